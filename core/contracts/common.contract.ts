@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/** Body of every error response. */
+export const apiErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  /** Field name → error message key (see i18n catalog `fieldErrors`), for form validation. */
+  fields: z.record(z.string(), z.string()).optional(),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+
+export const okSchema = z.object({ ok: z.literal(true) });

@@ -1,0 +1,76 @@
+/**
+ * Error codes the API answers with. The spec's storage/... and auth/... codes where one fits,
+ * each with the HTTP status it travels with. The web client shows a Portuguese message per code
+ * (see i18n/pt-BR.ts); the server only sends the English default message.
+ */
+export const ERROR_STATUS = {
+  'storage/unknown': 500,
+  'storage/object-not-found': 404,
+  'storage/bucket-not-found': 404,
+  'storage/quota-exceeded': 402,
+  'storage/unauthenticated': 401,
+  'storage/unauthorized': 403,
+  'storage/retry-limit-exceeded': 503,
+  'storage/invalid-checksum': 400,
+  'storage/canceled': 499,
+  'storage/invalid-argument': 400,
+  'storage/invalid-format': 422,
+  'storage/server-file-wrong-size': 413,
+  'storage/internal-error': 500,
+  'auth/too-many-requests': 429,
+  'auth/user-disabled': 403,
+  'auth/invalid-credential': 401,
+  'auth/network-request-failed': 502,
+  'auth/operation-not-allowed': 403,
+  'auth/popup-closed-by-user': 400,
+  'auth/popup-blocked': 400,
+  'auth/unauthorized-domain': 403,
+  'auth/user-token-expired': 401,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
+  'storage/unknown': 'An unknown error occurred.',
+  'storage/object-not-found': 'Object does not exist',
+  'storage/bucket-not-found': 'Bucket does not exist',
+  'storage/quota-exceeded': 'Quota exceeded',
+  'storage/unauthenticated':
+    'User is not authenticated, please authenticate using Firebase Authentication and try again.',
+  'storage/unauthorized': 'User does not have permission to access this object.',
+  'storage/retry-limit-exceeded': 'Max retry time for operation exceeded, please try again.',
+  'storage/invalid-checksum': 'The uploaded body does not match the checksum sent.',
+  'storage/canceled': 'User canceled the upload/download.',
+  'storage/invalid-argument': 'Invalid argument.',
+  'storage/invalid-format': 'The body is not in the expected format.',
+  'storage/server-file-wrong-size': 'The body is larger than allowed.',
+  'storage/internal-error': 'Internal error.',
+  'auth/too-many-requests': 'Too many requests, try again later.',
+  'auth/user-disabled': 'The user account has been disabled.',
+  'auth/invalid-credential': 'The sign-in attempt could not be verified.',
+  'auth/network-request-failed': 'The identity provider could not be reached.',
+  'auth/operation-not-allowed': 'Sign-in was refused by the identity provider.',
+  'auth/popup-closed-by-user': 'The sign-in window was closed before finishing.',
+  'auth/popup-blocked': 'The sign-in window was blocked.',
+  'auth/unauthorized-domain': 'This domain is not allowed to sign in.',
+  'auth/user-token-expired': 'The session has expired.',
+};
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
+}
+
+/** The one error type business code throws; the server's error plugin maps it to HTTP. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly fields: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message?: string, fields?: Record<string, string>) {
+    super(message ?? DEFAULT_ERROR_MESSAGE[code]);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.fields = fields;
+  }
+}

@@ -1,0 +1,123 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { LocalBlobStore } from './blobs/local-blob-store';
+import type { BlobStore } from './blobs/blob-store';
+import type { AppConfig } from './config';
+import { createDatabase, type Database } from './db/create-db';
+import { migrateToLatest } from './db/migrate';
+import { SecretBox } from './lib/secret-box';
+import { authRoutes } from './modules/auth/auth.routes';
+import { createLocalIdp } from './modules/auth/local-idp';
+import { createIdentityProvider, type IdentityProvider } from './modules/auth/oidc-client';
+import { healthRoutes } from './modules/health/health.routes';
+import { meRoutes } from './modules/users/me.routes';
+import { createUsersService } from './modules/users/users.service';
+import { errorMappingPlugin } from './plugins/error-mapping';
+import { policyPlugin } from './plugins/policy';
+import { sessionPlugin } from './plugins/session';
+import { webStatic } from './plugins/web-static';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const DEFAULT_WEB_ROOT = path.resolve(here, '../../dist/web');
+
+export interface AppDeps {
+  database?: Database;
+  blobs?: BlobStore;
+  webRoot?: string;
+  logger?: boolean | object;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  database: Database;
+  blobs: BlobStore;
+  idp: IdentityProvider;
+}
+
+/** Wires every plugin and module from config. Tests call it; main.ts adds listen and shutdown. */
+export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<BuiltApp> {
+  const database = deps.database ?? createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  await migrateToLatest(database.db);
+  const blobs = deps.blobs ?? new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const box = new SecretBox(config.secretKey);
+  const db = database.db;
+
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'] },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const redirectUri = `${config.publicUrl}/api/auth/callback`;
+  const localIdp = config.google
+    ? undefined
+    : createLocalIdp({ publicUrl: config.publicUrl, redirectUri, production: config.production, trustProxy: config.trustProxy });
+  const idp = config.google
+    ? createIdentityProvider({ issuer: 'https://accounts.google.com', ...config.google, redirectUri, description: 'Google (accounts.google.com)', authParams: { prompt: 'select_account' } })
+    : createIdentityProvider({
+        issuer: localIdp!.issuer,
+        clientId: localIdp!.clientId,
+        clientSecret: localIdp!.clientSecret,
+        redirectUri,
+        description: `local OpenID provider ${localIdp!.issuer}`,
+      });
+
+  const secureCookies: boolean | 'auto' = config.publicUrl.startsWith('https:') ? true : 'auto';
+  const users = createUsersService(db, box);
+
+  await app.register(errorMappingPlugin);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https://*.googleusercontent.com'],
+        connectSrc: ["'self'"],
+        formAction: ["'self'", ...(config.google ? ['https://accounts.google.com'] : [])],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: config.publicUrl.startsWith('https:') ? [] : null,
+      },
+    },
+    // Keeps the sign-in popup reachable from the opener after it visits the identity provider.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    hsts: config.publicUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
+  });
+  await app.register(fastifyCookie);
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Voltas API', version: '1' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(sessionPlugin, { db, secureCookies });
+  await app.register(policyPlugin, {
+    allowedOrigins: [new URL(config.publicUrl).origin],
+    rolesOf: (email) => users.rolesOf(email),
+    signOut: (req, reply) => app.sessions.end(req, reply),
+  });
+
+  await app.register(healthRoutes, {
+    db,
+    blobs,
+    describe: { database: database.description, blobs: blobs.description, identityProvider: idp.description },
+  });
+  await app.register(authRoutes, { db, idp, adminEmails: config.adminEmails, secureCookies });
+  await app.register(meRoutes, { users });
+  if (localIdp) await localIdp.register(app);
+  await app.register(webStatic, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
+
+  app.addHook('onClose', async () => {
+    if (!deps.database) await database.close();
+  });
+  return { app, database, blobs, idp };
+}

@@ -1,0 +1,42 @@
+/** What the app needs from an object store. Filesystem by default, S3-compatible for scale-out. */
+export interface BlobMetadata {
+  key: string;
+  size: number;
+  /** base64 MD5 of the bytes, as S3 and the spec's metadata report it. */
+  md5Hash: string;
+  contentType: string;
+  timeCreated: string;
+  updated: string;
+  /** Bumps on each overwrite. */
+  generation: string;
+}
+
+export interface BlobListPage {
+  prefixes: string[];
+  items: string[];
+  nextPageToken: string | undefined;
+}
+
+export interface BlobStore {
+  readonly description: string;
+  put(key: string, body: Buffer, contentType: string): Promise<BlobMetadata>;
+  get(key: string): Promise<Buffer | undefined>;
+  head(key: string): Promise<BlobMetadata | undefined>;
+  delete(key: string): Promise<void>;
+  /** Lists one level below `prefix` (delimiter '/'), keys in lexical order. */
+  list(prefix: string, opts: { maxResults: number; pageToken?: string | undefined }): Promise<BlobListPage>;
+  /** Cheap reachability probe for /api/health. */
+  ping(): Promise<void>;
+}
+
+/** Keys are relative paths of safe segments; anything else is a programming error. */
+export function assertSafeKey(key: string): void {
+  const segments = key.split('/');
+  if (
+    key.length === 0 ||
+    key.length > 1024 ||
+    segments.some((s) => s === '' || s === '.' || s === '..' || /[\u0000-\u001f\u007f\\]/.test(s))
+  ) {
+    throw new Error(`Unsafe blob key: ${JSON.stringify(key)}`);
+  }
+}

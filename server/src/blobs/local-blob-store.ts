@@ -1,0 +1,149 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+import { assertSafeKey, type BlobListPage, type BlobMetadata, type BlobStore } from './blob-store';
+
+const TMP_DIR = '.tmp';
+const META_SUFFIX = '.meta.json';
+
+interface StoredMeta {
+  contentType: string;
+  md5Hash: string;
+  timeCreated: string;
+  generation: string;
+}
+
+/**
+ * Files under `root`, written atomically: temp file + fsync + rename, then the directory is
+ * fsynced, so a reader sees the old bytes or the new ones, never a part. Temp files live in a
+ * hidden folder that listing never shows.
+ */
+export class LocalBlobStore implements BlobStore {
+  readonly description: string;
+
+  constructor(private readonly root: string) {
+    this.description = `filesystem ${root}`;
+  }
+
+  private file(key: string): string {
+    assertSafeKey(key);
+    return path.join(this.root, ...key.split('/'));
+  }
+
+  private async writeAtomic(target: string, data: Buffer | string): Promise<void> {
+    const tmpDir = path.join(this.root, TMP_DIR);
+    await fs.mkdir(tmpDir, { recursive: true });
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    const tmp = path.join(tmpDir, `${randomBytes(8).toString('hex')}.part`);
+    const handle = await fs.open(tmp, 'w', 0o600);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    try {
+      await fs.rename(tmp, target);
+    } catch (err) {
+      await fs.rm(tmp, { force: true });
+      throw err;
+    }
+    const dir = await fs.open(path.dirname(target), 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<BlobMetadata> {
+    const target = this.file(key);
+    const now = new Date().toISOString();
+    const previous = await this.readMeta(key);
+    const meta: StoredMeta = {
+      contentType,
+      md5Hash: createHash('md5').update(body).digest('base64'),
+      timeCreated: previous?.timeCreated ?? now,
+      generation: String(Date.now() * 1000 + Math.floor(Math.random() * 1000)),
+    };
+    await this.writeAtomic(target, body);
+    await this.writeAtomic(target + META_SUFFIX, JSON.stringify(meta));
+    return { key, size: body.length, md5Hash: meta.md5Hash, contentType, timeCreated: meta.timeCreated, updated: now, generation: meta.generation };
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    try {
+      return await fs.readFile(this.file(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  private async readMeta(key: string): Promise<StoredMeta | undefined> {
+    try {
+      return JSON.parse(await fs.readFile(this.file(key) + META_SUFFIX, 'utf8')) as StoredMeta;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async head(key: string): Promise<BlobMetadata | undefined> {
+    let stat;
+    try {
+      stat = await fs.stat(this.file(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+    let meta = await this.readMeta(key);
+    if (!meta) {
+      const body = await fs.readFile(this.file(key));
+      meta = {
+        contentType: 'application/octet-stream',
+        md5Hash: createHash('md5').update(body).digest('base64'),
+        timeCreated: stat.birthtime.toISOString(),
+        generation: String(Math.floor(stat.mtimeMs * 1000)),
+      };
+    }
+    return { key, size: stat.size, updated: stat.mtime.toISOString(), ...meta };
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.file(key), { force: true });
+    await fs.rm(this.file(key) + META_SUFFIX, { force: true });
+  }
+
+  async list(prefix: string, opts: { maxResults: number; pageToken?: string | undefined }): Promise<BlobListPage> {
+    const clean = prefix.replace(/\/+$/, '');
+    const dir = clean ? this.file(clean) : this.root;
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') {
+        return { prefixes: [], items: [], nextPageToken: undefined };
+      }
+      throw err;
+    }
+    const base = clean ? `${clean}/` : '';
+    const names = entries
+      .filter((e) => !e.name.startsWith('.') && !e.name.endsWith(META_SUFFIX))
+      .map((e) => ({ key: base + e.name + (e.isDirectory() ? '/' : ''), dir: e.isDirectory() }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const start = opts.pageToken ? names.findIndex((n) => n.key > opts.pageToken!) : 0;
+    const page = start < 0 ? [] : names.slice(start, start + opts.maxResults);
+    const last = page.at(-1);
+    const more = start >= 0 && start + opts.maxResults < names.length;
+    return {
+      prefixes: page.filter((n) => n.dir).map((n) => n.key),
+      items: page.filter((n) => !n.dir).map((n) => n.key),
+      nextPageToken: more && last ? last.key : undefined,
+    };
+  }
+
+  async ping(): Promise<void> {
+    await fs.mkdir(this.root, { recursive: true });
+    await fs.access(this.root);
+  }
+}

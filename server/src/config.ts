@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** The only reader of process.env. Parsed once; a bad value stops start-up with a clear message. */
+const envSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
+  S3_REQUEST_CHECKSUM: z.enum(['when_supported', 'when_required']).default('when_supported'),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  PUBLIC_URL: z.url().optional(),
+  SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  COMPANY_ACCOUNT: z.email().default('company@voltas.local'),
+  ADMIN_EMAILS: z.string().default(''),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface AppConfig {
+  production: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  databaseUrl: string | undefined;
+  s3:
+    | {
+        bucket: string;
+        endpoint: string | undefined;
+        region: string;
+        forcePathStyle: boolean;
+        requestChecksum: 'when_supported' | 'when_required';
+      }
+    | undefined;
+  google: { clientId: string; clientSecret: string } | undefined;
+  secretKey: string;
+  companyAccount: string;
+  adminEmails: string[];
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
+    throw new ConfigError('Invalid configuration: set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither.');
+  }
+  const production = e.NODE_ENV === 'production';
+  if (production && !e.GOOGLE_CLIENT_ID) {
+    throw new ConfigError(
+      'Invalid configuration: the local identity provider is refused when NODE_ENV=production; set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET.',
+    );
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  const publicUrl = (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    production,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    publicUrl,
+    databaseUrl: e.DATABASE_URL,
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+          requestChecksum: e.S3_REQUEST_CHECKSUM,
+        }
+      : undefined,
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
+        : undefined,
+    secretKey: e.SECRET_KEY ?? readOrCreateSecretKey(dataDir),
+    companyAccount: e.COMPANY_ACCOUNT.toLowerCase(),
+    adminEmails: e.ADMIN_EMAILS.split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    trustProxy: e.TRUST_PROXY === 'true',
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** SECRET_KEY absent: one is generated into the data dir on first start and reused after. */
+function readOrCreateSecretKey(dataDir: string): string {
+  const file = path.join(dataDir, 'secret.key');
+  if (existsSync(file)) {
+    const key = readFileSync(file, 'utf8').trim();
+    if (key.length < 32) throw new ConfigError(`Invalid configuration: ${file} holds a key shorter than 32 characters.`);
+    return key;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString('hex');
+  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  return key;
+}

@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: Dialect;
+  /** Human description for start-up logs, without credentials. */
+  description: string;
+  close(): Promise<void>;
+}
+
+/** Chooses SQLite (embedded default, WAL) or PostgreSQL (DATABASE_URL). */
+export function createDatabase(opts: { dataDir: string; databaseUrl?: string | undefined }): Database {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const url = new URL(opts.databaseUrl);
+    return {
+      db,
+      dialect: 'postgres',
+      description: `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}`,
+      close: () => db.destroy(),
+    };
+  }
+  mkdirSync(opts.dataDir, { recursive: true });
+  const file = path.join(opts.dataDir, 'voltas.sqlite');
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', description: `SQLite ${file}`, close: () => db.destroy() };
+}

@@ -1,0 +1,20 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import * as m0001 from './migrations/0001-initial';
+
+/** Migrations listed in code (no directory scanning), so bundling and tsx behave the same. */
+const migrations: Record<string, Migration> = {
+  '0001-initial': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are untyped by design
+export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    const reason = error instanceof Error ? error.message : String(error ?? failed?.migrationName);
+    throw new Error(`Database migration failed: ${reason}`);
+  }
+}

@@ -1,0 +1,58 @@
+import type { Generated } from 'kysely';
+
+/** Table types. Timestamps are ISO-8601 UTC text so both dialects store them alike. */
+export interface UsersTable {
+  email: string;
+  display_name: Generated<string>;
+  avatar_url: Generated<string>;
+  /** '1' marks an admin (the spec's value). */
+  adm: Generated<string>;
+  /** Non-empty marks a seller. */
+  seller: Generated<string>;
+  wifi: Generated<string>;
+  /** Wi-Fi password, AES-256-GCM encrypted (see lib/secret-box.ts); '' when unset. */
+  senha_enc: Generated<string>;
+  nome_piloto: Generated<string>;
+  numero_moto: Generated<string>;
+  user_seller: Generated<string>;
+  disabled: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DevicesTable {
+  id: string;
+  owner_email: Generated<string>;
+  seller_email: Generated<string>;
+  up: Generated<string>;
+  version: Generated<string>;
+  name: Generated<string>;
+  token_hash: Generated<string | null>;
+  last_seen_at: Generated<string | null>;
+  created_at: string;
+}
+
+export interface AuthSessionsTable {
+  /** sha256 of the cookie value; the cookie value itself is never stored. */
+  id_hash: string;
+  user_email: string;
+  created_at: string;
+  expires_at: string;
+  renewed_at: string;
+}
+
+export interface AuthFlowsTable {
+  state: string;
+  code_verifier: string;
+  nonce: string;
+  mode: string;
+  created_at: string;
+}
+
+export interface DB {
+  users: UsersTable;
+  devices: DevicesTable;
+  auth_sessions: AuthSessionsTable;
+  auth_flows: AuthFlowsTable;
+}
+

@@ -1,0 +1,31 @@
+import { buildApp } from './app';
+import { loadConfig } from './config';
+
+/** Reads config, builds the app, listens, and closes gracefully on SIGINT/SIGTERM. */
+export async function main(): Promise<void> {
+  const config = loadConfig();
+  const { app, database, blobs, idp } = await buildApp(config);
+  await app.listen({ port: config.port, host: config.host });
+  const lines = [
+    `Voltas is running at ${config.publicUrl}`,
+    `  database:          ${database.description}`,
+    `  blob store:        ${blobs.description}`,
+    `  identity provider: ${idp.description}`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: closing`);
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'close failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}

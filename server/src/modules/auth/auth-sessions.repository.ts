@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+
+export async function insertSession(
+  db: Kysely<DB>,
+  s: { idHash: string; email: string; createdAt: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('auth_sessions')
+    .values({ id_hash: s.idHash, user_email: s.email, created_at: s.createdAt, expires_at: s.expiresAt, renewed_at: s.createdAt })
+    .execute();
+}
+
+export function findSession(db: Kysely<DB>, idHash: string) {
+  return db
+    .selectFrom('auth_sessions')
+    .innerJoin('users', 'users.email', 'auth_sessions.user_email')
+    .select(['auth_sessions.id_hash', 'auth_sessions.expires_at', 'auth_sessions.renewed_at', 'users.email', 'users.disabled'])
+    .where('auth_sessions.id_hash', '=', idHash)
+    .executeTakeFirst();
+}
+
+export async function renewSession(db: Kysely<DB>, idHash: string, renewedAt: string, expiresAt: string): Promise<void> {
+  await db.updateTable('auth_sessions').set({ renewed_at: renewedAt, expires_at: expiresAt }).where('id_hash', '=', idHash).execute();
+}
+
+export async function deleteSession(db: Kysely<DB>, idHash: string): Promise<void> {
+  await db.deleteFrom('auth_sessions').where('id_hash', '=', idHash).execute();
+}
+
+export async function deleteSessionsOf(db: Kysely<DB>, email: string): Promise<void> {
+  await db.deleteFrom('auth_sessions').where('user_email', '=', email).execute();
+}
+
+export async function deleteExpiredSessions(db: Kysely<DB>, now: string): Promise<void> {
+  await db.deleteFrom('auth_sessions').where('expires_at', '<', now).execute();
+}
+
+export async function insertFlow(
+  db: Kysely<DB>,
+  f: { state: string; codeVerifier: string; nonce: string; mode: string; createdAt: string },
+): Promise<void> {
+  await db
+    .insertInto('auth_flows')
+    .values({ state: f.state, code_verifier: f.codeVerifier, nonce: f.nonce, mode: f.mode, created_at: f.createdAt })
+    .execute();
+}
+
+/** Takes the flow out in one step: a replayed callback finds nothing. */
+export async function takeFlow(db: Kysely<DB>, state: string) {
+  const row = await db.deleteFrom('auth_flows').where('state', '=', state).returningAll().executeTakeFirst();
+  return row;
+}
+
+export async function deleteFlowsBefore(db: Kysely<DB>, cutoff: string): Promise<void> {
+  await db.deleteFrom('auth_flows').where('created_at', '<', cutoff).execute();
+}

@@ -1,0 +1,28 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
+import { meSchema, profileInputSchema } from '../../../../core/contracts/me.contract';
+import type { UsersService } from './users.service';
+
+export async function meRoutes(app: FastifyInstance, opts: { users: UsersService }): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { users } = opts;
+
+  r.get('/api/me', {
+    config: { access: 'rider' },
+    schema: { tags: ['me'], summary: 'The signed-in user, roles and devices', response: { 200: meSchema, 401: apiErrorSchema } },
+  }, async (req) => users.me(req.identity!.email));
+
+  r.put('/api/me/profile', {
+    config: { access: 'rider' },
+    schema: {
+      tags: ['me'],
+      summary: "Enroll: the device's Wi-Fi and the pilot's data (all required)",
+      body: profileInputSchema,
+      response: { 200: okSchema, 400: apiErrorSchema },
+    },
+  }, async (req) => {
+    await users.saveProfile(req.identity!.email, req.body);
+    return { ok: true as const };
+  });
+}

@@ -1,0 +1,82 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, UsersTable } from '../../db/schema';
+import { nowIso } from '../../lib/tokens';
+
+export type UserRow = Selectable<UsersTable>;
+
+export function findUser(db: Kysely<DB>, email: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+/** Creates the user on first sign-in (no devices, empty wifi) or refreshes name and avatar. */
+export async function upsertUserAtSignIn(
+  db: Kysely<DB>,
+  input: { email: string; displayName: string; avatarUrl: string; makeAdmin: boolean },
+): Promise<UserRow> {
+  const now = nowIso();
+  await db
+    .insertInto('users')
+    .values({
+      email: input.email,
+      display_name: input.displayName,
+      avatar_url: input.avatarUrl,
+      adm: input.makeAdmin ? '1' : '',
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) =>
+      oc.column('email').doUpdateSet({
+        display_name: input.displayName,
+        avatar_url: input.avatarUrl,
+        updated_at: now,
+        ...(input.makeAdmin ? { adm: '1' } : {}),
+      }),
+    )
+    .execute();
+  const row = await findUser(db, input.email);
+  if (!row) throw new Error('user vanished after upsert');
+  return row;
+}
+
+export async function updateProfile(
+  db: Kysely<DB>,
+  email: string,
+  p: { wifi: string; senhaEnc: string; nomePiloto: string; numeroMoto: string },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ wifi: p.wifi, senha_enc: p.senhaEnc, nome_piloto: p.nomePiloto, numero_moto: p.numeroMoto, updated_at: nowIso() })
+    .where('email', '=', email)
+    .execute();
+}
+
+export async function setRoles(
+  db: Kysely<DB>,
+  email: string,
+  roles: { adm: string; seller: string },
+): Promise<boolean> {
+  const res = await db
+    .updateTable('users')
+    .set({ adm: roles.adm, seller: roles.seller, updated_at: nowIso() })
+    .where('email', '=', email)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+export async function ensureUser(db: Kysely<DB>, email: string, displayName = ''): Promise<void> {
+  const now = nowIso();
+  await db
+    .insertInto('users')
+    .values({ email, display_name: displayName, created_at: now, updated_at: now })
+    .onConflict((oc) => oc.column('email').doNothing())
+    .execute();
+}
+
+export async function setDisabled(db: Kysely<DB>, email: string, disabled: boolean): Promise<void> {
+  await db.updateTable('users').set({ disabled: disabled ? 1 : 0, updated_at: nowIso() }).where('email', '=', email).execute();
+}
+
+export async function listDeviceIdsOwnedBy(db: Kysely<DB>, email: string): Promise<string[]> {
+  const rows = await db.selectFrom('devices').select('id').where('owner_email', '=', email).orderBy('id').execute();
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,57 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../../../core/errors';
+
+/**
+ * Who may call a route. Every /api route declares one in `config.access`; registering an /api
+ * route without it throws at start-up, so an undeclared route cannot ship.
+ */
+export type Access = 'public' | 'rider' | 'seller' | 'admin' | 'device';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface PolicyOptions {
+  /** Origins allowed to make cookie-authenticated changes (CSRF defence beside SameSite=Lax). */
+  allowedOrigins: string[];
+  /** Role lookup for the signed-in user; supplied by the users module. */
+  rolesOf(email: string): Promise<{ admin: boolean; seller: boolean } | undefined>;
+  signOut(req: FastifyRequest, reply: import('fastify').FastifyReply): Promise<void>;
+}
+
+export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions) => {
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (access) return;
+    const isApi = route.url.startsWith('/api/') && !route.url.startsWith('/api/docs');
+    if (isApi) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule (config.access)`);
+    route.config = { ...(route.config ?? {}), access: 'public' };
+  });
+
+  app.addHook('preHandler', async (req, reply) => {
+    const access = req.routeOptions.config.access ?? 'public';
+    if (access === 'public' || access === 'device') return;
+    const id = req.identity;
+    if (!id) throw new AppError('storage/unauthenticated');
+    if (id.disabled) {
+      await opts.signOut(req, reply);
+      throw new AppError('auth/user-disabled');
+    }
+    if (!SAFE_METHODS.has(req.method)) {
+      const origin = req.headers.origin;
+      if (origin && !opts.allowedOrigins.includes(origin) && origin !== `${req.protocol}://${req.host}`) {
+        throw new AppError('storage/unauthorized', 'Cross-origin request refused.');
+      }
+    }
+    if (access === 'rider') return;
+    const roles = await opts.rolesOf(id.email);
+    if (access === 'admin' && roles?.admin) return;
+    if (access === 'seller' && roles?.seller) return;
+    throw new AppError('storage/unauthorized');
+  });
+});
