@@ -69,6 +69,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
         clientSecret: localIdp!.clientSecret,
         redirectUri,
         description: `local OpenID provider ${localIdp!.issuer}`,
+        // Always show the sign-in page, so switching between demo accounts works after logout.
+        authParams: { prompt: 'login' },
       });
 
   const secureCookies: boolean | 'auto' = config.publicUrl.startsWith('https:') ? true : 'auto';

@@ -32,10 +32,11 @@ export interface BlobStore {
 /** Keys are relative paths of safe segments; anything else is a programming error. */
 export function assertSafeKey(key: string): void {
   const segments = key.split('/');
+  const control = /[\u0000-\u001f\u007f\\]/; // eslint-disable-line no-control-regex -- control characters are what is refused
   if (
     key.length === 0 ||
     key.length > 1024 ||
-    segments.some((s) => s === '' || s === '.' || s === '..' || /[\u0000-\u001f\u007f\\]/.test(s))
+    segments.some((s) => s === '' || s === '.' || s === '..' || control.test(s))
   ) {
     throw new Error(`Unsafe blob key: ${JSON.stringify(key)}`);
   }

@@ -12,6 +12,16 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
   }
+  interface FastifyInstance {
+    /** Every route registered after the policy plugin, with its rule: the authorization matrix's input. */
+    accessRules: AccessRule[];
+  }
+}
+
+export interface AccessRule {
+  method: string;
+  url: string;
+  access: Access;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -25,15 +35,21 @@ export interface PolicyOptions {
 }
 
 export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions) => {
+  const rules: AccessRule[] = [];
+  app.decorate('accessRules', rules);
   app.addHook('onRoute', (route) => {
-    const access = route.config?.access;
-    if (access) return;
-    const isApi = route.url.startsWith('/api/') && !route.url.startsWith('/api/docs');
-    if (isApi) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule (config.access)`);
-    route.config = { ...(route.config ?? {}), access: 'public' };
+    let access = route.config?.access;
+    if (!access) {
+      const isApi = route.url.startsWith('/api/') && !route.url.startsWith('/api/docs');
+      if (isApi) throw new Error(`Route ${String(route.method)} ${route.url} declares no access rule (config.access)`);
+      access = 'public';
+      route.config = { ...(route.config ?? {}), access };
+    }
+    for (const method of [route.method].flat()) rules.push({ method: String(method), url: route.url, access });
   });
 
-  app.addHook('preHandler', async (req, reply) => {
+  // onRequest: decided before the body is parsed or validated, so a refused caller learns nothing.
+  app.addHook('onRequest', async (req, reply) => {
     const access = req.routeOptions.config.access ?? 'public';
     if (access === 'public' || access === 'device') return;
     const id = req.identity;

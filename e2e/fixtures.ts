@@ -1,0 +1,22 @@
+import { expect, type Page } from '@playwright/test';
+
+/**
+ * Signs in through the real popup flow and the bundled OpenID provider's page, as a person
+ * would: click the red button, type the e-mail (and name) in the popup, submit.
+ */
+export async function signIn(page: Page, account: { email: string; name?: string }): Promise<void> {
+  await page.goto('/login');
+  const popupPromise = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Login with Google' }).click();
+  const popup = await popupPromise;
+  await popup.locator('input[name="email"]').first().fill(account.email);
+  if (account.name) await popup.locator('form.main input[name="name"]').fill(account.name);
+  await popup.locator('form.main button[type="submit"]').click();
+  await popup.waitForEvent('close');
+  await expect(page).toHaveURL(/\/user$/);
+}
+
+/** A fresh e-mail per test run, so "first sign-in" is really the first. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.com`;
+}

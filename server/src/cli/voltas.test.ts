@@ -1,0 +1,68 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createDatabase } from '../db/create-db';
+import { findUser } from '../modules/users/users.repository';
+import { run } from './voltas';
+
+let dataDir: string;
+let out: string[];
+let err: string[];
+
+beforeEach(() => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-cli-'));
+  vi.stubEnv('DATA_DIR', dataDir);
+  out = [];
+  err = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+async function user(email: string) {
+  const database = createDatabase({ dataDir });
+  try {
+    return await findUser(database.db, email);
+  } finally {
+    await database.close();
+  }
+}
+
+describe('voltas CLI', () => {
+  it('demo loads the demo accounts with their roles, and is idempotent', async () => {
+    expect(await run(['demo'])).toBe(0);
+    expect(await run(['demo'])).toBe(0);
+    expect((await user('admin@voltas.local'))?.adm).toBe('1');
+    expect((await user('vendedor@voltas.local'))?.seller).toBe('1');
+    expect((await user('piloto@voltas.local'))).toMatchObject({ adm: '', seller: '' });
+  });
+
+  it('user role changes roles and refuses unknown users and bad flags', async () => {
+    await run(['demo']);
+    expect(await run(['user', 'role', 'Piloto@Voltas.local', '--adm'])).toBe(0);
+    expect((await user('piloto@voltas.local'))?.adm).toBe('1');
+    expect(await run(['user', 'role', 'piloto@voltas.local', '--seller'])).toBe(0);
+    expect(await user('piloto@voltas.local')).toMatchObject({ adm: '', seller: '1' });
+    expect(await run(['user', 'role', 'piloto@voltas.local', '--none'])).toBe(0);
+    expect(await user('piloto@voltas.local')).toMatchObject({ adm: '', seller: '' });
+    expect(await run(['user', 'role', 'ghost@example.com', '--adm'])).toBe(1);
+    expect(err.join('')).toContain('must sign in once first');
+    expect(await run(['user', 'role', 'piloto@voltas.local'])).toBe(2);
+    expect(await run(['user', 'role', 'piloto@voltas.local', '--none', '--adm'])).toBe(2);
+  });
+
+  it('unknown commands print usage and fail', async () => {
+    expect(await run(['frobnicate'])).toBe(2);
+    expect(err.join('')).toContain('Usage: voltas');
+  });
+
+  it('a bad configuration stops with a clear message', async () => {
+    vi.stubEnv('PORT', 'not-a-port');
+    expect(await run(['demo'])).toBe(1);
+    expect(err.join('')).toContain('PORT');
+  });
+});

@@ -1,0 +1,28 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+
+describe('policy', () => {
+  it('refuses to register an /api route that declares no access rule', async () => {
+    const config = loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'voltas-pol-')), LOG_LEVEL: 'silent' });
+    const { app } = await buildApp(config, { webRoot: '/nonexistent' });
+    expect(() => app.get('/api/undeclared', async () => ({}))).toThrow(/declares no access rule/);
+    await app.close();
+  });
+
+  it('records every /api route with its rule, and signed-out calls to non-public ones are refused', async () => {
+    const config = loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'voltas-pol-')), LOG_LEVEL: 'silent' });
+    const { app } = await buildApp(config, { webRoot: '/nonexistent' });
+    await app.ready();
+    const api = app.accessRules.filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.method !== 'HEAD');
+    expect(api.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['GET /api/me', 'PUT /api/me/profile', 'GET /api/health']));
+    for (const rule of api.filter((r) => r.access !== 'public')) {
+      const res = await app.inject({ method: rule.method as 'GET', url: rule.url.replace(/:(\w+)/g, 'x'), payload: rule.method === 'GET' ? undefined : {} });
+      expect([401, 403], `${rule.method} ${rule.url}`).toContain(res.statusCode);
+    }
+    await app.close();
+  });
+});

@@ -1,0 +1,110 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp, type BuiltApp } from '../src/app';
+import { loadConfig, type AppConfig } from '../src/config';
+
+/** A free loopback port (the local OIDC issuer URL must be known before listening). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface TestServer extends BuiltApp {
+  baseUrl: string;
+  config: AppConfig;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A real server on loopback with a fresh SQLite file and blob dir, and the local identity provider. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-test-'));
+  const port = await freePort();
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const built = await buildApp(config, { webRoot: path.join(dataDir, 'no-web') });
+  await built.app.listen({ port, host: '127.0.0.1' });
+  return {
+    ...built,
+    baseUrl: `http://127.0.0.1:${port}`,
+    config,
+    dataDir,
+    async close() {
+      await built.app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Minimal cookie jar over fetch with manual redirects, so each hop of the flow can be checked. */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+  lastSetCookies: string[] = [];
+
+  constructor(readonly baseUrl: string) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request(url: string, init: RequestInit = {}): Promise<Response> {
+    const full = new URL(url, this.baseUrl);
+    const headers = new Headers(init.headers);
+    if (this.cookies.size) headers.set('cookie', this.cookieHeader());
+    const res = await fetch(full, { ...init, headers, redirect: 'manual' });
+    this.lastSetCookies = res.headers.getSetCookie();
+    for (const line of this.lastSetCookies) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq).trim();
+      const value = pair!.slice(eq + 1).trim();
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(line) || /max-age=0/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+
+  /** Follows redirects until `stop(url)` is true or a non-redirect answer comes. */
+  async follow(url: string, stop: (u: URL) => boolean = () => false): Promise<{ url: URL; res: Response }> {
+    let current = new URL(url, this.baseUrl);
+    for (let i = 0; i < 15; i++) {
+      if (stop(current)) return { url: current, res: new Response(null) };
+      const res = await this.request(current.href);
+      const loc = res.headers.get('location');
+      if (res.status < 300 || res.status >= 400 || !loc) return { url: current, res };
+      current = new URL(loc, current);
+    }
+    throw new Error('too many redirects');
+  }
+
+  /** Runs the sign-in flow up to the callback URL (not visited), typing `email` on the provider page. */
+  async authorizeUntilCallback(email: string, name = ''): Promise<URL> {
+    const { url: interaction, res } = await this.follow('/api/auth/login?mode=redirect');
+    if (!interaction.pathname.includes('/interaction/')) throw new Error(`expected the provider's sign-in page, got ${interaction.href} (${res.status})`);
+    const posted = await this.request(`${interaction.pathname}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email, name }).toString(),
+    });
+    const { url } = await this.follow(posted.headers.get('location')!, (u) => u.pathname === '/api/auth/callback');
+    return url;
+  }
+
+  async signIn(email: string, name = ''): Promise<Response> {
+    const callback = await this.authorizeUntilCallback(email, name);
+    return this.request(callback.pathname + callback.search);
+  }
+
+  async json(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test helper
+    const res = await this.request(url, { ...init, headers: { 'content-type': 'application/json', origin: this.baseUrl, ...(init.headers ?? {}) } });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  }
+}

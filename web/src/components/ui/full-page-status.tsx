@@ -1,0 +1,21 @@
+import { errorMessage, t } from '../../i18n/messages';
+
+/** Whole-page loading or error state, with a retry button for errors. */
+export function FullPageStatus(props: { loading?: boolean; error?: unknown; onRetry?: () => void }) {
+  if (props.loading) {
+    return (
+      <main className="page page-status" aria-busy="true">
+        <div className="spinner" aria-hidden="true" />
+        <p role="status">{t.app.loading}</p>
+      </main>
+    );
+  }
+  return (
+    <main className="page page-status">
+      <p role="alert" className="alert alert-error">{errorMessage(props.error)}</p>
+      {props.onRetry && (
+        <button type="button" className="btn" onClick={props.onRetry}>{t.app.retry}</button>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,40 @@
+import { useId, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { t } from '../../i18n/messages';
+
+export interface MenuItem {
+  to: string;
+  label: string;
+}
+
+/** The spec's 'Menu' toggle: a button that opens and closes a list of links. */
+export function Menu({ items, children }: { items: MenuItem[]; children?: ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  // Inline below the header (no overlay hiding the page on a phone); Escape closes it.
+  return (
+    <>
+      <button type="button" className="btn btn-secondary" aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)}>
+        {t.menu.toggle}
+      </button>
+      <nav
+        id={id}
+        hidden={!open}
+        aria-label={t.menu.toggle}
+        className="menu-list"
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') setOpen(false);
+        }}
+      >
+        <ul>
+          {items.map((item) => (
+            <li key={item.to}>
+              <Link to={item.to} className="menu-link">{item.label}</Link>
+            </li>
+          ))}
+        </ul>
+        {children}
+      </nav>
+    </>
+  );
+}

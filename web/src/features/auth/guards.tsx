@@ -1,0 +1,29 @@
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { FullPageStatus } from '../../components/ui/full-page-status';
+import { useMe } from '../../lib/session';
+
+/** Every route but /login: a signed-out visitor is sent to /login. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const me = useMe();
+  const location = useLocation();
+  if (me.isPending) return <FullPageStatus loading />;
+  if (me.isError) return <FullPageStatus error={me.error} onRetry={() => void me.refetch()} />;
+  if (!me.data) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  return children;
+}
+
+/** /login is only for signed-out visitors; a signed-in one goes to /user. */
+export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
+  const me = useMe();
+  if (me.isPending) return <FullPageStatus loading />;
+  if (me.data) return <Navigate to="/user" replace />;
+  return children;
+}
+
+/** The empty path: /user when signed in, /login otherwise. */
+export function RootRedirect() {
+  const me = useMe();
+  if (me.isPending) return <FullPageStatus loading />;
+  return <Navigate to={me.data ? '/user' : '/login'} replace />;
+}

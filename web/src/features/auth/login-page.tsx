@@ -1,0 +1,50 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { isErrorCode } from '../../../../core/errors';
+import { t } from '../../i18n/messages';
+import { ME_KEY } from '../../lib/session';
+import { signInWithPopup } from './popup-sign-in';
+
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [waiting, setWaiting] = useState(false);
+  const erro = params.get('erro');
+  const error = isErrorCode(erro) ? t.errors[erro] : erro ? t.errors['auth/invalid-credential'] : null;
+
+  const goToUser = async () => {
+    await qc.invalidateQueries({ queryKey: ME_KEY });
+    void navigate('/user', { replace: true });
+  };
+
+  const onClick = async () => {
+    setWaiting(true);
+    const result = await signInWithPopup(() => void goToUser());
+    setWaiting(false);
+    if (result.ok) {
+      console.info('You have been successfully logged in!');
+      await goToUser();
+    } else {
+      console.warn('login failed:', result.error);
+      void navigate(`/login?erro=${encodeURIComponent(result.error)}`, { replace: true });
+    }
+  };
+
+  return (
+    <main className="login">
+      <img className="login-logo" src="/logo.svg" alt={t.app.logoAlt} width={240} height={80} />
+      <p className="login-subtitle">{t.login.subtitle}</p>
+      {error && (
+        <p role="alert" className="alert alert-error">
+          <strong>{t.login.errorTitle}.</strong> {error}
+        </p>
+      )}
+      <button type="button" className="btn btn-google" onClick={() => void onClick()} disabled={waiting} aria-busy={waiting}>
+        {t.login.button}
+      </button>
+      {waiting && <p className="muted" role="status">{t.login.waiting}</p>}
+    </main>
+  );
+}

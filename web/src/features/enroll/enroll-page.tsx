@@ -1,0 +1,104 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { PROFILE_LIMITS, profileInputSchema, type ProfileInput } from '../../../../core/contracts/me.contract';
+import { Page } from '../../components/ui/page';
+import { ApiError } from '../../lib/api-client';
+import { errorMessage, fieldMessage, t } from '../../i18n/messages';
+import { useMe } from '../../lib/session';
+import { useSaveProfile } from './enroll.api';
+
+type Field = keyof ProfileInput;
+const FIELDS: Field[] = ['wifi', 'senha', 'nomePiloto', 'numeroMoto'];
+
+export function EnrollPage() {
+  const me = useMe().data!;
+  const navigate = useNavigate();
+  const save = useSaveProfile();
+  const [values, setValues] = useState<ProfileInput>({ ...me.profile });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [showSenha, setShowSenha] = useState(false);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = profileInputSchema.safeParse(values);
+    if (!parsed.success) {
+      const next: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as Field;
+        next[field] ??= fieldMessage(issue.message);
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    save.mutate(parsed.data, {
+      onSuccess: () => void navigate('/user'),
+      onError: (err) => {
+        if (err instanceof ApiError && Object.keys(err.fields).length) {
+          setErrors(Object.fromEntries(FIELDS.filter((f) => err.fields[f]).map((f) => [f, fieldMessage(err.fields[f])])));
+        }
+      },
+    });
+  };
+
+  const field = (name: Field, label: string, extra: { type?: string; autoComplete?: string; inputMode?: 'numeric' | 'text' } = {}) => (
+    <div className="field">
+      <label htmlFor={`f-${name}`}>{label}</label>
+      <input
+        id={`f-${name}`}
+        name={name}
+        type={extra.type ?? 'text'}
+        autoComplete={extra.autoComplete ?? 'off'}
+        inputMode={extra.inputMode}
+        maxLength={PROFILE_LIMITS[name]}
+        required
+        value={values[name]}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `e-${name}` : undefined}
+        onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
+      />
+      {errors[name] && <p id={`e-${name}`} className="field-error" role="alert">{errors[name]}</p>}
+    </div>
+  );
+
+  return (
+    <Page title={t.enroll.title} menu={[{ to: '/user', label: t.menu.home }]}>
+      <p>{t.enroll.intro}</p>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        {field('wifi', t.enroll.wifi)}
+        <div className="field">
+          <label htmlFor="f-senha">{t.enroll.senha}</label>
+          <input
+            id="f-senha"
+            name="senha"
+            type={showSenha ? 'text' : 'password'}
+            autoComplete="off"
+            maxLength={PROFILE_LIMITS.senha}
+            required
+            title={t.enroll.senhaHint}
+            placeholder={showSenha ? '' : t.enroll.senhaHint}
+            value={values.senha}
+            aria-invalid={errors.senha ? true : undefined}
+            aria-describedby={errors.senha ? 'e-senha' : 'h-senha'}
+            onClick={() => setShowSenha(true)}
+            onChange={(e) => setValues((v) => ({ ...v, senha: e.target.value }))}
+          />
+          {!showSenha && (
+            <button type="button" id="h-senha" className="btn-link" onClick={() => setShowSenha(true)}>
+              {t.enroll.senhaHint}
+            </button>
+          )}
+          {errors.senha && <p id="e-senha" className="field-error" role="alert">{errors.senha}</p>}
+        </div>
+        {field('nomePiloto', t.enroll.nomePiloto, { autoComplete: 'name' })}
+        {field('numeroMoto', t.enroll.numeroMoto, { inputMode: 'numeric' })}
+        {save.isError && !(save.error instanceof ApiError && Object.keys(save.error.fields).length) && (
+          <p role="alert" className="alert alert-error">{errorMessage(save.error)}</p>
+        )}
+        <button type="submit" className="btn btn-primary" disabled={save.isPending} aria-busy={save.isPending}>
+          {save.isPending ? t.enroll.saving : t.enroll.save}
+        </button>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,13 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { okSchema } from '../../../../core/contracts/common.contract';
+import type { ProfileInput } from '../../../../core/contracts/me.contract';
+import { apiRequest } from '../../lib/api-client';
+import { ME_KEY } from '../../lib/session';
+
+export function useSaveProfile() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ProfileInput) => apiRequest('/api/me/profile', { method: 'PUT', body: input, schema: okSchema }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ME_KEY }),
+  });
+}

@@ -1,0 +1,16 @@
+import type { Me } from '../../../../core/contracts/me.contract';
+import type { MenuItem } from '../../components/ui/menu';
+import { t } from '../../i18n/messages';
+
+/** The spec's home menu: everyone, then sellers, then admins. Roles come from /api/me. */
+export function homeMenu(me: Me): MenuItem[] {
+  const items: MenuItem[] = [
+    { to: '/enroll', label: t.menu.meusDados },
+    { to: '/laps', label: t.menu.laps },
+  ];
+  if (me.roles.seller) items.push({ to: '/seller', label: t.menu.vendas });
+  if (me.roles.admin) {
+    items.push({ to: '/adm', label: t.menu.adm }, { to: '/seller-adm', label: t.menu.admSeller }, { to: '/hardware', label: t.menu.hardware });
+  }
+  return items;
+}

@@ -1,0 +1,46 @@
+import { useNavigate } from 'react-router';
+import { Page } from '../../components/ui/page';
+import { fill, t } from '../../i18n/messages';
+import { useLogout, useMe } from '../../lib/session';
+import { homeMenu } from './home-menu';
+import { UsageGuide } from './usage-guide';
+
+function initials(name: string): string {
+  return name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => w[0]!.toUpperCase()).join('') || '?';
+}
+
+export function HomePage() {
+  const me = useMe().data!;
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const onLogout = () => {
+    logout.mutate(undefined, {
+      onSettled: () => void navigate('/login', { replace: true }),
+      onError: (err) => console.warn('logout failed', err),
+    });
+  };
+  return (
+    <Page
+      title={t.app.name}
+      menu={homeMenu(me)}
+      aside={
+        <section className="user-card" aria-label={me.displayName}>
+          {me.avatarUrl ? (
+            <img className="avatar" src={me.avatarUrl} alt={fill(t.home.avatarAlt, { name: me.displayName })} width={56} height={56} referrerPolicy="no-referrer" />
+          ) : (
+            <span className="avatar avatar-initials" role="img" aria-label={fill(t.home.avatarAlt, { name: me.displayName })}>{initials(me.displayName)}</span>
+          )}
+          <div className="user-card-text">
+            <p className="user-name">{me.displayName}</p>
+            <p className="muted">{me.email}</p>
+          </div>
+          <button type="button" className="btn btn-secondary" onClick={onLogout} disabled={logout.isPending}>
+            {logout.isPending ? t.menu.loggingOut : t.menu.logout}
+          </button>
+        </section>
+      }
+    >
+      <UsageGuide />
+    </Page>
+  );
+}

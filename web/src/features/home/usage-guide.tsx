@@ -1,0 +1,43 @@
+import { t } from '../../i18n/messages';
+
+/** The spec's usage guide, section by section. */
+export function UsageGuide() {
+  const g = t.home;
+  return (
+    <article className="guide" aria-labelledby="guide-title">
+      <h2 id="guide-title">{g.guideTitle}</h2>
+      <section>
+        <h3>{g.installTitle}</h3>
+        <p>{g.installBody}</p>
+      </section>
+      <section>
+        <h3>{g.deviceMenuTitle}</h3>
+        <dl className="guide-list">
+          {g.deviceMenu.map(([term, text]) => (
+            <div key={term}><dt>{term}</dt><dd>{text}</dd></div>
+          ))}
+        </dl>
+      </section>
+      <section>
+        <h3>{g.timingTitle}</h3>
+        <p>{g.timingBody}</p>
+      </section>
+      <section>
+        <h3>{g.messagesTitle}</h3>
+        <dl className="guide-list">
+          {g.messages.map(([term, text]) => (
+            <div key={term}><dt>{term}</dt><dd>{text}</dd></div>
+          ))}
+        </dl>
+      </section>
+      <section>
+        <h3>{g.maintenanceTitle}</h3>
+        <ul>{g.maintenance.map((line) => <li key={line}>{line}</li>)}</ul>
+      </section>
+      <section>
+        <h3>{g.supportTitle}</h3>
+        <p>{g.supportBody} <a href={`mailto:${g.supportEmail}`}>{g.supportEmail}</a>.</p>
+      </section>
+    </article>
+  );
+}

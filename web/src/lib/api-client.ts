@@ -1,0 +1,102 @@
+import type { z } from 'zod';
+import { apiErrorSchema } from '../../../core/contracts/common.contract';
+import { isErrorCode, type ErrorCode } from '../../../core/errors';
+
+/** A failed API call, with the server's code (or a client-side one) and per-field errors. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message: string,
+    readonly fields: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The spec's storage retry policy, kept for intent: retry 5xx/408/429 with doubling back-off. */
+export const RETRY_POLICY = {
+  requestTimeoutMs: 30_000,
+  maxOperationMs: 120_000,
+  maxUploadMs: 600_000,
+  maxBackoffMs: 64_000,
+  firstBackoffMs: 1_000,
+} as const;
+
+export function isRetryableStatus(status: number): boolean {
+  return status >= 500 || status === 408 || status === 429;
+}
+
+/** Doubling back-off with full jitter, capped at 64 s. */
+export function backoffMs(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(RETRY_POLICY.maxBackoffMs, RETRY_POLICY.firstBackoffMs * 2 ** attempt);
+  return Math.round(ceiling * (0.5 + random() / 2));
+}
+
+export interface RequestOptions<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  schema?: z.ZodType<T>;
+  signal?: AbortSignal;
+  /** Overall budget for the operation including retries. */
+  maxOperationMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+async function toApiError(res: Response): Promise<ApiError> {
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    body = undefined;
+  }
+  const parsed = apiErrorSchema.safeParse(body);
+  if (parsed.success && isErrorCode(parsed.data.code)) {
+    return new ApiError(parsed.data.code, res.status, parsed.data.message, parsed.data.fields ?? {});
+  }
+  const code: ErrorCode =
+    res.status === 401 ? 'storage/unauthenticated' : res.status === 403 ? 'storage/unauthorized' : res.status === 404 ? 'storage/object-not-found' : res.status === 429 ? 'auth/too-many-requests' : 'storage/unknown';
+  return new ApiError(code, res.status, res.statusText);
+}
+
+/** JSON request with a 30 s time-out per try and retries on 5xx, 408 and 429. */
+export async function apiRequest<T>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
+  const started = Date.now();
+  const budget = opts.maxOperationMs ?? RETRY_POLICY.maxOperationMs;
+  const sleep = opts.sleep ?? defaultSleep;
+  for (let attempt = 0; ; attempt++) {
+    const timeout = AbortSignal.timeout(RETRY_POLICY.requestTimeoutMs);
+    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+    let res: Response | undefined;
+    let networkError = false;
+    try {
+      res = await fetch(path, {
+        method: opts.method ?? 'GET',
+        credentials: 'same-origin',
+        headers: opts.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal,
+      });
+    } catch (err) {
+      if (opts.signal?.aborted) throw new ApiError('storage/canceled', 0, 'canceled');
+      networkError = true;
+      void err;
+    }
+    if (res?.ok) {
+      const json: unknown = res.status === 204 ? undefined : await res.json();
+      return opts.schema ? opts.schema.parse(json) : (json as T);
+    }
+    const retryable = networkError || (res !== undefined && isRetryableStatus(res.status));
+    const wait = backoffMs(attempt);
+    if (!retryable || Date.now() - started + wait > budget) {
+      if (networkError) throw new ApiError(attempt > 0 ? 'storage/retry-limit-exceeded' : 'auth/network-request-failed', 0, 'network error');
+      const error = await toApiError(res!);
+      if (retryable) throw new ApiError('storage/retry-limit-exceeded', error.status, error.message);
+      throw error;
+    }
+    await sleep(wait);
+  }
+}

@@ -1,0 +1,31 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { okSchema } from '../../../core/contracts/common.contract';
+import { meSchema, type Me } from '../../../core/contracts/me.contract';
+import { apiRequest, ApiError } from './api-client';
+
+export const ME_KEY = ['me'] as const;
+
+/** The signed-in user or null when signed out (401). Roles always come from here. */
+export async function fetchMe(): Promise<Me | null> {
+  try {
+    return await apiRequest('/api/me', { schema: meSchema });
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 401 || err.code === 'auth/user-disabled')) return null;
+    throw err;
+  }
+}
+
+export function useMe() {
+  return useQuery({ queryKey: ME_KEY, queryFn: fetchMe, staleTime: 60_000 });
+}
+
+export function useLogout() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest('/api/auth/logout', { method: 'POST', schema: okSchema }),
+    onSettled: () => {
+      qc.setQueryData(ME_KEY, null);
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
+    },
+  });
+}
