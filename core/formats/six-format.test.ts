@@ -1,0 +1,191 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  decodeSixBody, formatLapTime, gpsSampleAt, lapTimeToMs, msToGpsTime, msToLapTimeRaw, parseGpsSix, parseLapSix, serializeGpsSix,
+  serializeLapSix, type GpsSample, type Lap,
+} from './six-format';
+
+const LAP_EXAMPLE = '0132456|A|92.456|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
+const GPS_EXAMPLE = '-23.701234,-46.697654|187.3|12|140151.100|5|0|A|-42.5|-41.8|1234';
+
+describe('lap.six', () => {
+  it('parses the DESIGN.md example field by field', () => {
+    const { value, problems } = parseLapSix(LAP_EXAMPLE);
+    expect(problems).toEqual([]);
+    expect(value[0]).toEqual({
+      line: 1, lapTime: '0132456', lapTimeMs: 92456, heat: 'A', lapSeconds: 92.456,
+      sectors: [
+        { timerMs: 23456, upFlag: 1, upMax: 0, upTrack: 0, displayTime: '23.456', distanceM: 1034 },
+        { timerMs: 25001, upFlag: 0, upMax: 0, upTrack: 0, displayTime: '25.001', distanceM: 1190 },
+        { timerMs: 21999, upFlag: 0, upMax: 0, upTrack: 0, displayTime: '21.999', distanceM: 1002 },
+        { timerMs: 22000, upFlag: 0, upMax: 0, upTrack: 0, displayTime: '22.000', distanceM: 1083 },
+      ],
+      sprintCount: 3, distanceM: 4309, lapCount: 5,
+    });
+  });
+
+  it('shows lap times as mm:ss.mmm, zero-padding the raw text to 7 digits', () => {
+    expect(formatLapTime(lapTimeToMs('0132456')!)).toBe('01:32.456');
+    expect(lapTimeToMs('132456')).toBe(92456);
+    expect(parseLapSix(LAP_EXAMPLE.replace('0132456', '132456')).value[0]!.lapTime).toBe('0132456');
+    expect(msToLapTimeRaw(92456)).toBe('0132456');
+    expect(lapTimeToMs('0160000')).toBeUndefined();
+    expect(lapTimeToMs('12345678')).toBeUndefined();
+  });
+
+  it('drops empty lines, accepts CRLF, and numbers lines as sent', () => {
+    const text = `\r\n${LAP_EXAMPLE}\r\n\r\n   \r\n${LAP_EXAMPLE.replace('|5', '|6')}\r\n`;
+    const { value, problems, lines } = parseLapSix(text);
+    expect(problems).toEqual([]);
+    expect(lines).toBe(2);
+    expect(value.map((l) => [l.line, l.lapCount])).toEqual([[2, 5], [5, 6]]);
+  });
+
+  it('reports each bad line with its number, field and reason, and keeps the good ones', () => {
+    const bad = [
+      LAP_EXAMPLE,
+      'garbage',
+      LAP_EXAMPLE.replace('|A|', '|E|'),
+      LAP_EXAMPLE.replace('0132456', '01x2456'),
+      LAP_EXAMPLE.replace('25001,0,0,0,25.001,1190', '25001,2,0,0,25.001,1190'),
+      LAP_EXAMPLE.replace('|4309|', '|-5|'),
+      LAP_EXAMPLE.replace('|3|', '|3.5|'),
+      LAP_EXAMPLE.replace('92.456', 'NaN'),
+      `${LAP_EXAMPLE}|extra`,
+    ].join('\n');
+    const { value, problems } = parseLapSix(bad);
+    expect(value).toHaveLength(1);
+    expect(problems).toEqual([
+      { line: 2, field: '*', reason: 'fieldCount' },
+      { line: 3, field: 'heat', reason: 'heat' },
+      { line: 4, field: 'lapTime', reason: 'lapTime' },
+      { line: 5, field: 's2', reason: 'sector' },
+      { line: 6, field: 'distanceM', reason: 'integer' },
+      { line: 7, field: 'sprintCount', reason: 'integer' },
+      { line: 8, field: 'lapSeconds', reason: 'number' },
+      { line: 9, field: '*', reason: 'fieldCount' },
+    ]);
+  });
+
+  it('refuses a huge single line without splitting it, and caps the problem list', () => {
+    expect(parseLapSix('x'.repeat(5_000_000)).problems).toEqual([{ line: 1, field: '*', reason: 'lineTooLong' }]);
+    const many = parseLapSix(Array.from({ length: 1000 }, () => 'bad').join('\n'));
+    expect(many.problems).toHaveLength(201);
+    expect(many.problems.at(-1)!.reason).toBe('tooManyProblems');
+  });
+});
+
+describe('gps.six', () => {
+  it('parses the DESIGN.md example into the spec fields and types', () => {
+    const { value, problems } = parseGpsSix(GPS_EXAMPLE);
+    expect(problems).toEqual([]);
+    expect(value.count).toBe(1);
+    expect(gpsSampleAt(value, 0)).toEqual({
+      latitude: -23.701234, longitude: -46.697654, strSpeedGps: 187.3, strSatGps: 12, timeGps: '140151.100',
+      lapCount: '5', bFirstLap: '0', strBateria: 'A', roll: -42.5, leanFiltered: -41.8, meterSum: 1234,
+    } satisfies GpsSample);
+  });
+
+  it('reports bad samples with line and field', () => {
+    const text = [
+      GPS_EXAMPLE,
+      GPS_EXAMPLE.replace('-23.701234', '-93.1'),
+      GPS_EXAMPLE.replace('140151.100', '250000.000'),
+      GPS_EXAMPLE.replace('|0|A|', '|2|A|'),
+      GPS_EXAMPLE.replace('|A|', '|Z|'),
+      GPS_EXAMPLE.replace('|12|', '|twelve|'),
+      '',
+      GPS_EXAMPLE.replace('-46.697654', '-46.697654,1'),
+    ].join('\r\n');
+    const { value, problems } = parseGpsSix(text);
+    expect(value.count).toBe(1);
+    expect(problems).toEqual([
+      { line: 2, field: 'latitude', reason: 'latitude' },
+      { line: 3, field: 'timeGps', reason: 'time' },
+      { line: 4, field: 'bFirstLap', reason: 'flag' },
+      { line: 5, field: 'strBateria', reason: 'heat' },
+      { line: 6, field: 'strSatGps', reason: 'integer' },
+      { line: 8, field: 'latitude', reason: 'latitude' },
+    ]);
+  });
+
+  it('formats GPS time back to hhmmss.sss', () => {
+    expect(msToGpsTime(50511100)).toBe('140151.100');
+  });
+});
+
+describe('whole-body checks', () => {
+  it('refuses empty, NUL/binary, invalid UTF-8 and UTF-16 bodies', () => {
+    expect(decodeSixBody(new Uint8Array())).toEqual({ rejection: 'empty' });
+    expect(decodeSixBody(new Uint8Array([0x30, 0, 0x31]))).toEqual({ rejection: 'binary' });
+    expect(decodeSixBody(new Uint8Array([0xc3, 0x28]))).toEqual({ rejection: 'invalidUtf8' });
+    const utf16 = new Uint8Array(Buffer.from(`\ufeff${GPS_EXAMPLE}`, 'utf16le'));
+    expect(decodeSixBody(utf16)).toEqual({ rejection: 'binary' });
+    expect(decodeSixBody(new TextEncoder().encode(GPS_EXAMPLE))).toEqual({ text: GPS_EXAMPLE });
+  });
+});
+
+// ---------- properties ----------
+
+const intIn = (min: number, max: number) => fc.integer({ min, max });
+const decimal = (min: number, max: number, digits: number) => intIn(min * 10 ** digits, max * 10 ** digits).map((n) => n / 10 ** digits);
+const sectorArb = fc.record({
+  timerMs: intIn(0, 600_000), upFlag: fc.constantFrom(0 as const, 1 as const), upMax: intIn(-1000, 1000), upTrack: intIn(-1000, 1000),
+  displayTime: fc.stringMatching(/^[0-9:.]{0,10}$/), distanceM: intIn(0, 100_000),
+});
+const lapArb: fc.Arbitrary<Omit<Lap, 'line'>> = intIn(0, 99 * 60_000 + 59_999).chain((ms) =>
+  fc.record({
+    lapTime: fc.constant(msToLapTimeRaw(ms)), lapTimeMs: fc.constant(ms), heat: fc.constantFrom('A' as const, 'B' as const, 'C' as const, 'D' as const),
+    lapSeconds: decimal(0, 6000, 3), sectors: fc.tuple(sectorArb, sectorArb, sectorArb, sectorArb), sprintCount: intIn(0, 1000),
+    distanceM: intIn(0, 100_000), lapCount: intIn(0, 10_000),
+  }),
+);
+const sampleArb: fc.Arbitrary<GpsSample> = fc.record({
+  latitude: decimal(-90, 90, 6), longitude: decimal(-180, 180, 6), strSpeedGps: decimal(0, 400, 1), strSatGps: intIn(0, 40),
+  timeGps: intIn(0, 86_399_999).map(msToGpsTime), lapCount: intIn(0, 500).map(String), bFirstLap: fc.constantFrom('0', '1'),
+  strBateria: fc.constantFrom('A', 'B', 'C', 'D'), roll: decimal(-70, 70, 1), leanFiltered: decimal(-70, 70, 1), meterSum: intIn(0, 100_000),
+});
+
+describe('properties (fast-check, seeded)', () => {
+  const params = { seed: 20261122, numRuns: 300 };
+
+  it('lap.six: serialize → parse round-trips', () => {
+    fc.assert(fc.property(fc.array(lapArb, { maxLength: 30 }), (laps) => {
+      const { value, problems } = parseLapSix(serializeLapSix(laps));
+      expect(problems).toEqual([]);
+      expect(value.map(({ line: _line, ...rest }) => rest)).toEqual(laps);
+    }), params);
+  });
+
+  it('gps.six: serialize → parse round-trips', () => {
+    fc.assert(fc.property(fc.array(sampleArb, { maxLength: 50 }), (samples) => {
+      const text = samples.map((s) => `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}\n`).join('');
+      const parsed = parseGpsSix(text);
+      expect(parsed.problems).toEqual([]);
+      expect(Array.from({ length: parsed.value.count }, (_, i) => gpsSampleAt(parsed.value, i))).toEqual(samples);
+      expect(serializeGpsSix(parsed.value)).toBe(text);
+    }), params);
+  });
+
+  it('random text never throws, and every non-empty line is either kept or reported', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 400, unit: 'binary' }), (text) => {
+      const laps = parseLapSix(text);
+      const gps = parseGpsSix(text);
+      expect(laps.value.length + laps.problems.length).toBe(laps.lines);
+      expect(gps.value.count + gps.problems.length).toBe(gps.lines);
+    }), { ...params, numRuns: 1000 });
+  });
+
+  it('mutated valid files never throw and keep the untouched lines', () => {
+    fc.assert(fc.property(fc.array(lapArb, { minLength: 2, maxLength: 10 }), fc.nat(), fc.string({ maxLength: 5 }), (laps, pos, junk) => {
+      const lines = serializeLapSix(laps).split('\n');
+      const target = pos % laps.length;
+      const line = lines[target]!;
+      const at = pos % (line.length + 1);
+      lines[target] = line.slice(0, at) + junk + line.slice(at + 1);
+      const { value, problems } = parseLapSix(lines.join('\n'));
+      expect(value.length + problems.length).toBeGreaterThanOrEqual(laps.length - 1);
+      expect(value.filter((l) => l.line !== target + 1).length).toBe(laps.length - 1);
+    }), params);
+  });
+});

@@ -1,0 +1,436 @@
+/**
+ * The device's two text formats, `lap.six` and `gps.six` (DESIGN.md, File formats).
+ * Pure: no Node, no DOM. Parsers never throw on input: every bad line becomes a problem with its
+ * line number, field and reason, and every good line is kept. Empty lines are dropped; CRLF is
+ * accepted.
+ */
+
+export const HEATS = ['A', 'B', 'C', 'D'] as const;
+export type Heat = (typeof HEATS)[number];
+
+export type ProblemReason =
+  | 'fieldCount'
+  | 'lapTime'
+  | 'heat'
+  | 'number'
+  | 'integer'
+  | 'flag'
+  | 'sector'
+  | 'latitude'
+  | 'longitude'
+  | 'time'
+  | 'lineTooLong'
+  | 'tooManyProblems';
+
+export interface LineProblem {
+  /** 1-based line number in the file as sent. */
+  line: number;
+  field: string;
+  reason: ProblemReason;
+}
+
+/** A file with more problems than this reports the first ones and one 'tooManyProblems'. */
+export const MAX_REPORTED_PROBLEMS = 200;
+/** No real line comes near this; longer ones are refused without being split. */
+export const MAX_LINE_LENGTH = 1024;
+
+export interface Sector {
+  timerMs: number;
+  upFlag: 0 | 1;
+  upMax: number;
+  upTrack: number;
+  displayTime: string;
+  distanceM: number;
+}
+
+export interface Lap {
+  line: number;
+  /** As recorded, zero-padded to 7 digits: mmssmmm. */
+  lapTime: string;
+  lapTimeMs: number;
+  heat: Heat;
+  lapSeconds: number;
+  sectors: [Sector, Sector, Sector, Sector];
+  /** "Entrada". */
+  sprintCount: number;
+  distanceM: number;
+  lapCount: number;
+}
+
+export interface ParseResult<T> {
+  value: T;
+  problems: LineProblem[];
+  /** Non-empty lines seen. */
+  lines: number;
+}
+
+// ---------- shared helpers ----------
+
+const INT_RE = /^-?\d{1,15}$/;
+const NUM_RE = /^-?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})$/;
+
+function toInt(s: string | undefined): number | undefined {
+  return s !== undefined && INT_RE.test(s) ? Number(s) : undefined;
+}
+function toNum(s: string | undefined): number | undefined {
+  return s !== undefined && NUM_RE.test(s) ? Number(s) : undefined;
+}
+
+/** Splits text into [lineNumber, line] pairs, dropping empty lines and a trailing CR. */
+function* lines(text: string): Generator<[number, string]> {
+  let start = 0;
+  let n = 0;
+  const len = text.length;
+  while (start <= len) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = len;
+    n++;
+    let line = text.slice(start, end);
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (line.trim() !== '') yield [n, line];
+    start = end + 1;
+  }
+}
+
+class Problems {
+  readonly list: LineProblem[] = [];
+  private capped = false;
+  add(line: number, field: string, reason: ProblemReason): void {
+    if (this.list.length < MAX_REPORTED_PROBLEMS) this.list.push({ line, field, reason });
+    else if (!this.capped) {
+      this.capped = true;
+      this.list.push({ line, field: '*', reason: 'tooManyProblems' });
+    }
+  }
+}
+
+// ---------- lap.six ----------
+
+/** `0132456` → 92456 ms; accepts 1–7 digits (zero-padded to 7); seconds must be < 60. */
+export function lapTimeToMs(raw: string): number | undefined {
+  if (!/^\d{1,7}$/.test(raw)) return undefined;
+  const p = raw.padStart(7, '0');
+  const mm = Number(p.slice(0, 2));
+  const ss = Number(p.slice(2, 4));
+  const ms = Number(p.slice(4, 7));
+  if (ss >= 60) return undefined;
+  return (mm * 60 + ss) * 1000 + ms;
+}
+
+/** 92456 → `01:32.456` (the spec's mm:ss.mmm). */
+export function formatLapTime(ms: number): string {
+  const total = Math.max(0, Math.round(ms));
+  const mm = Math.floor(total / 60000);
+  const ss = Math.floor((total % 60000) / 1000);
+  const mmm = total % 1000;
+  return `${String(mm).padStart(2, '0')}:${String(ss).padStart(2, '0')}.${String(mmm).padStart(3, '0')}`;
+}
+
+/** 92456 → `0132456` (the device's raw form). */
+export function msToLapTimeRaw(ms: number): string {
+  return formatLapTime(ms).replace(/[:.]/g, '');
+}
+
+function parseSector(s: string): Sector | undefined {
+  const f = s.split(',');
+  if (f.length !== 6) return undefined;
+  const timerMs = toInt(f[0]);
+  const upFlag = f[1] === '0' ? 0 : f[1] === '1' ? 1 : undefined;
+  const upMax = toInt(f[2]);
+  const upTrack = toInt(f[3]);
+  const displayTime = f[4]!.trim();
+  const distanceM = toInt(f[5]);
+  if (timerMs === undefined || timerMs < 0 || upFlag === undefined || upMax === undefined || upTrack === undefined || distanceM === undefined || distanceM < 0 || displayTime.length > 16) {
+    return undefined;
+  }
+  return { timerMs, upFlag, upMax, upTrack, displayTime, distanceM };
+}
+
+export function parseLapLine(text: string, lineNo: number, problems: { add(line: number, field: string, reason: ProblemReason): void }): Lap | undefined {
+  if (text.length > MAX_LINE_LENGTH) {
+    problems.add(lineNo, '*', 'lineTooLong');
+    return undefined;
+  }
+  const f = text.split('|').map((x) => x.trim());
+  if (f.length !== 10) {
+    problems.add(lineNo, '*', 'fieldCount');
+    return undefined;
+  }
+  const lapTimeMs = lapTimeToMs(f[0]!);
+  if (lapTimeMs === undefined) return void problems.add(lineNo, 'lapTime', 'lapTime');
+  const heat = f[1]!.toUpperCase();
+  if (!(HEATS as readonly string[]).includes(heat)) return void problems.add(lineNo, 'heat', 'heat');
+  const lapSeconds = toNum(f[2]);
+  if (lapSeconds === undefined || lapSeconds < 0) return void problems.add(lineNo, 'lapSeconds', 'number');
+  const sectors: Sector[] = [];
+  for (let i = 0; i < 4; i++) {
+    const sector = parseSector(f[3 + i]!);
+    if (!sector) return void problems.add(lineNo, `s${i + 1}`, 'sector');
+    sectors.push(sector);
+  }
+  const sprintCount = toInt(f[7]);
+  if (sprintCount === undefined || sprintCount < 0) return void problems.add(lineNo, 'sprintCount', 'integer');
+  const distanceM = toInt(f[8]);
+  if (distanceM === undefined || distanceM < 0) return void problems.add(lineNo, 'distanceM', 'integer');
+  const lapCount = toInt(f[9]);
+  if (lapCount === undefined || lapCount < 0) return void problems.add(lineNo, 'lapCount', 'integer');
+  return {
+    line: lineNo,
+    lapTime: f[0]!.padStart(7, '0'),
+    lapTimeMs,
+    heat: heat as Heat,
+    lapSeconds,
+    sectors: sectors as Lap['sectors'],
+    sprintCount,
+    distanceM,
+    lapCount,
+  };
+}
+
+export function parseLapSix(text: string): ParseResult<Lap[]> {
+  const problems = new Problems();
+  const laps: Lap[] = [];
+  let count = 0;
+  for (const [n, line] of lines(text)) {
+    count++;
+    const lap = parseLapLine(line, n, problems);
+    if (lap) laps.push(lap);
+  }
+  return { value: laps, problems: problems.list, lines: count };
+}
+
+function serializeSector(s: Sector): string {
+  return [s.timerMs, s.upFlag, s.upMax, s.upTrack, s.displayTime, s.distanceM].join(',');
+}
+
+export function serializeLap(lap: Omit<Lap, 'line'>): string {
+  return [lap.lapTime, lap.heat, String(lap.lapSeconds), ...lap.sectors.map(serializeSector), lap.sprintCount, lap.distanceM, lap.lapCount].join('|');
+}
+
+export function serializeLapSix(laps: Omit<Lap, 'line'>[]): string {
+  return laps.map((l) => `${serializeLap(l)}\n`).join('');
+}
+
+// ---------- gps.six ----------
+
+/**
+ * GPS samples in columns (one typed array per field): compact to store and send, fast to chart.
+ * Numbers are kept as float64 so text → columns → text round-trips exactly.
+ */
+export interface GpsColumns {
+  count: number;
+  /** 1-based line numbers of the kept samples. */
+  line: Uint32Array;
+  lat: Float64Array;
+  lon: Float64Array;
+  /** km/h */
+  speed: Float64Array;
+  satellites: Uint16Array;
+  /** UTC time of day in ms (from hhmmss.sss). */
+  timeMs: Float64Array;
+  lapCount: Int32Array;
+  firstLap: Uint8Array;
+  /** 0..3 for A..D */
+  heat: Uint8Array;
+  roll: Float64Array;
+  leanFiltered: Float64Array;
+  meterSum: Int32Array;
+}
+
+/** One sample with the spec's field names and types (parsed GPS row). */
+export interface GpsSample {
+  latitude: number;
+  longitude: number;
+  strSpeedGps: number;
+  strSatGps: number;
+  timeGps: string;
+  lapCount: string;
+  bFirstLap: string;
+  strBateria: string;
+  roll: number;
+  leanFiltered: number;
+  meterSum: number;
+}
+
+export function allocGpsColumns(capacity: number): GpsColumns {
+  return {
+    count: 0,
+    line: new Uint32Array(capacity),
+    lat: new Float64Array(capacity),
+    lon: new Float64Array(capacity),
+    speed: new Float64Array(capacity),
+    satellites: new Uint16Array(capacity),
+    timeMs: new Float64Array(capacity),
+    lapCount: new Int32Array(capacity),
+    firstLap: new Uint8Array(capacity),
+    heat: new Uint8Array(capacity),
+    roll: new Float64Array(capacity),
+    leanFiltered: new Float64Array(capacity),
+    meterSum: new Int32Array(capacity),
+  };
+}
+
+const GPS_COLUMN_KEYS = ['line', 'lat', 'lon', 'speed', 'satellites', 'timeMs', 'lapCount', 'firstLap', 'heat', 'roll', 'leanFiltered', 'meterSum'] as const;
+export type GpsColumnKey = (typeof GPS_COLUMN_KEYS)[number];
+export { GPS_COLUMN_KEYS };
+
+/** Trims every column to `count` (views, no copy). */
+export function trimGpsColumns(c: GpsColumns): GpsColumns {
+  const out = { count: c.count } as GpsColumns;
+  for (const k of GPS_COLUMN_KEYS) (out as unknown as Record<string, unknown>)[k] = c[k].subarray(0, c.count);
+  return out;
+}
+
+/** `140151.100` → ms of day; hh < 24, mm < 60, ss < 60 (a leap second 60 is accepted). */
+export function gpsTimeToMs(raw: string): number | undefined {
+  const m = /^(\d{2})(\d{2})(\d{2})(?:\.(\d{1,3}))?$/.exec(raw);
+  if (!m) return undefined;
+  const hh = Number(m[1]);
+  const mi = Number(m[2]);
+  const ss = Number(m[3]);
+  if (hh > 23 || mi > 59 || ss > 60) return undefined;
+  const frac = m[4] ? Number(m[4].padEnd(3, '0')) : 0;
+  return ((hh * 60 + mi) * 60 + ss) * 1000 + frac;
+}
+
+export function msToGpsTime(ms: number): string {
+  const t = Math.round(ms);
+  const hh = Math.floor(t / 3_600_000);
+  const mi = Math.floor((t % 3_600_000) / 60_000);
+  const ss = Math.floor((t % 60_000) / 1000);
+  const frac = t % 1000;
+  return `${String(hh).padStart(2, '0')}${String(mi).padStart(2, '0')}${String(ss).padStart(2, '0')}.${String(frac).padStart(3, '0')}`;
+}
+
+export function parseGpsSix(text: string): ParseResult<GpsColumns> {
+  const problems = new Problems();
+  // Upper bound of samples: newlines + 1 (cheap count avoids re-allocating).
+  let capacity = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) capacity++;
+  const c = allocGpsColumns(capacity);
+  let count = 0;
+  for (const [n, line] of lines(text)) {
+    count++;
+    if (line.length > MAX_LINE_LENGTH) {
+      problems.add(n, '*', 'lineTooLong');
+      continue;
+    }
+    const f = line.split('|');
+    if (f.length !== 10) {
+      problems.add(n, '*', 'fieldCount');
+      continue;
+    }
+    const ll = f[0]!.split(',');
+    const lat = ll.length === 2 ? toNum(ll[0]!.trim()) : undefined;
+    const lon = ll.length === 2 ? toNum(ll[1]!.trim()) : undefined;
+    if (lat === undefined || lat < -90 || lat > 90) {
+      problems.add(n, 'latitude', 'latitude');
+      continue;
+    }
+    if (lon === undefined || lon < -180 || lon > 180) {
+      problems.add(n, 'longitude', 'longitude');
+      continue;
+    }
+    const speed = toNum(f[1]!.trim());
+    if (speed === undefined || speed < 0 || speed > 1000) {
+      problems.add(n, 'strSpeedGps', 'number');
+      continue;
+    }
+    const sats = toInt(f[2]!.trim());
+    if (sats === undefined || sats < 0 || sats > 255) {
+      problems.add(n, 'strSatGps', 'integer');
+      continue;
+    }
+    const timeMs = gpsTimeToMs(f[3]!.trim());
+    if (timeMs === undefined) {
+      problems.add(n, 'timeGps', 'time');
+      continue;
+    }
+    const lapCount = toInt(f[4]!.trim());
+    if (lapCount === undefined || lapCount < 0 || lapCount > 1_000_000) {
+      problems.add(n, 'lapCount', 'integer');
+      continue;
+    }
+    const first = f[5]!.trim();
+    if (first !== '0' && first !== '1') {
+      problems.add(n, 'bFirstLap', 'flag');
+      continue;
+    }
+    const heat = HEATS.indexOf(f[6]!.trim().toUpperCase() as Heat);
+    if (heat < 0) {
+      problems.add(n, 'strBateria', 'heat');
+      continue;
+    }
+    const roll = toNum(f[7]!.trim());
+    if (roll === undefined || Math.abs(roll) > 90) {
+      problems.add(n, 'roll', 'number');
+      continue;
+    }
+    const lean = toNum(f[8]!.trim());
+    if (lean === undefined || Math.abs(lean) > 90) {
+      problems.add(n, 'leanFiltered', 'number');
+      continue;
+    }
+    const meterSum = toInt(f[9]!.trim());
+    if (meterSum === undefined || meterSum < 0 || meterSum > 2_000_000_000) {
+      problems.add(n, 'meterSum', 'integer');
+      continue;
+    }
+    const i = c.count++;
+    c.line[i] = n;
+    c.lat[i] = lat;
+    c.lon[i] = lon;
+    c.speed[i] = speed;
+    c.satellites[i] = sats;
+    c.timeMs[i] = timeMs;
+    c.lapCount[i] = lapCount;
+    c.firstLap[i] = first === '1' ? 1 : 0;
+    c.heat[i] = heat;
+    c.roll[i] = roll;
+    c.leanFiltered[i] = lean;
+    c.meterSum[i] = meterSum;
+  }
+  return { value: trimGpsColumns(c), problems: problems.list, lines: count };
+}
+
+export function gpsSampleAt(c: GpsColumns, i: number): GpsSample {
+  return {
+    latitude: c.lat[i]!,
+    longitude: c.lon[i]!,
+    strSpeedGps: c.speed[i]!,
+    strSatGps: c.satellites[i]!,
+    timeGps: msToGpsTime(c.timeMs[i]!),
+    lapCount: String(c.lapCount[i]),
+    bFirstLap: String(c.firstLap[i]),
+    strBateria: HEATS[c.heat[i]!]!,
+    roll: c.roll[i]!,
+    leanFiltered: c.leanFiltered[i]!,
+    meterSum: c.meterSum[i]!,
+  };
+}
+
+export function serializeGpsSample(s: GpsSample): string {
+  return `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}`;
+}
+
+export function serializeGpsSix(c: GpsColumns): string {
+  const out: string[] = new Array(c.count);
+  for (let i = 0; i < c.count; i++) out[i] = serializeGpsSample(gpsSampleAt(c, i));
+  return out.length ? `${out.join('\n')}\n` : '';
+}
+
+// ---------- whole-body checks (before any line parsing) ----------
+
+export type BodyRejection = 'binary' | 'invalidUtf8' | 'noValidLine' | 'empty';
+
+/** Decodes an upload; refuses what is not a six text file at all (NUL bytes, invalid UTF-8, UTF-16). */
+export function decodeSixBody(bytes: Uint8Array): { text: string } | { rejection: BodyRejection } {
+  if (bytes.length === 0) return { rejection: 'empty' };
+  if (bytes.includes(0)) return { rejection: 'binary' };
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    return { text };
+  } catch {
+    return { rejection: 'invalidUtf8' };
+  }
+}

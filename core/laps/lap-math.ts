@@ -1,0 +1,95 @@
+import type { Heat, Lap } from '../formats/six-format';
+
+export type LapKind = 'out' | 'in' | 'flying';
+
+/**
+ * In-lap rule: the last lap of a heat slower than this factor × the heat's median flying lap
+ * (motorsport's 107 % rule). Out-lap: lapCount 0 (the device's out-lap, firstLapFlag on the GPS).
+ */
+export const IN_LAP_FACTOR = 1.07;
+
+export interface LapAnalysis {
+  lapNumber: number;
+  kind: LapKind;
+  /** Gap to the session's best flying lap in ms (0 for the best; null when there is none). */
+  gapMs: number | null;
+  isBest: boolean;
+  /** Per sector index: is this the session's best sector time. */
+  bestSectors: [boolean, boolean, boolean, boolean];
+}
+
+export interface SessionAnalysis {
+  laps: LapAnalysis[];
+  /** Index into the input array of the best flying lap, or -1. */
+  bestIndex: number;
+  bestLapMs: number | null;
+  /** Best time per sector index over flying laps (null when no flying lap). */
+  bestSectorsMs: [number | null, number | null, number | null, number | null];
+  /** Sum of the best sectors; null unless all four exist. */
+  theoreticalBestMs: number | null;
+  heats: Heat[];
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+export function classifyLaps(laps: readonly Lap[]): LapKind[] {
+  const kinds: LapKind[] = laps.map((l) => (l.lapCount === 0 ? 'out' : 'flying'));
+  const byHeat = new Map<Heat, number[]>();
+  laps.forEach((l, i) => {
+    const list = byHeat.get(l.heat) ?? [];
+    list.push(i);
+    byHeat.set(l.heat, list);
+  });
+  for (const indexes of byHeat.values()) {
+    const flying = indexes.filter((i) => kinds[i] === 'flying');
+    if (flying.length < 2) continue;
+    const last = flying.reduce((a, b) => (laps[b]!.lapCount > laps[a]!.lapCount ? b : a));
+    const others = flying.filter((i) => i !== last).map((i) => laps[i]!.lapTimeMs);
+    if (laps[last]!.lapTimeMs > IN_LAP_FACTOR * median(others)) kinds[last] = 'in';
+  }
+  return kinds;
+}
+
+export function analyzeSession(laps: readonly Lap[]): SessionAnalysis {
+  const kinds = classifyLaps(laps);
+  let bestIndex = -1;
+  const bestSectorsMs: SessionAnalysis['bestSectorsMs'] = [null, null, null, null];
+  laps.forEach((lap, i) => {
+    if (kinds[i] !== 'flying' || lap.lapTimeMs <= 0) return;
+    if (bestIndex < 0 || lap.lapTimeMs < laps[bestIndex]!.lapTimeMs) bestIndex = i;
+    lap.sectors.forEach((s, k) => {
+      const current = bestSectorsMs[k];
+      if (s.timerMs > 0 && (current === null || current === undefined || s.timerMs < current)) bestSectorsMs[k] = s.timerMs;
+    });
+  });
+  const bestLapMs = bestIndex >= 0 ? laps[bestIndex]!.lapTimeMs : null;
+  const theoreticalBestMs = bestSectorsMs.every((v) => v !== null) ? bestSectorsMs.reduce<number>((a, b) => a + b!, 0) : null;
+  return {
+    laps: laps.map((lap, i) => ({
+      lapNumber: lap.lapCount,
+      kind: kinds[i]!,
+      gapMs: bestLapMs === null ? null : lap.lapTimeMs - bestLapMs,
+      isBest: i === bestIndex,
+      bestSectors: lap.sectors.map((s, k) => kinds[i] === 'flying' && s.timerMs === bestSectorsMs[k]) as LapAnalysis['bestSectors'],
+    })),
+    bestIndex,
+    bestLapMs,
+    bestSectorsMs,
+    theoreticalBestMs,
+    heats: [...new Set(laps.map((l) => l.heat))].sort(),
+  };
+}
+
+/** `+0.734`, `-0.100`, `+1:02.345` past a minute; UX.md's gap format. */
+export function formatGap(ms: number): string {
+  const sign = ms < 0 ? '-' : '+';
+  const abs = Math.abs(Math.round(ms));
+  const s = Math.floor(abs / 1000);
+  const mmm = String(abs % 1000).padStart(3, '0');
+  if (s < 60) return `${sign}${s}.${mmm}`;
+  return `${sign}${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}.${mmm}`;
+}
