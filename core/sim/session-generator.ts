@@ -1,0 +1,289 @@
+import { HEATS, msToGpsTime, msToLapTimeRaw, serializeLapSix, type Heat, type Lap, type Sector } from '../formats/six-format';
+import { createRandom, makeProjection } from './geo';
+
+/** A closed track outline: [lat, lon] points (first not repeated at the end). */
+export interface TrackGeometry {
+  name: string;
+  points: [number, number][];
+  startFinish?: [number, number];
+  /** The published length, when the source gives one. */
+  officialLengthM?: number;
+}
+
+export interface GenerateOptions {
+  seed: number;
+  /** Samples per second: 10 (default) or 25. */
+  hz?: 10 | 25;
+  /** Number of heats, 1..4 (A, B, C, D). */
+  heats?: number;
+  /** Flying laps per heat (between the out-lap and the in-lap). */
+  lapsPerHeat?: [number, number];
+  /** UTC time of day the first heat starts, ms. */
+  startTimeMs?: number;
+  /** Rider pace as a fraction of the grip-limited lap (0.85..1). */
+  skill?: number;
+}
+
+export interface GeneratedSession {
+  lapSix: string;
+  gpsSix: string;
+  laps: Lap[];
+  sampleCount: number;
+  /** Length of the driven line, metres. */
+  trackLengthM: number;
+  topSpeedKmh: number;
+  maxLeanLeftDeg: number;
+  maxLeanRightDeg: number;
+}
+
+const G = 9.81;
+const DS = 2; // resampling step, metres
+const MU_LAT = 1.15; // lateral grip: ~49° of lean at the limit
+const V_TOP = 80; // m/s (288 km/h)
+const A_BRAKE = 10; // m/s²
+const A_ACCEL0 = 8.5; // m/s² at low speed (a litre bike), fading with the square of speed
+const PIT_SPEED = 60 / 3.6;
+
+interface Line {
+  x: Float64Array;
+  y: Float64Array;
+  kappa: Float64Array;
+  vIdeal: Float64Array;
+  length: number;
+  n: number;
+  proj: ReturnType<typeof makeProjection>;
+}
+
+function circularSmooth(a: Float64Array, half: number): Float64Array {
+  const n = a.length;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    for (let k = -half; k <= half; k++) s += a[(i + k + n) % n]!;
+    out[i] = s / (2 * half + 1);
+  }
+  return out;
+}
+
+/** Resamples the outline every DS metres from the start/finish, smooths it, derives curvature and the ideal speed. */
+export function buildRacingLine(track: TrackGeometry): Line {
+  let pts = track.points;
+  const first = pts[0]!;
+  const last = pts[pts.length - 1]!;
+  if (first[0] === last[0] && first[1] === last[1]) pts = pts.slice(0, -1);
+  const proj = makeProjection(pts[0]![0], pts[0]![1]);
+  const xy = pts.map(([la, lo]) => proj.toXY(la, lo));
+  // Rotate so the outline starts at the vertex nearest the start/finish point.
+  if (track.startFinish) {
+    const [sx, sy] = proj.toXY(track.startFinish[0], track.startFinish[1]);
+    let best = 0;
+    let bestD = Infinity;
+    xy.forEach(([x, y], i) => {
+      const d = (x - sx) ** 2 + (y - sy) ** 2;
+      if (d < bestD) {
+        bestD = d;
+        best = i;
+      }
+    });
+    xy.push(...xy.splice(0, best));
+  }
+  const m = xy.length;
+  const cum = new Float64Array(m + 1);
+  for (let i = 0; i < m; i++) {
+    const [ax, ay] = xy[i]!;
+    const [bx, by] = xy[(i + 1) % m]!;
+    cum[i + 1] = cum[i]! + Math.hypot(bx - ax, by - ay);
+  }
+  const total = cum[m]!;
+  const n = Math.round(total / DS);
+  const rx = new Float64Array(n);
+  const ry = new Float64Array(n);
+  let seg = 0;
+  for (let k = 0; k < n; k++) {
+    const s = (k * total) / n;
+    while (cum[seg + 1]! < s) seg++;
+    const t = (s - cum[seg]!) / (cum[seg + 1]! - cum[seg]! || 1);
+    const [ax, ay] = xy[seg]!;
+    const [bx, by] = xy[(seg + 1) % m]!;
+    rx[k] = ax + (bx - ax) * t;
+    ry[k] = ay + (by - ay) * t;
+  }
+  const x = circularSmooth(rx, 3);
+  const y = circularSmooth(ry, 3);
+  let length = 0;
+  for (let i = 0; i < n; i++) length += Math.hypot(x[(i + 1) % n]! - x[i]!, y[(i + 1) % n]! - y[i]!);
+  // Signed curvature through points i-k, i, i+k (positive = turning left).
+  const k = 8;
+  const raw = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = (i - k + n) % n;
+    const c = (i + k) % n;
+    const ax = x[i]! - x[a]!;
+    const ay = y[i]! - y[a]!;
+    const bx = x[c]! - x[i]!;
+    const by = y[c]! - y[i]!;
+    const cross = ax * by - ay * bx;
+    const la = Math.hypot(ax, ay);
+    const lb = Math.hypot(bx, by);
+    const lc = Math.hypot(x[c]! - x[a]!, y[c]! - y[a]!);
+    raw[i] = la && lb && lc ? (2 * cross) / (la * lb * lc) : 0;
+  }
+  const kappa = circularSmooth(raw, 8);
+  const v = new Float64Array(n);
+  for (let i = 0; i < n; i++) v[i] = Math.min(V_TOP, Math.sqrt((MU_LAT * G) / Math.max(Math.abs(kappa[i]!), 1e-6)));
+  const ds = length / n;
+  for (let pass = 0; pass < 3; pass++) {
+    for (let j = 0; j < n; j++) {
+      const i = j;
+      const next = (j + 1) % n;
+      const accel = A_ACCEL0 * Math.max(0.05, 1 - (v[i]! / (V_TOP * 1.05)) ** 2);
+      v[next] = Math.min(v[next]!, Math.sqrt(v[i]! ** 2 + 2 * accel * ds));
+    }
+    for (let j = n - 1; j >= 0; j--) {
+      const prev = (j - 1 + n) % n;
+      v[prev] = Math.min(v[prev]!, Math.sqrt(v[j]! ** 2 + 2 * A_BRAKE * ds));
+    }
+  }
+  return { x, y, kappa, vIdeal: v, length, n, proj };
+}
+
+interface LapPlan {
+  heat: Heat;
+  heatIndex: number;
+  lapCount: number;
+  kind: 'out' | 'flying' | 'in';
+  /** Speed multiplier per sector. */
+  pace: [number, number, number, number];
+  weakFix: boolean;
+}
+
+/** A deterministic, realistic session: heats A–D, each with an out-lap, flying laps and an in-lap. */
+export function generateSession(track: TrackGeometry, options: GenerateOptions): GeneratedSession {
+  const rnd = createRandom(options.seed);
+  const hz = options.hz ?? 10;
+  const heatCount = Math.min(4, Math.max(1, options.heats ?? 3));
+  const [minLaps, maxLaps] = options.lapsPerHeat ?? [5, 9];
+  const skill = options.skill ?? 0.93 + rnd.next() * 0.04;
+  const line = buildRacingLine(track);
+  const { n, length } = line;
+  const ds = length / n;
+  const sectorEdge = [0, 1, 2, 3, 4].map((q) => Math.round((q * n) / 4));
+
+  const plans: LapPlan[] = [];
+  for (let h = 0; h < heatCount; h++) {
+    const flying = rnd.int(minLaps, maxLaps);
+    const heatPace = skill * (1 + 0.004 * h); // a rider usually finds time through the day
+    const slow = (base: number) => base * (1 + 0.03 * rnd.normal());
+    plans.push({ heat: HEATS[h]!, heatIndex: h, lapCount: 0, kind: 'out', pace: [slow(0.74), slow(0.76), slow(0.78), slow(0.8)], weakFix: false });
+    for (let l = 1; l <= flying; l++) {
+      const warm = l === 1 ? 0.985 : 1;
+      const pace = [0, 1, 2, 3].map(() => {
+        const mistake = rnd.next() < 0.08 ? 0.95 : 1;
+        return Math.min(0.995, heatPace * warm * mistake * (1 + 0.006 * rnd.normal()));
+      }) as LapPlan['pace'];
+      plans.push({ heat: HEATS[h]!, heatIndex: h, lapCount: l, kind: 'flying', pace, weakFix: rnd.next() < 0.06 });
+    }
+    plans.push({ heat: HEATS[h]!, heatIndex: h, lapCount: flying + 1, kind: 'in', pace: [slow(0.76), slow(0.74), slow(0.72), slow(0.68)], weakFix: false });
+  }
+
+  const gpsLines: string[] = [];
+  const laps: Lap[] = [];
+  const bestSector = [Infinity, Infinity, Infinity, Infinity];
+  let clock = options.startTimeMs ?? 13 * 3_600_000; // 13:00 UTC = 10:00 in São Paulo
+  let noiseX = 0;
+  let noiseY = 0;
+  let sats = 12;
+  let leanFiltered = 0;
+  let topSpeed = 0;
+  let maxLeft = 0;
+  let maxRight = 0;
+  const dtSample = 1000 / hz;
+  let nextSampleAt = clock;
+  let currentHeat = -1;
+
+  for (const plan of plans) {
+    if (plan.heatIndex !== currentHeat) {
+      if (currentHeat >= 0) clock += (20 + rnd.int(0, 20)) * 60_000; // in the pits between heats
+      currentHeat = plan.heatIndex;
+      nextSampleAt = clock;
+    }
+    // Speed along this lap: ideal × sector pace; the in-lap rolls down to pit speed on the last 400 m.
+    const v = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const sector = Math.min(3, Math.floor((i * 4) / n));
+      let speed = line.vIdeal[i]! * plan.pace[sector]!;
+      if (plan.kind === 'in' && (n - i) * ds < 400) speed = Math.min(speed, PIT_SPEED + ((n - i) * ds) / 400 * 10);
+      if (plan.kind === 'out' && i * ds < 200) speed = Math.min(speed, PIT_SPEED + (i * ds) / 200 * 10);
+      v[i] = Math.max(5, speed);
+    }
+    // Time at each resampled point (trapezoid on 1/v).
+    const t = new Float64Array(n + 1);
+    for (let i = 0; i < n; i++) t[i + 1] = t[i]! + (2 * ds) / (v[i]! + v[(i + 1) % n]!) * 1000;
+    const lapMs = Math.round(t[n]!);
+    const sectors: Sector[] = [0, 1, 2, 3].map((q) => {
+      const ms = Math.round(t[sectorEdge[q + 1]!]! - t[sectorEdge[q]!]!);
+      const improved = plan.kind === 'flying' && ms < bestSector[q]!;
+      if (improved) bestSector[q] = ms;
+      // The last sector takes the remainder, so sectors add up to the lap distance exactly.
+      const dist = q < 3 ? Math.round(((sectorEdge[q + 1]! - sectorEdge[q]!) * length) / n) : Math.round(length) - [0, 1, 2].reduce((a, k) => a + Math.round(((sectorEdge[k + 1]! - sectorEdge[k]!) * length) / n), 0);
+      return { timerMs: ms, upFlag: improved ? 1 : 0, upMax: 0, upTrack: 0, displayTime: (ms / 1000).toFixed(3), distanceM: dist };
+    });
+    laps.push({
+      line: laps.length + 1,
+      lapTime: msToLapTimeRaw(lapMs),
+      lapTimeMs: lapMs,
+      heat: plan.heat,
+      lapSeconds: lapMs / 1000,
+      sectors: sectors as Lap['sectors'],
+      sprintCount: plan.heatIndex + 1,
+      distanceM: Math.round(length),
+      lapCount: plan.lapCount,
+    });
+
+    // GPS samples on this lap at the device rate.
+    const lapStart = clock;
+    let seg = 0;
+    const weakFrom = plan.weakFix ? rnd.int(0, Math.floor(n / 2)) : -1;
+    while (nextSampleAt < lapStart + t[n]!) {
+      const local = nextSampleAt - lapStart;
+      while (t[seg + 1]! < local) seg++;
+      const f = (local - t[seg]!) / (t[seg + 1]! - t[seg]! || 1);
+      const i1 = (seg + 1) % n;
+      const px = line.x[seg]! + (line.x[i1]! - line.x[seg]!) * f;
+      const py = line.y[seg]! + (line.y[i1]! - line.y[seg]!) * f;
+      const speed = v[seg]! + (v[i1]! - v[seg]!) * f;
+      const kappa = line.kappa[seg]!;
+      const weak = weakFrom >= 0 && seg >= weakFrom && seg < weakFrom + 150;
+      noiseX = 0.95 * noiseX + rnd.normal() * (weak ? 0.9 : 0.25);
+      noiseY = 0.95 * noiseY + rnd.normal() * (weak ? 0.9 : 0.25);
+      sats = weak ? 4 + rnd.int(0, 1) : Math.min(16, Math.max(9, sats + (rnd.next() < 0.02 ? rnd.int(-1, 1) : 0)));
+      const [lat, lon] = line.proj.toLatLon(px + noiseX, py + noiseY);
+      const kmh = Math.max(0, speed * 3.6 + rnd.normal() * 0.3);
+      // Lean from speed and radius; negative to the left (left turn = positive curvature).
+      const lean = -Math.sign(kappa) * (Math.atan((speed * speed * Math.abs(kappa)) / G) * 180) / Math.PI;
+      const roll = Math.max(-65, Math.min(65, lean + rnd.normal() * 1.2));
+      leanFiltered = 0.7 * leanFiltered + 0.3 * roll;
+      // Extremes from the values as written, so they match what a parser reads back.
+      topSpeed = Math.max(topSpeed, Number(kmh.toFixed(1)));
+      maxLeft = Math.min(maxLeft, Number(roll.toFixed(1)));
+      maxRight = Math.max(maxRight, Number(roll.toFixed(1)));
+      const meterSum = Math.round((seg + f) * ds);
+      gpsLines.push(
+        `${lat.toFixed(7)},${lon.toFixed(7)}|${kmh.toFixed(1)}|${sats}|${msToGpsTime(nextSampleAt % 86_400_000)}|${plan.lapCount}|${plan.kind === 'out' ? 1 : 0}|${plan.heat}|${roll.toFixed(1)}|${leanFiltered.toFixed(1)}|${meterSum}`,
+      );
+      nextSampleAt += dtSample;
+    }
+    clock = lapStart + t[n]!;
+  }
+
+  return {
+    lapSix: serializeLapSix(laps),
+    gpsSix: gpsLines.length ? `${gpsLines.join('\n')}\n` : '',
+    laps,
+    sampleCount: gpsLines.length,
+    trackLengthM: length,
+    topSpeedKmh: Number(topSpeed.toFixed(1)),
+    maxLeanLeftDeg: Number(maxLeft.toFixed(1)),
+    maxLeanRightDeg: Number(maxRight.toFixed(1)),
+  };
+}
