@@ -34,7 +34,10 @@ export const meSchema = z.object({
   displayName: z.string(),
   avatarUrl: z.string(),
   roles: rolesSchema,
+  /** Devices owned now, plus devices holding sessions this user owned when they were uploaded. */
   devices: z.array(z.string()),
+  /** Shown, labelled as a demonstration, to a rider with no device of their own. */
+  demoDevice: z.string(),
   profile: z.object({
     wifi: z.string(),
     /** Only ever sent to its owner. */

@@ -7,7 +7,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { LocalBlobStore } from './blobs/local-blob-store';
+import { createBlobStore } from './blobs/create-blob-store';
 import type { BlobStore } from './blobs/blob-store';
 import type { AppConfig } from './config';
 import { createDatabase, type Database } from './db/create-db';
@@ -17,7 +17,14 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { createLocalIdp } from './modules/auth/local-idp';
 import { createIdentityProvider, type IdentityProvider } from './modules/auth/oidc-client';
 import { healthRoutes } from './modules/health/health.routes';
+import { deviceApiRoutes } from './modules/device-api/device-api.routes';
+import { findDeviceByTokenHash } from './modules/devices/devices.repository';
+import { sessionsRoutes } from './modules/sessions/sessions.routes';
+import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service';
+import { createStorageService } from './modules/storage/storage.service';
+import { storageRoutes } from './modules/storage/storage.routes';
 import { meRoutes } from './modules/users/me.routes';
+import { DEMO_DEVICE_ID } from './lib/demo-accounts';
 import { createUsersService } from './modules/users/users.service';
 import { errorMappingPlugin } from './plugins/error-mapping';
 import { policyPlugin } from './plugins/policy';
@@ -39,13 +46,14 @@ export interface BuiltApp {
   database: Database;
   blobs: BlobStore;
   idp: IdentityProvider;
+  sessions: SessionsService;
 }
 
 /** Wires every plugin and module from config. Tests call it; main.ts adds listen and shutdown. */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<BuiltApp> {
   const database = deps.database ?? createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrateToLatest(database.db);
-  const blobs = deps.blobs ?? new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const blobs = deps.blobs ?? createBlobStore(config);
   const box = new SecretBox(config.secretKey);
   const db = database.db;
 
@@ -74,7 +82,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
       });
 
   const secureCookies: boolean | 'auto' = config.publicUrl.startsWith('https:') ? true : 'auto';
-  const users = createUsersService(db, box);
+  const users = createUsersService(db, box, DEMO_DEVICE_ID);
+  const sessions = createSessionsService({ db, blobs, demoDeviceId: DEMO_DEVICE_ID });
+  const storage = createStorageService({ db, blobs, bucket: config.s3?.bucket ?? 'voltas' });
 
   await app.register(errorMappingPlugin);
   await app.register(fastifyHelmet, {
@@ -104,7 +114,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   await app.register(sessionPlugin, { db, secureCookies });
   await app.register(policyPlugin, {
     allowedOrigins: [new URL(config.publicUrl).origin],
-    rolesOf: (email) => users.rolesOf(email),
+    deviceByTokenHash: async (hash) => {
+      const device = await findDeviceByTokenHash(db, hash);
+      return device ? { id: device.id, owner: device.owner_email } : undefined;
+    },
     signOut: (req, reply) => app.sessions.end(req, reply),
   });
 
@@ -115,11 +128,18 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   });
   await app.register(authRoutes, { db, idp, adminEmails: config.adminEmails, secureCookies });
   await app.register(meRoutes, { users });
+  await app.register(sessionsRoutes, {
+    sessions,
+    demoDeviceId: DEMO_DEVICE_ID,
+    ownsDevice: async (email, id) => (await db.selectFrom('devices').select('id').where('id', '=', id).where('owner_email', '=', email).executeTakeFirst()) !== undefined,
+  });
+  await app.register(deviceApiRoutes, { db, sessions, box });
+  await app.register(storageRoutes, { storage, demoDeviceId: DEMO_DEVICE_ID });
   if (localIdp) await localIdp.register(app);
   await app.register(webStatic, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
 
   app.addHook('onClose', async () => {
     if (!deps.database) await database.close();
   });
-  return { app, database, blobs, idp };
+  return { app, database, blobs, idp, sessions };
 }

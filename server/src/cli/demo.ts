@@ -1,26 +1,67 @@
 import type { Kysely } from 'kysely';
+import { generateSession } from '../../../core/sim/session-generator';
+import type { BlobStore } from '../blobs/blob-store';
 import type { DB } from '../db/schema';
 import { DEMO_ACCOUNTS, DEMO_DEVICE_ID } from '../lib/demo-accounts';
-import { nowIso } from '../lib/tokens';
+import { loadTracks } from '../lib/track-files';
+import { hashToken, newToken, nowIso } from '../lib/tokens';
+import { createSessionsService } from '../modules/sessions/sessions.service';
 import { ensureUser, setRoles } from '../modules/users/users.repository';
 
-/** Loads the demo accounts (rider, seller, admin) and the demo device. Idempotent. */
-export async function loadDemo(db: Kysely<DB>, opts: { onlyIfEmpty: boolean }): Promise<string> {
+/** The demo rider's own device. */
+export const DEMO_RIDER_DEVICE_ID = '000000000042';
+/** Stock of the demo seller (owned by the company account until sold). */
+export const DEMO_STOCK_DEVICE_IDS = ['000000000101', '000000000102'];
+
+const DEMO_SESSIONS: { device: string; track: string; date: string; seed: number; heats: number }[] = [
+  { device: DEMO_DEVICE_ID, track: 'Interlagos', date: '04102026', seed: 101, heats: 4 },
+  { device: DEMO_DEVICE_ID, track: 'Interlagos', date: '08112026', seed: 102, heats: 3 },
+  { device: DEMO_DEVICE_ID, track: 'Silverstone', date: '12072026', seed: 103, heats: 2 },
+  { device: DEMO_DEVICE_ID, track: 'Monza', date: '30082026', seed: 104, heats: 2 },
+  { device: DEMO_RIDER_DEVICE_ID, track: 'Curitiba', date: '19092026', seed: 201, heats: 3 },
+  { device: DEMO_RIDER_DEVICE_ID, track: 'Interlagos', date: '15112026', seed: 202, heats: 4 },
+];
+
+/**
+ * Loads the demo accounts (rider, seller, admin), the demo device 000000000001 and the demo
+ * rider's device with generated sessions on real tracks. Idempotent (re-sending identical files
+ * is a no-op).
+ */
+export async function loadDemo(db: Kysely<DB>, blobs: BlobStore, opts: { onlyIfEmpty: boolean; companyAccount: string }): Promise<string> {
   if (opts.onlyIfEmpty) {
     const any = await db.selectFrom('users').select('email').limit(1).executeTakeFirst();
     if (any) return 'demo: data dir already in use, nothing loaded';
   }
+  const rider = DEMO_ACCOUNTS.find((a) => a.role === 'rider')!.email;
+  const seller = DEMO_ACCOUNTS.find((a) => a.role === 'seller')!.email;
   for (const account of DEMO_ACCOUNTS) {
     await ensureUser(db, account.email, account.name);
-    await setRoles(db, account.email, {
-      adm: account.role === 'admin' ? '1' : '',
-      seller: account.role === 'seller' ? '1' : '',
-    });
+    await setRoles(db, account.email, { adm: account.role === 'admin' ? '1' : '', seller: account.role === 'seller' ? '1' : '' });
   }
-  await db
-    .insertInto('devices')
-    .values({ id: DEMO_DEVICE_ID, name: 'Demonstração', created_at: nowIso() })
-    .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
-  return `demo: ${DEMO_ACCOUNTS.length} accounts (${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}) and device ${DEMO_DEVICE_ID}`;
+  await ensureUser(db, opts.companyAccount, 'Voltas (estoque)');
+  await db.updateTable('users').set({ user_seller: seller, nome_piloto: 'Ana Piloto', numero_moto: '27' }).where('email', '=', rider).execute();
+  const devices = [
+    { id: DEMO_DEVICE_ID, owner: '', seller: '', name: 'Demonstração' },
+    { id: DEMO_RIDER_DEVICE_ID, owner: rider, seller, name: 'Moto da Ana' },
+    ...DEMO_STOCK_DEVICE_IDS.map((id) => ({ id, owner: opts.companyAccount, seller, name: '' })),
+  ];
+  for (const d of devices) {
+    await db
+      .insertInto('devices')
+      // A random token nobody knows: demo devices upload only through this loader.
+      .values({ id: d.id, owner_email: d.owner, seller_email: d.seller, name: d.name, token_hash: hashToken(newToken()), created_at: nowIso() })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+  const sessions = createSessionsService({ db, blobs, demoDeviceId: DEMO_DEVICE_ID });
+  const tracks = new Map(loadTracks().map((t) => [t.name, t]));
+  let samples = 0;
+  for (const s of DEMO_SESSIONS) {
+    const generated = generateSession(tracks.get(s.track)!, { seed: s.seed, heats: s.heats });
+    const owner = s.device === DEMO_DEVICE_ID ? '' : rider;
+    await sessions.upload({ deviceId: s.device, owner, track: s.track, date: s.date, kind: 'gps', body: Buffer.from(generated.gpsSix) });
+    await sessions.upload({ deviceId: s.device, owner, track: s.track, date: s.date, kind: 'lap', body: Buffer.from(generated.lapSix) });
+    samples += generated.sampleCount;
+  }
+  return `demo: ${DEMO_ACCOUNTS.length} accounts (${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}), devices ${devices.map((d) => d.id).join(', ')}, ${DEMO_SESSIONS.length} sessions (${samples} GPS samples)`;
 }

@@ -1,15 +1,27 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, ConfigError } from '../config';
+import type { Kysely } from 'kysely';
+import { isDdmmyyyy, isDeviceId } from '../../../core/formats/dates';
+import { createBlobStore } from '../blobs/create-blob-store';
+import type { BlobStore } from '../blobs/blob-store';
+import { loadConfig, ConfigError, type AppConfig } from '../config';
 import { createDatabase } from '../db/create-db';
 import { migrateToLatest } from '../db/migrate';
-import { setRoles } from '../modules/users/users.repository';
+import type { DB } from '../db/schema';
+import { hashToken, newToken } from '../lib/tokens';
+import { findDevice, insertDevice, setDeviceToken } from '../modules/devices/devices.repository';
+import { ensureUser, setRoles } from '../modules/users/users.repository';
 import { loadDemo } from './demo';
+import { simulate, today } from './simulate';
 
 const USAGE = `Usage: voltas <command>
 
-  serve [--demo]                         start the server (--demo: load demo data into an empty data dir)
-  demo                                   load the demo accounts, devices and sessions
+  serve [--demo]                           start the server (--demo: load demo data into an empty data dir)
+  demo                                     load the demo accounts, devices and sessions
   user role <email> --adm|--seller|--none  change a user's roles
+  device add <id> [--owner e] [--seller e] register a device (12 digits); prints its token once, on the last line
+  device token <id>                        rotate a device's token; prints the new one on the last line
+  simulate --server URL --device ID --token T [--track Interlagos] [--date ddmmyyyy] [--seed N] [--hz 10|25]
+                                           upload a generated session through the device API
 `;
 
 /** Entry point of `npx voltas`; returns the exit code. */
@@ -19,18 +31,25 @@ export async function run(argv: string[]): Promise<number> {
     switch (command) {
       case 'serve': {
         const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
-        if (values.demo) await withDb((db) => loadDemo(db, { onlyIfEmpty: true }));
+        if (values.demo) {
+          const report = await withDb((db, blobs, config) => loadDemo(db, blobs, { onlyIfEmpty: true, companyAccount: config.companyAccount }));
+          process.stdout.write(`${report}\n`);
+        }
         const { main } = await import('../main');
         await main();
         return 0;
       }
       case 'demo': {
-        const report = await withDb((db) => loadDemo(db, { onlyIfEmpty: false }));
+        const report = await withDb((db, blobs, config) => loadDemo(db, blobs, { onlyIfEmpty: false, companyAccount: config.companyAccount }));
         process.stdout.write(`${report}\n`);
         return 0;
       }
       case 'user':
         return await userCommand(rest);
+      case 'device':
+        return await deviceCommand(rest);
+      case 'simulate':
+        return await simulateCommand(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -49,15 +68,75 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-async function withDb<T>(work: (db: import('kysely').Kysely<import('../db/schema').DB>) => Promise<T>): Promise<T> {
+async function withDb<T>(work: (db: Kysely<DB>, blobs: BlobStore, config: AppConfig) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(database.db);
-    return await work(database.db);
+    return await work(database.db, createBlobStore(config), config);
   } finally {
     await database.close();
   }
+}
+
+async function deviceCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { owner: { type: 'string' }, seller: { type: 'string' } } });
+  const [sub, id] = positionals;
+  if ((sub !== 'add' && sub !== 'token') || !id) {
+    process.stderr.write('Usage: voltas device add <id> [--owner e] [--seller e] | voltas device token <id>\n');
+    return 2;
+  }
+  if (!isDeviceId(id)) {
+    process.stderr.write(`Invalid device id "${id}": 12 digits, e.g. 000000000042\n`);
+    return 2;
+  }
+  const token = newToken();
+  return withDb(async (db, _blobs, config) => {
+    if (sub === 'add') {
+      if (await findDevice(db, id)) {
+        process.stderr.write(`Device ${id} already exists; use "voltas device token ${id}" to rotate its token.\n`);
+        return 1;
+      }
+      const owner = (values.owner ?? config.companyAccount).trim().toLowerCase();
+      const seller = (values.seller ?? '').trim().toLowerCase();
+      for (const email of [owner, seller].filter(Boolean)) {
+        if (!/^[^@\s]+@[^@\s]+$/.test(email)) {
+          process.stderr.write(`Invalid e-mail "${email}"\n`);
+          return 2;
+        }
+        await ensureUser(db, email);
+      }
+      await insertDevice(db, { id, owner, seller, tokenHash: hashToken(token) });
+      process.stdout.write(`Device ${id} registered (owner ${owner}${seller ? `, seller ${seller}` : ''}). Its upload token, shown only now:\n${token}\n`);
+      return 0;
+    }
+    if (!(await setDeviceToken(db, id, hashToken(token)))) {
+      process.stderr.write(`No device ${id}\n`);
+      return 1;
+    }
+    process.stdout.write(`New token for device ${id} (the old one no longer works), shown only now:\n${token}\n`);
+    return 0;
+  });
+}
+
+async function simulateCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      server: { type: 'string' }, device: { type: 'string' }, token: { type: 'string' }, track: { type: 'string', default: 'Interlagos' },
+      date: { type: 'string' }, seed: { type: 'string', default: '1' }, hz: { type: 'string', default: '10' },
+    },
+  });
+  const date = values.date ?? today();
+  if (!values.server || !values.device || !values.token || !isDdmmyyyy(date) || (values.hz !== '10' && values.hz !== '25')) {
+    process.stderr.write('Usage: voltas simulate --server URL --device ID --token T [--track Interlagos] [--date ddmmyyyy] [--seed N] [--hz 10|25]\n');
+    return 2;
+  }
+  const result = await simulate({ server: values.server, device: values.device, token: values.token, track: values.track, date, seed: Number(values.seed) || 1, hz: values.hz === '25' ? 25 : 10 });
+  const ok = result.lap.status === 200 && result.gps.status === 200;
+  process.stdout.write(`${ok ? 'uploaded' : 'failed'}: ${result.laps} laps, ${result.samples} GPS samples (lap.six HTTP ${result.lap.status}, gps.six HTTP ${result.gps.status})\n`);
+  if (!ok) process.stderr.write(`${result.lap.status !== 200 ? result.lap.body : result.gps.body}\n`);
+  return ok ? 0 : 1;
 }
 
 async function userCommand(args: string[]): Promise<number> {

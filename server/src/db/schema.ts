@@ -49,10 +49,47 @@ export interface AuthFlowsTable {
   created_at: string;
 }
 
+export interface LapSessionsTable {
+  id: string;
+  device_id: string;
+  track: string;
+  date: string;
+  date_iso: string;
+  owner_email: string;
+  lap_md5: Generated<string>;
+  lap_size: Generated<number>;
+  lap_count: Generated<number>;
+  /** JSON array of LineProblem */
+  lap_problems: Generated<string>;
+  gps_md5: Generated<string>;
+  gps_size: Generated<number>;
+  sample_count: Generated<number>;
+  gps_problems: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LapsTable {
+  session_id: string;
+  idx: number;
+  line: number;
+  lap_count: number;
+  heat: string;
+  lap_time: string;
+  lap_time_ms: number;
+  lap_seconds: number;
+  /** JSON array of the four Sector objects */
+  sectors: string;
+  sprint_count: number;
+  distance_m: number;
+}
+
 export interface DB {
   users: UsersTable;
   devices: DevicesTable;
   auth_sessions: AuthSessionsTable;
   auth_flows: AuthFlowsTable;
+  lap_sessions: LapSessionsTable;
+  laps: LapsTable;
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../../core/errors';
+import { hashToken } from '../lib/tokens';
 
 /**
  * Who may call a route. Every /api route declares one in `config.access`; registering an /api
@@ -26,15 +27,28 @@ export interface AccessRule {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+export interface AuthenticatedDevice {
+  id: string;
+  owner: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on 'device' routes once the bearer token matched a device. */
+    device: AuthenticatedDevice | null;
+  }
+}
+
 export interface PolicyOptions {
   /** Origins allowed to make cookie-authenticated changes (CSRF defence beside SameSite=Lax). */
   allowedOrigins: string[];
-  /** Role lookup for the signed-in user; supplied by the users module. */
-  rolesOf(email: string): Promise<{ admin: boolean; seller: boolean } | undefined>;
+  /** Looks a device up by the sha256 of its bearer token. */
+  deviceByTokenHash(hash: string): Promise<AuthenticatedDevice | undefined>;
   signOut(req: FastifyRequest, reply: import('fastify').FastifyReply): Promise<void>;
 }
 
 export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions) => {
+  app.decorateRequest('device', null);
   const rules: AccessRule[] = [];
   app.decorate('accessRules', rules);
   app.addHook('onRoute', (route) => {
@@ -51,7 +65,15 @@ export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions)
   // onRequest: decided before the body is parsed or validated, so a refused caller learns nothing.
   app.addHook('onRequest', async (req, reply) => {
     const access = req.routeOptions.config.access ?? 'public';
-    if (access === 'public' || access === 'device') return;
+    if (access === 'public') return;
+    if (access === 'device') {
+      const header = req.headers.authorization ?? '';
+      const token = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(header)?.[1];
+      const device = token ? await opts.deviceByTokenHash(hashToken(token)) : undefined;
+      if (!device) throw new AppError('storage/unauthenticated', 'A valid device token is required (Authorization: Bearer <token>).');
+      req.device = device;
+      return;
+    }
     const id = req.identity;
     if (!id) throw new AppError('storage/unauthenticated');
     if (id.disabled) {
@@ -65,9 +87,8 @@ export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions)
       }
     }
     if (access === 'rider') return;
-    const roles = await opts.rolesOf(id.email);
-    if (access === 'admin' && roles?.admin) return;
-    if (access === 'seller' && roles?.seller) return;
+    if (access === 'admin' && id.admin) return;
+    if (access === 'seller' && id.seller) return;
     throw new AppError('storage/unauthorized');
   });
 });

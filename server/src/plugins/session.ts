@@ -14,6 +14,9 @@ export interface SessionIdentity {
   email: string;
   sessionHash: string;
   disabled: boolean;
+  /** Roles read with the session on every request: a role change applies at once. */
+  admin: boolean;
+  seller: boolean;
 }
 
 declare module 'fastify' {
@@ -52,7 +55,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Kysely<
       reply.clearCookie(SESSION_COOKIE, cookieOptions);
       return;
     }
-    req.identity = { email: row.email, sessionHash: idHash, disabled: row.disabled !== 0 };
+    req.identity = { email: row.email, sessionHash: idHash, disabled: Number(row.disabled) !== 0, admin: row.adm === '1', seller: row.seller !== '' };
     if (!req.identity.disabled && now - Date.parse(row.renewed_at) > RENEW_AFTER_MS) {
       const expires = new Date(now + SESSION_DAYS * 86_400_000);
       await renewSession(db, idHash, new Date(now).toISOString(), expires.toISOString());

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { apiErrorSchema } from '../../../core/contracts/common.contract';
 import { isErrorCode, type ErrorCode } from '../../../core/errors';
+import { backoffMs, isRetryableStatus, RETRY_POLICY } from '../../../core/retry-policy';
 
 /** A failed API call, with the server's code (or a client-side one) and per-field errors. */
 export class ApiError extends Error {
@@ -15,24 +16,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The spec's storage retry policy, kept for intent: retry 5xx/408/429 with doubling back-off. */
-export const RETRY_POLICY = {
-  requestTimeoutMs: 30_000,
-  maxOperationMs: 120_000,
-  maxUploadMs: 600_000,
-  maxBackoffMs: 64_000,
-  firstBackoffMs: 1_000,
-} as const;
-
-export function isRetryableStatus(status: number): boolean {
-  return status >= 500 || status === 408 || status === 429;
-}
-
-/** Doubling back-off with full jitter, capped at 64 s. */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(RETRY_POLICY.maxBackoffMs, RETRY_POLICY.firstBackoffMs * 2 ** attempt);
-  return Math.round(ceiling * (0.5 + random() / 2));
-}
+export { backoffMs, isRetryableStatus, RETRY_POLICY };
 
 export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';

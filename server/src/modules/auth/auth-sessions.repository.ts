@@ -15,7 +15,7 @@ export function findSession(db: Kysely<DB>, idHash: string) {
   return db
     .selectFrom('auth_sessions')
     .innerJoin('users', 'users.email', 'auth_sessions.user_email')
-    .select(['auth_sessions.id_hash', 'auth_sessions.expires_at', 'auth_sessions.renewed_at', 'users.email', 'users.disabled'])
+    .select(['auth_sessions.id_hash', 'auth_sessions.expires_at', 'auth_sessions.renewed_at', 'users.email', 'users.disabled', 'users.adm', 'users.seller'])
     .where('auth_sessions.id_hash', '=', idHash)
     .executeTakeFirst();
 }

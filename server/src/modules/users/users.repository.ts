@@ -76,7 +76,9 @@ export async function setDisabled(db: Kysely<DB>, email: string, disabled: boole
   await db.updateTable('users').set({ disabled: disabled ? 1 : 0, updated_at: nowIso() }).where('email', '=', email).execute();
 }
 
-export async function listDeviceIdsOwnedBy(db: Kysely<DB>, email: string): Promise<string[]> {
-  const rows = await db.selectFrom('devices').select('id').where('owner_email', '=', email).orderBy('id').execute();
-  return rows.map((r) => r.id);
+/** The user's devices: those they own now, plus those holding sessions they owned when uploaded. */
+export async function listDeviceIdsOf(db: Kysely<DB>, email: string): Promise<string[]> {
+  const owned = await db.selectFrom('devices').select('id').where('owner_email', '=', email).execute();
+  const withSessions = await db.selectFrom('lap_sessions').select('device_id').distinct().where('owner_email', '=', email).execute();
+  return [...new Set([...owned.map((r) => r.id), ...withSessions.map((r) => r.device_id)])].sort();
 }

@@ -3,15 +3,14 @@ import type { Me, ProfileInput } from '../../../../core/contracts/me.contract';
 import { AppError } from '../../../../core/errors';
 import type { DB } from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
-import { findUser, listDeviceIdsOwnedBy, updateProfile } from './users.repository';
+import { findUser, listDeviceIdsOf, updateProfile } from './users.repository';
 
 export interface UsersService {
   me(email: string): Promise<Me>;
   saveProfile(email: string, input: ProfileInput): Promise<void>;
-  rolesOf(email: string): Promise<{ admin: boolean; seller: boolean } | undefined>;
 }
 
-export function createUsersService(db: Kysely<DB>, box: SecretBox): UsersService {
+export function createUsersService(db: Kysely<DB>, box: SecretBox, demoDevice: string): UsersService {
   return {
     async me(email) {
       const user = await findUser(db, email);
@@ -28,7 +27,8 @@ export function createUsersService(db: Kysely<DB>, box: SecretBox): UsersService
         displayName: user.display_name,
         avatarUrl: user.avatar_url,
         roles: { admin: user.adm === '1', seller: user.seller !== '' },
-        devices: await listDeviceIdsOwnedBy(db, email),
+        devices: await listDeviceIdsOf(db, email),
+        demoDevice,
         profile: { wifi: user.wifi, senha, nomePiloto: user.nome_piloto, numeroMoto: user.numero_moto },
       };
     },
@@ -39,10 +39,6 @@ export function createUsersService(db: Kysely<DB>, box: SecretBox): UsersService
         nomePiloto: input.nomePiloto,
         numeroMoto: input.numeroMoto,
       });
-    },
-    async rolesOf(email) {
-      const user = await findUser(db, email);
-      return user ? { admin: user.adm === '1', seller: user.seller !== '' } : undefined;
     },
   };
 }

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+export const problemSchema = z.object({ line: z.number().int(), field: z.string(), reason: z.string() });
+
+export const deviceIdParam = z.string().regex(/^\d{12}$/, 'device id: 12 digits');
+export const trackParam = z.string().min(1).max(64);
+export const dateParam = z.string().regex(/^\d{8}$/, 'date: ddmmyyyy');
+
+export const deviceParamsSchema = z.object({ id: deviceIdParam });
+export const trackParamsSchema = z.object({ id: deviceIdParam, track: trackParam });
+export const sessionParamsSchema = z.object({ id: deviceIdParam, track: trackParam, date: dateParam });
+
+export const tracksResponseSchema = z.object({ device: z.string(), demo: z.boolean(), tracks: z.array(z.string()) });
+export const datesResponseSchema = z.object({ device: z.string(), track: z.string(), dates: z.array(z.string()) });
+
+export const sectorSchema = z.object({
+  timerMs: z.number().int(),
+  upFlag: z.union([z.literal(0), z.literal(1)]),
+  upMax: z.number().int(),
+  upTrack: z.number().int(),
+  displayTime: z.string(),
+  distanceM: z.number().int(),
+});
+
+export const lapRowSchema = z.object({
+  lapCount: z.number().int(),
+  heat: z.enum(['A', 'B', 'C', 'D']),
+  lapTime: z.string(),
+  lapTimeMs: z.number().int(),
+  lapSeconds: z.number(),
+  sectors: z.array(sectorSchema).length(4),
+  sprintCount: z.number().int(),
+  distanceM: z.number().int(),
+  kind: z.enum(['out', 'in', 'flying']),
+  gapMs: z.number().int().nullable(),
+  isBest: z.boolean(),
+  bestSectors: z.array(z.boolean()).length(4),
+});
+export type LapRow = z.infer<typeof lapRowSchema>;
+
+export const lapsResponseSchema = z.object({
+  device: z.string(),
+  track: z.string(),
+  date: z.string(),
+  demo: z.boolean(),
+  laps: z.array(lapRowSchema),
+  bestLapMs: z.number().int().nullable(),
+  bestSectorsMs: z.array(z.number().int().nullable()).length(4),
+  theoreticalBestMs: z.number().int().nullable(),
+  warnings: z.array(problemSchema),
+});
+export type LapsResponse = z.infer<typeof lapsResponseSchema>;
+
+/** GPS samples as columns (one array per spec field); heat as 'A'..'D'. */
+export const gpsResponseSchema = z.object({
+  device: z.string(),
+  track: z.string(),
+  date: z.string(),
+  count: z.number().int(),
+  columns: z.object({
+    latitude: z.array(z.number()),
+    longitude: z.array(z.number()),
+    strSpeedGps: z.array(z.number()),
+    strSatGps: z.array(z.number()),
+    timeGps: z.array(z.string()),
+    lapCount: z.array(z.number()),
+    bFirstLap: z.array(z.number()),
+    strBateria: z.array(z.string()),
+    roll: z.array(z.number()),
+    leanFiltered: z.array(z.number()),
+    meterSum: z.array(z.number()),
+  }),
+  warnings: z.array(problemSchema),
+});
+
+export const summaryResponseSchema = z.object({
+  device: z.string(),
+  track: z.string(),
+  date: z.string(),
+  demo: z.boolean(),
+  lapCount: z.number().int(),
+  sampleCount: z.number().int(),
+  bestLapMs: z.number().int().nullable(),
+  theoreticalBestMs: z.number().int().nullable(),
+  heats: z.array(z.string()),
+  files: z.object({ lap: z.boolean(), gps: z.boolean() }),
+  warnings: z.object({ lap: z.array(problemSchema), gps: z.array(problemSchema) }),
+  updatedAt: z.string(),
+});
+
+export const uploadResponseSchema = z.object({
+  stored: z.boolean(),
+  unchanged: z.boolean(),
+  key: z.string(),
+  md5Hash: z.string(),
+  lines: z.number().int(),
+  indexed: z.number().int(),
+  warnings: z.array(problemSchema),
+});
+
+export const deviceConfigSchema = z.object({ wifi: z.string(), senha: z.string(), nomePiloto: z.string(), numeroMoto: z.string() });
+export const deviceStatusInputSchema = z.object({ version: z.string().max(40), up: z.string().max(40) });
+
+export const storageListQuerySchema = z.object({
+  prefix: z.string().max(300).default(''),
+  maxResults: z.string().optional(),
+  pageToken: z.string().max(400).optional(),
+});
+export const storageListResponseSchema = z.object({
+  prefixes: z.array(z.string()),
+  items: z.array(z.string()),
+  nextPageToken: z.string().optional(),
+});
+export const storageMetadataQuerySchema = z.object({ path: z.string().min(1).max(300) });
+export const storageMetadataSchema = z.object({
+  bucket: z.string(),
+  generation: z.string(),
+  metageneration: z.string(),
+  name: z.string(),
+  fullPath: z.string(),
+  size: z.number().int(),
+  timeCreated: z.string(),
+  updated: z.string(),
+  md5Hash: z.string(),
+  cacheControl: z.string().optional(),
+  contentDisposition: z.string().optional(),
+  contentEncoding: z.string().optional(),
+  contentLanguage: z.string().optional(),
+  contentType: z.string(),
+  customMetadata: z.record(z.string(), z.string()),
+});
+
+/** Exactly the spec's messages for list page sizes. */
+export const MAX_RESULTS_MESSAGES = {
+  tooSmall: "Invalid value for 'options.maxResults'. Expected 1 or greater.",
+  tooLarge: "Invalid value for 'options.maxResults'. Expected 1000 or less.",
+} as const;

@@ -1,0 +1,118 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Lap, LineProblem } from '../../../../core/formats/six-format';
+import type { DB, LapSessionsTable } from '../../db/schema';
+
+export type SessionRow = Selectable<LapSessionsTable>;
+
+/** Who may read which sessions: the owner at upload time, everyone for the demo device, admins all. */
+export interface Viewer {
+  email: string;
+  admin: boolean;
+  demoDeviceId: string;
+}
+
+function visible(db: Kysely<DB>, viewer: Viewer) {
+  let q = db.selectFrom('lap_sessions');
+  if (!viewer.admin) {
+    q = q.where((eb) => eb.or([eb('owner_email', '=', viewer.email), eb('device_id', '=', viewer.demoDeviceId)]));
+  }
+  return q;
+}
+
+export function findSession(db: Kysely<DB>, id: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('lap_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findVisibleSession(db: Kysely<DB>, viewer: Viewer, id: string): Promise<SessionRow | undefined> {
+  return visible(db, viewer).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Devices with at least one session the viewer may see (previous owners keep theirs). */
+export async function listVisibleDevices(db: Kysely<DB>, viewer: Viewer): Promise<string[]> {
+  const rows = await visible(db, viewer).select('device_id').distinct().orderBy('device_id').execute();
+  return rows.map((r) => r.device_id);
+}
+
+export async function listVisibleTracks(db: Kysely<DB>, viewer: Viewer, deviceId: string): Promise<string[]> {
+  const rows = await visible(db, viewer).select('track').distinct().where('device_id', '=', deviceId).orderBy('track').execute();
+  return rows.map((r) => r.track);
+}
+
+export async function listVisibleDates(db: Kysely<DB>, viewer: Viewer, deviceId: string, track: string): Promise<string[]> {
+  const rows = await visible(db, viewer)
+    .select(['date', 'date_iso'])
+    .where('device_id', '=', deviceId)
+    .where('track', '=', track)
+    .orderBy('date_iso')
+    .execute();
+  return rows.map((r) => r.date);
+}
+
+export function listVisibleSessions(db: Kysely<DB>, viewer: Viewer, deviceId?: string) {
+  let q = visible(db, viewer).selectAll();
+  if (deviceId) q = q.where('device_id', '=', deviceId);
+  return q.orderBy('device_id').orderBy('track').orderBy('date_iso').execute();
+}
+
+export async function listLaps(db: Kysely<DB>, sessionId: string): Promise<Lap[]> {
+  const rows = await db.selectFrom('laps').selectAll().where('session_id', '=', sessionId).orderBy('idx').execute();
+  return rows.map((r) => ({
+    line: r.line,
+    lapTime: r.lap_time,
+    lapTimeMs: Number(r.lap_time_ms),
+    heat: r.heat as Lap['heat'],
+    lapSeconds: Number(r.lap_seconds),
+    sectors: JSON.parse(r.sectors) as Lap['sectors'],
+    sprintCount: Number(r.sprint_count),
+    distanceM: Number(r.distance_m),
+    lapCount: Number(r.lap_count),
+  }));
+}
+
+export interface FileIndex {
+  md5: string;
+  size: number;
+  problems: LineProblem[];
+}
+
+/** Creates or updates the session row for one file, and for lap.six replaces its laps. Call in a transaction. */
+export async function indexSessionFile(
+  trx: Kysely<DB>,
+  s: { id: string; deviceId: string; track: string; date: string; dateIso: string; owner: string; now: string },
+  kind: 'lap' | 'gps',
+  file: FileIndex,
+  content: { laps: Lap[] } | { sampleCount: number },
+): Promise<void> {
+  const fields =
+    kind === 'lap'
+      ? { lap_md5: file.md5, lap_size: file.size, lap_problems: JSON.stringify(file.problems), lap_count: 'laps' in content ? content.laps.length : 0 }
+      : { gps_md5: file.md5, gps_size: file.size, gps_problems: JSON.stringify(file.problems), sample_count: 'sampleCount' in content ? content.sampleCount : 0 };
+  await trx
+    .insertInto('lap_sessions')
+    .values({ id: s.id, device_id: s.deviceId, track: s.track, date: s.date, date_iso: s.dateIso, owner_email: s.owner, created_at: s.now, updated_at: s.now, ...fields })
+    .onConflict((oc) => oc.column('id').doUpdateSet({ ...fields, owner_email: s.owner, updated_at: s.now }))
+    .execute();
+  if (kind === 'lap' && 'laps' in content) {
+    await trx.deleteFrom('laps').where('session_id', '=', s.id).execute();
+    const rows = content.laps.map((lap, idx) => ({
+      session_id: s.id,
+      idx,
+      line: lap.line,
+      lap_count: lap.lapCount,
+      heat: lap.heat,
+      lap_time: lap.lapTime,
+      lap_time_ms: lap.lapTimeMs,
+      lap_seconds: lap.lapSeconds,
+      sectors: JSON.stringify(lap.sectors),
+      sprint_count: lap.sprintCount,
+      distance_m: lap.distanceM,
+    }));
+    // Chunked: SQLite limits bound parameters per statement.
+    for (let i = 0; i < rows.length; i += 50) await trx.insertInto('laps').values(rows.slice(i, i + 50)).execute();
+  }
+}
+
+export async function countSessions(db: Kysely<DB>): Promise<number> {
+  const row = await db.selectFrom('lap_sessions').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}

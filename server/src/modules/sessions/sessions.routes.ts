@@ -1,0 +1,50 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { apiErrorSchema } from '../../../../core/contracts/common.contract';
+import {
+  datesResponseSchema, deviceParamsSchema, gpsResponseSchema, lapsResponseSchema, sessionParamsSchema, summaryResponseSchema,
+  trackParamsSchema, tracksResponseSchema,
+} from '../../../../core/contracts/sessions.contract';
+import { AppError } from '../../../../core/errors';
+import type { Viewer } from './sessions.repository';
+import type { SessionsService } from './sessions.service';
+
+const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
+
+export async function sessionsRoutes(app: FastifyInstance, opts: { sessions: SessionsService; demoDeviceId: string; ownsDevice(email: string, id: string): Promise<boolean> }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const viewer = (req: FastifyRequest): Viewer => ({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId });
+
+  r.get('/api/devices/:id/tracks', {
+    config: { access: 'rider' },
+    schema: { tags: ['sessions'], summary: 'Tracks with sessions the caller may see on this device', params: deviceParamsSchema, response: { 200: tracksResponseSchema, ...errors } },
+  }, async (req) => {
+    const v = viewer(req);
+    const result = await opts.sessions.tracks(v, req.params.id);
+    // A device that is neither the caller's nor the demo, with nothing visible: not theirs to probe.
+    if (result.tracks.length === 0 && !v.admin && req.params.id !== opts.demoDeviceId && !(await opts.ownsDevice(v.email, req.params.id))) {
+      throw new AppError('storage/object-not-found');
+    }
+    return result;
+  });
+
+  r.get('/api/devices/:id/tracks/:track/dates', {
+    config: { access: 'rider' },
+    schema: { tags: ['sessions'], summary: 'Dates (ddmmyyyy, ascending) of the sessions on a track', params: trackParamsSchema, response: { 200: datesResponseSchema, ...errors } },
+  }, async (req) => opts.sessions.dates(viewer(req), req.params.id, req.params.track));
+
+  r.get('/api/devices/:id/sessions/:track/:date/laps', {
+    config: { access: 'rider' },
+    schema: { tags: ['sessions'], summary: "A session's laps with best lap, best sectors, theoretical best and gaps", params: sessionParamsSchema, response: { 200: lapsResponseSchema, ...errors } },
+  }, async (req) => opts.sessions.laps(viewer(req), req.params.id, req.params.track, req.params.date));
+
+  r.get('/api/devices/:id/sessions/:track/:date/gps', {
+    config: { access: 'rider' },
+    schema: { tags: ['sessions'], summary: "A session's GPS samples, as columns", params: sessionParamsSchema, response: { 200: gpsResponseSchema, ...errors } },
+  }, async (req) => opts.sessions.gps(viewer(req), req.params.id, req.params.track, req.params.date));
+
+  r.get('/api/devices/:id/sessions/:track/:date/summary', {
+    config: { access: 'rider' },
+    schema: { tags: ['sessions'], summary: 'Figures of a session and the warnings of its files', params: sessionParamsSchema, response: { 200: summaryResponseSchema, ...errors } },
+  }, async (req) => opts.sessions.summary(viewer(req), req.params.id, req.params.track, req.params.date));
+}
