@@ -38,7 +38,15 @@ describe('voltas CLI', () => {
     expect(await run(['demo'])).toBe(0);
     expect((await user('admin@voltas.local'))?.adm).toBe('1');
     expect((await user('vendedor@voltas.local'))?.seller).toBe('1');
-    expect((await user('piloto@voltas.local'))).toMatchObject({ adm: '', seller: '' });
+    expect((await user('piloto@voltas.local'))).toMatchObject({ adm: '', seller: '', user_seller: 'vendedor@voltas.local' });
+    const database = createDatabase({ dataDir });
+    try {
+      const sessions = await database.db.selectFrom('lap_sessions').select(['device_id', 'owner_email']).execute();
+      expect(sessions.filter((s) => s.device_id === '000000000001')).toHaveLength(4);
+      expect(sessions.filter((s) => s.device_id === '000000000042' && s.owner_email === 'piloto@voltas.local')).toHaveLength(2);
+    } finally {
+      await database.close();
+    }
   });
 
   it('user role changes roles and refuses unknown users and bad flags', async () => {

@@ -134,7 +134,8 @@ async function simulateCommand(args: string[]): Promise<number> {
   }
   const result = await simulate({ server: values.server, device: values.device, token: values.token, track: values.track, date, seed: Number(values.seed) || 1, hz: values.hz === '25' ? 25 : 10 });
   const ok = result.lap.status === 200 && result.gps.status === 200;
-  process.stdout.write(`${ok ? 'uploaded' : 'failed'}: ${result.laps} laps, ${result.samples} GPS samples (lap.six HTTP ${result.lap.status}, gps.six HTTP ${result.gps.status})\n`);
+  const unchanged = ok && [result.lap, result.gps].every((r) => /"unchanged":true/.test(r.body));
+  process.stdout.write(`${ok ? (unchanged ? 'unchanged (the server already had these bytes)' : 'uploaded') : 'failed'}: ${result.laps} laps, ${result.samples} GPS samples (lap.six HTTP ${result.lap.status}, gps.six HTTP ${result.gps.status})\n`);
   if (!ok) process.stderr.write(`${result.lap.status !== 200 ? result.lap.body : result.gps.body}\n`);
   return ok ? 0 : 1;
 }

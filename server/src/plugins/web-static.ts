@@ -20,7 +20,9 @@ export async function webStatic(app: FastifyInstance, opts: { root: string }): P
     },
   });
   app.get('/*', { config: { access: 'public' } }, (req, reply) => {
-    if (req.url.startsWith('/api/') || req.url.startsWith('/oidc/')) {
+    // API paths and missing files (anything with an extension) are 404s, never the SPA page.
+    const pathname = req.url.split('?')[0]!;
+    if (pathname.startsWith('/api/') || pathname.startsWith('/oidc/') || /\.[a-z0-9]+$/i.test(pathname)) {
       return reply.code(404).send({ code: 'storage/object-not-found', message: 'Object does not exist' });
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');

@@ -32,6 +32,13 @@ export function createRouter() {
         return { element: <RequireAuth><EnrollPage /></RequireAuth> };
       },
     },
+    {
+      path: '/laps',
+      lazy: async () => {
+        const { LapsPage } = await import('../features/laps/laps-page');
+        return { element: <RequireAuth><LapsPage /></RequireAuth> };
+      },
+    },
     { path: '*', element: <RequireAuth><NotFound /></RequireAuth> },
   ]);
 }

@@ -1,0 +1,74 @@
+import { execFileSync } from 'node:child_process';
+import { expect, test } from '@playwright/test';
+import { E2E_DATA_DIR } from '../playwright.config';
+import { signIn } from './fixtures';
+
+const lapTimes = async (page: import('@playwright/test').Page) =>
+  (await page.getByTestId('lap-row').locator('.lap-time').allTextContents()).map((s) => s.trim());
+
+test('the demo rider loads a session, sorts by Tempo twice, sees the best lap and sector details', async ({ page }) => {
+  await signIn(page, { email: 'piloto@voltas.local' });
+  await page.goto('/laps');
+  await expect(page.getByRole('heading', { name: 'Seleção da Pista' })).toBeVisible();
+  await expect(page.getByText('Selecione pista e data.')).toBeVisible();
+  // One device: no hardware dropdown.
+  await expect(page.getByLabel('Hardware')).toHaveCount(0);
+  // First track picked; its dates ascending, first picked, shown dd/mm/yyyy.
+  await expect(page.getByLabel('Pista', { exact: true })).toHaveValue('Curitiba');
+  await page.getByLabel('Pista', { exact: true }).selectOption('Interlagos');
+  await expect(page.getByLabel('Data', { exact: true })).toHaveValue('15112026');
+  await expect(page.getByLabel('Data', { exact: true }).locator('option')).toHaveText(['15/11/2026']);
+  await page.getByRole('button', { name: 'Carregar' }).click();
+
+  await expect(page).toHaveURL(/\/laps\?hw=000000000042&pista=Interlagos&data=15112026$/);
+  for (const column of ['#', 'Bateria', 'Tempo', 'Distância', 'Entrada', 'Setores']) {
+    await expect(page.getByRole('columnheader', { name: column, exact: false }).first()).toBeVisible();
+  }
+  await expect(page.getByRole('rowgroup').getByText('Bateria A')).toBeVisible();
+  const best = page.locator('.lap-best');
+  await expect(best).toHaveCount(1);
+  await expect(best).toContainText('★ melhor');
+  const bestTime = (await best.locator('.lap-time').textContent())!.trim();
+  await expect(page.locator('.summary-best dd')).toHaveText(bestTime);
+  // Each sector: number, time and distance in metres.
+  await expect(best.locator('.sector').first()).toContainText(/S1 \d{2}:\d{2}\.\d{3}.* \d+ m/);
+
+  // Sort by Tempo: ascending first (best lap first in its heat), then descending.
+  const tempo = page.getByRole('button', { name: /^Tempo/ });
+  await tempo.click();
+  await expect(page.getByRole('columnheader', { name: /Tempo/ })).toHaveAttribute('aria-sort', 'ascending');
+  const asc = await lapTimes(page);
+  await tempo.click();
+  await expect(page.getByRole('columnheader', { name: /Tempo/ })).toHaveAttribute('aria-sort', 'descending');
+  const desc = await lapTimes(page);
+  expect(asc).not.toEqual(desc);
+  const firstHeatAsc = await page.getByRole('rowgroup').nth(1).locator('.lap-time').allTextContents();
+  expect([...firstHeatAsc].sort().reverse()).toEqual(firstHeatAsc);
+
+  // Reload keeps the selection and the table.
+  await page.reload();
+  await expect(page.locator('.lap-best')).toHaveCount(1);
+  await expect(page.getByLabel('Pista', { exact: true })).toHaveValue('Interlagos');
+});
+
+test('a rider with no device sees the demo device, labelled; a second device makes the hardware dropdown appear', async ({ page }) => {
+  await signIn(page, { email: 'sem.dispositivo@example.com' });
+  await page.goto('/laps');
+  await expect(page.getByRole('note')).toContainText('Demonstração');
+  await expect(page.getByLabel('Pista', { exact: true })).toHaveValue('Interlagos');
+  await expect(page.getByLabel('Data', { exact: true }).locator('option')).toHaveText(['04/10/2026', '08/11/2026']);
+  await page.getByRole('button', { name: 'Carregar' }).click();
+  await expect(page.locator('.lap-best')).toHaveCount(1);
+
+  await page.goto('/user');
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await signIn(page, { email: 'piloto@voltas.local' });
+  execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', '000000000043', '--owner', 'piloto@voltas.local'], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, stdio: 'ignore' });
+  await page.goto('/laps');
+  const hardware = page.getByLabel('Hardware');
+  await expect(hardware).toBeVisible();
+  await expect(hardware.locator('option')).toHaveText(['000000000042', '000000000043']);
+  await hardware.selectOption('000000000043');
+  await expect(page.getByText('Nenhuma sessão ainda: ligue o dispositivo e use Send.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Carregar' })).toBeDisabled();
+});

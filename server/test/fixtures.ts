@@ -1,0 +1,46 @@
+import http from 'node:http';
+import { hashToken, newToken } from '../src/lib/tokens';
+import { insertDevice } from '../src/modules/devices/devices.repository';
+import { ensureUser } from '../src/modules/users/users.repository';
+import type { TestServer } from './test-server';
+
+/** Registers a device owned by `owner` and returns its bearer token. */
+export async function addDevice(server: TestServer, id: string, owner: string, seller = ''): Promise<string> {
+  const token = newToken();
+  await ensureUser(server.database.db, owner);
+  await insertDevice(server.database.db, { id, owner, seller, tokenHash: hashToken(token) });
+  return token;
+}
+
+export const LAP_LINE = '0132456|A|92.456|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
+export const GPS_LINE = '-23.701234,-46.697654|187.3|12|140151.100|5|0|A|-42.5|-41.8|1234';
+
+/** PUT with the path sent verbatim (no URL normalization of '..' or '%2e%2e', as a hostile client would). */
+export async function put(server: TestServer, path: string, token: string | undefined, body: string | Buffer, headers: Record<string, string> = {}) {
+  const buf = typeof body === 'string' ? Buffer.from(body) : body;
+  const url = new URL(server.baseUrl);
+  const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'PUT',
+      path,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': buf.length, ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    });
+    req.on('error', reject);
+    req.on('response', (r) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => resolve({ status: r.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.end(buf);
+  });
+  const text = res.text;
+  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test helper
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, body: json, text };
+}

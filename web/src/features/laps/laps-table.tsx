@@ -1,0 +1,75 @@
+import { useMemo } from 'react';
+import type { LapRow, LapsResponse } from '../../../../core/contracts/sessions.contract';
+import { formatLapTime } from '../../../../core/formats/six-format';
+import { formatGap } from '../../../../core/laps/lap-math';
+import { SortHeader, useSort } from '../../components/ui/sortable';
+import { fill, t } from '../../i18n/messages';
+
+type Column = 'number' | 'tempo' | 'distancia';
+const accessors: Record<Column, (r: LapRow) => number> = {
+  number: (r) => r.lapCount,
+  tempo: (r) => r.lapTimeMs,
+  distancia: (r) => r.distanceM,
+};
+
+/** The spec's laps table, grouped by heat; best lap and best sectors stand out (colour + marker). */
+export function LapsTable({ data }: { data: LapsResponse }) {
+  const { sorted, sort, toggle } = useSort(data.laps, accessors);
+  const groups = useMemo(() => {
+    const byHeat = new Map<string, LapRow[]>();
+    for (const row of sorted) byHeat.set(row.heat, [...(byHeat.get(row.heat) ?? []), row]);
+    return [...byHeat.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+  }, [sorted]);
+
+  return (
+    <div className="table-scroll" role="region" aria-label={t.laps.tableLabel} tabIndex={0}>
+      <table className="laps-table">
+        <thead>
+          <tr>
+            <SortHeader label={t.laps.colNumber} column="number" sort={sort} onSort={toggle} />
+            <th scope="col">{t.laps.colBateria}</th>
+            <SortHeader label={t.laps.colTempo} column="tempo" sort={sort} onSort={toggle} />
+            <SortHeader label={t.laps.colDistancia} column="distancia" sort={sort} onSort={toggle} />
+            <th scope="col">{t.laps.colEntrada}</th>
+            <th scope="col">{t.laps.colSetores}</th>
+          </tr>
+        </thead>
+        {groups.map(([heat, rows]) => (
+          <tbody key={heat}>
+            <tr className="heat-row">
+              <th colSpan={6} scope="rowgroup">{fill(t.laps.heat, { heat })}</th>
+            </tr>
+            {rows.map((row) => (
+              <tr key={`${row.heat}-${row.lapCount}-${row.lapTimeMs}`} className={`lap-row lap-${row.kind}${row.isBest ? ' lap-best' : ''}`} data-testid="lap-row">
+                <td className="num">{row.lapCount}</td>
+                <td>{row.heat}</td>
+                <td className="time">
+                  <span className="lap-time">{formatLapTime(row.lapTimeMs)}</span>
+                  {row.isBest && <span className="badge badge-best">★ {t.laps.bestMarker}</span>}
+                  {row.kind === 'out' && <span className="badge">{t.laps.outLap}</span>}
+                  {row.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
+                  {row.kind === 'flying' && !row.isBest && row.gapMs !== null && <span className="gap">{formatGap(row.gapMs)}</span>}
+                </td>
+                <td className="num">{fill(t.laps.metres, { m: row.distanceM })}</td>
+                <td className="num">{row.sprintCount}</td>
+                <td>
+                  <ol className="sectors">
+                    {row.sectors.map((s, i) => (
+                      <li key={i} className={row.bestSectors[i] ? 'sector sector-best' : 'sector'}>
+                        <span className="sector-n">{fill(t.laps.sector, { n: i + 1 })}</span>{' '}
+                        <span className="sector-time">{formatLapTime(s.timerMs)}</span>
+                        {row.bestSectors[i] && <span className="visually-hidden"> ({t.laps.bestSectorMarker})</span>}
+                        {row.bestSectors[i] && <span aria-hidden="true"> ★</span>}{' '}
+                        <span className="sector-dist">{fill(t.laps.metres, { m: s.distanceM })}</span>
+                      </li>
+                    ))}
+                  </ol>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        ))}
+      </table>
+    </div>
+  );
+}

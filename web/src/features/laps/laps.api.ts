@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
+import { datesResponseSchema, lapsResponseSchema, tracksResponseSchema } from '../../../../core/contracts/sessions.contract';
+import { apiRequest } from '../../lib/api-client';
+
+const seg = encodeURIComponent;
+
+export function useTracks(device: string | undefined) {
+  return useQuery({
+    queryKey: ['tracks', device],
+    queryFn: () => apiRequest(`/api/devices/${seg(device!)}/tracks`, { schema: tracksResponseSchema }),
+    enabled: Boolean(device),
+  });
+}
+
+export function useDates(device: string | undefined, track: string | undefined) {
+  return useQuery({
+    queryKey: ['dates', device, track],
+    queryFn: () => apiRequest(`/api/devices/${seg(device!)}/tracks/${seg(track!)}/dates`, { schema: datesResponseSchema }),
+    enabled: Boolean(device && track),
+  });
+}
+
+export function useLaps(device: string | null, track: string | null, date: string | null) {
+  return useQuery({
+    queryKey: ['laps', device, track, date],
+    queryFn: () => apiRequest(`/api/devices/${seg(device!)}/sessions/${seg(track!)}/${seg(date!)}/laps`, { schema: lapsResponseSchema }),
+    enabled: Boolean(device && track && date),
+  });
+}
