@@ -84,6 +84,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   const secureCookies: boolean | 'auto' = config.publicUrl.startsWith('https:') ? true : 'auto';
   const users = createUsersService(db, box, DEMO_DEVICE_ID);
   const sessions = createSessionsService({ db, blobs, demoDeviceId: DEMO_DEVICE_ID });
+  const recovered = await sessions.recoverInterruptedUploads();
   const storage = createStorageService({ db, blobs, bucket: config.s3?.bucket ?? 'voltas' });
 
   await app.register(errorMappingPlugin);
@@ -138,6 +139,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   if (localIdp) await localIdp.register(app);
   await app.register(webStatic, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
 
+  if (recovered.reindexed + recovered.dropped > 0) app.log.warn(recovered, 'finished interrupted uploads');
   app.addHook('onClose', async () => {
     if (!deps.database) await database.close();
   });

@@ -25,8 +25,8 @@ export interface TestServer extends BuiltApp {
 }
 
 /** A real server on loopback with a fresh SQLite file and blob dir, and the local identity provider. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-test-'));
+export async function startTestServer(env: Record<string, string> = {}, opts: { dataDir?: string; keepDataDir?: boolean } = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'voltas-test-'));
   const port = await freePort();
   const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
   const built = await buildApp(config, { webRoot: path.join(dataDir, 'no-web') });
@@ -38,7 +38,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     dataDir,
     async close() {
       await built.app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

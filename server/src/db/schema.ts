@@ -84,6 +84,17 @@ export interface LapsTable {
   distance_m: number;
 }
 
+export interface UploadIntentsTable {
+  blob_key: string;
+  md5: string;
+  device_id: string;
+  track: string;
+  date: string;
+  kind: string;
+  owner_email: string;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   devices: DevicesTable;
@@ -91,5 +102,6 @@ export interface DB {
   auth_flows: AuthFlowsTable;
   lap_sessions: LapSessionsTable;
   laps: LapsTable;
+  upload_intents: UploadIntentsTable;
 }
 

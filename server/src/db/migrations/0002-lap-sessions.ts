@@ -39,9 +39,24 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('distance_m', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('laps_pk', ['session_id', 'idx'])
     .execute();
+
+  // Written before a blob is replaced, deleted with the index update: what start-up recovery
+  // finishes after a crash between the two.
+  await db.schema
+    .createTable('upload_intents')
+    .addColumn('blob_key', 'text', (c) => c.primaryKey())
+    .addColumn('md5', 'text', (c) => c.notNull())
+    .addColumn('device_id', 'text', (c) => c.notNull())
+    .addColumn('track', 'text', (c) => c.notNull())
+    .addColumn('date', 'text', (c) => c.notNull())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('owner_email', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('upload_intents').execute();
   await db.schema.dropTable('laps').execute();
   await db.schema.dropTable('lap_sessions').execute();
 }

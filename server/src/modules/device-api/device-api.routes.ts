@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -31,7 +31,35 @@ export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<D
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   const explicitParams = uploadParams.extend({ id: z.string().max(64) });
+  const upload = async (req: FastifyRequest, kind: SixKind, params: { track: string; date: string }) => {
+    if (!Buffer.isBuffer(req.body)) throw new AppError('storage/invalid-format', 'Send the file as text/plain.');
+    const device = req.device!;
+    await touchDevice(opts.db, device.id);
+    const md5Header = req.headers['content-md5'];
+    return opts.sessions.upload({
+      deviceId: device.id,
+      owner: device.owner,
+      track: params.track,
+      date: params.date,
+      kind,
+      body: req.body,
+      contentMd5: typeof md5Header === 'string' ? md5Header : undefined,
+    });
+  };
+
   for (const kind of ['lap', 'gps'] as SixKind[]) {
+    r.put(`/api/device/v1/sessions/:track/:date/${SIX_FILE[kind]}`, {
+      config: { access: 'device', rateLimit: perToken(120) },
+      bodyLimit: MAX_UPLOAD_BYTES[kind],
+      schema: {
+        tags: ['device'],
+        summary: `Uploads ${SIX_FILE[kind]} (text/plain; optional Content-MD5; the same bytes again are a no-op)`,
+        params: uploadParams,
+        headers: uploadHeaders,
+        response: { 200: uploadResponseSchema, ...errors },
+      },
+    }, (req) => upload(req, kind, req.params));
+
     // The same upload addressed by the spec's storage key ({hardware}/{track}/{date}/...):
     // a token may write only under its own device id.
     r.put(`/api/device/v1/devices/:id/sessions/:track/:date/${SIX_FILE[kind]}`, {
@@ -44,37 +72,9 @@ export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<D
         headers: uploadHeaders,
         response: { 200: uploadResponseSchema, 403: apiErrorSchema, ...errors },
       },
-    }, async (req) => {
-      const device = req.device!;
-      if (req.params.id !== device.id) throw new AppError('storage/unauthorized', 'This token may only write its own device.');
-      if (!Buffer.isBuffer(req.body)) throw new AppError('storage/invalid-format', 'Send the file as text/plain.');
-      await touchDevice(opts.db, device.id);
-      return opts.sessions.upload({ deviceId: device.id, owner: device.owner, track: req.params.track, date: req.params.date, kind, body: req.body, contentMd5: req.headers['content-md5'] });
-    });
-
-    r.put(`/api/device/v1/sessions/:track/:date/${SIX_FILE[kind]}`, {
-      config: { access: 'device', rateLimit: perToken(120) },
-      bodyLimit: MAX_UPLOAD_BYTES[kind],
-      schema: {
-        tags: ['device'],
-        summary: `Uploads ${SIX_FILE[kind]} (text/plain; optional Content-MD5; the same bytes again are a no-op)`,
-        params: uploadParams,
-        headers: uploadHeaders,
-        response: { 200: uploadResponseSchema, ...errors },
-      },
-    }, async (req) => {
-      if (!Buffer.isBuffer(req.body)) throw new AppError('storage/invalid-format', 'Send the file as text/plain.');
-      const device = req.device!;
-      await touchDevice(opts.db, device.id);
-      return opts.sessions.upload({
-        deviceId: device.id,
-        owner: device.owner,
-        track: req.params.track,
-        date: req.params.date,
-        kind,
-        body: req.body,
-        contentMd5: req.headers['content-md5'],
-      });
+    }, (req) => {
+      if (req.params.id !== req.device!.id) throw new AppError('storage/unauthorized', 'This token may only write its own device.');
+      return upload(req, kind, req.params);
     });
   }
 

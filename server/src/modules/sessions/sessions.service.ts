@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { gpsResponseSchema, lapsResponseSchema, summaryResponseSchema, uploadResponseSchema } from '../../../../core/contracts/sessions.contract';
 import { ddmmyyyyToIso, isDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
-import { decodeSixBody, HEATS, msToGpsTime, parseGpsSix, parseLapSix, type LineProblem } from '../../../../core/formats/six-format';
+import { decodeSixBody, HEATS, msToGpsTime, parseGpsSix, parseLapSix, type Lap, type LineProblem } from '../../../../core/formats/six-format';
 import { analyzeSession } from '../../../../core/laps/lap-math';
 import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
@@ -38,6 +38,22 @@ export function assertSessionAddress(track: string, date: string): void {
   if (!isDdmmyyyy(date)) throw new AppError('storage/invalid-argument', 'Invalid date: expected a real calendar date as ddmmyyyy.');
 }
 
+interface ParsedSix {
+  lines: number;
+  indexed: number;
+  problems: LineProblem[];
+  laps?: Lap[];
+}
+
+function parseSix(kind: SixKind, text: string): ParsedSix {
+  if (kind === 'lap') {
+    const r = parseLapSix(text);
+    return { lines: r.lines, indexed: r.value.length, problems: r.problems, laps: r.value };
+  }
+  const r = parseGpsSix(text);
+  return { lines: r.lines, indexed: r.value.count, problems: r.problems };
+}
+
 /** Serializes work per key within this process, so a blob and its index are replaced together. */
 class KeyedMutex {
   private tails = new Map<string, Promise<unknown>>();
@@ -66,6 +82,28 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
     return row;
   }
 
+  async function commitIndex(
+    address: { deviceId: string; track: string; date: string; owner: string },
+    kind: SixKind,
+    key: string,
+    md5: string,
+    size: number,
+    parsed: ParsedSix,
+  ): Promise<void> {
+    const id = sessionKey(address.deviceId, address.track, address.date);
+    await inTransaction(db, async (trx) => {
+      await indexSessionFile(
+        trx,
+        { id, deviceId: address.deviceId, track: address.track, date: address.date, dateIso: ddmmyyyyToIso(address.date), owner: address.owner, now: nowIso() },
+        kind,
+        { md5, size, problems: parsed.problems },
+        parsed.laps ? { laps: parsed.laps } : { sampleCount: parsed.indexed },
+      );
+      await trx.deleteFrom('upload_intents').where('blob_key', '=', key).where('md5', '=', md5).execute();
+    });
+    events.emit('session', { type: 'session-updated', ...address } satisfies SessionEvent);
+  }
+
   return {
     events,
 
@@ -83,10 +121,9 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
       if ('rejection' in decoded) {
         throw new AppError('storage/invalid-format', `Not a ${SIX_FILE[input.kind]} file (${decoded.rejection}); nothing was stored.`);
       }
-      const parsed = input.kind === 'lap' ? parseLapSix(decoded.text) : parseGpsSix(decoded.text);
-      const indexed = input.kind === 'lap' ? (parsed.value as ReturnType<typeof parseLapSix>['value']).length : (parsed.value as ReturnType<typeof parseGpsSix>['value']).count;
-      if (indexed === 0) {
-        throw new AppError('storage/invalid-format', `No valid ${SIX_FILE[input.kind]} line; nothing was stored.`, undefined);
+      const parsed = parseSix(input.kind, decoded.text);
+      if (parsed.indexed === 0) {
+        throw new AppError('storage/invalid-format', `No valid ${SIX_FILE[input.kind]} line; nothing was stored.`);
       }
       const id = sessionKey(input.deviceId, input.track, input.date);
       const key = `${id}/${SIX_FILE[input.kind]}`;
@@ -95,22 +132,43 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
         const existingMd5 = input.kind === 'lap' ? existing?.lap_md5 : existing?.gps_md5;
         const current = existingMd5 === md5 ? await blobs.head(key) : undefined;
         if (existing && current?.md5Hash === md5) {
-          return { stored: false, unchanged: true, key, md5Hash: md5, lines: parsed.lines, indexed, warnings: parsed.problems };
+          return { stored: false, unchanged: true, key, md5Hash: md5, lines: parsed.lines, indexed: parsed.indexed, warnings: parsed.problems };
         }
+        const address = { deviceId: input.deviceId, track: input.track, date: input.date, owner: input.owner };
+        // Intent first, then the blob (atomic rename), then index + intent removal in one transaction.
+        await db
+          .insertInto('upload_intents')
+          .values({ blob_key: key, md5, device_id: input.deviceId, track: input.track, date: input.date, kind: input.kind, owner_email: input.owner, created_at: nowIso() })
+          .onConflict((oc) => oc.column('blob_key').doUpdateSet({ md5, owner_email: input.owner, created_at: nowIso() }))
+          .execute();
         await blobs.put(key, input.body, 'text/plain; charset=utf-8');
-        const now = nowIso();
-        await inTransaction(db, (trx) =>
-          indexSessionFile(
-            trx,
-            { id, deviceId: input.deviceId, track: input.track, date: input.date, dateIso: ddmmyyyyToIso(input.date), owner: input.owner, now },
-            input.kind,
-            { md5, size: input.body.length, problems: parsed.problems },
-            input.kind === 'lap' ? { laps: parsed.value as ReturnType<typeof parseLapSix>['value'] } : { sampleCount: indexed },
-          ),
-        );
-        events.emit('session', { type: 'session-updated', deviceId: input.deviceId, track: input.track, date: input.date, owner: input.owner } satisfies SessionEvent);
-        return { stored: true, unchanged: false, key, md5Hash: md5, lines: parsed.lines, indexed, warnings: parsed.problems };
+        await commitIndex(address, input.kind, key, md5, input.body.length, parsed);
+        return { stored: true, unchanged: false, key, md5Hash: md5, lines: parsed.lines, indexed: parsed.indexed, warnings: parsed.problems };
       });
+    },
+
+    /**
+     * Finishes uploads interrupted between the blob write and the index update (a crash, a
+     * kill): the blob holds the new bytes → index them; it holds the old ones → drop the intent.
+     * Runs at start-up, before the server listens.
+     */
+    async recoverInterruptedUploads(): Promise<{ reindexed: number; dropped: number }> {
+      const intents = await db.selectFrom('upload_intents').selectAll().execute();
+      let reindexed = 0;
+      for (const intent of intents) {
+        const head = await blobs.head(intent.blob_key);
+        const body = head?.md5Hash === intent.md5 ? await blobs.get(intent.blob_key) : undefined;
+        const decoded = body ? decodeSixBody(body) : undefined;
+        const kind = intent.kind === 'gps' ? 'gps' : 'lap';
+        if (body && decoded && 'text' in decoded) {
+          const parsed = parseSix(kind, decoded.text);
+          await commitIndex({ deviceId: intent.device_id, track: intent.track, date: intent.date, owner: intent.owner_email }, kind, intent.blob_key, intent.md5, body.length, parsed);
+          reindexed++;
+        } else {
+          await db.deleteFrom('upload_intents').where('blob_key', '=', intent.blob_key).execute();
+        }
+      }
+      return { reindexed, dropped: intents.length - reindexed };
     },
 
     async tracks(viewer: Viewer, deviceId: string) {

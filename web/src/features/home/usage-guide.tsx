@@ -1,5 +1,15 @@
 import { t } from '../../i18n/messages';
 
+function TermList({ entries }: { entries: readonly (readonly [string, string])[] }) {
+  return (
+    <dl className="guide-list">
+      {entries.map(([term, text]) => (
+        <div key={term}><dt>{term}</dt><dd>{text}</dd></div>
+      ))}
+    </dl>
+  );
+}
+
 /** The spec's usage guide, section by section. */
 export function UsageGuide() {
   const g = t.home;
@@ -12,11 +22,7 @@ export function UsageGuide() {
       </section>
       <section>
         <h3>{g.deviceMenuTitle}</h3>
-        <dl className="guide-list">
-          {g.deviceMenu.map(([term, text]) => (
-            <div key={term}><dt>{term}</dt><dd>{text}</dd></div>
-          ))}
-        </dl>
+        <TermList entries={g.deviceMenu} />
       </section>
       <section>
         <h3>{g.timingTitle}</h3>
@@ -24,11 +30,7 @@ export function UsageGuide() {
       </section>
       <section>
         <h3>{g.messagesTitle}</h3>
-        <dl className="guide-list">
-          {g.messages.map(([term, text]) => (
-            <div key={term}><dt>{term}</dt><dd>{text}</dd></div>
-          ))}
-        </dl>
+        <TermList entries={g.messages} />
       </section>
       <section>
         <h3>{g.maintenanceTitle}</h3>
