@@ -17,7 +17,11 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { createLocalIdp } from './modules/auth/local-idp';
 import { createIdentityProvider, type IdentityProvider } from './modules/auth/oidc-client';
 import { healthRoutes } from './modules/health/health.routes';
+import { adminRoutes } from './modules/admin/admin.routes';
+import { createAdminService } from './modules/admin/admin.service';
 import { deviceApiRoutes } from './modules/device-api/device-api.routes';
+import { sellerRoutes } from './modules/seller/seller.routes';
+import { createSellerService } from './modules/seller/seller.service';
 import { findDeviceByTokenHash } from './modules/devices/devices.repository';
 import { sessionsRoutes } from './modules/sessions/sessions.routes';
 import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service';
@@ -130,12 +134,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   await app.register(authRoutes, { db, idp, adminEmails: config.adminEmails, secureCookies });
   await app.register(meRoutes, { users });
   await app.register(sessionsRoutes, {
+    db,
     sessions,
     demoDeviceId: DEMO_DEVICE_ID,
     ownsDevice: async (email, id) => (await db.selectFrom('devices').select('id').where('id', '=', id).where('owner_email', '=', email).executeTakeFirst()) !== undefined,
   });
   await app.register(deviceApiRoutes, { db, sessions, box });
   await app.register(storageRoutes, { storage, demoDeviceId: DEMO_DEVICE_ID });
+  await app.register(adminRoutes, { admin: createAdminService({ db, companyAccount: config.companyAccount }), db });
+  await app.register(sellerRoutes, { seller: createSellerService({ db, companyAccount: config.companyAccount }) });
   if (localIdp) await localIdp.register(app);
   await app.register(webStatic, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
 

@@ -7,9 +7,9 @@ import { loadConfig, ConfigError, type AppConfig } from '../config';
 import { createDatabase } from '../db/create-db';
 import { migrateToLatest } from '../db/migrate';
 import type { DB } from '../db/schema';
-import { hashToken, newToken } from '../lib/tokens';
-import { findDevice, insertDevice, setDeviceToken } from '../modules/devices/devices.repository';
-import { ensureUser, setRoles } from '../modules/users/users.repository';
+import { AppError } from '../../../core/errors';
+import { createAdminService } from '../modules/admin/admin.service';
+import { findDevice } from '../modules/devices/devices.repository';
 import { loadDemo } from './demo';
 import { simulate, today } from './simulate';
 
@@ -90,32 +90,31 @@ async function deviceCommand(args: string[]): Promise<number> {
     process.stderr.write(`Invalid device id "${id}": 12 digits, e.g. 000000000042\n`);
     return 2;
   }
-  const token = newToken();
   return withDb(async (db, _blobs, config) => {
-    if (sub === 'add') {
-      if (await findDevice(db, id)) {
-        process.stderr.write(`Device ${id} already exists; use "voltas device token ${id}" to rotate its token.\n`);
-        return 1;
-      }
-      const owner = (values.owner ?? config.companyAccount).trim().toLowerCase();
-      const seller = (values.seller ?? '').trim().toLowerCase();
-      for (const email of [owner, seller].filter(Boolean)) {
-        if (!/^[^@\s]+@[^@\s]+$/.test(email)) {
-          process.stderr.write(`Invalid e-mail "${email}"\n`);
-          return 2;
+    const admin = createAdminService({ db, companyAccount: config.companyAccount });
+    try {
+      if (sub === 'add') {
+        const owner = values.owner?.trim().toLowerCase();
+        const seller = values.seller?.trim().toLowerCase();
+        for (const email of [owner, seller]) {
+          if (email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
+            process.stderr.write(`Invalid e-mail "${email}"\n`);
+            return 2;
+          }
         }
-        await ensureUser(db, email);
+        const token = await admin.registerDevice('cli', { id, owner, seller });
+        const device = await findDevice(db, id);
+        process.stdout.write(`Device ${id} registered (owner ${device?.owner_email}${seller ? `, seller ${seller}` : ''}). Its upload token, shown only now:\n${token}\n`);
+        return 0;
       }
-      await insertDevice(db, { id, owner, seller, tokenHash: hashToken(token) });
-      process.stdout.write(`Device ${id} registered (owner ${owner}${seller ? `, seller ${seller}` : ''}). Its upload token, shown only now:\n${token}\n`);
+      const token = await admin.rotateToken('cli', id);
+      process.stdout.write(`New token for device ${id} (the old one no longer works), shown only now:\n${token}\n`);
       return 0;
-    }
-    if (!(await setDeviceToken(db, id, hashToken(token)))) {
-      process.stderr.write(`No device ${id}\n`);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      process.stderr.write(`${err.message}${sub === 'add' && err.code === 'storage/invalid-argument' ? ` Use "voltas device token ${id}" to rotate its token.` : ''}\n`);
       return 1;
     }
-    process.stdout.write(`New token for device ${id} (the old one no longer works), shown only now:\n${token}\n`);
-    return 0;
   });
 }
 
@@ -153,8 +152,15 @@ async function userCommand(args: string[]): Promise<number> {
     return 2;
   }
   const email = emailArg.trim().toLowerCase();
-  const roles = { adm: values.adm ? '1' : '', seller: values.seller ? '1' : '' };
-  const ok = await withDb((db) => setRoles(db, email, roles));
+  const ok = await withDb(async (db, _blobs, config) => {
+    try {
+      await createAdminService({ db, companyAccount: config.companyAccount }).setRoles('cli', email, { adm: Boolean(values.adm), seller: Boolean(values.seller) });
+      return true;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'storage/object-not-found') return false;
+      throw err;
+    }
+  });
   if (!ok) {
     process.stderr.write(`No user ${email}: they must sign in once first.\n`);
     return 1;

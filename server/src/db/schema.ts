@@ -95,6 +95,18 @@ export interface UploadIntentsTable {
   created_at: string;
 }
 
+export interface AuditLogTable {
+  id: string;
+  at: string;
+  /** E-mail of the admin or seller, or 'cli' for the command line. */
+  actor: string;
+  action: string;
+  target: string;
+  /** JSON of the changed fields before and after. */
+  before: string;
+  after: string;
+}
+
 export interface DB {
   users: UsersTable;
   devices: DevicesTable;
@@ -103,5 +115,6 @@ export interface DB {
   lap_sessions: LapSessionsTable;
   laps: LapsTable;
   upload_intents: UploadIntentsTable;
+  audit_log: AuditLogTable;
 }
 

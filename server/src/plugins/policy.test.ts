@@ -4,6 +4,27 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
+import { decide, type Access, type Subject } from './policy';
+
+describe('decide (the policy, pure)', () => {
+  const anon: Subject = { user: null, device: false };
+  const rider: Subject = { user: { admin: false, seller: false, disabled: false }, device: false };
+  const seller: Subject = { user: { admin: false, seller: true, disabled: false }, device: false };
+  const admin: Subject = { user: { admin: true, seller: false, disabled: false }, device: false };
+  const disabledAdmin: Subject = { user: { admin: true, seller: true, disabled: true }, device: false };
+  const device: Subject = { user: null, device: true };
+  const table: [Access, Subject, string][] = [
+    ['public', anon, 'allow'], ['public', device, 'allow'],
+    ['rider', anon, 'unauthenticated'], ['rider', device, 'unauthenticated'], ['rider', rider, 'allow'], ['rider', seller, 'allow'], ['rider', admin, 'allow'],
+    ['seller', rider, 'forbidden'], ['seller', admin, 'forbidden'], ['seller', seller, 'allow'], ['seller', anon, 'unauthenticated'],
+    ['admin', rider, 'forbidden'], ['admin', seller, 'forbidden'], ['admin', admin, 'allow'], ['admin', anon, 'unauthenticated'],
+    ['device', anon, 'unauthenticated'], ['device', rider, 'unauthenticated'], ['device', admin, 'unauthenticated'], ['device', device, 'allow'],
+    ['rider', disabledAdmin, 'disabled'], ['admin', disabledAdmin, 'disabled'], ['seller', disabledAdmin, 'disabled'],
+  ];
+  it.each(table)('%s route, subject %#: %s', (access, subject, want) => {
+    expect(decide(access, subject)).toBe(want);
+  });
+});
 
 describe('policy', () => {
   it('refuses to register an /api route that declares no access rule', async () => {

@@ -27,6 +27,26 @@ export interface AccessRule {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+export interface Subject {
+  /** The signed-in user, if any (from the session cookie). */
+  user: { admin: boolean; seller: boolean; disabled: boolean } | null;
+  /** Whether a valid device token came with the request. */
+  device: boolean;
+}
+
+export type Decision = 'allow' | 'unauthenticated' | 'disabled' | 'forbidden';
+
+/** The policy itself, pure: which subject may call a route with this access rule. */
+export function decide(access: Access, subject: Subject): Decision {
+  if (access === 'public') return 'allow';
+  if (access === 'device') return subject.device ? 'allow' : 'unauthenticated';
+  if (!subject.user) return 'unauthenticated';
+  if (subject.user.disabled) return 'disabled';
+  if (access === 'rider') return 'allow';
+  if (access === 'admin') return subject.user.admin ? 'allow' : 'forbidden';
+  return subject.user.seller ? 'allow' : 'forbidden';
+}
+
 export interface AuthenticatedDevice {
   id: string;
   owner: string;
@@ -65,30 +85,31 @@ export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions)
   // onRequest: decided before the body is parsed or validated, so a refused caller learns nothing.
   app.addHook('onRequest', async (req, reply) => {
     const access = req.routeOptions.config.access ?? 'public';
-    if (access === 'public') return;
+    let device: AuthenticatedDevice | undefined;
     if (access === 'device') {
-      const header = req.headers.authorization ?? '';
-      const token = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(header)?.[1];
-      const device = token ? await opts.deviceByTokenHash(hashToken(token)) : undefined;
-      if (!device) throw new AppError('storage/unauthenticated', 'A valid device token is required (Authorization: Bearer <token>).');
-      req.device = device;
-      return;
+      const token = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(req.headers.authorization ?? '')?.[1];
+      device = token ? await opts.deviceByTokenHash(hashToken(token)) : undefined;
     }
     const id = req.identity;
-    if (!id) throw new AppError('storage/unauthenticated');
-    if (id.disabled) {
+    const decision = decide(access, { user: id ? { admin: id.admin, seller: id.seller, disabled: id.disabled } : null, device: Boolean(device) });
+    if (decision === 'unauthenticated') {
+      throw new AppError('storage/unauthenticated', access === 'device' ? 'A valid device token is required (Authorization: Bearer <token>).' : undefined);
+    }
+    if (decision === 'disabled') {
       await opts.signOut(req, reply);
       throw new AppError('auth/user-disabled');
     }
-    if (!SAFE_METHODS.has(req.method)) {
+    if (decision === 'forbidden') throw new AppError('storage/unauthorized');
+    if (device) {
+      req.device = device;
+      return;
+    }
+    // Cookie-authenticated changes must come from our own origin (CSRF, beside SameSite=Lax).
+    if (access !== 'public' && !SAFE_METHODS.has(req.method)) {
       const origin = req.headers.origin;
       if (origin && !opts.allowedOrigins.includes(origin) && origin !== `${req.protocol}://${req.host}`) {
         throw new AppError('storage/unauthorized', 'Cross-origin request refused.');
       }
     }
-    if (access === 'rider') return;
-    if (access === 'admin' && id.admin) return;
-    if (access === 'seller' && id.seller) return;
-    throw new AppError('storage/unauthorized');
   });
 });

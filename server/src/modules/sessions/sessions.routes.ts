@@ -6,27 +6,31 @@ import {
   trackParamsSchema, tracksResponseSchema,
 } from '../../../../core/contracts/sessions.contract';
 import { AppError } from '../../../../core/errors';
-import type { Viewer } from './sessions.repository';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema';
+import { listVisibleDevices, type Viewer } from './sessions.repository';
 import type { SessionsService } from './sessions.service';
 
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 
-export async function sessionsRoutes(app: FastifyInstance, opts: { sessions: SessionsService; demoDeviceId: string; ownsDevice(email: string, id: string): Promise<boolean> }) {
+export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB>; sessions: SessionsService; demoDeviceId: string; ownsDevice(email: string, id: string): Promise<boolean> }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const viewer = (req: FastifyRequest): Viewer => ({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId });
+
+  // One device check for every route below: admins, the demo device, the current owner, or a
+  // previous owner who holds sessions on it. Anyone else gets 404 (no hint the device exists).
+  app.addHook('preHandler', async (req) => {
+    const id = (req.params as { id?: string }).id;
+    if (!id || !req.identity) return;
+    const v = viewer(req);
+    if (v.admin || id === opts.demoDeviceId || (await opts.ownsDevice(v.email, id)) || (await listVisibleDevices(opts.db, v)).includes(id)) return;
+    throw new AppError('storage/object-not-found');
+  });
 
   r.get('/api/devices/:id/tracks', {
     config: { access: 'rider' },
     schema: { tags: ['sessions'], summary: 'Tracks with sessions the caller may see on this device', params: deviceParamsSchema, response: { 200: tracksResponseSchema, ...errors } },
-  }, async (req) => {
-    const v = viewer(req);
-    const result = await opts.sessions.tracks(v, req.params.id);
-    // A device that is neither the caller's nor the demo, with nothing visible: not theirs to probe.
-    if (result.tracks.length === 0 && !v.admin && req.params.id !== opts.demoDeviceId && !(await opts.ownsDevice(v.email, req.params.id))) {
-      throw new AppError('storage/object-not-found');
-    }
-    return result;
-  });
+  }, async (req) => opts.sessions.tracks(viewer(req), req.params.id));
 
   r.get('/api/devices/:id/tracks/:track/dates', {
     config: { access: 'rider' },

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { adminDeviceSchema, buyerSchema, sellDeviceSchema } from '../../../../core/contracts/admin.contract';
+import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
+import type { SellerService } from './seller.service';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
+
+/** Seller routes ('Vendas'): `access: 'seller'`; each answers only with the caller's own buyers and stock. */
+export async function sellerRoutes(app: FastifyInstance, opts: { seller: SellerService }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['seller'];
+  r.get('/api/seller/buyers', { config: { access: 'seller' }, schema: { tags, summary: 'My buyers (userSeller = me)', response: { 200: z.array(buyerSchema), ...errors } } }, (req) => opts.seller.buyers(req.identity!.email));
+  r.get('/api/seller/stock', { config: { access: 'seller' }, schema: { tags, summary: 'My stock: devices whose seller is me and owner is the company account', response: { 200: z.array(adminDeviceSchema), ...errors } } }, (req) => opts.seller.stock(req.identity!.email));
+  r.post('/api/seller/assign', { config: { access: 'seller' }, schema: { tags, summary: 'Hands a device from my stock to one of my buyers', body: sellDeviceSchema, response: { 200: okSchema, ...errors } } }, async (req) => {
+    await opts.seller.sell(req.identity!.email, req.body.buyer, req.body.deviceId);
+    return { ok: true as const };
+  });
+}

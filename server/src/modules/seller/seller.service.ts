@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import { AppError } from '../../../../core/errors';
+import type { DB } from '../../db/schema';
+import { inTransaction } from '../../db/transaction';
+import { recordAudit } from '../audit/audit.repository';
+import { listDevices, listUsersWithHardware } from '../admin/admin.repository';
+import { findDevice, setDeviceOwner } from '../devices/devices.repository';
+import { findUser } from '../users/users.repository';
+
+/** The seller's rules: my buyers are users whose userSeller is me; my stock is my devices still owned by the company. */
+export function createSellerService(deps: { db: Kysely<DB>; companyAccount: string }) {
+  const { db } = deps;
+  return {
+    async buyers(seller: string) {
+      const users = await listUsersWithHardware(db, { userSeller: seller });
+      return users.map((u) => ({ email: u.email, hardware: u.hardware, nomePiloto: u.nomePiloto }));
+    },
+    stock: (seller: string) => listDevices(db, { seller, owner: deps.companyAccount }),
+
+    /** Hands a device from my stock to one of my buyers. */
+    async sell(seller: string, buyer: string, deviceId: string): Promise<void> {
+      await inTransaction(db, async (trx) => {
+        const user = await findUser(trx, buyer);
+        if (!user || user.user_seller !== seller) throw new AppError('storage/unauthorized', `${buyer} is not one of your buyers.`);
+        const device = await findDevice(trx, deviceId);
+        if (!device || device.seller_email !== seller || device.owner_email !== deps.companyAccount) {
+          throw new AppError('storage/unauthorized', `Device ${deviceId} is not in your stock.`);
+        }
+        await setDeviceOwner(trx, deviceId, buyer);
+        await recordAudit(trx, { actor: seller, action: 'sell-device', target: deviceId, before: { owner: device.owner_email }, after: { owner: buyer } });
+      });
+    },
+  };
+}
+
+export type SellerService = ReturnType<typeof createSellerService>;
