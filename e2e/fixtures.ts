@@ -20,3 +20,9 @@ export async function signIn(page: Page, account: { email: string; name?: string
 export function uniqueEmail(prefix: string): string {
   return `${prefix}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.com`;
 }
+
+export async function signOut(page: Page): Promise<void> {
+  await page.goto('/user');
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}

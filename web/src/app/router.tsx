@@ -1,5 +1,5 @@
 import { createBrowserRouter, Link } from 'react-router';
-import { RedirectIfSignedIn, RequireAuth, RootRedirect } from '../features/auth/guards';
+import { RedirectIfSignedIn, RequireAuth, RequireRole, RootRedirect } from '../features/auth/guards';
 import { LoginPage } from '../features/auth/login-page';
 import { t } from '../i18n/messages';
 
@@ -37,6 +37,41 @@ export function createRouter() {
       lazy: async () => {
         const { LapsPage } = await import('../features/laps/laps-page');
         return { element: <RequireAuth><LapsPage /></RequireAuth> };
+      },
+    },
+    {
+      path: '/adm',
+      lazy: async () => {
+        const { AdmPage } = await import('../features/admin/adm-page');
+        return { element: <RequireRole role="admin"><AdmPage /></RequireRole> };
+      },
+    },
+    {
+      path: '/seller-adm',
+      lazy: async () => {
+        const { SellerAdmPage } = await import('../features/admin/seller-adm-page');
+        return { element: <RequireRole role="admin"><SellerAdmPage /></RequireRole> };
+      },
+    },
+    {
+      path: '/hardware',
+      lazy: async () => {
+        const { HardwarePage } = await import('../features/admin/hardware-page');
+        return { element: <RequireRole role="admin"><HardwarePage /></RequireRole> };
+      },
+    },
+    {
+      path: '/auditoria',
+      lazy: async () => {
+        const { AuditPage } = await import('../features/admin/audit-page');
+        return { element: <RequireRole role="admin"><AuditPage /></RequireRole> };
+      },
+    },
+    {
+      path: '/seller',
+      lazy: async () => {
+        const { SellerPage } = await import('../features/seller/seller-page');
+        return { element: <RequireRole role="seller"><SellerPage /></RequireRole> };
       },
     },
     { path: '*', element: <RequireAuth><NotFound /></RequireAuth> },

@@ -13,6 +13,15 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   return children;
 }
 
+/** Admin and seller pages: roles come from the server (/api/me); anyone else is sent to '/'. */
+export function RequireRole({ role, children }: { role: 'admin' | 'seller'; children: ReactNode }) {
+  const me = useMe();
+  if (me.isPending) return <FullPageStatus loading />;
+  if (!me.data) return <Navigate to="/login" replace />;
+  if (!me.data.roles[role]) return <Navigate to="/" replace />;
+  return children;
+}
+
 /** /login is only for signed-out visitors; a signed-in one goes to /user. */
 export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
   const me = useMe();

@@ -1,0 +1,55 @@
+import type { AdminUser } from '../../../../core/contracts/admin.contract';
+import { AssignForm } from '../../components/ui/assign-form';
+import { Page } from '../../components/ui/page';
+import { SortableTable, type Column } from '../../components/ui/sortable-table';
+import { errorMessage, t } from '../../i18n/messages';
+import { useMe } from '../../lib/session';
+import { useAdminDevices, useAdminUsers, useAssignOwner, useSetDisabled } from './admin.api';
+import { ADMIN_MENUS } from './admin-menus';
+import { QueryStatus } from '../../components/ui/query-status';
+
+/** '[adm] Add owner em hardware': links a user and a device; lists every user. */
+export function AdmPage() {
+  const me = useMe().data!;
+  const users = useAdminUsers();
+  const devices = useAdminDevices();
+  const assign = useAssignOwner();
+  const setDisabled = useSetDisabled();
+  const a = t.admin;
+  const columns: Column<AdminUser>[] = [
+    { key: 'id', label: a.colId, value: (u) => u.email },
+    { key: 'hardware', label: a.colHardware, value: (u) => u.hardware.join(', ') },
+    { key: 'adm', label: a.colAdm, value: (u) => u.adm },
+    { key: 'nomePiloto', label: a.colNomePiloto, value: (u) => u.nomePiloto },
+    { key: 'numeroMoto', label: a.colNumeroMoto, value: (u) => u.numeroMoto },
+    { key: 'seller', label: a.colSeller, value: (u) => u.seller },
+    { key: 'wifi', label: a.colWifi, value: (u) => u.wifi },
+    { key: 'userSeller', label: a.colUserSeller, value: (u) => u.userSeller },
+    { key: 'status', label: a.colStatus, value: (u) => (u.disabled ? a.disabled : a.active) },
+    {
+      key: 'actions',
+      label: a.colActions,
+      sortable: false,
+      value: () => '',
+      render: (u) =>
+        u.email === me.email ? null : (
+          <button type="button" className="btn btn-secondary btn-small" disabled={setDisabled.isPending} onClick={() => setDisabled.mutate({ email: u.email, disabled: !u.disabled })}>
+            {u.disabled ? a.enable : a.disable}
+          </button>
+        ),
+    },
+  ];
+  return (
+    <Page title={a.admTitle} menu={ADMIN_MENUS.adm}>
+      <AssignForm
+        first={{ label: a.selectUser, options: (users.data ?? []).map((u) => ({ value: u.email, label: u.email })) }}
+        second={{ label: a.selectDevice, options: (devices.data ?? []).map((d) => ({ value: d.id, label: `${d.id}${d.owner ? ` (${d.owner})` : ''}` })) }}
+        onAssign={(email, deviceId) => assign.mutateAsync({ email, deviceId })}
+      />
+      {setDisabled.isError && <p className="alert alert-error" role="alert">{errorMessage(setDisabled.error)}</p>}
+      <QueryStatus query={users}>
+        {(rows) => <SortableTable label={a.admTitle} columns={columns} rows={rows} rowKey={(u) => u.email} empty={a.tableEmpty} rowClass={(u) => (u.disabled ? 'row-disabled' : '')} />}
+      </QueryStatus>
+    </Page>
+  );
+}

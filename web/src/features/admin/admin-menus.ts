@@ -1,0 +1,16 @@
+import type { MenuItem } from '../../components/ui/menu';
+import { t } from '../../i18n/messages';
+
+const home = { to: '/user', label: t.menu.home };
+const adm = { to: '/adm', label: t.menu.adm };
+const admSeller = { to: '/seller-adm', label: t.menu.admSellerLower };
+const hardware = { to: '/hardware', label: t.menu.hardware };
+const audit = { to: '/auditoria', label: t.menu.auditoria };
+
+/** The spec's menus per admin page (plus the audit page, beyond the spec). */
+export const ADMIN_MENUS: Record<'adm' | 'sellerAdm' | 'hardware' | 'audit', MenuItem[]> = {
+  adm: [home, admSeller, hardware, audit],
+  sellerAdm: [home, adm, hardware, audit],
+  hardware: [home, adm, admSeller, audit],
+  audit: [home, adm, admSeller, hardware],
+};

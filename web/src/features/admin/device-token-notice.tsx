@@ -1,0 +1,22 @@
+import { useState } from 'react';
+import { fill, t } from '../../i18n/messages';
+
+/** Shows a device's upload token the one time it exists in clear. */
+export function DeviceTokenNotice({ id, token }: { id: string; token: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="notice notice-token" role="status">
+      <p>{fill(t.admin.tokenOnce, { id })}</p>
+      <code className="token" data-testid="device-token">{token}</code>
+      <button
+        type="button"
+        className="btn btn-secondary btn-small"
+        onClick={() => {
+          void navigator.clipboard?.writeText(token).then(() => setCopied(true), () => setCopied(false));
+        }}
+      >
+        {copied ? t.admin.copied : t.admin.copy}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState, type FormEvent } from 'react';
+import type { AdminDevice } from '../../../../core/contracts/admin.contract';
+import { isDeviceId } from '../../../../core/formats/dates';
+import { AssignForm } from '../../components/ui/assign-form';
+import { Page } from '../../components/ui/page';
+import { SortableTable, type Column } from '../../components/ui/sortable-table';
+import { errorMessage, fill, t } from '../../i18n/messages';
+import { useAdminDevices, useAdminSellers, useAssignDeviceSeller, useRegisterDevice, useRotateToken } from './admin.api';
+import { ADMIN_MENUS } from './admin-menus';
+import { DeviceTokenNotice } from './device-token-notice';
+import { QueryStatus } from '../../components/ui/query-status';
+
+/** '[hardware] Add hardware ao vendedor', plus registering devices and rotating their tokens. */
+export function HardwarePage() {
+  const devices = useAdminDevices();
+  const sellers = useAdminSellers();
+  const assign = useAssignDeviceSeller();
+  const register = useRegisterDevice();
+  const rotate = useRotateToken();
+  const [newId, setNewId] = useState('');
+  const [idError, setIdError] = useState(false);
+  const [shown, setShown] = useState<{ id: string; token: string } | null>(null);
+  const a = t.admin;
+
+  const onRegister = (e: FormEvent) => {
+    e.preventDefault();
+    const id = newId.trim();
+    if (!isDeviceId(id)) {
+      setIdError(true);
+      return;
+    }
+    setIdError(false);
+    register.mutate({ id }, { onSuccess: (res) => { setShown(res); setNewId(''); } });
+  };
+
+  const columns: Column<AdminDevice>[] = [
+    { key: 'id', label: a.colId, value: (d) => d.id },
+    { key: 'owner', label: a.colOwner, value: (d) => d.owner },
+    { key: 'seller', label: a.colSeller, value: (d) => d.seller },
+    { key: 'up', label: a.colUp, value: (d) => d.up },
+    { key: 'version', label: a.colVersion, value: (d) => d.version },
+    {
+      key: 'actions',
+      label: a.colActions,
+      sortable: false,
+      value: () => '',
+      render: (d) => (
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          disabled={rotate.isPending}
+          onClick={() => {
+            if (window.confirm(fill(a.rotateConfirm, { id: d.id }))) rotate.mutate(d.id, { onSuccess: (res) => setShown(res) });
+          }}
+        >
+          {a.rotate}
+        </button>
+      ),
+    },
+  ];
+
+  return (
+    <Page title={a.hardwareTitle} menu={ADMIN_MENUS.hardware}>
+      <AssignForm
+        first={{ label: a.selectDevice, options: (devices.data ?? []).map((d) => ({ value: d.id, label: d.seller ? `${d.id} (${d.seller})` : d.id })) }}
+        second={{ label: a.selectSeller, options: (sellers.data ?? []).map((u) => ({ value: u.email, label: u.email })) }}
+        onAssign={(deviceId, seller) => assign.mutateAsync({ deviceId, seller })}
+      />
+      <section className="panel" aria-labelledby="register-title">
+        <h2 id="register-title">{a.registerTitle}</h2>
+        <form className="inline-form" onSubmit={onRegister} noValidate>
+          <div className="field">
+            <label htmlFor="new-device-id">{a.registerId}</label>
+            <input id="new-device-id" inputMode="numeric" autoComplete="off" maxLength={12} value={newId} onChange={(e) => setNewId(e.target.value)} aria-invalid={idError || undefined} aria-describedby={idError ? 'new-device-error' : undefined} />
+            {idError && <p id="new-device-error" className="field-error" role="alert">{a.registerIdInvalid}</p>}
+          </div>
+          <button type="submit" className="btn btn-primary" disabled={register.isPending}>{a.registerButton}</button>
+        </form>
+        {register.isError && <p className="alert alert-error" role="alert">{errorMessage(register.error)}</p>}
+        {rotate.isError && <p className="alert alert-error" role="alert">{errorMessage(rotate.error)}</p>}
+        {shown && <DeviceTokenNotice id={shown.id} token={shown.token} />}
+      </section>
+      <QueryStatus query={devices}>
+        {(rows) => <SortableTable label={a.hardwareTitle} columns={columns} rows={rows} rowKey={(d) => d.id} empty={a.tableEmpty} />}
+      </QueryStatus>
+    </Page>
+  );
+}

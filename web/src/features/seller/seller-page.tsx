@@ -1,0 +1,36 @@
+import type { z } from 'zod';
+import type { buyerSchema } from '../../../../core/contracts/admin.contract';
+import { AssignForm } from '../../components/ui/assign-form';
+import { Page } from '../../components/ui/page';
+import { QueryStatus } from '../../components/ui/query-status';
+import { SortableTable, type Column } from '../../components/ui/sortable-table';
+import { t } from '../../i18n/messages';
+import { useBuyers, useSell, useStock } from './seller.api';
+
+type Buyer = z.infer<typeof buyerSchema>;
+
+/** 'Vendas': hands a device from my stock to one of my buyers; lists my buyers. */
+export function SellerPage() {
+  const buyers = useBuyers();
+  const stock = useStock();
+  const sell = useSell();
+  const s = t.seller;
+  const columns: Column<Buyer>[] = [
+    { key: 'email', label: s.colEmail, value: (b) => b.email },
+    { key: 'hardware', label: s.colHardware, value: (b) => b.hardware.join(', ') },
+    { key: 'nomePiloto', label: s.colNomePiloto, value: (b) => b.nomePiloto },
+  ];
+  return (
+    <Page title={s.title} menu={[{ to: '/user', label: t.menu.home }]}>
+      <AssignForm
+        first={{ label: s.selectUser, options: (buyers.data ?? []).map((b) => ({ value: b.email, label: b.nomePiloto ? `${b.email} (${b.nomePiloto})` : b.email })) }}
+        second={{ label: s.selectLaptime, options: (stock.data ?? []).map((d) => ({ value: d.id, label: d.id })) }}
+        onAssign={(buyer, deviceId) => sell.mutateAsync({ buyer, deviceId })}
+      />
+      {stock.data?.length === 0 && <p className="muted">{s.noStock}</p>}
+      <QueryStatus query={buyers}>
+        {(rows) => <SortableTable label={s.title} columns={columns} rows={rows} rowKey={(b) => b.email} empty={s.noBuyers} />}
+      </QueryStatus>
+    </Page>
+  );
+}
