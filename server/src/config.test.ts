@@ -38,6 +38,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production' })).toThrow(/local identity provider is refused/);
   });
 
+  it('behind https (PUBLIC_URL https): Secure cookies and HSTS', async () => {
+    const config = loadConfig({ DATA_DIR: tmp(), PUBLIC_URL: 'https://voltas.example.com', TRUST_PROXY: 'true', LOG_LEVEL: 'silent' });
+    const { app } = await buildApp(config, { webRoot: '/nonexistent' });
+    const res = await app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: 'voltas_session=abc', 'x-forwarded-proto': 'https' } });
+    expect(String(res.headers['set-cookie'])).toMatch(/voltas_session=;.*HttpOnly.*Secure.*SameSite=Lax/i);
+    expect(res.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+    const plain = await buildApp(loadConfig({ DATA_DIR: tmp(), LOG_LEVEL: 'silent' }), { webRoot: '/nonexistent' });
+    const res2 = await plain.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res2.headers['strict-transport-security']).toBeUndefined();
+    expect(res2.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    await app.close();
+    await plain.app.close();
+  });
+
   it('uses Google as the issuer when configured (no local provider mounted)', async () => {
     const config = loadConfig({ DATA_DIR: tmp(), GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET: 'secret', LOG_LEVEL: 'silent' });
     const { app, idp } = await buildApp(config, { webRoot: '/nonexistent' });
