@@ -135,3 +135,47 @@ export const MAX_RESULTS_MESSAGES = {
   tooSmall: "Invalid value for 'options.maxResults'. Expected 1 or greater.",
   tooLarge: "Invalid value for 'options.maxResults'. Expected 1000 or less.",
 } as const;
+
+export const lapSegmentSchema = z.object({
+  heat: z.enum(['A', 'B', 'C', 'D']),
+  lapCount: z.number().int(),
+  start: z.number().int(),
+  end: z.number().int(),
+  outLap: z.boolean(),
+  durationMs: z.number(),
+  distanceM: z.number(),
+  topSpeedKmh: z.number(),
+  topSpeedIndex: z.number().int(),
+  minSpeedKmh: z.number(),
+  maxLeanLeftDeg: z.number(),
+  maxLeanRightDeg: z.number(),
+  meanSatellites: z.number(),
+  minSatellites: z.number(),
+  sampleRateHz: z.number(),
+  weakFix: z.boolean(),
+});
+
+/** What the spec only logged (top speed, roll extremes and their laps), plus per-lap figures. */
+export const analysisResponseSchema = z.object({
+  laps: z.array(lapSegmentSchema),
+  topSpeedKmh: z.number(),
+  topSpeedLap: z.number().int().nullable(),
+  topSpeedHeat: z.enum(['A', 'B', 'C', 'D']).nullable(),
+  maxRollDeg: z.number(),
+  maxRollLap: z.number().int().nullable(),
+  minRollDeg: z.number(),
+  minRollLap: z.number().int().nullable(),
+  sampleRateHz: z.number(),
+});
+export type AnalysisResponse = z.infer<typeof analysisResponseSchema>;
+
+export const exportParamsSchema = sessionParamsSchema.extend({ format: z.enum(['csv', 'gpx', 'lap.six', 'gps.six']) });
+export const exportQuerySchema = z.object({
+  heat: z.enum(['A', 'B', 'C', 'D']).optional(),
+  lap: z.coerce.number().int().min(0).max(1_000_000).optional(),
+});
+
+export const latestSessionSchema = z.object({ device: z.string(), track: z.string(), date: z.string(), updatedAt: z.string(), demo: z.boolean() }).nullable();
+
+/** Server-sent event 'session': a session the viewer may see was uploaded or replaced. */
+export const sessionEventSchema = z.object({ type: z.literal('session-updated'), deviceId: z.string(), track: z.string(), date: z.string() });

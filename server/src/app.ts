@@ -23,6 +23,7 @@ import { deviceApiRoutes } from './modules/device-api/device-api.routes';
 import { sellerRoutes } from './modules/seller/seller.routes';
 import { createSellerService } from './modules/seller/seller.service';
 import { findDeviceByTokenHash } from './modules/devices/devices.repository';
+import { liveRoutes } from './modules/sessions/live.routes';
 import { sessionsRoutes } from './modules/sessions/sessions.routes';
 import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service';
 import { createStorageService } from './modules/storage/storage.service';
@@ -139,6 +140,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     demoDeviceId: DEMO_DEVICE_ID,
     ownsDevice: async (email, id) => (await db.selectFrom('devices').select('id').where('id', '=', id).where('owner_email', '=', email).executeTakeFirst()) !== undefined,
   });
+  await app.register(liveRoutes, { sessions, demoDeviceId: DEMO_DEVICE_ID });
   await app.register(deviceApiRoutes, { db, sessions, box });
   await app.register(storageRoutes, { storage, demoDeviceId: DEMO_DEVICE_ID });
   await app.register(adminRoutes, { admin: createAdminService({ db, companyAccount: config.companyAccount }), db });

@@ -48,6 +48,16 @@ export async function listVisibleDates(db: Kysely<DB>, viewer: Viewer, deviceId:
   return rows.map((r) => r.date);
 }
 
+export function latestVisibleSession(db: Kysely<DB>, viewer: Viewer): Promise<SessionRow | undefined> {
+  // Own sessions first: the demo device only stands in when the rider has none.
+  return visible(db, viewer)
+    .selectAll()
+    .orderBy(sql`case when device_id = ${viewer.demoDeviceId} then 1 else 0 end`)
+    .orderBy('updated_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 export function listVisibleSessions(db: Kysely<DB>, viewer: Viewer, deviceId?: string) {
   let q = visible(db, viewer).selectAll();
   if (deviceId) q = q.where('device_id', '=', deviceId);

@@ -1,8 +1,10 @@
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { apiErrorSchema } from '../../../../core/contracts/common.contract';
 import {
-  datesResponseSchema, deviceParamsSchema, gpsResponseSchema, lapsResponseSchema, sessionParamsSchema, summaryResponseSchema,
+  analysisResponseSchema, datesResponseSchema, deviceParamsSchema, exportParamsSchema, exportQuerySchema, latestSessionSchema, gpsResponseSchema, lapsResponseSchema, sessionParamsSchema, summaryResponseSchema,
   trackParamsSchema, tracksResponseSchema,
 } from '../../../../core/contracts/sessions.contract';
 import { AppError } from '../../../../core/errors';
@@ -12,6 +14,8 @@ import { listVisibleDevices, type Viewer } from './sessions.repository';
 import type { SessionsService } from './sessions.service';
 
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
+/** Bytes sent as they are (Fastify does not serialize a Buffer). */
+const binaryBody = z.unknown().describe('file bytes');
 
 export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB>; sessions: SessionsService; demoDeviceId: string; ownsDevice(email: string, id: string): Promise<boolean> }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -19,7 +23,8 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
 
   // One device check for every route below: admins, the demo device, the current owner, or a
   // previous owner who holds sessions on it. Anyone else gets 404 (no hint the device exists).
-  app.addHook('preHandler', async (req) => {
+  // preValidation: before any validation error could tell a stranger something about the route.
+  app.addHook('preValidation', async (req) => {
     const id = (req.params as { id?: string }).id;
     if (!id || !req.identity) return;
     const v = viewer(req);
@@ -51,4 +56,34 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
     config: { access: 'rider' },
     schema: { tags: ['sessions'], summary: 'Figures of a session and the warnings of its files', params: sessionParamsSchema, response: { 200: summaryResponseSchema, ...errors } },
   }, async (req) => opts.sessions.summary(viewer(req), req.params.id, req.params.track, req.params.date));
+
+  r.get('/api/devices/:id/sessions/:track/:date/gps.bin', {
+    config: { access: 'rider' },
+    schema: { tags: ['sessions'], summary: 'GPS columns as compact binary (gzip), parsed once at upload; see core/formats/gps-columns-codec.ts', params: sessionParamsSchema, response: { 200: binaryBody, ...errors } },
+  }, async (req, reply) => {
+    const { gzipped, etag } = await opts.sessions.gpsBinary(viewer(req), req.params.id, req.params.track, req.params.date);
+    reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding').type('application/octet-stream');
+    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(gzipped);
+    return reply.send(gunzipSync(gzipped));
+  });
+
+  r.get('/api/devices/:id/sessions/:track/:date/analysis', {
+    config: { access: 'rider' },
+    schema: { tags: ['sessions'], summary: 'Top speed and roll extremes with their laps; per-lap speed, lean, satellites and sample rate', params: sessionParamsSchema, response: { 200: analysisResponseSchema, ...errors } },
+  }, async (req) => opts.sessions.analysis(viewer(req), req.params.id, req.params.track, req.params.date));
+
+  r.get('/api/devices/:id/sessions/:track/:date/export/:format', {
+    config: { access: 'rider' },
+    schema: { tags: ['sessions'], summary: 'Download: CSV (RaceRender columns), GPX 1.1, or the raw lap.six / gps.six; ?heat=&lap= for one lap', params: exportParamsSchema, querystring: exportQuerySchema, response: { 200: binaryBody, ...errors } },
+  }, async (req, reply) => {
+    const { heat, lap } = req.query;
+    if ((heat === undefined) !== (lap === undefined)) throw new AppError('storage/invalid-argument', 'Give both heat and lap, or neither.');
+    const file = await opts.sessions.export(viewer(req), req.params.id, req.params.track, req.params.date, req.params.format, heat !== undefined && lap !== undefined ? { heat, lapCount: lap } : undefined);
+    return reply
+      .type(file.contentType)
+      .header('content-disposition', `attachment; filename="${file.filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
+      .header('cache-control', 'private, no-cache')
+      .send(file.body);
+  });
 }

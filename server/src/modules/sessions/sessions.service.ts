@@ -1,24 +1,31 @@
 import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { gpsResponseSchema, lapsResponseSchema, summaryResponseSchema, uploadResponseSchema } from '../../../../core/contracts/sessions.contract';
 import { ddmmyyyyToIso, isDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
-import { decodeSixBody, HEATS, msToGpsTime, parseGpsSix, parseLapSix, type Lap, type LineProblem } from '../../../../core/formats/six-format';
+import { decodeSixBody, HEATS, msToGpsTime, parseGpsSix, parseLapSix, type GpsColumns, type Lap, type LineProblem } from '../../../../core/formats/six-format';
+import { decodeGpsColumns, encodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
 import { analyzeSession } from '../../../../core/laps/lap-math';
+import { analyzeGps } from '../../../../core/analysis/gps-analysis';
+import { toGpx, toRaceRenderCsv } from '../../../../core/formats/exports';
 import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { DB } from '../../db/schema';
 import { inTransaction } from '../../db/transaction';
 import { nowIso } from '../../lib/tokens';
 import {
-  findSession, findVisibleSession, indexSessionFile, listLaps, listVisibleDates, listVisibleTracks, type SessionRow, type Viewer,
+  findSession, findVisibleSession, indexSessionFile, latestVisibleSession, listLaps, listVisibleDates, listVisibleTracks, type SessionRow, type Viewer,
 } from './sessions.repository';
 
 export type SixKind = 'lap' | 'gps';
 export const SIX_FILE: Record<SixKind, string> = { lap: 'lap.six', gps: 'gps.six' };
 /** Upload limits: a lap.six is a few kB; a gps.six of 3 h at 25 Hz is about 20 MB. */
 export const MAX_UPLOAD_BYTES: Record<SixKind, number> = { lap: 2 * 1024 * 1024, gps: 64 * 1024 * 1024 };
+
+/** Parsed GPS columns, stored gzipped beside gps.six at upload and served as is. */
+export const GPS_COLUMNS_FILE = 'gps.cols.gz';
 
 export function sessionKey(deviceId: string, track: string, date: string): string {
   return `${deviceId}/${track}/${date}`;
@@ -43,6 +50,7 @@ interface ParsedSix {
   indexed: number;
   problems: LineProblem[];
   laps?: Lap[];
+  gps?: GpsColumns;
 }
 
 function parseSix(kind: SixKind, text: string): ParsedSix {
@@ -51,7 +59,7 @@ function parseSix(kind: SixKind, text: string): ParsedSix {
     return { lines: r.lines, indexed: r.value.length, problems: r.problems, laps: r.value };
   }
   const r = parseGpsSix(text);
-  return { lines: r.lines, indexed: r.value.count, problems: r.problems };
+  return { lines: r.lines, indexed: r.value.count, problems: r.problems, gps: r.value };
 }
 
 /** Serializes work per key within this process, so a blob and its index are replaced together. */
@@ -80,6 +88,27 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
     const row = await findVisibleSession(db, viewer, sessionKey(deviceId, track, date));
     if (!row) throw new AppError('storage/object-not-found');
     return row;
+  }
+
+  /** Writes what is derived from a file (the GPS columns) before the index points at it. */
+  async function storeDerived(id: string, parsed: ParsedSix): Promise<void> {
+    if (parsed.gps) await blobs.put(`${id}/${GPS_COLUMNS_FILE}`, gzipSync(encodeGpsColumns(parsed.gps), { level: 6 }), 'application/octet-stream');
+  }
+
+  /** The session's GPS columns; rebuilt from gps.six (and stored) if the derived blob is missing. */
+  async function gpsColumns(row: SessionRow): Promise<{ gzipped: Buffer; columns: () => GpsColumns }> {
+    if (!row.gps_md5) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
+    let gzipped = await blobs.get(`${row.id}/${GPS_COLUMNS_FILE}`);
+    if (!gzipped) {
+      const raw = await blobs.get(`${row.id}/gps.six`);
+      const decoded = raw ? decodeSixBody(raw) : undefined;
+      if (!decoded || !('text' in decoded)) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
+      const parsed = parseSix('gps', decoded.text);
+      await storeDerived(row.id, parsed);
+      gzipped = gzipSync(encodeGpsColumns(parsed.gps!));
+    }
+    const bytes = gzipped;
+    return { gzipped: bytes, columns: () => decodeGpsColumns(new Uint8Array(gunzipSync(bytes))) };
   }
 
   async function commitIndex(
@@ -142,6 +171,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
           .onConflict((oc) => oc.column('blob_key').doUpdateSet({ md5, owner_email: input.owner, created_at: nowIso() }))
           .execute();
         await blobs.put(key, input.body, 'text/plain; charset=utf-8');
+        await storeDerived(id, parsed);
         await commitIndex(address, input.kind, key, md5, input.body.length, parsed);
         return { stored: true, unchanged: false, key, md5Hash: md5, lines: parsed.lines, indexed: parsed.indexed, warnings: parsed.problems };
       });
@@ -162,6 +192,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
         const kind = intent.kind === 'gps' ? 'gps' : 'lap';
         if (body && decoded && 'text' in decoded) {
           const parsed = parseSix(kind, decoded.text);
+          await storeDerived(sessionKey(intent.device_id, intent.track, intent.date), parsed);
           await commitIndex({ deviceId: intent.device_id, track: intent.track, date: intent.date, owner: intent.owner_email }, kind, intent.blob_key, intent.md5, body.length, parsed);
           reindexed++;
         } else {
@@ -211,10 +242,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
 
     async gps(viewer: Viewer, deviceId: string, track: string, date: string): Promise<z.infer<typeof gpsResponseSchema>> {
       const row = await requireVisible(viewer, deviceId, track, date);
-      const body = row.gps_md5 ? await blobs.get(`${row.id}/gps.six`) : undefined;
-      if (!body) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
-      const decoded = decodeSixBody(body);
-      const c = parseGpsSix('text' in decoded ? decoded.text : '').value;
+      const c = (await gpsColumns(row)).columns();
       return {
         device: deviceId,
         track,
@@ -235,6 +263,51 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
         },
         warnings: JSON.parse(row.gps_problems) as LineProblem[],
       };
+    },
+
+    /** The gzipped binary columns, for the analytics screen (no parsing on the read path). */
+    async gpsBinary(viewer: Viewer, deviceId: string, track: string, date: string): Promise<{ gzipped: Buffer; etag: string }> {
+      const row = await requireVisible(viewer, deviceId, track, date);
+      const { gzipped } = await gpsColumns(row);
+      return { gzipped, etag: `"${row.gps_md5}"` };
+    },
+
+    async analysis(viewer: Viewer, deviceId: string, track: string, date: string) {
+      const row = await requireVisible(viewer, deviceId, track, date);
+      return analyzeGps((await gpsColumns(row)).columns());
+    },
+
+    /** CSV (RaceRender), GPX, or the raw six files, for the session or one lap (heat + lap number). */
+    async export(viewer: Viewer, deviceId: string, track: string, date: string, format: 'csv' | 'gpx' | 'lap.six' | 'gps.six', lap?: { heat: string; lapCount: number }) {
+      const row = await requireVisible(viewer, deviceId, track, date);
+      const base = `${deviceId}_${track}_${date}`.replace(/[^\p{L}\p{N}_.-]+/gu, '-');
+      if (format === 'lap.six' || format === 'gps.six') {
+        const body = (format === 'lap.six' ? row.lap_md5 : row.gps_md5) ? await blobs.get(`${row.id}/${format}`) : undefined;
+        if (!body) throw new AppError('storage/object-not-found');
+        return { body, contentType: 'text/plain; charset=utf-8', filename: `${base}_${format}` };
+      }
+      const c = (await gpsColumns(row)).columns();
+      let range = { start: 0, end: c.count };
+      let suffix = '';
+      if (lap) {
+        const seg = analyzeGps(c).laps.find((l) => l.heat === lap.heat && l.lapCount === lap.lapCount);
+        if (!seg) throw new AppError('storage/object-not-found', 'No such lap in this session.');
+        range = seg;
+        suffix = `_${lap.heat}${lap.lapCount}`;
+      }
+      if (format === 'csv') return { body: Buffer.from(toRaceRenderCsv(c, range)), contentType: 'text/csv; charset=utf-8', filename: `${base}${suffix}.csv` };
+      return { body: Buffer.from(toGpx(c, { name: `${track} ${date.slice(0, 2)}/${date.slice(2, 4)}/${date.slice(4)}${suffix ? ` ${suffix.slice(1)}` : ''}`, date }, range)), contentType: 'application/gpx+xml; charset=utf-8', filename: `${base}${suffix}.gpx` };
+    },
+
+    /** The most recently updated session the viewer may see (for the home screen). */
+    async latest(viewer: Viewer) {
+      const row = await latestVisibleSession(db, viewer);
+      return row ? { device: row.device_id, track: row.track, date: row.date, updatedAt: row.updated_at, demo: row.device_id === deps.demoDeviceId } : null;
+    },
+
+    /** Whether a session event concerns this viewer (live updates are filtered like reads). */
+    concerns(viewer: Viewer, event: SessionEvent): boolean {
+      return viewer.admin || event.owner === viewer.email || event.deviceId === deps.demoDeviceId;
     },
 
     async summary(viewer: Viewer, deviceId: string, track: string, date: string): Promise<z.infer<typeof summaryResponseSchema>> {

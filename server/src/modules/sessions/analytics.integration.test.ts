@@ -1,0 +1,103 @@
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
+import { generateSession } from '../../../../core/sim/session-generator';
+import { loadTracks } from '../../lib/track-files';
+import { addDevice, put } from '../../../test/fixtures';
+import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+
+let server: TestServer;
+let rider: Browser;
+let token: string;
+const session = generateSession(loadTracks()[1]!, { seed: 21, heats: 2, lapsPerHeat: [3, 3] });
+const base = '/api/devices/000000000010/sessions/Curitiba/21112026';
+
+beforeAll(async () => {
+  server = await startTestServer();
+  token = await addDevice(server, '000000000010', 'a@example.com');
+  await put(server, '/api/device/v1/sessions/Curitiba/21112026/gps.six', token, session.gpsSix);
+  await put(server, '/api/device/v1/sessions/Curitiba/21112026/lap.six', token, session.lapSix);
+  rider = new Browser(server.baseUrl);
+  await rider.signIn('a@example.com');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('analytics reads', () => {
+  it('serves the parsed columns as gzip binary that decodes to the samples, with an ETag', async () => {
+    const res = await rider.request(`${base}/gps.bin`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(res.status).toBe(200);
+    // fetch inflates gzip itself; the bytes are the codec's.
+    const c = decodeGpsColumns(new Uint8Array(await res.arrayBuffer()));
+    expect(c.count).toBe(session.sampleCount);
+    expect(Math.max(...c.speed)).toBe(session.topSpeedKmh);
+    const etag = res.headers.get('etag')!;
+    const again = await rider.request(`${base}/gps.bin`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    const stored = await server.blobs.get('000000000010/Curitiba/21112026/gps.cols.gz');
+    expect(decodeGpsColumns(new Uint8Array(gunzipSync(stored!))).count).toBe(session.sampleCount);
+  });
+
+  it("reports the analysis figures (what the spec only logged)", async () => {
+    const res = await rider.json(`${base}/analysis`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ topSpeedKmh: session.topSpeedKmh, minRollDeg: session.maxLeanLeftDeg, maxRollDeg: session.maxLeanRightDeg });
+    expect(res.body.laps).toHaveLength(session.laps.length);
+  });
+
+  it('exports CSV, GPX and the raw files, for the session or one lap', async () => {
+    const csv = await rider.request(`${base}/export/csv?heat=A&lap=1`);
+    expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
+    expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="000000000010_Curitiba_21112026_A1.csv"/);
+    const text = await csv.text();
+    expect(text.split('\r\n')[0]).toBe('Time,Latitude,Longitude,Speed (KPH),Lap,Lean Angle,Satellites,Heat');
+    expect(text.trim().split('\r\n').slice(1).every((l) => l.split(',')[4] === '1')).toBe(true);
+    const gpx = await rider.request(`${base}/export/gpx`);
+    expect(await gpx.text()).toContain('<gpx version="1.1"');
+    const raw = await rider.request(`${base}/export/lap.six`);
+    expect(await raw.text()).toBe(session.lapSix);
+    expect((await rider.request(`${base}/export/csv?heat=A`)).status).toBe(400);
+    expect((await rider.request(`${base}/export/csv?heat=D&lap=9`)).status).toBe(404);
+    expect((await rider.request(`${base}/export/pdf`)).status).toBe(400);
+  });
+
+  it('another rider gets none of it', async () => {
+    const other = new Browser(server.baseUrl);
+    await other.signIn('b@example.com');
+    for (const path of ['gps.bin', 'analysis', 'export/csv', 'export/gps.six']) expect((await other.request(`${base}/${path}`)).status).toBe(404);
+  });
+});
+
+describe('live updates', () => {
+  it('streams a session event to its owner (and not to another rider), and /api/sessions/latest follows', async () => {
+    const other = new Browser(server.baseUrl);
+    await other.signIn('b@example.com');
+    const controller = new AbortController();
+    const open = (b: Browser) => fetch(`${server.baseUrl}/api/events`, { headers: { cookie: b.cookieHeader() }, signal: controller.signal });
+    const mine = await open(rider);
+    const theirs = await open(other);
+    expect(mine.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const read = async (res: Response, until: RegExp, ms: number) => {
+      const reader = res.body!.getReader();
+      const dec = new TextDecoder();
+      let text = '';
+      const deadline = Date.now() + ms;
+      while (Date.now() < deadline && !until.test(text)) {
+        const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
+        if (!chunk || chunk.done) break;
+        text += dec.decode(chunk.value);
+      }
+      return text;
+    };
+    const pending = read(mine, /event: session/, 5000);
+    const pendingOther = read(theirs, /event: session/, 1500);
+    await put(server, '/api/device/v1/sessions/Interlagos/22112026/lap.six', token, session.lapSix);
+    const text = await pending;
+    expect(text).toContain('event: session');
+    expect(text).toContain('"track":"Interlagos"');
+    expect(await pendingOther).not.toContain('event: session');
+    controller.abort();
+    expect((await rider.json('/api/sessions/latest')).body).toMatchObject({ device: '000000000010', track: 'Interlagos', date: '22112026', demo: false });
+  });
+});
