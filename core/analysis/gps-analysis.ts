@@ -36,8 +36,10 @@ export interface SessionGpsAnalysis {
   /** Highest roll (right) and lowest roll (left), with their laps: what the spec only logged. */
   maxRollDeg: number;
   maxRollLap: number | null;
+  maxRollHeat: Heat | null;
   minRollDeg: number;
   minRollLap: number | null;
+  minRollHeat: Heat | null;
   sampleRateHz: number;
 }
 
@@ -84,8 +86,10 @@ export function analyzeGps(c: GpsColumns): SessionGpsAnalysis {
     topSpeedHeat: top >= 0 ? HEATS[c.heat[top]!]! : null,
     maxRollDeg: maxRollAt >= 0 ? maxRoll : 0,
     maxRollLap: maxRollAt >= 0 ? c.lapCount[maxRollAt]! : null,
+    maxRollHeat: maxRollAt >= 0 ? HEATS[c.heat[maxRollAt]!]! : null,
     minRollDeg: minRollAt >= 0 ? minRoll : 0,
     minRollLap: minRollAt >= 0 ? c.lapCount[minRollAt]! : null,
+    minRollHeat: minRollAt >= 0 ? HEATS[c.heat[minRollAt]!]! : null,
     sampleRateHz,
   };
 }

@@ -163,8 +163,10 @@ export const analysisResponseSchema = z.object({
   topSpeedHeat: z.enum(['A', 'B', 'C', 'D']).nullable(),
   maxRollDeg: z.number(),
   maxRollLap: z.number().int().nullable(),
+  maxRollHeat: z.enum(['A', 'B', 'C', 'D']).nullable(),
   minRollDeg: z.number(),
   minRollLap: z.number().int().nullable(),
+  minRollHeat: z.enum(['A', 'B', 'C', 'D']).nullable(),
   sampleRateHz: z.number(),
 });
 export type AnalysisResponse = z.infer<typeof analysisResponseSchema>;

@@ -40,6 +40,20 @@ export function createRouter() {
       },
     },
     {
+      path: '/analytics',
+      lazy: async () => {
+        const { AnalyticsPage } = await import('../features/analytics/analytics-page');
+        return { element: <RequireAuth><AnalyticsPage /></RequireAuth> };
+      },
+    },
+    {
+      path: '/make',
+      lazy: async () => {
+        const { MakePage } = await import('../features/make/make-page');
+        return { element: <RequireAuth><MakePage /></RequireAuth> };
+      },
+    },
+    {
       path: '/adm',
       lazy: async () => {
         const { AdmPage } = await import('../features/admin/adm-page');

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../../core/contracts/common.contract';
 import {
-  analysisResponseSchema, datesResponseSchema, deviceParamsSchema, exportParamsSchema, exportQuerySchema, latestSessionSchema, gpsResponseSchema, lapsResponseSchema, sessionParamsSchema, summaryResponseSchema,
+  analysisResponseSchema, datesResponseSchema, deviceParamsSchema, exportParamsSchema, exportQuerySchema, gpsResponseSchema, lapsResponseSchema, sessionParamsSchema, summaryResponseSchema,
   trackParamsSchema, tracksResponseSchema,
 } from '../../../../core/contracts/sessions.contract';
 import { AppError } from '../../../../core/errors';
@@ -62,7 +62,8 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
     schema: { tags: ['sessions'], summary: 'GPS columns as compact binary (gzip), parsed once at upload; see core/formats/gps-columns-codec.ts', params: sessionParamsSchema, response: { 200: binaryBody, ...errors } },
   }, async (req, reply) => {
     const { gzipped, etag } = await opts.sessions.gpsBinary(viewer(req), req.params.id, req.params.track, req.params.date);
-    reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding').type('application/octet-stream');
+    // gzip's trailer holds the inflated size: the client's progress bar divides by it.
+    reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding').header('x-decoded-length', String(gzipped.readUInt32LE(gzipped.length - 4))).type('application/octet-stream');
     if (req.headers['if-none-match'] === etag) return reply.code(304).send();
     if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(gzipped);
     return reply.send(gunzipSync(gzipped));

@@ -3,6 +3,7 @@ import { Page } from '../../components/ui/page';
 import { fill, t } from '../../i18n/messages';
 import { useLogout, useMe } from '../../lib/session';
 import { homeMenu } from './home-menu';
+import { LatestSession } from './latest-session';
 import { UsageGuide } from './usage-guide';
 
 function initials(name: string): string {
@@ -40,6 +41,7 @@ export function HomePage() {
         </section>
       }
     >
+      <LatestSession />
       <UsageGuide />
     </Page>
   );

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { datesResponseSchema, lapsResponseSchema, tracksResponseSchema } from '../../../../core/contracts/sessions.contract';
-import { apiRequest } from '../../lib/api-client';
+import { datesResponseSchema, lapsResponseSchema, latestSessionSchema, tracksResponseSchema } from '../../../core/contracts/sessions.contract';
+import { apiRequest } from './api-client';
 
 const seg = encodeURIComponent;
 
@@ -26,4 +26,12 @@ export function useLaps(device: string | null, track: string | null, date: strin
     queryFn: () => apiRequest(`/api/devices/${seg(device!)}/sessions/${seg(track!)}/${seg(date!)}/laps`, { schema: lapsResponseSchema }),
     enabled: Boolean(device && track && date),
   });
+}
+
+export function useLatestSession() {
+  return useQuery({ queryKey: ['latest'], queryFn: () => apiRequest('/api/sessions/latest', { schema: latestSessionSchema }) });
+}
+
+export function sessionPath(device: string, track: string, date: string): string {
+  return `/api/devices/${seg(device)}/sessions/${seg(track)}/${seg(date)}`;
 }

@@ -1,0 +1,173 @@
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { formatDdmmyyyy } from '../../../../core/formats/dates';
+import { SessionSelector, selectableDevices } from '../../components/session-selector';
+import { Page } from '../../components/ui/page';
+import { errorMessage, fill, t } from '../../i18n/messages';
+import { lean, speedProse } from '../../lib/format';
+import { useMe } from '../../lib/session';
+import { sessionPath, useLaps } from '../../lib/sessions-api';
+import { useAnalysis, useGpsColumns, type SessionRef } from './analytics.api';
+import { deltasOnDistanceGrid, lapKey, lapsOnDistanceGrid, sampleAtDistance, sessionSeries } from './chart-data';
+import { LapFiguresTable } from './lap-figures-table';
+import { TrackMap, type MapColour } from './track-map';
+import { UPlotChart, type ChartSeries } from './uplot-chart';
+
+const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176', '#90caf9', '#ff8a65'];
+
+/**
+ * The spec's analytics screen, made whole: hardware, track and date live in the address (reload
+ * and share work); what the spec only logged is shown; charts against distance with the best lap
+ * as reference; a map coloured by speed or lean sharing the cursor with the charts.
+ */
+export function AnalyticsPage() {
+  const me = useMe().data!;
+  const devices = selectableDevices(me);
+  const [params, setParams] = useSearchParams();
+  const hw = params.get('hw');
+  const session: SessionRef | null = hw && params.get('pista') && params.get('data') ? { hw, pista: params.get('pista')!, data: params.get('data')! } : null;
+  const foreign = hw !== null && !devices.includes(hw) && hw !== me.demoDevice && !me.roles.admin;
+  const gps = useGpsColumns(foreign ? null : session);
+  const analysis = useAnalysis(foreign ? null : session);
+  const laps = useLaps(foreign ? null : session?.hw ?? null, session?.pista ?? null, session?.data ?? null);
+  const colour: MapColour = params.get('cor') === 'inclinacao' ? 'lean' : 'speed';
+  const [cursorIndex, setCursorIndex] = useState<number | null>(null);
+
+  const a = t.analytics;
+  const c = gps.data;
+  const segments = useMemo(() => analysis.data?.laps ?? [], [analysis.data]);
+  const bestKey = useMemo(() => {
+    const best = laps.data?.laps.find((l) => l.isBest);
+    if (best) return lapKey(best);
+    const flying = segments.filter((l) => !l.outLap);
+    return flying.length ? lapKey(flying.reduce((x, y) => (y.durationMs < x.durationMs ? y : x))) : null;
+  }, [laps.data, segments]);
+  const chosenKeys = useMemo(() => {
+    const raw = params.get('voltas');
+    const keys = raw ? raw.split(',').filter(Boolean) : bestKey ? [bestKey] : [];
+    return new Set(keys.filter((k) => segments.some((s) => lapKey(s) === k)));
+  }, [params, bestKey, segments]);
+  const chosen = useMemo(() => segments.filter((s) => chosenKeys.has(lapKey(s))), [segments, chosenKeys]);
+  const reference = segments.find((s) => lapKey(s) === bestKey) ?? chosen[0] ?? segments[0];
+
+  const setParam = (key: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value === null) next.delete(key);
+    else next.set(key, value);
+    setParams(next, { replace: true });
+  };
+  const toggleLap = (key: string) => {
+    const next = new Set(chosenKeys);
+    if (next.has(key)) next.delete(key);
+    else next.add(key);
+    setParam('voltas', [...next].join(','));
+  };
+
+  const charts = useMemo(() => {
+    if (!c || !reference || chosen.length === 0) return null;
+    const speed = lapsOnDistanceGrid(c, chosen, 'speed');
+    const roll = lapsOnDistanceGrid(c, chosen, 'roll');
+    const others = chosen.filter((l) => l !== reference);
+    const deltas = deltasOnDistanceGrid(c, others, reference, speed.x);
+    const series: ChartSeries[] = chosen.map((l, i) => ({ label: lapKey(l), stroke: lapKey(l) === bestKey ? PALETTE[0]! : PALETTE[(i % (PALETTE.length - 1)) + 1]!, width: lapKey(l) === bestKey ? 3 : 2 }));
+    const deltaSeries = others.map((l) => series[chosen.indexOf(l)]!);
+    const flying = segments.filter((l) => !l.outLap);
+    const lapMs = (l: (typeof segments)[number]) => laps.data?.laps.find((x) => x.heat === l.heat && x.lapCount === l.lapCount)?.lapTimeMs ?? l.durationMs;
+    const progression = { x: flying.map((_, i) => i + 1), ys: [flying.map((l) => lapMs(l) / 1000)] };
+    const whole = sessionSeries(c, 'speed', 1200);
+    return { speed, roll, deltas, series, deltaSeries, progression, whole };
+  }, [c, chosen, reference, bestKey, segments, laps.data]);
+
+  const onChartCursor = (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
+  const cursorDistance = c && reference && cursorIndex !== null && cursorIndex >= reference.start && cursorIndex < reference.end ? c.meterSum[cursorIndex]! - c.meterSum[reference.start]! : null;
+  const exportHref = (format: string, lap?: { heat: string; lapCount: number }) =>
+    `${sessionPath(session!.hw, session!.pista, session!.data)}/export/${format}${lap ? `?heat=${lap.heat}&lap=${lap.lapCount}` : ''}`;
+
+  return (
+    <Page
+      title={<>{a.title} <span className="hw-id">{session?.hw ?? devices[0]}</span></>}
+      menu={[{ to: '/user', label: t.menu.home }, { to: '/enroll', label: t.menu.meusDadosTitle }, { to: '/laps', label: t.menu.laps }]}
+    >
+      {foreign && <p className="alert alert-error" role="alert">{a.foreignHardware}</p>}
+      <SessionSelector
+        devices={devices}
+        initial={{ hw: session?.hw, pista: session?.pista, data: session?.data }}
+        onLoad={(s) => setParams({ hw: s.hw, pista: s.pista, data: s.data, ...(params.get('cor') ? { cor: params.get('cor')! } : {}) })}
+      />
+      {!session && <p className="muted prompt">{a.selectPrompt}</p>}
+      {session && !foreign && gps.isFetching && !c && (
+        <div className="loading-inline" role="status">
+          <progress max={1} value={gps.progress || undefined} aria-label={a.loadingGps} /> {a.loadingGps}
+        </div>
+      )}
+      {(gps.isError || analysis.isError) &&
+        ((gps.error as { status?: number } | null)?.status === 404 ? (
+          <p className="empty-state">{a.noGps}</p>
+        ) : (
+          <p className="alert alert-error" role="alert">{errorMessage(gps.error ?? analysis.error)}</p>
+        ))}
+      {c && c.count === 0 && <p className="empty-state">{a.noGps}</p>}
+      {c && c.count > 0 && analysis.data && session && (
+        <section aria-label={`${session.pista} ${formatDdmmyyyy(session.data)}`}>
+          <dl className="summary" data-testid="analysis-summary">
+            <div className="summary-item">
+              <dt>{a.topSpeed}</dt>
+              <dd data-testid="top-speed">{speedProse(analysis.data.topSpeedKmh)}</dd>
+              <dd className="muted">{fill(a.onLap, { lap: `${analysis.data.topSpeedHeat ?? ''}${analysis.data.topSpeedLap ?? ''}` })}</dd>
+            </div>
+            <div className="summary-item">
+              <dt>{a.maxLeanLeft}</dt>
+              <dd data-testid="lean-left">{lean(analysis.data.minRollDeg)}</dd>
+              <dd className="muted">{fill(a.onLap, { lap: `${analysis.data.minRollHeat ?? ''}${analysis.data.minRollLap ?? ''}` })}</dd>
+            </div>
+            <div className="summary-item">
+              <dt>{a.maxLeanRight}</dt>
+              <dd data-testid="lean-right">{lean(analysis.data.maxRollDeg)}</dd>
+              <dd className="muted">{fill(a.onLap, { lap: `${analysis.data.maxRollHeat ?? ''}${analysis.data.maxRollLap ?? ''}` })}</dd>
+            </div>
+            <div className="summary-item">
+              <dt>{a.sampleRate}</dt>
+              <dd>{fill(a.hz, { hz: analysis.data.sampleRateHz.toFixed(1).replace('.', ',') })}</dd>
+            </div>
+          </dl>
+          <p className="actions-row">
+            <span>{a.exportSession}:</span>
+            <a className="btn btn-secondary btn-small" href={exportHref('csv')} download>{a.exportCsv}</a>
+            <a className="btn btn-secondary btn-small" href={exportHref('gpx')} download>{a.exportGpx}</a>
+            <a className="btn btn-secondary btn-small" href={exportHref('lap.six')} download>{a.exportLapSix}</a>
+            <a className="btn btn-secondary btn-small" href={exportHref('gps.six')} download>{a.exportGpsSix}</a>
+          </p>
+          <div className="analytics-grid">
+            <div>
+              <fieldset className="colour-toggle">
+                <legend>{a.colour}</legend>
+                <label><input type="radio" name="cor" checked={colour === 'speed'} onChange={() => setParam('cor', null)} /> {a.colourSpeed}</label>
+                <label><input type="radio" name="cor" checked={colour === 'lean'} onChange={() => setParam('cor', 'inclinacao')} /> {a.colourLean}</label>
+              </fieldset>
+              {reference && <TrackMap c={c} laps={chosen.length ? chosen : [reference]} reference={reference} colour={colour} cursorIndex={cursorIndex} onHoverIndex={setCursorIndex} />}
+            </div>
+            <div>
+              {!charts && <p className="muted">{a.pickOne}</p>}
+              {charts && (
+                <>
+                  <UPlotChart testId="chart-speed" title={a.chartSpeed} xLabel={a.axisDistance} yLabel={a.axisSpeed} x={charts.speed.x} ys={charts.speed.ys} series={charts.series} syncKey="dist" onCursorX={onChartCursor} cursorX={cursorDistance} />
+                  <UPlotChart testId="chart-lean" title={a.chartLean} xLabel={a.axisDistance} yLabel={a.axisLean} x={charts.roll.x} ys={charts.roll.ys} series={charts.series} syncKey="dist" onCursorX={onChartCursor} />
+                  {charts.deltaSeries.length > 0 && (
+                    <UPlotChart testId="chart-delta" title={a.chartDelta} xLabel={a.axisDistance} yLabel={a.axisDelta} x={charts.speed.x} ys={charts.deltas} series={charts.deltaSeries} syncKey="dist" onCursorX={onChartCursor} />
+                  )}
+                </>
+              )}
+            </div>
+          </div>
+          <LapFiguresTable analysis={analysis.data} laps={laps.data} chosen={chosenKeys} bestKey={bestKey} onToggle={toggleLap} exportHref={(f, l) => exportHref(f, l)} />
+          {charts && (
+            <div className="analytics-grid">
+              <UPlotChart testId="chart-progression" title={a.chartProgression} xLabel={a.axisLap} yLabel={a.axisLapTime} x={charts.progression.x} ys={charts.progression.ys} series={[{ label: a.colTime, stroke: '#ffd54f', points: true }]} height={180} />
+              <UPlotChart testId="chart-session" title={a.chartSession} xLabel={a.axisMinutes} yLabel={a.axisSpeed} x={charts.whole.x} ys={[charts.whole.y]} series={[{ label: a.axisSpeed, stroke: '#4dd0e1', width: 1 }]} height={180} />
+            </div>
+          )}
+        </section>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,155 @@
+import { useEffect, useMemo, useRef } from 'react';
+import type { LapSegment } from '../../../../core/analysis/gps-analysis';
+import type { GpsColumns } from '../../../../core/formats/six-format';
+import { makeProjection } from '../../../../core/sim/geo';
+import { t } from '../../i18n/messages';
+import { colourAt, LEGEND_GRADIENT } from './colour-scale';
+
+export type MapColour = 'speed' | 'lean';
+
+/**
+ * The track map (Canvas 2D, north up): the reference lap as a thick outline, the chosen laps
+ * coloured by speed or lean, start/finish marked, and a marker at the shared cursor.
+ */
+export function TrackMap(props: {
+  c: GpsColumns;
+  laps: LapSegment[];
+  reference: LapSegment;
+  colour: MapColour;
+  cursorIndex: number | null;
+  onHoverIndex: (index: number | null) => void;
+}) {
+  const { c, laps, reference, colour } = props;
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const geometry = useMemo(() => {
+    const proj = makeProjection(c.lat[reference.start]!, c.lon[reference.start]!);
+    let minX = Infinity;
+    let maxX = -Infinity;
+    let minY = Infinity;
+    let maxY = -Infinity;
+    const xy = new Float64Array(c.count * 2);
+    for (const lap of [reference, ...laps]) {
+      for (let i = lap.start; i < lap.end; i++) {
+        const [x, y] = proj.toXY(c.lat[i]!, c.lon[i]!);
+        xy[2 * i] = x;
+        xy[2 * i + 1] = y;
+        minX = Math.min(minX, x);
+        maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y);
+        maxY = Math.max(maxY, y);
+      }
+    }
+    return { xy, minX, maxX, minY, maxY };
+  }, [c, laps, reference]);
+
+  const range = useMemo(() => {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const lap of laps) {
+      for (let i = lap.start; i < lap.end; i++) {
+        const v = colour === 'speed' ? c.speed[i]! : Math.abs(c.roll[i]!);
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+    }
+    return lo <= hi ? { lo, hi } : { lo: 0, hi: 1 };
+  }, [c, laps, colour]);
+
+  const transform = useRef<(i: number) => [number, number]>(() => [0, 0]);
+
+  useEffect(() => {
+    const el = canvas.current!;
+    const dpr = window.devicePixelRatio || 1;
+    const width = el.clientWidth || 360;
+    const height = Math.round(width * 0.75);
+    el.width = Math.round(width * dpr);
+    el.height = Math.round(height * dpr);
+    el.style.height = `${height}px`;
+    const ctx = el.getContext('2d')!;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = '#101012';
+    ctx.fillRect(0, 0, width, height);
+    const { xy, minX, maxX, minY, maxY } = geometry;
+    const pad = 16;
+    const scale = Math.min((width - 2 * pad) / (maxX - minX || 1), (height - 2 * pad) / (maxY - minY || 1));
+    const ox = (width - (maxX - minX) * scale) / 2;
+    const oy = (height - (maxY - minY) * scale) / 2;
+    const toPx = (i: number): [number, number] => [ox + (xy[2 * i]! - minX) * scale, height - (oy + (xy[2 * i + 1]! - minY) * scale)];
+    transform.current = toPx;
+    ctx.lineCap = 'round';
+    ctx.lineJoin = 'round';
+    // Reference outline, thick enough for a thumb.
+    ctx.strokeStyle = '#3a3a40';
+    ctx.lineWidth = 10;
+    ctx.beginPath();
+    for (let i = reference.start; i < reference.end; i++) {
+      const [x, y] = toPx(i);
+      if (i === reference.start) ctx.moveTo(x, y);
+      else ctx.lineTo(x, y);
+    }
+    ctx.closePath();
+    ctx.stroke();
+    // Chosen laps, coloured per segment.
+    ctx.lineWidth = 4;
+    for (const lap of laps) {
+      for (let i = lap.start + 1; i < lap.end; i++) {
+        const v = colour === 'speed' ? c.speed[i]! : Math.abs(c.roll[i]!);
+        ctx.strokeStyle = colourAt((v - range.lo) / (range.hi - range.lo || 1));
+        const [x0, y0] = toPx(i - 1);
+        const [x1, y1] = toPx(i);
+        ctx.beginPath();
+        ctx.moveTo(x0, y0);
+        ctx.lineTo(x1, y1);
+        ctx.stroke();
+      }
+    }
+    // Start/finish: a chequered square at the reference lap's first sample.
+    const [sx, sy] = toPx(reference.start);
+    for (let k = 0; k < 4; k++) {
+      ctx.fillStyle = k % 3 === 0 ? '#fff' : '#000';
+      ctx.fillRect(sx - 6 + (k % 2) * 6, sy - 6 + Math.floor(k / 2) * 6, 6, 6);
+    }
+    if (props.cursorIndex !== null && props.cursorIndex >= 0 && props.cursorIndex < c.count) {
+      const [cx, cy] = toPx(props.cursorIndex);
+      ctx.fillStyle = '#fff';
+      ctx.strokeStyle = '#000';
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.arc(cx, cy, 7, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.stroke();
+    }
+  }, [geometry, laps, reference, colour, range, c, props.cursorIndex]);
+
+  const onMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    const rect = e.currentTarget.getBoundingClientRect();
+    const px = e.clientX - rect.left;
+    const py = e.clientY - rect.top;
+    let best = -1;
+    let bestD = 24 * 24;
+    for (const lap of laps) {
+      for (let i = lap.start; i < lap.end; i++) {
+        const [x, y] = transform.current(i);
+        const d = (x - px) ** 2 + (y - py) ** 2;
+        if (d < bestD) {
+          bestD = d;
+          best = i;
+        }
+      }
+    }
+    props.onHoverIndex(best >= 0 ? best : null);
+  };
+
+  const unit = colour === 'speed' ? 'km/h' : '°';
+  return (
+    <figure className="track-map">
+      <canvas ref={canvas} className="map-canvas" data-testid="track-map" role="img" aria-label={t.analytics.mapLabel} onPointerMove={onMove} onPointerLeave={() => props.onHoverIndex(null)} />
+      <figcaption className="legend">
+        <span>{Math.round(range.lo)} {unit}</span>
+        <span className="legend-bar" style={{ background: LEGEND_GRADIENT }} aria-hidden="true" />
+        <span>{Math.round(range.hi)} {unit}</span>
+        <span className="legend-sf">▣ {t.analytics.startFinish}</span>
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,30 @@
+import { Link } from 'react-router';
+import { formatDdmmyyyy } from '../../../../core/formats/dates';
+import { t } from '../../i18n/messages';
+import { useLatestSession } from '../../lib/sessions-api';
+
+/** Home: the latest session (live: refreshed when a device uploads), with links to laps, analytics and the track drawing. */
+export function LatestSession() {
+  const latest = useLatestSession();
+  const h = t.homeLatest;
+  if (latest.isPending) return null;
+  const s = latest.data;
+  const query = s ? `?${new URLSearchParams({ hw: s.device, pista: s.track, data: s.date }).toString()}` : '';
+  return (
+    <section className="panel latest" aria-labelledby="latest-title" data-testid="latest-session">
+      <h2 id="latest-title">{h.latestTitle}</h2>
+      {s ? (
+        <p>
+          <strong>{s.track}</strong> — {formatDdmmyyyy(s.date)} · {s.device} {s.demo && <span className="muted">{h.latestDemo}</span>}
+        </p>
+      ) : (
+        <p>{h.latestNone}</p>
+      )}
+      <p className="actions-row">
+        <Link className="btn btn-secondary btn-small" to={`/laps${query}`}>{h.seeLaps}</Link>
+        <Link className="btn btn-secondary btn-small" to={`/analytics${query}`}>{h.analyze}</Link>
+        <Link className="btn btn-secondary btn-small" to="/make">{t.make.title}</Link>
+      </p>
+    </section>
+  );
+}
