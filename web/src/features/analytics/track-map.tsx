@@ -143,7 +143,7 @@ export function TrackMap(props: {
   const unit = colour === 'speed' ? 'km/h' : '°';
   return (
     <figure className="track-map">
-      <canvas ref={canvas} className="map-canvas" data-testid="track-map" role="img" aria-label={t.analytics.mapLabel} onPointerMove={onMove} onPointerLeave={() => props.onHoverIndex(null)} />
+      <canvas ref={canvas} className="map-canvas" data-testid="track-map" data-cursor={props.cursorIndex ?? ""} role="img" aria-label={t.analytics.mapLabel} onPointerMove={onMove} onPointerLeave={() => props.onHoverIndex(null)} />
       <figcaption className="legend">
         <span>{Math.round(range.lo)} {unit}</span>
         <span className="legend-bar" style={{ background: LEGEND_GRADIENT }} aria-hidden="true" />

@@ -122,9 +122,8 @@ export function MakePage() {
         }}
         onPointerMove={(e) => {
           if (drag.current === null) return;
-          // Sideways drag, in canvas pixels (the canvas may be shown smaller on a phone).
-          const scale = MAKE.width / e.currentTarget.getBoundingClientRect().width;
-          const dx = (e.clientX - drag.current) * scale;
+          // 0.1° per pixel the finger or mouse moves sideways.
+          const dx = e.clientX - drag.current;
           drag.current = e.clientX;
           setRotation((r) => r + dx * MAKE.degPerPx);
         }}

@@ -1,0 +1,147 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { E2E_DATA_DIR } from '../playwright.config';
+import { signIn, uniqueEmail } from './fixtures';
+
+/** Counts pixels that differ from the canvas background: a drawn canvas is not blank. */
+async function paintedPixels(canvas: Locator): Promise<number> {
+  return canvas.evaluate((el: HTMLCanvasElement) => {
+    const ctx = el.getContext('2d')!;
+    const { data } = ctx.getImageData(0, 0, el.width, el.height);
+    const [r0, g0, b0] = [data[0], data[1], data[2]];
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i]! - r0!) + Math.abs(data[i + 1]! - g0!) + Math.abs(data[i + 2]! - b0!) > 30) n++;
+    return n;
+  });
+}
+
+const speedText = (kmh: number) => `${kmh.toFixed(1).replace('.', ',')} km/h`;
+const leanText = (deg: number) => `${Math.round(Math.abs(deg))}° ${deg < 0 ? 'E' : 'D'}`;
+
+async function openShared(page: Page) {
+  await signIn(page, { email: 'piloto@voltas.local' });
+  await page.goto('/analytics?hw=000000000042&pista=Interlagos&data=15112026');
+}
+
+test('analytics from a shared URL: server figures, map and charts drawn', async ({ page }) => {
+  await openShared(page);
+  await expect(page.getByRole('heading', { name: /Seleção de Laps/ })).toContainText('000000000042');
+  const server = await (await page.request.get('/api/devices/000000000042/sessions/Interlagos/15112026/analysis')).json();
+  await expect(page.getByTestId('top-speed')).toHaveText(speedText(server.topSpeedKmh));
+  await expect(page.getByTestId('lean-left')).toHaveText(leanText(server.minRollDeg));
+  await expect(page.getByTestId('lean-right')).toHaveText(leanText(server.maxRollDeg));
+
+  await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
+  await expect.poll(() => paintedPixels(page.getByTestId('track-map'))).toBeGreaterThan(2000);
+  await expect.poll(() => paintedPixels(page.getByTestId('chart-speed').locator('canvas'))).toBeGreaterThan(500);
+  await expect.poll(() => paintedPixels(page.getByTestId('chart-lean').locator('canvas'))).toBeGreaterThan(500);
+
+  // Shared cursor: hovering the speed chart marks the map; hovering the map moves the chart cursor.
+  const map = page.getByTestId('track-map');
+  const over = page.getByTestId('chart-speed').locator('.u-over');
+  const chartBox = (await over.boundingBox())!;
+  await over.hover({ position: { x: chartBox.width * 0.3, y: chartBox.height / 2 } });
+  await expect(map).toHaveAttribute('data-cursor', /^\d+$/);
+  const fromChart = await map.getAttribute('data-cursor');
+  await page.mouse.move(0, 0);
+  const cursor = page.getByTestId('chart-speed').locator('.u-cursor-x');
+  const mapBox = (await map.boundingBox())!;
+  let onTrack = false;
+  for (let k = 0; k < 60 && !onTrack; k++) {
+    await map.hover({ position: { x: mapBox.width * (0.1 + (k % 10) / 12), y: mapBox.height * (0.15 + Math.floor(k / 10) / 8) } });
+    onTrack = /^\d+$/.test((await map.getAttribute('data-cursor')) ?? '');
+  }
+  expect(onTrack).toBe(true);
+  expect(await map.getAttribute('data-cursor')).not.toBe(fromChart);
+  await expect.poll(() => cursor.evaluate((el) => getComputedStyle(el).transform)).not.toBe('none');
+
+  // Choose a second lap: the delta chart appears and the URL keeps the choice.
+  const a3 = page.getByRole('checkbox', { name: /volta A3 nos gráficos/ });
+  const wasChecked = await a3.isChecked();
+  await a3.click();
+  await expect(a3).toBeChecked({ checked: !wasChecked });
+  if (wasChecked) {
+    await page.getByRole('checkbox', { name: /volta A2 nos gráficos/ }).click();
+    await a3.click();
+  }
+  await expect(page).toHaveURL(/voltas=/);
+  await expect(page.getByTestId('chart-delta')).toHaveAttribute('data-ready', 'true');
+  await page.getByRole('radio', { name: 'inclinação' }).check();
+  await expect(page).toHaveURL(/cor=inclinacao/);
+  await page.reload();
+  await expect(page.getByRole('checkbox', { name: /volta A3 nos gráficos/ })).toBeChecked();
+  await expect(page.getByRole('radio', { name: 'inclinação' })).toBeChecked();
+  // Weak GPS fixes are flagged per lap when present; every lap shows satellites and sample rate.
+  await expect(page.getByTestId('figures-row').first()).toContainText(/\d+,\d/);
+});
+
+test('a foreign hardware in the address gets a clear message, not a broken page', async ({ page }) => {
+  await signIn(page, { email: uniqueEmail('curioso') });
+  await page.goto('/analytics?hw=000000000042&pista=Interlagos&data=15112026');
+  await expect(page.getByRole('alert')).toContainText('não é seu');
+  await expect(page.getByLabel('Pista', { exact: true })).toBeVisible();
+});
+
+test('CSV and GPX downloads parse back', async ({ page }) => {
+  await openShared(page);
+  await expect(page.getByTestId('top-speed')).toBeVisible();
+  const csvDownload = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'CSV (RaceRender)' }).click();
+  const csv = readFileSync(await (await csvDownload).path(), 'utf8').trim().split('\r\n');
+  expect(csv[0]).toBe('Time,Latitude,Longitude,Speed (KPH),Lap,Lean Angle,Satellites,Heat');
+  const row = csv[1]!.split(',');
+  expect(Number(row[1])).toBeLessThan(-23);
+  expect(Number(row[2])).toBeLessThan(-46);
+  expect(csv.length).toBeGreaterThan(1000);
+
+  const gpxDownload = page.waitForEvent('download');
+  await page.locator('.actions-row').getByRole('link', { name: 'GPX', exact: true }).click();
+  const gpx = readFileSync(await (await gpxDownload).path(), 'utf8');
+  const points = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'application/xml');
+    if (doc.getElementsByTagName('parsererror').length) return -1;
+    return doc.getElementsByTagName('trkpt').length;
+  }, gpx);
+  expect(points).toBe(csv.length - 1);
+});
+
+test('the make page draws the demo lap, rotates 0.1° per pixel and zooms within 0.1..5', async ({ page }) => {
+  await signIn(page, { email: uniqueEmail('desenho') });
+  await page.goto('/make');
+  const canvas = page.getByTestId('make-canvas');
+  await expect(canvas).toHaveAttribute('width', '800');
+  await expect(canvas).toHaveAttribute('height', '600');
+  await expect.poll(async () => Number(await canvas.getAttribute('data-points'))).toBeGreaterThan(100);
+  await expect.poll(() => paintedPixels(canvas)).toBeGreaterThan(1000);
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + 100, box.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 150, box.y + 100, { steps: 5 });
+  await page.mouse.up();
+  await expect(canvas).toHaveAttribute('data-rotation', '5.0');
+  await page.keyboard.down('Control');
+  for (let i = 0; i < 60; i++) await page.mouse.wheel(0, -100);
+  await expect(canvas).toHaveAttribute('data-zoom', '5.0');
+  for (let i = 0; i < 80; i++) await page.mouse.wheel(0, 100);
+  await page.keyboard.up('Control');
+  await expect(canvas).toHaveAttribute('data-zoom', '0.1');
+});
+
+test('a simulated upload appears on an open laps screen without reload', async ({ page, baseURL }) => {
+  const email = uniqueEmail('aovivo');
+  await signIn(page, { email });
+  const id = `0000000${Math.floor(10000 + Math.random() * 89999)}`;
+  const out = execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', id, '--owner', email], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR } }).toString();
+  const token = out.trim().split('\n').at(-1)!;
+  await page.goto('/laps');
+  await expect(page.getByText('Nenhuma sessão ainda: ligue o dispositivo e use Send.')).toBeVisible();
+  execFileSync(process.execPath, ['bin/voltas.mjs', 'simulate', '--server', baseURL!, '--device', id, '--token', token, '--track', 'Monza', '--date', '21112026'], { stdio: 'ignore' });
+  await expect(page.getByLabel('Pista', { exact: true })).toHaveValue('Monza');
+  await expect(page.getByLabel('Data', { exact: true })).toHaveValue('21112026');
+  await page.getByRole('button', { name: 'Carregar' }).click();
+  await expect(page.locator('.lap-best')).toHaveCount(1);
+  // Home shows it as the latest session.
+  await page.goto('/user');
+  await expect(page.getByTestId('latest-session')).toContainText('Monza');
+});
