@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  decodeSixBody, formatLapTime, gpsSampleAt, lapTimeToMs, msToGpsTime, msToLapTimeRaw, parseGpsSix, parseLapSix, serializeGpsSix,
+  decodeSixBody, formatLapTime, GPS_COLUMN_KEYS, gpsSampleAt, lapTimeToMs, parseGpsSixReference, msToGpsTime, msToLapTimeRaw, parseGpsSix, parseLapSix, serializeGpsSix,
   serializeLapSix, type GpsSample, type Lap,
 } from './six-format';
 
@@ -165,6 +165,33 @@ describe('properties (fast-check, seeded)', () => {
       expect(Array.from({ length: parsed.value.count }, (_, i) => gpsSampleAt(parsed.value, i))).toEqual(samples);
       expect(serializeGpsSix(parsed.value)).toBe(text);
     }), params);
+  });
+
+  it('the fast gps.six parser agrees with the reference parser on valid, mutated and random input', () => {
+    const same = (text: string) => {
+      const fast = parseGpsSix(text);
+      const ref = parseGpsSixReference(text);
+      expect(fast.problems).toEqual(ref.problems);
+      expect(fast.lines).toBe(ref.lines);
+      expect(fast.value.count).toBe(ref.value.count);
+      for (const k of GPS_COLUMN_KEYS) expect(Array.from(fast.value[k]), k).toEqual(Array.from(ref.value[k]));
+    };
+    const line = (s: GpsSample) => `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}`;
+    fc.assert(
+      fc.property(fc.array(sampleArb, { minLength: 1, maxLength: 20 }), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.string({ maxLength: 4 }))), fc.constantFrom('\n', '\r\n'), (samples, edits, eol) => {
+        const lines = samples.map(line);
+        for (const [which, at, junk] of edits) {
+          const k = which % lines.length;
+          const l = lines[k]!;
+          const pos = at % (l.length + 1);
+          lines[k] = l.slice(0, pos) + junk + l.slice(pos + (at % 2));
+        }
+        same(lines.join(eol));
+      }),
+      { ...params, numRuns: 500 },
+    );
+    fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => same(text)), { ...params, numRuns: 500 });
+    for (const text of ['1,2|3|4|000000|0|0|A|0|0|0', '1.,2|3|4|000000|0|0|A|0|0|0', '.5,2|3|4|000000.1|0|0|a|0|0|0', ' 1,2|3|4|000000|0|0|A|0|0|0 ', '1,2|3|4.0|000000|0|0|A|0|0|0', '1,2|3|4|000000.1234|0|0|A|0|0|0', '-0,-0|0|0|235960.999|0|1|D|-90|90|2000000000']) same(text);
   });
 
   it('random text never throws, and every non-empty line is either kept or reported', () => {

@@ -302,95 +302,231 @@ export function msToGpsTime(ms: number): string {
   return `${String(hh).padStart(2, '0')}${String(mi).padStart(2, '0')}${String(ss).padStart(2, '0')}.${String(frac).padStart(3, '0')}`;
 }
 
-export function parseGpsSix(text: string): ParseResult<GpsColumns> {
+/** The strict reading of one gps.six line: stores it at c[c.count] or reports why not. */
+function parseGpsLineStrict(line: string, n: number, problems: Problems, c: GpsColumns): boolean {
+  if (line.length > MAX_LINE_LENGTH) {
+    problems.add(n, '*', 'lineTooLong');
+    return false;
+  }
+  const f = line.split('|');
+  if (f.length !== 10) {
+    problems.add(n, '*', 'fieldCount');
+    return false;
+  }
+  const ll = f[0]!.split(',');
+  const lat = ll.length === 2 ? toNum(ll[0]!.trim()) : undefined;
+  const lon = ll.length === 2 ? toNum(ll[1]!.trim()) : undefined;
+  if (lat === undefined || lat < -90 || lat > 90) return void problems.add(n, 'latitude', 'latitude'), false;
+  if (lon === undefined || lon < -180 || lon > 180) return void problems.add(n, 'longitude', 'longitude'), false;
+  const speed = toNum(f[1]!.trim());
+  if (speed === undefined || speed < 0 || speed > 1000) return void problems.add(n, 'strSpeedGps', 'number'), false;
+  const sats = toInt(f[2]!.trim());
+  if (sats === undefined || sats < 0 || sats > 255) return void problems.add(n, 'strSatGps', 'integer'), false;
+  const timeMs = gpsTimeToMs(f[3]!.trim());
+  if (timeMs === undefined) return void problems.add(n, 'timeGps', 'time'), false;
+  const lapCount = toInt(f[4]!.trim());
+  if (lapCount === undefined || lapCount < 0 || lapCount > 1_000_000) return void problems.add(n, 'lapCount', 'integer'), false;
+  const first = f[5]!.trim();
+  if (first !== '0' && first !== '1') return void problems.add(n, 'bFirstLap', 'flag'), false;
+  const heat = HEATS.indexOf(f[6]!.trim().toUpperCase() as Heat);
+  if (heat < 0) return void problems.add(n, 'strBateria', 'heat'), false;
+  const roll = toNum(f[7]!.trim());
+  if (roll === undefined || Math.abs(roll) > 90) return void problems.add(n, 'roll', 'number'), false;
+  const lean = toNum(f[8]!.trim());
+  if (lean === undefined || Math.abs(lean) > 90) return void problems.add(n, 'leanFiltered', 'number'), false;
+  const meterSum = toInt(f[9]!.trim());
+  if (meterSum === undefined || meterSum < 0 || meterSum > 2_000_000_000) return void problems.add(n, 'meterSum', 'integer'), false;
+  const i = c.count++;
+  c.line[i] = n;
+  c.lat[i] = lat;
+  c.lon[i] = lon;
+  c.speed[i] = speed;
+  c.satellites[i] = sats;
+  c.timeMs[i] = timeMs;
+  c.lapCount[i] = lapCount;
+  c.firstLap[i] = first === '1' ? 1 : 0;
+  c.heat[i] = heat;
+  c.roll[i] = roll;
+  c.leanFiltered[i] = lean;
+  c.meterSum[i] = meterSum;
+  return true;
+}
+
+/** Reference parser (split-based): the fast one must agree with it on every input. */
+export function parseGpsSixReference(text: string): ParseResult<GpsColumns> {
   const problems = new Problems();
-  // Upper bound of samples: newlines + 1 (cheap count avoids re-allocating).
   let capacity = 1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) capacity++;
   const c = allocGpsColumns(capacity);
   let count = 0;
   for (const [n, line] of lines(text)) {
     count++;
-    if (line.length > MAX_LINE_LENGTH) {
-      problems.add(n, '*', 'lineTooLong');
-      continue;
-    }
-    const f = line.split('|');
-    if (f.length !== 10) {
-      problems.add(n, '*', 'fieldCount');
-      continue;
-    }
-    const ll = f[0]!.split(',');
-    const lat = ll.length === 2 ? toNum(ll[0]!.trim()) : undefined;
-    const lon = ll.length === 2 ? toNum(ll[1]!.trim()) : undefined;
-    if (lat === undefined || lat < -90 || lat > 90) {
-      problems.add(n, 'latitude', 'latitude');
-      continue;
-    }
-    if (lon === undefined || lon < -180 || lon > 180) {
-      problems.add(n, 'longitude', 'longitude');
-      continue;
-    }
-    const speed = toNum(f[1]!.trim());
-    if (speed === undefined || speed < 0 || speed > 1000) {
-      problems.add(n, 'strSpeedGps', 'number');
-      continue;
-    }
-    const sats = toInt(f[2]!.trim());
-    if (sats === undefined || sats < 0 || sats > 255) {
-      problems.add(n, 'strSatGps', 'integer');
-      continue;
-    }
-    const timeMs = gpsTimeToMs(f[3]!.trim());
-    if (timeMs === undefined) {
-      problems.add(n, 'timeGps', 'time');
-      continue;
-    }
-    const lapCount = toInt(f[4]!.trim());
-    if (lapCount === undefined || lapCount < 0 || lapCount > 1_000_000) {
-      problems.add(n, 'lapCount', 'integer');
-      continue;
-    }
-    const first = f[5]!.trim();
-    if (first !== '0' && first !== '1') {
-      problems.add(n, 'bFirstLap', 'flag');
-      continue;
-    }
-    const heat = HEATS.indexOf(f[6]!.trim().toUpperCase() as Heat);
-    if (heat < 0) {
-      problems.add(n, 'strBateria', 'heat');
-      continue;
-    }
-    const roll = toNum(f[7]!.trim());
-    if (roll === undefined || Math.abs(roll) > 90) {
-      problems.add(n, 'roll', 'number');
-      continue;
-    }
-    const lean = toNum(f[8]!.trim());
-    if (lean === undefined || Math.abs(lean) > 90) {
-      problems.add(n, 'leanFiltered', 'number');
-      continue;
-    }
-    const meterSum = toInt(f[9]!.trim());
-    if (meterSum === undefined || meterSum < 0 || meterSum > 2_000_000_000) {
-      problems.add(n, 'meterSum', 'integer');
-      continue;
-    }
-    const i = c.count++;
-    c.line[i] = n;
-    c.lat[i] = lat;
-    c.lon[i] = lon;
-    c.speed[i] = speed;
-    c.satellites[i] = sats;
-    c.timeMs[i] = timeMs;
-    c.lapCount[i] = lapCount;
-    c.firstLap[i] = first === '1' ? 1 : 0;
-    c.heat[i] = heat;
-    c.roll[i] = roll;
-    c.leanFiltered[i] = lean;
-    c.meterSum[i] = meterSum;
+    parseGpsLineStrict(line, n, problems, c);
   }
   return { value: trimGpsColumns(c), problems: problems.list, lines: count };
+}
+
+const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+const PIPE = 124;
+const COMMA = 44;
+const DOT = 46;
+const MINUS = 45;
+
+// Cursor of the byte scanner (one stable object: no allocation per line, no TDZ checks).
+const cursor = { p: 0 };
+
+/** [-]digits[.digits] then `stop`, within `end`; NaN when not canonical (exact: m / 10^k, m < 2^53). */
+function scanNum(b: Uint8Array, stop: number, end: number, allowFraction: boolean): number {
+  let p = cursor.p;
+  let neg = false;
+  if (b[p] === MINUS) {
+    neg = true;
+    p++;
+  }
+  let m = 0;
+  let digits = 0;
+  let c = b[p]!;
+  while (c >= 48 && c <= 57 && p < end) {
+    m = m * 10 + (c - 48);
+    digits++;
+    c = b[++p]!;
+  }
+  if (digits === 0) return NaN;
+  let k = 0;
+  if (c === DOT && allowFraction) {
+    c = b[++p]!;
+    while (c >= 48 && c <= 57 && p < end) {
+      m = m * 10 + (c - 48);
+      k++;
+      c = b[++p]!;
+    }
+    if (k === 0) return NaN;
+  }
+  if (digits + k > 15 || p >= end || c !== stop) return NaN;
+  cursor.p = p + 1;
+  return k === 0 ? (neg ? -m : m) : neg ? -(m / POW10[k]!) : m / POW10[k]!;
+}
+
+/**
+ * Fast path for one canonical gps.six line in b[start, end): no spaces, uppercase heat, plain
+ * decimals. Returns false and stores nothing on anything else; the strict parser then decides.
+ */
+function fastGpsLine(b: Uint8Array, start: number, end: number, c: GpsColumns, i: number): boolean {
+  cursor.p = start;
+  const lat = scanNum(b, COMMA, end, true);
+  const lon = lat === lat ? scanNum(b, PIPE, end, true) : NaN;
+  const speed = lon === lon ? scanNum(b, PIPE, end, true) : NaN;
+  const sats = speed === speed ? scanNum(b, PIPE, end, false) : NaN;
+  if (sats !== sats) return false;
+  let p = cursor.p;
+  if (end - p < 7) return false;
+  const d0 = b[p]! - 48, d1 = b[p + 1]! - 48, d2 = b[p + 2]! - 48, d3 = b[p + 3]! - 48, d4 = b[p + 4]! - 48, d5 = b[p + 5]! - 48;
+  if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || d3 < 0 || d3 > 9 || d4 < 0 || d4 > 9 || d5 < 0 || d5 > 9) return false;
+  const hh = d0 * 10 + d1;
+  const mi = d2 * 10 + d3;
+  const ss = d4 * 10 + d5;
+  p += 6;
+  let frac = 0;
+  let fd = 0;
+  if (b[p] === DOT) {
+    p++;
+    let d = b[p]! - 48;
+    while (d >= 0 && d <= 9 && fd < 4 && p < end) {
+      frac = frac * 10 + d;
+      fd++;
+      d = b[++p]! - 48;
+    }
+    if (fd === 0 || fd > 3) return false;
+  }
+  if (b[p] !== PIPE || hh > 23 || mi > 59 || ss > 60) return false;
+  cursor.p = p + 1;
+  const timeMs = ((hh * 60 + mi) * 60 + ss) * 1000 + frac * POW10[3 - fd]!;
+  const lapCount = scanNum(b, PIPE, end, false);
+  if (lapCount !== lapCount) return false;
+  p = cursor.p;
+  const first = b[p]! - 48;
+  if ((first !== 0 && first !== 1) || b[p + 1] !== PIPE) return false;
+  const heat = b[p + 2]! - 65;
+  if (heat < 0 || heat > 3 || b[p + 3] !== PIPE) return false;
+  cursor.p = p + 4;
+  const roll = scanNum(b, PIPE, end, true);
+  const lean = roll === roll ? scanNum(b, PIPE, end, true) : NaN;
+  if (lean !== lean) return false;
+  p = cursor.p;
+  let meterSum = 0;
+  const digitsStart = p;
+  while (p < end) {
+    const d = b[p++]! - 48;
+    if (d < 0 || d > 9) return false;
+    meterSum = meterSum * 10 + d;
+  }
+  const md = p - digitsStart;
+  if (
+    md === 0 || md > 10 || meterSum > 2_000_000_000 || lat < -90 || lat > 90 || lon < -180 || lon > 180 ||
+    speed < 0 || speed > 1000 || sats > 255 || sats < 0 || lapCount < 0 || lapCount > 1_000_000 || roll < -90 || roll > 90 || lean < -90 || lean > 90
+  ) {
+    return false;
+  }
+  c.lat[i] = lat;
+  c.lon[i] = lon;
+  c.speed[i] = speed;
+  c.satellites[i] = sats;
+  c.timeMs[i] = timeMs;
+  c.lapCount[i] = lapCount;
+  c.firstLap[i] = first;
+  c.heat[i] = heat;
+  c.roll[i] = roll;
+  c.leanFiltered[i] = lean;
+  c.meterSum[i] = meterSum;
+  return true;
+}
+
+const utf8 = new TextDecoder('utf-8');
+const utf8Encoder = new TextEncoder();
+
+/**
+ * gps.six → columns in one pass over the bytes: canonical lines take the fast path; any other
+ * non-empty line goes through the strict parser, which keeps it or reports why not. Accepts the
+ * upload's bytes (validated UTF-8) or a string.
+ */
+export function parseGpsSix(input: string | Uint8Array): ParseResult<GpsColumns> {
+  const b = typeof input === 'string' ? utf8Encoder.encode(input) : input;
+  const problems = new Problems();
+  let capacity = 1;
+  for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) capacity++;
+  const c = allocGpsColumns(capacity);
+  const one = allocGpsColumns(1);
+  let lines = 0;
+  let lineNo = 0;
+  let start = 0;
+  const len = b.length;
+  while (start <= len) {
+    let end = b.indexOf(10, start);
+    if (end === -1) end = len;
+    lineNo++;
+    let stop = end;
+    if (stop > start && b[stop - 1] === 13) stop--;
+    if (stop > start) {
+      const i = c.count;
+      if (stop - start <= MAX_LINE_LENGTH && fastGpsLine(b, start, stop, c, i)) {
+        c.line[i] = lineNo;
+        c.count++;
+        lines++;
+      } else {
+        const line = utf8.decode(b.subarray(start, stop));
+        if (line.trim() !== '') {
+          lines++;
+          one.count = 0;
+          if (parseGpsLineStrict(line, lineNo, problems, one)) {
+            for (const k of GPS_COLUMN_KEYS) c[k][i] = one[k][0]!;
+            c.count++;
+          }
+        }
+      }
+    }
+    start = end + 1;
+  }
+  return { value: trimGpsColumns(c), problems: problems.list, lines };
 }
 
 export function gpsSampleAt(c: GpsColumns, i: number): GpsSample {
