@@ -138,7 +138,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     db,
     sessions,
     demoDeviceId: DEMO_DEVICE_ID,
-    ownsDevice: async (email, id) => (await db.selectFrom('devices').select('id').where('id', '=', id).where('owner_email', '=', email).executeTakeFirst()) !== undefined,
   });
   await app.register(liveRoutes, { sessions, demoDeviceId: DEMO_DEVICE_ID });
   await app.register(deviceApiRoutes, { db, sessions, box });
@@ -150,6 +149,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
 
   if (recovered.reindexed + recovered.dropped > 0) app.log.warn(recovered, 'finished interrupted uploads');
   app.addHook('onClose', async () => {
+    await sessions.drain();
     if (!deps.database) await database.close();
   });
   return { app, database, blobs, idp, sessions };

@@ -17,9 +17,16 @@ export interface BlobListPage {
   nextPageToken: string | undefined;
 }
 
+export interface PutOptions {
+  /** false: skip fsync (derived data that is rebuilt when missing or unreadable). Default true. */
+  durable?: boolean;
+  /** base64 MD5 of the body when the caller already computed it. */
+  md5?: string;
+}
+
 export interface BlobStore {
   readonly description: string;
-  put(key: string, body: Buffer, contentType: string): Promise<BlobMetadata>;
+  put(key: string, body: Buffer, contentType: string, options?: PutOptions): Promise<BlobMetadata>;
   get(key: string): Promise<Buffer | undefined>;
   head(key: string): Promise<BlobMetadata | undefined>;
   delete(key: string): Promise<void>;

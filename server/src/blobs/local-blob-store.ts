@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { assertSafeKey, type BlobListPage, type BlobMetadata, type BlobStore } from './blob-store';
+import { assertSafeKey, type BlobListPage, type BlobMetadata, type BlobStore, type PutOptions } from './blob-store';
 
 const TMP_DIR = '.tmp';
 const META_SUFFIX = '.meta.json';
@@ -11,6 +11,9 @@ interface StoredMeta {
   md5Hash: string;
   timeCreated: string;
   generation: string;
+  /** The data file this describes: a sidecar that does not match is stale and ignored. */
+  size: number;
+  mtimeMs: number;
 }
 
 /**
@@ -30,7 +33,7 @@ export class LocalBlobStore implements BlobStore {
     return path.join(this.root, ...key.split('/'));
   }
 
-  private async writeAtomic(target: string, data: Buffer | string): Promise<void> {
+  private async writeAtomic(target: string, data: Buffer | string, durable = true): Promise<void> {
     const tmpDir = path.join(this.root, TMP_DIR);
     await fs.mkdir(tmpDir, { recursive: true });
     await fs.mkdir(path.dirname(target), { recursive: true });
@@ -38,7 +41,7 @@ export class LocalBlobStore implements BlobStore {
     const handle = await fs.open(tmp, 'w', 0o600);
     try {
       await handle.writeFile(data);
-      await handle.sync();
+      if (durable) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -48,6 +51,7 @@ export class LocalBlobStore implements BlobStore {
       await fs.rm(tmp, { force: true });
       throw err;
     }
+    if (!durable) return;
     const dir = await fs.open(path.dirname(target), 'r');
     try {
       await dir.sync();
@@ -56,18 +60,22 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  async put(key: string, body: Buffer, contentType: string): Promise<BlobMetadata> {
+  async put(key: string, body: Buffer, contentType: string, options: PutOptions = {}): Promise<BlobMetadata> {
     const target = this.file(key);
     const now = new Date().toISOString();
     const previous = await this.readMeta(key);
+    await this.writeAtomic(target, body, options.durable ?? true);
+    const stat = await fs.stat(target);
     const meta: StoredMeta = {
       contentType,
-      md5Hash: createHash('md5').update(body).digest('base64'),
+      md5Hash: options.md5 ?? createHash('md5').update(body).digest('base64'),
       timeCreated: previous?.timeCreated ?? now,
       generation: String(Date.now() * 1000 + Math.floor(Math.random() * 1000)),
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
     };
-    await this.writeAtomic(target, body);
-    await this.writeAtomic(target + META_SUFFIX, JSON.stringify(meta));
+    // The sidecar needs no fsync: after a crash a missing or stale one is recomputed from the data.
+    await this.writeAtomic(target + META_SUFFIX, JSON.stringify(meta), false);
     return { key, size: body.length, md5Hash: meta.md5Hash, contentType, timeCreated: meta.timeCreated, updated: now, generation: meta.generation };
   }
 
@@ -97,6 +105,7 @@ export class LocalBlobStore implements BlobStore {
       throw err;
     }
     let meta = await this.readMeta(key);
+    if (meta && (meta.size !== stat.size || meta.mtimeMs !== stat.mtimeMs)) meta = undefined;
     if (!meta) {
       const body = await fs.readFile(this.file(key));
       meta = {
@@ -104,9 +113,11 @@ export class LocalBlobStore implements BlobStore {
         md5Hash: createHash('md5').update(body).digest('base64'),
         timeCreated: stat.birthtime.toISOString(),
         generation: String(Math.floor(stat.mtimeMs * 1000)),
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
       };
     }
-    return { key, size: stat.size, updated: stat.mtime.toISOString(), ...meta };
+    return { key, size: stat.size, updated: stat.mtime.toISOString(), contentType: meta.contentType, md5Hash: meta.md5Hash, timeCreated: meta.timeCreated, generation: meta.generation };
   }
 
   async delete(key: string): Promise<void> {

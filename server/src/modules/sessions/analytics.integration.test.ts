@@ -4,6 +4,7 @@ import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
 import { generateSession } from '../../../../core/sim/session-generator';
 import { loadTracks } from '../../lib/track-files';
 import { addDevice, put } from '../../../test/fixtures';
+import { gpsColumnsKey } from './sessions.service';
 import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
 
 let server: TestServer;
@@ -35,8 +36,23 @@ describe('analytics reads', () => {
     const etag = res.headers.get('etag')!;
     const again = await rider.request(`${base}/gps.bin`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
-    const stored = await server.blobs.get('000000000010/Curitiba/21112026/gps.cols.gz');
+    await server.sessions.drain();
+    const row = await server.database.db.selectFrom('lap_sessions').select('gps_md5').where('id', '=', '000000000010/Curitiba/21112026').executeTakeFirstOrThrow();
+    const stored = await server.blobs.get(gpsColumnsKey('000000000010/Curitiba/21112026', row.gps_md5));
     expect(decodeGpsColumns(new Uint8Array(gunzipSync(stored!))).count).toBe(session.sampleCount);
+  });
+
+  it('a replaced gps.six is never answered with the previous version\'s columns', async () => {
+    const other = generateSession(loadTracks()[0]!, { seed: 99, heats: 1, lapsPerHeat: [1, 1] });
+    await put(server, '/api/device/v1/sessions/Curitiba/21112026/gps.six', token, other.gpsSix);
+    // Immediately, before the background work finishes: the new samples.
+    const res = await rider.request(`${base}/gps.bin`);
+    expect(decodeGpsColumns(new Uint8Array(await res.arrayBuffer())).count).toBe(other.sampleCount);
+    expect((await rider.json(`${base}/analysis`)).body.topSpeedKmh).toBe(other.topSpeedKmh);
+    await server.sessions.drain();
+    await put(server, '/api/device/v1/sessions/Curitiba/21112026/gps.six', token, session.gpsSix);
+    await server.sessions.drain();
+    expect(decodeGpsColumns(new Uint8Array(await (await rider.request(`${base}/gps.bin`)).arrayBuffer())).count).toBe(session.sampleCount);
   });
 
   it("reports the analysis figures (what the spec only logged)", async () => {

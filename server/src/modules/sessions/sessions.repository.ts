@@ -27,6 +27,19 @@ export function findVisibleSession(db: Kysely<DB>, viewer: Viewer, id: string): 
   return visible(db, viewer).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Whether the viewer owns the device now or holds sessions on it (one query). */
+export async function viewerHasDevice(db: Kysely<DB>, email: string, deviceId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('devices')
+    .select('id')
+    .where('id', '=', deviceId)
+    .where('owner_email', '=', email)
+    .unionAll(db.selectFrom('lap_sessions').select('device_id as id').where('device_id', '=', deviceId).where('owner_email', '=', email))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Devices with at least one session the viewer may see (previous owners keep theirs). */
 export async function listVisibleDevices(db: Kysely<DB>, viewer: Viewer): Promise<string[]> {
   const rows = await visible(db, viewer).select('device_id').distinct().orderBy('device_id').execute();

@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../../core/contracts/common.contract';
@@ -10,14 +10,14 @@ import {
 import { AppError } from '../../../../core/errors';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
-import { listVisibleDevices, type Viewer } from './sessions.repository';
+import { viewerHasDevice, type Viewer } from './sessions.repository';
 import type { SessionsService } from './sessions.service';
 
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 /** Bytes sent as they are (Fastify does not serialize a Buffer). */
 const binaryBody = z.unknown().describe('file bytes');
 
-export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB>; sessions: SessionsService; demoDeviceId: string; ownsDevice(email: string, id: string): Promise<boolean> }) {
+export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB>; sessions: SessionsService; demoDeviceId: string }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const viewer = (req: FastifyRequest): Viewer => ({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId });
 
@@ -28,7 +28,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
     const id = (req.params as { id?: string }).id;
     if (!id || !req.identity) return;
     const v = viewer(req);
-    if (v.admin || id === opts.demoDeviceId || (await opts.ownsDevice(v.email, id)) || (await listVisibleDevices(opts.db, v)).includes(id)) return;
+    if (v.admin || id === opts.demoDeviceId || (await viewerHasDevice(opts.db, v.email, id))) return;
     throw new AppError('storage/object-not-found');
   });
 
@@ -45,7 +45,15 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
   r.get('/api/devices/:id/sessions/:track/:date/laps', {
     config: { access: 'rider' },
     schema: { tags: ['sessions'], summary: "A session's laps with best lap, best sectors, theoretical best and gaps", params: sessionParamsSchema, response: { 200: lapsResponseSchema, ...errors } },
-  }, async (req) => opts.sessions.laps(viewer(req), req.params.id, req.params.track, req.params.date));
+  }, async (req, reply) => {
+    // The answer depends only on the session's lap.six: serialized once per version, sent as is.
+    const { json, etag } = await opts.sessions.lapsJson(viewer(req), req.params.id, req.params.track, req.params.date);
+    // Already validated against lapsResponseSchema and serialized: the untyped reply sends the text as is.
+    const raw = reply as FastifyReply;
+    raw.header('etag', etag).header('cache-control', 'private, no-cache');
+    if (req.headers['if-none-match'] === etag) return raw.code(304).send();
+    return raw.type('application/json; charset=utf-8').send(json);
+  });
 
   r.get('/api/devices/:id/sessions/:track/:date/gps', {
     config: { access: 'rider' },

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { isUtf8 } from 'node:buffer';
+import { promisify } from 'node:util';
+import { gunzipSync, gzip as gzipCallback } from 'node:zlib';
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { gpsResponseSchema, lapsResponseSchema, summaryResponseSchema, uploadResponseSchema } from '../../../../core/contracts/sessions.contract';
+import { lapsResponseSchema, type gpsResponseSchema, type summaryResponseSchema, type uploadResponseSchema } from '../../../../core/contracts/sessions.contract';
 import { ddmmyyyyToIso, isDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
 import { decodeSixBody, HEATS, msToGpsTime, parseGpsSix, parseLapSix, type GpsColumns, type Lap, type LineProblem } from '../../../../core/formats/six-format';
 import { decodeGpsColumns, encodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
@@ -24,8 +26,34 @@ export const SIX_FILE: Record<SixKind, string> = { lap: 'lap.six', gps: 'gps.six
 /** Upload limits: a lap.six is a few kB; a gps.six of 3 h at 25 Hz is about 20 MB. */
 export const MAX_UPLOAD_BYTES: Record<SixKind, number> = { lap: 2 * 1024 * 1024, gps: 64 * 1024 * 1024 };
 
-/** Parsed GPS columns, stored gzipped beside gps.six at upload and served as is. */
-export const GPS_COLUMNS_FILE = 'gps.cols.gz';
+const gzip = promisify(gzipCallback);
+
+/**
+ * Refuses what is not a six text file at all, without decoding it: empty, NUL bytes (binary,
+ * UTF-16), or invalid UTF-8 (native check). Same rules as core's decodeSixBody.
+ */
+function rejectNonSixBody(body: Buffer): string | undefined {
+  if (body.length === 0) return 'empty';
+  if (body.includes(0)) return 'binary';
+  if (!isUtf8(body)) return 'invalidUtf8';
+  return undefined;
+}
+
+/**
+ * Parsed GPS columns, gzipped, derived from one exact gps.six: the name carries that file's md5,
+ * so a reader can never get columns of another version. Hidden ('.derived') from listings.
+ */
+export function gpsColumnsKey(sessionId: string, gpsMd5: string): string {
+  return `${sessionId}/.derived/gps-${Buffer.from(gpsMd5, 'base64').toString('hex')}.cols.gz`;
+}
+
+/** Looks at the first lines only: does this file start with a line that parses? */
+function startsValid(kind: SixKind, body: Buffer): boolean {
+  const head = body.subarray(0, Math.min(body.length, 4096));
+  const cut = head.lastIndexOf(10);
+  const sample = cut > 0 && head.length < body.length ? head.subarray(0, cut) : head;
+  return kind === 'gps' ? parseGpsSix(sample).value.count > 0 : parseLapSix(sample.toString('utf8')).value.length > 0;
+}
 
 export function sessionKey(deviceId: string, track: string, date: string): string {
   return `${deviceId}/${track}/${date}`;
@@ -53,13 +81,23 @@ interface ParsedSix {
   gps?: GpsColumns;
 }
 
-function parseSix(kind: SixKind, text: string): ParsedSix {
+/** Parses a six file; gps.six straight from its bytes when they are at hand (no re-encoding). */
+function parseSix(kind: SixKind, text: string, bytes?: Uint8Array): ParsedSix {
   if (kind === 'lap') {
     const r = parseLapSix(text);
     return { lines: r.lines, indexed: r.value.length, problems: r.problems, laps: r.value };
   }
-  const r = parseGpsSix(text);
+  const r = parseGpsSix(bytes ?? text);
   return { lines: r.lines, indexed: r.value.count, problems: r.problems, gps: r.value };
+}
+
+function isReadableColumns(gzipped: Buffer): boolean {
+  try {
+    decodeGpsColumns(new Uint8Array(gunzipSync(gzipped)));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Serializes work per key within this process, so a blob and its index are replaced together. */
@@ -83,6 +121,17 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
   const events = new EventEmitter();
   events.setMaxListeners(0);
   const mutex = new KeyedMutex();
+  // Serialized laps answers by `${session id}@${lap md5}`: the same file always gives the same answer.
+  const lapsJsonCache = new Map<string, string>();
+  const LAPS_CACHE_MAX = 200;
+  // Derived GPS blobs checked readable once per session version and process (not per read).
+  const checkedColumns = new Set<string>();
+  const analysisCache = new Map<string, ReturnType<typeof analyzeGps>>();
+  const remember = <V>(cache: Map<string, V>, key: string, value: V) => {
+    if (cache.size >= LAPS_CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(key, value);
+    return value;
+  };
 
   async function requireVisible(viewer: Viewer, deviceId: string, track: string, date: string): Promise<SessionRow> {
     const row = await findVisibleSession(db, viewer, sessionKey(deviceId, track, date));
@@ -90,23 +139,46 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
     return row;
   }
 
-  /** Writes what is derived from a file (the GPS columns) before the index points at it. */
-  async function storeDerived(id: string, parsed: ParsedSix): Promise<void> {
-    if (parsed.gps) await blobs.put(`${id}/${GPS_COLUMNS_FILE}`, gzipSync(encodeGpsColumns(parsed.gps), { level: 6 }), 'application/octet-stream');
+  /**
+   * Writes what is derived from a file (the GPS columns, gzip level 1 on the thread pool) before
+   * the index points at it. Not fsynced: it is rebuilt from gps.six when missing or unreadable.
+   */
+  async function storeDerived(id: string, md5: string, parsed: ParsedSix): Promise<Buffer | undefined> {
+    if (!parsed.gps) return undefined;
+    const gzipped = await gzip(encodeGpsColumns(parsed.gps), { level: 1 });
+    await blobs.put(gpsColumnsKey(id, md5), gzipped, 'application/octet-stream', { durable: false });
+    return gzipped;
+  }
+
+  /** Derived data built after the upload answered; awaited on close so a clean stop loses none. */
+  const pendingDerived = new Set<Promise<unknown>>();
+  function deriveInBackground(id: string, md5: string, previousMd5: string | undefined, parsed: ParsedSix): void {
+    const task = storeDerived(id, md5, parsed)
+      .then(async () => {
+        if (previousMd5 && previousMd5 !== md5) await blobs.delete(gpsColumnsKey(id, previousMd5));
+      })
+      .catch(() => undefined) // a reader rebuilds it from gps.six
+      .finally(() => pendingDerived.delete(task));
+    pendingDerived.add(task);
   }
 
   /** The session's GPS columns; rebuilt from gps.six (and stored) if the derived blob is missing. */
   async function gpsColumns(row: SessionRow): Promise<{ gzipped: Buffer; columns: () => GpsColumns }> {
     if (!row.gps_md5) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
-    let gzipped = await blobs.get(`${row.id}/${GPS_COLUMNS_FILE}`);
+    const version = `${row.id}@${row.gps_md5}`;
+    let gzipped = await blobs.get(gpsColumnsKey(row.id, row.gps_md5));
+    if (gzipped && !checkedColumns.has(version)) {
+      if (isReadableColumns(gzipped)) checkedColumns.add(version);
+      else gzipped = undefined;
+    }
     if (!gzipped) {
       const raw = await blobs.get(`${row.id}/gps.six`);
       const decoded = raw ? decodeSixBody(raw) : undefined;
       if (!decoded || !('text' in decoded)) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
-      const parsed = parseSix('gps', decoded.text);
-      await storeDerived(row.id, parsed);
-      gzipped = gzipSync(encodeGpsColumns(parsed.gps!));
+      gzipped = await storeDerived(row.id, row.gps_md5, parseSix('gps', decoded.text));
+      checkedColumns.add(version);
     }
+    if (!gzipped) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
     const bytes = gzipped;
     return { gzipped: bytes, columns: () => decodeGpsColumns(new Uint8Array(gunzipSync(bytes))) };
   }
@@ -136,6 +208,11 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
   return {
     events,
 
+    /** Waits for derived data still being built (graceful shutdown). */
+    async drain(): Promise<void> {
+      await Promise.all([...pendingDerived]);
+    },
+
     /**
      * Device upload. Keeps the raw bytes exactly as sent, indexes every line that parses and
      * reports the others as warnings; refuses (422) a body that is not a six file at all.
@@ -146,33 +223,48 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
       if (input.contentMd5 !== undefined && input.contentMd5.trim() !== md5) {
         throw new AppError('storage/invalid-checksum', 'Content-MD5 does not match the body.');
       }
-      const decoded = decodeSixBody(input.body);
-      if ('rejection' in decoded) {
-        throw new AppError('storage/invalid-format', `Not a ${SIX_FILE[input.kind]} file (${decoded.rejection}); nothing was stored.`);
-      }
-      const parsed = parseSix(input.kind, decoded.text);
-      if (parsed.indexed === 0) {
-        throw new AppError('storage/invalid-format', `No valid ${SIX_FILE[input.kind]} line; nothing was stored.`);
+      const rejection = rejectNonSixBody(input.body);
+      if (rejection) {
+        throw new AppError('storage/invalid-format', `Not a ${SIX_FILE[input.kind]} file (${rejection}); nothing was stored.`);
       }
       const id = sessionKey(input.deviceId, input.track, input.date);
       const key = `${id}/${SIX_FILE[input.kind]}`;
+      // gps.six is parsed from its bytes; only the small lap.six is decoded to text.
+      const parse = () => (input.kind === 'gps' ? parseSix('gps', '', input.body) : parseSix('lap', input.body.toString('utf8')));
       return mutex.run(key, async () => {
         const existing = await findSession(db, id);
         const existingMd5 = input.kind === 'lap' ? existing?.lap_md5 : existing?.gps_md5;
         const current = existingMd5 === md5 ? await blobs.head(key) : undefined;
         if (existing && current?.md5Hash === md5) {
+          const parsed = parse();
           return { stored: false, unchanged: true, key, md5Hash: md5, lines: parsed.lines, indexed: parsed.indexed, warnings: parsed.problems };
         }
         const address = { deviceId: input.deviceId, track: input.track, date: input.date, owner: input.owner };
-        // Intent first, then the blob (atomic rename), then index + intent removal in one transaction.
-        await db
-          .insertInto('upload_intents')
-          .values({ blob_key: key, md5, device_id: input.deviceId, track: input.track, date: input.date, kind: input.kind, owner_email: input.owner, created_at: nowIso() })
-          .onConflict((oc) => oc.column('blob_key').doUpdateSet({ md5, owner_email: input.owner, created_at: nowIso() }))
-          .execute();
-        await blobs.put(key, input.body, 'text/plain; charset=utf-8');
-        await storeDerived(id, parsed);
+        const recordIntent = () =>
+          db
+            .insertInto('upload_intents')
+            .values({ blob_key: key, md5, device_id: input.deviceId, track: input.track, date: input.date, kind: input.kind, owner_email: input.owner, created_at: nowIso() })
+            .onConflict((oc) => oc.column('blob_key').doUpdateSet({ md5, owner_email: input.owner, created_at: nowIso() }))
+            .execute();
+        const write = () => blobs.put(key, input.body, 'text/plain; charset=utf-8', { md5 });
+        let parsed: ParsedSix;
+        if (startsValid(input.kind, input.body)) {
+          // Known to hold a valid line: the durable write (thread pool) overlaps the parse.
+          await recordIntent();
+          const written = write();
+          try {
+            parsed = parse();
+          } finally {
+            await written;
+          }
+        } else {
+          parsed = parse();
+          if (parsed.indexed === 0) throw new AppError('storage/invalid-format', `No valid ${SIX_FILE[input.kind]} line; nothing was stored.`);
+          await recordIntent();
+          await write();
+        }
         await commitIndex(address, input.kind, key, md5, input.body.length, parsed);
+        if (input.kind === 'gps') deriveInBackground(id, md5, existing?.gps_md5 || undefined, parsed);
         return { stored: true, unchanged: false, key, md5Hash: md5, lines: parsed.lines, indexed: parsed.indexed, warnings: parsed.problems };
       });
     },
@@ -192,7 +284,6 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
         const kind = intent.kind === 'gps' ? 'gps' : 'lap';
         if (body && decoded && 'text' in decoded) {
           const parsed = parseSix(kind, decoded.text);
-          await storeDerived(sessionKey(intent.device_id, intent.track, intent.date), parsed);
           await commitIndex({ deviceId: intent.device_id, track: intent.track, date: intent.date, owner: intent.owner_email }, kind, intent.blob_key, intent.md5, body.length, parsed);
           reindexed++;
         } else {
@@ -210,8 +301,23 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
       return { device: deviceId, track, dates: await listVisibleDates(db, viewer, deviceId, track) };
     },
 
-    async laps(viewer: Viewer, deviceId: string, track: string, date: string): Promise<z.infer<typeof lapsResponseSchema>> {
+    /** The laps answer as JSON text, cached per session version (validated against the schema once). */
+    async lapsJson(viewer: Viewer, deviceId: string, track: string, date: string): Promise<{ json: string; etag: string }> {
       const row = await requireVisible(viewer, deviceId, track, date);
+      const key = `${row.id}@${row.lap_md5}`;
+      let json = lapsJsonCache.get(key);
+      if (json === undefined) {
+        json = JSON.stringify(lapsResponseSchema.parse(await this.lapsOf(row, deviceId, track, date)));
+        remember(lapsJsonCache, key, json);
+      }
+      return { json, etag: `"${row.lap_md5 || 'none'}"` };
+    },
+
+    async laps(viewer: Viewer, deviceId: string, track: string, date: string): Promise<z.infer<typeof lapsResponseSchema>> {
+      return this.lapsOf(await requireVisible(viewer, deviceId, track, date), deviceId, track, date);
+    },
+
+    async lapsOf(row: SessionRow, deviceId: string, track: string, date: string): Promise<z.infer<typeof lapsResponseSchema>> {
       const laps = await listLaps(db, row.id);
       const a = analyzeSession(laps);
       return {
@@ -274,7 +380,8 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
 
     async analysis(viewer: Viewer, deviceId: string, track: string, date: string) {
       const row = await requireVisible(viewer, deviceId, track, date);
-      return analyzeGps((await gpsColumns(row)).columns());
+      const version = `${row.id}@${row.gps_md5}`;
+      return analysisCache.get(version) ?? remember(analysisCache, version, analyzeGps((await gpsColumns(row)).columns()));
     },
 
     /** CSV (RaceRender), GPX, or the raw six files, for the session or one lap (heat + lap number). */

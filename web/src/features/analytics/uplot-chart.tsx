@@ -67,6 +67,7 @@ export function UPlotChart(props: ChartProps) {
         },
       };
       chart.current = new UPlot(opts, [props.x, ...props.ys] as uPlot.AlignedData, el);
+      performance.mark('voltas:chart-painted');
       setReady(true);
     });
     const ro = new ResizeObserver(() => {

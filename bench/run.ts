@@ -1,0 +1,281 @@
+/**
+ * `npm run bench [-- --quick] [-- --json]`: what riders wait for, each against a baseline measured
+ * in the same run on the same machine. Prints a table of figures and ratios; with --json, a last
+ * line of JSON. Machines here are noisy: read the ratios, medians of several runs.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import { inferSchema, initParser } from 'udsv';
+import { analyzeGps } from '../core/analysis/gps-analysis';
+import { parseGpsSix, parseLapSix } from '../core/formats/six-format';
+import { generateSession } from '../core/sim/session-generator';
+import { loadTracks } from '../server/src/lib/track-files';
+import { Browser, freePort } from '../server/test/test-server';
+
+const args = new Set(process.argv.slice(2));
+const QUICK = args.has('--quick');
+const JSON_OUT = args.has('--json');
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+type Row = [area: string, figure: string, baseline: string, ratio: string, target: string];
+const rows: Row[] = [];
+const result: Record<string, number | null> = {
+  parse_vs_udsv: null,
+  parse_vs_scan: null,
+  laps_api_vs_hello: null,
+  laps_api_p99_vs_hello: null,
+  laps_api_errors: null,
+  gps_api_vs_hello: null,
+  upload_vs_raw: null,
+  login_js_gzip_kb: null,
+  laps_js_gzip_kb: null,
+  laps_table_ms: null,
+  analytics_100k_ms: null,
+  lighthouse_login: null,
+  lighthouse_laps: null,
+};
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const fmt = (n: number, d = 1) => n.toFixed(d);
+
+function timeMedian(fn: () => unknown, runs: number): number {
+  fn(); // warm-up
+  const ts: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    fn();
+    ts.push(performance.now() - t);
+  }
+  return median(ts);
+}
+
+// ---------------------------------------------------------------- data
+const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
+log('generating sessions…');
+const big = generateSession(interlagos, { seed: 1, heats: 4, lapsPerHeat: [21, 21] }); // ~110k samples
+const sixty = generateSession(interlagos, { seed: 2, heats: 4, lapsPerHeat: [13, 13] }); // 60 laps
+const tenMb = generateSession(interlagos, { seed: 3, heats: 4, lapsPerHeat: [31, 31] }); // ~10 MB gps.six
+
+// ---------------------------------------------------------------- 1. parsing
+function benchParse() {
+  const bytes = Buffer.from(big.gpsSix);
+  const mb = bytes.length / 1e6;
+  const runs = QUICK ? 5 : 15;
+  // (a) the memory-speed ceiling: a plain byte loop counting newlines.
+  const scanMs = timeMedian(() => {
+    let n = 0;
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) n++;
+    return n;
+  }, runs);
+  const memchrMs = timeMedian(() => {
+    let n = 0;
+    for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) n++;
+    return n;
+  }, runs);
+  // (b) uDSV, the fastest general CSV parser for JS, on the same data as CSV into typed columns.
+  const csv = `lat,lon,speed,sats,time,lap,first,heat,roll,lean,meters\n${big.gpsSix.replace(/\|/g, ',')}`;
+  const parser = initParser(inferSchema(csv));
+  const udsvMs = timeMedian(() => parser.typedCols(csv), runs);
+  const oursMs = timeMedian(() => parseGpsSix(bytes), runs);
+  // With 1 % bad lines: every one still reported.
+  const lines = big.gpsSix.split('\n');
+  for (let i = 50; i < lines.length; i += 100) lines[i] = lines[i]!.replace('|', '|x');
+  const dirty = Buffer.from(lines.join('\n'));
+  let reported = 0;
+  const dirtyMs = timeMedian(() => (reported = parseGpsSix(dirty).problems.length), runs);
+  const lapText = Buffer.from(sixty.lapSix.repeat(Math.ceil(2e6 / sixty.lapSix.length)));
+  const lapMs = timeMedian(() => parseLapSix(lapText.toString('utf8')), runs);
+  result.parse_vs_udsv = udsvMs / oursMs;
+  // The ceiling is the faster of the two scans (memchr via indexOf): the conservative baseline.
+  result.parse_vs_scan = Math.min(scanMs, memchrMs) / oursMs;
+  rows.push(
+    ['parse gps.six', `${fmt(mb / (oursMs / 1000), 0)} MB/s (${big.sampleCount} samples, ${fmt(oursMs)} ms)`, `uDSV ${fmt(mb / (udsvMs / 1000), 0)} MB/s`, `${fmt(result.parse_vs_udsv, 2)}×`, '≥ 4×'],
+    ['', '', `newline scan ${fmt(mb / (Math.min(scanMs, memchrMs) / 1000), 0)} MB/s (JS byte loop ${fmt(mb / (scanMs / 1000), 0)})`, `${fmt(result.parse_vs_scan, 3)}×`, '≥ 0.1×'],
+    ['parse gps.six, 1 % bad lines', `${fmt(mb / (dirtyMs / 1000), 0)} MB/s, ${reported} problems reported`, '', '', 'all reported'],
+    ['parse lap.six', `${fmt(lapText.length / 1e6 / (lapMs / 1000), 0)} MB/s`, '', '', ''],
+  );
+}
+
+// ---------------------------------------------------------------- 5. growth
+function benchGrowth() {
+  const base = big.gpsSix;
+  const perSample = base.split('\n').length - 1;
+  for (const n of [10_000, 100_000, 1_000_000]) {
+    const reps = Math.ceil(n / perSample);
+    const text = Buffer.from(n <= perSample ? base.split('\n').slice(0, n).join('\n') : base.repeat(reps));
+    const parsed = parseGpsSix(text).value;
+    const runs = n >= 1_000_000 ? (QUICK ? 2 : 3) : QUICK ? 3 : 7;
+    const parseMs = timeMedian(() => parseGpsSix(text), runs);
+    const analysisMs = timeMedian(() => analyzeGps(parsed), runs);
+    rows.push([`growth ${parsed.count} samples`, `parse ${fmt(parseMs)} ms, analysis ${fmt(analysisMs)} ms`, '', `${fmt(((parseMs + analysisMs) * 1e6) / parsed.count, 0)} ns/sample`, 'linear']);
+  }
+}
+
+// ---------------------------------------------------------------- servers
+const children: ChildProcess[] = [];
+function start(cmd: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (ready.test(out)) resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => reject(new Error(`${cmd.join(' ')} exited ${code}: ${out}`)));
+  });
+}
+
+async function cannon(url: string, headers: Record<string, string>) {
+  const r = await autocannon({ url, connections: 50, duration: QUICK ? 3 : 10, headers });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
+}
+
+async function putTimed(url: string, body: Buffer, headers: Record<string, string>): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(url, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': 'text/plain', ...headers } });
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`PUT ${url}: ${res.status}`);
+  return performance.now() - t;
+}
+
+function jsForRoute(manifest: Record<string, { file: string; imports?: string[]; isEntry?: boolean; src?: string }>, entries: string[]): number {
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const imp of chunk.imports ?? []) visit(imp);
+  };
+  for (const e of entries) visit(e);
+  let bytes = 0;
+  for (const f of files) bytes += gzipSync(readFileSync(path.join(ROOT, 'dist/web', f))).length;
+  return bytes / 1024;
+}
+
+async function main() {
+  benchParse();
+  benchGrowth();
+
+  log('building the web app…');
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--manifest', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, 'dist/web/.vite/manifest.json'), 'utf8'));
+  const entry = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
+  const lapsKey = Object.keys(manifest).find((k) => k.includes('features/laps/laps-page'))!;
+  result.login_js_gzip_kb = jsForRoute(manifest, [entry]);
+  result.laps_js_gzip_kb = jsForRoute(manifest, [entry, lapsKey]);
+  rows.push(['JS for /login (gzip)', `${fmt(result.login_js_gzip_kb)} KB`, '', '', '≤ 110 KB'], ['JS for /laps (gzip)', `${fmt(result.laps_js_gzip_kb)} KB`, '', '', '≤ 170 KB']);
+
+  log('starting servers…');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-bench-'));
+  const helloPort = await freePort();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  await start(['bench/hello-server.mjs', String(helloPort)], {}, /ready/);
+  const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const token = execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', '000000000900', '--owner', 'bench@example.com'], { cwd: ROOT, env: { ...process.env, ...env } }).toString().trim().split('\n').at(-1)!;
+  await start(['bin/voltas.mjs', 'serve'], env, /Voltas is running/);
+  const auth = { authorization: `Bearer ${token}` };
+  await putTimed(`${base}/api/device/v1/sessions/Interlagos/01112026/lap.six`, Buffer.from(sixty.lapSix), auth);
+  await putTimed(`${base}/api/device/v1/sessions/Interlagos/01112026/gps.six`, Buffer.from(sixty.gpsSix), auth);
+  await putTimed(`${base}/api/device/v1/sessions/Interlagos/02112026/lap.six`, Buffer.from(big.lapSix), auth);
+  await putTimed(`${base}/api/device/v1/sessions/Interlagos/02112026/gps.six`, Buffer.from(big.gpsSix), auth);
+  const rider = new Browser(base);
+  await rider.signIn('bench@example.com');
+  const cookie = rider.cookieHeader();
+
+  // 2. API
+  log('load: hello-world, laps, gps…');
+  const hello = await cannon(`http://127.0.0.1:${helloPort}/`, {});
+  const laps = await cannon(`${base}/api/devices/000000000900/sessions/Interlagos/01112026/laps`, { cookie });
+  const gps = await cannon(`${base}/api/devices/000000000900/sessions/Interlagos/02112026/gps.bin`, { cookie, 'accept-encoding': 'gzip' });
+  result.laps_api_vs_hello = laps.rps / hello.rps;
+  result.laps_api_p99_vs_hello = laps.p99 / Math.max(1, hello.p99);
+  result.laps_api_errors = laps.errors;
+  result.gps_api_vs_hello = gps.rps / hello.rps;
+  const line = (r: typeof hello) => `${fmt(r.rps, 0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`;
+  rows.push(
+    ['API hello-world (baseline)', line(hello), '', '1×', ''],
+    ['API laps (60 laps)', line(laps), 'hello-world', `${fmt(result.laps_api_vs_hello, 2)}× req/s, ${fmt(result.laps_api_p99_vs_hello, 2)}× p99`, '≥ 0.6×, p99 ≤ 2×, 0 errors'],
+    ['API gps.bin (100k samples)', line(gps), 'hello-world', `${fmt(result.gps_api_vs_hello, 2)}× req/s`, ''],
+  );
+
+  // 3. Upload
+  log('upload: 10 MB gps.six…');
+  const body = Buffer.from(tenMb.gpsSix);
+  const n = QUICK ? 3 : 5;
+  const raw: number[] = [];
+  const ours: number[] = [];
+  for (let i = 0; i < n; i++) {
+    raw.push(await putTimed(`http://127.0.0.1:${helloPort}/raw`, body, {}));
+    ours.push(await putTimed(`${base}/api/device/v1/sessions/Upload/${String(10 + i).padStart(2, '0')}112026/gps.six`, body, auth));
+  }
+  result.upload_vs_raw = median(raw) / median(ours);
+  rows.push(['upload gps.six', `${fmt(body.length / 1e6)} MB in ${fmt(median(ours), 0)} ms`, `bare PUT to disk ${fmt(median(raw), 0)} ms`, `${fmt(result.upload_vs_raw, 2)}×`, '≥ 0.5×']);
+
+  // 4. Web, in Chromium
+  log('Chromium: laps table, analytics first paint…');
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const session = rider.cookies.get('voltas_session')!;
+  const runs = QUICK ? 2 : 5;
+  const lapsTimes: number[] = [];
+  const analyticsTimes: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    await context.addCookies([{ name: 'voltas_session', value: session, url: base }]);
+    const page = await context.newPage();
+    await page.goto(`${base}/laps`);
+    await page.locator('#sel-data').selectOption('01112026');
+    // In-page functions without named inner helpers (tsx would inject a helper the page lacks;
+    // the app's CSP rightly forbids evaluating strings).
+    lapsTimes.push(
+      await page.evaluate(async () => {
+        const t0 = performance.now();
+        (document.querySelector('form.selector button[type=submit]') as HTMLButtonElement).click();
+        while (!document.querySelector('.lap-best')) await new Promise((r) => requestAnimationFrame(r));
+        return performance.now() - t0;
+      }),
+    );
+    await page.goto(`${base}/analytics?hw=000000000900&pista=Interlagos&data=02112026`);
+    await page.waitForFunction(() => performance.getEntriesByName('voltas:map-painted').length > 0 && performance.getEntriesByName('voltas:chart-painted').length > 0, undefined, { timeout: 30_000 });
+    analyticsTimes.push(await page.evaluate(() => Math.max(performance.getEntriesByName('voltas:map-painted')[0]!.startTime, performance.getEntriesByName('voltas:chart-painted')[0]!.startTime)));
+    await context.close();
+  }
+  await browser.close();
+  result.laps_table_ms = median(lapsTimes);
+  result.analytics_100k_ms = median(analyticsTimes);
+  rows.push(
+    ["'Carregar' → laps table (60 laps)", `${fmt(result.laps_table_ms, 0)} ms`, '', '', ''],
+    ['analytics load → first chart + map (100k samples)', `${fmt(result.analytics_100k_ms, 0)} ms`, '', '', '< 300 ms (issue 7), < 500 ms (issue 5)'],
+    ['Lighthouse /login, /laps', 'not measured: lighthouse is not installed (see bench/README.md)', '', '', '≥ 95'],
+  );
+
+  for (const c of children) c.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+function printTable() {
+  const header: Row = ['area', 'figure', 'baseline (same run)', 'ratio', 'target'];
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
+  const out = all.map((r) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`);
+  out.splice(1, 0, `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  if (JSON_OUT) process.stdout.write(`${JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v === null ? null : Number(v.toFixed(3))])))}\n`);
+}
+
+main()
+  .then(printTable)
+  .catch((err: unknown) => {
+    for (const c of children) c.kill('SIGTERM');
+    process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+    printTable();
+    process.exit(1);
+  });
