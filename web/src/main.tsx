@@ -1,19 +1,25 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createRouter } from './app/router';
-import { LiveUpdates } from './lib/live-updates';
 import { createQueryClient } from './lib/query-client';
+import { fetchMe, ME_KEY } from './lib/session';
 import './styles.css';
 
+// Live updates load after the first paint; nothing on screen waits for them.
+const LiveUpdates = lazy(() => import('./lib/live-updates').then((m) => ({ default: m.LiveUpdates })));
 const queryClient = createQueryClient();
-const router = createRouter();
+// Who is signed in is needed by every route: ask at boot, beside the route's own code.
+void queryClient.prefetchQuery({ queryKey: ME_KEY, queryFn: fetchMe });
+const router = createRouter(queryClient);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <LiveUpdates />
+      <Suspense fallback={null}>
+        <LiveUpdates />
+      </Suspense>
       <RouterProvider router={router} />
     </QueryClientProvider>
   </StrictMode>,

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, Link } from 'react-router';
 import { RedirectIfSignedIn, RequireAuth, RequireRole, RootRedirect } from '../features/auth/guards';
 import { LoginPage } from '../features/auth/login-page';
@@ -14,7 +15,7 @@ function NotFound() {
 }
 
 /** Routes exactly as the spec names them; every one but /login is guarded. Pages load lazily. */
-export function createRouter() {
+export function createRouter(queryClient: QueryClient) {
   return createBrowserRouter([
     { path: '/', element: <RootRedirect /> },
     { path: '/login', element: <RedirectIfSignedIn><LoginPage /></RedirectIfSignedIn> },
@@ -42,7 +43,12 @@ export function createRouter() {
     {
       path: '/analytics',
       lazy: async () => {
+        // The chart library and the session's data start downloading beside the page's code.
+        void import('uplot');
+        void import('../lib/gps-columns').then((m) => m.prefetchGpsColumns(queryClient, new URLSearchParams(window.location.search)));
+        const prefetch = import('../features/analytics/analytics.api').then((api) => api.prefetchAnalytics(queryClient, new URLSearchParams(window.location.search)));
         const { AnalyticsPage } = await import('../features/analytics/analytics-page');
+        await prefetch;
         return { element: <RequireAuth><AnalyticsPage /></RequireAuth> };
       },
     },

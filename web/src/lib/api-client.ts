@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { apiErrorSchema } from '../../../core/contracts/common.contract';
+import type { ApiErrorBody } from '../../../core/contracts/common.contract';
 import { isErrorCode, type ErrorCode } from '../../../core/errors';
 import { backoffMs, isRetryableStatus, RETRY_POLICY } from '../../../core/retry-policy';
 
@@ -37,9 +37,11 @@ async function toApiError(res: Response): Promise<ApiError> {
   } catch {
     body = undefined;
   }
-  const parsed = apiErrorSchema.safeParse(body);
-  if (parsed.success && isErrorCode(parsed.data.code)) {
-    return new ApiError(parsed.data.code, res.status, parsed.data.message, parsed.data.fields ?? {});
+  // Structural check of apiErrorSchema's shape: keeps zod off the first page load (decision 002).
+  const e = body as Partial<ApiErrorBody> | undefined;
+  if (e && typeof e === 'object' && isErrorCode(e.code) && typeof e.message === 'string') {
+    const fields = e.fields && typeof e.fields === 'object' ? Object.fromEntries(Object.entries(e.fields).filter(([, v]) => typeof v === 'string')) : {};
+    return new ApiError(e.code, res.status, e.message, fields);
   }
   const code: ErrorCode =
     res.status === 401 ? 'storage/unauthenticated' : res.status === 403 ? 'storage/unauthorized' : res.status === 404 ? 'storage/object-not-found' : res.status === 429 ? 'auth/too-many-requests' : 'storage/unknown';

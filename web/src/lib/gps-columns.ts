@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { decodeGpsColumns } from '../../../core/formats/gps-columns-codec';
 import type { GpsColumns } from '../../../core/formats/six-format';
 import { ApiError } from './api-client';
-import { sessionPath } from './sessions-api';
+import { sessionPath } from './session-paths';
 
 export interface SessionRef {
   hw: string;
@@ -11,40 +11,55 @@ export interface SessionRef {
   data: string;
 }
 
-/** The session's GPS columns (binary, parsed once on the server), with download progress 0..1. */
+export const gpsColumnsKey = (s: SessionRef | null) => ['gps-columns', s?.hw, s?.pista, s?.data] as const;
+
+/** Downloads the session's binary GPS columns (parsed once on the server) and decodes them. */
+export async function fetchGpsColumns(s: SessionRef, onProgress: (share: number) => void = () => {}, signal?: AbortSignal): Promise<GpsColumns> {
+  onProgress(0);
+  const res = await fetch(`${sessionPath(s.hw, s.pista, s.data)}/gps.bin`, { credentials: 'same-origin', signal });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
+    throw new ApiError((body.code as never) ?? 'storage/unknown', res.status, body.message ?? res.statusText);
+  }
+  const total = Number(res.headers.get('x-decoded-length')) || 0;
+  const reader = res.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    if (total) onProgress(Math.min(1, received / total));
+  }
+  const bytes = new Uint8Array(received);
+  let offset = 0;
+  for (const c of chunks) {
+    bytes.set(c, offset);
+    offset += c.length;
+  }
+  onProgress(1);
+  return decodeGpsColumns(bytes);
+}
+
+/** The session's GPS columns, with download progress 0..1 for the progress bar. */
 export function useGpsColumnsFor(s: SessionRef | null) {
   const [progress, setProgress] = useState(0);
   const query = useQuery({
-    queryKey: ['gps-columns', s?.hw, s?.pista, s?.data],
+    queryKey: gpsColumnsKey(s),
     enabled: Boolean(s),
     staleTime: 5 * 60_000,
-    queryFn: async ({ signal }): Promise<GpsColumns> => {
-      setProgress(0);
-      const res = await fetch(`${sessionPath(s!.hw, s!.pista, s!.data)}/gps.bin`, { credentials: 'same-origin', signal });
-      if (!res.ok) {
-        const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
-        throw new ApiError((body.code as never) ?? 'storage/unknown', res.status, body.message ?? res.statusText);
-      }
-      const total = Number(res.headers.get('x-decoded-length')) || 0;
-      const reader = res.body!.getReader();
-      const chunks: Uint8Array[] = [];
-      let received = 0;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        chunks.push(value);
-        received += value.length;
-        if (total) setProgress(Math.min(1, received / total));
-      }
-      const bytes = new Uint8Array(received);
-      let offset = 0;
-      for (const c of chunks) {
-        bytes.set(c, offset);
-        offset += c.length;
-      }
-      setProgress(1);
-      return decodeGpsColumns(bytes);
-    },
+    queryFn: ({ signal }) => fetchGpsColumns(s!, setProgress, signal),
   });
   return { ...query, progress };
+}
+
+/** Route loader: starts the GPS download (no schema library on this path) before the page renders. */
+export function prefetchGpsColumns(qc: QueryClient, search: URLSearchParams): void {
+  const hw = search.get('hw');
+  const pista = search.get('pista');
+  const data = search.get('data');
+  if (!hw || !pista || !data) return;
+  const s = { hw, pista, data };
+  void qc.prefetchQuery({ queryKey: gpsColumnsKey(s), queryFn: () => fetchGpsColumns(s), staleTime: 5 * 60_000 });
 }

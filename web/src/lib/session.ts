@@ -1,6 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { okSchema } from '../../../core/contracts/common.contract';
-import { meSchema, type Me } from '../../../core/contracts/me.contract';
+import type { Me } from '../../../core/contracts/me.contract';
 import { apiRequest, ApiError } from './api-client';
 
 export const ME_KEY = ['me'] as const;
@@ -8,7 +7,8 @@ export const ME_KEY = ['me'] as const;
 /** The signed-in user or null when signed out (401). Roles always come from here. */
 export async function fetchMe(): Promise<Me | null> {
   try {
-    return await apiRequest('/api/me', { schema: meSchema });
+    // Typed, not parsed: the server validates this answer against meSchema (decision 002).
+    return await apiRequest<Me>('/api/me');
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.code === 'auth/user-disabled')) return null;
     throw err;
@@ -22,7 +22,7 @@ export function useMe() {
 export function useLogout() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest('/api/auth/logout', { method: 'POST', schema: okSchema }),
+    mutationFn: () => apiRequest<{ ok: true }>('/api/auth/logout', { method: 'POST' }),
     onSettled: () => {
       qc.setQueryData(ME_KEY, null);
       qc.removeQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });

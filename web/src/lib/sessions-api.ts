@@ -20,18 +20,17 @@ export function useDates(device: string | undefined, track: string | undefined) 
   });
 }
 
+export const lapsQuery = (device: string | null, track: string | null, date: string | null) => ({
+  queryKey: ['laps', device, track, date],
+  queryFn: () => apiRequest(`/api/devices/${seg(device!)}/sessions/${seg(track!)}/${seg(date!)}/laps`, { schema: lapsResponseSchema }),
+});
+
 export function useLaps(device: string | null, track: string | null, date: string | null) {
-  return useQuery({
-    queryKey: ['laps', device, track, date],
-    queryFn: () => apiRequest(`/api/devices/${seg(device!)}/sessions/${seg(track!)}/${seg(date!)}/laps`, { schema: lapsResponseSchema }),
-    enabled: Boolean(device && track && date),
-  });
+  return useQuery({ ...lapsQuery(device, track, date), enabled: Boolean(device && track && date) });
 }
 
 export function useLatestSession() {
   return useQuery({ queryKey: ['latest'], queryFn: () => apiRequest('/api/sessions/latest', { schema: latestSessionSchema }) });
 }
 
-export function sessionPath(device: string, track: string, date: string): string {
-  return `/api/devices/${seg(device)}/sessions/${seg(track)}/${seg(date)}`;
-}
+export { sessionPath } from './session-paths';
