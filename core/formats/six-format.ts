@@ -338,18 +338,26 @@ function parseGpsLineStrict(line: string, n: number, problems: Problems, c: GpsC
   if (meterSum === undefined || meterSum < 0 || meterSum > 2_000_000_000) return void problems.add(n, 'meterSum', 'integer'), false;
   const i = c.count++;
   c.line[i] = n;
+  setSample(c, i, lat, lon, speed, sats, timeMs, lapCount, first === '1' ? 1 : 0, heat, roll, lean, meterSum);
+  return true;
+}
+
+/** Stores one sample's fields at index i (both parsers; small enough for V8 to inline). */
+function setSample(
+  c: GpsColumns, i: number, lat: number, lon: number, speed: number, sats: number, timeMs: number,
+  lapCount: number, first: number, heat: number, roll: number, lean: number, meterSum: number,
+): void {
   c.lat[i] = lat;
   c.lon[i] = lon;
   c.speed[i] = speed;
   c.satellites[i] = sats;
   c.timeMs[i] = timeMs;
   c.lapCount[i] = lapCount;
-  c.firstLap[i] = first === '1' ? 1 : 0;
+  c.firstLap[i] = first;
   c.heat[i] = heat;
   c.roll[i] = roll;
   c.leanFiltered[i] = lean;
   c.meterSum[i] = meterSum;
-  return true;
 }
 
 /** Reference parser (split-based): the fast one must agree with it on every input. */
@@ -467,17 +475,7 @@ function fastGpsLine(b: Uint8Array, start: number, end: number, c: GpsColumns, i
   ) {
     return false;
   }
-  c.lat[i] = lat;
-  c.lon[i] = lon;
-  c.speed[i] = speed;
-  c.satellites[i] = sats;
-  c.timeMs[i] = timeMs;
-  c.lapCount[i] = lapCount;
-  c.firstLap[i] = first;
-  c.heat[i] = heat;
-  c.roll[i] = roll;
-  c.leanFiltered[i] = lean;
-  c.meterSum[i] = meterSum;
+  setSample(c, i, lat, lon, speed, sats, timeMs, lapCount, first, heat, roll, lean, meterSum);
   return true;
 }
 
