@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { signIn } from './fixtures';
+import { signIn, signOut } from './fixtures';
 
 const lapTimes = async (page: import('@playwright/test').Page) =>
   (await page.getByTestId('lap-row').locator('.lap-time').allTextContents()).map((s) => s.trim());
@@ -60,8 +60,7 @@ test('a rider with no device sees the demo device, labelled; a second device mak
   await page.getByRole('button', { name: 'Carregar' }).click();
   await expect(page.locator('.lap-best')).toHaveCount(1);
 
-  await page.goto('/user');
-  await page.getByRole('button', { name: 'Logout' }).click();
+  await signOut(page);
   await signIn(page, { email: 'piloto@voltas.local' });
   execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', '000000000043', '--owner', 'piloto@voltas.local'], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, stdio: 'ignore' });
   await page.goto('/laps');
