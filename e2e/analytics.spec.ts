@@ -144,4 +144,8 @@ test('a simulated upload appears on an open laps screen without reload', async (
   // Home shows it as the latest session.
   await page.goto('/user');
   await expect(page.getByTestId('latest-session')).toContainText('Monza');
+  // Home links the latest session to analytics (the spec has the action but no button).
+  await page.getByTestId('latest-session').getByRole('link', { name: 'Analisar' }).click();
+  await expect(page).toHaveURL(new RegExp(`/analytics\\?hw=${id}&pista=Monza&data=21112026$`));
+  await expect(page.getByTestId('top-speed')).toBeVisible();
 });

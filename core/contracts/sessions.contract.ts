@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { HEATS } from '../formats/six-format';
+
+/** Bateria: the heat, A–D (never a battery level). */
+export const heatSchema = z.enum(HEATS);
 
 export const problemSchema = z.object({ line: z.number().int(), field: z.string(), reason: z.string() });
 
@@ -24,7 +28,7 @@ export const sectorSchema = z.object({
 
 export const lapRowSchema = z.object({
   lapCount: z.number().int(),
-  heat: z.enum(['A', 'B', 'C', 'D']),
+  heat: heatSchema,
   lapTime: z.string(),
   lapTimeMs: z.number().int(),
   lapSeconds: z.number(),
@@ -137,7 +141,7 @@ export const MAX_RESULTS_MESSAGES = {
 } as const;
 
 export const lapSegmentSchema = z.object({
-  heat: z.enum(['A', 'B', 'C', 'D']),
+  heat: heatSchema,
   lapCount: z.number().int(),
   start: z.number().int(),
   end: z.number().int(),
@@ -160,20 +164,20 @@ export const analysisResponseSchema = z.object({
   laps: z.array(lapSegmentSchema),
   topSpeedKmh: z.number(),
   topSpeedLap: z.number().int().nullable(),
-  topSpeedHeat: z.enum(['A', 'B', 'C', 'D']).nullable(),
+  topSpeedHeat: heatSchema.nullable(),
   maxRollDeg: z.number(),
   maxRollLap: z.number().int().nullable(),
-  maxRollHeat: z.enum(['A', 'B', 'C', 'D']).nullable(),
+  maxRollHeat: heatSchema.nullable(),
   minRollDeg: z.number(),
   minRollLap: z.number().int().nullable(),
-  minRollHeat: z.enum(['A', 'B', 'C', 'D']).nullable(),
+  minRollHeat: heatSchema.nullable(),
   sampleRateHz: z.number(),
 });
 export type AnalysisResponse = z.infer<typeof analysisResponseSchema>;
 
 export const exportParamsSchema = sessionParamsSchema.extend({ format: z.enum(['csv', 'gpx', 'lap.six', 'gps.six']) });
 export const exportQuerySchema = z.object({
-  heat: z.enum(['A', 'B', 'C', 'D']).optional(),
+  heat: heatSchema.optional(),
   lap: z.coerce.number().int().min(0).max(1_000_000).optional(),
 });
 

@@ -169,6 +169,8 @@ export const ptBR = {
     axisMinutes: 'minutos',
     exportSession: 'Exportar a sessão',
     exportCsv: 'CSV (RaceRender)',
+    exportCsvShort: 'CSV',
+    minSatellites: '(mín. {n})',
     exportGpx: 'GPX',
     exportLapSix: 'lap.six',
     exportGpsSix: 'gps.six',

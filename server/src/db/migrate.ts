@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-lap-sessions';
 import * as m0003 from './migrations/0003-audit-log';
+import * as m0004 from './migrations/0004-session-line-counts';
 
 /** Migrations listed in code (no directory scanning), so bundling and tsx behave the same. */
 const migrations: Record<string, Migration> = {
   '0001-initial': m0001,
   '0002-lap-sessions': m0002,
   '0003-audit-log': m0003,
+  '0004-session-line-counts': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

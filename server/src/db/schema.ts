@@ -65,6 +65,9 @@ export interface LapSessionsTable {
   gps_size: Generated<number>;
   sample_count: Generated<number>;
   gps_problems: Generated<string>;
+  /** Non-empty lines of each file as sent (kept + reported). */
+  lap_lines: Generated<number>;
+  gps_lines: Generated<number>;
   created_at: string;
   updated_at: string;
 }

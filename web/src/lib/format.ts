@@ -16,6 +16,7 @@ export function lean(deg: number): string {
   return `${whole}° ${deg < 0 ? 'E' : 'D'}`;
 }
 
-export function seconds1(s: number): string {
-  return decimal1.format(s);
+/** One decimal with the Brazilian comma (Hz, rotation, zoom). */
+export function oneDecimal(n: number): string {
+  return decimal1.format(n);
 }

@@ -15,6 +15,12 @@ async function requireUser(db: Kysely<DB>, email: string) {
   return user;
 }
 
+async function requireSeller(db: Kysely<DB>, email: string) {
+  const user = await requireUser(db, email);
+  if (!user.seller) throw new AppError('storage/invalid-argument', `${email} is not a seller.`);
+  return user;
+}
+
 async function requireDevice(db: Kysely<DB>, id: string) {
   const device = await findDevice(db, id);
   if (!device) throw new AppError('storage/object-not-found', `No device ${id}.`);
@@ -45,8 +51,7 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
     async assignBuyerSeller(actor: string, buyer: string, seller: string): Promise<void> {
       await inTransaction(db, async (trx) => {
         const user = await requireUser(trx, buyer);
-        const sellerUser = await requireUser(trx, seller);
-        if (!sellerUser.seller) throw new AppError('storage/invalid-argument', `${seller} is not a seller.`);
+        await requireSeller(trx, seller);
         await setUserSeller(trx, buyer, seller);
         await recordAudit(trx, { actor, action: 'assign-buyer-seller', target: buyer, before: { userSeller: user.user_seller }, after: { userSeller: seller } });
       });
@@ -55,8 +60,7 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
     async assignDeviceSeller(actor: string, deviceId: string, seller: string): Promise<void> {
       await inTransaction(db, async (trx) => {
         const device = await requireDevice(trx, deviceId);
-        const sellerUser = await requireUser(trx, seller);
-        if (!sellerUser.seller) throw new AppError('storage/invalid-argument', `${seller} is not a seller.`);
+        await requireSeller(trx, seller);
         await setDeviceSeller(trx, deviceId, seller);
         await recordAudit(trx, { actor, action: 'assign-device-seller', target: deviceId, before: { seller: device.seller_email }, after: { seller } });
       });

@@ -98,6 +98,9 @@ describe('device upload → list → laps round trip', () => {
     expect(laps.body.warnings).toHaveLength(2);
     const stored = await server.blobs.get('000000000010/Curitiba/01022026/lap.six');
     expect(stored?.toString('utf8')).toBe(body);
+    // The same bytes again: answered from the index with the same figures and warnings.
+    const again = await put(server, lapPath('Curitiba', '01022026'), tokenA, body);
+    expect(again.body).toEqual({ ...res.body, stored: false, unchanged: true });
   });
 });
 

@@ -29,6 +29,8 @@ describe('analytics reads', () => {
   it('serves the parsed columns as gzip binary that decodes to the samples, with an ETag', async () => {
     const res = await rider.request(`${base}/gps.bin`, { headers: { 'accept-encoding': 'gzip' } });
     expect(res.status).toBe(200);
+    // Sent compressed (fetch inflates it; the header says how it travelled).
+    expect(res.headers.get('content-encoding')).toBe('gzip');
     // fetch inflates gzip itself; the bytes are the codec's.
     const c = decodeGpsColumns(new Uint8Array(await res.arrayBuffer()));
     expect(c.count).toBe(session.sampleCount);

@@ -40,12 +40,6 @@ export async function viewerHasDevice(db: Kysely<DB>, email: string, deviceId: s
   return row !== undefined;
 }
 
-/** Devices with at least one session the viewer may see (previous owners keep theirs). */
-export async function listVisibleDevices(db: Kysely<DB>, viewer: Viewer): Promise<string[]> {
-  const rows = await visible(db, viewer).select('device_id').distinct().orderBy('device_id').execute();
-  return rows.map((r) => r.device_id);
-}
-
 export async function listVisibleTracks(db: Kysely<DB>, viewer: Viewer, deviceId: string): Promise<string[]> {
   const rows = await visible(db, viewer).select('track').distinct().where('device_id', '=', deviceId).orderBy('track').execute();
   return rows.map((r) => r.track);
@@ -95,6 +89,7 @@ export async function listLaps(db: Kysely<DB>, sessionId: string): Promise<Lap[]
 export interface FileIndex {
   md5: string;
   size: number;
+  lines: number;
   problems: LineProblem[];
 }
 
@@ -108,8 +103,8 @@ export async function indexSessionFile(
 ): Promise<void> {
   const fields =
     kind === 'lap'
-      ? { lap_md5: file.md5, lap_size: file.size, lap_problems: JSON.stringify(file.problems), lap_count: 'laps' in content ? content.laps.length : 0 }
-      : { gps_md5: file.md5, gps_size: file.size, gps_problems: JSON.stringify(file.problems), sample_count: 'sampleCount' in content ? content.sampleCount : 0 };
+      ? { lap_md5: file.md5, lap_size: file.size, lap_lines: file.lines, lap_problems: JSON.stringify(file.problems), lap_count: 'laps' in content ? content.laps.length : 0 }
+      : { gps_md5: file.md5, gps_size: file.size, gps_lines: file.lines, gps_problems: JSON.stringify(file.problems), sample_count: 'sampleCount' in content ? content.sampleCount : 0 };
   await trx
     .insertInto('lap_sessions')
     .values({ id: s.id, device_id: s.deviceId, track: s.track, date: s.date, date_iso: s.dateIso, owner_email: s.owner, created_at: s.now, updated_at: s.now, ...fields })
@@ -133,9 +128,4 @@ export async function indexSessionFile(
     // Chunked: SQLite limits bound parameters per statement.
     for (let i = 0; i < rows.length; i += 50) await trx.insertInto('laps').values(rows.slice(i, i + 50)).execute();
   }
-}
-
-export async function countSessions(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('lap_sessions').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
 }

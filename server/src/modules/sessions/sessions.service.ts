@@ -197,7 +197,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
         trx,
         { id, deviceId: address.deviceId, track: address.track, date: address.date, dateIso: ddmmyyyyToIso(address.date), owner: address.owner, now: nowIso() },
         kind,
-        { md5, size, problems: parsed.problems },
+        { md5, size, lines: parsed.lines, problems: parsed.problems },
         parsed.laps ? { laps: parsed.laps } : { sampleCount: parsed.indexed },
       );
       await trx.deleteFrom('upload_intents').where('blob_key', '=', key).where('md5', '=', md5).execute();
@@ -236,8 +236,10 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
         const existingMd5 = input.kind === 'lap' ? existing?.lap_md5 : existing?.gps_md5;
         const current = existingMd5 === md5 ? await blobs.head(key) : undefined;
         if (existing && current?.md5Hash === md5) {
-          const parsed = parse();
-          return { stored: false, unchanged: true, key, md5Hash: md5, lines: parsed.lines, indexed: parsed.indexed, warnings: parsed.problems };
+          // The same bytes again (a device repeating Send): answer from the index, parse nothing.
+          const lap = input.kind === 'lap';
+          const warnings = JSON.parse(lap ? existing.lap_problems : existing.gps_problems) as LineProblem[];
+          return { stored: false, unchanged: true, key, md5Hash: md5, lines: Number(lap ? existing.lap_lines : existing.gps_lines), indexed: Number(lap ? existing.lap_count : existing.sample_count), warnings };
         }
         const address = { deviceId: input.deviceId, track: input.track, date: input.date, owner: input.owner };
         const recordIntent = () =>
@@ -311,10 +313,6 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
         remember(lapsJsonCache, key, json);
       }
       return { json, etag: `"${row.lap_md5 || 'none'}"` };
-    },
-
-    async laps(viewer: Viewer, deviceId: string, track: string, date: string): Promise<z.infer<typeof lapsResponseSchema>> {
-      return this.lapsOf(await requireVisible(viewer, deviceId, track, date), deviceId, track, date);
     },
 
     async lapsOf(row: SessionRow, deviceId: string, track: string, date: string): Promise<z.infer<typeof lapsResponseSchema>> {

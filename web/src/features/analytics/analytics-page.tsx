@@ -4,7 +4,7 @@ import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { SessionSelector, selectableDevices } from '../../components/session-selector';
 import { Page } from '../../components/ui/page';
 import { errorMessage, fill, t } from '../../i18n/messages';
-import { lean, speedProse } from '../../lib/format';
+import { lean, oneDecimal, speedProse } from '../../lib/format';
 import { useMe } from '../../lib/session';
 import { sessionPath, useLaps } from '../../lib/sessions-api';
 import { useAnalysis, useGpsColumns, type SessionRef } from './analytics.api';
@@ -127,7 +127,7 @@ export function AnalyticsPage() {
             </div>
             <div className="summary-item">
               <dt>{a.sampleRate}</dt>
-              <dd>{fill(a.hz, { hz: analysis.data.sampleRateHz.toFixed(1).replace('.', ',') })}</dd>
+              <dd>{fill(a.hz, { hz: oneDecimal(analysis.data.sampleRateHz) })}</dd>
             </div>
           </dl>
           <p className="actions-row">

@@ -1,7 +1,7 @@
 import type { AnalysisResponse, LapsResponse } from '../../../../core/contracts/sessions.contract';
 import { formatLapTime } from '../../../../core/formats/six-format';
 import { fill, t } from '../../i18n/messages';
-import { lean, speedTable } from '../../lib/format';
+import { lean, oneDecimal, speedTable } from '../../lib/format';
 import { lapKey } from './chart-data';
 
 /** Per lap: time, top and minimum speed, lean extremes, satellites, sample rate; choose laps to overlay; export. */
@@ -53,12 +53,12 @@ export function LapFiguresTable(props: {
                 <td className="num">{lean(lap.maxLeanLeftDeg)}</td>
                 <td className="num">{lean(lap.maxLeanRightDeg)}</td>
                 <td className="num">
-                  {Math.round(lap.meanSatellites)} <small>(mín. {lap.minSatellites})</small>
+                  {Math.round(lap.meanSatellites)} <small>{fill(a.minSatellites, { n: lap.minSatellites })}</small>
                   {lap.weakFix && <span className="badge badge-warn">⚠ {a.weakFix}</span>}
                 </td>
-                <td className="num">{lap.sampleRateHz.toFixed(1).replace('.', ',')}</td>
+                <td className="num">{oneDecimal(lap.sampleRateHz)}</td>
                 <td>
-                  <a href={props.exportHref('csv', lap)} download>CSV</a> · <a href={props.exportHref('gpx', lap)} download>GPX</a>
+                  <a href={props.exportHref('csv', lap)} download>{a.exportCsvShort}</a> · <a href={props.exportHref('gpx', lap)} download>{a.exportGpx}</a>
                 </td>
               </tr>
             );

@@ -85,8 +85,7 @@ export function UPlotChart(props: ChartProps) {
 
   useEffect(() => {
     const u = chart.current;
-    if (!u || props.cursorX === undefined) return;
-    if (props.cursorX === null) return;
+    if (!u || props.cursorX === undefined || props.cursorX === null) return;
     u.setCursor({ left: u.valToPos(props.cursorX, 'x'), top: 10 }, false);
   }, [props.cursorX, ready]);
 

@@ -5,6 +5,7 @@ import { SessionSelector, type Selection } from '../../components/session-select
 import { Page } from '../../components/ui/page';
 import { errorMessage, fill, t } from '../../i18n/messages';
 import { useGpsColumnsFor } from '../../lib/gps-columns';
+import { oneDecimal } from '../../lib/format';
 import { useMe } from '../../lib/session';
 import { useDates, useTracks } from '../../lib/sessions-api';
 
@@ -101,7 +102,7 @@ export function MakePage() {
       <p className="muted">{m.help}</p>
       {gps.isError && <p className="alert alert-error" role="alert">{errorMessage(gps.error)}</p>}
       <p className="make-state" aria-live="polite">
-        {fill(m.rotation, { deg: rotation.toFixed(1).replace('.', ',') })} · {fill(m.zoom, { zoom: zoom.toFixed(1).replace('.', ',') })}
+        {fill(m.rotation, { deg: oneDecimal(rotation) })} · {fill(m.zoom, { zoom: oneDecimal(zoom) })}
         {points.length < 2 && !gps.isFetching && <> · {m.noPoints}</>}
       </p>
       <canvas
