@@ -67,7 +67,9 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   }
   await expect(page).toHaveURL(/voltas=/);
   await expect(page.getByTestId('chart-delta')).toHaveAttribute('data-ready', 'true');
-  await page.getByRole('radio', { name: 'inclinação' }).check();
+  // Controlled by the address (an async navigation): click, then wait for the state.
+  await page.getByRole('radio', { name: 'inclinação' }).click();
+  await expect(page.getByRole('radio', { name: 'inclinação' })).toBeChecked();
   await expect(page).toHaveURL(/cor=inclinacao/);
   await page.reload();
   await expect(page.getByRole('checkbox', { name: /volta A3 nos gráficos/ })).toBeChecked();

@@ -1,7 +1,7 @@
 // `npm test`: every check, in order — typecheck, lint, unit + integration (Vitest, real SQLite
 // files and real servers on loopback), then end-to-end (Playwright driving Debian's Chromium).
 // Ends with one plain line "all: N passed, N failed" summing both runners.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
@@ -9,12 +9,41 @@ const only = process.argv.slice(2);
 const want = (step) => only.length === 0 || only.includes(step);
 mkdirSync('.tmp', { recursive: true });
 
-function step(name, args) {
+const HANG_REPORTS = '.tmp/hang-reports';
+
+/**
+ * Runs one step in its own process group with a wall-clock limit: a hung test (or a worker that
+ * never exits) fails the run with a clear message instead of eating CI's time. Before stopping it,
+ * every process of the group writes a Node diagnostic report (JS stacks, open handles) to
+ * .tmp/hang-reports. Resolves 'ok', 'failed' or 'timeout'.
+ */
+function step(name, args, limitMinutes) {
   const started = Date.now();
   console.log(`\n[test] ${name}: ${args.join(' ')}`);
-  const res = spawnSync(process.execPath, args, { stdio: 'inherit', env });
-  console.log(`[test] ${name} ${res.status === 0 ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return res.status === 0;
+  const stepEnv = { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --report-on-signal --report-signal=SIGUSR2 --report-directory=${HANG_REPORTS}`.trim() };
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { stdio: 'inherit', env: stepEnv, detached: true });
+    let timedOut = false;
+    const signal = (sig) => {
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        child.kill(sig);
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      console.error(`[test] ${name} TIMED OUT after ${limitMinutes} min (a test or worker hung); diagnostic reports go to ${HANG_REPORTS}`);
+      signal('SIGUSR2');
+      setTimeout(() => signal('SIGKILL'), 5000);
+    }, limitMinutes * 60_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      const result = timedOut ? 'timeout' : code === 0 ? 'ok' : 'failed';
+      console.log(`[test] ${name} ${result === 'ok' ? 'ok' : result.toUpperCase()} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      resolve(result);
+    });
+  });
 }
 
 function readJson(file) {
@@ -29,12 +58,20 @@ let ok = true;
 let passed = 0;
 let failed = 0;
 
-if (want('typecheck')) ok = step('typecheck', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit']) && ok;
-if (want('lint')) ok = step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0']) && ok;
+if (want('typecheck')) ok = (await step('typecheck', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], 5)) === 'ok' && ok;
+if (want('lint')) ok = (await step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0'], 5)) === 'ok' && ok;
 
 if (want('unit')) {
   rmSync('.tmp/vitest.json', { force: true });
-  ok = step('unit + integration', ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=.tmp/vitest.json']) && ok;
+  const vitest = ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=.tmp/vitest.json'];
+  let result = await step('unit + integration', vitest, 4);
+  if (result === 'timeout') {
+    // A rare worker stall seen twice, never reproduced in 27 direct runs: retried once, loudly.
+    // A failed assertion is never retried.
+    console.error('[test] unit + integration hung: running it once more (see the reports above)');
+    result = await step('unit + integration (retry after a hang)', vitest, 4);
+  }
+  ok = result === 'ok' && ok;
   const report = readJson('.tmp/vitest.json');
   if (report) {
     passed += report.numPassedTests;
@@ -45,7 +82,8 @@ if (want('unit')) {
 if (want('e2e')) {
   rmSync('.tmp/playwright.json', { force: true });
   env.PLAYWRIGHT_JSON_OUTPUT_NAME = '.tmp/playwright.json';
-  ok = step('end-to-end', ['scripts/e2e.mjs', '--reporter=list,json']) && ok;
+  // Generous: includes installing Chromium with apt on a fresh machine and building the web app.
+  ok = (await step('end-to-end', ['scripts/e2e.mjs', '--reporter=list,json'], 15)) === 'ok' && ok;
   const report = readJson('.tmp/playwright.json');
   if (report?.stats) {
     passed += report.stats.expected + report.stats.flaky;

@@ -25,6 +25,8 @@ export async function put(server: TestServer, path: string, token: string | unde
       port: url.port,
       method: 'PUT',
       path,
+      // One connection per request: no pooled keep-alive socket outlives a server's close.
+      agent: false,
       headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': buf.length, ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
     });
     req.on('error', reject);
