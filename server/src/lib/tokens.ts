@@ -1,8 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** 256 random bits, URL-safe. */
+/**
+ * 256 random bits, URL-safe, never starting with '-': a token is typed after `--token` on a
+ * command line, where a leading '-' reads as another option.
+ */
 export function newToken(): string {
-  return randomBytes(32).toString('base64url');
+  for (;;) {
+    const token = randomBytes(32).toString('base64url');
+    if (token[0] !== '-') return token;
+  }
 }
 
 /** Secrets (session cookies, device tokens) are stored and looked up by hash only. */
