@@ -11,8 +11,10 @@ export async function signIn(page: Page, account: { email: string; name?: string
   const popup = await popupPromise;
   await popup.locator('input[name="email"]').first().fill(account.email);
   if (account.name) await popup.locator('form.main input[name="name"]').fill(account.name);
+  // Listen before clicking: the popup can finish the flow and close before click() returns.
+  const closed = popup.waitForEvent('close');
   await popup.locator('form.main button[type="submit"]').click();
-  await popup.waitForEvent('close');
+  await closed;
   await expect(page).toHaveURL(/\/user$/);
 }
 
