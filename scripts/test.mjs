@@ -1,8 +1,11 @@
 // `npm test`: every check, in order — typecheck, lint, unit + integration (Vitest, real SQLite
-// files and real servers on loopback), then end-to-end (Playwright driving Debian's Chromium).
+// files and real servers on loopback), the server's tests again on a real PostgreSQL server
+// (scripts/postgres.mjs), then end-to-end (Playwright driving Debian's Chromium).
+// `npm test -- unit postgres` runs only the named steps.
 // Ends with one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { startPostgres } from './postgres.mjs';
 
 const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
 const only = process.argv.slice(2);
@@ -17,10 +20,10 @@ const HANG_REPORTS = '.tmp/hang-reports';
  * every process of the group writes a Node diagnostic report (JS stacks, open handles) to
  * .tmp/hang-reports. Resolves 'ok', 'failed' or 'timeout'.
  */
-function step(name, args, limitMinutes) {
+function step(name, args, limitMinutes, extraEnv = {}) {
   const started = Date.now();
   console.log(`\n[test] ${name}: ${args.join(' ')}`);
-  const stepEnv = { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --report-on-signal --report-signal=SIGUSR2 --report-directory=${HANG_REPORTS}`.trim() };
+  const stepEnv = { ...env, ...extraEnv, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --report-on-signal --report-signal=SIGUSR2 --report-directory=${HANG_REPORTS}`.trim() };
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: 'inherit', env: stepEnv, detached: true });
     let timedOut = false;
@@ -61,22 +64,42 @@ let failed = 0;
 if (want('typecheck')) ok = (await step('typecheck', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], 5)) === 'ok' && ok;
 if (want('lint')) ok = (await step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0'], 5)) === 'ok' && ok;
 
-if (want('unit')) {
-  rmSync('.tmp/vitest.json', { force: true });
-  const vitest = ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=.tmp/vitest.json'];
-  let result = await step('unit + integration', vitest, 4);
+/** One Vitest run, retried once (loudly) only if it hung; adds its counts to the totals. */
+async function vitestRun(name, filters, jsonFile, extraEnv = {}) {
+  rmSync(jsonFile, { force: true });
+  const vitest = ['node_modules/vitest/vitest.mjs', 'run', ...filters, '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`];
+  let result = await step(name, vitest, 4, extraEnv);
   if (result === 'timeout') {
     // A rare worker stall seen twice, never reproduced in 27 direct runs: retried once, loudly.
     // A failed assertion is never retried.
-    console.error('[test] unit + integration hung: running it once more (see the reports above)');
-    result = await step('unit + integration (retry after a hang)', vitest, 4);
+    console.error(`[test] ${name} hung: running it once more (see the reports above)`);
+    result = await step(`${name} (retry after a hang)`, vitest, 4, extraEnv);
   }
-  ok = result === 'ok' && ok;
-  const report = readJson('.tmp/vitest.json');
+  const report = readJson(jsonFile);
   if (report) {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
   } else failed += 1;
+  return result === 'ok';
+}
+
+if (want('unit')) ok = (await vitestRun('unit + integration (SQLite)', [], '.tmp/vitest.json')) && ok;
+
+if (want('postgres')) {
+  // The server's repository and integration tests again, on a real PostgreSQL server (each test
+  // server gets its own empty database there).
+  let pgServer;
+  try {
+    pgServer = await startPostgres();
+    console.log(`\n[test] PostgreSQL started for the second run: ${pgServer.url}`);
+    ok = (await vitestRun('server integration (PostgreSQL)', ['server/'], '.tmp/vitest-pg.json', { VOLTAS_TEST_PG_URL: pgServer.url })) && ok;
+  } catch (err) {
+    console.error(`[test] could not start PostgreSQL: ${err.message}`);
+    ok = false;
+    failed += 1;
+  } finally {
+    pgServer?.stop();
+  }
 }
 
 if (want('e2e')) {

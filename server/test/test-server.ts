@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp, type BuiltApp } from '../src/app';
 import { loadConfig, type AppConfig } from '../src/config';
+import { testDatabaseUrl } from './test-database';
 
 /** A free loopback port (the local OIDC issuer URL must be known before listening). */
 export async function freePort(): Promise<number> {
@@ -24,11 +25,23 @@ export interface TestServer extends BuiltApp {
   close(): Promise<void>;
 }
 
-/** A real server on loopback with a fresh SQLite file and blob dir, and the local identity provider. */
+/**
+ * A real server on loopback with a fresh database (a SQLite file, or an empty PostgreSQL database
+ * on the PostgreSQL run) and blob dir, and the local identity provider. Pass `DATABASE_URL` in
+ * `env` to share a database between servers (restarts, several instances).
+ */
 export async function startTestServer(env: Record<string, string> = {}, opts: { dataDir?: string; keepDataDir?: boolean } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'voltas-test-'));
   const port = await freePort();
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const databaseUrl = env.DATABASE_URL ?? (await testDatabaseUrl());
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
+  });
   const built = await buildApp(config, { webRoot: path.join(dataDir, 'no-web') });
   await built.app.listen({ port, host: '127.0.0.1' });
   return {
@@ -41,6 +54,11 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
       if (!opts.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Env for a second server on the same database as `server` (a restart, another instance). */
+export function sameDatabase(server: TestServer): Record<string, string> {
+  return server.config.databaseUrl ? { DATABASE_URL: server.config.databaseUrl } : {};
 }
 
 /** Minimal cookie jar over fetch with manual redirects, so each hop of the flow can be checked. */

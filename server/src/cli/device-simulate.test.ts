@@ -31,6 +31,7 @@ const lastLine = () => out.join('').trimEnd().split('\n').at(-1)!;
 describe('voltas device add / token, then simulate through the real API', () => {
   it('registers a device, prints its token alone on the last line, stores only a hash; simulate uploads a session', async () => {
     vi.stubEnv('DATA_DIR', server.dataDir);
+    if (server.config.databaseUrl) vi.stubEnv('DATABASE_URL', server.config.databaseUrl);
     capture();
     expect(await run(['device', 'add', '000000000555', '--owner', 'Sim@Example.com'])).toBe(0);
     const token = lastLine();
@@ -58,6 +59,7 @@ describe('voltas device add / token, then simulate through the real API', () => 
 
   it('refuses bad ids, duplicates and unknown devices', async () => {
     vi.stubEnv('DATA_DIR', server.dataDir);
+    if (server.config.databaseUrl) vi.stubEnv('DATABASE_URL', server.config.databaseUrl);
     capture();
     expect(await run(['device', 'add', '42'])).toBe(2);
     expect(await run(['device', 'add', '000000000555'])).toBe(1);

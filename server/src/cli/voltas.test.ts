@@ -4,15 +4,19 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDatabase } from '../db/create-db';
 import { findUser } from '../modules/users/users.repository';
+import { testDatabaseUrl } from '../../test/test-database';
 import { run } from './voltas';
 
 let dataDir: string;
+let databaseUrl: string | undefined;
 let out: string[];
 let err: string[];
 
-beforeEach(() => {
+beforeEach(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-cli-'));
+  databaseUrl = await testDatabaseUrl();
   vi.stubEnv('DATA_DIR', dataDir);
+  if (databaseUrl) vi.stubEnv('DATABASE_URL', databaseUrl);
   out = [];
   err = [];
   vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
@@ -24,7 +28,7 @@ afterEach(() => {
 });
 
 async function user(email: string) {
-  const database = createDatabase({ dataDir });
+  const database = createDatabase({ dataDir, databaseUrl });
   try {
     return await findUser(database.db, email);
   } finally {
@@ -39,7 +43,7 @@ describe('voltas CLI', () => {
     expect((await user('admin@voltas.local'))?.adm).toBe('1');
     expect((await user('vendedor@voltas.local'))?.seller).toBe('1');
     expect((await user('piloto@voltas.local'))).toMatchObject({ adm: '', seller: '', user_seller: 'vendedor@voltas.local' });
-    const database = createDatabase({ dataDir });
+    const database = createDatabase({ dataDir, databaseUrl });
     try {
       const sessions = await database.db.selectFrom('lap_sessions').select(['device_id', 'owner_email']).execute();
       expect(sessions.filter((s) => s.device_id === '000000000001')).toHaveLength(4);

@@ -2,11 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testDatabaseUrl } from '../../test/test-database';
 import { createDatabase } from './create-db';
 import { migrateToLatest } from './migrate';
 import { inTransaction } from './transaction';
 
-const database = createDatabase({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'voltas-trx-')) });
+const database = createDatabase({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'voltas-trx-')), databaseUrl: await testDatabaseUrl() });
 afterAll(() => database.close());
 
 describe('inTransaction', () => {

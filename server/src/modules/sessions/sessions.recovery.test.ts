@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { addDevice, LAP_LINE, put } from '../../../test/fixtures';
-import { startTestServer } from '../../../test/test-server';
+import { sameDatabase, startTestServer } from '../../../test/test-server';
 import { nowIso } from '../../lib/tokens';
 
 describe('an upload interrupted between the blob write and the index', () => {
@@ -21,7 +21,7 @@ describe('an upload interrupted between the blob write and the index', () => {
     const dataDir = first.dataDir;
     await first.close();
 
-    const second = await startTestServer({}, { dataDir });
+    const second = await startTestServer(sameDatabase(first), { dataDir });
     try {
       const laps = await second.database.db.selectFrom('laps').select('lap_count').where('session_id', '=', '000000000010/Interlagos/01112026').orderBy('idx').execute();
       expect(laps.map((l) => l.lap_count)).toEqual([5, 6]);
