@@ -86,13 +86,14 @@ async function vitestRun(name, filters, jsonFile, extraEnv = {}) {
 if (want('unit')) ok = (await vitestRun('unit + integration (SQLite)', [], '.tmp/vitest.json')) && ok;
 
 if (want('postgres')) {
-  // The server's repository and integration tests again, on a real PostgreSQL server (each test
-  // server gets its own empty database there).
+  // The server's repository and integration tests again in the scale-out configuration: a real
+  // PostgreSQL server (each test server gets its own empty database there) and blobs in a real
+  // S3-compatible server on loopback (s3rver, one per test file, a bucket per test server).
   let pgServer;
   try {
     pgServer = await startPostgres();
     console.log(`\n[test] PostgreSQL started for the second run: ${pgServer.url}`);
-    ok = (await vitestRun('server integration (PostgreSQL)', ['server/'], '.tmp/vitest-pg.json', { VOLTAS_TEST_PG_URL: pgServer.url })) && ok;
+    ok = (await vitestRun('server integration (PostgreSQL + S3)', ['server/'], '.tmp/vitest-pg.json', { VOLTAS_TEST_PG_URL: pgServer.url, VOLTAS_TEST_S3: '1' })) && ok;
   } catch (err) {
     console.error(`[test] could not start PostgreSQL: ${err.message}`);
     ok = false;

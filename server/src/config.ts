@@ -18,6 +18,8 @@ const envSchema = z.object({
   S3_REGION: z.string().default('us-east-1'),
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false'),
   S3_REQUEST_CHECKSUM: z.enum(['when_supported', 'when_required']).default('when_supported'),
+  AWS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   PUBLIC_URL: z.url().optional(),
@@ -44,6 +46,8 @@ export interface AppConfig {
         region: string;
         forcePathStyle: boolean;
         requestChecksum: 'when_supported' | 'when_required';
+        /** From AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY; absent: the SDK's default chain (profile, instance role). */
+        credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
       }
     | undefined;
   google: { clientId: string; clientSecret: string } | undefined;
@@ -63,6 +67,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (Boolean(e.AWS_ACCESS_KEY_ID) !== Boolean(e.AWS_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid configuration: set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or neither.');
+  }
+  if (!e.S3_BUCKET && (e.S3_ENDPOINT || e.S3_FORCE_PATH_STYLE === 'true')) {
+    throw new ConfigError('Invalid configuration: S3_ENDPOINT or S3_FORCE_PATH_STYLE is set but S3_BUCKET is not.');
+  }
   if (Boolean(e.GOOGLE_CLIENT_ID) !== Boolean(e.GOOGLE_CLIENT_SECRET)) {
     throw new ConfigError('Invalid configuration: set both GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or neither.');
   }
@@ -89,6 +99,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           region: e.S3_REGION,
           forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
           requestChecksum: e.S3_REQUEST_CHECKSUM,
+          credentials:
+            e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+              ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY }
+              : undefined,
         }
       : undefined,
     google:

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { buildApp, type BuiltApp } from '../src/app';
 import { loadConfig, type AppConfig } from '../src/config';
 import { testDatabaseUrl } from './test-database';
+import { onS3, testS3 } from './test-s3';
 
 /** A free loopback port (the local OIDC issuer URL must be known before listening). */
 export async function freePort(): Promise<number> {
@@ -34,12 +35,14 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'voltas-test-'));
   const port = await freePort();
   const databaseUrl = env.DATABASE_URL ?? (await testDatabaseUrl());
+  const s3Env = onS3 && !env.S3_BUCKET ? await (await testS3()).bucketEnv() : {};
   const config = loadConfig({
     DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'silent',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...s3Env,
     ...env,
   });
   const built = await buildApp(config, { webRoot: path.join(dataDir, 'no-web') });
@@ -56,9 +59,17 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
   };
 }
 
-/** Env for a second server on the same database as `server` (a restart, another instance). */
+/** Env for a second server on the same database and bucket as `server` (a restart, another instance). */
 export function sameDatabase(server: TestServer): Record<string, string> {
-  return server.config.databaseUrl ? { DATABASE_URL: server.config.databaseUrl } : {};
+  const env: Record<string, string> = {};
+  if (server.config.databaseUrl) env.DATABASE_URL = server.config.databaseUrl;
+  const s3 = server.config.s3;
+  if (s3) {
+    Object.assign(env, { S3_BUCKET: s3.bucket, S3_REGION: s3.region, S3_FORCE_PATH_STYLE: String(s3.forcePathStyle), S3_REQUEST_CHECKSUM: s3.requestChecksum });
+    if (s3.endpoint) env.S3_ENDPOINT = s3.endpoint;
+    if (s3.credentials) Object.assign(env, { AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey });
+  }
+  return env;
 }
 
 /** Minimal cookie jar over fetch with manual redirects, so each hop of the flow can be checked. */

@@ -2,11 +2,10 @@ import path from 'node:path';
 import type { AppConfig } from '../config';
 import type { BlobStore } from './blob-store';
 import { LocalBlobStore } from './local-blob-store';
+import { S3BlobStore } from './s3-blob-store';
 
 /** The one place the blob store is chosen from config. */
 export function createBlobStore(config: AppConfig): BlobStore {
-  if (config.s3) {
-    throw new Error('S3_BUCKET is set, but the S3 blob store arrives with the scale-out work; unset S3_BUCKET to use the filesystem.');
-  }
+  if (config.s3) return new S3BlobStore(config.s3);
   return new LocalBlobStore(path.join(config.dataDir, 'blobs'));
 }

@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSession } from '../../../../core/sim/session-generator';
 import { loadTracks } from '../../lib/track-files';
@@ -24,20 +22,20 @@ afterAll(async () => {
 const lapPath = (track = 'Interlagos', date = '21112026') => `/api/device/v1/sessions/${track}/${date}/lap.six`;
 const gpsPath = (track = 'Interlagos', date = '21112026') => `/api/device/v1/sessions/${track}/${date}/gps.six`;
 
-function blobFiles(): string[] {
+/** Every key in the blob store (filesystem or S3), walked through the store's own listing. */
+async function blobFiles(): Promise<string[]> {
   const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(path.join(dir, e.name));
-      else out.push(path.relative(path.join(server.dataDir, 'blobs'), path.join(dir, e.name)));
-    }
+  const walk = async (prefix: string): Promise<void> => {
+    let token: string | undefined;
+    do {
+      const page = await server.blobs.list(prefix, { maxResults: 1000, pageToken: token });
+      out.push(...page.items);
+      for (const p of page.prefixes) await walk(p);
+      token = page.nextPageToken;
+    } while (token);
   };
-  try {
-    walk(path.join(server.dataDir, 'blobs'));
-  } catch {
-    /* none yet */
-  }
-  return out.filter((f) => !f.startsWith('.tmp') && !f.endsWith('.meta.json')).sort();
+  await walk('');
+  return out.sort();
 }
 
 describe('device upload → list → laps round trip', () => {
@@ -70,7 +68,7 @@ describe('device upload → list → laps round trip', () => {
     expect(list.body).toEqual({ prefixes: [], items: ['000000000010/Interlagos/21112026/gps.six', '000000000010/Interlagos/21112026/lap.six'] });
     const meta = await rider.json('/api/storage/metadata?path=000000000010/Interlagos/21112026/lap.six');
     expect(meta.body).toMatchObject({
-      bucket: 'voltas', name: 'lap.six', fullPath: '000000000010/Interlagos/21112026/lap.six', size: Buffer.byteLength(session.lapSix),
+      bucket: server.config.s3?.bucket ?? 'voltas', name: 'lap.six', fullPath: '000000000010/Interlagos/21112026/lap.six', size: Buffer.byteLength(session.lapSix),
       md5Hash: createHash('md5').update(session.lapSix).digest('base64'), contentType: 'text/plain; charset=utf-8', metageneration: '1',
     });
     for (const field of ['generation', 'timeCreated', 'updated']) expect(meta.body[field]).toBeTruthy();
@@ -129,21 +127,21 @@ describe('bad input gets a clear error and stores nothing', () => {
   ];
   for (const [name, run, status, code] of cases) {
     it(`${name} → ${status} ${code}`, async () => {
-      const before = blobFiles();
+      const before = await blobFiles();
       const res = await run();
       expect(res.status).toBe(status);
       expect(res.body?.code).toBe(code);
       expect(res.body?.message).toBeTruthy();
-      expect(blobFiles()).toEqual(before);
+      expect(await blobFiles()).toEqual(before);
     });
   }
 
   it('a token writing another device\'s path → 403, nothing stored', async () => {
-    const before = blobFiles();
+    const before = await blobFiles();
     const res = await put(server, '/api/device/v1/devices/000000000020/sessions/Interlagos/21112026/lap.six', tokenA, LAP_LINE);
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('storage/unauthorized');
-    expect(blobFiles()).toEqual(before);
+    expect(await blobFiles()).toEqual(before);
     const own = await put(server, '/api/device/v1/devices/000000000020/sessions/Interlagos/21112026/lap.six', tokenB, LAP_LINE);
     expect(own.status).toBe(200);
   });

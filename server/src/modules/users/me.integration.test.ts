@@ -3,6 +3,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../../../test/test-database';
+import { onS3 } from '../../../test/test-s3';
 import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
 
 let server: TestServer;
@@ -91,7 +92,7 @@ describe('health and docs', () => {
   it('GET /api/health answers 200 with what is in use', async () => {
     const res = await server.app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'ok', database: expect.stringContaining(onPostgres ? 'PostgreSQL' : 'SQLite'), blobs: expect.stringContaining('filesystem'), identityProvider: expect.stringContaining('local') });
+    expect(res.json()).toMatchObject({ status: 'ok', database: expect.stringContaining(onPostgres ? 'PostgreSQL' : 'SQLite'), blobs: expect.stringContaining(onS3 ? 'S3 bucket' : 'filesystem'), identityProvider: expect.stringContaining('local') });
   });
 
   it('serves the OpenAPI document at /api/docs/json with the routes', async () => {
