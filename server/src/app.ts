@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
+import { databaseRateLimitStore } from './plugins/rate-limit-store';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -54,9 +55,12 @@ export interface BuiltApp {
   sessions: SessionsService;
 }
 
+const RECOVERY_INTERVAL_MS = 60_000;
+
 /** Wires every plugin and module from config. Tests call it; main.ts adds listen and shutdown. */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<BuiltApp> {
-  const database = deps.database ?? createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const logRef: { current?: { error(obj: unknown, msg: string): void } } = {};
+  const database = deps.database ?? createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, onError: (err) => logRef.current?.error({ err }, 'database coordination') });
   await migrateToLatest(database.db);
   const blobs = deps.blobs ?? createBlobStore(config);
   const box = new SecretBox(config.secretKey);
@@ -67,6 +71,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
+  logRef.current = app.log;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -88,7 +93,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
 
   const secureCookies: boolean | 'auto' = config.publicUrl.startsWith('https:') ? true : 'auto';
   const users = createUsersService(db, box, DEMO_DEVICE_ID);
-  const sessions = createSessionsService({ db, blobs, demoDeviceId: DEMO_DEVICE_ID });
+  const sessions = createSessionsService({ db, blobs, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID });
+  // Listening for other instances' events before serving, so none is missed.
+  await database.coordination.ready();
   const recovered = await sessions.recoverInterruptedUploads();
   const storage = createStorageService({ db, blobs, bucket: config.s3?.bucket ?? 'voltas' });
 
@@ -111,7 +118,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     hsts: config.publicUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
   });
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, { global: false });
+  // Counted in the database: every instance behind a proxy sees the same hits.
+  await app.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(db), skipOnError: true });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Voltas API', version: '1' } },
     transform: jsonSchemaTransform,
@@ -148,8 +156,19 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   await app.register(webStatic, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
 
   if (recovered.reindexed + recovered.dropped > 0) app.log.warn(recovered, 'finished interrupted uploads');
+  // With several instances, one that crashed may never restart: the others finish its uploads.
+  // Safe at any time, as recovery takes each file's lock (an upload in flight finishes first).
+  const recovery = setInterval(() => {
+    sessions
+      .recoverInterruptedUploads()
+      .then((r) => r.reindexed + r.dropped > 0 && app.log.warn(r, 'finished interrupted uploads'))
+      .catch((err: unknown) => app.log.error({ err }, 'upload recovery failed'));
+  }, RECOVERY_INTERVAL_MS);
+  recovery.unref();
   app.addHook('onClose', async () => {
+    clearInterval(recovery);
     await sessions.drain();
+    sessions.stop();
     if (!deps.database) await database.close();
   });
   return { app, database, blobs, idp, sessions };

@@ -46,3 +46,17 @@ export async function put(server: TestServer, path: string, token: string | unde
   }
   return { status: res.status, body: json, text };
 }
+
+/** Reads a server-sent events response until `until` matches or `ms` pass; returns the text read. */
+export async function readEvents(res: Response, until: RegExp, ms: number): Promise<string> {
+  const reader = res.body!.getReader();
+  const dec = new TextDecoder();
+  let text = '';
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && !until.test(text)) {
+    const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
+    if (!chunk || chunk.done) break;
+    text += dec.decode(chunk.value);
+  }
+  return text;
+}

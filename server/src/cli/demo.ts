@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { generateSession } from '../../../core/sim/session-generator';
 import type { BlobStore } from '../blobs/blob-store';
+import type { Coordination } from '../db/coordination';
 import type { DB } from '../db/schema';
 import { DEMO_ACCOUNTS, DEMO_DEVICE_ID } from '../lib/demo-accounts';
 import { loadTracks } from '../lib/track-files';
@@ -27,7 +28,7 @@ const DEMO_SESSIONS: { device: string; track: string; date: string; seed: number
  * rider's device with generated sessions on real tracks. Idempotent (re-sending identical files
  * is a no-op).
  */
-export async function loadDemo(db: Kysely<DB>, blobs: BlobStore, opts: { onlyIfEmpty: boolean; companyAccount: string }): Promise<string> {
+export async function loadDemo(db: Kysely<DB>, blobs: BlobStore, coordination: Coordination, opts: { onlyIfEmpty: boolean; companyAccount: string }): Promise<string> {
   if (opts.onlyIfEmpty) {
     const any = await db.selectFrom('users').select('email').limit(1).executeTakeFirst();
     if (any) return 'demo: data dir already in use, nothing loaded';
@@ -53,7 +54,7 @@ export async function loadDemo(db: Kysely<DB>, blobs: BlobStore, opts: { onlyIfE
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
   }
-  const sessions = createSessionsService({ db, blobs, demoDeviceId: DEMO_DEVICE_ID });
+  const sessions = createSessionsService({ db, blobs, coordination, demoDeviceId: DEMO_DEVICE_ID });
   const tracks = new Map(loadTracks().map((t) => [t.name, t]));
   let samples = 0;
   for (const s of DEMO_SESSIONS) {

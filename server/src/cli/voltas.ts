@@ -4,7 +4,7 @@ import { isDdmmyyyy, isDeviceId } from '../../../core/formats/dates';
 import { createBlobStore } from '../blobs/create-blob-store';
 import type { BlobStore } from '../blobs/blob-store';
 import { loadConfig, ConfigError, type AppConfig } from '../config';
-import { createDatabase } from '../db/create-db';
+import { createDatabase, type Database } from '../db/create-db';
 import { migrateToLatest } from '../db/migrate';
 import type { DB } from '../db/schema';
 import { AppError } from '../../../core/errors';
@@ -32,7 +32,7 @@ export async function run(argv: string[]): Promise<number> {
       case 'serve': {
         const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
         if (values.demo) {
-          const report = await withDb((db, blobs, config) => loadDemo(db, blobs, { onlyIfEmpty: true, companyAccount: config.companyAccount }));
+          const report = await withDb((db, blobs, config, database) => loadDemo(db, blobs, database.coordination, { onlyIfEmpty: true, companyAccount: config.companyAccount }));
           process.stdout.write(`${report}\n`);
         }
         const { main } = await import('../main');
@@ -40,7 +40,7 @@ export async function run(argv: string[]): Promise<number> {
         return 0;
       }
       case 'demo': {
-        const report = await withDb((db, blobs, config) => loadDemo(db, blobs, { onlyIfEmpty: false, companyAccount: config.companyAccount }));
+        const report = await withDb((db, blobs, config, database) => loadDemo(db, blobs, database.coordination, { onlyIfEmpty: false, companyAccount: config.companyAccount }));
         process.stdout.write(`${report}\n`);
         return 0;
       }
@@ -68,12 +68,12 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-async function withDb<T>(work: (db: Kysely<DB>, blobs: BlobStore, config: AppConfig) => Promise<T>): Promise<T> {
+async function withDb<T>(work: (db: Kysely<DB>, blobs: BlobStore, config: AppConfig, database: Database) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(database.db);
-    return await work(database.db, createBlobStore(config), config);
+    return await work(database.db, createBlobStore(config), config, database);
   } finally {
     await database.close();
   }

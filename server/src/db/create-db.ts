@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { inProcessCoordination, postgresCoordination, type Coordination } from './coordination';
 import type { DB } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -12,20 +13,27 @@ export interface Database {
   dialect: Dialect;
   /** Human description for start-up logs, without credentials. */
   description: string;
+  /** Cross-instance locks and events (in-process on SQLite, PostgreSQL's own on PostgreSQL). */
+  coordination: Coordination;
   close(): Promise<void>;
 }
 
 /** Chooses SQLite (embedded default, WAL) or PostgreSQL (DATABASE_URL). */
-export function createDatabase(opts: { dataDir: string; databaseUrl?: string | undefined }): Database {
+export function createDatabase(opts: { dataDir: string; databaseUrl?: string | undefined; onError?: (err: Error) => void }): Database {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     const url = new URL(opts.databaseUrl);
+    const coordination = postgresCoordination(opts.databaseUrl, opts.onError);
     return {
       db,
       dialect: 'postgres',
       description: `PostgreSQL ${url.hostname}:${url.port || 5432}${url.pathname}`,
-      close: () => db.destroy(),
+      coordination,
+      close: async () => {
+        await coordination.close();
+        await db.destroy();
+      },
     };
   }
   mkdirSync(opts.dataDir, { recursive: true });
@@ -36,7 +44,17 @@ export function createDatabase(opts: { dataDir: string; databaseUrl?: string | u
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', description: `SQLite ${file}`, close: () => db.destroy() };
+  const coordination = inProcessCoordination();
+  return {
+    db,
+    dialect: 'sqlite',
+    description: `SQLite ${file}`,
+    coordination,
+    close: async () => {
+      await coordination.close();
+      await db.destroy();
+    },
+  };
 }
 
 /**

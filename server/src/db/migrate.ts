@@ -3,6 +3,7 @@ import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-lap-sessions';
 import * as m0003 from './migrations/0003-audit-log';
 import * as m0004 from './migrations/0004-session-line-counts';
+import * as m0005 from './migrations/0005-rate-limits';
 
 /** Migrations listed in code (no directory scanning), so bundling and tsx behave the same. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002-lap-sessions': m0002,
   '0003-audit-log': m0003,
   '0004-session-line-counts': m0004,
+  '0005-rate-limits': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

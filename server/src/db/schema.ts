@@ -110,6 +110,14 @@ export interface AuditLogTable {
   after: string;
 }
 
+export interface RateLimitsTable {
+  /** `${route}|${client key}`. */
+  key: string;
+  hits: number;
+  /** Epoch milliseconds; PostgreSQL returns bigint as text, so read it through Number(). */
+  reset_at: number | string;
+}
+
 export interface DB {
   users: UsersTable;
   devices: DevicesTable;
@@ -119,5 +127,6 @@ export interface DB {
   laps: LapsTable;
   upload_intents: UploadIntentsTable;
   audit_log: AuditLogTable;
+  rate_limits: RateLimitsTable;
 }
 

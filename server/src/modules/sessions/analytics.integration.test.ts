@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
 import { generateSession } from '../../../../core/sim/session-generator';
 import { loadTracks } from '../../lib/track-files';
-import { addDevice, put } from '../../../test/fixtures';
+import { addDevice, put, readEvents } from '../../../test/fixtures';
 import { gpsColumnsKey } from './sessions.service';
 import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
 
@@ -96,20 +96,8 @@ describe('live updates', () => {
     const mine = await open(rider);
     const theirs = await open(other);
     expect(mine.headers.get('content-type')).toMatch(/text\/event-stream/);
-    const read = async (res: Response, until: RegExp, ms: number) => {
-      const reader = res.body!.getReader();
-      const dec = new TextDecoder();
-      let text = '';
-      const deadline = Date.now() + ms;
-      while (Date.now() < deadline && !until.test(text)) {
-        const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
-        if (!chunk || chunk.done) break;
-        text += dec.decode(chunk.value);
-      }
-      return text;
-    };
-    const pending = read(mine, /event: session/, 5000);
-    const pendingOther = read(theirs, /event: session/, 1500);
+    const pending = readEvents(mine, /event: session/, 5000);
+    const pendingOther = readEvents(theirs, /event: session/, 1500);
     await put(server, '/api/device/v1/sessions/Interlagos/22112026/lap.six', token, session.lapSix);
     const text = await pending;
     expect(text).toContain('event: session');

@@ -14,6 +14,7 @@ import { analyzeGps } from '../../../../core/analysis/gps-analysis';
 import { toGpx, toRaceRenderCsv } from '../../../../core/formats/exports';
 import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
+import type { Coordination } from '../../db/coordination';
 import type { DB } from '../../db/schema';
 import { inTransaction } from '../../db/transaction';
 import { nowIso } from '../../lib/tokens';
@@ -100,27 +101,19 @@ function isReadableColumns(gzipped: Buffer): boolean {
   }
 }
 
-/** Serializes work per key within this process, so a blob and its index are replaced together. */
-class KeyedMutex {
-  private tails = new Map<string, Promise<unknown>>();
-  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(key) ?? Promise.resolve();
-    const next = prev.then(work, work);
-    const tail = next.catch(() => undefined);
-    this.tails.set(key, tail);
-    try {
-      return await next;
-    } finally {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    }
-  }
+function isSessionEvent(x: unknown): x is SessionEvent {
+  const e = x as Partial<SessionEvent> | null;
+  return !!e && e.type === 'session-updated' && typeof e.deviceId === 'string' && typeof e.track === 'string' && typeof e.date === 'string' && typeof e.owner === 'string';
 }
 
-export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; demoDeviceId: string }) {
-  const { db, blobs } = deps;
+export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; coordination: Coordination; demoDeviceId: string }) {
+  const { db, blobs, coordination } = deps;
+  // Session events of every instance (the coordination bus), re-emitted here for the live routes.
   const events = new EventEmitter();
   events.setMaxListeners(0);
-  const mutex = new KeyedMutex();
+  const unsubscribe = coordination.subscribe((payload) => {
+    if (isSessionEvent(payload)) events.emit('session', payload);
+  });
   // Serialized laps answers by `${session id}@${lap md5}`: the same file always gives the same answer.
   const lapsJsonCache = new Map<string, string>();
   const LAPS_CACHE_MAX = 200;
@@ -202,7 +195,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
       );
       await trx.deleteFrom('upload_intents').where('blob_key', '=', key).where('md5', '=', md5).execute();
     });
-    events.emit('session', { type: 'session-updated', ...address } satisfies SessionEvent);
+    await coordination.publish({ type: 'session-updated', ...address } satisfies SessionEvent).catch(() => undefined); // live updates are best effort
   }
 
   return {
@@ -211,6 +204,11 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
     /** Waits for derived data still being built (graceful shutdown). */
     async drain(): Promise<void> {
       await Promise.all([...pendingDerived]);
+    },
+
+    /** Stops hearing other instances' events (server close). */
+    stop(): void {
+      unsubscribe();
     },
 
     /**
@@ -231,7 +229,8 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
       const key = `${id}/${SIX_FILE[input.kind]}`;
       // gps.six is parsed from its bytes; only the small lap.six is decoded to text.
       const parse = () => (input.kind === 'gps' ? parseSix('gps', '', input.body) : parseSix('lap', input.body.toString('utf8')));
-      return mutex.run(key, async () => {
+      // One writer per file across all instances: the blob and its index are replaced together.
+      return coordination.withKeyLock(key, async () => {
         const existing = await findSession(db, id);
         const existingMd5 = input.kind === 'lap' ? existing?.lap_md5 : existing?.gps_md5;
         const current = existingMd5 === md5 ? await blobs.head(key) : undefined;
@@ -277,22 +276,30 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
      * Runs at start-up, before the server listens.
      */
     async recoverInterruptedUploads(): Promise<{ reindexed: number; dropped: number }> {
-      const intents = await db.selectFrom('upload_intents').selectAll().execute();
+      const intents = await db.selectFrom('upload_intents').select('blob_key').execute();
       let reindexed = 0;
-      for (const intent of intents) {
-        const head = await blobs.head(intent.blob_key);
-        const body = head?.md5Hash === intent.md5 ? await blobs.get(intent.blob_key) : undefined;
-        const decoded = body ? decodeSixBody(body) : undefined;
-        const kind = intent.kind === 'gps' ? 'gps' : 'lap';
-        if (body && decoded && 'text' in decoded) {
-          const parsed = parseSix(kind, decoded.text);
-          await commitIndex({ deviceId: intent.device_id, track: intent.track, date: intent.date, owner: intent.owner_email }, kind, intent.blob_key, intent.md5, body.length, parsed);
-          reindexed++;
-        } else {
-          await db.deleteFrom('upload_intents').where('blob_key', '=', intent.blob_key).execute();
-        }
+      let dropped = 0;
+      for (const { blob_key: key } of intents) {
+        // Under the file's lock: an upload still running on another instance finishes first, and
+        // its intent is gone when we look again.
+        await coordination.withKeyLock(key, async () => {
+          const intent = await db.selectFrom('upload_intents').selectAll().where('blob_key', '=', key).executeTakeFirst();
+          if (!intent) return;
+          const head = await blobs.head(intent.blob_key);
+          const body = head?.md5Hash === intent.md5 ? await blobs.get(intent.blob_key) : undefined;
+          const decoded = body ? decodeSixBody(body) : undefined;
+          const kind = intent.kind === 'gps' ? 'gps' : 'lap';
+          if (body && decoded && 'text' in decoded) {
+            const parsed = parseSix(kind, decoded.text);
+            await commitIndex({ deviceId: intent.device_id, track: intent.track, date: intent.date, owner: intent.owner_email }, kind, intent.blob_key, intent.md5, body.length, parsed);
+            reindexed++;
+          } else {
+            await db.deleteFrom('upload_intents').where('blob_key', '=', intent.blob_key).where('md5', '=', intent.md5).execute();
+            dropped++;
+          }
+        });
       }
-      return { reindexed, dropped: intents.length - reindexed };
+      return { reindexed, dropped };
     },
 
     async tracks(viewer: Viewer, deviceId: string) {
