@@ -10,7 +10,10 @@ import type { DB } from '../db/schema';
 import { AppError } from '../../../core/errors';
 import { createAdminService } from '../modules/admin/admin.service';
 import { findDevice } from '../modules/devices/devices.repository';
+import { ExportFormatError } from '../../../core/formats/firebase-export';
+import { SecretBox } from '../lib/secret-box';
 import { loadDemo } from './demo';
+import { formatImportReport, importFirebase, ImportError } from './import-firebase';
 import { simulate, today } from './simulate';
 
 const USAGE = `Usage: voltas <command>
@@ -20,6 +23,10 @@ const USAGE = `Usage: voltas <command>
   user role <email> --adm|--seller|--none  change a user's roles
   device add <id> [--owner e] [--seller e] register a device (12 digits); prints its token once, on the last line
   device token <id>                        rotate a device's token; prints the new one on the last line
+  import-firebase --firestore <export.json> [--storage <dir>]
+                                           move an existing installation over: users (lapTime), devices (join)
+                                           and the bucket's <device>/<track>/<ddmmyyyy>/{lap,gps}.six files;
+                                           prints counts and every skipped item; running it twice changes nothing
   simulate --server URL --device ID --token T [--track Interlagos] [--date ddmmyyyy] [--seed N] [--hz 10|25]
                                            upload a generated session through the device API
 `;
@@ -50,6 +57,8 @@ export async function run(argv: string[]): Promise<number> {
         return await deviceCommand(rest);
       case 'simulate':
         return await simulateCommand(rest);
+      case 'import-firebase':
+        return await importCommand(rest);
       case undefined:
       case 'help':
       case '--help':
@@ -113,6 +122,31 @@ async function deviceCommand(args: string[]): Promise<number> {
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       process.stderr.write(`${err.message}${sub === 'add' && err.code === 'storage/invalid-argument' ? ` Use "voltas device token ${id}" to rotate its token.` : ''}\n`);
+      return 1;
+    }
+  });
+}
+
+async function importCommand(args: string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: { firestore: { type: 'string' }, storage: { type: 'string' } } }));
+  } catch {
+    values = {};
+  }
+  if (!values.firestore) {
+    process.stderr.write('Usage: voltas import-firebase --firestore <export.json> [--storage <dir>]\n');
+    return 2;
+  }
+  const input = { firestore: values.firestore, storage: values.storage };
+  return withDb(async (db, blobs, config, database) => {
+    try {
+      const report = await importFirebase({ db, blobs, coordination: database.coordination, box: new SecretBox(config.secretKey), companyAccount: config.companyAccount }, input);
+      process.stdout.write(`${formatImportReport(report)}\n`);
+      return 0;
+    } catch (err) {
+      if (!(err instanceof ImportError || err instanceof ExportFormatError)) throw err;
+      process.stderr.write(`import-firebase: ${err.message}; nothing was imported.\n`);
       return 1;
     }
   });
