@@ -1,4 +1,4 @@
-import { allocGpsColumns, type GpsColumns } from './six-format';
+import { allocGpsColumns, type GpsColumnKey, type GpsColumns } from './six-format';
 
 /**
  * Compact binary of parsed GPS columns, written once at upload and served as is (the read path
@@ -10,26 +10,44 @@ const MAGIC = 0x31434756; // 'VGC1'
 const F64 = ['lat', 'lon', 'timeMs', 'speed', 'roll', 'leanFiltered'] as const;
 const I32 = ['lapCount', 'meterSum'] as const;
 
+/** The columns in encoded order with their bytes per value (for writers that stream them). */
+export const CODEC_LAYOUT: readonly (readonly [GpsColumnKey, number])[] = [
+  ...F64.map((k) => [k, 8] as const),
+  ...I32.map((k) => [k, 4] as const),
+  ['line', 4],
+  ['satellites', 2],
+  ['firstLap', 1],
+  ['heat', 1],
+];
+
 export function encodedSize(count: number): number {
-  return 8 + count * (8 * F64.length + 4 * I32.length + 4 + 2 + 1 + 1);
+  return 8 + count * CODEC_LAYOUT.reduce((sum, [, bytes]) => sum + bytes, 0);
+}
+
+/** The 8-byte header: magic and sample count. */
+export function encodeHeader(count: number): Uint8Array {
+  const out = new Uint8Array(8);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, count, true);
+  return out;
+}
+
+/** The bytes of one column's first `count` values, without copying. */
+export function columnBytes(c: GpsColumns, key: GpsColumnKey, count = c.count): Uint8Array {
+  const src = c[key];
+  return new Uint8Array(src.buffer, src.byteOffset, count * src.BYTES_PER_ELEMENT);
 }
 
 export function encodeGpsColumns(c: GpsColumns): Uint8Array {
   const out = new Uint8Array(encodedSize(c.count));
-  const view = new DataView(out.buffer);
-  view.setUint32(0, MAGIC, true);
-  view.setUint32(4, c.count, true);
+  out.set(encodeHeader(c.count), 0);
   let offset = 8;
-  const put = (src: ArrayBufferView & { length: number }, bytes: number) => {
-    out.set(new Uint8Array(src.buffer, src.byteOffset, c.count * bytes), offset);
-    offset += c.count * bytes;
-  };
-  for (const k of F64) put(c[k], 8);
-  for (const k of I32) put(c[k], 4);
-  put(c.line, 4);
-  put(c.satellites, 2);
-  put(c.firstLap, 1);
-  put(c.heat, 1);
+  for (const [k] of CODEC_LAYOUT) {
+    const bytes = columnBytes(c, k);
+    out.set(bytes, offset);
+    offset += bytes.length;
+  }
   return out;
 }
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   decodeSixBody, formatLapTime, GPS_COLUMN_KEYS, gpsSampleAt, lapTimeToMs, parseGpsSixReference, msToGpsTime, msToLapTimeRaw, parseGpsSix, parseLapSix, serializeGpsSix,
-  serializeLapSix, type GpsSample, type Lap,
+  serializeLapSix, GpsSixStream, type GpsColumns, type GpsSample, type Lap,
 } from './six-format';
 
 const LAP_EXAMPLE = '0132456|A|92.456|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
@@ -214,5 +214,70 @@ describe('properties (fast-check, seeded)', () => {
       expect(value.length + problems.length).toBeGreaterThanOrEqual(laps.length - 1);
       expect(value.filter((l) => l.line !== target + 1).length).toBe(laps.length - 1);
     }), params);
+  });
+});
+
+describe('GpsSixStream (gps.six parsed as it arrives)', () => {
+  /** Feeds `bytes` cut at `cuts` and gathers what the stream hands out. */
+  const streamed = (bytes: Uint8Array, cuts: number[]) => {
+    const batches: GpsColumns[] = [];
+    const stream = new GpsSixStream((c) => batches.push(c));
+    let at = 0;
+    for (const cut of [...cuts.map((c) => c % (bytes.length + 1))].sort((a, b) => a - b)) {
+      stream.push(bytes.subarray(at, Math.max(at, cut)));
+      at = Math.max(at, cut);
+    }
+    stream.push(bytes.subarray(at));
+    const summary = stream.end();
+    const column = (k: (typeof GPS_COLUMN_KEYS)[number]) => batches.flatMap((b) => Array.from(b[k] as ArrayLike<number>));
+    return { summary, column };
+  };
+
+  it('agrees with parseGpsSix whatever the chunk boundaries: lines, samples, columns and problems', () => {
+    const line = (s: GpsSample) => `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}`;
+    const longLine = 'x'.repeat(3000);
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(sampleArb.map(line), fc.string({ maxLength: 30 }), fc.constant(''), fc.constant(longLine)), { minLength: 1, maxLength: 25 }),
+        fc.constantFrom('\n', '\r\n'),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (lines, eol, cuts) => {
+          const bytes = new TextEncoder().encode(lines.join(eol));
+          const whole = parseGpsSix(bytes);
+          const { summary, column } = streamed(bytes, cuts);
+          expect(summary.rejection).toBe(bytes.length === 0 ? 'empty' : undefined);
+          expect(summary.lines).toBe(whole.lines);
+          expect(summary.indexed).toBe(whole.value.count);
+          expect(summary.problems).toEqual(whole.problems);
+          for (const k of GPS_COLUMN_KEYS) expect(column(k), k).toEqual(Array.from(whole.value[k] as ArrayLike<number>));
+        },
+      ),
+      { seed: 20261122, numRuns: 400 },
+    );
+  });
+
+  it('refuses NUL bytes and invalid UTF-8 anywhere, also split across chunks or inside a dropped long line', () => {
+    const ok = new TextEncoder().encode(`${GPS_EXAMPLE}\n`);
+    const euro = new TextEncoder().encode('€'); // 3 bytes
+    const cases: [Uint8Array, number[], string][] = [
+      [Uint8Array.from([...ok, 0x31, 0x00, 0x32]), [5], 'binary'],
+      [Uint8Array.from([0xff, 0xfe, 0x31, 0x00]), [], 'binary'], // UTF-16 with a BOM
+      [Uint8Array.from([...ok, 0xc3, 0x28]), [ok.length + 1], 'invalidUtf8'],
+      [Uint8Array.from([...ok, ...euro.subarray(0, 2)]), [ok.length + 1], 'invalidUtf8'],
+      [Uint8Array.from([...new TextEncoder().encode('y'.repeat(5000)), 0xff, 10, ...ok]), [2000, 4000], 'invalidUtf8'],
+    ];
+    for (const [bytes, cuts, rejection] of cases) expect(streamed(bytes, cuts).summary.rejection).toBe(rejection);
+    // A character split between two chunks is fine.
+    const split = Uint8Array.from([...new TextEncoder().encode(`${GPS_EXAMPLE}|`), ...euro, 10]);
+    expect(streamed(split, [split.length - 2]).summary.rejection).toBeUndefined();
+    expect(streamed(new Uint8Array(0), []).summary.rejection).toBe('empty');
+  });
+
+  it('holds at most one line in memory: a 10 MB line without a newline is dropped as it streams', () => {
+    const stream = new GpsSixStream();
+    const chunk = new TextEncoder().encode('9'.repeat(64 * 1024));
+    for (let i = 0; i < 160; i++) stream.push(chunk);
+    stream.push(new TextEncoder().encode(`\n${GPS_EXAMPLE}\n`));
+    expect(stream.end()).toEqual({ lines: 2, indexed: 1, problems: [{ line: 1, field: '*', reason: 'lineTooLong' }], rejection: undefined });
   });
 });

@@ -493,9 +493,19 @@ export function parseGpsSix(input: string | Uint8Array): ParseResult<GpsColumns>
   let capacity = 1;
   for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) capacity++;
   const c = allocGpsColumns(capacity);
-  const one = allocGpsColumns(1);
+  const { lines } = parseGpsLinesInto(b, 0, problems, c);
+  return { value: trimGpsColumns(c), problems: problems.list, lines };
+}
+
+const scratch = allocGpsColumns(1);
+
+/**
+ * The loop of parseGpsSix over `b` (its lines numbered from `lineOffset` + 1), appending to `c`,
+ * which must have room for every line. Returns the non-empty lines seen and the lines counted.
+ */
+function parseGpsLinesInto(b: Uint8Array, lineOffset: number, problems: Problems, c: GpsColumns): { lines: number; lineCount: number } {
   let lines = 0;
-  let lineNo = 0;
+  let lineNo = lineOffset;
   let start = 0;
   const len = b.length;
   while (start <= len) {
@@ -514,9 +524,9 @@ export function parseGpsSix(input: string | Uint8Array): ParseResult<GpsColumns>
         const line = utf8.decode(b.subarray(start, stop));
         if (line.trim() !== '') {
           lines++;
-          one.count = 0;
-          if (parseGpsLineStrict(line, lineNo, problems, one)) {
-            for (const k of GPS_COLUMN_KEYS) c[k][i] = one[k][0]!;
+          scratch.count = 0;
+          if (parseGpsLineStrict(line, lineNo, problems, scratch)) {
+            for (const k of GPS_COLUMN_KEYS) c[k][i] = scratch[k][0]!;
             c.count++;
           }
         }
@@ -524,8 +534,136 @@ export function parseGpsSix(input: string | Uint8Array): ParseResult<GpsColumns>
     }
     start = end + 1;
   }
-  return { value: trimGpsColumns(c), problems: problems.list, lines };
+  return { lines, lineCount: lineNo - lineOffset };
 }
+
+export interface GpsStreamSummary {
+  /** Non-empty lines seen. */
+  lines: number;
+  /** Samples kept. */
+  indexed: number;
+  problems: LineProblem[];
+  /** Set when the body is not a six text file at all (parsing stopped there). */
+  rejection: BodyRejection | undefined;
+}
+
+/**
+ * gps.six parsed as it arrives, in bounded memory: bytes are pushed in any chunks; whole lines
+ * are parsed (same rules and line numbers as parseGpsSix) and their columns handed to `onColumns`
+ * a batch at a time; a partial line waits for the next chunk, and a line that grows past
+ * MAX_LINE_LENGTH is dropped as it streams (reported 'lineTooLong', never buffered). The
+ * whole-body checks run on the way: NUL bytes (binary, UTF-16) and invalid UTF-8 stop parsing.
+ */
+export class GpsSixStream {
+  private readonly problems = new Problems();
+  private carry: Uint8Array = new Uint8Array(0);
+  private skippingLongLine = false;
+  private lineNo = 0;
+  private lines = 0;
+  private indexed = 0;
+  private bytes = 0;
+  private rejection: BodyRejection | undefined;
+
+  constructor(private readonly onColumns: (c: GpsColumns) => void = () => {}) {}
+
+  // Validates UTF-8 across chunk boundaries, every byte (also those of dropped long lines).
+  private readonly utf8Check = new TextDecoder('utf-8', { fatal: true });
+
+  push(chunk: Uint8Array): void {
+    if (this.rejection || chunk.length === 0) return;
+    this.bytes += chunk.length;
+    if (chunk.includes(0)) {
+      this.rejection = 'binary';
+      return;
+    }
+    try {
+      this.utf8Check.decode(chunk, { stream: true });
+    } catch {
+      this.rejection = 'invalidUtf8';
+      return;
+    }
+    let data = chunk;
+    const cut = data.lastIndexOf(10);
+    if (cut === -1) {
+      // No line ends here: keep at most one line's worth.
+      this.hold(data);
+      return;
+    }
+    let whole: Uint8Array;
+    if (this.skippingLongLine) {
+      this.skippingLongLine = false;
+      this.lineNo++;
+      this.lines++;
+      this.problems.add(this.lineNo, '*', 'lineTooLong');
+      const first = data.indexOf(10);
+      whole = data.subarray(first + 1, cut);
+      if (first === cut) whole = new Uint8Array(0);
+      data = data.subarray(cut + 1);
+      if (first !== cut) this.parse(whole);
+      this.carry = new Uint8Array(0);
+      this.hold(data);
+      return;
+    }
+    whole = this.carry.length ? concat(this.carry, data.subarray(0, cut)) : data.subarray(0, cut);
+    this.carry = new Uint8Array(0);
+    this.parse(whole);
+    this.hold(data.subarray(cut + 1));
+  }
+
+  /** Parses what is left and returns the summary. */
+  end(): GpsStreamSummary {
+    if (!this.rejection) {
+      try {
+        this.utf8Check.decode(); // a character cut off at the end
+      } catch {
+        this.rejection = 'invalidUtf8';
+      }
+    }
+    if (!this.rejection) {
+      if (this.skippingLongLine) {
+        this.lineNo++;
+        this.lines++;
+        this.problems.add(this.lineNo, '*', 'lineTooLong');
+      } else if (this.carry.length) {
+        this.parse(this.carry);
+      }
+      this.carry = new Uint8Array(0);
+      if (this.bytes === 0) this.rejection = 'empty';
+    }
+    return { lines: this.lines, indexed: this.indexed, problems: this.problems.list, rejection: this.rejection };
+  }
+
+  private hold(rest: Uint8Array): void {
+    if (this.skippingLongLine) return;
+    if (this.carry.length + rest.length > MAX_LINE_LENGTH + 1) {
+      // CR of a CRLF line still fits: +1. Anything longer is not a line we would keep.
+      this.skippingLongLine = true;
+      this.carry = new Uint8Array(0);
+      return;
+    }
+    this.carry = this.carry.length ? concat(this.carry, rest) : rest.slice();
+  }
+
+  /** Parses whole lines (the newline after the last one already cut off). */
+  private parse(b: Uint8Array): void {
+    let capacity = 1;
+    for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) capacity++;
+    const c = allocGpsColumns(capacity);
+    const r = parseGpsLinesInto(b, this.lineNo, this.problems, c);
+    this.lineNo += r.lineCount;
+    this.lines += r.lines;
+    this.indexed += c.count;
+    if (c.count) this.onColumns(trimGpsColumns(c));
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
 
 export function gpsSampleAt(c: GpsColumns, i: number): GpsSample {
   return {

@@ -1,6 +1,8 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 
+const SHUTDOWN_GRACE_MS = 25_000;
+
 /** Reads config, builds the app, listens, and closes gracefully on SIGINT/SIGTERM. */
 export async function main(): Promise<void> {
   const config = loadConfig();
@@ -18,6 +20,11 @@ export async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     app.log.info(`${signal}: closing`);
+    // In-flight requests finish; a client that stopped reading cannot hold the stop for ever.
+    setTimeout(() => {
+      app.log.warn('requests still open after 25 s: closing their connections');
+      app.server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS).unref();
     app.close().then(
       () => process.exit(0),
       (err: unknown) => {

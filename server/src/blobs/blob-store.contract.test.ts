@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,23 @@ describe.each(stores)('BlobStore contract: %s', (_name, make) => {
     const expected = [...keys, 'p/f05x/', 'p/g/'].sort();
     expect(seen).toEqual(expected);
     expect(pages).toBe(Math.ceil(expected.length / 5));
+  });
+
+  it('putFile takes over a file written at tempPath(): stored exactly, the file gone; getStream streams it back', async () => {
+    const body = randomBytes(3 * 1024 * 1024 + 17);
+    const file = await store.tempPath();
+    writeFileSync(file, body);
+    const meta = await store.putFile('f/big.six', file, 'text/plain; charset=utf-8', { md5: md5(body) });
+    expect(meta).toMatchObject({ size: body.length, md5Hash: md5(body) });
+    expect(existsSync(file)).toBe(false);
+    expect(await store.head('f/big.six')).toMatchObject({ size: body.length, md5Hash: md5(body), contentType: 'text/plain; charset=utf-8' });
+    const streamed = await store.getStream('f/big.six');
+    expect(streamed?.size).toBe(body.length);
+    const chunks: Buffer[] = [];
+    for await (const chunk of streamed!.body) chunks.push(Buffer.from(chunk));
+    expect(chunks.length).toBeGreaterThan(1); // really streamed, not one buffer
+    expect(Buffer.concat(chunks).equals(body)).toBe(true);
+    expect(await store.getStream('f/missing')).toBeUndefined();
   });
 
   it('refuses unsafe keys before touching the store', async () => {

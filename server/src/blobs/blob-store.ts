@@ -27,7 +27,17 @@ export interface PutOptions {
 export interface BlobStore {
   readonly description: string;
   put(key: string, body: Buffer, contentType: string, options?: PutOptions): Promise<BlobMetadata>;
+  /**
+   * Stores the bytes of a local file the caller wrote under `tempPath()`, and takes the file over
+   * (moved or uploaded, then gone): large uploads go in and out without being held in memory.
+   * `options.md5` is required: the caller computed it while writing.
+   */
+  putFile(key: string, file: string, contentType: string, options: PutOptions & { md5: string }): Promise<BlobMetadata>;
+  /** A fresh path for such a file, on the disk where putFile is cheapest (a rename for the filesystem store). */
+  tempPath(): Promise<string>;
   get(key: string): Promise<Buffer | undefined>;
+  /** The bytes as a stream, without reading them all first. */
+  getStream(key: string): Promise<{ body: NodeJS.ReadableStream & AsyncIterable<Uint8Array>; size: number } | undefined>;
   head(key: string): Promise<BlobMetadata | undefined>;
   delete(key: string): Promise<void>;
   /** Lists one level below `prefix` (delimiter '/'), keys in lexical order. */

@@ -6,6 +6,6 @@ import { S3BlobStore } from './s3-blob-store';
 
 /** The one place the blob store is chosen from config. */
 export function createBlobStore(config: AppConfig): BlobStore {
-  if (config.s3) return new S3BlobStore(config.s3);
+  if (config.s3) return new S3BlobStore({ ...config.s3, spoolDir: path.join(config.dataDir, 'spool') });
   return new LocalBlobStore(path.join(config.dataDir, 'blobs'));
 }

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';
 import { assertSafeKey, type BlobListPage, type BlobMetadata, type BlobStore, type PutOptions } from './blob-store';
 
 const TMP_DIR = '.tmp';
+
+const newGeneration = () => String(Date.now() * 1000 + Math.floor(Math.random() * 1000));
 const META_SUFFIX = '.meta.json';
 
 interface StoredMeta {
@@ -52,12 +54,7 @@ export class LocalBlobStore implements BlobStore {
       throw err;
     }
     if (!durable) return;
-    const dir = await fs.open(path.dirname(target), 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
+    await this.syncDir(path.dirname(target));
   }
 
   async put(key: string, body: Buffer, contentType: string, options: PutOptions = {}): Promise<BlobMetadata> {
@@ -70,13 +67,67 @@ export class LocalBlobStore implements BlobStore {
       contentType,
       md5Hash: options.md5 ?? createHash('md5').update(body).digest('base64'),
       timeCreated: previous?.timeCreated ?? now,
-      generation: String(Date.now() * 1000 + Math.floor(Math.random() * 1000)),
+      generation: newGeneration(),
       size: stat.size,
       mtimeMs: stat.mtimeMs,
     };
     // The sidecar needs no fsync: after a crash a missing or stale one is recomputed from the data.
     await this.writeAtomic(target + META_SUFFIX, JSON.stringify(meta), false);
     return { key, size: body.length, md5Hash: meta.md5Hash, contentType, timeCreated: meta.timeCreated, updated: now, generation: meta.generation };
+  }
+
+  async tempPath(): Promise<string> {
+    const tmpDir = path.join(this.root, TMP_DIR);
+    await fs.mkdir(tmpDir, { recursive: true });
+    return path.join(tmpDir, `${randomBytes(8).toString('hex')}.part`);
+  }
+
+  async putFile(key: string, file: string, contentType: string, options: PutOptions & { md5: string }): Promise<BlobMetadata> {
+    const target = this.file(key);
+    const durable = options.durable ?? true;
+    try {
+      if (path.dirname(file) !== path.join(this.root, TMP_DIR)) throw new Error(`putFile takes files from tempPath() only, not ${file}`);
+      const now = new Date().toISOString();
+      const previous = await this.readMeta(key);
+      if (durable) {
+        const handle = await fs.open(file, 'r+');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      }
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.rename(file, target);
+      if (durable) await this.syncDir(path.dirname(target));
+      const stat = await fs.stat(target);
+      const meta: StoredMeta = { contentType, md5Hash: options.md5, timeCreated: previous?.timeCreated ?? now, generation: newGeneration(), size: stat.size, mtimeMs: stat.mtimeMs };
+      await this.writeAtomic(target + META_SUFFIX, JSON.stringify(meta), false);
+      return { key, size: stat.size, md5Hash: meta.md5Hash, contentType, timeCreated: meta.timeCreated, updated: now, generation: meta.generation };
+    } finally {
+      await fs.rm(file, { force: true });
+    }
+  }
+
+  async getStream(key: string) {
+    const file = this.file(key);
+    try {
+      const handle = await fs.open(file, 'r');
+      const { size } = await handle.stat();
+      return { body: createReadStream('', { fd: handle }), size };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  private async syncDir(dirPath: string): Promise<void> {
+    const dir = await fs.open(dirPath, 'r');
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
   }
 
   async get(key: string): Promise<Buffer | undefined> {

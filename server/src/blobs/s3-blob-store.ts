@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -20,6 +23,8 @@ export interface S3BlobStoreOptions {
   requestChecksum: 'when_supported' | 'when_required';
   /** Explicit credentials; otherwise the SDK's default chain (env, profile, instance role). */
   credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
+  /** Local folder for large uploads on their way to the bucket (tempPath). */
+  spoolDir: string;
 }
 
 /** Custom metadata kept on each object: what S3 itself does not track the way the spec does. */
@@ -46,9 +51,11 @@ export class S3BlobStore implements BlobStore {
   readonly description: string;
   private readonly client: S3Client;
   private readonly bucket: string;
+  private readonly spoolDir: string;
 
   constructor(options: S3BlobStoreOptions) {
     this.bucket = options.bucket;
+    this.spoolDir = options.spoolDir;
     const checksum = options.requestChecksum === 'when_required' ? 'WHEN_REQUIRED' : 'WHEN_SUPPORTED';
     this.client = new S3Client({
       region: options.region,
@@ -62,8 +69,26 @@ export class S3BlobStore implements BlobStore {
   }
 
   async put(key: string, body: Buffer, contentType: string, options: PutOptions = {}): Promise<BlobMetadata> {
-    assertSafeKey(key);
     const md5 = options.md5 ?? createHash('md5').update(body).digest('base64');
+    return this.send(key, body, body.length, contentType, md5);
+  }
+
+  async putFile(key: string, file: string, contentType: string, options: PutOptions & { md5: string }): Promise<BlobMetadata> {
+    try {
+      const { size } = await fs.stat(file);
+      return await this.send(key, createReadStream(file), size, contentType, options.md5);
+    } finally {
+      await fs.rm(file, { force: true });
+    }
+  }
+
+  async tempPath(): Promise<string> {
+    await fs.mkdir(this.spoolDir, { recursive: true });
+    return path.join(this.spoolDir, `${randomBytes(8).toString('hex')}.part`);
+  }
+
+  private async send(key: string, body: Buffer | Readable, size: number, contentType: string, md5: string): Promise<BlobMetadata> {
+    assertSafeKey(key);
     const previous = await this.head(key);
     const now = new Date().toISOString();
     const timeCreated = previous?.timeCreated ?? now;
@@ -74,7 +99,7 @@ export class S3BlobStore implements BlobStore {
         Key: key,
         Body: body,
         ContentType: contentType,
-        ContentLength: body.length,
+        ContentLength: size,
         ContentMD5: md5,
         Metadata: { [META_MD5]: md5, [META_CREATED]: timeCreated, [META_GENERATION]: generation },
       }),
@@ -89,7 +114,19 @@ export class S3BlobStore implements BlobStore {
         `The object store kept other bytes than were sent for ${key} (ETag ${etag}); with an S3-compatible server try S3_REQUEST_CHECKSUM=when_required.`,
       );
     }
-    return { key, size: body.length, md5Hash: md5, contentType, timeCreated, updated: now, generation };
+    return { key, size, md5Hash: md5, contentType, timeCreated, updated: now, generation };
+  }
+
+  async getStream(key: string) {
+    assertSafeKey(key);
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (!res.Body) return undefined;
+      return { body: res.Body as Readable, size: Number(res.ContentLength ?? 0) };
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
   }
 
   async get(key: string): Promise<Buffer | undefined> {

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -16,6 +17,18 @@ const uploadParams = z.object({ track: trackParam, date: dateParam });
 const uploadHeaders = z.looseObject({ 'content-md5': z.string().max(64).optional() });
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema, 422: apiErrorSchema, 429: apiErrorSchema };
 
+/** Reads a small body into memory, refusing it as soon as it passes `limit` bytes. */
+async function readBody(stream: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new AppError('storage/server-file-wrong-size', `The body is limited to ${limit} bytes; nothing was stored.`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
 /** Per token, not per address: many devices share a track's Wi-Fi. */
 const perToken = (max: number) => ({
   max,
@@ -25,32 +38,42 @@ const perToken = (max: number) => ({
 
 /** The device's own API: bearer token of one device; it writes only its own device's paths. */
 export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<DB>; sessions: SessionsService; box: SecretBox }) {
-  // Six files arrive as text/plain; keep the exact bytes (a Buffer), never a decoded string.
+  // Six files arrive as text/plain. The body is left unread here: the handler runs after the
+  // token check and reads it itself (a lap.six into memory, a gps.six streamed through).
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('text/plain', (_req, payload, done) => done(null, payload));
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   const explicitParams = uploadParams.extend({ id: z.string().max(64) });
-  const upload = async (req: FastifyRequest, kind: SixKind, params: { track: string; date: string }) => {
-    if (!Buffer.isBuffer(req.body)) throw new AppError('storage/invalid-format', 'Send the file as text/plain.');
-    const device = req.device!;
-    await touchDevice(opts.db, device.id);
-    const md5Header = req.headers['content-md5'];
-    return opts.sessions.upload({
-      deviceId: device.id,
-      owner: device.owner,
-      track: params.track,
-      date: params.date,
-      kind,
-      body: req.body,
-      contentMd5: typeof md5Header === 'string' ? md5Header : undefined,
-    });
+  const upload = async (req: FastifyRequest, reply: FastifyReply, kind: SixKind, params: { track: string; date: string }) => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    // Another content type was parsed by its own parser (JSON): not a six file.
+    if (req.body !== undefined && !(req.body instanceof Readable)) throw new AppError('storage/invalid-format', 'Send the file as text/plain.');
+    const stream = req.body ?? Readable.from([]);
+    try {
+      if (declared > MAX_UPLOAD_BYTES[kind]) throw new AppError('storage/server-file-wrong-size', `${SIX_FILE[kind]} is limited to ${MAX_UPLOAD_BYTES[kind]} bytes; nothing was stored.`);
+      const device = req.device!;
+      await touchDevice(opts.db, device.id);
+      const md5Header = req.headers['content-md5'];
+      return await opts.sessions.upload({
+        deviceId: device.id,
+        owner: device.owner,
+        track: params.track,
+        date: params.date,
+        kind,
+        body: kind === 'lap' ? await readBody(stream, MAX_UPLOAD_BYTES.lap) : stream,
+        contentMd5: typeof md5Header === 'string' ? md5Header : undefined,
+      });
+    } catch (err) {
+      // Refused before the body was read to its end: close the connection rather than read the rest.
+      if (!stream.readableEnded) reply.header('connection', 'close');
+      throw err;
+    }
   };
 
   for (const kind of ['lap', 'gps'] as SixKind[]) {
     r.put(`/api/device/v1/sessions/:track/:date/${SIX_FILE[kind]}`, {
       config: { access: 'device', rateLimit: perToken(120) },
-      bodyLimit: MAX_UPLOAD_BYTES[kind],
       schema: {
         tags: ['device'],
         summary: `Uploads ${SIX_FILE[kind]} (text/plain; optional Content-MD5; the same bytes again are a no-op)`,
@@ -58,13 +81,12 @@ export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<D
         headers: uploadHeaders,
         response: { 200: uploadResponseSchema, ...errors },
       },
-    }, (req) => upload(req, kind, req.params));
+    }, (req, reply) => upload(req, reply, kind, req.params));
 
     // The same upload addressed by the spec's storage key ({hardware}/{track}/{date}/...):
     // a token may write only under its own device id.
     r.put(`/api/device/v1/devices/:id/sessions/:track/:date/${SIX_FILE[kind]}`, {
       config: { access: 'device', rateLimit: perToken(120) },
-      bodyLimit: MAX_UPLOAD_BYTES[kind],
       schema: {
         tags: ['device'],
         summary: `Uploads ${SIX_FILE[kind]} under an explicit device id, which must be the token's own`,
@@ -72,9 +94,12 @@ export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<D
         headers: uploadHeaders,
         response: { 200: uploadResponseSchema, 403: apiErrorSchema, ...errors },
       },
-    }, (req) => {
-      if (req.params.id !== req.device!.id) throw new AppError('storage/unauthorized', 'This token may only write its own device.');
-      return upload(req, kind, req.params);
+    }, (req, reply) => {
+      if (req.params.id !== req.device!.id) {
+        reply.header('connection', 'close');
+        throw new AppError('storage/unauthorized', 'This token may only write its own device.');
+      }
+      return upload(req, reply, kind, req.params);
     });
   }
 

@@ -89,6 +89,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
     const { heat, lap } = req.query;
     if ((heat === undefined) !== (lap === undefined)) throw new AppError('storage/invalid-argument', 'Give both heat and lap, or neither.');
     const file = await opts.sessions.export(viewer(req), req.params.id, req.params.track, req.params.date, req.params.format, heat !== undefined && lap !== undefined ? { heat, lapCount: lap } : undefined);
+    if ('size' in file) reply.header('content-length', String(file.size));
     return reply
       .type(file.contentType)
       .header('content-disposition', `attachment; filename="${file.filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`)

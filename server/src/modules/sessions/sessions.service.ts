@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { promisify } from 'node:util';
-import { gunzipSync, gzip as gzipCallback } from 'node:zlib';
+import { promises as fs } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { lapsResponseSchema, type gpsResponseSchema, type summaryResponseSchema, type uploadResponseSchema } from '../../../../core/contracts/sessions.contract';
 import { ddmmyyyyToIso, isDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
-import { decodeSixBody, HEATS, msToGpsTime, parseGpsSix, parseLapSix, type GpsColumns, type Lap, type LineProblem } from '../../../../core/formats/six-format';
-import { decodeGpsColumns, encodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
+import { decodeSixBody, GpsSixStream, HEATS, msToGpsTime, parseLapSix, type GpsColumns, type GpsStreamSummary, type Lap, type LineProblem } from '../../../../core/formats/six-format';
+import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
 import { analyzeSession } from '../../../../core/laps/lap-math';
 import { analyzeGps } from '../../../../core/analysis/gps-analysis';
 import { toGpx, toRaceRenderCsv } from '../../../../core/formats/exports';
@@ -18,16 +18,18 @@ import type { Coordination } from '../../db/coordination';
 import type { DB } from '../../db/schema';
 import { inTransaction } from '../../db/transaction';
 import { nowIso } from '../../lib/tokens';
+import { ColumnSpool } from './column-spool';
 import {
   findSession, findVisibleSession, indexSessionFile, latestVisibleSession, listLaps, listVisibleDates, listVisibleTracks, type SessionRow, type Viewer,
 } from './sessions.repository';
 
 export type SixKind = 'lap' | 'gps';
 export const SIX_FILE: Record<SixKind, string> = { lap: 'lap.six', gps: 'gps.six' };
-/** Upload limits: a lap.six is a few kB; a gps.six of 3 h at 25 Hz is about 20 MB. */
-export const MAX_UPLOAD_BYTES: Record<SixKind, number> = { lap: 2 * 1024 * 1024, gps: 64 * 1024 * 1024 };
-
-const gzip = promisify(gzipCallback);
+/**
+ * Upload limits: a lap.six is a few kB; a gps.six of 3 h at 25 Hz is about 20 MB. A gps.six
+ * streams through (memory stays flat whatever its size), so its limit is generous.
+ */
+export const MAX_UPLOAD_BYTES: Record<SixKind, number> = { lap: 2 * 1024 * 1024, gps: 128 * 1024 * 1024 };
 
 /**
  * Refuses what is not a six text file at all, without decoding it: empty, NUL bytes (binary,
@@ -46,14 +48,6 @@ function rejectNonSixBody(body: Buffer): string | undefined {
  */
 export function gpsColumnsKey(sessionId: string, gpsMd5: string): string {
   return `${sessionId}/.derived/gps-${Buffer.from(gpsMd5, 'base64').toString('hex')}.cols.gz`;
-}
-
-/** Looks at the first lines only: does this file start with a line that parses? */
-function startsValid(kind: SixKind, body: Buffer): boolean {
-  const head = body.subarray(0, Math.min(body.length, 4096));
-  const cut = head.lastIndexOf(10);
-  const sample = cut > 0 && head.length < body.length ? head.subarray(0, cut) : head;
-  return kind === 'gps' ? parseGpsSix(sample).value.count > 0 : parseLapSix(sample.toString('utf8')).value.length > 0;
 }
 
 export function sessionKey(deviceId: string, track: string, date: string): string {
@@ -79,17 +73,44 @@ interface ParsedSix {
   indexed: number;
   problems: LineProblem[];
   laps?: Lap[];
-  gps?: GpsColumns;
 }
 
-/** Parses a six file; gps.six straight from its bytes when they are at hand (no re-encoding). */
-function parseSix(kind: SixKind, text: string, bytes?: Uint8Array): ParsedSix {
-  if (kind === 'lap') {
-    const r = parseLapSix(text);
-    return { lines: r.lines, indexed: r.value.length, problems: r.problems, laps: r.value };
+function parseLap(text: string): ParsedSix {
+  const r = parseLapSix(text);
+  return { lines: r.lines, indexed: r.value.length, problems: r.problems, laps: r.value };
+}
+
+function notASixFile(kind: SixKind, rejection: string): AppError {
+  return new AppError('storage/invalid-format', `Not a ${SIX_FILE[kind]} file (${rejection}); nothing was stored.`);
+}
+
+/**
+ * Receives a gps.six body into `file` chunk by chunk: MD5, size limit, the whole-body checks and
+ * the line parse all happen on the way, parsed columns go to `spool`; nothing holds the body.
+ */
+/** A body already in memory, in the chunk sizes a socket would bring (bounded parse batches). */
+function* slices(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
+  for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
+}
+
+async function receiveGps(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, file: string, spool: ColumnSpool): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
+  const hash = createHash('md5');
+  const parser = new GpsSixStream((c) => spool.add(c));
+  const out = await fs.open(file, 'w', 0o600);
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > MAX_UPLOAD_BYTES.gps) throw new AppError('storage/server-file-wrong-size', `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`);
+      hash.update(chunk);
+      const written = out.write(chunk); // to disk while the chunk is parsed
+      parser.push(chunk);
+      await written;
+    }
+  } finally {
+    await out.close();
   }
-  const r = parseGpsSix(bytes ?? text);
-  return { lines: r.lines, indexed: r.value.count, problems: r.problems, gps: r.value };
+  return { size, md5: hash.digest('base64'), summary: parser.end() };
 }
 
 function isReadableColumns(gzipped: Buffer): boolean {
@@ -132,46 +153,54 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
     return row;
   }
 
-  /**
-   * Writes what is derived from a file (the GPS columns, gzip level 1 on the thread pool) before
-   * the index points at it. Not fsynced: it is rebuilt from gps.six when missing or unreadable.
-   */
-  async function storeDerived(id: string, md5: string, parsed: ParsedSix): Promise<Buffer | undefined> {
-    if (!parsed.gps) return undefined;
-    const gzipped = await gzip(encodeGpsColumns(parsed.gps), { level: 1 });
-    await blobs.put(gpsColumnsKey(id, md5), gzipped, 'application/octet-stream', { durable: false });
-    return gzipped;
-  }
-
   /** Derived data built after the upload answered; awaited on close so a clean stop loses none. */
   const pendingDerived = new Set<Promise<unknown>>();
-  function deriveInBackground(id: string, md5: string, previousMd5: string | undefined, parsed: ParsedSix): void {
-    const task = storeDerived(id, md5, parsed)
+  function deriveInBackground(id: string, md5: string, previousMd5: string | undefined, spool: ColumnSpool): void {
+    const task = spool
+      .store(blobs, gpsColumnsKey(id, md5))
       .then(async () => {
         if (previousMd5 && previousMd5 !== md5) await blobs.delete(gpsColumnsKey(id, previousMd5));
       })
       .catch(() => undefined) // a reader rebuilds it from gps.six
-      .finally(() => pendingDerived.delete(task));
+      .finally(() => {
+        pendingDerived.delete(task);
+        return spool.dispose();
+      });
     pendingDerived.add(task);
+  }
+
+  /** Parses a stored gps.six as a stream (bounded memory), its columns into `spool` when given. */
+  async function parseStoredGps(key: string, spool?: ColumnSpool): Promise<GpsStreamSummary | undefined> {
+    const src = await blobs.getStream(key);
+    if (!src) return undefined;
+    const parser = new GpsSixStream(spool ? (c) => spool.add(c) : undefined);
+    for await (const chunk of src.body) parser.push(chunk);
+    return parser.end();
   }
 
   /** The session's GPS columns; rebuilt from gps.six (and stored) if the derived blob is missing. */
   async function gpsColumns(row: SessionRow): Promise<{ gzipped: Buffer; columns: () => GpsColumns }> {
     if (!row.gps_md5) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
     const version = `${row.id}@${row.gps_md5}`;
-    let gzipped = await blobs.get(gpsColumnsKey(row.id, row.gps_md5));
+    const derivedKey = gpsColumnsKey(row.id, row.gps_md5);
+    let gzipped = await blobs.get(derivedKey);
     if (gzipped && !checkedColumns.has(version)) {
       if (isReadableColumns(gzipped)) checkedColumns.add(version);
       else gzipped = undefined;
     }
     if (!gzipped) {
-      const raw = await blobs.get(`${row.id}/gps.six`);
-      const decoded = raw ? decodeSixBody(raw) : undefined;
-      if (!decoded || !('text' in decoded)) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
-      gzipped = await storeDerived(row.id, row.gps_md5, parseSix('gps', decoded.text));
+      const spool = new ColumnSpool(await blobs.tempPath());
+      try {
+        const summary = await parseStoredGps(`${row.id}/gps.six`, spool);
+        if (!summary || summary.rejection) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
+        await spool.store(blobs, derivedKey);
+      } finally {
+        await spool.dispose();
+      }
+      gzipped = await blobs.get(derivedKey);
+      if (!gzipped) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
       checkedColumns.add(version);
     }
-    if (!gzipped) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
     const bytes = gzipped;
     return { gzipped: bytes, columns: () => decodeGpsColumns(new Uint8Array(gunzipSync(bytes))) };
   }
@@ -213,67 +242,96 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
 
     /**
      * Device upload. Keeps the raw bytes exactly as sent, indexes every line that parses and
-     * reports the others as warnings; refuses (422) a body that is not a six file at all.
+     * reports the others as warnings; refuses (422) a body that is not a six file at all. A
+     * gps.six may arrive as a stream: it is never held in memory whole.
      */
-    async upload(input: { deviceId: string; owner: string; track: string; date: string; kind: SixKind; body: Buffer; contentMd5?: string | undefined }): Promise<z.infer<typeof uploadResponseSchema>> {
+    async upload(input: {
+      deviceId: string;
+      owner: string;
+      track: string;
+      date: string;
+      kind: SixKind;
+      body: Buffer | AsyncIterable<Uint8Array>;
+      contentMd5?: string | undefined;
+    }): Promise<z.infer<typeof uploadResponseSchema>> {
       assertSessionAddress(input.track, input.date);
-      const md5 = createHash('md5').update(input.body).digest('base64');
-      if (input.contentMd5 !== undefined && input.contentMd5.trim() !== md5) {
-        throw new AppError('storage/invalid-checksum', 'Content-MD5 does not match the body.');
-      }
-      const rejection = rejectNonSixBody(input.body);
-      if (rejection) {
-        throw new AppError('storage/invalid-format', `Not a ${SIX_FILE[input.kind]} file (${rejection}); nothing was stored.`);
-      }
       const id = sessionKey(input.deviceId, input.track, input.date);
       const key = `${id}/${SIX_FILE[input.kind]}`;
-      // gps.six is parsed from its bytes; only the small lap.six is decoded to text.
-      const parse = () => (input.kind === 'gps' ? parseSix('gps', '', input.body) : parseSix('lap', input.body.toString('utf8')));
-      // One writer per file across all instances: the blob and its index are replaced together.
-      return coordination.withKeyLock(key, async () => {
+      const address = { deviceId: input.deviceId, track: input.track, date: input.date, owner: input.owner };
+      const checkMd5 = (md5: string) => {
+        if (input.contentMd5 !== undefined && input.contentMd5.trim() !== md5) {
+          throw new AppError('storage/invalid-checksum', 'Content-MD5 does not match the body.');
+        }
+      };
+      /** The same bytes again (a device repeating Send): answered from the index, nothing parsed or written. */
+      const unchanged = async (md5: string) => {
         const existing = await findSession(db, id);
-        const existingMd5 = input.kind === 'lap' ? existing?.lap_md5 : existing?.gps_md5;
-        const current = existingMd5 === md5 ? await blobs.head(key) : undefined;
-        if (existing && current?.md5Hash === md5) {
-          // The same bytes again (a device repeating Send): answer from the index, parse nothing.
-          const lap = input.kind === 'lap';
-          const warnings = JSON.parse(lap ? existing.lap_problems : existing.gps_problems) as LineProblem[];
-          return { stored: false, unchanged: true, key, md5Hash: md5, lines: Number(lap ? existing.lap_lines : existing.gps_lines), indexed: Number(lap ? existing.lap_count : existing.sample_count), warnings };
-        }
-        const address = { deviceId: input.deviceId, track: input.track, date: input.date, owner: input.owner };
-        const recordIntent = () =>
-          db
-            .insertInto('upload_intents')
-            .values({ blob_key: key, md5, device_id: input.deviceId, track: input.track, date: input.date, kind: input.kind, owner_email: input.owner, created_at: nowIso() })
-            .onConflict((oc) => oc.column('blob_key').doUpdateSet({ md5, owner_email: input.owner, created_at: nowIso() }))
-            .execute();
-        const write = () => blobs.put(key, input.body, 'text/plain; charset=utf-8', { md5 });
-        let parsed: ParsedSix;
-        if (startsValid(input.kind, input.body)) {
-          // Known to hold a valid line: the durable write (thread pool) overlaps the parse.
-          await recordIntent();
-          const written = write();
-          try {
-            parsed = parse();
-          } finally {
-            await written;
-          }
-        } else {
-          parsed = parse();
-          if (parsed.indexed === 0) throw new AppError('storage/invalid-format', `No valid ${SIX_FILE[input.kind]} line; nothing was stored.`);
-          await recordIntent();
-          await write();
-        }
-        await commitIndex(address, input.kind, key, md5, input.body.length, parsed);
-        if (input.kind === 'gps') deriveInBackground(id, md5, existing?.gps_md5 || undefined, parsed);
-        return { stored: true, unchanged: false, key, md5Hash: md5, lines: parsed.lines, indexed: parsed.indexed, warnings: parsed.problems };
-      });
+        const lap = input.kind === 'lap';
+        if (!existing || (lap ? existing.lap_md5 : existing.gps_md5) !== md5 || (await blobs.head(key))?.md5Hash !== md5) return { existing, answer: undefined };
+        const warnings = JSON.parse(lap ? existing.lap_problems : existing.gps_problems) as LineProblem[];
+        const answer = { stored: false, unchanged: true, key, md5Hash: md5, lines: Number(lap ? existing.lap_lines : existing.gps_lines), indexed: Number(lap ? existing.lap_count : existing.sample_count), warnings };
+        return { existing, answer };
+      };
+      const recordIntent = (md5: string) =>
+        db
+          .insertInto('upload_intents')
+          .values({ blob_key: key, md5, device_id: input.deviceId, track: input.track, date: input.date, kind: input.kind, owner_email: input.owner, created_at: nowIso() })
+          .onConflict((oc) => oc.column('blob_key').doUpdateSet({ md5, owner_email: input.owner, created_at: nowIso() }))
+          .execute();
+
+      if (input.kind === 'lap') {
+        if (!Buffer.isBuffer(input.body)) throw new Error('lap.six arrives as a Buffer');
+        const body = input.body;
+        const md5 = createHash('md5').update(body).digest('base64');
+        checkMd5(md5);
+        const rejection = rejectNonSixBody(body);
+        if (rejection) throw notASixFile('lap', rejection);
+        const parsed = parseLap(body.toString('utf8'));
+        if (parsed.indexed === 0) throw new AppError('storage/invalid-format', 'No valid lap.six line; nothing was stored.');
+        // One writer per file across all instances: the blob and its index are replaced together.
+        return coordination.withKeyLock(key, async () => {
+          const { answer } = await unchanged(md5);
+          if (answer) return answer;
+          await recordIntent(md5);
+          await blobs.put(key, body, 'text/plain; charset=utf-8', { md5 });
+          await commitIndex(address, 'lap', key, md5, body.length, parsed);
+          return { stored: true, unchanged: false, key, md5Hash: md5, lines: parsed.lines, indexed: parsed.indexed, warnings: parsed.problems };
+        });
+      }
+
+      // gps.six: received into a temp file (checked, hashed and parsed on the way), then handed to
+      // the blob store (a rename on the filesystem, a streamed PUT to S3).
+      const file = await blobs.tempPath();
+      const spool = new ColumnSpool(await blobs.tempPath());
+      let fileTaken = false;
+      let spoolTaken = false;
+      try {
+        const received = await receiveGps(Buffer.isBuffer(input.body) ? slices(input.body) : input.body, file, spool);
+        const { md5, summary } = received;
+        checkMd5(md5);
+        if (summary.rejection) throw notASixFile('gps', summary.rejection);
+        if (summary.indexed === 0) throw new AppError('storage/invalid-format', 'No valid gps.six line; nothing was stored.');
+        return await coordination.withKeyLock(key, async () => {
+          const { existing, answer } = await unchanged(md5);
+          if (answer) return answer;
+          await recordIntent(md5);
+          fileTaken = true;
+          await blobs.putFile(key, file, 'text/plain; charset=utf-8', { md5 });
+          await commitIndex(address, 'gps', key, md5, received.size, summary);
+          spoolTaken = true;
+          deriveInBackground(id, md5, existing?.gps_md5 || undefined, spool);
+          return { stored: true, unchanged: false, key, md5Hash: md5, lines: summary.lines, indexed: summary.indexed, warnings: summary.problems };
+        });
+      } finally {
+        if (!fileTaken) await fs.rm(file, { force: true });
+        if (!spoolTaken) await spool.dispose();
+      }
     },
 
     /**
      * Finishes uploads interrupted between the blob write and the index update (a crash, a
      * kill): the blob holds the new bytes → index them; it holds the old ones → drop the intent.
-     * Runs at start-up, before the server listens.
+     * Runs at start-up, before the server listens, and now and then after.
      */
     async recoverInterruptedUploads(): Promise<{ reindexed: number; dropped: number }> {
       const intents = await db.selectFrom('upload_intents').select('blob_key').execute();
@@ -286,12 +344,20 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
           const intent = await db.selectFrom('upload_intents').selectAll().where('blob_key', '=', key).executeTakeFirst();
           if (!intent) return;
           const head = await blobs.head(intent.blob_key);
-          const body = head?.md5Hash === intent.md5 ? await blobs.get(intent.blob_key) : undefined;
-          const decoded = body ? decodeSixBody(body) : undefined;
-          const kind = intent.kind === 'gps' ? 'gps' : 'lap';
-          if (body && decoded && 'text' in decoded) {
-            const parsed = parseSix(kind, decoded.text);
-            await commitIndex({ deviceId: intent.device_id, track: intent.track, date: intent.date, owner: intent.owner_email }, kind, intent.blob_key, intent.md5, body.length, parsed);
+          const address = { deviceId: intent.device_id, track: intent.track, date: intent.date, owner: intent.owner_email };
+          let parsed: ParsedSix | undefined;
+          if (head?.md5Hash === intent.md5) {
+            if (intent.kind === 'gps') {
+              const summary = await parseStoredGps(intent.blob_key);
+              if (summary && !summary.rejection) parsed = summary;
+            } else {
+              const body = await blobs.get(intent.blob_key);
+              const decoded = body ? decodeSixBody(body) : undefined;
+              if (decoded && 'text' in decoded) parsed = parseLap(decoded.text);
+            }
+          }
+          if (parsed && head) {
+            await commitIndex(address, intent.kind === 'gps' ? 'gps' : 'lap', intent.blob_key, intent.md5, head.size, parsed);
             reindexed++;
           } else {
             await db.deleteFrom('upload_intents').where('blob_key', '=', intent.blob_key).where('md5', '=', intent.md5).execute();
@@ -394,9 +460,10 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
       const row = await requireVisible(viewer, deviceId, track, date);
       const base = `${deviceId}_${track}_${date}`.replace(/[^\p{L}\p{N}_.-]+/gu, '-');
       if (format === 'lap.six' || format === 'gps.six') {
-        const body = (format === 'lap.six' ? row.lap_md5 : row.gps_md5) ? await blobs.get(`${row.id}/${format}`) : undefined;
-        if (!body) throw new AppError('storage/object-not-found');
-        return { body, contentType: 'text/plain; charset=utf-8', filename: `${base}_${format}` };
+        // Streamed out as stored (a gps.six may be large).
+        const src = (format === 'lap.six' ? row.lap_md5 : row.gps_md5) ? await blobs.getStream(`${row.id}/${format}`) : undefined;
+        if (!src) throw new AppError('storage/object-not-found');
+        return { body: src.body, size: src.size, contentType: 'text/plain; charset=utf-8', filename: `${base}_${format}` };
       }
       const c = (await gpsColumns(row)).columns();
       let range = { start: 0, end: c.count };
