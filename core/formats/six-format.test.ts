@@ -218,10 +218,14 @@ describe('properties (fast-check, seeded)', () => {
 });
 
 describe('GpsSixStream (gps.six parsed as it arrives)', () => {
-  /** Feeds `bytes` cut at `cuts` and gathers what the stream hands out. */
-  const streamed = (bytes: Uint8Array, cuts: number[]) => {
+  /** Feeds `bytes` cut at `cuts` and gathers what the stream hands out (copies: the batches are reused). */
+  const streamed = (bytes: Uint8Array, cuts: number[], isUtf8?: (b: Uint8Array) => boolean) => {
     const batches: GpsColumns[] = [];
-    const stream = new GpsSixStream((c) => batches.push(c));
+    const stream = new GpsSixStream((c) => {
+      const copy = { count: c.count } as GpsColumns;
+      for (const k of GPS_COLUMN_KEYS) (copy as unknown as Record<string, unknown>)[k] = c[k].slice();
+      batches.push(copy);
+    }, isUtf8);
     let at = 0;
     for (const cut of [...cuts.map((c) => c % (bytes.length + 1))].sort((a, b) => a - b)) {
       stream.push(bytes.subarray(at, Math.max(at, cut)));
@@ -266,11 +270,44 @@ describe('GpsSixStream (gps.six parsed as it arrives)', () => {
       [Uint8Array.from([...ok, ...euro.subarray(0, 2)]), [ok.length + 1], 'invalidUtf8'],
       [Uint8Array.from([...new TextEncoder().encode('y'.repeat(5000)), 0xff, 10, ...ok]), [2000, 4000], 'invalidUtf8'],
     ];
-    for (const [bytes, cuts, rejection] of cases) expect(streamed(bytes, cuts).summary.rejection).toBe(rejection);
-    // A character split between two chunks is fine.
-    const split = Uint8Array.from([...new TextEncoder().encode(`${GPS_EXAMPLE}|`), ...euro, 10]);
-    expect(streamed(split, [split.length - 2]).summary.rejection).toBeUndefined();
+    // Both checkers: the browser's streaming TextDecoder and a whole-chunk one (Node's isUtf8 on the server).
+    const wholeChunk = (b: Uint8Array) => {
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(b);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const check of [undefined, wholeChunk]) {
+      for (const [bytes, cuts, rejection] of cases) expect(streamed(bytes, cuts, check).summary.rejection).toBe(rejection);
+      // A character split between two chunks is fine, wherever the cut falls.
+      const split = Uint8Array.from([...new TextEncoder().encode(`${GPS_EXAMPLE}|`), ...euro, ...new TextEncoder().encode('😀'), 10]);
+      for (let cut = split.length - 8; cut < split.length; cut++) {
+        expect(streamed(split, [cut], check).summary.rejection).toBeUndefined();
+        expect(streamed(split, [cut, cut + 1], check).summary.rejection).toBeUndefined();
+      }
+    }
     expect(streamed(new Uint8Array(0), []).summary.rejection).toBe('empty');
+  });
+
+  it('the whole-chunk UTF-8 check gives the streaming decoder\'s verdict on any bytes, any cuts', () => {
+    const wholeChunk = (b: Uint8Array) => {
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(b);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const bytesArb = fc.array(fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(10)), { maxLength: 60 });
+    fc.assert(
+      fc.property(bytesArb, fc.array(fc.nat(), { maxLength: 6 }), (arr, cuts) => {
+        const bytes = Uint8Array.from(arr);
+        expect(streamed(bytes, cuts, wholeChunk).summary.rejection).toBe(streamed(bytes, cuts).summary.rejection);
+      }),
+      { seed: 7, numRuns: 2000 },
+    );
   });
 
   it('holds at most one line in memory: a 10 MB line without a newline is dropped as it streams', () => {

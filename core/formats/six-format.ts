@@ -564,7 +564,21 @@ export class GpsSixStream {
   private bytes = 0;
   private rejection: BodyRejection | undefined;
 
-  constructor(private readonly onColumns: (c: GpsColumns) => void = () => {}) {}
+  /** Reused for every batch: `onColumns` must copy what it keeps before returning. */
+  private work = allocGpsColumns(4096);
+
+  /**
+   * `isUtf8` checks whole chunks (Node's native check on the server); by default a streaming
+   * TextDecoder, which also runs in a browser.
+   */
+  constructor(
+    private readonly onColumns: (c: GpsColumns) => void = () => {},
+    isUtf8?: (b: Uint8Array) => boolean,
+  ) {
+    this.utf8 = isUtf8 ? new Utf8Chunks(isUtf8) : undefined;
+  }
+
+  private readonly utf8: Utf8Chunks | undefined;
 
   // Validates UTF-8 across chunk boundaries, every byte (also those of dropped long lines).
   private readonly utf8Check = new TextDecoder('utf-8', { fatal: true });
@@ -576,9 +590,7 @@ export class GpsSixStream {
       this.rejection = 'binary';
       return;
     }
-    try {
-      this.utf8Check.decode(chunk, { stream: true });
-    } catch {
+    if (!this.validUtf8(chunk)) {
       this.rejection = 'invalidUtf8';
       return;
     }
@@ -612,13 +624,7 @@ export class GpsSixStream {
 
   /** Parses what is left and returns the summary. */
   end(): GpsStreamSummary {
-    if (!this.rejection) {
-      try {
-        this.utf8Check.decode(); // a character cut off at the end
-      } catch {
-        this.rejection = 'invalidUtf8';
-      }
-    }
+    if (!this.rejection && !this.utf8EndsClean()) this.rejection = 'invalidUtf8'; // a character cut off at the end
     if (!this.rejection) {
       if (this.skippingLongLine) {
         this.lineNo++;
@@ -631,6 +637,26 @@ export class GpsSixStream {
       if (this.bytes === 0) this.rejection = 'empty';
     }
     return { lines: this.lines, indexed: this.indexed, problems: this.problems.list, rejection: this.rejection };
+  }
+
+  private validUtf8(chunk: Uint8Array): boolean {
+    if (this.utf8) return this.utf8.push(chunk);
+    try {
+      this.utf8Check.decode(chunk, { stream: true });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private utf8EndsClean(): boolean {
+    if (this.utf8) return this.utf8.end();
+    try {
+      this.utf8Check.decode();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   private hold(rest: Uint8Array): void {
@@ -648,13 +674,59 @@ export class GpsSixStream {
   private parse(b: Uint8Array): void {
     let capacity = 1;
     for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) capacity++;
-    const c = allocGpsColumns(capacity);
+    if (this.work.line.length < capacity) this.work = allocGpsColumns(capacity);
+    const c = this.work;
+    c.count = 0;
     const r = parseGpsLinesInto(b, this.lineNo, this.problems, c);
     this.lineNo += r.lineCount;
     this.lines += r.lines;
     this.indexed += c.count;
     if (c.count) this.onColumns(trimGpsColumns(c));
   }
+}
+
+/**
+ * UTF-8 validity of a byte stream with a whole-buffer checker: a character cut at a chunk's end
+ * (at most 3 bytes) is held and checked with the start of the next chunk.
+ */
+class Utf8Chunks {
+  private tail: Uint8Array = new Uint8Array(0);
+  constructor(private readonly isUtf8: (b: Uint8Array) => boolean) {}
+
+  push(chunk: Uint8Array): boolean {
+    let start = 0;
+    if (this.tail.length) {
+      const lead = this.tail[0]!;
+      const need = utf8Length(lead) - this.tail.length;
+      if (chunk.length < need) {
+        this.tail = concat(this.tail, chunk);
+        return chunk.every((x) => (x & 0xc0) === 0x80);
+      }
+      if (!this.isUtf8(concat(this.tail, chunk.subarray(0, need)))) return false;
+      this.tail = new Uint8Array(0);
+      start = need;
+    }
+    let end = chunk.length;
+    let i = end - 1;
+    while (i >= start && end - i <= 3 && (chunk[i]! & 0xc0) === 0x80) i--;
+    if (i >= start && utf8Length(chunk[i]!) > end - i) {
+      this.tail = chunk.slice(i);
+      end = i;
+    }
+    return this.isUtf8(chunk.subarray(start, end));
+  }
+
+  end(): boolean {
+    return this.tail.length === 0;
+  }
+}
+
+/** Bytes in the UTF-8 sequence this lead byte starts (1 for what is not a lead: the checker refuses it). */
+function utf8Length(lead: number): number {
+  if (lead >= 0xf0 && lead <= 0xf7) return 4;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xc0 && lead <= 0xdf) return 2;
+  return 1;
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -95,19 +95,33 @@ function* slices(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
 
 async function receiveGps(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, file: string, spool: ColumnSpool): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
   const hash = createHash('md5');
-  const parser = new GpsSixStream((c) => spool.add(c));
+  const parser = new GpsSixStream((c) => spool.add(c), isUtf8);
   const out = await fs.open(file, 'w', 0o600);
   let size = 0;
+  // Socket chunks are small (64 kB): written in runs of about 1 MB, each while the next is parsed.
+  let run: Uint8Array[] = [];
+  let runBytes = 0;
+  let writing: Promise<unknown> = Promise.resolve();
+  const flush = async () => {
+    await writing;
+    writing = out.writev(run);
+    run = [];
+    runBytes = 0;
+  };
   try {
     for await (const chunk of body) {
       size += chunk.length;
       if (size > MAX_UPLOAD_BYTES.gps) throw new AppError('storage/server-file-wrong-size', `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`);
       hash.update(chunk);
-      const written = out.write(chunk); // to disk while the chunk is parsed
       parser.push(chunk);
-      await written;
+      run.push(chunk);
+      runBytes += chunk.length;
+      if (runBytes >= 1 << 20) await flush();
     }
+    await flush();
+    await writing;
   } finally {
+    await writing.catch(() => undefined);
     await out.close();
   }
   return { size, md5: hash.digest('base64'), summary: parser.end() };
@@ -173,7 +187,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
   async function parseStoredGps(key: string, spool?: ColumnSpool): Promise<GpsStreamSummary | undefined> {
     const src = await blobs.getStream(key);
     if (!src) return undefined;
-    const parser = new GpsSixStream(spool ? (c) => spool.add(c) : undefined);
+    const parser = new GpsSixStream(spool ? (c) => spool.add(c) : undefined, isUtf8);
     for await (const chunk of src.body) parser.push(chunk);
     return parser.end();
   }
