@@ -165,6 +165,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
       .catch((err: unknown) => app.log.error({ err }, 'upload recovery failed'));
   }, RECOVERY_INTERVAL_MS);
   recovery.unref();
+  // Graceful stop: requests in flight finish, and each keep-alive connection is closed as soon as
+  // it falls idle (Fastify closes only those idle at the moment close() starts; one that falls
+  // idle a moment later would otherwise hold the stop until its keep-alive time-out, 72 s).
+  app.addHook('preClose', async () => {
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+    sweep.unref();
+    app.server.once('close', () => clearInterval(sweep));
+  });
   app.addHook('onClose', async () => {
     clearInterval(recovery);
     await sessions.drain();

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { assertSafeKey, type BlobListPage, type BlobMetadata, type BlobStore, type PutOptions } from './blob-store';
 
@@ -114,7 +114,8 @@ export class LocalBlobStore implements BlobStore {
     try {
       const handle = await fs.open(file, 'r');
       const { size } = await handle.stat();
-      return { body: createReadStream('', { fd: handle }), size };
+      // handle.createReadStream(): fs.createReadStream('', { fd: handle }) never ends an HTTP response it is piped to.
+      return { body: handle.createReadStream(), size };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;

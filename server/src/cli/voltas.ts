@@ -12,6 +12,7 @@ import { createAdminService } from '../modules/admin/admin.service';
 import { findDevice } from '../modules/devices/devices.repository';
 import { ExportFormatError } from '../../../core/formats/firebase-export';
 import { SecretBox } from '../lib/secret-box';
+import { backup, BackupError, restore } from './backup';
 import { loadDemo } from './demo';
 import { formatImportReport, importFirebase, ImportError } from './import-firebase';
 import { simulate, today } from './simulate';
@@ -27,6 +28,9 @@ const USAGE = `Usage: voltas <command>
                                            move an existing installation over: users (lapTime), devices (join)
                                            and the bucket's <device>/<track>/<ddmmyyyy>/{lap,gps}.six files;
                                            prints counts and every skipped item; running it twice changes nothing
+  backup <dir>                             copy the database (SQLite online backup), blobs and secret key into a new folder
+                                           (PostgreSQL / S3: prints the pg_dump and sync commands to use)
+  restore <dir> [--force]                  restore such a backup into DATA_DIR (empty, or replaced with --force)
   simulate --server URL --device ID --token T [--track Interlagos] [--date ddmmyyyy] [--seed N] [--hz 10|25]
                                            upload a generated session through the device API
 `;
@@ -59,6 +63,9 @@ export async function run(argv: string[]): Promise<number> {
         return await simulateCommand(rest);
       case 'import-firebase':
         return await importCommand(rest);
+      case 'backup':
+      case 'restore':
+        return await backupCommand(command, rest);
       case undefined:
       case 'help':
       case '--help':
@@ -125,6 +132,35 @@ async function deviceCommand(args: string[]): Promise<number> {
       return 1;
     }
   });
+}
+
+async function backupCommand(command: 'backup' | 'restore', args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, allowPositionals: true, options: { force: { type: 'boolean', default: false } } });
+  } catch {
+    parsed = undefined;
+  }
+  const dir = parsed?.positionals[0];
+  if (!parsed || !dir || parsed.positionals.length > 1 || (command === 'backup' && parsed.values.force)) {
+    process.stderr.write(`Usage: voltas backup <dir> | voltas restore <dir> [--force]\n`);
+    return 2;
+  }
+  try {
+    let lines: string[];
+    if (command === 'backup') {
+      lines = await withDb((_db, _blobs, config, database) => backup(config, database, dir));
+    } else {
+      const config = loadConfig();
+      lines = await restore(config, dir, Boolean(parsed.values.force), () => createDatabase({ dataDir: config.dataDir }), () => createBlobStore(config));
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return 0;
+  } catch (err) {
+    if (!(err instanceof BackupError)) throw err;
+    process.stderr.write(`${command}: ${err.message}\n`);
+    return 1;
+  }
 }
 
 async function importCommand(args: string[]): Promise<number> {

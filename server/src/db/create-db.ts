@@ -15,6 +15,11 @@ export interface Database {
   description: string;
   /** Cross-instance locks and events (in-process on SQLite, PostgreSQL's own on PostgreSQL). */
   coordination: Coordination;
+  /**
+   * SQLite: a consistent copy of the live database into `file` (online backup, writers keep
+   * going). PostgreSQL: undefined — pg_dump is the tool (see `voltas backup`).
+   */
+  backupTo?: (file: string) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,6 +55,9 @@ export function createDatabase(opts: { dataDir: string; databaseUrl?: string | u
     dialect: 'sqlite',
     description: `SQLite ${file}`,
     coordination,
+    backupTo: async (target) => {
+      await sqlite.backup(target);
+    },
     close: async () => {
       await coordination.close();
       await db.destroy();

@@ -1,0 +1,120 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { generateSession } from '../../../core/sim/session-generator';
+import { loadTracks } from '../lib/track-files';
+import { addDevice, put } from '../../test/fixtures';
+import { onPostgres } from '../../test/test-database';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '../../test/test-server';
+import { run } from './voltas';
+
+let server: TestServer;
+let token: string;
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'voltas-backup-'));
+const session = generateSession(loadTracks()[2]!, { seed: 71, heats: 2, lapsPerHeat: [3, 4] });
+let out: string[];
+let err: string[];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  token = await addDevice(server, '000000000080', 'backup@example.com');
+  expect((await put(server, '/api/device/v1/sessions/Monza/10112026/lap.six', token, session.lapSix)).status).toBe(200);
+  expect((await put(server, '/api/device/v1/sessions/Monza/10112026/gps.six', token, session.gpsSix)).status).toBe(200);
+  const rider = new Browser(server.baseUrl);
+  await rider.signIn('backup@example.com');
+  expect((await rider.json('/api/me/profile', { method: 'PUT', body: JSON.stringify({ wifi: 'Box', senha: 'segredo', nomePiloto: 'Bia', numeroMoto: '5' }) })).status).toBe(200);
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
+
+async function cli(env: Record<string, string>, args: string[]): Promise<number> {
+  for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
+  out = [];
+  err = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
+  try {
+    return await run(args);
+  } finally {
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  }
+}
+
+describe.skipIf(onPostgres)('voltas backup / restore (embedded setup)', () => {
+  it('round trip while the server runs: a restored data dir serves the same laps, GPS and Wi-Fi password', async () => {
+    const dir = path.join(tmp, 'b1');
+    expect(await cli({ DATA_DIR: server.dataDir }, ['backup', dir])).toBe(0);
+    expect(out.join('')).toMatch(/database: voltas.sqlite/);
+    expect(statSync(path.join(dir, 'secret.key')).mode & 0o077).toBe(0);
+    const restoredDir = path.join(tmp, 'restored');
+    expect(await cli({ DATA_DIR: restoredDir }, ['restore', dir])).toBe(0);
+    const copy = await startTestServer({}, { dataDir: restoredDir });
+    try {
+      const a = new Browser(server.baseUrl);
+      const b = new Browser(copy.baseUrl);
+      await a.signIn('backup@example.com');
+      await b.signIn('backup@example.com');
+      for (const p of ['/api/me', '/api/devices/000000000080/sessions/Monza/10112026/laps', '/api/devices/000000000080/sessions/Monza/10112026/analysis']) {
+        expect((await b.json(p)).body, p).toEqual((await a.json(p)).body);
+      }
+      expect((await b.json('/api/me')).body.profile.senha).toBe('segredo');
+      const raw = await b.request('/api/devices/000000000080/sessions/Monza/10112026/export/gps.six');
+      expect(await raw.text()).toBe(session.gpsSix);
+    } finally {
+      await copy.close();
+    }
+  });
+
+  it('a blob newer than the database copy is re-indexed on restore', async () => {
+    const dir = path.join(tmp, 'b2');
+    expect(await cli({ DATA_DIR: server.dataDir }, ['backup', dir])).toBe(0);
+    // Simulate a lap.six replaced between the database copy and the blob copy.
+    const fewer = session.lapSix.split('\n').slice(0, 2).join('\n');
+    const { LocalBlobStore } = await import('../blobs/local-blob-store');
+    await new LocalBlobStore(path.join(dir, 'blobs')).put('000000000080/Monza/10112026/lap.six', Buffer.from(fewer), 'text/plain; charset=utf-8');
+    const restoredDir = path.join(tmp, 'restored2');
+    expect(await cli({ DATA_DIR: restoredDir }, ['restore', dir])).toBe(0);
+    expect(out.join('')).toContain('re-indexed 1 files');
+    const copy = await startTestServer({}, { dataDir: restoredDir });
+    try {
+      const b = new Browser(copy.baseUrl);
+      await b.signIn('backup@example.com');
+      expect((await b.json('/api/devices/000000000080/sessions/Monza/10112026/laps')).body.laps).toHaveLength(2);
+    } finally {
+      await copy.close();
+    }
+  });
+
+  it('refuses what it must: a non-empty backup folder, a folder that is no backup, a data dir in use, bad usage', async () => {
+    expect(await cli({ DATA_DIR: server.dataDir }, ['backup', server.dataDir])).toBe(1);
+    expect(err.join('')).toMatch(/not empty/);
+    expect(await cli({ DATA_DIR: path.join(tmp, 'x') }, ['restore', tmp])).toBe(1);
+    expect(err.join('')).toMatch(/not a Voltas backup/);
+    expect(await cli({ DATA_DIR: server.dataDir }, ['restore', path.join(tmp, 'b1')])).toBe(1);
+    expect(err.join('')).toMatch(/already holds a database/);
+    expect(await cli({}, ['backup'])).toBe(2);
+    expect(await cli({}, ['restore', 'a', 'b'])).toBe(2);
+    expect(existsSync(path.join(tmp, 'x', 'voltas.sqlite'))).toBe(false);
+  });
+});
+
+describe.skipIf(!onPostgres)('voltas backup on PostgreSQL and S3', () => {
+  it('says which tools back up what it cannot copy itself', async () => {
+    const dir = path.join(tmp, 'pg');
+    expect(await cli({ DATA_DIR: server.dataDir, ...sameDatabase(server) }, ['backup', dir])).toBe(0);
+    const text = out.join('');
+    expect(text).toContain('pg_dump --format=custom');
+    if (server.config.s3) expect(text).toContain(`aws s3 sync s3://${server.config.s3.bucket}`);
+    expect(readdirSync(dir)).toContain('voltas-backup.json');
+    expect(await cli({ DATA_DIR: path.join(tmp, 'pg-restore'), ...sameDatabase(server) }, ['restore', dir])).toBe(1);
+    expect(err.join('')).toMatch(/pg_restore/);
+  });
+});
