@@ -1,0 +1,289 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from './plugins/session';
+import { addDevice, LAP_LINE, put } from '../test/fixtures';
+import { onS3 } from '../test/test-s3';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '../test/test-server';
+
+// The usual web attacks, and what a rider's data must survive. Each point of issue 8 that is a
+// property of the running server has a test here; the scripts (fuzz, crash, load) sit in scripts/.
+
+let server: TestServer;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  // Every log line at the most verbose level, to look for secrets in them.
+  const sink = new Writable({
+    write(chunk: Buffer, _e, done) {
+      logLines.push(chunk.toString());
+      done();
+    },
+  });
+  server = await startTestServer({ ADMIN_EMAILS: 'chefe@example.com', SECRET_KEY: 'k'.repeat(64) }, { logger: { level: 'trace', stream: sink } });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('headers', () => {
+  it('CSP allows scripts from our origin only (no inline script), and the page has none inline', async () => {
+    const res = await fetch(`${server.baseUrl}/api/health`);
+    const csp = res.headers.get('content-security-policy')!;
+    const scriptSrc = /script-src ([^;]*)/.exec(csp)![1]!;
+    expect(scriptSrc.trim()).toBe("'self'");
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    // No HSTS over plain http (config.test.ts checks it behind https).
+    expect(res.headers.get('strict-transport-security')).toBeNull();
+    for (const page of ['web/index.html', 'web/public/auth-done.html']) {
+      const html = readFileSync(page, 'utf8');
+      const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+      for (const tag of scripts) expect(tag, page).toMatch(/\bsrc=/);
+      expect(html).not.toMatch(/\son[a-z]+=/i); // no inline event handlers
+    }
+  });
+});
+
+describe('sessions and cookies', () => {
+  it('the session cookie is HttpOnly, SameSite=Lax, path /, and holds no data', async () => {
+    const b = new Browser(server.baseUrl);
+    await b.signIn('cookie@example.com');
+    const line = b.lastSetCookies.find((l) => l.startsWith(`${SESSION_COOKIE}=`))!;
+    expect(line).toMatch(/HttpOnly/i);
+    expect(line).toMatch(/SameSite=Lax/i);
+    expect(line).toMatch(/Path=\//);
+    expect(b.cookies.get(SESSION_COOKIE)).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    expect(b.cookies.get(SESSION_COOKIE)).not.toContain('cookie');
+  });
+
+  it('session fixation: a session id planted before sign-in is never the one signed in', async () => {
+    const b = new Browser(server.baseUrl);
+    const planted = 'A'.repeat(43);
+    b.cookies.set(SESSION_COOKIE, planted);
+    await b.signIn('fixation@example.com');
+    expect(b.cookies.get(SESSION_COOKIE)).not.toBe(planted);
+    const attacker = new Browser(server.baseUrl);
+    attacker.cookies.set(SESSION_COOKIE, planted);
+    expect((await attacker.json('/api/me')).status).toBe(401);
+    expect((await b.json('/api/me')).status).toBe(200);
+  });
+
+  it('CSRF: every cookie-authenticated change refuses another origin, for a caller otherwise allowed', async () => {
+    const callers = new Map<string, Browser>();
+    for (const [access, email] of [['rider', 'csrf.rider@example.com'], ['seller', 'csrf.seller@example.com'], ['admin', 'chefe@example.com']] as const) {
+      const b = new Browser(server.baseUrl);
+      await b.signIn(email);
+      if (access === 'seller') await server.database.db.updateTable('users').set({ seller: '1' }).where('email', '=', email).execute();
+      callers.set(access, b);
+    }
+    const changes = server.app.accessRules.filter((r) => callers.has(r.access) && !['GET', 'HEAD', 'OPTIONS'].includes(r.method));
+    expect(changes.length).toBeGreaterThan(5);
+    for (const rule of changes) {
+      const url = rule.url.replace(':id', '000000000001').replace(':email', 'chefe%40example.com');
+      for (const origin of ['https://evil.example', 'null', `${server.baseUrl}.evil.example`]) {
+        const res = await callers.get(rule.access)!.request(url, { method: rule.method, headers: { origin, 'content-type': 'application/json' }, body: '{}' });
+        expect(res.status, `${rule.method} ${rule.url} from ${origin}`).toBe(403);
+        expect((await res.json()).message).toBe('Cross-origin request refused.');
+      }
+    }
+  });
+});
+
+describe('rate limits', () => {
+  it('sign-in starts are limited per client (30 a minute); device calls per token (device-api tests)', async () => {
+    const other = await startTestServer();
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 35; i++) statuses.push((await fetch(`${other.baseUrl}/api/auth/login?mode=redirect`, { redirect: 'manual' })).status);
+      expect(statuses.slice(0, 30).every((s) => s !== 429)).toBe(true);
+      expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('hostile text in every text field is stored as text and answered as JSON, never run', () => {
+  const hostile = ["Robert'); DROP TABLE users;--", '<script>alert(1)</script>', '" onmouseover="alert(1)', '${7*7}{{7*7}}', 'a\u202Eb'];
+
+  it('pilot name, Wi-Fi and password keep every character; the tables are intact', async () => {
+    const b = new Browser(server.baseUrl);
+    await b.signIn('hostile@example.com');
+    for (const text of hostile) {
+      const profile = { wifi: text.slice(0, 32), senha: text, nomePiloto: text, numeroMoto: '7' };
+      const res = await b.json('/api/me/profile', { method: 'PUT', body: JSON.stringify(profile) });
+      expect(res.status).toBe(200);
+      const me = await b.request('/api/me');
+      expect(me.headers.get('content-type')).toMatch(/^application\/json/);
+      expect((await me.json()).profile).toEqual(profile);
+    }
+    const users = await server.database.db.selectFrom('users').select('email').execute();
+    expect(users.length).toBeGreaterThan(1);
+  });
+
+  it('track names and e-mails with SQL or markup are refused, not interpreted', async () => {
+    const token = await addDevice(server, '000000000120', 'hostile@example.com');
+    for (const track of ["x'); DROP TABLE laps;--", '<img src=x>', "' OR '1'='1"]) {
+      const res = await put(server, `/api/device/v1/sessions/${encodeURIComponent(track)}/01112026/lap.six`, token, LAP_LINE);
+      expect(res.status, track).toBe(400);
+    }
+    const admin = new Browser(server.baseUrl);
+    await admin.signIn('chefe@example.com');
+    for (const email of ["x' OR '1'='1", '<script>@x.com', 'a@b.c"; DROP TABLE users;--']) {
+      const res = await admin.json('/api/admin/assign-owner', { method: 'POST', body: JSON.stringify({ email, deviceId: '000000000120' }) });
+      expect([400, 404], email).toContain(res.status);
+    }
+    expect((await server.database.db.selectFrom('laps').select('idx').limit(1).execute()).length).toBeGreaterThanOrEqual(0);
+    expect((await admin.json('/api/admin/users')).status).toBe(200);
+  });
+});
+
+describe('hostile uploads', () => {
+  let token: string;
+  beforeAll(async () => {
+    token = await addDevice(server, '000000000121', 'uploads@example.com');
+  });
+  const gpsPath = (track: string) => `/api/device/v1/sessions/${track}/01112026/gps.six`;
+
+  /** Raw request with full control over headers and timing; resolves what the server answered (or -1 if it hung up). */
+  function raw(pathName: string, headers: Record<string, string | number>, parts: (Buffer | number)[], end = true): Promise<{ status: number; body: string }> {
+    const url = new URL(server.baseUrl);
+    return new Promise((resolve) => {
+      const req = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: pathName, agent: false, headers: { 'content-type': 'text/plain', authorization: `Bearer ${token}`, ...headers } });
+      req.on('error', () => resolve({ status: -1, body: '' }));
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      void (async () => {
+        for (const part of parts) {
+          if (typeof part === 'number') await new Promise((r) => setTimeout(r, part));
+          else req.write(part);
+        }
+        if (end) req.end();
+        else setTimeout(() => req.destroy(), 50);
+      })();
+    });
+  }
+
+  async function nothingStored(track: string) {
+    expect(await server.blobs.head(`000000000121/${track}/01112026/gps.six`)).toBeUndefined();
+    expect(await server.database.db.selectFrom('lap_sessions').select('id').where('track', '=', track).execute()).toEqual([]);
+    expect(await server.database.db.selectFrom('upload_intents').selectAll().execute()).toEqual([]);
+  }
+
+  it('gps.six that is binary, UTF-16 or one huge line → 422, nothing stored', async () => {
+    const cases: [string, Buffer][] = [
+      ['Bin', Buffer.from([0x31, 0x2c, 0x00, 0x32, 0x0a])],
+      ['Utf16', Buffer.from('1,2|3|4|000000.000|1|0|A|0|0|0\n', 'utf16le')],
+      ['Huge', Buffer.alloc(8 * 1024 * 1024, 0x39)],
+    ];
+    for (const [track, body] of cases) {
+      const res = await put(server, gpsPath(track), token, body);
+      expect(res.status, track).toBe(422);
+      expect(res.body.code).toBe('storage/invalid-format');
+      await nothingStored(track);
+    }
+  });
+
+  it('a Content-Length that lies: more promised than sent (client gives up) or less → nothing stored', async () => {
+    const line = Buffer.from('-23.7,-46.6|100.0|9|120000.000|1|0|A|0|0|100\n');
+    const longer = await raw(gpsPath('LieLong'), { 'content-length': 10_000 }, [line], false);
+    expect(longer.status).toBe(-1);
+    const shorter = await raw(gpsPath('LieShort'), { 'content-length': 8 }, [line]);
+    // The 8 bytes taken as the body hold no valid line (422); the rest reads as a bad next request (400).
+    expect([400, 422]).toContain(shorter.status);
+    await new Promise((r) => setTimeout(r, 100));
+    await nothingStored('LieLong');
+    await nothingStored('LieShort');
+    expect((await put(server, gpsPath('AfterLies'), token, line)).status).toBe(200); // the server still serves
+  });
+
+  it('a slow drip that completes is stored; one the client abandons leaves nothing, not even a temp file', async () => {
+    const lines = Buffer.from('-23.7,-46.6|100.0|9|120000.000|1|0|A|0|0|100\n-23.7,-46.6|101.0|9|120000.100|1|0|A|0|0|103\n');
+    const drip: (Buffer | number)[] = [];
+    for (let i = 0; i < lines.length; i += 7) drip.push(lines.subarray(i, i + 7), 20);
+    const done = await raw(gpsPath('Drip'), { 'content-length': lines.length }, drip);
+    expect(done.status).toBe(200);
+    expect(JSON.parse(done.body).indexed).toBe(2);
+    const abandoned = await raw(gpsPath('Abandoned'), { 'content-length': lines.length }, drip.slice(0, 6), false);
+    expect(abandoned.status).toBe(-1);
+    await new Promise((r) => setTimeout(r, 200));
+    await nothingStored('Abandoned');
+    const tmp = path.join(server.dataDir, 'blobs', '.tmp');
+    const { readdirSync, existsSync } = await import('node:fs');
+    if (existsSync(tmp)) expect(readdirSync(tmp)).toEqual([]);
+  });
+});
+
+describe('logs', () => {
+  it('hold no session cookie, device token, Wi-Fi password or secret key', async () => {
+    const b = new Browser(server.baseUrl);
+    await b.signIn('logs@example.com');
+    const senha = 'senha-que-nao-aparece-42';
+    await b.json('/api/me/profile', { method: 'PUT', body: JSON.stringify({ wifi: 'Box', senha, nomePiloto: 'Log', numeroMoto: '1' }) });
+    const token = await addDevice(server, '000000000122', 'logs@example.com');
+    await put(server, '/api/device/v1/sessions/Logs/01112026/lap.six', token, LAP_LINE);
+    await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } });
+    const all = logLines.join('');
+    expect(all.length).toBeGreaterThan(1000); // the requests were logged
+    for (const secret of [b.cookies.get(SESSION_COOKIE)!, token, senha, 'k'.repeat(64)]) expect(all).not.toContain(secret);
+  });
+});
+
+describe('health', () => {
+  it.skipIf(onS3)('answers 503 when the blob store is unreachable, 200 when it is back', async () => {
+    const other = await startTestServer();
+    try {
+      expect((await fetch(`${other.baseUrl}/api/health`)).status).toBe(200);
+      const blobs = path.join(other.dataDir, 'blobs');
+      rmSync(blobs, { recursive: true, force: true });
+      writeFileSync(blobs, 'not a folder');
+      const down = await fetch(`${other.baseUrl}/api/health`);
+      expect(down.status).toBe(503);
+      expect((await down.json()).message).toMatch(/unreachable/);
+      rmSync(blobs);
+      expect((await fetch(`${other.baseUrl}/api/health`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it.runIf(onS3)('answers 503 when the bucket is missing', async () => {
+    const other = await startTestServer({ ...sameDatabase(server), S3_BUCKET: 'no-such-bucket' });
+    try {
+      expect((await fetch(`${other.baseUrl}/api/health`)).status).toBe(503);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a graceful stop lets an upload in flight finish and store', async () => {
+    const other = await startTestServer();
+    const token = await addDevice(other, '000000000123', 'stop@example.com');
+    const url = new URL(other.baseUrl);
+    const body = Buffer.from(`${LAP_LINE}\n`);
+    const answer = new Promise<number>((resolve) => {
+      const req = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: '/api/device/v1/sessions/Stop/01112026/lap.six', agent: false, headers: { 'content-type': 'text/plain', 'content-length': body.length, authorization: `Bearer ${token}` } });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', () => resolve(-1));
+      req.write(body.subarray(0, 10));
+      setTimeout(() => {
+        closing = other.close();
+        setTimeout(() => req.end(body.subarray(10)), 200);
+      }, 100);
+    });
+    let closing: Promise<void> | undefined;
+    expect(await answer).toBe(200);
+    await closing;
+  });
+});
