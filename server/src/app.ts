@@ -96,6 +96,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   const sessions = createSessionsService({ db, blobs, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID });
   // Listening for other instances' events before serving, so none is missed.
   await database.coordination.ready();
+  const sweptTemp = await blobs.sweepTemp();
   const recovered = await sessions.recoverInterruptedUploads();
   const storage = createStorageService({ db, blobs, bucket: config.s3?.bucket ?? 'voltas' });
 
@@ -156,6 +157,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   await app.register(webStatic, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
 
   if (recovered.reindexed + recovered.dropped > 0) app.log.warn(recovered, 'finished interrupted uploads');
+  if (sweptTemp > 0) app.log.warn({ files: sweptTemp }, 'removed temp files of interrupted uploads');
   // With several instances, one that crashed may never restart: the others finish its uploads.
   // Safe at any time, as recovery takes each file's lock (an upload in flight finishes first).
   const recovery = setInterval(() => {

@@ -110,6 +110,15 @@ describe.each(stores)('BlobStore contract: %s', (_name, make) => {
     expect(await store.getStream('f/missing')).toBeUndefined();
   });
 
+  it('sweepTemp removes the temp files a crash left behind, and nothing else', async () => {
+    await store.put('sw/kept', Buffer.from('kept'), 'text/plain');
+    const left = await store.tempPath();
+    writeFileSync(left, 'half an upload');
+    expect(await store.sweepTemp()).toBeGreaterThanOrEqual(1);
+    expect(existsSync(left)).toBe(false);
+    expect((await store.get('sw/kept'))?.toString()).toBe('kept');
+  });
+
   it('refuses unsafe keys before touching the store', async () => {
     for (const key of ['', '../x', 'a/../b', 'a//b', 'a\\b']) {
       await expect(store.put(key, Buffer.from('x'), 'text/plain')).rejects.toThrow(/Unsafe blob key/);

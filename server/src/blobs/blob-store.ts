@@ -44,6 +44,11 @@ export interface BlobStore {
   list(prefix: string, opts: { maxResults: number; pageToken?: string | undefined }): Promise<BlobListPage>;
   /** Cheap reachability probe for /api/health. */
   ping(): Promise<void>;
+  /**
+   * Removes this instance's temp files a crash left behind (tempPath()'s folder). Called at
+   * start-up, before serving. Returns how many were removed.
+   */
+  sweepTemp(): Promise<number>;
 }
 
 /** Keys are relative paths of safe segments; anything else is a programming error. */

@@ -205,6 +205,18 @@ export class LocalBlobStore implements BlobStore {
     };
   }
 
+  async sweepTemp(): Promise<number> {
+    const dir = path.join(this.root, TMP_DIR);
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch {
+      return 0;
+    }
+    await Promise.all(names.map((n) => fs.rm(path.join(dir, n), { force: true, recursive: true })));
+    return names.length;
+  }
+
   async ping(): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
     await fs.access(this.root);

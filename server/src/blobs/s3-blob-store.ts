@@ -206,6 +206,18 @@ export class S3BlobStore implements BlobStore {
     };
   }
 
+  async sweepTemp(): Promise<number> {
+    const dir = this.spoolDir;
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch {
+      return 0;
+    }
+    await Promise.all(names.map((n) => fs.rm(path.join(dir, n), { force: true, recursive: true })));
+    return names.length;
+  }
+
   async ping(): Promise<void> {
     await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }

@@ -1,0 +1,139 @@
+// Fuzzing: every parser of outside input gets N generated inputs (fast-check, seeded): random
+// bytes, random text, and valid files mutated (bytes flipped, cut, spliced, lines repeated).
+// Nothing may escape but the parser's own documented error, and no input may take long.
+//
+//   npm run fuzz                      100,000 inputs per parser
+//   npm run fuzz -- --runs 3000       what npm test runs
+//   npm run fuzz -- --seed 123        another seed (the seed of a failure is printed)
+import fc from 'fast-check';
+import { parseArgs } from 'node:util';
+import { isUtf8 } from 'node:buffer';
+import { decodeGpsColumns, encodeGpsColumns } from '../core/formats/gps-columns-codec';
+import { ExportFormatError, parseFirebaseExport } from '../core/formats/firebase-export';
+import { ddmmyyyyToIso, isDdmmyyyy, isValidTrackName } from '../core/formats/dates';
+import { decodeSixBody, GpsSixStream, parseGpsSix, parseLapSix } from '../core/formats/six-format';
+import { toGpx, toRaceRenderCsv } from '../core/formats/exports';
+import { generateSession } from '../core/sim/session-generator';
+import { loadTracks } from '../server/src/lib/track-files';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261122' } } });
+const runs = Number(values.runs);
+const seed = Number(values.seed);
+if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
+  console.error('Usage: fuzz [--runs N] [--seed S]');
+  process.exit(2);
+}
+
+const session = generateSession(loadTracks()[0]!, { seed: 5, heats: 2, lapsPerHeat: [2, 3] });
+const enc = new TextEncoder();
+const validGps = enc.encode(session.gpsSix.split('\n').slice(0, 300).join('\n'));
+const validLap = enc.encode(session.lapSix);
+const validExport = enc.encode(JSON.stringify({ lapTime: { 'a@b.co': { hardware: ['000000000042'], wifi: 'w', senha: 's', nomePiloto: 'n', numeroMoto: '1', userSeller: '' } }, join: { '000000000042': { owner: 'a@b.co', seller: '', up: '1', version: '2', name: 'x' } } }));
+const validColumns = encodeGpsColumns(parseGpsSix(validGps).value);
+
+/** A valid file with a few edits: bytes replaced or inserted, a cut, a slice repeated. */
+function mutated(base: Uint8Array): fc.Arbitrary<Uint8Array> {
+  const edit = fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('set', 'insert', 'cut', 'repeat', 'delete'));
+  return fc.array(edit, { minLength: 1, maxLength: 6 }).map((edits) => {
+    let b = base;
+    for (const [at, byte, op] of edits) {
+      const i = at % (b.length + 1);
+      if (op === 'set' && b.length) {
+        b = b.slice();
+        b[i % b.length] = byte;
+      } else if (op === 'insert') b = Uint8Array.from([...b.subarray(0, i), byte, ...b.subarray(i)]);
+      else if (op === 'cut') b = b.subarray(0, i);
+      else if (op === 'delete') b = Uint8Array.from([...b.subarray(0, i), ...b.subarray(Math.min(b.length, i + (byte % 40)))]);
+      else if (op === 'repeat') b = Uint8Array.from([...b.subarray(0, i), ...b.subarray(i, i + (byte % 200)), ...b.subarray(i)]);
+    }
+    return b;
+  });
+}
+
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+const bytesArb = (base: Uint8Array) =>
+  fc.oneof(
+    { weight: 3, arbitrary: mutated(base) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2000 }) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 500, unit: 'grapheme' }).map((s) => enc.encode(s)) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 300, unit: fc.constantFrom('|', ',', '.', '-', '\n', '\r', '0', '9', 'A', ' ', '\u0000') }).map((s) => enc.encode(s)) },
+  );
+
+interface Target {
+  name: string;
+  arb: fc.Arbitrary<unknown>;
+  run: (input: never) => void;
+  /** The errors this parser documents; anything else escaping is a failure. */
+  allowed?: (err: unknown) => boolean;
+}
+
+const targets: Target[] = [
+  { name: 'lap.six (parseLapSix)', arb: bytesArb(validLap).map(text), run: (s: string) => void parseLapSix(s) },
+  { name: 'gps.six (parseGpsSix, bytes)', arb: bytesArb(validGps), run: (b: Uint8Array) => void parseGpsSix(b) },
+  {
+    name: 'gps.six streamed in random chunks (GpsSixStream)',
+    arb: fc.tuple(bytesArb(validGps), fc.array(fc.nat(), { maxLength: 8 }), fc.boolean()),
+    run: ([b, cuts, native]: [Uint8Array, number[], boolean]) => {
+      const stream = new GpsSixStream(() => {}, native ? isUtf8 : undefined);
+      let at = 0;
+      for (const c of cuts.map((x) => x % (b.length + 1)).sort((x, y) => x - y)) {
+        stream.push(b.subarray(at, Math.max(at, c)));
+        at = Math.max(at, c);
+      }
+      stream.push(b.subarray(at));
+      stream.end();
+    },
+  },
+  { name: 'upload body check (decodeSixBody)', arb: bytesArb(validGps), run: (b: Uint8Array) => void decodeSixBody(b) },
+  { name: 'Firebase export (parseFirebaseExport)', arb: bytesArb(validExport).map(text), run: (s: string) => void parseFirebaseExport(s), allowed: (e) => e instanceof ExportFormatError },
+  { name: 'GPS columns binary (decodeGpsColumns)', arb: bytesArb(validColumns), run: (b: Uint8Array) => void decodeGpsColumns(b), allowed: (e) => e instanceof RangeError },
+  {
+    name: 'track, date and device id checks',
+    arb: fc.string({ maxLength: 80, unit: 'binary' }),
+    run: (s: string) => {
+      isValidTrackName(s);
+      if (isDdmmyyyy(s)) ddmmyyyyToIso(s);
+    },
+  },
+  {
+    name: 'exports of parsed hostile GPS (CSV, GPX)',
+    arb: bytesArb(validGps),
+    run: (b: Uint8Array) => {
+      const c = parseGpsSix(b).value;
+      toRaceRenderCsv(c);
+      const gpx = toGpx(c, { name: text(b.subarray(0, 40)), date: '01012026' });
+      if (/<script/i.test(gpx)) throw new Error('unescaped markup in GPX');
+    },
+  },
+];
+
+let failed = false;
+console.log(`fuzz: ${runs} inputs per parser, seed ${seed}`);
+for (const t of targets) {
+  let slowest = 0;
+  const started = performance.now();
+  const result = fc.check(
+    fc.property(t.arb, (input) => {
+      const t0 = performance.now();
+      try {
+        t.run(input as never);
+      } catch (err) {
+        if (!t.allowed?.(err)) throw err;
+      } finally {
+        slowest = Math.max(slowest, performance.now() - t0);
+      }
+    }),
+    { seed, numRuns: runs },
+  );
+  const ms = performance.now() - started;
+  if (result.failed) {
+    failed = true;
+    console.error(`✗ ${t.name}: ${fc.defaultReportMessage(result)}`);
+  } else if (slowest > 1000) {
+    failed = true;
+    console.error(`✗ ${t.name}: an input took ${slowest.toFixed(0)} ms (a hang in the making)`);
+  } else {
+    console.log(`✓ ${t.name}: ${runs} inputs in ${(ms / 1000).toFixed(1)} s, slowest ${slowest.toFixed(1)} ms`);
+  }
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,180 @@
+// Load: the real server in a process of its own, N concurrent clients for S seconds on loopback,
+// each a rider with a device of their own, mixing what a track day does: sign-ins, laps reads,
+// GPS reads, uploads and profile reads. Reports req/s and p50/p99 per kind, errors, and the
+// server's memory over the run. Fails on any error, or if memory keeps growing.
+//
+//   npm run load                                   200 clients, 60 s
+//   npm run load -- --clients 50 --seconds 10      what npm test runs
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateSession } from '../core/sim/session-generator';
+import { createDatabase } from '../server/src/db/create-db';
+import { migrateToLatest } from '../server/src/db/migrate';
+import { hashToken, newToken } from '../server/src/lib/tokens';
+import { loadTracks } from '../server/src/lib/track-files';
+import { insertDevice } from '../server/src/modules/devices/devices.repository';
+import { ensureUser } from '../server/src/modules/users/users.repository';
+import { Browser } from '../server/test/test-server';
+
+const { values } = parseArgs({ options: { clients: { type: 'string', default: '200' }, seconds: { type: 'string', default: '60' } } });
+const CLIENTS = Number(values.clients);
+const SECONDS = Number(values.seconds);
+if (!(CLIENTS > 0 && SECONDS > 0)) {
+  console.error('Usage: load [--clients N] [--seconds S]');
+  process.exit(2);
+}
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-load-'));
+const MB = 1024 * 1024;
+const track = loadTracks()[0]!;
+const sessionFiles = [0, 1, 2].map((seed) => generateSession(track, { seed, heats: 2, lapsPerHeat: [4, 6] }));
+const deviceOf = (i: number) => `0000009${String(i).padStart(5, '0')}`;
+const emailOf = (i: number) => `load${i}@example.com`;
+const tokens: string[] = [];
+
+{
+  const database = createDatabase({ dataDir });
+  await migrateToLatest(database.db);
+  for (let i = 0; i < CLIENTS; i++) {
+    await ensureUser(database.db, emailOf(i));
+    const token = newToken();
+    tokens.push(token);
+    await insertDevice(database.db, { id: deviceOf(i), owner: emailOf(i), seller: '', tokenHash: hashToken(token) });
+  }
+  await database.close();
+}
+
+const port = await new Promise<number>((resolve) => {
+  const srv = createServer();
+  srv.listen(0, '127.0.0.1', () => {
+    const { port: p } = srv.address() as { port: number };
+    srv.close(() => resolve(p));
+  });
+});
+const base = `http://127.0.0.1:${port}`;
+// TRUST_PROXY: each client comes with an address of its own (X-Forwarded-For), as behind a
+// proxy at a track, so per-address sign-in limits apply per rider, not to the whole test.
+const child: ChildProcess = spawn(process.execPath, ['bin/voltas.mjs', 'serve'], {
+  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', TRUST_PROXY: 'true' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await new Promise<void>((resolve, reject) => {
+  child.stdout!.on('data', (d: Buffer) => d.toString().includes('Voltas is running') && resolve());
+  child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+});
+const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024;
+
+class Client extends Browser {
+  constructor(private readonly ip: string) {
+    super(base);
+  }
+  override request(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set('x-forwarded-for', this.ip);
+    return super.request(url, { ...init, headers });
+  }
+}
+
+type Kind = 'sign-in' | 'laps' | 'gps.bin' | 'upload' | 'me';
+const latencies = new Map<Kind, number[]>();
+const errors: string[] = [];
+const record = (kind: Kind, ms: number) => (latencies.get(kind) ?? latencies.set(kind, []).get(kind)!).push(ms);
+
+async function timed(kind: Kind, work: () => Promise<Response>, ok = 200): Promise<void> {
+  const t0 = performance.now();
+  try {
+    const res = await work();
+    await res.arrayBuffer();
+    if (res.status !== ok) errors.push(`${kind}: HTTP ${res.status}`);
+  } catch (err) {
+    errors.push(`${kind}: ${(err as Error).message}`);
+  }
+  record(kind, performance.now() - t0);
+}
+
+async function upload(i: number, date: string, body: string): Promise<Response> {
+  return fetch(`${base}/api/device/v1/sessions/${encodeURIComponent(track.name)}/${date}/lap.six`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${tokens[i]}`, 'content-type': 'text/plain; charset=utf-8' },
+    body,
+  });
+}
+
+// Every device has a session with GPS before the clock starts.
+for (let i = 0; i < CLIENTS; i += 20) {
+  await Promise.all(
+    Array.from({ length: Math.min(20, CLIENTS - i) }, async (_, k) => {
+      const f = sessionFiles[(i + k) % sessionFiles.length]!;
+      await upload(i + k, '01112026', f.lapSix);
+      await fetch(`${base}/api/device/v1/sessions/${encodeURIComponent(track.name)}/01112026/gps.six`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${tokens[i + k]}`, 'content-type': 'text/plain; charset=utf-8' },
+        body: f.gpsSix,
+      });
+    }),
+  );
+}
+
+const memory: number[] = [];
+const sampler = setInterval(() => memory.push(rss()), 1000);
+const deadline = Date.now() + SECONDS * 1000;
+
+const started = performance.now();
+
+async function rider(i: number): Promise<void> {
+  const client = new Client(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
+  const sessionPath = `/api/devices/${deviceOf(i)}/sessions/${encodeURIComponent(track.name)}/01112026`;
+  const signIn = () => timed('sign-in', async () => {
+    const res = await client.signIn(emailOf(i));
+    return new Response(null, { status: res.status === 303 || res.status === 302 ? 200 : res.status });
+  });
+  await signIn();
+  let n = 0;
+  while (Date.now() < deadline) {
+    const r = Math.random();
+    n++;
+
+    if (r < 0.55) await timed('laps', () => client.request(`${sessionPath}/laps`));
+    else if (r < 0.75) await timed('gps.bin', () => client.request(`${sessionPath}/gps.bin`, { headers: { 'accept-encoding': 'gzip' } }));
+    else if (r < 0.85) await timed('upload', () => upload(i, `${String(2 + (n % 27)).padStart(2, '0')}112026`, sessionFiles[n % 3]!.lapSix));
+    else if (r < 0.97) await timed('me', () => client.request('/api/me'));
+    else {
+      await client.json('/api/auth/logout', { method: 'POST', body: '{}' });
+      await signIn();
+    }
+  }
+}
+
+try {
+  await Promise.all(Array.from({ length: CLIENTS }, (_, i) => rider(i)));
+} finally {
+  clearInterval(sampler);
+}
+const seconds = (performance.now() - started) / 1000;
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+};
+const total = [...latencies.values()].reduce((sum, xs) => sum + xs.length, 0);
+console.log(`load: ${CLIENTS} clients for ${seconds.toFixed(0)} s: ${total} requests, ${(total / seconds).toFixed(0)} req/s, ${errors.length} errors`);
+console.log('| kind | requests | p50 ms | p99 ms |\n|---|---|---|---|');
+for (const [kind, xs] of latencies) console.log(`| ${kind} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 99).toFixed(1)} |`);
+// Memory: the first fifth of the run warms caches and pools; after that it should stay level.
+const warm = memory.slice(Math.floor(memory.length / 5));
+const first = warm.slice(0, Math.max(1, Math.floor(warm.length / 3)));
+const last = warm.slice(-Math.max(1, Math.floor(warm.length / 3)));
+const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const growth = avg(last) - avg(first);
+console.log(`server memory (RSS): ${(Math.min(...memory) / MB).toFixed(0)}–${(Math.max(...memory) / MB).toFixed(0)} MB; after warm-up ${(avg(first) / MB).toFixed(0)} → ${(avg(last) / MB).toFixed(0)} MB`);
+child.kill('SIGTERM');
+await new Promise((r) => child.once('exit', r));
+rmSync(dataDir, { recursive: true, force: true });
+const uniqueErrors = [...new Set(errors)];
+for (const e of uniqueErrors.slice(0, 20)) console.error(`✗ ${e} (${errors.filter((x) => x === e).length}×)`);
+const leaking = growth > Math.max(64 * MB, 0.25 * avg(first));
+if (leaking) console.error(`✗ memory grew by ${(growth / MB).toFixed(0)} MB after warm-up`);
+process.exit(errors.length || leaking ? 1 : 0);
