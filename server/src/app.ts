@@ -45,7 +45,16 @@ export interface AppDeps {
   blobs?: BlobStore;
   webRoot?: string;
   logger?: boolean | object;
+  /** Tests shorten these; see buildApp. */
+  timeouts?: { idleMs: number; requestMs: number };
 }
+
+/**
+ * A connection silent this long is closed (a stalled slow-drip upload holds nothing; live
+ * updates send a heartbeat every 25 s). A whole request, body included, may take up to an hour:
+ * a 128 MB gps.six over a weak track Wi-Fi.
+ */
+const TIMEOUTS = { idleMs: 120_000, requestMs: 3_600_000 };
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -70,6 +79,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     logger: deps.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'] },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    connectionTimeout: (deps.timeouts ?? TIMEOUTS).idleMs,
+    requestTimeout: (deps.timeouts ?? TIMEOUTS).requestMs,
   });
   logRef.current = app.log;
   app.setValidatorCompiler(validatorCompiler);

@@ -222,6 +222,27 @@ describe('hostile uploads', () => {
   });
 });
 
+describe('a drip that stalls', () => {
+  it('is cut off when the connection goes silent, and stores nothing', async () => {
+    const other = await startTestServer({}, { timeouts: { idleMs: 400, requestMs: 60_000 } });
+    try {
+      const token = await addDevice(other, '000000000124', 'stall@example.com');
+      const url = new URL(other.baseUrl);
+      const status = await new Promise<number>((resolve) => {
+        const req = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: '/api/device/v1/sessions/Stall/01112026/lap.six', agent: false, headers: { 'content-type': 'text/plain', 'content-length': 1000, authorization: `Bearer ${token}` } });
+        req.on('response', (res) => resolve(res.statusCode ?? 0));
+        req.on('error', () => resolve(-1));
+        req.write(LAP_LINE.slice(0, 20)); // then silence
+      });
+      expect([-1, 408]).toContain(status);
+      expect(await other.blobs.head('000000000124/Stall/01112026/lap.six')).toBeUndefined();
+      expect((await fetch(`${other.baseUrl}/api/health`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('logs', () => {
   it('hold no session cookie, device token, Wi-Fi password or secret key', async () => {
     const b = new Browser(server.baseUrl);
