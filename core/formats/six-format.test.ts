@@ -218,6 +218,16 @@ describe('properties (fast-check, seeded)', () => {
 });
 
 describe('GpsSixStream (gps.six parsed as it arrives)', () => {
+  /** A whole-chunk UTF-8 check, like Node's isUtf8 on the server. */
+  const wholeChunk = (b: Uint8Array) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(b);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   /** Feeds `bytes` cut at `cuts` and gathers what the stream hands out (copies: the batches are reused). */
   const streamed = (bytes: Uint8Array, cuts: number[], isUtf8?: (b: Uint8Array) => boolean) => {
     const batches: GpsColumns[] = [];
@@ -271,14 +281,6 @@ describe('GpsSixStream (gps.six parsed as it arrives)', () => {
       [Uint8Array.from([...new TextEncoder().encode('y'.repeat(5000)), 0xff, 10, ...ok]), [2000, 4000], 'invalidUtf8'],
     ];
     // Both checkers: the browser's streaming TextDecoder and a whole-chunk one (Node's isUtf8 on the server).
-    const wholeChunk = (b: Uint8Array) => {
-      try {
-        new TextDecoder('utf-8', { fatal: true }).decode(b);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     for (const check of [undefined, wholeChunk]) {
       for (const [bytes, cuts, rejection] of cases) expect(streamed(bytes, cuts, check).summary.rejection).toBe(rejection);
       // A character split between two chunks is fine, wherever the cut falls.
@@ -292,14 +294,6 @@ describe('GpsSixStream (gps.six parsed as it arrives)', () => {
   });
 
   it('the whole-chunk UTF-8 check gives the streaming decoder\'s verdict on any bytes, any cuts', () => {
-    const wholeChunk = (b: Uint8Array) => {
-      try {
-        new TextDecoder('utf-8', { fatal: true }).decode(b);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     const bytesArb = fc.array(fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(10)), { maxLength: 60 });
     fc.assert(
       fc.property(bytesArb, fc.array(fc.nat(), { maxLength: 6 }), (arr, cuts) => {

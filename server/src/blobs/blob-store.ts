@@ -1,3 +1,6 @@
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
+
 /** What the app needs from an object store. Filesystem by default, S3-compatible for scale-out. */
 export interface BlobMetadata {
   key: string;
@@ -62,4 +65,16 @@ export function assertSafeKey(key: string): void {
   ) {
     throw new Error(`Unsafe blob key: ${JSON.stringify(key)}`);
   }
+}
+
+/** Empties a folder of this instance's temp files; a missing folder holds none. Returns how many were removed. */
+export async function emptyFolder(dir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return 0;
+  }
+  await Promise.all(names.map((n) => fs.rm(path.join(dir, n), { force: true, recursive: true })));
+  return names.length;
 }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { assertSafeKey, type BlobListPage, type BlobMetadata, type BlobStore, type PutOptions } from './blob-store';
+import { assertSafeKey, emptyFolder, type BlobListPage, type BlobMetadata, type BlobStore, type PutOptions } from './blob-store';
 
 const TMP_DIR = '.tmp';
 
@@ -205,16 +205,8 @@ export class LocalBlobStore implements BlobStore {
     };
   }
 
-  async sweepTemp(): Promise<number> {
-    const dir = path.join(this.root, TMP_DIR);
-    let names: string[];
-    try {
-      names = await fs.readdir(dir);
-    } catch {
-      return 0;
-    }
-    await Promise.all(names.map((n) => fs.rm(path.join(dir, n), { force: true, recursive: true })));
-    return names.length;
+  sweepTemp(): Promise<number> {
+    return emptyFolder(path.join(this.root, TMP_DIR));
   }
 
   async ping(): Promise<void> {

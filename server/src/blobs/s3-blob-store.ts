@@ -12,7 +12,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { assertSafeKey, type BlobListPage, type BlobMetadata, type BlobStore, type PutOptions } from './blob-store';
+import { assertSafeKey, emptyFolder, type BlobListPage, type BlobMetadata, type BlobStore, type PutOptions } from './blob-store';
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -206,16 +206,8 @@ export class S3BlobStore implements BlobStore {
     };
   }
 
-  async sweepTemp(): Promise<number> {
-    const dir = this.spoolDir;
-    let names: string[];
-    try {
-      names = await fs.readdir(dir);
-    } catch {
-      return 0;
-    }
-    await Promise.all(names.map((n) => fs.rm(path.join(dir, n), { force: true, recursive: true })));
-    return names.length;
+  sweepTemp(): Promise<number> {
+    return emptyFolder(this.spoolDir);
   }
 
   async ping(): Promise<void> {

@@ -1,13 +1,13 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSession } from '../../../core/sim/session-generator';
 import { loadTracks } from '../lib/track-files';
 import { addDevice, put } from '../../test/fixtures';
 import { onPostgres } from '../../test/test-database';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '../../test/test-server';
-import { run } from './voltas';
+import { runCli } from '../../test/cli';
 
 let server: TestServer;
 let token: string;
@@ -29,23 +29,12 @@ afterAll(async () => {
   await server.close();
   rmSync(tmp, { recursive: true, force: true });
 });
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
 
 async function cli(env: Record<string, string>, args: string[]): Promise<number> {
-  for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
-  out = [];
-  err = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
-  try {
-    return await run(args);
-  } finally {
-    vi.restoreAllMocks();
-    vi.unstubAllEnvs();
-  }
+  const r = await runCli(env, args);
+  out = [r.out];
+  err = [r.err];
+  return r.code;
 }
 
 describe.skipIf(onPostgres)('voltas backup / restore (embedded setup)', () => {

@@ -1,9 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFirebaseExport, type BuiltExport } from '../../test/firebase-export';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '../../test/test-server';
-import { run } from './voltas';
+import { runCli } from '../../test/cli';
 
 let server: TestServer;
 let exp: BuiltExport;
@@ -18,24 +18,13 @@ afterAll(async () => {
   await server.close();
   rmSync(exp.dir, { recursive: true, force: true });
 });
-afterEach(() => {
-  vi.restoreAllMocks();
-  vi.unstubAllEnvs();
-});
 
 /** Runs the CLI against the test server's database and blob store. */
 async function cli(args: string[]): Promise<number> {
-  vi.stubEnv('DATA_DIR', server.dataDir);
-  for (const [k, v] of Object.entries(sameDatabase(server))) vi.stubEnv(k, v);
-  out = [];
-  err = [];
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => (err.push(String(s)), true));
-  try {
-    return await run(args);
-  } finally {
-    vi.restoreAllMocks();
-  }
+  const r = await runCli({ DATA_DIR: server.dataDir, ...sameDatabase(server) }, args);
+  out = [r.out];
+  err = [r.err];
+  return r.code;
 }
 
 /** Every row of the tables the import writes, to compare runs. */
