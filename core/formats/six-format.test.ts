@@ -191,7 +191,10 @@ describe('properties (fast-check, seeded)', () => {
       { ...params, numRuns: 500 },
     );
     fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => same(text)), { ...params, numRuns: 500 });
-    for (const text of ['1,2|3|4|000000|0|0|A|0|0|0', '1.,2|3|4|000000|0|0|A|0|0|0', '.5,2|3|4|000000.1|0|0|a|0|0|0', ' 1,2|3|4|000000|0|0|A|0|0|0 ', '1,2|3|4.0|000000|0|0|A|0|0|0', '1,2|3|4|000000.1234|0|0|A|0|0|0', '-0,-0|0|0|235960.999|0|1|D|-90|90|2000000000']) same(text);
+    for (const text of ['1,2|3|4|000000|0|0|A|0|0|0', '1.,2|3|4|000000|0|0|A|0|0|0', '.5,2|3|4|000000.1|0|0|a|0|0|0', ' 1,2|3|4|000000|0|0|A|0|0|0 ', '1,2|3|4.0|000000|0|0|A|0|0|0', '1,2|3|4|000000.1234|0|0|A|0|0|0', '-0,-0|0|0|235960.999|0|1|D|-90|90|2000000000', '1,2|3|4|000000|0|0|A|0|0|0\r', '1,2|3|4|000000|0|0|A|0|0|7\r\r\n1,2|3|4|000000|0|0|A|0|0|8', '1,2|3|4|000000|0|0|A|0|0|9\n\n\r\n']) same(text);
+    // The columns are sized from the first 16 KB: long lines there and short ones after make them grow.
+    const short = '-23.7037439,-46.6999096|60.1|12|130000.000|0|1|A|1.1|0.3|12';
+    same([...Array<string>(20).fill(`${short}${' '.repeat(1000)}`), ...Array<string>(5000).fill(short)].join('\n'));
   });
 
   it('random text never throws, and every non-empty line is either kept or reported', () => {

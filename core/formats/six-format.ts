@@ -380,103 +380,107 @@ const COMMA = 44;
 const DOT = 46;
 const MINUS = 45;
 
-// Cursor of the byte scanner (one stable object: no allocation per line, no TDZ checks).
-const cursor = { p: 0 };
-
-/** [-]digits[.digits] then `stop`, within `end`; NaN when not canonical (exact: m / 10^k, m < 2^53). */
-function scanNum(b: Uint8Array, stop: number, end: number, allowFraction: boolean): number {
-  let p = cursor.p;
-  let neg = false;
-  if (b[p] === MINUS) {
-    neg = true;
-    p++;
-  }
-  let m = 0;
-  let digits = 0;
-  let c = b[p]!;
-  while (c >= 48 && c <= 57 && p < end) {
-    m = m * 10 + (c - 48);
-    digits++;
-    c = b[++p]!;
-  }
-  if (digits === 0) return NaN;
-  let k = 0;
-  if (c === DOT && allowFraction) {
-    c = b[++p]!;
-    while (c >= 48 && c <= 57 && p < end) {
-      m = m * 10 + (c - 48);
-      k++;
-      c = b[++p]!;
-    }
-    if (k === 0) return NaN;
-  }
-  if (digits + k > 15 || p >= end || c !== stop) return NaN;
-  cursor.p = p + 1;
-  return k === 0 ? (neg ? -m : m) : neg ? -(m / POW10[k]!) : m / POW10[k]!;
-}
-
 /**
- * Fast path for one canonical gps.six line in b[start, end): no spaces, uppercase heat, plain
- * decimals. Returns false and stores nothing on anything else; the strict parser then decides.
+ * Fast path for one canonical gps.six line starting at b[start] (bytes end at `end`): no spaces,
+ * uppercase heat, plain decimals ([-]digits[.digits], at most 15 digits: exact, m / 10^k with
+ * m < 2^53), then the line's end. Returns where the next line starts (past the newline; end + 1
+ * at the end of the bytes, as the line loop counts), or -1, storing nothing, on anything else:
+ * the strict parser then decides. No separate newline search and no call per field: the seven
+ * numeric fields share one inline scanner (V8 would not inline a helper called seven times).
+ * `end` is the length of `b`: a digit loop stops there because b[end] reads undefined.
  */
-function fastGpsLine(b: Uint8Array, start: number, end: number, c: GpsColumns, i: number): boolean {
-  cursor.p = start;
-  const lat = scanNum(b, COMMA, end, true);
-  const lon = lat === lat ? scanNum(b, PIPE, end, true) : NaN;
-  const speed = lon === lon ? scanNum(b, PIPE, end, true) : NaN;
-  const sats = speed === speed ? scanNum(b, PIPE, end, false) : NaN;
-  if (sats !== sats) return false;
-  let p = cursor.p;
-  if (end - p < 7) return false;
-  const d0 = b[p]! - 48, d1 = b[p + 1]! - 48, d2 = b[p + 2]! - 48, d3 = b[p + 3]! - 48, d4 = b[p + 4]! - 48, d5 = b[p + 5]! - 48;
-  if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || d3 < 0 || d3 > 9 || d4 < 0 || d4 > 9 || d5 < 0 || d5 > 9) return false;
-  const hh = d0 * 10 + d1;
-  const mi = d2 * 10 + d3;
-  const ss = d4 * 10 + d5;
-  p += 6;
-  let frac = 0;
-  let fd = 0;
-  if (b[p] === DOT) {
-    p++;
-    let d = b[p]! - 48;
-    while (d >= 0 && d <= 9 && fd < 4 && p < end) {
-      frac = frac * 10 + d;
-      fd++;
-      d = b[++p]! - 48;
+function fastGpsLine(b: Uint8Array, start: number, end: number, c: GpsColumns, i: number): number {
+  let p = start;
+  let lat = 0, lon = 0, speed = 0, sats = 0, lapCount = 0, roll = 0, lean = 0;
+  let timeMs = 0, first = 0, heat = 0;
+  // Numeric fields f: 0 lat, 1 lon, 2 speed, 3 satellites, 4 lapCount, 5 roll, 6 leanFiltered;
+  // the time sits before 4, the first-lap flag and the heat before 5.
+  for (let f = 0; f < 7; f++) {
+    if (f === 4) {
+      if (end - p < 7) return -1;
+      const d0 = b[p]! - 48, d1 = b[p + 1]! - 48, d2 = b[p + 2]! - 48, d3 = b[p + 3]! - 48, d4 = b[p + 4]! - 48, d5 = b[p + 5]! - 48;
+      if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || d3 < 0 || d3 > 9 || d4 < 0 || d4 > 9 || d5 < 0 || d5 > 9) return -1;
+      const hh = d0 * 10 + d1;
+      const mi = d2 * 10 + d3;
+      const ss = d4 * 10 + d5;
+      p += 6;
+      let frac = 0;
+      let fd = 0;
+      if (b[p] === DOT) {
+        p++;
+        let d = b[p]! - 48;
+        while (d >= 0 && d <= 9 && fd < 4 && p < end) {
+          frac = frac * 10 + d;
+          fd++;
+          d = b[++p]! - 48;
+        }
+        if (fd === 0 || fd > 3) return -1;
+      }
+      if (b[p] !== PIPE || hh > 23 || mi > 59 || ss > 60) return -1;
+      p++;
+      timeMs = ((hh * 60 + mi) * 60 + ss) * 1000 + frac * POW10[3 - fd]!;
+    } else if (f === 5) {
+      first = b[p]! - 48;
+      if ((first !== 0 && first !== 1) || b[p + 1] !== PIPE) return -1;
+      heat = b[p + 2]! - 65;
+      if (heat < 0 || heat > 3 || b[p + 3] !== PIPE) return -1;
+      p += 4;
     }
-    if (fd === 0 || fd > 3) return false;
+    let neg = false;
+    if (b[p] === MINUS) {
+      neg = true;
+      p++;
+    }
+    let m = 0;
+    let digits = 0;
+    let ch = b[p]!;
+    while (ch >= 48 && ch <= 57) {
+      m = m * 10 + (ch - 48);
+      digits++;
+      ch = b[++p]!;
+    }
+    if (digits === 0) return -1;
+    let k = 0;
+    if (ch === DOT && f !== 3 && f !== 4) {
+      ch = b[++p]!;
+      while (ch >= 48 && ch <= 57) {
+        m = m * 10 + (ch - 48);
+        k++;
+        ch = b[++p]!;
+      }
+      if (k === 0) return -1;
+    }
+    if (digits + k > 15 || p >= end || ch !== (f === 0 ? COMMA : PIPE)) return -1;
+    p++;
+    const v = k === 0 ? (neg ? -m : m) : neg ? -(m / POW10[k]!) : m / POW10[k]!;
+    if (f === 0) lat = v;
+    else if (f === 1) lon = v;
+    else if (f === 2) speed = v;
+    else if (f === 3) sats = v;
+    else if (f === 4) lapCount = v;
+    else if (f === 5) roll = v;
+    else lean = v;
   }
-  if (b[p] !== PIPE || hh > 23 || mi > 59 || ss > 60) return false;
-  cursor.p = p + 1;
-  const timeMs = ((hh * 60 + mi) * 60 + ss) * 1000 + frac * POW10[3 - fd]!;
-  const lapCount = scanNum(b, PIPE, end, false);
-  if (lapCount !== lapCount) return false;
-  p = cursor.p;
-  const first = b[p]! - 48;
-  if ((first !== 0 && first !== 1) || b[p + 1] !== PIPE) return false;
-  const heat = b[p + 2]! - 65;
-  if (heat < 0 || heat > 3 || b[p + 3] !== PIPE) return false;
-  cursor.p = p + 4;
-  const roll = scanNum(b, PIPE, end, true);
-  const lean = roll === roll ? scanNum(b, PIPE, end, true) : NaN;
-  if (lean !== lean) return false;
-  p = cursor.p;
   let meterSum = 0;
   const digitsStart = p;
-  while (p < end) {
-    const d = b[p++]! - 48;
-    if (d < 0 || d > 9) return false;
+  let d = b[p]! - 48;
+  while (d >= 0 && d <= 9) {
     meterSum = meterSum * 10 + d;
+    d = b[++p]! - 48;
   }
   const md = p - digitsStart;
+  if (p - start > MAX_LINE_LENGTH) return -1;
+  // The line ends here: LF, CR LF, CR at the end of the bytes, or the end of the bytes.
+  if (b[p] === 13 && p < end) p++;
+  if (p < end && b[p] !== 10) return -1;
   if (
     md === 0 || md > 10 || meterSum > 2_000_000_000 || lat < -90 || lat > 90 || lon < -180 || lon > 180 ||
     speed < 0 || speed > 1000 || sats > 255 || sats < 0 || lapCount < 0 || lapCount > 1_000_000 || roll < -90 || roll > 90 || lean < -90 || lean > 90
   ) {
-    return false;
+    return -1;
   }
   setSample(c, i, lat, lon, speed, sats, timeMs, lapCount, first, heat, roll, lean, meterSum);
-  return true;
+  return p + 1;
 }
 
 const utf8 = new TextDecoder('utf-8');
@@ -490,51 +494,72 @@ const utf8Encoder = new TextEncoder();
 export function parseGpsSix(input: string | Uint8Array): ParseResult<GpsColumns> {
   const b = typeof input === 'string' ? utf8Encoder.encode(input) : input;
   const problems = new Problems();
-  let capacity = 1;
-  for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) capacity++;
-  const c = allocGpsColumns(capacity);
-  const { lines } = parseGpsLinesInto(b, 0, problems, c);
-  return { value: trimGpsColumns(c), problems: problems.list, lines };
+  const { lines, columns } = parseGpsLinesInto(b, 0, problems, allocGpsColumns(estimateLines(b)));
+  return { value: trimGpsColumns(columns), problems: problems.list, lines };
+}
+
+/**
+ * Lines in `b`, estimated from the first 16 KB (a counting pass over the whole file would cost a
+ * tenth of the parse): a little over, so the columns rarely grow.
+ */
+function estimateLines(b: Uint8Array): number {
+  const head = b.subarray(0, 16_384);
+  let n = 1;
+  for (let i = head.indexOf(10); i !== -1; i = head.indexOf(10, i + 1)) n++;
+  return head.length === b.length ? n : Math.ceil((b.length / head.length) * n * 1.05) + 64;
+}
+
+/** The columns with room for `capacity` samples, the first `c.count` copied over. */
+function growGpsColumns(c: GpsColumns, capacity: number): GpsColumns {
+  const grown = allocGpsColumns(capacity);
+  for (const k of GPS_COLUMN_KEYS) grown[k].set(c[k].subarray(0, c.count));
+  grown.count = c.count;
+  return grown;
 }
 
 const scratch = allocGpsColumns(1);
 
 /**
- * The loop of parseGpsSix over `b` (its lines numbered from `lineOffset` + 1), appending to `c`,
- * which must have room for every line. Returns the non-empty lines seen and the lines counted.
+ * The loop of parseGpsSix over `b` (its lines numbered from `lineOffset` + 1), appending to `c`
+ * (grown when full: the columns returned may be new ones). Returns them with the non-empty lines
+ * seen and the lines counted.
  */
-function parseGpsLinesInto(b: Uint8Array, lineOffset: number, problems: Problems, c: GpsColumns): { lines: number; lineCount: number } {
+function parseGpsLinesInto(b: Uint8Array, lineOffset: number, problems: Problems, columns: GpsColumns): { lines: number; lineCount: number; columns: GpsColumns } {
+  let c = columns;
   let lines = 0;
   let lineNo = lineOffset;
   let start = 0;
   const len = b.length;
   while (start <= len) {
+    lineNo++;
+    const i = c.count;
+    if (i === c.line.length) c = growGpsColumns(c, Math.ceil(i * 1.5) + 64);
+    const next = start < len ? fastGpsLine(b, start, len, c, i) : -1;
+    if (next !== -1) {
+      c.line[i] = lineNo;
+      c.count++;
+      lines++;
+      start = next;
+      continue;
+    }
     let end = b.indexOf(10, start);
     if (end === -1) end = len;
-    lineNo++;
     let stop = end;
     if (stop > start && b[stop - 1] === 13) stop--;
     if (stop > start) {
-      const i = c.count;
-      if (stop - start <= MAX_LINE_LENGTH && fastGpsLine(b, start, stop, c, i)) {
-        c.line[i] = lineNo;
-        c.count++;
+      const line = utf8.decode(b.subarray(start, stop));
+      if (line.trim() !== '') {
         lines++;
-      } else {
-        const line = utf8.decode(b.subarray(start, stop));
-        if (line.trim() !== '') {
-          lines++;
-          scratch.count = 0;
-          if (parseGpsLineStrict(line, lineNo, problems, scratch)) {
-            for (const k of GPS_COLUMN_KEYS) c[k][i] = scratch[k][0]!;
-            c.count++;
-          }
+        scratch.count = 0;
+        if (parseGpsLineStrict(line, lineNo, problems, scratch)) {
+          for (const k of GPS_COLUMN_KEYS) c[k][i] = scratch[k][0]!;
+          c.count++;
         }
       }
     }
     start = end + 1;
   }
-  return { lines, lineCount: lineNo - lineOffset };
+  return { lines, lineCount: lineNo - lineOffset, columns: c };
 }
 
 export interface GpsStreamSummary {
@@ -672,12 +697,9 @@ export class GpsSixStream {
 
   /** Parses whole lines (the newline after the last one already cut off). */
   private parse(b: Uint8Array): void {
-    let capacity = 1;
-    for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) capacity++;
-    if (this.work.line.length < capacity) this.work = allocGpsColumns(capacity);
-    const c = this.work;
-    c.count = 0;
-    const r = parseGpsLinesInto(b, this.lineNo, this.problems, c);
+    this.work.count = 0;
+    const r = parseGpsLinesInto(b, this.lineNo, this.problems, this.work);
+    const c = (this.work = r.columns);
     this.lineNo += r.lineCount;
     this.lines += r.lines;
     this.indexed += c.count;
