@@ -224,7 +224,8 @@ async function main() {
   // 2. API
   log('load: hello-world, laps, gps…');
   const hello = await cannon(`http://127.0.0.1:${helloPort}/`, {});
-  const laps = await cannon(`${base}/api/devices/000000000900/sessions/Interlagos/01112026/laps`, { cookie });
+  // As a browser asks: with its cookie and the encodings it takes.
+  const laps = await cannon(`${base}/api/devices/000000000900/sessions/Interlagos/01112026/laps`, { cookie, 'accept-encoding': 'gzip, deflate, br' });
   const gps = await cannon(`${base}/api/devices/000000000900/sessions/Interlagos/02112026/gps.bin`, { cookie, 'accept-encoding': 'gzip' });
   result.laps_api_vs_hello = laps.rps / hello.rps;
   result.laps_api_p99_vs_hello = laps.p99 / Math.max(1, hello.p99);

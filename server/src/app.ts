@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
+import { securityHeadersPlugin } from './plugins/security-headers';
 import fastifyRateLimit from '@fastify/rate-limit';
 import { databaseRateLimitStore } from './plugins/rate-limit-store';
 import fastifySwagger from '@fastify/swagger';
@@ -112,7 +112,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   const storage = createStorageService({ db, blobs, bucket: config.s3?.bucket ?? 'voltas' });
 
   await app.register(errorMappingPlugin);
-  await app.register(fastifyHelmet, {
+  await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],

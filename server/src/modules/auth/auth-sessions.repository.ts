@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { preparedQuery } from '../../db/prepared';
 import type { DB } from '../../db/schema';
 
 export async function insertSession(
@@ -11,13 +12,17 @@ export async function insertSession(
     .execute();
 }
 
-export function findSession(db: Kysely<DB>, idHash: string) {
-  return db
+// Every signed-in request reads this: compiled once (see preparedQuery).
+const sessionById = preparedQuery((db, idHash: string) =>
+  db
     .selectFrom('auth_sessions')
     .innerJoin('users', 'users.email', 'auth_sessions.user_email')
     .select(['auth_sessions.id_hash', 'auth_sessions.expires_at', 'auth_sessions.renewed_at', 'users.email', 'users.disabled', 'users.adm', 'users.seller'])
-    .where('auth_sessions.id_hash', '=', idHash)
-    .executeTakeFirst();
+    .where('auth_sessions.id_hash', '=', idHash),
+);
+
+export function findSession(db: Kysely<DB>, idHash: string) {
+  return sessionById.first(db, idHash);
 }
 
 export async function renewSession(db: Kysely<DB>, idHash: string, renewedAt: string, expiresAt: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { preparedQuery } from '../../db/prepared';
 import type { DB, DevicesTable } from '../../db/schema';
 import { nowIso } from '../../lib/tokens';
 
@@ -8,8 +9,11 @@ export function findDevice(db: Kysely<DB>, id: string): Promise<DeviceRow | unde
   return db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+// Every device request reads this: compiled once (see preparedQuery).
+const deviceByToken = preparedQuery((db, tokenHash: string) => db.selectFrom('devices').selectAll().where('token_hash', '=', tokenHash));
+
 export function findDeviceByTokenHash(db: Kysely<DB>, tokenHash: string): Promise<DeviceRow | undefined> {
-  return db.selectFrom('devices').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  return deviceByToken.first(db, tokenHash);
 }
 
 export async function insertDevice(db: Kysely<DB>, d: { id: string; owner: string; seller: string; tokenHash: string; name?: string }): Promise<void> {

@@ -53,6 +53,22 @@ describe('who sees which sessions (enforced by the server)', () => {
     expect((await b.json('/api/me')).body).toMatchObject({ devices: ['000000000020'], demoDevice: '000000000001' });
   });
 
+  it('laps travel gzipped to a client that takes it, plain otherwise, and an unchanged session answers 304', async () => {
+    const url = '/api/devices/000000000010/sessions/Interlagos/01112026/laps';
+    const zipped = await a.request(url, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(zipped.headers.get('content-encoding')).toBe('gzip');
+    expect(zipped.headers.get('vary')).toContain('accept-encoding');
+    const fromZipped = await zipped.json(); // fetch inflates it
+    for (const encoding of ['identity', 'gzip;q=0, identity']) {
+      const plain = await a.request(url, { headers: { 'accept-encoding': encoding } });
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(await plain.json()).toEqual(fromZipped);
+    }
+    expect(fromZipped.laps[0].lapTime).toBe('0132456');
+    const again = await a.request(url, { headers: { 'if-none-match': zipped.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+  });
+
   it('signed out, every read is 401', async () => {
     const anon = new Browser(server.baseUrl);
     expect((await anon.json('/api/devices/000000000001/tracks')).status).toBe(401);

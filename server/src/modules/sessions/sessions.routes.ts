@@ -13,6 +13,11 @@ import type { DB } from '../../db/schema';
 import { viewerHasDevice, type Viewer } from './sessions.repository';
 import type { SessionsService } from './sessions.service';
 
+/** Whether the client takes gzip (every browser does; `gzip;q=0` refuses it). */
+function acceptsGzip(req: FastifyRequest): boolean {
+  return /\bgzip\b(?!\s*;\s*q=0(?:\.0*)?\s*(?:,|$))/.test(String(req.headers['accept-encoding'] ?? ''));
+}
+
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 /** Bytes sent as they are (Fastify does not serialize a Buffer). */
 const binaryBody = z.unknown().describe('file bytes');
@@ -47,12 +52,13 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
     schema: { tags: ['sessions'], summary: "A session's laps with best lap, best sectors, theoretical best and gaps", params: sessionParamsSchema, response: { 200: lapsResponseSchema, ...errors } },
   }, async (req, reply) => {
     // The answer depends only on the session's lap.six: serialized once per version, sent as is.
-    const { json, etag } = await opts.sessions.lapsJson(viewer(req), req.params.id, req.params.track, req.params.date);
+    const { json, gzipped, etag } = await opts.sessions.lapsJson(viewer(req), req.params.id, req.params.track, req.params.date);
     // Already validated against lapsResponseSchema and serialized: the untyped reply sends the text as is.
     const raw = reply as FastifyReply;
-    raw.header('etag', etag).header('cache-control', 'private, no-cache');
+    raw.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
     if (req.headers['if-none-match'] === etag) return raw.code(304).send();
-    return raw.type('application/json; charset=utf-8').send(json);
+    raw.type('application/json; charset=utf-8');
+    return acceptsGzip(req) ? raw.header('content-encoding', 'gzip').send(gzipped) : raw.send(json);
   });
 
   r.get('/api/devices/:id/sessions/:track/:date/gps', {
@@ -73,7 +79,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
     // gzip's trailer holds the inflated size: the client's progress bar divides by it.
     reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding').header('x-decoded-length', String(gzipped.readUInt32LE(gzipped.length - 4))).type('application/octet-stream');
     if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-    if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(gzipped);
+    if (acceptsGzip(req)) return reply.header('content-encoding', 'gzip').send(gzipped);
     return reply.send(gunzipSync(gzipped));
   });
 

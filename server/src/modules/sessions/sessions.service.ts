@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { promises as fs } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
@@ -24,6 +24,13 @@ import {
 } from './sessions.repository';
 
 export type SixKind = 'lap' | 'gps';
+
+/** A session's laps answer, serialized and gzipped once per lap.six version. */
+export interface LapsAnswer {
+  json: string;
+  gzipped: Buffer;
+  etag: string;
+}
 export const SIX_FILE: Record<SixKind, string> = { lap: 'lap.six', gps: 'gps.six' };
 /**
  * Upload limits: a lap.six is a few kB; a gps.six of 3 h at 25 Hz is about 20 MB. A gps.six
@@ -150,7 +157,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
     if (isSessionEvent(payload)) events.emit('session', payload);
   });
   // Serialized laps answers by `${session id}@${lap md5}`: the same file always gives the same answer.
-  const lapsJsonCache = new Map<string, string>();
+  const lapsJsonCache = new Map<string, LapsAnswer>();
   const LAPS_CACHE_MAX = 200;
   // Derived GPS blobs checked readable once per session version and process (not per read).
   const checkedColumns = new Set<string>();
@@ -391,15 +398,16 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
     },
 
     /** The laps answer as JSON text, cached per session version (validated against the schema once). */
-    async lapsJson(viewer: Viewer, deviceId: string, track: string, date: string): Promise<{ json: string; etag: string }> {
+    async lapsJson(viewer: Viewer, deviceId: string, track: string, date: string): Promise<LapsAnswer> {
       const row = await requireVisible(viewer, deviceId, track, date);
       const key = `${row.id}@${row.lap_md5}`;
-      let json = lapsJsonCache.get(key);
-      if (json === undefined) {
-        json = JSON.stringify(lapsResponseSchema.parse(await this.lapsOf(row, deviceId, track, date)));
-        remember(lapsJsonCache, key, json);
+      let answer = lapsJsonCache.get(key);
+      if (answer === undefined) {
+        const json = JSON.stringify(lapsResponseSchema.parse(await this.lapsOf(row, deviceId, track, date)));
+        // Compressed once too: 60 laps are ~35 KB of JSON, ~4 KB gzipped over a track's mobile data.
+        answer = remember(lapsJsonCache, key, { json, gzipped: gzipSync(json), etag: `"${row.lap_md5 || 'none'}"` });
       }
-      return { json, etag: `"${row.lap_md5 || 'none'}"` };
+      return answer;
     },
 
     async lapsOf(row: SessionRow, deviceId: string, track: string, date: string): Promise<z.infer<typeof lapsResponseSchema>> {
