@@ -47,6 +47,17 @@ describe('headers', () => {
       expect(html).not.toMatch(/\son[a-z]+=/i); // no inline event handlers
     }
   });
+  it('the same headers on every answer, also those the bundled OpenID provider writes itself', async () => {
+    // Without COOP on the provider's pages the sign-in popup would lose its opener on the way back.
+    const app = await fetch(`${server.baseUrl}/api/health`);
+    const provider = await fetch(`${server.baseUrl}/oidc/.well-known/openid-configuration`);
+    expect(provider.status).toBe(200);
+    for (const name of ['content-security-policy', 'cross-origin-opener-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy']) {
+      expect(provider.headers.get(name), name).toBe(app.headers.get(name));
+      expect(app.headers.get(name), name).toBeTruthy();
+    }
+    expect(app.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
+  });
 });
 
 describe('sessions and cookies', () => {

@@ -1,8 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { createRouter } from './app/router';
+import { createRoutes } from './app/router';
 import { createQueryClient } from './lib/query-client';
 import { fetchMe, ME_KEY } from './lib/session';
 import './styles.css';
@@ -12,7 +11,7 @@ const LiveUpdates = lazy(() => import('./lib/live-updates').then((m) => ({ defau
 const queryClient = createQueryClient();
 // Who is signed in is needed by every route: ask at boot, beside the route's own code.
 void queryClient.prefetchQuery({ queryKey: ME_KEY, queryFn: fetchMe });
-const router = createRouter(queryClient);
+const AppRoutes = createRoutes(queryClient);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
@@ -20,7 +19,7 @@ createRoot(document.getElementById('root')!).render(
       <Suspense fallback={null}>
         <LiveUpdates />
       </Suspense>
-      <RouterProvider router={router} />
+      <AppRoutes />
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -21,8 +21,12 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: He
   helmet(options)({} as never, recorder as never, (err?: unknown) => {
     if (err) throw err;
   });
+  const entries = Object.entries(headers);
   app.addHook('onRequest', (_req, reply, done) => {
-    reply.headers(headers);
+    // On the raw response, as helmet does: routes that answer on it themselves (the bundled
+    // OpenID provider's pages) carry them too. Without COOP there, the sign-in popup would lose
+    // its opener on the way back.
+    for (const [name, value] of entries) reply.raw.setHeader(name, value);
     done();
   });
 });

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { decodeGpsColumns } from '../../../core/formats/gps-columns-codec';
 import type { GpsColumns } from '../../../core/formats/six-format';
 import { ApiError } from './api-client';
+import { takeEarly } from './early-fetch';
 import { sessionPath } from './session-paths';
 
 export interface SessionRef {
@@ -16,7 +17,8 @@ export const gpsColumnsKey = (s: SessionRef | null) => ['gps-columns', s?.hw, s?
 /** Downloads the session's binary GPS columns (parsed once on the server) and decodes them. */
 export async function fetchGpsColumns(s: SessionRef, onProgress: (share: number) => void = () => {}, signal?: AbortSignal): Promise<GpsColumns> {
   onProgress(0);
-  const res = await fetch(`${sessionPath(s.hw, s.pista, s.data)}/gps.bin`, { credentials: 'same-origin', signal });
+  const url = `${sessionPath(s.hw, s.pista, s.data)}/gps.bin`;
+  const res = await (takeEarly(url) ?? fetch(url, { credentials: 'same-origin', signal }));
   if (!res.ok) {
     const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
     throw new ApiError((body.code as never) ?? 'storage/unknown', res.status, body.message ?? res.statusText);

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { Me } from '../../../core/contracts/me.contract';
 import { apiRequest, ApiError } from './api-client';
 
@@ -17,15 +17,4 @@ export async function fetchMe(): Promise<Me | null> {
 
 export function useMe() {
   return useQuery({ queryKey: ME_KEY, queryFn: fetchMe, staleTime: 60_000 });
-}
-
-export function useLogout() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: () => apiRequest<{ ok: true }>('/api/auth/logout', { method: 'POST' }),
-    onSettled: () => {
-      qc.setQueryData(ME_KEY, null);
-      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
-    },
-  });
 }

@@ -1,7 +1,8 @@
 import { useNavigate } from 'react-router';
 import { Page } from '../../components/ui/page';
 import { fill, t } from '../../i18n/messages';
-import { useLogout, useMe } from '../../lib/session';
+import { useLogout } from '../../lib/logout';
+import { useMe } from '../../lib/session';
 import { homeMenu } from './home-menu';
 import { LatestSession } from './latest-session';
 import { UsageGuide } from './usage-guide';

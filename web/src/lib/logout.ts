@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from './api-client';
+import { ME_KEY } from './session';
+
+/**
+ * Signs out and forgets every cached answer but "who am I" (now null). Apart from session.ts,
+ * which the first page loads: this pulls in TanStack's mutation code, wanted only after sign-in.
+ */
+export function useLogout() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiRequest<{ ok: true }>('/api/auth/logout', { method: 'POST' }),
+    onSettled: () => {
+      qc.setQueryData(ME_KEY, null);
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
+    },
+  });
+}
