@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useMemo, type ComponentType } from 'react';
 import { BrowserRouter, Link, Route, Routes, useLocation } from 'react-router';
 import { FullPageStatus } from '../components/ui/full-page-status';
 import { RedirectIfSignedIn, RequireAuth, RequireRole, RootRedirect } from '../features/auth/guards';
@@ -31,8 +31,11 @@ function lazyPage(load: () => Promise<ComponentType>, guard: Guard = 'rider', pr
   const Page = lazy(start);
   return function LazyPage() {
     const { search } = useLocation();
+    // The data first, then the code: a browser opens six connections per host, and the page's
+    // code is a dozen small files. Asked while rendering (idempotent: repeated asks share one
+    // download), not in an effect, which would queue the data behind the code.
+    useMemo(() => prefetch?.(new URLSearchParams(search)), [search]);
     void start();
-    useEffect(() => prefetch?.(new URLSearchParams(search)), [search]);
     const page = (
       <Suspense fallback={<FullPageStatus loading />}>
         <Page />

@@ -8,7 +8,8 @@ import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '../../../../c
 import { LocalBlobStore } from '../../blobs/local-blob-store';
 import { ColumnSpool, SPOOL_BATCH } from './column-spool';
 
-function columns(count: number, seed: number): GpsColumns {
+/** Decimals as a six file holds them (stored scaled), or any doubles (stored as they are). */
+function columns(count: number, seed: number, decimals = false): GpsColumns {
   const c = allocGpsColumns(count);
   let x = seed;
   const next = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -27,6 +28,12 @@ function columns(count: number, seed: number): GpsColumns {
     c.meterSum[i] = i * 3;
   }
   c.count = count;
+  if (decimals) {
+    const round = (a: Float64Array, places: number) => a.forEach((v, i) => (a[i] = Math.round(v * 10 ** places) / 10 ** places));
+    round(c.lat, 7);
+    round(c.lon, 7);
+    for (const k of ['speed', 'roll', 'leanFiltered'] as const) round(c[k], 1);
+  }
   return c;
 }
 
@@ -42,11 +49,15 @@ function feed(spool: ColumnSpool, c: GpsColumns) {
 }
 
 describe('ColumnSpool', () => {
-  for (const [name, count] of [['one batch, in memory', 1234], ['several batches through the scratch file', SPOOL_BATCH * 2 + 777]] as const) {
+  for (const [name, count, decimals] of [
+    ['one batch, in memory', 1234, false],
+    ['several batches through the scratch file', SPOOL_BATCH * 2 + 777, false],
+    ['decimals, several batches', SPOOL_BATCH * 2 + 777, true],
+  ] as const) {
     it(`${name}: stores exactly the codec's encoding, gzipped; no scratch file left`, async () => {
       const root = mkdtempSync(path.join(os.tmpdir(), 'voltas-spool-'));
       const blobs = new LocalBlobStore(root);
-      const c = columns(count, count);
+      const c = columns(count, count, decimals);
       const spool = new ColumnSpool(await blobs.tempPath());
       feed(spool, c);
       expect(spool.total).toBe(count);

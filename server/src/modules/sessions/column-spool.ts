@@ -4,24 +4,34 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gzip as gzipCallback } from 'node:zlib';
-import { CODEC_LAYOUT, columnBytes, encodedSize, encodeHeader } from '../../../../core/formats/gps-columns-codec';
-import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '../../../../core/formats/six-format';
+import { CODEC_BLOCK, CODEC_COLUMNS, encodeBlock, encodedSize, encodeHeader, ScaleFinder } from '../../../../core/formats/gps-columns-codec';
+import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumnKey, type GpsColumns } from '../../../../core/formats/six-format';
 import type { BlobMetadata, BlobStore } from '../../blobs/blob-store';
 
 const gzip = promisify(gzipCallback);
-/** Samples held in memory at a time (about 4.5 MB of columns). */
-export const SPOOL_BATCH = 65_536;
-const BYTES_PER_SAMPLE = encodedSize(1) - 8;
+/** Samples held in memory at a time (about 4.5 MB of columns): one codec block. */
+export const SPOOL_BATCH = CODEC_BLOCK;
+/** Each column's typed array as parsed, and its bytes per value (the scratch file's layout). */
+const NATIVE = CODEC_COLUMNS.map((k) => allocGpsColumns(0)[k].constructor as new (n: number) => GpsColumns[GpsColumnKey]);
+const NATIVE_WIDTH = CODEC_COLUMNS.map((k) => allocGpsColumns(0)[k].BYTES_PER_ELEMENT);
+
+/** The first `count` values of a column as bytes, without copying. */
+function nativeBytes(c: GpsColumns, key: GpsColumnKey, count: number): Uint8Array {
+  const src = c[key];
+  return new Uint8Array(src.buffer, src.byteOffset, count * src.BYTES_PER_ELEMENT);
+}
 
 /**
- * Parsed GPS columns on their way into the derived blob (gps-columns-codec's layout, gzipped), in
- * bounded memory whatever the file's size: samples gather in one in-memory batch; a full batch
- * goes to a scratch file, column after column; at the end every column is read back batch by
- * batch (the codec stores each column whole) and streamed through gzip to the blob store. A
- * session that fits one batch never touches the scratch file.
+ * Parsed GPS columns on their way into the derived blob (gps-columns-codec's encoding, gzipped),
+ * in bounded memory whatever the file's size: samples gather in one in-memory batch (each
+ * column's scale is found as they arrive); a full batch goes to a scratch file as parsed, column
+ * after column; at the end every column is read back batch by batch, each batch being one codec
+ * block, encoded and streamed through gzip to the blob store. A session that fits one batch
+ * never touches the scratch file.
  */
 export class ColumnSpool {
   private batch = allocGpsColumns(SPOOL_BATCH);
+  private readonly scales = new ScaleFinder();
   private readonly flushed: { count: number; offset: number }[] = [];
   private fd: number | undefined;
   private written = 0;
@@ -35,6 +45,7 @@ export class ColumnSpool {
     while (from < c.count) {
       const n = Math.min(c.count - from, SPOOL_BATCH - this.batch.count);
       for (const k of GPS_COLUMN_KEYS) (this.batch[k] as Float64Array).set((c[k] as Float64Array).subarray(from, from + n), this.batch.count);
+      this.scales.add(this.batch, this.batch.count, this.batch.count + n);
       this.batch.count += n;
       this.total += n;
       from += n;
@@ -46,8 +57,8 @@ export class ColumnSpool {
     this.fd ??= openSync(this.scratch, 'w+', 0o600);
     const count = this.batch.count;
     this.flushed.push({ count, offset: this.written });
-    for (const [k] of CODEC_LAYOUT) {
-      const bytes = columnBytes(this.batch, k, count);
+    for (const k of CODEC_COLUMNS) {
+      const bytes = nativeBytes(this.batch, k, count);
       let done = 0;
       while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done, this.written + done);
       this.written += bytes.length;
@@ -55,19 +66,23 @@ export class ColumnSpool {
     this.batch.count = 0;
   }
 
-  /** The encoded bytes, column after column. */
+  /** The encoded bytes: the header, then each column block by block. */
   private async *encoded(): AsyncGenerator<Uint8Array> {
-    yield encodeHeader(this.total);
+    const scales = this.scales.scales;
+    yield encodeHeader(this.total, scales);
     const handle = this.fd === undefined ? undefined : await fs.open(this.scratch, 'r');
     try {
-      for (const [k, width] of CODEC_LAYOUT) {
-        const before = CODEC_LAYOUT.slice(0, CODEC_LAYOUT.findIndex(([key]) => key === k)).reduce((sum, [, w]) => sum + w, 0);
+      for (let k = 0; k < CODEC_COLUMNS.length; k++) {
+        const key = CODEC_COLUMNS[k]!;
+        const width = NATIVE_WIDTH[k]!;
+        const before = NATIVE_WIDTH.slice(0, k).reduce((sum, w) => sum + w, 0);
+        const carry = { m: 0 };
         for (const b of this.flushed) {
-          const out = new Uint8Array(b.count * width);
-          await handle!.read(out, 0, out.length, b.offset + b.count * before);
-          yield out;
+          const values = new NATIVE[k]!(b.count);
+          await handle!.read(new Uint8Array(values.buffer), 0, b.count * width, b.offset + b.count * before);
+          yield encodeBlock(values, scales[k]!, carry);
         }
-        if (this.batch.count) yield columnBytes(this.batch, k).slice();
+        if (this.batch.count) yield encodeBlock(this.batch[key].subarray(0, this.batch.count), scales[k]!, carry);
       }
     } finally {
       await handle?.close();
@@ -79,7 +94,7 @@ export class ColumnSpool {
     if (this.fd === undefined) {
       const parts: Uint8Array[] = [];
       for await (const part of this.encoded()) parts.push(part);
-      return blobs.put(key, await gzip(Buffer.concat(parts), { level: 1 }), 'application/octet-stream', { durable: false });
+      return blobs.put(key, await gzip(Buffer.concat(parts), { level: 6 }), 'application/octet-stream', { durable: false });
     }
     const file = await blobs.tempPath();
     const md5 = createHash('md5');
@@ -90,7 +105,7 @@ export class ColumnSpool {
       },
     });
     try {
-      await pipeline(Readable.from(this.encoded(), { highWaterMark: 1 }), createGzip({ level: 1 }), hashing, createWriteStream(file, { mode: 0o600 }));
+      await pipeline(Readable.from(this.encoded(), { highWaterMark: 1 }), createGzip({ level: 6 }), hashing, createWriteStream(file, { mode: 0o600 }));
     } catch (err) {
       await fs.rm(file, { force: true });
       throw err;
@@ -100,7 +115,7 @@ export class ColumnSpool {
 
   /** Size of the encoded (not gzipped) columns. */
   get encodedBytes(): number {
-    return 8 + this.total * BYTES_PER_SAMPLE;
+    return encodedSize(this.total, this.scales.scales);
   }
 
   async dispose(): Promise<void> {

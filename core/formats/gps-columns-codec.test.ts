@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CODEC_COLUMNS, decodeGpsColumns, encodeGpsColumns, HEADER_BYTES, RAW } from './gps-columns-codec';
+import { allocGpsColumns, GPS_COLUMN_KEYS, parseGpsSix, type GpsColumns } from './six-format';
+
+const params = { seed: 20261122, numRuns: 200 };
+
+/** Every column equal value for value (a negative zero may come back as 0: the same number). */
+function expectSame(back: GpsColumns, c: GpsColumns) {
+  expect(back.count).toBe(c.count);
+  for (const k of GPS_COLUMN_KEYS) {
+    expect(back[k].constructor, k).toBe(c[k].constructor);
+    for (let i = 0; i < c.count; i++) if (back[k][i] !== c[k][i]) expect(back[k][i], `${k}[${i}]`).toBe(c[k][i]);
+  }
+}
+
+const scaleOf = (bytes: Uint8Array, key: string) => bytes[8 + CODEC_COLUMNS.indexOf(key as never) * 4];
+
+/** Columns from numbers as given (no parsing), for the codec's edge cases. */
+function columnsOf(rows: Partial<Record<(typeof GPS_COLUMN_KEYS)[number], number>>[]): GpsColumns {
+  const c = allocGpsColumns(rows.length);
+  rows.forEach((r, i) => {
+    for (const k of GPS_COLUMN_KEYS) c[k][i] = r[k] ?? 0;
+  });
+  c.count = rows.length;
+  return c;
+}
+
+describe('GPS columns codec', () => {
+  it('decimals from the six text come back exactly, stored as scaled differences', () => {
+    const decimal = (min: number, max: number, places: number) => fc.integer({ min: min * 10 ** places, max: max * 10 ** places }).map((m) => (m / 10 ** places).toFixed(places));
+    const line = fc.tuple(decimal(-90, 90, 7), decimal(-180, 180, 7), decimal(0, 400, 1), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 86_399_999 }), decimal(-70, 70, 2), decimal(-70, 70, 1))
+      .map(([lat, lon, speed, sats, ms, roll, lean]) => `${lat},${lon}|${speed}|${sats}|${String(Math.floor(ms / 3_600_000)).padStart(2, '0')}${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')}${String(Math.floor(ms / 1000) % 60).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}|3|0|B|${roll}|${lean}|${ms % 100_000}`);
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 60 }), (lines) => {
+        const c = parseGpsSix(lines.join('\n')).value;
+        const bytes = encodeGpsColumns(c);
+        expectSame(decodeGpsColumns(bytes), c);
+        expect(scaleOf(bytes, 'lat')).toBeLessThanOrEqual(7);
+        expect(scaleOf(bytes, 'speed')).toBeLessThanOrEqual(1);
+      }),
+      params,
+    );
+  });
+
+  it('any doubles come back exactly (a column no scale holds is kept as doubles)', () => {
+    const row = fc.record({ lat: fc.double({ noNaN: true }), lon: fc.double({ min: -1e12, max: 1e12, noNaN: true }), speed: fc.integer().map((m) => m / 1e9), roll: fc.double({ noNaN: true, noDefaultInfinity: true }) });
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (rows) => {
+        const c = columnsOf(rows);
+        expectSame(decodeGpsColumns(encodeGpsColumns(c)), c);
+      }),
+      params,
+    );
+    const bytes = encodeGpsColumns(columnsOf([{ lat: Math.PI }, { lat: 1e300 }]));
+    expect(scaleOf(bytes, 'lat')).toBe(RAW);
+  });
+
+  it('integer columns keep every value of their type, past int32 (differences wrap)', () => {
+    const c = columnsOf([{ line: 1, meterSum: 2_000_000_000, lapCount: -5 }, { line: 4_294_967_295, meterSum: -2_000_000_000, lapCount: 1_000_000 }, { line: 2_147_483_648, satellites: 65_535, heat: 255 }]);
+    expectSame(decodeGpsColumns(encodeGpsColumns(c)), c);
+  });
+
+  it('refuses what is not exactly such an encoding, with a RangeError', () => {
+    const bytes = encodeGpsColumns(columnsOf([{ lat: 1.5 }, { lat: 2.25 }]));
+    expect(() => decodeGpsColumns(bytes.subarray(0, bytes.length - 1))).toThrow(/size/);
+    expect(() => decodeGpsColumns(new Uint8Array([...bytes, 0]))).toThrow(/size/);
+    expect(() => decodeGpsColumns(new Uint8Array(8))).toThrow(/magic/);
+    expect(() => decodeGpsColumns(new Uint8Array(3))).toThrow(/truncated/);
+    expect(() => decodeGpsColumns(bytes.subarray(0, HEADER_BYTES - 1))).toThrow(/truncated/);
+    for (const [at, value] of [[8, 10], [8 + 6 * 4, 1], [9, 1]] as const) {
+      const bad = bytes.slice();
+      bad[at] = value;
+      expect(() => decodeGpsColumns(bad), `byte ${at}`).toThrow(/scale/);
+    }
+    // A count that promises more than the bytes hold.
+    const big = bytes.slice();
+    new DataView(big.buffer).setUint32(4, 0xffffffff, true);
+    expect(() => decodeGpsColumns(big)).toThrow(RangeError);
+    // Unaligned views decode too.
+    const padded = new Uint8Array(bytes.length + 1);
+    padded.set(bytes, 1);
+    expect(Array.from(decodeGpsColumns(padded.subarray(1)).lat)).toEqual([1.5, 2.25]);
+  });
+});
