@@ -130,6 +130,9 @@ async function rider(i: number): Promise<void> {
   const sessionPath = `/api/devices/${deviceOf(i)}/sessions/${encodeURIComponent(track.name)}/01112026`;
   const signIn = () => timed('sign-in', async () => {
     const res = await client.signIn(emailOf(i));
+    // The callback redirects either way: to the app, or to the popup page with ?erro=<code>.
+    const erro = new URL(res.headers.get('location') ?? '/', base).searchParams.get('erro');
+    if (erro) errors.push(`sign-in: ${erro}`);
     return new Response(null, { status: res.status === 303 || res.status === 302 ? 200 : res.status });
   });
   await signIn();

@@ -103,7 +103,10 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
         claims = tokens.claims();
       } catch (err) {
         const network = err instanceof TypeError || (err as { code?: string }).code === 'OAUTH_TIMEOUT';
-        throw new SignInError(network ? 'auth/network-request-failed' : 'auth/invalid-credential', String(err));
+        // The provider's own words (e.g. invalid_grant and why) for the log; never the code itself.
+        const said = err as { error?: unknown; error_description?: unknown };
+        const detail = typeof said.error === 'string' ? `: ${said.error} ${typeof said.error_description === 'string' ? said.error_description : ''}` : '';
+        throw new SignInError(network ? 'auth/network-request-failed' : 'auth/invalid-credential', `${String(err)}${detail}`);
       }
       const email = typeof claims?.email === 'string' ? claims.email.trim().toLowerCase() : '';
       if (!email || claims?.email_verified === false) throw new SignInError('auth/invalid-credential', 'no verified e-mail in the ID token');
