@@ -55,13 +55,13 @@ export function createRoutes(queryClient: QueryClient) {
   const EnrollPage = lazyPage(() => import('../features/enroll/enroll-page').then((m) => m.EnrollPage));
   const LapsPage = lazyPage(() => import('../features/laps/laps-page').then((m) => m.LapsPage));
   // The chart library and the session's data start downloading beside the page's own code; the
-  // GPS file at once, before the code that decodes it has arrived.
+  // GPS file, the analysis and the laps at once, before the code that reads them has arrived.
   const AnalyticsPage = lazyPage(
     () => import('../features/analytics/analytics-page').then((m) => m.AnalyticsPage),
     'rider',
     (search) => {
       const [hw, pista, data] = [search.get('hw'), search.get('pista'), search.get('data')];
-      if (hw && pista && data) fetchEarly(`${sessionPath(hw, pista, data)}/gps.bin`);
+      if (hw && pista && data) for (const part of ['gps.bin', 'analysis', 'laps']) fetchEarly(`${sessionPath(hw, pista, data)}/${part}`);
       void import('uplot');
       void import('../lib/gps-columns').then((m) => m.prefetchGpsColumns(queryClient, search));
       void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { SessionSelector, selectableDevices } from '../../components/session-selector';
@@ -77,6 +77,15 @@ export function AnalyticsPage() {
     const whole = sessionSeries(c, 'speed', 1200);
     return { speed, roll, deltas, series, deltaSeries, progression, whole };
   }, [c, chosen, reference, bestKey, segments, laps.data]);
+
+  // What lies below the first screen (lap table, progression and whole-session charts) waits one
+  // frame: the map and the lap charts paint first.
+  const [restShown, setRestShown] = useState(false);
+  useEffect(() => {
+    if (!charts || restShown) return;
+    const frame = requestAnimationFrame(() => setRestShown(true));
+    return () => cancelAnimationFrame(frame);
+  }, [charts, restShown]);
 
   const onChartCursor = (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
   const cursorDistance = c && reference && cursorIndex !== null && cursorIndex >= reference.start && cursorIndex < reference.end ? c.meterSum[cursorIndex]! - c.meterSum[reference.start]! : null;
@@ -159,8 +168,8 @@ export function AnalyticsPage() {
               )}
             </div>
           </div>
-          <LapFiguresTable analysis={analysis.data} laps={laps.data} chosen={chosenKeys} bestKey={bestKey} onToggle={toggleLap} exportHref={(f, l) => exportHref(f, l)} />
-          {charts && (
+          {(restShown || !charts) && <LapFiguresTable analysis={analysis.data} laps={laps.data} chosen={chosenKeys} bestKey={bestKey} onToggle={toggleLap} exportHref={(f, l) => exportHref(f, l)} />}
+          {charts && restShown && (
             <div className="analytics-grid">
               <UPlotChart testId="chart-progression" title={a.chartProgression} xLabel={a.axisLap} yLabel={a.axisLapTime} x={charts.progression.x} ys={charts.progression.ys} series={[{ label: a.colTime, stroke: '#ffd54f', points: true }]} height={180} />
               <UPlotChart testId="chart-session" title={a.chartSession} xLabel={a.axisMinutes} yLabel={a.axisSpeed} x={charts.whole.x} ys={[charts.whole.y]} series={[{ label: a.axisSpeed, stroke: '#4dd0e1', width: 1 }]} height={180} />
