@@ -113,7 +113,9 @@ export function createLocalIdp(opts: { publicUrl: string; redirectUri: string; p
     },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     jwks: { keys: [jwk as never] },
-    ttl: { Session: 60 * 60, Interaction: 10 * 60, Grant: 60 * 60, AuthorizationCode: 60, IdToken: 300, AccessToken: 300 },
+    // Every sign-in asks prompt=login, so the provider's session and grant serve one flow only:
+    // kept 10 minutes, not an hour (a busy track day would otherwise hold an hour of them).
+    ttl: { Session: 10 * 60, Interaction: 10 * 60, Grant: 10 * 60, AuthorizationCode: 60, IdToken: 300, AccessToken: 300 },
     renderError: (ctx, out) => {
       ctx.type = 'html';
       ctx.body = page(ptBR.localIdp.title, `<p role="alert">${escapeHtml(String(out.error_description ?? out.error))}</p>`);
