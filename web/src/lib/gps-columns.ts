@@ -27,12 +27,15 @@ export async function fetchGpsColumns(s: SessionRef, onProgress: (share: number)
   const reader = res.body!.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
+  let shown = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     chunks.push(value);
     received += value.length;
-    if (total) onProgress(Math.min(1, received / total));
+    // In steps of 5 %: each step re-renders the page, and a download arrives in ~100 pieces.
+    const share = total ? Math.min(1, received / total) : 0;
+    if (share - shown >= 0.05) onProgress((shown = share));
   }
   const bytes = new Uint8Array(received);
   let offset = 0;
