@@ -56,6 +56,12 @@ describe('GPS columns codec', () => {
     expect(scaleOf(bytes, 'lat')).toBe(RAW);
   });
 
+  it('no samples: a header alone, decoding to empty columns', () => {
+    const bytes = encodeGpsColumns(columnsOf([]));
+    expect(bytes.length).toBe(HEADER_BYTES);
+    expectSame(decodeGpsColumns(bytes), columnsOf([]));
+  });
+
   it('integer columns keep every value of their type, past int32 (differences wrap)', () => {
     const c = columnsOf([{ line: 1, meterSum: 2_000_000_000, lapCount: -5 }, { line: 4_294_967_295, meterSum: -2_000_000_000, lapCount: 1_000_000 }, { line: 2_147_483_648, satellites: 65_535, heat: 255 }]);
     expectSame(decodeGpsColumns(encodeGpsColumns(c)), c);
