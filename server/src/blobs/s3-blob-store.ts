@@ -117,28 +117,28 @@ export class S3BlobStore implements BlobStore {
     return { key, size, md5Hash: md5, contentType, timeCreated, updated: now, generation };
   }
 
-  async getStream(key: string) {
+  /** The object's GET answer (body not yet read), or undefined when there is none. */
+  private async getObject(key: string) {
     assertSafeKey(key);
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      if (!res.Body) return undefined;
-      return { body: res.Body as Readable, size: Number(res.ContentLength ?? 0) };
+      return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
     }
   }
 
+  async getStream(key: string) {
+    const res = await this.getObject(key);
+    if (!res?.Body) return undefined;
+    return { body: res.Body as Readable, size: Number(res.ContentLength ?? 0) };
+  }
+
   async get(key: string): Promise<Buffer | undefined> {
-    assertSafeKey(key);
-    try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      if (!res.Body) return Buffer.alloc(0);
-      return Buffer.from(await res.Body.transformToByteArray());
-    } catch (err) {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    }
+    const res = await this.getObject(key);
+    if (!res) return undefined;
+    if (!res.Body) return Buffer.alloc(0);
+    return Buffer.from(await res.Body.transformToByteArray());
   }
 
   async head(key: string): Promise<BlobMetadata | undefined> {

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { datesResponseSchema, lapsResponseSchema, latestSessionSchema, tracksResponseSchema } from '../../../core/contracts/sessions.contract';
 import { apiRequest } from './api-client';
+import { sessionPath } from './session-paths';
 
 const seg = encodeURIComponent;
 
@@ -22,7 +23,7 @@ export function useDates(device: string | undefined, track: string | undefined) 
 
 export const lapsQuery = (device: string | null, track: string | null, date: string | null) => ({
   queryKey: ['laps', device, track, date],
-  queryFn: () => apiRequest(`/api/devices/${seg(device!)}/sessions/${seg(track!)}/${seg(date!)}/laps`, { schema: lapsResponseSchema }),
+  queryFn: () => apiRequest(`${sessionPath(device!, track!, date!)}/laps`, { schema: lapsResponseSchema }),
 });
 
 export function useLaps(device: string | null, track: string | null, date: string | null) {
@@ -33,4 +34,4 @@ export function useLatestSession() {
   return useQuery({ queryKey: ['latest'], queryFn: () => apiRequest('/api/sessions/latest', { schema: latestSessionSchema }) });
 }
 
-export { sessionPath } from './session-paths';
+export { sessionPath };

@@ -4,7 +4,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gzip as gzipCallback } from 'node:zlib';
-import { CODEC_BLOCK, CODEC_COLUMNS, encodeBlock, encodedSize, encodeHeader, ScaleFinder } from '../../../../core/formats/gps-columns-codec';
+import { CODEC_BLOCK, CODEC_COLUMNS, encodeBlock, encodeHeader, ScaleFinder } from '../../../../core/formats/gps-columns-codec';
 import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumnKey, type GpsColumns } from '../../../../core/formats/six-format';
 import type { BlobMetadata, BlobStore } from '../../blobs/blob-store';
 
@@ -12,8 +12,9 @@ const gzip = promisify(gzipCallback);
 /** Samples held in memory at a time (about 4.5 MB of columns): one codec block. */
 export const SPOOL_BATCH = CODEC_BLOCK;
 /** Each column's typed array as parsed, and its bytes per value (the scratch file's layout). */
-const NATIVE = CODEC_COLUMNS.map((k) => allocGpsColumns(0)[k].constructor as new (n: number) => GpsColumns[GpsColumnKey]);
-const NATIVE_WIDTH = CODEC_COLUMNS.map((k) => allocGpsColumns(0)[k].BYTES_PER_ELEMENT);
+const parsedShape = allocGpsColumns(0);
+const NATIVE = CODEC_COLUMNS.map((k) => parsedShape[k].constructor as new (n: number) => GpsColumns[GpsColumnKey]);
+const NATIVE_WIDTH = CODEC_COLUMNS.map((k) => parsedShape[k].BYTES_PER_ELEMENT);
 
 /** The first `count` values of a column as bytes, without copying. */
 function nativeBytes(c: GpsColumns, key: GpsColumnKey, count: number): Uint8Array {
@@ -111,11 +112,6 @@ export class ColumnSpool {
       throw err;
     }
     return blobs.putFile(key, file, 'application/octet-stream', { durable: false, md5: md5.digest('base64') });
-  }
-
-  /** Size of the encoded (not gzipped) columns. */
-  get encodedBytes(): number {
-    return encodedSize(this.total, this.scales.scales);
   }
 
   async dispose(): Promise<void> {

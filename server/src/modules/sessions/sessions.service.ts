@@ -24,6 +24,12 @@ import {
 } from './sessions.repository';
 
 export type SixKind = 'lap' | 'gps';
+export const SIX_FILE: Record<SixKind, string> = { lap: 'lap.six', gps: 'gps.six' };
+/**
+ * Upload limits: a lap.six is a few kB; a gps.six of 3 h at 25 Hz is about 20 MB. A gps.six
+ * streams through (memory stays flat whatever its size), so its limit is generous.
+ */
+export const MAX_UPLOAD_BYTES: Record<SixKind, number> = { lap: 2 * 1024 * 1024, gps: 128 * 1024 * 1024 };
 
 /** A session's laps answer, serialized and gzipped once per lap.six version. */
 export interface LapsAnswer {
@@ -31,12 +37,6 @@ export interface LapsAnswer {
   gzipped: Buffer;
   etag: string;
 }
-export const SIX_FILE: Record<SixKind, string> = { lap: 'lap.six', gps: 'gps.six' };
-/**
- * Upload limits: a lap.six is a few kB; a gps.six of 3 h at 25 Hz is about 20 MB. A gps.six
- * streams through (memory stays flat whatever its size), so its limit is generous.
- */
-export const MAX_UPLOAD_BYTES: Record<SixKind, number> = { lap: 2 * 1024 * 1024, gps: 128 * 1024 * 1024 };
 
 /**
  * Refuses what is not a six text file at all, without decoding it: empty, NUL bytes (binary,
@@ -91,15 +91,15 @@ function notASixFile(kind: SixKind, rejection: string): AppError {
   return new AppError('storage/invalid-format', `Not a ${SIX_FILE[kind]} file (${rejection}); nothing was stored.`);
 }
 
-/**
- * Receives a gps.six body into `file` chunk by chunk: MD5, size limit, the whole-body checks and
- * the line parse all happen on the way, parsed columns go to `spool`; nothing holds the body.
- */
 /** A body already in memory, in the chunk sizes a socket would bring (bounded parse batches). */
 function* slices(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
   for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
 }
 
+/**
+ * Receives a gps.six body into `file` chunk by chunk: MD5, size limit, the whole-body checks and
+ * the line parse all happen on the way, parsed columns go to `spool`; nothing holds the body.
+ */
 async function receiveGps(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, file: string, spool: ColumnSpool): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
   const hash = createHash('md5');
   const parser = new GpsSixStream((c) => spool.add(c), isUtf8);
