@@ -52,9 +52,12 @@ describe('headers', () => {
     const app = await fetch(`${server.baseUrl}/api/health`);
     const provider = await fetch(`${server.baseUrl}/oidc/.well-known/openid-configuration`);
     expect(provider.status).toBe(200);
+    // Errors too: a 404, a 401, a validation error.
+    const errors = await Promise.all(['/api/nope', '/api/me', '/api/devices/x/tracks'].map((p) => fetch(`${server.baseUrl}${p}`)));
+    expect(errors.map((r) => r.status)).toEqual([404, 401, 401]);
     for (const name of ['content-security-policy', 'cross-origin-opener-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy']) {
-      expect(provider.headers.get(name), name).toBe(app.headers.get(name));
       expect(app.headers.get(name), name).toBeTruthy();
+      for (const other of [provider, ...errors]) expect(other.headers.get(name), `${name} on ${other.url}`).toBe(app.headers.get(name));
     }
     expect(app.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
   });

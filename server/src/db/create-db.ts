@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { inProcessCoordination, postgresCoordination, type Coordination } from './coordination';
 import type { DB } from './schema';
+import { registerSqliteReads, sqliteAccess } from './sqlite-reads';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -48,7 +49,9 @@ export function createDatabase(opts: { dataDir: string; databaseUrl?: string | u
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const access = sqliteAccess(sqlite);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: access.database }) });
+  registerSqliteReads(db, access.reads);
   const coordination = inProcessCoordination();
   return {
     db,
@@ -61,32 +64,6 @@ export function createDatabase(opts: { dataDir: string; databaseUrl?: string | u
     close: async () => {
       await coordination.close();
       await db.destroy();
-    },
-  };
-}
-
-/**
- * Kysely's SQLite driver prepares every query anew; preparing costs more than running our small
- * queries. Statements are reusable in better-sqlite3 (bound per run), so keep the recent ones.
- */
-function withStatementCache(sqlite: SQLite.Database, max = 500) {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => {
-      cache.clear();
-      sqlite.close();
-    },
-    prepare: (sql: string) => {
-      let stmt = cache.get(sql);
-      if (stmt) {
-        // Most recently used last (Map keeps insertion order).
-        cache.delete(sql);
-      } else {
-        stmt = sqlite.prepare(sql);
-        if (cache.size >= max) cache.delete(cache.keys().next().value!);
-      }
-      cache.set(sql, stmt);
-      return stmt;
     },
   };
 }

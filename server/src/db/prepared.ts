@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { DB } from './schema';
+import { sqliteReadsOf } from './sqlite-reads';
 
 /**
  * A hot query built and compiled once per database, then run with new values. Kysely builds and
@@ -10,6 +11,9 @@ import type { DB } from './schema';
  * `build` declares its string arguments (its arity counts them) and gets a placeholder for each,
  * which it must pass on as a bound value (a `where` operand, not an identifier or a `limit`); it
  * may use one more than once or not at all. Cached per Kysely instance (a transaction is its own).
+ *
+ * On the embedded database the query must only read: it runs on better-sqlite3 directly and its
+ * rows (frozen) are remembered until the database changes (see sqlite-reads.ts).
  */
 export function preparedQuery<A extends string[], R>(build: (db: Kysely<DB>, ...args: A) => Compilable<R>) {
   const compiled = new WeakMap<Kysely<DB>, { query: CompiledQuery<R>; slots: number[] }>();
@@ -23,9 +27,11 @@ export function preparedQuery<A extends string[], R>(build: (db: Kysely<DB>, ...
     return entry;
   };
   return {
-    async all(db: Kysely<DB>, ...args: A): Promise<R[]> {
+    async all(db: Kysely<DB>, ...args: A): Promise<readonly R[]> {
       const { query, slots } = compiled.get(db) ?? prepare(db);
       const parameters = slots.map((slot, i) => (slot === -1 ? query.parameters[i] : args[slot]));
+      const direct = sqliteReadsOf(db)?.all(query.sql, parameters);
+      if (direct) return direct as readonly R[];
       return (await db.executeQuery<R>({ ...query, parameters })).rows;
     },
     async first(db: Kysely<DB>, ...args: A): Promise<R | undefined> {

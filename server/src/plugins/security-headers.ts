@@ -2,6 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route hijacks the reply and answers on reply.raw (headers must go there). */
+    answersOnRaw?: boolean;
+  }
+}
+
 /**
  * Helmet's headers (CSP, HSTS behind https, nosniff, frame options…) on every answer. They
  * depend only on the configuration, so helmet runs once at start-up and each request copies the
@@ -22,11 +29,17 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: He
     if (err) throw err;
   });
   const entries = Object.entries(headers);
-  app.addHook('onRequest', (_req, reply, done) => {
-    // On the raw response, as helmet does: routes that answer on it themselves (the bundled
-    // OpenID provider's pages) carry them too. Without COOP there, the sign-in popup would lose
-    // its opener on the way back.
-    for (const [name, value] of entries) reply.raw.setHeader(name, value);
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.routeOptions.config.answersOnRaw) {
+      // A route that answers on the raw response itself (the bundled OpenID provider's pages)
+      // gets them there, as helmet does: without COOP there, the sign-in popup would lose its
+      // opener on the way back.
+      for (const [name, value] of entries) reply.raw.setHeader(name, value);
+    } else {
+      // Among Fastify's own headers, written and checked once with them (each raw setHeader
+      // checks its name and value, and Node then merges Fastify's headers in one by one).
+      reply.headers(headers);
+    }
     done();
   });
 });
