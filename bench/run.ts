@@ -163,8 +163,8 @@ function start(cmd: string[], env: Record<string, string>, ready: RegExp): Promi
   });
 }
 
-async function cannon(url: string, headers: Record<string, string>) {
-  const r = await autocannon({ url, connections: 50, duration: QUICK ? 3 : 10, headers });
+async function cannon(url: string, headers: Record<string, string>, seconds: number) {
+  const r = await autocannon({ url, connections: 50, duration: seconds, headers });
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts + r.non2xx };
 }
 
@@ -260,18 +260,32 @@ async function main() {
 
   // 2. API
   log('load: hello-world, laps, gps…');
-  const hello = await cannon(`http://127.0.0.1:${helloPort}/`, {});
+  // Both servers warmed up first (V8 optimizes a route after some thousands of requests), then
+  // measured in alternating rounds, so that a slow spell of this shared machine hits both; the
+  // ratios are the medians of the per-round ratios, the figures those of the median round.
+  const helloUrl = `http://127.0.0.1:${helloPort}/`;
+  const lapsUrl = `${base}/api/devices/000000000900/sessions/Interlagos/01112026/laps`;
   // As a browser asks: with its cookie and the encodings it takes.
-  const laps = await cannon(`${base}/api/devices/000000000900/sessions/Interlagos/01112026/laps`, { cookie, 'accept-encoding': 'gzip, deflate, br' });
+  const lapsHeaders = { cookie, 'accept-encoding': 'gzip, deflate, br' };
+  await cannon(helloUrl, {}, QUICK ? 2 : 3);
+  await cannon(lapsUrl, lapsHeaders, QUICK ? 2 : 3);
+  const rounds: { hello: Awaited<ReturnType<typeof cannon>>; laps: Awaited<ReturnType<typeof cannon>> }[] = [];
+  for (let i = 0; i < (QUICK ? 1 : 3); i++) {
+    const helloRun = await cannon(helloUrl, {}, QUICK ? 3 : 10);
+    rounds.push({ hello: helloRun, laps: await cannon(lapsUrl, lapsHeaders, QUICK ? 3 : 10) });
+  }
+  const byRatio = [...rounds].sort((a, b) => a.laps.rps / a.hello.rps - b.laps.rps / b.hello.rps);
+  const { hello, laps } = byRatio[byRatio.length >> 1]!;
+  const lapsErrors = rounds.reduce((n, r) => n + r.laps.errors, 0);
   const gps = await httpLoad(`${base}/api/devices/000000000900/sessions/Interlagos/02112026/gps.bin`, { cookie, 'accept-encoding': 'gzip' }, 50, QUICK ? 3 : 10);
   result.laps_api_vs_hello = laps.rps / hello.rps;
-  result.laps_api_p99_vs_hello = laps.p99 / Math.max(1, hello.p99);
-  result.laps_api_errors = laps.errors;
+  result.laps_api_p99_vs_hello = median(rounds.map((r) => r.laps.p99 / Math.max(1, r.hello.p99)));
+  result.laps_api_errors = lapsErrors;
   result.gps_api_vs_hello = gps.rps / hello.rps;
   const line = (r: typeof hello) => `${fmt(r.rps, 0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`;
   rows.push(
     ['API hello-world (baseline)', line(hello), '', '1×', ''],
-    ['API laps (60 laps)', line(laps), 'hello-world', `${fmt(result.laps_api_vs_hello, 2)}× req/s, ${fmt(result.laps_api_p99_vs_hello, 2)}× p99`, '≥ 0.6×, p99 ≤ 2×, 0 errors'],
+    [`API laps (60 laps; median of ${rounds.length} rounds, ${lapsErrors} errors in all)`, line(laps), 'hello-world', `${fmt(result.laps_api_vs_hello, 2)}× req/s, ${fmt(result.laps_api_p99_vs_hello, 2)}× p99`, '≥ 0.6×, p99 ≤ 2×, 0 errors'],
     ['API gps.bin (100k samples, node:http client)', `${line(gps)}, ${fmt(gps.mbps, 0)} MB/s`, 'hello-world', `${fmt(result.gps_api_vs_hello, 3)}× req/s`, ''],
   );
 

@@ -113,21 +113,25 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
 
   await app.register(errorMappingPlugin);
   await app.register(securityHeadersPlugin, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https://*.googleusercontent.com'],
-        connectSrc: ["'self'"],
-        formAction: ["'self'", ...(config.google ? ['https://accounts.google.com'] : [])],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: config.publicUrl.startsWith('https:') ? [] : null,
+    helmet: {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'https://*.googleusercontent.com'],
+          connectSrc: ["'self'"],
+          formAction: ["'self'", ...(config.google ? ['https://accounts.google.com'] : [])],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: config.publicUrl.startsWith('https:') ? [] : null,
+        },
       },
+      // Keeps the sign-in popup reachable from the opener after it visits the identity provider.
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      hsts: config.publicUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
     },
-    // Keeps the sign-in popup reachable from the opener after it visits the identity provider.
-    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-    hsts: config.publicUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
+    // Sign-in and sign-out are navigations and the API docs a page: they get the page headers.
+    isApi: (url) => url.startsWith('/api/') && !url.startsWith('/api/auth/') && !url.startsWith('/api/docs'),
   });
   await app.register(fastifyCookie);
   // Counted in the database: every instance behind a proxy sees the same hits.

@@ -45,9 +45,13 @@ describe('loadConfig', () => {
     expect(String(res.headers['set-cookie'])).toMatch(/voltas_session=;.*HttpOnly.*Secure.*SameSite=Lax/i);
     expect(res.headers['strict-transport-security']).toMatch(/max-age=31536000/);
     const plain = await buildApp(loadConfig({ DATA_DIR: tmp(), LOG_LEVEL: 'silent' }), { webRoot: '/nonexistent' });
-    const res2 = await plain.app.inject({ method: 'GET', url: '/api/health' });
+    const res2 = await plain.app.inject({ method: 'GET', url: '/' });
     expect(res2.headers['strict-transport-security']).toBeUndefined();
     expect(res2.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    // API answers get HSTS behind https too.
+    const api = await app.inject({ method: 'GET', url: '/api/health', headers: { 'x-forwarded-proto': 'https' } });
+    expect(api.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+    expect(api.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     await app.close();
     await plain.app.close();
   });

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 describe('headers', () => {
   it('CSP allows scripts from our origin only (no inline script), and the page has none inline', async () => {
-    const res = await fetch(`${server.baseUrl}/api/health`);
+    const res = await fetch(`${server.baseUrl}/`);
     const csp = res.headers.get('content-security-policy')!;
     const scriptSrc = /script-src ([^;]*)/.exec(csp)![1]!;
     expect(scriptSrc.trim()).toBe("'self'");
@@ -47,19 +47,32 @@ describe('headers', () => {
       expect(html).not.toMatch(/\son[a-z]+=/i); // no inline event handlers
     }
   });
-  it('the same headers on every answer, also those the bundled OpenID provider writes itself', async () => {
+
+  it('the same page headers on every page, also those the bundled OpenID provider writes itself', async () => {
     // Without COOP on the provider's pages the sign-in popup would lose its opener on the way back.
-    const app = await fetch(`${server.baseUrl}/api/health`);
+    const pages = await Promise.all(['/', '/laps', '/auth-done.html', '/api/docs/', '/api/auth/login?popup=1'].map((p) => fetch(`${server.baseUrl}${p}`, { redirect: 'manual' })));
     const provider = await fetch(`${server.baseUrl}/oidc/.well-known/openid-configuration`);
     expect(provider.status).toBe(200);
-    // Errors too: a 404, a 401, a validation error.
-    const errors = await Promise.all(['/api/nope', '/api/me', '/api/devices/x/tracks'].map((p) => fetch(`${server.baseUrl}${p}`)));
-    expect(errors.map((r) => r.status)).toEqual([404, 401, 401]);
+    const first = pages[0]!;
     for (const name of ['content-security-policy', 'cross-origin-opener-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy']) {
-      expect(app.headers.get(name), name).toBeTruthy();
-      for (const other of [provider, ...errors]) expect(other.headers.get(name), `${name} on ${other.url}`).toBe(app.headers.get(name));
+      expect(first.headers.get(name), name).toBeTruthy();
+      for (const other of [...pages, provider]) expect(other.headers.get(name), `${name} on ${other.url}`).toBe(first.headers.get(name));
     }
-    expect(app.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
+    expect(first.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
+  });
+
+  it('API answers, errors included, carry the API set: nothing may load, frame, sniff or read them cross-site', async () => {
+    const answers = await Promise.all(['/api/health', '/api/nope', '/api/me', '/api/devices/x/tracks'].map((p) => fetch(`${server.baseUrl}${p}`)));
+    expect(answers.map((r) => r.status)).toEqual([200, 404, 401, 401]);
+    for (const res of answers) {
+      expect(res.headers.get('content-security-policy'), res.url).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers.get('x-content-type-options'), res.url).toBe('nosniff');
+      expect(res.headers.get('cross-origin-resource-policy'), res.url).toBe('same-origin');
+      // The page headers stay off the wire of every API answer.
+      for (const pageOnly of ['referrer-policy', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'origin-agent-cluster']) {
+        expect(res.headers.get(pageOnly), `${pageOnly} on ${res.url}`).toBeNull();
+      }
+    }
   });
 });
 
