@@ -13,5 +13,7 @@ describe('tokens', () => {
     const t = newToken();
     expect(hashToken(t)).toMatch(/^[0-9a-f]{64}$/);
     expect(hashToken(t)).not.toContain(t);
+    // The SHA-256 of the stored sessions and device tokens: a change here would sign everyone out.
+    expect(hashToken('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 });
