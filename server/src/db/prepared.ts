@@ -12,7 +12,8 @@ import { sqliteReadsOf } from './sqlite-reads';
  * which it must pass on as a bound value (a `where` operand, not an identifier or a `limit`); it
  * may use one more than once or not at all. Cached per Kysely instance (a transaction is its own).
  *
- * On the embedded database the query must only read: it runs on better-sqlite3 directly and its
+ * On the embedded database the query must only read, and depend on nothing but the data and its
+ * values (no `current_timestamp`, no `random()`): it runs on better-sqlite3 directly and its
  * rows (frozen) are remembered until the database changes (see sqlite-reads.ts).
  */
 export function preparedQuery<A extends string[], R>(build: (db: Kysely<DB>, ...args: A) => Compilable<R>) {

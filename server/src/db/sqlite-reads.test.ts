@@ -82,6 +82,14 @@ describe('remembered SQLite reads', () => {
     expect((await userByEmail.first(db, 'ana@example.com'))?.adm).toBe('');
   });
 
+  it('a prepared query that writes runs every time, through Kysely, and counts as a change', async () => {
+    const insert = preparedQuery((q, email: string) => q.insertInto('users').values({ email, created_at: 'now', updated_at: 'now' }).returning('email'));
+    expect(await userByEmail.first(db, 'bia@example.com')).toBeUndefined();
+    expect(await insert.all(db, 'bia@example.com')).toEqual([{ email: 'bia@example.com' }]);
+    await expect(insert.all(db, 'bia@example.com')).rejects.toThrow(/UNIQUE/);
+    expect(await userByEmail.first(db, 'bia@example.com')).toEqual({ email: 'bia@example.com', adm: '' });
+  });
+
   it('a committed transaction is seen by the next read', async () => {
     expect((await userByEmail.first(db, 'ana@example.com'))?.adm).toBe('');
     await inTransaction(db, (t) => t.updateTable('users').set({ adm: '1' }).where('email', '=', 'ana@example.com').execute());

@@ -115,7 +115,10 @@ export function sqliteAccess(sqlite: SQLite.Database, maxStatements = 500) {
       const key = valuesKey(parameters);
       const hit = bySql.get(key);
       if (hit && hit.writes === writes && hit.version === version) return hit.rows;
-      const rows = Object.freeze((prepare(sql).all(...parameters) as object[]).map((r) => Object.freeze(r)));
+      const stmt = prepare(sql);
+      // A statement that writes (an INSERT … RETURNING) takes the usual way, remembered by no one.
+      if (!stmt.readonly) return undefined;
+      const rows = Object.freeze((stmt.all(...parameters) as object[]).map((r) => Object.freeze(r)));
       if (hit) bySql.delete(key);
       else if (bySql.size >= MAX_REMEMBERED) bySql.delete(bySql.keys().next().value!);
       bySql.set(key, { writes, version, rows });
