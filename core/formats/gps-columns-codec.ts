@@ -1,4 +1,4 @@
-import { allocGpsColumns, type GpsColumnKey, type GpsColumns } from './six-format';
+import { allocGpsColumns, POW10, type GpsColumnKey, type GpsColumns } from './six-format';
 
 /**
  * Compact binary of parsed GPS columns, written once at upload (then gzipped) and served as is:
@@ -26,7 +26,6 @@ const MAX_SCALE = 9;
 /** The first six columns hold decimals (doubles); the rest integers. */
 const DECIMAL_COLUMNS = 6;
 export const HEADER_BYTES = 8 + CODEC_COLUMNS.length * 4;
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9];
 const INT32_MAX = 2 ** 31 - 1;
 
 const holds = (v: number, scale: number): boolean => {

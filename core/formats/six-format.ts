@@ -374,7 +374,8 @@ export function parseGpsSixReference(text: string): ParseResult<GpsColumns> {
   return { value: trimGpsColumns(c), problems: problems.list, lines: count };
 }
 
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+/** Exact powers of ten: m / POW10[k] with m < 2^53 is the correctly rounded value of the decimal text. */
+export const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 const PIPE = 124;
 const COMMA = 44;
 const DOT = 46;

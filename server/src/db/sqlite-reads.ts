@@ -12,15 +12,16 @@ import type { DB } from './schema';
  * these virtual machines): together most of a small API answer's cost.
  *
  * Never stale: a remembered answer is used only while the database is provably unchanged —
- *  - by this process: every statement that writes, and every COMMIT/ROLLBACK, bumps a counter
- *    (the statement cache in create-db.ts sees every statement Kysely runs);
+ *  - by this process: every run of a statement that writes bumps a counter (the statement cache
+ *    below sees every statement Kysely runs);
  *  - by any other process on the same file (the `voltas` CLI granting a role, a second server):
  *    SQLite's `PRAGMA data_version` changes when another connection commits. It is read at most
  *    once per turn of the event loop (reading it is itself a read transaction): every request
  *    answered in one turn arrived before that turn's first read, so none can have been sent
  *    after a change it does not see.
  * While a transaction is open on the connection (a Kysely transaction spans awaits), reads go
- * the usual way and wait for it, as before: no request sees another's uncommitted writes.
+ * the usual way and wait for it, as before: no request sees another's uncommitted writes, and
+ * what was remembered before it is stale after its COMMIT or ROLLBACK (its writes were counted).
  * PostgreSQL has no such cheap change marker; there every read goes to the server.
  */
 export interface SqliteReads {
@@ -39,7 +40,6 @@ export function sqliteReadsOf(db: Kysely<DB>): SqliteReads | undefined {
   return registry.get(db);
 }
 
-const TRANSACTION_END = /^\s*(commit|end|rollback|release)\b/i;
 /** Answers remembered per statement: the most recent, for the riders active now. */
 const MAX_REMEMBERED = 1000;
 
@@ -77,21 +77,20 @@ export function sqliteAccess(sqlite: SQLite.Database, maxStatements = 500) {
       cache.delete(sql);
     } else {
       stmt = sqlite.prepare(sql);
-      if (!stmt.readonly || TRANSACTION_END.test(sql)) stmt = counted(stmt);
+      if (!stmt.readonly) stmt = counted(stmt);
       if (cache.size >= maxStatements) cache.delete(cache.keys().next().value!);
     }
     cache.set(sql, stmt);
     return stmt;
   };
 
-  /** A writing statement: every run counts as a change (before and after, in case it throws). */
+  /** A writing statement: every run counts as a change (also one that throws: counting is safe). */
   function counted(stmt: SQLite.Statement): SQLite.Statement {
     return new Proxy(stmt, {
       get(target, key) {
         const value = Reflect.get(target, key, target) as unknown;
         if (key !== 'run' && key !== 'all' && key !== 'get' && key !== 'iterate') return typeof value === 'function' ? value.bind(target) : value;
         return (...args: unknown[]) => {
-          writes++;
           try {
             return (value as (...a: unknown[]) => unknown).apply(target, args);
           } finally {
@@ -110,15 +109,15 @@ export function sqliteAccess(sqlite: SQLite.Database, maxStatements = 500) {
     all(sql, parameters) {
       if (sqlite.inTransaction) return undefined;
       const version = otherWriters();
-      let bySql = remembered.get(sql);
-      if (!bySql) remembered.set(sql, (bySql = new Map()));
       const key = valuesKey(parameters);
-      const hit = bySql.get(key);
+      const hit = remembered.get(sql)?.get(key);
       if (hit && hit.writes === writes && hit.version === version) return hit.rows;
       const stmt = prepare(sql);
       // A statement that writes (an INSERT … RETURNING) takes the usual way, remembered by no one.
       if (!stmt.readonly) return undefined;
       const rows = Object.freeze((stmt.all(...parameters) as object[]).map((r) => Object.freeze(r)));
+      let bySql = remembered.get(sql);
+      if (!bySql) remembered.set(sql, (bySql = new Map()));
       if (hit) bySql.delete(key);
       else if (bySql.size >= MAX_REMEMBERED) bySql.delete(bySql.keys().next().value!);
       bySql.set(key, { writes, version, rows });
