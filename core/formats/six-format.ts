@@ -376,112 +376,158 @@ export function parseGpsSixReference(text: string): ParseResult<GpsColumns> {
 
 /** Exact powers of ten: m / POW10[k] with m < 2^53 is the correctly rounded value of the decimal text. */
 export const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+/** POW10 as a typed array: a load the optimizing compiler need not guard. */
+const DIV10 = Float64Array.from(POW10);
 const PIPE = 124;
 const COMMA = 44;
 const DOT = 46;
 const MINUS = 45;
 
 /**
- * Fast path for one canonical gps.six line starting at b[start] (bytes end at `end`): no spaces,
+ * Fast path for a run of canonical gps.six lines from b[from] (bytes end at `end`): no spaces,
  * uppercase heat, plain decimals ([-]digits[.digits], at most 15 digits: exact, m / 10^k with
- * m < 2^53), then the line's end. Returns where the next line starts (past the newline; end + 1
- * at the end of the bytes, as the line loop counts), or -1, storing nothing, on anything else:
- * the strict parser then decides. No separate newline search and no call per field: the seven
- * numeric fields share one inline scanner (V8 would not inline a helper called seven times).
- * `end` is the length of `b`: a digit loop stops there because b[end] reads undefined.
+ * m < 2^53), each then the line's end. Stores each line at c[c.count] with its number (from
+ * `firstLineNo`) and goes on until a line is anything else, the columns are full or the bytes
+ * end; returns where it stopped (the start of the line it did not take, past the newline after
+ * the last one it took, or end + 1 after a last line without newline, as the line loop counts).
+ * The strict parser then decides the line it stopped at. No separate newline search, no call per
+ * line or per field: the seven numeric fields share one inline scanner (V8 would not inline a
+ * helper called seven times), digits are taken two at a time, and the columns are looked up once
+ * per run. `end` is the length of `b`: a digit loop stops there because b[end] reads undefined.
  */
-function fastGpsLine(b: Uint8Array, start: number, end: number, c: GpsColumns, i: number): number {
-  let p = start;
-  let lat = 0, lon = 0, speed = 0, sats = 0, lapCount = 0, roll = 0, lean = 0;
-  let timeMs = 0, first = 0, heat = 0;
-  // Numeric fields f: 0 lat, 1 lon, 2 speed, 3 satellites, 4 lapCount, 5 roll, 6 leanFiltered;
-  // the time sits before 4, the first-lap flag and the heat before 5.
-  for (let f = 0; f < 7; f++) {
-    if (f === 4) {
-      if (end - p < 7) return -1;
-      const d0 = b[p]! - 48, d1 = b[p + 1]! - 48, d2 = b[p + 2]! - 48, d3 = b[p + 3]! - 48, d4 = b[p + 4]! - 48, d5 = b[p + 5]! - 48;
-      if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || d3 < 0 || d3 > 9 || d4 < 0 || d4 > 9 || d5 < 0 || d5 > 9) return -1;
-      const hh = d0 * 10 + d1;
-      const mi = d2 * 10 + d3;
-      const ss = d4 * 10 + d5;
-      p += 6;
-      let frac = 0;
-      let fd = 0;
-      if (b[p] === DOT) {
-        p++;
-        let d = b[p]! - 48;
-        while (d >= 0 && d <= 9 && fd < 4 && p < end) {
-          frac = frac * 10 + d;
-          fd++;
-          d = b[++p]! - 48;
+function fastGpsRun(b: Uint8Array, from: number, end: number, c: GpsColumns, firstLineNo: number): number {
+  const latCol = c.lat, lonCol = c.lon, speedCol = c.speed, satCol = c.satellites, timeCol = c.timeMs, lapCol = c.lapCount;
+  const firstCol = c.firstLap, heatCol = c.heat, rollCol = c.roll, leanCol = c.leanFiltered, meterCol = c.meterSum, lineCol = c.line;
+  const capacity = lineCol.length;
+  let i = c.count;
+  let lineNo = firstLineNo;
+  let start = from;
+  run: while (start < end && i < capacity) {
+    let p = start;
+    let lat = 0, lon = 0, speed = 0, sats = 0, lapCount = 0, roll = 0, lean = 0;
+    let timeMs = 0, first = 0, heat = 0;
+    // Numeric fields f: 0 lat, 1 lon, 2 speed, 3 satellites, 4 lapCount, 5 roll, 6 leanFiltered;
+    // the time sits before 4, the first-lap flag and the heat before 5.
+    for (let f = 0; f < 7; f++) {
+      if (f === 4) {
+        if (end - p < 7) break run;
+        const d0 = b[p]! - 48, d1 = b[p + 1]! - 48, d2 = b[p + 2]! - 48, d3 = b[p + 3]! - 48, d4 = b[p + 4]! - 48, d5 = b[p + 5]! - 48;
+        if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || d3 < 0 || d3 > 9 || d4 < 0 || d4 > 9 || d5 < 0 || d5 > 9) break run;
+        const hh = d0 * 10 + d1;
+        const mi = d2 * 10 + d3;
+        const ss = d4 * 10 + d5;
+        p += 6;
+        let frac = 0;
+        let fd = 0;
+        if (b[p] === DOT) {
+          p++;
+          let d = b[p]! - 48;
+          while (d >= 0 && d <= 9 && fd < 4 && p < end) {
+            frac = frac * 10 + d;
+            fd++;
+            d = b[++p]! - 48;
+          }
+          if (fd === 0 || fd > 3) break run;
         }
-        if (fd === 0 || fd > 3) return -1;
+        if (b[p] !== PIPE || hh > 23 || mi > 59 || ss > 60) break run;
+        p++;
+        timeMs = ((hh * 60 + mi) * 60 + ss) * 1000 + (fd === 3 ? frac : frac * DIV10[3 - fd]!);
+      } else if (f === 5) {
+        first = b[p]! - 48;
+        if ((first !== 0 && first !== 1) || b[p + 1] !== PIPE) break run;
+        heat = b[p + 2]! - 65;
+        if (heat < 0 || heat > 3 || b[p + 3] !== PIPE) break run;
+        p += 4;
       }
-      if (b[p] !== PIPE || hh > 23 || mi > 59 || ss > 60) return -1;
-      p++;
-      timeMs = ((hh * 60 + mi) * 60 + ss) * 1000 + frac * POW10[3 - fd]!;
-    } else if (f === 5) {
-      first = b[p]! - 48;
-      if ((first !== 0 && first !== 1) || b[p + 1] !== PIPE) return -1;
-      heat = b[p + 2]! - 65;
-      if (heat < 0 || heat > 3 || b[p + 3] !== PIPE) return -1;
-      p += 4;
-    }
-    let neg = false;
-    if (b[p] === MINUS) {
-      neg = true;
-      p++;
-    }
-    let m = 0;
-    let digits = 0;
-    let ch = b[p]!;
-    while (ch >= 48 && ch <= 57) {
-      m = m * 10 + (ch - 48);
-      digits++;
-      ch = b[++p]!;
-    }
-    if (digits === 0) return -1;
-    let k = 0;
-    if (ch === DOT && f !== 3 && f !== 4) {
-      ch = b[++p]!;
-      while (ch >= 48 && ch <= 57) {
-        m = m * 10 + (ch - 48);
-        k++;
-        ch = b[++p]!;
+      let neg = false;
+      if (b[p] === MINUS) {
+        neg = true;
+        p++;
       }
-      if (k === 0) return -1;
+      let m = 0;
+      const intStart = p;
+      for (;;) {
+        const d0 = b[p]! - 48;
+        if (!(d0 >= 0 && d0 <= 9)) break;
+        const d1 = b[p + 1]! - 48;
+        if (!(d1 >= 0 && d1 <= 9)) {
+          m = m * 10 + d0;
+          p++;
+          break;
+        }
+        m = m * 100 + (d0 * 10 + d1);
+        p += 2;
+      }
+      const digits = p - intStart;
+      let ch = b[p]!;
+      if (digits === 0) break run;
+      let k = 0;
+      if (ch === DOT && f !== 3 && f !== 4) {
+        const fracStart = ++p;
+        for (;;) {
+          const d0 = b[p]! - 48;
+          if (!(d0 >= 0 && d0 <= 9)) break;
+          const d1 = b[p + 1]! - 48;
+          if (!(d1 >= 0 && d1 <= 9)) {
+            m = m * 10 + d0;
+            p++;
+            break;
+          }
+          m = m * 100 + (d0 * 10 + d1);
+          p += 2;
+        }
+        k = p - fracStart;
+        ch = b[p]!;
+        if (k === 0) break run;
+      }
+      if (digits + k > 15 || p >= end || ch !== (f === 0 ? COMMA : PIPE)) break run;
+      p++;
+      const mag = k === 0 ? m : m / DIV10[k]!;
+      const v = neg ? -mag : mag;
+      if (f === 0) lat = v;
+      else if (f === 1) lon = v;
+      else if (f === 2) speed = v;
+      else if (f === 3) sats = v;
+      else if (f === 4) lapCount = v;
+      else if (f === 5) roll = v;
+      else lean = v;
     }
-    if (digits + k > 15 || p >= end || ch !== (f === 0 ? COMMA : PIPE)) return -1;
-    p++;
-    const v = k === 0 ? (neg ? -m : m) : neg ? -(m / POW10[k]!) : m / POW10[k]!;
-    if (f === 0) lat = v;
-    else if (f === 1) lon = v;
-    else if (f === 2) speed = v;
-    else if (f === 3) sats = v;
-    else if (f === 4) lapCount = v;
-    else if (f === 5) roll = v;
-    else lean = v;
+    let meterSum = 0;
+    const digitsStart = p;
+    let d = b[p]! - 48;
+    while (d >= 0 && d <= 9) {
+      meterSum = meterSum * 10 + d;
+      d = b[++p]! - 48;
+    }
+    const md = p - digitsStart;
+    if (p - start > MAX_LINE_LENGTH) break run;
+    // The line ends here: LF, CR LF, CR at the end of the bytes, or the end of the bytes.
+    if (b[p] === 13 && p < end) p++;
+    if (p < end && b[p] !== 10) break run;
+    if (
+      md === 0 || md > 10 || meterSum > 2_000_000_000 || lat < -90 || lat > 90 || lon < -180 || lon > 180 ||
+      speed < 0 || speed > 1000 || sats > 255 || sats < 0 || lapCount < 0 || lapCount > 1_000_000 || roll < -90 || roll > 90 || lean < -90 || lean > 90
+    ) {
+      break run;
+    }
+    latCol[i] = lat;
+    lonCol[i] = lon;
+    speedCol[i] = speed;
+    satCol[i] = sats;
+    timeCol[i] = timeMs;
+    lapCol[i] = lapCount;
+    firstCol[i] = first;
+    heatCol[i] = heat;
+    rollCol[i] = roll;
+    leanCol[i] = lean;
+    meterCol[i] = meterSum;
+    lineCol[i] = lineNo;
+    i++;
+    lineNo++;
+    start = p + 1;
   }
-  let meterSum = 0;
-  const digitsStart = p;
-  let d = b[p]! - 48;
-  while (d >= 0 && d <= 9) {
-    meterSum = meterSum * 10 + d;
-    d = b[++p]! - 48;
-  }
-  const md = p - digitsStart;
-  if (p - start > MAX_LINE_LENGTH) return -1;
-  // The line ends here: LF, CR LF, CR at the end of the bytes, or the end of the bytes.
-  if (b[p] === 13 && p < end) p++;
-  if (p < end && b[p] !== 10) return -1;
-  if (
-    md === 0 || md > 10 || meterSum > 2_000_000_000 || lat < -90 || lat > 90 || lon < -180 || lon > 180 ||
-    speed < 0 || speed > 1000 || sats > 255 || sats < 0 || lapCount < 0 || lapCount > 1_000_000 || roll < -90 || roll > 90 || lean < -90 || lean > 90
-  ) {
-    return -1;
-  }
-  setSample(c, i, lat, lon, speed, sats, timeMs, lapCount, first, heat, roll, lean, meterSum);
-  return p + 1;
+  c.count = i;
+  return start;
 }
 
 const utf8 = new TextDecoder('utf-8');
@@ -525,24 +571,27 @@ const scratch = allocGpsColumns(1);
  * (grown when full: the columns returned may be new ones). Returns them with the non-empty lines
  * seen and the lines counted.
  */
-function parseGpsLinesInto(b: Uint8Array, lineOffset: number, problems: Problems, columns: GpsColumns): { lines: number; lineCount: number; columns: GpsColumns } {
+function parseGpsLinesInto(bytes: Uint8Array, lineOffset: number, problems: Problems, columns: GpsColumns): { lines: number; lineCount: number; columns: GpsColumns } {
+  // Always a plain Uint8Array (a Node Buffer is a subclass): one kind of array keeps the byte
+  // reads of the fast path monomorphic.
+  const b = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let c = columns;
   let lines = 0;
   let lineNo = lineOffset;
   let start = 0;
   const len = b.length;
   while (start <= len) {
-    lineNo++;
-    const i = c.count;
-    if (i === c.line.length) c = growGpsColumns(c, Math.ceil(i * 1.5) + 64);
-    const next = start < len ? fastGpsLine(b, start, len, c, i) : -1;
-    if (next !== -1) {
-      c.line[i] = lineNo;
-      c.count++;
-      lines++;
+    if (c.count === c.line.length) c = growGpsColumns(c, Math.ceil(c.count * 1.5) + 64);
+    const before = c.count;
+    const next = fastGpsRun(b, start, len, c, lineNo + 1);
+    if (next !== start) {
+      lines += c.count - before;
+      lineNo += c.count - before;
       start = next;
       continue;
     }
+    lineNo++;
+    const i = c.count;
     let end = b.indexOf(10, start);
     if (end === -1) end = len;
     let stop = end;
@@ -642,9 +691,16 @@ export class GpsSixStream {
       this.hold(data);
       return;
     }
-    whole = this.carry.length ? concat(this.carry, data.subarray(0, cut)) : data.subarray(0, cut);
-    this.carry = new Uint8Array(0);
-    this.parse(whole);
+    if (this.carry.length) {
+      // The line begun in an earlier chunk is joined alone (at most a line's bytes copied), and
+      // the rest of the chunk parsed where it lies.
+      const first = data.indexOf(10);
+      const joined = concat(this.carry, data.subarray(0, first));
+      this.carry = new Uint8Array(0);
+      this.parse(joined, first === cut ? undefined : data.subarray(first + 1, cut));
+    } else {
+      this.parse(data.subarray(0, cut));
+    }
     this.hold(data.subarray(cut + 1));
   }
 
@@ -696,13 +752,19 @@ export class GpsSixStream {
     this.carry = this.carry.length ? concat(this.carry, rest) : rest.slice();
   }
 
-  /** Parses whole lines (the newline after the last one already cut off). */
-  private parse(b: Uint8Array): void {
+  /**
+   * Parses whole lines (the newline after the last one already cut off), in `b` and then in
+   * `more` (the lines after b's, when given), and hands their columns over in one batch.
+   */
+  private parse(b: Uint8Array, more?: Uint8Array): void {
     this.work.count = 0;
-    const r = parseGpsLinesInto(b, this.lineNo, this.problems, this.work);
-    const c = (this.work = r.columns);
-    this.lineNo += r.lineCount;
-    this.lines += r.lines;
+    for (const part of more ? [b, more] : [b]) {
+      const r = parseGpsLinesInto(part, this.lineNo, this.problems, this.work);
+      this.work = r.columns;
+      this.lineNo += r.lineCount;
+      this.lines += r.lines;
+    }
+    const c = this.work;
     this.indexed += c.count;
     if (c.count) this.onColumns(trimGpsColumns(c));
   }
