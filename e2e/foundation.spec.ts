@@ -106,3 +106,19 @@ test('a blocked popup falls back to a full-page sign-in', async ({ page }) => {
   await page.locator('form.main button[type="submit"]').click();
   await expect(page).toHaveURL(/\/user$/);
 });
+
+test('a page whose code cannot be downloaded says so in Portuguese and loads on retry', async ({ page }) => {
+  await signIn(page, { email: uniqueEmail('offline') });
+  await page.goto('/user');
+  await expect(page.getByRole('button', { name: 'Menu' })).toBeVisible();
+  // The laps page's own code fails to arrive (offline at the track, or a release replaced it).
+  await page.route(/\/assets\/laps-page-[^/]+\.js$/, (route) => route.abort('internetdisconnected'));
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'laps' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Não foi possível carregar esta página. Verifique a conexão e tente de novo.');
+  await page.unroute(/\/assets\/laps-page-[^/]+\.js$/);
+  await page.getByRole('button', { name: 'Tentar de novo' }).click(); // reloads the page
+  await expect(page).toHaveURL(/\/laps$/);
+  await expect(page.getByRole('heading', { name: 'Seleção da Pista' })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});

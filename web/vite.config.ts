@@ -2,12 +2,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig(({ mode }) => ({
   root: here,
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: {
     // react-router's package exports always point at its development build; production builds
     // take the production one it ships beside it (no dev warnings, about 9 KB less gzip).

@@ -14,6 +14,7 @@ export const ptBR = {
     notFoundTitle: 'Página não encontrada',
     notFoundBody: 'O endereço não existe. Volte para o início.',
     goHome: 'Ir para o início',
+    pageLoadFailed: 'Não foi possível carregar esta página. Verifique a conexão e tente de novo.',
   },
   login: {
     button: 'Login with Google',

@@ -3,7 +3,11 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
-/** Serves the built SPA; any non-API path without a file falls back to index.html. */
+/**
+ * Serves the built SPA; any non-API path without a file falls back to index.html. The build
+ * writes a Brotli and a gzip copy beside each text file (web/build/precompress.ts): a browser
+ * gets the one it takes (`vary: accept-encoding`), any other client the file itself.
+ */
 export async function webStatic(app: FastifyInstance, opts: { root: string }): Promise<void> {
   const index = path.join(opts.root, 'index.html');
   if (!existsSync(index)) {
@@ -14,6 +18,7 @@ export async function webStatic(app: FastifyInstance, opts: { root: string }): P
     root: opts.root,
     wildcard: false,
     index: false,
+    preCompressed: true,
     setHeaders: (reply, file) => {
       if (file.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
       else reply.header('cache-control', 'no-cache');

@@ -1,7 +1,10 @@
 import { errorMessage, t } from '../../i18n/messages';
 
-/** Whole-page loading or error state, with a retry button for errors. */
-export function FullPageStatus(props: { loading?: boolean; error?: unknown; onRetry?: () => void }) {
+/**
+ * Whole-page loading or error state, with a retry button for errors; `errorText` replaces the
+ * message an error code would give.
+ */
+export function FullPageStatus(props: { loading?: boolean; error?: unknown; errorText?: string; onRetry?: () => void }) {
   if (props.loading) {
     return (
       <main className="page page-status" aria-busy="true">
@@ -12,7 +15,7 @@ export function FullPageStatus(props: { loading?: boolean; error?: unknown; onRe
   }
   return (
     <main className="page page-status">
-      <p role="alert" className="alert alert-error">{errorMessage(props.error)}</p>
+      <p role="alert" className="alert alert-error">{props.errorText ?? errorMessage(props.error)}</p>
       {props.onRetry && (
         <button type="button" className="btn" onClick={props.onRetry}>{t.app.retry}</button>
       )}

@@ -1,0 +1,84 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { precompressDir } from '../../../web/build/precompress';
+import { webStatic } from './web-static';
+
+// The built app as the build leaves it (web/build/precompress.ts writes .br and .gz beside each
+// text file), served by the real plugin.
+let root: string;
+let app: FastifyInstance;
+const script = `export const laps = [${Array.from({ length: 400 }, (_, i) => `{ lap: ${i}, time: '01:3${i % 10}.${i}' }`).join(', ')}];\n`;
+const page = `<!doctype html><html lang="pt-BR"><head><title>Voltas</title></head><body><div id="root"></div>${'<!-- pista -->'.repeat(100)}</body></html>\n`;
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'voltas-web-'));
+  mkdirSync(path.join(root, 'assets'));
+  writeFileSync(path.join(root, 'index.html'), page);
+  writeFileSync(path.join(root, 'assets', 'laps-page-abc123.js'), script);
+  writeFileSync(path.join(root, 'assets', 'tiny-def456.js'), 'export {};\n');
+  writeFileSync(path.join(root, 'assets', 'photo-0a1b2c.png'), Buffer.alloc(4096, 7));
+  await precompressDir(root);
+  app = Fastify();
+  await app.register(webStatic, { root });
+  await app.ready();
+});
+afterAll(async () => {
+  await app.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('the build step', () => {
+  it('writes Brotli and gzip copies of text files that decompress to the file, and none of small or binary files', () => {
+    for (const ext of ['br', 'gz']) {
+      expect(existsSync(path.join(root, 'assets', `laps-page-abc123.js.${ext}`))).toBe(true);
+      expect(existsSync(path.join(root, `index.html.${ext}`))).toBe(true);
+      expect(existsSync(path.join(root, 'assets', `tiny-def456.js.${ext}`))).toBe(false);
+      expect(existsSync(path.join(root, 'assets', `photo-0a1b2c.png.${ext}`))).toBe(false);
+    }
+  });
+});
+
+describe('serving', () => {
+  const get = (url: string, acceptEncoding?: string) => app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+
+  it('sends Brotli to a browser that takes it, with the cache headers of a hashed asset', async () => {
+    const res = await get('/assets/laps-page-abc123.js', 'gzip, deflate, br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers.vary).toContain('accept-encoding');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.rawPayload.length).toBeLessThan(script.length / 4);
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(script);
+  });
+
+  it('sends gzip to a client that takes only gzip, and the file itself to one that takes neither', async () => {
+    const gz = await get('/assets/laps-page-abc123.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+    for (const plain of [await get('/assets/laps-page-abc123.js'), await get('/assets/laps-page-abc123.js', 'identity')]) {
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(script);
+    }
+  });
+
+  it('sends a file without compressed copies as it is, even to a browser', async () => {
+    const res = await get('/assets/tiny-def456.js', 'gzip, deflate, br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body).toBe('export {};\n');
+  });
+
+  it("compresses the app's page on every route it answers, and still 404s a missing file", async () => {
+    const res = await get('/analytics?hw=000000000900', 'br');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(page);
+    expect((await get('/assets/gone-999.js', 'br')).statusCode).toBe(404);
+  });
+});
