@@ -67,6 +67,38 @@ describe('GPS columns codec', () => {
     expectSame(decodeGpsColumns(encodeGpsColumns(c)), c);
   });
 
+  it('stores each block of differences in the fewest bytes that hold them (1, 2 or 4), at every boundary', () => {
+    // Differences at the limits of each width, in one integer column.
+    const cases: [diffs: number[], width: number][] = [
+      [[127, -128, 0], 1],
+      [[128], 2],
+      [[-129], 2],
+      [[32_767, -32_768], 2],
+      [[32_768], 4],
+      [[-32_769], 4],
+      [[2 ** 31 - 1, -(2 ** 31)], 4],
+    ];
+    for (const [diffs, width] of cases) {
+      const rows: { meterSum: number }[] = [{ meterSum: 0 }];
+      for (let i = 0; i < 10; i++) rows.push({ meterSum: (rows.at(-1)!.meterSum + diffs[i % diffs.length]!) | 0 });
+      const c = columnsOf(rows);
+      const bytes = encodeGpsColumns(c);
+      expectSame(decodeGpsColumns(bytes), c);
+      // Per column: width byte and first value (5), then 10 differences: 1 byte each for the
+      // eleven columns of zeros, `width` for meterSum.
+      expect(bytes.length, `${diffs}`).toBe(HEADER_BYTES + 12 * 5 + 11 * 10 + 10 * width);
+      const meterAt = HEADER_BYTES + CODEC_COLUMNS.indexOf('meterSum') * (5 + 10);
+      expect(bytes[meterAt], `${diffs}`).toBe(width);
+    }
+    // Parsed GPS moving a few metres a sample: every difference in 1 byte, 12 bytes a sample.
+    const six = Array.from({ length: 500 }, (_, i) => `-23.70${String(37439 + i * 37).padStart(5, '0')},-46.69${String(99096 - i * 21).padStart(5, '0')}|${60 + (i % 7)}.1|12|1300${String(Math.floor(i / 10) % 60).padStart(2, '0')}.${i % 10}00|0|1|A|1.1|0.3|${i * 2}`).join('\n');
+    const parsed = parseGpsSix(six);
+    expect(parsed.problems).toEqual([]);
+    const bytes = encodeGpsColumns(parsed.value);
+    expect(bytes.length).toBe(HEADER_BYTES + 12 * 5 + 499 * 12);
+    expectSame(decodeGpsColumns(bytes), parsed.value);
+  });
+
   it('refuses what is not exactly such an encoding, with a RangeError', () => {
     const bytes = encodeGpsColumns(columnsOf([{ lat: 1.5 }, { lat: 2.25 }]));
     expect(() => decodeGpsColumns(bytes.subarray(0, bytes.length - 1))).toThrow(/size/);
@@ -79,6 +111,14 @@ describe('GPS columns codec', () => {
       bad[at] = value;
       expect(() => decodeGpsColumns(bad), `byte ${at}`).toThrow(/scale/);
     }
+    for (const width of [0, 3, 8, 255]) {
+      const bad = bytes.slice();
+      bad[HEADER_BYTES] = width;
+      expect(() => decodeGpsColumns(bad), `width ${width}`).toThrow(/width|size/);
+    }
+    const rawBytes = encodeGpsColumns(columnsOf([{ lat: Math.PI }]));
+    rawBytes[HEADER_BYTES] = 4;
+    expect(() => decodeGpsColumns(rawBytes)).toThrow(/width/);
     // A count that promises more than the bytes hold.
     const big = bytes.slice();
     new DataView(big.buffer).setUint32(4, 0xffffffff, true);

@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precompressDir } from '../../../web/build/precompress';
-import { webStatic } from './web-static';
+import { pagePreloads, webStatic } from './web-static';
 
 // The built app as the build leaves it (web/build/precompress.ts writes .br and .gz beside each
 // text file), served by the real plugin.
@@ -80,5 +80,28 @@ describe('serving', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(brotliDecompressSync(res.rawPayload).toString()).toBe(page);
     expect((await get('/assets/gone-999.js', 'br')).statusCode).toBe(404);
+  });
+});
+
+describe('preloads named by the address', () => {
+  it("the analytics page's GPS file, analysis and laps start downloading with its HTML", async () => {
+    const res = await app.inject({ method: 'GET', url: '/analytics?hw=000000000900&pista=Vila%20Real&data=02112026&cor=inclinacao' });
+    expect(res.statusCode).toBe(200);
+    const base = '/api/devices/000000000900/sessions/Vila%20Real/02112026';
+    expect(res.headers.link).toBe(['gps.bin', 'analysis', 'laps'].map((p) => `<${base}/${p}>; rel=preload; as=fetch; crossorigin`).join(', '));
+  });
+
+  it('none for other pages, or for an address that names no valid session', async () => {
+    expect((await app.inject({ method: 'GET', url: '/laps?hw=000000000900&pista=Interlagos&data=02112026' })).headers.link).toBeUndefined();
+    for (const query of ['', 'hw=000000000900&pista=Interlagos', 'hw=12&pista=Interlagos&data=02112026', 'hw=000000000900&pista=Interlagos&data=2026-11-02', `hw=000000000900&pista=${'x'.repeat(65)}&data=02112026`]) {
+      expect(pagePreloads('/analytics', new URLSearchParams(query)), query).toBeUndefined();
+    }
+  });
+
+  it('a hostile track name stays inside its URL (percent-encoded: no header or link injection)', () => {
+    const link = pagePreloads('/analytics', new URLSearchParams({ hw: '000000000900', pista: 'x>; rel=preload; as=script, <//evil.example/a.js\r\nSet-Cookie: a', data: '02112026' }))!;
+    expect(link.split(', ')).toHaveLength(3);
+    expect(link).not.toMatch(/[\r\n]|evil\.example\/a\.js>|as=script/);
+    for (const part of link.split(', ')) expect(part).toMatch(/^<\/api\/devices\/000000000900\/sessions\/[^<>;, ]+\/02112026\/(gps\.bin|analysis|laps)>; rel=preload; as=fetch; crossorigin$/);
   });
 });

@@ -6,7 +6,7 @@ import { RedirectIfSignedIn, RequireAuth, RequireRole, RootRedirect } from '../f
 import { LoginPage } from '../features/auth/login-page';
 import { t } from '../i18n/messages';
 import { fetchEarly } from '../lib/early-fetch';
-import { sessionPath } from '../lib/session-paths';
+import { ANALYTICS_PRELOADS, sessionPath } from '../../../core/contracts/session-paths';
 
 function NotFound() {
   return (
@@ -81,7 +81,7 @@ export function createRoutes(queryClient: QueryClient) {
     'rider',
     (search) => {
       const [hw, pista, data] = [search.get('hw'), search.get('pista'), search.get('data')];
-      if (hw && pista && data) for (const part of ['gps.bin', 'analysis', 'laps']) fetchEarly(`${sessionPath(hw, pista, data)}/${part}`);
+      if (hw && pista && data) for (const part of ANALYTICS_PRELOADS) fetchEarly(`${sessionPath(hw, pista, data)}/${part}`);
       void import('uplot');
       void import('../lib/gps-columns').then((m) => m.prefetchGpsColumns(queryClient, search));
       void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));

@@ -4,7 +4,7 @@ import { decodeGpsColumns } from '../../../core/formats/gps-columns-codec';
 import type { GpsColumns } from '../../../core/formats/six-format';
 import { ApiError } from './api-client';
 import { takeEarly } from './early-fetch';
-import { sessionPath } from './session-paths';
+import { sessionPath } from '../../../core/contracts/session-paths';
 
 export interface SessionRef {
   hw: string;

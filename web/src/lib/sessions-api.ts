@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { datesResponseSchema, lapsResponseSchema, latestSessionSchema, tracksResponseSchema } from '../../../core/contracts/sessions.contract';
 import { apiRequest } from './api-client';
-import { sessionPath } from './session-paths';
+import { sessionPath } from '../../../core/contracts/session-paths';
 
 const seg = encodeURIComponent;
 

@@ -1,11 +1,11 @@
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
 import { generateSession } from '../../../../core/sim/session-generator';
 import { loadTracks } from '../../lib/track-files';
 import { addDevice, put, readEvents } from '../../../test/fixtures';
 import { gpsColumnsKey } from './sessions.service';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
 
 let server: TestServer;
 let rider: Browser;
@@ -42,6 +42,29 @@ describe('analytics reads', () => {
     const row = await server.database.db.selectFrom('lap_sessions').select('gps_md5').where('id', '=', '000000000010/Curitiba/21112026').executeTakeFirstOrThrow();
     const stored = await server.blobs.get(gpsColumnsKey('000000000010/Curitiba/21112026', row.gps_md5));
     expect(decodeGpsColumns(new Uint8Array(gunzipSync(stored!))).count).toBe(session.sampleCount);
+  });
+
+  it('columns stored in an older encoding (before an upgrade) are rebuilt from gps.six on their first read', async () => {
+    await server.sessions.drain();
+    const id = '000000000010/Curitiba/21112026';
+    const row = await server.database.db.selectFrom('lap_sessions').select('gps_md5').where('id', '=', id).executeTakeFirstOrThrow();
+    const key = gpsColumnsKey(id, row.gps_md5);
+    const old = new Uint8Array(gunzipSync((await server.blobs.get(key))!));
+    old.set(Buffer.from('VGC2'), 0); // what the previous release wrote
+    await server.blobs.put(key, gzipSync(old), 'application/octet-stream', { durable: false });
+    // The new release starts on the same data.
+    const upgraded = await startTestServer(sameDatabase(server), { dataDir: server.dataDir, keepDataDir: true });
+    try {
+      const reader = new Browser(upgraded.baseUrl);
+      await reader.signIn('a@example.com');
+      const res = await reader.request(`${base}/gps.bin`);
+      expect(res.status).toBe(200);
+      expect(decodeGpsColumns(new Uint8Array(await res.arrayBuffer())).count).toBe(session.sampleCount);
+      const rebuilt = new Uint8Array(gunzipSync((await upgraded.blobs.get(key))!));
+      expect(Buffer.from(rebuilt.subarray(0, 4)).toString()).toBe('VGC3');
+    } finally {
+      await upgraded.close();
+    }
   });
 
   it('a replaced gps.six is never answered with the previous version\'s columns', async () => {

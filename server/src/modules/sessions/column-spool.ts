@@ -9,12 +9,17 @@ import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumnKey, type GpsColumns } 
 import type { BlobMetadata, BlobStore } from '../../blobs/blob-store';
 
 const gzip = promisify(gzipCallback);
-/** Samples held in memory at a time (about 4.5 MB of columns): one codec block. */
-export const SPOOL_BATCH = CODEC_BLOCK;
+/** Samples held in memory at a time (about 4.5 MB of columns): sixteen codec blocks. */
+export const SPOOL_BATCH = 16 * CODEC_BLOCK;
 /** Each column's typed array as parsed, and its bytes per value (the scratch file's layout). */
 const parsedShape = allocGpsColumns(0);
 const NATIVE = CODEC_COLUMNS.map((k) => parsedShape[k].constructor as new (n: number) => GpsColumns[GpsColumnKey]);
 const NATIVE_WIDTH = CODEC_COLUMNS.map((k) => parsedShape[k].BYTES_PER_ELEMENT);
+
+/** A batch of one column's values as codec blocks (every block full but a column's last). */
+function* blocks(values: GpsColumns[GpsColumnKey], scale: number): Generator<Uint8Array> {
+  for (let from = 0; from < values.length; from += CODEC_BLOCK) yield encodeBlock(values.subarray(from, from + CODEC_BLOCK), scale);
+}
 
 /** The first `count` values of a column as bytes, without copying. */
 function nativeBytes(c: GpsColumns, key: GpsColumnKey, count: number): Uint8Array {
@@ -26,8 +31,8 @@ function nativeBytes(c: GpsColumns, key: GpsColumnKey, count: number): Uint8Arra
  * Parsed GPS columns on their way into the derived blob (gps-columns-codec's encoding, gzipped),
  * in bounded memory whatever the file's size: samples gather in one in-memory batch (each
  * column's scale is found as they arrive); a full batch goes to a scratch file as parsed, column
- * after column; at the end every column is read back batch by batch, each batch being one codec
- * block, encoded and streamed through gzip to the blob store. A session that fits one batch
+ * after column; at the end every column is read back batch by batch, each batch being sixteen
+ * codec blocks, encoded and streamed through gzip to the blob store. A session that fits one batch
  * never touches the scratch file.
  */
 export class ColumnSpool {
@@ -77,13 +82,12 @@ export class ColumnSpool {
         const key = CODEC_COLUMNS[k]!;
         const width = NATIVE_WIDTH[k]!;
         const before = NATIVE_WIDTH.slice(0, k).reduce((sum, w) => sum + w, 0);
-        const carry = { m: 0 };
         for (const b of this.flushed) {
           const values = new NATIVE[k]!(b.count);
           await handle!.read(new Uint8Array(values.buffer), 0, b.count * width, b.offset + b.count * before);
-          yield encodeBlock(values, scales[k]!, carry);
+          yield* blocks(values, scales[k]!);
         }
-        if (this.batch.count) yield encodeBlock(this.batch[key].subarray(0, this.batch.count), scales[k]!, carry);
+        if (this.batch.count) yield* blocks(this.batch[key].subarray(0, this.batch.count), scales[k]!);
       }
     } finally {
       await handle?.close();
