@@ -18,6 +18,19 @@ export default defineConfig(({ mode }) => ({
     outDir: path.resolve(here, '../dist/web'),
     emptyOutDir: true,
     sourcemap: false,
+    // One stylesheet (~4 KB gzip in all): a page's first visit waits on no CSS request of its own.
+    cssCodeSplit: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // The analytics page's code in one file, chart library included: a browser keeps six
+          // connections per host, and on a first visit the page's GPS file, analysis and laps
+          // already hold three of them; half a dozen small files queued behind those.
+          includeDependenciesRecursively: false,
+          groups: [{ name: 'analytics', test: /[\\/](features[\\/]analytics[\\/]|lib[\\/]gps-columns\.ts|analysis[\\/]gps-analysis\.ts|formats[\\/]gps-columns-codec\.ts|node_modules[\\/]uplot[\\/])/ }],
+        },
+      },
+    },
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000', '/oidc': 'http://127.0.0.1:3000' },
