@@ -55,7 +55,7 @@ describe('who sees which sessions (enforced by the server)', () => {
 
   it('laps travel gzipped to a client that takes it, plain otherwise, and an unchanged session answers 304', async () => {
     const url = '/api/devices/000000000010/sessions/Interlagos/01112026/laps';
-    const zipped = await a.request(url, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const zipped = await a.request(url, { headers: { 'accept-encoding': 'gzip, deflate' } });
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
     expect(zipped.headers.get('vary')).toContain('accept-encoding');
     const fromZipped = await zipped.json(); // fetch inflates it
@@ -67,6 +67,27 @@ describe('who sees which sessions (enforced by the server)', () => {
     expect(fromZipped.laps[0].lapTime).toBe('0132456');
     const again = await a.request(url, { headers: { 'if-none-match': zipped.headers.get('etag')! } });
     expect(again.status).toBe(304);
+  });
+
+  it('laps travel as Brotli to a browser once it is made (in the background; gzip until then), and as gzip to a client that refuses it', async () => {
+    const url = '/api/devices/000000000010/sessions/Interlagos/01112026/laps';
+    const browser = { 'accept-encoding': 'gzip, deflate, br' };
+    let res = await a.request(url, { headers: browser });
+    for (let i = 0; i < 100 && res.headers.get('content-encoding') !== 'br'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      res = await a.request(url, { headers: browser });
+    }
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(res.headers.get('vary')).toContain('accept-encoding');
+    const brBytes = Number(res.headers.get('content-length'));
+    const body = await res.json(); // fetch inflates it
+    expect(body).toEqual(await (await a.request(url, { headers: { 'accept-encoding': 'identity' } })).json());
+    for (const encoding of ['gzip', 'br;q=0, gzip', 'gzip, brotli']) {
+      const zipped = await a.request(url, { headers: { 'accept-encoding': encoding } });
+      expect(zipped.headers.get('content-encoding'), encoding).toBe('gzip');
+      expect(Number(zipped.headers.get('content-length'))).toBeGreaterThan(brBytes);
+      expect(await zipped.json()).toEqual(body);
+    }
   });
 
   it('signed out, every read is 401', async () => {

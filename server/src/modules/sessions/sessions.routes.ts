@@ -13,10 +13,15 @@ import type { DB } from '../../db/schema';
 import { viewerHasDevice, type Viewer } from './sessions.repository';
 import type { SessionsService } from './sessions.service';
 
-/** Whether the client takes gzip (every browser does; `gzip;q=0` refuses it). */
-function acceptsGzip(req: FastifyRequest): boolean {
-  return /\bgzip\b(?!\s*;\s*q=0(?:\.0*)?\s*(?:,|$))/.test(String(req.headers['accept-encoding'] ?? ''));
+/** An encoding named in accept-encoding and not refused with `;q=0`. */
+const acceptedBy = (encoding: string) => new RegExp(`(?:^|[\\s,])${encoding}(?!\\s*;\\s*q=0(?:\\.0*)?\\s*(?:,|$))(?=\\s*(?:[;,]|$))`);
+const ACCEPTS = { gzip: acceptedBy('gzip'), br: acceptedBy('br') };
+
+/** Whether the client takes gzip (every browser does) or Brotli (every current browser). */
+function accepts(req: FastifyRequest, encoding: keyof typeof ACCEPTS): boolean {
+  return ACCEPTS[encoding].test(String(req.headers['accept-encoding'] ?? ''));
 }
+const acceptsGzip = (req: FastifyRequest) => accepts(req, 'gzip');
 
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 /** Bytes sent as they are (Fastify does not serialize a Buffer). */
@@ -52,12 +57,13 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
     schema: { tags: ['sessions'], summary: "A session's laps with best lap, best sectors, theoretical best and gaps", params: sessionParamsSchema, response: { 200: lapsResponseSchema, ...errors } },
   }, async (req, reply) => {
     // The answer depends only on the session's lap.six: serialized once per version, sent as is.
-    const { json, gzipped, etag } = await opts.sessions.lapsJson(viewer(req), req.params.id, req.params.track, req.params.date);
+    const { json, gzipped, brotli, etag } = await opts.sessions.lapsJson(viewer(req), req.params.id, req.params.track, req.params.date);
     // Already validated against lapsResponseSchema and serialized: the untyped reply sends the text as is.
     const raw = reply as FastifyReply;
     raw.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
     if (req.headers['if-none-match'] === etag) return raw.code(304).send();
     raw.type('application/json; charset=utf-8');
+    if (brotli && accepts(req, 'br')) return raw.header('content-encoding', 'br').send(brotli);
     return acceptsGzip(req) ? raw.header('content-encoding', 'gzip').send(gzipped) : raw.send(json);
   });
 
