@@ -476,6 +476,8 @@ function fastGpsRun(b: Uint8Array, from: number, end: number, c: GpsColumns, fir
       if (digits === 0) break run;
       let k = 0;
       if (ch === DOT && f !== 3 && f !== 4) {
+        // The same loop again, on purpose: one loop over both parts measured 13 % slower, a
+        // helper is not inlined here, and a digit at a time 7 % slower.
         const fracStart = ++p;
         for (;;) {
           const d0 = b[p]! - 48;
