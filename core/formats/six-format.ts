@@ -253,18 +253,20 @@ export interface GpsSample {
 }
 
 /**
- * Columns with room for `capacity` samples, the twelve of them views of one buffer (doubles
- * first, so every view is aligned): one allocation of 64 bytes a sample instead of twelve.
- * Freed and made again for each file parsed, one block is what the C allocator keeps for the
- * next; twelve smaller ones were handed back to the system and faulted in anew, page by page
- * (~1,700 page faults and a fifth of the parse for 110,000 samples).
+ * Columns with room for `capacity` samples. `oneBuffer`: the twelve of them views of one buffer
+ * (doubles first, so every view is aligned), for a whole file parsed into columns made for it:
+ * freed and made again for each file, one block is what the C allocator keeps for the next,
+ * where twelve smaller ones were handed back to the system and faulted in anew page by page
+ * (~1,700 page faults, a fifth of the parse of 110,000 samples). Not for the server's batches,
+ * which live as long as an upload: many of those at once in one-buffer form kept the process's
+ * memory high after a load test.
  */
-export function allocGpsColumns(capacity: number): GpsColumns {
+export function allocGpsColumns(capacity: number, oneBuffer = false): GpsColumns {
   const n = capacity;
-  const buffer = new ArrayBuffer(n * 64);
+  const buffer = oneBuffer ? new ArrayBuffer(n * 64) : undefined;
   let at = 0;
   const take = <T>(make: (b: ArrayBuffer, offset: number, length: number) => T, width: number): T => {
-    const view = make(buffer, at, n);
+    const view = make(buffer ?? new ArrayBuffer(n * width), buffer ? at : 0, n);
     at += n * width;
     return view;
   };
@@ -556,7 +558,7 @@ const utf8Encoder = new TextEncoder();
 export function parseGpsSix(input: string | Uint8Array): ParseResult<GpsColumns> {
   const b = typeof input === 'string' ? utf8Encoder.encode(input) : input;
   const problems = new Problems();
-  const { lines, columns } = parseGpsLinesInto(b, 0, problems, allocGpsColumns(estimateLines(b)));
+  const { lines, columns } = parseGpsLinesInto(b, 0, problems, allocGpsColumns(estimateLines(b), true));
   return { value: trimGpsColumns(columns), problems: problems.list, lines };
 }
 

@@ -42,9 +42,19 @@ export interface LapsAnswer {
   etag: string;
 }
 
-/** Brotli at its strongest, off the event loop (~50 ms for 90 laps, once per version). */
+/**
+ * Brotli at its strongest, off the event loop (~50 ms for 90 laps, once per version), with a
+ * window the size of the answer, not the default 4 MB: less native memory per compression.
+ */
 function addBrotli(answer: LapsAnswer): void {
-  brotliCompress(answer.json, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT } }, (err, out) => {
+  const size = Buffer.byteLength(answer.json);
+  const params = {
+    [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+    [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+    [zlibConstants.BROTLI_PARAM_LGWIN]: Math.min(24, Math.max(16, Math.ceil(Math.log2(size + 1)))),
+    [zlibConstants.BROTLI_PARAM_SIZE_HINT]: size,
+  };
+  brotliCompress(answer.json, { params }, (err, out) => {
     if (!err) answer.brotli = out; // on error gzip simply stays in use
   });
 }
