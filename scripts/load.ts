@@ -171,19 +171,17 @@ for (const [kind, xs] of latencies) console.log(`| ${kind} | ${xs.length} | ${pc
 // under a faster load) does not: both the whole rise and the rise over the last two thirds count.
 const warm = memory.slice(Math.floor(memory.length / 5));
 const third = Math.max(1, Math.floor(warm.length / 3));
-const first = warm.slice(0, third);
-const middle = warm.slice(third, 2 * third);
-const last = warm.slice(-third);
 const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-const growth = avg(last) - avg(first);
-const stillGrowing = avg(last) - avg(middle.length ? middle : first);
-console.log(`server memory (RSS): ${(Math.min(...memory) / MB).toFixed(0)}–${(Math.max(...memory) / MB).toFixed(0)} MB; after warm-up ${(avg(first) / MB).toFixed(0)} → ${(avg(middle.length ? middle : first) / MB).toFixed(0)} → ${(avg(last) / MB).toFixed(0)} MB`);
+const atFirst = avg(warm.slice(0, third));
+const atMiddle = warm.length >= 2 * third ? avg(warm.slice(third, 2 * third)) : atFirst;
+const atLast = avg(warm.slice(-third));
+console.log(`server memory (RSS): ${(Math.min(...memory) / MB).toFixed(0)}–${(Math.max(...memory) / MB).toFixed(0)} MB; after warm-up ${(atFirst / MB).toFixed(0)} → ${(atMiddle / MB).toFixed(0)} → ${(atLast / MB).toFixed(0)} MB`);
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));
 rmSync(dataDir, { recursive: true, force: true });
 const uniqueErrors = [...new Set(errors)];
 for (const e of uniqueErrors.slice(0, 20)) console.error(`✗ ${e} (${errors.filter((x) => x === e).length}×)`);
-const limit = Math.max(64 * MB, 0.25 * avg(first));
-const leaking = growth > limit && stillGrowing > limit / 2;
-if (leaking) console.error(`✗ memory grew by ${(growth / MB).toFixed(0)} MB after warm-up`);
+const limit = Math.max(64 * MB, 0.25 * atFirst);
+const leaking = atLast - atFirst > limit && atLast - atMiddle > limit / 2;
+if (leaking) console.error(`✗ memory grew by ${((atLast - atFirst) / MB).toFixed(0)} MB after warm-up`);
 process.exit(errors.length || leaking ? 1 : 0);

@@ -5,23 +5,21 @@ import { allocGpsColumns, POW10, type GpsColumnKey, type GpsColumns } from './si
  * the read path parses nothing. Exact: every value decodes to the same number the parser produced.
  *
  * Every GPS value is a decimal from the six text, so a column is stored as integers m with
- * value = m / 10^scale (the smallest scale that holds the whole column, |m| < 2^31), as the
- * differences between neighbours (samples 100 ms apart barely change), each block of CODEC_BLOCK
- * values as its first integer and the differences after it in as few bytes as hold them all (1,
- * 2 or 4, signed), split into byte planes
- * (all low bytes, then all second bytes…): 1.4 MB for 110,000 samples before gzip and 0.6 MB
- * after, where plain doubles took 5.3 MB and 2.7 MB. The browser inflates and reads a third of
- * what 4-byte differences made it handle. A column that no scale holds is kept as its 8-byte
- * doubles, also in byte planes (RAW). Dividing exact integers is correctly rounded, as parsing
- * is: m / 10^s gives back the very double the parser made of the text (a negative zero comes
- * back as 0).
+ * value = m / 10^scale (the smallest scale that holds the whole column, |m| < 2^31), in blocks
+ * of CODEC_BLOCK values: the block's first integer, then the differences between neighbours
+ * (samples 100 ms apart barely change) in as few bytes as hold them all (1, 2 or 4, signed), split
+ * into byte planes (all low bytes, then all second bytes…). 110,000 samples take 1.85 MB before
+ * gzip and 0.56 MB after, where 4-byte differences (VGC2) took 5.25 MB and 0.68 MB and plain
+ * doubles 2.7 MB gzipped: the browser inflates and reads a third of what it did. A column that no
+ * scale holds is kept as its 8-byte doubles, also in byte planes (RAW). Dividing exact integers
+ * is correctly rounded, as parsing is: m / 10^s gives back the very double the parser made of the
+ * text (a negative zero comes back as 0).
  *
  * Layout, little-endian: 'VGC3', uint32 count, then one 4-byte entry per column in CODEC_COLUMNS
- * order (uint8 scale or RAW, 3 zero bytes), then each column's blocks in that order: a block is one byte
- * of width (1, 2 or 4), its first integer (int32) and `width` planes of its other values'
- * differences; a RAW block is the byte 8 and 8 planes of its doubles.
- * An older encoding (VGC2: 4 bytes always) fails the magic check; the server rebuilds it from
- * gps.six on first read.
+ * order (uint8 scale or RAW, 3 zero bytes), then each column's blocks in that order: a block is
+ * one byte of width (1, 2 or 4), its first integer (int32) and `width` planes of its other
+ * values' differences; a RAW block is the byte 8 and 8 planes of its doubles. An older encoding
+ * (VGC2) fails the magic check; the server rebuilds it from gps.six on first read.
  */
 const MAGIC = 0x33434756; // 'VGC3'
 export const CODEC_COLUMNS: readonly GpsColumnKey[] = ['lat', 'lon', 'timeMs', 'speed', 'roll', 'leanFiltered', 'lapCount', 'meterSum', 'line', 'satellites', 'firstLap', 'heat'];

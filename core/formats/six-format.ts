@@ -390,10 +390,11 @@ export const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11
 /** POW10 as a typed array: a load the optimizing compiler need not guard. */
 const DIV10 = Float64Array.from(POW10);
 const PIPE = 124;
-const RUN_LINES = 1024;
 const COMMA = 44;
 const DOT = 46;
 const MINUS = 45;
+/** Lines one call of fastGpsRun takes at most (see there). */
+const RUN_LINES = 1024;
 
 /**
  * Fast path for a run of canonical gps.six lines from b[from] (bytes end at `end`): no spaces,

@@ -27,13 +27,11 @@ async function* files(dir: string): AsyncGenerator<string> {
   }
 }
 
-/** Writes `.br` and `.gz` beside each compressible file of `dir`; returns the files compressed. */
-export async function precompressDir(dir: string): Promise<string[]> {
-  const done: string[] = [];
+/** Writes `.br` and `.gz` beside each compressible file of `dir`. */
+export async function precompressDir(dir: string): Promise<void> {
   const work: Promise<void>[] = [];
   for await (const file of files(dir)) {
     if (!COMPRESSIBLE.test(file) || (await stat(file)).size < MIN_BYTES) continue;
-    done.push(file);
     work.push(
       (async () => {
         const body = await readFile(file);
@@ -46,7 +44,6 @@ export async function precompressDir(dir: string): Promise<string[]> {
     );
   }
   await Promise.all(work);
-  return done.sort();
 }
 
 /** The Vite plugin: runs precompressDir on the output directory after each build. */

@@ -1,29 +1,18 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode, useEffect, useState, type ComponentType } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createRoutes } from './app/router';
+import { codeOnDemand } from './lib/code-on-demand';
 import { createQueryClient } from './lib/query-client';
 import { fetchMe, ME_KEY } from './lib/session';
 import './styles.css';
 
-/**
- * Live updates load after the first paint; nothing on screen waits for them (and a failed
- * download only means no live updates). Not React.lazy: a Suspense fallback, even an empty one,
- * holds back every later reveal of the app for 300 ms (React's fallback throttle).
- */
+// Live updates load after the first paint, without Suspense (see code-on-demand.ts); nothing on
+// screen waits for them, and a failed download only means no live updates.
+const liveUpdates = codeOnDemand(() => import('./lib/live-updates').then((m) => m.LiveUpdates));
 function LiveUpdatesLater() {
-  const [LiveUpdates, setLiveUpdates] = useState<ComponentType | null>(null);
-  useEffect(() => {
-    let live = true;
-    import('./lib/live-updates').then(
-      (m) => live && setLiveUpdates(() => m.LiveUpdates),
-      () => {},
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  return LiveUpdates ? <LiveUpdates /> : null;
+  const { Component } = liveUpdates.useCode();
+  return Component ? <Component /> : null;
 }
 
 const queryClient = createQueryClient();

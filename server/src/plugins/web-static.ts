@@ -13,9 +13,9 @@ import { sessionParamsSchema } from '../../../core/contracts/sessions.contract';
  * `crossorigin`: what fetch() asks for same-origin (credentials included), so the app's own
  * request takes the preloaded answer.
  */
-export function pagePreloads(pathname: string, query: URLSearchParams): string | undefined {
+export function pagePreloads(pathname: string, query: Record<string, unknown>): string | undefined {
   if (pathname !== '/analytics') return undefined;
-  const s = sessionParamsSchema.safeParse({ id: query.get('hw'), track: query.get('pista'), date: query.get('data') });
+  const s = sessionParamsSchema.safeParse({ id: query.hw, track: query.pista, date: query.data });
   if (!s.success) return undefined;
   const base = sessionPath(s.data.id, s.data.track, s.data.date);
   return ANALYTICS_PRELOADS.map((part) => `<${base}/${part}>; rel=preload; as=fetch; crossorigin`).join(', ');
@@ -48,7 +48,7 @@ export async function webStatic(app: FastifyInstance, opts: { root: string }): P
     if (pathname.startsWith('/api/') || pathname.startsWith('/oidc/') || /\.[a-z0-9]+$/i.test(pathname)) {
       return reply.code(404).send({ code: 'storage/object-not-found', message: 'Object does not exist' });
     }
-    const preloads = pagePreloads(pathname, new URLSearchParams(req.url.slice(pathname.length)));
+    const preloads = pagePreloads(pathname, req.query as Record<string, unknown>);
     if (preloads) reply.header('link', preloads);
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

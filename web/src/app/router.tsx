@@ -1,10 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type ComponentType } from 'react';
+import { useMemo, type ComponentType } from 'react';
 import { BrowserRouter, Link, Route, Routes, useLocation } from 'react-router';
 import { FullPageStatus } from '../components/ui/full-page-status';
 import { RedirectIfSignedIn, RequireAuth, RequireRole, RootRedirect } from '../features/auth/guards';
 import { LoginPage } from '../features/auth/login-page';
 import { t } from '../i18n/messages';
+import { codeOnDemand } from '../lib/code-on-demand';
 import { fetchEarly } from '../lib/early-fetch';
 import { ANALYTICS_PRELOADS, sessionPath } from '../../../core/contracts/session-paths';
 
@@ -24,32 +25,15 @@ type Guard = 'rider' | 'admin' | 'seller';
  * A page whose code loads on its first visit, behind its guard: riders need a session; admin and
  * seller pages a role. The download starts when the route first renders, beside the guard's
  * session check (not after it); `prefetch` starts the page's data with the address's query.
- *
- * Not React.lazy: a Suspense boundary that has shown its fallback reveals its content no sooner
- * than 300 ms after (React's fallback throttle), so a page whose code and data were all there at
- * 300 ms after the address was opened still painted at 450. Here the page renders as soon as its
- * code arrives, and a failed download (offline at the track, or an old tab after a release)
- * shows a message with a retry instead of a blank screen.
+ * Loaded without Suspense (see code-on-demand.ts): a page whose code and data were all there at
+ * 300 ms had painted at 450. A failed download (offline at the track, or an old tab after a
+ * release) shows a message with a retry instead of a blank screen.
  */
 function lazyPage(load: () => Promise<ComponentType>, guard: Guard = 'rider', prefetch?: (search: URLSearchParams) => void) {
-  let Loaded: ComponentType | undefined;
-  let loading: Promise<ComponentType> | undefined;
-  const start = () => (loading ??= load().then((Page) => (Loaded = Page)));
+  const code = codeOnDemand(load);
   function PageCode() {
-    const [failed, setFailed] = useState(false);
-    const [, setArrived] = useState(false);
-    useEffect(() => {
-      if (Loaded) return;
-      let live = true;
-      start().then(
-        () => live && setArrived(true),
-        () => live && setFailed(true),
-      );
-      return () => {
-        live = false;
-      };
-    }, []);
-    if (Loaded) return <Loaded />;
+    const { Component, failed } = code.useCode();
+    if (Component) return <Component />;
     // Retry reloads: after a release the old file names are gone, and the new page knows the new ones.
     if (failed) return <FullPageStatus errorText={t.app.pageLoadFailed} onRetry={() => window.location.reload()} />;
     return <FullPageStatus loading />;
@@ -60,7 +44,7 @@ function lazyPage(load: () => Promise<ComponentType>, guard: Guard = 'rider', pr
     // code is a dozen small files. Asked while rendering (idempotent: repeated asks share one
     // download), not in an effect, which would queue the data behind the code.
     useMemo(() => prefetch?.(new URLSearchParams(search)), [search]);
-    if (!Loaded) start().catch(() => {}); // PageCode shows a failure
+    code.start().catch(() => {}); // PageCode shows a failure
     return guard === 'rider' ? <RequireAuth><PageCode /></RequireAuth> : <RequireRole role={guard}><PageCode /></RequireRole>;
   };
 }

@@ -21,7 +21,6 @@ const ACCEPTS = { gzip: acceptedBy('gzip'), br: acceptedBy('br') };
 function accepts(req: FastifyRequest, encoding: keyof typeof ACCEPTS): boolean {
   return ACCEPTS[encoding].test(String(req.headers['accept-encoding'] ?? ''));
 }
-const acceptsGzip = (req: FastifyRequest) => accepts(req, 'gzip');
 
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 /** Bytes sent as they are (Fastify does not serialize a Buffer). */
@@ -64,7 +63,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
     if (req.headers['if-none-match'] === etag) return raw.code(304).send();
     raw.type('application/json; charset=utf-8');
     if (brotli && accepts(req, 'br')) return raw.header('content-encoding', 'br').send(brotli);
-    return acceptsGzip(req) ? raw.header('content-encoding', 'gzip').send(gzipped) : raw.send(json);
+    return accepts(req, 'gzip') ? raw.header('content-encoding', 'gzip').send(gzipped) : raw.send(json);
   });
 
   r.get('/api/devices/:id/sessions/:track/:date/gps', {
@@ -85,7 +84,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
     // gzip's trailer holds the inflated size: the client's progress bar divides by it.
     reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding').header('x-decoded-length', String(gzipped.readUInt32LE(gzipped.length - 4))).type('application/octet-stream');
     if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-    if (acceptsGzip(req)) return reply.header('content-encoding', 'gzip').send(gzipped);
+    if (accepts(req, 'gzip')) return reply.header('content-encoding', 'gzip').send(gzipped);
     return reply.send(gunzipSync(gzipped));
   });
 

@@ -1,0 +1,30 @@
+import { useEffect, useState, type ComponentType } from 'react';
+
+/**
+ * A component whose code is downloaded on first use, without React.lazy: a Suspense boundary
+ * that has shown its fallback reveals its content no sooner than 300 ms after (React 19's
+ * fallback throttle, global to the root: any one fallback holds back every later reveal).
+ * `start` begins the download (once; idempotent); `useCode` renders with it: the component once
+ * it is there, or that the download failed.
+ */
+export function codeOnDemand(load: () => Promise<ComponentType>) {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const start = () => (loading ??= load().then((component) => (loaded = component)));
+  function useCode(): { Component: ComponentType | undefined; failed: boolean } {
+    const [state, setState] = useState<'waiting' | 'arrived' | 'failed'>('waiting');
+    useEffect(() => {
+      if (loaded) return;
+      let live = true;
+      start().then(
+        () => live && setState('arrived'),
+        () => live && setState('failed'),
+      );
+      return () => {
+        live = false;
+      };
+    }, []);
+    return { Component: loaded, failed: state === 'failed' };
+  }
+  return { start, useCode };
+}
