@@ -2,13 +2,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { lazyIntl } from './build/lazy-intl.ts';
 import { precompress } from './build/precompress.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig(({ mode }) => ({
   root: here,
-  plugins: [react(), precompress()],
+  plugins: [react(), lazyIntl(), precompress()],
   resolve: {
     // react-router's package exports always point at its development build; production builds
     // take the production one it ships beside it (no dev warnings, about 9 KB less gzip).

@@ -71,21 +71,25 @@ export function AnalyticsPage() {
     const deltas = deltasOnDistanceGrid(c, others, reference, speed.x);
     const series: ChartSeries[] = chosen.map((l, i) => ({ label: lapKey(l), stroke: lapKey(l) === bestKey ? PALETTE[0]! : PALETTE[(i % (PALETTE.length - 1)) + 1]!, width: lapKey(l) === bestKey ? 3 : 2 }));
     const deltaSeries = others.map((l) => series[chosen.indexOf(l)]!);
-    const flying = segments.filter((l) => !l.outLap);
-    const lapMs = (l: (typeof segments)[number]) => laps.data?.laps.find((x) => x.heat === l.heat && x.lapCount === l.lapCount)?.lapTimeMs ?? l.durationMs;
-    const progression = { x: flying.map((_, i) => i + 1), ys: [flying.map((l) => lapMs(l) / 1000)] };
-    const whole = sessionSeries(c, 'speed', 1200);
-    return { speed, roll, deltas, series, deltaSeries, progression, whole };
-  }, [c, chosen, reference, bestKey, segments, laps.data]);
+    return { speed, roll, deltas, series, deltaSeries };
+  }, [c, chosen, reference, bestKey]);
 
   // What lies below the first screen (lap table, progression and whole-session charts) waits one
-  // frame: the map and the lap charts paint first.
+  // frame, its figures computed then too: the map and the lap charts paint first.
   const [restShown, setRestShown] = useState(false);
   useEffect(() => {
     if (!charts || restShown) return;
     const frame = requestAnimationFrame(() => setRestShown(true));
     return () => cancelAnimationFrame(frame);
   }, [charts, restShown]);
+  const sessionCharts = useMemo(() => {
+    if (!c || !charts || !restShown) return null;
+    const flying = segments.filter((l) => !l.outLap);
+    const lapMs = (l: (typeof segments)[number]) => laps.data?.laps.find((x) => x.heat === l.heat && x.lapCount === l.lapCount)?.lapTimeMs ?? l.durationMs;
+    const progression = { x: flying.map((_, i) => i + 1), ys: [flying.map((l) => lapMs(l) / 1000)] };
+    const whole = sessionSeries(c, 'speed', 1200);
+    return { progression, whole };
+  }, [c, charts, restShown, segments, laps.data]);
 
   const onChartCursor = (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
   const cursorDistance = c && reference && cursorIndex !== null && cursorIndex >= reference.start && cursorIndex < reference.end ? c.meterSum[cursorIndex]! - c.meterSum[reference.start]! : null;
@@ -162,17 +166,17 @@ export function AnalyticsPage() {
                   <UPlotChart testId="chart-speed" title={a.chartSpeed} xLabel={a.axisDistance} yLabel={a.axisSpeed} x={charts.speed.x} ys={charts.speed.ys} series={charts.series} syncKey="dist" onCursorX={onChartCursor} cursorX={cursorDistance} />
                   <UPlotChart testId="chart-lean" title={a.chartLean} xLabel={a.axisDistance} yLabel={a.axisLean} x={charts.roll.x} ys={charts.roll.ys} series={charts.series} syncKey="dist" onCursorX={onChartCursor} />
                   {charts.deltaSeries.length > 0 && (
-                    <UPlotChart testId="chart-delta" title={a.chartDelta} xLabel={a.axisDistance} yLabel={a.axisDelta} x={charts.speed.x} ys={charts.deltas} series={charts.deltaSeries} syncKey="dist" onCursorX={onChartCursor} />
+                    <UPlotChart testId="chart-delta" title={a.chartDelta} xLabel={a.axisDistance} yLabel={a.axisDelta} x={charts.speed.x} ys={charts.deltas} series={charts.deltaSeries} yDigits={2} syncKey="dist" onCursorX={onChartCursor} />
                   )}
                 </>
               )}
             </div>
           </div>
           {(restShown || !charts) && <LapFiguresTable analysis={analysis.data} laps={laps.data} chosen={chosenKeys} bestKey={bestKey} onToggle={toggleLap} exportHref={(f, l) => exportHref(f, l)} />}
-          {charts && restShown && (
+          {sessionCharts && (
             <div className="analytics-grid">
-              <UPlotChart testId="chart-progression" title={a.chartProgression} xLabel={a.axisLap} yLabel={a.axisLapTime} x={charts.progression.x} ys={charts.progression.ys} series={[{ label: a.colTime, stroke: '#ffd54f', points: true }]} height={180} />
-              <UPlotChart testId="chart-session" title={a.chartSession} xLabel={a.axisMinutes} yLabel={a.axisSpeed} x={charts.whole.x} ys={[charts.whole.y]} series={[{ label: a.axisSpeed, stroke: '#4dd0e1', width: 1 }]} height={180} />
+              <UPlotChart testId="chart-progression" title={a.chartProgression} xLabel={a.axisLap} yLabel={a.axisLapTime} x={sessionCharts.progression.x} ys={sessionCharts.progression.ys} series={[{ label: a.colTime, stroke: '#ffd54f', points: true }]} yDigits={3} height={180} />
+              <UPlotChart testId="chart-session" title={a.chartSession} xLabel={a.axisMinutes} yLabel={a.axisSpeed} x={sessionCharts.whole.x} ys={[sessionCharts.whole.y]} series={[{ label: a.axisSpeed, stroke: '#4dd0e1', width: 1 }]} xDigits={1} height={180} />
             </div>
           )}
         </section>

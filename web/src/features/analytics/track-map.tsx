@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LapSegment } from '../../../../core/analysis/gps-analysis';
 import type { GpsColumns } from '../../../../core/formats/six-format';
 import { makeProjection } from '../../../../core/sim/geo';
@@ -8,8 +8,17 @@ import { colourAt, LEGEND_GRADIENT } from './colour-scale';
 export type MapColour = 'speed' | 'lean';
 
 /**
+ * The colour scale in steps: a lap is drawn as one path per run of samples in the same step
+ * rather than one path per sample (~2,600 strokes a lap at 25 Hz, the map's whole cost). 64
+ * steps of a 4 px line read as the continuous legend.
+ */
+const STEPS = 64;
+const STEP_COLOURS = Array.from({ length: STEPS }, (_, k) => colourAt(k / (STEPS - 1)));
+
+/**
  * The track map (Canvas 2D, north up): the reference lap as a thick outline, the chosen laps
- * coloured by speed or lean, start/finish marked, and a marker at the shared cursor.
+ * coloured by speed or lean, start/finish marked, and a marker at the shared cursor. The marker
+ * has a canvas of its own over the map, so moving the cursor redraws a dot, not the laps.
  */
 export function TrackMap(props: {
   c: GpsColumns;
@@ -21,6 +30,7 @@ export function TrackMap(props: {
 }) {
   const { c, laps, reference, colour } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
+  const overlay = useRef<HTMLCanvasElement>(null);
   const geometry = useMemo(() => {
     const proj = makeProjection(c.lat[reference.start]!, c.lon[reference.start]!);
     let minX = Infinity;
@@ -56,15 +66,19 @@ export function TrackMap(props: {
   }, [c, laps, colour]);
 
   const transform = useRef<(i: number) => [number, number]>(() => [0, 0]);
+  /** Counts the map's paints: the cursor layer redraws after each. */
+  const [drawn, setDrawn] = useState(0);
 
   useEffect(() => {
     const el = canvas.current!;
     const dpr = window.devicePixelRatio || 1;
     const width = el.clientWidth || 360;
     const height = Math.round(width * 0.75);
-    el.width = Math.round(width * dpr);
-    el.height = Math.round(height * dpr);
     el.style.height = `${height}px`;
+    for (const layer of [el, overlay.current!]) {
+      layer.width = Math.round(width * dpr);
+      layer.height = Math.round(height * dpr);
+    }
     const ctx = el.getContext('2d')!;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = '#101012';
@@ -89,19 +103,29 @@ export function TrackMap(props: {
     }
     ctx.closePath();
     ctx.stroke();
-    // Chosen laps, coloured per segment.
+    // Chosen laps, coloured by step: a new path where the step changes, from the last point.
     ctx.lineWidth = 4;
+    const span = range.hi - range.lo || 1;
     for (const lap of laps) {
+      let step = -1;
+      let [px, py] = toPx(lap.start);
       for (let i = lap.start + 1; i < lap.end; i++) {
         const v = colour === 'speed' ? c.speed[i]! : Math.abs(c.roll[i]!);
-        ctx.strokeStyle = colourAt((v - range.lo) / (range.hi - range.lo || 1));
-        const [x0, y0] = toPx(i - 1);
-        const [x1, y1] = toPx(i);
-        ctx.beginPath();
-        ctx.moveTo(x0, y0);
-        ctx.lineTo(x1, y1);
-        ctx.stroke();
+        const f = (v - range.lo) / span;
+        const k = f > 0 ? (f < 1 ? Math.round(f * (STEPS - 1)) : STEPS - 1) : 0; // NaN → 0
+        const [x, y] = toPx(i);
+        if (k !== step) {
+          if (step >= 0) ctx.stroke();
+          ctx.strokeStyle = STEP_COLOURS[k]!;
+          ctx.beginPath();
+          ctx.moveTo(px, py);
+          step = k;
+        }
+        ctx.lineTo(x, y);
+        px = x;
+        py = y;
       }
+      if (step >= 0) ctx.stroke();
     }
     // Start/finish: a chequered square at the reference lap's first sample.
     const [sx, sy] = toPx(reference.start);
@@ -114,17 +138,27 @@ export function TrackMap(props: {
       el.dataset.painted = 'true';
       performance.mark('voltas:map-painted');
     }
-    if (props.cursorIndex !== null && props.cursorIndex >= 0 && props.cursorIndex < c.count) {
-      const [cx, cy] = toPx(props.cursorIndex);
-      ctx.fillStyle = '#fff';
-      ctx.strokeStyle = '#000';
-      ctx.lineWidth = 2;
-      ctx.beginPath();
-      ctx.arc(cx, cy, 7, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.stroke();
-    }
-  }, [geometry, laps, reference, colour, range, c, props.cursorIndex]);
+    setDrawn((n) => n + 1);
+  }, [geometry, laps, reference, colour, range, c]);
+
+  // The cursor's dot, on its own layer (redrawn after the map, whose sizing clears it).
+  useEffect(() => {
+    const layer = overlay.current!;
+    const ctx = layer.getContext('2d')!;
+    const dpr = window.devicePixelRatio || 1;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, layer.width, layer.height);
+    if (props.cursorIndex === null || props.cursorIndex < 0 || props.cursorIndex >= c.count) return;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const [cx, cy] = transform.current(props.cursorIndex);
+    ctx.fillStyle = '#fff';
+    ctx.strokeStyle = '#000';
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.arc(cx, cy, 7, 0, Math.PI * 2);
+    ctx.fill();
+    ctx.stroke();
+  }, [props.cursorIndex, c, drawn]);
 
   const onMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();
@@ -148,7 +182,10 @@ export function TrackMap(props: {
   const unit = colour === 'speed' ? 'km/h' : '°';
   return (
     <figure className="track-map">
-      <canvas ref={canvas} className="map-canvas" data-testid="track-map" data-cursor={props.cursorIndex ?? ""} role="img" aria-label={t.analytics.mapLabel} onPointerMove={onMove} onPointerLeave={() => props.onHoverIndex(null)} />
+      <div className="map-layers">
+        <canvas ref={canvas} className="map-canvas" data-testid="track-map" data-cursor={props.cursorIndex ?? ""} role="img" aria-label={t.analytics.mapLabel} onPointerMove={onMove} onPointerLeave={() => props.onHoverIndex(null)} />
+        <canvas ref={overlay} className="map-cursor" aria-hidden="true" />
+      </div>
       <figcaption className="legend">
         <span>{Math.round(range.lo)} {unit}</span>
         <span className="legend-bar" style={{ background: LEGEND_GRADIENT }} aria-hidden="true" />

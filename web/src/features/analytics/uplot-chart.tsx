@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { decimalBR } from '../../lib/format';
 
 export interface ChartSeries {
   label: string;
@@ -24,7 +25,23 @@ export interface ChartProps {
   /** Draws the cursor at this x when it comes from elsewhere (the map). */
   cursorX?: number | null;
   testId?: string;
+  /** Decimals of the legend's x value (default 0: metres, laps) and of its y values (default 1). */
+  xDigits?: number;
+  yDigits?: number;
 }
+
+/**
+ * Axis labels the Brazilian way, with as many decimals as the step between them needs (a 0.5 s
+ * step shows 1,5). Ours rather than uPlot's Intl format, whose first use costs a page 25–50 ms
+ * (web/build/lazy-intl.ts).
+ */
+function axisValues(_u: uPlot, splits: number[], _axis: number, _space: number, step: number): string[] {
+  const digits = Math.min(6, Math.max(0, -Math.floor(Math.log10(step) + 1e-9)));
+  return splits.map((v) => (v === null || v === undefined ? '' : decimalBR(v, digits)));
+}
+
+/** Legend values: whole metres along the lap, one decimal for what is measured. */
+const legendValue = (digits: number) => (_u: uPlot, v: number | null) => (v === null || v === undefined ? '--' : decimalBR(v, digits));
 
 let uplotModule: Promise<typeof uPlot> | undefined;
 const loadUplot = () => (uplotModule ??= import('uplot').then((m) => m.default));
@@ -50,12 +67,12 @@ export function UPlotChart(props: ChartProps) {
         legend: { live: true },
         cursor: { sync: props.syncKey ? { key: props.syncKey } : undefined, drag: { x: false, y: false } },
         axes: [
-          { label: props.xLabel, stroke: '#bbb', grid: { stroke: '#2a2a2e' }, ticks: { stroke: '#444' } },
-          { label: props.yLabel, stroke: '#bbb', grid: { stroke: '#2a2a2e' }, ticks: { stroke: '#444' }, size: 50 },
+          { label: props.xLabel, stroke: '#bbb', grid: { stroke: '#2a2a2e' }, ticks: { stroke: '#444' }, values: axisValues },
+          { label: props.yLabel, stroke: '#bbb', grid: { stroke: '#2a2a2e' }, ticks: { stroke: '#444' }, size: 50, values: axisValues },
         ],
         series: [
-          { label: props.xLabel },
-          ...props.series.map((s) => ({ label: s.label, stroke: s.stroke, width: s.width ?? 2, dash: s.dash, points: { show: s.points ?? false }, spanGaps: false })),
+          { label: props.xLabel, value: legendValue(props.xDigits ?? 0) },
+          ...props.series.map((s) => ({ label: s.label, stroke: s.stroke, width: s.width ?? 2, dash: s.dash, points: { show: s.points ?? false }, spanGaps: false, value: legendValue(props.yDigits ?? 1) })),
         ],
         hooks: {
           setCursor: [
@@ -81,7 +98,7 @@ export function UPlotChart(props: ChartProps) {
       chart.current = null;
     };
     // Rebuilt when the data or series change; cursor moves go through setCursor below.
-  }, [props.x, props.ys, props.series, props.syncKey, props.height, props.xLabel, props.yLabel]);
+  }, [props.x, props.ys, props.series, props.syncKey, props.height, props.xLabel, props.yLabel, props.xDigits, props.yDigits]);
 
   useEffect(() => {
     const u = chart.current;
