@@ -43,6 +43,11 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   const chartBox = (await over.boundingBox())!;
   await over.hover({ position: { x: chartBox.width * 0.3, y: chartBox.height / 2 } });
   await expect(map).toHaveAttribute('data-cursor', /^\d+$/);
+  // The legend reads the Brazilian way whatever the browser's language (this one's is English):
+  // whole metres with a '.' between thousands, the speed with one decimal after a ','.
+  const legend = page.getByTestId('chart-speed').locator('.u-legend .u-series .u-value');
+  await expect(legend.nth(0)).toHaveText(/^\d{1,3}(\.\d{3})*$/);
+  await expect(legend.nth(1)).toHaveText(/^\d{1,3},\d$/);
   const fromChart = await map.getAttribute('data-cursor');
   await page.mouse.move(0, 0);
   const cursor = page.getByTestId('chart-speed').locator('.u-cursor-x');
