@@ -43,6 +43,8 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   const chartBox = (await over.boundingBox())!;
   await over.hover({ position: { x: chartBox.width * 0.3, y: chartBox.height / 2 } });
   await expect(map).toHaveAttribute('data-cursor', /^\d+$/);
+  // The cursor's dot is drawn on its own layer over the map.
+  await expect.poll(() => paintedPixels(page.locator('.track-map canvas.map-cursor'))).toBeGreaterThan(50);
   // The legend reads the Brazilian way whatever the browser's language (this one's is English):
   // whole metres with a '.' between thousands, the speed with one decimal after a ','.
   const legend = page.getByTestId('chart-speed').locator('.u-legend .u-series .u-value');

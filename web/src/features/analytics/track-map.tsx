@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { LapSegment } from '../../../../core/analysis/gps-analysis';
 import type { GpsColumns } from '../../../../core/formats/six-format';
 import { makeProjection } from '../../../../core/sim/geo';
@@ -14,6 +14,24 @@ export type MapColour = 'speed' | 'lean';
  */
 const STEPS = 64;
 const STEP_COLOURS = Array.from({ length: STEPS }, (_, k) => colourAt(k / (STEPS - 1)));
+
+/** The cursor's dot on its layer over the map; the layer is left clear when there is none. */
+function drawCursor(layer: HTMLCanvasElement, toPx: (i: number) => [number, number], index: number | null, count: number): void {
+  const ctx = layer.getContext('2d')!;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, layer.width, layer.height);
+  if (index === null || index < 0 || index >= count) return;
+  const dpr = window.devicePixelRatio || 1;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  const [cx, cy] = toPx(index);
+  ctx.fillStyle = '#fff';
+  ctx.strokeStyle = '#000';
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.arc(cx, cy, 7, 0, Math.PI * 2);
+  ctx.fill();
+  ctx.stroke();
+}
 
 /**
  * The track map (Canvas 2D, north up): the reference lap as a thick outline, the chosen laps
@@ -66,8 +84,9 @@ export function TrackMap(props: {
   }, [c, laps, colour]);
 
   const transform = useRef<(i: number) => [number, number]>(() => [0, 0]);
-  /** Counts the map's paints: the cursor layer redraws after each. */
-  const [drawn, setDrawn] = useState(0);
+  /** The cursor as last rendered, for the map's redraw (which resizes, and so clears, its layer). */
+  const cursor = useRef(props.cursorIndex);
+  cursor.current = props.cursorIndex;
 
   useEffect(() => {
     const el = canvas.current!;
@@ -138,27 +157,10 @@ export function TrackMap(props: {
       el.dataset.painted = 'true';
       performance.mark('voltas:map-painted');
     }
-    setDrawn((n) => n + 1);
+    drawCursor(overlay.current!, toPx, cursor.current, c.count);
   }, [geometry, laps, reference, colour, range, c]);
 
-  // The cursor's dot, on its own layer (redrawn after the map, whose sizing clears it).
-  useEffect(() => {
-    const layer = overlay.current!;
-    const ctx = layer.getContext('2d')!;
-    const dpr = window.devicePixelRatio || 1;
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, layer.width, layer.height);
-    if (props.cursorIndex === null || props.cursorIndex < 0 || props.cursorIndex >= c.count) return;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const [cx, cy] = transform.current(props.cursorIndex);
-    ctx.fillStyle = '#fff';
-    ctx.strokeStyle = '#000';
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.arc(cx, cy, 7, 0, Math.PI * 2);
-    ctx.fill();
-    ctx.stroke();
-  }, [props.cursorIndex, c, drawn]);
+  useEffect(() => drawCursor(overlay.current!, transform.current, props.cursorIndex, c.count), [props.cursorIndex, c.count]);
 
   const onMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
     const rect = e.currentTarget.getBoundingClientRect();
