@@ -342,6 +342,10 @@ async function main() {
         return performance.now() - t0;
       }),
     );
+    // The laps page settles first: navigating the moment its table shows counted the end of that
+    // page's work in the analytics load (+35 to +70 ms median on the same build, 8-10 loads each;
+    // two frames' wait took back half of it).
+    await page.waitForTimeout(500);
     await page.goto(`${base}/analytics?hw=000000000900&pista=Interlagos&data=02112026`);
     await page.waitForFunction(() => performance.getEntriesByName('voltas:map-painted').length > 0 && performance.getEntriesByName('voltas:chart-painted').length > 0, undefined, { timeout: 30_000 });
     analyticsTimes.push(await page.evaluate(() => Math.max(performance.getEntriesByName('voltas:map-painted')[0]!.startTime, performance.getEntriesByName('voltas:chart-painted')[0]!.startTime)));

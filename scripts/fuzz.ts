@@ -11,7 +11,7 @@ import { isUtf8 } from 'node:buffer';
 import { decodeGpsColumns, encodeGpsColumns } from '../core/formats/gps-columns-codec';
 import { ExportFormatError, parseFirebaseExport } from '../core/formats/firebase-export';
 import { ddmmyyyyToIso, isDdmmyyyy, isValidTrackName } from '../core/formats/dates';
-import { decodeSixBody, GpsSixStream, parseGpsSix, parseLapSix } from '../core/formats/six-format';
+import { decodeSixBody, GPS_COLUMN_KEYS, GpsSixStream, parseGpsSix, parseLapSix } from '../core/formats/six-format';
 import { toGpx, toRaceRenderCsv } from '../core/formats/exports';
 import { generateSession } from '../core/sim/session-generator';
 import { loadTracks } from '../server/src/lib/track-files';
@@ -87,6 +87,21 @@ const targets: Target[] = [
   { name: 'upload body check (decodeSixBody)', arb: bytesArb(validGps), run: (b: Uint8Array) => void decodeSixBody(b) },
   { name: 'Firebase export (parseFirebaseExport)', arb: bytesArb(validExport).map(text), run: (s: string) => void parseFirebaseExport(s), allowed: (e) => e instanceof ExportFormatError },
   { name: 'GPS columns binary (decodeGpsColumns)', arb: bytesArb(validColumns), run: (b: Uint8Array) => void decodeGpsColumns(b), allowed: (e) => e instanceof RangeError },
+  {
+    // Lazily: every column read after the check, where nothing may fail any more.
+    name: 'GPS columns binary, lazily (decodeGpsColumns lazy)',
+    arb: bytesArb(validColumns),
+    run: (b: Uint8Array) => {
+      let c;
+      try {
+        c = decodeGpsColumns(b, { lazy: true });
+      } catch (e) {
+        if (e instanceof RangeError) return;
+        throw e;
+      }
+      for (const k of GPS_COLUMN_KEYS) void c[k];
+    },
+  },
   {
     name: 'track, date and device id checks',
     arb: fc.string({ maxLength: 80, unit: 'binary' }),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CODEC_COLUMNS, decodeGpsColumns, encodeGpsColumns, HEADER_BYTES, RAW } from './gps-columns-codec';
+import { CODEC_COLUMNS, decodeGpsColumns, decodeGpsColumns as decode, encodeGpsColumns, HEADER_BYTES, RAW } from './gps-columns-codec';
 import { allocGpsColumns, GPS_COLUMN_KEYS, parseGpsSix, type GpsColumns } from './six-format';
 
 const params = { seed: 20261122, numRuns: 200 };
@@ -13,6 +13,9 @@ function expectSame(back: GpsColumns, c: GpsColumns) {
     for (let i = 0; i < c.count; i++) if (back[k][i] !== c[k][i]) expect(back[k][i], `${k}[${i}]`).toBe(c[k][i]);
   }
 }
+
+/** Parsed GPS moving a few metres a sample, 500 lines (its differences all fit in 1 byte). */
+const six = Array.from({ length: 500 }, (_, i) => `-23.70${String(37439 + i * 37).padStart(5, '0')},-46.69${String(99096 - i * 21).padStart(5, '0')}|${60 + (i % 7)}.1|12|1300${String(Math.floor(i / 10) % 60).padStart(2, '0')}.${i % 10}00|0|1|A|1.1|0.3|${i * 2}`).join('\n');
 
 const scaleOf = (bytes: Uint8Array, key: string) => bytes[8 + CODEC_COLUMNS.indexOf(key as never) * 4];
 
@@ -36,6 +39,7 @@ describe('GPS columns codec', () => {
         const c = parseGpsSix(lines.join('\n')).value;
         const bytes = encodeGpsColumns(c);
         expectSame(decodeGpsColumns(bytes), c);
+        expectSame(decodeGpsColumns(bytes, { lazy: true }), c);
         expect(scaleOf(bytes, 'lat')).toBeLessThanOrEqual(7);
         expect(scaleOf(bytes, 'speed')).toBeLessThanOrEqual(1);
       }),
@@ -49,6 +53,7 @@ describe('GPS columns codec', () => {
       fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (rows) => {
         const c = columnsOf(rows);
         expectSame(decodeGpsColumns(encodeGpsColumns(c)), c);
+        expectSame(decodeGpsColumns(encodeGpsColumns(c), { lazy: true }), c);
       }),
       params,
     );
@@ -91,7 +96,6 @@ describe('GPS columns codec', () => {
       expect(bytes[meterAt], `${diffs}`).toBe(width);
     }
     // Parsed GPS moving a few metres a sample: every difference in 1 byte, 12 bytes a sample.
-    const six = Array.from({ length: 500 }, (_, i) => `-23.70${String(37439 + i * 37).padStart(5, '0')},-46.69${String(99096 - i * 21).padStart(5, '0')}|${60 + (i % 7)}.1|12|1300${String(Math.floor(i / 10) % 60).padStart(2, '0')}.${i % 10}00|0|1|A|1.1|0.3|${i * 2}`).join('\n');
     const parsed = parseGpsSix(six);
     expect(parsed.problems).toEqual([]);
     const bytes = encodeGpsColumns(parsed.value);
@@ -99,7 +103,25 @@ describe('GPS columns codec', () => {
     expectSame(decodeGpsColumns(bytes), parsed.value);
   });
 
-  it('refuses what is not exactly such an encoding, with a RangeError', () => {
+  it('lazily: a column is decoded when first read, once, and the others not at all', () => {
+    const parsed = parseGpsSix(six);
+    const c = decodeGpsColumns(encodeGpsColumns(parsed.value), { lazy: true });
+    const decoded = () => GPS_COLUMN_KEYS.filter((k) => 'value' in Object.getOwnPropertyDescriptor(c, k)!);
+    expect(decoded()).toEqual([]);
+    expect(c.count).toBe(parsed.value.count);
+    const speed = c.speed;
+    expect(Array.from(speed)).toEqual(Array.from(parsed.value.speed));
+    expect(decoded()).toEqual(['speed']);
+    expect(c.speed).toBe(speed); // the same array, not decoded again
+    c.speed = new Float64Array(0); // a plain property now
+    expect(c.speed.length).toBe(0);
+    expect(Object.keys(c).sort()).toEqual(['count', ...GPS_COLUMN_KEYS].sort());
+    expectSame({ ...c, speed }, parsed.value);
+    expect(decoded().length).toBe(GPS_COLUMN_KEYS.length);
+  });
+
+  it.each([false, true])('refuses what is not exactly such an encoding, with a RangeError (lazy: %s)', (lazy) => {
+    const decodeGpsColumns = (b: Uint8Array) => decode(b, { lazy });
     const bytes = encodeGpsColumns(columnsOf([{ lat: 1.5 }, { lat: 2.25 }]));
     expect(() => decodeGpsColumns(bytes.subarray(0, bytes.length - 1))).toThrow(/size/);
     expect(() => decodeGpsColumns(new Uint8Array([...bytes, 0]))).toThrow(/size/);

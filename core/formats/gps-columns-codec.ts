@@ -145,8 +145,39 @@ export function encodeGpsColumns(c: GpsColumns): Uint8Array {
   return out;
 }
 
-/** Decodes the columns; a RangeError for bytes that are not exactly such an encoding. */
-export function decodeGpsColumns(bytes: Uint8Array): GpsColumns {
+/**
+ * Decodes the columns; a RangeError for bytes that are not exactly such an encoding, before any
+ * value is decoded. `lazy`: each column is decoded when first read (a page's first paint reads
+ * five of the twelve: positions, speed, roll and distance), in place of its getter; the bytes
+ * are kept until then. Every block was checked already: a lazy read cannot fail.
+ */
+export function decodeGpsColumns(bytes: Uint8Array, opts: { lazy?: boolean } = {}): GpsColumns {
+  const { count, scales, offsets } = checkLayout(bytes);
+  const c = allocGpsColumns(count);
+  c.count = count;
+  if (!opts.lazy) {
+    // One int32 buffer for every column.
+    const ints = new Int32Array(count);
+    CODEC_COLUMNS.forEach((key, k) => decodeColumn(bytes, offsets[k]!, scales[k]!, count, c[key], ints));
+    return c;
+  }
+  CODEC_COLUMNS.forEach((key, k) => {
+    const target = c[key];
+    Object.defineProperty(c, key, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        decodeColumn(bytes, offsets[k]!, scales[k]!, count, target, new Int32Array(count));
+        Object.defineProperty(c, key, { value: target, writable: true, enumerable: true, configurable: true });
+        return target;
+      },
+    });
+  });
+  return c;
+}
+
+/** Header and every block's width and extent checked, before anything is allocated for `count` samples. */
+function checkLayout(bytes: Uint8Array): { count: number; scales: Uint8Array; offsets: number[] } {
   if (bytes.byteLength < 8) throw new RangeError('GPS columns: truncated header');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, true) !== MAGIC) throw new RangeError('GPS columns: bad magic');
@@ -158,9 +189,10 @@ export function decodeGpsColumns(bytes: Uint8Array): GpsColumns {
     if ((s > MAX_SCALE && s !== RAW) || (k >= DECIMAL_COLUMNS && s !== 0) || view.getUint32(8 + k * 4, true) >>> 8 !== 0) throw new RangeError('GPS columns: bad column scale');
     scales[k] = s;
   }
-  // Every block's width and extent checked before anything is allocated for `count` samples.
+  const offsets: number[] = [];
   let end = HEADER_BYTES;
   for (let k = 0; k < scales.length; k++) {
+    offsets.push(end);
     for (let from = 0; from < count; from += CODEC_BLOCK) {
       const n = Math.min(count - from, CODEC_BLOCK);
       if (end >= bytes.byteLength) throw new RangeError('GPS columns: size does not match the count');
@@ -170,41 +202,40 @@ export function decodeGpsColumns(bytes: Uint8Array): GpsColumns {
     }
   }
   if (end !== bytes.byteLength) throw new RangeError('GPS columns: size does not match the count');
-  const c = allocGpsColumns(count);
-  c.count = count;
-  let offset = HEADER_BYTES;
-  // Monomorphic loops into one int32 buffer, then one conversion into each column's own type
-  // (typed-array set, or a division for a scaled decimal column).
-  const ints = new Int32Array(count);
-  CODEC_COLUMNS.forEach((key, k) => {
-    const scale = scales[k]!;
-    const target = c[key];
-    if (scale === RAW) {
-      for (let from = 0; from < count; from += CODEC_BLOCK) {
-        const n = Math.min(count - from, CODEC_BLOCK);
-        offset++; // width 8
-        const plain = new Uint8Array(n * 8);
-        for (let b = 0; b < 8; b++) {
-          const plane = offset + b * n;
-          for (let i = 0; i < n; i++) plain[i * 8 + b] = bytes[plane + i]!;
-        }
-        target.set(new Float64Array(plain.buffer), from);
-        offset += n * 8;
-      }
-      return;
-    }
+  return { count, scales, offsets };
+}
+
+/**
+ * One column's blocks from `offset`, into `target`: monomorphic loops into the int32 buffer, then
+ * one conversion into the column's own type (typed-array set, or a division for a scaled decimal
+ * column).
+ */
+function decodeColumn(bytes: Uint8Array, offset: number, scale: number, count: number, target: GpsColumns[GpsColumnKey], ints: Int32Array): void {
+  if (scale === RAW) {
     for (let from = 0; from < count; from += CODEC_BLOCK) {
       const n = Math.min(count - from, CODEC_BLOCK);
-      const width = bytes[offset]!;
-      const first = view.getInt32(offset + 1, true);
-      offset += BLOCK_HEAD;
-      undiff(bytes, offset, n, width, first, ints, from);
-      offset += (n - 1) * width;
+      offset++; // width 8
+      const plain = new Uint8Array(n * 8);
+      for (let b = 0; b < 8; b++) {
+        const plane = offset + b * n;
+        for (let i = 0; i < n; i++) plain[i * 8 + b] = bytes[plane + i]!;
+      }
+      target.set(new Float64Array(plain.buffer), from);
+      offset += n * 8;
     }
-    if (scale === 0) target.set(ints);
-    else unscale(ints, target as Float64Array, POW10[scale]!);
-  });
-  return c;
+    return;
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let from = 0; from < count; from += CODEC_BLOCK) {
+    const n = Math.min(count - from, CODEC_BLOCK);
+    const width = bytes[offset]!;
+    const first = view.getInt32(offset + 1, true);
+    offset += BLOCK_HEAD;
+    undiff(bytes, offset, n, width, first, ints, from);
+    offset += (n - 1) * width;
+  }
+  if (scale === 0) target.set(ints);
+  else unscale(ints, target as Float64Array, POW10[scale]!);
 }
 
 // The decoder's loops, each a small function of its own: called once per block, they are

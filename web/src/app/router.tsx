@@ -58,15 +58,14 @@ export function createRoutes(queryClient: QueryClient) {
   const HomePage = lazyPage(() => import('../features/home/home-page').then((m) => m.HomePage));
   const EnrollPage = lazyPage(() => import('../features/enroll/enroll-page').then((m) => m.EnrollPage));
   const LapsPage = lazyPage(() => import('../features/laps/laps-page').then((m) => m.LapsPage));
-  // The chart library and the session's data start downloading beside the page's own code; the
-  // GPS file, the analysis and the laps at once, before the code that reads them has arrived.
+  // The session's data starts downloading beside the page's own code (chart library included):
+  // the GPS file, the analysis and the laps at once, before the code that reads them has arrived.
   const AnalyticsPage = lazyPage(
     () => import('../features/analytics/analytics-page').then((m) => m.AnalyticsPage),
     'rider',
     (search) => {
       const [hw, pista, data] = [search.get('hw'), search.get('pista'), search.get('data')];
       if (hw && pista && data) for (const part of ANALYTICS_PRELOADS) fetchEarly(`${sessionPath(hw, pista, data)}/${part}`);
-      void import('uplot');
       void import('../lib/gps-columns').then((m) => m.prefetchGpsColumns(queryClient, search));
       void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));
     },

@@ -44,16 +44,22 @@ export async function fetchGpsColumns(s: SessionRef, onProgress: (share: number)
     offset += c.length;
   }
   onProgress(1);
-  return decodeGpsColumns(bytes);
+  // Lazily: the first paint reads five of the twelve columns; the others wait until read.
+  return decodeGpsColumns(bytes, { lazy: true });
 }
 
-/** The session's GPS columns, with download progress 0..1 for the progress bar. */
+/**
+ * The session's GPS columns, with download progress 0..1 for the progress bar. No structural
+ * sharing: a fresh download is never deep-equal to the last, and comparing would read, so
+ * decode, every lazy column.
+ */
 export function useGpsColumnsFor(s: SessionRef | null) {
   const [progress, setProgress] = useState(0);
   const query = useQuery({
     queryKey: gpsColumnsKey(s),
     enabled: Boolean(s),
     staleTime: 5 * 60_000,
+    structuralSharing: false,
     queryFn: ({ signal }) => fetchGpsColumns(s!, setProgress, signal),
   });
   return { ...query, progress };
@@ -66,5 +72,5 @@ export function prefetchGpsColumns(qc: QueryClient, search: URLSearchParams): vo
   const data = search.get('data');
   if (!hw || !pista || !data) return;
   const s = { hw, pista, data };
-  void qc.prefetchQuery({ queryKey: gpsColumnsKey(s), queryFn: () => fetchGpsColumns(s), staleTime: 5 * 60_000 });
+  void qc.prefetchQuery({ queryKey: gpsColumnsKey(s), queryFn: () => fetchGpsColumns(s), staleTime: 5 * 60_000, structuralSharing: false });
 }

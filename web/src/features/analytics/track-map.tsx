@@ -14,6 +14,11 @@ export type MapColour = 'speed' | 'lean';
  */
 const STEPS = 64;
 const STEP_COLOURS = Array.from({ length: STEPS }, (_, k) => colourAt(k / (STEPS - 1)));
+/**
+ * Squared CSS pixels a point must lie from the last one drawn: at a phone's width a lap is ~2,600
+ * samples over ~1,000 px of line, so most of them fall within a pixel of the one before.
+ */
+const MIN_STEP_PX2 = 1;
 
 /** The cursor's dot on its layer over the map; the layer is left clear when there is none. */
 function drawCursor(layer: HTMLCanvasElement, toPx: (i: number) => [number, number], index: number | null, count: number): void {
@@ -115,10 +120,14 @@ export function TrackMap(props: {
     ctx.strokeStyle = '#3a3a40';
     ctx.lineWidth = 10;
     ctx.beginPath();
-    for (let i = reference.start; i < reference.end; i++) {
+    let [rx, ry] = toPx(reference.start);
+    ctx.moveTo(rx, ry);
+    for (let i = reference.start + 1; i < reference.end; i++) {
       const [x, y] = toPx(i);
-      if (i === reference.start) ctx.moveTo(x, y);
-      else ctx.lineTo(x, y);
+      if ((x - rx) ** 2 + (y - ry) ** 2 < MIN_STEP_PX2) continue;
+      ctx.lineTo(x, y);
+      rx = x;
+      ry = y;
     }
     ctx.closePath();
     ctx.stroke();
@@ -133,6 +142,8 @@ export function TrackMap(props: {
         const f = (v - range.lo) / span;
         const k = f > 0 ? (f < 1 ? Math.round(f * (STEPS - 1)) : STEPS - 1) : 0; // NaN → 0
         const [x, y] = toPx(i);
+        // A point within a pixel of the last one drawn, in the same colour, adds nothing seen.
+        if (k === step && i < lap.end - 1 && (x - px) ** 2 + (y - py) ** 2 < MIN_STEP_PX2) continue;
         if (k !== step) {
           if (step >= 0) ctx.stroke();
           ctx.strokeStyle = STEP_COLOURS[k]!;

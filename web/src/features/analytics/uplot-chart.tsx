@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type uPlot from 'uplot';
+import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { decimalBR } from '../../lib/format';
 
@@ -43,10 +43,12 @@ function axisValues(_u: uPlot, splits: number[], _axis: number, _space: number, 
 /** Legend values: whole metres along the lap, one decimal for what is measured. */
 const legendValue = (digits: number) => (_u: uPlot, v: number | null) => (v === null || v === undefined ? '--' : decimalBR(v, digits));
 
-let uplotModule: Promise<typeof uPlot> | undefined;
-const loadUplot = () => (uplotModule ??= import('uplot').then((m) => m.default));
-
-/** A uPlot chart, loaded on demand (keeps uPlot out of the first page load). */
+/**
+ * A uPlot chart. uPlot is in the analytics page's own file (web/vite.config.ts), so it loads with
+ * the page, not with the app; imported statically, a chart is drawn in the effect that makes it,
+ * before the next frame, where an import() resolved a task later, after the content below the
+ * first screen had been computed in the meantime (~25 ms).
+ */
 export function UPlotChart(props: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
@@ -55,44 +57,39 @@ export function UPlotChart(props: ChartProps) {
   const [ready, setReady] = useState(false);
 
   useEffect(() => {
-    let disposed = false;
     const el = box.current!;
-    void loadUplot().then((UPlot) => {
-      if (disposed) return;
-      const width = Math.max(280, el.clientWidth);
-      const opts: uPlot.Options = {
-        width,
-        height: props.height ?? 220,
-        scales: { x: { time: false } },
-        legend: { live: true },
-        cursor: { sync: props.syncKey ? { key: props.syncKey } : undefined, drag: { x: false, y: false } },
-        axes: [
-          { label: props.xLabel, stroke: '#bbb', grid: { stroke: '#2a2a2e' }, ticks: { stroke: '#444' }, values: axisValues },
-          { label: props.yLabel, stroke: '#bbb', grid: { stroke: '#2a2a2e' }, ticks: { stroke: '#444' }, size: 50, values: axisValues },
+    const width = Math.max(280, el.clientWidth);
+    const opts: uPlot.Options = {
+      width,
+      height: props.height ?? 220,
+      scales: { x: { time: false } },
+      legend: { live: true },
+      cursor: { sync: props.syncKey ? { key: props.syncKey } : undefined, drag: { x: false, y: false } },
+      axes: [
+        { label: props.xLabel, stroke: '#bbb', grid: { stroke: '#2a2a2e' }, ticks: { stroke: '#444' }, values: axisValues },
+        { label: props.yLabel, stroke: '#bbb', grid: { stroke: '#2a2a2e' }, ticks: { stroke: '#444' }, size: 50, values: axisValues },
+      ],
+      series: [
+        { label: props.xLabel, value: legendValue(props.xDigits ?? 0) },
+        ...props.series.map((s) => ({ label: s.label, stroke: s.stroke, width: s.width ?? 2, dash: s.dash, points: { show: s.points ?? false }, spanGaps: false, value: legendValue(props.yDigits ?? 1) })),
+      ],
+      hooks: {
+        setCursor: [
+          (u: uPlot) => {
+            const idx = u.cursor.idx;
+            onCursor.current?.(idx === null || idx === undefined ? null : (u.data[0][idx] ?? null));
+          },
         ],
-        series: [
-          { label: props.xLabel, value: legendValue(props.xDigits ?? 0) },
-          ...props.series.map((s) => ({ label: s.label, stroke: s.stroke, width: s.width ?? 2, dash: s.dash, points: { show: s.points ?? false }, spanGaps: false, value: legendValue(props.yDigits ?? 1) })),
-        ],
-        hooks: {
-          setCursor: [
-            (u: uPlot) => {
-              const idx = u.cursor.idx;
-              onCursor.current?.(idx === null || idx === undefined ? null : (u.data[0][idx] ?? null));
-            },
-          ],
-        },
-      };
-      chart.current = new UPlot(opts, [props.x, ...props.ys] as uPlot.AlignedData, el);
-      performance.mark('voltas:chart-painted');
-      setReady(true);
-    });
+      },
+    };
+    chart.current = new uPlot(opts, [props.x, ...props.ys] as uPlot.AlignedData, el);
+    performance.mark('voltas:chart-painted');
+    setReady(true);
     const ro = new ResizeObserver(() => {
       if (chart.current) chart.current.setSize({ width: Math.max(280, el.clientWidth), height: props.height ?? 220 });
     });
     ro.observe(el);
     return () => {
-      disposed = true;
       ro.disconnect();
       chart.current?.destroy();
       chart.current = null;
