@@ -156,9 +156,9 @@ export function decodeGpsColumns(bytes: Uint8Array, opts: { lazy?: boolean } = {
   const c = allocGpsColumns(count);
   c.count = count;
   if (!opts.lazy) {
-    // One int32 buffer for every column.
-    const ints = new Int32Array(count);
-    CODEC_COLUMNS.forEach((key, k) => decodeColumn(bytes, offsets[k]!, scales[k]!, count, c[key], ints));
+    // One buffer for every integer column.
+    let wide: Float64Array | undefined;
+    CODEC_COLUMNS.forEach((key, k) => decodeColumn(bytes, offsets[k]!, scales[k]!, count, c[key], () => (wide ??= new Float64Array(count))));
     return c;
   }
   CODEC_COLUMNS.forEach((key, k) => {
@@ -167,7 +167,7 @@ export function decodeGpsColumns(bytes: Uint8Array, opts: { lazy?: boolean } = {
       configurable: true,
       enumerable: true,
       get() {
-        decodeColumn(bytes, offsets[k]!, scales[k]!, count, target, new Int32Array(count));
+        decodeColumn(bytes, offsets[k]!, scales[k]!, count, target, () => new Float64Array(count));
         Object.defineProperty(c, key, { value: target, writable: true, enumerable: true, configurable: true });
         return target;
       },
@@ -206,11 +206,11 @@ function checkLayout(bytes: Uint8Array): { count: number; scales: Uint8Array; of
 }
 
 /**
- * One column's blocks from `offset`, into `target`: monomorphic loops into the int32 buffer, then
- * one conversion into the column's own type (typed-array set, or a division for a scaled decimal
- * column).
+ * One column's blocks from `offset`, into `target`: each block in one loop from its bytes to the
+ * value (m / 10^scale for a decimal column, straight into it; an integer column through `wide`,
+ * then one typed-array set, which wraps the int32 back into the column's own type).
  */
-function decodeColumn(bytes: Uint8Array, offset: number, scale: number, count: number, target: GpsColumns[GpsColumnKey], ints: Int32Array): void {
+function decodeColumn(bytes: Uint8Array, offset: number, scale: number, count: number, target: GpsColumns[GpsColumnKey], wide: () => Float64Array): void {
   if (scale === RAW) {
     for (let from = 0; from < count; from += CODEC_BLOCK) {
       const n = Math.min(count - from, CODEC_BLOCK);
@@ -225,51 +225,56 @@ function decodeColumn(bytes: Uint8Array, offset: number, scale: number, count: n
     }
     return;
   }
+  const out = target instanceof Float64Array ? target : wide();
+  const p = POW10[scale]!;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let from = 0; from < count; from += CODEC_BLOCK) {
     const n = Math.min(count - from, CODEC_BLOCK);
     const width = bytes[offset]!;
     const first = view.getInt32(offset + 1, true);
     offset += BLOCK_HEAD;
-    undiff(bytes, offset, n, width, first, ints, from);
+    if (width === 1) block1(bytes, offset, n, first, p, out, from);
+    else if (width === 2) block2(bytes, offset, n, first, p, out, from);
+    else block4(bytes, offset, n, first, p, out, from);
     offset += (n - 1) * width;
   }
-  if (scale === 0) target.set(ints);
-  else unscale(ints, target as Float64Array, POW10[scale]!);
+  if (out !== target) target.set(out.subarray(0, count));
 }
 
-// The decoder's loops, each a small function of its own: called once per block, they are
-// optimized after a few blocks, where one loop inside a long function ran unoptimized (a page
-// decodes once: 37 ms in a Chromium profile for what takes 4 once optimized).
+// The decoder's loops, each a small function of its own, called once per block: a page decodes
+// once, and they are optimized after a few blocks, where one loop inside a long function ran
+// unoptimized (37 ms in a Chromium profile for what takes 4 once optimized). One loop a block
+// from bytes to values: what runs unoptimized runs once (three passes before: planes, sums, /p).
 
-/** A block's n integers from its first one and the width-byte differences after it (at `at`). */
-function undiff(bytes: Uint8Array, at: number, n: number, width: number, first: number, ints: Int32Array, from: number): void {
+/** A block's n values from its first integer and its 1-byte differences at `at`, each m / p. */
+function block1(b: Uint8Array, at: number, n: number, first: number, p: number, out: Float64Array, from: number): void {
+  let m = first;
+  out[from] = m / p;
+  for (let i = 1; i < n; i++) {
+    m = (m + ((b[at + i - 1]! << 24) >> 24)) | 0;
+    out[from + i] = m / p;
+  }
+}
+
+/** The same from 2-byte differences in two planes (low bytes, then high bytes). */
+function block2(b: Uint8Array, at: number, n: number, first: number, p: number, out: Float64Array, from: number): void {
+  const hi = at + n - 1 - 1;
+  let m = first;
+  out[from] = m / p;
+  for (let i = 1; i < n; i++) {
+    m = (m + (((b[at + i - 1]! | (b[hi + i]! << 8)) << 16) >> 16)) | 0;
+    out[from + i] = m / p;
+  }
+}
+
+/** The same from 4-byte differences in four planes. */
+function block4(b: Uint8Array, at: number, n: number, first: number, p: number, out: Float64Array, from: number): void {
   const d = n - 1;
-  if (width === 1) ints.set(new Int8Array(bytes.buffer, bytes.byteOffset + at, d), from + 1); // sign-extended natively
-  else if (width === 2) planes2(bytes, at, d, ints, from + 1);
-  else planes4(bytes, at, d, ints, from + 1);
-  let prev = first;
-  ints[from] = prev;
-  for (let i = from + 1; i < from + n; i++) ints[i] = prev = (prev + ints[i]!) | 0;
-}
-
-/** d signed 2-byte values from two planes (low bytes, then high bytes). */
-function planes2(b: Uint8Array, at: number, d: number, out: Int32Array, to: number): void {
-  const hi = at + d;
-  for (let i = 0; i < d; i++) out[to + i] = ((b[at + i]! | (b[hi + i]! << 8)) << 16) >> 16;
-}
-
-/** d 4-byte values from four planes. */
-function planes4(b: Uint8Array, at: number, d: number, out: Int32Array, to: number): void {
-  const p1 = at + d, p2 = p1 + d, p3 = p2 + d;
-  for (let i = 0; i < d; i++) out[to + i] = b[at + i]! | (b[p1 + i]! << 8) | (b[p2 + i]! << 16) | (b[p3 + i]! << 24);
-}
-
-/** value = m / 10^scale, in blocks (so that it is optimized early too). */
-function unscale(ints: Int32Array, out: Float64Array, p: number): void {
-  for (let from = 0; from < ints.length; from += CODEC_BLOCK) unscaleBlock(ints, out, p, from, Math.min(ints.length, from + CODEC_BLOCK));
-}
-
-function unscaleBlock(ints: Int32Array, out: Float64Array, p: number, from: number, to: number): void {
-  for (let i = from; i < to; i++) out[i] = ints[i]! / p;
+  const p1 = at + d - 1, p2 = p1 + d, p3 = p2 + d;
+  let m = first;
+  out[from] = m / p;
+  for (let i = 1; i < n; i++) {
+    m = (m + (b[at + i - 1]! | (b[p1 + i]! << 8) | (b[p2 + i]! << 16) | (b[p3 + i]! << 24))) | 0;
+    out[from + i] = m / p;
+  }
 }
