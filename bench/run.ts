@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -23,6 +23,8 @@ const QUICK = args.has('--quick');
 const JSON_OUT = args.has('--json');
 /** `--parse-only`: the parsing and growth rows alone (seconds, no build, no servers, no browser). */
 const PARSE_ONLY = args.has('--parse-only');
+/** `--no-lighthouse`: skip the Lighthouse rows (each run takes ~12 s; the first one installs it). */
+const LIGHTHOUSE = !args.has('--no-lighthouse');
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 type Row = [area: string, figure: string, baseline: string, ratio: string, target: string];
@@ -42,6 +44,7 @@ const result: Record<string, number | null> = {
   analytics_100k_ms: null,
   lighthouse_login: null,
   lighthouse_laps: null,
+  lighthouse_analytics: null,
 };
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -357,11 +360,80 @@ async function main() {
   rows.push(
     ["'Carregar' → laps table (60 laps)", `${fmt(result.laps_table_ms, 0)} ms`, '', '', ''],
     ['analytics load → first chart + map (100k samples)', `${fmt(result.analytics_100k_ms, 0)} ms`, '', '', '< 300 ms (issue 7), < 500 ms (issue 5)'],
-    ['Lighthouse /login, /laps', 'not measured: lighthouse is not installed (see bench/README.md)', '', '', '≥ 95'],
   );
+
+  // Lighthouse's performance score, its default mobile run (a mid-range phone on slow 4G,
+  // simulated), signed in as the rider for the pages behind the sign-in.
+  if (LIGHTHOUSE) {
+    const cli = lighthouseCli();
+    if (typeof cli !== 'string') {
+      rows.push(['Lighthouse', `not measured: ${cli.reason}`, '', '', '≥ 95']);
+    } else {
+      const n = QUICK ? 1 : 3;
+      // /login as a visitor (signed in, it sends the rider on); the others as the rider.
+      const riderCookie = `voltas_session=${session}`;
+      const pages = [
+        ['lighthouse_login', '/login', undefined, '≥ 95'],
+        ['lighthouse_laps', '/laps', riderCookie, '≥ 95'],
+        ['lighthouse_analytics', '/analytics?hw=000000000900&pista=Interlagos&data=02112026', riderCookie, '(reported)'],
+      ] as const;
+      for (const [key, route, cookie, target] of pages) {
+        log(`Lighthouse ${route}…`);
+        const scores: number[] = [];
+        let last: LighthouseRun | undefined;
+        for (let i = 0; i < n; i++) {
+          last = lighthouse(cli, `${base}${route}`, cookie);
+          scores.push(last.score);
+        }
+        result[key] = median(scores);
+        const name = route.split('?')[0];
+        rows.push([`Lighthouse ${name} (mobile, median of ${n})`, `${fmt(result[key]!, 0)} (runs ${scores.join(', ')}; ${last!.detail})`, '', '', target]);
+      }
+    }
+  }
 
   for (const c of children) c.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+const LIGHTHOUSE_DIR = path.join(ROOT, 'bench/lighthouse');
+
+/** Lighthouse's CLI, installed on first use from its own lockfile (bench/lighthouse). */
+function lighthouseCli(): string | { reason: string } {
+  const cli = path.join(LIGHTHOUSE_DIR, 'node_modules/lighthouse/cli/index.js');
+  if (!existsSync(cli)) {
+    log('installing Lighthouse for the benchmark (bench/lighthouse, once)…');
+    try {
+      execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel', 'error'], { cwd: LIGHTHOUSE_DIR, stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' } });
+    } catch {
+      return { reason: 'Lighthouse could not be installed (npm ci in bench/lighthouse failed)' };
+    }
+  }
+  return cli;
+}
+
+type LighthouseRun = { score: number; detail: string };
+
+function lighthouse(cli: string, url: string, cookie: string | undefined): LighthouseRun {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'voltas-lh-'));
+  const out = path.join(dir, 'report.json');
+  try {
+    execFileSync(
+      process.execPath,
+      [cli, url, '--quiet', '--only-categories=performance', '--output=json', `--output-path=${out}`, ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []), '--chrome-flags=--headless=new --no-sandbox --disable-gpu'],
+      { env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' }, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const report = JSON.parse(readFileSync(out, 'utf8')) as { finalDisplayedUrl: string; categories: { performance: { score: number } }; audits: Record<string, { displayValue?: string }> };
+    // A page behind the sign-in that lands on /login measured the wrong page.
+    if (new URL(report.finalDisplayedUrl).pathname !== new URL(url).pathname) throw new Error(`Lighthouse measured ${report.finalDisplayedUrl}, not ${url}`);
+    const a = (k: string) => report.audits[k]?.displayValue ?? '?';
+    return {
+      score: Math.round(report.categories.performance.score * 100),
+      detail: `FCP ${a('first-contentful-paint')}, LCP ${a('largest-contentful-paint')}, TBT ${a('total-blocking-time')}, CLS ${a('cumulative-layout-shift')}`,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function printTable() {
