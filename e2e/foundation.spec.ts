@@ -122,3 +122,21 @@ test('a page whose code cannot be downloaded says so in Portuguese and loads on 
   await expect(page.getByRole('heading', { name: 'Seleção da Pista' })).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
+
+test('no page breaks the Content-Security-Policy, not even a caught probe (zod runs without its eval check)', async ({ page }) => {
+  const violations: string[] = [];
+  await page.exposeFunction('voltasCspViolation', (v: string) => violations.push(v));
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) => {
+      void (window as unknown as { voltasCspViolation: (v: string) => void }).voltasCspViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+    }),
+  );
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Login with Google' })).toBeVisible();
+  await signIn(page, { email: uniqueEmail('csp') });
+  for (const path of ['/user', '/enroll', '/laps', '/analytics']) {
+    await page.goto(path);
+    await expect(page.locator('h1.page-title')).toBeVisible();
+  }
+  expect(violations).toEqual([]);
+});
