@@ -421,13 +421,28 @@ async function main() {
         log(`Lighthouse ${route}…`);
         const scores: number[] = [];
         let last: LighthouseRun | undefined;
-        for (let i = 0; i < n; i++) {
-          last = lighthouse(cli, `${base}${route}`, cookie);
-          scores.push(last.score);
+        let failures = 0;
+        let lastError = '';
+        // Lighthouse now and then loses its own trace (NO_NAVSTART): such a run is run again,
+        // up to three failures a page; a page that still fails is reported unmeasured.
+        while (scores.length < n && failures < 3) {
+          try {
+            last = lighthouse(cli, `${base}${route}`, cookie);
+            scores.push(last.score);
+          } catch (err) {
+            failures++;
+            lastError = err instanceof Error ? (err.message.split('\n').find((l) => /error/i.test(l)) ?? err.message.split('\n')[0]!) : String(err);
+            log(`Lighthouse ${route}: run failed (${failures}), ${lastError}`);
+          }
+        }
+        const name = route.split('?')[0];
+        if (scores.length < n) {
+          rows.push([`Lighthouse ${name}`, `not measured: ${failures} runs failed (${lastError.slice(0, 120)})`, '', '', target]);
+          continue;
         }
         result[key] = median(scores);
-        const name = route.split('?')[0];
-        rows.push([`Lighthouse ${name} (mobile, median of ${n})`, `${fmt(result[key]!, 0)} (runs ${scores.join(', ')}; ${last!.detail})`, '', '', target]);
+        const retried = failures ? `, ${failures} failed and run again` : '';
+        rows.push([`Lighthouse ${name} (mobile, median of ${n})`, `${fmt(result[key]!, 0)} (runs ${scores.join(', ')}${retried}; ${last!.detail})`, '', '', target]);
       }
     }
   }
