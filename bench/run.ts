@@ -184,23 +184,21 @@ function start(cmd: string[], env: Record<string, string>, ready: RegExp): Promi
 
 /** Starts bench/ceiling-server.mjs with the laps answer as the server sends it; returns its URL. */
 async function startCeiling(lapsUrl: string, headers: Record<string, string>, dir: string): Promise<string> {
-  // The Brotli form is made in the background after the first gzip answer: wait for it.
-  let res: Response | undefined;
-  for (let i = 0; i < 50; i++) {
-    res = await fetch(lapsUrl, { headers });
-    if (!res.ok) throw new Error(`GET ${lapsUrl}: ${res.status}`);
-    if (res.headers.get('content-encoding') === 'br') break;
-    await res.arrayBuffer();
+  // node:http, not fetch: the bytes as sent, not inflated. The Brotli form is made in the
+  // background after the first (gzip) answer: ask until it is there.
+  const getRaw = () =>
+    new Promise<{ body: Buffer; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+      http.get(lapsUrl, { headers }, (r) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => (r.statusCode === 200 ? resolve({ body: Buffer.concat(chunks), headers: r.headers }) : reject(new Error(`GET ${lapsUrl}: ${r.statusCode}`))));
+      }).on('error', reject);
+    });
+  let raw = await getRaw();
+  for (let i = 0; i < 50 && raw.headers['content-encoding'] !== 'br'; i++) {
     await new Promise((r) => setTimeout(r, 100));
+    raw = await getRaw();
   }
-  // fetch inflates the body: ask again with node:http for the bytes as sent.
-  const raw = await new Promise<{ body: Buffer; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-    http.get(lapsUrl, { headers }, (r) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => resolve({ body: Buffer.concat(chunks), headers: r.headers }));
-    }).on('error', reject);
-  });
   const file = path.join(dir, 'ceiling-laps.body');
   writeFileSync(file, raw.body);
   const keep = Object.fromEntries(Object.entries(raw.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k)));
@@ -431,7 +429,8 @@ async function main() {
             scores.push(last.score);
           } catch (err) {
             failures++;
-            lastError = err instanceof Error ? (err.message.split('\n').find((l) => /error/i.test(l)) ?? err.message.split('\n')[0]!) : String(err);
+            // Lighthouse's own message is on stderr above; this is the first line of the failure.
+            lastError = (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
             log(`Lighthouse ${route}: run failed (${failures}), ${lastError}`);
           }
         }
