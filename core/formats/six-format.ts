@@ -594,32 +594,31 @@ function fastGpsRun(b: Uint8Array, from: number, end: number, c: GpsColumns, fir
       if (digits === 0) break run;
       if (digits > 15 || p >= end || ch !== PIPE) break run;
       p++;
-      const mag = m;
-      sats = neg ? -mag : mag;
+      sats = neg ? -m : m;
     }
     {
-        if (end - p < 7) break run;
-        const d0 = b[p]! - 48, d1 = b[p + 1]! - 48, d2 = b[p + 2]! - 48, d3 = b[p + 3]! - 48, d4 = b[p + 4]! - 48, d5 = b[p + 5]! - 48;
-        if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || d3 < 0 || d3 > 9 || d4 < 0 || d4 > 9 || d5 < 0 || d5 > 9) break run;
-        const hh = d0 * 10 + d1;
-        const mi = d2 * 10 + d3;
-        const ss = d4 * 10 + d5;
-        p += 6;
-        let frac = 0;
-        let fd = 0;
-        if (b[p] === DOT) {
-          p++;
-          let d = b[p]! - 48;
-          while (d >= 0 && d <= 9 && fd < 4 && p < end) {
-            frac = frac * 10 + d;
-            fd++;
-            d = b[++p]! - 48;
-          }
-          if (fd === 0 || fd > 3) break run;
-        }
-        if (b[p] !== PIPE || hh > 23 || mi > 59 || ss > 60) break run;
+      if (end - p < 7) break run;
+      const d0 = b[p]! - 48, d1 = b[p + 1]! - 48, d2 = b[p + 2]! - 48, d3 = b[p + 3]! - 48, d4 = b[p + 4]! - 48, d5 = b[p + 5]! - 48;
+      if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || d3 < 0 || d3 > 9 || d4 < 0 || d4 > 9 || d5 < 0 || d5 > 9) break run;
+      const hh = d0 * 10 + d1;
+      const mi = d2 * 10 + d3;
+      const ss = d4 * 10 + d5;
+      p += 6;
+      let frac = 0;
+      let fd = 0;
+      if (b[p] === DOT) {
         p++;
-        timeMs = ((hh * 60 + mi) * 60 + ss) * 1000 + (fd === 3 ? frac : frac * DIV10[3 - fd]!);
+        let d = b[p]! - 48;
+        while (d >= 0 && d <= 9 && fd < 4 && p < end) {
+          frac = frac * 10 + d;
+          fd++;
+          d = b[++p]! - 48;
+        }
+        if (fd === 0 || fd > 3) break run;
+      }
+      if (b[p] !== PIPE || hh > 23 || mi > 59 || ss > 60) break run;
+      p++;
+      timeMs = ((hh * 60 + mi) * 60 + ss) * 1000 + (fd === 3 ? frac : frac * DIV10[3 - fd]!);
     }
     {
       let neg = false;
@@ -646,15 +645,14 @@ function fastGpsRun(b: Uint8Array, from: number, end: number, c: GpsColumns, fir
       if (digits === 0) break run;
       if (digits > 15 || p >= end || ch !== PIPE) break run;
       p++;
-      const mag = m;
-      lapCount = neg ? -mag : mag;
+      lapCount = neg ? -m : m;
     }
     {
-        first = b[p]! - 48;
-        if ((first !== 0 && first !== 1) || b[p + 1] !== PIPE) break run;
-        heat = b[p + 2]! - 65;
-        if (heat < 0 || heat > 3 || b[p + 3] !== PIPE) break run;
-        p += 4;
+      first = b[p]! - 48;
+      if ((first !== 0 && first !== 1) || b[p + 1] !== PIPE) break run;
+      heat = b[p + 2]! - 65;
+      if (heat < 0 || heat > 3 || b[p + 3] !== PIPE) break run;
+      p += 4;
     }
     {
       let neg = false;
