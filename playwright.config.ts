@@ -23,7 +23,7 @@ export default defineConfig({
     trace: 'off',
   },
   webServer: {
-    command: 'node bin/voltas.mjs serve --demo',
+    command: 'node bin/voltas.mjs demo --if-empty && node bin/voltas.mjs serve',
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

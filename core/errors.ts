@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   'auth/popup-blocked': 400,
   'auth/unauthorized-domain': 403,
   'auth/user-token-expired': 401,
+  'session/previous-owner': 409,
+  'device/reserved-id': 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -54,6 +56,9 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'auth/popup-blocked': 'The sign-in window was blocked.',
   'auth/unauthorized-domain': 'This domain is not allowed to sign in.',
   'auth/user-token-expired': 'The session has expired.',
+  'session/previous-owner':
+    "This device already holds a session at this track and date that belongs to the device's previous owner; nothing was stored. Record under another date, or ask support.",
+  'device/reserved-id': 'Device 000000000001 is the demonstration device and cannot be given to anyone.',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

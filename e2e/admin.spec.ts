@@ -63,10 +63,18 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
   await page.getByRole('button', { name: 'Cadastrar', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Cadastrado!' })).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: buyer })).toContainText(deviceId);
+  // The sale replaced the token: the new one is shown once, to load into the device.
+  await expect(page.getByText(`Novo dono: o token antigo do hardware ${deviceId} deixou de funcionar.`)).toBeVisible();
+  const soldToken = (await page.getByTestId('device-token').textContent())!.trim();
+  expect(soldToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(soldToken).not.toBe(token);
   await signOut(page);
 
-  // The device uploads a session with its token, through the real API.
-  execFileSync(process.execPath, ['bin/voltas.mjs', 'simulate', '--server', baseURL!, '--device', deviceId, '--token', token, '--track', 'Curitiba', '--date', '20112026'], { stdio: 'ignore' });
+  // The device uploads a session with its new token, through the real API; the old one no longer works.
+  const simulate = (withToken: string, date: string) =>
+    execFileSync(process.execPath, ['bin/voltas.mjs', 'simulate', '--server', baseURL!, '--device', deviceId, '--token', withToken, '--track', 'Curitiba', '--date', date], { stdio: 'ignore' });
+  expect(() => simulate(token, '19112026')).toThrow();
+  simulate(soldToken, '20112026');
 
   // The buyer sees it.
   await signIn(page, { email: buyer });
@@ -76,6 +84,16 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
   await page.getByRole('button', { name: 'Carregar' }).click();
   await expect(page.locator('.lap-best')).toHaveCount(1);
   await expect(page.getByRole('note')).toHaveCount(0); // not the demo
+
+  // 'Meus dados': the buyer revokes the device's token (lost or stolen); it stops uploading.
+  await page.goto('/enroll');
+  const mine = page.getByRole('listitem').filter({ hasText: deviceId });
+  await expect(mine).toContainText('envia voltas com o token gravado nele');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await mine.getByRole('button', { name: 'Revogar token' }).click();
+  await expect(page.getByText(`Token do aparelho ${deviceId} revogado.`)).toBeVisible();
+  await expect(mine).toContainText('sem token');
+  expect(() => simulate(soldToken, '21112026')).toThrow();
 
   // A rider typing an admin address is sent to '/' (and from there home); the API says 403.
   for (const path of ['/adm', '/seller-adm', '/hardware', '/seller']) {

@@ -59,7 +59,7 @@ const base = `http://127.0.0.1:${port}`;
 // TRUST_PROXY: each client comes with an address of its own (X-Forwarded-For), as behind a
 // proxy at a track, so per-address sign-in limits apply per rider, not to the whole test.
 const child: ChildProcess = spawn(process.execPath, ['bin/voltas.mjs', 'serve'], {
-  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', TRUST_PROXY: 'true' },
+  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', TRUST_PROXY: '1' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 await new Promise<void>((resolve, reject) => {

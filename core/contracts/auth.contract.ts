@@ -11,8 +11,11 @@ export const callbackQuerySchema = z.looseObject({
   error: z.string().optional(),
 });
 
-export const healthSchema = z.object({
-  status: z.literal('ok'),
+/** Public: the status only, nothing about what runs behind it. */
+export const healthSchema = z.object({ status: z.literal('ok') });
+
+/** For admins: what is in use (database host or file, blob store, identity provider). */
+export const healthDetailsSchema = healthSchema.extend({
   database: z.string(),
   blobs: z.string(),
   identityProvider: z.string(),

@@ -36,6 +36,8 @@ export const meSchema = z.object({
   roles: rolesSchema,
   /** Devices owned now, plus devices holding sessions this user owned when they were uploaded. */
   devices: z.array(z.string()),
+  /** Devices owned now ('Meus dados': the owner may revoke a device's token). */
+  ownedDevices: z.array(z.object({ id: z.string(), hasToken: z.boolean() })),
   /** Shown, labelled as a demonstration, to a rider with no device of their own. */
   demoDevice: z.string(),
   profile: z.object({

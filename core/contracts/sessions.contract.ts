@@ -60,7 +60,10 @@ export const gpsResponseSchema = z.object({
   device: z.string(),
   track: z.string(),
   date: z.string(),
+  /** Samples in this answer: at most 25,000, every `step`-th of the session's `totalCount`. */
   count: z.number().int(),
+  totalCount: z.number().int(),
+  step: z.number().int().min(1),
   columns: z.object({
     latitude: z.array(z.number()),
     longitude: z.array(z.number()),

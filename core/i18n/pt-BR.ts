@@ -88,6 +88,13 @@ export const ptBR = {
     save: 'Salvar',
     saving: 'Salvando…',
     saveFailed: 'Não foi possível salvar. Confira os campos e tente de novo.',
+    devicesTitle: 'Meus aparelhos',
+    devicesEmpty: 'Nenhum aparelho no seu nome.',
+    deviceHasToken: 'envia voltas com o token gravado nele',
+    deviceNoToken: 'sem token: não envia voltas nem lê o Wi-Fi até um administrador gerar um novo',
+    revokeToken: 'Revogar token',
+    revokeConfirm: 'Revogar o token do aparelho {id}? Ele deixa na hora de enviar voltas e de ler o seu Wi-Fi, até um administrador gerar um novo token.',
+    revoked: 'Token do aparelho {id} revogado.',
   },
   laps: {
     title: 'Seleção da Pista',
@@ -231,6 +238,8 @@ export const ptBR = {
     registerIdInvalid: 'Use exatamente 12 dígitos, por exemplo 000000000042.',
     registerButton: 'Cadastrar hardware',
     tokenOnce: 'Token de envio do hardware {id}. Ele aparece só agora: copie e grave no dispositivo.',
+    newOwnerToken: 'Novo dono: o token antigo do hardware {id} deixou de funcionar. Grave este no dispositivo; ele aparece só agora.',
+    ownerUnchanged: 'O hardware {id} já era deste usuário: o token continua o mesmo.',
     copy: 'Copiar',
     copied: 'Copiado!',
     rotate: 'Novo token',
@@ -252,6 +261,7 @@ export const ptBR = {
       'disable-user': 'usuário desativado',
       'enable-user': 'usuário reativado',
       'sell-device': 'venda de hardware',
+      'revoke-token': 'token revogado pelo dono',
     } as Record<string, string>,
   },
   seller: {
@@ -320,6 +330,8 @@ export const ptBR = {
     'auth/popup-blocked': 'O navegador bloqueou a janela de login. Continuando na mesma página…',
     'auth/unauthorized-domain': 'Este endereço não está autorizado a fazer login.',
     'auth/user-token-expired': 'Sua sessão expirou. Entre de novo.',
+    'session/previous-owner': 'Este aparelho já tem uma sessão nesta pista e data que pertence ao dono anterior; nada foi gravado.',
+    'device/reserved-id': 'O aparelho 000000000001 é o de demonstração e não pode ser entregue a ninguém.',
   } satisfies Record<ErrorCode, string>,
 } as const;
 

@@ -6,14 +6,16 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import { databaseRateLimitStore } from './plugins/rate-limit-store';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createBlobStore } from './blobs/create-blob-store';
 import type { BlobStore } from './blobs/blob-store';
 import type { AppConfig } from './config';
 import { createDatabase, type Database } from './db/create-db';
 import { migrateToLatest } from './db/migrate';
+import { logSafeUrl } from './lib/log-safe-url';
 import { SecretBox } from './lib/secret-box';
+import { signInRevoked } from './modules/auth/auth-events';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createLocalIdp } from './modules/auth/local-idp';
 import { createIdentityProvider, type IdentityProvider } from './modules/auth/oidc-client';
@@ -33,6 +35,7 @@ import { meRoutes } from './modules/users/me.routes';
 import { DEMO_DEVICE_ID } from './lib/demo-accounts';
 import { createUsersService } from './modules/users/users.service';
 import { errorMappingPlugin } from './plugins/error-mapping';
+import { heavyReadsPlugin } from './plugins/heavy-reads';
 import { policyPlugin } from './plugins/policy';
 import { sessionPlugin } from './plugins/session';
 import { webStatic } from './plugins/web-static';
@@ -47,6 +50,8 @@ export interface AppDeps {
   logger?: boolean | object;
   /** Tests shorten these; see buildApp. */
   timeouts?: { idleMs: number; requestMs: number };
+  /** Live-update streams: how often each pings and re-checks its sign-in, and how many one instance holds (tests shrink both). */
+  live?: { heartbeatMs?: number; maxStreams?: number };
 }
 
 /**
@@ -66,6 +71,14 @@ export interface BuiltApp {
 
 const RECOVERY_INTERVAL_MS = 60_000;
 
+/** No cookie, token or sign-in secret in a log line. */
+const LOG_OPTIONS = {
+  redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+  serializers: {
+    req: (req: FastifyRequest) => ({ method: req.method, url: logSafeUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+  },
+};
+
 /** Wires every plugin and module from config. Tests call it; main.ts adds listen and shutdown. */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<BuiltApp> {
   const logRef: { current?: { error(obj: unknown, msg: string): void } } = {};
@@ -76,8 +89,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   const db = database.db;
 
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'] },
-    trustProxy: config.trustProxy,
+    logger: deps.logger === false ? false : { ...LOG_OPTIONS, level: config.logLevel, ...(typeof deps.logger === 'object' ? deps.logger : {}) },
+    // A hop count as proxy-addr's own rule: trust the nearest `n` addresses.
+    trustProxy: typeof config.trustProxy === 'number' ? ((hops) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
     connectionTimeout: (deps.timeouts ?? TIMEOUTS).idleMs,
     requestTimeout: (deps.timeouts ?? TIMEOUTS).requestMs,
@@ -89,7 +103,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   const redirectUri = `${config.publicUrl}/api/auth/callback`;
   const localIdp = config.google
     ? undefined
-    : createLocalIdp({ publicUrl: config.publicUrl, redirectUri, production: config.production, trustProxy: config.trustProxy });
+    : createLocalIdp({ publicUrl: config.publicUrl, redirectUri, production: config.production, trustProxy: config.trustProxy !== false });
   const idp = config.google
     ? createIdentityProvider({ issuer: 'https://accounts.google.com', ...config.google, redirectUri, description: 'Google (accounts.google.com)', authParams: { prompt: 'select_account' } })
     : createIdentityProvider({
@@ -104,6 +118,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
 
   const secureCookies: boolean | 'auto' = config.publicUrl.startsWith('https:') ? true : 'auto';
   const users = createUsersService(db, box, DEMO_DEVICE_ID);
+  const resealed = await users.upgradeSealedPasswords();
   const sessions = createSessionsService({ db, blobs, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID });
   // Listening for other instances' events before serving, so none is missed.
   await database.coordination.ready();
@@ -141,13 +156,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
-  await app.register(sessionPlugin, { db, secureCookies });
+  await app.register(sessionPlugin, {
+    db,
+    secureCookies,
+    onEnded: (sessionHash) => void database.coordination.publish(signInRevoked({ sessionHash })).catch(() => undefined),
+  });
+  await app.register(heavyReadsPlugin);
   await app.register(policyPlugin, {
     allowedOrigins: [new URL(config.publicUrl).origin],
-    deviceByTokenHash: async (hash) => {
-      const device = await findDeviceByTokenHash(db, hash);
-      return device ? { id: device.id, owner: device.owner_email } : undefined;
-    },
+    deviceByTokenHash: (hash) => findDeviceByTokenHash(db, hash),
     signOut: (req, reply) => app.sessions.end(req, reply),
   });
 
@@ -163,15 +180,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     sessions,
     demoDeviceId: DEMO_DEVICE_ID,
   });
-  await app.register(liveRoutes, { sessions, demoDeviceId: DEMO_DEVICE_ID });
-  await app.register(deviceApiRoutes, { db, sessions, box });
+  await app.register(liveRoutes, { sessions, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID, ...deps.live });
+  await app.register(deviceApiRoutes, { db, sessions, users });
   await app.register(storageRoutes, { storage, demoDeviceId: DEMO_DEVICE_ID });
-  await app.register(adminRoutes, { admin: createAdminService({ db, companyAccount: config.companyAccount }), db });
+  await app.register(adminRoutes, { admin: createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }), db });
   await app.register(sellerRoutes, { seller: createSellerService({ db, companyAccount: config.companyAccount }) });
   if (localIdp) await localIdp.register(app);
   await app.register(webStatic, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
 
   if (recovered.reindexed + recovered.dropped > 0) app.log.warn(recovered, 'finished interrupted uploads');
+  if (resealed > 0) app.log.info({ users: resealed }, 'Wi-Fi passwords sealed again, bound to their owner');
   if (sweptTemp > 0) app.log.warn({ files: sweptTemp }, 'removed temp files of interrupted uploads');
   // With several instances, one that crashed may never restart: the others finish its uploads.
   // Safe at any time, as recovery takes each file's lock (an upload in flight finishes first).

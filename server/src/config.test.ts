@@ -20,7 +20,7 @@ describe('loadConfig', () => {
 
   it('honours PORT, HOST and DATA_DIR', () => {
     const dir = tmp();
-    const c = loadConfig({ DATA_DIR: dir, PORT: '4123', HOST: '0.0.0.0' });
+    const c = loadConfig({ DATA_DIR: dir, PORT: '4123', HOST: '0.0.0.0', LOCAL_SIGN_IN: 'true' });
     expect(c.port).toBe(4123);
     expect(c.host).toBe('0.0.0.0');
     expect(c.dataDir).toBe(dir);
@@ -38,11 +38,32 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production' })).toThrow(/local identity provider is refused/);
   });
 
+  it('runs the bundled sign-in only on loopback, or with LOCAL_SIGN_IN=true (hole 5: anyone admin on the network)', () => {
+    for (const env of [{ HOST: '0.0.0.0' }, { HOST: '192.168.1.20' }, { HOST: '::' }, { HOST: '127.0.0.1', PUBLIC_URL: 'https://voltas.example.com' }]) {
+      expect(() => loadConfig({ DATA_DIR: tmp(), ...env }), JSON.stringify(env)).toThrow(/bundled sign-in .* only runs on a loopback HOST and PUBLIC_URL.*GOOGLE_CLIENT_ID.*LOCAL_SIGN_IN=true/);
+    }
+    for (const env of [{}, { HOST: '127.0.0.1' }, { HOST: '::1', PORT: '3000' }, { HOST: 'localhost' }, { HOST: '127.0.0.5', PUBLIC_URL: 'http://localhost:3000' }]) {
+      expect(loadConfig({ DATA_DIR: tmp(), ...env }).host, JSON.stringify(env)).toBeTruthy();
+    }
+    expect(loadConfig({ DATA_DIR: tmp(), HOST: '0.0.0.0', LOCAL_SIGN_IN: 'true' }).host).toBe('0.0.0.0');
+    expect(loadConfig({ DATA_DIR: tmp(), HOST: '0.0.0.0', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's' }).google).toBeDefined();
+  });
+
+  it('TRUST_PROXY takes a hop count or addresses, never "trust every hop" (hole 9)', () => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY=true would trust every X-Forwarded-For hop.*TRUST_PROXY=1/);
+    expect(loadConfig({ DATA_DIR: tmp() }).trustProxy).toBe(false);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5', '::1']);
+    for (const bad of ['yes', '10.0.0.0/33', '300.1.1.1', '11', 'proxy.local']) expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+  });
+
   it('behind https (PUBLIC_URL https): Secure cookies and HSTS', async () => {
-    const config = loadConfig({ DATA_DIR: tmp(), PUBLIC_URL: 'https://voltas.example.com', TRUST_PROXY: 'true', LOG_LEVEL: 'silent' });
+    const config = loadConfig({ DATA_DIR: tmp(), PUBLIC_URL: 'https://voltas.example.com', TRUST_PROXY: '1', LOCAL_SIGN_IN: 'true', LOG_LEVEL: 'silent' });
     const { app } = await buildApp(config, { webRoot: '/nonexistent' });
-    const res = await app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: 'voltas_session=abc', 'x-forwarded-proto': 'https' } });
-    expect(String(res.headers['set-cookie'])).toMatch(/voltas_session=;.*HttpOnly.*Secure.*SameSite=Lax/i);
+    // Over https the cookie carries the __Host- prefix: this host only, path /, Secure.
+    const res = await app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: '__Host-voltas_session=abc', 'x-forwarded-proto': 'https' } });
+    expect(String(res.headers['set-cookie'])).toMatch(/^__Host-voltas_session=;.*Path=\/;.*HttpOnly.*Secure.*SameSite=Lax/i);
+    expect(String(res.headers['set-cookie'])).not.toMatch(/Domain=/i);
     expect(res.headers['strict-transport-security']).toMatch(/max-age=31536000/);
     const plain = await buildApp(loadConfig({ DATA_DIR: tmp(), LOG_LEVEL: 'silent' }), { webRoot: '/nonexistent' });
     const res2 = await plain.app.inject({ method: 'GET', url: '/' });

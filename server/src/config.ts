@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP, isIPv4 } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -26,7 +27,8 @@ const envSchema = z.object({
   SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   COMPANY_ACCOUNT: z.email().default('company@voltas.local'),
   ADMIN_EMAILS: z.string().default(''),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  TRUST_PROXY: z.string().default('false'),
+  LOCAL_SIGN_IN: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -54,7 +56,8 @@ export interface AppConfig {
   secretKey: string;
   companyAccount: string;
   adminEmails: string[];
-  trustProxy: boolean;
+  /** False, how many proxy hops to trust, or the proxies' addresses (never "trust every hop"). */
+  trustProxy: false | number | string[];
   logLevel: string;
 }
 
@@ -83,8 +86,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const dataDir = path.resolve(e.DATA_DIR);
-  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : isIP(e.HOST) === 6 ? `[${e.HOST}]` : e.HOST;
   const publicUrl = (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, '');
+  // The bundled provider signs anyone in as any e-mail: only where nobody else can reach it.
+  if (!e.GOOGLE_CLIENT_ID && e.LOCAL_SIGN_IN !== 'true' && !(isLoopback(e.HOST) && isLoopback(new URL(publicUrl).hostname))) {
+    throw new ConfigError(
+      `Invalid configuration: without GOOGLE_CLIENT_ID the bundled sign-in runs, where anyone signs in as any e-mail, so it only runs on a loopback HOST and PUBLIC_URL (127.0.0.1, ::1, localhost); HOST is ${e.HOST} and PUBLIC_URL ${publicUrl}. Set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or LOCAL_SIGN_IN=true on a development machine nobody else reaches.`,
+    );
+  }
   return {
     production,
     port: e.PORT,
@@ -114,9 +123,42 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     adminEmails: e.ADMIN_EMAILS.split(',')
       .map((s) => s.trim().toLowerCase())
       .filter(Boolean),
-    trustProxy: e.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
   };
+}
+
+function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || (isIPv4(h) && h.startsWith('127.'));
+}
+
+/**
+ * TRUST_PROXY: `false`, a hop count (1 = the one proxy in front), or the proxies' addresses
+ * (IPs or CIDR ranges, comma-separated). "true" would trust every X-Forwarded-For hop, letting a
+ * client choose the address the sign-in rate limit counts: refused.
+ */
+export function parseTrustProxy(raw: string): false | number | string[] {
+  const value = raw.trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 10) throw new ConfigError(`Invalid configuration: TRUST_PROXY=${value}: at most 10 proxy hops.`);
+    return hops;
+  }
+  if (value === 'true') {
+    throw new ConfigError('Invalid configuration: TRUST_PROXY=true would trust every X-Forwarded-For hop (a client could pick its own address). Give the number of proxies in front (e.g. TRUST_PROXY=1) or their addresses (e.g. TRUST_PROXY=10.0.0.0/8,192.168.1.5).');
+  }
+  const entries = value.split(',').map((s) => s.trim());
+  for (const entry of entries) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const bits = isIP(address ?? '') === 6 ? 128 : 32;
+    const okPrefix = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= bits);
+    if (!address || !isIP(address) || !okPrefix || rest.length > 0) {
+      throw new ConfigError(`Invalid configuration: TRUST_PROXY entry "${entry}" is not an IP address or CIDR range; expected a hop count (e.g. 1) or addresses (e.g. 10.0.0.0/8,192.168.1.5).`);
+    }
+  }
+  return entries;
 }
 
 /** SECRET_KEY absent: one is generated into the data dir on first start and reused after. */

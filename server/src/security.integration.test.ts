@@ -121,6 +121,38 @@ describe('sessions and cookies', () => {
   });
 });
 
+describe('hole 8: logout is a cookie-authenticated change like the others', () => {
+  it('a same-site or foreign page cannot sign a rider out; our own page can', async () => {
+    const b = new Browser(server.baseUrl);
+    await b.signIn('logout.csrf@example.com');
+    for (const origin of ['https://evil.example', 'null', 'http://127.0.0.1:1']) {
+      const res = await b.request('/api/auth/logout', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status, origin).toBe(403);
+      expect((await res.json()).message).toBe('Cross-origin request refused.');
+      expect((await b.json('/api/me')).status, `still signed in after a logout from ${origin}`).toBe(200);
+    }
+    expect((await b.json('/api/auth/logout', { method: 'POST', body: '{}' })).status).toBe(200);
+    expect((await b.json('/api/me')).status).toBe(401);
+  });
+});
+
+describe('hole 9: TRUST_PROXY trusts a hop count, so a client cannot pick the address the sign-in limit counts', () => {
+  it('rotating X-Forwarded-For does not get past 30 sign-in starts a minute', async () => {
+    const other = await startTestServer({ TRUST_PROXY: '1' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 35; i++) {
+        // The client rotates the first entry; the proxy in front (one hop) appends the real address.
+        const res = await fetch(`${other.baseUrl}/api/auth/login?mode=redirect`, { redirect: 'manual', headers: { 'x-forwarded-for': `10.9.${i}.1, 203.0.113.7` } });
+        statuses.push(res.status);
+      }
+      expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('rate limits', () => {
   it('sign-in starts are limited per client (30 a minute); device calls per token (device-api tests)', async () => {
     const other = await startTestServer();
@@ -282,6 +314,20 @@ describe('logs', () => {
     const all = logLines.join('');
     expect(all.length).toBeGreaterThan(1000); // the requests were logged
     for (const secret of [b.cookies.get(SESSION_COOKIE)!, token, senha, 'k'.repeat(64)]) expect(all).not.toContain(secret);
+  });
+
+  it("hold no sign-in callback's code or state (hole 9)", async () => {
+    const b = new Browser(server.baseUrl);
+    const callback = await b.authorizeUntilCallback('callback.logs@example.com');
+    const code = callback.searchParams.get('code')!;
+    const state = callback.searchParams.get('state')!;
+    expect(code.length).toBeGreaterThan(10);
+    const before = logLines.length;
+    await b.request(callback.pathname + callback.search);
+    const all = logLines.slice(before).join('');
+    expect(all).toContain('/api/auth/callback?[redacted]');
+    expect(all).not.toContain(code);
+    expect(all).not.toContain(state);
   });
 });
 

@@ -60,3 +60,20 @@ export async function readEvents(res: Response, until: RegExp, ms: number): Prom
   }
   return text;
 }
+
+/** Reads a server-sent events response until the server ends it (true) or `ms` pass (false). */
+export async function streamEnds(res: Response, ms: number): Promise<boolean> {
+  const reader = res.body!.getReader();
+  const deadline = Date.now() + ms;
+  try {
+    while (Date.now() < deadline) {
+      const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())))]);
+      if (chunk?.done) return true;
+    }
+    return false;
+  } catch {
+    return true; // the connection was cut
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp, type BuiltApp } from '../src/app';
+import { buildApp, type AppDeps, type BuiltApp } from '../src/app';
 import { loadConfig, type AppConfig } from '../src/config';
 import { testDatabaseUrl } from './test-database';
 import { onS3, testS3 } from './test-s3';
@@ -31,7 +31,7 @@ export interface TestServer extends BuiltApp {
  * on the PostgreSQL run) and blob dir, and the local identity provider. Pass `DATABASE_URL` in
  * `env` to share a database between servers (restarts, several instances).
  */
-export async function startTestServer(env: Record<string, string> = {}, opts: { dataDir?: string; keepDataDir?: boolean; logger?: object; timeouts?: { idleMs: number; requestMs: number } } = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, opts: { dataDir?: string; keepDataDir?: boolean; logger?: object; timeouts?: { idleMs: number; requestMs: number }; live?: AppDeps['live'] } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'voltas-test-'));
   const port = await freePort();
   const databaseUrl = env.DATABASE_URL ?? (await testDatabaseUrl());
@@ -45,7 +45,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     ...s3Env,
     ...env,
   });
-  const built = await buildApp(config, { webRoot: path.join(dataDir, 'no-web'), ...(opts.logger ? { logger: opts.logger } : {}), ...(opts.timeouts ? { timeouts: opts.timeouts } : {}) });
+  const built = await buildApp(config, { webRoot: path.join(dataDir, 'no-web'), ...(opts.logger ? { logger: opts.logger } : {}), ...(opts.timeouts ? { timeouts: opts.timeouts } : {}), ...(opts.live ? { live: opts.live } : {}) });
   await built.app.listen({ port, host: '127.0.0.1' });
   return {
     ...built,

@@ -30,6 +30,13 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
+/** Every file or folder under `root` (itself included) that someone other than its owner may read. */
+function openToOthers(root: string): string[] {
+  const found = statSync(root).mode & 0o077 ? [root] : [];
+  if (!statSync(root).isDirectory()) return found;
+  return [...found, ...readdirSync(root).flatMap((name) => openToOthers(path.join(root, name)))];
+}
+
 async function cli(env: Record<string, string>, args: string[]): Promise<number> {
   const r = await runCli(env, args);
   out = [r.out];
@@ -42,9 +49,12 @@ describe.skipIf(onPostgres)('voltas backup / restore (embedded setup)', () => {
     const dir = path.join(tmp, 'b1');
     expect(await cli({ DATA_DIR: server.dataDir }, ['backup', dir])).toBe(0);
     expect(out.join('')).toMatch(/database: voltas.sqlite/);
-    expect(statSync(path.join(dir, 'secret.key')).mode & 0o077).toBe(0);
+    // Database, blobs, key and the backup of them: readable by the owner only.
+    expect(openToOthers(dir)).toEqual([]);
+    expect(openToOthers(path.join(server.dataDir, 'voltas.sqlite'))).toEqual([]);
     const restoredDir = path.join(tmp, 'restored');
     expect(await cli({ DATA_DIR: restoredDir }, ['restore', dir])).toBe(0);
+    expect(openToOthers(restoredDir)).toEqual([]);
     const copy = await startTestServer({}, { dataDir: restoredDir });
     try {
       const a = new Browser(server.baseUrl);

@@ -1,5 +1,6 @@
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { restrictToOwner } from '../lib/owner-only';
 import type { AppConfig } from '../config';
 import type { BlobStore } from '../blobs/blob-store';
 import type { Database } from '../db/create-db';
@@ -84,6 +85,7 @@ export async function backup(config: AppConfig, database: Database, dir: string)
     lines.push('secret key: SECRET_KEY comes from the environment — keep it with this backup, or Wi-Fi passwords cannot be read back');
   }
   await fs.writeFile(path.join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  await restrictToOwner(target);
   lines.unshift(`backup written to ${target}`);
   return lines;
 }
@@ -112,10 +114,8 @@ export async function restore(config: AppConfig, dir: string, force: boolean, op
   const blobsDir = path.join(config.dataDir, 'blobs');
   if (force) await fs.rm(blobsDir, { recursive: true, force: true });
   const files = existsSync(path.join(source, 'blobs')) ? await copyTree(path.join(source, 'blobs'), blobsDir, () => false) : 0;
-  if (manifest.secretKey === 'included') {
-    await fs.copyFile(path.join(source, 'secret.key'), path.join(config.dataDir, 'secret.key'));
-    await fs.chmod(path.join(config.dataDir, 'secret.key'), 0o600);
-  }
+  if (manifest.secretKey === 'included') await fs.copyFile(path.join(source, 'secret.key'), path.join(config.dataDir, 'secret.key'));
+  await restrictToOwner(config.dataDir);
   // Sessions whose blob changed after the database copy: recorded as interrupted uploads, which
   // recovery indexes from the blob (the same path as after a crash).
   const database = open();

@@ -30,7 +30,7 @@ export interface ImportReport {
   devices: ImportCounts;
   files: { stored: number; unchanged: number };
   skipped: ExportProblem[];
-  /** Devices created without a token: each needs `voltas device token <id>` before it uploads. */
+  /** Devices created, or given a new owner (the old token revoked), without a token: each needs `voltas device token <id>` before it uploads. */
   devicesWithoutToken: string[];
 }
 
@@ -86,8 +86,8 @@ export async function importFirebase(
       }
     }
     const outcome = await importDevice(db, device, deps.companyAccount);
-    report.devices[outcome]++;
-    if (outcome === 'created') report.devicesWithoutToken.push(device.id);
+    report.devices[outcome === 'updated-new-owner' ? 'updated' : outcome]++;
+    if (outcome === 'created' || outcome === 'updated-new-owner') report.devicesWithoutToken.push(device.id);
   }
 
   if (input.storage) await importFiles(deps, input.storage, report);
@@ -102,12 +102,12 @@ async function importUser(db: Kysely<DB>, box: SecretBox, u: ExportedUser): Prom
     const fields = { adm: u.adm, seller: u.seller, wifi: u.wifi, nome_piloto: u.nomePiloto, numero_moto: u.numeroMoto, user_seller: u.userSeller };
     if (!existing) {
       const now = nowIso();
-      await trx.insertInto('users').values({ email: u.email, ...fields, senha_enc: box.seal(u.senha), created_at: now, updated_at: now }).execute();
+      await trx.insertInto('users').values({ email: u.email, ...fields, senha_enc: box.seal(u.senha, u.email), created_at: now, updated_at: now }).execute();
       return 'created';
     }
     let senha: string | undefined;
     try {
-      senha = box.open(existing.senha_enc);
+      senha = box.open(existing.senha_enc, u.email);
     } catch {
       senha = undefined; // sealed with another key: replaced by the export's
     }
@@ -115,14 +115,14 @@ async function importUser(db: Kysely<DB>, box: SecretBox, u: ExportedUser): Prom
     if (same) return 'unchanged';
     await trx
       .updateTable('users')
-      .set({ ...fields, ...(senha === u.senha ? {} : { senha_enc: box.seal(u.senha) }), updated_at: nowIso() })
+      .set({ ...fields, ...(senha === u.senha ? {} : { senha_enc: box.seal(u.senha, u.email) }), updated_at: nowIso() })
       .where('email', '=', u.email)
       .execute();
     return 'updated';
   });
 }
 
-async function importDevice(db: Kysely<DB>, d: ExportedDevice, companyAccount: string): Promise<keyof ImportCounts> {
+async function importDevice(db: Kysely<DB>, d: ExportedDevice, companyAccount: string): Promise<keyof ImportCounts | 'updated-new-owner'> {
   // A device nobody owns is seller stock: the company account holds it, as when an admin registers one.
   const fields = { owner_email: d.owner || companyAccount, seller_email: d.seller, up: d.up, version: d.version, name: d.name };
   const existing = await findDevice(db, d.id);
@@ -132,8 +132,10 @@ async function importDevice(db: Kysely<DB>, d: ExportedDevice, companyAccount: s
     return 'created';
   }
   if ((Object.keys(fields) as (keyof typeof fields)[]).every((k) => existing[k] === fields[k])) return 'unchanged';
-  await db.updateTable('devices').set(fields).where('id', '=', d.id).execute();
-  return 'updated';
+  // A new owner never inherits the token the previous owner's device was loaded with.
+  const ownerChanged = existing.owner_email !== fields.owner_email;
+  await db.updateTable('devices').set({ ...fields, ...(ownerChanged ? { token_hash: null } : {}) }).where('id', '=', d.id).execute();
+  return ownerChanged ? 'updated-new-owner' : 'updated';
 }
 
 /** Walks <storage>/<device id>/<track>/<ddmmyyyy>/{lap,gps}.six; anything else is reported, never followed. */

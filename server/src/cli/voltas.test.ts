@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDatabase } from '../db/create-db';
+import { hashToken } from '../lib/tokens';
 import { findUser } from '../modules/users/users.repository';
 import { testDatabaseUrl } from '../../test/test-database';
 import { run } from './voltas';
@@ -65,6 +66,45 @@ describe('voltas CLI', () => {
     expect(err.join('')).toContain('must sign in once first');
     expect(await run(['user', 'role', 'piloto@voltas.local'])).toBe(2);
     expect(await run(['user', 'role', 'piloto@voltas.local', '--none', '--adm'])).toBe(2);
+  });
+
+  it('demo --if-empty loads only into an unused data dir; serve never loads demo data (hole 5)', async () => {
+    expect(await run(['demo', '--if-empty'])).toBe(0);
+    expect((await user('admin@voltas.local'))?.adm).toBe('1');
+    expect(await run(['demo', '--if-empty'])).toBe(0);
+    expect(out.join('')).toContain('already in use, nothing loaded');
+    expect(await run(['serve', '--demo'])).toBe(2);
+    expect(err.join('')).toContain('voltas demo --if-empty');
+  });
+
+  it('the demo device id is refused by device add, token and owner (hole 7)', async () => {
+    for (const args of [['device', 'add', '000000000001', '--owner', 'rider@example.com'], ['device', 'token', '000000000001'], ['device', 'owner', '000000000001', '--owner', 'rider@example.com']]) {
+      err = [];
+      expect(await run(args), args.join(' ')).toBe(1);
+      expect(err.join(''), args.join(' ')).toContain('demonstration device');
+    }
+  });
+
+  it('device owner gives a device to another user and replaces its token', async () => {
+    expect(await run(['device', 'add', '000000000777', '--owner', 'first@example.com'])).toBe(0);
+    const first = out.join('').trim().split('\n').at(-1)!;
+    out = [];
+    expect(await run(['device', 'owner', '000000000777', '--owner', 'Second@Example.com'])).toBe(0);
+    const second = out.join('').trim().split('\n').at(-1)!;
+    expect(second).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    expect(second).not.toBe(first);
+    const database = createDatabase({ dataDir, databaseUrl });
+    try {
+      const device = await database.db.selectFrom('devices').selectAll().where('id', '=', '000000000777').executeTakeFirstOrThrow();
+      expect(device.owner_email).toBe('second@example.com');
+      expect(device.token_hash).toBe(hashToken(second));
+    } finally {
+      await database.close();
+    }
+    out = [];
+    expect(await run(['device', 'owner', '000000000777', '--owner', 'second@example.com'])).toBe(0);
+    expect(out.join('')).toContain('token is unchanged');
+    expect(await run(['device', 'owner', '000000000777'])).toBe(2);
   });
 
   it('unknown commands print usage and fail', async () => {

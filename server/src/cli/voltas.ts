@@ -19,11 +19,13 @@ import { simulate, today } from './simulate';
 
 const USAGE = `Usage: voltas <command>
 
-  serve [--demo]                           start the server (--demo: load demo data into an empty data dir)
-  demo                                     load the demo accounts, devices and sessions
+  serve                                    start the server
+  demo [--if-empty]                        load the demo accounts (an admin among them), devices and sessions
+                                           (--if-empty: only into a data dir nobody has used yet)
   user role <email> --adm|--seller|--none  change a user's roles
   device add <id> [--owner e] [--seller e] register a device (12 digits); prints its token once, on the last line
   device token <id>                        rotate a device's token; prints the new one on the last line
+  device owner <id> --owner e              give a device to another user; its token is replaced (the new one on the last line)
   import-firebase --firestore <export.json> [--storage <dir>]
                                            move an existing installation over: users (lapTime), devices (join)
                                            and the bucket's <device>/<track>/<ddmmyyyy>/{lap,gps}.six files;
@@ -41,17 +43,18 @@ export async function run(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'serve': {
-        const { values } = parseArgs({ args: rest, options: { demo: { type: 'boolean', default: false } } });
-        if (values.demo) {
-          const report = await withDb((db, blobs, config, database) => loadDemo(db, blobs, database.coordination, { onlyIfEmpty: true, companyAccount: config.companyAccount }));
-          process.stdout.write(`${report}\n`);
+        if (rest.length > 0) {
+          // The demo admin is created only by the demo command, never as a side effect of starting.
+          process.stderr.write(`serve takes no options${rest.includes('--demo') ? ': load demo data with "voltas demo --if-empty" first' : ''}\n`);
+          return 2;
         }
         const { main } = await import('../main');
         await main();
         return 0;
       }
       case 'demo': {
-        const report = await withDb((db, blobs, config, database) => loadDemo(db, blobs, database.coordination, { onlyIfEmpty: false, companyAccount: config.companyAccount }));
+        const { values } = parseArgs({ args: rest, options: { 'if-empty': { type: 'boolean', default: false } } });
+        const report = await withDb((db, blobs, config, database) => loadDemo(db, blobs, database.coordination, { onlyIfEmpty: values['if-empty'], companyAccount: config.companyAccount }));
         process.stdout.write(`${report}\n`);
         return 0;
       }
@@ -98,16 +101,16 @@ async function withDb<T>(work: (db: Kysely<DB>, blobs: BlobStore, config: AppCon
 async function deviceCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { owner: { type: 'string' }, seller: { type: 'string' } } });
   const [sub, id] = positionals;
-  if ((sub !== 'add' && sub !== 'token') || !id) {
-    process.stderr.write('Usage: voltas device add <id> [--owner e] [--seller e] | voltas device token <id>\n');
+  if ((sub !== 'add' && sub !== 'token' && sub !== 'owner') || !id || (sub === 'owner' && !values.owner)) {
+    process.stderr.write('Usage: voltas device add <id> [--owner e] [--seller e] | voltas device token <id> | voltas device owner <id> --owner e\n');
     return 2;
   }
   if (!isDeviceId(id)) {
     process.stderr.write(`Invalid device id "${id}": 12 digits, e.g. 000000000042\n`);
     return 2;
   }
-  return withDb(async (db, _blobs, config) => {
-    const admin = createAdminService({ db, companyAccount: config.companyAccount });
+  return withDb(async (db, _blobs, config, database) => {
+    const admin = createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination });
     try {
       if (sub === 'add') {
         const owner = values.owner?.trim().toLowerCase();
@@ -121,6 +124,12 @@ async function deviceCommand(args: string[]): Promise<number> {
         const token = await admin.registerDevice('cli', { id, owner, seller });
         const device = await findDevice(db, id);
         process.stdout.write(`Device ${id} registered (owner ${device?.owner_email}${seller ? `, seller ${seller}` : ''}). Its upload token, shown only now:\n${token}\n`);
+        return 0;
+      }
+      if (sub === 'owner') {
+        const owner = values.owner!.trim().toLowerCase();
+        const token = await admin.assignOwner('cli', owner, id, { createUser: true });
+        process.stdout.write(token ? `Device ${id} now belongs to ${owner}; the previous owner's token no longer works. Its new upload token, shown only now:\n${token}\n` : `Device ${id} already belongs to ${owner}; its token is unchanged.\n`);
         return 0;
       }
       const token = await admin.rotateToken('cli', id);
@@ -222,9 +231,9 @@ async function userCommand(args: string[]): Promise<number> {
     return 2;
   }
   const email = emailArg.trim().toLowerCase();
-  const ok = await withDb(async (db, _blobs, config) => {
+  const ok = await withDb(async (db, _blobs, config, database) => {
     try {
-      await createAdminService({ db, companyAccount: config.companyAccount }).setRoles('cli', email, { adm: Boolean(values.adm), seller: Boolean(values.seller) });
+      await createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }).setRoles('cli', email, { adm: Boolean(values.adm), seller: Boolean(values.seller) });
       return true;
     } catch (err) {
       if (err instanceof AppError && err.code === 'storage/object-not-found') return false;

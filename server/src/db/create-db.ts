@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -42,9 +42,11 @@ export function createDatabase(opts: { dataDir: string; databaseUrl?: string | u
       },
     };
   }
-  mkdirSync(opts.dataDir, { recursive: true });
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(opts.dataDir, 'voltas.sqlite');
   const sqlite = new SQLite(file);
+  // Owner only (its -wal and -shm files take the same mode from SQLite).
+  chmodSync(file, 0o600);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

@@ -6,16 +6,25 @@ import { setRoles } from '../modules/users/users.repository';
 
 /**
  * Enumerates every route the app registered (app.accessRules, filled by the policy plugin) and
- * calls each as eight identities, asserting allow or deny against the policy. Deny is 401, 403 or
- * 404 and never carries rider A's data.
+ * calls each as eleven identities, asserting allow or deny against the policy. Deny is 401, 403
+ * or 404 and never carries rider A's data. Three identities come from a device that changed
+ * hands: its previous owner, its new owner, and the token it had before (stale).
  */
-type Identity = 'anonymous' | 'riderA' | 'riderB' | 'sellerS' | 'sellerT' | 'admin' | 'deviceA' | 'deviceOther';
-const IDENTITIES: Identity[] = ['anonymous', 'riderA', 'riderB', 'sellerS', 'sellerT', 'admin', 'deviceA', 'deviceOther'];
-const SIGNED_IN: Identity[] = ['riderA', 'riderB', 'sellerS', 'sellerT', 'admin'];
+type Identity = 'anonymous' | 'riderA' | 'riderB' | 'sellerS' | 'sellerT' | 'admin' | 'deviceA' | 'deviceOther' | 'previousOwner' | 'newOwner' | 'deviceStale';
+const IDENTITIES: Identity[] = ['anonymous', 'riderA', 'riderB', 'sellerS', 'sellerT', 'admin', 'deviceA', 'deviceOther', 'previousOwner', 'newOwner', 'deviceStale'];
+const SIGNED_IN: Identity[] = ['riderA', 'riderB', 'sellerS', 'sellerT', 'admin', 'previousOwner', 'newOwner'];
 const A_DEVICE = '000000000010';
+/** A's second device: the one whose token the revoke route may revoke. */
+const A_SPARE_DEVICE = '000000000011';
+/** Owned by previousOwner while they recorded a session on it, then given to newOwner. */
+const SOLD_DEVICE = '000000000040';
 // A's raw lap time and storage path: never in an answer to anyone but A, admins and A's device.
 const A_MARKERS = ['0132456', `${A_DEVICE}/Interlagos`];
 const MAY_SEE_A: Identity[] = ['riderA', 'admin', 'deviceA'];
+// The previous owner's session on the sold device: theirs and admins' only, never the new owner's.
+const PREVIOUS_MARKERS = [`${SOLD_DEVICE}/Monza`, '0201999'];
+const MAY_SEE_PREVIOUS: Identity[] = ['previousOwner', 'admin'];
+const PREVIOUS_LAP = '0201999|A|121.999|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
 
 let server: TestServer;
 const browsers = new Map<Identity, Browser>();
@@ -35,32 +44,62 @@ beforeAll(async () => {
   }
   await setRoles(server.database.db, 's@example.com', { adm: '', seller: '1' });
   await setRoles(server.database.db, 't@example.com', { adm: '', seller: '1' });
+  await addDevice(server, A_SPARE_DEVICE, 'a@example.com');
+  // The sold device: a session recorded by its previous owner, then an admin gives it to the new owner.
+  tokens.deviceStale = await addDevice(server, SOLD_DEVICE, 'prev@example.com');
+  await put(server, '/api/device/v1/sessions/Monza/02112026/lap.six', tokens.deviceStale, PREVIOUS_LAP);
+  await put(server, '/api/device/v1/sessions/Monza/02112026/gps.six', tokens.deviceStale, GPS_LINE);
+  for (const [id, email] of [['previousOwner', 'prev@example.com'], ['newOwner', 'new@example.com']] as const) {
+    const b = new Browser(server.baseUrl);
+    await b.signIn(email);
+    browsers.set(id, b);
+  }
+  const handover = await browsers.get('admin')!.json('/api/admin/assign-owner', { method: 'POST', body: JSON.stringify({ email: 'new@example.com', deviceId: SOLD_DEVICE }) });
+  expect(handover.body.token).toBeTruthy();
 });
 afterAll(async () => {
   await server.close();
 });
 
-function expected(rule: AccessRule, who: Identity): 'allow' | 'deny' {
+/** Which session a device route is called on: rider A's, or the previous owner's on the sold device. */
+type Target = 'A' | 'sold';
+
+/** Routes about one device's sessions and files, called on both targets. */
+const isSessionRoute = (rule: AccessRule) => rule.url.startsWith('/api/devices/:id') || rule.url === '/api/storage/metadata';
+
+function expected(rule: AccessRule, who: Identity, target: Target): 'allow' | 'deny' {
   switch (rule.access) {
     case 'public':
       return 'allow';
     case 'rider':
       if (!SIGNED_IN.includes(who)) return 'deny';
-      // Rider A's device, sessions and stored files: A and admins only.
-      if (rule.url.startsWith('/api/devices/:id') || rule.url === '/api/storage/metadata') return who === 'riderA' || who === 'admin' ? 'allow' : 'deny';
+      // Rider A's device, sessions and stored files: A and admins only. The sold device's old
+      // session: its previous owner and admins, never the new owner.
+      if (isSessionRoute(rule)) {
+        // The new owner may list the device they own now (empty: nothing of the previous owner's).
+        if (target === 'sold' && who === 'newOwner' && /^\/api\/devices\/:id\/tracks/.test(rule.url)) return 'allow';
+        return who === 'admin' || who === (target === 'A' ? 'riderA' : 'previousOwner') ? 'allow' : 'deny';
+      }
+      if (rule.url === '/api/me/devices/:id/token') return who === 'riderA' ? 'allow' : 'deny';
       return 'allow';
     case 'seller':
       return who === 'sellerS' || who === 'sellerT' ? 'allow' : 'deny';
     case 'admin':
       return who === 'admin' ? 'allow' : 'deny';
     case 'device':
+      // deviceStale's token was revoked when the device changed hands: denied everywhere.
       if (rule.url.includes('/devices/:id/')) return who === 'deviceA' ? 'allow' : 'deny';
       return who === 'deviceA' || who === 'deviceOther' ? 'allow' : 'deny';
   }
 }
 
-function concretePath(rule: AccessRule): string {
-  const id = rule.url.startsWith('/api/admin/devices/:id') ? '000000000030' : A_DEVICE;
+function concretePath(rule: AccessRule, target: Target): string {
+  const id = rule.url.startsWith('/api/admin/devices/:id') ? '000000000030' : rule.url === '/api/me/devices/:id/token' ? A_SPARE_DEVICE : target === 'sold' ? SOLD_DEVICE : A_DEVICE;
+  if (target === 'sold') {
+    let path = rule.url.replace(':id', id).replace(':track', 'Monza').replace(':date', '02112026').replace(':format', 'lap.six');
+    if (path === '/api/storage/metadata') path += `?path=${SOLD_DEVICE}/Monza/02112026/lap.six`;
+    return path;
+  }
   let path = rule.url
     .replace(':id', id)
     .replace(':track', 'Interlagos')
@@ -74,9 +113,9 @@ function concretePath(rule: AccessRule): string {
   return path;
 }
 
-async function call(rule: AccessRule, who: Identity): Promise<{ status: number; text: string }> {
-  const path = concretePath(rule);
-  const isDevice = rule.access === 'device' || who === 'deviceA' || who === 'deviceOther';
+async function call(rule: AccessRule, who: Identity, target: Target): Promise<{ status: number; text: string }> {
+  const path = concretePath(rule, target);
+  const isDevice = rule.access === 'device' || who === 'deviceA' || who === 'deviceOther' || who === 'deviceStale';
   const headers: Record<string, string> = { origin: server.baseUrl };
   const token = tokens[who];
   if (token) headers.authorization = `Bearer ${token}`;
@@ -126,13 +165,15 @@ describe('authorization matrix', () => {
       // Logout ends the caller's session: run it last.
       .sort((a, b) => Number(a.url === '/api/auth/logout') - Number(b.url === '/api/auth/logout'));
     const failures: string[] = [];
-    for (const rule of rules) {
+    const calls = rules.flatMap((rule) => (isSessionRoute(rule) ? (['A', 'sold'] as const) : (['A'] as const)).map((target) => ({ rule, target })));
+    for (const { rule, target } of calls) {
       for (const who of IDENTITIES) {
-        const want = expected(rule, who);
-        const { status, text } = await call(rule, who);
+        const want = expected(rule, who, target);
+        const { status, text } = await call(rule, who, target);
         const denied = status === 401 || status === 403 || status === 404;
-        const label = `${rule.method} ${rule.url} as ${who}: want ${want}, got ${status}`;
+        const label = `${rule.method} ${rule.url} (${target}) as ${who}: want ${want}, got ${status}`;
         if (!MAY_SEE_A.includes(who) && A_MARKERS.some((m) => text.includes(m))) failures.push(`${label} (leaked A's data)`);
+        if (!MAY_SEE_PREVIOUS.includes(who) && PREVIOUS_MARKERS.some((m) => text.includes(m))) failures.push(`${label} (leaked the previous owner's data)`);
         if (want === 'deny') {
           if (!denied) failures.push(label);
         } else if (rule.access !== 'public' && (status === 401 || status === 403 || (status === 404 && rule.url.startsWith('/api/')))) {

@@ -7,18 +7,19 @@ import { loadConfig } from '../config';
 import { decide, type Access, type Subject } from './policy';
 
 describe('decide (the policy, pure)', () => {
-  const anon: Subject = { user: null, device: false };
-  const rider: Subject = { user: { admin: false, seller: false, disabled: false }, device: false };
-  const seller: Subject = { user: { admin: false, seller: true, disabled: false }, device: false };
-  const admin: Subject = { user: { admin: true, seller: false, disabled: false }, device: false };
-  const disabledAdmin: Subject = { user: { admin: true, seller: true, disabled: true }, device: false };
-  const device: Subject = { user: null, device: true };
+  const anon: Subject = { user: null, device: null };
+  const rider: Subject = { user: { admin: false, seller: false, disabled: false }, device: null };
+  const seller: Subject = { user: { admin: false, seller: true, disabled: false }, device: null };
+  const admin: Subject = { user: { admin: true, seller: false, disabled: false }, device: null };
+  const disabledAdmin: Subject = { user: { admin: true, seller: true, disabled: true }, device: null };
+  const device: Subject = { user: null, device: { ownerDisabled: false } };
+  const deviceOfDisabled: Subject = { user: null, device: { ownerDisabled: true } };
   const table: [Access, Subject, string][] = [
     ['public', anon, 'allow'], ['public', device, 'allow'],
     ['rider', anon, 'unauthenticated'], ['rider', device, 'unauthenticated'], ['rider', rider, 'allow'], ['rider', seller, 'allow'], ['rider', admin, 'allow'],
     ['seller', rider, 'forbidden'], ['seller', admin, 'forbidden'], ['seller', seller, 'allow'], ['seller', anon, 'unauthenticated'],
     ['admin', rider, 'forbidden'], ['admin', seller, 'forbidden'], ['admin', admin, 'allow'], ['admin', anon, 'unauthenticated'],
-    ['device', anon, 'unauthenticated'], ['device', rider, 'unauthenticated'], ['device', admin, 'unauthenticated'], ['device', device, 'allow'],
+    ['device', anon, 'unauthenticated'], ['device', rider, 'unauthenticated'], ['device', admin, 'unauthenticated'], ['device', device, 'allow'], ['device', deviceOfDisabled, 'disabled'], ['public', deviceOfDisabled, 'allow'],
     ['rider', disabledAdmin, 'disabled'], ['admin', disabledAdmin, 'disabled'], ['seller', disabledAdmin, 'disabled'],
   ];
   it.each(table)('%s route, subject %#: %s', (access, subject, want) => {

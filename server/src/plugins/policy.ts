@@ -30,8 +30,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface Subject {
   /** The signed-in user, if any (from the session cookie). */
   user: { admin: boolean; seller: boolean; disabled: boolean } | null;
-  /** Whether a valid device token came with the request. */
-  device: boolean;
+  /** The device whose valid token came with the request, if any, with its owner's state. */
+  device: { ownerDisabled: boolean } | null;
 }
 
 export type Decision = 'allow' | 'unauthenticated' | 'disabled' | 'forbidden';
@@ -39,7 +39,7 @@ export type Decision = 'allow' | 'unauthenticated' | 'disabled' | 'forbidden';
 /** The policy itself, pure: which subject may call a route with this access rule. */
 export function decide(access: Access, subject: Subject): Decision {
   if (access === 'public') return 'allow';
-  if (access === 'device') return subject.device ? 'allow' : 'unauthenticated';
+  if (access === 'device') return !subject.device ? 'unauthenticated' : subject.device.ownerDisabled ? 'disabled' : 'allow';
   if (!subject.user) return 'unauthenticated';
   if (subject.user.disabled) return 'disabled';
   if (access === 'rider') return 'allow';
@@ -50,6 +50,7 @@ export function decide(access: Access, subject: Subject): Decision {
 export interface AuthenticatedDevice {
   id: string;
   owner: string;
+  ownerDisabled: boolean;
 }
 
 declare module 'fastify' {
@@ -91,11 +92,12 @@ export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions)
       device = token ? await opts.deviceByTokenHash(hashToken(token)) : undefined;
     }
     const id = req.identity;
-    const decision = decide(access, { user: id ? { admin: id.admin, seller: id.seller, disabled: id.disabled } : null, device: Boolean(device) });
+    const decision = decide(access, { user: id ? { admin: id.admin, seller: id.seller, disabled: id.disabled } : null, device: device ? { ownerDisabled: device.ownerDisabled } : null });
     if (decision === 'unauthenticated') {
       throw new AppError('storage/unauthenticated', access === 'device' ? 'A valid device token is required (Authorization: Bearer <token>).' : undefined);
     }
     if (decision === 'disabled') {
+      if (access === 'device') throw new AppError('auth/user-disabled', "This device's owner account is disabled: it may neither upload nor read its configuration.");
       await opts.signOut(req, reply);
       throw new AppError('auth/user-disabled');
     }
@@ -104,8 +106,9 @@ export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions)
       req.device = device;
       return;
     }
-    // Cookie-authenticated changes must come from our own origin (CSRF, beside SameSite=Lax).
-    if (access !== 'public' && !SAFE_METHODS.has(req.method)) {
+    // Cookie-authenticated changes must come from our own origin (CSRF, beside SameSite=Lax),
+    // public ones too: a same-site page must not be able to sign a rider out.
+    if (!SAFE_METHODS.has(req.method)) {
       const origin = req.headers.origin;
       if (origin && !opts.allowedOrigins.includes(origin) && origin !== `${req.protocol}://${req.host}`) {
         throw new AppError('storage/unauthorized', 'Cross-origin request refused.');

@@ -5,8 +5,13 @@ import type { DB } from '../db/schema';
 import { deleteSession, findSession, insertSession, renewSession } from '../modules/auth/auth-sessions.repository';
 import { hashToken, newToken } from '../lib/tokens';
 
+/** The cookie over plain http (local use). */
 export const SESSION_COOKIE = 'voltas_session';
+/** Over https: the `__Host-` prefix binds the cookie to this exact host, path / and Secure. */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 const SESSION_DAYS = 30;
+/** However active, a sign-in ends this long after it began: a stolen cookie does not live for ever. */
+export const SESSION_MAX_DAYS = 90;
 /** Sliding sessions: renewed at most hourly, so an active rider is never signed out mid-use. */
 const RENEW_AFTER_MS = 60 * 60 * 1000;
 
@@ -32,41 +37,65 @@ export interface SessionManager {
   /** Starts a fresh session (rotation: any session the browser had is revoked first). */
   start(req: FastifyRequest, reply: FastifyReply, email: string): Promise<void>;
   end(req: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** The sign-in behind `sessionHash` as it is now; null once it ended, expired or its user was disabled. */
+  check(sessionHash: string): Promise<SessionIdentity | null>;
 }
 
-export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Kysely<DB>; secureCookies: boolean | 'auto' }) => {
+export interface SessionPluginOptions {
+  db: Kysely<DB>;
+  secureCookies: boolean | 'auto';
+  /** Called when a sign-in ends here (logout, or replaced by a new sign-in), to tell every instance. */
+  onEnded?: (sessionHash: string) => void;
+}
+
+type SessionRow = NonNullable<Awaited<ReturnType<typeof findSession>>>;
+
+function isLive(row: SessionRow, now: number): boolean {
+  return Date.parse(row.expires_at) > now && Date.parse(row.created_at) + SESSION_MAX_DAYS * 86_400_000 > now;
+}
+
+function identityOf(row: SessionRow, idHash: string): SessionIdentity {
+  return { email: row.email, sessionHash: idHash, disabled: Number(row.disabled) !== 0, admin: row.adm === '1', seller: row.seller !== '' };
+}
+
+export const sessionPlugin = fp(async (app: FastifyInstance, opts: SessionPluginOptions) => {
   const { db } = opts;
+  const cookieName = opts.secureCookies === true ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: opts.secureCookies };
 
   function setCookie(reply: FastifyReply, token: string, expires: Date) {
-    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, expires });
+    reply.setCookie(cookieName, token, { ...cookieOptions, expires });
   }
 
   app.decorateRequest('identity', null);
 
   app.addHook('onRequest', async (req, reply) => {
-    const token = req.cookies[SESSION_COOKIE];
+    const token = req.cookies[cookieName];
     if (!token) return;
     const idHash = hashToken(token);
     const row = await findSession(db, idHash);
     const now = Date.now();
-    if (!row || Date.parse(row.expires_at) <= now) {
+    if (!row || !isLive(row, now)) {
       if (row) await deleteSession(db, idHash);
-      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      reply.clearCookie(cookieName, cookieOptions);
       return;
     }
-    req.identity = { email: row.email, sessionHash: idHash, disabled: Number(row.disabled) !== 0, admin: row.adm === '1', seller: row.seller !== '' };
+    req.identity = identityOf(row, idHash);
     if (!req.identity.disabled && now - Date.parse(row.renewed_at) > RENEW_AFTER_MS) {
-      const expires = new Date(now + SESSION_DAYS * 86_400_000);
+      const expires = new Date(Math.min(now + SESSION_DAYS * 86_400_000, Date.parse(row.created_at) + SESSION_MAX_DAYS * 86_400_000));
       await renewSession(db, idHash, new Date(now).toISOString(), expires.toISOString());
       setCookie(reply, token, expires);
     }
   });
 
+  const ended = (idHash: string) => opts.onEnded?.(idHash);
   const manager: SessionManager = {
     async start(req, reply, email) {
-      const old = req.cookies[SESSION_COOKIE];
-      if (old) await deleteSession(db, hashToken(old));
+      const old = req.cookies[cookieName];
+      if (old) {
+        await deleteSession(db, hashToken(old));
+        ended(hashToken(old));
+      }
       const token = newToken();
       const now = new Date();
       const expires = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
@@ -74,10 +103,19 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: { db: Kysely<
       setCookie(reply, token, expires);
     },
     async end(req, reply) {
-      const token = req.cookies[SESSION_COOKIE];
-      if (token) await deleteSession(db, hashToken(token));
-      reply.clearCookie(SESSION_COOKIE, cookieOptions);
+      const token = req.cookies[cookieName];
+      if (token) {
+        await deleteSession(db, hashToken(token));
+        ended(hashToken(token));
+      }
+      reply.clearCookie(cookieName, cookieOptions);
       req.identity = null;
+    },
+    async check(idHash) {
+      const row = await findSession(db, idHash);
+      if (!row || !isLive(row, Date.now())) return null;
+      const identity = identityOf(row, idHash);
+      return identity.disabled ? null : identity;
     },
   };
   app.decorate('sessions', manager);

@@ -90,9 +90,17 @@ describe('administration', () => {
     await put(server, '/api/device/v1/sessions/Interlagos/01102026/lap.six', token, LAP_LINE);
     const first = new Browser(server.baseUrl);
     await first.signIn('first@example.com');
-    expect((await admin.json('/api/admin/assign-owner', { method: 'POST', body: JSON.stringify({ email: 'buyer@example.com', deviceId: '000000000600' }) })).status).toBe(200);
-    await put(server, '/api/device/v1/sessions/Interlagos/02102026/lap.six', token, LAP_LINE);
-    expect((await buyer.json('/api/devices/000000000600/tracks/Interlagos/dates')).body.dates).toEqual(['02102026']);
+    const assigned = await admin.json('/api/admin/assign-owner', { method: 'POST', body: JSON.stringify({ email: 'buyer@example.com', deviceId: '000000000600' }) });
+    expect(assigned.status).toBe(200);
+    // The change of owner revoked the token loaded while the first owner had it; the new one, given once, works.
+    expect(assigned.body).toEqual({ ok: true, id: '000000000600', token: expect.stringMatching(/^[A-Za-z0-9_-]{20,}$/) });
+    expect((await put(server, '/api/device/v1/sessions/Interlagos/02102026/lap.six', token, LAP_LINE)).status).toBe(401);
+    expect((await put(server, '/api/device/v1/sessions/Interlagos/02102026/lap.six', assigned.body.token, LAP_LINE)).status).toBe(200);
+    // Assigning it again to the same owner keeps the token.
+    const again = await admin.json('/api/admin/assign-owner', { method: 'POST', body: JSON.stringify({ email: 'buyer@example.com', deviceId: '000000000600' }) });
+    expect(again.body).toEqual({ ok: true, id: '000000000600', token: null });
+    expect((await put(server, '/api/device/v1/sessions/Interlagos/03102026/lap.six', assigned.body.token, LAP_LINE)).status).toBe(200);
+    expect((await buyer.json('/api/devices/000000000600/tracks/Interlagos/dates')).body.dates).toEqual(['02102026', '03102026']);
     expect((await first.json('/api/devices/000000000600/tracks/Interlagos/dates')).body.dates).toEqual(['01102026']);
     expect((await admin.json('/api/admin/assign-owner', { method: 'POST', body: JSON.stringify({ email: 'ghost@example.com', deviceId: '000000000600' }) })).status).toBe(404);
   });

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import {
   adminDeviceSchema, adminUserSchema, assignBuyerSellerSchema, assignDeviceSellerSchema, assignOwnerSchema, auditEntrySchema, deviceIdParamsSchema,
-  deviceTokenResponseSchema, disableUserSchema, emailParamsSchema, registerDeviceSchema, setRolesSchema,
+  deviceTokenResponseSchema, disableUserSchema, emailParamsSchema, ownerChangeResponseSchema, registerDeviceSchema, setRolesSchema,
 } from '../../../../core/contracts/admin.contract';
 import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
 import type { DB } from '../../db/schema';
@@ -26,10 +26,10 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   r.get('/api/admin/devices', { config: cfg, schema: { tags, summary: 'All devices', response: { 200: z.array(adminDeviceSchema), ...errors } } }, () => admin.devices());
   r.get('/api/admin/audit', { config: cfg, schema: { tags, summary: 'The latest 500 audit entries', response: { 200: z.array(auditEntrySchema), ...errors } } }, () => listAudit(opts.db));
 
-  r.post('/api/admin/assign-owner', { config: cfg, schema: { tags, summary: '[adm] device → owner', body: assignOwnerSchema, response: { 200: okSchema, ...errors } } }, async (req) => {
-    await admin.assignOwner(req.identity!.email, req.body.email, req.body.deviceId);
-    return ok;
-  });
+  r.post('/api/admin/assign-owner', {
+    config: cfg,
+    schema: { tags, summary: "[adm] device → owner; a new owner revokes the device's token and gets a new one, shown once", body: assignOwnerSchema, response: { 200: ownerChangeResponseSchema, ...errors } },
+  }, async (req) => ({ ok: true as const, id: req.body.deviceId, token: await admin.assignOwner(req.identity!.email, req.body.email, req.body.deviceId) }));
   r.post('/api/admin/assign-buyer-seller', { config: cfg, schema: { tags, summary: '[seller-adm] seller → buyer', body: assignBuyerSellerSchema, response: { 200: okSchema, ...errors } } }, async (req) => {
     await admin.assignBuyerSeller(req.identity!.email, req.body.buyer, req.body.seller);
     return ok;

@@ -2,9 +2,12 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../../../../core/errors';
 import type { DB } from '../../db/schema';
 import { inTransaction } from '../../db/transaction';
+import { refuseDemoDevice } from '../../lib/demo-accounts';
 import { hashToken, newToken } from '../../lib/tokens';
 import { deleteSessionsOf } from '../auth/auth-sessions.repository';
+import type { Coordination } from '../../db/coordination';
 import { recordAudit } from '../audit/audit.repository';
+import { signInRevoked } from '../auth/auth-events';
 import { findDevice, insertDevice, setDeviceOwner, setDeviceToken } from '../devices/devices.repository';
 import { ensureUser, findUser, setDisabled, setRoles } from '../users/users.repository';
 import { listDevices, listUsersWithHardware, setDeviceSeller, setUserSeller } from './admin.repository';
@@ -22,6 +25,7 @@ async function requireSeller(db: Kysely<DB>, email: string) {
 }
 
 async function requireDevice(db: Kysely<DB>, id: string) {
+  refuseDemoDevice(id);
   const device = await findDevice(db, id);
   if (!device) throw new AppError('storage/object-not-found', `No device ${id}.`);
   return device;
@@ -31,20 +35,31 @@ async function requireDevice(db: Kysely<DB>, id: string) {
  * The administrator's rules. Every change runs in one transaction with its audit entry.
  * `actor` is the admin's e-mail ('cli' from the command line).
  */
-export function createAdminService(deps: { db: Kysely<DB>; companyAccount: string }) {
+export function createAdminService(deps: { db: Kysely<DB>; companyAccount: string; coordination?: Coordination }) {
   const { db } = deps;
+  // Live streams opened under the old rights close on every instance (best effort: each stream
+  // also re-checks its sign-in on every heartbeat).
+  const revokeSignIns = (email: string) => deps.coordination?.publish(signInRevoked({ email })).catch(() => undefined);
   return {
     users: () => listUsersWithHardware(db),
     sellers: () => listUsersWithHardware(db, { sellersOnly: true }),
     devices: () => listDevices(db),
 
-    /** The spec's adm assign: the device joins the user's hardware and its owner becomes the user. */
-    async assignOwner(actor: string, email: string, deviceId: string): Promise<void> {
-      await inTransaction(db, async (trx) => {
-        await requireUser(trx, email);
+    /**
+     * The spec's adm assign: the device joins the user's hardware and its owner becomes the user.
+     * A change of owner revokes the device's token in the same transaction and returns the new
+     * one, shown once to load into the device; null when the owner stays the same.
+     */
+    async assignOwner(actor: string, email: string, deviceId: string, opts: { createUser?: boolean } = {}): Promise<string | null> {
+      return inTransaction(db, async (trx) => {
         const device = await requireDevice(trx, deviceId);
-        await setDeviceOwner(trx, deviceId, email);
-        await recordAudit(trx, { actor, action: 'assign-owner', target: deviceId, before: { owner: device.owner_email }, after: { owner: email } });
+        if (opts.createUser) await ensureUser(trx, email);
+        await requireUser(trx, email);
+        if (device.owner_email === email) return null;
+        const token = newToken();
+        await setDeviceOwner(trx, deviceId, email, hashToken(token));
+        await recordAudit(trx, { actor, action: 'assign-owner', target: deviceId, before: { owner: device.owner_email }, after: { owner: email, tokenRotated: true } });
+        return token;
       });
     },
 
@@ -68,6 +83,7 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
 
     /** Registers a device (owner defaults to the company account: seller stock). Returns the token, once. */
     async registerDevice(actor: string, input: { id: string; owner?: string | undefined; seller?: string | undefined }): Promise<string> {
+      refuseDemoDevice(input.id);
       const token = newToken();
       const owner = input.owner ?? deps.companyAccount;
       const seller = input.seller ?? '';
@@ -98,6 +114,7 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
         await setRoles(trx, email, next);
         await recordAudit(trx, { actor, action: 'set-roles', target: email, before: { adm: user.adm, seller: user.seller }, after: next });
       });
+      await revokeSignIns(email);
     },
 
     /** A disabled user is signed out at once (sessions deleted) and cannot sign in again. */
@@ -109,6 +126,7 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
         if (disabled) await deleteSessionsOf(trx, email);
         await recordAudit(trx, { actor, action: disabled ? 'disable-user' : 'enable-user', target: email, before: { disabled: Number(user.disabled) !== 0 }, after: { disabled } });
       });
+      if (disabled) await revokeSignIns(email);
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { nowIso } from '../../lib/tokens';
 
-export type AuditAction = 'assign-owner' | 'assign-buyer-seller' | 'assign-device-seller' | 'register-device' | 'rotate-token' | 'set-roles' | 'disable-user' | 'enable-user' | 'sell-device';
+export type AuditAction = 'assign-owner' | 'assign-buyer-seller' | 'assign-device-seller' | 'register-device' | 'rotate-token' | 'set-roles' | 'disable-user' | 'enable-user' | 'sell-device' | 'revoke-token';
 
 export interface AuditEntry {
   actor: string;

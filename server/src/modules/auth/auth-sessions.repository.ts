@@ -17,7 +17,7 @@ const sessionById = preparedQuery((db, idHash: string) =>
   db
     .selectFrom('auth_sessions')
     .innerJoin('users', 'users.email', 'auth_sessions.user_email')
-    .select(['auth_sessions.id_hash', 'auth_sessions.expires_at', 'auth_sessions.renewed_at', 'users.email', 'users.disabled', 'users.adm', 'users.seller'])
+    .select(['auth_sessions.id_hash', 'auth_sessions.created_at', 'auth_sessions.expires_at', 'auth_sessions.renewed_at', 'users.email', 'users.disabled', 'users.adm', 'users.seller'])
     .where('auth_sessions.id_hash', '=', idHash),
 );
 

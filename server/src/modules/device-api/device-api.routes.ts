@@ -7,10 +7,9 @@ import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.cont
 import { dateParam, deviceConfigSchema, deviceStatusInputSchema, trackParam, uploadResponseSchema } from '../../../../core/contracts/sessions.contract';
 import { AppError } from '../../../../core/errors';
 import type { DB } from '../../db/schema';
-import type { SecretBox } from '../../lib/secret-box';
 import { hashToken } from '../../lib/tokens';
 import { recordDeviceStatus, touchDevice } from '../devices/devices.repository';
-import { findUser } from '../users/users.repository';
+import type { UsersService } from '../users/users.service';
 import { MAX_UPLOAD_BYTES, SIX_FILE, type SessionsService, type SixKind } from '../sessions/sessions.service';
 
 const uploadParams = z.object({ track: trackParam, date: dateParam });
@@ -37,7 +36,7 @@ const perToken = (max: number) => ({
 });
 
 /** The device's own API: bearer token of one device; it writes only its own device's paths. */
-export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<DB>; sessions: SessionsService; box: SecretBox }) {
+export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<DB>; sessions: SessionsService; users: UsersService }) {
   // Six files arrive as text/plain. The body is left unread here: the handler runs after the
   // token check and reads it itself (a lap.six into memory, a gps.six streamed through).
   app.removeContentTypeParser('text/plain');
@@ -106,17 +105,7 @@ export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<D
   r.get('/api/device/v1/config', {
     config: { access: 'device', rateLimit: perToken(60) },
     schema: { tags: ['device'], summary: "The owner's Wi-Fi and pilot data, for the device", response: { 200: deviceConfigSchema, 401: apiErrorSchema } },
-  }, async (req) => {
-    const owner = req.device!.owner ? await findUser(opts.db, req.device!.owner) : undefined;
-    if (!owner) return { wifi: '', senha: '', nomePiloto: '', numeroMoto: '' };
-    let senha = '';
-    try {
-      senha = opts.box.open(owner.senha_enc);
-    } catch {
-      senha = '';
-    }
-    return { wifi: owner.wifi, senha, nomePiloto: owner.nome_piloto, numeroMoto: owner.numero_moto };
-  });
+  }, async (req) => opts.users.deviceConfig(req.device!.owner));
 
   r.post('/api/device/v1/status', {
     config: { access: 'device', rateLimit: perToken(60) },

@@ -9,11 +9,19 @@ export function findDevice(db: Kysely<DB>, id: string): Promise<DeviceRow | unde
   return db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-// Every device request reads this: compiled once (see preparedQuery).
-const deviceByToken = preparedQuery((db, tokenHash: string) => db.selectFrom('devices').selectAll().where('token_hash', '=', tokenHash));
+// Every device request reads this: compiled once (see preparedQuery). With the owner's disabled
+// flag: a disabled owner's device may neither upload nor read the configuration.
+const deviceByToken = preparedQuery((db, tokenHash: string) =>
+  db
+    .selectFrom('devices')
+    .leftJoin('users', 'users.email', 'devices.owner_email')
+    .select(['devices.id', 'devices.owner_email', 'users.disabled as owner_disabled'])
+    .where('devices.token_hash', '=', tokenHash),
+);
 
-export function findDeviceByTokenHash(db: Kysely<DB>, tokenHash: string): Promise<DeviceRow | undefined> {
-  return deviceByToken.first(db, tokenHash);
+export async function findDeviceByTokenHash(db: Kysely<DB>, tokenHash: string): Promise<{ id: string; owner: string; ownerDisabled: boolean } | undefined> {
+  const row = await deviceByToken.first(db, tokenHash);
+  return row && { id: row.id, owner: row.owner_email, ownerDisabled: Number(row.owner_disabled ?? 0) !== 0 };
 }
 
 export async function insertDevice(db: Kysely<DB>, d: { id: string; owner: string; seller: string; tokenHash: string; name?: string }): Promise<void> {
@@ -28,8 +36,16 @@ export async function setDeviceToken(db: Kysely<DB>, id: string, tokenHash: stri
   return Number(res.numUpdatedRows) > 0;
 }
 
-export async function setDeviceOwner(db: Kysely<DB>, id: string, owner: string): Promise<void> {
-  await db.updateTable('devices').set({ owner_email: owner }).where('id', '=', id).execute();
+/**
+ * A change of owner replaces the device's token in the same statement: a token issued while the
+ * previous owner had the device stops working (null: no token until one is issued).
+ */
+export async function setDeviceOwner(db: Kysely<DB>, id: string, owner: string, tokenHash: string | null): Promise<void> {
+  await db.updateTable('devices').set({ owner_email: owner, token_hash: tokenHash }).where('id', '=', id).execute();
+}
+
+export async function revokeDeviceToken(db: Kysely<DB>, id: string): Promise<void> {
+  await db.updateTable('devices').set({ token_hash: null }).where('id', '=', id).execute();
 }
 
 export async function recordDeviceStatus(db: Kysely<DB>, id: string, status: { version: string; up: string }): Promise<void> {

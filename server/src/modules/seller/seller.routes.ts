@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminDeviceSchema, buyerSchema, sellDeviceSchema } from '../../../../core/contracts/admin.contract';
-import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
+import { adminDeviceSchema, buyerSchema, ownerChangeResponseSchema, sellDeviceSchema } from '../../../../core/contracts/admin.contract';
+import { apiErrorSchema } from '../../../../core/contracts/common.contract';
 import type { SellerService } from './seller.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
@@ -13,8 +13,8 @@ export async function sellerRoutes(app: FastifyInstance, opts: { seller: SellerS
   const tags = ['seller'];
   r.get('/api/seller/buyers', { config: { access: 'seller' }, schema: { tags, summary: 'My buyers (userSeller = me)', response: { 200: z.array(buyerSchema), ...errors } } }, (req) => opts.seller.buyers(req.identity!.email));
   r.get('/api/seller/stock', { config: { access: 'seller' }, schema: { tags, summary: 'My stock: devices whose seller is me and owner is the company account', response: { 200: z.array(adminDeviceSchema), ...errors } } }, (req) => opts.seller.stock(req.identity!.email));
-  r.post('/api/seller/assign', { config: { access: 'seller' }, schema: { tags, summary: 'Hands a device from my stock to one of my buyers', body: sellDeviceSchema, response: { 200: okSchema, ...errors } } }, async (req) => {
-    await opts.seller.sell(req.identity!.email, req.body.buyer, req.body.deviceId);
-    return { ok: true as const };
-  });
+  r.post('/api/seller/assign', {
+    config: { access: 'seller' },
+    schema: { tags, summary: "Hands a device from my stock to one of my buyers; its token is replaced and the new one shown once", body: sellDeviceSchema, response: { 200: ownerChangeResponseSchema, ...errors } },
+  }, async (req) => ({ ok: true as const, id: req.body.deviceId, token: await opts.seller.sell(req.identity!.email, req.body.buyer, req.body.deviceId) }));
 }

@@ -2,8 +2,10 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../../../../core/errors';
 import type { DB } from '../../db/schema';
 import { inTransaction } from '../../db/transaction';
+import { hashToken, newToken } from '../../lib/tokens';
 import { recordAudit } from '../audit/audit.repository';
 import { listDevices, listUsersWithHardware } from '../admin/admin.repository';
+import { refuseDemoDevice } from '../../lib/demo-accounts';
 import { findDevice, setDeviceOwner } from '../devices/devices.repository';
 import { findUser } from '../users/users.repository';
 
@@ -17,17 +19,23 @@ export function createSellerService(deps: { db: Kysely<DB>; companyAccount: stri
     },
     stock: (seller: string) => listDevices(db, { seller, owner: deps.companyAccount }),
 
-    /** Hands a device from my stock to one of my buyers. */
-    async sell(seller: string, buyer: string, deviceId: string): Promise<void> {
-      await inTransaction(db, async (trx) => {
+    /**
+     * Hands a device from my stock to one of my buyers. Its token is replaced in the same
+     * transaction; the new one is returned to show once, to load into the device.
+     */
+    async sell(seller: string, buyer: string, deviceId: string): Promise<string> {
+      refuseDemoDevice(deviceId);
+      return inTransaction(db, async (trx) => {
         const user = await findUser(trx, buyer);
         if (!user || user.user_seller !== seller) throw new AppError('storage/unauthorized', `${buyer} is not one of your buyers.`);
         const device = await findDevice(trx, deviceId);
         if (!device || device.seller_email !== seller || device.owner_email !== deps.companyAccount) {
           throw new AppError('storage/unauthorized', `Device ${deviceId} is not in your stock.`);
         }
-        await setDeviceOwner(trx, deviceId, buyer);
-        await recordAudit(trx, { actor: seller, action: 'sell-device', target: deviceId, before: { owner: device.owner_email }, after: { owner: buyer } });
+        const token = newToken();
+        await setDeviceOwner(trx, deviceId, buyer, hashToken(token));
+        await recordAudit(trx, { actor: seller, action: 'sell-device', target: deviceId, before: { owner: device.owner_email }, after: { owner: buyer, tokenRotated: true } });
+        return token;
       });
     },
   };

@@ -2,17 +2,44 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '../../../../core/contracts/common.contract';
 import { latestSessionSchema } from '../../../../core/contracts/sessions.contract';
+import { AppError } from '../../../../core/errors';
+import type { Coordination } from '../../db/coordination';
+import type { SessionIdentity } from '../../plugins/session';
+import { isSignInRevoked } from '../auth/auth-events';
 import type { SessionEvent, SessionsService } from './sessions.service';
 
 const HEARTBEAT_MS = 25_000;
+/** A rider's phone and laptop with a tab or two each; a fifth stream on one sign-in is refused. */
+export const MAX_STREAMS_PER_SIGN_IN = 4;
+/** Per instance: each open stream holds a socket and a listener. */
+export const MAX_STREAMS = 2_000;
+
+interface Stream {
+  identity: SessionIdentity;
+  end(): void;
+}
 
 /** Live updates (server-sent events) and the latest session, for the home, laps and analytics screens. */
-export async function liveRoutes(app: FastifyInstance, opts: { sessions: SessionsService; demoDeviceId: string }) {
+export async function liveRoutes(app: FastifyInstance, opts: { sessions: SessionsService; coordination: Coordination; demoDeviceId: string; heartbeatMs?: number; maxStreams?: number }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  // Open streams, ended when the server closes (graceful shutdown must not wait on them).
-  const open = new Set<() => void>();
-  app.addHook('onClose', async () => {
-    for (const end of [...open]) end();
+  const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
+  const maxStreams = opts.maxStreams ?? MAX_STREAMS;
+  // Open streams, each tied to the sign-in it was opened under.
+  const open = new Set<Stream>();
+  const countOf = (sessionHash: string) => [...open].filter((s) => s.identity.sessionHash === sessionHash).length;
+
+  // A sign-in ended or a user's rights changed, on any instance: its streams close now.
+  const unsubscribe = opts.coordination.subscribe((payload) => {
+    if (!isSignInRevoked(payload)) return;
+    for (const s of [...open]) {
+      if (s.identity.sessionHash === payload.sessionHash || s.identity.email === payload.email) s.end();
+    }
+  });
+  // preClose: a stream never finishes by itself, and Fastify waits for requests in flight
+  // before its onClose hooks run.
+  app.addHook('preClose', async () => {
+    unsubscribe();
+    for (const s of [...open]) s.end();
   });
 
   r.get('/api/sessions/latest', {
@@ -22,9 +49,18 @@ export async function liveRoutes(app: FastifyInstance, opts: { sessions: Session
 
   r.get('/api/events', {
     config: { access: 'rider', rateLimit: false },
-    schema: { tags: ['sessions'], summary: "Server-sent events: 'session' when a session the caller may see is uploaded or replaced" },
-  }, (req, reply) => {
-    const viewer = { email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId };
+    schema: {
+      tags: ['sessions'],
+      summary: `Server-sent events: 'session' when a session the caller may see is uploaded or replaced. At most ${MAX_STREAMS_PER_SIGN_IN} streams per sign-in (429 beyond); a stream closes when its sign-in ends, its user is disabled or their roles change.`,
+      response: { 429: apiErrorSchema },
+    },
+  }, async (req, reply) => {
+    const identity = req.identity!;
+    if (countOf(identity.sessionHash) >= MAX_STREAMS_PER_SIGN_IN) {
+      throw new AppError('auth/too-many-requests', `At most ${MAX_STREAMS_PER_SIGN_IN} live-update streams per sign-in; close another tab.`);
+    }
+    if (open.size >= maxStreams) throw new AppError('auth/too-many-requests', 'Too many live-update streams on this server; try again later.');
+    const viewer = { email: identity.email, admin: identity.admin, demoDeviceId: opts.demoDeviceId };
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
@@ -38,18 +74,31 @@ export async function liveRoutes(app: FastifyInstance, opts: { sessions: Session
       if (!opts.sessions.concerns(viewer, event)) return;
       res.write(`event: session\ndata: ${JSON.stringify({ type: event.type, deviceId: event.deviceId, track: event.track, date: event.date })}\n\n`);
     };
-    const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+    // Each beat re-checks the sign-in: an expiry, or a change made where no bus reaches (the CLI
+    // on SQLite), closes the stream within one beat.
+    const heartbeat = setInterval(() => {
+      res.write(': ping\n\n');
+      app.sessions.check(identity.sessionHash).then(
+        (now) => {
+          if (!now || now.admin !== identity.admin || now.seller !== identity.seller) stream.end();
+        },
+        () => undefined, // the database is away: the next beat asks again
+      );
+    }, heartbeatMs);
     opts.sessions.events.on('session', onSession);
     const close = () => {
       clearInterval(heartbeat);
       opts.sessions.events.off('session', onSession);
-      open.delete(end);
+      open.delete(stream);
     };
-    const end = () => {
-      close();
-      res.end();
+    const stream: Stream = {
+      identity,
+      end() {
+        close();
+        res.end();
+      },
     };
-    open.add(end);
+    open.add(stream);
     req.raw.on('close', close);
   });
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDevice, LAP_LINE, put } from '../../../test/fixtures';
 import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
 import { setDeviceOwner } from '../devices/devices.repository';
+import { hashToken, newToken } from '../../lib/tokens';
 
 let server: TestServer;
 let tokenA: string;
@@ -97,8 +98,10 @@ describe('who sees which sessions (enforced by the server)', () => {
   });
 
   it('a device changing hands: each owner keeps only their own sessions', async () => {
-    await setDeviceOwner(server.database.db, '000000000010', 'b@example.com');
-    await put(server, '/api/device/v1/sessions/Interlagos/20112026/lap.six', tokenA, LAP_LINE);
+    const tokenOfB = newToken();
+    await setDeviceOwner(server.database.db, '000000000010', 'b@example.com', hashToken(tokenOfB));
+    expect((await put(server, '/api/device/v1/sessions/Interlagos/20112026/lap.six', tokenA, LAP_LINE)).status).toBe(401);
+    expect((await put(server, '/api/device/v1/sessions/Interlagos/20112026/lap.six', tokenOfB, LAP_LINE)).status).toBe(200);
     // The previous owner keeps theirs and does not see the new owner's.
     expect((await a.json('/api/devices/000000000010/tracks/Interlagos/dates')).body.dates).toEqual(['15102026', '01112026']);
     expect((await a.json('/api/devices/000000000010/sessions/Interlagos/20112026/laps')).status).toBe(404);
@@ -106,7 +109,7 @@ describe('who sees which sessions (enforced by the server)', () => {
     // The new owner sees only what was uploaded after the sale.
     expect((await b.json('/api/devices/000000000010/tracks/Interlagos/dates')).body.dates).toEqual(['20112026']);
     expect((await b.json('/api/devices/000000000010/sessions/Interlagos/01112026/laps')).status).toBe(404);
-    await setDeviceOwner(server.database.db, '000000000010', 'a@example.com');
+    await setDeviceOwner(server.database.db, '000000000010', 'a@example.com', hashToken(tokenA));
   });
 });
 

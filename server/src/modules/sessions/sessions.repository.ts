@@ -122,7 +122,8 @@ export async function indexSessionFile(
   await trx
     .insertInto('lap_sessions')
     .values({ id: s.id, device_id: s.deviceId, track: s.track, date: s.date, date_iso: s.dateIso, owner_email: s.owner, created_at: s.now, updated_at: s.now, ...fields })
-    .onConflict((oc) => oc.column('id').doUpdateSet({ ...fields, owner_email: s.owner, updated_at: s.now }))
+    // The owner is history, set once: never overwritten by a later upload (the service refuses those).
+    .onConflict((oc) => oc.column('id').doUpdateSet({ ...fields, updated_at: s.now }))
     .execute();
   if (kind === 'lap' && 'laps' in content) {
     await trx.deleteFrom('laps').where('session_id', '=', s.id).execute();

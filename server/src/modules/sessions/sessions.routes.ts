@@ -11,7 +11,8 @@ import { AppError } from '../../../../core/errors';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { viewerHasDevice, type Viewer } from './sessions.repository';
-import type { SessionsService } from './sessions.service';
+import { heavyReadRateLimit } from '../../plugins/heavy-reads';
+import { MAX_JSON_SAMPLES, type SessionsService } from './sessions.service';
 
 /** An encoding named in accept-encoding and not refused with `;q=0`. */
 const acceptedBy = (encoding: string) => new RegExp(`(?:^|[\\s,])${encoding}(?!\\s*;\\s*q=0(?:\\.0*)?\\s*(?:,|$))(?=\\s*(?:[;,]|$))`);
@@ -22,7 +23,7 @@ function accepts(req: FastifyRequest, encoding: keyof typeof ACCEPTS): boolean {
   return ACCEPTS[encoding].test(String(req.headers['accept-encoding'] ?? ''));
 }
 
-const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
+const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
 /** Bytes sent as they are (Fastify does not serialize a Buffer). */
 const binaryBody = z.unknown().describe('file bytes');
 
@@ -67,8 +68,8 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
   });
 
   r.get('/api/devices/:id/sessions/:track/:date/gps', {
-    config: { access: 'rider' },
-    schema: { tags: ['sessions'], summary: "A session's GPS samples, as columns", params: sessionParamsSchema, response: { 200: gpsResponseSchema, ...errors } },
+    config: { access: 'rider', heavyRead: true, rateLimit: heavyReadRateLimit },
+    schema: { tags: ['sessions'], summary: `A session's GPS samples as JSON columns: at most ${MAX_JSON_SAMPLES} of them, every \`step\`-th sample of \`totalCount\` (full resolution: gps.bin)`, params: sessionParamsSchema, response: { 200: gpsResponseSchema, ...errors } },
   }, async (req) => opts.sessions.gps(viewer(req), req.params.id, req.params.track, req.params.date));
 
   r.get('/api/devices/:id/sessions/:track/:date/summary', {
@@ -77,7 +78,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
   }, async (req) => opts.sessions.summary(viewer(req), req.params.id, req.params.track, req.params.date));
 
   r.get('/api/devices/:id/sessions/:track/:date/gps.bin', {
-    config: { access: 'rider' },
+    config: { access: 'rider', heavyRead: true },
     schema: { tags: ['sessions'], summary: 'GPS columns as compact binary (gzip), parsed once at upload; see core/formats/gps-columns-codec.ts', params: sessionParamsSchema, response: { 200: binaryBody, ...errors } },
   }, async (req, reply) => {
     const { gzipped, etag } = await opts.sessions.gpsBinary(viewer(req), req.params.id, req.params.track, req.params.date);
@@ -89,12 +90,12 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
   });
 
   r.get('/api/devices/:id/sessions/:track/:date/analysis', {
-    config: { access: 'rider' },
+    config: { access: 'rider', heavyRead: true },
     schema: { tags: ['sessions'], summary: 'Top speed and roll extremes with their laps; per-lap speed, lean, satellites and sample rate', params: sessionParamsSchema, response: { 200: analysisResponseSchema, ...errors } },
   }, async (req) => opts.sessions.analysis(viewer(req), req.params.id, req.params.track, req.params.date));
 
   r.get('/api/devices/:id/sessions/:track/:date/export/:format', {
-    config: { access: 'rider' },
+    config: { access: 'rider', heavyRead: true, rateLimit: heavyReadRateLimit },
     schema: { tags: ['sessions'], summary: 'Download: CSV (RaceRender columns), GPX 1.1, or the raw lap.six / gps.six; ?heat=&lap= for one lap', params: exportParamsSchema, querystring: exportQuerySchema, response: { 200: binaryBody, ...errors } },
   }, async (req, reply) => {
     const { heat, lap } = req.query;

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { promises as fs } from 'node:fs';
-import { brotliCompress, constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gunzip, gunzipSync, gzipSync } from 'node:zlib';
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
@@ -11,7 +13,7 @@ import { decodeSixBody, GpsSixStream, HEATS, msToGpsTime, parseLapSix, type GpsC
 import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
 import { analyzeSession } from '../../../../core/laps/lap-math';
 import { analyzeGps } from '../../../../core/analysis/gps-analysis';
-import { toGpx, toRaceRenderCsv } from '../../../../core/formats/exports';
+import { gpxChunks, raceRenderCsvChunks } from '../../../../core/formats/exports';
 import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { Coordination } from '../../db/coordination';
@@ -30,6 +32,13 @@ export const SIX_FILE: Record<SixKind, string> = { lap: 'lap.six', gps: 'gps.six
  * streams through (memory stays flat whatever its size), so its limit is generous.
  */
 export const MAX_UPLOAD_BYTES: Record<SixKind, number> = { lap: 2 * 1024 * 1024, gps: 128 * 1024 * 1024 };
+/**
+ * The JSON samples answer holds at most this many samples, evenly spaced over the session (a
+ * day at 10 Hz is ~110k): arrays of millions of numbers in JSON would hold the event loop for
+ * seconds. Full resolution is the binary columns (gps.bin).
+ */
+export const MAX_JSON_SAMPLES = 25_000;
+const gunzipAsync = promisify(gunzip);
 
 /**
  * A session's laps answer, serialized and compressed once per lap.six version: gzip at once,
@@ -221,7 +230,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
   }
 
   /** The session's GPS columns; rebuilt from gps.six (and stored) if the derived blob is missing. */
-  async function gpsColumns(row: SessionRow): Promise<{ gzipped: Buffer; columns: () => GpsColumns }> {
+  async function gpsColumns(row: SessionRow): Promise<{ gzipped: Buffer; columns: () => Promise<GpsColumns> }> {
     if (!row.gps_md5) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
     const version = `${row.id}@${row.gps_md5}`;
     const derivedKey = gpsColumnsKey(row.id, row.gps_md5);
@@ -244,7 +253,14 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
       checkedColumns.add(version);
     }
     const bytes = gzipped;
-    return { gzipped: bytes, columns: () => decodeGpsColumns(new Uint8Array(gunzipSync(bytes))) };
+    // Inflated off the event loop (a long session's columns are tens of MB).
+    return { gzipped: bytes, columns: async () => decodeGpsColumns(new Uint8Array(await gunzipAsync(bytes))) };
+  }
+
+  /** The session's GPS analysis, once per gps.six version and process. */
+  async function analysisOf(row: SessionRow, columns: () => Promise<GpsColumns>): Promise<ReturnType<typeof analyzeGps>> {
+    const version = `${row.id}@${row.gps_md5}`;
+    return analysisCache.get(version) ?? remember(analysisCache, version, analyzeGps(await columns()));
   }
 
   async function commitIndex(
@@ -305,9 +321,15 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
           throw new AppError('storage/invalid-checksum', 'Content-MD5 does not match the body.');
         }
       };
-      /** The same bytes again (a device repeating Send): answered from the index, nothing parsed or written. */
+      /**
+       * The session at this address, checked under the file's lock before anything is written: a
+       * session belongs for ever to whoever owned the device when it was recorded, so an upload
+       * by a later owner never touches it (409), not even as a no-op answer that would show its
+       * warnings. Then the same bytes again (a device repeating Send) are answered from the index.
+       */
       const unchanged = async (md5: string) => {
         const existing = await findSession(db, id);
+        if (existing && existing.owner_email !== input.owner) throw new AppError('session/previous-owner');
         const lap = input.kind === 'lap';
         if (!existing || (lap ? existing.lap_md5 : existing.gps_md5) !== md5 || (await blobs.head(key))?.md5Hash !== md5) return { existing, answer: undefined };
         const warnings = JSON.parse(lap ? existing.lap_problems : existing.gps_problems) as LineProblem[];
@@ -461,26 +483,33 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
       };
     },
 
+    /** The samples as JSON columns: every `step`-th sample, at most MAX_JSON_SAMPLES of them. */
     async gps(viewer: Viewer, deviceId: string, track: string, date: string): Promise<z.infer<typeof gpsResponseSchema>> {
       const row = await requireVisible(viewer, deviceId, track, date);
-      const c = (await gpsColumns(row)).columns();
+      const c = await (await gpsColumns(row)).columns();
+      const step = Math.max(1, Math.ceil(c.count / MAX_JSON_SAMPLES));
+      const picked = Array.from({ length: Math.ceil(c.count / step) }, (_, k) => k * step);
+      const pick = <T>(column: ArrayLike<number>, as: (v: number) => T) => picked.map((i) => as(column[i]!));
+      const same = (v: number) => v;
       return {
         device: deviceId,
         track,
         date,
-        count: c.count,
+        count: picked.length,
+        totalCount: c.count,
+        step,
         columns: {
-          latitude: Array.from(c.lat),
-          longitude: Array.from(c.lon),
-          strSpeedGps: Array.from(c.speed),
-          strSatGps: Array.from(c.satellites),
-          timeGps: Array.from(c.timeMs, msToGpsTime),
-          lapCount: Array.from(c.lapCount),
-          bFirstLap: Array.from(c.firstLap),
-          strBateria: Array.from(c.heat, (h) => HEATS[h]!),
-          roll: Array.from(c.roll),
-          leanFiltered: Array.from(c.leanFiltered),
-          meterSum: Array.from(c.meterSum),
+          latitude: pick(c.lat, same),
+          longitude: pick(c.lon, same),
+          strSpeedGps: pick(c.speed, same),
+          strSatGps: pick(c.satellites, same),
+          timeGps: pick(c.timeMs, msToGpsTime),
+          lapCount: pick(c.lapCount, same),
+          bFirstLap: pick(c.firstLap, same),
+          strBateria: pick(c.heat, (h) => HEATS[h]!),
+          roll: pick(c.roll, same),
+          leanFiltered: pick(c.leanFiltered, same),
+          meterSum: pick(c.meterSum, same),
         },
         warnings: JSON.parse(row.gps_problems) as LineProblem[],
       };
@@ -495,8 +524,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
 
     async analysis(viewer: Viewer, deviceId: string, track: string, date: string) {
       const row = await requireVisible(viewer, deviceId, track, date);
-      const version = `${row.id}@${row.gps_md5}`;
-      return analysisCache.get(version) ?? remember(analysisCache, version, analyzeGps((await gpsColumns(row)).columns()));
+      return analysisOf(row, (await gpsColumns(row)).columns);
     },
 
     /** CSV (RaceRender), GPX, or the raw six files, for the session or one lap (heat + lap number). */
@@ -509,17 +537,20 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
         if (!src) throw new AppError('storage/object-not-found');
         return { body: src.body, size: src.size, contentType: 'text/plain; charset=utf-8', filename: `${base}_${format}` };
       }
-      const c = (await gpsColumns(row)).columns();
+      const { columns } = await gpsColumns(row);
+      const c = await columns();
       let range = { start: 0, end: c.count };
       let suffix = '';
       if (lap) {
-        const seg = analyzeGps(c).laps.find((l) => l.heat === lap.heat && l.lapCount === lap.lapCount);
+        const seg = (await analysisOf(row, async () => c)).laps.find((l) => l.heat === lap.heat && l.lapCount === lap.lapCount);
         if (!seg) throw new AppError('storage/object-not-found', 'No such lap in this session.');
         range = seg;
         suffix = `_${lap.heat}${lap.lapCount}`;
       }
-      if (format === 'csv') return { body: Buffer.from(toRaceRenderCsv(c, range)), contentType: 'text/csv; charset=utf-8', filename: `${base}${suffix}.csv` };
-      return { body: Buffer.from(toGpx(c, { name: `${track} ${date.slice(0, 2)}/${date.slice(2, 4)}/${date.slice(4)}${suffix ? ` ${suffix.slice(1)}` : ''}`, date }, range)), contentType: 'application/gpx+xml; charset=utf-8', filename: `${base}${suffix}.gpx` };
+      // Streamed piece by piece as the client reads (see EXPORT_ROWS_PER_CHUNK).
+      if (format === 'csv') return { body: Readable.from(raceRenderCsvChunks(c, range)), contentType: 'text/csv; charset=utf-8', filename: `${base}${suffix}.csv` };
+      const name = `${track} ${date.slice(0, 2)}/${date.slice(2, 4)}/${date.slice(4)}${suffix ? ` ${suffix.slice(1)}` : ''}`;
+      return { body: Readable.from(gpxChunks(c, { name, date }, range)), contentType: 'application/gpx+xml; charset=utf-8', filename: `${base}${suffix}.gpx` };
     },
 
     /** The most recently updated session the viewer may see (for the home screen). */

@@ -1,10 +1,13 @@
+import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../../../test/test-database';
 import { onS3 } from '../../../test/test-s3';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
+import { addDevice } from '../../../test/fixtures';
+import { setRoles } from './users.repository';
 
 let server: TestServer;
 let rider: Browser;
@@ -44,16 +47,43 @@ describe('PUT /api/me/profile (enroll)', () => {
       }
     }
     const row = await server.database.db.selectFrom('users').select('senha_enc').where('email', '=', 'enroll@example.com').executeTakeFirstOrThrow();
-    expect(row.senha_enc).toMatch(/^v1:/);
+    expect(row.senha_enc).toMatch(/^v2:/);
     expect(row.senha_enc).not.toContain(valid.senha);
   });
 
-  it('never shows one user the password of another', async () => {
+  it('never shows one user the password of another, even with the sealed value copied onto their row', async () => {
     const other = new Browser(server.baseUrl);
     await other.signIn('other@example.com');
     const me = await other.json('/api/me');
     expect(me.body.profile.senha).toBe('');
     expect(JSON.stringify(me.body)).not.toContain(valid.senha);
+    // The cipher is bound to its user: someone able to write rows cannot move a password to read it.
+    const { senha_enc } = await server.database.db.selectFrom('users').select('senha_enc').where('email', '=', 'enroll@example.com').executeTakeFirstOrThrow();
+    await server.database.db.updateTable('users').set({ senha_enc }).where('email', '=', 'other@example.com').execute();
+    expect((await other.json('/api/me')).body.profile.senha).toBe('');
+    const token = await addDevice(server, '000000000321', 'other@example.com');
+    const config = await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await config.json()).senha).toBe('');
+  });
+
+  it('passwords sealed before the binding (v1) are sealed again, bound to their owner, at start-up', async () => {
+    const key = Buffer.from(hkdfSync('sha256', server.config.secretKey, 'voltas', 'wifi-password/v1', 32));
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const ct = Buffer.concat([cipher.update('senha-antiga', 'utf8'), cipher.final()]);
+    const legacy = `v1:${Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64')}`;
+    const old = new Browser(server.baseUrl);
+    await old.signIn('legacy@example.com');
+    await server.database.db.updateTable('users').set({ senha_enc: legacy }).where('email', '=', 'legacy@example.com').execute();
+    expect((await old.json('/api/me')).body.profile.senha).toBe('senha-antiga');
+    const restarted = await startTestServer({ ...sameDatabase(server), SECRET_KEY: server.config.secretKey }, { dataDir: server.dataDir, keepDataDir: true });
+    try {
+      const row = await restarted.database.db.selectFrom('users').select('senha_enc').where('email', '=', 'legacy@example.com').executeTakeFirstOrThrow();
+      expect(row.senha_enc).toMatch(/^v2:/);
+      expect((await old.json('/api/me')).body.profile.senha).toBe('senha-antiga');
+    } finally {
+      await restarted.close();
+    }
   });
 
   it('rejects missing fields with 400 and a message key per field', async () => {
@@ -89,10 +119,17 @@ describe('PUT /api/me/profile (enroll)', () => {
 });
 
 describe('health and docs', () => {
-  it('GET /api/health answers 200 with what is in use', async () => {
-    const res = await server.app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'ok', database: expect.stringContaining(onPostgres ? 'PostgreSQL' : 'SQLite'), blobs: expect.stringContaining(onS3 ? 'S3 bucket' : 'filesystem'), identityProvider: expect.stringContaining('local') });
+  it('GET /api/health answers its status only; admins see what is in use', async () => {
+    const pub = await server.app.inject({ method: 'GET', url: '/api/health' });
+    expect(pub.json()).toEqual({ status: 'ok' });
+    expect(pub.body).not.toMatch(/SQLite|PostgreSQL|filesystem|S3|local|voltas-test/);
+    const admin = new Browser(server.baseUrl);
+    await admin.signIn('boss@example.com');
+    await setRoles(server.database.db, 'boss@example.com', { adm: '1', seller: '' });
+    expect((await new Browser(server.baseUrl).json('/api/admin/health')).status).toBe(401);
+    const res = await admin.json('/api/admin/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', database: expect.stringContaining(onPostgres ? 'PostgreSQL' : 'SQLite'), blobs: expect.stringContaining(onS3 ? 'S3 bucket' : 'filesystem'), identityProvider: expect.stringContaining('local') });
   });
 
   it('serves the OpenAPI document at /api/docs/json with the routes', async () => {

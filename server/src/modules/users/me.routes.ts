@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { deviceIdParamsSchema } from '../../../../core/contracts/admin.contract';
 import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
 import { meSchema, profileInputSchema } from '../../../../core/contracts/me.contract';
 import type { UsersService } from './users.service';
@@ -12,6 +13,19 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
     config: { access: 'rider' },
     schema: { tags: ['me'], summary: 'The signed-in user, roles and devices', response: { 200: meSchema, 401: apiErrorSchema } },
   }, async (req) => users.me(req.identity!.email));
+
+  r.delete('/api/me/devices/:id/token', {
+    config: { access: 'rider' },
+    schema: {
+      tags: ['me'],
+      summary: "Revokes the upload token of a device I own: it stops uploading and reading the Wi-Fi at once",
+      params: deviceIdParamsSchema,
+      response: { 200: okSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+    },
+  }, async (req) => {
+    await users.revokeDeviceToken(req.identity!.email, req.params.id);
+    return { ok: true as const };
+  });
 
   r.put('/api/me/profile', {
     config: { access: 'rider' },

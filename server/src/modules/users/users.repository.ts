@@ -77,8 +77,24 @@ export async function setDisabled(db: Kysely<DB>, email: string, disabled: boole
 }
 
 /** The user's devices: those they own now, plus those holding sessions they owned when uploaded. */
+/** Devices this user owns now, and whether each has an upload token. */
+export async function listOwnedDevices(db: Kysely<DB>, email: string): Promise<{ id: string; hasToken: boolean }[]> {
+  const rows = await db.selectFrom('devices').select(['id', 'token_hash']).where('owner_email', '=', email).orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, hasToken: Boolean(r.token_hash) }));
+}
+
 export async function listDeviceIdsOf(db: Kysely<DB>, email: string): Promise<string[]> {
   const owned = await db.selectFrom('devices').select('id').where('owner_email', '=', email).execute();
   const withSessions = await db.selectFrom('lap_sessions').select('device_id').distinct().where('owner_email', '=', email).execute();
   return [...new Set([...owned.map((r) => r.id), ...withSessions.map((r) => r.device_id)])].sort();
+}
+
+/** Wi-Fi passwords sealed before they were bound to their owner (SecretBox v1). */
+export function listLegacySealedPasswords(db: Kysely<DB>): Promise<{ email: string; senha_enc: string }[]> {
+  return db.selectFrom('users').select(['email', 'senha_enc']).where('senha_enc', 'like', 'v1:%').execute();
+}
+
+/** Replaces a sealed password only if it is still `previous` (another instance may have done it). */
+export async function replaceSealedPassword(db: Kysely<DB>, email: string, previous: string, sealed: string): Promise<void> {
+  await db.updateTable('users').set({ senha_enc: sealed }).where('email', '=', email).where('senha_enc', '=', previous).execute();
 }

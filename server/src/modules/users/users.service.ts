@@ -3,31 +3,72 @@ import type { Me, ProfileInput } from '../../../../core/contracts/me.contract';
 import { AppError } from '../../../../core/errors';
 import type { DB } from '../../db/schema';
 import type { SecretBox } from '../../lib/secret-box';
-import { findUser, listDeviceIdsOf, updateProfile } from './users.repository';
+import { inTransaction } from '../../db/transaction';
+import { recordAudit } from '../audit/audit.repository';
+import { findDevice, revokeDeviceToken } from '../devices/devices.repository';
+import { findUser, listDeviceIdsOf, listLegacySealedPasswords, listOwnedDevices, replaceSealedPassword, updateProfile } from './users.repository';
 
 export interface UsersService {
   me(email: string): Promise<Me>;
   saveProfile(email: string, input: ProfileInput): Promise<void>;
+  /** What a device reads: its owner's Wi-Fi and pilot data (empty when it has no owner). */
+  deviceConfig(ownerEmail: string): Promise<{ wifi: string; senha: string; nomePiloto: string; numeroMoto: string }>;
+  /** Seals again, bound to their owner, the Wi-Fi passwords sealed before that binding. Returns how many. */
+  upgradeSealedPasswords(): Promise<number>;
+  /** The owner revokes their device's token (lost or stolen): it can neither upload nor read the Wi-Fi until an admin issues a new one. */
+  revokeDeviceToken(email: string, deviceId: string): Promise<void>;
 }
 
 export function createUsersService(db: Kysely<DB>, box: SecretBox, demoDevice: string): UsersService {
+  /** The Wi-Fi password in clear; '' when sealed with another SECRET_KEY (the owner re-enters it). */
+  const openSenha = (user: { email: string; senha_enc: string }) => {
+    try {
+      return box.open(user.senha_enc, user.email);
+    } catch {
+      return '';
+    }
+  };
   return {
+    async deviceConfig(ownerEmail) {
+      const owner = ownerEmail ? await findUser(db, ownerEmail) : undefined;
+      if (!owner) return { wifi: '', senha: '', nomePiloto: '', numeroMoto: '' };
+      return { wifi: owner.wifi, senha: openSenha(owner), nomePiloto: owner.nome_piloto, numeroMoto: owner.numero_moto };
+    },
+    async upgradeSealedPasswords() {
+      let upgraded = 0;
+      for (const row of await listLegacySealedPasswords(db)) {
+        let plain: string;
+        try {
+          plain = box.open(row.senha_enc, row.email);
+        } catch {
+          continue; // another key: left for the owner to re-enter
+        }
+        await replaceSealedPassword(db, row.email, row.senha_enc, box.seal(plain, row.email));
+        upgraded++;
+      }
+      return upgraded;
+    },
+    async revokeDeviceToken(email, deviceId) {
+      await inTransaction(db, async (trx) => {
+        const device = await findDevice(trx, deviceId);
+        // Someone else's device: 404, no hint that it exists.
+        if (!device || device.owner_email !== email) throw new AppError('storage/object-not-found');
+        await revokeDeviceToken(trx, deviceId);
+        await recordAudit(trx, { actor: email, action: 'revoke-token', target: deviceId, before: { token: Boolean(device.token_hash) }, after: { token: false } });
+      });
+    },
     async me(email) {
       const user = await findUser(db, email);
       if (!user) throw new AppError('storage/unauthenticated');
-      let senha = '';
-      try {
-        senha = box.open(user.senha_enc);
-      } catch {
-        // Sealed with another SECRET_KEY: the owner re-enters it; never fail the whole page.
-        senha = '';
-      }
+      // Sealed with another SECRET_KEY: '' (the owner re-enters it); never fail the whole page.
+      const senha = openSenha(user);
       return {
         email: user.email,
         displayName: user.display_name,
         avatarUrl: user.avatar_url,
         roles: { admin: user.adm === '1', seller: user.seller !== '' },
         devices: await listDeviceIdsOf(db, email),
+        ownedDevices: await listOwnedDevices(db, email),
         demoDevice,
         profile: { wifi: user.wifi, senha, nomePiloto: user.nome_piloto, numeroMoto: user.numero_moto },
       };
@@ -35,7 +76,7 @@ export function createUsersService(db: Kysely<DB>, box: SecretBox, demoDevice: s
     async saveProfile(email, input) {
       await updateProfile(db, email, {
         wifi: input.wifi,
-        senhaEnc: box.seal(input.senha),
+        senhaEnc: box.seal(input.senha, email),
         nomePiloto: input.nomePiloto,
         numeroMoto: input.numeroMoto,
       });

@@ -1,8 +1,10 @@
 import type { AdminUser } from '../../../../core/contracts/admin.contract';
+import { useState } from 'react';
 import { AssignForm } from '../../components/ui/assign-form';
+import { DeviceTokenNotice } from '../../components/ui/device-token-notice';
 import { Page } from '../../components/ui/page';
 import { SortableTable, type Column } from '../../components/ui/sortable-table';
-import { errorMessage, t } from '../../i18n/messages';
+import { errorMessage, fill, t } from '../../i18n/messages';
 import { useMe } from '../../lib/session';
 import { useAdminDevices, useAdminUsers, useAssignOwner, useSetDisabled } from './admin.api';
 import { ADMIN_MENUS } from './admin-menus';
@@ -15,6 +17,8 @@ export function AdmPage() {
   const devices = useAdminDevices();
   const assign = useAssignOwner();
   const setDisabled = useSetDisabled();
+  // The new token after a change of owner: shown once, here.
+  const [issued, setIssued] = useState<{ id: string; token: string | null } | null>(null);
   const a = t.admin;
   const columns: Column<AdminUser>[] = [
     { key: 'id', label: a.colId, value: (u) => u.email },
@@ -44,8 +48,9 @@ export function AdmPage() {
       <AssignForm
         first={{ label: a.selectUser, options: (users.data ?? []).map((u) => ({ value: u.email, label: u.email })) }}
         second={{ label: a.selectDevice, options: (devices.data ?? []).map((d) => ({ value: d.id, label: `${d.id}${d.owner ? ` (${d.owner})` : ''}` })) }}
-        onAssign={(email, deviceId) => assign.mutateAsync({ email, deviceId })}
+        onAssign={async (email, deviceId) => setIssued(await assign.mutateAsync({ email, deviceId }))}
       />
+      {issued && (issued.token ? <DeviceTokenNotice id={issued.id} token={issued.token} message={a.newOwnerToken} /> : <p className="notice" role="status">{fill(a.ownerUnchanged, { id: issued.id })}</p>)}
       {setDisabled.isError && <p className="alert alert-error" role="alert">{errorMessage(setDisabled.error)}</p>}
       <QueryStatus query={users}>
         {(rows) => <SortableTable label={a.admTitle} columns={columns} rows={rows} rowKey={(u) => u.email} empty={a.tableEmpty} rowClass={(u) => (u.disabled ? 'row-disabled' : '')} />}

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { adminDeviceSchema, adminUserSchema, auditEntrySchema, deviceTokenResponseSchema } from '../../../../core/contracts/admin.contract';
+import { adminDeviceSchema, adminUserSchema, auditEntrySchema, deviceTokenResponseSchema, ownerChangeResponseSchema } from '../../../../core/contracts/admin.contract';
 import { okSchema } from '../../../../core/contracts/common.contract';
 import { apiRequest } from '../../lib/api-client';
 
@@ -18,7 +18,7 @@ function useAdminChange<I, O>(request: (input: I) => Promise<O>) {
 }
 
 export const useAssignOwner = () =>
-  useAdminChange((i: { email: string; deviceId: string }) => apiRequest('/api/admin/assign-owner', { method: 'POST', body: i, schema: okSchema }));
+  useAdminChange((i: { email: string; deviceId: string }) => apiRequest('/api/admin/assign-owner', { method: 'POST', body: i, schema: ownerChangeResponseSchema }));
 export const useAssignBuyerSeller = () =>
   useAdminChange((i: { buyer: string; seller: string }) => apiRequest('/api/admin/assign-buyer-seller', { method: 'POST', body: i, schema: okSchema }));
 export const useAssignDeviceSeller = () =>

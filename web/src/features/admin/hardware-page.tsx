@@ -7,7 +7,7 @@ import { SortableTable, type Column } from '../../components/ui/sortable-table';
 import { errorMessage, fill, t } from '../../i18n/messages';
 import { useAdminDevices, useAdminSellers, useAssignDeviceSeller, useRegisterDevice, useRotateToken } from './admin.api';
 import { ADMIN_MENUS } from './admin-menus';
-import { DeviceTokenNotice } from './device-token-notice';
+import { DeviceTokenNotice } from '../../components/ui/device-token-notice';
 import { QueryStatus } from '../../components/ui/query-status';
 
 /** '[hardware] Add hardware ao vendedor', plus registering devices and rotating their tokens. */

@@ -3,9 +3,9 @@ import { useNavigate } from 'react-router';
 import { PROFILE_LIMITS, profileInputSchema, type ProfileInput } from '../../../../core/contracts/me.contract';
 import { Page } from '../../components/ui/page';
 import { ApiError } from '../../lib/api-client';
-import { errorMessage, fieldMessage, t } from '../../i18n/messages';
+import { errorMessage, fieldMessage, fill, t } from '../../i18n/messages';
 import { useMe } from '../../lib/session';
-import { useSaveProfile } from './enroll.api';
+import { useRevokeDeviceToken, useSaveProfile } from './enroll.api';
 
 type Field = keyof ProfileInput;
 const FIELDS: Field[] = ['wifi', 'senha', 'nomePiloto', 'numeroMoto'];
@@ -99,6 +99,44 @@ export function EnrollPage() {
           {save.isPending ? t.enroll.saving : t.enroll.save}
         </button>
       </form>
+      <MyDevices devices={me.ownedDevices} />
     </Page>
+  );
+}
+
+/** The devices I own, and a way to revoke one's token (a lost or stolen device). */
+function MyDevices({ devices }: { devices: { id: string; hasToken: boolean }[] }) {
+  const revoke = useRevokeDeviceToken();
+  const [revoked, setRevoked] = useState<string | null>(null);
+  return (
+    <section className="my-devices" aria-labelledby="my-devices-title">
+      <h2 id="my-devices-title">{t.enroll.devicesTitle}</h2>
+      {devices.length === 0 ? (
+        <p className="muted">{t.enroll.devicesEmpty}</p>
+      ) : (
+        <ul className="device-list">
+          {devices.map((d) => (
+            <li key={d.id}>
+              <span><strong>{d.id}</strong>: {d.hasToken ? t.enroll.deviceHasToken : t.enroll.deviceNoToken}</span>
+              {d.hasToken && (
+                <button
+                  type="button"
+                  className="btn btn-secondary"
+                  disabled={revoke.isPending}
+                  onClick={() => {
+                    if (!window.confirm(fill(t.enroll.revokeConfirm, { id: d.id }))) return;
+                    revoke.mutate(d.id, { onSuccess: () => setRevoked(d.id) });
+                  }}
+                >
+                  {t.enroll.revokeToken}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {revoked && <p role="status" className="notice">{fill(t.enroll.revoked, { id: revoked })}</p>}
+      {revoke.isError && <p role="alert" className="alert alert-error">{errorMessage(revoke.error)}</p>}
+    </section>
   );
 }

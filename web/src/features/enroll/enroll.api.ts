@@ -4,6 +4,14 @@ import type { ProfileInput } from '../../../../core/contracts/me.contract';
 import { apiRequest } from '../../lib/api-client';
 import { ME_KEY } from '../../lib/session';
 
+export function useRevokeDeviceToken() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest(`/api/me/devices/${encodeURIComponent(id)}/token`, { method: 'DELETE', schema: okSchema }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ME_KEY }),
+  });
+}
+
 export function useSaveProfile() {
   const qc = useQueryClient();
   return useMutation({

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { buyerSchema } from '../../../../core/contracts/admin.contract';
+import { useState } from 'react';
 import { AssignForm } from '../../components/ui/assign-form';
+import { DeviceTokenNotice } from '../../components/ui/device-token-notice';
 import { Page } from '../../components/ui/page';
 import { QueryStatus } from '../../components/ui/query-status';
 import { SortableTable, type Column } from '../../components/ui/sortable-table';
@@ -14,6 +16,8 @@ export function SellerPage() {
   const buyers = useBuyers();
   const stock = useStock();
   const sell = useSell();
+  // The sold device's new token: shown once, to load into the device before it leaves the shop.
+  const [issued, setIssued] = useState<{ id: string; token: string | null } | null>(null);
   const s = t.seller;
   const columns: Column<Buyer>[] = [
     { key: 'email', label: s.colEmail, value: (b) => b.email },
@@ -25,8 +29,9 @@ export function SellerPage() {
       <AssignForm
         first={{ label: s.selectUser, options: (buyers.data ?? []).map((b) => ({ value: b.email, label: b.nomePiloto ? `${b.email} (${b.nomePiloto})` : b.email })) }}
         second={{ label: s.selectLaptime, options: (stock.data ?? []).map((d) => ({ value: d.id, label: d.id })) }}
-        onAssign={(buyer, deviceId) => sell.mutateAsync({ buyer, deviceId })}
+        onAssign={async (buyer, deviceId) => setIssued(await sell.mutateAsync({ buyer, deviceId }))}
       />
+      {issued?.token && <DeviceTokenNotice id={issued.id} token={issued.token} message={t.admin.newOwnerToken} />}
       {stock.data?.length === 0 && <p className="muted">{s.noStock}</p>}
       <QueryStatus query={buyers}>
         {(rows) => <SortableTable label={s.title} columns={columns} rows={rows} rowKey={(b) => b.email} empty={s.noBuyers} />}

@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { adminDeviceSchema, buyerSchema } from '../../../../core/contracts/admin.contract';
-import { okSchema } from '../../../../core/contracts/common.contract';
+import { adminDeviceSchema, buyerSchema, ownerChangeResponseSchema } from '../../../../core/contracts/admin.contract';
 import { apiRequest } from '../../lib/api-client';
 
 const KEY = ['seller'] as const;
@@ -10,7 +9,7 @@ export const useStock = () => useQuery({ queryKey: [...KEY, 'stock'], queryFn: (
 export function useSell() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (i: { buyer: string; deviceId: string }) => apiRequest('/api/seller/assign', { method: 'POST', body: i, schema: okSchema }),
+    mutationFn: (i: { buyer: string; deviceId: string }) => apiRequest('/api/seller/assign', { method: 'POST', body: i, schema: ownerChangeResponseSchema }),
     onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
   });
 }

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { fill, t } from '../../i18n/messages';
 
-/** Shows a device's upload token the one time it exists in clear. */
-export function DeviceTokenNotice({ id, token }: { id: string; token: string }) {
+/** Shows a device's upload token the one time it exists in clear (`message` says why it is new). */
+export function DeviceTokenNotice({ id, token, message = t.admin.tokenOnce }: { id: string; token: string; message?: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <div className="notice notice-token" role="status">
-      <p>{fill(t.admin.tokenOnce, { id })}</p>
+      <p>{fill(message, { id })}</p>
       <code className="token" data-testid="device-token">{token}</code>
       <button
         type="button"

@@ -1,0 +1,147 @@
+// One abusive rider against one ordinary rider, on the real server in a process of its own: the
+// abuser hammers every heavy read of a very long session (JSON samples, CSV and GPX exports,
+// binary columns, analysis) from several connections at once, while the other rider reads laps,
+// GPS and their profile as usual. Passes when the ordinary rider's p99 stays under 1 s with no
+// error. Prints what the abuser got (answers and 429s).
+//
+//   npm run abuse                                      1,000,000 samples, 20 s, 6 connections
+//   npm run abuse -- --samples 300000 --seconds 8     what npm test runs
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateSession } from '../core/sim/session-generator';
+import { createDatabase } from '../server/src/db/create-db';
+import { migrateToLatest } from '../server/src/db/migrate';
+import { hashToken, newToken } from '../server/src/lib/tokens';
+import { loadTracks } from '../server/src/lib/track-files';
+import { insertDevice } from '../server/src/modules/devices/devices.repository';
+import { ensureUser } from '../server/src/modules/users/users.repository';
+import { Browser } from '../server/test/test-server';
+
+const { values } = parseArgs({ options: { samples: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '20' }, connections: { type: 'string', default: '6' } } });
+const SAMPLES = Number(values.samples);
+const SECONDS = Number(values.seconds);
+const CONNECTIONS = Number(values.connections);
+if (!(SAMPLES > 0 && SECONDS > 0 && CONNECTIONS > 0)) {
+  console.error('Usage: abuse [--samples N] [--seconds S] [--connections C]');
+  process.exit(2);
+}
+const P99_LIMIT_MS = 1000;
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-abuse-'));
+const track = loadTracks()[0]!;
+const riders = [
+  { email: 'abuser@example.com', device: '000000000666', token: newToken() },
+  { email: 'rider@example.com', device: '000000000777', token: newToken() },
+];
+{
+  const database = createDatabase({ dataDir });
+  await migrateToLatest(database.db);
+  for (const r of riders) {
+    await ensureUser(database.db, r.email);
+    await insertDevice(database.db, { id: r.device, owner: r.email, seller: '', tokenHash: hashToken(r.token) });
+  }
+  await database.close();
+}
+
+const port = await new Promise<number>((resolve) => {
+  const srv = createServer().listen(0, '127.0.0.1', () => {
+    const p = (srv.address() as { port: number }).port;
+    srv.close(() => resolve(p));
+  });
+});
+const base = `http://127.0.0.1:${port}`;
+const child: ChildProcess = spawn(process.execPath, ['bin/voltas.mjs', 'serve'], {
+  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+await new Promise<void>((resolve, reject) => {
+  child.stdout!.on('data', (d: Buffer) => d.toString().includes('Voltas is running') && resolve());
+  child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+});
+
+async function upload(rider: (typeof riders)[number], file: 'lap.six' | 'gps.six', body: string): Promise<void> {
+  const res = await fetch(`${base}/api/device/v1/sessions/${encodeURIComponent(track.name)}/01112026/${file}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${rider.token}`, 'content-type': 'text/plain; charset=utf-8' },
+    body,
+  });
+  if (res.status !== 200) throw new Error(`upload ${file}: HTTP ${res.status} ${await res.text()}`);
+}
+
+// The abuser's session: a generated 25 Hz day, repeated until it holds SAMPLES samples.
+const day = generateSession(track, { seed: 7, heats: 4, lapsPerHeat: [6, 6, 6, 6], hz: 25 });
+const dayLines = day.gpsSix.trimEnd().split('\n');
+const long: string[] = [];
+while (long.length < SAMPLES) long.push(...dayLines.slice(0, SAMPLES - long.length));
+const t0 = performance.now();
+await upload(riders[0]!, 'gps.six', `${long.join('\n')}\n`);
+await upload(riders[0]!, 'lap.six', day.lapSix);
+const ordinary = generateSession(track, { seed: 8, heats: 2, lapsPerHeat: [5, 5] });
+await upload(riders[1]!, 'gps.six', ordinary.gpsSix);
+await upload(riders[1]!, 'lap.six', ordinary.lapSix);
+console.log(`abuse: ${SAMPLES.toLocaleString('en')} samples uploaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+const [abuser, rider] = await Promise.all(
+  riders.map(async (r) => {
+    const b = new Browser(base);
+    await b.signIn(r.email);
+    return { browser: b, session: `/api/devices/${r.device}/sessions/${encodeURIComponent(track.name)}/01112026` };
+  }),
+);
+const deadline = Date.now() + SECONDS * 1000;
+
+const abuserAnswers = new Map<string, number>();
+async function abuse(k: number): Promise<void> {
+  const heavy = ['gps', 'export/csv', 'export/gpx', 'gps.bin', 'analysis', 'export/csv?heat=A&lap=2'];
+  for (let n = k; Date.now() < deadline; n++) {
+    const what = heavy[n % heavy.length]!;
+    try {
+      const res = await abuser!.browser.request(`${abuser!.session}/${what}`, { headers: { 'accept-encoding': 'gzip' } });
+      await res.arrayBuffer();
+      const key = `${what.split('?')[0]} → ${res.status}`;
+      abuserAnswers.set(key, (abuserAnswers.get(key) ?? 0) + 1);
+    } catch (err) {
+      abuserAnswers.set(`${what}: ${(err as Error).message}`, (abuserAnswers.get(`${what}: ${(err as Error).message}`) ?? 0) + 1);
+    }
+  }
+}
+
+const latencies: number[] = [];
+const errors: string[] = [];
+async function ordinaryRider(): Promise<void> {
+  const reads = ['laps', 'summary', 'gps.bin', '/api/me', 'laps', 'analysis'];
+  for (let n = 0; Date.now() < deadline; n++) {
+    const what = reads[n % reads.length]!;
+    const url = what.startsWith('/') ? what : `${rider!.session}/${what}`;
+    const started = performance.now();
+    try {
+      const res = await rider!.browser.request(url, { headers: { 'accept-encoding': 'gzip' } });
+      await res.arrayBuffer();
+      if (res.status !== 200) errors.push(`${what}: HTTP ${res.status}`);
+    } catch (err) {
+      errors.push(`${what}: ${(err as Error).message}`);
+    }
+    latencies.push(performance.now() - started);
+    await new Promise((r) => setTimeout(r, 50)); // a person, not a loop
+  }
+}
+
+await Promise.all([...Array.from({ length: CONNECTIONS }, (_, k) => abuse(k)), ordinaryRider()]);
+child.kill('SIGTERM');
+await new Promise((r) => child.once('exit', r));
+rmSync(dataDir, { recursive: true, force: true });
+
+const sorted = [...latencies].sort((a, b) => a - b);
+const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+console.log(`abuse: ${CONNECTIONS} abusive connections for ${SECONDS} s against ${SAMPLES.toLocaleString('en')} samples`);
+console.log('| abuser asked | answers |\n|---|---|');
+for (const [k, v] of [...abuserAnswers].sort()) console.log(`| ${k} | ${v} |`);
+console.log(`ordinary rider: ${latencies.length} requests, p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms, ${errors.length} errors`);
+for (const e of [...new Set(errors)].slice(0, 10)) console.error(`✗ ${e}`);
+const ok = errors.length === 0 && latencies.length > 0 && pct(99) < P99_LIMIT_MS;
+if (!ok) console.error(`✗ the ordinary rider's p99 must stay under ${P99_LIMIT_MS} ms with no error`);
+process.exit(ok ? 0 : 1);

@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../../../core/errors';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A read that costs the server real work or memory (GPS samples, exports): bounded per user. */
+    heavyRead?: boolean;
+  }
+}
+
+/** Heavy reads one user may have in flight on one instance; a third waits for none: 429. */
+export const MAX_HEAVY_READS_IN_FLIGHT = 2;
+/** Heavy reads of one kind per user and minute (CSV, GPX, JSON samples). */
+export const HEAVY_READS_PER_MINUTE = 20;
+
+const counted = Symbol('heavy read counted');
+
+/** Whose heavy read this is: the signed-in user, else the device, else the address. */
+export function heavyReadKey(req: FastifyRequest): string {
+  return req.identity ? `user:${req.identity.email}` : req.device ? `device:${req.device.id}` : `ip:${req.ip}`;
+}
+
+/** The per-user rate limit of the costliest reads (for @fastify/rate-limit's route config). */
+export const heavyReadRateLimit = { max: HEAVY_READS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: heavyReadKey };
+
+/**
+ * One rider cannot starve the others: routes marked `config.heavyRead` run at most
+ * MAX_HEAVY_READS_IN_FLIGHT at a time per user. Runs after the policy (the user is known).
+ */
+export const heavyReadsPlugin = fp(async (app: FastifyInstance) => {
+  const inFlight = new Map<string, number>();
+  const release = (req: FastifyRequest & { [counted]?: string }) => {
+    const key = req[counted];
+    if (key === undefined) return;
+    req[counted] = undefined;
+    const left = (inFlight.get(key) ?? 1) - 1;
+    if (left > 0) inFlight.set(key, left);
+    else inFlight.delete(key);
+  };
+  app.addHook('preHandler', async (req: FastifyRequest & { [counted]?: string }) => {
+    if (!req.routeOptions.config.heavyRead) return;
+    const key = heavyReadKey(req);
+    const now = inFlight.get(key) ?? 0;
+    if (now >= MAX_HEAVY_READS_IN_FLIGHT) {
+      throw new AppError('auth/too-many-requests', `At most ${MAX_HEAVY_READS_IN_FLIGHT} large downloads (GPS samples, exports) at a time; wait for one to finish.`);
+    }
+    inFlight.set(key, now + 1);
+    req[counted] = key;
+  });
+  app.addHook('onResponse', async (req) => release(req));
+  app.addHook('onRequestAbort', async (req) => release(req));
+});
