@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFirebaseExport, type BuiltExport } from '../../test/firebase-export';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '../../test/test-server';
 import { runCli } from '../../test/cli';
+import { hashToken, newToken } from '../lib/tokens';
 
 let server: TestServer;
 let exp: BuiltExport;
@@ -122,5 +123,20 @@ describe('voltas import-firebase', () => {
     const rider = new Browser(server.baseUrl);
     await rider.signIn(exp.rider.email);
     expect((await rider.json('/api/me')).body.profile).toMatchObject({ wifi: 'Box Nova', senha: 'outra' });
+  });
+
+  it('an export that gives a device to someone else revokes its token (hole 2), and sessions stay with who recorded them', async () => {
+    const token = newToken();
+    await server.database.db.updateTable('devices').set({ token_hash: hashToken(token) }).where('id', '=', exp.rider.device).execute();
+    expect((await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    const file = path.join(exp.dir, 'sold.json');
+    writeFileSync(file, JSON.stringify({ join: { [exp.rider.device]: { owner: 'novo.dono@exemplo.com.br' } } }));
+    expect(await cli(['import-firebase', '--firestore', file])).toBe(0);
+    expect(out.join('')).toMatch(new RegExp(`devices without an upload token yet .*${exp.rider.device}`));
+    expect((await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    const newOwner = new Browser(server.baseUrl);
+    await newOwner.signIn('novo.dono@exemplo.com.br');
+    expect((await newOwner.json(`/api/devices/${exp.rider.device}/tracks`)).body.tracks).toEqual([]);
+    // The import's demo-device rule holds too: 000000000001 is never imported (see the skips above).
   });
 });

@@ -107,6 +107,12 @@ describe('voltas CLI', () => {
     expect(await run(['device', 'owner', '000000000777'])).toBe(2);
   });
 
+  it('serve refuses to put the bundled sign-in on the network (hole 5)', async () => {
+    vi.stubEnv('HOST', '0.0.0.0');
+    expect(await run(['serve'])).toBe(1);
+    expect(err.join('')).toMatch(/only runs on a loopback HOST and PUBLIC_URL.*LOCAL_SIGN_IN=true/);
+  });
+
   it('unknown commands print usage and fail', async () => {
     expect(await run(['frobnicate'])).toBe(2);
     expect(err.join('')).toContain('Usage: voltas');

@@ -12,6 +12,11 @@ export type Access = 'public' | 'rider' | 'seller' | 'admin' | 'device';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * A public route that still changes the caller's sign-in (logout): its cookie-authenticated
+     * calls get the same Origin check as non-public changes.
+     */
+    changesSignIn?: boolean;
   }
   interface FastifyInstance {
     /** Every route registered after the policy plugin, with its rule: the authorization matrix's input. */
@@ -107,8 +112,10 @@ export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions)
       return;
     }
     // Cookie-authenticated changes must come from our own origin (CSRF, beside SameSite=Lax),
-    // public ones too: a same-site page must not be able to sign a rider out.
-    if (!SAFE_METHODS.has(req.method)) {
+    // logout too: a same-site page must not be able to sign a rider out. (Other public POSTs, the
+    // bundled provider's sign-in form among them, change no sign-in of ours; a form posted from a
+    // page with Referrer-Policy no-referrer says Origin: null.)
+    if (!SAFE_METHODS.has(req.method) && (access !== 'public' || req.routeOptions.config.changesSignIn)) {
       const origin = req.headers.origin;
       if (origin && !opts.allowedOrigins.includes(origin) && origin !== `${req.protocol}://${req.host}`) {
         throw new AppError('storage/unauthorized', 'Cross-origin request refused.');

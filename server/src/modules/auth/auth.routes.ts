@@ -126,7 +126,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
   });
 
   r.post('/api/auth/logout', {
-    config: { access: 'public' },
+    config: { access: 'public', changesSignIn: true },
     schema: { tags: ['auth'], summary: 'Ends the session', response: { 200: okSchema } },
   }, async (req, reply) => {
     await app.sessions.end(req, reply);
