@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The `voltas` command: runs the TypeScript sources through tsx (no separate server build).
-import { register } from 'tsx/esm/api';
+import { refuseOldRuntime } from './runtime.mjs';
 
+refuseOldRuntime('voltas');
+const { register } = await import('tsx/esm/api');
 // Everything the server and the CLI write (database, blobs, backups, the secret key) is the
 // owner's alone.
 process.umask(0o077);

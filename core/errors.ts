@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   'auth/user-token-expired': 401,
   'session/previous-owner': 409,
   'device/reserved-id': 400,
+  'request/unsupported-media-type': 415,
+  'storage/insufficient-storage': 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -59,6 +61,8 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'session/previous-owner':
     "This device already holds a session at this track and date that belongs to the device's previous owner; nothing was stored. Record under another date, or ask support.",
   'device/reserved-id': 'Device 000000000001 is the demonstration device and cannot be given to anyone.',
+  'request/unsupported-media-type': 'Unsupported Content-Type: send the body as application/json.',
+  'storage/insufficient-storage': 'The server is out of disk space; nothing was stored. Try again later.',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -71,7 +71,8 @@ export async function startPostgres() {
   pgRun(bin, ['initdb', '-D', data, '-U', 'app', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
   const port = await freePort();
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
-  pgRun(bin, ['pg_ctl', '-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', 'start']);
+  const startServer = () => pgRun(bin, ['pg_ctl', '-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', 'start']);
+  startServer();
   let stopped = false;
   const stop = () => {
     if (stopped) return;
@@ -82,7 +83,15 @@ export async function startPostgres() {
       rmSync(dir, { recursive: true, force: true });
     }
   };
-  return { url: `postgres://app@127.0.0.1:${port}/postgres`, stop, dir };
+  return {
+    url: `postgres://app@127.0.0.1:${port}/postgres`,
+    stop,
+    dir,
+    /** Stops the server as an operator's restart would (fast: connections are cut), keeping its data. */
+    pause: () => pgRun(bin, ['pg_ctl', '-D', data, '-m', 'fast', '-w', 'stop']),
+    /** Starts it again on the same port and data. */
+    resume: startServer,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

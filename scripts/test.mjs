@@ -1,11 +1,14 @@
 // `npm test`: every check, in order — typecheck, lint, unit + integration (Vitest, real SQLite
 // files and real servers on loopback), the server's tests again on a real PostgreSQL server
 // (scripts/postgres.mjs), then end-to-end (Playwright driving Debian's Chromium).
-// `npm test -- unit postgres` runs only the named steps (typecheck lint unit postgres fuzz crash load abuse e2e).
+// `npm test -- unit postgres` runs only the named steps (typecheck lint unit postgres fuzz crash load faults abuse e2e).
 // Ends with one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { startPostgres } from './postgres.mjs';
+import { refuseOldRuntime } from '../bin/runtime.mjs';
+
+refuseOldRuntime('npm test');
 
 const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
 const only = process.argv.slice(2);
@@ -113,6 +116,7 @@ async function scriptStep(name, args, limitMinutes) {
 if (want('fuzz')) ok = (await scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 5)) && ok;
 if (want('crash')) ok = (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 5)) && ok;
 if (want('load')) ok = (await scriptStep('load (50 clients, 10 s)', ['scripts/load.ts', '--clients', '50', '--seconds', '10'], 5)) && ok;
+if (want('faults')) ok = (await scriptStep('faults (PostgreSQL restart, S3 away, full disk; 3 s outages)', ['scripts/faults.ts', '--outage', '3'], 5)) && ok;
 if (want('abuse')) ok = (await scriptStep('abuse (one rider hammering heavy reads, 8 s)', ['scripts/abuse.ts', '--samples', '300000', '--seconds', '8'], 5)) && ok;
 
 if (want('e2e')) {

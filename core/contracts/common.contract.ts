@@ -6,6 +6,8 @@ export const apiErrorSchema = z.object({
   message: z.string(),
   /** Field name → error message key (see i18n catalog `fieldErrors`), for form validation. */
   fields: z.record(z.string(), z.string()).optional(),
+  /** This request's id, also in the `x-request-id` header and in every log line of it: quoted to support. */
+  requestId: z.string().optional(),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 

@@ -100,6 +100,8 @@ export const uploadResponseSchema = z.object({
   unchanged: z.boolean(),
   key: z.string(),
   md5Hash: z.string(),
+  /** Bytes of the file as stored. */
+  size: z.number().int(),
   lines: z.number().int(),
   indexed: z.number().int(),
   warnings: z.array(problemSchema),

@@ -307,6 +307,8 @@ export const ptBR = {
   authDone: {
     finishing: 'Concluindo o login…',
   },
+  /** After an error message: the server's id for the request, for support. */
+  errorCodeHint: '(código do erro: {id})',
   errors: {
     'storage/unknown': 'Ocorreu um erro inesperado. Tente de novo.',
     'storage/object-not-found': 'Não encontramos o que você procurou.',
@@ -332,6 +334,8 @@ export const ptBR = {
     'auth/user-token-expired': 'Sua sessão expirou. Entre de novo.',
     'session/previous-owner': 'Este aparelho já tem uma sessão nesta pista e data que pertence ao dono anterior; nada foi gravado.',
     'device/reserved-id': 'O aparelho 000000000001 é o de demonstração e não pode ser entregue a ninguém.',
+    'request/unsupported-media-type': 'O envio não está no formato esperado (tipo de conteúdo não aceito).',
+    'storage/insufficient-storage': 'O servidor está sem espaço em disco; nada foi gravado. Tente de novo mais tarde.',
   } satisfies Record<ErrorCode, string>,
 } as const;
 

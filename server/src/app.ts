@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import pinoPretty from 'pino-pretty';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import { securityHeadersPlugin } from './plugins/security-headers';
@@ -9,6 +11,9 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createBlobStore } from './blobs/create-blob-store';
+import { measuredBlobStore } from './blobs/measured-blob-store';
+import { createMetrics, type Metrics } from './lib/metrics';
+import { metricsPlugin } from './plugins/metrics';
 import type { BlobStore } from './blobs/blob-store';
 import type { AppConfig } from './config';
 import { createDatabase, type Database } from './db/create-db';
@@ -67,6 +72,7 @@ export interface BuiltApp {
   blobs: BlobStore;
   idp: IdentityProvider;
   sessions: SessionsService;
+  metrics: Metrics;
 }
 
 const RECOVERY_INTERVAL_MS = 60_000;
@@ -82,14 +88,38 @@ const LOG_OPTIONS = {
 /** Wires every plugin and module from config. Tests call it; main.ts adds listen and shutdown. */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<BuiltApp> {
   const logRef: { current?: { error(obj: unknown, msg: string): void } } = {};
-  const database = deps.database ?? createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, onError: (err) => logRef.current?.error({ err }, 'database coordination') });
+  const metrics = createMetrics();
+  const database =
+    deps.database ??
+    createDatabase({
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      onError: (err) => logRef.current?.error({ err }, 'database coordination'),
+      onQuery: (seconds, ok) => metrics.dbQueryDuration.observe({ outcome: ok ? 'ok' : 'error' }, seconds),
+    });
   await migrateToLatest(database.db);
-  const blobs = deps.blobs ?? createBlobStore(config);
+  const blobs = measuredBlobStore(deps.blobs ?? createBlobStore(config), {
+    observe(operation, outcome, seconds) {
+      metrics.blobDuration.observe({ operation, outcome }, seconds);
+      if (outcome === 'error') metrics.blobErrors.inc({ operation });
+    },
+  });
   const box = new SecretBox(config.secretKey);
   const db = database.db;
 
   const app = Fastify({
-    logger: deps.logger === false ? false : { ...LOG_OPTIONS, level: config.logLevel, ...(typeof deps.logger === 'object' ? deps.logger : {}) },
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            ...LOG_OPTIONS,
+            level: config.logLevel,
+            // Readable lines for a person at a terminal (npm start); JSON lines for a log collector.
+            ...(config.logFormat === 'pretty' ? { stream: pinoPretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', colorize: Boolean(process.stdout.isTTY) }) } : {}),
+            ...(typeof deps.logger === 'object' ? deps.logger : {}),
+          },
+    // Short enough to read out over the phone to support (shown in the app's error messages).
+    genReqId: () => randomBytes(5).toString('hex'),
     // A hop count as proxy-addr's own rule: trust the nearest `n` addresses.
     trustProxy: typeof config.trustProxy === 'number' ? ((hops) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -166,22 +196,24 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     allowedOrigins: [new URL(config.publicUrl).origin],
     deviceByTokenHash: (hash) => findDeviceByTokenHash(db, hash),
     signOut: (req, reply) => app.sessions.end(req, reply),
+    metricsToken: config.metricsToken,
   });
+  await app.register(metricsPlugin, { metrics });
 
   await app.register(healthRoutes, {
     db,
     blobs,
     describe: { database: database.description, blobs: blobs.description, identityProvider: idp.description },
   });
-  await app.register(authRoutes, { db, idp, adminEmails: config.adminEmails, secureCookies });
+  await app.register(authRoutes, { db, idp, adminEmails: config.adminEmails, secureCookies, metrics });
   await app.register(meRoutes, { users });
   await app.register(sessionsRoutes, {
     db,
     sessions,
     demoDeviceId: DEMO_DEVICE_ID,
   });
-  await app.register(liveRoutes, { sessions, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID, ...deps.live });
-  await app.register(deviceApiRoutes, { db, sessions, users });
+  await app.register(liveRoutes, { sessions, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID, metrics, ...deps.live });
+  await app.register(deviceApiRoutes, { db, sessions, users, metrics });
   await app.register(storageRoutes, { storage, demoDeviceId: DEMO_DEVICE_ID });
   await app.register(adminRoutes, { admin: createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }), db });
   await app.register(sellerRoutes, { seller: createSellerService({ db, companyAccount: config.companyAccount }) });
@@ -214,5 +246,5 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     sessions.stop();
     if (!deps.database) await database.close();
   });
-  return { app, database, blobs, idp, sessions };
+  return { app, database, blobs, idp, sessions, metrics };
 }

@@ -30,6 +30,9 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().default('false'),
   LOCAL_SIGN_IN: z.enum(['true', 'false']).default('false'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -59,6 +62,12 @@ export interface AppConfig {
   /** False, how many proxy hops to trust, or the proxies' addresses (never "trust every hop"). */
   trustProxy: false | number | string[];
   logLevel: string;
+  /** Readable lines in development, JSON in production (LOG_FORMAT overrides). */
+  logFormat: 'pretty' | 'json';
+  /** Bearer token for GET /metrics; undefined: not served on the main port to anyone. */
+  metricsToken: string | undefined;
+  /** A loopback port serving only /metrics, without a token. */
+  metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +134,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'pretty'),
+    metricsToken: e.METRICS_TOKEN,
+    metricsPort: e.METRICS_PORT,
   };
 }
 

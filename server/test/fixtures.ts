@@ -15,7 +15,10 @@ export async function addDevice(server: TestServer, id: string, owner: string, s
 export const LAP_LINE = '0132456|A|92.456|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
 export const GPS_LINE = '-23.701234,-46.697654|187.3|12|140151.100|5|0|A|-42.5|-41.8|1234';
 
-/** PUT with the path sent verbatim (no URL normalization of '..' or '%2e%2e', as a hostile client would). */
+/**
+ * PUT with the path sent verbatim (no URL normalization of '..' or '%2e%2e', as a hostile client
+ * would). A header given as '' is not sent at all (e.g. `{ 'content-type': '' }`: no Content-Type).
+ */
 export async function put(server: TestServer, path: string, token: string | undefined, body: string | Buffer, headers: Record<string, string> = {}) {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
   const url = new URL(server.baseUrl);
@@ -27,7 +30,9 @@ export async function put(server: TestServer, path: string, token: string | unde
       path,
       // One connection per request: no pooled keep-alive socket outlives a server's close.
       agent: false,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': buf.length, ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      headers: Object.fromEntries(
+        Object.entries({ 'content-type': 'text/plain; charset=utf-8', 'content-length': String(buf.length), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers }).filter(([, v]) => v !== ''),
+      ),
     });
     req.on('error', reject);
     req.on('response', (r) => {

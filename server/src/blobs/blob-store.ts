@@ -78,3 +78,17 @@ export async function emptyFolder(dir: string): Promise<number> {
   await Promise.all(names.map((n) => fs.rm(path.join(dir, n), { force: true, recursive: true })));
   return names.length;
 }
+
+/**
+ * A blob store operation that failed, as the rest of the app sees it: which operation, and the
+ * store's own error as `cause` (its errno code, ENOSPC among them, kept as `code`).
+ */
+export class BlobStoreError extends Error {
+  readonly code: string | undefined;
+  constructor(readonly operation: string, cause: unknown) {
+    super(`blob store ${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'BlobStoreError';
+    const code = (cause as { code?: unknown } | null)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+}

@@ -64,6 +64,10 @@ export class S3BlobStore implements BlobStore {
       requestChecksumCalculation: checksum,
       responseChecksumValidation: checksum,
       ...(options.credentials ? { credentials: options.credentials } : {}),
+      // A store that is away fails an operation in seconds (the request answers 503 and the
+      // device retries), instead of holding it until the operating system gives up.
+      requestHandler: { connectionTimeout: 5_000, socketTimeout: 60_000 },
+      maxAttempts: 2,
     });
     this.description = `S3 bucket ${options.bucket}${options.endpoint ? ` at ${options.endpoint}` : ''}`;
   }

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { inProcessCoordination, postgresCoordination, type Coordination } from './coordination';
 import type { DB } from './schema';
@@ -25,10 +25,14 @@ export interface Database {
 }
 
 /** Chooses SQLite (embedded default, WAL) or PostgreSQL (DATABASE_URL). */
-export function createDatabase(opts: { dataDir: string; databaseUrl?: string | undefined; onError?: (err: Error) => void }): Database {
+export function createDatabase(opts: { dataDir: string; databaseUrl?: string | undefined; onError?: (err: Error) => void; onQuery?: (seconds: number, ok: boolean) => void }): Database {
+  const log = opts.onQuery ? (event: LogEvent) => opts.onQuery!(event.queryDurationMillis / 1000, event.level === 'query') : undefined;
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    // Connections that wait for a free client give up after 5 s (a 503, not a request hanging for
+    // ever while PostgreSQL restarts); an idle client whose server went away is dropped, not fatal.
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
+    pool.on('error', (err) => opts.onError?.(err));
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
     const url = new URL(opts.databaseUrl);
     const coordination = postgresCoordination(opts.databaseUrl, opts.onError);
     return {
@@ -52,7 +56,7 @@ export function createDatabase(opts: { dataDir: string; databaseUrl?: string | u
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const access = sqliteAccess(sqlite);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: access.database }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: access.database }), ...(log ? { log } : {}) });
   registerSqliteReads(db, access.reads);
   const coordination = inProcessCoordination();
   return {

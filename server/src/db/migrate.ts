@@ -26,3 +26,10 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
     throw new Error(`Database migration failed: ${reason}`);
   }
 }
+
+/** Migrations this code knows that the database has not run (readiness: none may be pending). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations are untyped by design
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const all = await new Migrator({ db, provider }).getMigrations();
+  return all.filter((m) => m.executedAt === undefined).map((m) => m.name);
+}

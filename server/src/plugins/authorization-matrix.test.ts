@@ -86,6 +86,8 @@ function expected(rule: AccessRule, who: Identity, target: Target): 'allow' | 'd
       return who === 'sellerS' || who === 'sellerT' ? 'allow' : 'deny';
     case 'admin':
       return who === 'admin' ? 'allow' : 'deny';
+    case 'metrics':
+      return 'deny'; // operators only (METRICS_TOKEN): no rider, admin or device
     case 'device':
       // deviceStale's token was revoked when the device changed hands: denied everywhere.
       if (rule.url.includes('/devices/:id/')) return who === 'deviceA' ? 'allow' : 'deny';
@@ -139,7 +141,7 @@ describe('authorization matrix', () => {
   it('covers every registered route, each with an access rule', async () => {
     const api = server.app.accessRules.filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs'));
     expect(api.length).toBeGreaterThan(25);
-    for (const r of api) expect(['public', 'rider', 'seller', 'admin', 'device']).toContain(r.access);
+    for (const r of api) expect(['public', 'rider', 'seller', 'admin', 'device', 'metrics']).toContain(r.access);
   });
 
   it('declares the rule each part of the API must have', () => {

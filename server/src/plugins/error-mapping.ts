@@ -2,11 +2,12 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, DEFAULT_ERROR_MESSAGE, type ErrorCode } from '../../../core/errors';
+import { dependencyFault } from '../lib/dependency-faults';
 
 /** Fastify's own error codes → the API's codes. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'storage/server-file-wrong-size',
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'storage/invalid-format',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'request/unsupported-media-type',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'storage/invalid-argument',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'storage/invalid-argument',
   FST_ERR_CTP_INVALID_JSON_BODY: 'storage/invalid-argument',
@@ -26,9 +27,22 @@ function byStatus(status: number): ErrorCode {
 
 /** The one mapping from thrown errors to HTTP answers `{ code, message, fields? }`. */
 export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
+  // Every answer names its request: the id is in every log line of it, for support.
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    const requestId = req.id;
     if (err instanceof AppError) {
-      return reply.code(err.status).send({ code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) });
+      if (err.status === 503) reply.header('retry-after', '5');
+      return reply.code(err.status).send({ code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}), requestId });
+    }
+    // The database or blob store away, or the disk full: 503/507 with Retry-After, never a bare 500.
+    const fault = dependencyFault(err);
+    if (fault) {
+      req.log.warn({ err }, 'dependency fault');
+      return reply.code(fault.status).header('retry-after', String(fault.retryAfterS)).send({ code: fault.code, message: fault.message, requestId });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields: Record<string, string> = {};
@@ -36,18 +50,22 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
         const name = v.instancePath.replace(/^\//, '') || '_';
         fields[name] ??= v.message === 'required' || v.message === 'tooLong' || v.message === 'invalidBikeNumber' ? v.message : 'invalid';
       }
-      return reply.code(400).send({ code: 'storage/invalid-argument', message: `Invalid ${err.validationContext ?? 'request'}: ${Object.keys(fields).join(', ')}`, fields });
+      return reply.code(400).send({ code: 'storage/invalid-argument', message: `Invalid ${err.validationContext ?? 'request'}: ${Object.keys(fields).join(', ')}`, fields, requestId });
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
     const code = (err.code && FASTIFY_CODES[err.code]) || byStatus(status);
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      const got = String(req.headers['content-type'] ?? '').split(';')[0]!.trim() || 'none';
+      return reply.code(415).send({ code, message: `Unsupported Content-Type (${got}): send the body as application/json.`, requestId });
+    }
     if (status >= 500) {
       req.log.error({ err }, 'request failed');
-      return reply.code(status).send({ code, message: DEFAULT_ERROR_MESSAGE[code] });
+      return reply.code(status).send({ code, message: DEFAULT_ERROR_MESSAGE[code], requestId });
     }
-    return reply.code(status).send({ code, message: err.message || DEFAULT_ERROR_MESSAGE[code] });
+    return reply.code(status).send({ code, message: err.message || DEFAULT_ERROR_MESSAGE[code], requestId });
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send({ code: 'storage/object-not-found', message: DEFAULT_ERROR_MESSAGE['storage/object-not-found'] });
+    reply.code(404).send({ code: 'storage/object-not-found', message: DEFAULT_ERROR_MESSAGE['storage/object-not-found'], requestId: req.id });
   });
 });

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../../core/errors';
@@ -7,7 +8,7 @@ import { hashToken } from '../lib/tokens';
  * Who may call a route. Every /api route declares one in `config.access`; registering an /api
  * route without it throws at start-up, so an undeclared route cannot ship.
  */
-export type Access = 'public' | 'rider' | 'seller' | 'admin' | 'device';
+export type Access = 'public' | 'rider' | 'seller' | 'admin' | 'device' | 'metrics';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,11 +33,26 @@ export interface AccessRule {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** What a refused caller must send instead (a device or a script reads these). */
+const UNAUTHENTICATED_MESSAGES: Partial<Record<Access, string>> = {
+  device: 'A valid device token is required (Authorization: Bearer <token>).',
+  metrics: 'Metrics need the operators\' token (Authorization: Bearer <METRICS_TOKEN>), or read them on METRICS_PORT from this machine.',
+};
+
+/** Whether `Authorization: Bearer <token>` carries `expected`, compared in constant time. */
+function bearerMatches(header: string | undefined, expected: string | undefined): boolean {
+  if (!expected) return false;
+  const given = /^Bearer (\S+)$/.exec(header ?? '')?.[1];
+  return given !== undefined && timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
+}
+
 export interface Subject {
   /** The signed-in user, if any (from the session cookie). */
   user: { admin: boolean; seller: boolean; disabled: boolean } | null;
   /** The device whose valid token came with the request, if any, with its owner's state. */
   device: { ownerDisabled: boolean } | null;
+  /** Whether the request carried the operators' METRICS_TOKEN. */
+  metricsToken?: boolean;
 }
 
 export type Decision = 'allow' | 'unauthenticated' | 'disabled' | 'forbidden';
@@ -44,6 +60,7 @@ export type Decision = 'allow' | 'unauthenticated' | 'disabled' | 'forbidden';
 /** The policy itself, pure: which subject may call a route with this access rule. */
 export function decide(access: Access, subject: Subject): Decision {
   if (access === 'public') return 'allow';
+  if (access === 'metrics') return subject.metricsToken ? 'allow' : 'unauthenticated';
   if (access === 'device') return !subject.device ? 'unauthenticated' : subject.device.ownerDisabled ? 'disabled' : 'allow';
   if (!subject.user) return 'unauthenticated';
   if (subject.user.disabled) return 'disabled';
@@ -71,6 +88,8 @@ export interface PolicyOptions {
   /** Looks a device up by the sha256 of its bearer token. */
   deviceByTokenHash(hash: string): Promise<AuthenticatedDevice | undefined>;
   signOut(req: FastifyRequest, reply: import('fastify').FastifyReply): Promise<void>;
+  /** METRICS_TOKEN: the bearer token `GET /metrics` needs (none set: nobody gets the metrics there). */
+  metricsToken?: string | undefined;
 }
 
 export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions) => {
@@ -97,9 +116,10 @@ export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions)
       device = token ? await opts.deviceByTokenHash(hashToken(token)) : undefined;
     }
     const id = req.identity;
-    const decision = decide(access, { user: id ? { admin: id.admin, seller: id.seller, disabled: id.disabled } : null, device: device ? { ownerDisabled: device.ownerDisabled } : null });
+    const metricsToken = access === 'metrics' && bearerMatches(req.headers.authorization, opts.metricsToken);
+    const decision = decide(access, { user: id ? { admin: id.admin, seller: id.seller, disabled: id.disabled } : null, device: device ? { ownerDisabled: device.ownerDisabled } : null, metricsToken });
     if (decision === 'unauthenticated') {
-      throw new AppError('storage/unauthenticated', access === 'device' ? 'A valid device token is required (Authorization: Bearer <token>).' : undefined);
+      throw new AppError('storage/unauthenticated', UNAUTHENTICATED_MESSAGES[access]);
     }
     if (decision === 'disabled') {
       if (access === 'device') throw new AppError('auth/user-disabled', "This device's owner account is disabled: it may neither upload nor read its configuration.");

@@ -6,10 +6,12 @@ export const t = ptBR;
 export { fill };
 
 /** Portuguese message for any error a user can meet. */
+/** The Portuguese message for an error, with the server's request id for support when there is one. */
 export function errorMessage(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  if (isErrorCode(code)) return ptBR.errors[code];
-  return ptBR.errors['storage/unknown'];
+  const text = isErrorCode(code) ? ptBR.errors[code] : ptBR.errors['storage/unknown'];
+  const requestId = (error as { requestId?: unknown } | null)?.requestId;
+  return typeof requestId === 'string' && requestId ? `${text} ${fill(ptBR.errorCodeHint, { id: requestId })}` : text;
 }
 
 export function fieldMessage(key: string | undefined): string | undefined {

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly fields: Record<string, string> = {},
+    /** The server's id for the failed request (x-request-id), for the rider to quote to support. */
+    readonly requestId?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -40,13 +42,14 @@ async function toApiError(res: Response): Promise<ApiError> {
   }
   // Structural check of apiErrorSchema's shape: keeps zod off the first page load (decision 002).
   const e = body as Partial<ApiErrorBody> | undefined;
+  const requestId = res.headers.get('x-request-id') ?? undefined;
   if (e && typeof e === 'object' && isErrorCode(e.code) && typeof e.message === 'string') {
     const fields = e.fields && typeof e.fields === 'object' ? Object.fromEntries(Object.entries(e.fields).filter(([, v]) => typeof v === 'string')) : {};
-    return new ApiError(e.code, res.status, e.message, fields);
+    return new ApiError(e.code, res.status, e.message, fields, requestId);
   }
   const code: ErrorCode =
     res.status === 401 ? 'storage/unauthenticated' : res.status === 403 ? 'storage/unauthorized' : res.status === 404 ? 'storage/object-not-found' : res.status === 429 ? 'auth/too-many-requests' : 'storage/unknown';
-  return new ApiError(code, res.status, res.statusText);
+  return new ApiError(code, res.status, res.statusText, {}, requestId);
 }
 
 /** JSON request with a 30 s time-out per try and retries on 5xx, 408 and 429. */

@@ -5,6 +5,7 @@ import { callbackQuerySchema, loginQuerySchema } from '../../../../core/contract
 import { okSchema } from '../../../../core/contracts/common.contract';
 import type { ErrorCode } from '../../../../core/errors';
 import type { DB } from '../../db/schema';
+import type { Metrics } from '../../lib/metrics';
 import { nowIso } from '../../lib/tokens';
 import { deleteFlowsBefore, insertFlow, takeFlow } from './auth-sessions.repository';
 import { oidc, type IdentityProvider } from './oidc-client';
@@ -18,6 +19,7 @@ export interface AuthRoutesOptions {
   idp: IdentityProvider;
   adminEmails: string[];
   secureCookies: boolean | 'auto';
+  metrics: Metrics;
 }
 
 class SignInError extends Error {
@@ -116,10 +118,12 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
       const avatarUrl = typeof claims?.picture === 'string' && /^https:\/\//.test(claims.picture) ? claims.picture : '';
       await upsertUserAtSignIn(db, { email, displayName, avatarUrl, makeAdmin: opts.adminEmails.includes(email) });
       await app.sessions.start(req, reply, email);
+      opts.metrics.signIns.inc({ result: 'ok', reason: '' });
       req.log.info({ user: email }, 'signed in');
       return settle(reply, flow.mode);
     } catch (err) {
       if (!(err instanceof SignInError)) throw err;
+      opts.metrics.signIns.inc({ result: 'failed', reason: err.code });
       req.log.warn({ code: err.code, reason: err.message }, 'sign-in failed');
       return settle(reply, flow?.mode, err.code);
     }

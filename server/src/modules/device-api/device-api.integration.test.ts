@@ -121,8 +121,8 @@ describe('bad input gets a clear error and stores nothing', () => {
     ['no valid line', () => put(server, lapPath('X9'), tokenA, 'hello\nworld\n'), 422, 'storage/invalid-format'],
     ['empty body', () => put(server, lapPath('X10'), tokenA, ''), 422, 'storage/invalid-format'],
     ['a gps line sent as lap.six', () => put(server, lapPath('X11'), tokenA, GPS_LINE), 422, 'storage/invalid-format'],
-    ['JSON instead of text', () => put(server, lapPath('X12'), tokenA, '{"a":1}', { 'content-type': 'application/json' }), 422, 'storage/invalid-format'],
-    ['wrong content type', () => put(server, lapPath('X13'), tokenA, LAP_LINE, { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'storage/invalid-format'],
+    ['JSON instead of text', () => put(server, lapPath('X12'), tokenA, '{"a":1}', { 'content-type': 'application/json' }), 415, 'request/unsupported-media-type'],
+    ['wrong content type', () => put(server, lapPath('X13'), tokenA, LAP_LINE, { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'request/unsupported-media-type'],
     ['lap.six over the size limit', () => put(server, lapPath('X14'), tokenA, `${LAP_LINE}\n`.repeat(25_000)), 413, 'storage/server-file-wrong-size'],
   ];
   for (const [name, run, status, code] of cases) {
@@ -135,6 +135,26 @@ describe('bad input gets a clear error and stores nothing', () => {
       expect(await blobFiles()).toEqual(before);
     });
   }
+
+  it('text/plain, application/octet-stream and no Content-Type are what firmware sends: all accepted (issue 20)', async () => {
+    for (const [i, type] of ['text/plain; charset=utf-8', 'application/octet-stream', ''].entries()) {
+      const res = await put(server, lapPath(`CT${i}`), tokenA, LAP_LINE, { 'content-type': type });
+      expect(res.status, type || 'none').toBe(200);
+      expect(res.body.indexed, type || 'none').toBe(1);
+    }
+    const gps = await put(server, '/api/device/v1/sessions/CT9/21112026/gps.six', tokenA, GPS_LINE, { 'content-type': 'application/octet-stream' });
+    expect(gps.status).toBe(200);
+  });
+
+  it('any other type: 415 with a message naming the accepted ones', async () => {
+    const res = await put(server, lapPath('CT8'), tokenA, LAP_LINE, { 'content-type': 'image/png' });
+    expect(res.status).toBe(415);
+    expect(res.body.message).toBe('Send lap.six as text/plain, application/octet-stream or with no Content-Type (got image/png); nothing was stored.');
+    // A JSON route of the device API says what it expects too.
+    const status = await fetch(`${server.baseUrl}/api/device/v1/status`, { method: 'POST', headers: { authorization: `Bearer ${tokenA}`, 'content-type': 'text/plain' }, body: 'up' });
+    expect(status.status).toBe(415);
+    expect((await status.json()).message).toBe('Unsupported Content-Type (text/plain): send the body as application/json.');
+  });
 
   it('a token writing another device\'s path → 403, nothing stored', async () => {
     const before = await blobFiles();

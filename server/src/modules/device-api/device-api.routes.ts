@@ -7,6 +7,7 @@ import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.cont
 import { dateParam, deviceConfigSchema, deviceStatusInputSchema, trackParam, uploadResponseSchema } from '../../../../core/contracts/sessions.contract';
 import { AppError } from '../../../../core/errors';
 import type { DB } from '../../db/schema';
+import type { Metrics } from '../../lib/metrics';
 import { hashToken } from '../../lib/tokens';
 import { recordDeviceStatus, touchDevice } from '../devices/devices.repository';
 import type { UsersService } from '../users/users.service';
@@ -35,26 +36,35 @@ const perToken = (max: number) => ({
   keyGenerator: (req: { headers: { authorization?: string }; ip: string }) => (req.headers.authorization ? `dev:${hashToken(req.headers.authorization)}` : `ip:${req.ip}`),
 });
 
-/** The device's own API: bearer token of one device; it writes only its own device's paths. */
-export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<DB>; sessions: SessionsService; users: UsersService }) {
-  // Six files arrive as text/plain. The body is left unread here: the handler runs after the
-  // token check and reads it itself (a lap.six into memory, a gps.six streamed through).
-  app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser('text/plain', (_req, payload, done) => done(null, payload));
-  const r = app.withTypeProvider<ZodTypeProvider>();
+/** What an upload's body may be sent as: firmware HTTP clients often send the last two. */
+export const UPLOAD_CONTENT_TYPES = ['text/plain', 'application/octet-stream', 'no Content-Type'] as const;
 
+/** The media type of a request, without parameters; '' when none was sent. */
+function mediaTypeOf(req: FastifyRequest): string {
+  return String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** The device's own API: bearer token of one device; it writes only its own device's paths. */
+export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<DB>; sessions: SessionsService; users: UsersService; metrics: Metrics }) {
+  // The JSON routes take JSON only: a text body is 415 with what to send, not a validation error.
+  app.removeContentTypeParser('text/plain');
+  const r = app.withTypeProvider<ZodTypeProvider>();
   const explicitParams = uploadParams.extend({ id: z.string().max(64) });
+
   const upload = async (req: FastifyRequest, reply: FastifyReply, kind: SixKind, params: { track: string; date: string }) => {
+    const file = SIX_FILE[kind];
     const declared = Number(req.headers['content-length'] ?? NaN);
-    // Another content type was parsed by its own parser (JSON): not a six file.
-    if (req.body !== undefined && !(req.body instanceof Readable)) throw new AppError('storage/invalid-format', 'Send the file as text/plain.');
-    const stream = req.body ?? Readable.from([]);
+    const stream = (req.body as Readable | undefined) ?? Readable.from([]);
     try {
-      if (declared > MAX_UPLOAD_BYTES[kind]) throw new AppError('storage/server-file-wrong-size', `${SIX_FILE[kind]} is limited to ${MAX_UPLOAD_BYTES[kind]} bytes; nothing was stored.`);
+      const type = mediaTypeOf(req);
+      if (type !== '' && type !== 'text/plain' && type !== 'application/octet-stream') {
+        throw new AppError('request/unsupported-media-type', `Send ${file} as text/plain, application/octet-stream or with no Content-Type (got ${type}); nothing was stored.`);
+      }
+      if (declared > MAX_UPLOAD_BYTES[kind]) throw new AppError('storage/server-file-wrong-size', `${file} is limited to ${MAX_UPLOAD_BYTES[kind]} bytes; nothing was stored.`);
       const device = req.device!;
       await touchDevice(opts.db, device.id);
       const md5Header = req.headers['content-md5'];
-      return await opts.sessions.upload({
+      const result = await opts.sessions.upload({
         deviceId: device.id,
         owner: device.owner,
         track: params.track,
@@ -63,44 +73,59 @@ export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<D
         body: kind === 'lap' ? await readBody(stream, MAX_UPLOAD_BYTES.lap) : stream,
         contentMd5: typeof md5Header === 'string' ? md5Header : undefined,
       });
+      opts.metrics.uploads.inc({ file, result: result.unchanged ? 'unchanged' : 'stored' });
+      if (!result.unchanged) {
+        opts.metrics.uploadBytes.inc({ file }, result.size);
+        opts.metrics.warningLines.inc({ file }, result.lines - result.indexed);
+      }
+      return result;
     } catch (err) {
+      opts.metrics.uploadsRefused.inc({ file, reason: err instanceof AppError ? err.code : 'internal' });
       // Refused before the body was read to its end: close the connection rather than read the rest.
       if (!stream.readableEnded) reply.header('connection', 'close');
       throw err;
     }
   };
 
-  for (const kind of ['lap', 'gps'] as SixKind[]) {
-    r.put(`/api/device/v1/sessions/:track/:date/${SIX_FILE[kind]}`, {
-      config: { access: 'device', rateLimit: perToken(120) },
-      schema: {
-        tags: ['device'],
-        summary: `Uploads ${SIX_FILE[kind]} (text/plain; optional Content-MD5; the same bytes again are a no-op)`,
-        params: uploadParams,
-        headers: uploadHeaders,
-        response: { 200: uploadResponseSchema, ...errors },
-      },
-    }, (req, reply) => upload(req, reply, kind, req.params));
+  // The uploads, in a scope of their own: whatever the body's type, it is left unread here (the
+  // handler checks the type, after the token, and reads it itself: a lap.six into memory, a
+  // gps.six streamed through).
+  await app.register(async (uploads) => {
+    uploads.removeAllContentTypeParsers();
+    uploads.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    const u = uploads.withTypeProvider<ZodTypeProvider>();
+    for (const kind of ['lap', 'gps'] as SixKind[]) {
+      u.put(`/api/device/v1/sessions/:track/:date/${SIX_FILE[kind]}`, {
+        config: { access: 'device', rateLimit: perToken(120) },
+        schema: {
+          tags: ['device'],
+          summary: `Uploads ${SIX_FILE[kind]} (text/plain, application/octet-stream or no Content-Type; optional Content-MD5; the same bytes again are a no-op)`,
+          params: uploadParams,
+          headers: uploadHeaders,
+          response: { 200: uploadResponseSchema, 409: apiErrorSchema, ...errors },
+        },
+      }, (req, reply) => upload(req, reply, kind, req.params));
 
-    // The same upload addressed by the spec's storage key ({hardware}/{track}/{date}/...):
-    // a token may write only under its own device id.
-    r.put(`/api/device/v1/devices/:id/sessions/:track/:date/${SIX_FILE[kind]}`, {
-      config: { access: 'device', rateLimit: perToken(120) },
-      schema: {
-        tags: ['device'],
-        summary: `Uploads ${SIX_FILE[kind]} under an explicit device id, which must be the token's own`,
-        params: explicitParams,
-        headers: uploadHeaders,
-        response: { 200: uploadResponseSchema, 403: apiErrorSchema, ...errors },
-      },
-    }, (req, reply) => {
-      if (req.params.id !== req.device!.id) {
-        reply.header('connection', 'close');
-        throw new AppError('storage/unauthorized', 'This token may only write its own device.');
-      }
-      return upload(req, reply, kind, req.params);
-    });
-  }
+      // The same upload addressed by the spec's storage key ({hardware}/{track}/{date}/...):
+      // a token may write only under its own device id.
+      u.put(`/api/device/v1/devices/:id/sessions/:track/:date/${SIX_FILE[kind]}`, {
+        config: { access: 'device', rateLimit: perToken(120) },
+        schema: {
+          tags: ['device'],
+          summary: `Uploads ${SIX_FILE[kind]} under an explicit device id, which must be the token's own`,
+          params: explicitParams,
+          headers: uploadHeaders,
+          response: { 200: uploadResponseSchema, 403: apiErrorSchema, 409: apiErrorSchema, ...errors },
+        },
+      }, (req, reply) => {
+        if (req.params.id !== req.device!.id) {
+          reply.header('connection', 'close');
+          throw new AppError('storage/unauthorized', 'This token may only write its own device.');
+        }
+        return upload(req, reply, kind, req.params);
+      });
+    }
+  });
 
   r.get('/api/device/v1/config', {
     config: { access: 'device', rateLimit: perToken(60) },
@@ -109,7 +134,7 @@ export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<D
 
   r.post('/api/device/v1/status', {
     config: { access: 'device', rateLimit: perToken(60) },
-    schema: { tags: ['device'], summary: 'Records the firmware version and up state', body: deviceStatusInputSchema, response: { 200: okSchema, 400: apiErrorSchema, 401: apiErrorSchema } },
+    schema: { tags: ['device'], summary: 'Records the firmware version and up state (JSON: {"version": "…", "up": "…"})', body: deviceStatusInputSchema, response: { 200: okSchema, 400: apiErrorSchema, 401: apiErrorSchema, 415: apiErrorSchema } },
   }, async (req) => {
     await recordDeviceStatus(opts.db, req.device!.id, req.body);
     return { ok: true as const };

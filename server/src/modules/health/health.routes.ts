@@ -5,6 +5,7 @@ import { healthDetailsSchema, healthSchema } from '../../../../core/contracts/au
 import { apiErrorSchema } from '../../../../core/contracts/common.contract';
 import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
+import { pendingMigrations } from '../../db/migrate';
 import type { DB } from '../../db/schema';
 
 export async function healthRoutes(
@@ -20,6 +21,28 @@ export async function healthRoutes(
       throw new AppError('storage/retry-limit-exceeded', 'Database or blob store unreachable');
     }
   };
+
+  // Liveness: the process answers (a supervisor restarts it when this stops answering).
+  r.get('/api/health/live', {
+    config: { access: 'public', rateLimit: false },
+    schema: { tags: ['health'], summary: 'Liveness: the process answers', response: { 200: healthSchema } },
+  }, async () => ({ status: 'ok' as const }));
+
+  // Readiness: send traffic here only when the database and blob store answer and the schema is current.
+  r.get('/api/health/ready', {
+    config: { access: 'public', rateLimit: false },
+    schema: { tags: ['health'], summary: 'Readiness: the database and blob store answer and no migration is pending (503 otherwise)', response: { 200: healthSchema, 503: apiErrorSchema } },
+  }, async () => {
+    await check();
+    let pending: string[];
+    try {
+      pending = await pendingMigrations(opts.db);
+    } catch {
+      throw new AppError('storage/retry-limit-exceeded', 'Database unreachable');
+    }
+    if (pending.length > 0) throw new AppError('storage/retry-limit-exceeded', `Database migrations pending: ${pending.length}`);
+    return { status: 'ok' as const };
+  });
 
   // Public: the status only (the database host or file and the blob path are no stranger's business).
   r.get('/api/health', {

@@ -4,6 +4,7 @@ import { apiErrorSchema } from '../../../../core/contracts/common.contract';
 import { latestSessionSchema } from '../../../../core/contracts/sessions.contract';
 import { AppError } from '../../../../core/errors';
 import type { Coordination } from '../../db/coordination';
+import type { Metrics } from '../../lib/metrics';
 import type { SessionIdentity } from '../../plugins/session';
 import { isSignInRevoked } from '../auth/auth-events';
 import type { SessionEvent, SessionsService } from './sessions.service';
@@ -20,7 +21,7 @@ interface Stream {
 }
 
 /** Live updates (server-sent events) and the latest session, for the home, laps and analytics screens. */
-export async function liveRoutes(app: FastifyInstance, opts: { sessions: SessionsService; coordination: Coordination; demoDeviceId: string; heartbeatMs?: number; maxStreams?: number }) {
+export async function liveRoutes(app: FastifyInstance, opts: { sessions: SessionsService; coordination: Coordination; demoDeviceId: string; metrics: Metrics; heartbeatMs?: number; maxStreams?: number }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
   const maxStreams = opts.maxStreams ?? MAX_STREAMS;
@@ -89,7 +90,7 @@ export async function liveRoutes(app: FastifyInstance, opts: { sessions: Session
     const close = () => {
       clearInterval(heartbeat);
       opts.sessions.events.off('session', onSession);
-      open.delete(stream);
+      if (open.delete(stream)) opts.metrics.liveConnections.dec();
     };
     const stream: Stream = {
       identity,
@@ -99,6 +100,7 @@ export async function liveRoutes(app: FastifyInstance, opts: { sessions: Session
       },
     };
     open.add(stream);
+    opts.metrics.liveConnections.inc();
     req.raw.on('close', close);
   });
 }

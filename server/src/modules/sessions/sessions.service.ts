@@ -333,7 +333,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
         const lap = input.kind === 'lap';
         if (!existing || (lap ? existing.lap_md5 : existing.gps_md5) !== md5 || (await blobs.head(key))?.md5Hash !== md5) return { existing, answer: undefined };
         const warnings = JSON.parse(lap ? existing.lap_problems : existing.gps_problems) as LineProblem[];
-        const answer = { stored: false, unchanged: true, key, md5Hash: md5, lines: Number(lap ? existing.lap_lines : existing.gps_lines), indexed: Number(lap ? existing.lap_count : existing.sample_count), warnings };
+        const answer = { stored: false, unchanged: true, key, md5Hash: md5, size: Number(lap ? existing.lap_size : existing.gps_size), lines: Number(lap ? existing.lap_lines : existing.gps_lines), indexed: Number(lap ? existing.lap_count : existing.sample_count), warnings };
         return { existing, answer };
       };
       const recordIntent = (md5: string) =>
@@ -359,7 +359,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
           await recordIntent(md5);
           await blobs.put(key, body, 'text/plain; charset=utf-8', { md5 });
           await commitIndex(address, 'lap', key, md5, body.length, parsed);
-          return { stored: true, unchanged: false, key, md5Hash: md5, lines: parsed.lines, indexed: parsed.indexed, warnings: parsed.problems };
+          return { stored: true, unchanged: false, key, md5Hash: md5, size: body.length, lines: parsed.lines, indexed: parsed.indexed, warnings: parsed.problems };
         });
       }
 
@@ -384,7 +384,7 @@ export function createSessionsService(deps: { db: Kysely<DB>; blobs: BlobStore; 
           await commitIndex(address, 'gps', key, md5, received.size, summary);
           spoolTaken = true;
           deriveInBackground(id, md5, existing?.gps_md5 || undefined, spool);
-          return { stored: true, unchanged: false, key, md5Hash: md5, lines: summary.lines, indexed: summary.indexed, warnings: summary.problems };
+          return { stored: true, unchanged: false, key, md5Hash: md5, size: received.size, lines: summary.lines, indexed: summary.indexed, warnings: summary.problems };
         });
       } finally {
         if (!fileTaken) await fs.rm(file, { force: true });

@@ -1,0 +1,2 @@
+export const MIN_NODE_MAJOR: number;
+export function refuseOldRuntime(what: string): void;

@@ -1,0 +1,68 @@
+import http from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * What operators see of a running instance, in Prometheus' text format (`GET /metrics`, never
+ * anonymous). One registry per app, so tests can build several apps in one process.
+ */
+export function createMetrics() {
+  const registry = new Registry();
+  // Process memory, CPU, event-loop lag (nodejs_eventloop_lag_*), GC, handles.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+  const registers = [registry];
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: 'voltas_http_request_duration_seconds',
+      help: 'HTTP requests by route pattern, method and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
+    uploads: new Counter({ name: 'voltas_uploads_total', help: 'Device uploads stored or answered as unchanged, by file', labelNames: ['file', 'result'] as const, registers }),
+    uploadBytes: new Counter({ name: 'voltas_upload_bytes_total', help: 'Bytes of the device uploads stored, by file', labelNames: ['file'] as const, registers }),
+    uploadsRefused: new Counter({ name: 'voltas_uploads_refused_total', help: 'Device uploads refused, by file and reason (the error code)', labelNames: ['file', 'reason'] as const, registers }),
+    warningLines: new Counter({ name: 'voltas_upload_warning_lines_total', help: 'Lines kept but not indexed (reported as warnings), by file', labelNames: ['file'] as const, registers }),
+    signIns: new Counter({ name: 'voltas_sign_ins_total', help: 'Sign-ins, ok or failed by reason (the error code)', labelNames: ['result', 'reason'] as const, registers }),
+    liveConnections: new Gauge({ name: 'voltas_live_connections', help: 'Open live-update streams (server-sent events)', registers }),
+    dbQueryDuration: new Histogram({
+      name: 'voltas_db_query_duration_seconds',
+      help: 'Database queries through Kysely, by outcome',
+      labelNames: ['outcome'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+      registers,
+    }),
+    blobDuration: new Histogram({
+      name: 'voltas_blob_operation_duration_seconds',
+      help: 'Blob store operations, by operation and outcome',
+      labelNames: ['operation', 'outcome'] as const,
+      buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
+      registers,
+    }),
+    blobErrors: new Counter({ name: 'voltas_blob_errors_total', help: 'Blob store operations that failed, by operation', labelNames: ['operation'] as const, registers }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * METRICS_PORT: the metrics alone on a loopback port, for a scraper on the same machine (no
+ * token: nothing else can reach it).
+ */
+export async function startMetricsServer(registry: Registry, port: number, host = '127.0.0.1'): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('Only GET /metrics is served here.\n');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  return server;
+}
