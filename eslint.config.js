@@ -2,6 +2,17 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/** A layer rule: files matching `files` (tests excepted) may not import what `patterns` name, but for types. */
+function serverLayer(files, patterns) {
+  return [
+    {
+      files: [files],
+      ignores: ['**/*.test.ts'],
+      rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: patterns.map((p) => ({ ...p, allowTypeImports: true })) }] },
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'data/**', 'test-results/**', 'playwright-report/**', 'web/public/**'] },
   js.configs.recommended,
@@ -34,6 +45,21 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [{ regex: '/(features|app)/', message: 'Shared code must not import features or the app layer.' }] }],
     },
   },
+  // The server's layers (decision 020): routes → services → repositories → database. Type-only
+  // imports are free (a route may name a row type); tests may reach any layer to set up.
+  ...serverLayer('server/src/**/*.routes.ts', [
+    { regex: '\\.repository$', message: 'Routes call services, never repositories.' },
+    { regex: '/db/(?!coordination$)', message: 'Routes call services, never the database.' },
+    { regex: '^kysely$', message: 'Routes call services, never the database.' },
+  ]),
+  ...serverLayer('server/src/**/*.{service,repository}.ts', [
+    { regex: '^fastify', message: 'Services and repositories know nothing of HTTP: that is the routes\' and plugins\' job.' },
+    { regex: '\\.routes$|/plugins/', message: 'Services and repositories never import routes or plugins.' },
+  ]),
+  ...serverLayer('server/src/**/*.repository.ts', [{ regex: '\\.service$', message: 'Repositories hold SQL only; services call them, not the other way.' }]),
+  ...serverLayer('server/src/plugins/**/*.ts', [{ regex: '/modules/', message: 'Plugins import no module: app.ts hands them what they need.' }]),
+  ...serverLayer('server/src/cli/**/*.ts', [{ regex: '\\.repository$', message: 'The CLI goes through services.' }]),
+  ...serverLayer('server/src/{lib,db,blobs}/**/*.ts', [{ regex: '/(modules|plugins)/', message: 'lib, db and blobs are below the modules: they import none.' }]),
   {
     // core is pure: no Node, no DOM, no server or web code.
     files: ['core/**/*.ts'],

@@ -67,16 +67,34 @@ let failed = 0;
 if (want('typecheck')) ok = (await step('typecheck', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], 5)) === 'ok' && ok;
 if (want('lint')) ok = (await step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0'], 5)) === 'ok' && ok;
 
-/** One Vitest run, retried once (loudly) only if it hung; adds its counts to the totals. */
+/** The test files a Vitest run started and never finished (its progress reporter's lines). */
+function unfinished(progressFile) {
+  let text = '';
+  try {
+    text = readFileSync(progressFile, 'utf8');
+  } catch {
+    return [];
+  }
+  const open = new Set();
+  for (const line of text.split('\n')) {
+    const [what, ...rest] = line.split(' ');
+    if (what === 'start') open.add(rest.join(' '));
+    if (what === 'end') open.delete(rest.join(' '));
+  }
+  return [...open];
+}
+
+/** One Vitest run; adds its counts to the totals. A hang fails it, naming the files that hung. */
 async function vitestRun(name, filters, jsonFile, extraEnv = {}) {
   rmSync(jsonFile, { force: true });
-  const vitest = ['node_modules/vitest/vitest.mjs', 'run', ...filters, '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`];
-  let result = await step(name, vitest, 4, extraEnv);
+  const progressFile = `${jsonFile}.progress`;
+  rmSync(progressFile, { force: true });
+  const vitest = ['node_modules/vitest/vitest.mjs', 'run', ...filters, '--reporter=default', '--reporter=json', '--reporter=./scripts/vitest-progress-reporter.mjs', `--outputFile.json=${jsonFile}`];
+  const result = await step(name, vitest, 6, { ...extraEnv, VOLTAS_PROGRESS_FILE: progressFile });
   if (result === 'timeout') {
-    // A rare worker stall seen twice, never reproduced in 27 direct runs: retried once, loudly.
-    // A failed assertion is never retried.
-    console.error(`[test] ${name} hung: running it once more (see the reports above)`);
-    result = await step(`${name} (retry after a hang)`, vitest, 4, extraEnv);
+    const hung = unfinished(progressFile);
+    console.error(`[test] ${name} hung in: ${hung.length ? hung.join(', ') : 'no test file (after the last one ended: a worker or the runner itself)'}`);
+    failed += Math.max(1, hung.length);
   }
   const report = readJson(jsonFile);
   if (report) {

@@ -70,7 +70,12 @@ describe('parseFirebaseExport', () => {
       fc.property(root, (value) => {
         try {
           const r = parseFirebaseExport(JSON.stringify(value) ?? '');
-          return r.users.length + r.devices.length + r.skipped.length >= 0;
+          // What comes out is what the importer may rely on, whatever came in.
+          return (
+            r.users.every((u) => typeof u.email === 'string' && u.email === u.email.toLowerCase() && u.email.includes('@')) &&
+            r.devices.every((d) => /^\d{12}$/.test(d.id) && typeof d.owner === 'string') &&
+            r.skipped.every((s) => typeof s.item === 'string' && typeof s.reason === 'string' && s.reason.length > 0)
+          );
         } catch (err) {
           return err instanceof ExportFormatError;
         }

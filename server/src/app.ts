@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import fastifyRateLimit from '@fastify/rate-limit';
-import { databaseRateLimitStore } from './plugins/rate-limit-store';
+import { sharedRateLimitStore } from './plugins/rate-limit-store';
+import { createHitCounter } from './modules/rate-limits/rate-limits.service';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -22,18 +23,23 @@ import { logSafeUrl } from './lib/log-safe-url';
 import { SecretBox } from './lib/secret-box';
 import { signInRevoked } from './modules/auth/auth-events';
 import { authRoutes } from './modules/auth/auth.routes';
+import { createAuthSessionStore } from './modules/auth/auth-sessions.service';
+import { createAuthService } from './modules/auth/auth.service';
 import { createLocalIdp } from './modules/auth/local-idp';
 import { createIdentityProvider, type IdentityProvider } from './modules/auth/oidc-client';
 import { healthRoutes } from './modules/health/health.routes';
+import { createHealthService } from './modules/health/health.service';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { createAdminService } from './modules/admin/admin.service';
 import { deviceApiRoutes } from './modules/device-api/device-api.routes';
 import { sellerRoutes } from './modules/seller/seller.routes';
 import { createSellerService } from './modules/seller/seller.service';
-import { findDeviceByTokenHash } from './modules/devices/devices.repository';
+import { createDevicesService } from './modules/devices/devices.service';
 import { liveRoutes } from './modules/sessions/live.routes';
 import { sessionsRoutes } from './modules/sessions/sessions.routes';
-import { createSessionsService, type SessionsService } from './modules/sessions/sessions.service';
+import { createSessionEvents } from './modules/sessions/session-events.service';
+import { createSessionReader } from './modules/sessions/session-reader.service';
+import { createSessionReceiver, type SessionReceiver } from './modules/sessions/session-receiver.service';
 import { createStorageService } from './modules/storage/storage.service';
 import { storageRoutes } from './modules/storage/storage.routes';
 import { meRoutes } from './modules/users/me.routes';
@@ -71,7 +77,8 @@ export interface BuiltApp {
   database: Database;
   blobs: BlobStore;
   idp: IdentityProvider;
-  sessions: SessionsService;
+  /** Receiving sessions' files (uploads, recovery); tests wait on its background work. */
+  receiver: SessionReceiver;
   metrics: Metrics;
 }
 
@@ -148,12 +155,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
 
   const secureCookies: boolean | 'auto' = config.publicUrl.startsWith('https:') ? true : 'auto';
   const users = createUsersService(db, box, DEMO_DEVICE_ID);
+  const devices = createDevicesService(db);
   const resealed = await users.upgradeSealedPasswords();
-  const sessions = createSessionsService({ db, blobs, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID });
+  const events = createSessionEvents(database.coordination, DEMO_DEVICE_ID);
+  const receiver = createSessionReceiver({ db, blobs, coordination: database.coordination, events });
+  const reader = createSessionReader({ db, blobs, demoDeviceId: DEMO_DEVICE_ID });
   // Listening for other instances' events before serving, so none is missed.
   await database.coordination.ready();
   const sweptTemp = await blobs.sweepTemp();
-  const recovered = await sessions.recoverInterruptedUploads();
+  const recovered = await receiver.recoverInterruptedUploads();
   const storage = createStorageService({ db, blobs, bucket: config.s3?.bucket ?? 'voltas' });
 
   await app.register(errorMappingPlugin);
@@ -180,42 +190,37 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   });
   await app.register(fastifyCookie);
   // Counted in the database: every instance behind a proxy sees the same hits.
-  await app.register(fastifyRateLimit, { global: false, store: databaseRateLimitStore(db), skipOnError: true });
+  await app.register(fastifyRateLimit, { global: false, store: sharedRateLimitStore(createHitCounter(db)), skipOnError: true });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Voltas API', version: '1' } },
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await app.register(sessionPlugin, {
-    db,
+    store: createAuthSessionStore(db),
     secureCookies,
     onEnded: (sessionHash) => void database.coordination.publish(signInRevoked({ sessionHash })).catch(() => undefined),
   });
   await app.register(heavyReadsPlugin);
   await app.register(policyPlugin, {
     allowedOrigins: [new URL(config.publicUrl).origin],
-    deviceByTokenHash: (hash) => findDeviceByTokenHash(db, hash),
+    deviceByTokenHash: devices.byTokenHash,
     signOut: (req, reply) => app.sessions.end(req, reply),
     metricsToken: config.metricsToken,
   });
   await app.register(metricsPlugin, { metrics });
 
   await app.register(healthRoutes, {
-    db,
-    blobs,
+    health: createHealthService({ db, blobs }),
     describe: { database: database.description, blobs: blobs.description, identityProvider: idp.description },
   });
-  await app.register(authRoutes, { db, idp, adminEmails: config.adminEmails, secureCookies, metrics });
+  await app.register(authRoutes, { auth: createAuthService({ db, idp, adminEmails: config.adminEmails }), redirectUri, secureCookies, metrics });
   await app.register(meRoutes, { users });
-  await app.register(sessionsRoutes, {
-    db,
-    sessions,
-    demoDeviceId: DEMO_DEVICE_ID,
-  });
-  await app.register(liveRoutes, { sessions, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID, metrics, ...deps.live });
-  await app.register(deviceApiRoutes, { db, sessions, users, metrics });
+  await app.register(sessionsRoutes, { reader, demoDeviceId: DEMO_DEVICE_ID });
+  await app.register(liveRoutes, { reader, events, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID, metrics, ...deps.live });
+  await app.register(deviceApiRoutes, { devices, receiver, users, metrics });
   await app.register(storageRoutes, { storage, demoDeviceId: DEMO_DEVICE_ID });
-  await app.register(adminRoutes, { admin: createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }), db });
+  await app.register(adminRoutes, { admin: createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }) });
   await app.register(sellerRoutes, { seller: createSellerService({ db, companyAccount: config.companyAccount }) });
   if (localIdp) await localIdp.register(app);
   await app.register(webStatic, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
@@ -226,7 +231,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   // With several instances, one that crashed may never restart: the others finish its uploads.
   // Safe at any time, as recovery takes each file's lock (an upload in flight finishes first).
   const recovery = setInterval(() => {
-    sessions
+    receiver
       .recoverInterruptedUploads()
       .then((r) => r.reindexed + r.dropped > 0 && app.log.warn(r, 'finished interrupted uploads'))
       .catch((err: unknown) => app.log.error({ err }, 'upload recovery failed'));
@@ -242,9 +247,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   });
   app.addHook('onClose', async () => {
     clearInterval(recovery);
-    await sessions.drain();
-    sessions.stop();
+    await receiver.drain();
+    events.stop();
     if (!deps.database) await database.close();
   });
-  return { app, database, blobs, idp, sessions, metrics };
+  return { app, database, blobs, idp, receiver, metrics };
 }

@@ -5,7 +5,8 @@ import type { AppConfig } from '../config';
 import type { BlobStore } from '../blobs/blob-store';
 import type { Database } from '../db/create-db';
 import { migrateToLatest } from '../db/migrate';
-import { createSessionsService } from '../modules/sessions/sessions.service';
+import { createSessionEvents } from '../modules/sessions/session-events.service';
+import { createSessionReceiver } from '../modules/sessions/session-receiver.service';
 import { DEMO_DEVICE_ID } from '../lib/demo-accounts';
 import { nowIso } from '../lib/tokens';
 
@@ -123,24 +124,11 @@ export async function restore(config: AppConfig, dir: string, force: boolean, op
   let reindexed = 0;
   try {
     await migrateToLatest(database.db); // a backup from an older version
-    const rows = await database.db.selectFrom('lap_sessions').select(['id', 'device_id', 'track', 'date', 'owner_email', 'lap_md5', 'gps_md5']).execute();
-    for (const row of rows) {
-      for (const [kind, md5] of [['lap', row.lap_md5], ['gps', row.gps_md5]] as const) {
-        if (!md5) continue;
-        const key = `${row.id}/${kind}.six`;
-        const head = await store.head(key);
-        if (head && head.md5Hash !== md5) {
-          await database.db
-            .insertInto('upload_intents')
-            .values({ blob_key: key, md5: head.md5Hash, device_id: row.device_id, track: row.track, date: row.date, kind, owner_email: row.owner_email, created_at: nowIso() })
-            .onConflict((oc) => oc.column('blob_key').doUpdateSet({ md5: head.md5Hash }))
-            .execute();
-        }
-      }
-    }
-    const sessions = createSessionsService({ db: database.db, blobs: store, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID });
-    reindexed = (await sessions.recoverInterruptedUploads()).reindexed;
-    sessions.stop();
+    const events = createSessionEvents(database.coordination, DEMO_DEVICE_ID);
+    const receiver = createSessionReceiver({ db: database.db, blobs: store, coordination: database.coordination, events });
+    reindexed = await receiver.reindexBlobsNewerThanIndex();
+    await receiver.drain();
+    events.stop();
   } finally {
     await database.close();
   }

@@ -9,12 +9,11 @@ import { migrateToLatest } from '../db/migrate';
 import type { DB } from '../db/schema';
 import { AppError } from '../../../core/errors';
 import { createAdminService } from '../modules/admin/admin.service';
-import { findDevice } from '../modules/devices/devices.repository';
 import { ExportFormatError } from '../../../core/formats/firebase-export';
 import { SecretBox } from '../lib/secret-box';
 import { backup, BackupError, restore } from './backup';
-import { loadDemo } from './demo';
-import { formatImportReport, importFirebase, ImportError } from './import-firebase';
+import { loadDemo } from '../modules/demo/demo.service';
+import { formatImportReport, importFirebase, ImportError } from '../modules/firebase-import/firebase-import.service';
 import { simulate, today } from './simulate';
 
 const USAGE = `Usage: voltas <command>
@@ -122,8 +121,7 @@ async function deviceCommand(args: string[]): Promise<number> {
           }
         }
         const token = await admin.registerDevice('cli', { id, owner, seller });
-        const device = await findDevice(db, id);
-        process.stdout.write(`Device ${id} registered (owner ${device?.owner_email}${seller ? `, seller ${seller}` : ''}). Its upload token, shown only now:\n${token}\n`);
+        process.stdout.write(`Device ${id} registered (owner ${owner ?? config.companyAccount}${seller ? `, seller ${seller}` : ''}). Its upload token, shown only now:\n${token}\n`);
         return 0;
       }
       if (sub === 'owner') {

@@ -1,8 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema';
-import { deleteSession, findSession, insertSession, renewSession } from '../modules/auth/auth-sessions.repository';
 import { hashToken, newToken } from '../lib/tokens';
 
 /** The cookie over plain http (local use). */
@@ -41,25 +38,42 @@ export interface SessionManager {
   check(sessionHash: string): Promise<SessionIdentity | null>;
 }
 
+/** A sign-in session row as the store answers it. */
+export interface AuthSessionRow {
+  email: string;
+  created_at: string;
+  expires_at: string;
+  renewed_at: string;
+  disabled: number | string;
+  adm: string;
+  seller: string;
+}
+
+/** Where sign-in sessions live (the database; see modules/auth/auth-sessions.service.ts). */
+export interface AuthSessionStore {
+  find(idHash: string): Promise<AuthSessionRow | undefined>;
+  insert(s: { idHash: string; email: string; createdAt: string; expiresAt: string }): Promise<void>;
+  renew(idHash: string, renewedAt: string, expiresAt: string): Promise<void>;
+  delete(idHash: string): Promise<void>;
+}
+
 export interface SessionPluginOptions {
-  db: Kysely<DB>;
+  store: AuthSessionStore;
   secureCookies: boolean | 'auto';
   /** Called when a sign-in ends here (logout, or replaced by a new sign-in), to tell every instance. */
   onEnded?: (sessionHash: string) => void;
 }
 
-type SessionRow = NonNullable<Awaited<ReturnType<typeof findSession>>>;
-
-function isLive(row: SessionRow, now: number): boolean {
+function isLive(row: AuthSessionRow, now: number): boolean {
   return Date.parse(row.expires_at) > now && Date.parse(row.created_at) + SESSION_MAX_DAYS * 86_400_000 > now;
 }
 
-function identityOf(row: SessionRow, idHash: string): SessionIdentity {
+function identityOf(row: AuthSessionRow, idHash: string): SessionIdentity {
   return { email: row.email, sessionHash: idHash, disabled: Number(row.disabled) !== 0, admin: row.adm === '1', seller: row.seller !== '' };
 }
 
 export const sessionPlugin = fp(async (app: FastifyInstance, opts: SessionPluginOptions) => {
-  const { db } = opts;
+  const { store } = opts;
   const cookieName = opts.secureCookies === true ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: opts.secureCookies };
 
@@ -73,17 +87,17 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: SessionPlugin
     const token = req.cookies[cookieName];
     if (!token) return;
     const idHash = hashToken(token);
-    const row = await findSession(db, idHash);
+    const row = await store.find(idHash);
     const now = Date.now();
     if (!row || !isLive(row, now)) {
-      if (row) await deleteSession(db, idHash);
+      if (row) await store.delete(idHash);
       reply.clearCookie(cookieName, cookieOptions);
       return;
     }
     req.identity = identityOf(row, idHash);
     if (!req.identity.disabled && now - Date.parse(row.renewed_at) > RENEW_AFTER_MS) {
       const expires = new Date(Math.min(now + SESSION_DAYS * 86_400_000, Date.parse(row.created_at) + SESSION_MAX_DAYS * 86_400_000));
-      await renewSession(db, idHash, new Date(now).toISOString(), expires.toISOString());
+      await store.renew(idHash, new Date(now).toISOString(), expires.toISOString());
       setCookie(reply, token, expires);
     }
   });
@@ -93,26 +107,26 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: SessionPlugin
     async start(req, reply, email) {
       const old = req.cookies[cookieName];
       if (old) {
-        await deleteSession(db, hashToken(old));
+        await store.delete(hashToken(old));
         ended(hashToken(old));
       }
       const token = newToken();
       const now = new Date();
       const expires = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
-      await insertSession(db, { idHash: hashToken(token), email, createdAt: now.toISOString(), expiresAt: expires.toISOString() });
+      await store.insert({ idHash: hashToken(token), email, createdAt: now.toISOString(), expiresAt: expires.toISOString() });
       setCookie(reply, token, expires);
     },
     async end(req, reply) {
       const token = req.cookies[cookieName];
       if (token) {
-        await deleteSession(db, hashToken(token));
+        await store.delete(hashToken(token));
         ended(hashToken(token));
       }
       reply.clearCookie(cookieName, cookieOptions);
       req.identity = null;
     },
     async check(idHash) {
-      const row = await findSession(db, idHash);
+      const row = await store.find(idHash);
       if (!row || !isLive(row, Date.now())) return null;
       const identity = identityOf(row, idHash);
       return identity.disabled ? null : identity;

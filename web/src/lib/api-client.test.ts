@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { apiRequest, ApiError, backoffMs, isRetryableStatus } from './api-client';
 import { fetchEarly, takeEarly } from './early-fetch';
+import { errorMessage } from '../i18n/messages';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -69,5 +70,17 @@ describe('api client retry policy', () => {
     fetchEarly('/api/analysis');
     expect(await apiRequest('/api/analysis', { sleep: async () => {} })).toEqual({ n: 2 });
     expect(failing).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('the request id, for support', () => {
+  it("an error keeps the server's x-request-id, and its Portuguese message quotes it", async () => {
+    const res = new Response(JSON.stringify({ code: 'storage/unauthorized', message: 'no' }), { status: 403, headers: { 'content-type': 'application/json', 'x-request-id': 'a1b2c3d4e5' } });
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(res));
+    const err = await apiRequest('/api/x').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).requestId).toBe('a1b2c3d4e5');
+    expect(errorMessage(err)).toBe('Você não tem permissão para isso. (código do erro: a1b2c3d4e5)');
+    expect(errorMessage(new ApiError('storage/unauthorized', 403, 'no'))).toBe('Você não tem permissão para isso.');
   });
 });

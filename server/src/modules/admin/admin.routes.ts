@@ -1,21 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import {
   adminDeviceSchema, adminUserSchema, assignBuyerSellerSchema, assignDeviceSellerSchema, assignOwnerSchema, auditEntrySchema, deviceIdParamsSchema,
   deviceTokenResponseSchema, disableUserSchema, emailParamsSchema, ownerChangeResponseSchema, registerDeviceSchema, setRolesSchema,
 } from '../../../../core/contracts/admin.contract';
 import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
-import type { DB } from '../../db/schema';
-import { listAudit } from '../audit/audit.repository';
 import type { AdminService } from './admin.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 const ok = { ok: true as const };
 
 /** Administrator routes: every one is `access: 'admin'` (adm = '1'), checked by the policy before the handler. */
-export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminService; db: Kysely<DB> }) {
+export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { admin } = opts;
   const tags = ['admin'];
@@ -24,7 +21,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   r.get('/api/admin/users', { config: cfg, schema: { tags, summary: 'All users (Wi-Fi name, never the password)', response: { 200: z.array(adminUserSchema), ...errors } } }, () => admin.users());
   r.get('/api/admin/sellers', { config: cfg, schema: { tags, summary: 'Users whose seller is non-empty', response: { 200: z.array(adminUserSchema), ...errors } } }, () => admin.sellers());
   r.get('/api/admin/devices', { config: cfg, schema: { tags, summary: 'All devices', response: { 200: z.array(adminDeviceSchema), ...errors } } }, () => admin.devices());
-  r.get('/api/admin/audit', { config: cfg, schema: { tags, summary: 'The latest 500 audit entries', response: { 200: z.array(auditEntrySchema), ...errors } } }, () => listAudit(opts.db));
+  r.get('/api/admin/audit', { config: cfg, schema: { tags, summary: 'The latest 500 audit entries', response: { 200: z.array(auditEntrySchema), ...errors } } }, () => admin.audit());
 
   r.post('/api/admin/assign-owner', {
     config: cfg,

@@ -6,7 +6,7 @@ import { refuseDemoDevice } from '../../lib/demo-accounts';
 import { hashToken, newToken } from '../../lib/tokens';
 import { deleteSessionsOf } from '../auth/auth-sessions.repository';
 import type { Coordination } from '../../db/coordination';
-import { recordAudit } from '../audit/audit.repository';
+import { listAudit, recordAudit } from '../audit/audit.repository';
 import { signInRevoked } from '../auth/auth-events';
 import { findDevice, insertDevice, setDeviceOwner, setDeviceToken } from '../devices/devices.repository';
 import { ensureUser, findUser, setDisabled, setRoles } from '../users/users.repository';
@@ -44,6 +44,8 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
     users: () => listUsersWithHardware(db),
     sellers: () => listUsersWithHardware(db, { sellersOnly: true }),
     devices: () => listDevices(db),
+    /** The latest audit entries, newest first. */
+    audit: () => listAudit(db),
 
     /**
      * The spec's adm assign: the device joins the user's hardware and its owner becomes the user.

@@ -2,7 +2,6 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import MemoryAdapter, { type MemoryStore } from 'oidc-provider/lib/adapters/memory_adapter.js';
-import providerContext from 'oidc-provider/lib/helpers/als.js';
 import { z } from 'zod';
 import { ptBR } from '../../../../core/i18n/pt-BR';
 import { DEMO_ACCOUNTS } from '../../lib/demo-accounts';
@@ -158,17 +157,8 @@ export function createLocalIdp(opts: { publicUrl: string; redirectUri: string; p
         raw.removeAllContentTypeParsers();
         raw.addContentTypeParser('*', (_req, _payload, done) => done(null));
         const handler = provider.callback();
-        let inFlight = 0;
         raw.all('/oidc/*', { config: { access: 'public', answersOnRaw: true } }, (req, reply) => {
           reply.hijack();
-          // The provider keeps its request context in an AsyncLocalStorage. On Node 20 an
-          // enabled one runs async hooks on every promise of the whole process — a quarter of the
-          // CPU of a small API answer, long after the rider signed in. Its own next request enables
-          // it again (AsyncLocalStorage.run), so it is switched off whenever none is in flight.
-          inFlight++;
-          reply.raw.once('close', () => {
-            if (--inFlight === 0) providerContext.disable();
-          });
           const incoming = req.raw as typeof req.raw & { originalUrl?: string };
           incoming.originalUrl = incoming.url;
           incoming.url = (incoming.url ?? '/').slice(LOCAL_IDP_PATH.length) || '/';

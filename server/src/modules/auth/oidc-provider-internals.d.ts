@@ -12,10 +12,3 @@ declare module 'oidc-provider/lib/adapters/memory_adapter.js' {
   export default MemoryAdapter;
 }
 
-// The provider's request context (one AsyncLocalStorage for the process); see local-idp.ts.
-declare module 'oidc-provider/lib/helpers/als.js' {
-  import type { AsyncLocalStorage } from 'node:async_hooks';
-
-  const providerContext: AsyncLocalStorage<unknown>;
-  export default providerContext;
-}

@@ -1,17 +1,16 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
 import { dateParam, deviceConfigSchema, deviceStatusInputSchema, trackParam, uploadResponseSchema } from '../../../../core/contracts/sessions.contract';
 import { AppError } from '../../../../core/errors';
-import type { DB } from '../../db/schema';
 import type { Metrics } from '../../lib/metrics';
 import { hashToken } from '../../lib/tokens';
-import { recordDeviceStatus, touchDevice } from '../devices/devices.repository';
+import type { DevicesService } from '../devices/devices.service';
 import type { UsersService } from '../users/users.service';
-import { MAX_UPLOAD_BYTES, SIX_FILE, type SessionsService, type SixKind } from '../sessions/sessions.service';
+import { MAX_UPLOAD_BYTES, SIX_FILE, type SixKind } from '../sessions/session-files';
+import type { SessionReceiver } from '../sessions/session-receiver.service';
 
 const uploadParams = z.object({ track: trackParam, date: dateParam });
 const uploadHeaders = z.looseObject({ 'content-md5': z.string().max(64).optional() });
@@ -45,7 +44,7 @@ function mediaTypeOf(req: FastifyRequest): string {
 }
 
 /** The device's own API: bearer token of one device; it writes only its own device's paths. */
-export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<DB>; sessions: SessionsService; users: UsersService; metrics: Metrics }) {
+export async function deviceApiRoutes(app: FastifyInstance, opts: { devices: DevicesService; receiver: SessionReceiver; users: UsersService; metrics: Metrics }) {
   // The JSON routes take JSON only: a text body is 415 with what to send, not a validation error.
   app.removeContentTypeParser('text/plain');
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -62,9 +61,9 @@ export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<D
       }
       if (declared > MAX_UPLOAD_BYTES[kind]) throw new AppError('storage/server-file-wrong-size', `${file} is limited to ${MAX_UPLOAD_BYTES[kind]} bytes; nothing was stored.`);
       const device = req.device!;
-      await touchDevice(opts.db, device.id);
+      await opts.devices.seen(device.id);
       const md5Header = req.headers['content-md5'];
-      const result = await opts.sessions.upload({
+      const result = await opts.receiver.receive({
         deviceId: device.id,
         owner: device.owner,
         track: params.track,
@@ -136,7 +135,7 @@ export async function deviceApiRoutes(app: FastifyInstance, opts: { db: Kysely<D
     config: { access: 'device', rateLimit: perToken(60) },
     schema: { tags: ['device'], summary: 'Records the firmware version and up state (JSON: {"version": "…", "up": "…"})', body: deviceStatusInputSchema, response: { 200: okSchema, 400: apiErrorSchema, 401: apiErrorSchema, 415: apiErrorSchema } },
   }, async (req) => {
-    await recordDeviceStatus(opts.db, req.device!.id, req.body);
+    await opts.devices.recordStatus(req.device!.id, req.body);
     return { ok: true as const };
   });
 }

@@ -55,3 +55,24 @@ export async function recordDeviceStatus(db: Kysely<DB>, id: string, status: { v
 export async function touchDevice(db: Kysely<DB>, id: string): Promise<void> {
   await db.updateTable('devices').set({ last_seen_at: nowIso() }).where('id', '=', id).execute();
 }
+
+type ImportedDeviceFields = { owner_email: string; seller_email: string; up: string; version: string; name: string };
+
+/** A device moved over from the old installation: no token (those devices authenticated differently). */
+export async function insertImportedDevice(db: Kysely<DB>, d: ImportedDeviceFields & { id: string }): Promise<void> {
+  await db.insertInto('devices').values({ ...d, token_hash: null, created_at: nowIso() }).execute();
+}
+
+/** Updates an imported device; `revokeToken` when its owner changed (a new owner never inherits a token). */
+export async function updateImportedDevice(db: Kysely<DB>, id: string, fields: ImportedDeviceFields, opts: { revokeToken: boolean }): Promise<void> {
+  await db.updateTable('devices').set({ ...fields, ...(opts.revokeToken ? { token_hash: null } : {}) }).where('id', '=', id).execute();
+}
+
+/** Creates the device unless it exists (loading the demo again changes nothing). */
+export async function insertDeviceIfAbsent(db: Kysely<DB>, d: { id: string; owner: string; seller: string; name: string; tokenHash: string }): Promise<void> {
+  await db
+    .insertInto('devices')
+    .values({ id: d.id, owner_email: d.owner, seller_email: d.seller, name: d.name, token_hash: d.tokenHash, created_at: nowIso() })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}

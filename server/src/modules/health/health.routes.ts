@@ -1,22 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql, type Kysely } from 'kysely';
 import { healthDetailsSchema, healthSchema } from '../../../../core/contracts/auth.contract';
 import { apiErrorSchema } from '../../../../core/contracts/common.contract';
 import { AppError } from '../../../../core/errors';
-import type { BlobStore } from '../../blobs/blob-store';
-import { pendingMigrations } from '../../db/migrate';
-import type { DB } from '../../db/schema';
+import type { HealthService } from './health.service';
 
 export async function healthRoutes(
   app: FastifyInstance,
-  opts: { db: Kysely<DB>; blobs: BlobStore; describe: { database: string; blobs: string; identityProvider: string } },
+  opts: { health: HealthService; describe: { database: string; blobs: string; identityProvider: string } },
 ): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const check = async () => {
     try {
-      await sql`select 1`.execute(opts.db);
-      await opts.blobs.ping();
+      await opts.health.dependenciesAnswer();
     } catch {
       throw new AppError('storage/retry-limit-exceeded', 'Database or blob store unreachable');
     }
@@ -36,7 +32,7 @@ export async function healthRoutes(
     await check();
     let pending: string[];
     try {
-      pending = await pendingMigrations(opts.db);
+      pending = await opts.health.pendingMigrations();
     } catch {
       throw new AppError('storage/retry-limit-exceeded', 'Database unreachable');
     }

@@ -4,7 +4,7 @@ import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
 import { generateSession } from '../../../../core/sim/session-generator';
 import { loadTracks } from '../../lib/track-files';
 import { addDevice, put, readEvents } from '../../../test/fixtures';
-import { gpsColumnsKey } from './sessions.service';
+import { gpsColumnsKey } from './session-files';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
 
 let server: TestServer;
@@ -38,14 +38,14 @@ describe('analytics reads', () => {
     const etag = res.headers.get('etag')!;
     const again = await rider.request(`${base}/gps.bin`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
-    await server.sessions.drain();
+    await server.receiver.drain();
     const row = await server.database.db.selectFrom('lap_sessions').select('gps_md5').where('id', '=', '000000000010/Curitiba/21112026').executeTakeFirstOrThrow();
     const stored = await server.blobs.get(gpsColumnsKey('000000000010/Curitiba/21112026', row.gps_md5));
     expect(decodeGpsColumns(new Uint8Array(gunzipSync(stored!))).count).toBe(session.sampleCount);
   });
 
   it('columns stored in an older encoding (before an upgrade) are rebuilt from gps.six on their first read', async () => {
-    await server.sessions.drain();
+    await server.receiver.drain();
     const id = '000000000010/Curitiba/21112026';
     const row = await server.database.db.selectFrom('lap_sessions').select('gps_md5').where('id', '=', id).executeTakeFirstOrThrow();
     const key = gpsColumnsKey(id, row.gps_md5);
@@ -74,9 +74,9 @@ describe('analytics reads', () => {
     const res = await rider.request(`${base}/gps.bin`);
     expect(decodeGpsColumns(new Uint8Array(await res.arrayBuffer())).count).toBe(other.sampleCount);
     expect((await rider.json(`${base}/analysis`)).body.topSpeedKmh).toBe(other.topSpeedKmh);
-    await server.sessions.drain();
+    await server.receiver.drain();
     await put(server, '/api/device/v1/sessions/Curitiba/21112026/gps.six', token, session.gpsSix);
-    await server.sessions.drain();
+    await server.receiver.drain();
     expect(decodeGpsColumns(new Uint8Array(await (await rider.request(`${base}/gps.bin`)).arrayBuffer())).count).toBe(session.sampleCount);
   });
 

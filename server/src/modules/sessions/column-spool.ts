@@ -5,8 +5,9 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gzip as gzipCallback } from 'node:zlib';
 import { CODEC_BLOCK, CODEC_COLUMNS, encodeBlock, encodeHeader, ScaleFinder } from '../../../../core/formats/gps-columns-codec';
-import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumnKey, type GpsColumns } from '../../../../core/formats/six-format';
+import { allocGpsColumns, GPS_COLUMN_KEYS, GpsSixStream, type GpsColumnKey, type GpsColumns, type GpsStreamSummary } from '../../../../core/formats/six-format';
 import type { BlobMetadata, BlobStore } from '../../blobs/blob-store';
+import { isUtf8 } from 'node:buffer';
 
 const gzip = promisify(gzipCallback);
 /** Samples held in memory at a time (about 4.5 MB of columns): sixteen codec blocks. */
@@ -126,4 +127,13 @@ export class ColumnSpool {
     }
     this.batch = allocGpsColumns(0);
   }
+}
+
+/** Parses a stored gps.six as a stream (bounded memory), its columns into `spool` when given. */
+export async function parseStoredGps(blobs: BlobStore, key: string, spool?: ColumnSpool): Promise<GpsStreamSummary | undefined> {
+  const src = await blobs.getStream(key);
+  if (!src) return undefined;
+  const parser = new GpsSixStream(spool ? (c) => spool.add(c) : undefined, isUtf8);
+  for await (const chunk of src.body) parser.push(chunk);
+  return parser.end();
 }

@@ -7,7 +7,8 @@ import type { Coordination } from '../../db/coordination';
 import type { Metrics } from '../../lib/metrics';
 import type { SessionIdentity } from '../../plugins/session';
 import { isSignInRevoked } from '../auth/auth-events';
-import type { SessionEvent, SessionsService } from './sessions.service';
+import type { SessionEvent, SessionEvents } from './session-events.service';
+import type { SessionReader } from './session-reader.service';
 
 const HEARTBEAT_MS = 25_000;
 /** A rider's phone and laptop with a tab or two each; a fifth stream on one sign-in is refused. */
@@ -21,7 +22,7 @@ interface Stream {
 }
 
 /** Live updates (server-sent events) and the latest session, for the home, laps and analytics screens. */
-export async function liveRoutes(app: FastifyInstance, opts: { sessions: SessionsService; coordination: Coordination; demoDeviceId: string; metrics: Metrics; heartbeatMs?: number; maxStreams?: number }) {
+export async function liveRoutes(app: FastifyInstance, opts: { reader: SessionReader; events: SessionEvents; coordination: Coordination; demoDeviceId: string; metrics: Metrics; heartbeatMs?: number; maxStreams?: number }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
   const maxStreams = opts.maxStreams ?? MAX_STREAMS;
@@ -46,7 +47,7 @@ export async function liveRoutes(app: FastifyInstance, opts: { sessions: Session
   r.get('/api/sessions/latest', {
     config: { access: 'rider' },
     schema: { tags: ['sessions'], summary: 'The most recent session the caller may see (own before demo)', response: { 200: latestSessionSchema, 401: apiErrorSchema } },
-  }, async (req) => opts.sessions.latest({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId }));
+  }, async (req) => opts.reader.latest({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId }));
 
   r.get('/api/events', {
     config: { access: 'rider', rateLimit: false },
@@ -72,7 +73,7 @@ export async function liveRoutes(app: FastifyInstance, opts: { sessions: Session
     });
     res.write('retry: 5000\n: connected\n\n');
     const onSession = (event: SessionEvent) => {
-      if (!opts.sessions.concerns(viewer, event)) return;
+      if (!opts.events.concerns(viewer, event)) return;
       res.write(`event: session\ndata: ${JSON.stringify({ type: event.type, deviceId: event.deviceId, track: event.track, date: event.date })}\n\n`);
     };
     // Each beat re-checks the sign-in: an expiry, or a change made where no bus reaches (the CLI
@@ -86,10 +87,10 @@ export async function liveRoutes(app: FastifyInstance, opts: { sessions: Session
         () => undefined, // the database is away: the next beat asks again
       );
     }, heartbeatMs);
-    opts.sessions.events.on('session', onSession);
+    const stopListening = opts.events.listen(onSession);
     const close = () => {
       clearInterval(heartbeat);
-      opts.sessions.events.off('session', onSession);
+      stopListening();
       if (open.delete(stream)) opts.metrics.liveConnections.dec();
     };
     const stream: Stream = {

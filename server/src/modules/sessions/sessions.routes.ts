@@ -8,28 +8,21 @@ import {
   trackParamsSchema, tracksResponseSchema,
 } from '../../../../core/contracts/sessions.contract';
 import { AppError } from '../../../../core/errors';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { viewerHasDevice, type Viewer } from './sessions.repository';
+import { accepts, createAnswerCache, sendCompressed } from '../../plugins/compressed-answers';
 import { heavyReadRateLimit } from '../../plugins/heavy-reads';
-import { MAX_JSON_SAMPLES, type SessionsService } from './sessions.service';
-
-/** An encoding named in accept-encoding and not refused with `;q=0`. */
-const acceptedBy = (encoding: string) => new RegExp(`(?:^|[\\s,])${encoding}(?!\\s*;\\s*q=0(?:\\.0*)?\\s*(?:,|$))(?=\\s*(?:[;,]|$))`);
-const ACCEPTS = { gzip: acceptedBy('gzip'), br: acceptedBy('br') };
-
-/** Whether the client takes gzip (every browser does) or Brotli (every current browser). */
-function accepts(req: FastifyRequest, encoding: keyof typeof ACCEPTS): boolean {
-  return ACCEPTS[encoding].test(String(req.headers['accept-encoding'] ?? ''));
-}
+import { MAX_JSON_SAMPLES, type SessionReader, type SessionRef } from './session-reader.service';
+import type { Viewer } from './sessions.repository';
 
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
 /** Bytes sent as they are (Fastify does not serialize a Buffer). */
 const binaryBody = z.unknown().describe('file bytes');
 
-export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB>; sessions: SessionsService; demoDeviceId: string }) {
+export async function sessionsRoutes(app: FastifyInstance, opts: { reader: SessionReader; demoDeviceId: string }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const { reader } = opts;
   const viewer = (req: FastifyRequest): Viewer => ({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId });
+  const ref = (p: { id: string; track: string; date: string }): SessionRef => ({ deviceId: p.id, track: p.track, date: p.date });
+  const lapsAnswers = createAnswerCache();
 
   // One device check for every route below: admins, the demo device, the current owner, or a
   // previous owner who holds sessions on it. Anyone else gets 404 (no hint the device exists).
@@ -37,51 +30,46 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
   app.addHook('preValidation', async (req) => {
     const id = (req.params as { id?: string }).id;
     if (!id || !req.identity) return;
-    const v = viewer(req);
-    if (v.admin || id === opts.demoDeviceId || (await viewerHasDevice(opts.db, v.email, id))) return;
-    throw new AppError('storage/object-not-found');
+    if (!(await reader.canSeeDevice(viewer(req), id))) throw new AppError('storage/object-not-found');
   });
 
   r.get('/api/devices/:id/tracks', {
     config: { access: 'rider' },
     schema: { tags: ['sessions'], summary: 'Tracks with sessions the caller may see on this device', params: deviceParamsSchema, response: { 200: tracksResponseSchema, ...errors } },
-  }, async (req) => opts.sessions.tracks(viewer(req), req.params.id));
+  }, async (req) => reader.tracks(viewer(req), req.params.id));
 
   r.get('/api/devices/:id/tracks/:track/dates', {
     config: { access: 'rider' },
     schema: { tags: ['sessions'], summary: 'Dates (ddmmyyyy, ascending) of the sessions on a track', params: trackParamsSchema, response: { 200: datesResponseSchema, ...errors } },
-  }, async (req) => opts.sessions.dates(viewer(req), req.params.id, req.params.track));
+  }, async (req) => reader.dates(viewer(req), req.params.id, req.params.track));
 
   r.get('/api/devices/:id/sessions/:track/:date/laps', {
     config: { access: 'rider' },
     schema: { tags: ['sessions'], summary: "A session's laps with best lap, best sectors, theoretical best and gaps", params: sessionParamsSchema, response: { 200: lapsResponseSchema, ...errors } },
   }, async (req, reply) => {
-    // The answer depends only on the session's lap.six: serialized once per version, sent as is.
-    const { json, gzipped, brotli, etag } = await opts.sessions.lapsJson(viewer(req), req.params.id, req.params.track, req.params.date);
-    // Already validated against lapsResponseSchema and serialized: the untyped reply sends the text as is.
-    const raw = reply as FastifyReply;
-    raw.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
-    if (req.headers['if-none-match'] === etag) return raw.code(304).send();
-    raw.type('application/json; charset=utf-8');
-    if (brotli && accepts(req, 'br')) return raw.header('content-encoding', 'br').send(brotli);
-    return accepts(req, 'gzip') ? raw.header('content-encoding', 'gzip').send(gzipped) : raw.send(json);
+    // The answer depends only on the session's lap.six: validated, serialized and compressed once per version.
+    const laps = await reader.laps(viewer(req), ref(req.params));
+    const answer = await lapsAnswers.get(laps.version, `"${laps.lapMd5 || 'none'}"`, async () => JSON.stringify(lapsResponseSchema.parse(await laps.build())));
+    // Already serialized: the untyped reply sends the text as is.
+    return sendCompressed(req, reply as FastifyReply, answer);
   });
 
   r.get('/api/devices/:id/sessions/:track/:date/gps', {
     config: { access: 'rider', heavyRead: true, rateLimit: heavyReadRateLimit },
     schema: { tags: ['sessions'], summary: `A session's GPS samples as JSON columns: at most ${MAX_JSON_SAMPLES} of them, every \`step\`-th sample of \`totalCount\` (full resolution: gps.bin)`, params: sessionParamsSchema, response: { 200: gpsResponseSchema, ...errors } },
-  }, async (req) => opts.sessions.gps(viewer(req), req.params.id, req.params.track, req.params.date));
+  }, async (req) => reader.gps(viewer(req), ref(req.params)));
 
   r.get('/api/devices/:id/sessions/:track/:date/summary', {
     config: { access: 'rider' },
     schema: { tags: ['sessions'], summary: 'Figures of a session and the warnings of its files', params: sessionParamsSchema, response: { 200: summaryResponseSchema, ...errors } },
-  }, async (req) => opts.sessions.summary(viewer(req), req.params.id, req.params.track, req.params.date));
+  }, async (req) => reader.summary(viewer(req), ref(req.params)));
 
   r.get('/api/devices/:id/sessions/:track/:date/gps.bin', {
     config: { access: 'rider', heavyRead: true },
     schema: { tags: ['sessions'], summary: 'GPS columns as compact binary (gzip), parsed once at upload; see core/formats/gps-columns-codec.ts', params: sessionParamsSchema, response: { 200: binaryBody, ...errors } },
   }, async (req, reply) => {
-    const { gzipped, etag } = await opts.sessions.gpsBinary(viewer(req), req.params.id, req.params.track, req.params.date);
+    const { gzipped, gpsMd5 } = await reader.gpsBinary(viewer(req), ref(req.params));
+    const etag = `"${gpsMd5}"`;
     // gzip's trailer holds the inflated size: the client's progress bar divides by it.
     reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding').header('x-decoded-length', String(gzipped.readUInt32LE(gzipped.length - 4))).type('application/octet-stream');
     if (req.headers['if-none-match'] === etag) return reply.code(304).send();
@@ -92,7 +80,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
   r.get('/api/devices/:id/sessions/:track/:date/analysis', {
     config: { access: 'rider', heavyRead: true },
     schema: { tags: ['sessions'], summary: 'Top speed and roll extremes with their laps; per-lap speed, lean, satellites and sample rate', params: sessionParamsSchema, response: { 200: analysisResponseSchema, ...errors } },
-  }, async (req) => opts.sessions.analysis(viewer(req), req.params.id, req.params.track, req.params.date));
+  }, async (req) => reader.analysis(viewer(req), ref(req.params)));
 
   r.get('/api/devices/:id/sessions/:track/:date/export/:format', {
     config: { access: 'rider', heavyRead: true, rateLimit: heavyReadRateLimit },
@@ -100,7 +88,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { db: Kysely<DB
   }, async (req, reply) => {
     const { heat, lap } = req.query;
     if ((heat === undefined) !== (lap === undefined)) throw new AppError('storage/invalid-argument', 'Give both heat and lap, or neither.');
-    const file = await opts.sessions.export(viewer(req), req.params.id, req.params.track, req.params.date, req.params.format, heat !== undefined && lap !== undefined ? { heat, lapCount: lap } : undefined);
+    const file = await reader.export(viewer(req), ref(req.params), req.params.format, heat !== undefined && lap !== undefined ? { heat, lapCount: lap } : undefined);
     if ('size' in file) reply.header('content-length', String(file.size));
     return reply
       .type(file.contentType)

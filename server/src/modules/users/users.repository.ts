@@ -98,3 +98,24 @@ export function listLegacySealedPasswords(db: Kysely<DB>): Promise<{ email: stri
 export async function replaceSealedPassword(db: Kysely<DB>, email: string, previous: string, sealed: string): Promise<void> {
   await db.updateTable('users').set({ senha_enc: sealed }).where('email', '=', email).where('senha_enc', '=', previous).execute();
 }
+
+type ImportedUserFields = { adm: string; seller: string; wifi: string; nome_piloto: string; numero_moto: string; user_seller: string };
+
+/** A user moved over from the old installation (Firebase import). */
+export async function insertImportedUser(db: Kysely<DB>, u: ImportedUserFields & { email: string; senha_enc: string }): Promise<void> {
+  const now = nowIso();
+  await db.insertInto('users').values({ ...u, created_at: now, updated_at: now }).execute();
+}
+
+export async function updateImportedUser(db: Kysely<DB>, email: string, fields: ImportedUserFields & { senha_enc?: string }): Promise<void> {
+  await db.updateTable('users').set({ ...fields, updated_at: nowIso() }).where('email', '=', email).execute();
+}
+
+export async function anyUserExists(db: Kysely<DB>): Promise<boolean> {
+  return (await db.selectFrom('users').select('email').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** A buyer's seller and pilot details (the demo rider). */
+export async function setBuyerDetails(db: Kysely<DB>, email: string, d: { userSeller: string; nomePiloto: string; numeroMoto: string }): Promise<void> {
+  await db.updateTable('users').set({ user_seller: d.userSeller, nome_piloto: d.nomePiloto, numero_moto: d.numeroMoto, updated_at: nowIso() }).where('email', '=', email).execute();
+}

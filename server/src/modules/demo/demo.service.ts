@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
-import { generateSession } from '../../../core/sim/session-generator';
-import type { BlobStore } from '../blobs/blob-store';
-import type { Coordination } from '../db/coordination';
-import type { DB } from '../db/schema';
-import { DEMO_ACCOUNTS, DEMO_DEVICE_ID } from '../lib/demo-accounts';
-import { loadTracks } from '../lib/track-files';
-import { hashToken, newToken, nowIso } from '../lib/tokens';
-import { createSessionsService } from '../modules/sessions/sessions.service';
-import { ensureUser, setRoles } from '../modules/users/users.repository';
+import { generateSession } from '../../../../core/sim/session-generator';
+import type { BlobStore } from '../../blobs/blob-store';
+import type { Coordination } from '../../db/coordination';
+import type { DB } from '../../db/schema';
+import { DEMO_ACCOUNTS, DEMO_DEVICE_ID } from '../../lib/demo-accounts';
+import { loadTracks } from '../../lib/track-files';
+import { hashToken, newToken } from '../../lib/tokens';
+import { insertDeviceIfAbsent } from '../devices/devices.repository';
+import { createSessionEvents } from '../sessions/session-events.service';
+import { createSessionReceiver } from '../sessions/session-receiver.service';
+import { anyUserExists, ensureUser, setBuyerDetails, setRoles } from '../users/users.repository';
 
 /** The demo rider's own device. */
 export const DEMO_RIDER_DEVICE_ID = '000000000042';
@@ -30,8 +32,7 @@ const DEMO_SESSIONS: { device: string; track: string; date: string; seed: number
  */
 export async function loadDemo(db: Kysely<DB>, blobs: BlobStore, coordination: Coordination, opts: { onlyIfEmpty: boolean; companyAccount: string }): Promise<string> {
   if (opts.onlyIfEmpty) {
-    const any = await db.selectFrom('users').select('email').limit(1).executeTakeFirst();
-    if (any) return 'demo: data dir already in use, nothing loaded';
+    if (await anyUserExists(db)) return 'demo: data dir already in use, nothing loaded';
   }
   const rider = DEMO_ACCOUNTS.find((a) => a.role === 'rider')!.email;
   const seller = DEMO_ACCOUNTS.find((a) => a.role === 'seller')!.email;
@@ -40,29 +41,28 @@ export async function loadDemo(db: Kysely<DB>, blobs: BlobStore, coordination: C
     await setRoles(db, account.email, { adm: account.role === 'admin' ? '1' : '', seller: account.role === 'seller' ? '1' : '' });
   }
   await ensureUser(db, opts.companyAccount, 'Voltas (estoque)');
-  await db.updateTable('users').set({ user_seller: seller, nome_piloto: 'Ana Piloto', numero_moto: '27' }).where('email', '=', rider).execute();
+  await setBuyerDetails(db, rider, { userSeller: seller, nomePiloto: 'Ana Piloto', numeroMoto: '27' });
   const devices = [
     { id: DEMO_DEVICE_ID, owner: '', seller: '', name: 'Demonstração' },
     { id: DEMO_RIDER_DEVICE_ID, owner: rider, seller, name: 'Moto da Ana' },
     ...DEMO_STOCK_DEVICE_IDS.map((id) => ({ id, owner: opts.companyAccount, seller, name: '' })),
   ];
   for (const d of devices) {
-    await db
-      .insertInto('devices')
-      // A random token nobody knows: demo devices upload only through this loader.
-      .values({ id: d.id, owner_email: d.owner, seller_email: d.seller, name: d.name, token_hash: hashToken(newToken()), created_at: nowIso() })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
+    // A random token nobody knows: demo devices upload only through this loader.
+    await insertDeviceIfAbsent(db, { ...d, tokenHash: hashToken(newToken()) });
   }
-  const sessions = createSessionsService({ db, blobs, coordination, demoDeviceId: DEMO_DEVICE_ID });
+  const events = createSessionEvents(coordination, DEMO_DEVICE_ID);
+  const receiver = createSessionReceiver({ db, blobs, coordination, events });
   const tracks = new Map(loadTracks().map((t) => [t.name, t]));
   let samples = 0;
   for (const s of DEMO_SESSIONS) {
     const generated = generateSession(tracks.get(s.track)!, { seed: s.seed, heats: s.heats });
     const owner = s.device === DEMO_DEVICE_ID ? '' : rider;
-    await sessions.upload({ deviceId: s.device, owner, track: s.track, date: s.date, kind: 'gps', body: Buffer.from(generated.gpsSix) });
-    await sessions.upload({ deviceId: s.device, owner, track: s.track, date: s.date, kind: 'lap', body: Buffer.from(generated.lapSix) });
+    await receiver.receive({ deviceId: s.device, owner, track: s.track, date: s.date, kind: 'gps', body: Buffer.from(generated.gpsSix) });
+    await receiver.receive({ deviceId: s.device, owner, track: s.track, date: s.date, kind: 'lap', body: Buffer.from(generated.lapSix) });
     samples += generated.sampleCount;
   }
+  await receiver.drain();
+  events.stop();
   return `demo: ${DEMO_ACCOUNTS.length} accounts (${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}), devices ${devices.map((d) => d.id).join(', ')}, ${DEMO_SESSIONS.length} sessions (${samples} GPS samples)`;
 }

@@ -1,19 +1,20 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { isDdmmyyyy, isValidTrackName } from '../../../core/formats/dates';
-import { parseFirebaseExport, type ExportProblem, type ExportedDevice, type ExportedUser } from '../../../core/formats/firebase-export';
-import { AppError } from '../../../core/errors';
-import type { BlobStore } from '../blobs/blob-store';
-import type { Coordination } from '../db/coordination';
-import type { DB } from '../db/schema';
-import { inTransaction } from '../db/transaction';
-import { DEMO_DEVICE_ID } from '../lib/demo-accounts';
-import type { SecretBox } from '../lib/secret-box';
-import { nowIso } from '../lib/tokens';
-import { findDevice } from '../modules/devices/devices.repository';
-import { MAX_UPLOAD_BYTES, createSessionsService, type SixKind } from '../modules/sessions/sessions.service';
-import { ensureUser, findUser } from '../modules/users/users.repository';
+import { isDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
+import { parseFirebaseExport, type ExportProblem, type ExportedDevice, type ExportedUser } from '../../../../core/formats/firebase-export';
+import { AppError } from '../../../../core/errors';
+import type { BlobStore } from '../../blobs/blob-store';
+import type { Coordination } from '../../db/coordination';
+import type { DB } from '../../db/schema';
+import { inTransaction } from '../../db/transaction';
+import { DEMO_DEVICE_ID } from '../../lib/demo-accounts';
+import type { SecretBox } from '../../lib/secret-box';
+import { findDevice, insertImportedDevice, updateImportedDevice } from '../devices/devices.repository';
+import { MAX_UPLOAD_BYTES, type SixKind } from '../sessions/session-files';
+import { createSessionEvents } from '../sessions/session-events.service';
+import { createSessionReceiver } from '../sessions/session-receiver.service';
+import { ensureUser, findUser, insertImportedUser, updateImportedUser } from '../users/users.repository';
 
 /** An export file larger than this is refused before reading (a Firestore export of users and devices is small). */
 export const MAX_EXPORT_BYTES = 256 * 1024 * 1024;
@@ -101,8 +102,7 @@ async function importUser(db: Kysely<DB>, box: SecretBox, u: ExportedUser): Prom
     const existing = await findUser(trx, u.email);
     const fields = { adm: u.adm, seller: u.seller, wifi: u.wifi, nome_piloto: u.nomePiloto, numero_moto: u.numeroMoto, user_seller: u.userSeller };
     if (!existing) {
-      const now = nowIso();
-      await trx.insertInto('users').values({ email: u.email, ...fields, senha_enc: box.seal(u.senha, u.email), created_at: now, updated_at: now }).execute();
+      await insertImportedUser(trx, { email: u.email, ...fields, senha_enc: box.seal(u.senha, u.email) });
       return 'created';
     }
     let senha: string | undefined;
@@ -113,11 +113,7 @@ async function importUser(db: Kysely<DB>, box: SecretBox, u: ExportedUser): Prom
     }
     const same = (Object.keys(fields) as (keyof typeof fields)[]).every((k) => existing[k] === fields[k]) && senha === u.senha;
     if (same) return 'unchanged';
-    await trx
-      .updateTable('users')
-      .set({ ...fields, ...(senha === u.senha ? {} : { senha_enc: box.seal(u.senha, u.email) }), updated_at: nowIso() })
-      .where('email', '=', u.email)
-      .execute();
+    await updateImportedUser(trx, u.email, { ...fields, ...(senha === u.senha ? {} : { senha_enc: box.seal(u.senha, u.email) }) });
     return 'updated';
   });
 }
@@ -128,13 +124,13 @@ async function importDevice(db: Kysely<DB>, d: ExportedDevice, companyAccount: s
   const existing = await findDevice(db, d.id);
   if (!existing) {
     // No token: the old devices authenticated differently; `voltas device token <id>` issues one.
-    await db.insertInto('devices').values({ id: d.id, ...fields, token_hash: null, created_at: nowIso() }).execute();
+    await insertImportedDevice(db, { id: d.id, ...fields });
     return 'created';
   }
   if ((Object.keys(fields) as (keyof typeof fields)[]).every((k) => existing[k] === fields[k])) return 'unchanged';
   // A new owner never inherits the token the previous owner's device was loaded with.
   const ownerChanged = existing.owner_email !== fields.owner_email;
-  await db.updateTable('devices').set({ ...fields, ...(ownerChanged ? { token_hash: null } : {}) }).where('id', '=', d.id).execute();
+  await updateImportedDevice(db, d.id, fields, { revokeToken: ownerChanged });
   return ownerChanged ? 'updated-new-owner' : 'updated';
 }
 
@@ -144,7 +140,8 @@ async function importFiles(
   root: string,
   report: ImportReport,
 ): Promise<void> {
-  const sessions = createSessionsService({ db: deps.db, blobs: deps.blobs, coordination: deps.coordination, demoDeviceId: DEMO_DEVICE_ID });
+  const events = createSessionEvents(deps.coordination, DEMO_DEVICE_ID);
+  const receiver = createSessionReceiver({ db: deps.db, blobs: deps.blobs, coordination: deps.coordination, events });
   const skip = (rel: string, reason: string) => report.skipped.push({ item: `storage/${rel}`, reason });
   const dirs = async (rel: string) => {
     const entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
@@ -195,7 +192,7 @@ async function importFiles(
             }
             try {
               const body = await fs.readFile(path.join(root, fileRel));
-              const res = await sessions.upload({ deviceId: dev.name, owner: device.owner_email, track: track.name, date: date.name, kind, body });
+              const res = await receiver.receive({ deviceId: dev.name, owner: device.owner_email, track: track.name, date: date.name, kind, body });
               if (res.unchanged) report.files.unchanged++;
               else report.files.stored++;
               if (res.warnings.length) skip(fileRel, `stored; ${res.warnings.length} line(s) not indexed, first: line ${res.warnings[0]!.line} (${res.warnings[0]!.reason})`);
@@ -208,8 +205,8 @@ async function importFiles(
       }
     }
   } finally {
-    await sessions.drain();
-    sessions.stop();
+    await receiver.drain();
+    events.stop();
   }
 }
 

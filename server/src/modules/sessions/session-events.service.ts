@@ -1,0 +1,43 @@
+import { EventEmitter } from 'node:events';
+import type { Coordination } from '../../db/coordination';
+import type { Viewer } from './sessions.repository';
+
+/** A session was uploaded or replaced, on any instance. */
+export interface SessionEvent {
+  type: 'session-updated';
+  deviceId: string;
+  track: string;
+  date: string;
+  owner: string;
+}
+
+function isSessionEvent(x: unknown): x is SessionEvent {
+  const e = x as Partial<SessionEvent> | null;
+  return !!e && e.type === 'session-updated' && typeof e.deviceId === 'string' && typeof e.track === 'string' && typeof e.date === 'string' && typeof e.owner === 'string';
+}
+
+/**
+ * The live-update bus: session events of every instance (through the coordination bus), heard
+ * here by the live routes and filtered per viewer like reads are.
+ */
+export function createSessionEvents(coordination: Coordination, demoDeviceId: string) {
+  const local = new EventEmitter();
+  local.setMaxListeners(0);
+  const unsubscribe = coordination.subscribe((payload) => {
+    if (isSessionEvent(payload)) local.emit('session', payload);
+  });
+  return {
+    /** Best effort: a live update that does not go out loses nothing (the screens reload on the next one). */
+    publish: (event: Omit<SessionEvent, 'type'>) => coordination.publish({ type: 'session-updated', ...event } satisfies SessionEvent).catch(() => undefined),
+    listen(listener: (event: SessionEvent) => void): () => void {
+      local.on('session', listener);
+      return () => local.off('session', listener);
+    },
+    /** Whether an event concerns this viewer: admins, the session's owner, the demo device's viewers. */
+    concerns: (viewer: Viewer, event: SessionEvent) => viewer.admin || event.owner === viewer.email || event.deviceId === demoDeviceId,
+    /** Stops hearing other instances' events (server close). */
+    stop: unsubscribe,
+  };
+}
+
+export type SessionEvents = ReturnType<typeof createSessionEvents>;

@@ -1,0 +1,31 @@
+import { isDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
+import { AppError } from '../../../../core/errors';
+
+/** The two files of a track session, as the device names them. */
+export type SixKind = 'lap' | 'gps';
+export const SIX_FILE: Record<SixKind, string> = { lap: 'lap.six', gps: 'gps.six' };
+
+/**
+ * Upload limits: a lap.six is a few kB; a gps.six of 3 h at 25 Hz is about 20 MB. A gps.six
+ * streams through (memory stays flat whatever its size), so its limit is generous.
+ */
+export const MAX_UPLOAD_BYTES: Record<SixKind, number> = { lap: 2 * 1024 * 1024, gps: 128 * 1024 * 1024 };
+
+/** A track session's id and blob folder: the spec's `{hardware}/{track}/{ddmmyyyy}`. */
+export function sessionKey(deviceId: string, track: string, date: string): string {
+  return `${deviceId}/${track}/${date}`;
+}
+
+/**
+ * Parsed GPS columns, gzipped, derived from one exact gps.six: the name carries that file's md5,
+ * so a reader can never get columns of another version. Hidden ('.derived') from listings.
+ */
+export function gpsColumnsKey(sessionId: string, gpsMd5: string): string {
+  return `${sessionId}/.derived/gps-${Buffer.from(gpsMd5, 'base64').toString('hex')}.cols.gz`;
+}
+
+/** Validates what becomes part of a storage key: 400 with a clear reason. */
+export function assertSessionAddress(track: string, date: string): void {
+  if (!isValidTrackName(track)) throw new AppError('storage/invalid-argument', 'Invalid track name: 1-64 letters, digits, spaces, "-", "_" or "."; no "/", ".." or control characters.');
+  if (!isDdmmyyyy(date)) throw new AppError('storage/invalid-argument', 'Invalid date: expected a real calendar date as ddmmyyyy.');
+}

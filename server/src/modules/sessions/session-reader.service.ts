@@ -1,0 +1,252 @@
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { gunzip, gunzipSync } from 'node:zlib';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { gpsResponseSchema, lapsResponseSchema, summaryResponseSchema } from '../../../../core/contracts/sessions.contract';
+import { analyzeGps } from '../../../../core/analysis/gps-analysis';
+import { gpxChunks, raceRenderCsvChunks } from '../../../../core/formats/exports';
+import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
+import { HEATS, msToGpsTime, type GpsColumns, type LineProblem } from '../../../../core/formats/six-format';
+import { analyzeSession } from '../../../../core/laps/lap-math';
+import { AppError } from '../../../../core/errors';
+import type { BlobStore } from '../../blobs/blob-store';
+import type { DB } from '../../db/schema';
+import { ColumnSpool, parseStoredGps } from './column-spool';
+import { gpsColumnsKey, sessionKey } from './session-files';
+import {
+  findVisibleSession, latestVisibleSession, listLaps, listVisibleDates, listVisibleTracks, viewerHasDevice, type SessionRow, type Viewer,
+} from './sessions.repository';
+
+/**
+ * The JSON samples answer holds at most this many samples, evenly spaced over the session (a
+ * day at 10 Hz is ~110k): arrays of millions of numbers in JSON would hold the event loop for
+ * seconds. Full resolution is the binary columns (gps.bin).
+ */
+export const MAX_JSON_SAMPLES = 25_000;
+/** Analyses remembered per process (one per gps.six version read). */
+const ANALYSES_KEPT = 200;
+const gunzipAsync = promisify(gunzip);
+
+/** A track session as its address names it. */
+export interface SessionRef {
+  deviceId: string;
+  track: string;
+  date: string;
+}
+
+function isReadableColumns(gzipped: Buffer): boolean {
+  try {
+    decodeGpsColumns(new Uint8Array(gunzipSync(gzipped)));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Reading sessions the viewer may see: laps, GPS columns, analysis, exports. Every read checks
+ * the viewer against the session's owner (the device's owner when it was recorded).
+ */
+export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; demoDeviceId: string }) {
+  const { db, blobs } = deps;
+  // Derived GPS blobs checked readable once per session version and process (not per read).
+  const checkedColumns = new Set<string>();
+  const analyses = new Map<string, ReturnType<typeof analyzeGps>>();
+
+  async function requireVisible(viewer: Viewer, s: SessionRef): Promise<SessionRow> {
+    const row = await findVisibleSession(db, viewer, sessionKey(s.deviceId, s.track, s.date));
+    if (!row) throw new AppError('storage/object-not-found');
+    return row;
+  }
+
+  /** The session's GPS columns; rebuilt from gps.six (and stored) if the derived blob is missing. */
+  async function gpsColumns(row: SessionRow): Promise<{ gzipped: Buffer; columns: () => Promise<GpsColumns> }> {
+    if (!row.gps_md5) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
+    const version = `${row.id}@${row.gps_md5}`;
+    const derivedKey = gpsColumnsKey(row.id, row.gps_md5);
+    let gzipped = await blobs.get(derivedKey);
+    if (gzipped && !checkedColumns.has(version)) {
+      if (isReadableColumns(gzipped)) checkedColumns.add(version);
+      else gzipped = undefined;
+    }
+    if (!gzipped) {
+      const spool = new ColumnSpool(await blobs.tempPath());
+      try {
+        const summary = await parseStoredGps(blobs, `${row.id}/gps.six`, spool);
+        if (!summary || summary.rejection) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
+        await spool.store(blobs, derivedKey);
+      } finally {
+        await spool.dispose();
+      }
+      gzipped = await blobs.get(derivedKey);
+      if (!gzipped) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
+      checkedColumns.add(version);
+    }
+    const bytes = gzipped;
+    // Inflated off the event loop (a long session's columns are tens of MB).
+    return { gzipped: bytes, columns: async () => decodeGpsColumns(new Uint8Array(await gunzipAsync(bytes))) };
+  }
+
+  /** The session's GPS analysis, once per gps.six version and process. */
+  async function analysisOf(row: SessionRow, columns: () => Promise<GpsColumns>): Promise<ReturnType<typeof analyzeGps>> {
+    const version = `${row.id}@${row.gps_md5}`;
+    const known = analyses.get(version);
+    if (known) return known;
+    const fresh = analyzeGps(await columns());
+    if (analyses.size >= ANALYSES_KEPT) analyses.delete(analyses.keys().next().value!);
+    analyses.set(version, fresh);
+    return fresh;
+  }
+
+  return {
+    /**
+     * Whether the viewer may look at a device's sessions at all: admins, the demo device, its
+     * current owner, or a previous owner who holds sessions on it.
+     */
+    async canSeeDevice(viewer: Viewer, deviceId: string): Promise<boolean> {
+      return viewer.admin || deviceId === deps.demoDeviceId || viewerHasDevice(db, viewer.email, deviceId);
+    },
+
+    async tracks(viewer: Viewer, deviceId: string) {
+      return { device: deviceId, demo: deviceId === deps.demoDeviceId, tracks: await listVisibleTracks(db, viewer, deviceId) };
+    },
+
+    async dates(viewer: Viewer, deviceId: string, track: string) {
+      return { device: deviceId, track, dates: await listVisibleDates(db, viewer, deviceId, track) };
+    },
+
+    /**
+     * A session's laps: its version (the answer depends on its lap.six alone, so callers may keep
+     * one answer per version) and how to build the answer.
+     */
+    async laps(viewer: Viewer, s: SessionRef): Promise<{ version: string; lapMd5: string; build: () => Promise<z.infer<typeof lapsResponseSchema>> }> {
+      const row = await requireVisible(viewer, s);
+      const build = async () => {
+        const laps = await listLaps(db, row.id);
+        const a = analyzeSession(laps);
+        return {
+          device: s.deviceId,
+          track: s.track,
+          date: s.date,
+          demo: s.deviceId === deps.demoDeviceId,
+          laps: laps.map((lap, i) => ({
+            lapCount: lap.lapCount,
+            heat: lap.heat,
+            lapTime: lap.lapTime,
+            lapTimeMs: lap.lapTimeMs,
+            lapSeconds: lap.lapSeconds,
+            sectors: lap.sectors,
+            sprintCount: lap.sprintCount,
+            distanceM: lap.distanceM,
+            kind: a.laps[i]!.kind,
+            gapMs: a.laps[i]!.gapMs,
+            isBest: a.laps[i]!.isBest,
+            bestSectors: a.laps[i]!.bestSectors,
+          })),
+          bestLapMs: a.bestLapMs,
+          bestSectorsMs: a.bestSectorsMs,
+          theoreticalBestMs: a.theoreticalBestMs,
+          warnings: JSON.parse(row.lap_problems) as LineProblem[],
+        };
+      };
+      return { version: `${row.id}@${row.lap_md5}`, lapMd5: row.lap_md5, build };
+    },
+
+    /** The samples as JSON columns: every `step`-th sample, at most MAX_JSON_SAMPLES of them. */
+    async gps(viewer: Viewer, s: SessionRef): Promise<z.infer<typeof gpsResponseSchema>> {
+      const row = await requireVisible(viewer, s);
+      const c = await (await gpsColumns(row)).columns();
+      const step = Math.max(1, Math.ceil(c.count / MAX_JSON_SAMPLES));
+      const picked = Array.from({ length: Math.ceil(c.count / step) }, (_, k) => k * step);
+      const pick = <T>(column: ArrayLike<number>, as: (v: number) => T) => picked.map((i) => as(column[i]!));
+      const same = (v: number) => v;
+      return {
+        device: s.deviceId,
+        track: s.track,
+        date: s.date,
+        count: picked.length,
+        totalCount: c.count,
+        step,
+        columns: {
+          latitude: pick(c.lat, same),
+          longitude: pick(c.lon, same),
+          strSpeedGps: pick(c.speed, same),
+          strSatGps: pick(c.satellites, same),
+          timeGps: pick(c.timeMs, msToGpsTime),
+          lapCount: pick(c.lapCount, same),
+          bFirstLap: pick(c.firstLap, same),
+          strBateria: pick(c.heat, (h) => HEATS[h]!),
+          roll: pick(c.roll, same),
+          leanFiltered: pick(c.leanFiltered, same),
+          meterSum: pick(c.meterSum, same),
+        },
+        warnings: JSON.parse(row.gps_problems) as LineProblem[],
+      };
+    },
+
+    /** The gzipped binary columns, for the analytics screen (no parsing on the read path). */
+    async gpsBinary(viewer: Viewer, s: SessionRef): Promise<{ gzipped: Buffer; gpsMd5: string }> {
+      const row = await requireVisible(viewer, s);
+      const { gzipped } = await gpsColumns(row);
+      return { gzipped, gpsMd5: row.gps_md5 };
+    },
+
+    async analysis(viewer: Viewer, s: SessionRef) {
+      const row = await requireVisible(viewer, s);
+      return analysisOf(row, (await gpsColumns(row)).columns);
+    },
+
+    /** CSV (RaceRender), GPX, or the raw six files, for the session or one lap (heat + lap number); streamed. */
+    async export(viewer: Viewer, s: SessionRef, format: 'csv' | 'gpx' | 'lap.six' | 'gps.six', lap?: { heat: string; lapCount: number }) {
+      const row = await requireVisible(viewer, s);
+      const base = `${s.deviceId}_${s.track}_${s.date}`.replace(/[^\p{L}\p{N}_.-]+/gu, '-');
+      if (format === 'lap.six' || format === 'gps.six') {
+        // Streamed out as stored (a gps.six may be large).
+        const src = (format === 'lap.six' ? row.lap_md5 : row.gps_md5) ? await blobs.getStream(`${row.id}/${format}`) : undefined;
+        if (!src) throw new AppError('storage/object-not-found');
+        return { body: src.body, size: src.size, contentType: 'text/plain; charset=utf-8', filename: `${base}_${format}` };
+      }
+      const c = await (await gpsColumns(row)).columns();
+      let range = { start: 0, end: c.count };
+      let suffix = '';
+      if (lap) {
+        const seg = (await analysisOf(row, async () => c)).laps.find((l) => l.heat === lap.heat && l.lapCount === lap.lapCount);
+        if (!seg) throw new AppError('storage/object-not-found', 'No such lap in this session.');
+        range = seg;
+        suffix = `_${lap.heat}${lap.lapCount}`;
+      }
+      // Streamed piece by piece as the client reads (see EXPORT_ROWS_PER_CHUNK).
+      if (format === 'csv') return { body: Readable.from(raceRenderCsvChunks(c, range)), contentType: 'text/csv; charset=utf-8', filename: `${base}${suffix}.csv` };
+      const name = `${s.track} ${s.date.slice(0, 2)}/${s.date.slice(2, 4)}/${s.date.slice(4)}${suffix ? ` ${suffix.slice(1)}` : ''}`;
+      return { body: Readable.from(gpxChunks(c, { name, date: s.date }, range)), contentType: 'application/gpx+xml; charset=utf-8', filename: `${base}${suffix}.gpx` };
+    },
+
+    /** The most recently updated session the viewer may see (for the home screen). */
+    async latest(viewer: Viewer) {
+      const row = await latestVisibleSession(db, viewer);
+      return row ? { device: row.device_id, track: row.track, date: row.date, updatedAt: row.updated_at, demo: row.device_id === deps.demoDeviceId } : null;
+    },
+
+    async summary(viewer: Viewer, s: SessionRef): Promise<z.infer<typeof summaryResponseSchema>> {
+      const row = await requireVisible(viewer, s);
+      const a = analyzeSession(await listLaps(db, row.id));
+      return {
+        device: s.deviceId,
+        track: s.track,
+        date: s.date,
+        demo: s.deviceId === deps.demoDeviceId,
+        lapCount: Number(row.lap_count),
+        sampleCount: Number(row.sample_count),
+        bestLapMs: a.bestLapMs,
+        theoreticalBestMs: a.theoreticalBestMs,
+        heats: a.heats,
+        files: { lap: row.lap_md5 !== '', gps: row.gps_md5 !== '' },
+        warnings: { lap: JSON.parse(row.lap_problems) as LineProblem[], gps: JSON.parse(row.gps_problems) as LineProblem[] },
+        updatedAt: row.updated_at,
+      };
+    },
+  };
+}
+
+export type SessionReader = ReturnType<typeof createSessionReader>;
