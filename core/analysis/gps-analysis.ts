@@ -1,4 +1,5 @@
-import { HEATS, type GpsColumns, type Heat } from '../formats/six-format';
+import { HEATS, type Heat } from '../formats/six-lines';
+import { type GpsColumns } from '../formats/gps-columns';
 import { haversineM } from '../sim/geo';
 
 /** Below this many satellites a fix is weak. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HEATS } from '../formats/six-format';
+import { HEATS } from '../formats/six-lines';
 
 /** Bateria: the heat, A–D (never a battery level). */
 export const heatSchema = z.enum(HEATS);

@@ -1,5 +1,5 @@
-import type { GpsColumns } from './six-format';
-import { HEATS } from './six-format';
+import type { GpsColumns } from './gps-columns';
+import { HEATS } from './six-lines';
 import { elapsedMs } from '../analysis/gps-analysis';
 import { parseDdmmyyyy } from './dates';
 

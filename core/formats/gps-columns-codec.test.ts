@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CODEC_COLUMNS, decodeGpsColumns, decodeGpsColumns as decode, encodeGpsColumns, HEADER_BYTES, RAW } from './gps-columns-codec';
-import { allocGpsColumns, GPS_COLUMN_KEYS, parseGpsSix, type GpsColumns } from './six-format';
+import { parseGpsSix } from './gps-six';
+import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from './gps-columns';
 
 const params = { seed: 20261122, numRuns: 200 };
 

@@ -1,4 +1,5 @@
-import { allocGpsColumns, POW10, type GpsColumnKey, type GpsColumns } from './six-format';
+import { allocGpsColumns, type GpsColumnKey, type GpsColumns } from './gps-columns';
+import { POW10 } from './gps-six-fast';
 
 /**
  * Compact binary of parsed GPS columns, written once at upload (then gzipped) and served as is:

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { msToLapTimeRaw, type Heat, type Lap } from '../formats/six-format';
+import { msToLapTimeRaw, type Lap } from '../formats/lap-six';
+import { type Heat } from '../formats/six-lines';
 import { analyzeSession, classifyLaps, formatGap } from './lap-math';
 
 function lap(lapCount: number, heat: Heat, sectors: [number, number, number, number]): Lap {

@@ -1,4 +1,5 @@
-import type { Heat, Lap } from '../formats/six-format';
+import type { Heat } from '../formats/six-lines';
+import type { Lap } from '../formats/lap-six';
 
 export type LapKind = 'out' | 'in' | 'flying';
 

@@ -1,4 +1,6 @@
-import { HEATS, msToGpsTime, msToLapTimeRaw, serializeLapSix, type Heat, type Lap, type Sector } from '../formats/six-format';
+import { HEATS, type Heat } from '../formats/six-lines';
+import { msToGpsTime } from '../formats/gps-six';
+import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
 import { createRandom, makeProjection } from './geo';
 
 /** A closed track outline: [lat, lon] points (first not repeated at the end). */

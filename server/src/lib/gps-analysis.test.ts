@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { analyzeGps, decimateMinMax, deltaAgainst } from '../../../core/analysis/gps-analysis';
 import { CODEC_BLOCK, decodeGpsColumns, encodeGpsColumns } from '../../../core/formats/gps-columns-codec';
 import { toGpx, toRaceRenderCsv } from '../../../core/formats/exports';
-import { GPS_COLUMN_KEYS, parseGpsSix } from '../../../core/formats/six-format';
+import { parseGpsSix } from '../../../core/formats/gps-six';
+import { GPS_COLUMN_KEYS } from '../../../core/formats/gps-columns';
 import { generateSession } from '../../../core/sim/session-generator';
 import { loadTracks } from './track-files';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseGpsSix, parseLapSix } from '../../../core/formats/six-format';
+import { parseGpsSix } from '../../../core/formats/gps-six';
+import { parseLapSix } from '../../../core/formats/lap-six';
 import { analyzeSession } from '../../../core/laps/lap-math';
 import { closedLengthM, haversineM } from '../../../core/sim/geo';
 import { generateSession } from '../../../core/sim/session-generator';

@@ -1,7 +1,7 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { decodeGpsColumns } from '../../../core/formats/gps-columns-codec';
-import type { GpsColumns } from '../../../core/formats/six-format';
+import type { GpsColumns } from '../../../core/formats/gps-columns';
 import { ApiError } from './api-client';
 import { takeEarly } from './early-fetch';
 import { sessionPath } from '../../../core/contracts/session-paths';

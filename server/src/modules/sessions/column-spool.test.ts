@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { decodeGpsColumns, encodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
-import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '../../../../core/formats/six-format';
+import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '../../../../core/formats/gps-columns';
 import { LocalBlobStore } from '../../blobs/local-blob-store';
 import { ColumnSpool, SPOOL_BATCH } from './column-spool';
 

@@ -5,7 +5,8 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gzip as gzipCallback } from 'node:zlib';
 import { CODEC_BLOCK, CODEC_COLUMNS, encodeBlock, encodeHeader, ScaleFinder } from '../../../../core/formats/gps-columns-codec';
-import { allocGpsColumns, GPS_COLUMN_KEYS, GpsSixStream, type GpsColumnKey, type GpsColumns, type GpsStreamSummary } from '../../../../core/formats/six-format';
+import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumnKey, type GpsColumns } from '../../../../core/formats/gps-columns';
+import { GpsSixStream, type GpsStreamSummary } from '../../../../core/formats/gps-six-stream';
 import type { BlobMetadata, BlobStore } from '../../blobs/blob-store';
 import { isUtf8 } from 'node:buffer';
 

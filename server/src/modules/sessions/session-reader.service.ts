@@ -7,7 +7,9 @@ import type { gpsResponseSchema, lapsResponseSchema, summaryResponseSchema } fro
 import { analyzeGps } from '../../../../core/analysis/gps-analysis';
 import { gpxChunks, raceRenderCsvChunks } from '../../../../core/formats/exports';
 import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
-import { HEATS, msToGpsTime, type GpsColumns, type LineProblem } from '../../../../core/formats/six-format';
+import { HEATS, type LineProblem } from '../../../../core/formats/six-lines';
+import { msToGpsTime } from '../../../../core/formats/gps-six';
+import { type GpsColumns } from '../../../../core/formats/gps-columns';
 import { analyzeSession } from '../../../../core/laps/lap-math';
 import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Lap, LineProblem } from '../../../../core/formats/six-format';
+import type { Lap } from '../../../../core/formats/lap-six';
+import type { LineProblem } from '../../../../core/formats/six-lines';
 import { preparedQuery } from '../../db/prepared';
 import type { DB, LapSessionsTable } from '../../db/schema';
 

@@ -1,5 +1,5 @@
 import { decimateMinMax, deltaAgainst, elapsedMs, lapDistances, type LapSegment } from '../../../../core/analysis/gps-analysis';
-import type { GpsColumns } from '../../../../core/formats/six-format';
+import type { GpsColumns } from '../../../../core/formats/gps-columns';
 
 export type Field = 'speed' | 'roll';
 

@@ -1,5 +1,5 @@
 import type { AnalysisResponse, LapsResponse } from '../../../../core/contracts/sessions.contract';
-import { formatLapTime } from '../../../../core/formats/six-format';
+import { formatLapTime } from '../../../../core/formats/lap-six';
 import { fill, t } from '../../i18n/messages';
 import { lean, oneDecimal, speedTable } from '../../lib/format';
 import { lapKey } from './chart-data';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type { LapSegment } from '../../../../core/analysis/gps-analysis';
-import type { GpsColumns } from '../../../../core/formats/six-format';
+import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import { makeProjection } from '../../../../core/sim/geo';
 import { t } from '../../i18n/messages';
 import { colourAt, LEGEND_GRADIENT } from './colour-scale';

@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { formatLapTime } from '../../../../core/formats/six-format';
+import { formatLapTime } from '../../../../core/formats/lap-six';
 import { Page } from '../../components/ui/page';
 import { errorMessage, fill, t } from '../../i18n/messages';
 import { SessionSelector, selectableDevices } from '../../components/session-selector';

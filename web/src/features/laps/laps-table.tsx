@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { LapRow, LapsResponse } from '../../../../core/contracts/sessions.contract';
-import { formatLapTime } from '../../../../core/formats/six-format';
+import { formatLapTime } from '../../../../core/formats/lap-six';
 import { formatGap } from '../../../../core/laps/lap-math';
 import { SortHeader, useSort } from '../../components/ui/sortable';
 import { fill, t } from '../../i18n/messages';

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  decodeSixBody, formatLapTime, GPS_COLUMN_KEYS, gpsSampleAt, lapTimeToMs, parseGpsSixReference, msToGpsTime, msToLapTimeRaw, parseGpsSix, parseLapSix, serializeGpsSix,
-  serializeLapSix, GpsSixStream, type GpsColumns, type GpsSample, type Lap,
-} from './six-format';
+import { decodeSixBody } from './six-lines';
+import { formatLapTime, lapTimeToMs, msToLapTimeRaw, parseLapSix, serializeLapSix, type Lap } from './lap-six';
+import { gpsSampleAt, msToGpsTime, parseGpsSix, serializeGpsSix } from './gps-six';
+import { GPS_COLUMN_KEYS, type GpsColumns, type GpsSample } from './gps-columns';
+import { parseGpsSixReference } from './test-support/gps-six-reference';
+import { GpsSixStream } from './gps-six-stream';
 
 const LAP_EXAMPLE = '0132456|A|92.456|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
 const GPS_EXAMPLE = '-23.701234,-46.697654|187.3|12|140151.100|5|0|A|-42.5|-41.8|1234';
