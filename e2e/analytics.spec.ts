@@ -29,8 +29,8 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   await expect(page.getByRole('heading', { name: /Seleção de Laps/ })).toContainText('000000000042');
   const server = await (await page.request.get('/api/devices/000000000042/sessions/Interlagos/15112026/analysis')).json();
   await expect(page.getByTestId('top-speed')).toHaveText(speedText(server.topSpeedKmh));
-  await expect(page.getByTestId('lean-left')).toHaveText(leanText(server.minRollDeg));
-  await expect(page.getByTestId('lean-right')).toHaveText(leanText(server.maxRollDeg));
+  await expect(page.getByTestId('lean-left')).toHaveText(leanText(server.maxLeanLeftDeg));
+  await expect(page.getByTestId('lean-right')).toHaveText(leanText(server.maxLeanRightDeg));
 
   await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
   await expect.poll(() => paintedPixels(page.getByTestId('track-map'))).toBeGreaterThan(2000);

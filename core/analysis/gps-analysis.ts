@@ -35,12 +35,12 @@ export interface SessionGpsAnalysis {
   topSpeedLap: number | null;
   topSpeedHeat: Heat | null;
   /** Highest roll (right) and lowest roll (left), with their laps: what the spec only logged. */
-  maxRollDeg: number;
-  maxRollLap: number | null;
-  maxRollHeat: Heat | null;
-  minRollDeg: number;
-  minRollLap: number | null;
-  minRollHeat: Heat | null;
+  maxLeanRightDeg: number;
+  maxLeanRightLap: number | null;
+  maxLeanRightHeat: Heat | null;
+  maxLeanLeftDeg: number;
+  maxLeanLeftLap: number | null;
+  maxLeanLeftHeat: Heat | null;
   sampleRateHz: number;
 }
 
@@ -67,17 +67,17 @@ export function analyzeGps(c: GpsColumns): SessionGpsAnalysis {
   let top = -1;
   let maxRoll = -Infinity;
   let minRoll = Infinity;
-  let maxRollAt = -1;
-  let minRollAt = -1;
+  let maxLeanRightAt = -1;
+  let maxLeanLeftAt = -1;
   for (let i = 0; i < c.count; i++) {
     if (top < 0 || c.speed[i]! > c.speed[top]!) top = i;
     if (c.roll[i]! > maxRoll) {
       maxRoll = c.roll[i]!;
-      maxRollAt = i;
+      maxLeanRightAt = i;
     }
     if (c.roll[i]! < minRoll) {
       minRoll = c.roll[i]!;
-      minRollAt = i;
+      maxLeanLeftAt = i;
     }
   }
   return {
@@ -85,12 +85,12 @@ export function analyzeGps(c: GpsColumns): SessionGpsAnalysis {
     topSpeedKmh: top >= 0 ? c.speed[top]! : 0,
     topSpeedLap: top >= 0 ? c.lapCount[top]! : null,
     topSpeedHeat: top >= 0 ? HEATS[c.heat[top]!]! : null,
-    maxRollDeg: maxRollAt >= 0 ? maxRoll : 0,
-    maxRollLap: maxRollAt >= 0 ? c.lapCount[maxRollAt]! : null,
-    maxRollHeat: maxRollAt >= 0 ? HEATS[c.heat[maxRollAt]!]! : null,
-    minRollDeg: minRollAt >= 0 ? minRoll : 0,
-    minRollLap: minRollAt >= 0 ? c.lapCount[minRollAt]! : null,
-    minRollHeat: minRollAt >= 0 ? HEATS[c.heat[minRollAt]!]! : null,
+    maxLeanRightDeg: maxLeanRightAt >= 0 ? maxRoll : 0,
+    maxLeanRightLap: maxLeanRightAt >= 0 ? c.lapCount[maxLeanRightAt]! : null,
+    maxLeanRightHeat: maxLeanRightAt >= 0 ? HEATS[c.heat[maxLeanRightAt]!]! : null,
+    maxLeanLeftDeg: maxLeanLeftAt >= 0 ? minRoll : 0,
+    maxLeanLeftLap: maxLeanLeftAt >= 0 ? c.lapCount[maxLeanLeftAt]! : null,
+    maxLeanLeftHeat: maxLeanLeftAt >= 0 ? HEATS[c.heat[maxLeanLeftAt]!]! : null,
     sampleRateHz,
   };
 }

@@ -170,12 +170,12 @@ export const analysisResponseSchema = z.object({
   topSpeedKmh: z.number(),
   topSpeedLap: z.number().int().nullable(),
   topSpeedHeat: heatSchema.nullable(),
-  maxRollDeg: z.number(),
-  maxRollLap: z.number().int().nullable(),
-  maxRollHeat: heatSchema.nullable(),
-  minRollDeg: z.number(),
-  minRollLap: z.number().int().nullable(),
-  minRollHeat: heatSchema.nullable(),
+  maxLeanRightDeg: z.number(),
+  maxLeanRightLap: z.number().int().nullable(),
+  maxLeanRightHeat: heatSchema.nullable(),
+  maxLeanLeftDeg: z.number(),
+  maxLeanLeftLap: z.number().int().nullable(),
+  maxLeanLeftHeat: heatSchema.nullable(),
   sampleRateHz: z.number(),
 });
 export type AnalysisResponse = z.infer<typeof analysisResponseSchema>;

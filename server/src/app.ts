@@ -48,7 +48,7 @@ import { createUsersService } from './modules/users/users.service';
 import { errorMappingPlugin } from './plugins/error-mapping';
 import { heavyReadsPlugin } from './plugins/heavy-reads';
 import { policyPlugin } from './plugins/policy';
-import { sessionPlugin } from './plugins/session';
+import { authSessionPlugin } from './plugins/auth-session';
 import { webStatic } from './plugins/web-static';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -196,16 +196,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     transform: jsonSchemaTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
-  await app.register(sessionPlugin, {
+  await app.register(authSessionPlugin, {
     store: createAuthSessionStore(db),
     secureCookies,
-    onEnded: (sessionHash) => void database.coordination.publish(signInRevoked({ sessionHash })).catch(() => undefined),
+    onEnded: (authSessionHash) => void database.coordination.publish(signInRevoked({ authSessionHash })).catch(() => undefined),
   });
   await app.register(heavyReadsPlugin);
   await app.register(policyPlugin, {
     allowedOrigins: [new URL(config.publicUrl).origin],
     deviceByTokenHash: devices.byTokenHash,
-    signOut: (req, reply) => app.sessions.end(req, reply),
+    signOut: (req, reply) => app.authSessions.end(req, reply),
     metricsToken: config.metricsToken,
   });
   await app.register(metricsPlugin, { metrics });

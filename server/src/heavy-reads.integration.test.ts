@@ -91,7 +91,7 @@ describe('heavy reads in flight', () => {
     app.decorateRequest('identity', null);
     app.decorateRequest('device', null);
     app.addHook('onRequest', async (req) => {
-      req.identity = { email: String(req.headers['x-user']), sessionHash: 'h', disabled: false, admin: false, seller: false };
+      req.identity = { email: String(req.headers['x-user']), authSessionHash: 'h', disabled: false, admin: false, seller: false };
     });
     await app.register(heavyReadsPlugin);
     const held: (() => void)[] = [];

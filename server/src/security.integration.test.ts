@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from './plugins/session';
+import { SESSION_COOKIE } from './plugins/auth-session';
 import { addDevice, LAP_LINE, put } from '../test/fixtures';
 import { onS3 } from '../test/test-s3';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '../test/test-server';

@@ -18,8 +18,8 @@ const analysis = analyzeGps(gps);
 describe('GPS analysis on a generated session with known values', () => {
   it('finds the top speed and the lean extremes the generator produced, with their laps', () => {
     expect(analysis.topSpeedKmh).toBe(session.topSpeedKmh);
-    expect(analysis.minRollDeg).toBe(session.maxLeanLeftDeg);
-    expect(analysis.maxRollDeg).toBe(session.maxLeanRightDeg);
+    expect(analysis.maxLeanLeftDeg).toBe(session.maxLeanLeftDeg);
+    expect(analysis.maxLeanRightDeg).toBe(session.maxLeanRightDeg);
     const lapOfTop = analysis.laps.find((l) => l.topSpeedKmh === analysis.topSpeedKmh)!;
     expect(analysis.topSpeedLap).toBe(lapOfTop.lapCount);
   });

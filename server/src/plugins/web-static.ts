@@ -17,7 +17,7 @@ export function pagePreloads(pathname: string, query: Record<string, unknown>): 
   if (pathname !== '/analytics') return undefined;
   const s = sessionParamsSchema.safeParse({ id: query.hw, track: query.pista, date: query.data });
   if (!s.success) return undefined;
-  const base = sessionPath(s.data.id, s.data.track, s.data.date);
+  const base = sessionPath({ device: s.data.id, track: s.data.track, date: s.data.date });
   return ANALYTICS_PRELOADS.map((part) => `<${base}/${part}>; rel=preload; as=fetch; crossorigin`).join(', ');
 }
 

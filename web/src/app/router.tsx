@@ -7,7 +7,7 @@ import { LoginPage } from '../features/auth/login-page';
 import { t } from '../i18n/messages';
 import { codeOnDemand } from '../lib/code-on-demand';
 import { fetchEarly } from '../lib/early-fetch';
-import { ANALYTICS_PRELOADS, sessionPath } from '../../../core/contracts/session-paths';
+import { addressFromQuery, ANALYTICS_PRELOADS, sessionPath } from '../../../core/contracts/session-paths';
 
 function NotFound() {
   return (
@@ -64,8 +64,8 @@ export function createRoutes(queryClient: QueryClient) {
     () => import('../features/analytics/analytics-page').then((m) => m.AnalyticsPage),
     'rider',
     (search) => {
-      const [hw, pista, data] = [search.get('hw'), search.get('pista'), search.get('data')];
-      if (hw && pista && data) for (const part of ANALYTICS_PRELOADS) fetchEarly(`${sessionPath(hw, pista, data)}/${part}`);
+      const session = addressFromQuery(search);
+      if (session) for (const part of ANALYTICS_PRELOADS) fetchEarly(`${sessionPath(session)}/${part}`);
       void import('../lib/gps-columns').then((m) => m.prefetchGpsColumns(queryClient, search));
       void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));
     },

@@ -2,23 +2,19 @@ import { useEffect, useState } from 'react';
 import { formatDdmmyyyy } from '../../../core/formats/dates';
 import { errorMessage, fill, t } from '../i18n/messages';
 import { useDates, useTracks } from '../lib/sessions-api';
+import type { SessionAddress } from '../../../core/contracts/session-paths';
 
-export interface Selection {
-  hw: string;
-  pista: string;
-  data: string;
-}
 
 /**
  * The spec's selection: a hardware dropdown only with more than one device; choosing a hardware
  * lists its tracks and picks the first; choosing a track lists its dates (ascending, dd/mm/yyyy)
  * and picks the first; 'Carregar' stays disabled until a track (and date) is chosen.
  */
-export function SessionSelector(props: { devices: string[]; initial: Partial<Selection>; onLoad: (s: Selection) => void }) {
+export function SessionSelector(props: { devices: string[]; initial: Partial<SessionAddress>; onLoad: (s: SessionAddress) => void }) {
   const { devices } = props;
-  const [hw, setHw] = useState(props.initial.hw && devices.includes(props.initial.hw) ? props.initial.hw : devices[0]!);
-  const [pista, setPista] = useState<string | undefined>(props.initial.pista);
-  const [data, setData] = useState<string | undefined>(props.initial.data);
+  const [hw, setHw] = useState(props.initial.device && devices.includes(props.initial.device) ? props.initial.device : devices[0]!);
+  const [pista, setPista] = useState<string | undefined>(props.initial.track);
+  const [data, setData] = useState<string | undefined>(props.initial.date);
   const tracks = useTracks(hw);
   const dates = useDates(hw, pista);
 
@@ -38,7 +34,7 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Sel
         className="selector"
         onSubmit={(e) => {
           e.preventDefault();
-          if (pista && data) props.onLoad({ hw, pista, data });
+          if (pista && data) props.onLoad({ device: hw, track: pista, date: data });
         }}
       >
         {devices.length > 1 && (

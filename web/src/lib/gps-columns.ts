@@ -4,20 +4,14 @@ import { decodeGpsColumns } from '../../../core/formats/gps-columns-codec';
 import type { GpsColumns } from '../../../core/formats/gps-columns';
 import { ApiError } from './api-client';
 import { takeEarly } from './early-fetch';
-import { sessionPath } from '../../../core/contracts/session-paths';
+import { addressFromQuery, sessionPath, type SessionAddress } from '../../../core/contracts/session-paths';
 
-export interface SessionRef {
-  hw: string;
-  pista: string;
-  data: string;
-}
-
-export const gpsColumnsKey = (s: SessionRef | null) => ['gps-columns', s?.hw, s?.pista, s?.data] as const;
+export const gpsColumnsKey = (s: SessionAddress | null) => ['gps-columns', s?.device, s?.track, s?.date] as const;
 
 /** Downloads the session's binary GPS columns (parsed once on the server) and decodes them. */
-export async function fetchGpsColumns(s: SessionRef, onProgress: (share: number) => void = () => {}, signal?: AbortSignal): Promise<GpsColumns> {
+export async function fetchGpsColumns(s: SessionAddress, onProgress: (share: number) => void = () => {}, signal?: AbortSignal): Promise<GpsColumns> {
   onProgress(0);
-  const url = `${sessionPath(s.hw, s.pista, s.data)}/gps.bin`;
+  const url = `${sessionPath(s)}/gps.bin`;
   const res = await (takeEarly(url) ?? fetch(url, { credentials: 'same-origin', signal }));
   if (!res.ok) {
     const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
@@ -53,7 +47,7 @@ export async function fetchGpsColumns(s: SessionRef, onProgress: (share: number)
  * sharing: a fresh download is never deep-equal to the last, and comparing would read, so
  * decode, every lazy column.
  */
-export function useGpsColumnsFor(s: SessionRef | null) {
+export function useGpsColumnsFor(s: SessionAddress | null) {
   const [progress, setProgress] = useState(0);
   const query = useQuery({
     queryKey: gpsColumnsKey(s),
@@ -67,10 +61,7 @@ export function useGpsColumnsFor(s: SessionRef | null) {
 
 /** Route loader: starts the GPS download (no schema library on this path) before the page renders. */
 export function prefetchGpsColumns(qc: QueryClient, search: URLSearchParams): void {
-  const hw = search.get('hw');
-  const pista = search.get('pista');
-  const data = search.get('data');
-  if (!hw || !pista || !data) return;
-  const s = { hw, pista, data };
+  const s = addressFromQuery(search);
+  if (!s) return;
   void qc.prefetchQuery({ queryKey: gpsColumnsKey(s), queryFn: () => fetchGpsColumns(s), staleTime: 5 * 60_000, structuralSharing: false });
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { datesResponseSchema, lapsResponseSchema, latestSessionSchema, tracksResponseSchema } from '../../../core/contracts/sessions.contract';
 import { apiRequest } from './api-client';
-import { sessionPath } from '../../../core/contracts/session-paths';
+import { sessionPath, type SessionAddress } from '../../../core/contracts/session-paths';
 
 const seg = encodeURIComponent;
 
@@ -21,13 +21,13 @@ export function useDates(device: string | undefined, track: string | undefined) 
   });
 }
 
-export const lapsQuery = (device: string | null, track: string | null, date: string | null) => ({
-  queryKey: ['laps', device, track, date],
-  queryFn: () => apiRequest(`${sessionPath(device!, track!, date!)}/laps`, { schema: lapsResponseSchema }),
+export const lapsQuery = (s: SessionAddress | null) => ({
+  queryKey: ['laps', s?.device, s?.track, s?.date],
+  queryFn: () => apiRequest(`${sessionPath(s!)}/laps`, { schema: lapsResponseSchema }),
 });
 
-export function useLaps(device: string | null, track: string | null, date: string | null) {
-  return useQuery({ ...lapsQuery(device, track, date), enabled: Boolean(device && track && date) });
+export function useLaps(s: SessionAddress | null) {
+  return useQuery({ ...lapsQuery(s), enabled: s !== null });
 }
 
 export function useLatestSession() {

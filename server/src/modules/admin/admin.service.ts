@@ -4,7 +4,7 @@ import type { DB } from '../../db/schema';
 import { inTransaction } from '../../db/transaction';
 import { refuseDemoDevice } from '../../lib/demo-accounts';
 import { hashToken, newToken } from '../../lib/tokens';
-import { deleteSessionsOf } from '../auth/auth-sessions.repository';
+import { deleteAuthSessionsOf } from '../auth/auth-sessions.repository';
 import type { Coordination } from '../../db/coordination';
 import { listAudit, recordAudit } from '../audit/audit.repository';
 import { signInRevoked } from '../auth/auth-events';
@@ -125,7 +125,7 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
       await inTransaction(db, async (trx) => {
         const user = await requireUser(trx, email);
         await setDisabled(trx, email, disabled);
-        if (disabled) await deleteSessionsOf(trx, email);
+        if (disabled) await deleteAuthSessionsOf(trx, email);
         await recordAudit(trx, { actor, action: disabled ? 'disable-user' : 'enable-user', target: email, before: { disabled: Number(user.disabled) !== 0 }, after: { disabled } });
       });
       if (disabled) await revokeSignIns(email);

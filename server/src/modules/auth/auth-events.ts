@@ -5,16 +5,16 @@
 export interface SignInRevokedEvent {
   type: 'sign-in-revoked';
   /** One sign-in ended (logout, replaced by a new sign-in). */
-  sessionHash?: string;
+  authSessionHash?: string;
   /** Every sign-in of this user (disabled, roles changed). */
   email?: string;
 }
 
-export function signInRevoked(target: { sessionHash: string } | { email: string }): SignInRevokedEvent {
+export function signInRevoked(target: { authSessionHash: string } | { email: string }): SignInRevokedEvent {
   return { type: 'sign-in-revoked', ...target };
 }
 
 export function isSignInRevoked(x: unknown): x is SignInRevokedEvent {
   const e = x as Partial<SignInRevokedEvent> | null;
-  return !!e && e.type === 'sign-in-revoked' && (typeof e.sessionHash === 'string' || typeof e.email === 'string');
+  return !!e && e.type === 'sign-in-revoked' && (typeof e.authSessionHash === 'string' || typeof e.email === 'string');
 }

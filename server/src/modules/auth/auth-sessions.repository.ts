@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared';
 import type { DB } from '../../db/schema';
 
-export async function insertSession(
+export async function insertAuthSession(
   db: Kysely<DB>,
   s: { idHash: string; email: string; createdAt: string; expiresAt: string },
 ): Promise<void> {
@@ -21,23 +21,23 @@ const sessionById = preparedQuery((db, idHash: string) =>
     .where('auth_sessions.id_hash', '=', idHash),
 );
 
-export function findSession(db: Kysely<DB>, idHash: string) {
+export function findAuthSession(db: Kysely<DB>, idHash: string) {
   return sessionById.first(db, idHash);
 }
 
-export async function renewSession(db: Kysely<DB>, idHash: string, renewedAt: string, expiresAt: string): Promise<void> {
+export async function renewAuthSession(db: Kysely<DB>, idHash: string, renewedAt: string, expiresAt: string): Promise<void> {
   await db.updateTable('auth_sessions').set({ renewed_at: renewedAt, expires_at: expiresAt }).where('id_hash', '=', idHash).execute();
 }
 
-export async function deleteSession(db: Kysely<DB>, idHash: string): Promise<void> {
+export async function deleteAuthSession(db: Kysely<DB>, idHash: string): Promise<void> {
   await db.deleteFrom('auth_sessions').where('id_hash', '=', idHash).execute();
 }
 
-export async function deleteSessionsOf(db: Kysely<DB>, email: string): Promise<void> {
+export async function deleteAuthSessionsOf(db: Kysely<DB>, email: string): Promise<void> {
   await db.deleteFrom('auth_sessions').where('user_email', '=', email).execute();
 }
 
-export async function deleteExpiredSessions(db: Kysely<DB>, now: string): Promise<void> {
+export async function deleteExpiredAuthSessions(db: Kysely<DB>, now: string): Promise<void> {
   await db.deleteFrom('auth_sessions').where('expires_at', '<', now).execute();
 }
 

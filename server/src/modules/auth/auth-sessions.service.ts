@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
-import { deleteSession, findSession, insertSession, renewSession } from './auth-sessions.repository';
+import { deleteAuthSession, findAuthSession, insertAuthSession, renewAuthSession } from './auth-sessions.repository';
 
 /** Sign-in sessions (the cookie's server side), as the session plugin uses them. */
 export function createAuthSessionStore(db: Kysely<DB>) {
   return {
-    find: (idHash: string) => findSession(db, idHash),
-    insert: (s: { idHash: string; email: string; createdAt: string; expiresAt: string }) => insertSession(db, s),
-    renew: (idHash: string, renewedAt: string, expiresAt: string) => renewSession(db, idHash, renewedAt, expiresAt),
-    delete: (idHash: string) => deleteSession(db, idHash),
+    find: (idHash: string) => findAuthSession(db, idHash),
+    insert: (s: { idHash: string; email: string; createdAt: string; expiresAt: string }) => insertAuthSession(db, s),
+    renew: (idHash: string, renewedAt: string, expiresAt: string) => renewAuthSession(db, idHash, renewedAt, expiresAt),
+    delete: (idHash: string) => deleteAuthSession(db, idHash),
   };
 }
 

@@ -52,7 +52,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
     const flow = await auth.takeFlow(req.query.state);
     try {
       const email = await auth.complete({ flow, state: req.query.state, browserState, providerError: req.query.error, callbackUrl: new URL(req.url, opts.redirectUri) });
-      await app.sessions.start(req, reply, email);
+      await app.authSessions.start(req, reply, email);
       opts.metrics.signIns.inc({ result: 'ok', reason: '' });
       req.log.info({ user: email }, 'signed in');
       return settle(reply, flow?.mode);
@@ -68,7 +68,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
     config: { access: 'public', changesSignIn: true },
     schema: { tags: ['auth'], summary: 'Ends the session', response: { 200: okSchema } },
   }, async (req, reply) => {
-    await app.sessions.end(req, reply);
+    await app.authSessions.end(req, reply);
     return { ok: true as const };
   });
 }

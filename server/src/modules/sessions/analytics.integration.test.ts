@@ -83,7 +83,7 @@ describe('analytics reads', () => {
   it("reports the analysis figures (what the spec only logged)", async () => {
     const res = await rider.json(`${base}/analysis`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ topSpeedKmh: session.topSpeedKmh, minRollDeg: session.maxLeanLeftDeg, maxRollDeg: session.maxLeanRightDeg });
+    expect(res.body).toMatchObject({ topSpeedKmh: session.topSpeedKmh, maxLeanLeftDeg: session.maxLeanLeftDeg, maxLeanRightDeg: session.maxLeanRightDeg });
     expect(res.body.laps).toHaveLength(session.laps.length);
   });
 

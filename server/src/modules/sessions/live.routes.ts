@@ -5,7 +5,7 @@ import { latestSessionSchema } from '../../../../core/contracts/sessions.contrac
 import { AppError } from '../../../../core/errors';
 import type { Coordination } from '../../db/coordination';
 import type { Metrics } from '../../lib/metrics';
-import type { SessionIdentity } from '../../plugins/session';
+import type { AuthSessionIdentity } from '../../plugins/auth-session';
 import { isSignInRevoked } from '../auth/auth-events';
 import type { SessionEvent, SessionEvents } from './session-events.service';
 import type { SessionReader } from './session-reader.service';
@@ -17,7 +17,7 @@ export const MAX_STREAMS_PER_SIGN_IN = 4;
 export const MAX_STREAMS = 2_000;
 
 interface Stream {
-  identity: SessionIdentity;
+  identity: AuthSessionIdentity;
   end(): void;
 }
 
@@ -28,13 +28,13 @@ export async function liveRoutes(app: FastifyInstance, opts: { reader: SessionRe
   const maxStreams = opts.maxStreams ?? MAX_STREAMS;
   // Open streams, each tied to the sign-in it was opened under.
   const open = new Set<Stream>();
-  const countOf = (sessionHash: string) => [...open].filter((s) => s.identity.sessionHash === sessionHash).length;
+  const countOf = (authSessionHash: string) => [...open].filter((s) => s.identity.authSessionHash === authSessionHash).length;
 
   // A sign-in ended or a user's rights changed, on any instance: its streams close now.
   const unsubscribe = opts.coordination.subscribe((payload) => {
     if (!isSignInRevoked(payload)) return;
     for (const s of [...open]) {
-      if (s.identity.sessionHash === payload.sessionHash || s.identity.email === payload.email) s.end();
+      if (s.identity.authSessionHash === payload.authSessionHash || s.identity.email === payload.email) s.end();
     }
   });
   // preClose: a stream never finishes by itself, and Fastify waits for requests in flight
@@ -58,7 +58,7 @@ export async function liveRoutes(app: FastifyInstance, opts: { reader: SessionRe
     },
   }, async (req, reply) => {
     const identity = req.identity!;
-    if (countOf(identity.sessionHash) >= MAX_STREAMS_PER_SIGN_IN) {
+    if (countOf(identity.authSessionHash) >= MAX_STREAMS_PER_SIGN_IN) {
       throw new AppError('auth/too-many-requests', `At most ${MAX_STREAMS_PER_SIGN_IN} live-update streams per sign-in; close another tab.`);
     }
     if (open.size >= maxStreams) throw new AppError('auth/too-many-requests', 'Too many live-update streams on this server; try again later.');
@@ -80,7 +80,7 @@ export async function liveRoutes(app: FastifyInstance, opts: { reader: SessionRe
     // on SQLite), closes the stream within one beat.
     const heartbeat = setInterval(() => {
       res.write(': ping\n\n');
-      app.sessions.check(identity.sessionHash).then(
+      app.authSessions.check(identity.authSessionHash).then(
         (now) => {
           if (!now || now.admin !== identity.admin || now.seller !== identity.seller) stream.end();
         },

@@ -15,6 +15,7 @@ import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { DB } from '../../db/schema';
 import { ColumnSpool, parseStoredGps } from './column-spool';
+import type { SessionAddress } from '../../../../core/contracts/session-paths';
 import { gpsColumnsKey, sessionKey } from './session-files';
 import {
   findVisibleSession, latestVisibleSession, listLaps, listVisibleDates, listVisibleTracks, viewerHasDevice, type SessionRow, type Viewer,
@@ -30,12 +31,6 @@ export const MAX_JSON_SAMPLES = 25_000;
 const ANALYSES_KEPT = 200;
 const gunzipAsync = promisify(gunzip);
 
-/** A track session as its address names it. */
-export interface SessionRef {
-  deviceId: string;
-  track: string;
-  date: string;
-}
 
 function isReadableColumns(gzipped: Buffer): boolean {
   try {
@@ -56,8 +51,8 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
   const checkedColumns = new Set<string>();
   const analyses = new Map<string, ReturnType<typeof analyzeGps>>();
 
-  async function requireVisible(viewer: Viewer, s: SessionRef): Promise<SessionRow> {
-    const row = await findVisibleSession(db, viewer, sessionKey(s.deviceId, s.track, s.date));
+  async function requireVisible(viewer: Viewer, s: SessionAddress): Promise<SessionRow> {
+    const row = await findVisibleSession(db, viewer, sessionKey(s.device, s.track, s.date));
     if (!row) throw new AppError('storage/object-not-found');
     return row;
   }
@@ -122,16 +117,16 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
      * A session's laps: its version (the answer depends on its lap.six alone, so callers may keep
      * one answer per version) and how to build the answer.
      */
-    async laps(viewer: Viewer, s: SessionRef): Promise<{ version: string; lapMd5: string; build: () => Promise<z.infer<typeof lapsResponseSchema>> }> {
+    async laps(viewer: Viewer, s: SessionAddress): Promise<{ version: string; lapMd5: string; build: () => Promise<z.infer<typeof lapsResponseSchema>> }> {
       const row = await requireVisible(viewer, s);
       const build = async () => {
         const laps = await listLaps(db, row.id);
         const a = analyzeSession(laps);
         return {
-          device: s.deviceId,
+          device: s.device,
           track: s.track,
           date: s.date,
-          demo: s.deviceId === deps.demoDeviceId,
+          demo: s.device === deps.demoDeviceId,
           laps: laps.map((lap, i) => ({
             lapCount: lap.lapCount,
             heat: lap.heat,
@@ -156,7 +151,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     },
 
     /** The samples as JSON columns: every `step`-th sample, at most MAX_JSON_SAMPLES of them. */
-    async gps(viewer: Viewer, s: SessionRef): Promise<z.infer<typeof gpsResponseSchema>> {
+    async gps(viewer: Viewer, s: SessionAddress): Promise<z.infer<typeof gpsResponseSchema>> {
       const row = await requireVisible(viewer, s);
       const c = await (await gpsColumns(row)).columns();
       const step = Math.max(1, Math.ceil(c.count / MAX_JSON_SAMPLES));
@@ -164,7 +159,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       const pick = <T>(column: ArrayLike<number>, as: (v: number) => T) => picked.map((i) => as(column[i]!));
       const same = (v: number) => v;
       return {
-        device: s.deviceId,
+        device: s.device,
         track: s.track,
         date: s.date,
         count: picked.length,
@@ -188,21 +183,21 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     },
 
     /** The gzipped binary columns, for the analytics screen (no parsing on the read path). */
-    async gpsBinary(viewer: Viewer, s: SessionRef): Promise<{ gzipped: Buffer; gpsMd5: string }> {
+    async gpsBinary(viewer: Viewer, s: SessionAddress): Promise<{ gzipped: Buffer; gpsMd5: string }> {
       const row = await requireVisible(viewer, s);
       const { gzipped } = await gpsColumns(row);
       return { gzipped, gpsMd5: row.gps_md5 };
     },
 
-    async analysis(viewer: Viewer, s: SessionRef) {
+    async analysis(viewer: Viewer, s: SessionAddress) {
       const row = await requireVisible(viewer, s);
       return analysisOf(row, (await gpsColumns(row)).columns);
     },
 
     /** CSV (RaceRender), GPX, or the raw six files, for the session or one lap (heat + lap number); streamed. */
-    async export(viewer: Viewer, s: SessionRef, format: 'csv' | 'gpx' | 'lap.six' | 'gps.six', lap?: { heat: string; lapCount: number }) {
+    async export(viewer: Viewer, s: SessionAddress, format: 'csv' | 'gpx' | 'lap.six' | 'gps.six', lap?: { heat: string; lapCount: number }) {
       const row = await requireVisible(viewer, s);
-      const base = `${s.deviceId}_${s.track}_${s.date}`.replace(/[^\p{L}\p{N}_.-]+/gu, '-');
+      const base = `${s.device}_${s.track}_${s.date}`.replace(/[^\p{L}\p{N}_.-]+/gu, '-');
       if (format === 'lap.six' || format === 'gps.six') {
         // Streamed out as stored (a gps.six may be large).
         const src = (format === 'lap.six' ? row.lap_md5 : row.gps_md5) ? await blobs.getStream(`${row.id}/${format}`) : undefined;
@@ -230,14 +225,14 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       return row ? { device: row.device_id, track: row.track, date: row.date, updatedAt: row.updated_at, demo: row.device_id === deps.demoDeviceId } : null;
     },
 
-    async summary(viewer: Viewer, s: SessionRef): Promise<z.infer<typeof summaryResponseSchema>> {
+    async summary(viewer: Viewer, s: SessionAddress): Promise<z.infer<typeof summaryResponseSchema>> {
       const row = await requireVisible(viewer, s);
       const a = analyzeSession(await listLaps(db, row.id));
       return {
-        device: s.deviceId,
+        device: s.device,
         track: s.track,
         date: s.date,
-        demo: s.deviceId === deps.demoDeviceId,
+        demo: s.device === deps.demoDeviceId,
         lapCount: Number(row.lap_count),
         sampleCount: Number(row.sample_count),
         bestLapMs: a.bestLapMs,

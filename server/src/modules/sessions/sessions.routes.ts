@@ -10,7 +10,8 @@ import {
 import { AppError } from '../../../../core/errors';
 import { accepts, createAnswerCache, sendCompressed } from '../../plugins/compressed-answers';
 import { heavyReadRateLimit } from '../../plugins/heavy-reads';
-import { MAX_JSON_SAMPLES, type SessionReader, type SessionRef } from './session-reader.service';
+import type { SessionAddress } from '../../../../core/contracts/session-paths';
+import { MAX_JSON_SAMPLES, type SessionReader } from './session-reader.service';
 import type { Viewer } from './sessions.repository';
 
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
@@ -21,7 +22,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { reader } = opts;
   const viewer = (req: FastifyRequest): Viewer => ({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId });
-  const ref = (p: { id: string; track: string; date: string }): SessionRef => ({ deviceId: p.id, track: p.track, date: p.date });
+  const ref = (p: { id: string; track: string; date: string }): SessionAddress => ({ device: p.id, track: p.track, date: p.date });
   const lapsAnswers = createAnswerCache();
 
   // One device check for every route below: admins, the demo device, the current owner, or a

@@ -7,7 +7,8 @@ import { errorMessage, fill, t } from '../../i18n/messages';
 import { lean, oneDecimal, speedProse } from '../../lib/format';
 import { useMe } from '../../lib/session';
 import { sessionPath, useLaps } from '../../lib/sessions-api';
-import { useAnalysis, useGpsColumns, type SessionRef } from './analytics.api';
+import { useAnalysis, useGpsColumns } from './analytics.api';
+import { addressFromQuery, addressToQuery } from '../../../../core/contracts/session-paths';
 import { deltasOnDistanceGrid, lapKey, lapsOnDistanceGrid, sampleAtDistance, sessionSeries } from './chart-data';
 import { LapFiguresTable } from './lap-figures-table';
 import { TrackMap, type MapColour } from './track-map';
@@ -24,12 +25,12 @@ export function AnalyticsPage() {
   const me = useMe().data!;
   const devices = selectableDevices(me);
   const [params, setParams] = useSearchParams();
-  const hw = params.get('hw');
-  const session: SessionRef | null = hw && params.get('pista') && params.get('data') ? { hw, pista: params.get('pista')!, data: params.get('data')! } : null;
-  const foreign = hw !== null && !devices.includes(hw) && hw !== me.demoDevice && !me.roles.admin;
+  const session = addressFromQuery(params);
+  const device = params.get('hw');
+  const foreign = device !== null && !devices.includes(device) && device !== me.demoDevice && !me.roles.admin;
   const gps = useGpsColumns(foreign ? null : session);
   const analysis = useAnalysis(foreign ? null : session);
-  const laps = useLaps(foreign ? null : session?.hw ?? null, session?.pista ?? null, session?.data ?? null);
+  const laps = useLaps(foreign ? null : session);
   const colour: MapColour = params.get('cor') === 'inclinacao' ? 'lean' : 'speed';
   const [cursorIndex, setCursorIndex] = useState<number | null>(null);
 
@@ -94,18 +95,18 @@ export function AnalyticsPage() {
   const onChartCursor = (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
   const cursorDistance = c && reference && cursorIndex !== null && cursorIndex >= reference.start && cursorIndex < reference.end ? c.meterSum[cursorIndex]! - c.meterSum[reference.start]! : null;
   const exportHref = (format: string, lap?: { heat: string; lapCount: number }) =>
-    `${sessionPath(session!.hw, session!.pista, session!.data)}/export/${format}${lap ? `?heat=${lap.heat}&lap=${lap.lapCount}` : ''}`;
+    `${sessionPath(session!)}/export/${format}${lap ? `?heat=${lap.heat}&lap=${lap.lapCount}` : ''}`;
 
   return (
     <Page
-      title={<>{a.title} <span className="hw-id">{session?.hw ?? devices[0]}</span></>}
+      title={<>{a.title} <span className="hw-id">{session?.device ?? devices[0]}</span></>}
       menu={[{ to: '/user', label: t.menu.home }, { to: '/enroll', label: t.menu.meusDadosTitle }, { to: '/laps', label: t.menu.laps }]}
     >
       {foreign && <p className="alert alert-error" role="alert">{a.foreignHardware}</p>}
       <SessionSelector
         devices={devices}
-        initial={{ hw: session?.hw, pista: session?.pista, data: session?.data }}
-        onLoad={(s) => setParams({ hw: s.hw, pista: s.pista, data: s.data, ...(params.get('cor') ? { cor: params.get('cor')! } : {}) })}
+        initial={session ?? {}}
+        onLoad={(s) => setParams({ ...addressToQuery(s), ...(params.get('cor') ? { cor: params.get('cor')! } : {}) })}
       />
       {!session && <p className="muted prompt">{a.selectPrompt}</p>}
       {session && !foreign && gps.isFetching && !c && (
@@ -121,7 +122,7 @@ export function AnalyticsPage() {
         ))}
       {c && c.count === 0 && <p className="empty-state">{a.noGps}</p>}
       {c && c.count > 0 && analysis.data && session && (
-        <section aria-label={`${session.pista} ${formatDdmmyyyy(session.data)}`}>
+        <section aria-label={`${session.track} ${formatDdmmyyyy(session.date)}`}>
           <dl className="summary" data-testid="analysis-summary">
             <div className="summary-item">
               <dt>{a.topSpeed}</dt>
@@ -130,13 +131,13 @@ export function AnalyticsPage() {
             </div>
             <div className="summary-item">
               <dt>{a.maxLeanLeft}</dt>
-              <dd data-testid="lean-left">{lean(analysis.data.minRollDeg)}</dd>
-              <dd className="muted">{fill(a.onLap, { lap: `${analysis.data.minRollHeat ?? ''}${analysis.data.minRollLap ?? ''}` })}</dd>
+              <dd data-testid="lean-left">{lean(analysis.data.maxLeanLeftDeg)}</dd>
+              <dd className="muted">{fill(a.onLap, { lap: `${analysis.data.maxLeanLeftHeat ?? ''}${analysis.data.maxLeanLeftLap ?? ''}` })}</dd>
             </div>
             <div className="summary-item">
               <dt>{a.maxLeanRight}</dt>
-              <dd data-testid="lean-right">{lean(analysis.data.maxRollDeg)}</dd>
-              <dd className="muted">{fill(a.onLap, { lap: `${analysis.data.maxRollHeat ?? ''}${analysis.data.maxRollLap ?? ''}` })}</dd>
+              <dd data-testid="lean-right">{lean(analysis.data.maxLeanRightDeg)}</dd>
+              <dd className="muted">{fill(a.onLap, { lap: `${analysis.data.maxLeanRightHeat ?? ''}${analysis.data.maxLeanRightLap ?? ''}` })}</dd>
             </div>
             <div className="summary-item">
               <dt>{a.sampleRate}</dt>

@@ -1,3 +1,4 @@
+import { addressToQuery } from '../../../../core/contracts/session-paths';
 import { Link } from 'react-router';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { t } from '../../i18n/messages';
@@ -9,7 +10,7 @@ export function LatestSession() {
   const h = t.homeLatest;
   if (latest.isPending) return null;
   const s = latest.data;
-  const query = s ? `?${new URLSearchParams({ hw: s.device, pista: s.track, data: s.date }).toString()}` : '';
+  const query = s ? `?${new URLSearchParams(addressToQuery(s)).toString()}` : '';
   return (
     <section className="panel latest" aria-labelledby="latest-title" data-testid="latest-session">
       <h2 id="latest-title">{h.latestTitle}</h2>

@@ -3,6 +3,7 @@ import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { Page } from '../../components/ui/page';
 import { errorMessage, fill, t } from '../../i18n/messages';
+import { addressFromQuery, addressToQuery } from '../../../../core/contracts/session-paths';
 import { SessionSelector, selectableDevices } from '../../components/session-selector';
 import { useMe } from '../../lib/session';
 import { useLaps } from '../../lib/sessions-api';
@@ -16,13 +17,13 @@ import { LapsTable } from './laps-table';
 export function LapsPage() {
   const me = useMe().data!;
   const [params, setParams] = useSearchParams();
-  const loaded = { hw: params.get('hw'), pista: params.get('pista'), data: params.get('data') };
-  const laps = useLaps(loaded.hw, loaded.pista, loaded.data);
+  const loaded = addressFromQuery(params);
+  const laps = useLaps(loaded);
 
   return (
     <Page title={t.laps.title} menu={[{ to: '/enroll', label: t.menu.meusDadosTitle }, { to: '/user', label: t.menu.home }]}>
-      <SessionSelector devices={selectableDevices(me)} initial={{ hw: loaded.hw ?? undefined, pista: loaded.pista ?? undefined, data: loaded.data ?? undefined }} onLoad={(s) => setParams({ ...s })} />
-      {!loaded.data && <p className="muted prompt">{t.laps.selectPrompt}</p>}
+      <SessionSelector devices={selectableDevices(me)} initial={loaded ?? {}} onLoad={(s) => setParams(addressToQuery(s))} />
+      {!loaded && <p className="muted prompt">{t.laps.selectPrompt}</p>}
       {laps.isFetching && !laps.data && (
         <div className="loading-inline" role="status"><div className="spinner" aria-hidden="true" /> {t.laps.carregando}</div>
       )}
@@ -44,7 +45,7 @@ export function LapsPage() {
             </div>
           </dl>
           <p className="actions-row">
-            <Link className="btn btn-secondary" to={`/analytics?${new URLSearchParams({ hw: laps.data.device, pista: laps.data.track, data: laps.data.date }).toString()}`}>{t.laps.analyze}</Link>
+            <Link className="btn btn-secondary" to={`/analytics?${new URLSearchParams(addressToQuery(laps.data)).toString()}`}>{t.laps.analyze}</Link>
           </p>
           {laps.data.warnings.length > 0 && (
             <details className="notice notice-warning">

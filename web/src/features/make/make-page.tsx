@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { analyzeGps } from '../../../../core/analysis/gps-analysis';
 import { makeProjection } from '../../../../core/sim/geo';
-import { SessionSelector, type Selection } from '../../components/session-selector';
+import type { SessionAddress } from '../../../../core/contracts/session-paths';
+import { SessionSelector } from '../../components/session-selector';
 import { Page } from '../../components/ui/page';
 import { errorMessage, fill, t } from '../../i18n/messages';
 import { useGpsColumnsFor } from '../../lib/gps-columns';
@@ -26,8 +27,8 @@ export function MakePage() {
   const demoTracks = useTracks(me.demoDevice);
   const firstTrack = demoTracks.data?.tracks[0];
   const demoDates = useDates(me.demoDevice, firstTrack);
-  const [chosen, setChosen] = useState<Selection | null>(null);
-  const fallback = firstTrack && demoDates.data?.dates[0] ? { hw: me.demoDevice, pista: firstTrack, data: demoDates.data.dates[0] } : null;
+  const [chosen, setChosen] = useState<SessionAddress | null>(null);
+  const fallback = firstTrack && demoDates.data?.dates[0] ? { device: me.demoDevice, track: firstTrack, date: demoDates.data.dates[0] } : null;
   const session = chosen ?? fallback;
   const gps = useGpsColumnsFor(session);
 
@@ -98,7 +99,7 @@ export function MakePage() {
   const m = t.make;
   return (
     <Page title={m.title} menu={[{ to: '/user', label: t.menu.home }, { to: '/laps', label: t.menu.laps }]}>
-      <SessionSelector key={session ? `${session.hw}/${session.pista}/${session.data}` : 'none'} devices={devices} initial={session ?? {}} onLoad={setChosen} />
+      <SessionSelector key={session ? `${session.device}/${session.track}/${session.date}` : 'none'} devices={devices} initial={session ?? {}} onLoad={setChosen} />
       <p className="muted">{m.help}</p>
       {gps.isError && <p className="alert alert-error" role="alert">{errorMessage(gps.error)}</p>}
       <p className="make-state" aria-live="polite">

@@ -12,9 +12,9 @@ export const SESSION_MAX_DAYS = 90;
 /** Sliding sessions: renewed at most hourly, so an active rider is never signed out mid-use. */
 const RENEW_AFTER_MS = 60 * 60 * 1000;
 
-export interface SessionIdentity {
+export interface AuthSessionIdentity {
   email: string;
-  sessionHash: string;
+  authSessionHash: string;
   disabled: boolean;
   /** Roles read with the session on every request: a role change applies at once. */
   admin: boolean;
@@ -23,19 +23,19 @@ export interface SessionIdentity {
 
 declare module 'fastify' {
   interface FastifyRequest {
-    identity: SessionIdentity | null;
+    identity: AuthSessionIdentity | null;
   }
   interface FastifyInstance {
-    sessions: SessionManager;
+    authSessions: AuthSessionManager;
   }
 }
 
-export interface SessionManager {
+export interface AuthSessionManager {
   /** Starts a fresh session (rotation: any session the browser had is revoked first). */
   start(req: FastifyRequest, reply: FastifyReply, email: string): Promise<void>;
   end(req: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /** The sign-in behind `sessionHash` as it is now; null once it ended, expired or its user was disabled. */
-  check(sessionHash: string): Promise<SessionIdentity | null>;
+  /** The sign-in behind `authSessionHash` as it is now; null once it ended, expired or its user was disabled. */
+  check(authSessionHash: string): Promise<AuthSessionIdentity | null>;
 }
 
 /** A sign-in session row as the store answers it. */
@@ -57,22 +57,22 @@ export interface AuthSessionStore {
   delete(idHash: string): Promise<void>;
 }
 
-export interface SessionPluginOptions {
+export interface AuthSessionPluginOptions {
   store: AuthSessionStore;
   secureCookies: boolean | 'auto';
   /** Called when a sign-in ends here (logout, or replaced by a new sign-in), to tell every instance. */
-  onEnded?: (sessionHash: string) => void;
+  onEnded?: (authSessionHash: string) => void;
 }
 
 function isLive(row: AuthSessionRow, now: number): boolean {
   return Date.parse(row.expires_at) > now && Date.parse(row.created_at) + SESSION_MAX_DAYS * 86_400_000 > now;
 }
 
-function identityOf(row: AuthSessionRow, idHash: string): SessionIdentity {
-  return { email: row.email, sessionHash: idHash, disabled: Number(row.disabled) !== 0, admin: row.adm === '1', seller: row.seller !== '' };
+function identityOf(row: AuthSessionRow, idHash: string): AuthSessionIdentity {
+  return { email: row.email, authSessionHash: idHash, disabled: Number(row.disabled) !== 0, admin: row.adm === '1', seller: row.seller !== '' };
 }
 
-export const sessionPlugin = fp(async (app: FastifyInstance, opts: SessionPluginOptions) => {
+export const authSessionPlugin = fp(async (app: FastifyInstance, opts: AuthSessionPluginOptions) => {
   const { store } = opts;
   const cookieName = opts.secureCookies === true ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
   const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: opts.secureCookies };
@@ -103,7 +103,7 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: SessionPlugin
   });
 
   const ended = (idHash: string) => opts.onEnded?.(idHash);
-  const manager: SessionManager = {
+  const manager: AuthSessionManager = {
     async start(req, reply, email) {
       const old = req.cookies[cookieName];
       if (old) {
@@ -132,5 +132,5 @@ export const sessionPlugin = fp(async (app: FastifyInstance, opts: SessionPlugin
       return identity.disabled ? null : identity;
     },
   };
-  app.decorate('sessions', manager);
+  app.decorate('authSessions', manager);
 });
