@@ -18,7 +18,9 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly' } },
+    languageOptions: {
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly' },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-non-null-assertion': 'off',
@@ -36,7 +38,15 @@ export default tseslint.config(
     // bulletproof-react: features never import each other; shared code flows lib/components → features → app.
     files: ['web/src/features/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^\\.\\./(?!\\.\\.)[^/]+', message: 'Features must not import other features; move shared code to web/src/lib or components.' }, { regex: '/app/', message: 'Features must not import the app layer.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^\\.\\./(?!\\.\\.)[^/]+', message: 'Features must not import other features; move shared code to web/src/lib or components.' },
+            { regex: '/app/', message: 'Features must not import the app layer.' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -53,18 +63,28 @@ export default tseslint.config(
     { regex: '^kysely$', message: 'Routes call services, never the database.' },
   ]),
   ...serverLayer('server/src/**/*.{service,repository}.ts', [
-    { regex: '^fastify', message: 'Services and repositories know nothing of HTTP: that is the routes\' and plugins\' job.' },
+    { regex: '^fastify', message: "Services and repositories know nothing of HTTP: that is the routes' and plugins' job." },
     { regex: '\\.routes$|/plugins/', message: 'Services and repositories never import routes or plugins.' },
   ]),
   ...serverLayer('server/src/**/*.repository.ts', [{ regex: '\\.service$', message: 'Repositories hold SQL only; services call them, not the other way.' }]),
   ...serverLayer('server/src/plugins/**/*.ts', [{ regex: '/modules/', message: 'Plugins import no module: app.ts hands them what they need.' }]),
   ...serverLayer('server/src/cli/**/*.ts', [{ regex: '\\.repository$', message: 'The CLI goes through services.' }]),
-  ...serverLayer('server/src/{lib,db,blobs}/**/*.ts', [{ regex: '/(modules|plugins)/', message: 'lib, db and blobs are below the modules: they import none.' }]),
+  ...serverLayer('server/src/{lib,db,blobs}/**/*.ts', [
+    { regex: '/(modules|plugins)/', message: 'lib, db and blobs are below the modules: they import none.' },
+  ]),
   {
     // core is pure: no Node, no DOM, no server or web code.
     files: ['core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^node:', message: 'core is pure TypeScript' }, { regex: '/(server|web)/', message: 'core must not import server or web code' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^node:', message: 'core is pure TypeScript' },
+            { regex: '/(server|web)/', message: 'core must not import server or web code' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -103,7 +103,16 @@ function benchParse() {
   };
   // Interleaved: each run times all four back to back, so a slow spell of this shared machine
   // hits baseline and parser alike; the ratios are the medians of the per-run ratios.
-  const t = { upload: [] as number[], vsScanUpload: [] as number[], loop: [] as number[], memchr: [] as number[], udsv: [] as number[], ours: [] as number[], vsScan: [] as number[], vsUdsv: [] as number[] };
+  const t = {
+    upload: [] as number[],
+    vsScanUpload: [] as number[],
+    loop: [] as number[],
+    memchr: [] as number[],
+    udsv: [] as number[],
+    ours: [] as number[],
+    vsScan: [] as number[],
+    vsUdsv: [] as number[],
+  };
   const time = (fn: () => unknown) => {
     const t0 = performance.now();
     fn();
@@ -145,10 +154,34 @@ function benchParse() {
   result.parse_vs_scan = median(t.vsScan);
   result.parse_upload_vs_scan = median(t.vsScanUpload);
   rows.push(
-    ['parse gps.six', `${fmt(mb / (oursMs / 1000), 0)} MB/s (${big.sampleCount} samples, ${fmt(oursMs)} ms)`, `uDSV ${fmt(mb / (median(t.udsv) / 1000), 0)} MB/s`, `${fmt(result.parse_vs_udsv, 2)}×`, '≥ 4×'],
-    ['', '', `newline scan ${fmt(mb / (scanMs / 1000), 0)} MB/s (JS byte loop ${fmt(mb / (median(t.loop) / 1000), 0)})`, `${fmt(result.parse_vs_scan, 3)}×`, '≥ 0.1×'],
-    ['parse gps.six as uploaded', `${fmt(mb / (median(t.upload) / 1000), 0)} MB/s`, '', `${fmt(result.parse_upload_vs_scan, 3)}×`, '(no fresh memory to fault in)'],
-    ['parse gps.six, 1 % bad lines', `${fmt(mb / (dirtyMs / 1000), 0)} MB/s; ${bad} bad lines, ${leftOut} left out, ${listed} listed${capped ? ` + 'tooManyProblems' (cap ${MAX_REPORTED_PROBLEMS})` : ''}`, '', leftOut === bad && (capped || listed === bad) ? 'all caught' : 'MISSED', 'every bad line caught'],
+    [
+      'parse gps.six',
+      `${fmt(mb / (oursMs / 1000), 0)} MB/s (${big.sampleCount} samples, ${fmt(oursMs)} ms)`,
+      `uDSV ${fmt(mb / (median(t.udsv) / 1000), 0)} MB/s`,
+      `${fmt(result.parse_vs_udsv, 2)}×`,
+      '≥ 4×',
+    ],
+    [
+      '',
+      '',
+      `newline scan ${fmt(mb / (scanMs / 1000), 0)} MB/s (JS byte loop ${fmt(mb / (median(t.loop) / 1000), 0)})`,
+      `${fmt(result.parse_vs_scan, 3)}×`,
+      '≥ 0.1×',
+    ],
+    [
+      'parse gps.six as uploaded',
+      `${fmt(mb / (median(t.upload) / 1000), 0)} MB/s`,
+      '',
+      `${fmt(result.parse_upload_vs_scan, 3)}×`,
+      '(no fresh memory to fault in)',
+    ],
+    [
+      'parse gps.six, 1 % bad lines',
+      `${fmt(mb / (dirtyMs / 1000), 0)} MB/s; ${bad} bad lines, ${leftOut} left out, ${listed} listed${capped ? ` + 'tooManyProblems' (cap ${MAX_REPORTED_PROBLEMS})` : ''}`,
+      '',
+      leftOut === bad && (capped || listed === bad) ? 'all caught' : 'MISSED',
+      'every bad line caught',
+    ],
     ['parse lap.six', `${fmt(lapText.length / 1e6 / (lapMs / 1000), 0)} MB/s`, '', '', ''],
   );
 }
@@ -164,7 +197,13 @@ function benchGrowth() {
     const runs = n >= 1_000_000 ? (QUICK ? 2 : 3) : QUICK ? 3 : 7;
     const parseMs = timeMedian(() => parseGpsSix(text), runs);
     const analysisMs = timeMedian(() => analyzeGps(parsed), runs);
-    rows.push([`growth ${parsed.count} samples`, `parse ${fmt(parseMs)} ms, analysis ${fmt(analysisMs)} ms`, '', `${fmt(((parseMs + analysisMs) * 1e6) / parsed.count, 0)} ns/sample`, 'linear']);
+    rows.push([
+      `growth ${parsed.count} samples`,
+      `parse ${fmt(parseMs)} ms, analysis ${fmt(analysisMs)} ms`,
+      '',
+      `${fmt(((parseMs + analysisMs) * 1e6) / parsed.count, 0)} ns/sample`,
+      'linear',
+    ]);
   }
 }
 
@@ -191,11 +230,15 @@ async function startCeiling(lapsUrl: string, headers: Record<string, string>, di
   // background after the first (gzip) answer: ask until it is there.
   const getRaw = () =>
     new Promise<{ body: Buffer; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
-      http.get(lapsUrl, { headers }, (r) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => (r.statusCode === 200 ? resolve({ body: Buffer.concat(chunks), headers: r.headers }) : reject(new Error(`GET ${lapsUrl}: ${r.statusCode}`))));
-      }).on('error', reject);
+      http
+        .get(lapsUrl, { headers }, (r) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () =>
+            r.statusCode === 200 ? resolve({ body: Buffer.concat(chunks), headers: r.headers }) : reject(new Error(`GET ${lapsUrl}: ${r.statusCode}`)),
+          );
+        })
+        .on('error', reject);
     });
   let raw = await getRaw();
   for (let i = 0; i < 50 && raw.headers['content-encoding'] !== 'br'; i++) {
@@ -204,7 +247,9 @@ async function startCeiling(lapsUrl: string, headers: Record<string, string>, di
   }
   const file = path.join(dir, 'ceiling-laps.body');
   writeFileSync(file, raw.body);
-  const keep = Object.fromEntries(Object.entries(raw.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k)));
+  const keep = Object.fromEntries(
+    Object.entries(raw.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k)),
+  );
   const port = await freePort();
   await start(['bench/ceiling-server.mjs', String(port), file, JSON.stringify(keep)], {}, /ready/);
   return `http://127.0.0.1:${port}/`;
@@ -242,9 +287,11 @@ async function httpLoad(url: string, headers: Record<string, string>, connection
           resolve();
         });
     });
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (performance.now() < until) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) await one();
+    }),
+  );
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
@@ -279,13 +326,19 @@ async function main() {
   if (PARSE_ONLY) return;
 
   log('building the web app…');
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--manifest', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--manifest', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'dist/web/.vite/manifest.json'), 'utf8'));
   const entry = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
   const lapsKey = Object.keys(manifest).find((k) => k.includes('features/laps/laps-page'))!;
   result.login_js_gzip_kb = jsForRoute(manifest, [entry]);
   result.laps_js_gzip_kb = jsForRoute(manifest, [entry, lapsKey]);
-  rows.push(['JS for /login (gzip)', `${fmt(result.login_js_gzip_kb)} KB`, '', '', '≤ 110 KB'], ['JS for /laps (gzip)', `${fmt(result.laps_js_gzip_kb)} KB`, '', '', '≤ 170 KB']);
+  rows.push(
+    ['JS for /login (gzip)', `${fmt(result.login_js_gzip_kb)} KB`, '', '', '≤ 110 KB'],
+    ['JS for /laps (gzip)', `${fmt(result.laps_js_gzip_kb)} KB`, '', '', '≤ 170 KB'],
+  );
 
   log('starting servers…');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-bench-'));
@@ -294,7 +347,14 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   await start(['bench/hello-server.mjs', String(helloPort)], {}, /ready/);
   const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-  const token = execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', '000000000900', '--owner', 'bench@example.com'], { cwd: ROOT, env: { ...process.env, ...env } }).toString().trim().split('\n').at(-1)!;
+  const token = execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', '000000000900', '--owner', 'bench@example.com'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  })
+    .toString()
+    .trim()
+    .split('\n')
+    .at(-1)!;
   await start(['bin/voltas.mjs', 'serve'], env, /Voltas is running/);
   const auth = { authorization: `Bearer ${token}` };
   await putTimed(`${base}/api/device/v1/sessions/Interlagos/01112026/lap.six`, Buffer.from(sixty.lapSix), auth);
@@ -334,7 +394,12 @@ async function main() {
   result.ceiling_vs_hello = ceiling.rps / helloOfCeiling.rps;
   result.laps_api_vs_ceiling = median(rounds.map((r) => r.laps.rps / r.ceiling.rps));
   const lapsErrors = rounds.reduce((n, r) => n + r.laps.errors, 0);
-  const gps = await httpLoad(`${base}/api/devices/000000000900/sessions/Interlagos/02112026/gps.bin`, { cookie, 'accept-encoding': 'gzip' }, 50, QUICK ? 3 : 10);
+  const gps = await httpLoad(
+    `${base}/api/devices/000000000900/sessions/Interlagos/02112026/gps.bin`,
+    { cookie, 'accept-encoding': 'gzip' },
+    50,
+    QUICK ? 3 : 10,
+  );
   result.laps_api_vs_hello = laps.rps / hello.rps;
   result.laps_api_p99_vs_hello = median(rounds.map((r) => r.laps.p99 / Math.max(1, r.hello.p99)));
   result.laps_api_errors = lapsErrors;
@@ -342,8 +407,20 @@ async function main() {
   const line = (r: typeof hello) => `${fmt(r.rps, 0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.errors} errors`;
   rows.push(
     ['API hello-world (baseline)', line(hello), '', '1×', ''],
-    [`API laps (60 laps; median of ${rounds.length} rounds, ${lapsErrors} errors in all)`, line(laps), 'hello-world', `${fmt(result.laps_api_vs_hello, 2)}× req/s, ${fmt(result.laps_api_p99_vs_hello, 2)}× p99`, '≥ 0.6×, p99 ≤ 2×, 0 errors'],
-    [`API laps answer's bytes, node:http alone (the ceiling)`, line(ceiling), 'hello-world', `${fmt(result.ceiling_vs_hello, 2)}× req/s (laps reaches ${fmt(result.laps_api_vs_ceiling, 2)}× of it)`, '(reported)'],
+    [
+      `API laps (60 laps; median of ${rounds.length} rounds, ${lapsErrors} errors in all)`,
+      line(laps),
+      'hello-world',
+      `${fmt(result.laps_api_vs_hello, 2)}× req/s, ${fmt(result.laps_api_p99_vs_hello, 2)}× p99`,
+      '≥ 0.6×, p99 ≤ 2×, 0 errors',
+    ],
+    [
+      `API laps answer's bytes, node:http alone (the ceiling)`,
+      line(ceiling),
+      'hello-world',
+      `${fmt(result.ceiling_vs_hello, 2)}× req/s (laps reaches ${fmt(result.laps_api_vs_ceiling, 2)}× of it)`,
+      '(reported)',
+    ],
     ['API gps.bin (100k samples, node:http client)', `${line(gps)}, ${fmt(gps.mbps, 0)} MB/s`, 'hello-world', `${fmt(result.gps_api_vs_hello, 3)}× req/s`, ''],
   );
 
@@ -358,14 +435,31 @@ async function main() {
     ours.push(await putTimed(`${base}/api/device/v1/sessions/Upload/${String(10 + i).padStart(2, '0')}112026/gps.six`, body, auth));
   }
   result.upload_vs_raw = median(raw) / median(ours);
-  rows.push(['upload gps.six', `${fmt(body.length / 1e6)} MB in ${fmt(median(ours), 0)} ms`, `bare PUT to disk ${fmt(median(raw), 0)} ms`, `${fmt(result.upload_vs_raw, 2)}×`, '≥ 0.5×']);
+  rows.push([
+    'upload gps.six',
+    `${fmt(body.length / 1e6)} MB in ${fmt(median(ours), 0)} ms`,
+    `bare PUT to disk ${fmt(median(raw), 0)} ms`,
+    `${fmt(result.upload_vs_raw, 2)}×`,
+    '≥ 0.5×',
+  ]);
 
   // 4. Web, in Chromium. First the server finishes what the uploads left it (each 10 MB upload's
   // columns are derived after its answer): pages are timed on an idle server, not against that.
   await new Promise((r) => setTimeout(r, 3000));
   log('Chromium: laps table, analytics first paint…');
   const { chromium } = await import('@playwright/test');
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
   const session = rider.cookies.get('voltas_session')!;
   const runs = QUICK ? 2 : 5;
   const lapsTimes: number[] = [];
@@ -391,8 +485,16 @@ async function main() {
     // two frames' wait took back half of it).
     await page.waitForTimeout(500);
     await page.goto(`${base}/analytics?hw=000000000900&pista=Interlagos&data=02112026`);
-    await page.waitForFunction(() => performance.getEntriesByName('voltas:map-painted').length > 0 && performance.getEntriesByName('voltas:chart-painted').length > 0, undefined, { timeout: 30_000 });
-    analyticsTimes.push(await page.evaluate(() => Math.max(performance.getEntriesByName('voltas:map-painted')[0]!.startTime, performance.getEntriesByName('voltas:chart-painted')[0]!.startTime)));
+    await page.waitForFunction(
+      () => performance.getEntriesByName('voltas:map-painted').length > 0 && performance.getEntriesByName('voltas:chart-painted').length > 0,
+      undefined,
+      { timeout: 30_000 },
+    );
+    analyticsTimes.push(
+      await page.evaluate(() =>
+        Math.max(performance.getEntriesByName('voltas:map-painted')[0]!.startTime, performance.getEntriesByName('voltas:chart-painted')[0]!.startTime),
+      ),
+    );
     await context.close();
   }
   await browser.close();
@@ -444,7 +546,13 @@ async function main() {
         }
         result[key] = median(scores);
         const retried = failures ? `, ${failures} failed and run again` : '';
-        rows.push([`Lighthouse ${name} (mobile, median of ${n})`, `${fmt(result[key]!, 0)} (runs ${scores.join(', ')}${retried}; ${last!.detail})`, '', '', target]);
+        rows.push([
+          `Lighthouse ${name} (mobile, median of ${n})`,
+          `${fmt(result[key]!, 0)} (runs ${scores.join(', ')}${retried}; ${last!.detail})`,
+          '',
+          '',
+          target,
+        ]);
       }
     }
   }
@@ -461,7 +569,11 @@ function lighthouseCli(): string | { reason: string } {
   if (!existsSync(cli)) {
     log('installing Lighthouse for the benchmark (bench/lighthouse, once)…');
     try {
-      execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel', 'error'], { cwd: LIGHTHOUSE_DIR, stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' } });
+      execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel', 'error'], {
+        cwd: LIGHTHOUSE_DIR,
+        stdio: 'inherit',
+        env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
+      });
     } catch {
       return { reason: 'Lighthouse could not be installed (npm ci in bench/lighthouse failed)' };
     }
@@ -477,10 +589,23 @@ function lighthouse(cli: string, url: string, cookie: string | undefined): Light
   try {
     execFileSync(
       process.execPath,
-      [cli, url, '--quiet', '--only-categories=performance', '--output=json', `--output-path=${out}`, ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []), '--chrome-flags=--headless=new --no-sandbox --disable-gpu'],
+      [
+        cli,
+        url,
+        '--quiet',
+        '--only-categories=performance',
+        '--output=json',
+        `--output-path=${out}`,
+        ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
+        '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+      ],
       { env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' }, stdio: ['ignore', 'ignore', 'inherit'] },
     );
-    const report = JSON.parse(readFileSync(out, 'utf8')) as { finalDisplayedUrl: string; categories: { performance: { score: number } }; audits: Record<string, { displayValue?: string }> };
+    const report = JSON.parse(readFileSync(out, 'utf8')) as {
+      finalDisplayedUrl: string;
+      categories: { performance: { score: number } };
+      audits: Record<string, { displayValue?: string }>;
+    };
     // A page behind the sign-in that lands on /login measured the wrong page.
     if (new URL(report.finalDisplayedUrl).pathname !== new URL(url).pathname) throw new Error(`Lighthouse measured ${report.finalDisplayedUrl}, not ${url}`);
     const a = (k: string) => report.audits[k]?.displayValue ?? '?';
@@ -500,7 +625,8 @@ function printTable() {
   const out = all.map((r) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`);
   out.splice(1, 0, `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   process.stdout.write(`${out.join('\n')}\n`);
-  if (JSON_OUT) process.stdout.write(`${JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v === null ? null : Number(v.toFixed(3))])))}\n`);
+  if (JSON_OUT)
+    process.stdout.write(`${JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v === null ? null : Number(v.toFixed(3))])))}\n`);
 }
 
 main()

@@ -39,8 +39,7 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'storage/object-not-found': 'Object does not exist',
   'storage/bucket-not-found': 'Bucket does not exist',
   'storage/quota-exceeded': 'Quota exceeded',
-  'storage/unauthenticated':
-    'User is not authenticated, please authenticate using Firebase Authentication and try again.',
+  'storage/unauthenticated': 'User is not authenticated, please authenticate using Firebase Authentication and try again.',
   'storage/unauthorized': 'User does not have permission to access this object.',
   'storage/retry-limit-exceeded': 'Max retry time for operation exceeded, please try again.',
   'storage/invalid-checksum': 'The uploaded body does not match the checksum sent.',

@@ -72,7 +72,11 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
 
   // The device uploads a session with its new token, through the real API; the old one no longer works.
   const simulate = (withToken: string, date: string) =>
-    execFileSync(process.execPath, ['bin/voltas.mjs', 'simulate', '--server', baseURL!, '--device', deviceId, '--token', withToken, '--track', 'Curitiba', '--date', date], { stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      ['bin/voltas.mjs', 'simulate', '--server', baseURL!, '--device', deviceId, '--token', withToken, '--track', 'Curitiba', '--date', date],
+      { stdio: 'ignore' },
+    );
   expect(() => simulate(token, '19112026')).toThrow();
   simulate(soldToken, '20112026');
 

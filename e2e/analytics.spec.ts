@@ -97,7 +97,9 @@ test('CSV and GPX downloads parse back', async ({ page }) => {
   await expect(page.getByTestId('top-speed')).toBeVisible();
   const csvDownload = page.waitForEvent('download');
   await page.getByRole('link', { name: 'CSV (RaceRender)' }).click();
-  const csv = readFileSync(await (await csvDownload).path(), 'utf8').trim().split('\r\n');
+  const csv = readFileSync(await (await csvDownload).path(), 'utf8')
+    .trim()
+    .split('\r\n');
   expect(csv[0]).toBe('Time,Latitude,Longitude,Speed (KPH),Lap,Lean Angle,Satellites,Heat');
   const row = csv[1]!.split(',');
   expect(Number(row[1])).toBeLessThan(-23);
@@ -141,11 +143,17 @@ test('a simulated upload appears on an open laps screen without reload', async (
   const email = uniqueEmail('aovivo');
   await signIn(page, { email });
   const id = `0000000${Math.floor(10000 + Math.random() * 89999)}`;
-  const out = execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', id, '--owner', email], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR } }).toString();
+  const out = execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', id, '--owner', email], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+  }).toString();
   const token = out.trim().split('\n').at(-1)!;
   await page.goto('/laps');
   await expect(page.getByText('Nenhuma sessão ainda: ligue o dispositivo e use Send.')).toBeVisible();
-  execFileSync(process.execPath, ['bin/voltas.mjs', 'simulate', '--server', baseURL!, '--device', id, '--token', token, '--track', 'Monza', '--date', '21112026'], { stdio: 'ignore' });
+  execFileSync(
+    process.execPath,
+    ['bin/voltas.mjs', 'simulate', '--server', baseURL!, '--device', id, '--token', token, '--track', 'Monza', '--date', '21112026'],
+    { stdio: 'ignore' },
+  );
   await expect(page.getByLabel('Pista', { exact: true })).toHaveValue('Monza');
   await expect(page.getByLabel('Data', { exact: true })).toHaveValue('21112026');
   await page.getByRole('button', { name: 'Carregar' }).click();

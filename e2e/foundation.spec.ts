@@ -128,7 +128,9 @@ test('no page breaks the Content-Security-Policy, not even a caught probe (zod r
   await page.exposeFunction('voltasCspViolation', (v: string) => violations.push(v));
   await page.addInitScript(() =>
     document.addEventListener('securitypolicyviolation', (e) => {
-      void (window as unknown as { voltasCspViolation: (v: string) => void }).voltasCspViolation(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+      void (window as unknown as { voltasCspViolation: (v: string) => void }).voltasCspViolation(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`,
+      );
     }),
   );
   await page.goto('/login');

@@ -62,7 +62,10 @@ test('a rider with no device sees the demo device, labelled; a second device mak
 
   await signOut(page);
   await signIn(page, { email: 'piloto@voltas.local' });
-  execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', '000000000043', '--owner', 'piloto@voltas.local'], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR }, stdio: 'ignore' });
+  execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', '000000000043', '--owner', 'piloto@voltas.local'], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+    stdio: 'ignore',
+  });
   await page.goto('/laps');
   const hardware = page.getByLabel('Hardware');
   await expect(hardware).toBeVisible();

@@ -21,7 +21,9 @@ import { insertDevice } from '../server/src/modules/devices/devices.repository';
 import { ensureUser } from '../server/src/modules/users/users.repository';
 import { Browser } from '../server/test/test-server';
 
-const { values } = parseArgs({ options: { samples: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '20' }, connections: { type: 'string', default: '6' } } });
+const { values } = parseArgs({
+  options: { samples: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '20' }, connections: { type: 'string', default: '6' } },
+});
 const SAMPLES = Number(values.samples);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
@@ -140,7 +142,9 @@ const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 10
 console.log(`abuse: ${CONNECTIONS} abusive connections for ${SECONDS} s against ${SAMPLES.toLocaleString('en')} samples`);
 console.log('| abuser asked | answers |\n|---|---|');
 for (const [k, v] of [...abuserAnswers].sort()) console.log(`| ${k} | ${v} |`);
-console.log(`ordinary rider: ${latencies.length} requests, p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms, ${errors.length} errors`);
+console.log(
+  `ordinary rider: ${latencies.length} requests, p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms, ${errors.length} errors`,
+);
 for (const e of [...new Set(errors)].slice(0, 10)) console.error(`✗ ${e}`);
 const ok = errors.length === 0 && latencies.length > 0 && pct(99) < P99_LIMIT_MS;
 if (!ok) console.error(`✗ the ordinary rider's p99 must stay under ${P99_LIMIT_MS} ms with no error`);

@@ -29,7 +29,7 @@ import { ensureUser } from '../server/src/modules/users/users.repository';
 const { values } = parseArgs({ options: { kills: { type: 'string', default: '50' }, seed: { type: 'string', default: '7' } } });
 const kills = Number(values.kills);
 let rnd = Number(values.seed) || 7;
-const random = () => ((rnd = (rnd * 1103515245 + 12345) % 2147483648) / 2147483648);
+const random = () => (rnd = (rnd * 1103515245 + 12345) % 2147483648) / 2147483648;
 
 const md5 = (b: Buffer | Uint8Array) => createHash('md5').update(b).digest('base64');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-crash-'));
@@ -146,7 +146,13 @@ function check(round: number): string[] {
   const problems: string[] = [];
   const db = new SQLite(path.join(dataDir, 'voltas.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare('select id, lap_md5, gps_md5, lap_count, sample_count from lap_sessions').all() as { id: string; lap_md5: string; gps_md5: string; lap_count: number; sample_count: number }[];
+    const rows = db.prepare('select id, lap_md5, gps_md5, lap_count, sample_count from lap_sessions').all() as {
+      id: string;
+      lap_md5: string;
+      gps_md5: string;
+      lap_count: number;
+      sample_count: number;
+    }[];
     const known = new Set<string>();
     for (const row of rows) {
       for (const kind of ['lap', 'gps'] as const) {
@@ -214,6 +220,8 @@ try {
   if (child && child.exitCode === null) child.kill('SIGKILL');
 }
 rmSync(dataDir, { recursive: true, force: true });
-console.log(`\ncrash: ${kills} kills in ${((Date.now() - started) / 1000).toFixed(0)} s; ${completed} uploads completed, ${interrupted} cut by a kill; ${allProblems.length} problems`);
+console.log(
+  `\ncrash: ${kills} kills in ${((Date.now() - started) / 1000).toFixed(0)} s; ${completed} uploads completed, ${interrupted} cut by a kill; ${allProblems.length} problems`,
+);
 for (const p of allProblems) console.error(`✗ ${p}`);
 process.exit(allProblems.length ? 1 : 0);

@@ -40,7 +40,10 @@ const track = loadTracks()[0]!;
 const RIDER = 'faults@example.com';
 const DEVICE = '000000000321';
 const md5 = (text: string) => createHash('md5').update(text).digest('base64');
-const sessions = Array.from({ length: 6 }, (_, i) => ({ date: `${String(10 + i)}112026`, files: generateSession(track, { seed: 300 + i, heats: 1, lapsPerHeat: [3, 4] }) }));
+const sessions = Array.from({ length: 6 }, (_, i) => ({
+  date: `${String(10 + i)}112026`,
+  files: generateSession(track, { seed: 300 + i, heats: 1, lapsPerHeat: [3, 4] }),
+}));
 const problems: string[] = [];
 const note = (line: string) => console.log(`faults: ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -99,7 +102,10 @@ const uploadUrl = (base: string, date: string, file: string) => new URL(`${base}
 /** A device uploading a session with the spec's back-off (the simulator's code). */
 async function deviceUploads(server: Running, s: { date: string; files: GeneratedSession }): Promise<void> {
   const quiet = { progress: () => undefined };
-  for (const [file, body] of [['gps.six', s.files.gpsSix], ['lap.six', s.files.lapSix]] as const) {
+  for (const [file, body] of [
+    ['gps.six', s.files.gpsSix],
+    ['lap.six', s.files.lapSix],
+  ] as const) {
     const res = await uploadWithRetry(uploadUrl(server.base, s.date, file), server.token, Buffer.from(body), file, quiet);
     if (res.status !== 200) problems.push(`upload of ${s.date}/${file} ended with HTTP ${res.status}`);
   }
@@ -110,12 +116,14 @@ async function checkNothingLost(server: Running, rider: Browser, uploaded: typeo
   let checked = 0;
   for (const s of uploaded) {
     const laps = await rider.json(`${sessionPath(s.date)}/laps`);
-    if (laps.status !== 200 || laps.body.laps.length !== s.files.laps.length) problems.push(`session ${s.date}: laps ${laps.status} ${laps.body?.laps?.length} (sent ${s.files.laps.length})`);
+    if (laps.status !== 200 || laps.body.laps.length !== s.files.laps.length)
+      problems.push(`session ${s.date}: laps ${laps.status} ${laps.body?.laps?.length} (sent ${s.files.laps.length})`);
     for (const file of ['gps.six', 'lap.six'] as const) {
       const res = await rider.request(`${sessionPath(s.date)}/export/${file}`);
       const text = await res.text();
       const sent = file === 'gps.six' ? s.files.gpsSix : s.files.lapSix;
-      if (res.status !== 200 || md5(text) !== md5(sent)) problems.push(`session ${s.date}/${file}: HTTP ${res.status}, ${md5(text) === md5(sent) ? 'same' : 'other'} bytes than sent`);
+      if (res.status !== 200 || md5(text) !== md5(sent))
+        problems.push(`session ${s.date}/${file}: HTTP ${res.status}, ${md5(text) === md5(sent) ? 'same' : 'other'} bytes than sent`);
       checked++;
     }
   }
@@ -226,10 +234,15 @@ async function s3Outage(): Promise<void> {
     const downAt = Date.now();
     note('   S3 server stopped');
     // One plain attempt: what a device sees while the store is away.
-    const attempt = await fetch(uploadUrl(server.base, sessions[4]!.date, 'lap.six'), { method: 'PUT', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'text/plain' }, body: sessions[4]!.files.lapSix });
+    const attempt = await fetch(uploadUrl(server.base, sessions[4]!.date, 'lap.six'), {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'text/plain' },
+      body: sessions[4]!.files.lapSix,
+    });
     const body = (await attempt.json()) as { code?: string; message?: string };
     note(`   an upload during the outage: HTTP ${attempt.status}, Retry-After ${attempt.headers.get('retry-after')}, "${body.message}"`);
-    if (attempt.status !== 503 || !attempt.headers.get('retry-after')) problems.push(`S3 outage: an upload answered ${attempt.status} (Retry-After ${attempt.headers.get('retry-after')}), not 503 with Retry-After`);
+    if (attempt.status !== 503 || !attempt.headers.get('retry-after'))
+      problems.push(`S3 outage: an upload answered ${attempt.status} (Retry-After ${attempt.headers.get('retry-after')}), not 503 with Retry-After`);
     // The device keeps trying with the spec's back-off while the store is away.
     const retried = deviceUploads(server, sessions[4]!);
     const reads = readWhile(server, rider, sessions[0]!.date, () => Date.now() - downAt > S3_DOWN_S * 1000);
@@ -254,9 +267,12 @@ async function s3Outage(): Promise<void> {
 async function diskFull(): Promise<void> {
   note('3. The data directory full (embedded setup)');
   const mountPoint = mkdtempSync(path.join(os.tmpdir(), 'voltas-faults-disk-'));
-  const mounted = process.getuid?.() === 0 ? spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=24m,mode=0700', 'tmpfs', mountPoint], { encoding: 'utf8' }) : undefined;
+  const mounted =
+    process.getuid?.() === 0 ? spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=24m,mode=0700', 'tmpfs', mountPoint], { encoding: 'utf8' }) : undefined;
   if (!mounted || mounted.status !== 0) {
-    note(`   skipped: a small filesystem is needed and ${mounted ? `mount failed (${mounted.stderr.trim() || mounted.status})` : 'only root may mount one here'}`);
+    note(
+      `   skipped: a small filesystem is needed and ${mounted ? `mount failed (${mounted.stderr.trim() || mounted.status})` : 'only root may mount one here'}`,
+    );
     rmSync(mountPoint, { recursive: true, force: true });
     return;
   }
@@ -285,7 +301,11 @@ async function diskFull(): Promise<void> {
     }
     closeSync(fd);
     note(`   filled the disk (${(filled / 1024 / 1024).toFixed(1)} MB of filler)`);
-    const attempt = await fetch(uploadUrl(server.base, sessions[5]!.date, 'gps.six'), { method: 'PUT', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'text/plain' }, body: sessions[5]!.files.gpsSix });
+    const attempt = await fetch(uploadUrl(server.base, sessions[5]!.date, 'gps.six'), {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'text/plain' },
+      body: sessions[5]!.files.gpsSix,
+    });
     const body = (await attempt.json()) as { code?: string; message?: string };
     note(`   an upload on the full disk: HTTP ${attempt.status}, "${body.message}"`);
     if (attempt.status !== 507) problems.push(`full disk: an upload answered ${attempt.status} (${body.code}), not 507`);

@@ -32,7 +32,12 @@ const session = generateSession(loadTracks()[0]!, { seed: 5, heats: 2, lapsPerHe
 const enc = new TextEncoder();
 const validGps = enc.encode(session.gpsSix.split('\n').slice(0, 300).join('\n'));
 const validLap = enc.encode(session.lapSix);
-const validExport = enc.encode(JSON.stringify({ lapTime: { 'a@b.co': { hardware: ['000000000042'], wifi: 'w', senha: 's', nomePiloto: 'n', numeroMoto: '1', userSeller: '' } }, join: { '000000000042': { owner: 'a@b.co', seller: '', up: '1', version: '2', name: 'x' } } }));
+const validExport = enc.encode(
+  JSON.stringify({
+    lapTime: { 'a@b.co': { hardware: ['000000000042'], wifi: 'w', senha: 's', nomePiloto: 'n', numeroMoto: '1', userSeller: '' } },
+    join: { '000000000042': { owner: 'a@b.co', seller: '', up: '1', version: '2', name: 'x' } },
+  }),
+);
 const validColumns = encodeGpsColumns(parseGpsSix(validGps).value);
 
 /** A valid file with a few edits: bytes replaced or inserted, a cut, a slice repeated. */
@@ -60,7 +65,10 @@ const bytesArb = (base: Uint8Array) =>
     { weight: 3, arbitrary: mutated(base) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 2000 }) },
     { weight: 1, arbitrary: fc.string({ maxLength: 500, unit: 'grapheme' }).map((s) => enc.encode(s)) },
-    { weight: 1, arbitrary: fc.string({ maxLength: 300, unit: fc.constantFrom('|', ',', '.', '-', '\n', '\r', '0', '9', 'A', ' ', '\u0000') }).map((s) => enc.encode(s)) },
+    {
+      weight: 1,
+      arbitrary: fc.string({ maxLength: 300, unit: fc.constantFrom('|', ',', '.', '-', '\n', '\r', '0', '9', 'A', ' ', '\u0000') }).map((s) => enc.encode(s)),
+    },
   );
 
 interface Target {
@@ -89,8 +97,18 @@ const targets: Target[] = [
     },
   },
   { name: 'upload body check (decodeSixBody)', arb: bytesArb(validGps), run: (b: Uint8Array) => void decodeSixBody(b) },
-  { name: 'Firebase export (parseFirebaseExport)', arb: bytesArb(validExport).map(text), run: (s: string) => void parseFirebaseExport(s), allowed: (e) => e instanceof ExportFormatError },
-  { name: 'GPS columns binary (decodeGpsColumns)', arb: bytesArb(validColumns), run: (b: Uint8Array) => void decodeGpsColumns(b), allowed: (e) => e instanceof RangeError },
+  {
+    name: 'Firebase export (parseFirebaseExport)',
+    arb: bytesArb(validExport).map(text),
+    run: (s: string) => void parseFirebaseExport(s),
+    allowed: (e) => e instanceof ExportFormatError,
+  },
+  {
+    name: 'GPS columns binary (decodeGpsColumns)',
+    arb: bytesArb(validColumns),
+    run: (b: Uint8Array) => void decodeGpsColumns(b),
+    allowed: (e) => e instanceof RangeError,
+  },
   {
     // Lazily: every column read after the check, where nothing may fail any more.
     name: 'GPS columns binary, lazily (decodeGpsColumns lazy)',

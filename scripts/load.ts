@@ -128,13 +128,14 @@ const started = performance.now();
 async function rider(i: number): Promise<void> {
   const client = new Client(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
   const sessionPath = `/api/devices/${deviceOf(i)}/sessions/${encodeURIComponent(track.name)}/01112026`;
-  const signIn = () => timed('sign-in', async () => {
-    const res = await client.signIn(emailOf(i));
-    // The callback redirects either way: to the app, or to the popup page with ?erro=<code>.
-    const erro = new URL(res.headers.get('location') ?? '/', base).searchParams.get('erro');
-    if (erro) errors.push(`sign-in: ${erro}`);
-    return new Response(null, { status: res.status === 303 || res.status === 302 ? 200 : res.status });
-  });
+  const signIn = () =>
+    timed('sign-in', async () => {
+      const res = await client.signIn(emailOf(i));
+      // The callback redirects either way: to the app, or to the popup page with ?erro=<code>.
+      const erro = new URL(res.headers.get('location') ?? '/', base).searchParams.get('erro');
+      if (erro) errors.push(`sign-in: ${erro}`);
+      return new Response(null, { status: res.status === 303 || res.status === 302 ? 200 : res.status });
+    });
   await signIn();
   let n = 0;
   while (Date.now() < deadline) {
@@ -175,7 +176,9 @@ const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.len
 const atFirst = avg(warm.slice(0, third));
 const atMiddle = warm.length >= 2 * third ? avg(warm.slice(third, 2 * third)) : atFirst;
 const atLast = avg(warm.slice(-third));
-console.log(`server memory (RSS): ${(Math.min(...memory) / MB).toFixed(0)}–${(Math.max(...memory) / MB).toFixed(0)} MB; after warm-up ${(atFirst / MB).toFixed(0)} → ${(atMiddle / MB).toFixed(0)} → ${(atLast / MB).toFixed(0)} MB`);
+console.log(
+  `server memory (RSS): ${(Math.min(...memory) / MB).toFixed(0)}–${(Math.max(...memory) / MB).toFixed(0)} MB; after warm-up ${(atFirst / MB).toFixed(0)} → ${(atMiddle / MB).toFixed(0)} → ${(atLast / MB).toFixed(0)} MB`,
+);
 child.kill('SIGTERM');
 await new Promise((r) => child.once('exit', r));
 rmSync(dataDir, { recursive: true, force: true });

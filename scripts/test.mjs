@@ -1,7 +1,7 @@
-// `npm test`: every check, in order — typecheck, lint, unit + integration (Vitest, real SQLite
+// `npm test`: every check, in order — format, typecheck, lint, unit + integration (Vitest, real SQLite
 // files and real servers on loopback), the server's tests again on a real PostgreSQL server
 // (scripts/postgres.mjs), then end-to-end (Playwright driving Debian's Chromium).
-// `npm test -- unit postgres` runs only the named steps (typecheck lint unit postgres fuzz crash load faults abuse e2e).
+// `npm test -- unit postgres` runs only the named steps (format typecheck lint unit postgres fuzz crash load faults abuse e2e).
 // Ends with one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -26,7 +26,11 @@ const HANG_REPORTS = '.tmp/hang-reports';
 function step(name, args, limitMinutes, extraEnv = {}) {
   const started = Date.now();
   console.log(`\n[test] ${name}: ${args.join(' ')}`);
-  const stepEnv = { ...env, ...extraEnv, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --report-on-signal --report-signal=SIGUSR2 --report-directory=${HANG_REPORTS}`.trim() };
+  const stepEnv = {
+    ...env,
+    ...extraEnv,
+    NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --report-on-signal --report-signal=SIGUSR2 --report-directory=${HANG_REPORTS}`.trim(),
+  };
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: 'inherit', env: stepEnv, detached: true });
     let timedOut = false;
@@ -64,6 +68,10 @@ let ok = true;
 let passed = 0;
 let failed = 0;
 
+if (want('format'))
+  ok =
+    (await step('format (Prettier; npm run format fixes it)', ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level', 'warn'], 5)) === 'ok' &&
+    ok;
 if (want('typecheck')) ok = (await step('typecheck', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], 5)) === 'ok' && ok;
 if (want('lint')) ok = (await step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0'], 5)) === 'ok' && ok;
 
@@ -89,7 +97,15 @@ async function vitestRun(name, filters, jsonFile, extraEnv = {}) {
   rmSync(jsonFile, { force: true });
   const progressFile = `${jsonFile}.progress`;
   rmSync(progressFile, { force: true });
-  const vitest = ['node_modules/vitest/vitest.mjs', 'run', ...filters, '--reporter=default', '--reporter=json', '--reporter=./scripts/vitest-progress-reporter.mjs', `--outputFile.json=${jsonFile}`];
+  const vitest = [
+    'node_modules/vitest/vitest.mjs',
+    'run',
+    ...filters,
+    '--reporter=default',
+    '--reporter=json',
+    '--reporter=./scripts/vitest-progress-reporter.mjs',
+    `--outputFile.json=${jsonFile}`,
+  ];
   const result = await step(name, vitest, 6, { ...extraEnv, VOLTAS_PROGRESS_FILE: progressFile });
   if (result === 'timeout') {
     const hung = unfinished(progressFile);
@@ -114,7 +130,11 @@ if (want('postgres')) {
   try {
     pgServer = await startPostgres();
     console.log(`\n[test] PostgreSQL started for the second run: ${pgServer.url}`);
-    ok = (await vitestRun('server integration (PostgreSQL + S3)', ['server/'], '.tmp/vitest-pg.json', { VOLTAS_TEST_PG_URL: pgServer.url, VOLTAS_TEST_S3: '1' })) && ok;
+    ok =
+      (await vitestRun('server integration (PostgreSQL + S3)', ['server/'], '.tmp/vitest-pg.json', {
+        VOLTAS_TEST_PG_URL: pgServer.url,
+        VOLTAS_TEST_S3: '1',
+      })) && ok;
   } catch (err) {
     console.error(`[test] could not start PostgreSQL: ${err.message}`);
     ok = false;
@@ -135,7 +155,8 @@ if (want('fuzz')) ok = (await scriptStep('fuzz (2,000 inputs per parser)', ['scr
 if (want('crash')) ok = (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 5)) && ok;
 if (want('load')) ok = (await scriptStep('load (50 clients, 10 s)', ['scripts/load.ts', '--clients', '50', '--seconds', '10'], 5)) && ok;
 if (want('faults')) ok = (await scriptStep('faults (PostgreSQL restart, S3 away, full disk; 3 s outages)', ['scripts/faults.ts', '--outage', '3'], 5)) && ok;
-if (want('abuse')) ok = (await scriptStep('abuse (one rider hammering heavy reads, 8 s)', ['scripts/abuse.ts', '--samples', '300000', '--seconds', '8'], 5)) && ok;
+if (want('abuse'))
+  ok = (await scriptStep('abuse (one rider hammering heavy reads, 8 s)', ['scripts/abuse.ts', '--samples', '300000', '--seconds', '8'], 5)) && ok;
 
 if (want('e2e')) {
   rmSync('.tmp/playwright.json', { force: true });

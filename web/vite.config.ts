@@ -32,7 +32,12 @@ export default defineConfig(({ mode }) => ({
           // connections per host, and on a first visit the page's GPS file, analysis and laps
           // already hold three of them; half a dozen small files queued behind those.
           includeDependenciesRecursively: false,
-          groups: [{ name: 'analytics', test: /[\\/](features[\\/]analytics[\\/]|lib[\\/]gps-columns\.ts|analysis[\\/]gps-analysis\.ts|formats[\\/]gps-columns-codec\.ts|node_modules[\\/]uplot[\\/])/ }],
+          groups: [
+            {
+              name: 'analytics',
+              test: /[\\/](features[\\/]analytics[\\/]|lib[\\/]gps-columns\.ts|analysis[\\/]gps-analysis\.ts|formats[\\/]gps-columns-codec\.ts|node_modules[\\/]uplot[\\/])/,
+            },
+          ],
         },
       },
     },

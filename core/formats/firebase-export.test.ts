@@ -7,7 +7,16 @@ describe('parseFirebaseExport', () => {
     const r = parseFirebaseExport(
       JSON.stringify({
         lapTime: {
-          'Ana@Exemplo.com': { hardware: '000000000042, 000000000043', adm: '1', seller: 'sim', wifi: 'W', senha: ' p ', nomePiloto: ' Ana ', numeroMoto: 27, userSeller: 'Loja@Exemplo.com' },
+          'Ana@Exemplo.com': {
+            hardware: '000000000042, 000000000043',
+            adm: '1',
+            seller: 'sim',
+            wifi: 'W',
+            senha: ' p ',
+            nomePiloto: ' Ana ',
+            numeroMoto: 27,
+            userSeller: 'Loja@Exemplo.com',
+          },
           'b@exemplo.com': { hardware: ['000000000001'], adm: true },
           'c@exemplo.com': { hardware: '' },
         },
@@ -15,7 +24,17 @@ describe('parseFirebaseExport', () => {
       }),
     );
     expect(r.skipped).toEqual([]);
-    expect(r.users[0]).toEqual({ email: 'ana@exemplo.com', hardware: ['000000000042', '000000000043'], adm: '1', seller: '1', wifi: 'W', senha: ' p ', nomePiloto: 'Ana', numeroMoto: '27', userSeller: 'loja@exemplo.com' });
+    expect(r.users[0]).toEqual({
+      email: 'ana@exemplo.com',
+      hardware: ['000000000042', '000000000043'],
+      adm: '1',
+      seller: '1',
+      wifi: 'W',
+      senha: ' p ',
+      nomePiloto: 'Ana',
+      numeroMoto: '27',
+      userSeller: 'loja@exemplo.com',
+    });
     expect(r.users[1]).toMatchObject({ hardware: [], adm: '1' });
     expect(r.users[2]).toMatchObject({ hardware: [], adm: '', seller: '' });
     expect(r.devices).toEqual([{ id: '000000000042', owner: 'ana@exemplo.com', seller: '', up: '1', version: '2.0', name: 'Moto' }]);
@@ -65,7 +84,10 @@ describe('parseFirebaseExport', () => {
 
   it('never throws anything but ExportFormatError, whatever the JSON (fuzzed)', () => {
     const doc = fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }));
-    const root = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ lapTime: fc.dictionary(fc.string(), fc.oneof(doc, fc.jsonValue())), join: fc.dictionary(fc.string(), fc.oneof(doc, fc.jsonValue())) }));
+    const root = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record({ lapTime: fc.dictionary(fc.string(), fc.oneof(doc, fc.jsonValue())), join: fc.dictionary(fc.string(), fc.oneof(doc, fc.jsonValue())) }),
+    );
     fc.assert(
       fc.property(root, (value) => {
         try {

@@ -77,7 +77,10 @@ function email(v: unknown, field: string): string {
 /** hardware: a list of ids, one id, ids separated by commas, or '' (the spec's new user). */
 function hardware(v: unknown): string[] {
   const items = Array.isArray(v) ? v : v === undefined || v === null || v === '' ? [] : [v];
-  const ids = items.flatMap((x) => text(x, 'hardware', 4096).split(',')).map((s) => s.trim()).filter(Boolean);
+  const ids = items
+    .flatMap((x) => text(x, 'hardware', 4096).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const id of ids) if (!DEVICE_ID.test(id)) throw new Error(`hardware holds "${id.slice(0, 40)}", not a 12-digit device id`);
   return [...new Set(ids)].filter((id) => id !== PLACEHOLDER_HARDWARE).sort();
 }

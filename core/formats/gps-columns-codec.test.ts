@@ -16,7 +16,11 @@ function expectSame(back: GpsColumns, c: GpsColumns) {
 }
 
 /** Parsed GPS moving a few metres a sample, 500 lines (its differences all fit in 1 byte). */
-const six = Array.from({ length: 500 }, (_, i) => `-23.70${String(37439 + i * 37).padStart(5, '0')},-46.69${String(99096 - i * 21).padStart(5, '0')}|${60 + (i % 7)}.1|12|1300${String(Math.floor(i / 10) % 60).padStart(2, '0')}.${i % 10}00|0|1|A|1.1|0.3|${i * 2}`).join('\n');
+const six = Array.from(
+  { length: 500 },
+  (_, i) =>
+    `-23.70${String(37439 + i * 37).padStart(5, '0')},-46.69${String(99096 - i * 21).padStart(5, '0')}|${60 + (i % 7)}.1|12|1300${String(Math.floor(i / 10) % 60).padStart(2, '0')}.${i % 10}00|0|1|A|1.1|0.3|${i * 2}`,
+).join('\n');
 
 const scaleOf = (bytes: Uint8Array, key: string) => bytes[8 + CODEC_COLUMNS.indexOf(key as never) * 4];
 
@@ -32,9 +36,22 @@ function columnsOf(rows: Partial<Record<(typeof GPS_COLUMN_KEYS)[number], number
 
 describe('GPS columns codec', () => {
   it('decimals from the six text come back exactly, stored as scaled differences', () => {
-    const decimal = (min: number, max: number, places: number) => fc.integer({ min: min * 10 ** places, max: max * 10 ** places }).map((m) => (m / 10 ** places).toFixed(places));
-    const line = fc.tuple(decimal(-90, 90, 7), decimal(-180, 180, 7), decimal(0, 400, 1), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 86_399_999 }), decimal(-70, 70, 2), decimal(-70, 70, 1))
-      .map(([lat, lon, speed, sats, ms, roll, lean]) => `${lat},${lon}|${speed}|${sats}|${String(Math.floor(ms / 3_600_000)).padStart(2, '0')}${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')}${String(Math.floor(ms / 1000) % 60).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}|3|0|B|${roll}|${lean}|${ms % 100_000}`);
+    const decimal = (min: number, max: number, places: number) =>
+      fc.integer({ min: min * 10 ** places, max: max * 10 ** places }).map((m) => (m / 10 ** places).toFixed(places));
+    const line = fc
+      .tuple(
+        decimal(-90, 90, 7),
+        decimal(-180, 180, 7),
+        decimal(0, 400, 1),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 0, max: 86_399_999 }),
+        decimal(-70, 70, 2),
+        decimal(-70, 70, 1),
+      )
+      .map(
+        ([lat, lon, speed, sats, ms, roll, lean]) =>
+          `${lat},${lon}|${speed}|${sats}|${String(Math.floor(ms / 3_600_000)).padStart(2, '0')}${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')}${String(Math.floor(ms / 1000) % 60).padStart(2, '0')}.${String(ms % 1000).padStart(3, '0')}|3|0|B|${roll}|${lean}|${ms % 100_000}`,
+      );
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 60 }), (lines) => {
         const c = parseGpsSix(lines.join('\n')).value;
@@ -49,7 +66,12 @@ describe('GPS columns codec', () => {
   });
 
   it('any doubles come back exactly (a column no scale holds is kept as doubles)', () => {
-    const row = fc.record({ lat: fc.double({ noNaN: true }), lon: fc.double({ min: -1e12, max: 1e12, noNaN: true }), speed: fc.integer().map((m) => m / 1e9), roll: fc.double({ noNaN: true, noDefaultInfinity: true }) });
+    const row = fc.record({
+      lat: fc.double({ noNaN: true }),
+      lon: fc.double({ min: -1e12, max: 1e12, noNaN: true }),
+      speed: fc.integer().map((m) => m / 1e9),
+      roll: fc.double({ noNaN: true, noDefaultInfinity: true }),
+    });
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 40 }), (rows) => {
         const c = columnsOf(rows);
@@ -69,7 +91,11 @@ describe('GPS columns codec', () => {
   });
 
   it('integer columns keep every value of their type, past int32 (differences wrap)', () => {
-    const c = columnsOf([{ line: 1, meterSum: 2_000_000_000, lapCount: -5 }, { line: 4_294_967_295, meterSum: -2_000_000_000, lapCount: 1_000_000 }, { line: 2_147_483_648, satellites: 65_535, heat: 255 }]);
+    const c = columnsOf([
+      { line: 1, meterSum: 2_000_000_000, lapCount: -5 },
+      { line: 4_294_967_295, meterSum: -2_000_000_000, lapCount: 1_000_000 },
+      { line: 2_147_483_648, satellites: 65_535, heat: 255 },
+    ]);
     expectSame(decodeGpsColumns(encodeGpsColumns(c)), c);
   });
 
@@ -129,7 +155,11 @@ describe('GPS columns codec', () => {
     expect(() => decodeGpsColumns(new Uint8Array(8))).toThrow(/magic/);
     expect(() => decodeGpsColumns(new Uint8Array(3))).toThrow(/truncated/);
     expect(() => decodeGpsColumns(bytes.subarray(0, HEADER_BYTES - 1))).toThrow(/truncated/);
-    for (const [at, value] of [[8, 10], [8 + 6 * 4, 1], [9, 1]] as const) {
+    for (const [at, value] of [
+      [8, 10],
+      [8 + 6 * 4, 1],
+      [9, 1],
+    ] as const) {
       const bad = bytes.slice();
       bad[at] = value;
       expect(() => decodeGpsColumns(bad), `byte ${at}`).toThrow(/scale/);

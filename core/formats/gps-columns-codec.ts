@@ -23,7 +23,20 @@ import { POW10 } from './gps-six-fast';
  * (VGC2) fails the magic check; the server rebuilds it from gps.six on first read.
  */
 const MAGIC = 0x33434756; // 'VGC3'
-export const CODEC_COLUMNS: readonly GpsColumnKey[] = ['lat', 'lon', 'timeMs', 'speed', 'roll', 'leanFiltered', 'lapCount', 'meterSum', 'line', 'satellites', 'firstLap', 'heat'];
+export const CODEC_COLUMNS: readonly GpsColumnKey[] = [
+  'lat',
+  'lon',
+  'timeMs',
+  'speed',
+  'roll',
+  'leanFiltered',
+  'lapCount',
+  'meterSum',
+  'line',
+  'satellites',
+  'firstLap',
+  'heat',
+];
 /**
  * Values per block; the last block of a column holds the rest. Small enough that a jump (a new
  * heat, a stop in the pits) widens only its own block.
@@ -135,7 +148,8 @@ export function encodeGpsColumns(c: GpsColumns): Uint8Array {
   finder.add(c);
   const parts: Uint8Array[] = [encodeHeader(c.count, finder.scales)];
   CODEC_COLUMNS.forEach((key, k) => {
-    for (let from = 0; from < c.count; from += CODEC_BLOCK) parts.push(encodeBlock(c[key].subarray(from, Math.min(c.count, from + CODEC_BLOCK)), finder.scales[k]!));
+    for (let from = 0; from < c.count; from += CODEC_BLOCK)
+      parts.push(encodeBlock(c[key].subarray(from, Math.min(c.count, from + CODEC_BLOCK)), finder.scales[k]!));
   });
   const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
   let offset = 0;
@@ -187,7 +201,8 @@ function checkLayout(bytes: Uint8Array): { count: number; scales: Uint8Array; of
   const scales = new Uint8Array(CODEC_COLUMNS.length);
   for (let k = 0; k < scales.length; k++) {
     const s = bytes[8 + k * 4]!;
-    if ((s > MAX_SCALE && s !== RAW) || (k >= DECIMAL_COLUMNS && s !== 0) || view.getUint32(8 + k * 4, true) >>> 8 !== 0) throw new RangeError('GPS columns: bad column scale');
+    if ((s > MAX_SCALE && s !== RAW) || (k >= DECIMAL_COLUMNS && s !== 0) || view.getUint32(8 + k * 4, true) >>> 8 !== 0)
+      throw new RangeError('GPS columns: bad column scale');
     scales[k] = s;
   }
   const offsets: number[] = [];
@@ -271,7 +286,9 @@ function block2(b: Uint8Array, at: number, n: number, first: number, p: number, 
 /** The same from 4-byte differences in four planes. */
 function block4(b: Uint8Array, at: number, n: number, first: number, p: number, out: Float64Array, from: number): void {
   const d = n - 1;
-  const p1 = at + d - 1, p2 = p1 + d, p3 = p2 + d;
+  const p1 = at + d - 1,
+    p2 = p1 + d,
+    p3 = p2 + d;
   let m = first;
   out[from] = m / p;
   for (let i = 1; i < n; i++) {

@@ -58,7 +58,12 @@ export function allocGpsColumns(capacity: number, oneBuffer = false): GpsColumns
     return view;
   };
   const f64 = () => take((b, o, l) => new Float64Array(b, o, l), 8);
-  const lat = f64(), lon = f64(), speed = f64(), timeMs = f64(), roll = f64(), leanFiltered = f64();
+  const lat = f64(),
+    lon = f64(),
+    speed = f64(),
+    timeMs = f64(),
+    roll = f64(),
+    leanFiltered = f64();
   const line = take((b, o, l) => new Uint32Array(b, o, l), 4);
   const lapCount = take((b, o, l) => new Int32Array(b, o, l), 4);
   const meterSum = take((b, o, l) => new Int32Array(b, o, l), 4);
@@ -81,8 +86,19 @@ export function trimGpsColumns(c: GpsColumns): GpsColumns {
 
 /** Stores one sample's fields at index i (both parsers; small enough for V8 to inline). */
 export function setSample(
-  c: GpsColumns, i: number, lat: number, lon: number, speed: number, sats: number, timeMs: number,
-  lapCount: number, first: number, heat: number, roll: number, lean: number, meterSum: number,
+  c: GpsColumns,
+  i: number,
+  lat: number,
+  lon: number,
+  speed: number,
+  sats: number,
+  timeMs: number,
+  lapCount: number,
+  first: number,
+  heat: number,
+  roll: number,
+  lean: number,
+  meterSum: number,
 ): void {
   c.lat[i] = lat;
   c.lon[i] = lon;

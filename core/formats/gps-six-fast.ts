@@ -47,7 +47,11 @@ export function fastGpsRun(b: Uint8Array, from: number, end: number, c: GpsColum
   let start = from;
   run: while (start < end && i < stop) {
     let p = start;
-    let sats = 0, timeMs = 0, lapCount = 0, first = 0, heat = 0;
+    let sats = 0,
+      timeMs = 0,
+      lapCount = 0,
+      first = 0,
+      heat = 0;
     for (let f = 0; f < 5; f++) {
       if (f === 3) {
         // The fix: sats|hhmmss[.fff]|lapCount|firstLap|heat|
@@ -65,7 +69,9 @@ export function fastGpsRun(b: Uint8Array, from: number, end: number, c: GpsColum
           if (p === fracFrom) break run;
           ms *= DIV10[3 - (p - fracFrom)]!;
         }
-        const hh = Math.floor(hhmmss / 10000), mi = Math.floor(hhmmss / 100) % 100, ss = hhmmss % 100;
+        const hh = Math.floor(hhmmss / 10000),
+          mi = Math.floor(hhmmss / 100) % 100,
+          ss = hhmmss % 100;
         if (b[p] !== PIPE || hh > 23 || mi > 59 || ss > 60) break run;
         timeMs = ((hh * 60 + mi) * 60 + ss) * 1000 + ms;
         const lapFrom = ++p;
@@ -114,10 +120,25 @@ export function fastGpsRun(b: Uint8Array, from: number, end: number, c: GpsColum
     if (p === metersFrom || p - metersFrom > 10 || p - start > MAX_LINE_LENGTH) break;
     if (b[p] === CR && p < end) p++;
     if (p < end && b[p] !== LF) break;
-    const lat = decimals[0]!, lon = decimals[1]!, speed = decimals[2]!, roll = decimals[3]!, lean = decimals[4]!;
+    const lat = decimals[0]!,
+      lon = decimals[1]!,
+      speed = decimals[2]!,
+      roll = decimals[3]!,
+      lean = decimals[4]!;
     if (
-      meterSum > 2_000_000_000 || lat < -90 || lat > 90 || lon < -180 || lon > 180 || speed < 0 || speed > 1000 ||
-      sats > 255 || lapCount > 1_000_000 || roll < -90 || roll > 90 || lean < -90 || lean > 90
+      meterSum > 2_000_000_000 ||
+      lat < -90 ||
+      lat > 90 ||
+      lon < -180 ||
+      lon > 180 ||
+      speed < 0 ||
+      speed > 1000 ||
+      sats > 255 ||
+      lapCount > 1_000_000 ||
+      roll < -90 ||
+      roll > 90 ||
+      lean < -90 ||
+      lean > 90
     ) {
       break;
     }

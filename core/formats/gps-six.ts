@@ -41,26 +41,26 @@ export function parseGpsLineStrict(line: string, n: number, problems: Problems, 
   const ll = f[0]!.split(',');
   const lat = ll.length === 2 ? toNum(ll[0]!.trim()) : undefined;
   const lon = ll.length === 2 ? toNum(ll[1]!.trim()) : undefined;
-  if (lat === undefined || lat < -90 || lat > 90) return void problems.add(n, 'latitude', 'latitude'), false;
-  if (lon === undefined || lon < -180 || lon > 180) return void problems.add(n, 'longitude', 'longitude'), false;
+  if (lat === undefined || lat < -90 || lat > 90) return (void problems.add(n, 'latitude', 'latitude'), false);
+  if (lon === undefined || lon < -180 || lon > 180) return (void problems.add(n, 'longitude', 'longitude'), false);
   const speed = toNum(f[1]!.trim());
-  if (speed === undefined || speed < 0 || speed > 1000) return void problems.add(n, 'strSpeedGps', 'number'), false;
+  if (speed === undefined || speed < 0 || speed > 1000) return (void problems.add(n, 'strSpeedGps', 'number'), false);
   const sats = toInt(f[2]!.trim());
-  if (sats === undefined || sats < 0 || sats > 255) return void problems.add(n, 'strSatGps', 'integer'), false;
+  if (sats === undefined || sats < 0 || sats > 255) return (void problems.add(n, 'strSatGps', 'integer'), false);
   const timeMs = gpsTimeToMs(f[3]!.trim());
-  if (timeMs === undefined) return void problems.add(n, 'timeGps', 'time'), false;
+  if (timeMs === undefined) return (void problems.add(n, 'timeGps', 'time'), false);
   const lapCount = toInt(f[4]!.trim());
-  if (lapCount === undefined || lapCount < 0 || lapCount > 1_000_000) return void problems.add(n, 'lapCount', 'integer'), false;
+  if (lapCount === undefined || lapCount < 0 || lapCount > 1_000_000) return (void problems.add(n, 'lapCount', 'integer'), false);
   const first = f[5]!.trim();
-  if (first !== '0' && first !== '1') return void problems.add(n, 'bFirstLap', 'flag'), false;
+  if (first !== '0' && first !== '1') return (void problems.add(n, 'bFirstLap', 'flag'), false);
   const heat = HEATS.indexOf(f[6]!.trim().toUpperCase() as Heat);
-  if (heat < 0) return void problems.add(n, 'strBateria', 'heat'), false;
+  if (heat < 0) return (void problems.add(n, 'strBateria', 'heat'), false);
   const roll = toNum(f[7]!.trim());
-  if (roll === undefined || Math.abs(roll) > 90) return void problems.add(n, 'roll', 'number'), false;
+  if (roll === undefined || Math.abs(roll) > 90) return (void problems.add(n, 'roll', 'number'), false);
   const lean = toNum(f[8]!.trim());
-  if (lean === undefined || Math.abs(lean) > 90) return void problems.add(n, 'leanFiltered', 'number'), false;
+  if (lean === undefined || Math.abs(lean) > 90) return (void problems.add(n, 'leanFiltered', 'number'), false);
   const meterSum = toInt(f[9]!.trim());
-  if (meterSum === undefined || meterSum < 0 || meterSum > 2_000_000_000) return void problems.add(n, 'meterSum', 'integer'), false;
+  if (meterSum === undefined || meterSum < 0 || meterSum > 2_000_000_000) return (void problems.add(n, 'meterSum', 'integer'), false);
   const i = c.count++;
   c.line[i] = n;
   setSample(c, i, lat, lon, speed, sats, timeMs, lapCount, first === '1' ? 1 : 0, heat, roll, lean, meterSum);
@@ -108,7 +108,12 @@ const scratch = allocGpsColumns(1);
  * (grown when full: the columns returned may be new ones). Returns them with the non-empty lines
  * seen and the lines counted.
  */
-export function parseGpsLinesInto(bytes: Uint8Array, lineOffset: number, problems: Problems, columns: GpsColumns): { lines: number; lineCount: number; columns: GpsColumns } {
+export function parseGpsLinesInto(
+  bytes: Uint8Array,
+  lineOffset: number,
+  problems: Problems,
+  columns: GpsColumns,
+): { lines: number; lineCount: number; columns: GpsColumns } {
   // Always a plain Uint8Array (a Node Buffer is a subclass): one kind of array keeps the byte
   // reads of the fast path monomorphic.
   const b = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -58,7 +58,16 @@ function parseSector(s: string): Sector | undefined {
   const upTrack = toInt(f[3]);
   const displayTime = f[4]!.trim();
   const distanceM = toInt(f[5]);
-  if (timerMs === undefined || timerMs < 0 || upFlag === undefined || upMax === undefined || upTrack === undefined || distanceM === undefined || distanceM < 0 || displayTime.length > 16) {
+  if (
+    timerMs === undefined ||
+    timerMs < 0 ||
+    upFlag === undefined ||
+    upMax === undefined ||
+    upTrack === undefined ||
+    distanceM === undefined ||
+    distanceM < 0 ||
+    displayTime.length > 16
+  ) {
     return undefined;
   }
   return { timerMs, upFlag, upMax, upTrack, displayTime, distanceM };

@@ -15,14 +15,20 @@ describe('lap.six', () => {
     const { value, problems } = parseLapSix(LAP_EXAMPLE);
     expect(problems).toEqual([]);
     expect(value[0]).toEqual({
-      line: 1, lapTime: '0132456', lapTimeMs: 92456, heat: 'A', lapSeconds: 92.456,
+      line: 1,
+      lapTime: '0132456',
+      lapTimeMs: 92456,
+      heat: 'A',
+      lapSeconds: 92.456,
       sectors: [
         { timerMs: 23456, upFlag: 1, upMax: 0, upTrack: 0, displayTime: '23.456', distanceM: 1034 },
         { timerMs: 25001, upFlag: 0, upMax: 0, upTrack: 0, displayTime: '25.001', distanceM: 1190 },
         { timerMs: 21999, upFlag: 0, upMax: 0, upTrack: 0, displayTime: '21.999', distanceM: 1002 },
         { timerMs: 22000, upFlag: 0, upMax: 0, upTrack: 0, displayTime: '22.000', distanceM: 1083 },
       ],
-      sprintCount: 3, distanceM: 4309, lapCount: 5,
+      sprintCount: 3,
+      distanceM: 4309,
+      lapCount: 5,
     });
   });
 
@@ -40,7 +46,10 @@ describe('lap.six', () => {
     const { value, problems, lines } = parseLapSix(text);
     expect(problems).toEqual([]);
     expect(lines).toBe(2);
-    expect(value.map((l) => [l.line, l.lapCount])).toEqual([[2, 5], [5, 6]]);
+    expect(value.map((l) => [l.line, l.lapCount])).toEqual([
+      [2, 5],
+      [5, 6],
+    ]);
   });
 
   it('reports each bad line with its number, field and reason, and keeps the good ones', () => {
@@ -83,8 +92,17 @@ describe('gps.six', () => {
     expect(problems).toEqual([]);
     expect(value.count).toBe(1);
     expect(gpsSampleAt(value, 0)).toEqual({
-      latitude: -23.701234, longitude: -46.697654, strSpeedGps: 187.3, strSatGps: 12, timeGps: '140151.100',
-      lapCount: '5', bFirstLap: '0', strBateria: 'A', roll: -42.5, leanFiltered: -41.8, meterSum: 1234,
+      latitude: -23.701234,
+      longitude: -46.697654,
+      strSpeedGps: 187.3,
+      strSatGps: 12,
+      timeGps: '140151.100',
+      lapCount: '5',
+      bFirstLap: '0',
+      strBateria: 'A',
+      roll: -42.5,
+      leanFiltered: -41.8,
+      meterSum: 1234,
     } satisfies GpsSample);
   });
 
@@ -132,41 +150,69 @@ describe('whole-body checks', () => {
 const intIn = (min: number, max: number) => fc.integer({ min, max });
 const decimal = (min: number, max: number, digits: number) => intIn(min * 10 ** digits, max * 10 ** digits).map((n) => n / 10 ** digits);
 const sectorArb = fc.record({
-  timerMs: intIn(0, 600_000), upFlag: fc.constantFrom(0 as const, 1 as const), upMax: intIn(-1000, 1000), upTrack: intIn(-1000, 1000),
-  displayTime: fc.stringMatching(/^[0-9:.]{0,10}$/), distanceM: intIn(0, 100_000),
+  timerMs: intIn(0, 600_000),
+  upFlag: fc.constantFrom(0 as const, 1 as const),
+  upMax: intIn(-1000, 1000),
+  upTrack: intIn(-1000, 1000),
+  displayTime: fc.stringMatching(/^[0-9:.]{0,10}$/),
+  distanceM: intIn(0, 100_000),
 });
 const lapArb: fc.Arbitrary<Omit<Lap, 'line'>> = intIn(0, 99 * 60_000 + 59_999).chain((ms) =>
   fc.record({
-    lapTime: fc.constant(msToLapTimeRaw(ms)), lapTimeMs: fc.constant(ms), heat: fc.constantFrom('A' as const, 'B' as const, 'C' as const, 'D' as const),
-    lapSeconds: decimal(0, 6000, 3), sectors: fc.tuple(sectorArb, sectorArb, sectorArb, sectorArb), sprintCount: intIn(0, 1000),
-    distanceM: intIn(0, 100_000), lapCount: intIn(0, 10_000),
+    lapTime: fc.constant(msToLapTimeRaw(ms)),
+    lapTimeMs: fc.constant(ms),
+    heat: fc.constantFrom('A' as const, 'B' as const, 'C' as const, 'D' as const),
+    lapSeconds: decimal(0, 6000, 3),
+    sectors: fc.tuple(sectorArb, sectorArb, sectorArb, sectorArb),
+    sprintCount: intIn(0, 1000),
+    distanceM: intIn(0, 100_000),
+    lapCount: intIn(0, 10_000),
   }),
 );
 const sampleArb: fc.Arbitrary<GpsSample> = fc.record({
-  latitude: decimal(-90, 90, 6), longitude: decimal(-180, 180, 6), strSpeedGps: decimal(0, 400, 1), strSatGps: intIn(0, 40),
-  timeGps: intIn(0, 86_399_999).map(msToGpsTime), lapCount: intIn(0, 500).map(String), bFirstLap: fc.constantFrom('0', '1'),
-  strBateria: fc.constantFrom('A', 'B', 'C', 'D'), roll: decimal(-70, 70, 1), leanFiltered: decimal(-70, 70, 1), meterSum: intIn(0, 100_000),
+  latitude: decimal(-90, 90, 6),
+  longitude: decimal(-180, 180, 6),
+  strSpeedGps: decimal(0, 400, 1),
+  strSatGps: intIn(0, 40),
+  timeGps: intIn(0, 86_399_999).map(msToGpsTime),
+  lapCount: intIn(0, 500).map(String),
+  bFirstLap: fc.constantFrom('0', '1'),
+  strBateria: fc.constantFrom('A', 'B', 'C', 'D'),
+  roll: decimal(-70, 70, 1),
+  leanFiltered: decimal(-70, 70, 1),
+  meterSum: intIn(0, 100_000),
 });
 
 describe('properties (fast-check, seeded)', () => {
   const params = { seed: 20261122, numRuns: 300 };
 
   it('lap.six: serialize → parse round-trips', () => {
-    fc.assert(fc.property(fc.array(lapArb, { maxLength: 30 }), (laps) => {
-      const { value, problems } = parseLapSix(serializeLapSix(laps));
-      expect(problems).toEqual([]);
-      expect(value.map(({ line: _line, ...rest }) => rest)).toEqual(laps);
-    }), params);
+    fc.assert(
+      fc.property(fc.array(lapArb, { maxLength: 30 }), (laps) => {
+        const { value, problems } = parseLapSix(serializeLapSix(laps));
+        expect(problems).toEqual([]);
+        expect(value.map(({ line: _line, ...rest }) => rest)).toEqual(laps);
+      }),
+      params,
+    );
   });
 
   it('gps.six: serialize → parse round-trips', () => {
-    fc.assert(fc.property(fc.array(sampleArb, { maxLength: 50 }), (samples) => {
-      const text = samples.map((s) => `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}\n`).join('');
-      const parsed = parseGpsSix(text);
-      expect(parsed.problems).toEqual([]);
-      expect(Array.from({ length: parsed.value.count }, (_, i) => gpsSampleAt(parsed.value, i))).toEqual(samples);
-      expect(serializeGpsSix(parsed.value)).toBe(text);
-    }), params);
+    fc.assert(
+      fc.property(fc.array(sampleArb, { maxLength: 50 }), (samples) => {
+        const text = samples
+          .map(
+            (s) =>
+              `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}\n`,
+          )
+          .join('');
+        const parsed = parseGpsSix(text);
+        expect(parsed.problems).toEqual([]);
+        expect(Array.from({ length: parsed.value.count }, (_, i) => gpsSampleAt(parsed.value, i))).toEqual(samples);
+        expect(serializeGpsSix(parsed.value)).toBe(text);
+      }),
+      params,
+    );
   });
 
   it('the fast gps.six parser agrees with the reference parser on valid, mutated and random input', () => {
@@ -178,47 +224,74 @@ describe('properties (fast-check, seeded)', () => {
       expect(fast.value.count).toBe(ref.value.count);
       for (const k of GPS_COLUMN_KEYS) expect(Array.from(fast.value[k]), k).toEqual(Array.from(ref.value[k]));
     };
-    const line = (s: GpsSample) => `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}`;
+    const line = (s: GpsSample) =>
+      `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}`;
     fc.assert(
-      fc.property(fc.array(sampleArb, { minLength: 1, maxLength: 20 }), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.string({ maxLength: 4 }))), fc.constantFrom('\n', '\r\n'), (samples, edits, eol) => {
-        const lines = samples.map(line);
-        for (const [which, at, junk] of edits) {
-          const k = which % lines.length;
-          const l = lines[k]!;
-          const pos = at % (l.length + 1);
-          lines[k] = l.slice(0, pos) + junk + l.slice(pos + (at % 2));
-        }
-        same(lines.join(eol));
-      }),
+      fc.property(
+        fc.array(sampleArb, { minLength: 1, maxLength: 20 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.string({ maxLength: 4 }))),
+        fc.constantFrom('\n', '\r\n'),
+        (samples, edits, eol) => {
+          const lines = samples.map(line);
+          for (const [which, at, junk] of edits) {
+            const k = which % lines.length;
+            const l = lines[k]!;
+            const pos = at % (l.length + 1);
+            lines[k] = l.slice(0, pos) + junk + l.slice(pos + (at % 2));
+          }
+          same(lines.join(eol));
+        },
+      ),
       { ...params, numRuns: 500 },
     );
-    fc.assert(fc.property(fc.string({ maxLength: 300 }), (text) => same(text)), { ...params, numRuns: 500 });
-    for (const text of ['1,2|3|4|000000|0|0|A|0|0|0', '1.,2|3|4|000000|0|0|A|0|0|0', '.5,2|3|4|000000.1|0|0|a|0|0|0', ' 1,2|3|4|000000|0|0|A|0|0|0 ', '1,2|3|4.0|000000|0|0|A|0|0|0', '1,2|3|4|000000.1234|0|0|A|0|0|0', '-0,-0|0|0|235960.999|0|1|D|-90|90|2000000000', '1,2|3|4|000000|0|0|A|0|0|0\r', '1,2|3|4|000000|0|0|A|0|0|7\r\r\n1,2|3|4|000000|0|0|A|0|0|8', '1,2|3|4|000000|0|0|A|0|0|9\n\n\r\n']) same(text);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (text) => same(text)),
+      { ...params, numRuns: 500 },
+    );
+    for (const text of [
+      '1,2|3|4|000000|0|0|A|0|0|0',
+      '1.,2|3|4|000000|0|0|A|0|0|0',
+      '.5,2|3|4|000000.1|0|0|a|0|0|0',
+      ' 1,2|3|4|000000|0|0|A|0|0|0 ',
+      '1,2|3|4.0|000000|0|0|A|0|0|0',
+      '1,2|3|4|000000.1234|0|0|A|0|0|0',
+      '-0,-0|0|0|235960.999|0|1|D|-90|90|2000000000',
+      '1,2|3|4|000000|0|0|A|0|0|0\r',
+      '1,2|3|4|000000|0|0|A|0|0|7\r\r\n1,2|3|4|000000|0|0|A|0|0|8',
+      '1,2|3|4|000000|0|0|A|0|0|9\n\n\r\n',
+    ])
+      same(text);
     // The columns are sized from the first 16 KB: long lines there and short ones after make them grow.
     const short = '-23.7037439,-46.6999096|60.1|12|130000.000|0|1|A|1.1|0.3|12';
     same([...Array<string>(20).fill(`${short}${' '.repeat(1000)}`), ...Array<string>(5000).fill(short)].join('\n'));
   });
 
   it('random text never throws, and every non-empty line is either kept or reported', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 400, unit: 'binary' }), (text) => {
-      const laps = parseLapSix(text);
-      const gps = parseGpsSix(text);
-      expect(laps.value.length + laps.problems.length).toBe(laps.lines);
-      expect(gps.value.count + gps.problems.length).toBe(gps.lines);
-    }), { ...params, numRuns: 1000 });
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400, unit: 'binary' }), (text) => {
+        const laps = parseLapSix(text);
+        const gps = parseGpsSix(text);
+        expect(laps.value.length + laps.problems.length).toBe(laps.lines);
+        expect(gps.value.count + gps.problems.length).toBe(gps.lines);
+      }),
+      { ...params, numRuns: 1000 },
+    );
   });
 
   it('mutated valid files never throw and keep the untouched lines', () => {
-    fc.assert(fc.property(fc.array(lapArb, { minLength: 2, maxLength: 10 }), fc.nat(), fc.string({ maxLength: 5 }), (laps, pos, junk) => {
-      const lines = serializeLapSix(laps).split('\n');
-      const target = pos % laps.length;
-      const line = lines[target]!;
-      const at = pos % (line.length + 1);
-      lines[target] = line.slice(0, at) + junk + line.slice(at + 1);
-      const { value, problems } = parseLapSix(lines.join('\n'));
-      expect(value.length + problems.length).toBeGreaterThanOrEqual(laps.length - 1);
-      expect(value.filter((l) => l.line !== target + 1).length).toBe(laps.length - 1);
-    }), params);
+    fc.assert(
+      fc.property(fc.array(lapArb, { minLength: 2, maxLength: 10 }), fc.nat(), fc.string({ maxLength: 5 }), (laps, pos, junk) => {
+        const lines = serializeLapSix(laps).split('\n');
+        const target = pos % laps.length;
+        const line = lines[target]!;
+        const at = pos % (line.length + 1);
+        lines[target] = line.slice(0, at) + junk + line.slice(at + 1);
+        const { value, problems } = parseLapSix(lines.join('\n'));
+        expect(value.length + problems.length).toBeGreaterThanOrEqual(laps.length - 1);
+        expect(value.filter((l) => l.line !== target + 1).length).toBe(laps.length - 1);
+      }),
+      params,
+    );
   });
 });
 
@@ -253,7 +326,8 @@ describe('GpsSixStream (gps.six parsed as it arrives)', () => {
   };
 
   it('agrees with parseGpsSix whatever the chunk boundaries: lines, samples, columns and problems', () => {
-    const line = (s: GpsSample) => `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}`;
+    const line = (s: GpsSample) =>
+      `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}`;
     const longLine = 'x'.repeat(3000);
     fc.assert(
       fc.property(
@@ -298,7 +372,7 @@ describe('GpsSixStream (gps.six parsed as it arrives)', () => {
     expect(streamed(new Uint8Array(0), []).summary.rejection).toBe('empty');
   });
 
-  it('the whole-chunk UTF-8 check gives the streaming decoder\'s verdict on any bytes, any cuts', () => {
+  it("the whole-chunk UTF-8 check gives the streaming decoder's verdict on any bytes, any cuts", () => {
     const bytesArb = fc.array(fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(10)), { maxLength: 60 });
     fc.assert(
       fc.property(bytesArb, fc.array(fc.nat(), { maxLength: 6 }), (arr, cuts) => {

@@ -13,7 +13,14 @@ describe('pt-BR catalog', () => {
     expect(ptBR.login.button).toBe('Login with Google');
     expect(ptBR.enroll.senhaHint).toBe('Clique para mostrar a senha');
     expect([ptBR.enroll.nomePiloto, ptBR.enroll.numeroMoto, ptBR.enroll.save]).toEqual(['Nome do Piloto', 'Número da Moto', 'Salvar']);
-    expect([ptBR.menu.meusDados, ptBR.menu.laps, ptBR.menu.vendas, ptBR.menu.adm, ptBR.menu.admSeller, ptBR.menu.hardware]).toEqual(['meus dados', 'laps', 'Vendas', 'adm', 'adm-Seller', 'hardware']);
+    expect([ptBR.menu.meusDados, ptBR.menu.laps, ptBR.menu.vendas, ptBR.menu.adm, ptBR.menu.admSeller, ptBR.menu.hardware]).toEqual([
+      'meus dados',
+      'laps',
+      'Vendas',
+      'adm',
+      'adm-Seller',
+      'hardware',
+    ]);
   });
 
   it('fills placeholders and leaves unknown ones', () => {

@@ -57,8 +57,7 @@ export const ptBR = {
       ['Info', 'mostra as informações do dispositivo.'],
     ],
     timingTitle: 'Cronometragem',
-    timingBody:
-      'Ligue o dispositivo e aguarde o sinal de GPS. Os tempos de cada setor aparecem ao vivo na tela enquanto você pilota.',
+    timingBody: 'Ligue o dispositivo e aguarde o sinal de GPS. Os tempos de cada setor aparecem ao vivo na tela enquanto você pilota.',
     messagesTitle: 'Mensagens na tela',
     messages: [
       ['Pitlane', 'você entrou na área dos boxes.'],
@@ -67,11 +66,7 @@ export const ptBR = {
       ['Warm up the tires', 'você está na volta de aquecimento.'],
     ],
     maintenanceTitle: 'Manutenção',
-    maintenance: [
-      'Carregue o dispositivo antes de usar.',
-      'Evite chuva prolongada e calor extremo.',
-      'Atualize o firmware regularmente.',
-    ],
+    maintenance: ['Carregue o dispositivo antes de usar.', 'Evite chuva prolongada e calor extremo.', 'Atualize o firmware regularmente.'],
     supportTitle: 'Suporte',
     supportBody: 'Dúvidas ou problemas? Escreva para',
     supportEmail: 'suporte@voltas.app',
@@ -343,7 +338,5 @@ export type Catalog = typeof ptBR;
 
 /** Replaces `{name}` placeholders. */
 export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) =>
-    key in values ? String(values[key]) : whole,
-  );
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));
 }

@@ -6,9 +6,15 @@ import { analyzeSession, classifyLaps, formatGap } from './lap-math';
 function lap(lapCount: number, heat: Heat, sectors: [number, number, number, number]): Lap {
   const ms = sectors.reduce((a, b) => a + b, 0);
   return {
-    line: lapCount + 1, lapTime: msToLapTimeRaw(ms), lapTimeMs: ms, heat, lapSeconds: ms / 1000,
+    line: lapCount + 1,
+    lapTime: msToLapTimeRaw(ms),
+    lapTimeMs: ms,
+    heat,
+    lapSeconds: ms / 1000,
     sectors: sectors.map((t) => ({ timerMs: t, upFlag: 0, upMax: 0, upTrack: 0, displayTime: (t / 1000).toFixed(3), distanceM: 1000 })) as Lap['sectors'],
-    sprintCount: 0, distanceM: 4309, lapCount,
+    sprintCount: 0,
+    distanceM: 4309,
+    lapCount,
   };
 }
 

@@ -214,20 +214,23 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
     for (let i = 0; i < n; i++) {
       const sector = Math.min(3, Math.floor((i * 4) / n));
       let speed = line.vIdeal[i]! * plan.pace[sector]!;
-      if (plan.kind === 'in' && (n - i) * ds < 400) speed = Math.min(speed, PIT_SPEED + ((n - i) * ds) / 400 * 10);
-      if (plan.kind === 'out' && i * ds < 200) speed = Math.min(speed, PIT_SPEED + (i * ds) / 200 * 10);
+      if (plan.kind === 'in' && (n - i) * ds < 400) speed = Math.min(speed, PIT_SPEED + (((n - i) * ds) / 400) * 10);
+      if (plan.kind === 'out' && i * ds < 200) speed = Math.min(speed, PIT_SPEED + ((i * ds) / 200) * 10);
       v[i] = Math.max(5, speed);
     }
     // Time at each resampled point (trapezoid on 1/v).
     const t = new Float64Array(n + 1);
-    for (let i = 0; i < n; i++) t[i + 1] = t[i]! + (2 * ds) / (v[i]! + v[(i + 1) % n]!) * 1000;
+    for (let i = 0; i < n; i++) t[i + 1] = t[i]! + ((2 * ds) / (v[i]! + v[(i + 1) % n]!)) * 1000;
     const lapMs = Math.round(t[n]!);
     const sectors: Sector[] = [0, 1, 2, 3].map((q) => {
       const ms = Math.round(t[sectorEdge[q + 1]!]! - t[sectorEdge[q]!]!);
       const improved = plan.kind === 'flying' && ms < bestSector[q]!;
       if (improved) bestSector[q] = ms;
       // The last sector takes the remainder, so sectors add up to the lap distance exactly.
-      const dist = q < 3 ? Math.round(((sectorEdge[q + 1]! - sectorEdge[q]!) * length) / n) : Math.round(length) - [0, 1, 2].reduce((a, k) => a + Math.round(((sectorEdge[k + 1]! - sectorEdge[k]!) * length) / n), 0);
+      const dist =
+        q < 3
+          ? Math.round(((sectorEdge[q + 1]! - sectorEdge[q]!) * length) / n)
+          : Math.round(length) - [0, 1, 2].reduce((a, k) => a + Math.round(((sectorEdge[k + 1]! - sectorEdge[k]!) * length) / n), 0);
       return { timerMs: ms, upFlag: improved ? 1 : 0, upMax: 0, upTrack: 0, displayTime: (ms / 1000).toFixed(3), distanceM: dist };
     });
     laps.push({
@@ -262,7 +265,7 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
       const [lat, lon] = line.proj.toLatLon(px + noiseX, py + noiseY);
       const kmh = Math.max(0, speed * 3.6 + rnd.normal() * 0.3);
       // Lean from speed and radius; negative to the left (left turn = positive curvature).
-      const lean = -Math.sign(kappa) * (Math.atan((speed * speed * Math.abs(kappa)) / G) * 180) / Math.PI;
+      const lean = (-Math.sign(kappa) * (Math.atan((speed * speed * Math.abs(kappa)) / G) * 180)) / Math.PI;
       const roll = Math.max(-65, Math.min(65, lean + rnd.normal() * 1.2));
       leanFiltered = 0.7 * leanFiltered + 0.3 * roll;
       // Extremes from the values as written, so they match what a parser reads back.

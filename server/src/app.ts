@@ -122,13 +122,21 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
             ...LOG_OPTIONS,
             level: config.logLevel,
             // Readable lines for a person at a terminal (npm start); JSON lines for a log collector.
-            ...(config.logFormat === 'pretty' ? { stream: pinoPretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', colorize: Boolean(process.stdout.isTTY) }) } : {}),
+            ...(config.logFormat === 'pretty'
+              ? { stream: pinoPretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', colorize: Boolean(process.stdout.isTTY) }) }
+              : {}),
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     // Short enough to read out over the phone to support (shown in the app's error messages).
     genReqId: () => randomBytes(5).toString('hex'),
     // A hop count as proxy-addr's own rule: trust the nearest `n` addresses.
-    trustProxy: typeof config.trustProxy === 'number' ? ((hops) => (_address: string, hop: number) => hop < hops)(config.trustProxy) : config.trustProxy,
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (
+            (hops) => (_address: string, hop: number) =>
+              hop < hops
+          )(config.trustProxy)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
     connectionTimeout: (deps.timeouts ?? TIMEOUTS).idleMs,
     requestTimeout: (deps.timeouts ?? TIMEOUTS).requestMs,
@@ -142,7 +150,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     ? undefined
     : createLocalIdp({ publicUrl: config.publicUrl, redirectUri, production: config.production, trustProxy: config.trustProxy !== false });
   const idp = config.google
-    ? createIdentityProvider({ issuer: 'https://accounts.google.com', ...config.google, redirectUri, description: 'Google (accounts.google.com)', authParams: { prompt: 'select_account' } })
+    ? createIdentityProvider({
+        issuer: 'https://accounts.google.com',
+        ...config.google,
+        redirectUri,
+        description: 'Google (accounts.google.com)',
+        authParams: { prompt: 'select_account' },
+      })
     : createIdentityProvider({
         issuer: localIdp!.issuer,
         clientId: localIdp!.clientId,

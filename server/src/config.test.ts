@@ -40,9 +40,17 @@ describe('loadConfig', () => {
 
   it('runs the bundled sign-in only on loopback, or with LOCAL_SIGN_IN=true (hole 5: anyone admin on the network)', () => {
     for (const env of [{ HOST: '0.0.0.0' }, { HOST: '192.168.1.20' }, { HOST: '::' }, { HOST: '127.0.0.1', PUBLIC_URL: 'https://voltas.example.com' }]) {
-      expect(() => loadConfig({ DATA_DIR: tmp(), ...env }), JSON.stringify(env)).toThrow(/bundled sign-in .* only runs on a loopback HOST and PUBLIC_URL.*GOOGLE_CLIENT_ID.*LOCAL_SIGN_IN=true/);
+      expect(() => loadConfig({ DATA_DIR: tmp(), ...env }), JSON.stringify(env)).toThrow(
+        /bundled sign-in .* only runs on a loopback HOST and PUBLIC_URL.*GOOGLE_CLIENT_ID.*LOCAL_SIGN_IN=true/,
+      );
     }
-    for (const env of [{}, { HOST: '127.0.0.1' }, { HOST: '::1', PORT: '3000' }, { HOST: 'localhost' }, { HOST: '127.0.0.5', PUBLIC_URL: 'http://localhost:3000' }]) {
+    for (const env of [
+      {},
+      { HOST: '127.0.0.1' },
+      { HOST: '::1', PORT: '3000' },
+      { HOST: 'localhost' },
+      { HOST: '127.0.0.5', PUBLIC_URL: 'http://localhost:3000' },
+    ]) {
       expect(loadConfig({ DATA_DIR: tmp(), ...env }).host, JSON.stringify(env)).toBeTruthy();
     }
     expect(loadConfig({ DATA_DIR: tmp(), HOST: '0.0.0.0', LOCAL_SIGN_IN: 'true' }).host).toBe('0.0.0.0');
@@ -54,7 +62,8 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).trustProxy).toBe(false);
     expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5', '::1']);
-    for (const bad of ['yes', '10.0.0.0/33', '300.1.1.1', '11', 'proxy.local']) expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    for (const bad of ['yes', '10.0.0.0/33', '300.1.1.1', '11', 'proxy.local'])
+      expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
   });
 
   it('behind https (PUBLIC_URL https): Secure cookies and HSTS', async () => {

@@ -118,15 +118,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
           requestChecksum: e.S3_REQUEST_CHECKSUM,
           credentials:
-            e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
-              ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY }
-              : undefined,
+            e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY } : undefined,
         }
       : undefined,
-    google:
-      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
-        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
-        : undefined,
+    google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET } : undefined,
     secretKey: e.SECRET_KEY ?? readOrCreateSecretKey(dataDir),
     companyAccount: e.COMPANY_ACCOUNT.toLowerCase(),
     adminEmails: e.ADMIN_EMAILS.split(',')
@@ -159,7 +154,9 @@ export function parseTrustProxy(raw: string): false | number | string[] {
     return hops;
   }
   if (value === 'true') {
-    throw new ConfigError('Invalid configuration: TRUST_PROXY=true would trust every X-Forwarded-For hop (a client could pick its own address). Give the number of proxies in front (e.g. TRUST_PROXY=1) or their addresses (e.g. TRUST_PROXY=10.0.0.0/8,192.168.1.5).');
+    throw new ConfigError(
+      'Invalid configuration: TRUST_PROXY=true would trust every X-Forwarded-For hop (a client could pick its own address). Give the number of proxies in front (e.g. TRUST_PROXY=1) or their addresses (e.g. TRUST_PROXY=10.0.0.0/8,192.168.1.5).',
+    );
   }
   const entries = value.split(',').map((s) => s.trim());
   for (const entry of entries) {
@@ -167,7 +164,9 @@ export function parseTrustProxy(raw: string): false | number | string[] {
     const bits = isIP(address ?? '') === 6 ? 128 : 32;
     const okPrefix = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= bits);
     if (!address || !isIP(address) || !okPrefix || rest.length > 0) {
-      throw new ConfigError(`Invalid configuration: TRUST_PROXY entry "${entry}" is not an IP address or CIDR range; expected a hop count (e.g. 1) or addresses (e.g. 10.0.0.0/8,192.168.1.5).`);
+      throw new ConfigError(
+        `Invalid configuration: TRUST_PROXY entry "${entry}" is not an IP address or CIDR range; expected a hop count (e.g. 1) or addresses (e.g. 10.0.0.0/8,192.168.1.5).`,
+      );
     }
   }
   return entries;

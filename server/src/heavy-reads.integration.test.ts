@@ -121,4 +121,3 @@ describe('heavy reads in flight', () => {
     }
   });
 });
-

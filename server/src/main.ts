@@ -1,18 +1,22 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { startMetricsServer } from './lib/metrics';
 
 const SHUTDOWN_GRACE_MS = 25_000;
 
 /** Reads config, builds the app, listens, and closes gracefully on SIGINT/SIGTERM. */
 export async function main(): Promise<void> {
   const config = loadConfig();
-  const { app, database, blobs, idp } = await buildApp(config);
+  const { app, database, blobs, idp, metrics } = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
+  // METRICS_PORT: the metrics alone, on loopback, for a scraper on this machine.
+  const metricsServer = config.metricsPort === undefined ? undefined : await startMetricsServer(metrics.registry, config.metricsPort);
   const lines = [
     `Voltas is running at ${config.publicUrl}`,
     `  database:          ${database.description}`,
     `  blob store:        ${blobs.description}`,
     `  identity provider: ${idp.description}`,
+    ...(metricsServer ? [`  metrics:           http://127.0.0.1:${config.metricsPort}/metrics`] : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   let closing = false;
@@ -25,6 +29,7 @@ export async function main(): Promise<void> {
       app.log.warn('requests still open after 25 s: closing their connections');
       app.server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS).unref();
+    metricsServer?.close();
     app.close().then(
       () => process.exit(0),
       (err: unknown) => {

@@ -65,7 +65,12 @@ describe.skipIf(!onPostgres)('two server instances on one PostgreSQL and one S3 
 
   it('concurrent uploads of one file through A and B leave the index and the blob in agreement', async () => {
     const token = await addDevice(a, '000000000071', 'race@example.com');
-    const versions = Array.from({ length: 6 }, (_, i) => session.lapSix.split('\n').slice(0, i + 1).join('\n'));
+    const versions = Array.from({ length: 6 }, (_, i) =>
+      session.lapSix
+        .split('\n')
+        .slice(0, i + 1)
+        .join('\n'),
+    );
     const results = await Promise.all(versions.map((body, i) => put(i % 2 ? b : a, '/api/device/v1/sessions/Monza/22112026/lap.six', token, body)));
     expect(results.map((r) => r.status)).toEqual(versions.map(() => 200));
     const row = await a.database.db.selectFrom('lap_sessions').selectAll().where('id', '=', '000000000071/Monza/22112026').executeTakeFirstOrThrow();

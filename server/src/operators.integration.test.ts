@@ -1,23 +1,20 @@
-import { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDevice, GPS_LINE, LAP_LINE, put } from '../test/fixtures';
-import { Browser, startTestServer, type TestServer } from '../test/test-server';
+import { addDevice, GPS_LINE, LAP_LINE, logSink, put } from '../test/fixtures';
+import { Browser, freePort, startTestServer, type TestServer } from '../test/test-server';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { startMetricsServer } from './lib/metrics';
 
 // What operators see of a running instance (issue 20): metrics, liveness and readiness, request ids.
 
 const METRICS_TOKEN = 'operators-token-0123456789';
 let server: TestServer;
-const logLines: string[] = [];
+const { lines: logLines, stream: sink } = logSink();
 
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk: Buffer, _e, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  });
   server = await startTestServer({ METRICS_TOKEN, LOG_FORMAT: 'json' }, { logger: { level: 'info', stream: sink } });
 });
 afterAll(async () => {
@@ -80,9 +77,12 @@ describe('GET /metrics', () => {
     expect(value(during, 'voltas_live_connections')).toBe(value(before, 'voltas_live_connections') + 1);
     await stream.body?.cancel();
     expect(value(during, 'voltas_sign_ins_total{result="ok",reason=""}') - value(before, 'voltas_sign_ins_total{result="ok",reason=""}')).toBe(1);
-    expect(value(during, 'voltas_db_query_duration_seconds_count{outcome="ok"}')).toBeGreaterThan(value(before, 'voltas_db_query_duration_seconds_count{outcome="ok"}'));
+    expect(value(during, 'voltas_db_query_duration_seconds_count{outcome="ok"}')).toBeGreaterThan(
+      value(before, 'voltas_db_query_duration_seconds_count{outcome="ok"}'),
+    );
     expect(value(during, 'voltas_blob_operation_duration_seconds_count{operation="putFile",outcome="ok"}')).toBeGreaterThan(0);
-    for (const name of ['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) expect(during).toMatch(new RegExp(`^${name} `, 'm'));
+    for (const name of ['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes'])
+      expect(during).toMatch(new RegExp(`^${name} `, 'm'));
   });
 
   it('METRICS_PORT serves them on loopback without a token, and nothing else', async () => {
@@ -96,6 +96,33 @@ describe('GET /metrics', () => {
       expect((await fetch(`http://127.0.0.1:${port}/api/me`)).status).toBe(404);
     } finally {
       await new Promise((r) => metricsServer.close(r));
+    }
+  });
+});
+
+describe('METRICS_PORT on a running server', () => {
+  it('voltas serve serves /metrics on that loopback port without a token, the app on its own port', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-metrics-'));
+    const [port, metricsPort] = [await freePort(), await freePort()];
+    const child = spawn(process.execPath, ['bin/voltas.mjs', 'serve'], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const started = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => (out += d.toString()).includes('metrics:') && resolve(out));
+        child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+      });
+      expect(started).toContain(`metrics:           http://127.0.0.1:${metricsPort}/metrics`);
+      const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('process_resident_memory_bytes');
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -57,7 +57,11 @@ describe('a device changing hands', () => {
   it("hole 1: the new owner's upload to the same track and date is refused (409) and nothing of A's changes hands", async () => {
     const before = (await a.json(`${SESSION}/laps`)).body;
     const gpsBefore = await (await a.request(`${SESSION}/export/gps.six`)).text();
-    for (const [file, body] of [['lap.six', LAP_LINE], ['gps.six', GPS_LINE], ['gps.six', session.gpsSix]] as const) {
+    for (const [file, body] of [
+      ['lap.six', LAP_LINE],
+      ['gps.six', GPS_LINE],
+      ['gps.six', session.gpsSix],
+    ] as const) {
       const res = await put(server, `/api/device/v1/sessions/GRATTAN/30082020/${file}`, tokenOfB, body);
       expect(res.status, `${file}`).toBe(409);
       expect(res.body).toMatchObject({ code: 'session/previous-owner', message: expect.stringContaining('previous owner') });
@@ -127,7 +131,7 @@ describe('a device changing hands', () => {
   });
 });
 
-describe('hole 7: the demo device id is never anyone\'s', () => {
+describe("hole 7: the demo device id is never anyone's", () => {
   it('register, assign owner, assign seller and token rotation refuse it', async () => {
     const attempts = [
       admin.json('/api/admin/devices', { method: 'POST', body: JSON.stringify({ id: '000000000001', owner: A }) }),

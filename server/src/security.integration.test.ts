@@ -1,10 +1,9 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from './plugins/auth-session';
-import { addDevice, LAP_LINE, put } from '../test/fixtures';
+import { addDevice, LAP_LINE, logSink, put } from '../test/fixtures';
 import { onS3 } from '../test/test-s3';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '../test/test-server';
 
@@ -12,16 +11,10 @@ import { Browser, sameDatabase, startTestServer, type TestServer } from '../test
 // property of the running server has a test here; the scripts (fuzz, crash, load) sit in scripts/.
 
 let server: TestServer;
-const logLines: string[] = [];
+// Every log line at the most verbose level, to look for secrets in them.
+const { lines: logLines, stream: sink } = logSink();
 
 beforeAll(async () => {
-  // Every log line at the most verbose level, to look for secrets in them.
-  const sink = new Writable({
-    write(chunk: Buffer, _e, done) {
-      logLines.push(chunk.toString());
-      done();
-    },
-  });
   server = await startTestServer({ ADMIN_EMAILS: 'chefe@example.com', SECRET_KEY: 'k'.repeat(64) }, { logger: { level: 'trace', stream: sink } });
 });
 afterAll(async () => {
@@ -50,7 +43,9 @@ describe('headers', () => {
 
   it('the same page headers on every page, also those the bundled OpenID provider writes itself', async () => {
     // Without COOP on the provider's pages the sign-in popup would lose its opener on the way back.
-    const pages = await Promise.all(['/', '/laps', '/auth-done.html', '/api/docs/', '/api/auth/login?popup=1'].map((p) => fetch(`${server.baseUrl}${p}`, { redirect: 'manual' })));
+    const pages = await Promise.all(
+      ['/', '/laps', '/auth-done.html', '/api/docs/', '/api/auth/login?popup=1'].map((p) => fetch(`${server.baseUrl}${p}`, { redirect: 'manual' })),
+    );
     const provider = await fetch(`${server.baseUrl}/oidc/.well-known/openid-configuration`);
     expect(provider.status).toBe(200);
     const first = pages[0]!;
@@ -102,7 +97,11 @@ describe('sessions and cookies', () => {
 
   it('CSRF: every cookie-authenticated change refuses another origin, for a caller otherwise allowed', async () => {
     const callers = new Map<string, Browser>();
-    for (const [access, email] of [['rider', 'csrf.rider@example.com'], ['seller', 'csrf.seller@example.com'], ['admin', 'chefe@example.com']] as const) {
+    for (const [access, email] of [
+      ['rider', 'csrf.rider@example.com'],
+      ['seller', 'csrf.seller@example.com'],
+      ['admin', 'chefe@example.com'],
+    ] as const) {
       const b = new Browser(server.baseUrl);
       await b.signIn(email);
       if (access === 'seller') await server.database.db.updateTable('users').set({ seller: '1' }).where('email', '=', email).execute();
@@ -144,7 +143,10 @@ describe('hole 9: TRUST_PROXY trusts a hop count, so a client cannot pick the ad
       const statuses: number[] = [];
       for (let i = 0; i < 35; i++) {
         // The client rotates the first entry; the proxy in front (one hop) appends the real address.
-        const res = await fetch(`${other.baseUrl}/api/auth/login?mode=redirect`, { redirect: 'manual', headers: { 'x-forwarded-for': `10.9.${i}.1, 203.0.113.7` } });
+        const res = await fetch(`${other.baseUrl}/api/auth/login?mode=redirect`, {
+          redirect: 'manual',
+          headers: { 'x-forwarded-for': `10.9.${i}.1, 203.0.113.7` },
+        });
         statuses.push(res.status);
       }
       expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
@@ -191,7 +193,15 @@ describe('hostile text in every text field is stored as text and answered as JSO
     expect((await put(server, '/api/device/v1/sessions/Safe/01112026/lap.six', token, LAP_LINE)).status).toBe(200);
     const admin = new Browser(server.baseUrl);
     await admin.signIn('chefe@example.com');
-    const count = async (table: 'laps' | 'users') => Number((await server.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const count = async (table: 'laps' | 'users') =>
+      Number(
+        (
+          await server.database.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = { laps: await count('laps'), users: await count('users') };
     expect(before.laps).toBeGreaterThan(0);
     for (const track of ["x'); DROP TABLE laps;--", '<img src=x>', "' OR '1'='1"]) {
@@ -219,7 +229,14 @@ describe('hostile uploads', () => {
   function raw(pathName: string, headers: Record<string, string | number>, parts: (Buffer | number)[], end = true): Promise<{ status: number; body: string }> {
     const url = new URL(server.baseUrl);
     return new Promise((resolve) => {
-      const req = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: pathName, agent: false, headers: { 'content-type': 'text/plain', authorization: `Bearer ${token}`, ...headers } });
+      const req = http.request({
+        host: url.hostname,
+        port: url.port,
+        method: 'PUT',
+        path: pathName,
+        agent: false,
+        headers: { 'content-type': 'text/plain', authorization: `Bearer ${token}`, ...headers },
+      });
       req.on('error', () => resolve({ status: -1, body: '' }));
       req.on('response', (res) => {
         let body = '';
@@ -294,7 +311,14 @@ describe('a drip that stalls', () => {
       const token = await addDevice(other, '000000000124', 'stall@example.com');
       const url = new URL(other.baseUrl);
       const status = await new Promise<number>((resolve) => {
-        const req = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: '/api/device/v1/sessions/Stall/01112026/lap.six', agent: false, headers: { 'content-type': 'text/plain', 'content-length': 1000, authorization: `Bearer ${token}` } });
+        const req = http.request({
+          host: url.hostname,
+          port: url.port,
+          method: 'PUT',
+          path: '/api/device/v1/sessions/Stall/01112026/lap.six',
+          agent: false,
+          headers: { 'content-type': 'text/plain', 'content-length': 1000, authorization: `Bearer ${token}` },
+        });
         req.on('response', (res) => resolve(res.statusCode ?? 0));
         req.on('error', () => resolve(-1));
         req.write(LAP_LINE.slice(0, 20)); // then silence
@@ -370,7 +394,14 @@ describe('health', () => {
     const url = new URL(other.baseUrl);
     const body = Buffer.from(`${LAP_LINE}\n`);
     const answer = new Promise<number>((resolve) => {
-      const req = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: '/api/device/v1/sessions/Stop/01112026/lap.six', agent: false, headers: { 'content-type': 'text/plain', 'content-length': body.length, authorization: `Bearer ${token}` } });
+      const req = http.request({
+        host: url.hostname,
+        port: url.port,
+        method: 'PUT',
+        path: '/api/device/v1/sessions/Stop/01112026/lap.six',
+        agent: false,
+        headers: { 'content-type': 'text/plain', 'content-length': body.length, authorization: `Bearer ${token}` },
+      });
       req.on('response', (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);

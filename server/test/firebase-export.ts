@@ -42,7 +42,16 @@ export function buildFirebaseExport(opts: { prefix?: string } = {}): BuiltExport
     JSON.stringify(
       {
         lapTime: {
-          [rider.email]: { hardware: [rider.device], adm: '', seller: '', wifi: rider.wifi, senha: rider.senha, nomePiloto: rider.nomePiloto, numeroMoto: rider.numeroMoto, userSeller: seller },
+          [rider.email]: {
+            hardware: [rider.device],
+            adm: '',
+            seller: '',
+            wifi: rider.wifi,
+            senha: rider.senha,
+            nomePiloto: rider.nomePiloto,
+            numeroMoto: rider.numeroMoto,
+            userSeller: seller,
+          },
           [seller]: { hardware: '', adm: '', seller: '1', wifi: '', userSeller: '' },
           [admin]: { hardware: '000000000001', adm: '1', seller: '', wifi: '' },
           'sem-arroba': { hardware: '', wifi: '' },

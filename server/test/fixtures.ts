@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { Writable } from 'node:stream';
 import { hashToken, newToken } from '../src/lib/tokens';
 import { insertDevice } from '../src/modules/devices/devices.repository';
 import { ensureUser } from '../src/modules/users/users.repository';
@@ -31,7 +32,12 @@ export async function put(server: TestServer, path: string, token: string | unde
       // One connection per request: no pooled keep-alive socket outlives a server's close.
       agent: false,
       headers: Object.fromEntries(
-        Object.entries({ 'content-type': 'text/plain; charset=utf-8', 'content-length': String(buf.length), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers }).filter(([, v]) => v !== ''),
+        Object.entries({
+          'content-type': 'text/plain; charset=utf-8',
+          'content-length': String(buf.length),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        }).filter(([, v]) => v !== ''),
       ),
     });
     req.on('error', reject);
@@ -81,4 +87,16 @@ export async function streamEnds(res: Response, ms: number): Promise<boolean> {
   } finally {
     await reader.cancel().catch(() => undefined);
   }
+}
+
+/** A log destination that keeps every line written to it (to look for what must or must not be logged). */
+export function logSink(): { lines: string[]; stream: Writable } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { lines, stream };
 }

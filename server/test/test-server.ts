@@ -31,7 +31,10 @@ export interface TestServer extends BuiltApp {
  * on the PostgreSQL run) and blob dir, and the local identity provider. Pass `DATABASE_URL` in
  * `env` to share a database between servers (restarts, several instances).
  */
-export async function startTestServer(env: Record<string, string> = {}, opts: { dataDir?: string; keepDataDir?: boolean; logger?: object; timeouts?: { idleMs: number; requestMs: number }; live?: AppDeps['live'] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  opts: { dataDir?: string; keepDataDir?: boolean; logger?: object; timeouts?: { idleMs: number; requestMs: number }; live?: AppDeps['live'] } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'voltas-test-'));
   const port = await freePort();
   const databaseUrl = env.DATABASE_URL ?? (await testDatabaseUrl());
@@ -45,7 +48,12 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     ...s3Env,
     ...env,
   });
-  const built = await buildApp(config, { webRoot: path.join(dataDir, 'no-web'), ...(opts.logger ? { logger: opts.logger } : {}), ...(opts.timeouts ? { timeouts: opts.timeouts } : {}), ...(opts.live ? { live: opts.live } : {}) });
+  const built = await buildApp(config, {
+    webRoot: path.join(dataDir, 'no-web'),
+    ...(opts.logger ? { logger: opts.logger } : {}),
+    ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
+    ...(opts.live ? { live: opts.live } : {}),
+  });
   await built.app.listen({ port, host: '127.0.0.1' });
   return {
     ...built,
@@ -131,7 +139,8 @@ export class Browser {
     return this.request(callback.pathname + callback.search);
   }
 
-  async json(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- test helper
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test helper
+  async json(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
     const res = await this.request(url, { ...init, headers: { 'content-type': 'application/json', origin: this.baseUrl, ...(init.headers ?? {}) } });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };

@@ -18,7 +18,10 @@ const REPLACEMENTS: readonly (readonly [from: string, to: string])[] = [
     "const numFormatter = new Intl.NumberFormat(domEnv ? nav.language : 'en-US');\nconst fmtNum = val => numFormatter.format(val);",
     "let numFormatter;\nconst fmtNum = val => (numFormatter ??= new Intl.NumberFormat(domEnv ? nav.language : 'en-US')).format(val);",
   ],
-  ['const localTz = new Intl.DateTimeFormat().resolvedOptions().timeZone;', 'let localTzName;\nconst localTz = () => (localTzName ??= new Intl.DateTimeFormat().resolvedOptions().timeZone);'],
+  [
+    'const localTz = new Intl.DateTimeFormat().resolvedOptions().timeZone;',
+    'let localTzName;\nconst localTz = () => (localTzName ??= new Intl.DateTimeFormat().resolvedOptions().timeZone);',
+  ],
   ['else if (tz == localTz)', 'else if (tz == localTz())'],
 ];
 

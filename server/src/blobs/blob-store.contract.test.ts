@@ -19,7 +19,10 @@ beforeAll(async () => {
 /** Each store as the app builds it from config (createBlobStore), on a fresh root or bucket. */
 const stores: [string, () => Promise<BlobStore>][] = [
   ['filesystem', async () => new LocalBlobStore(mkdtempSync(path.join(os.tmpdir(), 'voltas-contract-')))],
-  ['S3 (s3rver on loopback)', async () => createBlobStore(loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'voltas-contract-')), ...(await s3.bucketEnv()) }))],
+  [
+    'S3 (s3rver on loopback)',
+    async () => createBlobStore(loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'voltas-contract-')), ...(await s3.bucketEnv()) })),
+  ],
 ];
 
 describe.each(stores)('BlobStore contract: %s', (_name, make) => {
@@ -31,7 +34,12 @@ describe.each(stores)('BlobStore contract: %s', (_name, make) => {
   it('puts and gets the exact bytes (every byte value, 5 MB), with their MD5', async () => {
     const body = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), randomBytes(5 * 1024 * 1024)]);
     const meta = await store.put('000000000001/Interlagos/01112026/gps.six', body, 'text/plain; charset=utf-8');
-    expect(meta).toMatchObject({ key: '000000000001/Interlagos/01112026/gps.six', size: body.length, md5Hash: md5(body), contentType: 'text/plain; charset=utf-8' });
+    expect(meta).toMatchObject({
+      key: '000000000001/Interlagos/01112026/gps.six',
+      size: body.length,
+      md5Hash: md5(body),
+      contentType: 'text/plain; charset=utf-8',
+    });
     const back = await store.get('000000000001/Interlagos/01112026/gps.six');
     expect(back?.length).toBe(body.length);
     expect(back?.equals(body)).toBe(true);
@@ -40,7 +48,14 @@ describe.each(stores)('BlobStore contract: %s', (_name, make) => {
   it('reports metadata: size, md5, content type, creation and update times, generation', async () => {
     const meta = await store.put('m/a.six', Buffer.from('abc'), 'text/plain');
     const head = await store.head('m/a.six');
-    expect(head).toMatchObject({ key: 'm/a.six', size: 3, md5Hash: md5('abc'), contentType: 'text/plain', generation: meta.generation, timeCreated: meta.timeCreated });
+    expect(head).toMatchObject({
+      key: 'm/a.six',
+      size: 3,
+      md5Hash: md5('abc'),
+      contentType: 'text/plain',
+      generation: meta.generation,
+      timeCreated: meta.timeCreated,
+    });
     expect(Date.parse(head!.updated)).not.toBeNaN();
   });
 

@@ -58,11 +58,7 @@ export interface BlobStore {
 export function assertSafeKey(key: string): void {
   const segments = key.split('/');
   const control = /[\u0000-\u001f\u007f\\]/; // eslint-disable-line no-control-regex -- control characters are what is refused
-  if (
-    key.length === 0 ||
-    key.length > 1024 ||
-    segments.some((s) => s === '' || s === '.' || s === '..' || control.test(s))
-  ) {
+  if (key.length === 0 || key.length > 1024 || segments.some((s) => s === '' || s === '.' || s === '..' || control.test(s))) {
     throw new Error(`Unsafe blob key: ${JSON.stringify(key)}`);
   }
 }
@@ -85,7 +81,10 @@ export async function emptyFolder(dir: string): Promise<number> {
  */
 export class BlobStoreError extends Error {
   readonly code: string | undefined;
-  constructor(readonly operation: string, cause: unknown) {
+  constructor(
+    readonly operation: string,
+    cause: unknown,
+  ) {
     super(`blob store ${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'BlobStoreError';
     const code = (cause as { code?: unknown } | null)?.code;

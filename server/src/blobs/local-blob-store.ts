@@ -101,7 +101,14 @@ export class LocalBlobStore implements BlobStore {
       await fs.rename(file, target);
       if (durable) await this.syncDir(path.dirname(target));
       const stat = await fs.stat(target);
-      const meta: StoredMeta = { contentType, md5Hash: options.md5, timeCreated: previous?.timeCreated ?? now, generation: newGeneration(), size: stat.size, mtimeMs: stat.mtimeMs };
+      const meta: StoredMeta = {
+        contentType,
+        md5Hash: options.md5,
+        timeCreated: previous?.timeCreated ?? now,
+        generation: newGeneration(),
+        size: stat.size,
+        mtimeMs: stat.mtimeMs,
+      };
       await this.writeAtomic(target + META_SUFFIX, JSON.stringify(meta), false);
       return { key, size: stat.size, md5Hash: meta.md5Hash, contentType, timeCreated: meta.timeCreated, updated: now, generation: meta.generation };
     } finally {
@@ -169,7 +176,15 @@ export class LocalBlobStore implements BlobStore {
         mtimeMs: stat.mtimeMs,
       };
     }
-    return { key, size: stat.size, updated: stat.mtime.toISOString(), contentType: meta.contentType, md5Hash: meta.md5Hash, timeCreated: meta.timeCreated, generation: meta.generation };
+    return {
+      key,
+      size: stat.size,
+      updated: stat.mtime.toISOString(),
+      contentType: meta.contentType,
+      md5Hash: meta.md5Hash,
+      timeCreated: meta.timeCreated,
+      generation: meta.generation,
+    };
   }
 
   async delete(key: string): Promise<void> {

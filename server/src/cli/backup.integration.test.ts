@@ -23,7 +23,10 @@ beforeAll(async () => {
   expect((await put(server, '/api/device/v1/sessions/Monza/10112026/gps.six', token, session.gpsSix)).status).toBe(200);
   const rider = new Browser(server.baseUrl);
   await rider.signIn('backup@example.com');
-  expect((await rider.json('/api/me/profile', { method: 'PUT', body: JSON.stringify({ wifi: 'Box', senha: 'segredo', nomePiloto: 'Bia', numeroMoto: '5' }) })).status).toBe(200);
+  expect(
+    (await rider.json('/api/me/profile', { method: 'PUT', body: JSON.stringify({ wifi: 'Box', senha: 'segredo', nomePiloto: 'Bia', numeroMoto: '5' }) }))
+      .status,
+  ).toBe(200);
 });
 afterAll(async () => {
   await server.close();

@@ -52,7 +52,14 @@ export async function backup(config: AppConfig, database: Database, dir: string)
   if (existsSync(target) && (await fs.readdir(target)).length > 0) throw new BackupError(`${target} is not empty: give a new or empty folder`);
   await fs.mkdir(target, { recursive: true, mode: 0o700 });
   const lines: string[] = [];
-  const manifest: Manifest = { format: 1, createdAt: nowIso(), database: database.dialect, blobs: config.s3 ? 's3' : 'filesystem', blobFiles: 0, secretKey: 'from SECRET_KEY' };
+  const manifest: Manifest = {
+    format: 1,
+    createdAt: nowIso(),
+    database: database.dialect,
+    blobs: config.s3 ? 's3' : 'filesystem',
+    blobFiles: 0,
+    secretKey: 'from SECRET_KEY',
+  };
   // The database first: blobs copied after it hold every version it points at (or newer ones,
   // which restore re-indexes).
   if (database.backupTo) {
@@ -104,11 +111,16 @@ export async function restore(config: AppConfig, dir: string, force: boolean, op
     throw new BackupError(`${source} holds no ${MANIFEST}: not a Voltas backup`);
   }
   if (manifest.format !== 1) throw new BackupError(`unknown backup format ${String(manifest.format)}`);
-  if (manifest.database !== 'sqlite' || config.databaseUrl) throw new BackupError('this command restores the embedded SQLite setup; for PostgreSQL use pg_restore (see the backup\'s instructions)');
-  if (config.s3) throw new BackupError('S3_BUCKET is set: copy the blobs back with the store\'s tools, and restore the database with pg_restore or into a SQLite DATA_DIR without S3_BUCKET');
+  if (manifest.database !== 'sqlite' || config.databaseUrl)
+    throw new BackupError("this command restores the embedded SQLite setup; for PostgreSQL use pg_restore (see the backup's instructions)");
+  if (config.s3)
+    throw new BackupError(
+      "S3_BUCKET is set: copy the blobs back with the store's tools, and restore the database with pg_restore or into a SQLite DATA_DIR without S3_BUCKET",
+    );
   if (!existsSync(path.join(source, DB_FILE))) throw new BackupError(`${source} has no ${DB_FILE}`);
   const dbFile = path.join(config.dataDir, DB_FILE);
-  if (existsSync(dbFile) && !force) throw new BackupError(`${config.dataDir} already holds a database: restore into an empty DATA_DIR, or add --force to replace it`);
+  if (existsSync(dbFile) && !force)
+    throw new BackupError(`${config.dataDir} already holds a database: restore into an empty DATA_DIR, or add --force to replace it`);
   await fs.mkdir(config.dataDir, { recursive: true });
   for (const suffix of ['', '-wal', '-shm']) await fs.rm(dbFile + suffix, { force: true });
   await fs.copyFile(path.join(source, DB_FILE), dbFile);

@@ -40,7 +40,23 @@ describe('voltas device add / token, then simulate through the real API', () => 
     expect(row.token_hash).toBe(hashToken(token));
     expect(row.owner_email).toBe('sim@example.com');
 
-    expect(await run(['simulate', '--server', server.baseUrl, '--device', '000000000555', '--token', token, '--track', 'Monza', '--date', '21112026', '--seed', '3'])).toBe(0);
+    expect(
+      await run([
+        'simulate',
+        '--server',
+        server.baseUrl,
+        '--device',
+        '000000000555',
+        '--token',
+        token,
+        '--track',
+        'Monza',
+        '--date',
+        '21112026',
+        '--seed',
+        '3',
+      ]),
+    ).toBe(0);
     expect(out.join('')).toMatch(/uploaded: \d+ laps, \d+ GPS samples/);
     const rider = new Browser(server.baseUrl);
     await rider.signIn('sim@example.com');

@@ -117,7 +117,21 @@ describe('voltas import-firebase', () => {
 
   it('a newer export updates what changed, and only that', async () => {
     const file = path.join(exp.dir, 'newer.json');
-    writeFileSync(file, JSON.stringify({ lapTime: { [exp.rider.email]: { hardware: [exp.rider.device], wifi: 'Box Nova', senha: 'outra', nomePiloto: exp.rider.nomePiloto, numeroMoto: exp.rider.numeroMoto, userSeller: exp.seller } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        lapTime: {
+          [exp.rider.email]: {
+            hardware: [exp.rider.device],
+            wifi: 'Box Nova',
+            senha: 'outra',
+            nomePiloto: exp.rider.nomePiloto,
+            numeroMoto: exp.rider.numeroMoto,
+            userSeller: exp.seller,
+          },
+        },
+      }),
+    );
     expect(await cli(['import-firebase', '--firestore', file])).toBe(0);
     expect(out.join('')).toContain('users: 0 created, 1 updated, 0 unchanged');
     const rider = new Browser(server.baseUrl);
@@ -127,7 +141,11 @@ describe('voltas import-firebase', () => {
 
   it('an export that gives a device to someone else revokes its token (hole 2), and sessions stay with who recorded them', async () => {
     const token = newToken();
-    await server.database.db.updateTable('devices').set({ token_hash: hashToken(token) }).where('id', '=', exp.rider.device).execute();
+    await server.database.db
+      .updateTable('devices')
+      .set({ token_hash: hashToken(token) })
+      .where('id', '=', exp.rider.device)
+      .execute();
     expect((await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     const file = path.join(exp.dir, 'sold.json');
     writeFileSync(file, JSON.stringify({ join: { [exp.rider.device]: { owner: 'novo.dono@exemplo.com.br' } } }));

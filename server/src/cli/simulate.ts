@@ -71,7 +71,13 @@ function bar(label: string, done: number, total: number): string {
 }
 
 /** Uploads one file with the spec's retry policy: 5xx, 408, 429 and network errors, give up after 600 s. */
-export async function uploadWithRetry(url: URL, token: string, body: Buffer, label: string, opts: Pick<SimulateOptions, 'progress' | 'sleep'> = {}): Promise<UploadResult> {
+export async function uploadWithRetry(
+  url: URL,
+  token: string,
+  body: Buffer,
+  label: string,
+  opts: Pick<SimulateOptions, 'progress' | 'sleep'> = {},
+): Promise<UploadResult> {
   const progress = opts.progress ?? ((line: string) => process.stderr.write(`\r${line}`));
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const started = Date.now();
@@ -100,7 +106,12 @@ export async function uploadWithRetry(url: URL, token: string, body: Buffer, lab
 /** Generates a session on a real track and uploads it through the device API, as a device would. */
 export async function simulate(opts: SimulateOptions): Promise<{ lap: UploadResult; gps: UploadResult; laps: number; samples: number }> {
   const track = findTrack(opts.track);
-  if (!track) throw new Error(`Unknown track "${opts.track}". Known: ${loadTracks().map((t) => t.name).join(', ')}`);
+  if (!track)
+    throw new Error(
+      `Unknown track "${opts.track}". Known: ${loadTracks()
+        .map((t) => t.name)
+        .join(', ')}`,
+    );
   const session = generateSession(track, { seed: opts.seed, hz: opts.hz });
   const base = opts.server.replace(/\/+$/, '');
   const path = (file: string) => new URL(`${base}/api/device/v1/sessions/${encodeURIComponent(track.name)}/${opts.date}/${file}`);

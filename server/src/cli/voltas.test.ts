@@ -43,7 +43,7 @@ describe('voltas CLI', () => {
     expect(await run(['demo'])).toBe(0);
     expect((await user('admin@voltas.local'))?.adm).toBe('1');
     expect((await user('vendedor@voltas.local'))?.seller).toBe('1');
-    expect((await user('piloto@voltas.local'))).toMatchObject({ adm: '', seller: '', user_seller: 'vendedor@voltas.local' });
+    expect(await user('piloto@voltas.local')).toMatchObject({ adm: '', seller: '', user_seller: 'vendedor@voltas.local' });
     const database = createDatabase({ dataDir, databaseUrl });
     try {
       const sessions = await database.db.selectFrom('lap_sessions').select(['device_id', 'owner_email']).execute();
@@ -78,7 +78,11 @@ describe('voltas CLI', () => {
   });
 
   it('the demo device id is refused by device add, token and owner (hole 7)', async () => {
-    for (const args of [['device', 'add', '000000000001', '--owner', 'rider@example.com'], ['device', 'token', '000000000001'], ['device', 'owner', '000000000001', '--owner', 'rider@example.com']]) {
+    for (const args of [
+      ['device', 'add', '000000000001', '--owner', 'rider@example.com'],
+      ['device', 'token', '000000000001'],
+      ['device', 'owner', '000000000001', '--owner', 'rider@example.com'],
+    ]) {
       err = [];
       expect(await run(args), args.join(' ')).toBe(1);
       expect(err.join(''), args.join(' ')).toContain('demonstration device');

@@ -53,7 +53,9 @@ export async function run(argv: string[]): Promise<number> {
       }
       case 'demo': {
         const { values } = parseArgs({ args: rest, options: { 'if-empty': { type: 'boolean', default: false } } });
-        const report = await withDb((db, blobs, config, database) => loadDemo(db, blobs, database.coordination, { onlyIfEmpty: values['if-empty'], companyAccount: config.companyAccount }));
+        const report = await withDb((db, blobs, config, database) =>
+          loadDemo(db, blobs, database.coordination, { onlyIfEmpty: values['if-empty'], companyAccount: config.companyAccount }),
+        );
         process.stdout.write(`${report}\n`);
         return 0;
       }
@@ -121,13 +123,19 @@ async function deviceCommand(args: string[]): Promise<number> {
           }
         }
         const token = await admin.registerDevice('cli', { id, owner, seller });
-        process.stdout.write(`Device ${id} registered (owner ${owner ?? config.companyAccount}${seller ? `, seller ${seller}` : ''}). Its upload token, shown only now:\n${token}\n`);
+        process.stdout.write(
+          `Device ${id} registered (owner ${owner ?? config.companyAccount}${seller ? `, seller ${seller}` : ''}). Its upload token, shown only now:\n${token}\n`,
+        );
         return 0;
       }
       if (sub === 'owner') {
         const owner = values.owner!.trim().toLowerCase();
         const token = await admin.assignOwner('cli', owner, id, { createUser: true });
-        process.stdout.write(token ? `Device ${id} now belongs to ${owner}; the previous owner's token no longer works. Its new upload token, shown only now:\n${token}\n` : `Device ${id} already belongs to ${owner}; its token is unchanged.\n`);
+        process.stdout.write(
+          token
+            ? `Device ${id} now belongs to ${owner}; the previous owner's token no longer works. Its new upload token, shown only now:\n${token}\n`
+            : `Device ${id} already belongs to ${owner}; its token is unchanged.\n`,
+        );
         return 0;
       }
       const token = await admin.rotateToken('cli', id);
@@ -135,7 +143,9 @@ async function deviceCommand(args: string[]): Promise<number> {
       return 0;
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      process.stderr.write(`${err.message}${sub === 'add' && err.code === 'storage/invalid-argument' ? ` Use "voltas device token ${id}" to rotate its token.` : ''}\n`);
+      process.stderr.write(
+        `${err.message}${sub === 'add' && err.code === 'storage/invalid-argument' ? ` Use "voltas device token ${id}" to rotate its token.` : ''}\n`,
+      );
       return 1;
     }
   });
@@ -159,7 +169,13 @@ async function backupCommand(command: 'backup' | 'restore', args: string[]): Pro
       lines = await withDb((_db, _blobs, config, database) => backup(config, database, dir));
     } else {
       const config = loadConfig();
-      lines = await restore(config, dir, Boolean(parsed.values.force), () => createDatabase({ dataDir: config.dataDir }), () => createBlobStore(config));
+      lines = await restore(
+        config,
+        dir,
+        Boolean(parsed.values.force),
+        () => createDatabase({ dataDir: config.dataDir }),
+        () => createBlobStore(config),
+      );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
     return 0;
@@ -184,7 +200,10 @@ async function importCommand(args: string[]): Promise<number> {
   const input = { firestore: values.firestore, storage: values.storage };
   return withDb(async (db, blobs, config, database) => {
     try {
-      const report = await importFirebase({ db, blobs, coordination: database.coordination, box: new SecretBox(config.secretKey), companyAccount: config.companyAccount }, input);
+      const report = await importFirebase(
+        { db, blobs, coordination: database.coordination, box: new SecretBox(config.secretKey), companyAccount: config.companyAccount },
+        input,
+      );
       process.stdout.write(`${formatImportReport(report)}\n`);
       return 0;
     } catch (err) {
@@ -199,8 +218,13 @@ async function simulateCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
     options: {
-      server: { type: 'string' }, device: { type: 'string' }, token: { type: 'string' }, track: { type: 'string', default: 'Interlagos' },
-      date: { type: 'string' }, seed: { type: 'string', default: '1' }, hz: { type: 'string', default: '10' },
+      server: { type: 'string' },
+      device: { type: 'string' },
+      token: { type: 'string' },
+      track: { type: 'string', default: 'Interlagos' },
+      date: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      hz: { type: 'string', default: '10' },
     },
   });
   const date = values.date ?? today();
@@ -208,10 +232,20 @@ async function simulateCommand(args: string[]): Promise<number> {
     process.stderr.write('Usage: voltas simulate --server URL --device ID --token T [--track Interlagos] [--date ddmmyyyy] [--seed N] [--hz 10|25]\n');
     return 2;
   }
-  const result = await simulate({ server: values.server, device: values.device, token: values.token, track: values.track, date, seed: Number(values.seed) || 1, hz: values.hz === '25' ? 25 : 10 });
+  const result = await simulate({
+    server: values.server,
+    device: values.device,
+    token: values.token,
+    track: values.track,
+    date,
+    seed: Number(values.seed) || 1,
+    hz: values.hz === '25' ? 25 : 10,
+  });
   const ok = result.lap.status === 200 && result.gps.status === 200;
   const unchanged = ok && [result.lap, result.gps].every((r) => /"unchanged":true/.test(r.body));
-  process.stdout.write(`${ok ? (unchanged ? 'unchanged (the server already had these bytes)' : 'uploaded') : 'failed'}: ${result.laps} laps, ${result.samples} GPS samples (lap.six HTTP ${result.lap.status}, gps.six HTTP ${result.gps.status})\n`);
+  process.stdout.write(
+    `${ok ? (unchanged ? 'unchanged (the server already had these bytes)' : 'uploaded') : 'failed'}: ${result.laps} laps, ${result.samples} GPS samples (lap.six HTTP ${result.lap.status}, gps.six HTTP ${result.gps.status})\n`,
+  );
   if (!ok) process.stderr.write(`${result.lap.status !== 200 ? result.lap.body : result.gps.body}\n`);
   return ok ? 0 : 1;
 }
@@ -231,7 +265,10 @@ async function userCommand(args: string[]): Promise<number> {
   const email = emailArg.trim().toLowerCase();
   const ok = await withDb(async (db, _blobs, config, database) => {
     try {
-      await createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }).setRoles('cli', email, { adm: Boolean(values.adm), seller: Boolean(values.seller) });
+      await createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }).setRoles('cli', email, {
+        adm: Boolean(values.adm),
+        seller: Boolean(values.seller),
+      });
       return true;
     } catch (err) {
       if (err instanceof AppError && err.code === 'storage/object-not-found') return false;

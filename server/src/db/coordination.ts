@@ -92,7 +92,10 @@ export function postgresCoordination(connectionString: string, onError: (err: Er
     });
     client.on('error', reconnect);
     client.on('end', () => reconnect());
-    return client.connect().then(() => client.query(`listen ${CHANNEL}`)).then(() => undefined);
+    return client
+      .connect()
+      .then(() => client.query(`listen ${CHANNEL}`))
+      .then(() => undefined);
   };
   const ensureListening = () => {
     if (closed) return Promise.resolve();

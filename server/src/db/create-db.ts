@@ -25,7 +25,12 @@ export interface Database {
 }
 
 /** Chooses SQLite (embedded default, WAL) or PostgreSQL (DATABASE_URL). */
-export function createDatabase(opts: { dataDir: string; databaseUrl?: string | undefined; onError?: (err: Error) => void; onQuery?: (seconds: number, ok: boolean) => void }): Database {
+export function createDatabase(opts: {
+  dataDir: string;
+  databaseUrl?: string | undefined;
+  onError?: (err: Error) => void;
+  onQuery?: (seconds: number, ok: boolean) => void;
+}): Database {
   const log = opts.onQuery ? (event: LogEvent) => opts.onQuery!(event.queryDurationMillis / 1000, event.level === 'query') : undefined;
   if (opts.databaseUrl) {
     // Connections that wait for a free client give up after 5 s (a 503, not a request hanging for

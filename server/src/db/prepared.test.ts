@@ -15,7 +15,11 @@ afterAll(() => database.close());
 
 beforeAll(async () => {
   await migrateToLatest(db);
-  for (const [email, seller] of [['ana@example.com', 'loja@example.com'], ['bia@example.com', ''], ['caio@example.com', 'loja@example.com']]) {
+  for (const [email, seller] of [
+    ['ana@example.com', 'loja@example.com'],
+    ['bia@example.com', ''],
+    ['caio@example.com', 'loja@example.com'],
+  ]) {
     await db.insertInto('users').values({ email: email!, user_seller: seller!, created_at: 'now', updated_at: 'now' }).execute();
   }
 });
@@ -23,7 +27,12 @@ beforeAll(async () => {
 describe('preparedQuery', () => {
   // Arguments bound out of order and one used twice; the limit stays the query's own constant.
   const bySellerOrEmail = preparedQuery((q, email: string, seller: string) =>
-    q.selectFrom('users').select('email').where((eb) => eb.or([eb('user_seller', '=', seller), eb('email', '=', email), eb('email', '=', seller)])).orderBy('email').limit(2),
+    q
+      .selectFrom('users')
+      .select('email')
+      .where((eb) => eb.or([eb('user_seller', '=', seller), eb('email', '=', email), eb('email', '=', seller)]))
+      .orderBy('email')
+      .limit(2),
   );
 
   it('runs with the values of each call, every time', async () => {

@@ -129,4 +129,3 @@ export interface DB {
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
 }
-

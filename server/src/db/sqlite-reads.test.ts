@@ -44,12 +44,19 @@ describe('remembered SQLite reads', () => {
     expect((await userByEmail.first(db, 'ana@example.com'))?.adm).toBe('');
     await turn();
     // A separate process on the same file, as the `voltas` CLI granting a role would be.
-    execFileSync(process.execPath, ['-e', `
+    execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `
       const S = require('better-sqlite3');
       const d = new S(${JSON.stringify(path.join(dataDir, 'voltas.sqlite'))});
       d.pragma('busy_timeout = 5000');
       d.prepare("update users set adm = '1' where email = 'ana@example.com'").run();
-      d.close();`], { cwd: process.cwd() });
+      d.close();`,
+      ],
+      { cwd: process.cwd() },
+    );
     await turn();
     expect((await userByEmail.first(db, 'ana@example.com'))?.adm).toBe('1');
   });
@@ -67,12 +74,16 @@ describe('remembered SQLite reads', () => {
     const held = new Promise<void>((r) => (release = r));
     let inside!: () => void;
     const started = new Promise<void>((r) => (inside = r));
-    const trx = inTransaction(db, async (t) => {
-      await t.updateTable('users').set({ adm: '1' }).where('email', '=', 'ana@example.com').execute();
-      inside();
-      await held;
-      throw new Error('roll back');
-    }, { maxAttempts: 1 });
+    const trx = inTransaction(
+      db,
+      async (t) => {
+        await t.updateTable('users').set({ adm: '1' }).where('email', '=', 'ana@example.com').execute();
+        inside();
+        await held;
+        throw new Error('roll back');
+      },
+      { maxAttempts: 1 },
+    );
     await started;
     // A read from elsewhere while the transaction is open waits for it, then sees the rollback.
     const outside = userByEmail.first(db, 'ana@example.com');

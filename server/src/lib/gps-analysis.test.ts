@@ -59,18 +59,22 @@ describe('GPS analysis on a generated session with known values', () => {
 describe('decimateMinMax', () => {
   it('keeps every extreme per bucket and stays in order', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: -1000, max: 1000, noNaN: true }), { minLength: 1, maxLength: 3000 }), fc.integer({ min: 1, max: 200 }), (ys, buckets) => {
-        const xs = ys.map((_, i) => i);
-        const keep = decimateMinMax(xs, ys, buckets);
-        expect([...keep].sort((p, q) => p - q)).toEqual(keep);
-        expect(new Set(keep).size).toBe(keep.length);
-        const kept = keep.map((i) => ys[i]!);
-        expect(Math.max(...kept)).toBe(Math.max(...ys));
-        expect(Math.min(...kept)).toBe(Math.min(...ys));
-        expect(keep[0]).toBe(0);
-        expect(keep.at(-1)).toBe(ys.length - 1);
-        expect(keep.length).toBeLessThanOrEqual(Math.max(ys.length <= buckets * 4 ? ys.length : 0, buckets * 4));
-      }),
+      fc.property(
+        fc.array(fc.double({ min: -1000, max: 1000, noNaN: true }), { minLength: 1, maxLength: 3000 }),
+        fc.integer({ min: 1, max: 200 }),
+        (ys, buckets) => {
+          const xs = ys.map((_, i) => i);
+          const keep = decimateMinMax(xs, ys, buckets);
+          expect([...keep].sort((p, q) => p - q)).toEqual(keep);
+          expect(new Set(keep).size).toBe(keep.length);
+          const kept = keep.map((i) => ys[i]!);
+          expect(Math.max(...kept)).toBe(Math.max(...ys));
+          expect(Math.min(...kept)).toBe(Math.min(...ys));
+          expect(keep[0]).toBe(0);
+          expect(keep.at(-1)).toBe(ys.length - 1);
+          expect(keep.length).toBeLessThanOrEqual(Math.max(ys.length <= buckets * 4 ? ys.length : 0, buckets * 4));
+        },
+      ),
       { seed: 7, numRuns: 200 },
     );
   });
@@ -93,7 +97,11 @@ describe('binary columns and exports', () => {
     const bytes = encodeGpsColumns(c);
     const back = decodeGpsColumns(bytes);
     // The same numbers (`+ 0`: a negative zero, which the text can hold as -0.0, comes back as 0).
-    for (const k of GPS_COLUMN_KEYS) expect(Array.from(back[k], (v) => v + 0), k).toEqual(Array.from(c[k], (v) => v + 0));
+    for (const k of GPS_COLUMN_KEYS)
+      expect(
+        Array.from(back[k], (v) => v + 0),
+        k,
+      ).toEqual(Array.from(c[k], (v) => v + 0));
     expect(gzipSync(bytes).length).toBeLessThan(gzipSync(long.gpsSix).length / 2);
   });
 

@@ -19,11 +19,36 @@ export function createMetrics() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
-    uploads: new Counter({ name: 'voltas_uploads_total', help: 'Device uploads stored or answered as unchanged, by file', labelNames: ['file', 'result'] as const, registers }),
-    uploadBytes: new Counter({ name: 'voltas_upload_bytes_total', help: 'Bytes of the device uploads stored, by file', labelNames: ['file'] as const, registers }),
-    uploadsRefused: new Counter({ name: 'voltas_uploads_refused_total', help: 'Device uploads refused, by file and reason (the error code)', labelNames: ['file', 'reason'] as const, registers }),
-    warningLines: new Counter({ name: 'voltas_upload_warning_lines_total', help: 'Lines kept but not indexed (reported as warnings), by file', labelNames: ['file'] as const, registers }),
-    signIns: new Counter({ name: 'voltas_sign_ins_total', help: 'Sign-ins, ok or failed by reason (the error code)', labelNames: ['result', 'reason'] as const, registers }),
+    uploads: new Counter({
+      name: 'voltas_uploads_total',
+      help: 'Device uploads stored or answered as unchanged, by file',
+      labelNames: ['file', 'result'] as const,
+      registers,
+    }),
+    uploadBytes: new Counter({
+      name: 'voltas_upload_bytes_total',
+      help: 'Bytes of the device uploads stored, by file',
+      labelNames: ['file'] as const,
+      registers,
+    }),
+    uploadsRefused: new Counter({
+      name: 'voltas_uploads_refused_total',
+      help: 'Device uploads refused, by file and reason (the error code)',
+      labelNames: ['file', 'reason'] as const,
+      registers,
+    }),
+    warningLines: new Counter({
+      name: 'voltas_upload_warning_lines_total',
+      help: 'Lines kept but not indexed (reported as warnings), by file',
+      labelNames: ['file'] as const,
+      registers,
+    }),
+    signIns: new Counter({
+      name: 'voltas_sign_ins_total',
+      help: 'Sign-ins, ok or failed by reason (the error code)',
+      labelNames: ['result', 'reason'] as const,
+      registers,
+    }),
     liveConnections: new Gauge({ name: 'voltas_live_connections', help: 'Open live-update streams (server-sent events)', registers }),
     dbQueryDuration: new Histogram({
       name: 'voltas_db_query_duration_seconds',
@@ -39,7 +64,12 @@ export function createMetrics() {
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
       registers,
     }),
-    blobErrors: new Counter({ name: 'voltas_blob_errors_total', help: 'Blob store operations that failed, by operation', labelNames: ['operation'] as const, registers }),
+    blobErrors: new Counter({
+      name: 'voltas_blob_errors_total',
+      help: 'Blob store operations that failed, by operation',
+      labelNames: ['operation'] as const,
+      registers,
+    }),
   };
 }
 

@@ -11,7 +11,19 @@ import { setRoles } from '../modules/users/users.repository';
  * hands: its previous owner, its new owner, and the token it had before (stale).
  */
 type Identity = 'anonymous' | 'riderA' | 'riderB' | 'sellerS' | 'sellerT' | 'admin' | 'deviceA' | 'deviceOther' | 'previousOwner' | 'newOwner' | 'deviceStale';
-const IDENTITIES: Identity[] = ['anonymous', 'riderA', 'riderB', 'sellerS', 'sellerT', 'admin', 'deviceA', 'deviceOther', 'previousOwner', 'newOwner', 'deviceStale'];
+const IDENTITIES: Identity[] = [
+  'anonymous',
+  'riderA',
+  'riderB',
+  'sellerS',
+  'sellerT',
+  'admin',
+  'deviceA',
+  'deviceOther',
+  'previousOwner',
+  'newOwner',
+  'deviceStale',
+];
 const SIGNED_IN: Identity[] = ['riderA', 'riderB', 'sellerS', 'sellerT', 'admin', 'previousOwner', 'newOwner'];
 const A_DEVICE = '000000000010';
 /** A's second device: the one whose token the revoke route may revoke. */
@@ -37,7 +49,13 @@ beforeAll(async () => {
   await addDevice(server, '000000000030', 'company@voltas.local', 's@example.com');
   await put(server, '/api/device/v1/sessions/Interlagos/01112026/lap.six', tokens.deviceA, LAP_LINE);
   await put(server, '/api/device/v1/sessions/Interlagos/01112026/gps.six', tokens.deviceA, GPS_LINE);
-  for (const [id, email] of [['riderA', 'a@example.com'], ['riderB', 'b@example.com'], ['sellerS', 's@example.com'], ['sellerT', 't@example.com'], ['admin', 'admin@example.com']] as const) {
+  for (const [id, email] of [
+    ['riderA', 'a@example.com'],
+    ['riderB', 'b@example.com'],
+    ['sellerS', 's@example.com'],
+    ['sellerT', 't@example.com'],
+    ['admin', 'admin@example.com'],
+  ] as const) {
     const b = new Browser(server.baseUrl);
     await b.signIn(email);
     browsers.set(id, b);
@@ -49,12 +67,17 @@ beforeAll(async () => {
   tokens.deviceStale = await addDevice(server, SOLD_DEVICE, 'prev@example.com');
   await put(server, '/api/device/v1/sessions/Monza/02112026/lap.six', tokens.deviceStale, PREVIOUS_LAP);
   await put(server, '/api/device/v1/sessions/Monza/02112026/gps.six', tokens.deviceStale, GPS_LINE);
-  for (const [id, email] of [['previousOwner', 'prev@example.com'], ['newOwner', 'new@example.com']] as const) {
+  for (const [id, email] of [
+    ['previousOwner', 'prev@example.com'],
+    ['newOwner', 'new@example.com'],
+  ] as const) {
     const b = new Browser(server.baseUrl);
     await b.signIn(email);
     browsers.set(id, b);
   }
-  const handover = await browsers.get('admin')!.json('/api/admin/assign-owner', { method: 'POST', body: JSON.stringify({ email: 'new@example.com', deviceId: SOLD_DEVICE }) });
+  const handover = await browsers
+    .get('admin')!
+    .json('/api/admin/assign-owner', { method: 'POST', body: JSON.stringify({ email: 'new@example.com', deviceId: SOLD_DEVICE }) });
   expect(handover.body.token).toBeTruthy();
 });
 afterAll(async () => {
@@ -96,7 +119,13 @@ function expected(rule: AccessRule, who: Identity, target: Target): 'allow' | 'd
 }
 
 function concretePath(rule: AccessRule, target: Target): string {
-  const id = rule.url.startsWith('/api/admin/devices/:id') ? '000000000030' : rule.url === '/api/me/devices/:id/token' ? A_SPARE_DEVICE : target === 'sold' ? SOLD_DEVICE : A_DEVICE;
+  const id = rule.url.startsWith('/api/admin/devices/:id')
+    ? '000000000030'
+    : rule.url === '/api/me/devices/:id/token'
+      ? A_SPARE_DEVICE
+      : target === 'sold'
+        ? SOLD_DEVICE
+        : A_DEVICE;
   if (target === 'sold') {
     let path = rule.url.replace(':id', id).replace(':track', 'Monza').replace(':date', '02112026').replace(':format', 'lap.six');
     if (path === '/api/storage/metadata') path += `?path=${SOLD_DEVICE}/Monza/02112026/lap.six`;

@@ -50,12 +50,20 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
         const name = v.instancePath.replace(/^\//, '') || '_';
         fields[name] ??= v.message === 'required' || v.message === 'tooLong' || v.message === 'invalidBikeNumber' ? v.message : 'invalid';
       }
-      return reply.code(400).send({ code: 'storage/invalid-argument', message: `Invalid ${err.validationContext ?? 'request'}: ${Object.keys(fields).join(', ')}`, fields, requestId });
+      return reply.code(400).send({
+        code: 'storage/invalid-argument',
+        message: `Invalid ${err.validationContext ?? 'request'}: ${Object.keys(fields).join(', ')}`,
+        fields,
+        requestId,
+      });
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
     const code = (err.code && FASTIFY_CODES[err.code]) || byStatus(status);
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      const got = String(req.headers['content-type'] ?? '').split(';')[0]!.trim() || 'none';
+      const got =
+        String(req.headers['content-type'] ?? '')
+          .split(';')[0]!
+          .trim() || 'none';
       return reply.code(415).send({ code, message: `Unsupported Content-Type (${got}): send the body as application/json.`, requestId });
     }
     if (status >= 500) {

@@ -43,7 +43,10 @@ export const heavyReadsPlugin = fp(async (app: FastifyInstance) => {
     const key = heavyReadKey(req);
     const now = inFlight.get(key) ?? 0;
     if (now >= MAX_HEAVY_READS_IN_FLIGHT) {
-      throw new AppError('auth/too-many-requests', `At most ${MAX_HEAVY_READS_IN_FLIGHT} large downloads (GPS samples, exports) at a time; wait for one to finish.`);
+      throw new AppError(
+        'auth/too-many-requests',
+        `At most ${MAX_HEAVY_READS_IN_FLIGHT} large downloads (GPS samples, exports) at a time; wait for one to finish.`,
+      );
     }
     inFlight.set(key, now + 1);
     req[counted] = key;

@@ -12,11 +12,15 @@ export const metricsPlugin = fp(async (app: FastifyInstance, opts: { metrics: Me
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.httpDuration.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', {
-    config: { access: 'metrics', rateLimit: false },
-    schema: { tags: ['operators'], summary: "Prometheus metrics (text format); needs Authorization: Bearer <METRICS_TOKEN>" },
-  }, async (_req, reply) => {
-    reply.type(metrics.registry.contentType).header('cache-control', 'no-store');
-    return metrics.registry.metrics();
-  });
+  app.get(
+    '/metrics',
+    {
+      config: { access: 'metrics', rateLimit: false },
+      schema: { tags: ['operators'], summary: 'Prometheus metrics (text format); needs Authorization: Bearer <METRICS_TOKEN>' },
+    },
+    async (_req, reply) => {
+      reply.type(metrics.registry.contentType).header('cache-control', 'no-store');
+      return metrics.registry.metrics();
+    },
+  );
 });

@@ -15,12 +15,30 @@ describe('decide (the policy, pure)', () => {
   const device: Subject = { user: null, device: { ownerDisabled: false } };
   const deviceOfDisabled: Subject = { user: null, device: { ownerDisabled: true } };
   const table: [Access, Subject, string][] = [
-    ['public', anon, 'allow'], ['public', device, 'allow'],
-    ['rider', anon, 'unauthenticated'], ['rider', device, 'unauthenticated'], ['rider', rider, 'allow'], ['rider', seller, 'allow'], ['rider', admin, 'allow'],
-    ['seller', rider, 'forbidden'], ['seller', admin, 'forbidden'], ['seller', seller, 'allow'], ['seller', anon, 'unauthenticated'],
-    ['admin', rider, 'forbidden'], ['admin', seller, 'forbidden'], ['admin', admin, 'allow'], ['admin', anon, 'unauthenticated'],
-    ['device', anon, 'unauthenticated'], ['device', rider, 'unauthenticated'], ['device', admin, 'unauthenticated'], ['device', device, 'allow'], ['device', deviceOfDisabled, 'disabled'], ['public', deviceOfDisabled, 'allow'],
-    ['rider', disabledAdmin, 'disabled'], ['admin', disabledAdmin, 'disabled'], ['seller', disabledAdmin, 'disabled'],
+    ['public', anon, 'allow'],
+    ['public', device, 'allow'],
+    ['rider', anon, 'unauthenticated'],
+    ['rider', device, 'unauthenticated'],
+    ['rider', rider, 'allow'],
+    ['rider', seller, 'allow'],
+    ['rider', admin, 'allow'],
+    ['seller', rider, 'forbidden'],
+    ['seller', admin, 'forbidden'],
+    ['seller', seller, 'allow'],
+    ['seller', anon, 'unauthenticated'],
+    ['admin', rider, 'forbidden'],
+    ['admin', seller, 'forbidden'],
+    ['admin', admin, 'allow'],
+    ['admin', anon, 'unauthenticated'],
+    ['device', anon, 'unauthenticated'],
+    ['device', rider, 'unauthenticated'],
+    ['device', admin, 'unauthenticated'],
+    ['device', device, 'allow'],
+    ['device', deviceOfDisabled, 'disabled'],
+    ['public', deviceOfDisabled, 'allow'],
+    ['rider', disabledAdmin, 'disabled'],
+    ['admin', disabledAdmin, 'disabled'],
+    ['seller', disabledAdmin, 'disabled'],
   ];
   it.each(table)('%s route, subject %#: %s', (access, subject, want) => {
     expect(decide(access, subject)).toBe(want);

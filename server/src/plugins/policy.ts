@@ -36,7 +36,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** What a refused caller must send instead (a device or a script reads these). */
 const UNAUTHENTICATED_MESSAGES: Partial<Record<Access, string>> = {
   device: 'A valid device token is required (Authorization: Bearer <token>).',
-  metrics: 'Metrics need the operators\' token (Authorization: Bearer <METRICS_TOKEN>), or read them on METRICS_PORT from this machine.',
+  metrics: "Metrics need the operators' token (Authorization: Bearer <METRICS_TOKEN>), or read them on METRICS_PORT from this machine.",
 };
 
 /** Whether `Authorization: Bearer <token>` carries `expected`, compared in constant time. */
@@ -117,12 +117,17 @@ export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions)
     }
     const id = req.identity;
     const metricsToken = access === 'metrics' && bearerMatches(req.headers.authorization, opts.metricsToken);
-    const decision = decide(access, { user: id ? { admin: id.admin, seller: id.seller, disabled: id.disabled } : null, device: device ? { ownerDisabled: device.ownerDisabled } : null, metricsToken });
+    const decision = decide(access, {
+      user: id ? { admin: id.admin, seller: id.seller, disabled: id.disabled } : null,
+      device: device ? { ownerDisabled: device.ownerDisabled } : null,
+      metricsToken,
+    });
     if (decision === 'unauthenticated') {
       throw new AppError('storage/unauthenticated', UNAUTHENTICATED_MESSAGES[access]);
     }
     if (decision === 'disabled') {
-      if (access === 'device') throw new AppError('auth/user-disabled', "This device's owner account is disabled: it may neither upload nor read its configuration.");
+      if (access === 'device')
+        throw new AppError('auth/user-disabled', "This device's owner account is disabled: it may neither upload nor read its configuration.");
       await opts.signOut(req, reply);
       throw new AppError('auth/user-disabled');
     }

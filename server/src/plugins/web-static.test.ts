@@ -43,7 +43,8 @@ describe('the build step', () => {
 });
 
 describe('serving', () => {
-  const get = (url: string, acceptEncoding?: string) => app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+  const get = (url: string, acceptEncoding?: string) =>
+    app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
 
   it('sends Brotli to a browser that takes it, with the cache headers of a hashed asset', async () => {
     const res = await get('/assets/laps-page-abc123.js', 'gzip, deflate, br');
@@ -94,16 +95,29 @@ describe('preloads named by the address', () => {
   it('none for other pages, or for an address that names no valid session', async () => {
     expect((await app.inject({ method: 'GET', url: '/laps?hw=000000000900&pista=Interlagos&data=02112026' })).headers.link).toBeUndefined();
     // A name given twice is no session either.
-    expect((await app.inject({ method: 'GET', url: '/analytics?hw=000000000900&hw=000000000901&pista=Interlagos&data=02112026' })).headers.link).toBeUndefined();
-    for (const query of ['', 'hw=000000000900&pista=Interlagos', 'hw=12&pista=Interlagos&data=02112026', 'hw=000000000900&pista=Interlagos&data=2026-11-02', `hw=000000000900&pista=${'x'.repeat(65)}&data=02112026`]) {
+    expect(
+      (await app.inject({ method: 'GET', url: '/analytics?hw=000000000900&hw=000000000901&pista=Interlagos&data=02112026' })).headers.link,
+    ).toBeUndefined();
+    for (const query of [
+      '',
+      'hw=000000000900&pista=Interlagos',
+      'hw=12&pista=Interlagos&data=02112026',
+      'hw=000000000900&pista=Interlagos&data=2026-11-02',
+      `hw=000000000900&pista=${'x'.repeat(65)}&data=02112026`,
+    ]) {
       expect(pagePreloads('/analytics', Object.fromEntries(new URLSearchParams(query))), query).toBeUndefined();
     }
   });
 
   it('a hostile track name stays inside its URL (percent-encoded: no header or link injection)', () => {
-    const link = pagePreloads('/analytics', { hw: '000000000900', pista: 'x>; rel=preload; as=script, <//evil.example/a.js\r\nSet-Cookie: a', data: '02112026' })!;
+    const link = pagePreloads('/analytics', {
+      hw: '000000000900',
+      pista: 'x>; rel=preload; as=script, <//evil.example/a.js\r\nSet-Cookie: a',
+      data: '02112026',
+    })!;
     expect(link.split(', ')).toHaveLength(3);
     expect(link).not.toMatch(/[\r\n]|evil\.example\/a\.js>|as=script/);
-    for (const part of link.split(', ')) expect(part).toMatch(/^<\/api\/devices\/000000000900\/sessions\/[^<>;, ]+\/02112026\/(gps\.bin|analysis|laps)>; rel=preload; as=fetch; crossorigin$/);
+    for (const part of link.split(', '))
+      expect(part).toMatch(/^<\/api\/devices\/000000000900\/sessions\/[^<>;, ]+\/02112026\/(gps\.bin|analysis|laps)>; rel=preload; as=fetch; crossorigin$/);
   });
 });

@@ -14,7 +14,9 @@ function NotFound() {
     <main className="page page-status">
       <h1>{t.app.notFoundTitle}</h1>
       <p>{t.app.notFoundBody}</p>
-      <Link className="btn" to="/">{t.app.goHome}</Link>
+      <Link className="btn" to="/">
+        {t.app.goHome}
+      </Link>
     </main>
   );
 }
@@ -45,7 +47,15 @@ function lazyPage(load: () => Promise<ComponentType>, guard: Guard = 'rider', pr
     // download), not in an effect, which would queue the data behind the code.
     useMemo(() => prefetch?.(new URLSearchParams(search)), [search]);
     code.start().catch(() => {}); // PageCode shows a failure
-    return guard === 'rider' ? <RequireAuth><PageCode /></RequireAuth> : <RequireRole role={guard}><PageCode /></RequireRole>;
+    return guard === 'rider' ? (
+      <RequireAuth>
+        <PageCode />
+      </RequireAuth>
+    ) : (
+      <RequireRole role={guard}>
+        <PageCode />
+      </RequireRole>
+    );
   };
 }
 
@@ -82,7 +92,14 @@ export function createRoutes(queryClient: QueryClient) {
       <BrowserRouter>
         <Routes>
           <Route path="/" element={<RootRedirect />} />
-          <Route path="/login" element={<RedirectIfSignedIn><LoginPage /></RedirectIfSignedIn>} />
+          <Route
+            path="/login"
+            element={
+              <RedirectIfSignedIn>
+                <LoginPage />
+              </RedirectIfSignedIn>
+            }
+          />
           <Route path="/user" element={<HomePage />} />
           <Route path="/enroll" element={<EnrollPage />} />
           <Route path="/laps" element={<LapsPage />} />
@@ -93,7 +110,14 @@ export function createRoutes(queryClient: QueryClient) {
           <Route path="/hardware" element={<HardwarePage />} />
           <Route path="/auditoria" element={<AuditPage />} />
           <Route path="/seller" element={<SellerPage />} />
-          <Route path="*" element={<RequireAuth><NotFound /></RequireAuth>} />
+          <Route
+            path="*"
+            element={
+              <RequireAuth>
+                <NotFound />
+              </RequireAuth>
+            }
+          />
         </Routes>
       </BrowserRouter>
     );

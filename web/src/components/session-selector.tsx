@@ -4,7 +4,6 @@ import { errorMessage, fill, t } from '../i18n/messages';
 import { useDates, useTracks } from '../lib/sessions-api';
 import type { SessionAddress } from '../../../core/contracts/session-paths';
 
-
 /**
  * The spec's selection: a hardware dropdown only with more than one device; choosing a hardware
  * lists its tracks and picks the first; choosing a track lists its dates (ascending, dd/mm/yyyy)
@@ -29,7 +28,11 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Ses
 
   return (
     <>
-      {tracks.data?.demo && <p className="notice notice-demo" role="note">{fill(t.laps.demoBanner, { device: hw })}</p>}
+      {tracks.data?.demo && (
+        <p className="notice notice-demo" role="note">
+          {fill(t.laps.demoBanner, { device: hw })}
+        </p>
+      )}
       <form
         className="selector"
         onSubmit={(e) => {
@@ -49,7 +52,11 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Ses
                 setData(undefined);
               }}
             >
-              {devices.map((d) => <option key={d} value={d}>{d}</option>)}
+              {devices.map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
             </select>
           </div>
         )}
@@ -65,20 +72,38 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Ses
             disabled={!tracks.data?.tracks.length}
             aria-busy={tracks.isPending}
           >
-            {(tracks.data?.tracks ?? []).map((name) => <option key={name} value={name}>{name}</option>)}
+            {(tracks.data?.tracks ?? []).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
           <label htmlFor="sel-data">{t.laps.data}</label>
           <select id="sel-data" value={data ?? ''} onChange={(e) => setData(e.target.value)} disabled={!dates.data?.dates.length} aria-busy={dates.isFetching}>
-            {(dates.data?.dates ?? []).map((d) => <option key={d} value={d}>{formatDdmmyyyy(d)}</option>)}
+            {(dates.data?.dates ?? []).map((d) => (
+              <option key={d} value={d}>
+                {formatDdmmyyyy(d)}
+              </option>
+            ))}
           </select>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={!pista || !data}>{t.laps.carregar}</button>
+        <button type="submit" className="btn btn-primary" disabled={!pista || !data}>
+          {t.laps.carregar}
+        </button>
       </form>
-      {tracks.isError && <p role="alert" className="alert alert-error">{errorMessage(tracks.error)}</p>}
+      {tracks.isError && (
+        <p role="alert" className="alert alert-error">
+          {errorMessage(tracks.error)}
+        </p>
+      )}
       {tracks.data && tracks.data.tracks.length === 0 && <p className="empty-state">{t.laps.noTracks}</p>}
-      {dates.isError && <p role="alert" className="alert alert-error">{errorMessage(dates.error)}</p>}
+      {dates.isError && (
+        <p role="alert" className="alert alert-error">
+          {errorMessage(dates.error)}
+        </p>
+      )}
     </>
   );
 }

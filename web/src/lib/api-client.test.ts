@@ -24,7 +24,10 @@ describe('api client retry policy', () => {
   });
 
   it('retries a 503 then succeeds, parsing with the schema', async () => {
-    const fetchMock = vi.fn().mockResolvedValueOnce(respond(503, { code: 'storage/internal-error', message: 'x' })).mockResolvedValueOnce(respond(200, { n: 1 }));
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(respond(503, { code: 'storage/internal-error', message: 'x' }))
+      .mockResolvedValueOnce(respond(200, { n: 1 }));
     vi.stubGlobal('fetch', fetchMock);
     const sleeps: number[] = [];
     const out = await apiRequest('/api/x', { schema: z.object({ n: z.number() }), sleep: async (ms) => void sleeps.push(ms) });
@@ -34,7 +37,10 @@ describe('api client retry policy', () => {
   });
 
   it('gives up with storage/retry-limit-exceeded once the operation budget is spent', async () => {
-    vi.stubGlobal('fetch', vi.fn().mockImplementation(async () => respond(500, { code: 'storage/internal-error', message: 'x' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockImplementation(async () => respond(500, { code: 'storage/internal-error', message: 'x' })),
+    );
     const err = await apiRequest('/api/x', { maxOperationMs: 3000, sleep: async () => {} }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe('storage/retry-limit-exceeded');
@@ -56,7 +62,10 @@ describe('api client retry policy', () => {
   });
 
   it('takes a read started early as its first try, once; a failed early read is retried afresh', async () => {
-    const fetchMock = vi.fn().mockResolvedValueOnce(respond(200, { early: true })).mockResolvedValueOnce(respond(200, { early: false }));
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValueOnce(respond(200, { early: true }))
+      .mockResolvedValueOnce(respond(200, { early: false }));
     vi.stubGlobal('fetch', fetchMock);
     fetchEarly('/api/laps');
     fetchEarly('/api/laps'); // asked twice while rendering: one download
@@ -65,7 +74,10 @@ describe('api client retry policy', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
     expect(takeEarly('/api/laps')).toBeUndefined();
 
-    const failing = vi.fn().mockRejectedValueOnce(new TypeError('offline')).mockResolvedValueOnce(respond(200, { n: 2 }));
+    const failing = vi
+      .fn()
+      .mockRejectedValueOnce(new TypeError('offline'))
+      .mockResolvedValueOnce(respond(200, { n: 2 }));
     vi.stubGlobal('fetch', failing);
     fetchEarly('/api/analysis');
     expect(await apiRequest('/api/analysis', { sleep: async () => {} })).toEqual({ n: 2 });
@@ -75,7 +87,10 @@ describe('api client retry policy', () => {
 
 describe('the request id, for support', () => {
   it("an error keeps the server's x-request-id, and its Portuguese message quotes it", async () => {
-    const res = new Response(JSON.stringify({ code: 'storage/unauthorized', message: 'no' }), { status: 403, headers: { 'content-type': 'application/json', 'x-request-id': 'a1b2c3d4e5' } });
+    const res = new Response(JSON.stringify({ code: 'storage/unauthorized', message: 'no' }), {
+      status: 403,
+      headers: { 'content-type': 'application/json', 'x-request-id': 'a1b2c3d4e5' },
+    });
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(res));
     const err = await apiRequest('/api/x').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);

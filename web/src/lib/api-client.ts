@@ -48,7 +48,15 @@ async function toApiError(res: Response): Promise<ApiError> {
     return new ApiError(e.code, res.status, e.message, fields, requestId);
   }
   const code: ErrorCode =
-    res.status === 401 ? 'storage/unauthenticated' : res.status === 403 ? 'storage/unauthorized' : res.status === 404 ? 'storage/object-not-found' : res.status === 429 ? 'auth/too-many-requests' : 'storage/unknown';
+    res.status === 401
+      ? 'storage/unauthenticated'
+      : res.status === 403
+        ? 'storage/unauthorized'
+        : res.status === 404
+          ? 'storage/object-not-found'
+          : res.status === 429
+            ? 'auth/too-many-requests'
+            : 'storage/unknown';
   return new ApiError(code, res.status, res.statusText, {}, requestId);
 }
 
@@ -65,13 +73,15 @@ export async function apiRequest<T>(path: string, opts: RequestOptions<T> = {}):
     try {
       // A read the page started before its code arrived (early-fetch.ts) is taken as the first try.
       const early = attempt === 0 && opts.method === undefined && opts.body === undefined ? takeEarly(path) : undefined;
-      res = early ? await early : await fetch(path, {
-        method: opts.method ?? 'GET',
-        credentials: 'same-origin',
-        headers: opts.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-        signal,
-      });
+      res = early
+        ? await early
+        : await fetch(path, {
+            method: opts.method ?? 'GET',
+            credentials: 'same-origin',
+            headers: opts.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+            body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+            signal,
+          });
     } catch (err) {
       if (opts.signal?.aborted) throw new ApiError('storage/canceled', 0, 'canceled');
       networkError = true;

@@ -33,7 +33,7 @@ describe('display formats', () => {
   });
   it('writes what Intl.NumberFormat("pt-BR") writes, for any number and 0–6 digits', () => {
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const values: number[] = [0, -0, 0.05, 0.25, 9.95, 99.95, 1e21, 1.7976931348623157e308, 5e-324];
     for (let i = 0; i < 5000; i++) {
       const r = random();

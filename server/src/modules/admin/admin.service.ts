@@ -60,7 +60,13 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
         if (device.owner_email === email) return null;
         const token = newToken();
         await setDeviceOwner(trx, deviceId, email, hashToken(token));
-        await recordAudit(trx, { actor, action: 'assign-owner', target: deviceId, before: { owner: device.owner_email }, after: { owner: email, tokenRotated: true } });
+        await recordAudit(trx, {
+          actor,
+          action: 'assign-owner',
+          target: deviceId,
+          before: { owner: device.owner_email },
+          after: { owner: email, tokenRotated: true },
+        });
         return token;
       });
     },
@@ -70,7 +76,13 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
         const user = await requireUser(trx, buyer);
         await requireSeller(trx, seller);
         await setUserSeller(trx, buyer, seller);
-        await recordAudit(trx, { actor, action: 'assign-buyer-seller', target: buyer, before: { userSeller: user.user_seller }, after: { userSeller: seller } });
+        await recordAudit(trx, {
+          actor,
+          action: 'assign-buyer-seller',
+          target: buyer,
+          before: { userSeller: user.user_seller },
+          after: { userSeller: seller },
+        });
       });
     },
 
@@ -126,7 +138,13 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
         const user = await requireUser(trx, email);
         await setDisabled(trx, email, disabled);
         if (disabled) await deleteAuthSessionsOf(trx, email);
-        await recordAudit(trx, { actor, action: disabled ? 'disable-user' : 'enable-user', target: email, before: { disabled: Number(user.disabled) !== 0 }, after: { disabled } });
+        await recordAudit(trx, {
+          actor,
+          action: disabled ? 'disable-user' : 'enable-user',
+          target: email,
+          before: { disabled: Number(user.disabled) !== 0 },
+          after: { disabled },
+        });
       });
       if (disabled) await revokeSignIns(email);
     },

@@ -3,7 +3,17 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema';
 import { nowIso } from '../../lib/tokens';
 
-export type AuditAction = 'assign-owner' | 'assign-buyer-seller' | 'assign-device-seller' | 'register-device' | 'rotate-token' | 'set-roles' | 'disable-user' | 'enable-user' | 'sell-device' | 'revoke-token';
+export type AuditAction =
+  | 'assign-owner'
+  | 'assign-buyer-seller'
+  | 'assign-device-seller'
+  | 'register-device'
+  | 'rotate-token'
+  | 'set-roles'
+  | 'disable-user'
+  | 'enable-user'
+  | 'sell-device'
+  | 'revoke-token';
 
 export interface AuditEntry {
   actor: string;
@@ -29,11 +39,27 @@ function auditId(now: number): string {
 export async function recordAudit(db: Kysely<DB>, e: AuditEntry): Promise<void> {
   await db
     .insertInto('audit_log')
-    .values({ id: auditId(Date.now()), at: nowIso(), actor: e.actor, action: e.action, target: e.target, before: JSON.stringify(e.before), after: JSON.stringify(e.after) })
+    .values({
+      id: auditId(Date.now()),
+      at: nowIso(),
+      actor: e.actor,
+      action: e.action,
+      target: e.target,
+      before: JSON.stringify(e.before),
+      after: JSON.stringify(e.after),
+    })
     .execute();
 }
 
 export async function listAudit(db: Kysely<DB>, limit = 500) {
   const rows = await db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((r) => ({ id: r.id, at: r.at, actor: r.actor, action: r.action, target: r.target, before: JSON.parse(r.before) as Record<string, unknown>, after: JSON.parse(r.after) as Record<string, unknown> }));
+  return rows.map((r) => ({
+    id: r.id,
+    at: r.at,
+    actor: r.actor,
+    action: r.action,
+    target: r.target,
+    before: JSON.parse(r.before) as Record<string, unknown>,
+    after: JSON.parse(r.after) as Record<string, unknown>,
+  }));
 }

@@ -2,10 +2,7 @@ import type { Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared';
 import type { DB } from '../../db/schema';
 
-export async function insertAuthSession(
-  db: Kysely<DB>,
-  s: { idHash: string; email: string; createdAt: string; expiresAt: string },
-): Promise<void> {
+export async function insertAuthSession(db: Kysely<DB>, s: { idHash: string; email: string; createdAt: string; expiresAt: string }): Promise<void> {
   await db
     .insertInto('auth_sessions')
     .values({ id_hash: s.idHash, user_email: s.email, created_at: s.createdAt, expires_at: s.expiresAt, renewed_at: s.createdAt })
@@ -17,7 +14,16 @@ const sessionById = preparedQuery((db, idHash: string) =>
   db
     .selectFrom('auth_sessions')
     .innerJoin('users', 'users.email', 'auth_sessions.user_email')
-    .select(['auth_sessions.id_hash', 'auth_sessions.created_at', 'auth_sessions.expires_at', 'auth_sessions.renewed_at', 'users.email', 'users.disabled', 'users.adm', 'users.seller'])
+    .select([
+      'auth_sessions.id_hash',
+      'auth_sessions.created_at',
+      'auth_sessions.expires_at',
+      'auth_sessions.renewed_at',
+      'users.email',
+      'users.disabled',
+      'users.adm',
+      'users.seller',
+    ])
     .where('auth_sessions.id_hash', '=', idHash),
 );
 
@@ -41,14 +47,8 @@ export async function deleteExpiredAuthSessions(db: Kysely<DB>, now: string): Pr
   await db.deleteFrom('auth_sessions').where('expires_at', '<', now).execute();
 }
 
-export async function insertFlow(
-  db: Kysely<DB>,
-  f: { state: string; codeVerifier: string; nonce: string; mode: string; createdAt: string },
-): Promise<void> {
-  await db
-    .insertInto('auth_flows')
-    .values({ state: f.state, code_verifier: f.codeVerifier, nonce: f.nonce, mode: f.mode, created_at: f.createdAt })
-    .execute();
+export async function insertFlow(db: Kysely<DB>, f: { state: string; codeVerifier: string; nonce: string; mode: string; createdAt: string }): Promise<void> {
+  await db.insertInto('auth_flows').values({ state: f.state, code_verifier: f.codeVerifier, nonce: f.nonce, mode: f.mode, created_at: f.createdAt }).execute();
 }
 
 /** Takes the flow out in one step: a replayed callback finds nothing. */

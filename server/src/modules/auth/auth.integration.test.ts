@@ -65,7 +65,10 @@ describe('sign-in through OpenID Connect (code + PKCE) with the local provider',
   it('rejects a code redeemed without the right PKCE verifier', async () => {
     const b = new Browser(server.baseUrl);
     const callback = await b.authorizeUntilCallback('pkce@example.com');
-    await server.database.db.updateTable('auth_flows').set({ code_verifier: 'x'.repeat(64) }).execute();
+    await server.database.db
+      .updateTable('auth_flows')
+      .set({ code_verifier: 'x'.repeat(64) })
+      .execute();
     const res = await b.request(callback.pathname + callback.search);
     expect(res.headers.get('location')).toBe('/login?erro=auth%2Finvalid-credential');
     expect(b.cookies.has('voltas_session')).toBe(false);
@@ -99,7 +102,11 @@ describe('sign-in through OpenID Connect (code + PKCE) with the local provider',
   it('a cancelled sign-in reports auth/popup-closed-by-user to the popup page', async () => {
     const b = new Browser(server.baseUrl);
     const { url: interaction } = await b.follow('/api/auth/login?mode=popup');
-    const aborted = await b.request(`${interaction.pathname}/abort`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const aborted = await b.request(`${interaction.pathname}/abort`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     const { url } = await b.follow(aborted.headers.get('location')!, (u) => u.pathname === '/auth-done.html');
     expect(url.searchParams.get('erro')).toBe('auth/popup-closed-by-user');
   });

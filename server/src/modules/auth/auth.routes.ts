@@ -27,48 +27,66 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
   const { auth } = opts;
   const flowCookie = { path: '/api/auth', httpOnly: true, sameSite: 'lax' as const, secure: opts.secureCookies };
 
-  r.get('/api/auth/login', {
-    config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
-    schema: { tags: ['auth'], summary: 'Starts an OpenID Connect sign-in (authorization code + PKCE)', querystring: loginQuerySchema },
-  }, async (req, reply) => {
-    const { mode } = req.query;
-    try {
-      const { url, state } = await auth.begin(mode);
-      reply.setCookie(FLOW_COOKIE, state, { ...flowCookie, maxAge: FLOW_TTL_MS / 1000 });
-      return reply.redirect(url.href, 303);
-    } catch (err) {
-      if (!(err instanceof SignInError)) throw err;
-      req.log.warn({ reason: err.message }, 'sign-in could not start');
-      return settle(reply, mode, err.code);
-    }
-  });
+  r.get(
+    '/api/auth/login',
+    {
+      config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], summary: 'Starts an OpenID Connect sign-in (authorization code + PKCE)', querystring: loginQuerySchema },
+    },
+    async (req, reply) => {
+      const { mode } = req.query;
+      try {
+        const { url, state } = await auth.begin(mode);
+        reply.setCookie(FLOW_COOKIE, state, { ...flowCookie, maxAge: FLOW_TTL_MS / 1000 });
+        return reply.redirect(url.href, 303);
+      } catch (err) {
+        if (!(err instanceof SignInError)) throw err;
+        req.log.warn({ reason: err.message }, 'sign-in could not start');
+        return settle(reply, mode, err.code);
+      }
+    },
+  );
 
-  r.get('/api/auth/callback', {
-    config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
-    schema: { tags: ['auth'], summary: 'OpenID Connect redirect URI', querystring: callbackQuerySchema },
-  }, async (req, reply) => {
-    const browserState = req.cookies[FLOW_COOKIE];
-    reply.clearCookie(FLOW_COOKIE, flowCookie);
-    const flow = await auth.takeFlow(req.query.state);
-    try {
-      const email = await auth.complete({ flow, state: req.query.state, browserState, providerError: req.query.error, callbackUrl: new URL(req.url, opts.redirectUri) });
-      await app.authSessions.start(req, reply, email);
-      opts.metrics.signIns.inc({ result: 'ok', reason: '' });
-      req.log.info({ user: email }, 'signed in');
-      return settle(reply, flow?.mode);
-    } catch (err) {
-      if (!(err instanceof SignInError)) throw err;
-      opts.metrics.signIns.inc({ result: 'failed', reason: err.code });
-      req.log.warn({ code: err.code, reason: err.message }, 'sign-in failed');
-      return settle(reply, flow?.mode, err.code);
-    }
-  });
+  r.get(
+    '/api/auth/callback',
+    {
+      config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: { tags: ['auth'], summary: 'OpenID Connect redirect URI', querystring: callbackQuerySchema },
+    },
+    async (req, reply) => {
+      const browserState = req.cookies[FLOW_COOKIE];
+      reply.clearCookie(FLOW_COOKIE, flowCookie);
+      const flow = await auth.takeFlow(req.query.state);
+      try {
+        const email = await auth.complete({
+          flow,
+          state: req.query.state,
+          browserState,
+          providerError: req.query.error,
+          callbackUrl: new URL(req.url, opts.redirectUri),
+        });
+        await app.authSessions.start(req, reply, email);
+        opts.metrics.signIns.inc({ result: 'ok', reason: '' });
+        req.log.info({ user: email }, 'signed in');
+        return settle(reply, flow?.mode);
+      } catch (err) {
+        if (!(err instanceof SignInError)) throw err;
+        opts.metrics.signIns.inc({ result: 'failed', reason: err.code });
+        req.log.warn({ code: err.code, reason: err.message }, 'sign-in failed');
+        return settle(reply, flow?.mode, err.code);
+      }
+    },
+  );
 
-  r.post('/api/auth/logout', {
-    config: { access: 'public', changesSignIn: true },
-    schema: { tags: ['auth'], summary: 'Ends the session', response: { 200: okSchema } },
-  }, async (req, reply) => {
-    await app.authSessions.end(req, reply);
-    return { ok: true as const };
-  });
+  r.post(
+    '/api/auth/logout',
+    {
+      config: { access: 'public', changesSignIn: true },
+      schema: { tags: ['auth'], summary: 'Ends the session', response: { 200: okSchema } },
+    },
+    async (req, reply) => {
+      await app.authSessions.end(req, reply);
+      return { ok: true as const };
+    },
+  );
 }

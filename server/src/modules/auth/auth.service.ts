@@ -11,7 +11,10 @@ export const FLOW_TTL_MS = 10 * 60 * 1000;
 
 /** A sign-in that did not succeed: the code the rider sees, and the reason for the log. */
 export class SignInError extends Error {
-  constructor(readonly code: ErrorCode, detail: string) {
+  constructor(
+    readonly code: ErrorCode,
+    detail: string,
+  ) {
     super(detail);
   }
 }

@@ -148,7 +148,12 @@ export function createLocalIdp(opts: { publicUrl: string; redirectUri: string; p
       });
 
       scope.post('/oidc/interaction/:uid/abort', { config: { access: 'public' } }, async (req, reply) => {
-        const to = await provider.interactionResult(req.raw, reply.raw, { error: 'access_denied', error_description: 'End-User aborted interaction' }, { mergeWithLastSubmission: false });
+        const to = await provider.interactionResult(
+          req.raw,
+          reply.raw,
+          { error: 'access_denied', error_description: 'End-User aborted interaction' },
+          { mergeWithLastSubmission: false },
+        );
         return reply.redirect(to, 303);
       });
 
@@ -175,7 +180,8 @@ function sendLoginPage(reply: FastifyReply, uid: string, email: string, error: s
   const t = ptBR.localIdp;
   const action = `${LOCAL_IDP_PATH}/interaction/${encodeURIComponent(uid)}`;
   const demo = DEMO_ACCOUNTS.map(
-    (a) => `<form method="post" action="${action}/login"><input type="hidden" name="email" value="${escapeHtml(a.email)}">` +
+    (a) =>
+      `<form method="post" action="${action}/login"><input type="hidden" name="email" value="${escapeHtml(a.email)}">` +
       `<input type="hidden" name="name" value="${escapeHtml(a.name)}">` +
       `<button type="submit" class="demo">${escapeHtml(a.name)} <small>${escapeHtml(a.email)}</small></button></form>`,
   ).join('');
@@ -206,4 +212,3 @@ button{min-height:44px;font-size:1rem;border-radius:6px;border:0;padding:8px 16p
 .error{color:#ff8a80}
 </style></head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 }
-

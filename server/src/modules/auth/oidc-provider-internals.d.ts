@@ -11,4 +11,3 @@ declare module 'oidc-provider/lib/adapters/memory_adapter.js' {
   const MemoryAdapter: new (model: string, store?: MemoryStore, clockTolerance?: number) => Adapter;
   export default MemoryAdapter;
 }
-

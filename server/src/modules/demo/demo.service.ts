@@ -30,7 +30,12 @@ const DEMO_SESSIONS: { device: string; track: string; date: string; seed: number
  * rider's device with generated sessions on real tracks. Idempotent (re-sending identical files
  * is a no-op).
  */
-export async function loadDemo(db: Kysely<DB>, blobs: BlobStore, coordination: Coordination, opts: { onlyIfEmpty: boolean; companyAccount: string }): Promise<string> {
+export async function loadDemo(
+  db: Kysely<DB>,
+  blobs: BlobStore,
+  coordination: Coordination,
+  opts: { onlyIfEmpty: boolean; companyAccount: string },
+): Promise<string> {
   if (opts.onlyIfEmpty) {
     if (await anyUserExists(db)) return 'demo: data dir already in use, nothing loaded';
   }

@@ -42,7 +42,13 @@ describe('device upload → list → laps round trip', () => {
   it('uploads a generated session and its owner reads it back', async () => {
     const gps = await put(server, gpsPath(), tokenA, session.gpsSix);
     expect(gps.status).toBe(200);
-    expect(gps.body).toMatchObject({ stored: true, unchanged: false, key: '000000000010/Interlagos/21112026/gps.six', indexed: session.sampleCount, warnings: [] });
+    expect(gps.body).toMatchObject({
+      stored: true,
+      unchanged: false,
+      key: '000000000010/Interlagos/21112026/gps.six',
+      indexed: session.sampleCount,
+      warnings: [],
+    });
     const lap = await put(server, lapPath(), tokenA, session.lapSix, { 'content-md5': createHash('md5').update(session.lapSix).digest('base64') });
     expect(lap.status).toBe(200);
     expect(lap.body.indexed).toBe(session.laps.length);
@@ -68,8 +74,13 @@ describe('device upload → list → laps round trip', () => {
     expect(list.body).toEqual({ prefixes: [], items: ['000000000010/Interlagos/21112026/gps.six', '000000000010/Interlagos/21112026/lap.six'] });
     const meta = await rider.json('/api/storage/metadata?path=000000000010/Interlagos/21112026/lap.six');
     expect(meta.body).toMatchObject({
-      bucket: server.config.s3?.bucket ?? 'voltas', name: 'lap.six', fullPath: '000000000010/Interlagos/21112026/lap.six', size: Buffer.byteLength(session.lapSix),
-      md5Hash: createHash('md5').update(session.lapSix).digest('base64'), contentType: 'text/plain; charset=utf-8', metageneration: '1',
+      bucket: server.config.s3?.bucket ?? 'voltas',
+      name: 'lap.six',
+      fullPath: '000000000010/Interlagos/21112026/lap.six',
+      size: Buffer.byteLength(session.lapSix),
+      md5Hash: createHash('md5').update(session.lapSix).digest('base64'),
+      contentType: 'text/plain; charset=utf-8',
+      metageneration: '1',
     });
     for (const field of ['generation', 'timeCreated', 'updated']) expect(meta.body[field]).toBeTruthy();
   });
@@ -89,7 +100,15 @@ describe('device upload → list → laps round trip', () => {
     const body = `${LAP_LINE}\r\nnot a lap\r\n\r\n${LAP_LINE.replace('|A|', '|Q|')}\r\n`;
     const res = await put(server, lapPath('Curitiba', '01022026'), tokenA, body);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ stored: true, lines: 3, indexed: 1, warnings: [{ line: 2, field: '*', reason: 'fieldCount' }, { line: 4, field: 'heat', reason: 'heat' }] });
+    expect(res.body).toMatchObject({
+      stored: true,
+      lines: 3,
+      indexed: 1,
+      warnings: [
+        { line: 2, field: '*', reason: 'fieldCount' },
+        { line: 4, field: 'heat', reason: 'heat' },
+      ],
+    });
     const rider = new Browser(server.baseUrl);
     await rider.signIn('rider.a@example.com');
     const laps = await rider.json('/api/devices/000000000010/sessions/Curitiba/01022026/laps');
@@ -103,7 +122,8 @@ describe('device upload → list → laps round trip', () => {
 });
 
 describe('bad input gets a clear error and stores nothing', () => {
-  const cases: [string, () => Promise<{ status: number; body: any }>, number, string][] = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each case's body is checked field by field
+  const cases: [string, () => Promise<{ status: number; body: any }>, number, string][] = [
     ['no token', () => put(server, lapPath('X1'), undefined, LAP_LINE), 401, 'storage/unauthenticated'],
     ['unknown token', () => put(server, lapPath('X2'), 'x'.repeat(43), LAP_LINE), 401, 'storage/unauthenticated'],
     ['date that is not a date', () => put(server, lapPath('X3', '31022026'), tokenA, LAP_LINE), 400, 'storage/invalid-argument'],
@@ -121,8 +141,18 @@ describe('bad input gets a clear error and stores nothing', () => {
     ['no valid line', () => put(server, lapPath('X9'), tokenA, 'hello\nworld\n'), 422, 'storage/invalid-format'],
     ['empty body', () => put(server, lapPath('X10'), tokenA, ''), 422, 'storage/invalid-format'],
     ['a gps line sent as lap.six', () => put(server, lapPath('X11'), tokenA, GPS_LINE), 422, 'storage/invalid-format'],
-    ['JSON instead of text', () => put(server, lapPath('X12'), tokenA, '{"a":1}', { 'content-type': 'application/json' }), 415, 'request/unsupported-media-type'],
-    ['wrong content type', () => put(server, lapPath('X13'), tokenA, LAP_LINE, { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'request/unsupported-media-type'],
+    [
+      'JSON instead of text',
+      () => put(server, lapPath('X12'), tokenA, '{"a":1}', { 'content-type': 'application/json' }),
+      415,
+      'request/unsupported-media-type',
+    ],
+    [
+      'wrong content type',
+      () => put(server, lapPath('X13'), tokenA, LAP_LINE, { 'content-type': 'application/x-www-form-urlencoded' }),
+      415,
+      'request/unsupported-media-type',
+    ],
     ['lap.six over the size limit', () => put(server, lapPath('X14'), tokenA, `${LAP_LINE}\n`.repeat(25_000)), 413, 'storage/server-file-wrong-size'],
   ];
   for (const [name, run, status, code] of cases) {
@@ -151,12 +181,16 @@ describe('bad input gets a clear error and stores nothing', () => {
     expect(res.status).toBe(415);
     expect(res.body.message).toBe('Send lap.six as text/plain, application/octet-stream or with no Content-Type (got image/png); nothing was stored.');
     // A JSON route of the device API says what it expects too.
-    const status = await fetch(`${server.baseUrl}/api/device/v1/status`, { method: 'POST', headers: { authorization: `Bearer ${tokenA}`, 'content-type': 'text/plain' }, body: 'up' });
+    const status = await fetch(`${server.baseUrl}/api/device/v1/status`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokenA}`, 'content-type': 'text/plain' },
+      body: 'up',
+    });
     expect(status.status).toBe(415);
     expect((await status.json()).message).toBe('Unsupported Content-Type (text/plain): send the body as application/json.');
   });
 
-  it('a token writing another device\'s path → 403, nothing stored', async () => {
+  it("a token writing another device's path → 403, nothing stored", async () => {
     const before = await blobFiles();
     const res = await put(server, '/api/device/v1/devices/000000000020/sessions/Interlagos/21112026/lap.six', tokenA, LAP_LINE);
     expect(res.status).toBe(403);

@@ -32,7 +32,8 @@ async function readBody(stream: Readable, limit: number): Promise<Buffer> {
 const perToken = (max: number) => ({
   max,
   timeWindow: '1 minute',
-  keyGenerator: (req: { headers: { authorization?: string }; ip: string }) => (req.headers.authorization ? `dev:${hashToken(req.headers.authorization)}` : `ip:${req.ip}`),
+  keyGenerator: (req: { headers: { authorization?: string }; ip: string }) =>
+    req.headers.authorization ? `dev:${hashToken(req.headers.authorization)}` : `ip:${req.ip}`,
 });
 
 /** What an upload's body may be sent as: firmware HTTP clients often send the last two. */
@@ -40,11 +41,17 @@ export const UPLOAD_CONTENT_TYPES = ['text/plain', 'application/octet-stream', '
 
 /** The media type of a request, without parameters; '' when none was sent. */
 function mediaTypeOf(req: FastifyRequest): string {
-  return String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 }
 
 /** The device's own API: bearer token of one device; it writes only its own device's paths. */
-export async function deviceApiRoutes(app: FastifyInstance, opts: { devices: DevicesService; receiver: SessionReceiver; users: UsersService; metrics: Metrics }) {
+export async function deviceApiRoutes(
+  app: FastifyInstance,
+  opts: { devices: DevicesService; receiver: SessionReceiver; users: UsersService; metrics: Metrics },
+) {
   // The JSON routes take JSON only: a text body is 415 with what to send, not a validation error.
   app.removeContentTypeParser('text/plain');
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -57,9 +64,13 @@ export async function deviceApiRoutes(app: FastifyInstance, opts: { devices: Dev
     try {
       const type = mediaTypeOf(req);
       if (type !== '' && type !== 'text/plain' && type !== 'application/octet-stream') {
-        throw new AppError('request/unsupported-media-type', `Send ${file} as text/plain, application/octet-stream or with no Content-Type (got ${type}); nothing was stored.`);
+        throw new AppError(
+          'request/unsupported-media-type',
+          `Send ${file} as text/plain, application/octet-stream or with no Content-Type (got ${type}); nothing was stored.`,
+        );
       }
-      if (declared > MAX_UPLOAD_BYTES[kind]) throw new AppError('storage/server-file-wrong-size', `${file} is limited to ${MAX_UPLOAD_BYTES[kind]} bytes; nothing was stored.`);
+      if (declared > MAX_UPLOAD_BYTES[kind])
+        throw new AppError('storage/server-file-wrong-size', `${file} is limited to ${MAX_UPLOAD_BYTES[kind]} bytes; nothing was stored.`);
       const device = req.device!;
       await opts.devices.seen(device.id);
       const md5Header = req.headers['content-md5'];
@@ -94,48 +105,69 @@ export async function deviceApiRoutes(app: FastifyInstance, opts: { devices: Dev
     uploads.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
     const u = uploads.withTypeProvider<ZodTypeProvider>();
     for (const kind of ['lap', 'gps'] as SixKind[]) {
-      u.put(`/api/device/v1/sessions/:track/:date/${SIX_FILE[kind]}`, {
-        config: { access: 'device', rateLimit: perToken(120) },
-        schema: {
-          tags: ['device'],
-          summary: `Uploads ${SIX_FILE[kind]} (text/plain, application/octet-stream or no Content-Type; optional Content-MD5; the same bytes again are a no-op)`,
-          params: uploadParams,
-          headers: uploadHeaders,
-          response: { 200: uploadResponseSchema, 409: apiErrorSchema, ...errors },
+      u.put(
+        `/api/device/v1/sessions/:track/:date/${SIX_FILE[kind]}`,
+        {
+          config: { access: 'device', rateLimit: perToken(120) },
+          schema: {
+            tags: ['device'],
+            summary: `Uploads ${SIX_FILE[kind]} (text/plain, application/octet-stream or no Content-Type; optional Content-MD5; the same bytes again are a no-op)`,
+            params: uploadParams,
+            headers: uploadHeaders,
+            response: { 200: uploadResponseSchema, 409: apiErrorSchema, ...errors },
+          },
         },
-      }, (req, reply) => upload(req, reply, kind, req.params));
+        (req, reply) => upload(req, reply, kind, req.params),
+      );
 
       // The same upload addressed by the spec's storage key ({hardware}/{track}/{date}/...):
       // a token may write only under its own device id.
-      u.put(`/api/device/v1/devices/:id/sessions/:track/:date/${SIX_FILE[kind]}`, {
-        config: { access: 'device', rateLimit: perToken(120) },
-        schema: {
-          tags: ['device'],
-          summary: `Uploads ${SIX_FILE[kind]} under an explicit device id, which must be the token's own`,
-          params: explicitParams,
-          headers: uploadHeaders,
-          response: { 200: uploadResponseSchema, 403: apiErrorSchema, 409: apiErrorSchema, ...errors },
+      u.put(
+        `/api/device/v1/devices/:id/sessions/:track/:date/${SIX_FILE[kind]}`,
+        {
+          config: { access: 'device', rateLimit: perToken(120) },
+          schema: {
+            tags: ['device'],
+            summary: `Uploads ${SIX_FILE[kind]} under an explicit device id, which must be the token's own`,
+            params: explicitParams,
+            headers: uploadHeaders,
+            response: { 200: uploadResponseSchema, 403: apiErrorSchema, 409: apiErrorSchema, ...errors },
+          },
         },
-      }, (req, reply) => {
-        if (req.params.id !== req.device!.id) {
-          reply.header('connection', 'close');
-          throw new AppError('storage/unauthorized', 'This token may only write its own device.');
-        }
-        return upload(req, reply, kind, req.params);
-      });
+        (req, reply) => {
+          if (req.params.id !== req.device!.id) {
+            reply.header('connection', 'close');
+            throw new AppError('storage/unauthorized', 'This token may only write its own device.');
+          }
+          return upload(req, reply, kind, req.params);
+        },
+      );
     }
   });
 
-  r.get('/api/device/v1/config', {
-    config: { access: 'device', rateLimit: perToken(60) },
-    schema: { tags: ['device'], summary: "The owner's Wi-Fi and pilot data, for the device", response: { 200: deviceConfigSchema, 401: apiErrorSchema } },
-  }, async (req) => opts.users.deviceConfig(req.device!.owner));
+  r.get(
+    '/api/device/v1/config',
+    {
+      config: { access: 'device', rateLimit: perToken(60) },
+      schema: { tags: ['device'], summary: "The owner's Wi-Fi and pilot data, for the device", response: { 200: deviceConfigSchema, 401: apiErrorSchema } },
+    },
+    async (req) => opts.users.deviceConfig(req.device!.owner),
+  );
 
-  r.post('/api/device/v1/status', {
-    config: { access: 'device', rateLimit: perToken(60) },
-    schema: { tags: ['device'], summary: 'Records the firmware version and up state (JSON: {"version": "…", "up": "…"})', body: deviceStatusInputSchema, response: { 200: okSchema, 400: apiErrorSchema, 401: apiErrorSchema, 415: apiErrorSchema } },
-  }, async (req) => {
-    await opts.devices.recordStatus(req.device!.id, req.body);
-    return { ok: true as const };
-  });
+  r.post(
+    '/api/device/v1/status',
+    {
+      config: { access: 'device', rateLimit: perToken(60) },
+      schema: {
+        tags: ['device'],
+        summary: 'Records the firmware version and up state (JSON: {"version": "…", "up": "…"})',
+        body: deviceStatusInputSchema,
+        response: { 200: okSchema, 400: apiErrorSchema, 401: apiErrorSchema, 415: apiErrorSchema },
+      },
+    },
+    async (req) => {
+      await opts.devices.recordStatus(req.device!.id, req.body);
+      return { ok: true as const };
+    },
+  );
 }

@@ -30,7 +30,10 @@ beforeAll(async () => {
   token = added.stdout.trim().split('\n').at(-1)!;
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ['bin/voltas.mjs', 'serve'], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  child = spawn(process.execPath, ['bin/voltas.mjs', 'serve'], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => d.toString().includes('Voltas is running') && resolve());
     child.on('exit', (code) => reject(new Error(`server exited ${code}`)));
@@ -47,7 +50,14 @@ afterAll(async () => {
 function upload(pathName: string, block: Buffer, total: number): Promise<{ status: number; body: string }> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: url.hostname, port: url.port, method: 'PUT', path: pathName, agent: false, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': total, authorization: `Bearer ${token}` } });
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'PUT',
+      path: pathName,
+      agent: false,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': total, authorization: `Bearer ${token}` },
+    });
     req.on('error', reject);
     req.on('response', (res) => {
       let body = '';

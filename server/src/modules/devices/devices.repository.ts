@@ -60,12 +60,19 @@ type ImportedDeviceFields = { owner_email: string; seller_email: string; up: str
 
 /** A device moved over from the old installation: no token (those devices authenticated differently). */
 export async function insertImportedDevice(db: Kysely<DB>, d: ImportedDeviceFields & { id: string }): Promise<void> {
-  await db.insertInto('devices').values({ ...d, token_hash: null, created_at: nowIso() }).execute();
+  await db
+    .insertInto('devices')
+    .values({ ...d, token_hash: null, created_at: nowIso() })
+    .execute();
 }
 
 /** Updates an imported device; `revokeToken` when its owner changed (a new owner never inherits a token). */
 export async function updateImportedDevice(db: Kysely<DB>, id: string, fields: ImportedDeviceFields, opts: { revokeToken: boolean }): Promise<void> {
-  await db.updateTable('devices').set({ ...fields, ...(opts.revokeToken ? { token_hash: null } : {}) }).where('id', '=', id).execute();
+  await db
+    .updateTable('devices')
+    .set({ ...fields, ...(opts.revokeToken ? { token_hash: null } : {}) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Creates the device unless it exists (loading the demo again changes nothing). */

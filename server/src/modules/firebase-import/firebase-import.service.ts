@@ -55,7 +55,13 @@ export async function importFirebase(
     if (!dir?.isDirectory()) throw new ImportError(`--storage ${input.storage}: no such directory`);
   }
   const exported = parseFirebaseExport(await fs.readFile(input.firestore, 'utf8'));
-  const report: ImportReport = { users: counts(), devices: counts(), files: { stored: 0, unchanged: 0 }, skipped: [...exported.skipped], devicesWithoutToken: [] };
+  const report: ImportReport = {
+    users: counts(),
+    devices: counts(),
+    files: { stored: 0, unchanged: 0 },
+    skipped: [...exported.skipped],
+    devicesWithoutToken: [],
+  };
 
   // Users first: devices and sessions name them.
   for (const user of exported.users) {
@@ -70,7 +76,10 @@ export async function importFirebase(
       const device = devices.get(id);
       if (!device) devices.set(id, { id, owner: user.email, seller: '', up: '', version: '', name: '' });
       else if (device.owner && device.owner !== user.email) {
-        report.skipped.push({ item: `lapTime/${user.email}`, reason: `hardware lists ${id}, but join/${id} names ${device.owner} as owner: kept ${device.owner}` });
+        report.skipped.push({
+          item: `lapTime/${user.email}`,
+          reason: `hardware lists ${id}, but join/${id} names ${device.owner} as owner: kept ${device.owner}`,
+        });
       } else if (!device.owner) device.owner = user.email;
     }
   }
@@ -135,11 +144,7 @@ async function importDevice(db: Kysely<DB>, d: ExportedDevice, companyAccount: s
 }
 
 /** Walks <storage>/<device id>/<track>/<ddmmyyyy>/{lap,gps}.six; anything else is reported, never followed. */
-async function importFiles(
-  deps: { db: Kysely<DB>; blobs: BlobStore; coordination: Coordination },
-  root: string,
-  report: ImportReport,
-): Promise<void> {
+async function importFiles(deps: { db: Kysely<DB>; blobs: BlobStore; coordination: Coordination }, root: string, report: ImportReport): Promise<void> {
   const events = createSessionEvents(deps.coordination, DEMO_DEVICE_ID);
   const receiver = createSessionReceiver({ db: deps.db, blobs: deps.blobs, coordination: deps.coordination, events });
   const skip = (rel: string, reason: string) => report.skipped.push({ item: `storage/${rel}`, reason });
@@ -195,7 +200,8 @@ async function importFiles(
               const res = await receiver.receive({ deviceId: dev.name, owner: device.owner_email, track: track.name, date: date.name, kind, body });
               if (res.unchanged) report.files.unchanged++;
               else report.files.stored++;
-              if (res.warnings.length) skip(fileRel, `stored; ${res.warnings.length} line(s) not indexed, first: line ${res.warnings[0]!.line} (${res.warnings[0]!.reason})`);
+              if (res.warnings.length)
+                skip(fileRel, `stored; ${res.warnings.length} line(s) not indexed, first: line ${res.warnings[0]!.line} (${res.warnings[0]!.reason})`);
             } catch (err) {
               if (!(err instanceof AppError)) throw err;
               skip(fileRel, err.message);

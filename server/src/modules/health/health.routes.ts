@@ -19,41 +19,65 @@ export async function healthRoutes(
   };
 
   // Liveness: the process answers (a supervisor restarts it when this stops answering).
-  r.get('/api/health/live', {
-    config: { access: 'public', rateLimit: false },
-    schema: { tags: ['health'], summary: 'Liveness: the process answers', response: { 200: healthSchema } },
-  }, async () => ({ status: 'ok' as const }));
+  r.get(
+    '/api/health/live',
+    {
+      config: { access: 'public', rateLimit: false },
+      schema: { tags: ['health'], summary: 'Liveness: the process answers', response: { 200: healthSchema } },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
 
   // Readiness: send traffic here only when the database and blob store answer and the schema is current.
-  r.get('/api/health/ready', {
-    config: { access: 'public', rateLimit: false },
-    schema: { tags: ['health'], summary: 'Readiness: the database and blob store answer and no migration is pending (503 otherwise)', response: { 200: healthSchema, 503: apiErrorSchema } },
-  }, async () => {
-    await check();
-    let pending: string[];
-    try {
-      pending = await opts.health.pendingMigrations();
-    } catch {
-      throw new AppError('storage/retry-limit-exceeded', 'Database unreachable');
-    }
-    if (pending.length > 0) throw new AppError('storage/retry-limit-exceeded', `Database migrations pending: ${pending.length}`);
-    return { status: 'ok' as const };
-  });
+  r.get(
+    '/api/health/ready',
+    {
+      config: { access: 'public', rateLimit: false },
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness: the database and blob store answer and no migration is pending (503 otherwise)',
+        response: { 200: healthSchema, 503: apiErrorSchema },
+      },
+    },
+    async () => {
+      await check();
+      let pending: string[];
+      try {
+        pending = await opts.health.pendingMigrations();
+      } catch {
+        throw new AppError('storage/retry-limit-exceeded', 'Database unreachable');
+      }
+      if (pending.length > 0) throw new AppError('storage/retry-limit-exceeded', `Database migrations pending: ${pending.length}`);
+      return { status: 'ok' as const };
+    },
+  );
 
   // Public: the status only (the database host or file and the blob path are no stranger's business).
-  r.get('/api/health', {
-    config: { access: 'public', rateLimit: false },
-    schema: { tags: ['health'], summary: 'Ready when the database and the blob store answer', response: { 200: healthSchema, 503: apiErrorSchema } },
-  }, async () => {
-    await check();
-    return { status: 'ok' as const };
-  });
+  r.get(
+    '/api/health',
+    {
+      config: { access: 'public', rateLimit: false },
+      schema: { tags: ['health'], summary: 'Ready when the database and the blob store answer', response: { 200: healthSchema, 503: apiErrorSchema } },
+    },
+    async () => {
+      await check();
+      return { status: 'ok' as const };
+    },
+  );
 
-  r.get('/api/admin/health', {
-    config: { access: 'admin' },
-    schema: { tags: ['health', 'admin'], summary: 'The status and what is in use: database, blob store, identity provider', response: { 200: healthDetailsSchema, 401: apiErrorSchema, 403: apiErrorSchema, 503: apiErrorSchema } },
-  }, async () => {
-    await check();
-    return { status: 'ok' as const, ...opts.describe };
-  });
+  r.get(
+    '/api/admin/health',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['health', 'admin'],
+        summary: 'The status and what is in use: database, blob store, identity provider',
+        response: { 200: healthDetailsSchema, 401: apiErrorSchema, 403: apiErrorSchema, 503: apiErrorSchema },
+      },
+    },
+    async () => {
+      await check();
+      return { status: 'ok' as const, ...opts.describe };
+    },
+  );
 }

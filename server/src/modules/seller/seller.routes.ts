@@ -11,10 +11,34 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema }
 export async function sellerRoutes(app: FastifyInstance, opts: { seller: SellerService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['seller'];
-  r.get('/api/seller/buyers', { config: { access: 'seller' }, schema: { tags, summary: 'My buyers (userSeller = me)', response: { 200: z.array(buyerSchema), ...errors } } }, (req) => opts.seller.buyers(req.identity!.email));
-  r.get('/api/seller/stock', { config: { access: 'seller' }, schema: { tags, summary: 'My stock: devices whose seller is me and owner is the company account', response: { 200: z.array(adminDeviceSchema), ...errors } } }, (req) => opts.seller.stock(req.identity!.email));
-  r.post('/api/seller/assign', {
-    config: { access: 'seller' },
-    schema: { tags, summary: "Hands a device from my stock to one of my buyers; its token is replaced and the new one shown once", body: sellDeviceSchema, response: { 200: ownerChangeResponseSchema, ...errors } },
-  }, async (req) => ({ ok: true as const, id: req.body.deviceId, token: await opts.seller.sell(req.identity!.email, req.body.buyer, req.body.deviceId) }));
+  r.get(
+    '/api/seller/buyers',
+    { config: { access: 'seller' }, schema: { tags, summary: 'My buyers (userSeller = me)', response: { 200: z.array(buyerSchema), ...errors } } },
+    (req) => opts.seller.buyers(req.identity!.email),
+  );
+  r.get(
+    '/api/seller/stock',
+    {
+      config: { access: 'seller' },
+      schema: {
+        tags,
+        summary: 'My stock: devices whose seller is me and owner is the company account',
+        response: { 200: z.array(adminDeviceSchema), ...errors },
+      },
+    },
+    (req) => opts.seller.stock(req.identity!.email),
+  );
+  r.post(
+    '/api/seller/assign',
+    {
+      config: { access: 'seller' },
+      schema: {
+        tags,
+        summary: 'Hands a device from my stock to one of my buyers; its token is replaced and the new one shown once',
+        body: sellDeviceSchema,
+        response: { 200: ownerChangeResponseSchema, ...errors },
+      },
+    },
+    async (req) => ({ ok: true as const, id: req.body.deviceId, token: await opts.seller.sell(req.identity!.email, req.body.buyer, req.body.deviceId) }),
+  );
 }

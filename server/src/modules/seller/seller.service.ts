@@ -34,7 +34,13 @@ export function createSellerService(deps: { db: Kysely<DB>; companyAccount: stri
         }
         const token = newToken();
         await setDeviceOwner(trx, deviceId, buyer, hashToken(token));
-        await recordAudit(trx, { actor: seller, action: 'sell-device', target: deviceId, before: { owner: device.owner_email }, after: { owner: buyer, tokenRotated: true } });
+        await recordAudit(trx, {
+          actor: seller,
+          action: 'sell-device',
+          target: deviceId,
+          before: { owner: device.owner_email },
+          after: { owner: buyer, tokenRotated: true },
+        });
         return token;
       });
     },

@@ -39,7 +39,11 @@ describe('analytics reads', () => {
     const again = await rider.request(`${base}/gps.bin`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
     await server.receiver.drain();
-    const row = await server.database.db.selectFrom('lap_sessions').select('gps_md5').where('id', '=', '000000000010/Curitiba/21112026').executeTakeFirstOrThrow();
+    const row = await server.database.db
+      .selectFrom('lap_sessions')
+      .select('gps_md5')
+      .where('id', '=', '000000000010/Curitiba/21112026')
+      .executeTakeFirstOrThrow();
     const stored = await server.blobs.get(gpsColumnsKey('000000000010/Curitiba/21112026', row.gps_md5));
     expect(decodeGpsColumns(new Uint8Array(gunzipSync(stored!))).count).toBe(session.sampleCount);
   });
@@ -67,7 +71,7 @@ describe('analytics reads', () => {
     }
   });
 
-  it('a replaced gps.six is never answered with the previous version\'s columns', async () => {
+  it("a replaced gps.six is never answered with the previous version's columns", async () => {
     const other = generateSession(loadTracks()[0]!, { seed: 99, heats: 1, lapsPerHeat: [1, 1] });
     await put(server, '/api/device/v1/sessions/Curitiba/21112026/gps.six', token, other.gpsSix);
     // Immediately, before the background work finishes: the new samples.
@@ -80,7 +84,7 @@ describe('analytics reads', () => {
     expect(decodeGpsColumns(new Uint8Array(await (await rider.request(`${base}/gps.bin`)).arrayBuffer())).count).toBe(session.sampleCount);
   });
 
-  it("reports the analysis figures (what the spec only logged)", async () => {
+  it('reports the analysis figures (what the spec only logged)', async () => {
     const res = await rider.json(`${base}/analysis`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ topSpeedKmh: session.topSpeedKmh, maxLeanLeftDeg: session.maxLeanLeftDeg, maxLeanRightDeg: session.maxLeanRightDeg });
@@ -93,7 +97,13 @@ describe('analytics reads', () => {
     expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="000000000010_Curitiba_21112026_A1.csv"/);
     const text = await csv.text();
     expect(text.split('\r\n')[0]).toBe('Time,Latitude,Longitude,Speed (KPH),Lap,Lean Angle,Satellites,Heat');
-    expect(text.trim().split('\r\n').slice(1).every((l) => l.split(',')[4] === '1')).toBe(true);
+    expect(
+      text
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .every((l) => l.split(',')[4] === '1'),
+    ).toBe(true);
     const gpx = await rider.request(`${base}/export/gpx`);
     expect(await gpx.text()).toContain('<gpx version="1.1"');
     const raw = await rider.request(`${base}/export/lap.six`);

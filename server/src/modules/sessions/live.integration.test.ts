@@ -40,14 +40,18 @@ describe('hole 3: a live stream closes when its sign-in no longer allows it', ()
     const b = await rider('disabled.live@example.com');
     const stream = await b.request('/api/events');
     const ended = streamEnds(stream, 3000);
-    expect((await admin.json('/api/admin/users/disabled.live%40example.com/disabled', { method: 'PUT', body: JSON.stringify({ disabled: true }) })).status).toBe(200);
+    expect(
+      (await admin.json('/api/admin/users/disabled.live%40example.com/disabled', { method: 'PUT', body: JSON.stringify({ disabled: true }) })).status,
+    ).toBe(200);
     expect(await ended).toBe(true);
 
     const boss = await rider('boss.live@example.com');
     await setRoles(server.database.db, 'boss.live@example.com', { adm: '1', seller: '' });
     const bossStream = await boss.request('/api/events');
     const bossEnded = streamEnds(bossStream, 3000);
-    expect((await admin.json('/api/admin/users/boss.live%40example.com/roles', { method: 'PUT', body: JSON.stringify({ adm: false, seller: false }) })).status).toBe(200);
+    expect(
+      (await admin.json('/api/admin/users/boss.live%40example.com/roles', { method: 'PUT', body: JSON.stringify({ adm: false, seller: false }) })).status,
+    ).toBe(200);
     expect(await bossEnded).toBe(true);
     // Reconnected, as a rider now: another rider's upload is not theirs to hear.
     const again = await boss.request('/api/events');
@@ -66,14 +70,22 @@ describe('hole 3: a live stream closes when its sign-in no longer allows it', ()
     const c = await rider('expiry.live@example.com');
     const expiring = await c.request('/api/events');
     const expired = streamEnds(expiring, 20 * HEARTBEAT_MS);
-    await server.database.db.updateTable('auth_sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('user_email', '=', 'expiry.live@example.com').execute();
+    await server.database.db
+      .updateTable('auth_sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('user_email', '=', 'expiry.live@example.com')
+      .execute();
     expect(await expired).toBe(true);
   });
 
   it('a sign-in past its absolute lifetime ends, however active', async () => {
     const d = await rider('old.live@example.com');
     expect((await d.json('/api/me')).status).toBe(200);
-    await server.database.db.updateTable('auth_sessions').set({ created_at: new Date(Date.now() - 91 * 86_400_000).toISOString() }).where('user_email', '=', 'old.live@example.com').execute();
+    await server.database.db
+      .updateTable('auth_sessions')
+      .set({ created_at: new Date(Date.now() - 91 * 86_400_000).toISOString() })
+      .where('user_email', '=', 'old.live@example.com')
+      .execute();
     expect((await d.json('/api/me')).status).toBe(401);
   });
 

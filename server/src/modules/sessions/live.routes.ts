@@ -22,7 +22,18 @@ interface Stream {
 }
 
 /** Live updates (server-sent events) and the latest session, for the home, laps and analytics screens. */
-export async function liveRoutes(app: FastifyInstance, opts: { reader: SessionReader; events: SessionEvents; coordination: Coordination; demoDeviceId: string; metrics: Metrics; heartbeatMs?: number; maxStreams?: number }) {
+export async function liveRoutes(
+  app: FastifyInstance,
+  opts: {
+    reader: SessionReader;
+    events: SessionEvents;
+    coordination: Coordination;
+    demoDeviceId: string;
+    metrics: Metrics;
+    heartbeatMs?: number;
+    maxStreams?: number;
+  },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
   const maxStreams = opts.maxStreams ?? MAX_STREAMS;
@@ -44,64 +55,76 @@ export async function liveRoutes(app: FastifyInstance, opts: { reader: SessionRe
     for (const s of [...open]) s.end();
   });
 
-  r.get('/api/sessions/latest', {
-    config: { access: 'rider' },
-    schema: { tags: ['sessions'], summary: 'The most recent session the caller may see (own before demo)', response: { 200: latestSessionSchema, 401: apiErrorSchema } },
-  }, async (req) => opts.reader.latest({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId }));
-
-  r.get('/api/events', {
-    config: { access: 'rider', rateLimit: false },
-    schema: {
-      tags: ['sessions'],
-      summary: `Server-sent events: 'session' when a session the caller may see is uploaded or replaced. At most ${MAX_STREAMS_PER_SIGN_IN} streams per sign-in (429 beyond); a stream closes when its sign-in ends, its user is disabled or their roles change.`,
-      response: { 429: apiErrorSchema },
-    },
-  }, async (req, reply) => {
-    const identity = req.identity!;
-    if (countOf(identity.authSessionHash) >= MAX_STREAMS_PER_SIGN_IN) {
-      throw new AppError('auth/too-many-requests', `At most ${MAX_STREAMS_PER_SIGN_IN} live-update streams per sign-in; close another tab.`);
-    }
-    if (open.size >= maxStreams) throw new AppError('auth/too-many-requests', 'Too many live-update streams on this server; try again later.');
-    const viewer = { email: identity.email, admin: identity.admin, demoDeviceId: opts.demoDeviceId };
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-    });
-    res.write('retry: 5000\n: connected\n\n');
-    const onSession = (event: SessionEvent) => {
-      if (!opts.events.concerns(viewer, event)) return;
-      res.write(`event: session\ndata: ${JSON.stringify({ type: event.type, deviceId: event.deviceId, track: event.track, date: event.date })}\n\n`);
-    };
-    // Each beat re-checks the sign-in: an expiry, or a change made where no bus reaches (the CLI
-    // on SQLite), closes the stream within one beat.
-    const heartbeat = setInterval(() => {
-      res.write(': ping\n\n');
-      app.authSessions.check(identity.authSessionHash).then(
-        (now) => {
-          if (!now || now.admin !== identity.admin || now.seller !== identity.seller) stream.end();
-        },
-        () => undefined, // the database is away: the next beat asks again
-      );
-    }, heartbeatMs);
-    const stopListening = opts.events.listen(onSession);
-    const close = () => {
-      clearInterval(heartbeat);
-      stopListening();
-      if (open.delete(stream)) opts.metrics.liveConnections.dec();
-    };
-    const stream: Stream = {
-      identity,
-      end() {
-        close();
-        res.end();
+  r.get(
+    '/api/sessions/latest',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['sessions'],
+        summary: 'The most recent session the caller may see (own before demo)',
+        response: { 200: latestSessionSchema, 401: apiErrorSchema },
       },
-    };
-    open.add(stream);
-    opts.metrics.liveConnections.inc();
-    req.raw.on('close', close);
-  });
+    },
+    async (req) => opts.reader.latest({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId }),
+  );
+
+  r.get(
+    '/api/events',
+    {
+      config: { access: 'rider', rateLimit: false },
+      schema: {
+        tags: ['sessions'],
+        summary: `Server-sent events: 'session' when a session the caller may see is uploaded or replaced. At most ${MAX_STREAMS_PER_SIGN_IN} streams per sign-in (429 beyond); a stream closes when its sign-in ends, its user is disabled or their roles change.`,
+        response: { 429: apiErrorSchema },
+      },
+    },
+    async (req, reply) => {
+      const identity = req.identity!;
+      if (countOf(identity.authSessionHash) >= MAX_STREAMS_PER_SIGN_IN) {
+        throw new AppError('auth/too-many-requests', `At most ${MAX_STREAMS_PER_SIGN_IN} live-update streams per sign-in; close another tab.`);
+      }
+      if (open.size >= maxStreams) throw new AppError('auth/too-many-requests', 'Too many live-update streams on this server; try again later.');
+      const viewer = { email: identity.email, admin: identity.admin, demoDeviceId: opts.demoDeviceId };
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      res.write('retry: 5000\n: connected\n\n');
+      const onSession = (event: SessionEvent) => {
+        if (!opts.events.concerns(viewer, event)) return;
+        res.write(`event: session\ndata: ${JSON.stringify({ type: event.type, deviceId: event.deviceId, track: event.track, date: event.date })}\n\n`);
+      };
+      // Each beat re-checks the sign-in: an expiry, or a change made where no bus reaches (the CLI
+      // on SQLite), closes the stream within one beat.
+      const heartbeat = setInterval(() => {
+        res.write(': ping\n\n');
+        app.authSessions.check(identity.authSessionHash).then(
+          (now) => {
+            if (!now || now.admin !== identity.admin || now.seller !== identity.seller) stream.end();
+          },
+          () => undefined, // the database is away: the next beat asks again
+        );
+      }, heartbeatMs);
+      const stopListening = opts.events.listen(onSession);
+      const close = () => {
+        clearInterval(heartbeat);
+        stopListening();
+        if (open.delete(stream)) opts.metrics.liveConnections.dec();
+      };
+      const stream: Stream = {
+        identity,
+        end() {
+          close();
+          res.end();
+        },
+      };
+      open.add(stream);
+      opts.metrics.liveConnections.inc();
+      req.raw.on('close', close);
+    },
+  );
 }

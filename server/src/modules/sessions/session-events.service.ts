@@ -13,7 +13,14 @@ export interface SessionEvent {
 
 function isSessionEvent(x: unknown): x is SessionEvent {
   const e = x as Partial<SessionEvent> | null;
-  return !!e && e.type === 'session-updated' && typeof e.deviceId === 'string' && typeof e.track === 'string' && typeof e.date === 'string' && typeof e.owner === 'string';
+  return (
+    !!e &&
+    e.type === 'session-updated' &&
+    typeof e.deviceId === 'string' &&
+    typeof e.track === 'string' &&
+    typeof e.date === 'string' &&
+    typeof e.owner === 'string'
+  );
 }
 
 /**

@@ -26,6 +26,7 @@ export function gpsColumnsKey(sessionId: string, gpsMd5: string): string {
 
 /** Validates what becomes part of a storage key: 400 with a clear reason. */
 export function assertSessionAddress(track: string, date: string): void {
-  if (!isValidTrackName(track)) throw new AppError('storage/invalid-argument', 'Invalid track name: 1-64 letters, digits, spaces, "-", "_" or "."; no "/", ".." or control characters.');
+  if (!isValidTrackName(track))
+    throw new AppError('storage/invalid-argument', 'Invalid track name: 1-64 letters, digits, spaces, "-", "_" or "."; no "/", ".." or control characters.');
   if (!isDdmmyyyy(date)) throw new AppError('storage/invalid-argument', 'Invalid date: expected a real calendar date as ddmmyyyy.');
 }

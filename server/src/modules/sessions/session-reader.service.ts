@@ -18,7 +18,14 @@ import { ColumnSpool, parseStoredGps } from './column-spool';
 import type { SessionAddress } from '../../../../core/contracts/session-paths';
 import { gpsColumnsKey, sessionKey } from './session-files';
 import {
-  findVisibleSession, latestVisibleSession, listLaps, listVisibleDates, listVisibleTracks, viewerHasDevice, type SessionRow, type Viewer,
+  findVisibleSession,
+  latestVisibleSession,
+  listLaps,
+  listVisibleDates,
+  listVisibleTracks,
+  viewerHasDevice,
+  type SessionRow,
+  type Viewer,
 } from './sessions.repository';
 
 /**
@@ -30,7 +37,6 @@ export const MAX_JSON_SAMPLES = 25_000;
 /** Analyses remembered per process (one per gps.six version read). */
 const ANALYSES_KEPT = 200;
 const gunzipAsync = promisify(gunzip);
-
 
 function isReadableColumns(gzipped: Buffer): boolean {
   try {
@@ -214,9 +220,14 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
         suffix = `_${lap.heat}${lap.lapCount}`;
       }
       // Streamed piece by piece as the client reads (see EXPORT_ROWS_PER_CHUNK).
-      if (format === 'csv') return { body: Readable.from(raceRenderCsvChunks(c, range)), contentType: 'text/csv; charset=utf-8', filename: `${base}${suffix}.csv` };
+      if (format === 'csv')
+        return { body: Readable.from(raceRenderCsvChunks(c, range)), contentType: 'text/csv; charset=utf-8', filename: `${base}${suffix}.csv` };
       const name = `${s.track} ${s.date.slice(0, 2)}/${s.date.slice(2, 4)}/${s.date.slice(4)}${suffix ? ` ${suffix.slice(1)}` : ''}`;
-      return { body: Readable.from(gpxChunks(c, { name, date: s.date }, range)), contentType: 'application/gpx+xml; charset=utf-8', filename: `${base}${suffix}.gpx` };
+      return {
+        body: Readable.from(gpxChunks(c, { name, date: s.date }, range)),
+        contentType: 'application/gpx+xml; charset=utf-8',
+        filename: `${base}${suffix}.gpx`,
+      };
     },
 
     /** The most recently updated session the viewer may see (for the home screen). */

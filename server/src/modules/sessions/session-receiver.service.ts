@@ -66,7 +66,11 @@ function* slices(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
  * Receives a gps.six body into `file` chunk by chunk: MD5, size limit, the whole-body checks and
  * the line parse all happen on the way, parsed columns go to `spool`; nothing holds the body.
  */
-async function receiveGps(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, file: string, spool: ColumnSpool): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
+async function receiveGps(
+  body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  file: string,
+  spool: ColumnSpool,
+): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
   const hash = createHash('md5');
   const parser = new GpsSixStream((c) => spool.add(c), isUtf8);
   const out = await fs.open(file, 'w', 0o600);
@@ -84,7 +88,8 @@ async function receiveGps(body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>
   try {
     for await (const chunk of body) {
       size += chunk.length;
-      if (size > MAX_UPLOAD_BYTES.gps) throw new AppError('storage/server-file-wrong-size', `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`);
+      if (size > MAX_UPLOAD_BYTES.gps)
+        throw new AppError('storage/server-file-wrong-size', `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`);
       hash.update(chunk);
       parser.push(chunk);
       run.push(chunk);
@@ -171,15 +176,23 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
         const existing = await findSession(db, id);
         if (existing && existing.owner_email !== input.owner) throw new AppError('session/previous-owner');
         const lap = input.kind === 'lap';
-        if (!existing || (lap ? existing.lap_md5 : existing.gps_md5) !== md5 || (await blobs.head(key))?.md5Hash !== md5) return { existing, answer: undefined };
+        if (!existing || (lap ? existing.lap_md5 : existing.gps_md5) !== md5 || (await blobs.head(key))?.md5Hash !== md5)
+          return { existing, answer: undefined };
         const warnings = JSON.parse(lap ? existing.lap_problems : existing.gps_problems) as LineProblem[];
         const answer = {
-          stored: false, unchanged: true, key, md5Hash: md5, size: Number(lap ? existing.lap_size : existing.gps_size),
-          lines: Number(lap ? existing.lap_lines : existing.gps_lines), indexed: Number(lap ? existing.lap_count : existing.sample_count), warnings,
+          stored: false,
+          unchanged: true,
+          key,
+          md5Hash: md5,
+          size: Number(lap ? existing.lap_size : existing.gps_size),
+          lines: Number(lap ? existing.lap_lines : existing.gps_lines),
+          indexed: Number(lap ? existing.lap_count : existing.sample_count),
+          warnings,
         };
         return { existing, answer };
       };
-      const intent = (md5: string) => recordIntent(db, { blobKey: key, md5, deviceId: input.deviceId, track: input.track, date: input.date, kind: input.kind, owner: input.owner });
+      const intent = (md5: string) =>
+        recordIntent(db, { blobKey: key, md5, deviceId: input.deviceId, track: input.track, date: input.date, kind: input.kind, owner: input.owner });
 
       if (input.kind === 'lap') {
         if (!Buffer.isBuffer(input.body)) throw new Error('lap.six arrives as a Buffer');
@@ -197,7 +210,16 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
           await intent(md5);
           await blobs.put(key, body, 'text/plain; charset=utf-8', { md5 });
           await commitIndex(address, 'lap', key, md5, body.length, parsed);
-          return { stored: true, unchanged: false, key, md5Hash: md5, size: body.length, lines: parsed.lines, indexed: parsed.indexed, warnings: parsed.problems };
+          return {
+            stored: true,
+            unchanged: false,
+            key,
+            md5Hash: md5,
+            size: body.length,
+            lines: parsed.lines,
+            indexed: parsed.indexed,
+            warnings: parsed.problems,
+          };
         });
       }
 
@@ -222,7 +244,16 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
           await commitIndex(address, 'gps', key, md5, received.size, summary);
           spoolTaken = true;
           deriveInBackground(id, md5, existing?.gps_md5 || undefined, spool);
-          return { stored: true, unchanged: false, key, md5Hash: md5, size: received.size, lines: summary.lines, indexed: summary.indexed, warnings: summary.problems };
+          return {
+            stored: true,
+            unchanged: false,
+            key,
+            md5Hash: md5,
+            size: received.size,
+            lines: summary.lines,
+            indexed: summary.indexed,
+            warnings: summary.problems,
+          };
         });
       } finally {
         if (!fileTaken) await fs.rm(file, { force: true });
@@ -257,7 +288,14 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
             }
           }
           if (parsed && head) {
-            await commitIndex({ deviceId: intent.deviceId, track: intent.track, date: intent.date, owner: intent.owner }, intent.kind, intent.blobKey, intent.md5, head.size, parsed);
+            await commitIndex(
+              { deviceId: intent.deviceId, track: intent.track, date: intent.date, owner: intent.owner },
+              intent.kind,
+              intent.blobKey,
+              intent.md5,
+              head.size,
+              parsed,
+            );
             reindexed++;
           } else {
             await deleteIntent(db, intent.blobKey, intent.md5);
@@ -275,11 +313,23 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
     async reindexBlobsNewerThanIndex(): Promise<number> {
       const everything = { admin: true, email: '', demoDeviceId: '' };
       for (const row of await listVisibleSessions(db, everything)) {
-        for (const [kind, md5] of [['lap', row.lap_md5], ['gps', row.gps_md5]] as const) {
+        for (const [kind, md5] of [
+          ['lap', row.lap_md5],
+          ['gps', row.gps_md5],
+        ] as const) {
           if (!md5) continue;
           const key = `${row.id}/${SIX_FILE[kind]}`;
           const head = await blobs.head(key);
-          if (head && head.md5Hash !== md5) await recordIntent(db, { blobKey: key, md5: head.md5Hash, deviceId: row.device_id, track: row.track, date: row.date, kind, owner: row.owner_email });
+          if (head && head.md5Hash !== md5)
+            await recordIntent(db, {
+              blobKey: key,
+              md5: head.md5Hash,
+              deviceId: row.device_id,
+              track: row.track,
+              date: row.date,
+              kind,
+              owner: row.owner_email,
+            });
         }
       }
       return (await this.recoverInterruptedUploads()).reindexed;

@@ -117,7 +117,10 @@ describe('GET /api/storage/list', () => {
   it('lists levels: devices, tracks, dates, files', async () => {
     expect((await a.json('/api/storage/list')).body).toEqual({ prefixes: ['000000000001', '000000000010'], items: [] });
     expect((await a.json('/api/storage/list?prefix=000000000010/')).body.prefixes).toEqual(['000000000010/Curitiba', '000000000010/Interlagos']);
-    expect((await a.json('/api/storage/list?prefix=000000000010/Interlagos')).body.prefixes).toEqual(['000000000010/Interlagos/01112026', '000000000010/Interlagos/15102026']);
+    expect((await a.json('/api/storage/list?prefix=000000000010/Interlagos')).body.prefixes).toEqual([
+      '000000000010/Interlagos/01112026',
+      '000000000010/Interlagos/15102026',
+    ]);
     expect((await a.json('/api/storage/list?prefix=000000000010/Interlagos/01112026')).body.items).toEqual(['000000000010/Interlagos/01112026/lap.six']);
   });
 

@@ -15,17 +15,32 @@ describe('an upload interrupted between the blob write and the index', () => {
     const twoLaps = `${LAP_LINE}\n${LAP_LINE.replace(/\|5$/, '|6')}\n`;
     const meta = await first.blobs.put('000000000010/Interlagos/01112026/lap.six', Buffer.from(twoLaps), 'text/plain; charset=utf-8');
     const intent = { device_id: '000000000010', date: '01112026', kind: 'lap', owner_email: 'a@example.com', created_at: nowIso() };
-    await first.database.db.insertInto('upload_intents').values({ ...intent, blob_key: meta.key, md5: meta.md5Hash, track: 'Interlagos' }).execute();
+    await first.database.db
+      .insertInto('upload_intents')
+      .values({ ...intent, blob_key: meta.key, md5: meta.md5Hash, track: 'Interlagos' })
+      .execute();
     // Crash before the blob write: an intent for bytes that never landed.
-    await first.database.db.insertInto('upload_intents').values({ ...intent, blob_key: '000000000010/Curitiba/01112026/lap.six', md5: 'never-written', track: 'Curitiba' }).execute();
+    await first.database.db
+      .insertInto('upload_intents')
+      .values({ ...intent, blob_key: '000000000010/Curitiba/01112026/lap.six', md5: 'never-written', track: 'Curitiba' })
+      .execute();
     const dataDir = first.dataDir;
     await first.close();
 
     const second = await startTestServer(sameDatabase(first), { dataDir });
     try {
-      const laps = await second.database.db.selectFrom('laps').select('lap_count').where('session_id', '=', '000000000010/Interlagos/01112026').orderBy('idx').execute();
+      const laps = await second.database.db
+        .selectFrom('laps')
+        .select('lap_count')
+        .where('session_id', '=', '000000000010/Interlagos/01112026')
+        .orderBy('idx')
+        .execute();
       expect(laps.map((l) => l.lap_count)).toEqual([5, 6]);
-      const row = await second.database.db.selectFrom('lap_sessions').selectAll().where('id', '=', '000000000010/Interlagos/01112026').executeTakeFirstOrThrow();
+      const row = await second.database.db
+        .selectFrom('lap_sessions')
+        .selectAll()
+        .where('id', '=', '000000000010/Interlagos/01112026')
+        .executeTakeFirstOrThrow();
       expect(row.lap_md5).toBe(meta.md5Hash);
       const curitiba = await second.database.db.selectFrom('laps').select('lap_count').where('session_id', '=', '000000000010/Curitiba/01112026').execute();
       expect(curitiba).toHaveLength(1);

@@ -118,11 +118,33 @@ export async function indexSessionFile(
 ): Promise<void> {
   const fields =
     kind === 'lap'
-      ? { lap_md5: file.md5, lap_size: file.size, lap_lines: file.lines, lap_problems: JSON.stringify(file.problems), lap_count: 'laps' in content ? content.laps.length : 0 }
-      : { gps_md5: file.md5, gps_size: file.size, gps_lines: file.lines, gps_problems: JSON.stringify(file.problems), sample_count: 'sampleCount' in content ? content.sampleCount : 0 };
+      ? {
+          lap_md5: file.md5,
+          lap_size: file.size,
+          lap_lines: file.lines,
+          lap_problems: JSON.stringify(file.problems),
+          lap_count: 'laps' in content ? content.laps.length : 0,
+        }
+      : {
+          gps_md5: file.md5,
+          gps_size: file.size,
+          gps_lines: file.lines,
+          gps_problems: JSON.stringify(file.problems),
+          sample_count: 'sampleCount' in content ? content.sampleCount : 0,
+        };
   await trx
     .insertInto('lap_sessions')
-    .values({ id: s.id, device_id: s.deviceId, track: s.track, date: s.date, date_iso: s.dateIso, owner_email: s.owner, created_at: s.now, updated_at: s.now, ...fields })
+    .values({
+      id: s.id,
+      device_id: s.deviceId,
+      track: s.track,
+      date: s.date,
+      date_iso: s.dateIso,
+      owner_email: s.owner,
+      created_at: s.now,
+      updated_at: s.now,
+      ...fields,
+    })
     // The owner is history, set once: never overwritten by a later upload (the service refuses those).
     .onConflict((oc) => oc.column('id').doUpdateSet({ ...fields, updated_at: s.now }))
     .execute();
@@ -142,6 +164,10 @@ export async function indexSessionFile(
       distance_m: lap.distanceM,
     }));
     // Chunked: SQLite limits bound parameters per statement.
-    for (let i = 0; i < rows.length; i += 50) await trx.insertInto('laps').values(rows.slice(i, i + 50)).execute();
+    for (let i = 0; i < rows.length; i += 50)
+      await trx
+        .insertInto('laps')
+        .values(rows.slice(i, i + 50))
+        .execute();
   }
 }

@@ -4,8 +4,17 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../../core/contracts/common.contract';
 import {
-  analysisResponseSchema, datesResponseSchema, deviceParamsSchema, exportParamsSchema, exportQuerySchema, gpsResponseSchema, lapsResponseSchema, sessionParamsSchema, summaryResponseSchema,
-  trackParamsSchema, tracksResponseSchema,
+  analysisResponseSchema,
+  datesResponseSchema,
+  deviceParamsSchema,
+  exportParamsSchema,
+  exportQuerySchema,
+  gpsResponseSchema,
+  lapsResponseSchema,
+  sessionParamsSchema,
+  summaryResponseSchema,
+  trackParamsSchema,
+  tracksResponseSchema,
 } from '../../../../core/contracts/sessions.contract';
 import { AppError } from '../../../../core/errors';
 import { accepts, createAnswerCache, sendCompressed } from '../../plugins/compressed-answers';
@@ -34,67 +43,155 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     if (!(await reader.canSeeDevice(viewer(req), id))) throw new AppError('storage/object-not-found');
   });
 
-  r.get('/api/devices/:id/tracks', {
-    config: { access: 'rider' },
-    schema: { tags: ['sessions'], summary: 'Tracks with sessions the caller may see on this device', params: deviceParamsSchema, response: { 200: tracksResponseSchema, ...errors } },
-  }, async (req) => reader.tracks(viewer(req), req.params.id));
+  r.get(
+    '/api/devices/:id/tracks',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['sessions'],
+        summary: 'Tracks with sessions the caller may see on this device',
+        params: deviceParamsSchema,
+        response: { 200: tracksResponseSchema, ...errors },
+      },
+    },
+    async (req) => reader.tracks(viewer(req), req.params.id),
+  );
 
-  r.get('/api/devices/:id/tracks/:track/dates', {
-    config: { access: 'rider' },
-    schema: { tags: ['sessions'], summary: 'Dates (ddmmyyyy, ascending) of the sessions on a track', params: trackParamsSchema, response: { 200: datesResponseSchema, ...errors } },
-  }, async (req) => reader.dates(viewer(req), req.params.id, req.params.track));
+  r.get(
+    '/api/devices/:id/tracks/:track/dates',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['sessions'],
+        summary: 'Dates (ddmmyyyy, ascending) of the sessions on a track',
+        params: trackParamsSchema,
+        response: { 200: datesResponseSchema, ...errors },
+      },
+    },
+    async (req) => reader.dates(viewer(req), req.params.id, req.params.track),
+  );
 
-  r.get('/api/devices/:id/sessions/:track/:date/laps', {
-    config: { access: 'rider' },
-    schema: { tags: ['sessions'], summary: "A session's laps with best lap, best sectors, theoretical best and gaps", params: sessionParamsSchema, response: { 200: lapsResponseSchema, ...errors } },
-  }, async (req, reply) => {
-    // The answer depends only on the session's lap.six: validated, serialized and compressed once per version.
-    const laps = await reader.laps(viewer(req), ref(req.params));
-    const answer = await lapsAnswers.get(laps.version, `"${laps.lapMd5 || 'none'}"`, async () => JSON.stringify(lapsResponseSchema.parse(await laps.build())));
-    // Already serialized: the untyped reply sends the text as is.
-    return sendCompressed(req, reply as FastifyReply, answer);
-  });
+  r.get(
+    '/api/devices/:id/sessions/:track/:date/laps',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['sessions'],
+        summary: "A session's laps with best lap, best sectors, theoretical best and gaps",
+        params: sessionParamsSchema,
+        response: { 200: lapsResponseSchema, ...errors },
+      },
+    },
+    async (req, reply) => {
+      // The answer depends only on the session's lap.six: validated, serialized and compressed once per version.
+      const laps = await reader.laps(viewer(req), ref(req.params));
+      const answer = await lapsAnswers.get(laps.version, `"${laps.lapMd5 || 'none'}"`, async () =>
+        JSON.stringify(lapsResponseSchema.parse(await laps.build())),
+      );
+      // Already serialized: the untyped reply sends the text as is.
+      return sendCompressed(req, reply as FastifyReply, answer);
+    },
+  );
 
-  r.get('/api/devices/:id/sessions/:track/:date/gps', {
-    config: { access: 'rider', heavyRead: true, rateLimit: heavyReadRateLimit },
-    schema: { tags: ['sessions'], summary: `A session's GPS samples as JSON columns: at most ${MAX_JSON_SAMPLES} of them, every \`step\`-th sample of \`totalCount\` (full resolution: gps.bin)`, params: sessionParamsSchema, response: { 200: gpsResponseSchema, ...errors } },
-  }, async (req) => reader.gps(viewer(req), ref(req.params)));
+  r.get(
+    '/api/devices/:id/sessions/:track/:date/gps',
+    {
+      config: { access: 'rider', heavyRead: true, rateLimit: heavyReadRateLimit },
+      schema: {
+        tags: ['sessions'],
+        summary: `A session's GPS samples as JSON columns: at most ${MAX_JSON_SAMPLES} of them, every \`step\`-th sample of \`totalCount\` (full resolution: gps.bin)`,
+        params: sessionParamsSchema,
+        response: { 200: gpsResponseSchema, ...errors },
+      },
+    },
+    async (req) => reader.gps(viewer(req), ref(req.params)),
+  );
 
-  r.get('/api/devices/:id/sessions/:track/:date/summary', {
-    config: { access: 'rider' },
-    schema: { tags: ['sessions'], summary: 'Figures of a session and the warnings of its files', params: sessionParamsSchema, response: { 200: summaryResponseSchema, ...errors } },
-  }, async (req) => reader.summary(viewer(req), ref(req.params)));
+  r.get(
+    '/api/devices/:id/sessions/:track/:date/summary',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['sessions'],
+        summary: 'Figures of a session and the warnings of its files',
+        params: sessionParamsSchema,
+        response: { 200: summaryResponseSchema, ...errors },
+      },
+    },
+    async (req) => reader.summary(viewer(req), ref(req.params)),
+  );
 
-  r.get('/api/devices/:id/sessions/:track/:date/gps.bin', {
-    config: { access: 'rider', heavyRead: true },
-    schema: { tags: ['sessions'], summary: 'GPS columns as compact binary (gzip), parsed once at upload; see core/formats/gps-columns-codec.ts', params: sessionParamsSchema, response: { 200: binaryBody, ...errors } },
-  }, async (req, reply) => {
-    const { gzipped, gpsMd5 } = await reader.gpsBinary(viewer(req), ref(req.params));
-    const etag = `"${gpsMd5}"`;
-    // gzip's trailer holds the inflated size: the client's progress bar divides by it.
-    reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding').header('x-decoded-length', String(gzipped.readUInt32LE(gzipped.length - 4))).type('application/octet-stream');
-    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
-    if (accepts(req, 'gzip')) return reply.header('content-encoding', 'gzip').send(gzipped);
-    return reply.send(gunzipSync(gzipped));
-  });
+  r.get(
+    '/api/devices/:id/sessions/:track/:date/gps.bin',
+    {
+      config: { access: 'rider', heavyRead: true },
+      schema: {
+        tags: ['sessions'],
+        summary: 'GPS columns as compact binary (gzip), parsed once at upload; see core/formats/gps-columns-codec.ts',
+        params: sessionParamsSchema,
+        response: { 200: binaryBody, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const { gzipped, gpsMd5 } = await reader.gpsBinary(viewer(req), ref(req.params));
+      const etag = `"${gpsMd5}"`;
+      // gzip's trailer holds the inflated size: the client's progress bar divides by it.
+      reply
+        .header('etag', etag)
+        .header('cache-control', 'private, no-cache')
+        .header('vary', 'accept-encoding')
+        .header('x-decoded-length', String(gzipped.readUInt32LE(gzipped.length - 4)))
+        .type('application/octet-stream');
+      if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+      if (accepts(req, 'gzip')) return reply.header('content-encoding', 'gzip').send(gzipped);
+      return reply.send(gunzipSync(gzipped));
+    },
+  );
 
-  r.get('/api/devices/:id/sessions/:track/:date/analysis', {
-    config: { access: 'rider', heavyRead: true },
-    schema: { tags: ['sessions'], summary: 'Top speed and roll extremes with their laps; per-lap speed, lean, satellites and sample rate', params: sessionParamsSchema, response: { 200: analysisResponseSchema, ...errors } },
-  }, async (req) => reader.analysis(viewer(req), ref(req.params)));
+  r.get(
+    '/api/devices/:id/sessions/:track/:date/analysis',
+    {
+      config: { access: 'rider', heavyRead: true },
+      schema: {
+        tags: ['sessions'],
+        summary: 'Top speed and roll extremes with their laps; per-lap speed, lean, satellites and sample rate',
+        params: sessionParamsSchema,
+        response: { 200: analysisResponseSchema, ...errors },
+      },
+    },
+    async (req) => reader.analysis(viewer(req), ref(req.params)),
+  );
 
-  r.get('/api/devices/:id/sessions/:track/:date/export/:format', {
-    config: { access: 'rider', heavyRead: true, rateLimit: heavyReadRateLimit },
-    schema: { tags: ['sessions'], summary: 'Download: CSV (RaceRender columns), GPX 1.1, or the raw lap.six / gps.six; ?heat=&lap= for one lap', params: exportParamsSchema, querystring: exportQuerySchema, response: { 200: binaryBody, ...errors } },
-  }, async (req, reply) => {
-    const { heat, lap } = req.query;
-    if ((heat === undefined) !== (lap === undefined)) throw new AppError('storage/invalid-argument', 'Give both heat and lap, or neither.');
-    const file = await reader.export(viewer(req), ref(req.params), req.params.format, heat !== undefined && lap !== undefined ? { heat, lapCount: lap } : undefined);
-    if ('size' in file) reply.header('content-length', String(file.size));
-    return reply
-      .type(file.contentType)
-      .header('content-disposition', `attachment; filename="${file.filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`)
-      .header('cache-control', 'private, no-cache')
-      .send(file.body);
-  });
+  r.get(
+    '/api/devices/:id/sessions/:track/:date/export/:format',
+    {
+      config: { access: 'rider', heavyRead: true, rateLimit: heavyReadRateLimit },
+      schema: {
+        tags: ['sessions'],
+        summary: 'Download: CSV (RaceRender columns), GPX 1.1, or the raw lap.six / gps.six; ?heat=&lap= for one lap',
+        params: exportParamsSchema,
+        querystring: exportQuerySchema,
+        response: { 200: binaryBody, ...errors },
+      },
+    },
+    async (req, reply) => {
+      const { heat, lap } = req.query;
+      if ((heat === undefined) !== (lap === undefined)) throw new AppError('storage/invalid-argument', 'Give both heat and lap, or neither.');
+      const file = await reader.export(
+        viewer(req),
+        ref(req.params),
+        req.params.format,
+        heat !== undefined && lap !== undefined ? { heat, lapCount: lap } : undefined,
+      );
+      if ('size' in file) reply.header('content-length', String(file.size));
+      return reply
+        .type(file.contentType)
+        .header(
+          'content-disposition',
+          `attachment; filename="${file.filename.replace(/[^\x20-\x7e]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+        )
+        .header('cache-control', 'private, no-cache')
+        .send(file.body);
+    },
+  );
 }

@@ -33,5 +33,7 @@ export async function listIntentKeys(db: Kysely<DB>): Promise<string[]> {
 
 export async function findIntent(db: Kysely<DB>, blobKey: string): Promise<UploadIntent | undefined> {
   const r = await db.selectFrom('upload_intents').selectAll().where('blob_key', '=', blobKey).executeTakeFirst();
-  return r && { blobKey: r.blob_key, md5: r.md5, deviceId: r.device_id, track: r.track, date: r.date, kind: r.kind === 'gps' ? 'gps' : 'lap', owner: r.owner_email };
+  return (
+    r && { blobKey: r.blob_key, md5: r.md5, deviceId: r.device_id, track: r.track, date: r.date, kind: r.kind === 'gps' ? 'gps' : 'lap', owner: r.owner_email }
+  );
 }

@@ -129,7 +129,12 @@ describe('health and docs', () => {
     expect((await new Browser(server.baseUrl).json('/api/admin/health')).status).toBe(401);
     const res = await admin.json('/api/admin/health');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'ok', database: expect.stringContaining(onPostgres ? 'PostgreSQL' : 'SQLite'), blobs: expect.stringContaining(onS3 ? 'S3 bucket' : 'filesystem'), identityProvider: expect.stringContaining('local') });
+    expect(res.body).toMatchObject({
+      status: 'ok',
+      database: expect.stringContaining(onPostgres ? 'PostgreSQL' : 'SQLite'),
+      blobs: expect.stringContaining(onS3 ? 'S3 bucket' : 'filesystem'),
+      identityProvider: expect.stringContaining('local'),
+    });
   });
 
   it('serves the OpenAPI document at /api/docs/json with the routes', async () => {

@@ -9,34 +9,46 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { users } = opts;
 
-  r.get('/api/me', {
-    config: { access: 'rider' },
-    schema: { tags: ['me'], summary: 'The signed-in user, roles and devices', response: { 200: meSchema, 401: apiErrorSchema } },
-  }, async (req) => users.me(req.identity!.email));
-
-  r.delete('/api/me/devices/:id/token', {
-    config: { access: 'rider' },
-    schema: {
-      tags: ['me'],
-      summary: "Revokes the upload token of a device I own: it stops uploading and reading the Wi-Fi at once",
-      params: deviceIdParamsSchema,
-      response: { 200: okSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+  r.get(
+    '/api/me',
+    {
+      config: { access: 'rider' },
+      schema: { tags: ['me'], summary: 'The signed-in user, roles and devices', response: { 200: meSchema, 401: apiErrorSchema } },
     },
-  }, async (req) => {
-    await users.revokeDeviceToken(req.identity!.email, req.params.id);
-    return { ok: true as const };
-  });
+    async (req) => users.me(req.identity!.email),
+  );
 
-  r.put('/api/me/profile', {
-    config: { access: 'rider' },
-    schema: {
-      tags: ['me'],
-      summary: "Enroll: the device's Wi-Fi and the pilot's data (all required)",
-      body: profileInputSchema,
-      response: { 200: okSchema, 400: apiErrorSchema },
+  r.delete(
+    '/api/me/devices/:id/token',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['me'],
+        summary: 'Revokes the upload token of a device I own: it stops uploading and reading the Wi-Fi at once',
+        params: deviceIdParamsSchema,
+        response: { 200: okSchema, 401: apiErrorSchema, 404: apiErrorSchema },
+      },
     },
-  }, async (req) => {
-    await users.saveProfile(req.identity!.email, req.body);
-    return { ok: true as const };
-  });
+    async (req) => {
+      await users.revokeDeviceToken(req.identity!.email, req.params.id);
+      return { ok: true as const };
+    },
+  );
+
+  r.put(
+    '/api/me/profile',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['me'],
+        summary: "Enroll: the device's Wi-Fi and the pilot's data (all required)",
+        body: profileInputSchema,
+        response: { 200: okSchema, 400: apiErrorSchema },
+      },
+    },
+    async (req) => {
+      await users.saveProfile(req.identity!.email, req.body);
+      return { ok: true as const };
+    },
+  );
 }

@@ -50,16 +50,8 @@ export async function updateProfile(
     .execute();
 }
 
-export async function setRoles(
-  db: Kysely<DB>,
-  email: string,
-  roles: { adm: string; seller: string },
-): Promise<boolean> {
-  const res = await db
-    .updateTable('users')
-    .set({ adm: roles.adm, seller: roles.seller, updated_at: nowIso() })
-    .where('email', '=', email)
-    .executeTakeFirst();
+export async function setRoles(db: Kysely<DB>, email: string, roles: { adm: string; seller: string }): Promise<boolean> {
+  const res = await db.updateTable('users').set({ adm: roles.adm, seller: roles.seller, updated_at: nowIso() }).where('email', '=', email).executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
 
@@ -73,7 +65,11 @@ export async function ensureUser(db: Kysely<DB>, email: string, displayName = ''
 }
 
 export async function setDisabled(db: Kysely<DB>, email: string, disabled: boolean): Promise<void> {
-  await db.updateTable('users').set({ disabled: disabled ? 1 : 0, updated_at: nowIso() }).where('email', '=', email).execute();
+  await db
+    .updateTable('users')
+    .set({ disabled: disabled ? 1 : 0, updated_at: nowIso() })
+    .where('email', '=', email)
+    .execute();
 }
 
 /** The user's devices: those they own now, plus those holding sessions they owned when uploaded. */
@@ -104,11 +100,18 @@ type ImportedUserFields = { adm: string; seller: string; wifi: string; nome_pilo
 /** A user moved over from the old installation (Firebase import). */
 export async function insertImportedUser(db: Kysely<DB>, u: ImportedUserFields & { email: string; senha_enc: string }): Promise<void> {
   const now = nowIso();
-  await db.insertInto('users').values({ ...u, created_at: now, updated_at: now }).execute();
+  await db
+    .insertInto('users')
+    .values({ ...u, created_at: now, updated_at: now })
+    .execute();
 }
 
 export async function updateImportedUser(db: Kysely<DB>, email: string, fields: ImportedUserFields & { senha_enc?: string }): Promise<void> {
-  await db.updateTable('users').set({ ...fields, updated_at: nowIso() }).where('email', '=', email).execute();
+  await db
+    .updateTable('users')
+    .set({ ...fields, updated_at: nowIso() })
+    .where('email', '=', email)
+    .execute();
 }
 
 export async function anyUserExists(db: Kysely<DB>): Promise<boolean> {
@@ -117,5 +120,9 @@ export async function anyUserExists(db: Kysely<DB>): Promise<boolean> {
 
 /** A buyer's seller and pilot details (the demo rider). */
 export async function setBuyerDetails(db: Kysely<DB>, email: string, d: { userSeller: string; nomePiloto: string; numeroMoto: string }): Promise<void> {
-  await db.updateTable('users').set({ user_seller: d.userSeller, nome_piloto: d.nomePiloto, numero_moto: d.numeroMoto, updated_at: nowIso() }).where('email', '=', email).execute();
+  await db
+    .updateTable('users')
+    .set({ user_seller: d.userSeller, nome_piloto: d.nomePiloto, numero_moto: d.numeroMoto, updated_at: nowIso() })
+    .where('email', '=', email)
+    .execute();
 }

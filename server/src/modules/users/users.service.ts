@@ -54,7 +54,13 @@ export function createUsersService(db: Kysely<DB>, box: SecretBox, demoDevice: s
         // Someone else's device: 404, no hint that it exists.
         if (!device || device.owner_email !== email) throw new AppError('storage/object-not-found');
         await revokeDeviceToken(trx, deviceId);
-        await recordAudit(trx, { actor: email, action: 'revoke-token', target: deviceId, before: { token: Boolean(device.token_hash) }, after: { token: false } });
+        await recordAudit(trx, {
+          actor: email,
+          action: 'revoke-token',
+          target: deviceId,
+          before: { token: Boolean(device.token_hash) },
+          after: { token: false },
+        });
       });
     },
     async me(email) {

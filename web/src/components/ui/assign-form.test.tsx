@@ -12,7 +12,7 @@ const props = (onAssign: (a: string, b: string) => Promise<unknown>) => ({
   onAssign,
 });
 
-describe('AssignForm (the spec\'s two dropdowns and Cadastrar)', () => {
+describe("AssignForm (the spec's two dropdowns and Cadastrar)", () => {
   it('does nothing until both are chosen, and says so', () => {
     const onAssign = vi.fn(async () => undefined);
     render(<AssignForm {...props(onAssign)} />);
@@ -46,7 +46,9 @@ describe('AssignForm (the spec\'s two dropdowns and Cadastrar)', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Cadastrar' }));
     });
-    expect(screen.getByRole('alert').textContent).toBe('O aparelho 000000000001 é o de demonstração e não pode ser entregue a ninguém. (código do erro: abc123def0)');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'O aparelho 000000000001 é o de demonstração e não pode ser entregue a ninguém. (código do erro: abc123def0)',
+    );
     expect((screen.getByLabelText('Selecione um hardware') as HTMLSelectElement).value).toBe('000000000042');
   });
 });

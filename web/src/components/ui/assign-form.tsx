@@ -50,22 +50,40 @@ export function AssignForm(props: {
         <label htmlFor={`${id}-a`}>{props.first.label}</label>
         <select id={`${id}-a`} value={first} onChange={(e) => setFirst(e.target.value)}>
           <option value="">—</option>
-          {props.first.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+          {props.first.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </select>
       </div>
       <div className="field">
         <label htmlFor={`${id}-b`}>{props.second.label}</label>
         <select id={`${id}-b`} value={second} onChange={(e) => setSecond(e.target.value)}>
           <option value="">—</option>
-          {props.second.options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+          {props.second.options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
         </select>
       </div>
       <button type="submit" className="btn btn-primary" disabled={state === 'saving'} aria-busy={state === 'saving'}>
         {state === 'done' ? t.admin.cadastrado : state === 'saving' ? t.admin.cadastrando : t.admin.cadastrar}
       </button>
-      {hint && <p className="field-error" role="alert">{t.admin.chooseBoth}</p>}
-      {error !== null && <p className="alert alert-error" role="alert">{errorMessage(error)}</p>}
-      <p className="visually-hidden" role="status">{state === 'done' ? t.admin.cadastrado : ''}</p>
+      {hint && (
+        <p className="field-error" role="alert">
+          {t.admin.chooseBoth}
+        </p>
+      )}
+      {error !== null && (
+        <p className="alert alert-error" role="alert">
+          {errorMessage(error)}
+        </p>
+      )}
+      <p className="visually-hidden" role="status">
+        {state === 'done' ? t.admin.cadastrado : ''}
+      </p>
     </form>
   );
 }

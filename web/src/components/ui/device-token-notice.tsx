@@ -7,12 +7,17 @@ export function DeviceTokenNotice({ id, token, message = t.admin.tokenOnce }: { 
   return (
     <div className="notice notice-token" role="status">
       <p>{fill(message, { id })}</p>
-      <code className="token" data-testid="device-token">{token}</code>
+      <code className="token" data-testid="device-token">
+        {token}
+      </code>
       <button
         type="button"
         className="btn btn-secondary btn-small"
         onClick={() => {
-          void navigator.clipboard?.writeText(token).then(() => setCopied(true), () => setCopied(false));
+          void navigator.clipboard?.writeText(token).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          );
         }}
       >
         {copied ? t.admin.copied : t.admin.copy}

@@ -15,9 +15,13 @@ export function FullPageStatus(props: { loading?: boolean; error?: unknown; erro
   }
   return (
     <main className="page page-status">
-      <p role="alert" className="alert alert-error">{props.errorText ?? errorMessage(props.error)}</p>
+      <p role="alert" className="alert alert-error">
+        {props.errorText ?? errorMessage(props.error)}
+      </p>
       {props.onRetry && (
-        <button type="button" className="btn" onClick={props.onRetry}>{t.app.retry}</button>
+        <button type="button" className="btn" onClick={props.onRetry}>
+          {t.app.retry}
+        </button>
       )}
     </main>
   );

@@ -29,7 +29,9 @@ export function Menu({ items, children }: { items: MenuItem[]; children?: ReactN
         <ul>
           {items.map((item) => (
             <li key={item.to}>
-              <Link to={item.to} className="menu-link">{item.label}</Link>
+              <Link to={item.to} className="menu-link">
+                {item.label}
+              </Link>
             </li>
           ))}
         </ul>

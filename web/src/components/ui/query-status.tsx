@@ -4,7 +4,17 @@ import { errorMessage, t } from '../../i18n/messages';
 
 /** Loading and error states for a list, then its content. */
 export function QueryStatus<T>({ query, children }: { query: UseQueryResult<T>; children: (data: T) => ReactNode }) {
-  if (query.isPending) return <p className="muted" role="status">{t.admin.tableLoading}</p>;
-  if (query.isError) return <p className="alert alert-error" role="alert">{errorMessage(query.error)}</p>;
+  if (query.isPending)
+    return (
+      <p className="muted" role="status">
+        {t.admin.tableLoading}
+      </p>
+    );
+  if (query.isError)
+    return (
+      <p className="alert alert-error" role="alert">
+        {errorMessage(query.error)}
+      </p>
+    );
   return <>{children(query.data)}</>;
 }

@@ -11,7 +11,14 @@ export interface Column<T> {
 }
 
 /** A table whose headers sort (new column ascending, again reverses); scrolls inside its own box on a phone. */
-export function SortableTable<T>(props: { label: string; columns: Column<T>[]; rows: readonly T[]; rowKey: (row: T) => string; empty: string; rowClass?: (row: T) => string }) {
+export function SortableTable<T>(props: {
+  label: string;
+  columns: Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  empty: string;
+  rowClass?: (row: T) => string;
+}) {
   const accessors = Object.fromEntries(props.columns.map((c) => [c.key, c.value])) as Record<string, (row: T) => string | number>;
   const { sorted, sort, toggle } = useSort(props.rows, accessors);
   if (props.rows.length === 0) return <p className="empty-state">{props.empty}</p>;
@@ -21,14 +28,22 @@ export function SortableTable<T>(props: { label: string; columns: Column<T>[]; r
         <thead>
           <tr>
             {props.columns.map((c) =>
-              c.sortable === false ? <th key={c.key} scope="col">{c.label}</th> : <SortHeader key={c.key} label={c.label} column={c.key} sort={sort} onSort={toggle} />,
+              c.sortable === false ? (
+                <th key={c.key} scope="col">
+                  {c.label}
+                </th>
+              ) : (
+                <SortHeader key={c.key} label={c.label} column={c.key} sort={sort} onSort={toggle} />
+              ),
             )}
           </tr>
         </thead>
         <tbody>
           {sorted.map((row) => (
             <tr key={props.rowKey(row)} className={props.rowClass?.(row)}>
-              {props.columns.map((c) => <td key={c.key}>{c.render ? c.render(row) : c.value(row)}</td>)}
+              {props.columns.map((c) => (
+                <td key={c.key}>{c.render ? c.render(row) : c.value(row)}</td>
+              ))}
             </tr>
           ))}
         </tbody>

@@ -13,7 +13,11 @@ export function nextSort<K extends string>(state: SortState<K>, key: K): SortSta
   return { key, dir: 'asc' };
 }
 
-export function useSort<K extends string, T>(rows: readonly T[], accessors: Record<K, (row: T) => number | string>, initial: SortState<K> = { key: null, dir: 'asc' }) {
+export function useSort<K extends string, T>(
+  rows: readonly T[],
+  accessors: Record<K, (row: T) => number | string>,
+  initial: SortState<K> = { key: null, dir: 'asc' },
+) {
   const [sort, setSort] = useState<SortState<K>>(initial);
   const sorted = useMemo(() => {
     if (!sort.key) return [...rows];
@@ -35,7 +39,10 @@ export function SortHeader<K extends string>(props: { label: string; column: K; 
   return (
     <th scope="col" aria-sort={active ? (props.sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
       <button type="button" className="sort-button" onClick={() => props.onSort(props.column)}>
-        {props.label} <span aria-hidden="true" className="sort-arrow">{arrow}</span>
+        {props.label}{' '}
+        <span aria-hidden="true" className="sort-arrow">
+          {arrow}
+        </span>
         {active && <span className="visually-hidden">, {props.sort.dir === 'asc' ? t.laps.sortAsc : t.laps.sortDesc}</span>}
       </button>
     </th>

@@ -37,7 +37,12 @@ export function AdmPage() {
       value: () => '',
       render: (u) =>
         u.email === me.email ? null : (
-          <button type="button" className="btn btn-secondary btn-small" disabled={setDisabled.isPending} onClick={() => setDisabled.mutate({ email: u.email, disabled: !u.disabled })}>
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            disabled={setDisabled.isPending}
+            onClick={() => setDisabled.mutate({ email: u.email, disabled: !u.disabled })}
+          >
             {u.disabled ? a.enable : a.disable}
           </button>
         ),
@@ -50,10 +55,30 @@ export function AdmPage() {
         second={{ label: a.selectDevice, options: (devices.data ?? []).map((d) => ({ value: d.id, label: `${d.id}${d.owner ? ` (${d.owner})` : ''}` })) }}
         onAssign={async (email, deviceId) => setIssued(await assign.mutateAsync({ email, deviceId }))}
       />
-      {issued && (issued.token ? <DeviceTokenNotice id={issued.id} token={issued.token} message={a.newOwnerToken} /> : <p className="notice" role="status">{fill(a.ownerUnchanged, { id: issued.id })}</p>)}
-      {setDisabled.isError && <p className="alert alert-error" role="alert">{errorMessage(setDisabled.error)}</p>}
+      {issued &&
+        (issued.token ? (
+          <DeviceTokenNotice id={issued.id} token={issued.token} message={a.newOwnerToken} />
+        ) : (
+          <p className="notice" role="status">
+            {fill(a.ownerUnchanged, { id: issued.id })}
+          </p>
+        ))}
+      {setDisabled.isError && (
+        <p className="alert alert-error" role="alert">
+          {errorMessage(setDisabled.error)}
+        </p>
+      )}
       <QueryStatus query={users}>
-        {(rows) => <SortableTable label={a.admTitle} columns={columns} rows={rows} rowKey={(u) => u.email} empty={a.tableEmpty} rowClass={(u) => (u.disabled ? 'row-disabled' : '')} />}
+        {(rows) => (
+          <SortableTable
+            label={a.admTitle}
+            columns={columns}
+            rows={rows}
+            rowKey={(u) => u.email}
+            empty={a.tableEmpty}
+            rowClass={(u) => (u.disabled ? 'row-disabled' : '')}
+          />
+        )}
       </QueryStatus>
     </Page>
   );

@@ -1,14 +1,23 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { adminDeviceSchema, adminUserSchema, auditEntrySchema, deviceTokenResponseSchema, ownerChangeResponseSchema } from '../../../../core/contracts/admin.contract';
+import {
+  adminDeviceSchema,
+  adminUserSchema,
+  auditEntrySchema,
+  deviceTokenResponseSchema,
+  ownerChangeResponseSchema,
+} from '../../../../core/contracts/admin.contract';
 import { okSchema } from '../../../../core/contracts/common.contract';
 import { apiRequest } from '../../lib/api-client';
 
 const KEY = ['admin'] as const;
 
-export const useAdminUsers = () => useQuery({ queryKey: [...KEY, 'users'], queryFn: () => apiRequest('/api/admin/users', { schema: z.array(adminUserSchema) }) });
-export const useAdminSellers = () => useQuery({ queryKey: [...KEY, 'sellers'], queryFn: () => apiRequest('/api/admin/sellers', { schema: z.array(adminUserSchema) }) });
-export const useAdminDevices = () => useQuery({ queryKey: [...KEY, 'devices'], queryFn: () => apiRequest('/api/admin/devices', { schema: z.array(adminDeviceSchema) }) });
+export const useAdminUsers = () =>
+  useQuery({ queryKey: [...KEY, 'users'], queryFn: () => apiRequest('/api/admin/users', { schema: z.array(adminUserSchema) }) });
+export const useAdminSellers = () =>
+  useQuery({ queryKey: [...KEY, 'sellers'], queryFn: () => apiRequest('/api/admin/sellers', { schema: z.array(adminUserSchema) }) });
+export const useAdminDevices = () =>
+  useQuery({ queryKey: [...KEY, 'devices'], queryFn: () => apiRequest('/api/admin/devices', { schema: z.array(adminDeviceSchema) }) });
 export const useAudit = () => useQuery({ queryKey: [...KEY, 'audit'], queryFn: () => apiRequest('/api/admin/audit', { schema: z.array(auditEntrySchema) }) });
 
 /** A POST/PUT whose success reloads every admin list (the spec's "then the page reloads"). */
@@ -18,7 +27,9 @@ function useAdminChange<I, O>(request: (input: I) => Promise<O>) {
 }
 
 export const useAssignOwner = () =>
-  useAdminChange((i: { email: string; deviceId: string }) => apiRequest('/api/admin/assign-owner', { method: 'POST', body: i, schema: ownerChangeResponseSchema }));
+  useAdminChange((i: { email: string; deviceId: string }) =>
+    apiRequest('/api/admin/assign-owner', { method: 'POST', body: i, schema: ownerChangeResponseSchema }),
+  );
 export const useAssignBuyerSeller = () =>
   useAdminChange((i: { buyer: string; seller: string }) => apiRequest('/api/admin/assign-buyer-seller', { method: 'POST', body: i, schema: okSchema }));
 export const useAssignDeviceSeller = () =>
@@ -26,7 +37,9 @@ export const useAssignDeviceSeller = () =>
 export const useRegisterDevice = () =>
   useAdminChange((i: { id: string }) => apiRequest('/api/admin/devices', { method: 'POST', body: i, schema: deviceTokenResponseSchema }));
 export const useRotateToken = () =>
-  useAdminChange((id: string) => apiRequest(`/api/admin/devices/${encodeURIComponent(id)}/token`, { method: 'POST', body: {}, schema: deviceTokenResponseSchema }));
+  useAdminChange((id: string) =>
+    apiRequest(`/api/admin/devices/${encodeURIComponent(id)}/token`, { method: 'POST', body: {}, schema: deviceTokenResponseSchema }),
+  );
 export const useSetDisabled = () =>
   useAdminChange((i: { email: string; disabled: boolean }) =>
     apiRequest(`/api/admin/users/${encodeURIComponent(i.email)}/disabled`, { method: 'PUT', body: { disabled: i.disabled }, schema: okSchema }),

@@ -8,7 +8,10 @@ import { ADMIN_MENUS } from './admin-menus';
 import { QueryStatus } from '../../components/ui/query-status';
 
 type Entry = z.infer<typeof auditEntrySchema>;
-const show = (v: Record<string, unknown>) => Object.entries(v).map(([k, x]) => `${k}: ${String(x)}`).join(', ');
+const show = (v: Record<string, unknown>) =>
+  Object.entries(v)
+    .map(([k, x]) => `${k}: ${String(x)}`)
+    .join(', ');
 const when = (iso: string) => new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'medium' });
 
 /** Every assignment, registration, token rotation and role change: who, what, before, after, when. */

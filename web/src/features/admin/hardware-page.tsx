@@ -30,7 +30,15 @@ export function HardwarePage() {
       return;
     }
     setIdError(false);
-    register.mutate({ id }, { onSuccess: (res) => { setShown(res); setNewId(''); } });
+    register.mutate(
+      { id },
+      {
+        onSuccess: (res) => {
+          setShown(res);
+          setNewId('');
+        },
+      },
+    );
   };
 
   const columns: Column<AdminDevice>[] = [
@@ -71,13 +79,36 @@ export function HardwarePage() {
         <form className="inline-form" onSubmit={onRegister} noValidate>
           <div className="field">
             <label htmlFor="new-device-id">{a.registerId}</label>
-            <input id="new-device-id" inputMode="numeric" autoComplete="off" maxLength={12} value={newId} onChange={(e) => setNewId(e.target.value)} aria-invalid={idError || undefined} aria-describedby={idError ? 'new-device-error' : undefined} />
-            {idError && <p id="new-device-error" className="field-error" role="alert">{a.registerIdInvalid}</p>}
+            <input
+              id="new-device-id"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={12}
+              value={newId}
+              onChange={(e) => setNewId(e.target.value)}
+              aria-invalid={idError || undefined}
+              aria-describedby={idError ? 'new-device-error' : undefined}
+            />
+            {idError && (
+              <p id="new-device-error" className="field-error" role="alert">
+                {a.registerIdInvalid}
+              </p>
+            )}
           </div>
-          <button type="submit" className="btn btn-primary" disabled={register.isPending}>{a.registerButton}</button>
+          <button type="submit" className="btn btn-primary" disabled={register.isPending}>
+            {a.registerButton}
+          </button>
         </form>
-        {register.isError && <p className="alert alert-error" role="alert">{errorMessage(register.error)}</p>}
-        {rotate.isError && <p className="alert alert-error" role="alert">{errorMessage(rotate.error)}</p>}
+        {register.isError && (
+          <p className="alert alert-error" role="alert">
+            {errorMessage(register.error)}
+          </p>
+        )}
+        {rotate.isError && (
+          <p className="alert alert-error" role="alert">
+            {errorMessage(rotate.error)}
+          </p>
+        )}
         {shown && <DeviceTokenNotice id={shown.id} token={shown.token} />}
       </section>
       <QueryStatus query={devices}>

@@ -13,7 +13,10 @@ export function SellerAdmPage() {
   return (
     <Page title={a.sellerAdmTitle} menu={ADMIN_MENUS.sellerAdm}>
       <AssignForm
-        first={{ label: a.selectBuyer, options: (users.data ?? []).map((u) => ({ value: u.email, label: u.userSeller ? `${u.email} (${u.userSeller})` : u.email })) }}
+        first={{
+          label: a.selectBuyer,
+          options: (users.data ?? []).map((u) => ({ value: u.email, label: u.userSeller ? `${u.email} (${u.userSeller})` : u.email })),
+        }}
         second={{ label: a.selectSeller, options: (sellers.data ?? []).map((u) => ({ value: u.email, label: u.email })) }}
         onAssign={(buyer, seller) => assign.mutateAsync({ buyer, seller })}
       />

@@ -70,7 +70,11 @@ export function AnalyticsPage() {
     const roll = lapsOnDistanceGrid(c, chosen, 'roll');
     const others = chosen.filter((l) => l !== reference);
     const deltas = deltasOnDistanceGrid(c, others, reference, speed.x);
-    const series: ChartSeries[] = chosen.map((l, i) => ({ label: lapKey(l), stroke: lapKey(l) === bestKey ? PALETTE[0]! : PALETTE[(i % (PALETTE.length - 1)) + 1]!, width: lapKey(l) === bestKey ? 3 : 2 }));
+    const series: ChartSeries[] = chosen.map((l, i) => ({
+      label: lapKey(l),
+      stroke: lapKey(l) === bestKey ? PALETTE[0]! : PALETTE[(i % (PALETTE.length - 1)) + 1]!,
+      width: lapKey(l) === bestKey ? 3 : 2,
+    }));
     const deltaSeries = others.map((l) => series[chosen.indexOf(l)]!);
     return { speed, roll, deltas, series, deltaSeries };
   }, [c, chosen, reference, bestKey]);
@@ -93,16 +97,31 @@ export function AnalyticsPage() {
   }, [c, charts, restShown, segments, laps.data]);
 
   const onChartCursor = (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
-  const cursorDistance = c && reference && cursorIndex !== null && cursorIndex >= reference.start && cursorIndex < reference.end ? c.meterSum[cursorIndex]! - c.meterSum[reference.start]! : null;
+  const cursorDistance =
+    c && reference && cursorIndex !== null && cursorIndex >= reference.start && cursorIndex < reference.end
+      ? c.meterSum[cursorIndex]! - c.meterSum[reference.start]!
+      : null;
   const exportHref = (format: string, lap?: { heat: string; lapCount: number }) =>
     `${sessionPath(session!)}/export/${format}${lap ? `?heat=${lap.heat}&lap=${lap.lapCount}` : ''}`;
 
   return (
     <Page
-      title={<>{a.title} <span className="hw-id">{session?.device ?? devices[0]}</span></>}
-      menu={[{ to: '/user', label: t.menu.home }, { to: '/enroll', label: t.menu.meusDadosTitle }, { to: '/laps', label: t.menu.laps }]}
+      title={
+        <>
+          {a.title} <span className="hw-id">{session?.device ?? devices[0]}</span>
+        </>
+      }
+      menu={[
+        { to: '/user', label: t.menu.home },
+        { to: '/enroll', label: t.menu.meusDadosTitle },
+        { to: '/laps', label: t.menu.laps },
+      ]}
     >
-      {foreign && <p className="alert alert-error" role="alert">{a.foreignHardware}</p>}
+      {foreign && (
+        <p className="alert alert-error" role="alert">
+          {a.foreignHardware}
+        </p>
+      )}
       <SessionSelector
         devices={devices}
         initial={session ?? {}}
@@ -118,7 +137,9 @@ export function AnalyticsPage() {
         ((gps.error as { status?: number } | null)?.status === 404 ? (
           <p className="empty-state">{a.noGps}</p>
         ) : (
-          <p className="alert alert-error" role="alert">{errorMessage(gps.error ?? analysis.error)}</p>
+          <p className="alert alert-error" role="alert">
+            {errorMessage(gps.error ?? analysis.error)}
+          </p>
         ))}
       {c && c.count === 0 && <p className="empty-state">{a.noGps}</p>}
       {c && c.count > 0 && analysis.data && session && (
@@ -146,38 +167,120 @@ export function AnalyticsPage() {
           </dl>
           <p className="actions-row">
             <span>{a.exportSession}:</span>
-            <a className="btn btn-secondary btn-small" href={exportHref('csv')} download>{a.exportCsv}</a>
-            <a className="btn btn-secondary btn-small" href={exportHref('gpx')} download>{a.exportGpx}</a>
-            <a className="btn btn-secondary btn-small" href={exportHref('lap.six')} download>{a.exportLapSix}</a>
-            <a className="btn btn-secondary btn-small" href={exportHref('gps.six')} download>{a.exportGpsSix}</a>
+            <a className="btn btn-secondary btn-small" href={exportHref('csv')} download>
+              {a.exportCsv}
+            </a>
+            <a className="btn btn-secondary btn-small" href={exportHref('gpx')} download>
+              {a.exportGpx}
+            </a>
+            <a className="btn btn-secondary btn-small" href={exportHref('lap.six')} download>
+              {a.exportLapSix}
+            </a>
+            <a className="btn btn-secondary btn-small" href={exportHref('gps.six')} download>
+              {a.exportGpsSix}
+            </a>
           </p>
           <div className="analytics-grid">
             <div>
               <fieldset className="colour-toggle">
                 <legend>{a.colour}</legend>
-                <label><input type="radio" name="cor" checked={colour === 'speed'} onChange={() => setParam('cor', null)} /> {a.colourSpeed}</label>
-                <label><input type="radio" name="cor" checked={colour === 'lean'} onChange={() => setParam('cor', 'inclinacao')} /> {a.colourLean}</label>
+                <label>
+                  <input type="radio" name="cor" checked={colour === 'speed'} onChange={() => setParam('cor', null)} /> {a.colourSpeed}
+                </label>
+                <label>
+                  <input type="radio" name="cor" checked={colour === 'lean'} onChange={() => setParam('cor', 'inclinacao')} /> {a.colourLean}
+                </label>
               </fieldset>
-              {reference && <TrackMap c={c} laps={chosen.length ? chosen : [reference]} reference={reference} colour={colour} cursorIndex={cursorIndex} onHoverIndex={setCursorIndex} />}
+              {reference && (
+                <TrackMap
+                  c={c}
+                  laps={chosen.length ? chosen : [reference]}
+                  reference={reference}
+                  colour={colour}
+                  cursorIndex={cursorIndex}
+                  onHoverIndex={setCursorIndex}
+                />
+              )}
             </div>
             <div>
               {!charts && <p className="muted">{a.pickOne}</p>}
               {charts && (
                 <>
-                  <UPlotChart testId="chart-speed" title={a.chartSpeed} xLabel={a.axisDistance} yLabel={a.axisSpeed} x={charts.speed.x} ys={charts.speed.ys} series={charts.series} syncKey="dist" onCursorX={onChartCursor} cursorX={cursorDistance} />
-                  <UPlotChart testId="chart-lean" title={a.chartLean} xLabel={a.axisDistance} yLabel={a.axisLean} x={charts.roll.x} ys={charts.roll.ys} series={charts.series} syncKey="dist" onCursorX={onChartCursor} />
+                  <UPlotChart
+                    testId="chart-speed"
+                    title={a.chartSpeed}
+                    xLabel={a.axisDistance}
+                    yLabel={a.axisSpeed}
+                    x={charts.speed.x}
+                    ys={charts.speed.ys}
+                    series={charts.series}
+                    syncKey="dist"
+                    onCursorX={onChartCursor}
+                    cursorX={cursorDistance}
+                  />
+                  <UPlotChart
+                    testId="chart-lean"
+                    title={a.chartLean}
+                    xLabel={a.axisDistance}
+                    yLabel={a.axisLean}
+                    x={charts.roll.x}
+                    ys={charts.roll.ys}
+                    series={charts.series}
+                    syncKey="dist"
+                    onCursorX={onChartCursor}
+                  />
                   {charts.deltaSeries.length > 0 && (
-                    <UPlotChart testId="chart-delta" title={a.chartDelta} xLabel={a.axisDistance} yLabel={a.axisDelta} x={charts.speed.x} ys={charts.deltas} series={charts.deltaSeries} yDigits={2} syncKey="dist" onCursorX={onChartCursor} />
+                    <UPlotChart
+                      testId="chart-delta"
+                      title={a.chartDelta}
+                      xLabel={a.axisDistance}
+                      yLabel={a.axisDelta}
+                      x={charts.speed.x}
+                      ys={charts.deltas}
+                      series={charts.deltaSeries}
+                      yDigits={2}
+                      syncKey="dist"
+                      onCursorX={onChartCursor}
+                    />
                   )}
                 </>
               )}
             </div>
           </div>
-          {(restShown || !charts) && <LapFiguresTable analysis={analysis.data} laps={laps.data} chosen={chosenKeys} bestKey={bestKey} onToggle={toggleLap} exportHref={(f, l) => exportHref(f, l)} />}
+          {(restShown || !charts) && (
+            <LapFiguresTable
+              analysis={analysis.data}
+              laps={laps.data}
+              chosen={chosenKeys}
+              bestKey={bestKey}
+              onToggle={toggleLap}
+              exportHref={(f, l) => exportHref(f, l)}
+            />
+          )}
           {sessionCharts && (
             <div className="analytics-grid">
-              <UPlotChart testId="chart-progression" title={a.chartProgression} xLabel={a.axisLap} yLabel={a.axisLapTime} x={sessionCharts.progression.x} ys={sessionCharts.progression.ys} series={[{ label: a.colTime, stroke: '#ffd54f', points: true }]} yDigits={3} height={180} />
-              <UPlotChart testId="chart-session" title={a.chartSession} xLabel={a.axisMinutes} yLabel={a.axisSpeed} x={sessionCharts.whole.x} ys={[sessionCharts.whole.y]} series={[{ label: a.axisSpeed, stroke: '#4dd0e1', width: 1 }]} xDigits={1} height={180} />
+              <UPlotChart
+                testId="chart-progression"
+                title={a.chartProgression}
+                xLabel={a.axisLap}
+                yLabel={a.axisLapTime}
+                x={sessionCharts.progression.x}
+                ys={sessionCharts.progression.ys}
+                series={[{ label: a.colTime, stroke: '#ffd54f', points: true }]}
+                yDigits={3}
+                height={180}
+              />
+              <UPlotChart
+                testId="chart-session"
+                title={a.chartSession}
+                xLabel={a.axisMinutes}
+                yLabel={a.axisSpeed}
+                x={sessionCharts.whole.x}
+                ys={[sessionCharts.whole.y]}
+                series={[{ label: a.axisSpeed, stroke: '#4dd0e1', width: 1 }]}
+                xDigits={1}
+                height={180}
+              />
             </div>
           )}
         </section>

@@ -22,4 +22,3 @@ export function prefetchAnalytics(qc: QueryClient, search: URLSearchParams): voi
   void qc.prefetchQuery(analysisQuery(s));
   void qc.prefetchQuery(lapsQuery(s));
 }
-

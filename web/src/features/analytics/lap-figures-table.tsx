@@ -40,7 +40,13 @@ export function LapFiguresTable(props: {
             return (
               <tr key={key} className={isBest ? 'lap-best' : lap.outLap ? 'lap-out' : ''} data-testid="figures-row">
                 <td>
-                  <input type="checkbox" className="big-check" checked={props.chosen.has(key)} onChange={() => props.onToggle(key)} aria-label={fill(a.showLap, { lap: key })} />
+                  <input
+                    type="checkbox"
+                    className="big-check"
+                    checked={props.chosen.has(key)}
+                    onChange={() => props.onToggle(key)}
+                    aria-label={fill(a.showLap, { lap: key })}
+                  />
                 </td>
                 <td>
                   {key}
@@ -58,7 +64,13 @@ export function LapFiguresTable(props: {
                 </td>
                 <td className="num">{oneDecimal(lap.sampleRateHz)}</td>
                 <td>
-                  <a href={props.exportHref('csv', lap)} download>{a.exportCsvShort}</a> · <a href={props.exportHref('gpx', lap)} download>{a.exportGpx}</a>
+                  <a href={props.exportHref('csv', lap)} download>
+                    {a.exportCsvShort}
+                  </a>{' '}
+                  ·{' '}
+                  <a href={props.exportHref('gpx', lap)} download>
+                    {a.exportGpx}
+                  </a>
                 </td>
               </tr>
             );

@@ -196,13 +196,26 @@ export function TrackMap(props: {
   return (
     <figure className="track-map">
       <div className="map-layers">
-        <canvas ref={canvas} className="map-canvas" data-testid="track-map" data-cursor={props.cursorIndex ?? ""} role="img" aria-label={t.analytics.mapLabel} onPointerMove={onMove} onPointerLeave={() => props.onHoverIndex(null)} />
+        <canvas
+          ref={canvas}
+          className="map-canvas"
+          data-testid="track-map"
+          data-cursor={props.cursorIndex ?? ''}
+          role="img"
+          aria-label={t.analytics.mapLabel}
+          onPointerMove={onMove}
+          onPointerLeave={() => props.onHoverIndex(null)}
+        />
         <canvas ref={overlay} className="map-cursor" aria-hidden="true" />
       </div>
       <figcaption className="legend">
-        <span>{Math.round(range.lo)} {unit}</span>
+        <span>
+          {Math.round(range.lo)} {unit}
+        </span>
         <span className="legend-bar" style={{ background: LEGEND_GRADIENT }} aria-hidden="true" />
-        <span>{Math.round(range.hi)} {unit}</span>
+        <span>
+          {Math.round(range.hi)} {unit}
+        </span>
         <span className="legend-sf">▣ {t.analytics.startFinish}</span>
       </figcaption>
     </figure>

@@ -71,7 +71,15 @@ export function UPlotChart(props: ChartProps) {
       ],
       series: [
         { label: props.xLabel, value: legendValue(props.xDigits ?? 0) },
-        ...props.series.map((s) => ({ label: s.label, stroke: s.stroke, width: s.width ?? 2, dash: s.dash, points: { show: s.points ?? false }, spanGaps: false, value: legendValue(props.yDigits ?? 1) })),
+        ...props.series.map((s) => ({
+          label: s.label,
+          stroke: s.stroke,
+          width: s.width ?? 2,
+          dash: s.dash,
+          points: { show: s.points ?? false },
+          spanGaps: false,
+          value: legendValue(props.yDigits ?? 1),
+        })),
       ],
       hooks: {
         setCursor: [

@@ -44,7 +44,11 @@ export function LoginPage() {
       <button type="button" className="btn btn-google" onClick={() => void onClick()} disabled={waiting} aria-busy={waiting}>
         {t.login.button}
       </button>
-      {waiting && <p className="muted" role="status">{t.login.waiting}</p>}
+      {waiting && (
+        <p className="muted" role="status">
+          {t.login.waiting}
+        </p>
+      )}
     </main>
   );
 }

@@ -13,18 +13,32 @@ afterEach(() => {
 });
 
 const me: Me = {
-  email: 'ana@example.com', displayName: 'Ana', avatarUrl: '', roles: { admin: false, seller: false },
-  devices: ['000000000042'], ownedDevices: [{ id: '000000000042', hasToken: true }], demoDevice: '000000000001',
+  email: 'ana@example.com',
+  displayName: 'Ana',
+  avatarUrl: '',
+  roles: { admin: false, seller: false },
+  devices: ['000000000042'],
+  ownedDevices: [{ id: '000000000042', hasToken: true }],
+  demoDevice: '000000000001',
   profile: { wifi: '', senha: '', nomePiloto: '', numeroMoto: '' },
 };
 
 /** The enroll page in a router, signed in as `me`; the server's answers come from `fetch`. */
 function renderPage(fetch: (url: string, init?: RequestInit) => Promise<Response>) {
   const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
-  vi.stubGlobal('fetch', vi.fn((url: string, init?: RequestInit) => (url === '/api/me' ? Promise.resolve(json(me)) : fetch(url, init))));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn((url: string, init?: RequestInit) => (url === '/api/me' ? Promise.resolve(json(me)) : fetch(url, init))),
+  );
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   client.setQueryData(ME_KEY, me);
-  const router = createMemoryRouter([{ path: '/enroll', element: <EnrollPage /> }, { path: '/user', element: <p>home</p> }], { initialEntries: ['/enroll'] });
+  const router = createMemoryRouter(
+    [
+      { path: '/enroll', element: <EnrollPage /> },
+      { path: '/user', element: <p>home</p> },
+    ],
+    { initialEntries: ['/enroll'] },
+  );
   render(
     <QueryClientProvider client={client}>
       <RouterProvider router={router} />
@@ -36,7 +50,7 @@ function renderPage(fetch: (url: string, init?: RequestInit) => Promise<Response
 const field = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
 
 describe('EnrollPage (Meus Dados)', () => {
-  it('keeps the Wi-Fi password hidden until asked, with the spec\'s hint', () => {
+  it("keeps the Wi-Fi password hidden until asked, with the spec's hint", () => {
     renderPage(async () => new Response('{}'));
     expect(field('Senha do Wi-Fi').type).toBe('password');
     expect(field('Senha do Wi-Fi').placeholder).toBe('Clique para mostrar a senha');
@@ -56,7 +70,12 @@ describe('EnrollPage (Meus Dados)', () => {
 
   it('saves the four fields and goes home', async () => {
     const { router, fetch } = renderPage(async () => new Response(JSON.stringify({ ok: true }), { headers: { 'content-type': 'application/json' } }));
-    for (const [label, value] of [['Wi-Fi', 'Box 12'], ['Senha do Wi-Fi', ' s3nha '], ['Nome do Piloto', 'Ana'], ['Número da Moto', '27']]) {
+    for (const [label, value] of [
+      ['Wi-Fi', 'Box 12'],
+      ['Senha do Wi-Fi', ' s3nha '],
+      ['Nome do Piloto', 'Ana'],
+      ['Número da Moto', '27'],
+    ]) {
       fireEvent.change(field(label!), { target: { value } });
     }
     await act(async () => {

@@ -57,7 +57,11 @@ export function EnrollPage() {
         aria-describedby={errors[name] ? `e-${name}` : undefined}
         onChange={(e) => setValues((v) => ({ ...v, [name]: e.target.value }))}
       />
-      {errors[name] && <p id={`e-${name}`} className="field-error" role="alert">{errors[name]}</p>}
+      {errors[name] && (
+        <p id={`e-${name}`} className="field-error" role="alert">
+          {errors[name]}
+        </p>
+      )}
     </div>
   );
 
@@ -88,12 +92,18 @@ export function EnrollPage() {
               {t.enroll.senhaHint}
             </button>
           )}
-          {errors.senha && <p id="e-senha" className="field-error" role="alert">{errors.senha}</p>}
+          {errors.senha && (
+            <p id="e-senha" className="field-error" role="alert">
+              {errors.senha}
+            </p>
+          )}
         </div>
         {field('nomePiloto', t.enroll.nomePiloto, { autoComplete: 'name' })}
         {field('numeroMoto', t.enroll.numeroMoto, { inputMode: 'numeric' })}
         {save.isError && !(save.error instanceof ApiError && Object.keys(save.error.fields).length) && (
-          <p role="alert" className="alert alert-error">{errorMessage(save.error)}</p>
+          <p role="alert" className="alert alert-error">
+            {errorMessage(save.error)}
+          </p>
         )}
         <button type="submit" className="btn btn-primary" disabled={save.isPending} aria-busy={save.isPending}>
           {save.isPending ? t.enroll.saving : t.enroll.save}
@@ -117,7 +127,9 @@ function MyDevices({ devices }: { devices: { id: string; hasToken: boolean }[] }
         <ul className="device-list">
           {devices.map((d) => (
             <li key={d.id}>
-              <span><strong>{d.id}</strong>: {d.hasToken ? t.enroll.deviceHasToken : t.enroll.deviceNoToken}</span>
+              <span>
+                <strong>{d.id}</strong>: {d.hasToken ? t.enroll.deviceHasToken : t.enroll.deviceNoToken}
+              </span>
               {d.hasToken && (
                 <button
                   type="button"
@@ -135,8 +147,16 @@ function MyDevices({ devices }: { devices: { id: string; hasToken: boolean }[] }
           ))}
         </ul>
       )}
-      {revoked && <p role="status" className="notice">{fill(t.enroll.revoked, { id: revoked })}</p>}
-      {revoke.isError && <p role="alert" className="alert alert-error">{errorMessage(revoke.error)}</p>}
+      {revoked && (
+        <p role="status" className="notice">
+          {fill(t.enroll.revoked, { id: revoked })}
+        </p>
+      )}
+      {revoke.isError && (
+        <p role="alert" className="alert alert-error">
+          {errorMessage(revoke.error)}
+        </p>
+      )}
     </section>
   );
 }

@@ -8,7 +8,14 @@ import { LatestSession } from './latest-session';
 import { UsageGuide } from './usage-guide';
 
 function initials(name: string): string {
-  return name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => w[0]!.toUpperCase()).join('') || '?';
+  return (
+    name
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((w) => w[0]!.toUpperCase())
+      .join('') || '?'
+  );
 }
 
 export function HomePage() {
@@ -28,9 +35,18 @@ export function HomePage() {
       aside={
         <section className="user-card" aria-label={me.displayName}>
           {me.avatarUrl ? (
-            <img className="avatar" src={me.avatarUrl} alt={fill(t.home.avatarAlt, { name: me.displayName })} width={56} height={56} referrerPolicy="no-referrer" />
+            <img
+              className="avatar"
+              src={me.avatarUrl}
+              alt={fill(t.home.avatarAlt, { name: me.displayName })}
+              width={56}
+              height={56}
+              referrerPolicy="no-referrer"
+            />
           ) : (
-            <span className="avatar avatar-initials" role="img" aria-label={fill(t.home.avatarAlt, { name: me.displayName })}>{initials(me.displayName)}</span>
+            <span className="avatar avatar-initials" role="img" aria-label={fill(t.home.avatarAlt, { name: me.displayName })}>
+              {initials(me.displayName)}
+            </span>
           )}
           <div className="user-card-text">
             <p className="user-name">{me.displayName}</p>

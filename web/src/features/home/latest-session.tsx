@@ -22,9 +22,15 @@ export function LatestSession() {
         <p>{h.latestNone}</p>
       )}
       <p className="actions-row">
-        <Link className="btn btn-secondary btn-small" to={`/laps${query}`}>{h.seeLaps}</Link>
-        <Link className="btn btn-secondary btn-small" to={`/analytics${query}`}>{h.analyze}</Link>
-        <Link className="btn btn-secondary btn-small" to="/make">{t.make.title}</Link>
+        <Link className="btn btn-secondary btn-small" to={`/laps${query}`}>
+          {h.seeLaps}
+        </Link>
+        <Link className="btn btn-secondary btn-small" to={`/analytics${query}`}>
+          {h.analyze}
+        </Link>
+        <Link className="btn btn-secondary btn-small" to="/make">
+          {t.make.title}
+        </Link>
       </p>
     </section>
   );

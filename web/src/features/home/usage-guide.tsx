@@ -4,7 +4,10 @@ function TermList({ entries }: { entries: readonly (readonly [string, string])[]
   return (
     <dl className="guide-list">
       {entries.map(([term, text]) => (
-        <div key={term}><dt>{term}</dt><dd>{text}</dd></div>
+        <div key={term}>
+          <dt>{term}</dt>
+          <dd>{text}</dd>
+        </div>
       ))}
     </dl>
   );
@@ -34,11 +37,17 @@ export function UsageGuide() {
       </section>
       <section>
         <h3>{g.maintenanceTitle}</h3>
-        <ul>{g.maintenance.map((line) => <li key={line}>{line}</li>)}</ul>
+        <ul>
+          {g.maintenance.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
       </section>
       <section>
         <h3>{g.supportTitle}</h3>
-        <p>{g.supportBody} <a href={`mailto:${g.supportEmail}`}>{g.supportEmail}</a>.</p>
+        <p>
+          {g.supportBody} <a href={`mailto:${g.supportEmail}`}>{g.supportEmail}</a>.
+        </p>
       </section>
     </article>
   );

@@ -21,13 +21,25 @@ export function LapsPage() {
   const laps = useLaps(loaded);
 
   return (
-    <Page title={t.laps.title} menu={[{ to: '/enroll', label: t.menu.meusDadosTitle }, { to: '/user', label: t.menu.home }]}>
+    <Page
+      title={t.laps.title}
+      menu={[
+        { to: '/enroll', label: t.menu.meusDadosTitle },
+        { to: '/user', label: t.menu.home },
+      ]}
+    >
       <SessionSelector devices={selectableDevices(me)} initial={loaded ?? {}} onLoad={(s) => setParams(addressToQuery(s))} />
       {!loaded && <p className="muted prompt">{t.laps.selectPrompt}</p>}
       {laps.isFetching && !laps.data && (
-        <div className="loading-inline" role="status"><div className="spinner" aria-hidden="true" /> {t.laps.carregando}</div>
+        <div className="loading-inline" role="status">
+          <div className="spinner" aria-hidden="true" /> {t.laps.carregando}
+        </div>
       )}
-      {laps.isError && <p role="alert" className="alert alert-error">{errorMessage(laps.error)}</p>}
+      {laps.isError && (
+        <p role="alert" className="alert alert-error">
+          {errorMessage(laps.error)}
+        </p>
+      )}
       {laps.data && (
         <section aria-label={`${laps.data.track} ${formatDdmmyyyy(laps.data.date)}`}>
           <dl className="summary">
@@ -36,7 +48,9 @@ export function LapsPage() {
               <dd>{laps.data.bestLapMs !== null ? formatLapTime(laps.data.bestLapMs) : '—'}</dd>
             </div>
             <div className="summary-item">
-              <dt>{t.laps.theoreticalBest} <small>({t.laps.theoreticalHint})</small></dt>
+              <dt>
+                {t.laps.theoreticalBest} <small>({t.laps.theoreticalHint})</small>
+              </dt>
               <dd>{laps.data.theoreticalBestMs !== null ? formatLapTime(laps.data.theoreticalBestMs) : '—'}</dd>
             </div>
             <div className="summary-item">
@@ -45,7 +59,9 @@ export function LapsPage() {
             </div>
           </dl>
           <p className="actions-row">
-            <Link className="btn btn-secondary" to={`/analytics?${new URLSearchParams(addressToQuery(laps.data)).toString()}`}>{t.laps.analyze}</Link>
+            <Link className="btn btn-secondary" to={`/analytics?${new URLSearchParams(addressToQuery(laps.data)).toString()}`}>
+              {t.laps.analyze}
+            </Link>
           </p>
           {laps.data.warnings.length > 0 && (
             <details className="notice notice-warning">
@@ -53,7 +69,11 @@ export function LapsPage() {
               <ul>
                 {laps.data.warnings.map((w) => (
                   <li key={`${w.line}-${w.field}`}>
-                    {fill(t.laps.warningLine, { line: w.line, field: w.field, reason: t.problemReasons[w.reason as keyof typeof t.problemReasons] ?? w.reason })}
+                    {fill(t.laps.warningLine, {
+                      line: w.line,
+                      field: w.field,
+                      reason: t.problemReasons[w.reason as keyof typeof t.problemReasons] ?? w.reason,
+                    })}
                   </li>
                 ))}
               </ul>

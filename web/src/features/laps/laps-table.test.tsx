@@ -9,12 +9,26 @@ afterEach(cleanup);
 const sector = (ms: number) => ({ timerMs: ms, upFlag: 0 as const, upMax: 0, upTrack: 0, displayTime: '', distanceM: 1000 });
 function lap(heat: 'A' | 'B', lapCount: number, lapTimeMs: number, over: Partial<LapRow> = {}): LapRow {
   return {
-    lapCount, heat, lapTime: '', lapTimeMs, lapSeconds: lapTimeMs / 1000, sectors: [sector(23_000), sector(24_000), sector(22_000), sector(23_500)],
-    sprintCount: 1, distanceM: 4300 + lapCount, kind: 'flying', gapMs: lapTimeMs - 91_000, isBest: false, bestSectors: [false, false, false, false], ...over,
+    lapCount,
+    heat,
+    lapTime: '',
+    lapTimeMs,
+    lapSeconds: lapTimeMs / 1000,
+    sectors: [sector(23_000), sector(24_000), sector(22_000), sector(23_500)],
+    sprintCount: 1,
+    distanceM: 4300 + lapCount,
+    kind: 'flying',
+    gapMs: lapTimeMs - 91_000,
+    isBest: false,
+    bestSectors: [false, false, false, false],
+    ...over,
   };
 }
 const data: LapsResponse = {
-  device: '000000000042', track: 'Interlagos', date: '15112026', demo: false,
+  device: '000000000042',
+  track: 'Interlagos',
+  date: '15112026',
+  demo: false,
   laps: [
     lap('A', 1, 130_000, { kind: 'out', gapMs: null }),
     lap('A', 2, 93_500),
@@ -22,7 +36,10 @@ const data: LapsResponse = {
     lap('B', 1, 92_250),
     lap('B', 2, 125_000, { kind: 'in', gapMs: null }),
   ],
-  bestLapMs: 91_000, bestSectorsMs: [23_000, 24_000, 22_000, 23_500], theoreticalBestMs: 90_000, warnings: [],
+  bestLapMs: 91_000,
+  bestSectorsMs: [23_000, 24_000, 22_000, 23_500],
+  theoreticalBestMs: 90_000,
+  warnings: [],
 };
 const times = () => screen.getAllByTestId('lap-row').map((r) => r.querySelector('.lap-time')!.textContent);
 

@@ -37,10 +37,16 @@ export function LapsTable({ data }: { data: LapsResponse }) {
         {groups.map(([heat, rows]) => (
           <tbody key={heat}>
             <tr className="heat-row">
-              <th colSpan={6} scope="rowgroup">{fill(t.laps.heat, { heat })}</th>
+              <th colSpan={6} scope="rowgroup">
+                {fill(t.laps.heat, { heat })}
+              </th>
             </tr>
             {rows.map((row) => (
-              <tr key={`${row.heat}-${row.lapCount}-${row.lapTimeMs}`} className={`lap-row lap-${row.kind}${row.isBest ? ' lap-best' : ''}`} data-testid="lap-row">
+              <tr
+                key={`${row.heat}-${row.lapCount}-${row.lapTimeMs}`}
+                className={`lap-row lap-${row.kind}${row.isBest ? ' lap-best' : ''}`}
+                data-testid="lap-row"
+              >
                 <td className="num">{row.lapCount}</td>
                 <td>{row.heat}</td>
                 <td className="time">
@@ -56,8 +62,7 @@ export function LapsTable({ data }: { data: LapsResponse }) {
                   <ol className="sectors">
                     {row.sectors.map((s, i) => (
                       <li key={i} className={row.bestSectors[i] ? 'sector sector-best' : 'sector'}>
-                        <span className="sector-n">{fill(t.laps.sector, { n: i + 1 })}</span>{' '}
-                        <span className="sector-time">{formatLapTime(s.timerMs)}</span>
+                        <span className="sector-n">{fill(t.laps.sector, { n: i + 1 })}</span> <span className="sector-time">{formatLapTime(s.timerMs)}</span>
                         {row.bestSectors[i] && <span className="visually-hidden"> ({t.laps.bestSectorMarker})</span>}
                         {row.bestSectors[i] && <span aria-hidden="true"> ★</span>}{' '}
                         <span className="sector-dist">{fill(t.laps.metres, { m: s.distanceM })}</span>

@@ -98,10 +98,25 @@ export function MakePage() {
 
   const m = t.make;
   return (
-    <Page title={m.title} menu={[{ to: '/user', label: t.menu.home }, { to: '/laps', label: t.menu.laps }]}>
-      <SessionSelector key={session ? `${session.device}/${session.track}/${session.date}` : 'none'} devices={devices} initial={session ?? {}} onLoad={setChosen} />
+    <Page
+      title={m.title}
+      menu={[
+        { to: '/user', label: t.menu.home },
+        { to: '/laps', label: t.menu.laps },
+      ]}
+    >
+      <SessionSelector
+        key={session ? `${session.device}/${session.track}/${session.date}` : 'none'}
+        devices={devices}
+        initial={session ?? {}}
+        onLoad={setChosen}
+      />
       <p className="muted">{m.help}</p>
-      {gps.isError && <p className="alert alert-error" role="alert">{errorMessage(gps.error)}</p>}
+      {gps.isError && (
+        <p className="alert alert-error" role="alert">
+          {errorMessage(gps.error)}
+        </p>
+      )}
       <p className="make-state" aria-live="polite">
         {fill(m.rotation, { deg: oneDecimal(rotation) })} · {fill(m.zoom, { zoom: oneDecimal(zoom) })}
         {points.length < 2 && !gps.isFetching && <> · {m.noPoints}</>}

@@ -27,7 +27,10 @@ export function SellerPage() {
   return (
     <Page title={s.title} menu={[{ to: '/user', label: t.menu.home }]}>
       <AssignForm
-        first={{ label: s.selectUser, options: (buyers.data ?? []).map((b) => ({ value: b.email, label: b.nomePiloto ? `${b.email} (${b.nomePiloto})` : b.email })) }}
+        first={{
+          label: s.selectUser,
+          options: (buyers.data ?? []).map((b) => ({ value: b.email, label: b.nomePiloto ? `${b.email} (${b.nomePiloto})` : b.email })),
+        }}
         second={{ label: s.selectLaptime, options: (stock.data ?? []).map((d) => ({ value: d.id, label: d.id })) }}
         onAssign={async (buyer, deviceId) => setIssued(await sell.mutateAsync({ buyer, deviceId }))}
       />
