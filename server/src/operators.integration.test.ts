@@ -162,7 +162,7 @@ describe('liveness and readiness', () => {
 describe('request ids', () => {
   it('every answer names its request; an error carries it in the body; every log line of the request carries it', async () => {
     const ok = await fetch(`${server.baseUrl}/api/health`);
-    expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f]{10}$/);
+    expect(ok.headers.get('x-request-id')).toMatch(/^[0-9a-f]{4}[0-9a-z]{6}$/);
     const before = logLines.length;
     const missing = await fetch(`${server.baseUrl}/api/devices/000000000001/tracks`);
     const id = missing.headers.get('x-request-id')!;

@@ -28,8 +28,10 @@ function byStatus(status: number): ErrorCode {
 /** The one mapping from thrown errors to HTTP answers `{ code, message, fields? }`. */
 export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
   // Every answer names its request: the id is in every log line of it, for support.
-  app.addHook('onRequest', async (req, reply) => {
+  // A callback hook, not an async one: it runs on every request, and a promise per hook shows.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    done();
   });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {

@@ -38,8 +38,7 @@ export const heavyReadsPlugin = fp(async (app: FastifyInstance) => {
     if (left > 0) inFlight.set(key, left);
     else inFlight.delete(key);
   };
-  app.addHook('preHandler', async (req: FastifyRequest & { [counted]?: string }) => {
-    if (!req.routeOptions.config.heavyRead) return;
+  const admit = async (req: FastifyRequest & { [counted]?: string }) => {
     const key = heavyReadKey(req);
     const now = inFlight.get(key) ?? 0;
     if (now >= MAX_HEAVY_READS_IN_FLIGHT) {
@@ -50,7 +49,12 @@ export const heavyReadsPlugin = fp(async (app: FastifyInstance) => {
     }
     inFlight.set(key, now + 1);
     req[counted] = key;
+  };
+  // Hooks on the heavy routes only: every other request pays nothing for this plugin.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.heavyRead) return;
+    route.preHandler = [...[route.preHandler ?? []].flat(), admit];
+    route.onResponse = [...[route.onResponse ?? []].flat(), async (req) => release(req)];
+    route.onRequestAbort = [...[route.onRequestAbort ?? []].flat(), async (req) => release(req)];
   });
-  app.addHook('onResponse', async (req) => release(req));
-  app.addHook('onRequestAbort', async (req) => release(req));
 });

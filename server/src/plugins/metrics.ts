@@ -8,9 +8,10 @@ import type { Metrics } from '../lib/metrics';
  */
 export const metricsPlugin = fp(async (app: FastifyInstance, opts: { metrics: Metrics }) => {
   const { metrics } = opts;
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.httpDuration.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
   });
   app.get(
     '/metrics',

@@ -124,7 +124,8 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
   r.get(
     '/api/devices/:id/sessions/:track/:date/gps.bin',
     {
-      config: { access: 'rider', heavyRead: true },
+      // Not a heavy read: the stored bytes as they are (parsed once, at upload), like a static file.
+      config: { access: 'rider' },
       schema: {
         tags: ['sessions'],
         summary: 'GPS columns as compact binary (gzip), parsed once at upload; see core/formats/gps-columns-codec.ts',
