@@ -19,6 +19,7 @@ import { parseGpsSix } from '../core/formats/gps-six';
 import { parseLapSix } from '../core/formats/lap-six';
 import { generateSession } from '../core/sim/session-generator';
 import { loadTracks } from '../server/src/lib/track-files';
+import { MAX_HEAVY_READS_IN_FLIGHT } from '../server/src/plugins/heavy-reads';
 import { Browser, freePort } from '../server/test/test-server';
 
 const args = new Set(process.argv.slice(2));
@@ -397,7 +398,8 @@ async function main() {
   const gps = await httpLoad(
     `${base}/api/devices/000000000900/sessions/Interlagos/02112026/gps.bin`,
     { cookie, 'accept-encoding': 'gzip' },
-    50,
+    // One rider's allowance of heavy reads in flight (server/src/plugins/heavy-reads.ts).
+    MAX_HEAVY_READS_IN_FLIGHT,
     QUICK ? 3 : 10,
   );
   result.laps_api_vs_hello = laps.rps / hello.rps;

@@ -124,8 +124,9 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
   r.get(
     '/api/devices/:id/sessions/:track/:date/gps.bin',
     {
-      // Not a heavy read: the stored bytes as they are (parsed once, at upload), like a static file.
-      config: { access: 'rider' },
+      // A heavy read all the same: a long session's columns are megabytes each time, and unbounded
+      // they pushed another rider's p99 past a second in the abuse check.
+      config: { access: 'rider', heavyRead: true },
       schema: {
         tags: ['sessions'],
         summary: 'GPS columns as compact binary (gzip), parsed once at upload; see core/formats/gps-columns-codec.ts',
