@@ -6,9 +6,7 @@
 //
 //   npm run abuse                                      1,000,000 samples, 20 s, 6 connections
 //   npm run abuse -- --samples 300000 --seconds 8     what npm test runs
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -20,6 +18,7 @@ import { loadTracks } from '../server/src/lib/track-files';
 import { insertDevice } from '../server/src/modules/devices/devices.repository';
 import { ensureUser } from '../server/src/modules/users/users.repository';
 import { Browser } from '../server/test/test-server';
+import { startServerProcess } from './server-process';
 
 const { values } = parseArgs({
   options: { samples: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '20' }, connections: { type: 'string', default: '6' } },
@@ -49,21 +48,7 @@ const riders = [
   await database.close();
 }
 
-const port = await new Promise<number>((resolve) => {
-  const srv = createServer().listen(0, '127.0.0.1', () => {
-    const p = (srv.address() as { port: number }).port;
-    srv.close(() => resolve(p));
-  });
-});
-const base = `http://127.0.0.1:${port}`;
-const child: ChildProcess = spawn(process.execPath, ['bin/voltas.mjs', 'serve'], {
-  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-await new Promise<void>((resolve, reject) => {
-  child.stdout!.on('data', (d: Buffer) => d.toString().includes('Voltas is running') && resolve());
-  child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-});
+const { child, base } = await startServerProcess({ DATA_DIR: dataDir, LOG_LEVEL: 'error' });
 
 async function upload(rider: (typeof riders)[number], file: 'lap.six' | 'gps.six', body: string): Promise<void> {
   const res = await fetch(`${base}/api/device/v1/sessions/${encodeURIComponent(track.name)}/01112026/${file}`, {

@@ -6,10 +6,9 @@
 //
 //   npm run faults                       PostgreSQL down 10 s, S3 down 30 s
 //   npm run faults -- --outage 3         what npm test runs (both down 3 s)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,8 +24,9 @@ import { hashToken, newToken } from '../server/src/lib/tokens';
 import { loadTracks } from '../server/src/lib/track-files';
 import { insertDevice } from '../server/src/modules/devices/devices.repository';
 import { ensureUser } from '../server/src/modules/users/users.repository';
-import { Browser } from '../server/test/test-server';
+import { Browser, freePort } from '../server/test/test-server';
 import { startPostgres } from './postgres.mjs';
+import { startServerProcess } from './server-process';
 
 const { values } = parseArgs({ options: { outage: { type: 'string' } } });
 const PG_DOWN_S = Number(values.outage ?? 10);
@@ -45,17 +45,10 @@ const sessions = Array.from({ length: 6 }, (_, i) => ({
   files: generateSession(track, { seed: 300 + i, heats: 1, lapsPerHeat: [3, 4] }),
 }));
 const problems: string[] = [];
+/** The pool must reconnect by itself this soon after PostgreSQL is back. */
+const RECOVERY_LIMIT_MS = 10_000;
 const note = (line: string) => console.log(`faults: ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const p = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(p));
-    });
-  });
-}
 
 interface Running {
   base: string;
@@ -72,20 +65,12 @@ async function startServer(env: Record<string, string>): Promise<Running> {
   await ensureUser(database.db, RIDER);
   await insertDevice(database.db, { id: DEVICE, owner: RIDER, seller: '', tokenHash: hashToken(token) });
   await database.close();
-  const port = await freePort();
-  const child = spawn(process.execPath, ['bin/voltas.mjs', 'serve'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'fatal', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('Voltas is running') && resolve());
-    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
-  });
+  const { child, base } = await startServerProcess({ LOG_LEVEL: 'fatal', ...env });
   child.once('exit', (code, signal) => {
     if (signal !== 'SIGTERM') problems.push(`the server process ended by itself (${code ?? signal}): an app restart would have been needed`);
   });
   return {
-    base: `http://127.0.0.1:${port}`,
+    base,
     child,
     token,
     async stop() {
@@ -131,10 +116,8 @@ async function checkNothingLost(server: Running, rider: Browser, uploaded: typeo
 }
 
 /** Reads a rider's laps every 50 ms until `until()`, counting answers; each must be 200, or 503 with Retry-After. */
-function readWhile(server: Running, rider: Browser, date: string, until: () => boolean) {
+function readWhile(rider: Browser, date: string, until: () => boolean) {
   const seen = new Map<string, number>();
-  let lastBad = 0;
-  let firstGoodAfter = (_t: number) => undefined as number | undefined;
   const goods: number[] = [];
   const done = (async () => {
     while (!until()) {
@@ -145,17 +128,16 @@ function readWhile(server: Running, rider: Browser, date: string, until: () => b
         await res.arrayBuffer();
         key = res.status === 503 ? (res.headers.get('retry-after') ? '503 with Retry-After' : '503 without Retry-After') : String(res.status);
         if (res.status === 200) goods.push(t);
-        else lastBad = t;
       } catch (err) {
         key = `no answer (${(err as Error).message})`;
-        lastBad = t;
       }
       seen.set(key, (seen.get(key) ?? 0) + 1);
       await sleep(50);
     }
   })();
-  firstGoodAfter = (since: number) => goods.find((g) => g >= since);
-  return { seen, done, firstGoodAfter, lastBad: () => lastBad };
+  /** The first 200 at or after `since`. */
+  const firstGoodAfter = (since: number) => goods.find((g) => g >= since);
+  return { seen, done, firstGoodAfter };
 }
 
 async function postgresRestart(): Promise<void> {
@@ -168,7 +150,7 @@ async function postgresRestart(): Promise<void> {
     await rider.signIn(RIDER);
     await deviceUploads(server, sessions[0]!);
     let finished = false;
-    const reads = readWhile(server, rider, sessions[0]!.date, () => finished);
+    const reads = readWhile(rider, sessions[0]!.date, () => finished);
     const uploads = (async () => {
       for (const s of sessions.slice(1, 4)) await deviceUploads(server, s);
     })();
@@ -187,7 +169,8 @@ async function postgresRestart(): Promise<void> {
     const recovered = reads.firstGoodAfter(upAt);
     note(`   rider's reads: ${[...reads.seen].map(([k, v]) => `${v}× ${k}`).join(', ')}`);
     for (const key of reads.seen.keys()) if (key !== '200' && key !== '503 with Retry-After') problems.push(`PostgreSQL restart: a read answered ${key}`);
-    if (recovered === undefined) problems.push('PostgreSQL restart: reads never recovered');
+    if (recovered === undefined || recovered - upAt > RECOVERY_LIMIT_MS)
+      problems.push(`PostgreSQL restart: reads not back within ${RECOVERY_LIMIT_MS / 1000} s of PostgreSQL`);
     else note(`   reads answered 200 again ${((recovered - upAt) / 1000).toFixed(1)} s after PostgreSQL was back, with no restart of the app`);
     const checked = await checkNothingLost(server, rider, sessions.slice(0, 4));
     const database = createDatabase({ dataDir, databaseUrl: pg.url });
@@ -245,7 +228,7 @@ async function s3Outage(): Promise<void> {
       problems.push(`S3 outage: an upload answered ${attempt.status} (Retry-After ${attempt.headers.get('retry-after')}), not 503 with Retry-After`);
     // The device keeps trying with the spec's back-off while the store is away.
     const retried = deviceUploads(server, sessions[4]!);
-    const reads = readWhile(server, rider, sessions[0]!.date, () => Date.now() - downAt > S3_DOWN_S * 1000);
+    const reads = readWhile(rider, sessions[0]!.date, () => Date.now() - downAt > S3_DOWN_S * 1000);
     await reads.done;
     note(`   indexed laps read during the outage: ${[...reads.seen].map(([k, v]) => `${v}× ${k}`).join(', ')}`);
     for (const key of reads.seen.keys()) if (key !== '200') problems.push(`S3 outage: reading indexed laps answered ${key}`);

@@ -93,6 +93,9 @@ const REQUEST_ID_PREFIX = randomBytes(2).toString('hex');
 let requestCount = 0;
 const nextRequestId = () => REQUEST_ID_PREFIX + (requestCount++ % 36 ** 6).toString(36).padStart(6, '0');
 
+/** A hop count as proxy-addr's own rule: trust the nearest `hops` addresses (the proxies in front). */
+const trustNearestHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** No cookie, token or sign-in secret in a log line. */
 const LOG_OPTIONS = {
   redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
@@ -137,14 +140,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
     genReqId: nextRequestId,
-    // A hop count as proxy-addr's own rule: trust the nearest `n` addresses.
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (
-            (hops) => (_address: string, hop: number) =>
-              hop < hops
-          )(config.trustProxy)
-        : config.trustProxy,
+    trustProxy: typeof config.trustProxy === 'number' ? trustNearestHops(config.trustProxy) : config.trustProxy,
     bodyLimit: 1024 * 1024,
     connectionTimeout: (deps.timeouts ?? TIMEOUTS).idleMs,
     requestTimeout: (deps.timeouts ?? TIMEOUTS).requestMs,

@@ -57,6 +57,15 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: tmp(), HOST: '0.0.0.0', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's' }).google).toBeDefined();
   });
 
+  it('logs readable lines in development and JSON lines in production, unless LOG_FORMAT says', () => {
+    const google = { GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's' };
+    expect(loadConfig({ DATA_DIR: tmp() }).logFormat).toBe('pretty');
+    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', ...google }).logFormat).toBe('json');
+    expect(loadConfig({ DATA_DIR: tmp(), LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', LOG_FORMAT: 'pretty', ...google }).logFormat).toBe('pretty');
+    expect(() => loadConfig({ DATA_DIR: tmp(), LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
+  });
+
   it('TRUST_PROXY takes a hop count or addresses, never "trust every hop" (hole 9)', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY=true would trust every X-Forwarded-For hop.*TRUST_PROXY=1/);
     expect(loadConfig({ DATA_DIR: tmp() }).trustProxy).toBe(false);

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSession } from '../../core/sim/session-generator';
@@ -116,6 +117,41 @@ describe('heavy reads in flight', () => {
       expect((await again).status).toBe(200);
       expect((await bruno).status).toBe(200);
       expect((await first[1]!).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a streamed download the client abandons halfway frees its place too (no rider locked out)', async () => {
+    // Closing cuts the connections its never-ending answers leave.
+    const app = Fastify({ forceCloseConnections: true });
+    await app.register(errorMappingPlugin);
+    app.decorateRequest('identity', null);
+    app.decorateRequest('device', null);
+    app.addHook('onRequest', async (req) => {
+      req.identity = { email: 'ana', authSessionHash: 'h', disabled: false, admin: false, seller: false };
+    });
+    await app.register(heavyReadsPlugin);
+    // An export that never ends by itself: one piece, then it waits for a reader that left.
+    app.get('/export', { config: { heavyRead: true } }, (_req, reply) => {
+      const body = new Readable({ read() {} });
+      body.push('Time,Latitude\r\n'.repeat(1000));
+      return reply.type('text/csv').send(body);
+    });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      for (let round = 0; round < 3; round++) {
+        const downloads = await Promise.all([0, 1].map(() => fetch(`${base}/export`)));
+        expect(downloads.map((d) => d.status)).toEqual([200, 200]);
+        expect((await fetch(`${base}/export`)).status).toBe(429);
+        // The client goes away in the middle of both.
+        for (const d of downloads) {
+          const reader = d.body!.getReader();
+          await reader.read();
+          await reader.cancel();
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
     } finally {
       await app.close();
     }

@@ -64,8 +64,11 @@ export interface AuthSessionPluginOptions {
   onEnded?: (authSessionHash: string) => void;
 }
 
+/** When a sign-in ends however active it is. */
+const absoluteEnd = (row: AuthSessionRow) => Date.parse(row.created_at) + SESSION_MAX_DAYS * 86_400_000;
+
 function isLive(row: AuthSessionRow, now: number): boolean {
-  return Date.parse(row.expires_at) > now && Date.parse(row.created_at) + SESSION_MAX_DAYS * 86_400_000 > now;
+  return Date.parse(row.expires_at) > now && absoluteEnd(row) > now;
 }
 
 function identityOf(row: AuthSessionRow, idHash: string): AuthSessionIdentity {
@@ -96,7 +99,7 @@ export const authSessionPlugin = fp(async (app: FastifyInstance, opts: AuthSessi
     }
     req.identity = identityOf(row, idHash);
     if (!req.identity.disabled && now - Date.parse(row.renewed_at) > RENEW_AFTER_MS) {
-      const expires = new Date(Math.min(now + SESSION_DAYS * 86_400_000, Date.parse(row.created_at) + SESSION_MAX_DAYS * 86_400_000));
+      const expires = new Date(Math.min(now + SESSION_DAYS * 86_400_000, absoluteEnd(row)));
       await store.renew(idHash, new Date(now).toISOString(), expires.toISOString());
       setCookie(reply, token, expires);
     }

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, DEFAULT_ERROR_MESSAGE, type ErrorCode } from '../../../core/errors';
 import { dependencyFault } from '../lib/dependency-faults';
+import { mediaTypeOf } from '../lib/media-type';
 
 /** Fastify's own error codes → the API's codes. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -62,10 +63,7 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
     const code = (err.code && FASTIFY_CODES[err.code]) || byStatus(status);
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      const got =
-        String(req.headers['content-type'] ?? '')
-          .split(';')[0]!
-          .trim() || 'none';
+      const got = mediaTypeOf(req) || 'none';
       return reply.code(415).send({ code, message: `Unsupported Content-Type (${got}): send the body as application/json.`, requestId });
     }
     if (status >= 500) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../../core/errors';
 
@@ -38,7 +38,7 @@ export const heavyReadsPlugin = fp(async (app: FastifyInstance) => {
     if (left > 0) inFlight.set(key, left);
     else inFlight.delete(key);
   };
-  const admit = async (req: FastifyRequest & { [counted]?: string }) => {
+  const admit = async (req: FastifyRequest & { [counted]?: string }, reply: FastifyReply) => {
     const key = heavyReadKey(req);
     const now = inFlight.get(key) ?? 0;
     if (now >= MAX_HEAVY_READS_IN_FLIGHT) {
@@ -49,12 +49,12 @@ export const heavyReadsPlugin = fp(async (app: FastifyInstance) => {
     }
     inFlight.set(key, now + 1);
     req[counted] = key;
+    // The response's 'close' comes once however it ends: sent, failed, or cut off by a client
+    // that went away in the middle of a streamed export.
+    reply.raw.once('close', () => release(req));
   };
-  // Hooks on the heavy routes only: every other request pays nothing for this plugin.
+  // A hook on the heavy routes only: every other request pays nothing for this plugin.
   app.addHook('onRoute', (route) => {
-    if (!route.config?.heavyRead) return;
-    route.preHandler = [...[route.preHandler ?? []].flat(), admit];
-    route.onResponse = [...[route.onResponse ?? []].flat(), async (req) => release(req)];
-    route.onRequestAbort = [...[route.onRequestAbort ?? []].flat(), async (req) => release(req)];
+    if (route.config?.heavyRead) route.preHandler = [...[route.preHandler ?? []].flat(), admit];
   });
 });

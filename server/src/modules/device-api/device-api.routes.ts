@@ -6,6 +6,7 @@ import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.cont
 import { dateParam, deviceConfigSchema, deviceStatusInputSchema, trackParam, uploadResponseSchema } from '../../../../core/contracts/sessions.contract';
 import { AppError } from '../../../../core/errors';
 import type { Metrics } from '../../lib/metrics';
+import { mediaTypeOf } from '../../lib/media-type';
 import { hashToken } from '../../lib/tokens';
 import type { DevicesService } from '../devices/devices.service';
 import type { UsersService } from '../users/users.service';
@@ -36,16 +37,8 @@ const perToken = (max: number) => ({
     req.headers.authorization ? `dev:${hashToken(req.headers.authorization)}` : `ip:${req.ip}`,
 });
 
-/** What an upload's body may be sent as: firmware HTTP clients often send the last two. */
-export const UPLOAD_CONTENT_TYPES = ['text/plain', 'application/octet-stream', 'no Content-Type'] as const;
-
-/** The media type of a request, without parameters; '' when none was sent. */
-function mediaTypeOf(req: FastifyRequest): string {
-  return String(req.headers['content-type'] ?? '')
-    .split(';')[0]!
-    .trim()
-    .toLowerCase();
-}
+/** What an upload's body may be sent as ('': no Content-Type): firmware HTTP clients often send the last two. */
+const UPLOAD_MEDIA_TYPES = new Set(['text/plain', 'application/octet-stream', '']);
 
 /** The device's own API: bearer token of one device; it writes only its own device's paths. */
 export async function deviceApiRoutes(
@@ -63,7 +56,7 @@ export async function deviceApiRoutes(
     const stream = (req.body as Readable | undefined) ?? Readable.from([]);
     try {
       const type = mediaTypeOf(req);
-      if (type !== '' && type !== 'text/plain' && type !== 'application/octet-stream') {
+      if (!UPLOAD_MEDIA_TYPES.has(type)) {
         throw new AppError(
           'request/unsupported-media-type',
           `Send ${file} as text/plain, application/octet-stream or with no Content-Type (got ${type}); nothing was stored.`,

@@ -95,9 +95,9 @@ export async function importFirebase(
         report.users.created++;
       }
     }
-    const outcome = await importDevice(db, device, deps.companyAccount);
-    report.devices[outcome === 'updated-new-owner' ? 'updated' : outcome]++;
-    if (outcome === 'created' || outcome === 'updated-new-owner') report.devicesWithoutToken.push(device.id);
+    const { outcome, withoutToken } = await importDevice(db, device, deps.companyAccount);
+    report.devices[outcome]++;
+    if (withoutToken) report.devicesWithoutToken.push(device.id);
   }
 
   if (input.storage) await importFiles(deps, input.storage, report);
@@ -127,20 +127,21 @@ async function importUser(db: Kysely<DB>, box: SecretBox, u: ExportedUser): Prom
   });
 }
 
-async function importDevice(db: Kysely<DB>, d: ExportedDevice, companyAccount: string): Promise<keyof ImportCounts | 'updated-new-owner'> {
+/** What became of a device, and whether it is left without a token (new, or given to a new owner). */
+async function importDevice(db: Kysely<DB>, d: ExportedDevice, companyAccount: string): Promise<{ outcome: keyof ImportCounts; withoutToken: boolean }> {
   // A device nobody owns is seller stock: the company account holds it, as when an admin registers one.
   const fields = { owner_email: d.owner || companyAccount, seller_email: d.seller, up: d.up, version: d.version, name: d.name };
   const existing = await findDevice(db, d.id);
   if (!existing) {
     // No token: the old devices authenticated differently; `voltas device token <id>` issues one.
     await insertImportedDevice(db, { id: d.id, ...fields });
-    return 'created';
+    return { outcome: 'created', withoutToken: true };
   }
-  if ((Object.keys(fields) as (keyof typeof fields)[]).every((k) => existing[k] === fields[k])) return 'unchanged';
+  if ((Object.keys(fields) as (keyof typeof fields)[]).every((k) => existing[k] === fields[k])) return { outcome: 'unchanged', withoutToken: false };
   // A new owner never inherits the token the previous owner's device was loaded with.
   const ownerChanged = existing.owner_email !== fields.owner_email;
   await updateImportedDevice(db, d.id, fields, { revokeToken: ownerChanged });
-  return ownerChanged ? 'updated-new-owner' : 'updated';
+  return { outcome: 'updated', withoutToken: ownerChanged };
 }
 
 /** Walks <storage>/<device id>/<track>/<ddmmyyyy>/{lap,gps}.six; anything else is reported, never followed. */

@@ -3,7 +3,7 @@ import { addDevice, LAP_LINE, put, readEvents, streamEnds } from '../../../test/
 import { onPostgres } from '../../../test/test-database';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
 import { setDisabled, setRoles } from '../users/users.repository';
-import { MAX_STREAMS_PER_SIGN_IN } from './live.routes';
+import { MAX_STREAMS_PER_SIGN_IN, MAX_STREAMS_PER_USER } from './live.routes';
 
 // Live updates are tied to the sign-in they were opened under (issue 19, holes 3 and 6).
 
@@ -113,6 +113,22 @@ describe('hole 6: live streams are bounded', () => {
     const again = await b.request('/api/events');
     expect(again.status).toBe(200);
     for (const res of [...open, again]) await res.body?.cancel();
+  });
+
+  it(`at most ${MAX_STREAMS_PER_USER} per rider, however many times they sign in`, async () => {
+    const opened: Response[] = [];
+    let refused: Response | undefined;
+    for (let signIn = 0; signIn < 3 && !refused; signIn++) {
+      const b = await rider('many.signins.live@example.com');
+      for (let k = 0; k < MAX_STREAMS_PER_SIGN_IN && !refused; k++) {
+        const res = await b.request('/api/events');
+        if (res.status === 429) refused = res;
+        else opened.push(res);
+      }
+    }
+    expect(opened).toHaveLength(MAX_STREAMS_PER_USER);
+    expect((await refused!.json()).message).toMatch(/per rider/);
+    for (const res of opened) await res.body?.cancel();
   });
 
   it('a cap per instance (429 beyond), whoever asks', async () => {

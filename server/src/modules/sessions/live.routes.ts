@@ -13,6 +13,8 @@ import type { SessionReader } from './session-reader.service';
 const HEARTBEAT_MS = 25_000;
 /** A rider's phone and laptop with a tab or two each; a fifth stream on one sign-in is refused. */
 export const MAX_STREAMS_PER_SIGN_IN = 4;
+/** One rider's sign-ins together (several devices): no one fills the instance's streams alone. */
+export const MAX_STREAMS_PER_USER = 8;
 /** Per instance: each open stream holds a socket and a listener. */
 export const MAX_STREAMS = 2_000;
 
@@ -39,7 +41,7 @@ export async function liveRoutes(
   const maxStreams = opts.maxStreams ?? MAX_STREAMS;
   // Open streams, each tied to the sign-in it was opened under.
   const open = new Set<Stream>();
-  const countOf = (authSessionHash: string) => [...open].filter((s) => s.identity.authSessionHash === authSessionHash).length;
+  const countOf = (same: (s: Stream) => boolean) => [...open].filter(same).length;
 
   // A sign-in ended or a user's rights changed, on any instance: its streams close now.
   const unsubscribe = opts.coordination.subscribe((payload) => {
@@ -74,14 +76,17 @@ export async function liveRoutes(
       config: { access: 'rider', rateLimit: false },
       schema: {
         tags: ['sessions'],
-        summary: `Server-sent events: 'session' when a session the caller may see is uploaded or replaced. At most ${MAX_STREAMS_PER_SIGN_IN} streams per sign-in (429 beyond); a stream closes when its sign-in ends, its user is disabled or their roles change.`,
+        summary: `Server-sent events: 'session' when a session the caller may see is uploaded or replaced. At most ${MAX_STREAMS_PER_SIGN_IN} streams per sign-in and ${MAX_STREAMS_PER_USER} per rider (429 beyond); a stream closes when its sign-in ends, its user is disabled or their roles change.`,
         response: { 429: apiErrorSchema },
       },
     },
     async (req, reply) => {
       const identity = req.identity!;
-      if (countOf(identity.authSessionHash) >= MAX_STREAMS_PER_SIGN_IN) {
+      if (countOf((s) => s.identity.authSessionHash === identity.authSessionHash) >= MAX_STREAMS_PER_SIGN_IN) {
         throw new AppError('auth/too-many-requests', `At most ${MAX_STREAMS_PER_SIGN_IN} live-update streams per sign-in; close another tab.`);
+      }
+      if (countOf((s) => s.identity.email === identity.email) >= MAX_STREAMS_PER_USER) {
+        throw new AppError('auth/too-many-requests', `At most ${MAX_STREAMS_PER_USER} live-update streams per rider; close another tab.`);
       }
       if (open.size >= maxStreams) throw new AppError('auth/too-many-requests', 'Too many live-update streams on this server; try again later.');
       const viewer = { email: identity.email, admin: identity.admin, demoDeviceId: opts.demoDeviceId };
