@@ -471,7 +471,7 @@ async function main() {
     await context.addCookies([{ name: 'voltas_session', value: session, url: base }]);
     const page = await context.newPage();
     await page.goto(`${base}/laps`);
-    await page.locator('#sel-data').selectOption('01112026');
+    await page.locator('#sel-date').selectOption('01112026');
     // In-page functions without named inner helpers (tsx would inject a helper the page lacks;
     // the app's CSP rightly forbids evaluating strings).
     lapsTimes.push(

@@ -201,8 +201,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
       },
       // Keeps the sign-in popup reachable from the opener after it visits the identity provider.
       crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-      hsts: config.publicUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
     },
+    https: config.publicUrl.startsWith('https:'),
     // Sign-in and sign-out are navigations and the API docs a page: they get the page headers.
     isApi: (url) => url.startsWith('/api/') && !url.startsWith('/api/auth/') && !url.startsWith('/api/docs'),
   });

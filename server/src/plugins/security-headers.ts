@@ -2,13 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route hijacks the reply and answers on reply.raw (headers must go there). */
-    answersOnRaw?: boolean;
-  }
-}
-
 /**
  * Headers of an API answer (JSON, files), which a browser never renders as a page: those of the
  * OWASP REST Security Cheat Sheet. Nothing may load or frame it (CSP `default-src 'none'`,
@@ -23,47 +16,36 @@ const API_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
+/** A year: what helmet and the OWASP cheat sheets suggest. */
+const HSTS_MAX_AGE = 31_536_000;
+
 export interface SecurityHeadersOptions {
   /** Helmet's options: the headers of pages (HTML, scripts, the OpenID provider's pages). */
-  helmet: HelmetOptions;
+  helmet: Pick<HelmetOptions, 'contentSecurityPolicy' | 'crossOriginOpenerPolicy'>;
+  /** Served over https (PUBLIC_URL): HSTS on pages and API answers. */
+  https: boolean;
   /** Whether the answer to this URL is an API answer (never rendered as a page). */
   isApi: (url: string) => boolean;
 }
 
 /**
- * Helmet's headers (CSP, HSTS behind https, nosniff, frame options…) on every page, the API
- * set above (with HSTS when helmet sets it) on every API answer, errors included. They depend
- * only on the configuration, so helmet runs once at start-up and each request copies the result:
- * @fastify/helmet calls helmet(options) anew on every request, re-parsing the CSP, which cost a
- * few per cent of a small API answer.
+ * Helmet's headers (CSP, HSTS behind https, nosniff, frame options…) on every page, written by
+ * helmet's own middleware on the raw response (as in Express; also for the routes that answer on
+ * it themselves, like the bundled OpenID provider's pages: without COOP there, the sign-in popup
+ * would lose its opener on the way back). Every API answer, errors included, gets the API set
+ * above instead, with HSTS when helmet sets it.
  */
 export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: SecurityHeadersOptions) => {
-  const page: Record<string, string> = {};
-  const recorder = {
-    setHeader(name: string, value: unknown) {
-      page[name.toLowerCase()] = String(value);
-    },
-    removeHeader(name: string) {
-      delete page[name.toLowerCase()];
-    },
-  };
-  helmet(options.helmet)({} as never, recorder as never, (err?: unknown) => {
-    if (err) throw err;
-  });
-  const hsts = page['strict-transport-security'];
-  const api: Record<string, string> = hsts ? { ...API_HEADERS, 'strict-transport-security': hsts } : { ...API_HEADERS };
-  const pageEntries = Object.entries(page);
+  const pageHeaders = helmet({ ...options.helmet, strictTransportSecurity: options.https ? { maxAge: HSTS_MAX_AGE, includeSubDomains: true } : false });
+  const api: Record<string, string> = options.https
+    ? { ...API_HEADERS, 'strict-transport-security': `max-age=${HSTS_MAX_AGE}; includeSubDomains` }
+    : { ...API_HEADERS };
   app.addHook('onRequest', (req, reply, done) => {
-    if (req.routeOptions.config.answersOnRaw) {
-      // A route that answers on the raw response itself (the bundled OpenID provider's pages)
-      // gets them there, as helmet does: without COOP there, the sign-in popup would lose its
-      // opener on the way back.
-      for (const [name, value] of pageEntries) reply.raw.setHeader(name, value);
+    if (options.isApi(req.url)) {
+      reply.headers(api);
+      done();
     } else {
-      // Among Fastify's own headers, written and checked once with them (each raw setHeader
-      // checks its name and value, and Node then merges Fastify's headers in one by one).
-      reply.headers(options.isApi(req.url) ? api : page);
+      pageHeaders(req.raw, reply.raw, (err?: unknown) => done(err as Error | undefined));
     }
-    done();
   });
 });

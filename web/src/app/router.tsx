@@ -6,8 +6,6 @@ import { RedirectIfSignedIn, RequireAuth, RequireRole, RootRedirect } from '../f
 import { LoginPage } from '../features/auth/login-page';
 import { t } from '../i18n/messages';
 import { codeOnDemand } from '../lib/code-on-demand';
-import { fetchEarly } from '../lib/early-fetch';
-import { addressFromQuery, ANALYTICS_PRELOADS, sessionPath } from '../../../core/contracts/session-paths';
 
 function NotFound() {
   return (
@@ -68,14 +66,12 @@ export function createRoutes(queryClient: QueryClient) {
   const HomePage = lazyPage(() => import('../features/home/home-page').then((m) => m.HomePage));
   const EnrollPage = lazyPage(() => import('../features/enroll/enroll-page').then((m) => m.EnrollPage));
   const LapsPage = lazyPage(() => import('../features/laps/laps-page').then((m) => m.LapsPage));
-  // The session's data starts downloading beside the page's own code (chart library included):
-  // the GPS file, the analysis and the laps at once, before the code that reads them has arrived.
+  // The session's data starts downloading beside the page's own code (chart library included).
+  // Opened directly, the server's `Link: rel=preload` header has already started it.
   const AnalyticsPage = lazyPage(
     () => import('../features/analytics/analytics-page').then((m) => m.AnalyticsPage),
     'rider',
     (search) => {
-      const session = addressFromQuery(search);
-      if (session) for (const part of ANALYTICS_PRELOADS) fetchEarly(`${sessionPath(session)}/${part}`);
       void import('../lib/gps-columns').then((m) => m.prefetchGpsColumns(queryClient, search));
       void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));
     },

@@ -11,45 +11,45 @@ import type { SessionAddress } from '../../../core/contracts/session-paths';
  */
 export function SessionSelector(props: { devices: string[]; initial: Partial<SessionAddress>; onLoad: (s: SessionAddress) => void }) {
   const { devices } = props;
-  const [hw, setHw] = useState(props.initial.device && devices.includes(props.initial.device) ? props.initial.device : devices[0]!);
-  const [pista, setPista] = useState<string | undefined>(props.initial.track);
-  const [data, setData] = useState<string | undefined>(props.initial.date);
-  const tracks = useTracks(hw);
-  const dates = useDates(hw, pista);
+  const [device, setDevice] = useState(props.initial.device && devices.includes(props.initial.device) ? props.initial.device : devices[0]!);
+  const [track, setTrack] = useState<string | undefined>(props.initial.track);
+  const [date, setDate] = useState<string | undefined>(props.initial.date);
+  const tracks = useTracks(device);
+  const dates = useDates(device, track);
 
   useEffect(() => {
     const list = tracks.data?.tracks;
-    if (list && (!pista || !list.includes(pista))) setPista(list[0]);
-  }, [tracks.data, pista]);
+    if (list && (!track || !list.includes(track))) setTrack(list[0]);
+  }, [tracks.data, track]);
   useEffect(() => {
     const list = dates.data?.dates;
-    if (list && (!data || !list.includes(data))) setData(list[0]);
-  }, [dates.data, data]);
+    if (list && (!date || !list.includes(date))) setDate(list[0]);
+  }, [dates.data, date]);
 
   return (
     <>
       {tracks.data?.demo && (
         <p className="notice notice-demo" role="note">
-          {fill(t.laps.demoBanner, { device: hw })}
+          {fill(t.laps.demoBanner, { device })}
         </p>
       )}
       <form
         className="selector"
         onSubmit={(e) => {
           e.preventDefault();
-          if (pista && data) props.onLoad({ device: hw, track: pista, date: data });
+          if (track && date) props.onLoad({ device, track, date });
         }}
       >
         {devices.length > 1 && (
           <div className="field">
-            <label htmlFor="sel-hw">{t.laps.hardware}</label>
+            <label htmlFor="sel-device">{t.laps.hardware}</label>
             <select
-              id="sel-hw"
-              value={hw}
+              id="sel-device"
+              value={device}
               onChange={(e) => {
-                setHw(e.target.value);
-                setPista(undefined);
-                setData(undefined);
+                setDevice(e.target.value);
+                setTrack(undefined);
+                setDate(undefined);
               }}
             >
               {devices.map((d) => (
@@ -61,13 +61,13 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Ses
           </div>
         )}
         <div className="field">
-          <label htmlFor="sel-pista">{t.laps.pista}</label>
+          <label htmlFor="sel-track">{t.laps.pista}</label>
           <select
-            id="sel-pista"
-            value={pista ?? ''}
+            id="sel-track"
+            value={track ?? ''}
             onChange={(e) => {
-              setPista(e.target.value);
-              setData(undefined);
+              setTrack(e.target.value);
+              setDate(undefined);
             }}
             disabled={!tracks.data?.tracks.length}
             aria-busy={tracks.isPending}
@@ -80,8 +80,8 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Ses
           </select>
         </div>
         <div className="field">
-          <label htmlFor="sel-data">{t.laps.data}</label>
-          <select id="sel-data" value={data ?? ''} onChange={(e) => setData(e.target.value)} disabled={!dates.data?.dates.length} aria-busy={dates.isFetching}>
+          <label htmlFor="sel-date">{t.laps.data}</label>
+          <select id="sel-date" value={date ?? ''} onChange={(e) => setDate(e.target.value)} disabled={!dates.data?.dates.length} aria-busy={dates.isFetching}>
             {(dates.data?.dates ?? []).map((d) => (
               <option key={d} value={d}>
                 {formatDdmmyyyy(d)}
@@ -89,7 +89,7 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Ses
             ))}
           </select>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={!pista || !data}>
+        <button type="submit" className="btn btn-primary" disabled={!track || !date}>
           {t.laps.carregar}
         </button>
       </form>

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { apiRequest, ApiError, backoffMs, isRetryableStatus } from './api-client';
-import { fetchEarly, takeEarly } from './early-fetch';
 import { errorMessage } from '../i18n/messages';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -59,29 +58,6 @@ describe('api client retry policy', () => {
     vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('<html>', { status: 403 })));
     const err = (await apiRequest('/api/x').catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('storage/unauthorized');
-  });
-
-  it('takes a read started early as its first try, once; a failed early read is retried afresh', async () => {
-    const fetchMock = vi
-      .fn()
-      .mockResolvedValueOnce(respond(200, { early: true }))
-      .mockResolvedValueOnce(respond(200, { early: false }));
-    vi.stubGlobal('fetch', fetchMock);
-    fetchEarly('/api/laps');
-    fetchEarly('/api/laps'); // asked twice while rendering: one download
-    expect(await apiRequest('/api/laps')).toEqual({ early: true });
-    expect(await apiRequest('/api/laps')).toEqual({ early: false });
-    expect(fetchMock).toHaveBeenCalledTimes(2);
-    expect(takeEarly('/api/laps')).toBeUndefined();
-
-    const failing = vi
-      .fn()
-      .mockRejectedValueOnce(new TypeError('offline'))
-      .mockResolvedValueOnce(respond(200, { n: 2 }));
-    vi.stubGlobal('fetch', failing);
-    fetchEarly('/api/analysis');
-    expect(await apiRequest('/api/analysis', { sleep: async () => {} })).toEqual({ n: 2 });
-    expect(failing).toHaveBeenCalledTimes(2);
   });
 });
 

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import type { ApiErrorBody } from '../../../core/contracts/common.contract';
 import { isErrorCode, type ErrorCode } from '../../../core/errors';
 import { backoffMs, isRetryableStatus, RETRY_POLICY } from '../../../core/retry-policy';
-import { takeEarly } from './early-fetch';
 
 /** A failed API call, with the server's code (or a client-side one) and per-field errors. */
 export class ApiError extends Error {
@@ -71,17 +70,13 @@ export async function apiRequest<T>(path: string, opts: RequestOptions<T> = {}):
     let res: Response | undefined;
     let networkError = false;
     try {
-      // A read the page started before its code arrived (early-fetch.ts) is taken as the first try.
-      const early = attempt === 0 && opts.method === undefined && opts.body === undefined ? takeEarly(path) : undefined;
-      res = early
-        ? await early
-        : await fetch(path, {
-            method: opts.method ?? 'GET',
-            credentials: 'same-origin',
-            headers: opts.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-            body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-            signal,
-          });
+      res = await fetch(path, {
+        method: opts.method ?? 'GET',
+        credentials: 'same-origin',
+        headers: opts.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal,
+      });
     } catch (err) {
       if (opts.signal?.aborted) throw new ApiError('storage/canceled', 0, 'canceled');
       networkError = true;

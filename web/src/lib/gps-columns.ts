@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { decodeGpsColumns } from '../../../core/formats/gps-columns-codec';
 import type { GpsColumns } from '../../../core/formats/gps-columns';
 import { ApiError } from './api-client';
-import { takeEarly } from './early-fetch';
 import { addressFromQuery, sessionPath, type SessionAddress } from '../../../core/contracts/session-paths';
 
 export const gpsColumnsKey = (s: SessionAddress | null) => ['gps-columns', s?.device, s?.track, s?.date] as const;
@@ -12,7 +11,7 @@ export const gpsColumnsKey = (s: SessionAddress | null) => ['gps-columns', s?.de
 export async function fetchGpsColumns(s: SessionAddress, onProgress: (share: number) => void = () => {}, signal?: AbortSignal): Promise<GpsColumns> {
   onProgress(0);
   const url = `${sessionPath(s)}/gps.bin`;
-  const res = await (takeEarly(url) ?? fetch(url, { credentials: 'same-origin', signal }));
+  const res = await fetch(url, { credentials: 'same-origin', signal });
   if (!res.ok) {
     const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
     throw new ApiError((body.code as never) ?? 'storage/unknown', res.status, body.message ?? res.statusText);

@@ -1,49 +1,13 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import MemoryAdapter, { type MemoryStore } from 'oidc-provider/lib/adapters/memory_adapter.js';
 import { z } from 'zod';
 import { ptBR } from '../../../../core/i18n/pt-BR';
 import { DEMO_ACCOUNTS } from '../../lib/demo-accounts';
 import { escapeHtml } from '../../lib/html';
+import { ExpiringStore } from './local-idp-adapter';
 
 export const LOCAL_IDP_PATH = '/oidc';
-
-/**
- * What the local provider remembers (interactions, sessions, grants, codes), forgotten when each
- * expires and not before. The provider's default store keeps the last 1,000 entries: with 200
- * riders signing in at once it evicted authorization codes before their exchange (invalid_grant).
- */
-export class ExpiringStore implements MemoryStore {
-  private readonly entries = new Map<string, { value: unknown; expiresAt: number }>();
-  private writes = 0;
-
-  get(key: string): unknown {
-    const entry = this.entries.get(key);
-    if (entry && entry.expiresAt <= Date.now()) this.entries.delete(key);
-    else return entry?.value;
-    return undefined;
-  }
-
-  set(key: string, value: unknown, options?: { maxAge?: number }): void {
-    this.entries.set(key, { value, expiresAt: options?.maxAge === undefined ? Infinity : Date.now() + options.maxAge });
-    if (++this.writes % 1000 === 0) this.sweep();
-  }
-
-  delete(key: string): void {
-    this.entries.delete(key);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** Drops what has expired (every 1,000 writes). */
-  sweep(): void {
-    const now = Date.now();
-    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
-  }
-}
 
 export interface LocalIdp {
   issuer: string;
@@ -76,7 +40,7 @@ export function createLocalIdp(opts: { publicUrl: string; redirectUri: string; p
 
   const store = new ExpiringStore();
   const configuration: Configuration = {
-    adapter: (model: string) => new MemoryAdapter(model, store),
+    adapter: (model: string) => store.adapter(model),
     clients: [
       {
         client_id: clientId,
@@ -162,7 +126,7 @@ export function createLocalIdp(opts: { publicUrl: string; redirectUri: string; p
         raw.removeAllContentTypeParsers();
         raw.addContentTypeParser('*', (_req, _payload, done) => done(null));
         const handler = provider.callback();
-        raw.all('/oidc/*', { config: { access: 'public', answersOnRaw: true } }, (req, reply) => {
+        raw.all('/oidc/*', { config: { access: 'public' } }, (req, reply) => {
           reply.hijack();
           const incoming = req.raw as typeof req.raw & { originalUrl?: string };
           incoming.originalUrl = incoming.url;
