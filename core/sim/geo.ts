@@ -15,6 +15,11 @@ export function makeProjection(originLat: number, originLon: number) {
   const kx = Math.cos(originLat * toRad) * EARTH_RADIUS_M * toRad;
   const ky = EARTH_RADIUS_M * toRad;
   return {
+    /** Metres east per degree of longitude, north per degree of latitude (for loops that project without making pairs). */
+    kx,
+    ky,
+    originLat,
+    originLon,
     toXY: (lat: number, lon: number): [number, number] => [(lon - originLon) * kx, (lat - originLat) * ky],
     toLatLon: (x: number, y: number): [number, number] => [originLat + y / ky, originLon + x / kx],
   };

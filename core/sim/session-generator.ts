@@ -2,6 +2,7 @@ import { HEATS, type Heat } from '../formats/six-lines';
 import { msToGpsTime } from '../formats/gps-six';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
 import { createRandom, makeProjection } from './geo';
+import { circularSmooth, curvature, resampleClosed } from '../tracks/track-line';
 
 /** A closed track outline: [lat, lon] points (first not repeated at the end). */
 export interface TrackGeometry {
@@ -14,14 +15,16 @@ export interface TrackGeometry {
 
 export interface GenerateOptions {
   seed: number;
-  /** Samples per second: 10 (default) or 25. */
-  hz?: 10 | 25;
+  /** Samples per second: the device's 10 (default) or 25; 1 and 5 for other loggers. */
+  hz?: number;
   /** Number of heats, 1..4 (A, B, C, D). */
   heats?: number;
   /** Flying laps per heat (between the out-lap and the in-lap). */
   lapsPerHeat?: [number, number];
   /** UTC time of day the first heat starts, ms. */
   startTimeMs?: number;
+  /** Scales the GPS position noise (1: a 10 Hz module's, the default; 0: exact positions). */
+  gpsNoise?: number;
   /** Rider pace as a fraction of the grip-limited lap (0.85..1). */
   skill?: number;
 }
@@ -56,17 +59,6 @@ interface Line {
   proj: ReturnType<typeof makeProjection>;
 }
 
-function circularSmooth(a: Float64Array, half: number): Float64Array {
-  const n = a.length;
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    let s = 0;
-    for (let k = -half; k <= half; k++) s += a[(i + k + n) % n]!;
-    out[i] = s / (2 * half + 1);
-  }
-  return out;
-}
-
 /** Resamples the outline every DS metres from the start/finish, smooths it, derives curvature and the ideal speed. */
 export function buildRacingLine(track: TrackGeometry): Line {
   let pts = track.points;
@@ -89,48 +81,13 @@ export function buildRacingLine(track: TrackGeometry): Line {
     });
     xy.push(...xy.splice(0, best));
   }
-  const m = xy.length;
-  const cum = new Float64Array(m + 1);
-  for (let i = 0; i < m; i++) {
-    const [ax, ay] = xy[i]!;
-    const [bx, by] = xy[(i + 1) % m]!;
-    cum[i + 1] = cum[i]! + Math.hypot(bx - ax, by - ay);
-  }
-  const total = cum[m]!;
-  const n = Math.round(total / DS);
-  const rx = new Float64Array(n);
-  const ry = new Float64Array(n);
-  let seg = 0;
-  for (let k = 0; k < n; k++) {
-    const s = (k * total) / n;
-    while (cum[seg + 1]! < s) seg++;
-    const t = (s - cum[seg]!) / (cum[seg + 1]! - cum[seg]! || 1);
-    const [ax, ay] = xy[seg]!;
-    const [bx, by] = xy[(seg + 1) % m]!;
-    rx[k] = ax + (bx - ax) * t;
-    ry[k] = ay + (by - ay) * t;
-  }
+  const { x: rx, y: ry } = resampleClosed(xy, DS);
+  const n = rx.length;
   const x = circularSmooth(rx, 3);
   const y = circularSmooth(ry, 3);
   let length = 0;
   for (let i = 0; i < n; i++) length += Math.hypot(x[(i + 1) % n]! - x[i]!, y[(i + 1) % n]! - y[i]!);
-  // Signed curvature through points i-k, i, i+k (positive = turning left).
-  const k = 8;
-  const raw = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const a = (i - k + n) % n;
-    const c = (i + k) % n;
-    const ax = x[i]! - x[a]!;
-    const ay = y[i]! - y[a]!;
-    const bx = x[c]! - x[i]!;
-    const by = y[c]! - y[i]!;
-    const cross = ax * by - ay * bx;
-    const la = Math.hypot(ax, ay);
-    const lb = Math.hypot(bx, by);
-    const lc = Math.hypot(x[c]! - x[a]!, y[c]! - y[a]!);
-    raw[i] = la && lb && lc ? (2 * cross) / (la * lb * lc) : 0;
-  }
-  const kappa = circularSmooth(raw, 8);
+  const kappa = curvature(x, y, 8);
   const v = new Float64Array(n);
   for (let i = 0; i < n; i++) v[i] = Math.min(V_TOP, Math.sqrt((MU_LAT * G) / Math.max(Math.abs(kappa[i]!), 1e-6)));
   const ds = length / n;
@@ -259,8 +216,9 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
       const speed = v[seg]! + (v[i1]! - v[seg]!) * f;
       const kappa = line.kappa[seg]!;
       const weak = weakFrom >= 0 && seg >= weakFrom && seg < weakFrom + 150;
-      noiseX = 0.95 * noiseX + rnd.normal() * (weak ? 0.9 : 0.25);
-      noiseY = 0.95 * noiseY + rnd.normal() * (weak ? 0.9 : 0.25);
+      const noise = (weak ? 0.9 : 0.25) * (options.gpsNoise ?? 1);
+      noiseX = 0.95 * noiseX + rnd.normal() * noise;
+      noiseY = 0.95 * noiseY + rnd.normal() * noise;
       sats = weak ? 4 + rnd.int(0, 1) : Math.min(16, Math.max(9, sats + (rnd.next() < 0.02 ? rnd.int(-1, 1) : 0)));
       const [lat, lon] = line.proj.toLatLon(px + noiseX, py + noiseY);
       const kmh = Math.max(0, speed * 3.6 + rnd.normal() * 0.3);

@@ -1,0 +1,231 @@
+import { WEAK_FIX_SATELLITES } from '../analysis/gps-analysis';
+import type { Corner } from './corners';
+import type { Gate, LatLon } from './gate';
+import { continuousTime, timeLaps, type TimedLap, type Trace } from './lap-timing';
+import { cutTimes, positionsAlong } from './lap-positions';
+import type { TrackLine } from './track-line';
+
+/** What Voltas knows of a track: its start/finish, its line (from the start/finish) and its corners. */
+export interface TrackDefinition {
+  gate: Gate;
+  line: TrackLine;
+  corners: Corner[];
+}
+
+/** A piece of the lap: a corner (T3) or the straight after one (R3; R0 from the line to T1). */
+export interface Segment {
+  id: string;
+  kind: 'corner' | 'straight';
+  corner: number | null;
+  fromM: number;
+  toM: number;
+}
+
+/** A piece of the ideal lap: mid-straight to mid-straight around one corner, where two laps join rideably. */
+export interface Section {
+  corner: number;
+  fromM: number;
+  toM: number;
+}
+
+export interface CornerFigures {
+  corner: number;
+  seconds: number;
+  entryKmh: number;
+  /** The slowest point, where the apex was on this lap. */
+  minKmh: number;
+  apexM: number;
+  apex: LatLon;
+  exitKmh: number;
+  /** Most lean in the corner, degrees (negative to the left); null without a lean channel. */
+  maxLeanDeg: number | null;
+  /** Where braking began, metres before the apex; null where the rider did not slow for it. */
+  brakeBeforeApexM: number | null;
+  topKmhBefore: number;
+}
+
+export interface AnalyzedLap extends TimedLap {
+  /** Seconds of each segment (same order as `segments`); they add up to the lap time. */
+  segmentSeconds: number[];
+  /** Top speed in each segment, km/h. */
+  segmentTopKmh: number[];
+  /** Seconds of each ideal-lap section; null where the GPS was out or weak. */
+  sectionSeconds: (number | null)[];
+  corners: CornerFigures[];
+}
+
+export interface TrackAnalysis {
+  laps: AnalyzedLap[];
+  segments: Segment[];
+  sections: Section[];
+  /** The fastest flying lap's number, null without one. */
+  bestLap: number | null;
+  /** Sum of the best of each section over the flying laps, with the lap that gave each; null where a section has no clean lap. */
+  ideal: { seconds: number | null; sections: { seconds: number | null; lap: number | null }[] };
+}
+
+/** No fix for longer than this inside a section: its time there is not trusted. */
+const OUTAGE_MS = 1000;
+/** Going back from the apex, the speed this far below its highest so far means braking began there. */
+const BRAKE_DROP_KMH = 3;
+
+/** The lap cut at each corner's start and end: corner and straight segments. */
+export function segmentsOf(corners: readonly Corner[], length: number): Segment[] {
+  const segments: Segment[] = [];
+  let at = 0;
+  let after = 0;
+  for (const c of corners) {
+    const from = Math.max(at, c.startM);
+    const to = Math.min(length, c.endM);
+    if (from > at) segments.push({ id: `R${after}`, kind: 'straight', corner: null, fromM: at, toM: from });
+    if (to > from) segments.push({ id: `T${c.number}`, kind: 'corner', corner: c.number, fromM: from, toM: to });
+    at = Math.max(at, to);
+    after = c.number;
+  }
+  if (at < length) segments.push({ id: `R${after}`, kind: 'straight', corner: null, fromM: at, toM: length });
+  return segments;
+}
+
+/** The ideal lap's sections: cut mid-way along the straight between each corner and the next. */
+export function sectionsOf(corners: readonly Corner[], length: number): Section[] {
+  if (!corners.length) return [{ corner: 0, fromM: 0, toM: length }];
+  return corners.map((c, k) => ({
+    corner: c.number,
+    fromM: k === 0 ? 0 : (corners[k - 1]!.endM + c.startM) / 2,
+    toM: k === corners.length - 1 ? length : (c.endM + corners[k + 1]!.startM) / 2,
+  }));
+}
+
+/** Laps timed at the gate, each cut into segments and sections, with its corner figures; the ideal lap. */
+export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysis {
+  const time = continuousTime(trace);
+  const segments = segmentsOf(track.corners, track.line.length);
+  const sections = sectionsOf(track.corners, track.line.length);
+  const laps: AnalyzedLap[] = timeLaps(trace, track.gate).map((lap) => {
+    // A partial out- or in-lap does not start or end at the line: no segments.
+    if (!lap.complete) return { ...lap, segmentSeconds: [], segmentTopKmh: [], sectionSeconds: [], corners: [] };
+    const from = lap.start.index;
+    const to = Math.min(trace.count - 1, lap.end.index + 1);
+    const positions = positionsAlong(track.line, trace, from, to);
+    const segmentCuts = cutTimes(
+      positions,
+      time,
+      from,
+      lap.start,
+      lap.end,
+      segments.slice(1).map((s) => s.fromM),
+    );
+    const segmentEdges = [lap.start.ms, ...segmentCuts, lap.end.ms];
+    const sectionCuts = cutTimes(
+      positions,
+      time,
+      from,
+      lap.start,
+      lap.end,
+      sections.slice(1).map((s) => s.fromM),
+    );
+    const sectionEdges = [lap.start.ms, ...sectionCuts, lap.end.ms];
+    return {
+      ...lap,
+      segmentSeconds: segments.map((_, k) => (segmentEdges[k + 1]! - segmentEdges[k]!) / 1000),
+      segmentTopKmh: segments.map((_, k) => topSpeed(trace, time, from, to, segmentEdges[k]!, segmentEdges[k + 1]!)),
+      sectionSeconds: sections.map((_, k) =>
+        clean(trace, time, from, to, sectionEdges[k]!, sectionEdges[k + 1]!) ? (sectionEdges[k + 1]! - sectionEdges[k]!) / 1000 : null,
+      ),
+      corners: track.corners.map((c) => cornerFigures(trace, time, positions, from, c)),
+    };
+  });
+
+  const flying = laps.filter((l) => l.kind === 'flying');
+  const best = flying.reduce<AnalyzedLap | undefined>((b, l) => (!b || l.seconds < b.seconds ? l : b), undefined);
+  const idealSections = sections.map((_, k) => {
+    let pick: { seconds: number | null; lap: number | null } = { seconds: null, lap: null };
+    for (const l of flying) {
+      const s = l.sectionSeconds[k];
+      if (s != null && (pick.seconds === null || s < pick.seconds)) pick = { seconds: s, lap: l.number };
+    }
+    return pick;
+  });
+  const complete = flying.length > 0 && idealSections.every((s) => s.seconds !== null);
+  return {
+    laps,
+    segments,
+    sections,
+    bestLap: best?.number ?? null,
+    ideal: { seconds: complete ? idealSections.reduce((sum, s) => sum + s.seconds!, 0) : null, sections: idealSections },
+  };
+}
+
+function topSpeed(trace: Trace, time: Float64Array, from: number, to: number, fromMs: number, toMs: number): number {
+  let top = 0;
+  for (let i = from; i <= to && time[i]! <= toMs; i++) if (time[i]! >= fromMs && trace.speed[i]! > top) top = trace.speed[i]!;
+  return top;
+}
+
+/** No gap over OUTAGE_MS and no weak fix between two moments of the lap. */
+function clean(trace: Trace, time: Float64Array, from: number, to: number, fromMs: number, toMs: number): boolean {
+  for (let i = from; i <= to; i++) {
+    if (time[i]! < fromMs && (i === to || time[i + 1]! < fromMs)) continue;
+    if (time[i]! > toMs) break;
+    if (trace.satellites[i]! < WEAK_FIX_SATELLITES) return false;
+    if (i < to && time[i + 1]! - time[i]! > OUTAGE_MS) return false;
+  }
+  return true;
+}
+
+/** The first fix at or past `s` along the lap (positions rise through a lap, but for a fix's jitter). */
+function firstAt(positions: Float64Array, s: number): number {
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (positions[mid]! < s) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function valueAt(positions: Float64Array, values: ArrayLike<number>, from: number, s: number): number {
+  const j = Math.max(1, firstAt(positions, s));
+  if (j >= positions.length) return values[from + positions.length - 1]!;
+  const s0 = positions[j - 1]!;
+  const s1 = positions[j]!;
+  const f = s1 > s0 ? Math.max(0, Math.min(1, (s - s0) / (s1 - s0))) : 0;
+  return values[from + j - 1]! + f * (values[from + j]! - values[from + j - 1]!);
+}
+
+function cornerFigures(trace: Trace, time: Float64Array, positions: Float64Array, from: number, c: Corner): CornerFigures {
+  let slowest = -1;
+  let lean: number | null = trace.roll ? 0 : null;
+  for (let j = firstAt(positions, c.startM); j < positions.length && positions[j]! <= c.endM; j++) {
+    const i = from + j;
+    if (slowest < 0 || trace.speed[i]! < trace.speed[from + slowest]!) slowest = j;
+    if (trace.roll && Math.abs(trace.roll[i]!) > Math.abs(lean!)) lean = trace.roll[i]!;
+  }
+  if (slowest < 0) slowest = nearestIndex(positions, c.apexM);
+  // Back from the apex while the speed keeps rising: where it stops rising, braking began.
+  let top = slowest;
+  for (let j = slowest - 1; j >= 0; j--) {
+    if (trace.speed[from + j]! > trace.speed[from + top]!) top = j;
+    else if (trace.speed[from + j]! < trace.speed[from + top]! - BRAKE_DROP_KMH) break;
+  }
+  const i = from + slowest;
+  return {
+    corner: c.number,
+    seconds: (valueAt(positions, time, from, c.endM) - valueAt(positions, time, from, c.startM)) / 1000,
+    entryKmh: valueAt(positions, trace.speed, from, c.startM),
+    minKmh: trace.speed[i]!,
+    apexM: positions[slowest]!,
+    apex: { lat: trace.lat[i]!, lon: trace.lon[i]! },
+    exitKmh: valueAt(positions, trace.speed, from, c.endM),
+    maxLeanDeg: lean,
+    brakeBeforeApexM: top < slowest && trace.speed[from + top]! - trace.speed[i]! >= BRAKE_DROP_KMH ? positions[slowest]! - positions[top]! : null,
+    topKmhBefore: trace.speed[from + top]!,
+  };
+}
+
+function nearestIndex(positions: Float64Array, s: number): number {
+  let best = 0;
+  for (let j = 1; j < positions.length; j++) if (Math.abs(positions[j]! - s) < Math.abs(positions[best]! - s)) best = j;
+  return best;
+}

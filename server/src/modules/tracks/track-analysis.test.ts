@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { parseGpsSix } from '../../../../core/formats/gps-six';
+import { haversineM } from '../../../../core/sim/geo';
+import { generateSession, type TrackGeometry } from '../../../../core/sim/session-generator';
+import { findCorners } from '../../../../core/tracks/corners';
+import { compareLaps } from '../../../../core/tracks/lap-comparison';
+import type { Trace } from '../../../../core/tracks/lap-timing';
+import { analyzeTrack } from '../../../../core/tracks/track-analysis';
+import { definitionFromCatalogue, definitionFromTrace } from '../../../../core/tracks/track-definition';
+import { reversed, trackLine } from '../../../../core/tracks/track-line';
+import { loadTracks } from '../../lib/track-files';
+import { trackCatalogue } from './track-catalogue';
+
+const tracks = loadTracks();
+const byName = (name: string) => tracks.find((t) => t.name === name)!;
+const traceOf = (track: TrackGeometry, seed: number, hz = 10): Trace => parseGpsSix(generateSession(track, { seed, hz }).gpsSix).value;
+
+describe('corners and segments', () => {
+  it('every complete lap on every bundled circuit is cut into segments that add up to its time', () => {
+    for (const [k, track] of tracks.entries()) {
+      const trace = traceOf(track, 60 + k);
+      const found = trackCatalogue().find(trace);
+      const definition = found ? definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward) : definitionFromTrace(trace)!;
+      const analysis = analyzeTrack(trace, definition);
+      const complete = analysis.laps.filter((l) => l.complete);
+      expect(complete.length, track.name).toBeGreaterThan(10);
+      expect(analysis.segments.filter((s) => s.kind === 'corner').map((s) => s.corner)).toEqual(definition.corners.map((c) => c.number));
+      for (const lap of complete) {
+        expect(lap.segmentSeconds.reduce((a, b) => a + b, 0)).toBeCloseTo(lap.seconds, 9);
+        expect(lap.segmentSeconds.every((s) => s >= 0)).toBe(true);
+        expect(lap.sectionSeconds.filter((s) => s !== null).every((s) => s! > 0)).toBe(true);
+      }
+    }
+  });
+
+  it('where there is no outline, corners from two days’ best laps agree (a track keeps the first day’s, tracks.service)', () => {
+    for (const name of ['Curitiba', 'Monza']) {
+      const one = definitionFromTrace(traceOf(byName(name), 1))!;
+      const other = definitionFromTrace(traceOf(byName(name), 2, 25))!;
+      expect(one.corners.length).toBeGreaterThanOrEqual(7);
+      expect(other.corners.map((c) => `T${c.number}${c.direction}`)).toEqual(one.corners.map((c) => `T${c.number}${c.direction}`));
+      // Each day's gate is where that day was fastest: apexes compared on the ground.
+      for (const [k, c] of one.corners.entries())
+        expect(haversineM(c.apex.lat, c.apex.lon, other.corners[k]!.apex.lat, other.corners[k]!.apex.lon)).toBeLessThan(60);
+    }
+  });
+
+  it('driven the other way, the corners come in the reverse order and turn the other way', () => {
+    const track = byName('Interlagos');
+    const line = trackLine(track.points, { lat: track.startFinish![0], lon: track.startFinish![1] });
+    const forward = findCorners(line);
+    const back = findCorners(reversed(line));
+    expect(back.length).toBe(forward.length);
+    expect(back.map((c) => c.direction)).toEqual(forward.map((c) => (c.direction === 'left' ? 'right' : 'left')).reverse());
+    for (const [k, c] of back.entries()) {
+      const twin = forward[forward.length - 1 - k]!;
+      expect(haversineM(c.apex.lat, c.apex.lon, twin.apex.lat, twin.apex.lon)).toBeLessThan(30);
+    }
+  });
+});
+
+describe('ideal lap and where the time goes', () => {
+  const track = byName('Interlagos');
+  const trace = traceOf(track, 5);
+  const found = trackCatalogue().find(trace)!;
+  const definition = definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward);
+  const analysis = analyzeTrack(trace, definition);
+  const flying = analysis.laps.filter((l) => l.kind === 'flying');
+  const best = flying.find((l) => l.number === analysis.bestLap)!;
+
+  it('the ideal lap is the best of each section over the flying laps, no slower than the best lap', () => {
+    expect(analysis.ideal.seconds).not.toBeNull();
+    expect(analysis.ideal.seconds!).toBeLessThanOrEqual(best.seconds);
+    expect(analysis.ideal.seconds!).toBeGreaterThan(best.seconds - 3);
+    for (const [k, s] of analysis.ideal.sections.entries()) {
+      const times = flying.map((l) => l.sectionSeconds[k]).filter((t): t is number => t !== null);
+      expect(s.seconds).toBe(Math.min(...times));
+      expect(flying.find((l) => l.number === s.lap)!.sectionSeconds[k]).toBe(s.seconds);
+    }
+  });
+
+  it('a section ridden with a weak fix does not count', () => {
+    const weak = { ...trace, satellites: trace.satellites.slice() };
+    const lap = flying[2]!;
+    for (let i = lap.start.index; i <= lap.end.index; i++) weak.satellites[i] = 4;
+    const again = analyzeTrack(weak, definition);
+    expect(again.laps.find((l) => l.number === lap.number)!.sectionSeconds.every((s) => s === null)).toBe(true);
+    expect(again.ideal.sections.every((s) => s.lap !== lap.number)).toBe(true);
+  });
+
+  it('against the best lap, a slower lap’s losses add up to the difference, largest first, with what differed', () => {
+    const slower = flying.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+    const comparison = compareLaps(slower, best, analysis.segments);
+    expect(comparison.deltaSeconds).toBeCloseTo(slower.seconds - best.seconds, 9);
+    expect(comparison.segments.reduce((sum, s) => sum + s.deltaSeconds, 0)).toBeCloseTo(comparison.deltaSeconds, 9);
+    expect(comparison.segments.map((s) => s.deltaSeconds)).toEqual(comparison.segments.map((s) => s.deltaSeconds).sort((a, b) => b - a));
+    const corner = comparison.segments.find((s) => s.kind === 'corner')!;
+    expect(corner.apexKmh).toEqual(expect.any(Number));
+    expect(corner.exitKmh).toEqual(expect.any(Number));
+    const straight = comparison.segments.find((s) => s.kind === 'straight')!;
+    expect(straight.topKmh).toEqual(expect.any(Number));
+  });
+
+  it('corner figures a rider reads: slower at the apex than at entry and exit, braking before it, leaning into it', () => {
+    for (const c of best.corners) {
+      expect(c.minKmh).toBeLessThanOrEqual(c.entryKmh + 1);
+      expect(c.minKmh).toBeLessThanOrEqual(c.exitKmh + 1);
+      expect(Math.abs(c.maxLeanDeg!)).toBeGreaterThan(10);
+      const corner = definition.corners.find((k) => k.number === c.corner)!;
+      // Lean to the left in a left-hand corner (negative roll), to the right in a right-hander.
+      expect(Math.sign(c.maxLeanDeg!), `T${c.corner}`).toBe(corner.direction === 'left' ? -1 : 1);
+    }
+    const braked = best.corners.filter((c) => c.brakeBeforeApexM !== null);
+    expect(braked.length).toBeGreaterThan(best.corners.length / 2);
+    expect(braked.every((c) => c.brakeBeforeApexM! > 0 && c.brakeBeforeApexM! < 600)).toBe(true);
+  });
+});
