@@ -30,6 +30,7 @@ export const ERROR_STATUS = {
   'device/reserved-id': 400,
   'request/unsupported-media-type': 415,
   'storage/insufficient-storage': 507,
+  'track/no-complete-lap': 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -62,6 +63,7 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'device/reserved-id': 'Device 000000000001 is the demonstration device and cannot be given to anyone.',
   'request/unsupported-media-type': 'Unsupported Content-Type: send the body as application/json.',
   'storage/insufficient-storage': 'The server is out of disk space; nothing was stored. Try again later.',
+  'track/no-complete-lap': 'The GPS trace of this session holds no complete lap, so no track or lap times can be found from it.',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -257,6 +257,8 @@ export const ptBR = {
       'enable-user': 'usuário reativado',
       'sell-device': 'venda de hardware',
       'revoke-token': 'token revogado pelo dono',
+      'move-track-gate': 'linha de largada da pista movida',
+      'rename-track': 'pista renomeada',
     } as Record<string, string>,
   },
   seller: {
@@ -329,6 +331,7 @@ export const ptBR = {
     'auth/user-token-expired': 'Sua sessão expirou. Entre de novo.',
     'session/previous-owner': 'Este aparelho já tem uma sessão nesta pista e data que pertence ao dono anterior; nada foi gravado.',
     'device/reserved-id': 'O aparelho 000000000001 é o de demonstração e não pode ser entregue a ninguém.',
+    'track/no-complete-lap': 'O GPS desta sessão não tem nenhuma volta completa: não dá para reconhecer a pista nem cronometrar as voltas.',
     'request/unsupported-media-type': 'O envio não está no formato esperado (tipo de conteúdo não aceito).',
     'storage/insufficient-storage': 'O servidor está sem espaço em disco; nada foi gravado. Tente de novo mais tarde.',
   } satisfies Record<ErrorCode, string>,

@@ -2,7 +2,7 @@ import { HEATS, type Heat } from '../formats/six-lines';
 import { msToGpsTime } from '../formats/gps-six';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
 import { createRandom, makeProjection } from './geo';
-import { circularSmooth, curvature, resampleClosed } from '../tracks/track-line';
+import { circularSmooth, curvature, trackLine } from '../tracks/track-line';
 
 /** A closed track outline: [lat, lon] points (first not repeated at the end). */
 export interface TrackGeometry {
@@ -61,27 +61,9 @@ interface Line {
 
 /** Resamples the outline every DS metres from the start/finish, smooths it, derives curvature and the ideal speed. */
 export function buildRacingLine(track: TrackGeometry): Line {
-  let pts = track.points;
-  const first = pts[0]!;
-  const last = pts[pts.length - 1]!;
-  if (first[0] === last[0] && first[1] === last[1]) pts = pts.slice(0, -1);
-  const proj = makeProjection(pts[0]![0], pts[0]![1]);
-  const xy = pts.map(([la, lo]) => proj.toXY(la, lo));
-  // Rotate so the outline starts at the vertex nearest the start/finish point.
-  if (track.startFinish) {
-    const [sx, sy] = proj.toXY(track.startFinish[0], track.startFinish[1]);
-    let best = 0;
-    let bestD = Infinity;
-    xy.forEach(([x, y], i) => {
-      const d = (x - sx) ** 2 + (y - sy) ** 2;
-      if (d < bestD) {
-        bestD = d;
-        best = i;
-      }
-    });
-    xy.push(...xy.splice(0, best));
-  }
-  const { x: rx, y: ry } = resampleClosed(xy, DS);
+  // Laps start where the start/finish point meets the outline, as a gate there times them.
+  const start = track.startFinish ? { lat: track.startFinish[0], lon: track.startFinish[1] } : undefined;
+  const { proj, x: rx, y: ry } = trackLine(track.points, start, DS);
   const n = rx.length;
   const x = circularSmooth(rx, 3);
   const y = circularSmooth(ry, 3);

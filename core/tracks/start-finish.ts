@@ -1,6 +1,7 @@
 import { gateAcross, type Gate, type LatLon } from './gate';
 import type { Trace } from './lap-timing';
 import { makeProjection } from '../sim/geo';
+import { nearestOnPolyline } from './track-line';
 
 /**
  * A start/finish gate for a trace at a place the catalogue does not know: across the trace where
@@ -20,18 +21,18 @@ export function derivedStartFinish(trace: Trace): { gate: Gate; at: LatLon } | u
   return { gate: gateAcross(at, bx - ax, by - ay), at };
 }
 
-/** A catalogue circuit's start/finish point as a gate, across its outline, facing the way the trace drives it. */
+/**
+ * A catalogue circuit's start/finish as a gate: across its outline where the point meets it (the
+ * nearest point of the outline, on a segment), square to that segment, facing the way the trace
+ * drives it. A point beside the track (a catalogue's can be 20 m off) still gives a gate across it.
+ */
 export function catalogueStartFinish(outline: readonly (readonly [number, number])[], point: readonly [number, number], forward: boolean): Gate {
   const proj = makeProjection(point[0], point[1]);
   const xy = outline.map(([lat, lon]) => proj.toXY(lat, lon));
-  let best = 0;
-  let bestD = Infinity;
-  xy.forEach(([x, y], i) => {
-    const d = x * x + y * y;
-    if (d < bestD) [best, bestD] = [i, d];
-  });
-  const before = xy[(best - 1 + xy.length) % xy.length]!;
-  const after = xy[(best + 1) % xy.length]!;
+  const { segment, t } = nearestOnPolyline(xy, 0, 0);
+  const a = xy[segment]!;
+  const b = xy[(segment + 1) % xy.length]!;
+  const [lat, lon] = proj.toLatLon(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t);
   const sign = forward ? 1 : -1;
-  return gateAcross({ lat: point[0], lon: point[1] }, sign * (after[0] - before[0]), sign * (after[1] - before[1]));
+  return gateAcross({ lat, lon }, sign * (b[0] - a[0]), sign * (b[1] - a[1]));
 }

@@ -17,7 +17,7 @@ export interface TrackLine {
 export const STEP_M = 2;
 
 /** Resamples a closed outline ([lat, lon] points, first not repeated) every STEP_M metres, from `start`. */
-export function trackLine(points: readonly (readonly [number, number])[], start?: LatLon): TrackLine {
+export function trackLine(points: readonly (readonly [number, number])[], start?: LatLon, step = STEP_M): TrackLine {
   let pts = points.slice();
   const first = pts[0]!;
   const last = pts[pts.length - 1]!;
@@ -33,7 +33,7 @@ export function trackLine(points: readonly (readonly [number, number])[], start?
     const at: [number, number] = [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
     xy = [at, ...xy.slice(segment + 1), ...xy.slice(0, segment + 1)];
   }
-  const { x, y, s, length } = resampleClosed(xy, STEP_M);
+  const { x, y, s, length } = resampleClosed(xy, step);
   return { proj, x, y, s, length };
 }
 

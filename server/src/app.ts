@@ -43,6 +43,10 @@ import { createSessionReceiver, type SessionReceiver } from './modules/sessions/
 import { createStorageService } from './modules/storage/storage.service';
 import { storageRoutes } from './modules/storage/storage.routes';
 import { meRoutes } from './modules/users/me.routes';
+import { tracksRoutes } from './modules/tracks/tracks.routes';
+import { createTracksService } from './modules/tracks/tracks.service';
+import { trackCatalogue } from './modules/tracks/track-catalogue';
+import { loadTracks } from './lib/track-files';
 import { DEMO_DEVICE_ID } from './lib/demo-accounts';
 import { createUsersService } from './modules/users/users.service';
 import { errorMappingPlugin } from './plugins/error-mapping';
@@ -238,6 +242,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   await app.register(liveRoutes, { reader, events, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID, metrics, ...deps.live });
   await app.register(deviceApiRoutes, { devices, receiver, users, metrics });
   await app.register(storageRoutes, { storage, demoDeviceId: DEMO_DEVICE_ID });
+  await app.register(tracksRoutes, {
+    tracks: createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks() }),
+    reader,
+    demoDeviceId: DEMO_DEVICE_ID,
+  });
   await app.register(adminRoutes, { admin: createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }) });
   await app.register(sellerRoutes, { seller: createSellerService({ db, companyAccount: config.companyAccount }) });
   if (localIdp) await localIdp.register(app);

@@ -4,6 +4,7 @@ import * as m0002 from './migrations/0002-lap-sessions';
 import * as m0003 from './migrations/0003-audit-log';
 import * as m0004 from './migrations/0004-session-line-counts';
 import * as m0005 from './migrations/0005-rate-limits';
+import * as m0006 from './migrations/0006-tracks';
 
 /** Migrations listed in code (no directory scanning), so bundling and tsx behave the same. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-audit-log': m0003,
   '0004-session-line-counts': m0004,
   '0005-rate-limits': m0005,
+  '0006-tracks': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -128,4 +128,33 @@ export interface DB {
   upload_intents: UploadIntentsTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
+  tracks: TracksTable;
+  session_tracks: SessionTracksTable;
+}
+
+export interface TracksTable {
+  id: string;
+  name: string;
+  source: 'catalogue' | 'bundled' | 'derived';
+  /** The catalogue circuit or bundled outline it follows ('' for a derived track). */
+  outline_id: Generated<string>;
+  /** 1 when driven the way the outline's points go. */
+  forward: Generated<number>;
+  /** JSON Gate */
+  gate: string;
+  /** JSON [[lat, lon], …]: a derived track's line; '[]' otherwise. */
+  line: Generated<string>;
+  south: number;
+  west: number;
+  north: number;
+  east: number;
+  version: Generated<number>;
+  created_by: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionTracksTable {
+  session_id: string;
+  track_id: string;
 }

@@ -31,7 +31,8 @@ function readZaggy(file: string): { points: [number, number][]; startFinish: [nu
 /**
  * The real track geometries in assets/tracks (copied from shared/data/tracks; sources and
  * licences in assets/tracks/LICENSE-NOTES.md). Interlagos uses the F1 outline (closest to the
- * published 4,309 m) with the start/finish point of the zaggy.ai file.
+ * published 4,309 m) with the start/finish point of the zaggy.ai file; Silverstone and Monza the
+ * F1 outlines with the track catalogue's points (assets/track-catalogue).
  */
 export function loadTracks(): TrackGeometry[] {
   const interlagos = readGeoJson('br-1940.geojson');
@@ -42,8 +43,10 @@ export function loadTracks(): TrackGeometry[] {
   return [
     { name: 'Interlagos', points: interlagos.points, startFinish: interlagosSf, officialLengthM: interlagos.length },
     { name: 'Curitiba', points: curitiba.points, startFinish: curitiba.startFinish },
-    { name: 'Silverstone', points: silverstone.points, officialLengthM: silverstone.length },
-    { name: 'Monza', points: monza.points, officialLengthM: monza.length },
+    // Start/finish points from the track catalogue (Silverstone Circuit, Autodromo Nazionale di Monza):
+    // generated laps start where the catalogue's gate times them.
+    { name: 'Silverstone', points: silverstone.points, startFinish: [52.06828, -1.0235066], officialLengthM: silverstone.length },
+    { name: 'Monza', points: monza.points, startFinish: [45.6189809, 9.2811335], officialLengthM: monza.length },
   ];
 }
 

@@ -3,6 +3,9 @@ import type { AccessRule } from './policy';
 import { addDevice, GPS_LINE, LAP_LINE, put } from '../../test/fixtures';
 import { Browser, startTestServer, type TestServer } from '../../test/test-server';
 import { setRoles } from '../modules/users/users.repository';
+import { insertTrack } from '../modules/tracks/tracks.repository';
+import { loadTracks } from '../lib/track-files';
+import { catalogueStartFinish } from '../../../core/tracks/start-finish';
 
 /**
  * Enumerates every route the app registered (app.accessRules, filled by the policy plugin) and
@@ -37,6 +40,9 @@ const MAY_SEE_A: Identity[] = ['riderA', 'admin', 'deviceA'];
 const PREVIOUS_MARKERS = [`${SOLD_DEVICE}/Monza`, '0201999'];
 const MAY_SEE_PREVIOUS: Identity[] = ['previousOwner', 'admin'];
 const PREVIOUS_LAP = '0201999|A|121.999|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
+
+/** A track the admin routes act on. */
+const TRACK_ID = 'bundled:Curitiba';
 
 let server: TestServer;
 const browsers = new Map<Identity, Browser>();
@@ -79,6 +85,21 @@ beforeAll(async () => {
     .get('admin')!
     .json('/api/admin/assign-owner', { method: 'POST', body: JSON.stringify({ email: 'new@example.com', deviceId: SOLD_DEVICE }) });
   expect(handover.body.token).toBeTruthy();
+  const curitiba = loadTracks().find((t) => t.name === 'Curitiba')!;
+  const now = new Date().toISOString();
+  await insertTrack(server.database.db, {
+    id: TRACK_ID,
+    name: 'Curitiba',
+    source: 'bundled',
+    outline_id: 'Curitiba',
+    gate: JSON.stringify(catalogueStartFinish(curitiba.points, curitiba.startFinish!, true)),
+    south: -25.46,
+    west: -49.21,
+    north: -25.44,
+    east: -49.19,
+    created_at: now,
+    updated_at: now,
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -132,6 +153,7 @@ function concretePath(rule: AccessRule, target: Target): string {
     return path;
   }
   let path = rule.url
+    .replace(':trackId', encodeURIComponent(TRACK_ID))
     .replace(':id', id)
     .replace(':track', 'Interlagos')
     .replace(':date', '01112026')
@@ -179,7 +201,7 @@ describe('authorization matrix', () => {
       [/^\/api\/admin\//, 'admin'],
       [/^\/api\/seller\//, 'seller'],
       [/^\/api\/device\/v1\//, 'device'],
-      [/^\/api\/(me|devices|storage|sessions|events)(\/|$)/, 'rider'],
+      [/^\/api\/(me|devices|storage|sessions|events|tracks)(\/|$)/, 'rider'],
       [/^\/api\/(auth|health)(\/|$)/, 'public'],
     ];
     const api = server.app.accessRules.filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs'));

@@ -13,7 +13,9 @@ export type AuditAction =
   | 'disable-user'
   | 'enable-user'
   | 'sell-device'
-  | 'revoke-token';
+  | 'revoke-token'
+  | 'move-track-gate'
+  | 'rename-track';
 
 export interface AuditEntry {
   actor: string;

@@ -200,6 +200,21 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       return analysisOf(row, (await gpsColumns(row)).columns);
     },
 
+    /**
+     * What the track analysis reads of a session the viewer may see: its GPS columns, its device
+     * laps, and a version that changes with either file.
+     */
+    async trackInputs(viewer: Viewer, s: SessionAddress) {
+      const row = await requireVisible(viewer, s);
+      return {
+        sessionId: row.id,
+        ownerEmail: row.owner_email,
+        version: `${row.id}@${row.gps_md5}@${row.lap_md5}`,
+        columns: (await gpsColumns(row)).columns,
+        laps: () => listLaps(db, row.id),
+      };
+    },
+
     /** CSV (RaceRender), GPX, or the raw six files, for the session or one lap (heat + lap number); streamed. */
     async export(viewer: Viewer, s: SessionAddress, format: 'csv' | 'gpx' | 'lap.six' | 'gps.six', lap?: { heat: string; lapCount: number }) {
       const row = await requireVisible(viewer, s);

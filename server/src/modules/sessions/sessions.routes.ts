@@ -20,6 +20,7 @@ import { AppError } from '../../../../core/errors';
 import { accepts, createAnswerCache, sendCompressed } from '../../plugins/compressed-answers';
 import { heavyReadRateLimit } from '../../plugins/heavy-reads';
 import type { SessionAddress } from '../../../../core/contracts/session-paths';
+import { hideUnseenDevices, viewerOf } from './device-check';
 import { MAX_JSON_SAMPLES, type SessionReader } from './session-reader.service';
 import type { Viewer } from './sessions.repository';
 
@@ -30,18 +31,11 @@ const binaryBody = z.unknown().describe('file bytes');
 export async function sessionsRoutes(app: FastifyInstance, opts: { reader: SessionReader; demoDeviceId: string }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { reader } = opts;
-  const viewer = (req: FastifyRequest): Viewer => ({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId });
+  const viewer = (req: FastifyRequest): Viewer => viewerOf(req, opts.demoDeviceId);
   const ref = (p: { id: string; track: string; date: string }): SessionAddress => ({ device: p.id, track: p.track, date: p.date });
   const lapsAnswers = createAnswerCache();
 
-  // One device check for every route below: admins, the demo device, the current owner, or a
-  // previous owner who holds sessions on it. Anyone else gets 404 (no hint the device exists).
-  // preValidation: before any validation error could tell a stranger something about the route.
-  app.addHook('preValidation', async (req) => {
-    const id = (req.params as { id?: string }).id;
-    if (!id || !req.identity) return;
-    if (!(await reader.canSeeDevice(viewer(req), id))) throw new AppError('storage/object-not-found');
-  });
+  hideUnseenDevices(app, reader, opts.demoDeviceId);
 
   r.get(
     '/api/devices/:id/tracks',

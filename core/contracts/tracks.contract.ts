@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { heatSchema } from './sessions.contract';
+
+export const latLonSchema = z.object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180) });
+/** A timing line across the track: `a` on the rider's left, `b` on the right. */
+export const gateSchema = z.object({ a: latLonSchema, b: latLonSchema });
+
+export const trackSourceSchema = z.enum(['catalogue', 'derived', 'bundled']);
+export const trackSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  source: trackSourceSchema,
+  /** Bumped when an admin moves a gate; every session's analysis follows. */
+  version: z.number().int(),
+  gate: gateSchema,
+  lengthM: z.number(),
+});
+
+export const cornerSchema = z.object({
+  number: z.number().int(),
+  direction: z.enum(['left', 'right']),
+  apex: latLonSchema,
+  startM: z.number(),
+  apexM: z.number(),
+  endM: z.number(),
+});
+
+export const segmentSchema = z.object({
+  id: z.string().describe('T3: corner 3; R3: the straight after it (R0 from the line to T1)'),
+  kind: z.enum(['corner', 'straight']),
+  corner: z.number().int().nullable(),
+  fromM: z.number(),
+  toM: z.number(),
+});
+export const sectionSchema = z.object({ corner: z.number().int(), fromM: z.number(), toM: z.number() });
+
+export const timedLapSchema = z.object({
+  /** 1-based, in the order ridden: what ?lap= and ?reference= name. */
+  index: z.number().int(),
+  heat: heatSchema,
+  /** Within its heat; 0 for an out-lap that opens it (as the device counts). */
+  number: z.number().int(),
+  seconds: z.number(),
+  kind: z.enum(['out', 'flying', 'in']),
+  /** Starts and ends at the line (a partial out- or in-lap does not: no segments). */
+  complete: z.boolean(),
+  /** The device's own time for this lap (lap.six), where it timed the same lap. */
+  deviceSeconds: z.number().nullable(),
+  /** The GPS time and the device's differ by more than 0.05 s. */
+  differs: z.boolean(),
+  segmentSeconds: z.array(z.number()),
+  /** null where the GPS was out (over 1 s without a fix) or weak. */
+  sectionSeconds: z.array(z.number().nullable()),
+});
+
+export const cornerFiguresSchema = z.object({
+  corner: z.number().int(),
+  seconds: z.number(),
+  entryKmh: z.number(),
+  minKmh: z.number(),
+  apexM: z.number(),
+  apex: latLonSchema,
+  exitKmh: z.number(),
+  maxLeanDeg: z.number().nullable(),
+  brakeBeforeApexM: z.number().nullable(),
+  topKmhBefore: z.number(),
+});
+
+export const segmentDeltaSchema = z.object({
+  segment: z.string(),
+  kind: z.enum(['corner', 'straight']),
+  corner: z.number().int().nullable(),
+  deltaSeconds: z.number(),
+  brakedEarlierM: z.number().nullable(),
+  apexKmh: z.number().nullable(),
+  exitKmh: z.number().nullable(),
+  topKmh: z.number().nullable(),
+});
+
+export const trackAnalysisQuerySchema = z.object({
+  lap: z.coerce.number().int().min(1).max(100_000).optional().describe('index of the lap to study (default: the last flying lap)'),
+  reference: z.coerce.number().int().min(1).max(100_000).optional().describe('index of the lap to compare with (default: the best lap)'),
+});
+
+export const trackAnalysisResponseSchema = z.object({
+  track: trackSummarySchema,
+  laps: z.array(timedLapSchema),
+  corners: z.array(cornerSchema),
+  segments: z.array(segmentSchema),
+  sections: z.array(sectionSchema),
+  bestLap: z.number().int().nullable(),
+  idealLapSeconds: z.number().nullable(),
+  idealLap: z.array(z.object({ corner: z.number().int(), seconds: z.number().nullable(), lap: z.number().int().nullable() })),
+  /** The sum of the device's four best sectors (lap.six), null without device laps. */
+  theoreticalBestSeconds: z.number().nullable(),
+  /** The lap studied against its reference: corner figures of both, and the segments largest loss first. */
+  comparison: z
+    .object({
+      lap: z.number().int(),
+      reference: z.number().int(),
+      deltaSeconds: z.number(),
+      lapCorners: z.array(cornerFiguresSchema),
+      referenceCorners: z.array(cornerFiguresSchema),
+      segments: z.array(segmentDeltaSchema),
+    })
+    .nullable(),
+});
+export type TrackAnalysisResponse = z.infer<typeof trackAnalysisResponseSchema>;
+
+export const trackIdParamsSchema = z.object({ trackId: z.string().min(1).max(200) });
+export const trackDetailSchema = trackSummarySchema.extend({
+  corners: z.array(cornerSchema),
+  /** The line from the start/finish, every ~10 m, for the map. */
+  line: z.array(z.tuple([z.number(), z.number()])),
+});
+export const moveGateBodySchema = z.object({ gate: gateSchema });
+export const catalogueQuerySchema = z.object({ q: z.string().trim().min(2).max(80) });
+export const catalogueResponseSchema = z.object({
+  tracks: z.array(z.object({ id: z.string(), name: z.string(), shortName: z.string(), startFinish: latLonSchema })),
+});

@@ -1,0 +1,23 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../../../core/errors';
+import type { SessionReader } from './session-reader.service';
+import type { Viewer } from './sessions.repository';
+
+/** The signed-in caller as a reader of sessions. */
+export function viewerOf(req: FastifyRequest, demoDeviceId: string): Viewer {
+  return { email: req.identity!.email, admin: req.identity!.admin, demoDeviceId };
+}
+
+/**
+ * One device check for every route of a plugin with an `:id` device parameter: admins, the demo
+ * device, the current owner, or a previous owner who holds sessions on it. Anyone else gets 404
+ * (no hint the device exists). preValidation: before any validation error could tell a stranger
+ * something about the route.
+ */
+export function hideUnseenDevices(app: FastifyInstance, reader: SessionReader, demoDeviceId: string): void {
+  app.addHook('preValidation', async (req) => {
+    const id = (req.params as { id?: string }).id;
+    if (!id || !req.identity) return;
+    if (!(await reader.canSeeDevice(viewerOf(req, demoDeviceId), id))) throw new AppError('storage/object-not-found');
+  });
+}

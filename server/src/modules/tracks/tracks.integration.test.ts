@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateSession } from '../../../../core/sim/session-generator';
+import { gateAcross } from '../../../../core/tracks/gate';
+import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
+import { loadTracks } from '../../lib/track-files';
+import { addDevice, put } from '../../../test/fixtures';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
+
+// Sessions uploaded through the device API, analysed through the HTTP API as a rider (and an admin) would.
+
+let server: TestServer;
+let rider: Browser;
+let admin: Browser;
+const DEVICE = '000000000031';
+const tracks = loadTracks();
+const sessions = tracks.map((track, k) => ({ track, gen: generateSession(track, { seed: 70 + k, heats: 2, lapsPerHeat: [4, 5], gpsNoise: 0.3 }) }));
+const path = (track: string, date = '01112026') => `/api/devices/${DEVICE}/sessions/${track}/${date}/track-analysis`;
+
+beforeAll(async () => {
+  server = await startTestServer({ ADMIN_EMAILS: 'chefe@example.com' });
+  const token = await addDevice(server, DEVICE, 'piloto@example.com');
+  for (const { track, gen } of sessions) {
+    expect((await put(server, `/api/device/v1/sessions/${track.name}/01112026/lap.six`, token, gen.lapSix)).status).toBeLessThan(300);
+    expect((await put(server, `/api/device/v1/sessions/${track.name}/01112026/gps.six`, token, gen.gpsSix)).status).toBeLessThan(300);
+  }
+  rider = new Browser(server.baseUrl);
+  await rider.signIn('piloto@example.com');
+  admin = new Browser(server.baseUrl);
+  await admin.signIn('chefe@example.com');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('track analysis through the API', () => {
+  it('a generated session on each bundled circuit: its track, its laps beside the device’s, corners, ideal lap and a comparison', async () => {
+    for (const { track, gen } of sessions) {
+      const { status, body } = await rider.json(path(track.name));
+      expect(status, track.name).toBe(200);
+      const a = body as TrackAnalysisResponse;
+      expect(a.track.source).toBe('bundled');
+      expect(a.track.name).toBe(track.name);
+      const flying = a.laps.filter((l) => l.kind === 'flying');
+      expect(flying.length).toBe(gen.laps.filter((l) => l.lapCount > 0).length - 2);
+      for (const lap of flying) {
+        expect(lap.deviceSeconds, `${track.name} ${lap.heat}${lap.number}`).not.toBeNull();
+        // The device's times are the generator's exact ones (lap-timing.test.ts holds the 0.02 s
+        // accuracy against them over many laps); through the API, with this session's noise, 0.03 s.
+        expect(Math.abs(lap.seconds - lap.deviceSeconds!), `${track.name} ${lap.heat}${lap.number}`).toBeLessThanOrEqual(0.03);
+        expect(lap.differs).toBe(false);
+        expect(lap.segmentSeconds.reduce((s, x) => s + x, 0)).toBeCloseTo(lap.seconds, 6);
+      }
+      // Laps numbered as the device numbers them.
+      expect(flying.map((l) => `${l.heat}${l.number}`)).toEqual(
+        gen.laps.filter((l, i, all) => l.lapCount > 0 && all.some((m) => m.heat === l.heat && m.lapCount > l.lapCount)).map((l) => `${l.heat}${l.lapCount}`),
+      );
+      expect(a.corners.length).toBeGreaterThanOrEqual(7);
+      expect(a.corners.map((c) => c.number)).toEqual(a.corners.map((_, k) => k + 1));
+      expect(a.idealLapSeconds).toBeLessThanOrEqual(Math.min(...flying.map((l) => l.seconds)));
+      expect(a.theoreticalBestSeconds).toBeGreaterThan(0);
+      expect(a.comparison?.segments.length).toBe(a.segments.length);
+      expect(a.comparison?.lapCorners.length).toBe(a.corners.length);
+    }
+  });
+
+  it('any lap against any other, and a lap that is not there is 404', async () => {
+    const first = (await rider.json(path('Curitiba'))).body as TrackAnalysisResponse;
+    const [a, b] = first.laps.filter((l) => l.kind === 'flying');
+    const { status, body } = await rider.json(`${path('Curitiba')}?lap=${a!.index}&reference=${b!.index}`);
+    expect(status).toBe(200);
+    expect(body.comparison.lap).toBe(a!.index);
+    expect(body.comparison.deltaSeconds).toBeCloseTo(a!.seconds - b!.seconds, 9);
+    expect((await rider.json(`${path('Curitiba')}?lap=9999`)).status).toBe(404);
+    expect((await rider.json(`${path('Curitiba')}?lap=abc`)).status).toBe(400);
+  });
+
+  it('nobody else sees it: another rider gets 404, signed out 401', async () => {
+    const stranger = new Browser(server.baseUrl);
+    expect((await stranger.json(path('Curitiba'))).status).toBe(401);
+    await stranger.signIn('outro@example.com');
+    expect((await stranger.json(path('Curitiba'))).status).toBe(404);
+  });
+
+  it('an admin moves the start/finish gate: the laps are timed again there, on every instance', async () => {
+    const before = (await rider.json(path('Interlagos'))).body as TrackAnalysisResponse;
+    const detail = await admin.json(`/api/admin/tracks/${encodeURIComponent(before.track.id)}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body.line.length).toBeGreaterThan(100);
+    // 200 m on along the line: a point of it and the way it goes there.
+    const line = detail.body.line as [number, number][];
+    const k = 20; // the line is kept every ~10 m
+    const [lat, lon] = line[k]!;
+    const [lat2, lon2] = line[k + 1]!;
+    const gate = gateAcross({ lat, lon }, (lon2 - lon) * Math.cos((lat * Math.PI) / 180), lat2 - lat);
+    expect((await rider.json(`/api/admin/tracks/${encodeURIComponent(before.track.id)}/gate`, { method: 'PUT', body: JSON.stringify({ gate }) })).status).toBe(
+      403,
+    );
+    const moved = await admin.json(`/api/admin/tracks/${encodeURIComponent(before.track.id)}/gate`, { method: 'PUT', body: JSON.stringify({ gate }) });
+    expect(moved.status).toBe(200);
+    expect(moved.body.version).toBe(before.track.version + 1);
+
+    const other = await startTestServer(sameDatabase(server), { dataDir: server.dataDir, keepDataDir: true });
+    try {
+      const there = new Browser(other.baseUrl);
+      await there.signIn('piloto@example.com');
+      const after = (await there.json(path('Interlagos'))).body as TrackAnalysisResponse;
+      expect(after.track.version).toBe(before.track.version + 1);
+      expect(after.track.gate).toEqual(gate);
+      // Timed at another line: the same laps ridden, each lap's time a little different.
+      const times = (a: TrackAnalysisResponse) => a.laps.filter((l) => l.kind === 'flying').map((l) => l.seconds);
+      expect(times(after).length).toBe(times(before).length);
+      expect(times(after)).not.toEqual(times(before));
+      expect(after.corners[0]!.startM).not.toBe(before.corners[0]!.startM);
+      const audit = await admin.json('/api/admin/audit');
+      expect(audit.body.some((e: { action: string; target: string }) => e.action === 'move-track-gate' && e.target === before.track.id)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('the catalogue is searchable by name; a malformed gate is refused with a message', async () => {
+    const found = await rider.json('/api/tracks/catalogue?q=interlagos');
+    expect(found.status).toBe(200);
+    expect(found.body.tracks.some((t: { name: string }) => /Interlagos/.test(t.name))).toBe(true);
+    expect((await rider.json('/api/tracks/catalogue?q=a')).status).toBe(400);
+    const bad = await admin.json('/api/admin/tracks/bundled%3ACuritiba/gate', {
+      method: 'PUT',
+      body: JSON.stringify({ gate: { a: { lat: 95, lon: 0 }, b: { lat: 0, lon: 0 } } }),
+    });
+    expect(bad.status).toBe(400);
+    expect(
+      (
+        await admin.json('/api/admin/tracks/no-such-track/gate', {
+          method: 'PUT',
+          body: JSON.stringify({ gate: { a: { lat: 1, lon: 0 }, b: { lat: 0, lon: 0 } } }),
+        })
+      ).status,
+    ).toBe(404);
+  });
+});

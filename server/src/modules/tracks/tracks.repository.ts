@@ -1,0 +1,55 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { DB, TracksTable } from '../../db/schema';
+
+export type TrackRow = Selectable<TracksTable>;
+
+export function findTrack(db: Kysely<DB>, id: string): Promise<TrackRow | undefined> {
+  return db.selectFrom('tracks').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Tracks whose box, widened by `margin` degrees, holds the point. */
+export function tracksNear(db: Kysely<DB>, lat: number, lon: number, margin: number): Promise<TrackRow[]> {
+  return db
+    .selectFrom('tracks')
+    .selectAll()
+    .where('south', '<=', lat + margin)
+    .where('north', '>=', lat - margin)
+    .where('west', '<=', lon + margin)
+    .where('east', '>=', lon - margin)
+    .execute();
+}
+
+/** Adds a track unless one with its id exists (two instances may meet the same new place at once). */
+export async function insertTrack(db: Kysely<DB>, row: Insertable<TracksTable>): Promise<void> {
+  await db
+    .insertInto('tracks')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+export async function updateTrack(db: Kysely<DB>, id: string, change: { gate?: string; name?: string }, now: string): Promise<TrackRow | undefined> {
+  return db
+    .updateTable('tracks')
+    .set((eb) => ({ ...change, version: eb('version', '+', 1), updated_at: now }))
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function trackOfSession(db: Kysely<DB>, sessionId: string): Promise<TrackRow | undefined> {
+  return db
+    .selectFrom('session_tracks')
+    .innerJoin('tracks', 'tracks.id', 'session_tracks.track_id')
+    .selectAll('tracks')
+    .where('session_tracks.session_id', '=', sessionId)
+    .executeTakeFirst();
+}
+
+export async function setTrackOfSession(db: Kysely<DB>, sessionId: string, trackId: string): Promise<void> {
+  await db
+    .insertInto('session_tracks')
+    .values({ session_id: sessionId, track_id: trackId })
+    .onConflict((oc) => oc.column('session_id').doUpdateSet({ track_id: trackId }))
+    .execute();
+}

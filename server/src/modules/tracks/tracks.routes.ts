@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { apiErrorSchema } from '../../../../core/contracts/common.contract';
+import { sessionParamsSchema } from '../../../../core/contracts/sessions.contract';
+import {
+  catalogueQuerySchema,
+  catalogueResponseSchema,
+  moveGateBodySchema,
+  trackAnalysisQuerySchema,
+  trackAnalysisResponseSchema,
+  trackDetailSchema,
+  trackIdParamsSchema,
+  trackSummarySchema,
+} from '../../../../core/contracts/tracks.contract';
+import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
+import type { SessionReader } from '../sessions/session-reader.service';
+import type { TracksService } from './tracks.service';
+
+const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 422: apiErrorSchema, 429: apiErrorSchema };
+
+export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksService; reader: SessionReader; demoDeviceId: string }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { tracks } = opts;
+  hideUnseenDevices(app, opts.reader, opts.demoDeviceId);
+
+  r.get(
+    '/api/devices/:id/sessions/:track/:date/track-analysis',
+    {
+      config: { access: 'rider', heavyRead: true },
+      schema: {
+        tags: ['tracks'],
+        summary: 'Laps timed from the GPS trace at the track’s start/finish, corners, segments, the ideal lap, and one lap against a reference',
+        params: sessionParamsSchema,
+        querystring: trackAnalysisQuerySchema,
+        response: { 200: trackAnalysisResponseSchema, ...errors },
+      },
+    },
+    async (req) => tracks.analysis(viewerOf(req, opts.demoDeviceId), { device: req.params.id, track: req.params.track, date: req.params.date }, req.query),
+  );
+
+  r.get(
+    '/api/tracks/catalogue',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['tracks'],
+        summary: 'Circuits of the catalogue whose name holds the words asked (accents and case ignored)',
+        querystring: catalogueQuerySchema,
+        response: { 200: catalogueResponseSchema, ...errors },
+      },
+    },
+    async (req) => tracks.search(req.query.q),
+  );
+
+  r.get(
+    '/api/admin/tracks/:trackId',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['tracks'],
+        summary: 'A track’s definition: start/finish gate, corners and line',
+        params: trackIdParamsSchema,
+        response: { 200: trackDetailSchema, ...errors },
+      },
+    },
+    async (req) => tracks.track(req.params.trackId),
+  );
+
+  r.put(
+    '/api/admin/tracks/:trackId/gate',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['tracks'],
+        summary: 'Moves the track’s start/finish gate; every session at the track is timed again',
+        params: trackIdParamsSchema,
+        body: moveGateBodySchema,
+        response: { 200: trackSummarySchema, ...errors },
+      },
+    },
+    async (req) => tracks.moveGate(req.identity!.email, req.params.trackId, req.body),
+  );
+}

@@ -1,0 +1,296 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { moveGateBodySchema, TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
+import type { SessionAddress } from '../../../../core/contracts/session-paths';
+import { AppError } from '../../../../core/errors';
+import type { GpsColumns } from '../../../../core/formats/gps-columns';
+import type { Lap } from '../../../../core/formats/lap-six';
+import { HEATS } from '../../../../core/formats/six-lines';
+import { analyzeSession } from '../../../../core/laps/lap-math';
+import type { TrackGeometry } from '../../../../core/sim/session-generator';
+import type { Gate } from '../../../../core/tracks/gate';
+import { compareLaps } from '../../../../core/tracks/lap-comparison';
+import { derivedStartFinish } from '../../../../core/tracks/start-finish';
+import { analyzeTrack, type AnalyzedLap, type TrackAnalysis, type TrackDefinition } from '../../../../core/tracks/track-analysis';
+import { definitionFromOutline, definitionFromTrace, gateCentre } from '../../../../core/tracks/track-definition';
+import { latLonAt } from '../../../../core/tracks/track-line';
+import { fitOutline, movingSamples } from '../../../../core/tracks/track-match';
+import { catalogueStartFinish } from '../../../../core/tracks/start-finish';
+import type { DB } from '../../db/schema';
+import { inTransaction } from '../../db/transaction';
+import { nowIso } from '../../lib/tokens';
+import { recordAudit } from '../audit/audit.repository';
+import type { SessionReader } from '../sessions/session-reader.service';
+import type { Viewer } from '../sessions/sessions.repository';
+import type { TrackCatalogue } from './track-catalogue';
+import { findTrack, insertTrack, setTrackOfSession, trackOfSession, tracksNear, updateTrack, type TrackRow } from './tracks.repository';
+
+/** A trace fits a known track's line when this share of its moving samples run along it, covering this much of it. */
+const MIN_ON_SHARE = 0.9;
+const MIN_COVERAGE = 0.8;
+/** Known tracks looked at for a new trace: those within ~1 km of its middle (degrees). */
+const NEAR_DEG = 0.01;
+/** A GPS lap and the device's are the same lap when both ends are this close (samples at 10 Hz: 2 s). */
+const SAME_LAP_SAMPLES = 20;
+/** Beyond this the GPS time and the device's are flagged as differing. */
+const DIFFERS_S = 0.05;
+const ANALYSES_KEPT = 100;
+
+/**
+ * Tracks: which track a session was ridden on (a track already known there, a bundled outline, a
+ * catalogue circuit, or one derived from the trace and kept), its definition, and the analysis of
+ * a session's laps on it. Analyses are remembered per session version and track version, so an
+ * admin moving a gate recomputes every session at that track on its next read.
+ */
+export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReader; catalogue: () => TrackCatalogue; bundled: TrackGeometry[] }) {
+  const { db, reader } = deps;
+  const definitions = new Map<string, TrackDefinition>();
+  const analyses = new Map<string, TrackAnalysis>();
+
+  /** The outline a stored track follows, in its own point order ([] for a derived track: its line). */
+  function outlineOf(row: TrackRow): [number, number][] {
+    if (row.source === 'catalogue') return deps.catalogue().get(row.outline_id)?.outline ?? [];
+    if (row.source === 'bundled') return deps.bundled.find((t) => t.name === row.outline_id)?.points ?? [];
+    return JSON.parse(row.line) as [number, number][];
+  }
+
+  function definitionOf(row: TrackRow): TrackDefinition {
+    const key = `${row.id}@${row.version}`;
+    let known = definitions.get(key);
+    if (!known) {
+      known = definitionFromOutline(outlineOf(row), JSON.parse(row.gate) as Gate, row.forward === 1);
+      definitions.set(key, known);
+    }
+    return known;
+  }
+
+  function boxOf(points: readonly (readonly [number, number])[]) {
+    const lats = points.map((p) => p[0]);
+    const lons = points.map((p) => p[1]);
+    return { south: Math.min(...lats), west: Math.min(...lons), north: Math.max(...lats), east: Math.max(...lons) };
+  }
+
+  function fits(trace: GpsColumns, outline: readonly (readonly [number, number])[], samples: number[]) {
+    const fit = fitOutline(trace, outline, samples);
+    return fit.onShare >= MIN_ON_SHARE && fit.coverage >= MIN_COVERAGE ? fit : undefined;
+  }
+
+  /** A new track for a trace that fits no known one: bundled outline, catalogue circuit, or the trace's own line. */
+  function newTrackFor(trace: GpsColumns, samples: number[], owner: string): Omit<TrackRow, 'version'> | undefined {
+    const now = nowIso();
+    const base = { created_by: owner, created_at: now, updated_at: now };
+    const found = deps.catalogue().find(trace);
+    for (const geometry of deps.bundled) {
+      const fit = fits(trace, geometry.points, samples);
+      if (!fit) continue;
+      const point = geometry.startFinish ?? found?.track.startFinish;
+      const gate = point ? catalogueStartFinish(geometry.points, point, fit.forward) : derivedStartFinish(trace)?.gate;
+      if (!gate) return undefined;
+      const id = `bundled:${geometry.name}${fit.forward ? '' : ':reverse'}`;
+      return {
+        id,
+        name: geometry.name,
+        source: 'bundled',
+        outline_id: geometry.name,
+        forward: fit.forward ? 1 : 0,
+        gate: JSON.stringify(gate),
+        line: '[]',
+        ...boxOf(geometry.points),
+        ...base,
+      };
+    }
+    if (found) {
+      const { track, forward } = found;
+      const gate = catalogueStartFinish(track.outline, track.startFinish, forward);
+      const id = `catalogue:${track.id}${forward ? '' : ':reverse'}`;
+      return {
+        id,
+        name: track.name,
+        source: 'catalogue',
+        outline_id: track.id,
+        forward: forward ? 1 : 0,
+        gate: JSON.stringify(gate),
+        line: '[]',
+        ...boxOf(track.outline),
+        ...base,
+      };
+    }
+    const derived = definitionFromTrace(trace);
+    if (!derived) return undefined;
+    // Kept every ~10 m: the line is for finding the track again and drawing it, corners come from it smoothed.
+    const line: [number, number][] = [];
+    for (let k = 0; k < derived.line.x.length; k += 5) {
+      const p = latLonAt(derived.line, k);
+      line.push([Number(p.lat.toFixed(7)), Number(p.lon.toFixed(7))]);
+    }
+    const at = gateCentre(derived.gate);
+    return {
+      id: `derived:${randomBytes(8).toString('hex')}`,
+      name: `Pista em ${at.lat.toFixed(4)}, ${at.lon.toFixed(4)}`,
+      source: 'derived',
+      outline_id: '',
+      forward: 1,
+      gate: JSON.stringify(derived.gate),
+      line: JSON.stringify(line),
+      ...boxOf(line),
+      ...base,
+    };
+  }
+
+  /** The track a session was ridden on, found (and remembered) on its first analysis. */
+  async function trackFor(sessionId: string, owner: string, trace: GpsColumns): Promise<TrackRow> {
+    const known = await trackOfSession(db, sessionId);
+    if (known) return known;
+    const samples = movingSamples(trace);
+    if (samples.length < 10) throw new AppError('track/no-complete-lap');
+    const mid = samples[Math.floor(samples.length / 2)]!;
+    let best: { row: TrackRow; score: number } | undefined;
+    for (const row of await tracksNear(db, trace.lat[mid]!, trace.lon[mid]!, NEAR_DEG)) {
+      const fit = fits(trace, outlineOf(row), samples);
+      if (!fit || fit.forward !== (row.forward === 1)) continue;
+      const score = fit.onShare * fit.coverage;
+      if (!best || score > best.score) best = { row, score };
+    }
+    let row = best?.row;
+    if (!row) {
+      const fresh = newTrackFor(trace, samples, owner);
+      if (!fresh) throw new AppError('track/no-complete-lap');
+      await insertTrack(db, fresh);
+      row = (await findTrack(db, fresh.id))!;
+    }
+    await setTrackOfSession(db, sessionId, row.id);
+    return row;
+  }
+
+  return {
+    async analysis(viewer: Viewer, s: SessionAddress, query: { lap?: number; reference?: number }): Promise<TrackAnalysisResponse> {
+      const inputs = await reader.trackInputs(viewer, s);
+      const trace = await inputs.columns();
+      const track = await trackFor(inputs.sessionId, inputs.ownerEmail, trace);
+      const definition = definitionOf(track);
+      const key = `${inputs.version}#${track.id}@${track.version}`;
+      let analysis = analyses.get(key);
+      if (!analysis) {
+        analysis = analyzeTrack(trace, definition);
+        if (analyses.size >= ANALYSES_KEPT) analyses.delete(analyses.keys().next().value!);
+        analyses.set(key, analysis);
+      }
+      const deviceLaps = await inputs.laps();
+      return present(track, definition, analysis, trace, deviceLaps, query);
+    },
+
+    /** A track's definition for the map: its gate, corners and line. */
+    async track(id: string) {
+      const row = await findTrack(db, id);
+      if (!row) throw new AppError('storage/object-not-found');
+      const definition = definitionOf(row);
+      const line: [number, number][] = [];
+      for (let k = 0; k < definition.line.x.length; k += 5) {
+        const p = latLonAt(definition.line, k);
+        line.push([p.lat, p.lon]);
+      }
+      return { ...summaryOf(row, definition), corners: definition.corners.map(cornerOf), line };
+    },
+
+    /** Moves a track's start/finish gate (admin): every session there is timed again on its next read. */
+    async moveGate(actor: string, id: string, body: z.infer<typeof moveGateBodySchema>) {
+      return inTransaction(db, async (trx) => {
+        const before = await findTrack(trx, id);
+        if (!before) throw new AppError('storage/object-not-found');
+        const after = (await updateTrack(trx, id, { gate: JSON.stringify(body.gate) }, nowIso()))!;
+        await recordAudit(trx, { actor, action: 'move-track-gate', target: id, before: { gate: JSON.parse(before.gate) }, after: { gate: body.gate } });
+        return summaryOf(after, definitionOf(after));
+      });
+    },
+
+    search(q: string) {
+      return {
+        tracks: deps
+          .catalogue()
+          .search(q)
+          .map((t) => ({ id: t.id, name: t.name, shortName: t.shortName, startFinish: { lat: t.startFinish[0], lon: t.startFinish[1] } })),
+      };
+    },
+  };
+}
+
+export type TracksService = ReturnType<typeof createTracksService>;
+
+function summaryOf(row: TrackRow, definition: TrackDefinition) {
+  return { id: row.id, name: row.name, source: row.source, version: row.version, gate: JSON.parse(row.gate) as Gate, lengthM: definition.line.length };
+}
+
+function cornerOf(c: TrackDefinition['corners'][number]) {
+  return { number: c.number, direction: c.direction, apex: c.apex, startM: c.startM, apexM: c.apexM, endM: c.endM };
+}
+
+/** The device's own laps by the sample ranges its lap and heat columns give them. */
+function deviceLapRanges(trace: GpsColumns, laps: readonly Lap[]) {
+  const ranges: { start: number; end: number; lap: Lap }[] = [];
+  let start = 0;
+  for (let i = 1; i <= trace.count; i++) {
+    if (i < trace.count && trace.lapCount[i] === trace.lapCount[start] && trace.heat[i] === trace.heat[start]) continue;
+    const heat = HEATS[trace.heat[start]!];
+    const lap = laps.find((l) => l.heat === heat && l.lapCount === trace.lapCount[start]);
+    if (lap) ranges.push({ start, end: i, lap });
+    start = i;
+  }
+  return ranges;
+}
+
+function present(
+  track: TrackRow,
+  definition: TrackDefinition,
+  analysis: TrackAnalysis,
+  trace: GpsColumns,
+  deviceLaps: readonly Lap[],
+  query: { lap?: number; reference?: number },
+): TrackAnalysisResponse {
+  const ranges = deviceLapRanges(trace, deviceLaps);
+  // Numbered within each heat as the device numbers its laps: from 0 where the heat opens with an out-lap.
+  const perHeat = new Map<string, { seen: number; first: number }>();
+  const laps = analysis.laps.map((l) => {
+    const heat = trace.heat.length ? HEATS[trace.heat[l.start.index]!]! : HEATS[Math.min(3, l.run - 1)]!;
+    const counter = perHeat.get(heat) ?? { seen: 0, first: l.kind === 'out' ? 0 : 1 };
+    perHeat.set(heat, { ...counter, seen: counter.seen + 1 });
+    const number = counter.first + counter.seen;
+    const twin = l.complete
+      ? ranges.find((r) => Math.abs(r.start - (l.start.index + 1)) <= SAME_LAP_SAMPLES && Math.abs(r.end - (l.end.index + 1)) <= SAME_LAP_SAMPLES)
+      : undefined;
+    const deviceSeconds = twin ? twin.lap.lapSeconds : null;
+    return {
+      index: l.number,
+      heat,
+      number,
+      seconds: l.seconds,
+      kind: l.kind,
+      complete: l.complete,
+      deviceSeconds,
+      differs: deviceSeconds !== null && Math.abs(deviceSeconds - l.seconds) > DIFFERS_S,
+      segmentSeconds: l.segmentSeconds,
+      sectionSeconds: l.sectionSeconds,
+    };
+  });
+  const byIndex = (i: number | undefined) => (i === undefined ? undefined : analysis.laps.find((l) => l.number === i && l.complete));
+  const flying = analysis.laps.filter((l) => l.kind === 'flying');
+  const reference = byIndex(query.reference ?? analysis.bestLap ?? undefined);
+  const studied: AnalyzedLap | undefined = byIndex(query.lap) ?? (query.lap === undefined ? flying[flying.length - 1] : undefined);
+  if ((query.lap !== undefined && !studied) || (query.reference !== undefined && !reference)) {
+    throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
+  }
+  const comparison = studied && reference ? compareLaps(studied, reference, analysis.segments) : undefined;
+  const theoretical = deviceLaps.length ? analyzeSession(deviceLaps).theoreticalBestMs : null;
+  return {
+    track: summaryOf(track, definition),
+    laps,
+    corners: definition.corners.map(cornerOf),
+    segments: analysis.segments,
+    sections: analysis.sections,
+    bestLap: analysis.bestLap,
+    idealLapSeconds: analysis.ideal.seconds,
+    idealLap: analysis.sections.map((s, k) => ({ corner: s.corner, ...analysis.ideal.sections[k]! })),
+    theoreticalBestSeconds: theoretical === null ? null : theoretical / 1000,
+    comparison: comparison ? { ...comparison, lapCorners: studied!.corners, referenceCorners: reference!.corners } : null,
+  };
+}
