@@ -18,6 +18,9 @@ import { MAX_REPORTED_PROBLEMS } from '../core/formats/six-lines';
 import { parseGpsSix } from '../core/formats/gps-six';
 import { parseLapSix } from '../core/formats/lap-six';
 import { generateSession } from '../core/sim/session-generator';
+import { analyzeTrack } from '../core/tracks/track-analysis';
+import { definitionFromCatalogue } from '../core/tracks/track-definition';
+import { trackCatalogue } from '../server/src/modules/tracks/track-catalogue';
 import { loadTracks } from '../server/src/lib/track-files';
 import { MAX_HEAVY_READS_IN_FLIGHT } from '../server/src/plugins/heavy-reads';
 import { Browser, freePort } from '../server/test/test-server';
@@ -51,6 +54,8 @@ const result: Record<string, number | null> = {
   lighthouse_login: null,
   lighthouse_laps: null,
   lighthouse_analytics: null,
+  track_analysis_vs_basic: null,
+  track_analysis_ns_per_sample: null,
 };
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -208,6 +213,55 @@ function benchGrowth() {
   }
 }
 
+// ---------------------------------------------------------------- 6. track analysis
+/**
+ * Lap timing at the gate, corners, segments, corner figures and the ideal lap (`analyzeTrack`)
+ * against the basic per-lap analysis (`analyzeGps`) on the same samples: real sessions of 10k,
+ * 100k and ~1M samples at Interlagos (the 1M one at 25 Hz, four long heats).
+ */
+function benchTrackAnalysis() {
+  const found = trackCatalogue().find(parseGpsSix(big.gpsSix).value)!;
+  const definition = definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward);
+  const sessions = [
+    generateSession(interlagos, { seed: 4, heats: 1, lapsPerHeat: [6, 6] }),
+    big,
+    generateSession(interlagos, { seed: 5, hz: 25, heats: 4, lapsPerHeat: [80, 80] }),
+  ];
+  const traces = sessions.map((session) => parseGpsSix(session.gpsSix).value);
+  // Both compiled as a running server has them: a few rounds over the small sessions first.
+  for (let r = 0; r < 10; r++) {
+    for (const trace of traces.slice(0, 2)) {
+      analyzeTrack(trace, definition);
+      analyzeGps(trace);
+    }
+  }
+  const perSample: number[] = [];
+  const ratios: number[] = [];
+  for (const trace of traces) {
+    const runs = trace.count >= 500_000 ? (QUICK ? 2 : 3) : QUICK ? 3 : 7;
+    const trackMs = timeMedian(() => analyzeTrack(trace, definition), runs);
+    const basicMs = timeMedian(() => analyzeGps(trace), runs);
+    perSample.push((trackMs * 1e6) / trace.count);
+    ratios.push(trackMs / basicMs);
+    rows.push([
+      `track analysis ${trace.count} samples`,
+      `${fmt(trackMs)} ms (${fmt((trackMs * 1e6) / trace.count, 0)} ns/sample)`,
+      `analyzeGps ${fmt(basicMs)} ms`,
+      `${fmt(trackMs / basicMs, 2)}×`,
+      '≤ 4×, ns/sample within 1.5× 10k → 1M',
+    ]);
+  }
+  result.track_analysis_vs_basic = Number(fmt(Math.max(...ratios), 2));
+  result.track_analysis_ns_per_sample = Number(fmt(perSample[1]!, 0));
+  rows.push([
+    'track analysis growth',
+    `${perSample.map((n) => fmt(n, 0)).join(' → ')} ns/sample`,
+    '',
+    `${fmt(perSample[2]! / perSample[0]!, 2)}× (1M / 10k)`,
+    '≤ 1.5×',
+  ]);
+}
+
 // ---------------------------------------------------------------- servers
 const children: ChildProcess[] = [];
 function start(cmd: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
@@ -324,6 +378,7 @@ function jsForRoute(manifest: Record<string, { file: string; imports?: string[];
 async function main() {
   benchParse();
   benchGrowth();
+  benchTrackAnalysis();
   if (PARSE_ONLY) return;
 
   log('building the web app…');

@@ -43,13 +43,13 @@ function downhill(line: TrackLine, px: number, py: number, from: number): number
   const n = line.x.length;
   let k = from;
   let d = distance2(line, k, px, py);
-  for (const step of [1, n - 1]) {
-    for (;;) {
-      const next = (k + step) % n;
-      const dn = distance2(line, next, px, py);
-      if (dn >= d) break;
-      [k, d] = [next, dn];
-    }
+  for (let next = (k + 1) % n, dn = distance2(line, next, px, py); dn < d; next = (k + 1) % n, dn = distance2(line, next, px, py)) {
+    k = next;
+    d = dn;
+  }
+  for (let prev = (k - 1 + n) % n, dp = distance2(line, prev, px, py); dp < d; prev = (k - 1 + n) % n, dp = distance2(line, prev, px, py)) {
+    k = prev;
+    d = dp;
   }
   return k;
 }
@@ -60,18 +60,25 @@ function distance2(line: TrackLine, k: number, px: number, py: number): number {
 
 function refine(line: TrackLine, k: number, px: number, py: number): number {
   const n = line.x.length;
-  const before = onSegment(line, (k - 1 + n) % n, k, px, py);
-  const after = onSegment(line, k, (k + 1) % n, px, py);
-  const [a, t] = before.d2 < after.d2 ? [(k - 1 + n) % n, before.t] : [k, after.t];
-  return (line.s[a]! + t * (line.length / n)) % line.length;
+  const prev = (k - 1 + n) % n;
+  const next = (k + 1) % n;
+  const tBefore = along(line, prev, k, px, py);
+  const tAfter = along(line, k, next, px, py);
+  const onBefore = gap2(line, prev, k, tBefore, px, py) < gap2(line, k, next, tAfter, px, py);
+  const s = onBefore ? line.s[prev]! + tBefore * (line.length / n) : line.s[k]! + tAfter * (line.length / n);
+  return s % line.length;
 }
 
-/** The nearest point to (px, py) on the line's segment a→b: how far along it (0..1), and its squared distance. */
-function onSegment(line: TrackLine, a: number, b: number, px: number, py: number): { t: number; d2: number } {
+/** How far along the line's segment a→b (0..1) is the point nearest (px, py). */
+function along(line: TrackLine, a: number, b: number, px: number, py: number): number {
   const dx = line.x[b]! - line.x[a]!;
   const dy = line.y[b]! - line.y[a]!;
-  const t = Math.max(0, Math.min(1, ((px - line.x[a]!) * dx + (py - line.y[a]!) * dy) / (dx * dx + dy * dy || 1)));
-  return { t, d2: (line.x[a]! + dx * t - px) ** 2 + (line.y[a]! + dy * t - py) ** 2 };
+  return Math.max(0, Math.min(1, ((px - line.x[a]!) * dx + (py - line.y[a]!) * dy) / (dx * dx + dy * dy || 1)));
+}
+
+/** Squared distance from (px, py) to the point `t` of the way along a→b. */
+function gap2(line: TrackLine, a: number, b: number, t: number, px: number, py: number): number {
+  return (line.x[a]! + (line.x[b]! - line.x[a]!) * t - px) ** 2 + (line.y[a]! + (line.y[b]! - line.y[a]!) * t - py) ** 2;
 }
 
 /**

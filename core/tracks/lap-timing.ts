@@ -97,13 +97,17 @@ export function gateCrossings(trace: Trace, gate: Gate, time: Float64Array, opti
   const forwardLength = Math.hypot(g.forward[0], g.forward[1]);
   /** How far fix j is before the line (negative: past it), along the gate's forward direction. */
   const aheadM = (j: number) => {
-    const [x, y] = g.proj.toXY(trace.lat[j]!, trace.lon[j]!);
+    const x = (trace.lon[j]! - g.proj.originLon) * g.proj.kx;
+    const y = (trace.lat[j]! - g.proj.originLat) * g.proj.ky;
     return ((g.ax - x) * g.forward[0] + (g.ay - y) * g.forward[1]) / forwardLength;
   };
   let armed = true;
-  let [px, py] = g.proj.toXY(trace.lat[0]!, trace.lon[0]!);
+  const { kx, ky, originLat, originLon } = g.proj;
+  let px = (trace.lon[0]! - originLon) * kx;
+  let py = (trace.lat[0]! - originLat) * ky;
   for (let i = 1; i < trace.count; i++) {
-    const [qx, qy] = g.proj.toXY(trace.lat[i]!, trace.lon[i]!);
+    const qx = (trace.lon[i]! - originLon) * kx;
+    const qy = (trace.lat[i]! - originLat) * ky;
     if (!armed && Math.hypot(qx, qy) > armDistanceM) armed = true;
     const f = armed ? crossingFraction(g, px, py, qx, qy) : undefined;
     if (f !== undefined) {
@@ -142,10 +146,9 @@ const at = (index: number, time: Float64Array): TracePoint => ({ index, fraction
  * lap is much slower than its best, has that lap as its out-lap; a much slower last lap is the
  * in-lap.
  */
-export function timeLaps(trace: Trace, gate: Gate, options: LapTimingOptions = {}): TimedLap[] {
+export function timeLaps(trace: Trace, gate: Gate, options: LapTimingOptions = {}, time = continuousTime(trace)): TimedLap[] {
   const opts = { ...DEFAULTS, ...options };
   if (trace.count < 2) return [];
-  const time = continuousTime(trace);
   const crossings = gateCrossings(trace, gate, time, opts);
   const laps: TimedLap[] = [];
   runsOf(trace, time, opts.runGapMs).forEach(([from, to], run) => {

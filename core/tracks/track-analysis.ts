@@ -101,7 +101,7 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
   const time = continuousTime(trace);
   const segments = segmentsOf(track.corners, track.line.length);
   const sections = sectionsOf(track.corners, track.line.length);
-  const laps: AnalyzedLap[] = timeLaps(trace, track.gate).map((lap) => {
+  const laps: AnalyzedLap[] = timeLaps(trace, track.gate, {}, time).map((lap) => {
     // A partial out- or in-lap does not start or end at the line: no segments.
     if (!lap.complete) return { ...lap, segmentSeconds: [], segmentTopKmh: [], sectionSeconds: [], corners: [] };
     const from = lap.start.index;
@@ -156,16 +156,28 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
   };
 }
 
+/** The first sample in [from, to] at or after `ms` (times rise). */
+function sampleAt(time: Float64Array, from: number, to: number, ms: number): number {
+  let lo = from;
+  let hi = to + 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (time[mid]! < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function topSpeed(trace: Trace, time: Float64Array, from: number, to: number, fromMs: number, toMs: number): number {
   let top = 0;
-  for (let i = from; i <= to && time[i]! <= toMs; i++) if (time[i]! >= fromMs && trace.speed[i]! > top) top = trace.speed[i]!;
+  for (let i = sampleAt(time, from, to, fromMs); i <= to && time[i]! <= toMs; i++) if (trace.speed[i]! > top) top = trace.speed[i]!;
   return top;
 }
 
 /** No gap over OUTAGE_MS and no weak fix between two moments of the lap. */
 function clean(trace: Trace, time: Float64Array, from: number, to: number, fromMs: number, toMs: number): boolean {
-  for (let i = from; i <= to; i++) {
-    if (time[i]! < fromMs && (i === to || time[i + 1]! < fromMs)) continue;
+  // From the fix before the section: a gap that spans its start counts.
+  for (let i = Math.max(from, sampleAt(time, from, to, fromMs) - 1); i <= to; i++) {
     if (time[i]! > toMs) break;
     if (trace.satellites[i]! < WEAK_FIX_SATELLITES) return false;
     if (i < to && time[i + 1]! - time[i]! > OUTAGE_MS) return false;

@@ -111,6 +111,11 @@ export function postgresCoordination(connectionString: string, onError: (err: Er
       return mutex.run(key, async () => {
         const client = await lockPool.connect();
         let broken: Error | undefined;
+        // Held for the whole work (an upload: seconds). The pool listens for errors on idle
+        // clients only: without this, PostgreSQL restarting meanwhile ('terminating connection')
+        // would be an unhandled 'error' event and end the process.
+        const onError = (err: Error) => (broken = err);
+        client.on('error', onError);
         try {
           await client.query('select pg_advisory_lock(hashtextextended($1, 0))', [key]);
           try {
@@ -121,6 +126,7 @@ export function postgresCoordination(connectionString: string, onError: (err: Er
             });
           }
         } finally {
+          client.off('error', onError);
           client.release(broken);
         }
       });

@@ -37,6 +37,10 @@ export function createDatabase(opts: {
     // ever while PostgreSQL restarts); an idle client whose server went away is dropped, not fatal.
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
     pool.on('error', (err) => opts.onError?.(err));
+    // The pool hears an error only from an idle client; one checked out (a transaction spanning
+    // awaits) whose server went away would emit an unhandled 'error' and end the process. Its
+    // query fails as well, and pg drops a client that is no longer queryable when it comes back.
+    pool.on('connect', (client) => client.on('error', (err) => opts.onError?.(err)));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
     const url = new URL(opts.databaseUrl);
     const coordination = postgresCoordination(opts.databaseUrl, opts.onError);

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { datesResponseSchema, lapsResponseSchema, latestSessionSchema, tracksResponseSchema } from '../../../core/contracts/sessions.contract';
+import { trackAnalysisResponseSchema } from '../../../core/contracts/tracks.contract';
 import { apiRequest } from './api-client';
 import { sessionPath, type SessionAddress } from '../../../core/contracts/session-paths';
 
@@ -35,3 +36,18 @@ export function useLatestSession() {
 }
 
 export { sessionPath };
+
+/** The session's laps timed at the track's start/finish, corners, segments and one lap against a reference. */
+export function useTrackAnalysis(s: SessionAddress | null, chosen: { lap?: number; reference?: number } = {}) {
+  const query = new URLSearchParams();
+  if (chosen.lap !== undefined) query.set('lap', String(chosen.lap));
+  if (chosen.reference !== undefined) query.set('reference', String(chosen.reference));
+  const suffix = query.size ? `?${query.toString()}` : '';
+  return useQuery({
+    queryKey: ['track-analysis', s?.device, s?.track, s?.date, chosen.lap ?? null, chosen.reference ?? null],
+    queryFn: () => apiRequest(`${sessionPath(s!)}/track-analysis${suffix}`, { schema: trackAnalysisResponseSchema }),
+    enabled: Boolean(s),
+    // Choosing other laps keeps the last answer on screen until the new one arrives.
+    placeholderData: (previous) => previous,
+  });
+}

@@ -6,11 +6,14 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
  * provider's own in-memory adapter keeps the last 1,000 entries: with 200 riders signing in at
  * once it evicted authorization codes before their exchange (invalid_grant).
  */
+/** The models a grant issues (as oidc-provider's own adapter counts them). */
+const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
+
 export class ExpiringStore {
   private readonly entries = new Map<string, { payload: AdapterPayload; expiresAt: number }>();
   /** A provider session's id by its uid (findByUid). */
   private readonly sessionByUid = new Map<string, string>();
-  /** What each grant issued (codes, tokens), to revoke with it. */
+  /** What each grant issued (codes and tokens, not the interactions or sessions that name it), to revoke with it. */
   private readonly byGrant = new Map<string, Set<string>>();
   private writes = 0;
 
@@ -27,7 +30,7 @@ export class ExpiringStore {
     this.delete(key);
     this.entries.set(key, { payload, expiresAt: expiresInSeconds === undefined ? Infinity : Date.now() + expiresInSeconds * 1000 });
     if (payload.uid && key.startsWith('Session:')) this.sessionByUid.set(payload.uid, key);
-    if (payload.grantId) {
+    if (payload.grantId && GRANTABLE.has(key.slice(0, key.indexOf(':')))) {
       let issued = this.byGrant.get(payload.grantId);
       if (!issued) this.byGrant.set(payload.grantId, (issued = new Set()));
       issued.add(key);

@@ -42,8 +42,11 @@ describe("the local provider's store", () => {
     await codes.upsert('c2', { grantId: 'g2' }, 60);
     await codes.consume('c1');
     expect((await codes.find('c1'))?.consumed).toEqual(expect.any(Number));
+    // An interaction that names the grant is not something the grant issued: it stays.
+    await store.adapter('Interaction').upsert('i1', { grantId: 'g1' }, 600);
     await codes.revokeByGrantId('g1');
     expect(await codes.find('c1')).toBeUndefined();
+    expect(await store.adapter('Interaction').find('i1')).toMatchObject({ grantId: 'g1' });
     expect(await codes.find('c2')).toMatchObject({ grantId: 'g2' });
   });
 });

@@ -7,12 +7,13 @@ import { errorMessage, fill, t } from '../../i18n/messages';
 import { lean, oneDecimal, speedProse } from '../../lib/format';
 import { useMe } from '../../lib/session';
 import { sessionPath, useLaps } from '../../lib/sessions-api';
-import { useAnalysis, useGpsColumns } from './analytics.api';
+import { useAnalysis, useGpsColumns, useTrackAnalysis } from './analytics.api';
 import { addressFromQuery, addressToQuery } from '../../../../core/contracts/session-paths';
 import { deltasOnDistanceGrid, lapKey, lapsOnDistanceGrid, sampleAtDistance, sessionSeries } from './chart-data';
 import { LapFiguresTable } from './lap-figures-table';
 import { TrackMap, type MapColour } from './track-map';
 import { UPlotChart, type ChartSeries } from './uplot-chart';
+import { WhereTimeGoes, type CornerFocus } from './where-time-goes';
 
 const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176', '#90caf9', '#ff8a65'];
 
@@ -33,6 +34,10 @@ export function AnalyticsPage() {
   const laps = useLaps(foreign ? null : session);
   const colour: MapColour = params.get('cor') === 'inclinacao' ? 'lean' : 'speed';
   const [cursorIndex, setCursorIndex] = useState<number | null>(null);
+  const numberParam = (key: string) => (params.get(key) && Number.isInteger(Number(params.get(key))) ? Number(params.get(key)) : undefined);
+  const track = useTrackAnalysis(foreign || !gps.data?.count ? null : session, { lap: numberParam('estudada'), reference: numberParam('referencia') });
+  const [focus, setFocus] = useState<CornerFocus | null>(null);
+  const xRange: [number, number] | null = focus ? [focus.fromM, focus.toM] : null;
 
   const a = t.analytics;
   const c = gps.data;
@@ -199,6 +204,8 @@ export function AnalyticsPage() {
                   colour={colour}
                   cursorIndex={cursorIndex}
                   onHoverIndex={setCursorIndex}
+                  corners={track.data?.corners}
+                  focus={focus}
                 />
               )}
             </div>
@@ -217,6 +224,7 @@ export function AnalyticsPage() {
                     syncKey="dist"
                     onCursorX={onChartCursor}
                     cursorX={cursorDistance}
+                    xRange={xRange}
                   />
                   <UPlotChart
                     testId="chart-lean"
@@ -228,6 +236,7 @@ export function AnalyticsPage() {
                     series={charts.series}
                     syncKey="dist"
                     onCursorX={onChartCursor}
+                    xRange={xRange}
                   />
                   {charts.deltaSeries.length > 0 && (
                     <UPlotChart
@@ -241,12 +250,26 @@ export function AnalyticsPage() {
                       yDigits={2}
                       syncKey="dist"
                       onCursorX={onChartCursor}
+                      xRange={xRange}
                     />
                   )}
                 </>
               )}
             </div>
           </div>
+          <WhereTimeGoes
+            data={track.data}
+            pending={track.isPending}
+            error={track.error}
+            onChoose={(choice) => {
+              const next = new URLSearchParams(params);
+              if (choice.lap !== undefined) next.set('estudada', String(choice.lap));
+              if (choice.reference !== undefined) next.set('referencia', String(choice.reference));
+              setParams(next, { replace: true });
+            }}
+            focus={focus}
+            onFocus={setFocus}
+          />
           {(restShown || !charts) && (
             <LapFiguresTable
               analysis={analysis.data}

@@ -4,6 +4,8 @@ import { apiRequest } from '../../lib/api-client';
 import { addressFromQuery, type SessionAddress } from '../../../../core/contracts/session-paths';
 import { lapsQuery, sessionPath } from '../../lib/sessions-api';
 
+export { useTrackAnalysis } from '../../lib/sessions-api';
+
 export { useGpsColumnsFor as useGpsColumns } from '../../lib/gps-columns';
 
 export const analysisQuery = (s: SessionAddress) => ({

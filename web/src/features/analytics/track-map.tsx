@@ -50,8 +50,12 @@ export function TrackMap(props: {
   colour: MapColour;
   cursorIndex: number | null;
   onHoverIndex: (index: number | null) => void;
+  /** Numbered corner markers at their apexes. */
+  corners?: readonly { number: number; apex: { lat: number; lon: number } }[];
+  /** Zoomed to this place (a corner); null or absent shows the whole lap. */
+  focus?: { lat: number; lon: number; radiusM: number } | null;
 }) {
-  const { c, laps, reference, colour } = props;
+  const { c, laps, reference, colour, corners, focus } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlay = useRef<HTMLCanvasElement>(null);
   const geometry = useMemo(() => {
@@ -72,8 +76,11 @@ export function TrackMap(props: {
         maxY = Math.max(maxY, y);
       }
     }
-    return { xy, minX, maxX, minY, maxY };
-  }, [c, laps, reference]);
+    const apexes = (corners ?? []).map((k) => ({ number: k.number, at: proj.toXY(k.apex.lat, k.apex.lon) }));
+    const zoom = focus ? proj.toXY(focus.lat, focus.lon) : null;
+    if (focus && zoom) [minX, maxX, minY, maxY] = [zoom[0] - focus.radiusM, zoom[0] + focus.radiusM, zoom[1] - focus.radiusM, zoom[1] + focus.radiusM];
+    return { xy, minX, maxX, minY, maxY, apexes };
+  }, [c, laps, reference, corners, focus]);
 
   const range = useMemo(() => {
     let lo = Infinity;
@@ -107,7 +114,11 @@ export function TrackMap(props: {
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = '#101012';
     ctx.fillRect(0, 0, width, height);
-    const { xy, minX, maxX, minY, maxY } = geometry;
+    const { xy, minX, maxX, minY, maxY, apexes } = geometry;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(0, 0, width, height);
+    ctx.clip();
     const pad = 16;
     const scale = Math.min((width - 2 * pad) / (maxX - minX || 1), (height - 2 * pad) / (maxY - minY || 1));
     const ox = (width - (maxX - minX) * scale) / 2;
@@ -163,6 +174,24 @@ export function TrackMap(props: {
       ctx.fillStyle = k % 3 === 0 ? '#fff' : '#000';
       ctx.fillRect(sx - 6 + (k % 2) * 6, sy - 6 + Math.floor(k / 2) * 6, 6, 6);
     }
+    // Corner numbers at their apexes: a dark disc with a light number, readable on any colour.
+    const toPxXY = ([x, y]: [number, number]): [number, number] => [ox + (x - minX) * scale, height - (oy + (y - minY) * scale)];
+    ctx.font = 'bold 12px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (const apex of apexes) {
+      const [ax, ay] = toPxXY(apex.at);
+      ctx.fillStyle = '#000c';
+      ctx.strokeStyle = '#fff';
+      ctx.lineWidth = 1.5;
+      ctx.beginPath();
+      ctx.arc(ax, ay, 11, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.stroke();
+      ctx.fillStyle = '#fff';
+      ctx.fillText(`T${apex.number}`, ax, ay + 0.5);
+    }
+    ctx.restore();
     // User Timing mark (visible in devtools; the benchmark reads the first one).
     if (!el.dataset.painted) {
       el.dataset.painted = 'true';
@@ -201,6 +230,8 @@ export function TrackMap(props: {
           className="map-canvas"
           data-testid="track-map"
           data-cursor={props.cursorIndex ?? ''}
+          data-corners={corners?.length ?? 0}
+          data-focus={focus ? `${focus.lat.toFixed(5)},${focus.lon.toFixed(5)}` : ''}
           role="img"
           aria-label={t.analytics.mapLabel}
           onPointerMove={onMove}

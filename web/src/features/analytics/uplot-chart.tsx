@@ -24,6 +24,8 @@ export interface ChartProps {
   onCursorX?: (x: number | null) => void;
   /** Draws the cursor at this x when it comes from elsewhere (the map). */
   cursorX?: number | null;
+  /** Zooms the x axis to [min, max] (a corner); null or absent shows it all. */
+  xRange?: [number, number] | null;
   testId?: string;
   /** Decimals of the legend's x value (default 0: metres, laps) and of its y values (default 1). */
   xDigits?: number;
@@ -111,8 +113,20 @@ export function UPlotChart(props: ChartProps) {
     u.setCursor({ left: u.valToPos(props.cursorX, 'x'), top: 10 }, false);
   }, [props.cursorX, ready]);
 
+  useEffect(() => {
+    const u = chart.current;
+    if (!u || !ready) return;
+    const [min, max] = props.xRange ?? [props.x[0] ?? 0, props.x[props.x.length - 1] ?? 0];
+    u.setScale('x', { min, max });
+  }, [props.xRange, props.x, ready]);
+
   return (
-    <figure className="chart" data-testid={props.testId} data-ready={ready ? 'true' : 'false'}>
+    <figure
+      className="chart"
+      data-testid={props.testId}
+      data-x-range={props.xRange ? props.xRange.map((v) => Math.round(v)).join('-') : ''}
+      data-ready={ready ? 'true' : 'false'}
+    >
       <figcaption>{props.title}</figcaption>
       <div ref={box} className="chart-box" />
     </figure>

@@ -6,7 +6,7 @@ import { errorMessage, fill, t } from '../../i18n/messages';
 import { addressFromQuery, addressToQuery } from '../../../../core/contracts/session-paths';
 import { SessionSelector, selectableDevices } from '../../components/session-selector';
 import { useMe } from '../../lib/session';
-import { useLaps } from '../../lib/sessions-api';
+import { useLaps, useTrackAnalysis } from '../../lib/sessions-api';
 import { LapsTable } from './laps-table';
 
 /**
@@ -19,6 +19,9 @@ export function LapsPage() {
   const [params, setParams] = useSearchParams();
   const loaded = addressFromQuery(params);
   const laps = useLaps(loaded);
+  // The ideal lap needs the GPS trace: asked once the laps are in (a session without gps.six answers 404: '—').
+  const track = useTrackAnalysis(laps.data ? loaded : null);
+  const ideal = track.data?.idealLapSeconds;
 
   return (
     <Page
@@ -52,6 +55,14 @@ export function LapsPage() {
                 {t.laps.theoreticalBest} <small>({t.laps.theoreticalHint})</small>
               </dt>
               <dd>{laps.data.theoreticalBestMs !== null ? formatLapTime(laps.data.theoreticalBestMs) : '—'}</dd>
+            </div>
+            <div className="summary-item summary-ideal">
+              <dt>
+                {t.tracks.idealLap} <small>({t.tracks.idealHint})</small>
+              </dt>
+              <dd data-testid="ideal-lap" aria-busy={track.isFetching}>
+                {ideal != null ? formatLapTime(ideal * 1000) : track.isFetching ? '…' : '—'}
+              </dd>
             </div>
             <div className="summary-item">
               <dt>{t.laps.lapCount}</dt>

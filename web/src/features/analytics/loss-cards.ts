@@ -1,0 +1,45 @@
+import type { z } from 'zod';
+import type { segmentDeltaSchema } from '../../../../core/contracts/tracks.contract';
+import { decimalBR } from '../../lib/format';
+import { fill, t } from '../../i18n/messages';
+
+type SegmentDelta = z.infer<typeof segmentDeltaSchema>;
+
+/** Differences smaller than these are not worth a rider's attention (GPS and speed noise). */
+const BRAKE_M = 3;
+const SPEED_KMH = 1;
+
+/** '+0,31' / '−0,12': seconds with a sign, two decimals, the Brazilian comma. */
+export function signedSeconds(s: number): string {
+  return `${s >= 0 ? '+' : '−'}${decimalBR(Math.abs(s), 2)}`;
+}
+
+/** The card's title: which piece of the lap and the time lost there. */
+export function lossTitle(d: SegmentDelta): string {
+  const delta = signedSeconds(d.deltaSeconds);
+  if (d.kind === 'corner') return fill(t.tracks.cardCorner, { n: d.corner!, delta });
+  const after = Number(d.segment.slice(1));
+  return after === 0 ? fill(t.tracks.cardStartStraight, { delta }) : fill(t.tracks.cardStraight, { n: after, delta });
+}
+
+/** What differed there, in plain Portuguese: "freou 12 m antes e passou 6 km/h mais lento no ápice". */
+export function lossReason(d: SegmentDelta): string {
+  const parts: string[] = [];
+  const whole = (n: number) => String(Math.round(Math.abs(n)));
+  if (d.kind === 'corner') {
+    if (d.brakedEarlierM !== null && d.brakedEarlierM >= BRAKE_M) parts.push(fill(t.tracks.brakedEarlier, { m: whole(d.brakedEarlierM) }));
+    if (d.brakedEarlierM !== null && d.brakedEarlierM <= -BRAKE_M) parts.push(fill(t.tracks.brakedLater, { m: whole(d.brakedEarlierM) }));
+    if (d.apexKmh !== null && d.apexKmh <= -SPEED_KMH) parts.push(fill(t.tracks.apexSlower, { v: whole(d.apexKmh) }));
+    if (d.apexKmh !== null && d.apexKmh >= SPEED_KMH) parts.push(fill(t.tracks.apexFaster, { v: whole(d.apexKmh) }));
+    if (d.exitKmh !== null && d.exitKmh <= -SPEED_KMH) parts.push(fill(t.tracks.exitSlower, { v: whole(d.exitKmh) }));
+  } else if (d.topKmh !== null && d.topKmh <= -SPEED_KMH) {
+    parts.push(fill(t.tracks.topSlower, { v: whole(d.topKmh) }));
+  }
+  if (!parts.length) return t.tracks.slowerThrough;
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} ${t.tracks.and} ${parts[parts.length - 1]}`;
+}
+
+/** The three pieces of the lap where the most time went, largest first (only where time was lost). */
+export function topLosses(segments: readonly SegmentDelta[]): SegmentDelta[] {
+  return segments.filter((s) => s.deltaSeconds > 0.005).slice(0, 3);
+}
