@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { E2E_ADMIN_EMAIL } from '../playwright.config';
 import { signIn } from './fixtures';
 
 test('where the time goes: corner markers, the corner table and three cards; a card zooms the charts and the map', async ({ page }) => {
@@ -49,4 +50,45 @@ test('the laps screen shows the ideal lap beside the theoretical best', async ({
   await page.goto('/laps?hw=000000000042&pista=Interlagos&data=15112026');
   await expect(page.getByText('Volta teórica')).toBeVisible();
   await expect(page.getByTestId('ideal-lap')).toHaveText(/^\d{2}:\d{2}\.\d{3}$/);
+  // The GPS's own time under the device's, on the laps both timed.
+  await expect(page.getByTestId('gps-time').first()).toHaveText(/^GPS \d{2}:\d{2}\.\d{3}/);
+});
+
+test('an admin drags a track’s start/finish gate on its map and saves it; the laps are timed there', async ({ page }) => {
+  await signIn(page, { email: E2E_ADMIN_EMAIL, name: 'Chefe' });
+  const analysis = '/api/devices/000000000001/sessions/Interlagos/08112026/track-analysis';
+  const before = await (await page.request.get(analysis)).json();
+  await page.goto('/pistas');
+  await expect(page.getByRole('heading', { name: 'Pistas' })).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: before.track.name });
+  await row.getByRole('button', { name: 'Ajustar a largada' }).click();
+  const editor = page.getByTestId('gate-editor');
+  await expect(editor).toBeVisible();
+  const save = page.getByRole('button', { name: 'Salvar a linha' });
+  await expect(save).toBeDisabled();
+
+  // Drag one end of the gate with the mouse (its place on the canvas is in data-handles), then
+  // nudge the whole gate with the keyboard.
+  const box = (await editor.boundingBox())!;
+  const [ax, ay] = (await editor.getAttribute('data-handles'))!.split(',').map(Number);
+  await page.mouse.move(box.x + ax!, box.y + ay!);
+  await page.mouse.down();
+  await page.mouse.move(box.x + ax! + 15, box.y + ay! + 10, { steps: 5 });
+  await page.mouse.up();
+  await expect(save).toBeEnabled();
+  const dragged = await editor.getAttribute('data-handles');
+  expect(dragged!.split(',').map(Number)[0]).toBeCloseTo(ax! + 15, -1);
+  await editor.focus();
+  for (let k = 0; k < 30; k++) await page.keyboard.press('ArrowUp');
+  await page.keyboard.press(']');
+  await expect(save).toBeEnabled();
+  await page.mouse.move(box.x + 1, box.y + 1);
+  await save.click();
+  await expect(page.getByRole('status').filter({ hasText: 'Linha salva' })).toBeVisible();
+
+  const after = await (await page.request.get(analysis)).json();
+  expect(after.track.version).toBe(before.track.version + 1);
+  expect(after.track.gate).not.toEqual(before.track.gate);
+  await page.goto('/auditoria');
+  await expect(page.getByRole('cell', { name: 'linha de largada da pista movida' }).first()).toBeVisible();
 });

@@ -118,3 +118,6 @@ export const catalogueQuerySchema = z.object({ q: z.string().trim().min(2).max(8
 export const catalogueResponseSchema = z.object({
   tracks: z.array(z.object({ id: z.string(), name: z.string(), shortName: z.string(), startFinish: latLonSchema })),
 });
+export const trackListSchema = z.array(
+  z.object({ id: z.string(), name: z.string(), source: trackSourceSchema, version: z.number().int(), updatedAt: z.string(), sessions: z.number().int() }),
+);

@@ -81,6 +81,7 @@ export function createRoutes(queryClient: QueryClient) {
   const SellerAdmPage = lazyPage(() => import('../features/admin/seller-adm-page').then((m) => m.SellerAdmPage), 'admin');
   const HardwarePage = lazyPage(() => import('../features/admin/hardware-page').then((m) => m.HardwarePage), 'admin');
   const AuditPage = lazyPage(() => import('../features/admin/audit-page').then((m) => m.AuditPage), 'admin');
+  const TracksPage = lazyPage(() => import('../features/admin/tracks-page').then((m) => m.TracksPage), 'admin');
   const SellerPage = lazyPage(() => import('../features/seller/seller-page').then((m) => m.SellerPage), 'seller');
 
   return function AppRoutes() {
@@ -105,6 +106,7 @@ export function createRoutes(queryClient: QueryClient) {
           <Route path="/seller-adm" element={<SellerAdmPage />} />
           <Route path="/hardware" element={<HardwarePage />} />
           <Route path="/auditoria" element={<AuditPage />} />
+          <Route path="/pistas" element={<TracksPage />} />
           <Route path="/seller" element={<SellerPage />} />
           <Route
             path="*"

@@ -118,6 +118,14 @@ describe('track analysis through the API', () => {
     }
   });
 
+  it('admins list the tracks with their sessions; riders may not', async () => {
+    const list = await admin.json('/api/admin/tracks');
+    expect(list.status).toBe(200);
+    expect(list.body.map((t: { name: string }) => t.name).sort()).toEqual(tracks.map((t) => t.name).sort());
+    expect(list.body.every((t: { sessions: number; source: string }) => t.sessions === 1 && t.source === 'bundled')).toBe(true);
+    expect((await rider.json('/api/admin/tracks')).status).toBe(403);
+  });
+
   it('the catalogue is searchable by name; a malformed gate is refused with a message', async () => {
     const found = await rider.json('/api/tracks/catalogue?q=interlagos');
     expect(found.status).toBe(200);

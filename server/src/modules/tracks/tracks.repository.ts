@@ -53,3 +53,21 @@ export async function setTrackOfSession(db: Kysely<DB>, sessionId: string, track
     .onConflict((oc) => oc.column('session_id').doUpdateSet({ track_id: trackId }))
     .execute();
 }
+
+/** Every track with how many sessions were ridden on it, by name. */
+export function listTracks(db: Kysely<DB>) {
+  return db
+    .selectFrom('tracks')
+    .leftJoin('session_tracks', 'session_tracks.track_id', 'tracks.id')
+    .select((eb) => [
+      'tracks.id',
+      'tracks.name',
+      'tracks.source',
+      'tracks.version',
+      'tracks.updated_at',
+      eb.fn.count<number>('session_tracks.session_id').as('sessions'),
+    ])
+    .groupBy(['tracks.id', 'tracks.name', 'tracks.source', 'tracks.version', 'tracks.updated_at'])
+    .orderBy('tracks.name')
+    .execute();
+}

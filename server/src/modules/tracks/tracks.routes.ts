@@ -10,6 +10,7 @@ import {
   trackAnalysisResponseSchema,
   trackDetailSchema,
   trackIdParamsSchema,
+  trackListSchema,
   trackSummarySchema,
 } from '../../../../core/contracts/tracks.contract';
 import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
@@ -50,6 +51,15 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
       },
     },
     async (req) => tracks.search(req.query.q),
+  );
+
+  r.get(
+    '/api/admin/tracks',
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['tracks'], summary: 'Every track Voltas knows, with its number of sessions', response: { 200: trackListSchema, ...errors } },
+    },
+    async () => tracks.list(),
   );
 
   r.get(

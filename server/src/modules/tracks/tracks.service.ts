@@ -24,7 +24,7 @@ import { recordAudit } from '../audit/audit.repository';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { Viewer } from '../sessions/sessions.repository';
 import type { TrackCatalogue } from './track-catalogue';
-import { findTrack, insertTrack, setTrackOfSession, trackOfSession, tracksNear, updateTrack, type TrackRow } from './tracks.repository';
+import { findTrack, insertTrack, listTracks, setTrackOfSession, trackOfSession, tracksNear, updateTrack, type TrackRow } from './tracks.repository';
 
 /** A trace fits a known track's line when this share of its moving samples run along it, covering this much of it. */
 const MIN_ON_SHARE = 0.9;
@@ -178,6 +178,12 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
       }
       const deviceLaps = await inputs.laps();
       return present(track, definition, analysis, trace, deviceLaps, query);
+    },
+
+    /** Every track Voltas knows, with its number of sessions (admins). */
+    async list() {
+      const rows = await listTracks(db);
+      return rows.map((r) => ({ id: r.id, name: r.name, source: r.source, version: Number(r.version), updatedAt: r.updated_at, sessions: Number(r.sessions) }));
     },
 
     /** A track's definition for the map: its gate, corners and line. */

@@ -8,6 +8,8 @@ import {
   ownerChangeResponseSchema,
 } from '../../../../core/contracts/admin.contract';
 import { okSchema } from '../../../../core/contracts/common.contract';
+import { trackDetailSchema, trackListSchema, trackSummarySchema } from '../../../../core/contracts/tracks.contract';
+import type { Gate } from '../../../../core/tracks/gate';
 import { apiRequest } from '../../lib/api-client';
 
 const KEY = ['admin'] as const;
@@ -43,4 +45,16 @@ export const useRotateToken = () =>
 export const useSetDisabled = () =>
   useAdminChange((i: { email: string; disabled: boolean }) =>
     apiRequest(`/api/admin/users/${encodeURIComponent(i.email)}/disabled`, { method: 'PUT', body: { disabled: i.disabled }, schema: okSchema }),
+  );
+
+export const useAdminTracks = () => useQuery({ queryKey: [...KEY, 'tracks'], queryFn: () => apiRequest('/api/admin/tracks', { schema: trackListSchema }) });
+export const useAdminTrack = (id: string | null) =>
+  useQuery({
+    queryKey: [...KEY, 'track', id],
+    queryFn: () => apiRequest(`/api/admin/tracks/${encodeURIComponent(id!)}`, { schema: trackDetailSchema }),
+    enabled: id !== null,
+  });
+export const useMoveGate = () =>
+  useAdminChange((i: { id: string; gate: Gate }) =>
+    apiRequest(`/api/admin/tracks/${encodeURIComponent(i.id)}/gate`, { method: 'PUT', body: { gate: i.gate }, schema: trackSummarySchema }),
   );

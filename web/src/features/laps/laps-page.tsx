@@ -7,7 +7,7 @@ import { addressFromQuery, addressToQuery } from '../../../../core/contracts/ses
 import { SessionSelector, selectableDevices } from '../../components/session-selector';
 import { useMe } from '../../lib/session';
 import { useLaps, useTrackAnalysis } from '../../lib/sessions-api';
-import { LapsTable } from './laps-table';
+import { LapsTable, type GpsLapTimes } from './laps-table';
 
 /**
  * The spec's lap viewer. The loaded selection lives in the address (?hw=&pista=&data=) so reload
@@ -22,6 +22,9 @@ export function LapsPage() {
   // The ideal lap needs the GPS trace: asked once the laps are in (a session without gps.six answers 404: '—').
   const track = useTrackAnalysis(laps.data ? loaded : null);
   const ideal = track.data?.idealLapSeconds;
+  const gpsTimes: GpsLapTimes = new Map(
+    (track.data?.laps ?? []).filter((l) => l.deviceSeconds !== null).map((l) => [`${l.heat}${l.number}`, { seconds: l.seconds, differs: l.differs }]),
+  );
 
   return (
     <Page
@@ -90,7 +93,7 @@ export function LapsPage() {
               </ul>
             </details>
           )}
-          {laps.data.laps.length === 0 ? <p className="empty-state">{t.laps.noLaps}</p> : <LapsTable data={laps.data} />}
+          {laps.data.laps.length === 0 ? <p className="empty-state">{t.laps.noLaps}</p> : <LapsTable data={laps.data} gps={gpsTimes} />}
         </section>
       )}
     </Page>

@@ -12,8 +12,14 @@ const accessors: Record<Column, (r: LapRow) => number> = {
   distancia: (r) => r.distanceM,
 };
 
-/** The spec's laps table, grouped by heat; best lap and best sectors stand out (colour + marker). */
-export function LapsTable({ data }: { data: LapsResponse }) {
+/** A lap's time from the GPS trace, by `${heat}${lapCount}`, and whether it differs from the device's. */
+export type GpsLapTimes = Map<string, { seconds: number; differs: boolean }>;
+
+/**
+ * The spec's laps table, grouped by heat; best lap and best sectors stand out (colour + marker).
+ * Where the GPS timed the same lap, its time is shown under the device's.
+ */
+export function LapsTable({ data, gps }: { data: LapsResponse; gps?: GpsLapTimes }) {
   const { sorted, sort, toggle } = useSort(data.laps, accessors);
   const groups = useMemo(() => {
     const byHeat = new Map<string, LapRow[]>();
@@ -55,6 +61,7 @@ export function LapsTable({ data }: { data: LapsResponse }) {
                   {row.kind === 'out' && <span className="badge">{t.laps.outLap}</span>}
                   {row.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
                   {row.kind === 'flying' && !row.isBest && row.gapMs !== null && <span className="gap">{formatGap(row.gapMs)}</span>}
+                  {gps?.has(`${row.heat}${row.lapCount}`) && <GpsTime {...gps.get(`${row.heat}${row.lapCount}`)!} deviceMs={row.lapTimeMs} />}
                 </td>
                 <td className="num">{fill(t.laps.metres, { m: row.distanceM })}</td>
                 <td className="num">{row.sprintCount}</td>
@@ -76,5 +83,15 @@ export function LapsTable({ data }: { data: LapsResponse }) {
         ))}
       </table>
     </div>
+  );
+}
+
+function GpsTime(props: { seconds: number; differs: boolean; deviceMs: number }) {
+  const delta = formatGap(Math.round(props.seconds * 1000) - props.deviceMs);
+  return (
+    <span className={props.differs ? 'gps-time gps-differs' : 'gps-time'} data-testid="gps-time">
+      {fill(t.laps.gpsTime, { time: formatLapTime(props.seconds * 1000) })}
+      {props.differs && <> ≠ {fill(t.tracks.differs, { delta })}</>}
+    </span>
   );
 }

@@ -1,0 +1,184 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { makeProjection } from '../../../../core/sim/geo';
+import type { Gate } from '../../../../core/tracks/gate';
+import { t } from '../../i18n/messages';
+
+/** A handle is grabbed within this many CSS pixels (a thumb). */
+const GRAB_PX = 24;
+const MOVE_M = 1;
+/** Metres shown either side of the gate. */
+const VIEW_M = 80;
+const TURN_RAD = (2 * Math.PI) / 180;
+
+type Drag = 'a' | 'b' | 'both' | null;
+
+/**
+ * The track's line and its start/finish gate on a canvas (north up). The gate's two ends and the
+ * gate itself are dragged with a finger or the mouse; with the keyboard the arrows move it a
+ * metre and [ ] turn it. `onChange` gets each new gate.
+ */
+export function GateEditor(props: {
+  line: [number, number][];
+  corners: { number: number; apex: { lat: number; lon: number } }[];
+  gate: Gate;
+  onChange: (gate: Gate) => void;
+}) {
+  const { line, gate } = props;
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [drag, setDrag] = useState<Drag>(null);
+  const [handles, setHandles] = useState('');
+  const centre = useRef<[number, number] | null>(null);
+  const view = useRef({ toPx: (x: number, y: number): [number, number] => [x, y], toXY: (px: number, py: number): [number, number] => [px, py] });
+  const proj = useMemo(() => makeProjection(line[0]![0], line[0]![1]), [line]);
+  const xy = useMemo(() => line.map(([lat, lon]) => proj.toXY(lat, lon)), [line, proj]);
+  const ends = {
+    a: proj.toXY(gate.a.lat, gate.a.lon),
+    b: proj.toXY(gate.b.lat, gate.b.lon),
+  };
+
+  useEffect(() => {
+    const el = canvas.current!;
+    const dpr = window.devicePixelRatio || 1;
+    const width = el.clientWidth || 340;
+    const height = Math.round(width * 0.8);
+    el.style.height = `${height}px`;
+    el.width = Math.round(width * dpr);
+    el.height = Math.round(height * dpr);
+    const ctx = el.getContext('2d')!;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = '#101012';
+    ctx.fillRect(0, 0, width, height);
+    // Around the gate as it was first shown, VIEW_M either way: close enough for a finger to take
+    // either end, and still while it is dragged.
+    centre.current ??= [(ends.a[0] + ends.b[0]) / 2, (ends.a[1] + ends.b[1]) / 2];
+    const [cx, cy] = centre.current;
+    const [minX, maxX, minY, maxY] = [cx - VIEW_M, cx + VIEW_M, cy - VIEW_M, cy + VIEW_M];
+    const pad = 24;
+    const scale = Math.min((width - 2 * pad) / (maxX - minX || 1), (height - 2 * pad) / (maxY - minY || 1));
+    const ox = (width - (maxX - minX) * scale) / 2;
+    const oy = (height - (maxY - minY) * scale) / 2;
+    view.current = {
+      toPx: (x, y) => [ox + (x - minX) * scale, height - (oy + (y - minY) * scale)],
+      toXY: (px, py) => [(px - ox) / scale + minX, (height - py - oy) / scale + minY],
+    };
+    const { toPx } = view.current;
+    ctx.strokeStyle = '#6b6b75';
+    ctx.lineWidth = 8;
+    ctx.lineJoin = 'round';
+    ctx.beginPath();
+    xy.forEach(([x, y], i) => (i ? ctx.lineTo(...toPx(x, y)) : ctx.moveTo(...toPx(x, y))));
+    ctx.closePath();
+    ctx.stroke();
+    ctx.font = 'bold 12px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (const c of props.corners) {
+      const [cx, cy] = toPx(...proj.toXY(c.apex.lat, c.apex.lon));
+      ctx.fillStyle = '#000c';
+      ctx.beginPath();
+      ctx.arc(cx, cy, 11, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.fillStyle = '#fff';
+      ctx.fillText(`T${c.number}`, cx, cy + 0.5);
+    }
+    // The gate: a thick red line, white handles at its ends.
+    const [ax, ay] = toPx(...ends.a);
+    const [bx, by] = toPx(...ends.b);
+    ctx.strokeStyle = '#ff5252';
+    ctx.lineWidth = 5;
+    ctx.beginPath();
+    ctx.moveTo(ax, ay);
+    ctx.lineTo(bx, by);
+    ctx.stroke();
+    setHandles([ax, ay, bx, by].map((v) => Math.round(v)).join(','));
+    for (const [hx, hy] of [
+      [ax, ay],
+      [bx, by],
+    ] as const) {
+      ctx.fillStyle = '#fff';
+      ctx.strokeStyle = '#000';
+      ctx.lineWidth = 2;
+      ctx.beginPath();
+      ctx.arc(hx, hy, 9, 0, Math.PI * 2);
+      ctx.fill();
+      ctx.stroke();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- ends derive from gate
+  }, [xy, proj, gate, props.corners]);
+
+  const toGate = (a: [number, number], b: [number, number]): Gate => {
+    const [aLat, aLon] = proj.toLatLon(...a);
+    const [bLat, bLon] = proj.toLatLon(...b);
+    return { a: { lat: aLat, lon: aLon }, b: { lat: bLat, lon: bLon } };
+  };
+
+  const grab = (e: PointerEvent<HTMLCanvasElement>): Drag => {
+    const rect = e.currentTarget.getBoundingClientRect();
+    const px = e.clientX - rect.left;
+    const py = e.clientY - rect.top;
+    const [ax, ay] = view.current.toPx(...ends.a);
+    const [bx, by] = view.current.toPx(...ends.b);
+    if (Math.hypot(px - ax, py - ay) <= GRAB_PX) return 'a';
+    if (Math.hypot(px - bx, py - by) <= GRAB_PX) return 'b';
+    if (Math.hypot(px - (ax + bx) / 2, py - (ay + by) / 2) <= GRAB_PX + Math.hypot(bx - ax, by - ay) / 2) return 'both';
+    return null;
+  };
+  const last = useRef<[number, number] | null>(null);
+  const onDown = (e: PointerEvent<HTMLCanvasElement>) => {
+    const what = grab(e);
+    if (!what) return;
+    e.currentTarget.setPointerCapture(e.pointerId);
+    const rect = e.currentTarget.getBoundingClientRect();
+    last.current = view.current.toXY(e.clientX - rect.left, e.clientY - rect.top);
+    setDrag(what);
+  };
+  const onMove = (e: PointerEvent<HTMLCanvasElement>) => {
+    if (!drag || !last.current) return;
+    const rect = e.currentTarget.getBoundingClientRect();
+    const at = view.current.toXY(e.clientX - rect.left, e.clientY - rect.top);
+    const [dx, dy] = [at[0] - last.current[0], at[1] - last.current[1]];
+    last.current = at;
+    const shift = (p: [number, number]): [number, number] => [p[0] + dx, p[1] + dy];
+    props.onChange(toGate(drag === 'b' ? ends.a : shift(ends.a), drag === 'a' ? ends.b : shift(ends.b)));
+  };
+  const onUp = () => {
+    setDrag(null);
+    last.current = null;
+  };
+  const onKey = (e: KeyboardEvent<HTMLCanvasElement>) => {
+    const moves: Record<string, [number, number]> = { ArrowUp: [0, MOVE_M], ArrowDown: [0, -MOVE_M], ArrowLeft: [-MOVE_M, 0], ArrowRight: [MOVE_M, 0] };
+    const move = moves[e.key];
+    if (move) {
+      e.preventDefault();
+      props.onChange(toGate([ends.a[0] + move[0], ends.a[1] + move[1]], [ends.b[0] + move[0], ends.b[1] + move[1]]));
+      return;
+    }
+    if (e.key === '[' || e.key === ']') {
+      e.preventDefault();
+      const angle = e.key === '[' ? TURN_RAD : -TURN_RAD;
+      const [cx, cy] = [(ends.a[0] + ends.b[0]) / 2, (ends.a[1] + ends.b[1]) / 2];
+      const turn = ([x, y]: [number, number]): [number, number] => [
+        cx + (x - cx) * Math.cos(angle) - (y - cy) * Math.sin(angle),
+        cy + (x - cx) * Math.sin(angle) + (y - cy) * Math.cos(angle),
+      ];
+      props.onChange(toGate(turn(ends.a), turn(ends.b)));
+    }
+  };
+
+  return (
+    <canvas
+      ref={canvas}
+      className="gate-canvas"
+      data-testid="gate-editor"
+      data-handles={handles}
+      tabIndex={0}
+      role="img"
+      aria-label={t.admin.gateCanvas}
+      onPointerDown={onDown}
+      onPointerMove={onMove}
+      onPointerUp={onUp}
+      onPointerCancel={onUp}
+      onKeyDown={onKey}
+    />
+  );
+}

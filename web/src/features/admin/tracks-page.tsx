@@ -1,0 +1,83 @@
+import { useState } from 'react';
+import { Page } from '../../components/ui/page';
+import { QueryStatus } from '../../components/ui/query-status';
+import { SortableTable, type Column } from '../../components/ui/sortable-table';
+import { errorMessage, fill, t } from '../../i18n/messages';
+import type { Gate } from '../../../../core/tracks/gate';
+import { ADMIN_MENUS } from './admin-menus';
+import { useAdminTrack, useAdminTracks, useMoveGate } from './admin.api';
+import { GateEditor } from './gate-editor';
+
+type Row = { id: string; name: string; source: string; version: number; updatedAt: string; sessions: number };
+
+/** Every track Voltas knows; an admin moves a track's start/finish gate on its map and saves it. */
+export function TracksPage() {
+  const a = t.admin;
+  const tracks = useAdminTracks();
+  const [chosen, setChosen] = useState<string | null>(null);
+  const columns: Column<Row>[] = [
+    { key: 'name', label: a.trackName, value: (r) => r.name },
+    { key: 'source', label: a.trackSource, value: (r) => t.tracks.source[r.source] ?? r.source },
+    { key: 'sessions', label: a.trackSessions, value: (r) => r.sessions },
+    { key: 'version', label: a.trackVersion, value: (r) => r.version },
+    {
+      key: 'edit',
+      label: a.trackEdit,
+      value: () => '',
+      sortable: false,
+      render: (r) => (
+        <button type="button" className="btn btn-secondary" onClick={() => setChosen(r.id)} aria-pressed={chosen === r.id}>
+          {a.trackEdit}
+        </button>
+      ),
+    },
+  ];
+  return (
+    <Page title={a.tracksTitle} menu={ADMIN_MENUS.tracks}>
+      <QueryStatus query={tracks}>
+        {(rows) => <SortableTable label={a.tracksTitle} columns={columns} rows={rows} rowKey={(r) => r.id} empty={a.tracksEmpty} />}
+      </QueryStatus>
+      {chosen && <TrackGate key={chosen} id={chosen} />}
+    </Page>
+  );
+}
+
+function TrackGate(props: { id: string }) {
+  const a = t.admin;
+  const track = useAdminTrack(props.id);
+  const move = useMoveGate();
+  const [draft, setDraft] = useState<Gate | null>(null);
+  if (!track.data) return <QueryStatus query={track}>{() => null}</QueryStatus>;
+  const gate = draft ?? track.data.gate;
+  return (
+    <section className="panel" aria-labelledby="gate-title">
+      <h2 id="gate-title">{fill(a.gateTitle, { name: track.data.name })}</h2>
+      <p className="muted">{a.gateHelp}</p>
+      <GateEditor line={track.data.line} corners={track.data.corners} gate={gate} onChange={setDraft} />
+      <p className="actions-row">
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={!draft || move.isPending}
+          onClick={() => draft && move.mutate({ id: props.id, gate: draft }, { onSuccess: () => setDraft(null) })}
+        >
+          {a.gateSave}
+        </button>
+        <button type="button" className="btn btn-secondary" disabled={!draft} onClick={() => setDraft(null)}>
+          {a.gateReset}
+        </button>
+      </p>
+      {!draft && !move.isSuccess && <p className="muted">{a.gateUnchanged}</p>}
+      {move.isSuccess && !draft && (
+        <p className="alert alert-success" role="status">
+          {a.gateSaved}
+        </p>
+      )}
+      {move.isError && (
+        <p className="alert alert-error" role="alert">
+          {errorMessage(move.error)}
+        </p>
+      )}
+    </section>
+  );
+}
