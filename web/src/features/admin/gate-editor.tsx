@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerE
 import { makeProjection } from '../../../../core/sim/geo';
 import type { Gate } from '../../../../core/tracks/gate';
 import { t } from '../../i18n/messages';
+import { drawCornerMark, drawDot } from '../../lib/map-marks';
 
 /** A handle is grabbed within this many CSS pixels (a thumb). */
 const GRAB_PX = 24;
@@ -69,18 +70,7 @@ export function GateEditor(props: {
     xy.forEach(([x, y], i) => (i ? ctx.lineTo(...toPx(x, y)) : ctx.moveTo(...toPx(x, y))));
     ctx.closePath();
     ctx.stroke();
-    ctx.font = 'bold 12px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    for (const c of props.corners) {
-      const [cx, cy] = toPx(...proj.toXY(c.apex.lat, c.apex.lon));
-      ctx.fillStyle = '#000c';
-      ctx.beginPath();
-      ctx.arc(cx, cy, 11, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.fillStyle = '#fff';
-      ctx.fillText(`T${c.number}`, cx, cy + 0.5);
-    }
+    for (const c of props.corners) drawCornerMark(ctx, ...toPx(...proj.toXY(c.apex.lat, c.apex.lon)), c.number);
     // The gate: a thick red line, white handles at its ends.
     const [ax, ay] = toPx(...ends.a);
     const [bx, by] = toPx(...ends.b);
@@ -91,18 +81,8 @@ export function GateEditor(props: {
     ctx.lineTo(bx, by);
     ctx.stroke();
     setHandles([ax, ay, bx, by].map((v) => Math.round(v)).join(','));
-    for (const [hx, hy] of [
-      [ax, ay],
-      [bx, by],
-    ] as const) {
-      ctx.fillStyle = '#fff';
-      ctx.strokeStyle = '#000';
-      ctx.lineWidth = 2;
-      ctx.beginPath();
-      ctx.arc(hx, hy, 9, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.stroke();
-    }
+    drawDot(ctx, ax, ay, 9);
+    drawDot(ctx, bx, by, 9);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- ends derive from gate
   }, [xy, proj, gate, props.corners]);
 

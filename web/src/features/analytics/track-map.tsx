@@ -4,6 +4,7 @@ import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import { makeProjection } from '../../../../core/sim/geo';
 import { t } from '../../i18n/messages';
 import { colourAt, LEGEND_GRADIENT } from './colour-scale';
+import { drawCornerMark, drawDot } from '../../lib/map-marks';
 
 export type MapColour = 'speed' | 'lean';
 
@@ -29,13 +30,7 @@ function drawCursor(layer: HTMLCanvasElement, toPx: (i: number) => [number, numb
   const dpr = window.devicePixelRatio || 1;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   const [cx, cy] = toPx(index);
-  ctx.fillStyle = '#fff';
-  ctx.strokeStyle = '#000';
-  ctx.lineWidth = 2;
-  ctx.beginPath();
-  ctx.arc(cx, cy, 7, 0, Math.PI * 2);
-  ctx.fill();
-  ctx.stroke();
+  drawDot(ctx, cx, cy, 7);
 }
 
 /**
@@ -174,23 +169,8 @@ export function TrackMap(props: {
       ctx.fillStyle = k % 3 === 0 ? '#fff' : '#000';
       ctx.fillRect(sx - 6 + (k % 2) * 6, sy - 6 + Math.floor(k / 2) * 6, 6, 6);
     }
-    // Corner numbers at their apexes: a dark disc with a light number, readable on any colour.
     const toPxXY = ([x, y]: [number, number]): [number, number] => [ox + (x - minX) * scale, height - (oy + (y - minY) * scale)];
-    ctx.font = 'bold 12px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    for (const apex of apexes) {
-      const [ax, ay] = toPxXY(apex.at);
-      ctx.fillStyle = '#000c';
-      ctx.strokeStyle = '#fff';
-      ctx.lineWidth = 1.5;
-      ctx.beginPath();
-      ctx.arc(ax, ay, 11, 0, Math.PI * 2);
-      ctx.fill();
-      ctx.stroke();
-      ctx.fillStyle = '#fff';
-      ctx.fillText(`T${apex.number}`, ax, ay + 0.5);
-    }
+    for (const apex of apexes) drawCornerMark(ctx, ...toPxXY(apex.at), apex.number);
     ctx.restore();
     // User Timing mark (visible in devtools; the benchmark reads the first one).
     if (!el.dataset.painted) {
