@@ -92,3 +92,23 @@ test('an admin drags a track’s start/finish gate on its map and saves it; the 
   await page.goto('/auditoria');
   await expect(page.getByRole('cell', { name: 'linha de largada da pista movida' }).first()).toBeVisible();
 });
+
+test('a rider says which catalogue circuit a session was ridden on: searched by name, the laps timed there', async ({ page }) => {
+  await signIn(page, { email: 'piloto@voltas.local' });
+  await page.goto('/analytics?hw=000000000042&pista=Interlagos&data=15112026');
+  await expect(page.getByText('Pista: Interlagos')).toBeVisible();
+  await page.getByText('Não é esta pista? Escolha no catálogo').click();
+  const search = page.getByLabel('Nome do circuito');
+  await search.fill('x');
+  await expect(page.getByText('Digite ao menos 2 letras.')).toBeVisible();
+  await search.fill('circuito que não existe');
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await expect(page.getByText('Nenhum circuito com esse nome no catálogo.')).toBeVisible();
+  await search.fill('interlagos');
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await page.getByRole('button', { name: 'Usar Autódromo de Interlagos' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Pista trocada' })).toBeVisible();
+  await expect(page.getByText('Pista: Autódromo de Interlagos')).toBeVisible();
+  await expect(page.getByText('pista do catálogo')).toBeVisible();
+  await expect(page.getByTestId('loss-card')).toHaveCount(3);
+});

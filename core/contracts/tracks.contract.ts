@@ -83,7 +83,12 @@ export const trackAnalysisQuerySchema = z.object({
 });
 
 export const trackAnalysisResponseSchema = z.object({
-  track: trackSummarySchema,
+  track: trackSummarySchema.extend({
+    /** The caller may rename it: a track the session itself defined, its creator's (or an admin's). */
+    renamable: z.boolean(),
+    /** The caller may pick another track for this session: its owner or an admin. */
+    choosable: z.boolean(),
+  }),
   laps: z.array(timedLapSchema),
   corners: z.array(cornerSchema),
   segments: z.array(segmentSchema),
@@ -121,3 +126,12 @@ export const catalogueResponseSchema = z.object({
 export const trackListSchema = z.array(
   z.object({ id: z.string(), name: z.string(), source: trackSourceSchema, version: z.number().int(), updatedAt: z.string(), sessions: z.number().int() }),
 );
+/** A track's name as a rider types it: letters, digits, spaces and common punctuation. */
+export const trackNameSchema = z
+  .string()
+  .trim()
+  .min(2, 'trackNameShort')
+  .max(60, 'trackNameLong')
+  .regex(/^[\p{L}\p{N} .,'()&/-]+$/u, 'trackNameChars');
+export const renameTrackBodySchema = z.object({ name: trackNameSchema });
+export const chooseTrackBodySchema = z.object({ catalogueId: z.string().min(1).max(200) });

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, DEFAULT_ERROR_MESSAGE, type ErrorCode } from '../../../core/errors';
+import { ptBR } from '../../../core/i18n/pt-BR';
 import { dependencyFault } from '../lib/dependency-faults';
 import { mediaTypeOf } from '../lib/media-type';
 
@@ -51,7 +52,8 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
       const fields: Record<string, string> = {};
       for (const v of err.validation) {
         const name = v.instancePath.replace(/^\//, '') || '_';
-        fields[name] ??= v.message === 'required' || v.message === 'tooLong' || v.message === 'invalidBikeNumber' ? v.message : 'invalid';
+        // A schema's own message names a field error the web catalog words (core/i18n fieldErrors).
+        fields[name] ??= Object.hasOwn(ptBR.fieldErrors, v.message ?? '') ? v.message! : 'invalid';
       }
       return reply.code(400).send({
         code: 'storage/invalid-argument',

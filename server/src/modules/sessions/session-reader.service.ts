@@ -111,6 +111,11 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       return viewer.admin || deviceId === deps.demoDeviceId || viewerHasDevice(db, viewer.email, deviceId);
     },
 
+    /** Whether the viewer may see this session (for a route to answer 404 before it validates a body). */
+    async canSeeSession(viewer: Viewer, s: SessionAddress): Promise<boolean> {
+      return (await findVisibleSession(db, viewer, sessionKey(s.device, s.track, s.date))) !== undefined;
+    },
+
     async tracks(viewer: Viewer, deviceId: string) {
       return { device: deviceId, demo: deviceId === deps.demoDeviceId, tracks: await listVisibleTracks(db, viewer, deviceId) };
     },

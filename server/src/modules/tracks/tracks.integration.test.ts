@@ -16,9 +16,15 @@ const tracks = loadTracks();
 const sessions = tracks.map((track, k) => ({ track, gen: generateSession(track, { seed: 70 + k, heats: 2, lapsPerHeat: [4, 5], gpsNoise: 0.3 }) }));
 const path = (track: string, date = '01112026') => `/api/devices/${DEVICE}/sessions/${track}/${date}/track-analysis`;
 
+// The same circuit moved to where no catalogue circuit is: its track is derived from the trace.
+const moved = { ...tracks[1]!, name: 'Longe', points: tracks[1]!.points.map(([lat, lon]) => [lat - 12, lon + 18] as [number, number]), startFinish: undefined };
+const far = generateSession(moved, { seed: 90, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.3 });
+
 beforeAll(async () => {
   server = await startTestServer({ ADMIN_EMAILS: 'chefe@example.com' });
   const token = await addDevice(server, DEVICE, 'piloto@example.com');
+  await put(server, `/api/device/v1/sessions/Longe/01112026/lap.six`, token, far.lapSix);
+  await put(server, `/api/device/v1/sessions/Longe/01112026/gps.six`, token, far.gpsSix);
   for (const { track, gen } of sessions) {
     expect((await put(server, `/api/device/v1/sessions/${track.name}/01112026/lap.six`, token, gen.lapSix)).status).toBeLessThan(300);
     expect((await put(server, `/api/device/v1/sessions/${track.name}/01112026/gps.six`, token, gen.gpsSix)).status).toBeLessThan(300);
@@ -121,8 +127,9 @@ describe('track analysis through the API', () => {
   it('admins list the tracks with their sessions; riders may not', async () => {
     const list = await admin.json('/api/admin/tracks');
     expect(list.status).toBe(200);
-    expect(list.body.map((t: { name: string }) => t.name).sort()).toEqual(tracks.map((t) => t.name).sort());
-    expect(list.body.every((t: { sessions: number; source: string }) => t.sessions === 1 && t.source === 'bundled')).toBe(true);
+    const bundled = list.body.filter((t: { source: string }) => t.source === 'bundled');
+    expect(bundled.map((t: { name: string }) => t.name).sort()).toEqual(tracks.map((t) => t.name).sort());
+    expect(bundled.every((t: { sessions: number }) => t.sessions === 1)).toBe(true);
     expect((await rider.json('/api/admin/tracks')).status).toBe(403);
   });
 
@@ -144,5 +151,56 @@ describe('track analysis through the API', () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it('a place no catalogue knows: a derived track its rider renames (and nobody else), with Portuguese field messages', async () => {
+    const { status, body } = await rider.json(path('Longe'));
+    expect(status).toBe(200);
+    const a = body as TrackAnalysisResponse;
+    expect(a.track.source).toBe('derived');
+    expect(a.track.name).toMatch(/^Pista em -?\d+\.\d{4}, -?\d+\.\d{4}$/);
+    expect(a.track.renamable).toBe(true);
+    expect(a.laps.filter((l) => l.kind === 'flying').length).toBeGreaterThanOrEqual(3);
+    const rename = (who: Browser, name: unknown) =>
+      who.json(`/api/tracks/${encodeURIComponent(a.track.id)}/name`, { method: 'PUT', body: JSON.stringify({ name }) });
+    for (const [bad, field] of [
+      ['', 'trackNameShort'],
+      ['x'.repeat(61), 'trackNameLong'],
+      ['<script>alert(1)</script>', 'trackNameChars'],
+    ] as const) {
+      const refused = await rename(rider, bad);
+      expect(refused.status).toBe(400);
+      expect(refused.body.fields.name).toBe(field);
+    }
+    const stranger = new Browser(server.baseUrl);
+    await stranger.signIn('outra@example.com');
+    expect((await rename(stranger, 'Minha pista')).status).toBe(403);
+    expect((await rename(rider, '  Kartódromo do Zé  ')).status).toBe(200);
+    expect(((await rider.json(path('Longe'))).body as TrackAnalysisResponse).track.name).toBe('Kartódromo do Zé');
+    // A bundled track is not the rider's to rename.
+    const bundled = ((await rider.json(path('Curitiba'))).body as TrackAnalysisResponse).track;
+    expect(bundled.renamable).toBe(false);
+    expect((await rider.json(`/api/tracks/${encodeURIComponent(bundled.id)}/name`, { method: 'PUT', body: JSON.stringify({ name: 'Outra' }) })).status).toBe(
+      403,
+    );
+  });
+
+  it('the rider picks the catalogue circuit a session was ridden on: its laps are timed there', async () => {
+    const pick = (who: Browser, track: string, catalogueId: string, device = DEVICE, date = '01112026') =>
+      who.json(`/api/devices/${device}/sessions/${track}/${date}/track`, { method: 'PUT', body: JSON.stringify({ catalogueId }) });
+    const interlagos = '/api/tracks/catalogue?q=interlagos';
+    const id = ((await rider.json(interlagos)).body.tracks as { id: string; name: string }[]).find((t) => t.name === 'Autódromo de Interlagos')!.id;
+    expect((await pick(rider, 'Interlagos', 'no-such-circuit')).status).toBe(404);
+    const picked = await pick(rider, 'Interlagos', id);
+    expect(picked.status).toBe(200);
+    expect(picked.body.source).toBe('catalogue');
+    const after = (await rider.json(path('Interlagos'))).body as TrackAnalysisResponse;
+    expect(after.track.id).toBe(picked.body.id);
+    expect(after.laps.filter((l) => l.kind === 'flying').length).toBeGreaterThan(5);
+    // Not on someone else's session (the demo device's, which every rider may read), and 404 where the session is not theirs to see.
+    await server.receiver.drain();
+    const stranger = new Browser(server.baseUrl);
+    await stranger.signIn('outro.piloto@example.com');
+    expect((await pick(stranger, 'Interlagos', id)).status).toBe(404);
   });
 });

@@ -5,7 +5,9 @@ import { sessionParamsSchema } from '../../../../core/contracts/sessions.contrac
 import {
   catalogueQuerySchema,
   catalogueResponseSchema,
+  chooseTrackBodySchema,
   moveGateBodySchema,
+  renameTrackBodySchema,
   trackAnalysisQuerySchema,
   trackAnalysisResponseSchema,
   trackDetailSchema,
@@ -13,6 +15,7 @@ import {
   trackListSchema,
   trackSummarySchema,
 } from '../../../../core/contracts/tracks.contract';
+import { AppError } from '../../../../core/errors';
 import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { TracksService } from './tracks.service';
@@ -37,6 +40,44 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
       },
     },
     async (req) => tracks.analysis(viewerOf(req, opts.demoDeviceId), { device: req.params.id, track: req.params.track, date: req.params.date }, req.query),
+  );
+
+  r.put(
+    '/api/devices/:id/sessions/:track/:date/track',
+    {
+      config: { access: 'rider' },
+      // A session the caller may not see is 404 before its body is looked at, as for every session route.
+      preValidation: async (req) => {
+        const p = req.params as { id: string; track: string; date: string };
+        if (!(await opts.reader.canSeeSession(viewerOf(req, opts.demoDeviceId), { device: p.id, track: p.track, date: p.date }))) {
+          throw new AppError('storage/object-not-found');
+        }
+      },
+      schema: {
+        tags: ['tracks'],
+        summary: 'Says which catalogue circuit the session was ridden on (its owner or an admin); its laps are timed there',
+        params: sessionParamsSchema,
+        body: chooseTrackBodySchema,
+        response: { 200: trackSummarySchema, ...errors },
+      },
+    },
+    async (req) =>
+      tracks.choose(viewerOf(req, opts.demoDeviceId), { device: req.params.id, track: req.params.track, date: req.params.date }, req.body.catalogueId),
+  );
+
+  r.put(
+    '/api/tracks/:trackId/name',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['tracks'],
+        summary: 'Renames a track: one a session of the caller defined (or any, for an admin)',
+        params: trackIdParamsSchema,
+        body: renameTrackBodySchema,
+        response: { 200: trackSummarySchema, ...errors },
+      },
+    },
+    async (req) => tracks.rename(viewerOf(req, opts.demoDeviceId), req.params.trackId, req.body.name),
   );
 
   r.get(

@@ -177,7 +177,11 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
         analyses.set(key, analysis);
       }
       const deviceLaps = await inputs.laps();
-      return present(track, definition, analysis, trace, deviceLaps, query);
+      const may = {
+        renamable: track.source === 'derived' && (viewer.admin || track.created_by === viewer.email),
+        choosable: viewer.admin || inputs.ownerEmail === viewer.email,
+      };
+      return present(track, definition, analysis, trace, deviceLaps, query, may);
     },
 
     /** Every track Voltas knows, with its number of sessions (admins). */
@@ -208,6 +212,49 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
         await recordAudit(trx, { actor, action: 'move-track-gate', target: id, before: { gate: JSON.parse(before.gate) }, after: { gate: body.gate } });
         return summaryOf(after, definitionOf(after));
       });
+    },
+
+    /** Renames a track: a derived one by the rider whose session defined it, any by an admin. */
+    async rename(viewer: Viewer, id: string, name: string) {
+      return inTransaction(db, async (trx) => {
+        const before = await findTrack(trx, id);
+        if (!before) throw new AppError('storage/object-not-found');
+        if (!viewer.admin && !(before.source === 'derived' && before.created_by === viewer.email)) throw new AppError('storage/unauthorized');
+        const after = (await updateTrack(trx, id, { name }, nowIso()))!;
+        await recordAudit(trx, { actor: viewer.email, action: 'rename-track', target: id, before: { name: before.name }, after: { name } });
+        return summaryOf(after, definitionOf(after));
+      });
+    },
+
+    /**
+     * The rider says which catalogue circuit a session was ridden on (where Voltas did not find
+     * it, or found another layout): its owner or an admin. Driven the way the trace goes round it.
+     */
+    async choose(viewer: Viewer, s: SessionAddress, catalogueId: string) {
+      const inputs = await reader.trackInputs(viewer, s);
+      if (!viewer.admin && inputs.ownerEmail !== viewer.email) throw new AppError('storage/unauthorized');
+      const circuit = deps.catalogue().get(catalogueId);
+      if (!circuit) throw new AppError('storage/object-not-found', 'No such circuit in the catalogue.');
+      const trace = await inputs.columns();
+      const forward = fitOutline(trace, circuit.outline).forward;
+      const id = `catalogue:${circuit.id}${forward ? '' : ':reverse'}`;
+      const now = nowIso();
+      await insertTrack(db, {
+        id,
+        name: circuit.name,
+        source: 'catalogue',
+        outline_id: circuit.id,
+        forward: forward ? 1 : 0,
+        gate: JSON.stringify(catalogueStartFinish(circuit.outline, circuit.startFinish, forward)),
+        line: '[]',
+        ...boxOf(circuit.outline),
+        created_by: viewer.email,
+        created_at: now,
+        updated_at: now,
+      });
+      await setTrackOfSession(db, inputs.sessionId, id);
+      const row = (await findTrack(db, id))!;
+      return summaryOf(row, definitionOf(row));
     },
 
     search(q: string) {
@@ -252,6 +299,7 @@ function present(
   trace: GpsColumns,
   deviceLaps: readonly Lap[],
   query: { lap?: number; reference?: number },
+  may: { renamable: boolean; choosable: boolean },
 ): TrackAnalysisResponse {
   const ranges = deviceLapRanges(trace, deviceLaps);
   // Numbered within each heat as the device numbers its laps: from 0 where the heat opens with an out-lap.
@@ -288,7 +336,7 @@ function present(
   const comparison = studied && reference ? compareLaps(studied, reference, analysis.segments) : undefined;
   const theoretical = deviceLaps.length ? analyzeSession(deviceLaps).theoreticalBestMs : null;
   return {
-    track: summaryOf(track, definition),
+    track: { ...summaryOf(track, definition), ...may },
     laps,
     corners: definition.corners.map(cornerOf),
     segments: analysis.segments,

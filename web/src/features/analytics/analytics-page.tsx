@@ -259,6 +259,7 @@ export function AnalyticsPage() {
           </div>
           <WhereTimeGoes
             data={track.data}
+            session={session}
             pending={track.isPending}
             error={track.error}
             onChoose={(choice) => {

@@ -4,6 +4,8 @@ import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.co
 import { errorMessage, fill, t } from '../../i18n/messages';
 import { decimalBR, lean, speedTable } from '../../lib/format';
 import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
+import { TrackIdentity } from './track-identity';
+import type { SessionAddress } from '../../../../core/contracts/session-paths';
 
 export interface CornerFocus {
   /** The segment shown (T3, R3). */
@@ -61,6 +63,7 @@ function LapSelect(props: { label: string; laps: TrackAnalysisResponse['laps']; 
  */
 export function WhereTimeGoes(props: {
   data: TrackAnalysisResponse | undefined;
+  session: SessionAddress | null;
   pending: boolean;
   error: unknown;
   onChoose: (choice: { lap?: number; reference?: number }) => void;
@@ -116,9 +119,7 @@ export function WhereTimeGoes(props: {
           </ul>
         </details>
       )}
-      <p className="muted">
-        {fill(tr.gpsLaps, { track: data.track.name })} · {tr.source[data.track.source]}
-      </p>
+      {props.session && <TrackIdentity session={props.session} track={data.track} />}
       {comparison && (
         <div className="lap-choice">
           <LapSelect

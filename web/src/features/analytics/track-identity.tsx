@@ -1,0 +1,130 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { catalogueResponseSchema, trackSummarySchema, type TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
+import { sessionPath, type SessionAddress } from '../../../../core/contracts/session-paths';
+import { errorMessage, fieldMessage, fill, t } from '../../i18n/messages';
+import { ApiError, apiRequest } from '../../lib/api-client';
+
+/**
+ * Which track the session was timed on, where it came from, and what the rider may do about it:
+ * rename a track their session defined, or say which catalogue circuit it really was.
+ */
+export function TrackIdentity(props: { session: SessionAddress; track: TrackAnalysisResponse['track'] }) {
+  const tr = t.tracks;
+  const qc = useQueryClient();
+  const refresh = () => qc.invalidateQueries({ queryKey: ['track-analysis'] });
+  const [renaming, setRenaming] = useState(false);
+  const [name, setName] = useState(props.track.name);
+  const rename = useMutation({
+    mutationFn: (value: string) =>
+      apiRequest(`/api/tracks/${encodeURIComponent(props.track.id)}/name`, { method: 'PUT', body: { name: value }, schema: trackSummarySchema }),
+    onSuccess: () => {
+      setRenaming(false);
+      void refresh();
+    },
+  });
+  const [query, setQuery] = useState('');
+  const [asked, setAsked] = useState('');
+  const found = useQuery({
+    queryKey: ['catalogue', asked],
+    queryFn: () => apiRequest(`/api/tracks/catalogue?q=${encodeURIComponent(asked)}`, { schema: catalogueResponseSchema }),
+    enabled: asked.length >= 2,
+  });
+  const choose = useMutation({
+    mutationFn: (catalogueId: string) =>
+      apiRequest(`${sessionPath(props.session)}/track`, { method: 'PUT', body: { catalogueId }, schema: trackSummarySchema }),
+    onSuccess: () => void refresh(),
+  });
+  const nameError = rename.error instanceof ApiError ? fieldMessage(rename.error.fields.name) : undefined;
+
+  return (
+    <div className="track-identity">
+      <p>
+        <strong>{fill(tr.trackLabel, { name: props.track.name })}</strong> <span className="muted">· {tr.source[props.track.source]}</span>
+        {props.track.renamable && !renaming && (
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => setRenaming(true)}>
+            {tr.rename}
+          </button>
+        )}
+      </p>
+      {renaming && (
+        <form
+          className="inline-form"
+          onSubmit={(e: FormEvent) => {
+            e.preventDefault();
+            rename.mutate(name);
+          }}
+        >
+          <label htmlFor="track-name">{tr.renameLabel}</label>
+          <input
+            id="track-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={80}
+            aria-invalid={Boolean(nameError)}
+            aria-describedby="track-name-error"
+            required
+          />
+          <button type="submit" className="btn btn-primary" disabled={rename.isPending}>
+            {tr.renameSave}
+          </button>
+          <button type="button" className="btn btn-secondary" onClick={() => setRenaming(false)}>
+            {tr.cancel}
+          </button>
+          {rename.isError && (
+            <p id="track-name-error" className="field-error" role="alert">
+              {nameError ?? errorMessage(rename.error)}
+            </p>
+          )}
+        </form>
+      )}
+      {rename.isSuccess && !renaming && (
+        <p className="alert alert-success" role="status">
+          {tr.renamed}
+        </p>
+      )}
+      {props.track.choosable && (
+        <details className="choose-track">
+          <summary>{tr.notThisTrack}</summary>
+          <form
+            className="inline-form"
+            onSubmit={(e: FormEvent) => {
+              e.preventDefault();
+              setAsked(query.trim());
+            }}
+          >
+            <label htmlFor="catalogue-q">{tr.searchLabel}</label>
+            <input id="catalogue-q" type="search" value={query} onChange={(e) => setQuery(e.target.value)} minLength={2} maxLength={80} />
+            <button type="submit" className="btn btn-secondary" disabled={query.trim().length < 2}>
+              {tr.searchButton}
+            </button>
+          </form>
+          {query.trim().length > 0 && query.trim().length < 2 && <p className="muted">{tr.searchHint}</p>}
+          {found.isError && <p className="alert alert-error">{errorMessage(found.error)}</p>}
+          {found.data && found.data.tracks.length === 0 && <p className="empty-state">{tr.searchNone}</p>}
+          {found.data && found.data.tracks.length > 0 && (
+            <ul className="catalogue-results">
+              {found.data.tracks.map((c) => (
+                <li key={c.id}>
+                  <button type="button" className="btn btn-secondary" disabled={choose.isPending} onClick={() => choose.mutate(c.id)}>
+                    {fill(tr.choose, { name: c.name })}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+          {choose.isError && (
+            <p className="alert alert-error" role="alert">
+              {errorMessage(choose.error)}
+            </p>
+          )}
+          {choose.isSuccess && (
+            <p className="alert alert-success" role="status">
+              {tr.chosen}
+            </p>
+          )}
+        </details>
+      )}
+    </div>
+  );
+}
