@@ -89,6 +89,16 @@ test('an admin drags a track’s start/finish gate on its map and saves it; the 
   const after = await (await page.request.get(analysis)).json();
   expect(after.track.version).toBe(before.track.version + 1);
   expect(after.track.gate).not.toEqual(before.track.gate);
+
+  // A sector gate the same way: its sector times follow.
+  await page.getByRole('radio', { name: 'Setor 2' }).check();
+  await editor.focus();
+  for (let k = 0; k < 10; k++) await page.keyboard.press('ArrowRight');
+  await save.click();
+  await expect(page.getByRole('status').filter({ hasText: 'Linha salva' })).toBeVisible();
+  const sectors = await (await page.request.get(analysis)).json();
+  expect(sectors.track.version).toBe(before.track.version + 2);
+  expect(sectors.track.sectors).not.toEqual(after.track.sectors);
   await page.goto('/auditoria');
   await expect(page.getByRole('cell', { name: 'linha de largada da pista movida' }).first()).toBeVisible();
 });

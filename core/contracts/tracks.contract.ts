@@ -13,6 +13,8 @@ export const trackSummarySchema = z.object({
   /** Bumped when an admin moves a gate; every session's analysis follows. */
   version: z.number().int(),
   gate: gateSchema,
+  /** Sector gates in driving order (placed by an admin, or the track's default ones). */
+  sectors: z.array(gateSchema),
   lengthM: z.number(),
 });
 
@@ -49,6 +51,8 @@ export const timedLapSchema = z.object({
   /** The GPS time and the device's differ by more than 0.05 s. */
   differs: z.boolean(),
   segmentSeconds: z.array(z.number()),
+  /** Gate to gate (start/finish, each sector gate, start/finish); they add up to the lap time. */
+  sectorSeconds: z.array(z.number()),
   /** null where the GPS was out (over 1 s without a fix) or weak. */
   sectionSeconds: z.array(z.number().nullable()),
 });
@@ -118,7 +122,10 @@ export const trackDetailSchema = trackSummarySchema.extend({
   /** The line from the start/finish, every ~10 m, for the map. */
   line: z.array(z.tuple([z.number(), z.number()])),
 });
-export const moveGateBodySchema = z.object({ gate: gateSchema });
+export const moveGateBodySchema = z.object({
+  gate: gateSchema,
+  sector: z.number().int().min(1).max(20).optional().describe('which sector gate (1-based); absent: the start/finish'),
+});
 export const catalogueQuerySchema = z.object({ q: z.string().trim().min(2).max(80) });
 export const catalogueResponseSchema = z.object({
   tracks: z.array(z.object({ id: z.string(), name: z.string(), shortName: z.string(), startFinish: latLonSchema })),

@@ -10,6 +10,8 @@ export interface TrackDefinition {
   gate: Gate;
   line: TrackLine;
   corners: Corner[];
+  /** Sector gates, and where each crosses the line (metres from the start/finish, rising). */
+  sectors: { gate: Gate; atM: number }[];
 }
 
 /** A piece of the lap: a corner (T3) or the straight after one (R3; R0 from the line to T1). */
@@ -49,6 +51,8 @@ export interface AnalyzedLap extends TimedLap {
   segmentSeconds: number[];
   /** Top speed in each segment, km/h. */
   segmentTopKmh: number[];
+  /** Seconds from gate to gate: start/finish, each sector gate, start/finish; they add up to the lap time. */
+  sectorSeconds: number[];
   /** Seconds of each ideal-lap section; null where the GPS was out or weak. */
   sectionSeconds: (number | null)[];
   corners: CornerFigures[];
@@ -103,7 +107,7 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
   const sections = sectionsOf(track.corners, track.line.length);
   const laps: AnalyzedLap[] = timeLaps(trace, track.gate, {}, time).map((lap) => {
     // A partial out- or in-lap does not start or end at the line: no segments.
-    if (!lap.complete) return { ...lap, segmentSeconds: [], segmentTopKmh: [], sectionSeconds: [], corners: [] };
+    if (!lap.complete) return { ...lap, segmentSeconds: [], segmentTopKmh: [], sectorSeconds: [], sectionSeconds: [], corners: [] };
     const from = lap.start.index;
     const to = Math.min(trace.count - 1, lap.end.index + 1);
     const positions = positionsAlong(track.line, trace, from, to);
@@ -125,10 +129,23 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
       sections.slice(1).map((s) => s.fromM),
     );
     const sectionEdges = [lap.start.ms, ...sectionCuts, lap.end.ms];
+    const sectorEdges = [
+      lap.start.ms,
+      ...cutTimes(
+        positions,
+        time,
+        from,
+        lap.start,
+        lap.end,
+        track.sectors.map((g) => g.atM),
+      ),
+      lap.end.ms,
+    ];
     return {
       ...lap,
       segmentSeconds: segments.map((_, k) => (segmentEdges[k + 1]! - segmentEdges[k]!) / 1000),
       segmentTopKmh: segments.map((_, k) => topSpeed(trace, time, from, to, segmentEdges[k]!, segmentEdges[k + 1]!)),
+      sectorSeconds: sectorEdges.slice(1).map((edge, k) => (edge - sectorEdges[k]!) / 1000),
       sectionSeconds: sections.map((_, k) =>
         clean(trace, time, from, to, sectionEdges[k]!, sectionEdges[k + 1]!) ? (sectionEdges[k + 1]! - sectionEdges[k]!) / 1000 : null,
       ),

@@ -5,6 +5,7 @@ import * as m0003 from './migrations/0003-audit-log';
 import * as m0004 from './migrations/0004-session-line-counts';
 import * as m0005 from './migrations/0005-rate-limits';
 import * as m0006 from './migrations/0006-tracks';
+import * as m0007 from './migrations/0007-track-sectors';
 
 /** Migrations listed in code (no directory scanning), so bundling and tsx behave the same. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-session-line-counts': m0004,
   '0005-rate-limits': m0005,
   '0006-tracks': m0006,
+  '0007-track-sectors': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

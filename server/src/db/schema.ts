@@ -144,6 +144,8 @@ export interface TracksTable {
   gate: string;
   /** JSON [[lat, lon], …]: a derived track's line; '[]' otherwise. */
   line: Generated<string>;
+  /** JSON [Gate, …]: sector gates an admin placed; '[]': the track's default ones. */
+  sectors: Generated<string>;
   south: number;
   west: number;
   north: number;

@@ -25,8 +25,17 @@ describe('corners and segments', () => {
       const complete = analysis.laps.filter((l) => l.complete);
       expect(complete.length, track.name).toBeGreaterThan(10);
       expect(analysis.segments.filter((s) => s.kind === 'corner').map((s) => s.corner)).toEqual(definition.corners.map((c) => c.number));
+      // Default sector gates: three, in order, each on a straight (at a section's cut, never inside a corner).
+      expect(definition.sectors.map((g) => g.atM)).toEqual([...definition.sectors.map((g) => g.atM)].sort((a, b) => a - b));
+      for (const g of definition.sectors)
+        expect(
+          definition.corners.some((c) => g.atM > c.startM && g.atM < c.endM),
+          track.name,
+        ).toBe(false);
       for (const lap of complete) {
         expect(lap.segmentSeconds.reduce((a, b) => a + b, 0)).toBeCloseTo(lap.seconds, 9);
+        expect(lap.sectorSeconds).toHaveLength(4);
+        expect(lap.sectorSeconds.reduce((a, b) => a + b, 0)).toBeCloseTo(lap.seconds, 9);
         expect(lap.segmentSeconds.every((s) => s >= 0)).toBe(true);
         expect(lap.sectionSeconds.filter((s) => s !== null).every((s) => s! > 0)).toBe(true);
       }

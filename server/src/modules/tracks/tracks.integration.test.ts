@@ -13,7 +13,9 @@ let rider: Browser;
 let admin: Browser;
 const DEVICE = '000000000031';
 const tracks = loadTracks();
-const sessions = tracks.map((track, k) => ({ track, gen: generateSession(track, { seed: 70 + k, heats: 2, lapsPerHeat: [4, 5], gpsNoise: 0.3 }) }));
+// GPS noise ×0.2 (σ ≈ 0.16 m): the API path is what is tested here; the accuracy bound itself, at
+// σ ≈ 0.25 m over many more laps, is lap-timing.test.ts's.
+const sessions = tracks.map((track, k) => ({ track, gen: generateSession(track, { seed: 70 + k, heats: 2, lapsPerHeat: [4, 5], gpsNoise: 0.2 }) }));
 const path = (track: string, date = '01112026') => `/api/devices/${DEVICE}/sessions/${track}/${date}/track-analysis`;
 
 // The same circuit moved to where no catalogue circuit is: its track is derived from the trace.
@@ -39,7 +41,7 @@ afterAll(async () => {
 });
 
 describe('track analysis through the API', () => {
-  it('a generated session on each bundled circuit: its track, its laps beside the device’s, corners, ideal lap and a comparison', async () => {
+  it('a generated session on each bundled circuit: its track, its laps within 0.02 s of the device’s, corners, ideal lap and a comparison', async () => {
     for (const { track, gen } of sessions) {
       const { status, body } = await rider.json(path(track.name));
       expect(status, track.name).toBe(200);
@@ -50,9 +52,8 @@ describe('track analysis through the API', () => {
       expect(flying.length).toBe(gen.laps.filter((l) => l.lapCount > 0).length - 2);
       for (const lap of flying) {
         expect(lap.deviceSeconds, `${track.name} ${lap.heat}${lap.number}`).not.toBeNull();
-        // The device's times are the generator's exact ones (lap-timing.test.ts holds the 0.02 s
-        // accuracy against them over many laps); through the API, with this session's noise, 0.03 s.
-        expect(Math.abs(lap.seconds - lap.deviceSeconds!), `${track.name} ${lap.heat}${lap.number}`).toBeLessThanOrEqual(0.03);
+        // The device's times are the generator's exact ones.
+        expect(Math.abs(lap.seconds - lap.deviceSeconds!), `${track.name} ${lap.heat}${lap.number}`).toBeLessThanOrEqual(0.02);
         expect(lap.differs).toBe(false);
         expect(lap.segmentSeconds.reduce((s, x) => s + x, 0)).toBeCloseTo(lap.seconds, 6);
       }
@@ -122,6 +123,29 @@ describe('track analysis through the API', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('an admin moves a sector gate: the sector times change, still adding up to each lap', async () => {
+    const before = (await rider.json(path('Monza'))).body as TrackAnalysisResponse;
+    expect(before.track.sectors).toHaveLength(3);
+    const lapsOf = (a: TrackAnalysisResponse) => a.laps.filter((l) => l.kind === 'flying');
+    for (const l of lapsOf(before)) expect(l.sectorSeconds.reduce((s, x) => s + x, 0)).toBeCloseTo(l.seconds, 6);
+    const detail = (await admin.json(`/api/admin/tracks/${encodeURIComponent(before.track.id)}`)).body as { line: [number, number][] };
+    // Sector 2 onto the line ~150 m along from the start/finish.
+    const [lat, lon] = detail.line[15]!;
+    const [lat2, lon2] = detail.line[16]!;
+    const gate = gateAcross({ lat, lon }, (lon2 - lon) * Math.cos((lat * Math.PI) / 180), lat2 - lat);
+    const url = `/api/admin/tracks/${encodeURIComponent(before.track.id)}/gate`;
+    expect((await admin.json(url, { method: 'PUT', body: JSON.stringify({ gate, sector: 9 }) })).status).toBe(404);
+    const moved = await admin.json(url, { method: 'PUT', body: JSON.stringify({ gate, sector: 2 }) });
+    expect(moved.status).toBe(200);
+    expect(moved.body.gate).toEqual(before.track.gate);
+    const after = (await rider.json(path('Monza'))).body as TrackAnalysisResponse;
+    // Gates keep driving order: the moved one is now the first.
+    expect(after.track.sectors[0]).toEqual(gate);
+    expect(lapsOf(after).map((l) => l.seconds)).toEqual(lapsOf(before).map((l) => l.seconds));
+    expect(lapsOf(after)[0]!.sectorSeconds[0]).toBeLessThan(lapsOf(before)[0]!.sectorSeconds[0]!);
+    for (const l of lapsOf(after)) expect(l.sectorSeconds.reduce((s, x) => s + x, 0)).toBeCloseTo(l.seconds, 6);
   });
 
   it('admins list the tracks with their sessions; riders may not', async () => {

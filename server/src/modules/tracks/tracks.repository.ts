@@ -28,7 +28,12 @@ export async function insertTrack(db: Kysely<DB>, row: Insertable<TracksTable>):
     .execute();
 }
 
-export async function updateTrack(db: Kysely<DB>, id: string, change: { gate?: string; name?: string }, now: string): Promise<TrackRow | undefined> {
+export async function updateTrack(
+  db: Kysely<DB>,
+  id: string,
+  change: { gate?: string; sectors?: string; name?: string },
+  now: string,
+): Promise<TrackRow | undefined> {
   return db
     .updateTable('tracks')
     .set((eb) => ({ ...change, version: eb('version', '+', 1), updated_at: now }))

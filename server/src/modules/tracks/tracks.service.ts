@@ -59,7 +59,7 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     const key = `${row.id}@${row.version}`;
     let known = definitions.get(key);
     if (!known) {
-      known = definitionFromOutline(outlineOf(row), JSON.parse(row.gate) as Gate, row.forward === 1);
+      known = definitionFromOutline(outlineOf(row), JSON.parse(row.gate) as Gate, row.forward === 1, JSON.parse(row.sectors) as Gate[]);
       definitions.set(key, known);
     }
     return known;
@@ -77,7 +77,7 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
   }
 
   /** A new track for a trace that fits no known one: bundled outline, catalogue circuit, or the trace's own line. */
-  function newTrackFor(trace: GpsColumns, samples: number[], owner: string): Omit<TrackRow, 'version'> | undefined {
+  function newTrackFor(trace: GpsColumns, samples: number[], owner: string): Omit<TrackRow, 'version' | 'sectors'> | undefined {
     const now = nowIso();
     const base = { created_by: owner, created_at: now, updated_at: now };
     const found = deps.catalogue().find(trace);
@@ -203,13 +203,31 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
       return { ...summaryOf(row, definition), corners: definition.corners.map(cornerOf), line };
     },
 
-    /** Moves a track's start/finish gate (admin): every session there is timed again on its next read. */
+    /**
+     * Moves a track's start/finish gate, or one of its sector gates (1-based; the others keep
+     * where they are shown now), for an admin: every session there is timed again on its next read.
+     */
     async moveGate(actor: string, id: string, body: z.infer<typeof moveGateBodySchema>) {
       return inTransaction(db, async (trx) => {
         const before = await findTrack(trx, id);
         if (!before) throw new AppError('storage/object-not-found');
-        const after = (await updateTrack(trx, id, { gate: JSON.stringify(body.gate) }, nowIso()))!;
-        await recordAudit(trx, { actor, action: 'move-track-gate', target: id, before: { gate: JSON.parse(before.gate) }, after: { gate: body.gate } });
+        let change: { gate?: string; sectors?: string };
+        if (body.sector === undefined) change = { gate: JSON.stringify(body.gate) };
+        else {
+          const sectors = definitionOf(before).sectors.map((s) => s.gate);
+          if (body.sector > sectors.length) throw new AppError('storage/object-not-found', 'No such sector gate on this track.');
+          sectors[body.sector - 1] = body.gate;
+          change = { sectors: JSON.stringify(sectors) };
+        }
+        const after = (await updateTrack(trx, id, change, nowIso()))!;
+        const what = body.sector === undefined ? 'gate' : `sector ${body.sector}`;
+        await recordAudit(trx, {
+          actor,
+          action: 'move-track-gate',
+          target: id,
+          before: { [what]: body.sector === undefined ? JSON.parse(before.gate) : definitionOf(before).sectors[body.sector - 1]!.gate },
+          after: { [what]: body.gate },
+        });
         return summaryOf(after, definitionOf(after));
       });
     },
@@ -271,7 +289,15 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
 export type TracksService = ReturnType<typeof createTracksService>;
 
 function summaryOf(row: TrackRow, definition: TrackDefinition) {
-  return { id: row.id, name: row.name, source: row.source, version: row.version, gate: JSON.parse(row.gate) as Gate, lengthM: definition.line.length };
+  return {
+    id: row.id,
+    name: row.name,
+    source: row.source,
+    version: row.version,
+    gate: JSON.parse(row.gate) as Gate,
+    sectors: definition.sectors.map((s) => s.gate),
+    lengthM: definition.line.length,
+  };
 }
 
 function cornerOf(c: TrackDefinition['corners'][number]) {
@@ -323,6 +349,7 @@ function present(
       deviceSeconds,
       differs: deviceSeconds !== null && Math.abs(deviceSeconds - l.seconds) > DIFFERS_S,
       segmentSeconds: l.segmentSeconds,
+      sectorSeconds: l.sectorSeconds,
       sectionSeconds: l.sectionSeconds,
     };
   });

@@ -55,6 +55,6 @@ export const useAdminTrack = (id: string | null) =>
     enabled: id !== null,
   });
 export const useMoveGate = () =>
-  useAdminChange((i: { id: string; gate: Gate }) =>
-    apiRequest(`/api/admin/tracks/${encodeURIComponent(i.id)}/gate`, { method: 'PUT', body: { gate: i.gate }, schema: trackSummarySchema }),
+  useAdminChange((i: { id: string; gate: Gate; sector?: number }) =>
+    apiRequest(`/api/admin/tracks/${encodeURIComponent(i.id)}/gate`, { method: 'PUT', body: { gate: i.gate, sector: i.sector }, schema: trackSummarySchema }),
   );

@@ -22,6 +22,8 @@ export function GateEditor(props: {
   line: [number, number][];
   corners: { number: number; apex: { lat: number; lon: number } }[];
   gate: Gate;
+  /** The track's other gates, drawn thin for reference. */
+  others?: Gate[];
   onChange: (gate: Gate) => void;
 }) {
   const { line, gate } = props;
@@ -71,6 +73,14 @@ export function GateEditor(props: {
     ctx.closePath();
     ctx.stroke();
     for (const c of props.corners) drawCornerMark(ctx, ...toPx(...proj.toXY(c.apex.lat, c.apex.lon)), c.number);
+    ctx.strokeStyle = '#ffd54f';
+    ctx.lineWidth = 2;
+    for (const other of props.others ?? []) {
+      ctx.beginPath();
+      ctx.moveTo(...toPx(...proj.toXY(other.a.lat, other.a.lon)));
+      ctx.lineTo(...toPx(...proj.toXY(other.b.lat, other.b.lon)));
+      ctx.stroke();
+    }
     // The gate: a thick red line, white handles at its ends.
     const [ax, ay] = toPx(...ends.a);
     const [bx, by] = toPx(...ends.b);
@@ -84,7 +94,7 @@ export function GateEditor(props: {
     drawDot(ctx, ax, ay, 9);
     drawDot(ctx, bx, by, 9);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- ends derive from gate
-  }, [xy, proj, gate, props.corners]);
+  }, [xy, proj, gate, props.corners, props.others]);
 
   const toGate = (a: [number, number], b: [number, number]): Gate => {
     const [aLat, aLon] = proj.toLatLon(...a);

@@ -46,20 +46,46 @@ function TrackGate(props: { id: string }) {
   const a = t.admin;
   const track = useAdminTrack(props.id);
   const move = useMoveGate();
+  const [which, setWhich] = useState(0); // 0: start/finish; n: sector gate n
   const [draft, setDraft] = useState<Gate | null>(null);
   if (!track.data) return <QueryStatus query={track}>{() => null}</QueryStatus>;
-  const gate = draft ?? track.data.gate;
+  const gates = [track.data.gate, ...track.data.sectors];
+  const gate = draft ?? gates[which]!;
   return (
     <section className="panel" aria-labelledby="gate-title">
       <h2 id="gate-title">{fill(a.gateTitle, { name: track.data.name })}</h2>
+      <fieldset className="gate-choice">
+        <legend>{a.gateWhich}</legend>
+        {gates.map((_, k) => (
+          <label key={k}>
+            <input
+              type="radio"
+              name="gate"
+              checked={which === k}
+              onChange={() => {
+                setWhich(k);
+                setDraft(null);
+              }}
+            />{' '}
+            {k === 0 ? a.gateStart : fill(a.gateSector, { n: k })}
+          </label>
+        ))}
+      </fieldset>
       <p className="muted">{a.gateHelp}</p>
-      <GateEditor line={track.data.line} corners={track.data.corners} gate={gate} onChange={setDraft} />
+      <GateEditor
+        key={which}
+        line={track.data.line}
+        corners={track.data.corners}
+        gate={gate}
+        others={gates.filter((_, k) => k !== which)}
+        onChange={setDraft}
+      />
       <p className="actions-row">
         <button
           type="button"
           className="btn btn-primary"
           disabled={!draft || move.isPending}
-          onClick={() => draft && move.mutate({ id: props.id, gate: draft }, { onSuccess: () => setDraft(null) })}
+          onClick={() => draft && move.mutate({ id: props.id, gate: draft, sector: which || undefined }, { onSuccess: () => setDraft(null) })}
         >
           {a.gateSave}
         </button>
