@@ -142,3 +142,13 @@ export const trackNameSchema = z
   .regex(/^[\p{L}\p{N} .,'()&/-]+$/u, 'trackNameChars');
 export const renameTrackBodySchema = z.object({ name: trackNameSchema });
 export const chooseTrackBodySchema = z.object({ catalogueId: z.string().min(1).max(200) });
+
+/**
+ * What the laps screen reads of a track analysis: the ideal lap and each lap's GPS time. A client
+ * validating only these (zod leaves the rest of the answer unread) spends a fraction of the full
+ * answer's time on a phone.
+ */
+export const trackLapTimesSchema = z.object({
+  idealLapSeconds: z.number().nullable(),
+  laps: z.array(timedLapSchema.pick({ heat: true, number: true, seconds: true, deviceSeconds: true, differs: true })),
+});

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { datesResponseSchema, lapsResponseSchema, latestSessionSchema, tracksResponseSchema } from '../../../core/contracts/sessions.contract';
-import { trackAnalysisResponseSchema } from '../../../core/contracts/tracks.contract';
+import { trackAnalysisResponseSchema, trackLapTimesSchema } from '../../../core/contracts/tracks.contract';
 import { apiRequest } from './api-client';
 import { sessionPath, type SessionAddress } from '../../../core/contracts/session-paths';
 
@@ -49,5 +49,14 @@ export function useTrackAnalysis(s: SessionAddress | null, chosen: { lap?: numbe
     enabled: Boolean(s),
     // Choosing other laps keeps the last answer on screen until the new one arrives.
     placeholderData: (previous) => previous,
+  });
+}
+
+/** The ideal lap and each lap's GPS time, for the laps screen (the same answer, read for less). */
+export function useTrackLapTimes(s: SessionAddress | null) {
+  return useQuery({
+    queryKey: ['track-lap-times', s?.device, s?.track, s?.date],
+    queryFn: () => apiRequest(`${sessionPath(s!)}/track-analysis`, { schema: trackLapTimesSchema }),
+    enabled: Boolean(s),
   });
 }

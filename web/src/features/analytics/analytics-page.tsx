@@ -35,7 +35,6 @@ export function AnalyticsPage() {
   const colour: MapColour = params.get('cor') === 'inclinacao' ? 'lean' : 'speed';
   const [cursorIndex, setCursorIndex] = useState<number | null>(null);
   const numberParam = (key: string) => (params.get(key) && Number.isInteger(Number(params.get(key))) ? Number(params.get(key)) : undefined);
-  const track = useTrackAnalysis(foreign || !gps.data?.count ? null : session, { lap: numberParam('estudada'), reference: numberParam('referencia') });
   const [focus, setFocus] = useState<CornerFocus | null>(null);
   const xRange: [number, number] | null = focus ? [focus.fromM, focus.toM] : null;
 
@@ -92,6 +91,13 @@ export function AnalyticsPage() {
     const frame = requestAnimationFrame(() => setRestShown(true));
     return () => cancelAnimationFrame(frame);
   }, [charts, restShown]);
+  // Corners, cards and the ideal lap are asked for once the map and the lap charts have painted:
+  // their answer (and its reading) would otherwise compete with the first paint on a phone.
+  const afterFirstPaint = restShown || (Boolean(c) && !charts);
+  const track = useTrackAnalysis(foreign || !gps.data?.count || !afterFirstPaint ? null : session, {
+    lap: numberParam('estudada'),
+    reference: numberParam('referencia'),
+  });
   const sessionCharts = useMemo(() => {
     if (!c || !charts || !restShown) return null;
     const flying = segments.filter((l) => !l.outLap);

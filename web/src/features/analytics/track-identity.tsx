@@ -12,7 +12,7 @@ import { ApiError, apiRequest } from '../../lib/api-client';
 export function TrackIdentity(props: { session: SessionAddress; track: TrackAnalysisResponse['track'] }) {
   const tr = t.tracks;
   const qc = useQueryClient();
-  const refresh = () => qc.invalidateQueries({ queryKey: ['track-analysis'] });
+  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: ['track-analysis'] }), qc.invalidateQueries({ queryKey: ['track-lap-times'] })]);
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(props.track.name);
   const rename = useMutation({

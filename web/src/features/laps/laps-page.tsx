@@ -6,7 +6,7 @@ import { errorMessage, fill, t } from '../../i18n/messages';
 import { addressFromQuery, addressToQuery } from '../../../../core/contracts/session-paths';
 import { SessionSelector, selectableDevices } from '../../components/session-selector';
 import { useMe } from '../../lib/session';
-import { useLaps, useTrackAnalysis } from '../../lib/sessions-api';
+import { useLaps, useTrackLapTimes } from '../../lib/sessions-api';
 import { LapsTable, type GpsLapTimes } from './laps-table';
 
 /**
@@ -20,7 +20,7 @@ export function LapsPage() {
   const loaded = addressFromQuery(params);
   const laps = useLaps(loaded);
   // The ideal lap needs the GPS trace: asked once the laps are in (a session without gps.six answers 404: '—').
-  const track = useTrackAnalysis(laps.data ? loaded : null);
+  const track = useTrackLapTimes(laps.data ? loaded : null);
   const ideal = track.data?.idealLapSeconds;
   const gpsTimes: GpsLapTimes = new Map(
     (track.data?.laps ?? []).filter((l) => l.deviceSeconds !== null).map((l) => [`${l.heat}${l.number}`, { seconds: l.seconds, differs: l.differs }]),
