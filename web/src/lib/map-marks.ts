@@ -20,3 +20,21 @@ export function drawCornerMark(ctx: CanvasRenderingContext2D, x: number, y: numb
   ctx.fillStyle = '#fff';
   ctx.fillText(`T${number}`, x, y + 0.5);
 }
+
+/**
+ * Sizes map canvases to their CSS width at `aspect` (height / width), in device pixels, and
+ * returns the first one's context drawing in CSS pixels with its size. Layers over it get the same size.
+ */
+export function sizeMapCanvas(el: HTMLCanvasElement, aspect: number, layers: HTMLCanvasElement[] = []) {
+  const dpr = window.devicePixelRatio || 1;
+  const width = el.clientWidth || 360;
+  const height = Math.round(width * aspect);
+  el.style.height = `${height}px`;
+  for (const layer of [el, ...layers]) {
+    layer.width = Math.round(width * dpr);
+    layer.height = Math.round(height * dpr);
+  }
+  const ctx = el.getContext('2d')!;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  return { ctx, width, height };
+}

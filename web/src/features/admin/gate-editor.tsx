@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerE
 import { makeProjection } from '../../../../core/sim/geo';
 import type { Gate } from '../../../../core/tracks/gate';
 import { t } from '../../i18n/messages';
-import { drawCornerMark, drawDot } from '../../lib/map-marks';
+import { drawCornerMark, drawDot, sizeMapCanvas } from '../../lib/map-marks';
 
 /** A handle is grabbed within this many CSS pixels (a thumb). */
 const GRAB_PX = 24;
@@ -40,15 +40,7 @@ export function GateEditor(props: {
   };
 
   useEffect(() => {
-    const el = canvas.current!;
-    const dpr = window.devicePixelRatio || 1;
-    const width = el.clientWidth || 340;
-    const height = Math.round(width * 0.8);
-    el.style.height = `${height}px`;
-    el.width = Math.round(width * dpr);
-    el.height = Math.round(height * dpr);
-    const ctx = el.getContext('2d')!;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const { ctx, width, height } = sizeMapCanvas(canvas.current!, 0.8);
     ctx.fillStyle = '#101012';
     ctx.fillRect(0, 0, width, height);
     // Around the gate as it was first shown, VIEW_M either way: close enough for a finger to take

@@ -4,7 +4,7 @@ import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import { makeProjection } from '../../../../core/sim/geo';
 import { t } from '../../i18n/messages';
 import { colourAt, LEGEND_GRADIENT } from './colour-scale';
-import { drawCornerMark, drawDot } from '../../lib/map-marks';
+import { drawCornerMark, drawDot, sizeMapCanvas } from '../../lib/map-marks';
 
 export type MapColour = 'speed' | 'lean';
 
@@ -97,16 +97,7 @@ export function TrackMap(props: {
 
   useEffect(() => {
     const el = canvas.current!;
-    const dpr = window.devicePixelRatio || 1;
-    const width = el.clientWidth || 360;
-    const height = Math.round(width * 0.75);
-    el.style.height = `${height}px`;
-    for (const layer of [el, overlay.current!]) {
-      layer.width = Math.round(width * dpr);
-      layer.height = Math.round(height * dpr);
-    }
-    const ctx = el.getContext('2d')!;
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const { ctx, width, height } = sizeMapCanvas(el, 0.75, [overlay.current!]);
     ctx.fillStyle = '#101012';
     ctx.fillRect(0, 0, width, height);
     const { xy, minX, maxX, minY, maxY, apexes } = geometry;
