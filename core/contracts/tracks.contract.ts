@@ -1,9 +1,15 @@
 import { z } from 'zod';
+import { haversineM } from '../sim/geo';
 import { heatSchema } from './sessions.contract';
 
 export const latLonSchema = z.object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180) });
 /** A timing line across the track: `a` on the rider's left, `b` on the right. */
-export const gateSchema = z.object({ a: latLonSchema, b: latLonSchema });
+/** A timing line is a few metres to a couple of hundred wide: across a track, never across a region. */
+export const GATE_WIDTH_M = { min: 2, max: 200 };
+export const gateSchema = z.object({ a: latLonSchema, b: latLonSchema }).refine((g) => {
+  const width = haversineM(g.a.lat, g.a.lon, g.b.lat, g.b.lon);
+  return width >= GATE_WIDTH_M.min && width <= GATE_WIDTH_M.max;
+}, 'gateWidth');
 
 export const trackSourceSchema = z.enum(['catalogue', 'derived', 'bundled']);
 export const trackSummarySchema = z.object({

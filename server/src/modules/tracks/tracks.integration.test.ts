@@ -167,11 +167,18 @@ describe('track analysis through the API', () => {
       body: JSON.stringify({ gate: { a: { lat: 95, lon: 0 }, b: { lat: 0, lon: 0 } } }),
     });
     expect(bad.status).toBe(400);
+    // A line 30 km wide (a hostile or mistaken admin): refused with its field message, nothing changed.
+    const wide = await admin.json('/api/admin/tracks/bundled%3ACuritiba/gate', {
+      method: 'PUT',
+      body: JSON.stringify({ gate: { a: { lat: -25.4, lon: -49.2 }, b: { lat: -25.4, lon: -49.5 } } }),
+    });
+    expect(wide.status).toBe(400);
+    expect(wide.body.fields.gate).toBe('gateWidth');
     expect(
       (
         await admin.json('/api/admin/tracks/no-such-track/gate', {
           method: 'PUT',
-          body: JSON.stringify({ gate: { a: { lat: 1, lon: 0 }, b: { lat: 0, lon: 0 } } }),
+          body: JSON.stringify({ gate: { a: { lat: 0.0002, lon: 0 }, b: { lat: 0, lon: 0 } } }),
         })
       ).status,
     ).toBe(404);
