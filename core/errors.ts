@@ -31,6 +31,13 @@ export const ERROR_STATUS = {
   'request/unsupported-media-type': 415,
   'storage/insufficient-storage': 507,
   'track/no-complete-lap': 422,
+  'import/unsupported-format': 415,
+  'import/xml-dtd': 422,
+  'import/no-fix': 422,
+  'import/no-date': 422,
+  'import/too-large': 413,
+  'import/laps-without-trace': 422,
+  'import/not-imported': 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -64,6 +71,14 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'request/unsupported-media-type': 'Unsupported Content-Type: send the body as application/json.',
   'storage/insufficient-storage': 'The server is out of disk space; nothing was stored. Try again later.',
   'track/no-complete-lap': 'The GPS trace of this session holds no complete lap, so no track or lap times can be found from it.',
+  'import/unsupported-format':
+    'Not a format Voltas imports: GPX, RaceChrono CSV (v3), Racelogic VBO, AiM CSV, NMEA 0183, SpeedAngle .sa, lap.six + gps.six, or a .gz of one of them.',
+  'import/xml-dtd': 'XML with a DTD or entity declarations is refused (no DTD, no entities); nothing was stored.',
+  'import/no-fix': 'The file holds no usable GPS fix; nothing was stored.',
+  'import/no-date': 'The file does not say on which day it was recorded; nothing was stored.',
+  'import/too-large': 'The file is larger than the import limit; nothing was stored.',
+  'import/laps-without-trace': 'A lap.six needs its gps.six imported first (same day, same laps); nothing was stored.',
+  'import/not-imported': 'Only an imported session can be deleted, and only by whoever imported it.',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {
@@ -75,9 +90,12 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly fields: Record<string, string> | undefined;
+  /** The Portuguese message with this error's details, where the catalog's general one is not enough. */
+  readonly mensagem: string | undefined;
 
-  constructor(code: ErrorCode, message?: string, fields?: Record<string, string>) {
+  constructor(code: ErrorCode, message?: string, fields?: Record<string, string>, mensagem?: string) {
     super(message ?? DEFAULT_ERROR_MESSAGE[code]);
+    this.mensagem = mensagem;
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_STATUS[code];

@@ -8,6 +8,8 @@ export const apiErrorSchema = z.object({
   fields: z.record(z.string(), z.string()).optional(),
   /** This request's id, also in the `x-request-id` header and in every log line of it: quoted to support. */
   requestId: z.string().optional(),
+  /** The same in Portuguese, for whoever reads the API directly (the CLI, scripts). */
+  mensagem: z.string().optional(),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 

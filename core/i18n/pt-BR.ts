@@ -1,3 +1,4 @@
+import { importsPtBR } from './pt-BR-imports';
 import { tracksPtBR } from './pt-BR-tracks';
 import type { ErrorCode } from '../errors';
 
@@ -183,6 +184,7 @@ export const ptBR = {
     pickOne: 'Escolha ao menos uma volta para os gráficos.',
   },
   tracks: tracksPtBR,
+  imports: importsPtBR,
   make: {
     title: 'Desenho da pista',
     help: 'Arraste para os lados para girar; Ctrl + roda do mouse para o zoom. No teclado: setas giram, + e − dão zoom.',
@@ -359,6 +361,14 @@ export const ptBR = {
     'track/no-complete-lap': 'O GPS desta sessão não tem nenhuma volta completa: não dá para reconhecer a pista nem cronometrar as voltas.',
     'request/unsupported-media-type': 'O envio não está no formato esperado (tipo de conteúdo não aceito).',
     'storage/insufficient-storage': 'O servidor está sem espaço em disco; nada foi gravado. Tente de novo mais tarde.',
+    'import/unsupported-format':
+      'Este arquivo não está num formato que o Voltas importa. Formatos aceitos: GPX (1.0 e 1.1), CSV do RaceChrono (v3), VBO da Racelogic, CSV do AiM (Race Studio), NMEA 0183, .sa do SpeedAngle, o par lap.six + gps.six, ou um .gz de qualquer um deles.',
+    'import/xml-dtd': 'XML com DTD ou declaração de entidades não é aceito (por segurança); nada foi gravado.',
+    'import/no-fix': 'O arquivo não tem nenhuma posição de GPS utilizável; nada foi gravado.',
+    'import/no-date': 'O arquivo não diz em que dia foi gravado; nada foi gravado.',
+    'import/too-large': 'O arquivo passa do limite de importação; nada foi gravado.',
+    'import/laps-without-trace': 'Um lap.six precisa do gps.six do mesmo dia importado antes; nada foi gravado.',
+    'import/not-imported': 'Só uma sessão importada pode ser apagada, e só por quem a importou.',
   } satisfies Record<ErrorCode, string>,
 } as const;
 

@@ -39,6 +39,9 @@ export interface LapTimingOptions {
   runGapMs?: number;
 }
 
+/** Below this the bike is standing (GPS speed never reads exactly 0). */
+const STILL_KMH = 3;
+
 const DEFAULTS: Required<LapTimingOptions> = { minLapMs: 20_000, armDistanceM: 100, runGapMs: 60_000 };
 /**
  * A run's first complete lap this much slower than its best still held part of the way out of
@@ -128,12 +131,21 @@ export function gateCrossings(trace: Trace, gate: Gate, time: Float64Array, opti
 function runsOf(trace: Trace, time: Float64Array, runGapMs: number): [number, number][] {
   const runs: [number, number][] = [];
   let start = 0;
+  // A logger that keeps writing while the bike stands (a SpeedAngle does): standing still as long as a gap also ends the run.
+  let stillFrom = -1;
   for (let i = 1; i <= trace.count; i++) {
-    const newRun = i === trace.count || time[i]! - time[i - 1]! > runGapMs || (trace.heat !== undefined && trace.heat[i] !== trace.heat[i - 1]);
+    if (i < trace.count && trace.speed[i]! < STILL_KMH) {
+      if (stillFrom < 0) stillFrom = i;
+      continue;
+    }
+    const stood = stillFrom >= 0 && i < trace.count && time[i]! - time[stillFrom]! > runGapMs;
+    const newRun = i === trace.count || stood || time[i]! - time[i - 1]! > runGapMs || (trace.heat !== undefined && trace.heat[i] !== trace.heat[i - 1]);
     if (newRun) {
-      if (i > start) runs.push([start, i]);
+      const end = stood ? stillFrom : i;
+      if (end > start) runs.push([start, end]);
       start = i;
     }
+    stillFrom = -1;
   }
   return runs;
 }

@@ -1,0 +1,48 @@
+/** pt-BR texts of imports (the 'Importar sessões' page, its warnings, the CLI); part of the one catalog in pt-BR.ts. */
+export const importsPtBR = {
+  title: 'Importar sessões',
+  intro:
+    'Traga as sessões que você gravou com outro equipamento: o Voltas reconhece a pista, cronometra as voltas pelo GPS e mostra tudo nas mesmas telas do seu aparelho.',
+  formats:
+    'GPX (1.0 e 1.1), CSV do RaceChrono (v3), VBO da Racelogic, CSV do AiM, NMEA 0183, .sa do SpeedAngle, lap.six + gps.six, ou .gz de qualquer um deles.',
+  drop: 'Arraste os arquivos para cá',
+  or: 'ou',
+  pick: 'Escolher arquivos',
+  limit: 'Até {mb} MB por arquivo.',
+  sending: 'Enviando… {pct}%',
+  processing: 'Cronometrando as voltas…',
+  done: 'Importado',
+  again: 'Já importado antes (nada mudou)',
+  failed: 'Não importado',
+  offline: 'Sem conexão: a importação precisa de internet.',
+  found: '{track} · {date}',
+  lapsCount: '{n} voltas cronometradas pelo GPS',
+  noLaps: 'Nenhuma volta completa (a pista foi reconhecida, mas o traçado não fecha uma volta).',
+  bestLap: 'Melhor volta: {time}',
+  loggerLaps: 'Voltas do próprio equipamento: {n} (melhor {time})',
+  openLaps: 'Ver voltas',
+  openAnalytics: 'Ver análise',
+  empty: 'Nenhum arquivo escolhido ainda.',
+  collection: 'Importados',
+  deleteSession: 'Apagar sessão importada',
+  confirmDelete: 'Apagar a sessão importada de {track} em {date}? Os arquivos importados dela também serão apagados.',
+  deleted: 'Sessão importada apagada.',
+  warnings: {
+    truncated: 'O arquivo termina no meio (linha {line}): importado o que estava completo.',
+    badLines: '{count} linhas ilegíveis ignoradas.',
+    badChecksums: '{count} sentenças NMEA com checksum errado ignoradas.',
+    backwards: '{count} pontos com horário voltando para trás ignorados.',
+    duplicates: '{count} pontos repetidos ignorados.',
+    jumps: '{count} saltos impossíveis de posição ignorados.',
+    gaps: '{count} intervalos de mais de 5 s sem sinal.',
+    fileLineUnused: 'A linha de chegada do arquivo não cruza o traçado: usada a linha da pista.',
+    leanCalculated: 'A inclinação deste arquivo foi calculada pelo aplicativo, não medida por um sensor.',
+  },
+} as const;
+
+export type ImportWarningCode = keyof typeof importsPtBR.warnings;
+
+/** A warning in Portuguese. */
+export function importWarningText(w: { code: ImportWarningCode; count?: number; line?: number }): string {
+  return importsPtBR.warnings[w.code].replace('{count}', String(w.count ?? '')).replace('{line}', String(w.line ?? ''));
+}

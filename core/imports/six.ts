@@ -1,0 +1,68 @@
+/**
+ * The product's own gps.six, imported from a rider's files: its times are UTC times of day, so
+ * the day comes from the file's name or folder (ddmmyyyy, as the device names its folders).
+ */
+import { AppError } from '../errors';
+import { parseDdmmyyyy } from '../formats/dates';
+import { allocGpsColumns } from '../formats/gps-columns';
+import { parseGpsLineStrict } from '../formats/gps-six';
+import { Problems } from '../formats/six-lines';
+import { LineSplitter, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
+
+const DAY_MS = 86_400_000;
+
+/** The first ddmmyyyy in a file name or path that is a real date. */
+export function dateInName(name: string): string | undefined {
+  for (const m of name.matchAll(/(?<!\d)(\d{8})(?!\d)/g)) if (parseDdmmyyyy(m[1]!)) return m[1];
+  return undefined;
+}
+
+export function createGpsSixReader(filename: string): FormatReader {
+  const date = dateInName(filename);
+  const parsed = date ? parseDdmmyyyy(date)! : undefined;
+  if (!parsed)
+    throw new AppError(
+      'import/no-date',
+      'A gps.six holds times of day only: put its date in the file name as ddmmyyyy (15112026_gps.six, or its folder Interlagos/15112026/gps.six); nothing was stored.',
+      undefined,
+      'Um gps.six só tem a hora de cada ponto: ponha a data no nome do arquivo como ddmmaaaa (15112026_gps.six, ou a pasta Interlagos/15112026/gps.six); nada foi gravado.',
+    );
+  const dayStart = Date.UTC(parsed.y, parsed.m - 1, parsed.d);
+  const out = new TraceBuilder();
+  const problems = new Problems();
+  const one = allocGpsColumns(1);
+  let day = 0;
+  let lastTod: number | undefined;
+  const row = (line: string, n: number) => {
+    if (line.trim() === '') return;
+    one.count = 0;
+    if (!parseGpsLineStrict(line, n, problems, one)) {
+      out.counts.badLines++;
+      return;
+    }
+    const tod = one.timeMs[0]!;
+    if (lastTod !== undefined && tod < lastTod - DAY_MS / 2) day++;
+    lastTod = tod;
+    out.add({
+      timeMs: dayStart + day * DAY_MS + tod,
+      lat: one.lat[0]!,
+      lon: one.lon[0]!,
+      speedKmh: one.speed[0]!,
+      satellites: one.satellites[0]!,
+      leanDeg: one.leanFiltered[0]!,
+    });
+  };
+  const lines = new LineSplitter(row, () => out.counts.badLines++);
+  return {
+    write: (text) => lines.write(text),
+    end(): ImportedFile {
+      const last = lines.end();
+      if (last) {
+        one.count = 0;
+        if (parseGpsLineStrict(last.line, last.n, new Problems(), one)) row(last.line, last.n);
+        else out.truncatedAt = last.n;
+      }
+      return { format: 'gps.six', trace: out.trace(), loggerLaps: [], warnings: out.warnings(), lines: lines.lines };
+    },
+  };
+}

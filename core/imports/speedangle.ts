@@ -1,0 +1,119 @@
+/**
+ * SpeedAngle `.sa` (the motorcycle logger with a lean sensor): a `#KEY=value=` header (`#D=` the
+ * start in the logger's local time as MM-DD-YYYY hh:mm:ss, `#S=` the track), a `<trackplan>` of
+ * gate lines (`n,lat1,lon1,lat2,lon2`; line 1 is the start/finish), a `<timer>` with the logger's
+ * own line crossings (`#line,m:ss.sss` from the start), and a `<trace #pt=N>` of rows at a fixed
+ * 10 Hz without timestamps: latitude, longitude, lean (degrees), …, speed (mph), …, satellites,
+ * and a last field marking line crossings.
+ */
+import { AppError } from '../errors';
+import type { Gate } from '../tracks/gate';
+import { localToUtcMs, utcOffsetHours } from './local-time';
+import { LineSplitter, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
+
+const STEP_MS = 100;
+const MPH = 1.609344;
+
+export function createSpeedAngleReader(): FormatReader {
+  const out = new TraceBuilder();
+  let section: 'header' | 'trackplan' | 'timer' | 'trace' | 'done' = 'header';
+  let startLocalMs: number | undefined;
+  let trackName: string | undefined;
+  let fileGate: Gate | undefined;
+  let declared: number | undefined;
+  let rows = 0;
+  const crossings: number[] = [];
+
+  const row = (line: string, n: number) => {
+    const t = line.trim();
+    if (t === '' || t.startsWith(';')) return;
+    if (t.startsWith('<')) {
+      const tag = /^<(\/?)(\w+)(.*)>$/.exec(t);
+      if (!tag) return;
+      if (tag[1]) section = tag[2] === 'trace' ? 'done' : 'header';
+      else if (tag[2] === 'trackplan' || tag[2] === 'timer') section = tag[2];
+      else if (tag[2] === 'trace') {
+        section = 'trace';
+        declared = num(/#pt=(\d+)/.exec(tag[3] ?? '')?.[1]);
+        if (startLocalMs === undefined)
+          throw new AppError(
+            'import/no-date',
+            'SpeedAngle file without its #D= start line; nothing was stored.',
+            undefined,
+            'Arquivo SpeedAngle sem a linha #D= com o início da gravação; nada foi gravado.',
+          );
+      }
+      return;
+    }
+    if (section === 'header') {
+      const m = /^#(\w+)=(.*?)=?$/.exec(t);
+      if (!m) return;
+      if (m[1] === 'D') {
+        const d = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})$/.exec(m[2]!.trim());
+        if (d) startLocalMs = Date.UTC(Number(d[3]), Number(d[1]) - 1, Number(d[2]), Number(d[4]), Number(d[5]), Number(d[6]));
+      } else if (m[1] === 'S') trackName = m[2]!.trim().slice(0, 64) || undefined;
+      return;
+    }
+    if (section === 'trackplan') {
+      const f = t.split(',').map((s) => num(s));
+      if (f.length === 5 && f[0] === 1 && f.every((v) => v !== undefined)) fileGate = { a: { lat: f[1]!, lon: f[2]! }, b: { lat: f[3]!, lon: f[4]! } };
+      return;
+    }
+    if (section === 'timer') {
+      const m = /^#1,(\d+):(\d+(?:\.\d+)?)$/.exec(t);
+      if (m) crossings.push((Number(m[1]) * 60 + Number(m[2])) * 1000);
+      return;
+    }
+    if (section !== 'trace') return;
+    const f = t.split(',');
+    const k = rows++;
+    const lat = num(f[0]);
+    const lon = num(f[1]);
+    const mph = num(f[6]);
+    if (f.length < 11 || lat === undefined || lon === undefined || mph === undefined) {
+      out.counts.badLines++;
+      return;
+    }
+    const lean = num(f[2]);
+    const sats = num(f[8]);
+    out.add({
+      timeMs: startLocalMs! + k * STEP_MS,
+      lat,
+      lon,
+      speedKmh: mph * MPH,
+      ...(sats !== undefined ? { satellites: Math.round(sats) } : {}),
+      ...(lean !== undefined ? { leanDeg: lean } : {}),
+    });
+    void n;
+  };
+  const lines = new LineSplitter(row, () => out.counts.badLines++);
+
+  return {
+    write: (text) => lines.write(text),
+    end(): ImportedFile {
+      const last = lines.end();
+      if (last && section === 'trace' && last.line.split(',').length >= 11) row(last.line, last.n);
+      if (section !== 'trace' && section !== 'done')
+        throw new AppError(
+          'import/no-fix',
+          'SpeedAngle file without a <trace>; nothing was stored.',
+          undefined,
+          'Arquivo SpeedAngle sem a seção <trace>; nada foi gravado.',
+        );
+      if (section === 'trace' || (declared !== undefined && rows < declared)) out.truncatedAt = lines.lines;
+      const trace = localToUtcMs(out.trace());
+      const utcStart = trace.count ? startLocalMs! - utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;
+      const loggerLaps: LoggerLap[] = [];
+      for (let k = 1; k < crossings.length; k++) loggerLaps.push({ seconds: (crossings[k]! - crossings[k - 1]!) / 1000, endMs: utcStart + crossings[k]! });
+      return {
+        format: 'speedangle',
+        trace,
+        loggerLaps,
+        ...(fileGate ? { fileGate } : {}),
+        ...(trackName ? { trackName } : {}),
+        warnings: out.warnings(),
+        lines: lines.lines,
+      };
+    },
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * From imported fixes to a session as the device would have sent it: the fixes as gps.six lines
+ * (laps and heats numbered from Voltas's own GPS lap timing) and the timed laps as lap.six lines,
+ * so every screen, export and analysis reads an import exactly as a device session.
+ */
+import { WEAK_FIX_SATELLITES } from '../analysis/gps-analysis';
+import { allocGpsColumns, trimGpsColumns, type GpsColumns } from '../formats/gps-columns';
+import { msToGpsTime } from '../formats/gps-six';
+import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
+import { HEATS } from '../formats/six-lines';
+import { haversineM } from '../sim/geo';
+import type { TimedLap } from '../tracks/lap-timing';
+import { TraceBuilder, type ImportedTrace, type LoggerLap } from './trace';
+
+const DAY_MS = 86_400_000;
+/** A logger's lap and Voltas's are the same lap when they end within this of each other. */
+const SAME_END_MS = 2_000;
+
+/** Several files of one day as one trace, in time order (where two overlap, the first one's fixes are kept). */
+export function mergeTraces(traces: readonly ImportedTrace[]): ImportedTrace {
+  if (traces.length === 1) return traces[0]!;
+  const sorted = [...traces].sort((a, b) => a.timeMs[0]! - b.timeMs[0]!);
+  const out = new TraceBuilder();
+  for (const t of sorted)
+    for (let i = 0; i < t.count; i++) {
+      if (out.count && t.timeMs[i]! <= out.lastTimeMs()!) continue;
+      out.add({ timeMs: t.timeMs[i]!, lat: t.lat[i]!, lon: t.lon[i]!, speedKmh: t.speedKmh[i]!, satellites: t.satellites[i]!, leanDeg: t.leanDeg[i]! });
+    }
+  return out.trace();
+}
+
+/**
+ * The trace as GPS columns (times of day in UTC, as gps.six has them). A speed the file lacks is
+ * computed from the positions around; unknown satellites are written as the fewest that count as
+ * a good fix (gps.six has no "unknown"); unknown lean as 0.
+ */
+export function toColumns(t: ImportedTrace): GpsColumns {
+  const c = allocGpsColumns(t.count);
+  const at = (i: number) => Math.min(t.count - 1, Math.max(0, i));
+  for (let i = 0; i < t.count; i++) {
+    let speed = t.speedKmh[i]!;
+    if (Number.isNaN(speed)) {
+      const [a, b] = [at(i - 1), at(i + 1)];
+      const dt = (t.timeMs[b]! - t.timeMs[a]!) / 1000;
+      speed = dt > 0 ? (haversineM(t.lat[a]!, t.lon[a]!, t.lat[b]!, t.lon[b]!) / dt) * 3.6 : 0;
+    }
+    const lean = Number.isNaN(t.leanDeg[i]!) ? 0 : t.leanDeg[i]!;
+    c.line[i] = i + 1;
+    c.lat[i] = t.lat[i]!;
+    c.lon[i] = t.lon[i]!;
+    c.speed[i] = Math.min(1000, Math.round(speed * 10) / 10);
+    c.satellites[i] = t.satellites[i]! < 0 ? WEAK_FIX_SATELLITES : t.satellites[i]!;
+    c.timeMs[i] = ((Math.round(t.timeMs[i]!) % DAY_MS) + DAY_MS) % DAY_MS;
+    c.roll[i] = Math.round(lean * 10) / 10;
+    c.leanFiltered[i] = Math.round(lean * 10) / 10;
+  }
+  c.count = t.count;
+  return trimGpsColumns(c);
+}
+
+/** Sample i's moment in a lap, counted the way timeLaps numbers samples. */
+interface Numbering {
+  heat: number;
+  lapCount: number;
+  first: 0 | 1;
+}
+
+/**
+ * Heat and lap of every sample from the timed laps: a run of the day is a heat (A-D; runs past
+ * the fourth stay in D), laps numbered within it from 0 where it opens with an out-lap.
+ */
+export function numberSamples(count: number, laps: readonly TimedLap[]): { samples: Numbering[]; lapNumbers: Map<number, Numbering> } {
+  const samples: Numbering[] = Array.from({ length: count }, () => ({ heat: 0, lapCount: 0, first: 0 }));
+  const lapNumbers = new Map<number, Numbering>();
+  const perRun = new Map<number, number>();
+  for (const lap of laps) {
+    const heat = Math.min(3, lap.run - 1);
+    const seen = perRun.get(lap.run);
+    const lapCount = seen === undefined ? (lap.kind === 'out' ? 0 : 1) : seen + 1;
+    perRun.set(lap.run, lapCount);
+    const n: Numbering = { heat, lapCount, first: lap.kind === 'out' ? 1 : 0 };
+    lapNumbers.set(lap.number, n);
+    const from = lap.start.fraction === 0 ? lap.start.index : lap.start.index + 1;
+    for (let i = from; i <= Math.min(count - 1, lap.end.index); i++) samples[i] = n;
+  }
+  return { samples, lapNumbers };
+}
+
+/** gps.six text of the columns, numbered by the timed laps; `meterSum` is the distance into each lap. */
+export function gpsSixText(c: GpsColumns, numbering: readonly Numbering[]): string {
+  const lines: string[] = [];
+  let meters = 0;
+  for (let i = 0; i < c.count; i++) {
+    const n = numbering[i]!;
+    if (i > 0 && (n.lapCount !== numbering[i - 1]!.lapCount || n.heat !== numbering[i - 1]!.heat)) meters = 0;
+    else if (i > 0) meters += haversineM(c.lat[i - 1]!, c.lon[i - 1]!, c.lat[i]!, c.lon[i]!);
+    lines.push(
+      `${c.lat[i]!.toFixed(7)},${c.lon[i]!.toFixed(7)}|${c.speed[i]!.toFixed(1)}|${c.satellites[i]}|${msToGpsTime(c.timeMs[i]!)}|${n.lapCount}|${n.first}|${HEATS[n.heat]}|${c.roll[i]!.toFixed(1)}|${c.leanFiltered[i]!.toFixed(1)}|${Math.round(meters)}`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The logger's own lap that ends where this one does, if its file times laps. */
+function loggerTwin(lap: TimedLap, startMs: number, logger: readonly LoggerLap[]): LoggerLap | undefined {
+  const end = startMs + lap.end.ms;
+  return logger.find((l) => l.endMs !== undefined && Math.abs(l.endMs - end) <= SAME_END_MS && Math.abs(l.seconds - lap.seconds) < 1);
+}
+
+/**
+ * lap.six text of the complete laps: their time is the logger's own where its file has that lap
+ * (so the laps screen shows it with Voltas's GPS time under it, as for a device), else Voltas's
+ * GPS time; four sectors from the track's sector gates.
+ */
+export function lapSixText(
+  laps: readonly (TimedLap & { sectorSeconds: number[] })[],
+  numbers: Map<number, Numbering>,
+  startMs: number,
+  logger: readonly LoggerLap[],
+  lengthM: number,
+): { text: string; laps: Omit<Lap, 'line'>[] } {
+  const out: Omit<Lap, 'line'>[] = [];
+  for (const lap of laps) {
+    if (!lap.complete) continue;
+    const n = numbers.get(lap.number)!;
+    const twin = loggerTwin(lap, startMs, logger);
+    const seconds = twin ? twin.seconds : lap.seconds;
+    const ms = Math.round(seconds * 1000);
+    const parts = lap.sectorSeconds.length === 4 ? lap.sectorSeconds : [lap.seconds, 0, 0, 0];
+    const sectors = parts.map((s) => {
+      const sms = Math.round(s * 1000);
+      return { timerMs: sms, upFlag: 0, upMax: 0, upTrack: 0, displayTime: (sms / 1000).toFixed(3), distanceM: Math.round(lengthM / 4) } satisfies Sector;
+    }) as Lap['sectors'];
+    out.push({
+      lapTime: msToLapTimeRaw(ms),
+      lapTimeMs: ms,
+      heat: HEATS[n.heat]!,
+      lapSeconds: ms / 1000,
+      sectors,
+      sprintCount: n.heat + 1,
+      distanceM: Math.round(lengthM),
+      lapCount: n.lapCount,
+    });
+  }
+  return { text: serializeLapSix(out), laps: out };
+}

@@ -1,0 +1,245 @@
+/**
+ * What every importer produces: the fixes of a logger's file in time order, cleaned as they
+ * arrive (times going backwards, repeated fixes and impossible jumps dropped and counted), with
+ * what the file says about itself (its own laps, its start/finish line, its track's name).
+ */
+import { haversineM } from '../sim/geo';
+import type { Gate } from '../tracks/gate';
+
+export const IMPORT_FORMATS = ['gpx', 'racechrono', 'vbo', 'aim', 'nmea', 'speedangle', 'gps.six', 'lap.six'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** What was dropped or noticed while reading, by kind (counts, never one warning per line). */
+export interface ImportCounts {
+  /** Lines that are no fix at all (a malformed row, a bad field). */
+  badLines: number;
+  /** NMEA sentences whose checksum did not match (kept out). */
+  badChecksums: number;
+  /** Fixes whose time went backwards. */
+  backwards: number;
+  /** Fixes with the time of the previous one (repeated rows, merged timelines). */
+  duplicates: number;
+  /** Fixes that would mean moving faster than any motorcycle. */
+  jumps: number;
+  /** Pauses of over GAP_MS between fixes (kept: the rider stopped, or the signal did). */
+  gaps: number;
+}
+
+export interface ImportWarning {
+  code: 'truncated' | 'badLines' | 'badChecksums' | 'backwards' | 'duplicates' | 'jumps' | 'gaps' | 'fileLineUnused' | 'leanCalculated';
+  /** How many (for the counted kinds). */
+  count?: number;
+  /** Where the file stopped being readable (1-based line), for 'truncated'. */
+  line?: number;
+}
+
+/** A lap as the logger itself timed it. */
+export interface LoggerLap {
+  seconds: number;
+  /** When it ended, ms since the epoch (to place it on the trace), where the file says. */
+  endMs?: number;
+}
+
+/** Faster than this between two fixes is a GPS glitch, not riding (m/s: 600 km/h). */
+const MAX_SPEED_MS = 600 / 3.6;
+/** A pause this long between fixes is reported (the rider stopped, or the signal did). */
+const GAP_MS = 5_000;
+/** After this many glitches in a row the new place is believed (the GPS moved for good). */
+const MAX_JUMP_RUN = 25;
+/** No file holds more fixes than this (3 h at 100 Hz); beyond it the import stops with a warning. */
+export const MAX_FIXES = 1_080_000;
+
+class Growable<T extends Float64Array | Float32Array | Int16Array> {
+  constructor(
+    private make: (n: number) => T,
+    public data: T = make(4096),
+  ) {}
+  push(at: number, v: number): void {
+    if (at >= this.data.length) {
+      const bigger = this.make(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[at] = v;
+  }
+}
+
+/** The cleaned fixes, in columns. Unknown speed, satellites and lean are NaN / -1. */
+export interface ImportedTrace {
+  count: number;
+  /** ms since the epoch (UTC). */
+  timeMs: Float64Array;
+  lat: Float64Array;
+  lon: Float64Array;
+  /** km/h; NaN where the file has none (computed later from positions). */
+  speedKmh: Float32Array;
+  /** -1 where the file has none. */
+  satellites: Int16Array;
+  /** degrees, negative to the left; NaN where the file has none. */
+  leanDeg: Float32Array;
+}
+
+export interface ImportedFile {
+  format: ImportFormat;
+  trace: ImportedTrace;
+  loggerLaps: LoggerLap[];
+  /** The file's own start/finish line, where it has one (checked against the trace before use). */
+  fileGate?: Gate;
+  /** The track's name as the file gives it. */
+  trackName?: string;
+  /** A lean angle present but computed by the logging app, not measured. */
+  leanCalculated?: boolean;
+  warnings: ImportWarning[];
+  /** Non-empty lines (or XML points) read. */
+  lines: number;
+}
+
+export interface Fix {
+  timeMs: number;
+  lat: number;
+  lon: number;
+  speedKmh?: number;
+  satellites?: number;
+  leanDeg?: number;
+}
+
+/** Collects fixes in time order; drops what cannot be a real one and counts it. */
+export class TraceBuilder {
+  count = 0;
+  readonly counts: ImportCounts = { badLines: 0, badChecksums: 0, backwards: 0, duplicates: 0, jumps: 0, gaps: 0 };
+  truncatedAt: number | undefined;
+  full = false;
+  private time = new Growable((n) => new Float64Array(n));
+  private lat = new Growable((n) => new Float64Array(n));
+  private lon = new Growable((n) => new Float64Array(n));
+  private speed = new Growable((n) => new Float32Array(n));
+  private sats = new Growable((n) => new Int16Array(n));
+  private lean = new Growable((n) => new Float32Array(n));
+  private jumpRun = 0;
+
+  add(f: Fix): void {
+    if (!(Number.isFinite(f.timeMs) && Number.isFinite(f.lat) && Number.isFinite(f.lon)) || Math.abs(f.lat) > 90 || Math.abs(f.lon) > 180) {
+      this.counts.badLines++;
+      return;
+    }
+    if (f.lat === 0 && f.lon === 0) {
+      this.counts.badLines++; // no fix yet: loggers write zeros
+      return;
+    }
+    const n = this.count;
+    if (n > 0) {
+      const dt = f.timeMs - this.time.data[n - 1]!;
+      if (dt < 0) return void this.counts.backwards++;
+      if (dt === 0) return void this.counts.duplicates++;
+      const d = haversineM(this.lat.data[n - 1]!, this.lon.data[n - 1]!, f.lat, f.lon);
+      if (d > 50 && d / (dt / 1000) > MAX_SPEED_MS && this.jumpRun < MAX_JUMP_RUN) {
+        this.jumpRun++;
+        this.counts.jumps++;
+        return;
+      }
+      if (dt > GAP_MS) this.counts.gaps++;
+    }
+    if (n >= MAX_FIXES) {
+      this.full = true;
+      return;
+    }
+    this.jumpRun = 0;
+    this.time.push(n, f.timeMs);
+    this.lat.push(n, f.lat);
+    this.lon.push(n, f.lon);
+    this.speed.push(n, f.speedKmh !== undefined && Number.isFinite(f.speedKmh) && f.speedKmh >= 0 ? f.speedKmh : NaN);
+    this.sats.push(n, f.satellites !== undefined && Number.isInteger(f.satellites) && f.satellites >= 0 ? Math.min(f.satellites, 255) : -1);
+    this.lean.push(n, f.leanDeg !== undefined && Number.isFinite(f.leanDeg) && Math.abs(f.leanDeg) <= 90 ? f.leanDeg : NaN);
+    this.count = n + 1;
+  }
+
+  /** The last fix's time, for formats whose rows carry only a time of day. */
+  lastTimeMs(): number | undefined {
+    return this.count ? this.time.data[this.count - 1] : undefined;
+  }
+
+  trace(): ImportedTrace {
+    const n = this.count;
+    return {
+      count: n,
+      timeMs: this.time.data.slice(0, n),
+      lat: this.lat.data.slice(0, n),
+      lon: this.lon.data.slice(0, n),
+      speedKmh: this.speed.data.slice(0, n),
+      satellites: this.sats.data.slice(0, n),
+      leanDeg: this.lean.data.slice(0, n),
+    };
+  }
+
+  /** The counted problems as warnings (only those that happened). */
+  warnings(): ImportWarning[] {
+    const out: ImportWarning[] = [];
+    if (this.truncatedAt !== undefined) out.push({ code: 'truncated', line: this.truncatedAt });
+    for (const code of ['badLines', 'badChecksums', 'backwards', 'duplicates', 'jumps', 'gaps'] as const) {
+      if (this.counts[code] > 0) out.push({ code, count: this.counts[code] });
+    }
+    return out;
+  }
+}
+
+/** A reader of one format: text in pieces as it arrives, then the end. */
+export interface FormatReader {
+  write(text: string): void;
+  end(): ImportedFile;
+}
+
+/**
+ * Splits text arriving in pieces into lines (LF or CRLF), one call per line with its 1-based
+ * number. A line longer than `maxLine` is refused whole (counted as bad) without being kept.
+ */
+export class LineSplitter {
+  private rest = '';
+  private n = 0;
+  private skipping = false;
+  constructor(
+    private onLine: (line: string, n: number) => void,
+    private onTooLong: (n: number) => void,
+    private maxLine = 4096,
+  ) {}
+  write(text: string): void {
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) break;
+      const piece = this.rest + text.slice(start, nl);
+      this.rest = '';
+      start = nl + 1;
+      this.n++;
+      if (this.skipping) {
+        this.skipping = false;
+        continue;
+      }
+      this.onLine(piece.endsWith('\r') ? piece.slice(0, -1) : piece, this.n);
+    }
+    if (this.skipping) return;
+    this.rest += text.slice(start);
+    if (this.rest.length > this.maxLine) {
+      this.rest = '';
+      this.skipping = true;
+      this.onTooLong(this.n + 1);
+    }
+  }
+  /** The last line, which had no line break after it: returned for the reader to judge (it may be cut short). */
+  end(): { line: string; n: number } | undefined {
+    if (this.skipping || this.rest === '') return undefined;
+    const line = this.rest.endsWith('\r') ? this.rest.slice(0, -1) : this.rest;
+    this.rest = '';
+    return { line, n: ++this.n };
+  }
+  get lines(): number {
+    return this.n;
+  }
+}
+
+/** A number as a logger writes it (optional sign, decimals); undefined for anything else. */
+export function num(s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const t = s.trim();
+  if (t === '' || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return undefined;
+  return Number(t);
+}

@@ -1,0 +1,135 @@
+/**
+ * Racelogic VBO: the date only in line 1 (`File created on DD/MM/YYYY at HH:MM:SS`), then
+ * sections: `[header]`, `[comments]`, `[session data]`, `[laptiming]`, `[column names]`, `[data]`
+ * (space-separated rows). Latitude and longitude are in minutes of arc, longitude positive to the
+ * WEST; time is UTC `hhmmss.ss` (rolling over at midnight); velocity in km/h; the satellites
+ * field carries flags (+64 brake trigger, +128 DGPS).
+ */
+import { AppError } from '../errors';
+import type { Gate } from '../tracks/gate';
+import { LineSplitter, num, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
+
+const DAY_MS = 86_400_000;
+
+/** `hhmmss.ss` → ms of the day. */
+export function hhmmssToMs(raw: string): number | undefined {
+  const m = /^(\d{2})(\d{2})(\d{2}(?:\.\d+)?)$/.exec(raw);
+  if (!m) return undefined;
+  const [h, mi, s] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (h > 23 || mi > 59 || s >= 61) return undefined;
+  return Math.round(((h * 60 + mi) * 60 + s) * 1000);
+}
+
+/** The four numbers of a `[laptiming]` line, both ways loggers write them (lat first or lon first). */
+function laptimingGates(values: number[]): Gate[] {
+  const [p, q, r, s] = values.map((v) => v / 60) as [number, number, number, number];
+  return [
+    { a: { lat: p, lon: -q }, b: { lat: r, lon: -s } },
+    { a: { lat: q, lon: -p }, b: { lat: s, lon: -r } },
+  ];
+}
+
+export function createVboReader(): FormatReader {
+  const out = new TraceBuilder();
+  let dayMs: number | undefined;
+  let section = '';
+  let names: string[] = [];
+  let startGates: Gate[] = [];
+  let cols: { sats: number; time: number; lat: number; lon: number; speed: number; lean: number } | undefined;
+  let day = 0;
+  let lastTod: number | undefined;
+
+  const row = (line: string, n: number) => {
+    const t = line.trim();
+    if (n === 1 || (dayMs === undefined && /^File created on/i.test(t))) {
+      const m = /(\d{2})\/(\d{2})\/(\d{4})/.exec(t);
+      if (m) {
+        const ms = Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1]));
+        if (Number.isFinite(ms) && Number(m[2]) >= 1 && Number(m[2]) <= 12) dayMs = ms;
+      }
+      return;
+    }
+    if (t === '') return;
+    const sec = /^\[(.+)\]$/.exec(t);
+    if (sec) {
+      section = sec[1]!.toLowerCase();
+      return;
+    }
+    if (section === 'laptiming') {
+      const f = t.split(/\s+/);
+      if (/^start$/i.test(f[0] ?? '')) {
+        const values = f.slice(1, 5).map(num);
+        if (values.every((v) => v !== undefined)) startGates = laptimingGates(values as number[]);
+      }
+      return;
+    }
+    if (section === 'column names') {
+      names = t.split(/\s+/).map((s) => s.toLowerCase());
+      return;
+    }
+    if (section !== 'data') return;
+    if (!cols) {
+      const at = (...candidates: string[]) => names.findIndex((n) => candidates.includes(n));
+      cols = {
+        sats: at('sats', 'satellites'),
+        time: at('time', 'utc-time'),
+        lat: at('lat', 'latitude'),
+        lon: at('long', 'lon', 'longitude'),
+        speed: at('velocity', 'velocity_kmh', 'speed'),
+        lean: at('lean-angle', 'lean_angle', 'lean', 'roll_angle'),
+      };
+      if (cols.time < 0 || cols.lat < 0 || cols.lon < 0)
+        throw new AppError(
+          'import/no-fix',
+          'VBO without time, lat and long columns; nothing was stored.',
+          undefined,
+          'VBO sem as colunas time, lat e long; nada foi gravado.',
+        );
+      if (dayMs === undefined)
+        throw new AppError(
+          'import/no-date',
+          'VBO without "File created on DD/MM/YYYY" in its first line; nothing was stored.',
+          undefined,
+          'O VBO não traz "File created on DD/MM/AAAA" na primeira linha, então não se sabe o dia; nada foi gravado.',
+        );
+    }
+    const f = t.split(/\s+/);
+    const tod = hhmmssToMs(f[cols.time] ?? '');
+    const latMin = num(f[cols.lat]);
+    const lonMin = num(f[cols.lon]);
+    if (tod === undefined || latMin === undefined || lonMin === undefined || f.length < names.length) {
+      out.counts.badLines++;
+      return;
+    }
+    if (lastTod !== undefined && tod < lastTod - DAY_MS / 2) day++; // past midnight
+    lastTod = tod;
+    const sats = cols.sats >= 0 ? num(f[cols.sats]) : undefined;
+    const speed = cols.speed >= 0 ? num(f[cols.speed]) : undefined;
+    const lean = cols.lean >= 0 ? num(f[cols.lean]) : undefined;
+    out.add({
+      timeMs: dayMs! + day * DAY_MS + tod,
+      lat: latMin / 60,
+      lon: -lonMin / 60,
+      ...(speed !== undefined ? { speedKmh: speed } : {}),
+      ...(sats !== undefined ? { satellites: Math.round(sats) & 63 } : {}),
+      ...(lean !== undefined ? { leanDeg: lean } : {}),
+    });
+  };
+  const lines = new LineSplitter(row, () => out.counts.badLines++);
+
+  return {
+    write: (text) => lines.write(text),
+    end(): ImportedFile {
+      const last = lines.end();
+      if (last && section === 'data' && last.line.trim().split(/\s+/).length >= names.length) row(last.line, last.n);
+      else if (last && last.line.trim() !== '') out.truncatedAt = last.n;
+      if (!cols)
+        throw new AppError('import/no-fix', 'VBO without a [data] section; nothing was stored.', undefined, 'VBO sem a seção [data]; nada foi gravado.');
+      const trace = out.trace();
+      // Of the two readings of the file's line, the one that lies where the trace runs.
+      const near = (g: Gate) => trace.count > 0 && Math.abs(g.a.lat - trace.lat[0]!) < 0.05 && Math.abs(g.a.lon - trace.lon[0]!) < 0.05;
+      const fileGate = startGates.find(near);
+      return { format: 'vbo', trace, loggerLaps: [], ...(fileGate ? { fileGate } : {}), warnings: out.warnings(), lines: lines.lines };
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { readImport } from '../../../../core/imports/importer';
+import { toColumns } from '../../../../core/imports/to-session';
+import * as W from '../../../../core/imports/test-support/writers';
+import { parseGpsSix } from '../../../../core/formats/gps-six';
+import { buildRacingLine, generateSession, type TrackGeometry } from '../../../../core/sim/session-generator';
+import { gateAcross, type Gate } from '../../../../core/tracks/gate';
+import { timeLaps } from '../../../../core/tracks/lap-timing';
+import { loadTracks } from '../../lib/track-files';
+
+// Every format written from a generated session (the truth known), read back, and timed: the
+// flying laps within 0.02 s of the generator's, whatever the format did to the numbers.
+
+const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
+const day = { y: 2026, m: 11, d: 15 };
+
+function trueGate(track: TrackGeometry): Gate {
+  const line = buildRacingLine(track);
+  const [lat, lon] = line.proj.toLatLon(line.x[0]!, line.y[0]!);
+  return gateAcross({ lat, lon }, line.x[1]! - line.x[0]!, line.y[1]! - line.y[0]!);
+}
+
+function session(hz: number, seed = 7) {
+  const gen = generateSession(interlagos, { seed, hz, heats: 2, lapsPerHeat: [3, 4], gpsNoise: 0.3 });
+  return { gen, c: parseGpsSix(gen.gpsSix).value };
+}
+
+const enc = (s: string) => [new TextEncoder().encode(s)];
+
+async function timed(text: string | Uint8Array[], name: string) {
+  const read = await readImport(typeof text === 'string' ? enc(text) : text, name);
+  if (read.kind !== 'trace') throw new Error('expected a trace');
+  const c = toColumns(read.file.trace);
+  return { file: read.file, laps: timeLaps(c, trueGate(interlagos)) };
+}
+
+function worstFlying(laps: { kind: string; complete: boolean; seconds: number }[], truth: number[]) {
+  const flying = laps.filter((l) => l.kind === 'flying' && l.complete);
+  expect(flying.length).toBeGreaterThan(3);
+  let worst = 0;
+  for (const l of flying)
+    worst = Math.min(...truth.map((t) => Math.abs(t - l.seconds))) > worst ? Math.min(...truth.map((t) => Math.abs(t - l.seconds))) : worst;
+  return worst;
+}
+
+describe('import formats, generated from the simulator', () => {
+  const { gen, c } = session(10);
+  const truth = gen.laps.map((l) => l.lapSeconds);
+  const cases: [string, string, () => string][] = [
+    ['GPX 1.1 (Garmin speed extension)', 'sessao.gpx', () => W.writeGpx(c, day)],
+    ['GPX 1.0 (<speed>)', 'sessao.gpx', () => W.writeGpx(c, day, { version: '1.0' })],
+    ['RaceChrono CSV v3', 'session.csv', () => W.writeRaceChrono(c, day)],
+    ['VBO', 'session.vbo', () => W.writeVbo(c, day)],
+    ['AiM CSV', 'aim.csv', () => W.writeAim(c, day, gen.laps, 10)],
+    ['NMEA 0183', 'gps.nmea', () => W.writeNmea(c, day)],
+    ['SpeedAngle .sa', 'INTERLAGOS 111526.sa', () => W.writeSpeedAngle(c, day, gen.laps, trueGate(interlagos))],
+    ['gps.six', 'Interlagos/15112026/gps.six', () => gen.gpsSix],
+  ];
+  for (const [name, file, write] of cases) {
+    it(`${name}: fixes, day and laps within 0.02 s of the truth`, async () => {
+      const { file: f, laps } = await timed(write(), file);
+      expect(f.trace.count).toBeGreaterThan(c.count * 0.99);
+      const first = new Date(f.trace.timeMs[0]!);
+      expect([first.getUTCFullYear(), first.getUTCMonth() + 1, first.getUTCDate()]).toEqual([2026, 11, 15]);
+      expect(worstFlying(laps, truth)).toBeLessThan(0.02);
+    });
+  }
+
+  it('the logger laps of AiM and SpeedAngle files are the logger’s own times', async () => {
+    const aim = await timed(W.writeAim(c, day, gen.laps, 10), 'a.csv');
+    expect(aim.file.loggerLaps.length).toBe(truth.length);
+    aim.file.loggerLaps.forEach((l, k) => expect(l.seconds).toBeCloseTo(truth[k]!, 3));
+    const sa = await timed(W.writeSpeedAngle(c, day, gen.laps, trueGate(interlagos)), 'x.sa');
+    expect(sa.file.loggerLaps.length).toBe(truth.length - 1);
+    expect(sa.file.fileGate).toBeDefined();
+  });
+});
