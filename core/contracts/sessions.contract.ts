@@ -6,7 +6,8 @@ export const heatSchema = z.enum(HEATS);
 
 export const problemSchema = z.object({ line: z.number().int(), field: z.string(), reason: z.string() });
 
-export const deviceIdParam = z.string().regex(/^\d{12}$/, 'device id: 12 digits');
+/** A device (12 digits) or a rider's import collection ('imp' + 12 hex digits). */
+export const deviceIdParam = z.string().regex(/^(\d{12}|imp[0-9a-f]{12})$/, 'device id: 12 digits, or an import collection');
 export const trackParam = z.string().min(1).max(64);
 export const dateParam = z.string().regex(/^\d{8}$/, 'date: ddmmyyyy');
 

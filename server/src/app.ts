@@ -44,6 +44,8 @@ import { createStorageService } from './modules/storage/storage.service';
 import { storageRoutes } from './modules/storage/storage.routes';
 import { meRoutes } from './modules/users/me.routes';
 import { tracksRoutes } from './modules/tracks/tracks.routes';
+import { importsRoutes } from './modules/imports/imports.routes';
+import { createImportsService } from './modules/imports/imports.service';
 import { createTracksService } from './modules/tracks/tracks.service';
 import { trackCatalogue } from './modules/tracks/track-catalogue';
 import { loadTracks } from './lib/track-files';
@@ -242,8 +244,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   await app.register(liveRoutes, { reader, events, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID, metrics, ...deps.live });
   await app.register(deviceApiRoutes, { devices, receiver, users, metrics });
   await app.register(storageRoutes, { storage, demoDeviceId: DEMO_DEVICE_ID });
-  await app.register(tracksRoutes, {
-    tracks: createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks() }),
+  const tracks = createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks() });
+  await app.register(tracksRoutes, { tracks, reader, demoDeviceId: DEMO_DEVICE_ID });
+  await app.register(importsRoutes, {
+    imports: createImportsService({ db, blobs, receiver, tracks, coordination: database.coordination }),
     reader,
     demoDeviceId: DEMO_DEVICE_ID,
   });

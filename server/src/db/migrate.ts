@@ -6,6 +6,7 @@ import * as m0004 from './migrations/0004-session-line-counts';
 import * as m0005 from './migrations/0005-rate-limits';
 import * as m0006 from './migrations/0006-tracks';
 import * as m0007 from './migrations/0007-track-sectors';
+import * as m0008 from './migrations/0008-imports';
 
 /** Migrations listed in code (no directory scanning), so bundling and tsx behave the same. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005-rate-limits': m0005,
   '0006-tracks': m0006,
   '0007-track-sectors': m0007,
+  '0008-imports': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -130,6 +130,8 @@ export interface DB {
   rate_limits: RateLimitsTable;
   tracks: TracksTable;
   session_tracks: SessionTracksTable;
+  import_collections: ImportCollectionsTable;
+  import_files: ImportFilesTable;
 }
 
 export interface TracksTable {
@@ -159,4 +161,25 @@ export interface TracksTable {
 export interface SessionTracksTable {
   session_id: string;
   track_id: string;
+}
+
+export interface ImportCollectionsTable {
+  owner_email: string;
+  /** 'imp' + 12 hex digits: the "device" a rider's imported sessions live under. */
+  id: string;
+  created_at: string;
+}
+
+export interface ImportFilesTable {
+  owner_email: string;
+  /** hex MD5 of the bytes as sent. */
+  md5: string;
+  session_id: string;
+  filename: string;
+  format: string;
+  size: number | string;
+  blob_key: string;
+  /** JSON of the import's answer. */
+  answer: string;
+  created_at: string;
 }

@@ -311,7 +311,7 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
      * interrupted upload, which recovery indexes from the blob (the same path as after a crash).
      */
     async reindexBlobsNewerThanIndex(): Promise<number> {
-      const everything = { admin: true, email: '', demoDeviceId: '' };
+      const everything = { admin: true, email: '', demoDeviceId: '', system: true };
       for (const row of await listVisibleSessions(db, everything)) {
         for (const [kind, md5] of [
           ['lap', row.lap_md5],

@@ -6,17 +6,27 @@ import type { DB, LapSessionsTable } from '../../db/schema';
 
 export type SessionRow = Selectable<LapSessionsTable>;
 
-/** Who may read which sessions: the owner at upload time, everyone for the demo device, admins all. */
+/**
+ * Who may read which sessions: the owner at upload time, everyone for the demo device, admins all
+ * but other riders' imports (those are their importer's alone); `system` (recovery) every one.
+ */
 export interface Viewer {
   email: string;
   admin: boolean;
   demoDeviceId: string;
+  system?: boolean;
 }
+
+/** Import collections are 'imp' + hex; device ids are digits. */
+export const IMPORT_COLLECTION_PREFIX = 'imp';
 
 function visible(db: Kysely<DB>, viewer: Viewer) {
   let q = db.selectFrom('lap_sessions');
+  if (viewer.system) return q;
   if (!viewer.admin) {
     q = q.where((eb) => eb.or([eb('owner_email', '=', viewer.email), eb('device_id', '=', viewer.demoDeviceId)]));
+  } else {
+    q = q.where((eb) => eb.or([eb('owner_email', '=', viewer.email), eb('device_id', 'not like', `${IMPORT_COLLECTION_PREFIX}%`)]));
   }
   return q;
 }
@@ -26,13 +36,15 @@ export function findSession(db: Kysely<DB>, id: string): Promise<SessionRow | un
 }
 
 // Read by every session screen: compiled once (see preparedQuery), one shape per kind of viewer.
-const visibleSessionForAdmin = preparedQuery((db, id: string) => db.selectFrom('lap_sessions').selectAll().where('id', '=', id));
+const visibleSessionForAdmin = preparedQuery((db, id: string, email: string) =>
+  visible(db, { admin: true, email, demoDeviceId: '' }).selectAll().where('id', '=', id),
+);
 const visibleSessionForRider = preparedQuery((db, id: string, email: string, demoDeviceId: string) =>
   visible(db, { admin: false, email, demoDeviceId }).selectAll().where('id', '=', id),
 );
 
 export function findVisibleSession(db: Kysely<DB>, viewer: Viewer, id: string): Promise<SessionRow | undefined> {
-  return viewer.admin ? visibleSessionForAdmin.first(db, id) : visibleSessionForRider.first(db, id, viewer.email, viewer.demoDeviceId);
+  return viewer.admin ? visibleSessionForAdmin.first(db, id, viewer.email) : visibleSessionForRider.first(db, id, viewer.email, viewer.demoDeviceId);
 }
 
 // Two EXISTS probes in one statement: less than half the time of the same test as a UNION ALL.

@@ -138,10 +138,8 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     };
   }
 
-  /** The track a session was ridden on, found (and remembered) on its first analysis. */
-  async function trackFor(sessionId: string, owner: string, trace: GpsColumns): Promise<TrackRow> {
-    const known = await trackOfSession(db, sessionId);
-    if (known) return known;
+  /** The track a trace was ridden on: a known one that fits, else a new one (kept). */
+  async function identify(trace: GpsColumns, owner: string): Promise<TrackRow> {
     const samples = movingSamples(trace);
     if (samples.length < 10) throw new AppError('track/no-complete-lap');
     const mid = samples[Math.floor(samples.length / 2)]!;
@@ -152,18 +150,36 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
       const score = fit.onShare * fit.coverage;
       if (!best || score > best.score) best = { row, score };
     }
-    let row = best?.row;
-    if (!row) {
-      const fresh = newTrackFor(trace, samples, owner);
-      if (!fresh) throw new AppError('track/no-complete-lap');
-      await insertTrack(db, fresh);
-      row = (await findTrack(db, fresh.id))!;
-    }
+    if (best) return best.row;
+    const fresh = newTrackFor(trace, samples, owner);
+    if (!fresh) throw new AppError('track/no-complete-lap');
+    await insertTrack(db, fresh);
+    return (await findTrack(db, fresh.id))!;
+  }
+
+  /** The track a session was ridden on, found (and remembered) on its first analysis. */
+  async function trackFor(sessionId: string, owner: string, trace: GpsColumns): Promise<TrackRow> {
+    const known = await trackOfSession(db, sessionId);
+    if (known) return known;
+    const row = await identify(trace, owner);
     await setTrackOfSession(db, sessionId, row.id);
     return row;
   }
 
   return {
+    /**
+     * The track a trace (not yet a session: an import) was ridden on, with its definition; the
+     * session is tied to it with `remember` once it exists.
+     */
+    async identify(trace: GpsColumns, owner: string) {
+      const row = await identify(trace, owner);
+      return { id: row.id, name: row.name, source: row.source, definition: definitionOf(row) };
+    },
+
+    async remember(sessionId: string, trackId: string) {
+      await setTrackOfSession(db, sessionId, trackId);
+    },
+
     async analysis(viewer: Viewer, s: SessionAddress, query: { lap?: number; reference?: number }): Promise<TrackAnalysisResponse> {
       const inputs = await reader.trackInputs(viewer, s);
       const trace = await inputs.columns();

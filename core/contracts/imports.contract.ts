@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { IMPORT_FORMATS } from '../imports/trace';
+import { trackSourceSchema } from './tracks.contract';
+
+export const importQuerySchema = z.object({
+  /** The file's name as the rider has it (a gps.six's day may be in it: 15112026_gps.six). */
+  filename: z.string().min(1).max(255),
+  /** The session's track name, instead of the one Voltas finds. */
+  track: z.string().min(1).max(64).optional(),
+});
+
+export const importWarningSchema = z.object({
+  code: z.enum(['truncated', 'badLines', 'badChecksums', 'backwards', 'duplicates', 'jumps', 'gaps', 'fileLineUnused', 'leanCalculated']),
+  count: z.number().int().optional(),
+  line: z.number().int().optional(),
+  /** In Portuguese, for the rider. */
+  message: z.string(),
+});
+
+export const importResponseSchema = z.object({
+  /** Where the session is: `device` is the rider's own import collection, usable in every /api/devices/:id/... read. */
+  session: z.object({ device: z.string(), track: z.string(), date: z.string() }),
+  format: z.enum(IMPORT_FORMATS),
+  track: z.object({ id: z.string(), name: z.string(), source: trackSourceSchema }),
+  /** Files of that day at that track imported so far (one session). */
+  files: z.number().int(),
+  /** The complete laps, timed by Voltas from the trace at the track's start/finish; `loggerSeconds` the logger's own time of that lap. */
+  laps: z.array(
+    z.object({ heat: z.string(), number: z.number().int(), seconds: z.number(), kind: z.enum(['out', 'flying', 'in']), loggerSeconds: z.number().nullable() }),
+  ),
+  bestLapSeconds: z.number().nullable(),
+  /** The laps as the logger itself timed them (AiM, SpeedAngle, RaceChrono, a VBO's own line). */
+  loggerLaps: z.array(z.number()),
+  samples: z.number().int(),
+  warnings: z.array(importWarningSchema),
+  /** A lap.six replaced the laps of the gps.six imported before it. */
+  replacedLaps: z.boolean().optional(),
+});
+export type ImportAnswer = z.infer<typeof importResponseSchema>;

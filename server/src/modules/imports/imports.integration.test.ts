@@ -1,0 +1,212 @@
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
+import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
+import { parseGpsSix } from '../../../../core/formats/gps-six';
+import * as W from '../../../../core/imports/test-support/writers';
+import { generateSession } from '../../../../core/sim/session-generator';
+import { loadTracks } from '../../lib/track-files';
+import { addDevice, put } from '../../../test/fixtures';
+import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+
+// Imports through the HTTP API as two riders and an admin would: the formats, the session they
+// make, who sees it, deleting it, and every kind of bad file.
+
+let server: TestServer;
+let ana: Browser;
+let bia: Browser;
+let admin: Browser;
+const tracks = loadTracks();
+const interlagos = tracks.find((t) => t.name === 'Interlagos')!;
+const day = { y: 2026, m: 10, d: 4 };
+const gen = generateSession(interlagos, { seed: 11, heats: 2, lapsPerHeat: [3, 4], gpsNoise: 0.2 });
+const c = parseGpsSix(gen.gpsSix).value;
+const truth = gen.laps.map((l) => l.lapSeconds);
+
+async function importFile(b: Browser, filename: string, body: string | Buffer, query = '') {
+  const res = await b.request(`/api/imports?filename=${encodeURIComponent(filename)}${query}`, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  return { status: res.status, body: (await res.json()) as ImportAnswer & { code?: string; mensagem?: string } };
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ ADMIN_EMAILS: 'chefe@example.com' });
+  ana = new Browser(server.baseUrl);
+  await ana.signIn('ana@example.com');
+  bia = new Browser(server.baseUrl);
+  await bia.signIn('bia@example.com');
+  admin = new Browser(server.baseUrl);
+  await admin.signIn('chefe@example.com');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('imports through the API', () => {
+  let gpxAnswer: ImportAnswer;
+
+  it('a GPX: 201 with the session, laps timed from the trace within 0.02 s, on the track it ran on', async () => {
+    const { status, body } = await importFile(ana, 'Interlagos manhã.gpx', W.writeGpx(c, day));
+    expect(status).toBe(201);
+    gpxAnswer = body;
+    expect(body.session.device).toMatch(/^imp[0-9a-f]{12}$/);
+    expect(body.session).toMatchObject({ track: 'Interlagos', date: '04102026' });
+    expect(body.track.source).toBe('bundled');
+    const flying = body.laps.filter((l) => l.kind === 'flying');
+    expect(flying.length).toBeGreaterThan(3);
+    for (const l of flying) expect(Math.min(...truth.map((t) => Math.abs(t - l.seconds)))).toBeLessThanOrEqual(0.02);
+  });
+
+  it('the same bytes again: 200 with the same answer, nothing imported twice', async () => {
+    const { status, body } = await importFile(ana, 'outro nome.gpx', W.writeGpx(c, day));
+    expect(status).toBe(200);
+    expect(body).toEqual(gpxAnswer);
+  });
+
+  it('the imported session reads like a device session: laps, GPS, track analysis', async () => {
+    const s = gpxAnswer.session;
+    const base = `/api/devices/${s.device}/sessions/${s.track}/${s.date}`;
+    const laps = await ana.request(base + '/laps');
+    expect(laps.status).toBe(200);
+    const lapsBody = (await laps.json()) as { laps: { lapSeconds: number }[] };
+    expect(lapsBody.laps.length).toBe(gpxAnswer.laps.length);
+    const analysis = await ana.request(base + '/track-analysis');
+    expect(analysis.status).toBe(200);
+    const a = (await analysis.json()) as TrackAnalysisResponse;
+    expect(a.track.name).toBe('Interlagos');
+    expect(a.corners.length).toBeGreaterThan(5);
+    expect((await ana.request(`/api/devices/${s.device}/tracks`)).status).toBe(200);
+    const me = (await (await ana.request('/api/me')).json()) as { devices: string[] };
+    expect(me.devices).toContain(s.device);
+  });
+
+  it('a VBO of the same day and track joins the same session (one session per track and day)', async () => {
+    const later = generateSession(interlagos, { seed: 12, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2, startTimeMs: 17 * 3_600_000 });
+    const { status, body } = await importFile(ana, 'tarde.vbo', W.writeVbo(parseGpsSix(later.gpsSix).value, day));
+    expect(status).toBe(201);
+    expect(body.session).toEqual(gpxAnswer.session);
+    expect(body.files).toBe(2);
+    expect(body.laps.length).toBeGreaterThan(gpxAnswer.laps.length);
+  });
+
+  it('another rider, and an admin, cannot see, read or delete it (404, as if it did not exist)', async () => {
+    const s = gpxAnswer.session;
+    const base = `/api/devices/${s.device}/sessions/${s.track}/${s.date}`;
+    for (const who of [bia, admin]) {
+      expect((await who.request(base + '/laps')).status).toBe(404);
+      expect((await who.request(base + '/track-analysis')).status).toBe(404);
+      expect((await who.request(base, { method: 'DELETE' })).status).toBe(404);
+    }
+    const me = (await (await bia.request('/api/me')).json()) as { devices: string[] };
+    expect(me.devices).not.toContain(s.device);
+  });
+
+  it('a device session cannot be deleted this way (403), an imported one by its importer (204, then 404)', async () => {
+    const token = await addDevice(server, '000000000077', 'ana@example.com');
+    await put(server, '/api/device/v1/sessions/Interlagos/05102026/lap.six', token, gen.lapSix);
+    expect((await ana.request('/api/devices/000000000077/sessions/Interlagos/05102026', { method: 'DELETE' })).status).toBe(403);
+    const other = await importFile(ana, 'x.nmea', W.writeNmea(c, { y: 2026, m: 10, d: 6 }));
+    expect(other.status).toBe(201);
+    const base = `/api/devices/${other.body.session.device}/sessions/${other.body.session.track}/${other.body.session.date}`;
+    expect((await ana.request(base, { method: 'DELETE' })).status).toBe(204);
+    expect((await ana.request(base + '/laps')).status).toBe(404);
+    // Gone with its files: importing it again makes it anew.
+    expect((await importFile(ana, 'x.nmea', W.writeNmea(c, { y: 2026, m: 10, d: 6 }))).status).toBe(201);
+  });
+
+  it('every format, and a .gz of one, imports', async () => {
+    const d = (n: number) => ({ y: 2026, m: 9, d: n });
+    const files: [string, string | Buffer][] = [
+      ['a.gpx', W.writeGpx(c, d(1), { version: '1.0' })],
+      ['b.csv', W.writeRaceChrono(c, d(2))],
+      ['c.csv', W.writeAim(c, d(3), gen.laps, 10)],
+      ['d.sa', W.writeSpeedAngle(c, d(4), gen.laps, { a: { lat: 0, lon: 0 }, b: { lat: 0, lon: 0.0001 } })],
+      ['05092026_gps.six', gen.gpsSix],
+      ['f.gpx.gz', gzipSync(W.writeGpx(c, d(6)))],
+    ];
+    for (const [name, body] of files) {
+      const r = await importFile(bia, name, body);
+      expect(r.status, `${name}: ${JSON.stringify(r.body).slice(0, 300)}`).toBe(201);
+      expect(r.body.laps.length, name).toBeGreaterThan(3);
+    }
+  });
+
+  it('the gps.six’s lap.six replaces its laps with the device’s own', async () => {
+    const r = await importFile(bia, 'lap.six', gen.lapSix);
+    expect(r.status).toBe(201);
+    expect(r.body.replacedLaps).toBe(true);
+    expect((await importFile(ana, 'lap.six', gen.lapSix)).status).toBe(422); // ana has no gps.six of it
+  });
+});
+
+describe('bad files are refused with a clear reason and store nothing', () => {
+  const cases: [string, string | Buffer, number, string][] = [
+    ['foto.jpg', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46]), 415, 'import/unsupported-format'],
+    ['planilha.csv', 'a,b,c\n1,2,3\n', 415, 'import/unsupported-format'],
+    ['vazio.gpx', '', 422, 'import/no-fix'],
+    [
+      'laughs.gpx',
+      '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]><gpx>&lol2;</gpx>',
+      422,
+      'import/xml-dtd',
+    ],
+    [
+      'xxe.gpx',
+      '<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><gpx><trk><name>&xxe;</name></trk></gpx>',
+      422,
+      'import/xml-dtd',
+    ],
+    ['sem-pontos.gpx', '<?xml version="1.0"?><gpx version="1.1"><trk><trkseg></trkseg></trk></gpx>', 422, 'import/no-fix'],
+    ['sem-data.vbo', '[header]\ntime\n[column names]\nsats time lat long velocity\n[data]\n010 120000.00 +01422.0 +02801.0 100.0\n', 422, 'import/no-date'],
+    ['gps.six', gen.gpsSix.slice(0, 2000), 422, 'import/no-date'],
+    ['bomba.gz', gzipSync(Buffer.alloc(1)), 415, 'import/unsupported-format'],
+  ];
+  for (const [name, body, status, code] of cases) {
+    it(`${name}: ${status} ${code}, in Portuguese`, async () => {
+      const r = await importFile(ana, name, body);
+      expect(r.status).toBe(status);
+      expect(r.body.code).toBe(code);
+      expect(r.body.mensagem).toMatch(/[ãçéó]|nada foi gravado/);
+    });
+  }
+
+  it('the 415 lists the formats Voltas reads', async () => {
+    const r = await importFile(ana, 'x.kml', '<kml></kml>');
+    expect(r.status).toBe(415);
+    for (const f of ['GPX', 'RaceChrono', 'VBO', 'AiM', 'NMEA', 'SpeedAngle', 'lap.six', '.gz']) expect(r.body.mensagem).toContain(f);
+  });
+
+  it('a truncated file imports what is complete and says where it stopped', async () => {
+    const full = W.writeGpx(c, { y: 2026, m: 8, d: 1 });
+    const r = await importFile(bia, 'cortado.gpx', full.slice(0, Math.floor(full.length * 0.7)));
+    expect(r.status).toBe(201);
+    const cut = r.body.warnings.find((w) => w.code === 'truncated');
+    expect(cut?.line).toBeGreaterThan(100);
+    expect(cut?.message).toContain('termina no meio');
+  });
+
+  it('a file over 256 MiB: 413 before it is read to its end', async () => {
+    const chunk = Buffer.alloc(1 << 20, 0x41);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(ctl) {
+        if (sent++ >= 300) ctl.close();
+        else ctl.enqueue(chunk);
+      },
+    });
+    const res = await ana
+      .request('/api/imports?filename=big.csv', { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'text/csv' } } as RequestInit)
+      .catch((e: Error) => e);
+    if (res instanceof Error)
+      expect(sent).toBeLessThan(300); // the server closed the connection early
+    else expect(res.status).toBe(413);
+  });
+
+  it('signed out: 401', async () => {
+    const r = await new Browser(server.baseUrl).request('/api/imports?filename=a.gpx', { method: 'POST', body: 'x' });
+    expect(r.status).toBe(401);
+  });
+});

@@ -1,0 +1,47 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, ImportFilesTable } from '../../db/schema';
+
+export type ImportFileRow = Selectable<ImportFilesTable>;
+
+export async function findCollection(db: Kysely<DB>, owner: string): Promise<string | undefined> {
+  const row = await db.selectFrom('import_collections').select('id').where('owner_email', '=', owner).executeTakeFirst();
+  return row?.id;
+}
+
+/** The owner's collection, created with `id` if it has none yet (another instance may have done it). */
+export async function ensureCollection(db: Kysely<DB>, owner: string, id: string, now: string): Promise<string> {
+  await db
+    .insertInto('import_collections')
+    .values({ owner_email: owner, id, created_at: now })
+    .onConflict((oc) => oc.column('owner_email').doNothing())
+    .execute();
+  return (await findCollection(db, owner))!;
+}
+
+export function findImportFile(db: Kysely<DB>, owner: string, md5: string): Promise<ImportFileRow | undefined> {
+  return db.selectFrom('import_files').selectAll().where('owner_email', '=', owner).where('md5', '=', md5).executeTakeFirst();
+}
+
+export function listImportFiles(db: Kysely<DB>, sessionId: string): Promise<ImportFileRow[]> {
+  return db.selectFrom('import_files').selectAll().where('session_id', '=', sessionId).orderBy('created_at').execute();
+}
+
+export async function recordImportFile(db: Kysely<DB>, row: ImportFileRow): Promise<void> {
+  await db
+    .insertInto('import_files')
+    .values(row)
+    .onConflict((oc) => oc.columns(['owner_email', 'md5']).doUpdateSet({ answer: row.answer, session_id: row.session_id }))
+    .execute();
+}
+
+export async function updateAnswers(db: Kysely<DB>, sessionId: string, answer: string): Promise<void> {
+  await db.updateTable('import_files').set({ answer }).where('session_id', '=', sessionId).execute();
+}
+
+/** An imported session and everything indexed of it (its blobs are the service's to delete). */
+export async function deleteImportedSession(db: Kysely<DB>, sessionId: string): Promise<void> {
+  await db.deleteFrom('import_files').where('session_id', '=', sessionId).execute();
+  await db.deleteFrom('session_tracks').where('session_id', '=', sessionId).execute();
+  await db.deleteFrom('laps').where('session_id', '=', sessionId).execute();
+  await db.deleteFrom('lap_sessions').where('id', '=', sessionId).execute();
+}

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { apiErrorSchema } from '../../../../core/contracts/common.contract';
+import { importQuerySchema, importResponseSchema } from '../../../../core/contracts/imports.contract';
+import { sessionParamsSchema } from '../../../../core/contracts/sessions.contract';
+import { viewerOf } from '../sessions/device-check';
+import type { SessionReader } from '../sessions/session-reader.service';
+import type { ImportsService } from './imports.service';
+
+const errors = {
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+  413: apiErrorSchema,
+  415: apiErrorSchema,
+  422: apiErrorSchema,
+  429: apiErrorSchema,
+};
+
+export async function importsRoutes(app: FastifyInstance, opts: { imports: ImportsService; reader: SessionReader; demoDeviceId: string }) {
+  const { imports } = opts;
+
+  // The file is the raw body, whatever its Content-Type: left unread here, streamed by the service.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/api/imports',
+      {
+        config: { access: 'rider', rateLimit: { max: 120, timeWindow: '1 minute' } },
+        bodyLimit: imports.MAX_IMPORT_BYTES,
+        schema: {
+          tags: ['imports'],
+          summary:
+            'Imports a session from another logger: GPX 1.0/1.1, RaceChrono CSV v3, Racelogic VBO, AiM CSV, NMEA 0183, SpeedAngle .sa, gps.six (then its lap.six), or a .gz of one; the file is the raw body (≤ 256 MiB)',
+          querystring: importQuerySchema,
+          response: { 200: importResponseSchema, 201: importResponseSchema, ...errors },
+        },
+      },
+      async (req, reply) => {
+        const body = req.body as AsyncIterable<Uint8Array>;
+        try {
+          const { created, answer } = await imports.importFile(
+            req.identity!.email,
+            req.query.filename,
+            body,
+            req.query.track ? { trackName: req.query.track } : {},
+          );
+          return reply.code(created ? 201 : 200).send(answer);
+        } catch (err) {
+          // Refused before the body was read to its end: close the connection rather than read the rest.
+          if (!req.raw.readableEnded) reply.header('connection', 'close');
+          throw err;
+        }
+      },
+    );
+  });
+
+  app.withTypeProvider<ZodTypeProvider>().delete(
+    '/api/devices/:id/sessions/:track/:date',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['imports'],
+        summary: 'Deletes an imported session (only its importer; a device session cannot be deleted this way)',
+        params: sessionParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const viewer = viewerOf(req, opts.demoDeviceId);
+      const s = { device: req.params.id, track: req.params.track, date: req.params.date };
+      await imports.deleteSession(viewer, s, await opts.reader.canSeeSession(viewer, s));
+      return reply.code(204).send(null);
+    },
+  );
+}

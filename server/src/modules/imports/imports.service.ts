@@ -1,0 +1,324 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, promises as fs } from 'node:fs';
+import { createGunzip } from 'node:zlib';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { importResponseSchema } from '../../../../core/contracts/imports.contract';
+import type { SessionAddress } from '../../../../core/contracts/session-paths';
+import { AppError } from '../../../../core/errors';
+import { dateToDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
+import { parseLapSix } from '../../../../core/formats/lap-six';
+import { importWarningText } from '../../../../core/i18n/pt-BR-imports';
+import { isGzip } from '../../../../core/imports/detect';
+import { readImport } from '../../../../core/imports/importer';
+import { localDay } from '../../../../core/imports/local-time';
+import { gpsSixText, lapSixText, mergeTraces, numberSamples, toColumns } from '../../../../core/imports/to-session';
+import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
+import { timeLaps } from '../../../../core/tracks/lap-timing';
+import { analyzeTrack } from '../../../../core/tracks/track-analysis';
+import type { BlobStore } from '../../blobs/blob-store';
+import type { Coordination } from '../../db/coordination';
+import type { DB } from '../../db/schema';
+import { nowIso } from '../../lib/tokens';
+import type { SessionReceiver } from '../sessions/session-receiver.service';
+import { gpsColumnsKey, sessionKey } from '../sessions/session-files';
+import { findSession, type Viewer } from '../sessions/sessions.repository';
+import type { TracksService } from '../tracks/tracks.service';
+import {
+  deleteImportedSession,
+  ensureCollection,
+  findCollection,
+  findImportFile,
+  listImportFiles,
+  recordImportFile,
+  type ImportFileRow,
+} from './imports.repository';
+
+export type ImportAnswer = z.infer<typeof importResponseSchema>;
+
+/** The import limit (files stream through: memory stays flat whatever their size). */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+/** A .gz may inflate to at most this: a "zip bomb" stops here. */
+export const MAX_INFLATED_BYTES = 1024 * 1024 * 1024;
+
+/** A track's name as a session path segment: the characters a track name may hold, at most 64. */
+export function trackSegment(name: string): string {
+  const cleaned = name
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N} _.-]+/gu, ' ')
+    .replace(/\.{2,}/g, '.')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 64)
+    .trim();
+  return isValidTrackName(cleaned) ? cleaned : 'Pista';
+}
+
+/** The bytes of a stored file, inflated if it is a .gz (with the inflation limit). */
+async function* bytesOf(file: string): AsyncGenerator<Uint8Array> {
+  const head = Buffer.alloc(2);
+  const fh = await fs.open(file, 'r');
+  try {
+    await fh.read(head, 0, 2, 0);
+  } finally {
+    await fh.close();
+  }
+  const raw = createReadStream(file, { highWaterMark: 1 << 20 });
+  if (!isGzip(head)) {
+    yield* raw;
+    return;
+  }
+  let inflated = 0;
+  for await (const chunk of raw.pipe(createGunzip()) as AsyncIterable<Buffer>) {
+    inflated += chunk.length;
+    if (inflated > MAX_INFLATED_BYTES) {
+      raw.destroy();
+      throw new AppError(
+        'import/too-large',
+        `The .gz inflates past ${MAX_INFLATED_BYTES} bytes; nothing was stored.`,
+        undefined,
+        `O .gz descomprimido passa de ${MAX_INFLATED_BYTES / 1024 / 1024} MB; nada foi gravado.`,
+      );
+    }
+    yield chunk;
+  }
+}
+
+/** The import's warnings, each with its Portuguese text. */
+function present(warnings: ImportWarning[]) {
+  return warnings.map((w) => ({ ...w, message: importWarningText(w) }));
+}
+
+/**
+ * Sessions riders import from other loggers. A file is kept byte for byte in the blob store; its
+ * fixes become the session's gps.six and its laps, timed by Voltas at the track the trace ran on,
+ * its lap.six, received through the same receiver as a device's files (validation, index,
+ * recovery). Two files of one rider at one track on one day make one session (their traces
+ * merged), as one day with a device does.
+ */
+export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; receiver: SessionReceiver; tracks: TracksService; coordination: Coordination }) {
+  const { db, blobs, receiver, tracks, coordination } = deps;
+
+  async function collectionOf(owner: string): Promise<string> {
+    return (await findCollection(db, owner)) ?? ensureCollection(db, owner, `imp${randomBytes(6).toString('hex')}`, nowIso());
+  }
+
+  /** Receives the body into a temp file: size limit, MD5 on the way. */
+  async function receiveBody(body: AsyncIterable<Uint8Array>): Promise<{ file: string; md5: string; size: number }> {
+    const file = await blobs.tempPath();
+    const hash = createHash('md5');
+    const out = await fs.open(file, 'w', 0o600);
+    let size = 0;
+    try {
+      for await (const chunk of body) {
+        size += chunk.length;
+        if (size > MAX_IMPORT_BYTES)
+          throw new AppError(
+            'import/too-large',
+            `Imports are limited to ${MAX_IMPORT_BYTES} bytes; nothing was stored.`,
+            undefined,
+            `A importação aceita arquivos de até ${MAX_IMPORT_BYTES / 1024 / 1024} MB; nada foi gravado.`,
+          );
+        hash.update(chunk);
+        await out.write(chunk);
+      }
+    } catch (err) {
+      await out.close();
+      await fs.rm(file, { force: true });
+      throw err;
+    }
+    await out.close();
+    if (size === 0) {
+      await fs.rm(file, { force: true });
+      throw new AppError('import/no-fix', 'The file is empty; nothing was stored.', undefined, 'O arquivo está vazio; nada foi gravado.');
+    }
+    return { file, md5: hash.digest('hex'), size };
+  }
+
+  /** Builds (again) the session from all its imported files, and answers for the newest. */
+  async function buildSession(
+    address: { collection: string; owner: string; track: string; date: string },
+    trackId: string,
+    definition: Awaited<ReturnType<TracksService['identify']>>['definition'],
+    files: { file: ImportedFile }[],
+  ) {
+    const trace = mergeTraces(files.map((f) => f.file.trace));
+    const columns = toColumns(trace);
+    const analysis = analyzeTrack(columns, definition);
+    const warnings: ImportWarning[] = files.flatMap((f) => f.file.warnings);
+    // The logger's own laps: its file's, or timed at the file's own line where that really crosses the trace.
+    let logger: LoggerLap[] = files.flatMap((f) => f.file.loggerLaps);
+    for (const { file } of files) {
+      if (!file.fileGate || file.loggerLaps.length) continue;
+      const g = file.fileGate;
+      const ways = [g, { a: g.b, b: g.a }].map((gate) => timeLaps(columns, gate).filter((l) => l.complete));
+      const best = ways[0]!.length >= ways[1]!.length ? ways[0]! : ways[1]!;
+      if (best.length) logger = logger.concat(best.map((l) => ({ seconds: Number(l.seconds.toFixed(3)), endMs: trace.timeMs[0]! + l.end.ms })));
+      else warnings.push({ code: 'fileLineUnused' });
+    }
+    const { samples, lapNumbers } = numberSamples(columns.count, analysis.laps);
+    const gps = gpsSixText(columns, samples);
+    const lap = lapSixText(analysis.laps, lapNumbers, trace.timeMs[0]!, logger, definition.line.length);
+    const at = { deviceId: address.collection, owner: address.owner, track: address.track, date: address.date };
+    await receiver.receive({ ...at, kind: 'gps', body: Buffer.from(gps) });
+    if (lap.laps.length) await receiver.receive({ ...at, kind: 'lap', body: Buffer.from(lap.text) });
+    await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId);
+    const flying = analysis.laps.filter((l) => l.kind === 'flying' && l.complete);
+    return {
+      laps: analysis.laps
+        .filter((l) => l.complete)
+        .map((l) => {
+          const n = lapNumbers.get(l.number)!;
+          const mine = logger.find(
+            (g) => g.endMs !== undefined && Math.abs(g.endMs - (trace.timeMs[0]! + l.end.ms)) <= 2000 && Math.abs(g.seconds - l.seconds) < 1,
+          );
+          return { heat: 'ABCD'[n.heat]!, number: n.lapCount, seconds: Number(l.seconds.toFixed(3)), kind: l.kind, loggerSeconds: mine ? mine.seconds : null };
+        }),
+      bestLapSeconds: flying.length ? Number(Math.min(...flying.map((l) => l.seconds)).toFixed(3)) : null,
+      loggerLaps: logger.map((l) => Number(l.seconds.toFixed(3))),
+      samples: columns.count,
+      warnings: present(warnings),
+    };
+  }
+
+  /** A lap.six: the laps of a gps.six imported before, matched by their times. */
+  async function attachLapSix(owner: string, collection: string, text: string) {
+    const parsed = parseLapSix(text);
+    const times = parsed.value.map((l) => l.lapSeconds);
+    if (!times.length)
+      throw new AppError(
+        'storage/invalid-format',
+        'No valid lap.six line; nothing was stored.',
+        undefined,
+        'Nenhuma linha válida de lap.six; nada foi gravado.',
+      );
+    const candidates = await db.selectFrom('lap_sessions').selectAll().where('device_id', '=', collection).orderBy('updated_at', 'desc').limit(50).execute();
+    for (const row of candidates) {
+      const file = (await listImportFiles(db, row.id)).find((f) => f.format === 'gps.six');
+      if (!file) continue;
+      const answer = JSON.parse(file.answer) as ImportAnswer;
+      const gpsTimes = answer.laps.map((l) => l.seconds);
+      const matched = times.filter((t) => gpsTimes.some((g) => Math.abs(g - t) <= 0.2)).length;
+      if (matched >= Math.max(1, Math.ceil(times.length / 2))) return { row, answer };
+    }
+    throw new AppError('import/laps-without-trace');
+  }
+
+  return {
+    MAX_IMPORT_BYTES,
+
+    /** The rider's import collection id, if they have imported anything. */
+    collection: (owner: string) => findCollection(db, owner),
+
+    /**
+     * Imports one file for `owner`. 201 with what was found, or 200 with the same answer when
+     * these bytes were imported before. Refusals (415, 413, 422) store nothing.
+     */
+    async importFile(
+      owner: string,
+      filename: string,
+      body: AsyncIterable<Uint8Array>,
+      options: { trackName?: string } = {},
+    ): Promise<{ created: boolean; answer: ImportAnswer }> {
+      const received = await receiveBody(body);
+      let kept = false;
+      try {
+        const before = await findImportFile(db, owner, received.md5);
+        if (before && (await findSession(db, before.session_id))) return { created: false, answer: JSON.parse(before.answer) as ImportAnswer };
+        const collection = await collectionOf(owner);
+        const read = await readImport(bytesOf(received.file), filename);
+        if (read.kind === 'lap.six') {
+          // The device's own laps for a gps.six already imported: kept as that session's lap.six.
+          const { row, answer } = await attachLapSix(owner, collection, read.text);
+          await receiver.receive({ deviceId: collection, owner, track: row.track, date: row.date, kind: 'lap', body: await fs.readFile(received.file) });
+          const full: ImportAnswer = { ...answer, format: 'lap.six', replacedLaps: true };
+          await storeRaw(owner, received, row.id, filename, 'lap.six', full);
+          kept = true;
+          return { created: true, answer: full };
+        }
+        const file = read.file;
+        const columns = toColumns(file.trace);
+        const track = await tracks.identify(columns, owner);
+        const day = localDay(file.trace);
+        const date = dateToDdmmyyyy(new Date(Date.UTC(day.y, day.m - 1, day.d)));
+        const trackName = trackSegment(options.trackName ?? track.name);
+        const id = sessionKey(collection, trackName, date);
+        return await coordination.withKeyLock(`import:${id}`, async () => {
+          // The other files of that day at that track: read again from their raw bytes.
+          const others: { file: ImportedFile }[] = [];
+          for (const f of await listImportFiles(db, id)) {
+            if (f.format === 'lap.six') continue;
+            const src = await blobs.getStream(f.blob_key);
+            if (!src) continue;
+            const tmp = await blobs.tempPath();
+            await fs.writeFile(tmp, src.body as AsyncIterable<Uint8Array>);
+            try {
+              const again = await readImport(bytesOf(tmp), f.filename);
+              if (again.kind === 'trace') others.push({ file: again.file });
+            } finally {
+              await fs.rm(tmp, { force: true });
+            }
+          }
+          const built = await buildSession({ collection, owner, track: trackName, date }, track.id, track.definition, [...others, { file }]);
+          const answer: ImportAnswer = {
+            session: { device: collection, track: trackName, date },
+            format: file.format,
+            track: { id: track.id, name: track.name, source: track.source },
+            files: others.length + 1,
+            ...built,
+          };
+          await storeRaw(owner, received, id, filename, file.format, answer);
+          kept = true;
+          return { created: true, answer };
+        });
+      } finally {
+        if (!kept) await fs.rm(received.file, { force: true });
+      }
+    },
+
+    /** Deletes an imported session: only its importer, and only an imported one. */
+    async deleteSession(viewer: Viewer, s: SessionAddress, canSee: boolean): Promise<void> {
+      const collection = await findCollection(db, viewer.email);
+      if (!collection || s.device !== collection) {
+        if (canSee) throw new AppError('import/not-imported');
+        throw new AppError('storage/object-not-found');
+      }
+      const id = sessionKey(s.device, s.track, s.date);
+      await coordination.withKeyLock(`import:${id}`, async () => {
+        const row = await findSession(db, id);
+        if (!row || row.owner_email !== viewer.email) throw new AppError('storage/object-not-found');
+        const files = await listImportFiles(db, id);
+        await deleteImportedSession(db, id);
+        const keys = [`${id}/gps.six`, `${id}/lap.six`, ...files.map((f) => f.blob_key)];
+        if (row.gps_md5) keys.push(gpsColumnsKey(id, row.gps_md5));
+        for (const key of keys) await blobs.delete(key).catch(() => undefined);
+      });
+    },
+  };
+
+  async function storeRaw(
+    owner: string,
+    received: { file: string; md5: string; size: number },
+    sessionId: string,
+    filename: string,
+    format: string,
+    answer: ImportAnswer,
+  ) {
+    const key = `${sessionId}/.imports/${received.md5}`;
+    await blobs.putFile(key, received.file, 'application/octet-stream', { md5: Buffer.from(received.md5, 'hex').toString('base64') });
+    const row: ImportFileRow = {
+      owner_email: owner,
+      md5: received.md5,
+      session_id: sessionId,
+      filename: filename.slice(0, 255),
+      format,
+      size: received.size,
+      blob_key: key,
+      answer: JSON.stringify(answer),
+      created_at: nowIso(),
+    };
+    await recordImportFile(db, row);
+  }
+}
+
+export type ImportsService = ReturnType<typeof createImportsService>;
