@@ -11,6 +11,11 @@ export interface SessionAddress {
   date: string;
 }
 
+/** A rider's own import collection ('imp' + hex), where device ids are 12 digits. */
+export function isImportCollection(id: string): boolean {
+  return /^imp[0-9a-f]{12}$/.test(id);
+}
+
 /** API path of one session. */
 export function sessionPath(s: SessionAddress): string {
   return `/api/devices/${seg(s.device)}/sessions/${seg(s.track)}/${seg(s.date)}`;

@@ -15,6 +15,8 @@ import { backup, BackupError, restore } from './backup';
 import { loadDemo } from '../modules/demo/demo.service';
 import { formatImportReport, importFirebase, ImportError } from '../modules/firebase-import/firebase-import.service';
 import { simulate, today } from './simulate';
+import { importSessionsCommand } from './import-sessions';
+import { DEMO_DEVICE_ID } from '../lib/demo-accounts';
 
 const USAGE = `Usage: voltas <command>
 
@@ -32,6 +34,9 @@ const USAGE = `Usage: voltas <command>
   backup <dir>                             copy the database (SQLite online backup), blobs and secret key into a new folder
                                            (PostgreSQL / S3: prints the pg_dump and sync commands to use)
   restore <dir> [--force]                  restore such a backup into DATA_DIR (empty, or replaced with --force)
+  import <file…> --owner <email> [--track NAME]
+                                           import a rider's sessions from other loggers (GPX, RaceChrono CSV, VBO, AiM CSV,
+                                           NMEA, SpeedAngle .sa, gps.six then lap.six, or .gz of one); a line per file
   simulate --server URL --device ID --token T [--track Interlagos] [--date ddmmyyyy] [--seed N] [--hz 10|25]
                                            upload a generated session through the device API
 `;
@@ -65,6 +70,8 @@ export async function run(argv: string[]): Promise<number> {
         return await deviceCommand(rest);
       case 'simulate':
         return await simulateCommand(rest);
+      case 'import':
+        return await importSessionsCommand(rest, (work) => withDb((_db, blobs, _config, database) => work(database, blobs, DEMO_DEVICE_ID)));
       case 'import-firebase':
         return await importCommand(rest);
       case 'backup':

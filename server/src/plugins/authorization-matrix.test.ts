@@ -6,6 +6,9 @@ import { setRoles } from '../modules/users/users.repository';
 import { insertTrack } from '../modules/tracks/tracks.repository';
 import { loadTracks } from '../lib/track-files';
 import { catalogueStartFinish } from '../../../core/tracks/start-finish';
+import { parseGpsSix } from '../../../core/formats/gps-six';
+import { writeGpx } from '../../../core/imports/test-support/writers';
+import { generateSession } from '../../../core/sim/session-generator';
 
 /**
  * Enumerates every route the app registered (app.accessRules, filled by the policy plugin) and
@@ -43,6 +46,9 @@ const PREVIOUS_LAP = '0201999|A|121.999|23456,1,0,0,23.456,1034|25001,0,0,0,25.0
 
 /** A track the admin routes act on. */
 const TRACK_ID = 'bundled:Curitiba';
+/** Rider A's imported session (set in beforeAll): its collection id is A's alone, not even an admin's. */
+let IMPORTED = { device: '', track: '', date: '' };
+const MAY_SEE_IMPORTED: Identity[] = ['riderA'];
 
 let server: TestServer;
 const browsers = new Map<Identity, Browser>();
@@ -105,8 +111,22 @@ afterAll(async () => {
   await server.close();
 });
 
-/** Which session a device route is called on: rider A's, or the previous owner's on the sold device. */
-type Target = 'A' | 'sold';
+beforeAll(async () => {
+  const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
+  const gen = generateSession(interlagos, { seed: 3, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2 });
+  const res = await browsers.get('riderA')!.request('/api/imports?filename=a.gpx', {
+    method: 'POST',
+    headers: { origin: server.baseUrl, 'content-type': 'application/gpx+xml' },
+    body: writeGpx(parseGpsSix(gen.gpsSix).value, { y: 2026, m: 11, d: 7 }),
+  });
+  expect(res.status).toBe(201);
+  IMPORTED = ((await res.json()) as { session: typeof IMPORTED }).session;
+});
+
+/** Which session a device route is called on: rider A's, the previous owner's on the sold device, or one rider A imported. */
+type Target = 'A' | 'sold' | 'imported';
+
+const isDeleteSession = (rule: AccessRule) => rule.method === 'DELETE' && rule.url === '/api/devices/:id/sessions/:track/:date';
 
 /** Routes about one device's sessions and files, called on both targets. */
 const isSessionRoute = (rule: AccessRule) => rule.url.startsWith('/api/devices/:id') || rule.url === '/api/storage/metadata';
@@ -120,6 +140,9 @@ function expected(rule: AccessRule, who: Identity, target: Target): 'allow' | 'd
       // Rider A's device, sessions and stored files: A and admins only. The sold device's old
       // session: its previous owner and admins, never the new owner.
       if (isSessionRoute(rule)) {
+        // An imported session is its importer's alone; a device session is never deleted through the API.
+        if (target === 'imported') return who === 'riderA' ? 'allow' : 'deny';
+        if (isDeleteSession(rule)) return 'deny';
         // The new owner may list the device they own now (empty: nothing of the previous owner's).
         if (target === 'sold' && who === 'newOwner' && /^\/api\/devices\/:id\/tracks/.test(rule.url)) return 'allow';
         return who === 'admin' || who === (target === 'A' ? 'riderA' : 'previousOwner') ? 'allow' : 'deny';
@@ -147,6 +170,14 @@ function concretePath(rule: AccessRule, target: Target): string {
       : target === 'sold'
         ? SOLD_DEVICE
         : A_DEVICE;
+  if (target === 'imported') {
+    const path = rule.url
+      .replace(':id', IMPORTED.device)
+      .replace(':track', encodeURIComponent(IMPORTED.track))
+      .replace(':date', IMPORTED.date)
+      .replace(':format', 'csv');
+    return path === '/api/storage/metadata' ? `${path}?path=${IMPORTED.device}/${IMPORTED.track}/${IMPORTED.date}/gps.six` : path;
+  }
   if (target === 'sold') {
     let path = rule.url.replace(':id', id).replace(':track', 'Monza').replace(':date', '02112026').replace(':format', 'lap.six');
     if (path === '/api/storage/metadata') path += `?path=${SOLD_DEVICE}/Monza/02112026/lap.six`;
@@ -201,7 +232,7 @@ describe('authorization matrix', () => {
       [/^\/api\/admin\//, 'admin'],
       [/^\/api\/seller\//, 'seller'],
       [/^\/api\/device\/v1\//, 'device'],
-      [/^\/api\/(me|devices|storage|sessions|events|tracks)(\/|$)/, 'rider'],
+      [/^\/api\/(me|devices|storage|sessions|events|tracks|imports)(\/|$)/, 'rider'],
       [/^\/api\/(auth|health)(\/|$)/, 'public'],
     ];
     const api = server.app.accessRules.filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs'));
@@ -215,10 +246,13 @@ describe('authorization matrix', () => {
   it('each identity gets exactly what the policy says', async () => {
     const rules = server.app.accessRules
       .filter((r) => ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(r.method) && !r.url.startsWith('/api/docs'))
-      // Logout ends the caller's session: run it last.
-      .sort((a, b) => Number(a.url === '/api/auth/logout') - Number(b.url === '/api/auth/logout'));
+      // Deleting the imported session, then logout (it ends the caller's session), run last.
+      .sort(
+        (a, b) =>
+          Number(a.url === '/api/auth/logout') * 2 + Number(isDeleteSession(a)) - (Number(b.url === '/api/auth/logout') * 2 + Number(isDeleteSession(b))),
+      );
     const failures: string[] = [];
-    const calls = rules.flatMap((rule) => (isSessionRoute(rule) ? (['A', 'sold'] as const) : (['A'] as const)).map((target) => ({ rule, target })));
+    const calls = rules.flatMap((rule) => (isSessionRoute(rule) ? (['A', 'sold', 'imported'] as const) : (['A'] as const)).map((target) => ({ rule, target })));
     for (const { rule, target } of calls) {
       for (const who of IDENTITIES) {
         const want = expected(rule, who, target);
@@ -227,6 +261,7 @@ describe('authorization matrix', () => {
         const label = `${rule.method} ${rule.url} (${target}) as ${who}: want ${want}, got ${status}`;
         if (!MAY_SEE_A.includes(who) && A_MARKERS.some((m) => text.includes(m))) failures.push(`${label} (leaked A's data)`);
         if (!MAY_SEE_PREVIOUS.includes(who) && PREVIOUS_MARKERS.some((m) => text.includes(m))) failures.push(`${label} (leaked the previous owner's data)`);
+        if (!MAY_SEE_IMPORTED.includes(who) && text.includes(IMPORTED.device)) failures.push(`${label} (leaked A's import collection)`);
         if (want === 'deny') {
           if (!denied) failures.push(label);
         } else if (rule.access !== 'public' && (status === 401 || status === 403 || (status === 404 && rule.url.startsWith('/api/')))) {

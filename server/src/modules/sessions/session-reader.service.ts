@@ -15,7 +15,7 @@ import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { DB } from '../../db/schema';
 import { ColumnSpool, parseStoredGps } from './column-spool';
-import type { SessionAddress } from '../../../../core/contracts/session-paths';
+import { isImportCollection, type SessionAddress } from '../../../../core/contracts/session-paths';
 import { gpsColumnsKey, sessionKey } from './session-files';
 import {
   findVisibleSession,
@@ -108,6 +108,8 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
      * current owner, or a previous owner who holds sessions on it.
      */
     async canSeeDevice(viewer: Viewer, deviceId: string): Promise<boolean> {
+      // An import collection is its importer's alone: not even an admin's.
+      if (isImportCollection(deviceId)) return viewerHasDevice(db, viewer.email, deviceId);
       return viewer.admin || deviceId === deps.demoDeviceId || viewerHasDevice(db, viewer.email, deviceId);
     },
 

@@ -1,0 +1,70 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { AppError } from '../../../core/errors';
+import { formatLapTime } from '../../../core/formats/lap-six';
+import { ptBR } from '../../../core/i18n/pt-BR';
+import type { BlobStore } from '../blobs/blob-store';
+import type { Database } from '../db/create-db';
+import { createImportsService } from '../modules/imports/imports.service';
+import { createSessionEvents } from '../modules/sessions/session-events.service';
+import { createSessionReader } from '../modules/sessions/session-reader.service';
+import { createSessionReceiver } from '../modules/sessions/session-receiver.service';
+import { trackCatalogue } from '../modules/tracks/track-catalogue';
+import { createTracksService } from '../modules/tracks/tracks.service';
+import { loadTracks } from '../lib/track-files';
+
+export const IMPORT_USAGE = 'Usage: voltas import <file…> --owner <email> [--track NAME]\n';
+
+/**
+ * `voltas import <file…> --owner <email> [--track NAME]`: a rider's archive moved over, file by
+ * file, through the same import as the web page (one line per file; the exit code is 1 if any
+ * was refused). A file's path is its name for the import: a gps.six's day may be in its folder.
+ */
+export async function importSessionsCommand(
+  args: string[],
+  withDb: <T>(work: (database: Database, blobs: BlobStore, demoDeviceId: string) => Promise<T>) => Promise<T>,
+): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { owner: { type: 'string' }, track: { type: 'string' } } });
+  const owner = values.owner?.trim().toLowerCase();
+  if (!owner || positionals.length === 0) {
+    process.stderr.write(IMPORT_USAGE);
+    return 2;
+  }
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(owner)) {
+    process.stderr.write(`Invalid e-mail "${owner}"\n`);
+    return 2;
+  }
+  return withDb(async (database, blobs, demoDeviceId) => {
+    const { db, coordination } = database;
+    const events = createSessionEvents(coordination, demoDeviceId);
+    const receiver = createSessionReceiver({ db, blobs, coordination, events });
+    const reader = createSessionReader({ db, blobs, demoDeviceId });
+    const tracks = createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks() });
+    const imports = createImportsService({ db, blobs, receiver, tracks, coordination });
+    let failed = 0;
+    try {
+      for (const path of positionals) {
+        try {
+          if (!(await stat(path)).isFile()) throw new Error('not a file');
+          const { created, answer } = await imports.importFile(owner, path, createReadStream(path), values.track ? { trackName: values.track } : {});
+          const s = answer.session;
+          const best = answer.bestLapSeconds === null ? '' : `, melhor ${formatLapTime(answer.bestLapSeconds * 1000)}`;
+          process.stdout.write(
+            `${created ? 'importado' : 'já importado'}  ${path}: ${s.track} ${s.date.slice(0, 2)}/${s.date.slice(2, 4)}/${s.date.slice(4)} (${answer.format}), ${answer.laps.length} voltas${best}  → /api/devices/${s.device}/sessions/${encodeURIComponent(s.track)}/${s.date}\n`,
+          );
+          for (const w of answer.warnings) process.stdout.write(`    aviso: ${w.message}\n`);
+        } catch (err) {
+          failed++;
+          const message = err instanceof AppError ? (err.mensagem ?? ptBR.errors[err.code]) : `não foi possível ler o arquivo (${(err as Error).message})`;
+          process.stdout.write(`recusado  ${path}: ${message}\n`);
+        }
+      }
+      await receiver.drain();
+    } finally {
+      events.stop();
+    }
+    process.stdout.write(`${positionals.length - failed} de ${positionals.length} arquivos importados para ${owner}.\n`);
+    return failed ? 1 : 0;
+  });
+}
