@@ -37,6 +37,7 @@ export const ptBR = {
     admSellerLower: 'adm-seller',
     hardware: 'hardware',
     pistas: 'pistas',
+    importar: 'Importar sessões',
     auditoria: 'auditoria',
     make: 'desenho da pista',
     logout: 'Logout',

@@ -76,6 +76,7 @@ export function createRoutes(queryClient: QueryClient) {
       void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));
     },
   );
+  const ImportPage = lazyPage(() => import('../features/imports/import-page').then((m) => m.ImportPage));
   const MakePage = lazyPage(() => import('../features/make/make-page').then((m) => m.MakePage));
   const AdmPage = lazyPage(() => import('../features/admin/adm-page').then((m) => m.AdmPage), 'admin');
   const SellerAdmPage = lazyPage(() => import('../features/admin/seller-adm-page').then((m) => m.SellerAdmPage), 'admin');
@@ -102,6 +103,7 @@ export function createRoutes(queryClient: QueryClient) {
           <Route path="/laps" element={<LapsPage />} />
           <Route path="/analytics" element={<AnalyticsPage />} />
           <Route path="/make" element={<MakePage />} />
+          <Route path="/importar" element={<ImportPage />} />
           <Route path="/adm" element={<AdmPage />} />
           <Route path="/seller-adm" element={<SellerAdmPage />} />
           <Route path="/hardware" element={<HardwarePage />} />

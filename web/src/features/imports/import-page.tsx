@@ -1,0 +1,205 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState, type DragEvent } from 'react';
+import { Link } from 'react-router';
+import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
+import { addressToQuery, type SessionAddress } from '../../../../core/contracts/session-paths';
+import { formatDdmmyyyy } from '../../../../core/formats/dates';
+import { formatLapTime } from '../../../../core/formats/lap-six';
+import { Page } from '../../components/ui/page';
+import { errorMessage, fill, t } from '../../i18n/messages';
+import { ME_KEY } from '../../lib/session';
+import { deleteImported, ImportFailure, uploadImport } from './imports.api';
+
+/** The server's limit (imports.service MAX_IMPORT_BYTES). */
+const MAX_MB = 256;
+
+type Item = {
+  key: string;
+  name: string;
+  progress: number;
+  status: 'waiting' | 'sending' | 'processing' | 'done' | 'again' | 'failed' | 'deleted';
+  answer?: ImportAnswer;
+  error?: string;
+};
+
+const query = (s: SessionAddress) => new URLSearchParams(addressToQuery(s)).toString();
+
+/**
+ * 'Importar sessões': drop or pick files from other loggers; each is sent in turn with its
+ * progress, then shows what Voltas found in it (track, day, laps, best lap, warnings) with links
+ * to its laps and analysis. Works with the phone's file picker.
+ */
+export function ImportPage() {
+  const im = t.imports;
+  const [items, setItems] = useState<Item[]>([]);
+  const [over, setOver] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const queryClient = useQueryClient();
+  const update = (key: string, change: Partial<Item>) => setItems((list) => list.map((it) => (it.key === key ? { ...it, ...change } : it)));
+
+  const add = (files: FileList | null) => {
+    if (!files?.length) return;
+    const fresh = [...files].map((file, k) => ({
+      file,
+      item: { key: `${Date.now()}-${k}-${file.name}`, name: file.name, progress: 0, status: 'waiting' as const },
+    }));
+    // A gps.six before its lap.six: the laps attach to the trace imported just before them.
+    fresh.sort((a, b) => Number(a.file.name.endsWith('lap.six')) - Number(b.file.name.endsWith('lap.six')));
+    setItems((list) => [...fresh.map((f) => f.item), ...list]);
+    for (const { file, item } of fresh) {
+      queue.current = queue.current.then(async () => {
+        if (!navigator.onLine) return update(item.key, { status: 'failed', error: im.offline });
+        update(item.key, { status: 'sending' });
+        try {
+          const { created, answer } = await uploadImport(file, (share) => update(item.key, { progress: share, status: share >= 1 ? 'processing' : 'sending' }));
+          update(item.key, { status: created ? 'done' : 'again', answer, progress: 1 });
+          void queryClient.invalidateQueries({ queryKey: ME_KEY });
+          void queryClient.invalidateQueries({ queryKey: ['tracks'] });
+          void queryClient.invalidateQueries({ queryKey: ['dates'] });
+        } catch (err) {
+          const message = err instanceof ImportFailure ? (err.mensagem ?? errorMessage(err.error)) : errorMessage(err);
+          update(item.key, { status: 'failed', error: message });
+        }
+      });
+    }
+  };
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    add(e.dataTransfer.files);
+  };
+
+  return (
+    <Page
+      title={im.title}
+      menu={[
+        { to: '/user', label: t.menu.home },
+        { to: '/laps', label: t.menu.laps },
+      ]}
+    >
+      <p>{im.intro}</p>
+      <div
+        className={`drop-zone${over ? ' drop-zone-over' : ''}`}
+        data-testid="drop-zone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+      >
+        <p className="drop-title">{im.drop}</p>
+        <p className="muted">{im.or}</p>
+        <button type="button" className="btn btn-primary" onClick={() => input.current?.click()}>
+          {im.pick}
+        </button>
+        <input
+          ref={input}
+          type="file"
+          multiple
+          className="visually-hidden"
+          aria-label={im.pick}
+          data-testid="import-input"
+          onChange={(e) => {
+            add(e.target.files);
+            e.target.value = '';
+          }}
+        />
+        <p className="muted small">
+          {im.formats} {fill(im.limit, { mb: MAX_MB })}
+        </p>
+      </div>
+      {items.length === 0 ? (
+        <p className="empty-state">{im.empty}</p>
+      ) : (
+        <ul className="import-list" aria-live="polite">
+          {items.map((it) => (
+            <ImportItem key={it.key} item={it} onDeleted={() => update(it.key, { status: 'deleted' })} />
+          ))}
+        </ul>
+      )}
+    </Page>
+  );
+}
+
+function ImportItem(props: { item: Item; onDeleted: () => void }) {
+  const im = t.imports;
+  const { item } = props;
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const a = item.answer;
+  return (
+    <li className="panel import-item" data-testid="import-item" data-status={item.status}>
+      <h2 className="import-name">{item.name}</h2>
+      {(item.status === 'sending' || item.status === 'waiting') && (
+        <p>
+          <progress max={1} value={item.progress} aria-label={fill(im.sending, { pct: Math.round(item.progress * 100) })} />{' '}
+          {fill(im.sending, { pct: Math.round(item.progress * 100) })}
+        </p>
+      )}
+      {item.status === 'processing' && (
+        <p className="loading-inline" role="status">
+          <span className="spinner" aria-hidden="true" /> {im.processing}
+        </p>
+      )}
+      {item.status === 'failed' && (
+        <p role="alert" className="alert alert-error">
+          {im.failed}: {item.error}
+        </p>
+      )}
+      {item.status === 'deleted' && <p role="status">{im.deleted}</p>}
+      {a && item.status !== 'deleted' && (
+        <>
+          <p className="import-found">
+            <strong>{item.status === 'again' ? im.again : im.done}:</strong> {fill(im.found, { track: a.track.name, date: formatDdmmyyyy(a.session.date) })}
+          </p>
+          <p>{a.laps.length ? fill(im.lapsCount, { n: a.laps.length }) : im.noLaps}</p>
+          {a.bestLapSeconds !== null && <p className="import-best">{fill(im.bestLap, { time: formatLapTime(a.bestLapSeconds * 1000) })}</p>}
+          {a.loggerLaps.length > 0 && <p>{fill(im.loggerLaps, { n: a.loggerLaps.length, time: formatLapTime(Math.min(...a.loggerLaps) * 1000) })}</p>}
+          {a.warnings.length > 0 && (
+            <ul className="notice notice-warning import-warnings">
+              {a.warnings.map((w, k) => (
+                <li key={k}>{w.message}</li>
+              ))}
+            </ul>
+          )}
+          <p className="import-links">
+            <Link className="btn" to={`/laps?${query(a.session)}`}>
+              {im.openLaps}
+            </Link>
+            <Link className="btn" to={`/analytics?${query(a.session)}`}>
+              {im.openAnalytics}
+            </Link>
+            <button
+              type="button"
+              className="btn btn-secondary"
+              disabled={deleting}
+              onClick={async () => {
+                if (!window.confirm(fill(im.confirmDelete, { track: a.session.track, date: formatDdmmyyyy(a.session.date) }))) return;
+                setDeleting(true);
+                setDeleteError(null);
+                try {
+                  await deleteImported(a.session);
+                  props.onDeleted();
+                } catch (err) {
+                  setDeleteError(errorMessage(err));
+                } finally {
+                  setDeleting(false);
+                }
+              }}
+            >
+              {im.deleteSession}
+            </button>
+          </p>
+          {deleteError && (
+            <p role="alert" className="alert alert-error">
+              {deleteError}
+            </p>
+          )}
+        </>
+      )}
+    </li>
+  );
+}
