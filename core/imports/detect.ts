@@ -12,9 +12,9 @@ export function isGzip(head: Uint8Array): boolean {
 }
 
 export function detectFormat(head: string): ImportFormat | undefined {
-  const text = head.replace(/^\uFEFF/, '');
+  const text = head.replace(/^(\uFEFF|\u00EF\u00BB\u00BF)/, ''); // a byte order mark, read as UTF-8 or as bytes
   const start = text.trimStart();
-  if (/<gpx[\s>]/.test(text) || /<!(DOCTYPE|ENTITY)/i.test(text)) return 'gpx'; // a DTD is refused by the GPX reader, with its reason
+  if (/<(\w+:)?gpx[\s>]/.test(text) || /<!(DOCTYPE|ENTITY)/i.test(text)) return 'gpx'; // a DTD is refused by the GPX reader, with its reason
   if (/^Format,3\s*$/m.test(text)) return 'racechrono';
   if (/^"Format","AiM CSV File"/m.test(text)) return 'aim';
   if (/^File created on/i.test(start) || /^\[header\]\s*$/m.test(text)) return 'vbo';

@@ -27,6 +27,7 @@ export function createGpxReader(): FormatReader {
   let tail = '';
 
   parser.on('opentag', (tag) => {
+    if (failed) return;
     depth++;
     const name = localName(tag.name);
     if (name === 'trkpt' || name === 'rtept') {
@@ -54,6 +55,7 @@ export function createGpxReader(): FormatReader {
     if (field || inName) text += t;
   });
   parser.on('closetag', (tag) => {
+    if (failed) return;
     depth--;
     const name = localName(tag.name);
     if (inName && name === 'name') {

@@ -142,3 +142,20 @@ export function curvature(x: Float64Array, y: Float64Array, span = 8): Float64Ar
   }
   return circularSmooth(raw, span);
 }
+
+/**
+ * Whether a timing line really lies across the track: its middle on the line (within `nearM`) and
+ * at least 45° to the direction of travel there. Loggers that write a "line" as two points along
+ * the straight make one a noisy trace would cross back and forth.
+ */
+export function liesAcross(line: TrackLine, gate: { a: LatLon; b: LatLon }, nearM = 30): boolean {
+  const [ax, ay] = line.proj.toXY(gate.a.lat, gate.a.lon);
+  const [bx, by] = line.proj.toXY(gate.b.lat, gate.b.lon);
+  const xy = Array.from(line.x, (x, k) => [x, line.y[k]!] as const);
+  const near = nearestOnPolyline(xy, (ax + bx) / 2, (ay + by) / 2);
+  if (near.distance > nearM) return false;
+  const [hx, hy] = headingAt(line, near.segment);
+  const [gx, gy] = [bx - ax, by - ay];
+  const sin = Math.abs(hx * gy - hy * gx) / (Math.hypot(hx, hy) * Math.hypot(gx, gy) || 1);
+  return sin >= Math.SQRT1_2;
+}

@@ -1,10 +1,12 @@
-import { gzipSync } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
 import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
 import { parseGpsSix } from '../../../../core/formats/gps-six';
 import * as W from '../../../../core/imports/test-support/writers';
-import { generateSession } from '../../../../core/sim/session-generator';
+import { nmeaSentence } from '../../../../core/imports/test-support/writers';
+import { buildRacingLine, generateSession } from '../../../../core/sim/session-generator';
+import { gateAcross } from '../../../../core/tracks/gate';
 import { loadTracks } from '../../lib/track-files';
 import { addDevice, put } from '../../../test/fixtures';
 import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
@@ -134,6 +136,29 @@ describe('imports through the API', () => {
     }
   });
 
+  it('a VBO’s own start line is used for the logger’s laps where it really crosses the trace, and said unused where it does not', async () => {
+    const line = buildRacingLine(interlagos);
+    const at = (k: number) => line.proj.toLatLon(line.x[k]!, line.y[k]!);
+    const [lat, lon] = at(0);
+    const across = gateAcross({ lat, lon }, line.x[1]! - line.x[0]!, line.y[1]! - line.y[0]!);
+    const crossing = await importFile(bia, 'linha.vbo', W.writeVbo(c, { y: 2026, m: 9, d: 20 }, { gate: across, lonFirst: true }));
+    expect(crossing.status).toBe(201);
+    expect(crossing.body.loggerLaps.length).toBeGreaterThan(3);
+    expect(crossing.body.warnings.map((w) => w.code)).not.toContain('fileLineUnused');
+    // Two points along the straight (a logger that writes the line that way): no crossing.
+    const [aLat, aLon] = at(5);
+    const [bLat, bLon] = at(25);
+    const along = await importFile(
+      bia,
+      'ao-longo.vbo',
+      W.writeVbo(c, { y: 2026, m: 9, d: 21 }, { gate: { a: { lat: aLat, lon: aLon }, b: { lat: bLat, lon: bLon } } }),
+    );
+    expect(along.status).toBe(201);
+    expect(along.body.loggerLaps).toEqual([]);
+    expect(along.body.warnings.find((w) => w.code === 'fileLineUnused')?.message).toContain('não cruza o traçado');
+    expect(along.body.laps.length).toBeGreaterThan(3); // timed at the track's own line all the same
+  });
+
   it('the gps.six’s lap.six replaces its laps with the device’s own', async () => {
     const r = await importFile(bia, 'lap.six', gen.lapSix);
     expect(r.status).toBe(201);
@@ -204,6 +229,21 @@ describe('bad files are refused with a clear reason and store nothing', () => {
       expect(sent).toBeLessThan(300); // the server closed the connection early
     else expect(res.status).toBe(413);
   });
+
+  it('a .gz that inflates past 1 GiB: 413 once it gets there, nothing stored', async () => {
+    const spaces = Buffer.alloc(1 << 20, 0x20);
+    const parts: Buffer[] = [];
+    const gz = createGzip({ level: 1 });
+    gz.on('data', (b: Buffer) => parts.push(b));
+    const done = new Promise((r) => gz.on('end', r));
+    gz.write(nmeaSentence('GPRMC,120000.00,A,2342.000,S,04641.000,W,10.0,90.0,151126,,') + '\n');
+    for (let k = 0; k < 1040; k++) gz.write(spaces);
+    gz.end();
+    await done;
+    const r = await importFile(ana, 'bomba.nmea.gz', Buffer.concat(parts));
+    expect(r.status).toBe(413);
+    expect(r.body.mensagem).toContain('descomprimido');
+  }, 60_000);
 
   it('signed out: 401', async () => {
     const r = await new Browser(server.baseUrl).request('/api/imports?filename=a.gpx', { method: 'POST', body: 'x' });

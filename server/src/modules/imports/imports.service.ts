@@ -16,6 +16,7 @@ import { gpsSixText, lapSixText, mergeTraces, numberSamples, toColumns } from '.
 import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
 import { timeLaps } from '../../../../core/tracks/lap-timing';
 import { analyzeTrack } from '../../../../core/tracks/track-analysis';
+import { liesAcross } from '../../../../core/tracks/track-line';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { Coordination } from '../../db/coordination';
 import type { DB } from '../../db/schema';
@@ -151,7 +152,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
     for (const { file } of files) {
       if (!file.fileGate || file.loggerLaps.length) continue;
       const g = file.fileGate;
-      const ways = [g, { a: g.b, b: g.a }].map((gate) => timeLaps(columns, gate).filter((l) => l.complete));
+      const ways = liesAcross(definition.line, g) ? [g, { a: g.b, b: g.a }].map((gate) => timeLaps(columns, gate).filter((l) => l.complete)) : [[], []];
       const best = ways[0]!.length >= ways[1]!.length ? ways[0]! : ways[1]!;
       if (best.length) logger = logger.concat(best.map((l) => ({ seconds: Number(l.seconds.toFixed(3)), endMs: trace.timeMs[0]! + l.end.ms })));
       else warnings.push({ code: 'fileLineUnused' });

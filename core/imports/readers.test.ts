@@ -1,0 +1,253 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../errors';
+import { detectFormat } from './detect';
+import { readImport, type ReadImport } from './importer';
+import { checksumOk, createNmeaReader } from './nmea';
+import { nmeaSentence } from './test-support/writers';
+import { LineSplitter, TraceBuilder } from './trace';
+import { parseAimDate, parseClock } from './aim-csv';
+
+// Each reader on real bytes, on hand-made edge cases, and on hostile input: what is complete is
+// kept, what is not is counted, and a file that cannot be read is refused with its reason.
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const read = (text: string | Uint8Array, name = 'x') => readImport([typeof text === 'string' ? enc(text) : text], name);
+const trace = async (text: string | Uint8Array, name = 'x') => {
+  const r: ReadImport = await read(text, name);
+  if (r.kind !== 'trace') throw new Error('expected a trace');
+  return r.file;
+};
+async function refusal(p: Promise<unknown>): Promise<AppError> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof AppError) return e;
+    throw e;
+  }
+  throw new Error('expected a refusal');
+}
+
+const REAL_RACECHRONO = readFileSync(new URL('../../assets/import-samples/racechrono-v3-tianma-excerpt.csv', import.meta.url), 'utf8');
+
+describe('RaceChrono CSV v3 (real export excerpt)', () => {
+  it('reads GPS columns from the GPS source, speed in km/h, lean marked as calculated, the repeated row dropped', async () => {
+    const f = await trace(REAL_RACECHRONO, 'session.csv');
+    expect(f.format).toBe('racechrono');
+    expect(f.trackName).toBe('Tianma');
+    expect(f.trace.count).toBe(23); // 24 rows, one of them the same fix again
+    expect(f.trace.timeMs[0]).toBe(1767150797440);
+    expect(f.trace.lat[0]).toBeCloseTo(31.0781678, 7);
+    expect(f.trace.lon[0]).toBeCloseTo(121.1164132, 7);
+    expect(f.trace.speedKmh[0]).toBeCloseTo(33.453 * 3.6, 3); // the GPS speed, not the calc or OBD one
+    expect(f.trace.satellites[0]).toBe(8);
+    expect(f.trace.leanDeg[0]).toBeCloseTo(-18.56046, 4);
+    expect(f.leanCalculated).toBe(true);
+    expect(f.warnings.map((w) => w.code)).toEqual(['leanCalculated']);
+  });
+
+  it('cut in the middle of a row: the complete rows kept, and where it stopped', async () => {
+    const cut = REAL_RACECHRONO.slice(0, REAL_RACECHRONO.length - 120);
+    const f = await trace(cut, 'session.csv');
+    expect(f.trace.count).toBe(22);
+    expect(f.warnings).toContainEqual({ code: 'truncated', line: 36 });
+  });
+
+  it('without its units and sources rows: refused with the reason', async () => {
+    const head = REAL_RACECHRONO.split('\n').slice(0, 10).join('\n');
+    expect((await refusal(read(head))).mensagem).toMatch(/linhas de nomes, unidades e fontes/);
+  });
+});
+
+describe('GPX', () => {
+  const gpx = (body: string, decl = '<?xml version="1.0" encoding="UTF-8"?>') =>
+    `${decl}\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Autódromo José Carlos Pace</name><trkseg>${body}</trkseg></trk></gpx>`;
+  const pt = (k: number) => `<trkpt lat="${-23.7 + k * 1e-4}" lon="-46.69"><time>2026-11-15T13:00:${String(k).padStart(2, '0')}Z</time></trkpt>`;
+  const points = Array.from({ length: 20 }, (_, k) => pt(k)).join('');
+
+  it('windows-1252 as declared: the name decodes right, speed computed later from positions', async () => {
+    const bytes = Uint8Array.from(Buffer.from(gpx(points, '<?xml version="1.0" encoding="windows-1252"?>'), 'latin1'));
+    const f = await trace(bytes);
+    expect(f.trackName).toBe('Autódromo José Carlos Pace');
+    expect(f.trace.count).toBe(20);
+    expect(Number.isNaN(f.trace.speedKmh[0]!)).toBe(true);
+  });
+
+  it('a UTF-8 byte order mark, and a namespace prefix on every element', async () => {
+    const prefixed =
+      '\uFEFF<?xml version="1.0"?><g:gpx xmlns:g="http://www.topografix.com/GPX/1/0"><g:trk><g:trkseg><g:trkpt lat="1" lon="2"><g:time>2026-01-01T00:00:00Z</g:time><g:speed>10</g:speed><g:sat>9</g:sat></g:trkpt></g:trkseg></g:trk></g:gpx>';
+    const f = await trace(prefixed);
+    expect(f.trace.speedKmh[0]).toBeCloseTo(36, 5);
+    expect(f.trace.satellites[0]).toBe(9);
+  });
+
+  it('billion laughs and external entities are refused at once', async () => {
+    const lol = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, k) => `<!ENTITY lol${k + 1} "${`&lol${k || ''};`.repeat(10)}">`).join('')}]><gpx>&lol9;</gpx>`;
+    expect((await refusal(read(lol))).code).toBe('import/xml-dtd');
+    const xxe = '<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY x SYSTEM "file:///etc/passwd">]><gpx>&x;</gpx>';
+    expect((await refusal(read(xxe))).code).toBe('import/xml-dtd');
+    // Declared after a megabyte of points: still refused when it arrives.
+    const late = [enc(gpx(points).slice(0, -30)), enc(' '.repeat(1 << 20)), enc('<!DOCTYPE x>')];
+    expect((await refusal(readImport(late, 'x.gpx'))).code).toBe('import/xml-dtd');
+  });
+
+  it('broken XML halfway: the points before it kept, and the line it stopped at', async () => {
+    const f = await trace(gpx(points.slice(0, 600) + '<trkpt lat="1" <<<' + points.slice(600)));
+    expect(f.trace.count).toBeGreaterThan(0);
+    expect(f.trace.count).toBeLessThan(20);
+    expect(f.warnings[0]).toMatchObject({ code: 'truncated' });
+  });
+
+  it('points without time, or with bad coordinates, are counted and left out', async () => {
+    const f = await trace(gpx(points + '<trkpt lat="x" lon="1"><time>2026-11-15T13:01:00Z</time></trkpt><trkpt lat="1" lon="1"></trkpt>'));
+    expect(f.trace.count).toBe(20);
+    expect(f.warnings).toContainEqual({ code: 'badLines', count: 2 });
+  });
+
+  it('an encoding nobody reads: 415 naming it', async () => {
+    const e = await refusal(read(gpx(points, '<?xml version="1.0" encoding="x-klingon"?>')));
+    expect(e.code).toBe('import/unsupported-format');
+    expect(e.mensagem).toContain('x-klingon');
+  });
+});
+
+describe('NMEA 0183', () => {
+  it('the reference sentences’ checksums', () => {
+    expect(checksumOk('$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A')).toBe(true);
+    expect(checksumOk('$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47')).toBe(true);
+    expect(checksumOk('$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6B')).toBe(false);
+  });
+
+  it('position, speed in knots, satellites from the GGA of the same second; a bad checksum counted; midnight rolls into the next day', async () => {
+    const rows = [
+      nmeaSentence('GPGGA,235959.00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,'),
+      nmeaSentence('GPRMC,235959.00,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W'),
+      '$GPRMC,000000.00,A,4807.039,N,01131.000,E,022.4,084.4,240394,003.1,W*00',
+      nmeaSentence('GPRMC,000000.50,A,4807.040,N,01131.000,E,022.4,084.4,240394,003.1,W'),
+    ];
+    const f = await trace(rows.join('\r\n') + '\r\n');
+    expect(f.trace.count).toBe(2);
+    expect(f.trace.lat[0]).toBeCloseTo(48 + 7.038 / 60, 9);
+    expect(f.trace.speedKmh[0]).toBeCloseTo(22.4 * 1.852, 4);
+    expect(f.trace.satellites[0]).toBe(8);
+    expect(f.trace.timeMs[1]! - f.trace.timeMs[0]!).toBe(1500);
+    expect(f.warnings).toContainEqual({ code: 'badChecksums', count: 1 });
+  });
+
+  it('GGA only: refused, there is no date', async () => {
+    const e = await refusal(read(nmeaSentence('GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,') + '\n'));
+    expect(e.code).toBe('import/no-date');
+  });
+
+  it('a reader fed one byte at a time reads the same', () => {
+    const text = [0, 1, 2].map((k) => nmeaSentence(`GPRMC,12000${k}.00,A,4807.038,N,01131.000,E,022.4,084.4,230394,,`)).join('\n') + '\n';
+    const r = createNmeaReader();
+    for (const ch of text) r.write(ch);
+    expect(r.end().trace.count).toBe(3);
+  });
+});
+
+describe('VBO', () => {
+  const vbo = (rows: string[], extra = '') =>
+    `File created on 15/11/2026 at 10:00:00\r\n\r\n[header]\r\nsatellites\r\ntime\r\n${extra}[column names]\r\nsats time lat long velocity\r\n\r\n[data]\r\n${rows.join('\r\n')}\r\n`;
+  it('minutes of arc, longitude positive west, flags in the satellites, midnight rollover', async () => {
+    const f = await trace(vbo(['137 235959.90 -01422.0 +02801.0 100.0', '137 000000.00 -01422.0 +02801.01 100.0']));
+    expect(f.trace.lat[0]).toBeCloseTo(-1422 / 60, 9);
+    expect(f.trace.lon[0]).toBeCloseTo(-2801 / 60, 9);
+    expect(f.trace.satellites[0]).toBe(9); // 137 = 128 (DGPS) + 9
+    expect(f.trace.timeMs[1]! - f.trace.timeMs[0]!).toBe(100);
+    expect(new Date(f.trace.timeMs[0]!).toISOString()).toBe('2026-11-15T23:59:59.900Z');
+  });
+  it('the [laptiming] line, whichever way round its points are written', async () => {
+    const rows = ['009 120000.00 -01422.0 +02801.0 100.0'];
+    const latFirst = await trace(vbo(rows, '[laptiming]\r\nStart -01422.0 +02801.1 -01422.0 +02800.9 ¬ Start / Finish\r\n'));
+    const lonFirst = await trace(vbo(rows, '[laptiming]\r\nStart +02801.1 -01422.0 +02800.9 -01422.0 ¬ Start / Finish\r\n'));
+    for (const f of [latFirst, lonFirst]) {
+      expect(f.fileGate!.a.lat).toBeCloseTo(-1422 / 60, 6);
+      expect(f.fileGate!.a.lon).toBeCloseTo(-2801.1 / 60, 6);
+    }
+  });
+  it('without its date line: refused, naming it', async () => {
+    const e = await refusal(read(vbo(['009 120000.00 -01422.0 +02801.0 100.0']).split('\r\n').slice(1).join('\r\n')));
+    expect(e.code).toBe('import/no-date');
+    expect(e.mensagem).toContain('File created on');
+  });
+});
+
+describe('AiM CSV and SpeedAngle headers', () => {
+  it('AiM dates and clocks as Race Studio writes them', () => {
+    expect(parseAimDate('Saturday, November 14, 2026')).toEqual([2026, 11, 14]);
+    expect(parseAimDate('14/11/2026')).toEqual([2026, 11, 14]);
+    expect(parseAimDate('11/14/2026')).toEqual([2026, 11, 14]);
+    expect(parseAimDate('2026-11-14')).toEqual([2026, 11, 14]);
+    expect(parseAimDate('ontem')).toBeUndefined();
+    expect(parseClock('2:57 PM')).toBe((14 * 60 + 57) * 60_000);
+    expect(parseClock('12:05:30 AM')).toBe((5 * 60 + 30) * 1000);
+    expect(parseClock('25:00')).toBeUndefined();
+  });
+  it('SpeedAngle without its #D= start, and one cut short of its #pt=', async () => {
+    const head = '; APEX Trace\n#S=INTERLAGOS=\n<trace #pt=3>\n-23.7,-46.69,0,0,0,0,50,0,9,1,0\n';
+    expect((await refusal(read(head))).code).toBe('import/no-date');
+    const f = await trace(
+      '#D=11-15-2026 10:00:00=\n#S=INTERLAGOS=\n<trace #pt=3>\n-23.700000,-46.690000,12,0,0,0,50,0,9,1,0\n-23.700100,-46.690000,12,0,0,0,50,0,9,1,0\n-23.7002',
+    );
+    expect(f.trace.count).toBe(2);
+    expect(f.trace.leanDeg[0]).toBe(12);
+    expect(f.trackName).toBe('INTERLAGOS');
+    expect(f.warnings[0]).toMatchObject({ code: 'truncated' });
+    // 10:00 local at longitude -46.69 (UTC-3): 13:00 UTC.
+    expect(new Date(f.trace.timeMs[0]!).toISOString()).toBe('2026-11-15T13:00:00.000Z');
+  });
+});
+
+describe('what every reader shares', () => {
+  it('fixes going backwards, repeated, or jumping impossibly far are dropped and counted; gaps counted', () => {
+    const b = new TraceBuilder();
+    const at = (s: number, lat = -23.7) => b.add({ timeMs: s * 1000, lat, lon: -46.69 });
+    at(0);
+    at(1);
+    at(1); // repeated
+    at(0.5); // backwards
+    at(2, -22.7); // 111 km in a second
+    at(3);
+    at(20); // a gap
+    at(Number.NaN);
+    at(21, 95);
+    expect(b.count).toBe(4);
+    expect(b.counts).toMatchObject({ duplicates: 1, backwards: 1, jumps: 1, gaps: 1, badLines: 2 });
+  });
+
+  it('a line of 10 MB without a break is refused whole, never held', () => {
+    const seen: number[] = [];
+    let bad = 0;
+    const s = new LineSplitter(
+      (_l, n) => seen.push(n),
+      () => bad++,
+    );
+    s.write('ok\n');
+    for (let k = 0; k < 10; k++) s.write('x'.repeat(1 << 20));
+    s.write('\nok\n');
+    expect(seen).toEqual([1, 3]);
+    expect(bad).toBe(1);
+  });
+
+  it('the format comes from the content, whatever the name', () => {
+    expect(detectFormat('<?xml version="1.0"?>\n<gpx version="1.0">')).toBe('gpx');
+    expect(detectFormat(REAL_RACECHRONO)).toBe('racechrono');
+    expect(detectFormat('File created on 15/11/2026 at 10:00:00\r\n')).toBe('vbo');
+    expect(detectFormat('"Format","AiM CSV File"\n')).toBe('aim');
+    expect(detectFormat('$GNRMC,120000.00,A,\n')).toBe('nmea');
+    expect(detectFormat('; APEX Trace $Revision: 3.0.1 $\n#D=07-19-2022 17:30:14=\n')).toBe('speedangle');
+    expect(detectFormat('-23.701234,-46.697654|187.3|12|140151.100|5|0|A|-42.5|-41.8|1234\n')).toBe('gps.six');
+    expect(detectFormat('0132456|A|92.456|23456,1,0,0,23.456,1034|\n')).toBe('lap.six');
+    expect(detectFormat('PK\u0003\u0004')).toBeUndefined();
+    expect(detectFormat('<kml></kml>')).toBeUndefined();
+  });
+
+  it('an empty file, and one with no fix at all, are refused with the reason', async () => {
+    expect((await refusal(readImport([], 'x'))).code).toBe('import/no-fix');
+    const e = await refusal(read('File created on 15/11/2026 at 10:00:00\n[column names]\nsats time lat long velocity\n[data]\nbad row\nworse\n'));
+    expect(e.code).toBe('import/no-fix');
+    expect(e.mensagem).toContain('2 linhas ilegíveis');
+  });
+});
