@@ -19,6 +19,10 @@ import { parseLapSix } from '../core/formats/lap-six';
 import { toGpx, toRaceRenderCsv } from '../core/formats/exports';
 import { generateSession } from '../core/sim/session-generator';
 import { loadTracks } from '../server/src/lib/track-files';
+import { AppError } from '../core/errors';
+import { ImportReader } from '../core/imports/importer';
+import { gpsSixText, numberSamples, toColumns } from '../core/imports/to-session';
+import * as W from '../core/imports/test-support/writers';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261122' } } });
 const runs = Number(values.runs);
@@ -39,6 +43,57 @@ const validExport = enc.encode(
   }),
 );
 const validColumns = encodeGpsColumns(parseGpsSix(validGps).value);
+
+// Every import format, small valid files of each (a few hundred fixes) to mutate.
+const fewFixes = parseGpsSix(enc.encode(session.gpsSix.split('\n').slice(0, 120).join('\n'))).value;
+const day = { y: 2026, m: 11, d: 15 };
+const importSamples: [string, string, Uint8Array][] = [
+  ['GPX 1.1', 'a.gpx', enc.encode(W.writeGpx(fewFixes, day))],
+  [
+    'GPX 1.0, windows-1252',
+    'a.gpx',
+    Uint8Array.from(Buffer.from(W.writeGpx(fewFixes, day, { version: '1.0', encoding: 'windows-1252', name: 'Autódromo' }), 'latin1')),
+  ],
+  ['RaceChrono CSV v3', 'a.csv', enc.encode(W.writeRaceChrono(fewFixes, day))],
+  ['VBO', 'a.vbo', enc.encode(W.writeVbo(fewFixes, day, { gate: { a: { lat: -23.7, lon: -46.69 }, b: { lat: -23.7001, lon: -46.6901 } } }))],
+  ['AiM CSV', 'a.csv', enc.encode(W.writeAim(fewFixes, day, session.laps.slice(0, 3), 10))],
+  ['NMEA 0183', 'a.nmea', enc.encode(W.writeNmea(fewFixes, day))],
+  [
+    'SpeedAngle .sa',
+    'a.sa',
+    enc.encode(W.writeSpeedAngle(fewFixes, day, session.laps.slice(0, 3), { a: { lat: -23.7, lon: -46.69 }, b: { lat: -23.7001, lon: -46.6901 } })),
+  ],
+  ['gps.six', '15112026_gps.six', validGps],
+];
+
+/** An import read from bytes cut into pieces anywhere (as a socket brings them). */
+function importTarget(name: string, filename: string, base: Uint8Array): Target {
+  return {
+    name: `import: ${name} (ImportReader)`,
+    arb: fc.tuple(bytesArb(base), fc.array(fc.nat(), { maxLength: 6 })),
+    run: ([b, cuts]: [Uint8Array, number[]]) => {
+      const reader = new ImportReader(filename);
+      let at = 0;
+      for (const c of cuts.map((x) => x % (b.length + 1)).sort((x, y) => x - y)) {
+        reader.push(b.subarray(at, Math.max(at, c)));
+        at = Math.max(at, c);
+      }
+      reader.push(b.subarray(at));
+      const read = reader.finish();
+      if (read.kind === 'trace') {
+        const t = read.file.trace;
+        for (let i = 1; i < t.count; i++) if (!(t.timeMs[i]! > t.timeMs[i - 1]!)) throw new Error('fixes out of time order');
+        // What the session is made of must be a gps.six the device parser takes whole.
+        const c = toColumns(t);
+        const six = gpsSixText(c, numberSamples(c.count, []).samples);
+        const back = parseGpsSix(six);
+        if (back.problems.length || back.value.count !== t.count) throw new Error(`gps.six of the import does not parse: ${JSON.stringify(back.problems[0])}`);
+      }
+    },
+    // The importers' one documented refusal; every other error is a bug.
+    allowed: (e) => e instanceof AppError && e.code.startsWith('import/'),
+  };
+}
 
 /** A valid file with a few edits: bytes replaced or inserted, a cut, a slice repeated. */
 function mutated(base: Uint8Array): fc.Arbitrary<Uint8Array> {
@@ -80,6 +135,7 @@ interface Target {
 }
 
 const targets: Target[] = [
+  ...importSamples.map(([name, filename, base]) => importTarget(name, filename, base)),
   { name: 'lap.six (parseLapSix)', arb: bytesArb(validLap).map(text), run: (s: string) => void parseLapSix(s) },
   { name: 'gps.six (parseGpsSix, bytes)', arb: bytesArb(validGps), run: (b: Uint8Array) => void parseGpsSix(b) },
   {

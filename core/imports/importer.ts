@@ -55,64 +55,79 @@ export function unsupported(): AppError {
 /** What a file holds: a trace (most formats), or a lap.six's text (which needs its gps.six). */
 export type ReadImport = { kind: 'trace'; file: ImportedFile } | { kind: 'lap.six'; text: string };
 
-/** Reads a whole file from its bytes (already inflated if it was a .gz). Throws AppError with the reason. */
-export async function readImport(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, filename: string): Promise<ReadImport> {
-  let head: Uint8Array[] = [];
-  let headBytes = 0;
-  let reader: FormatReader | undefined;
-  let decoder: TextDecoder | undefined;
-  let lapText: string[] | undefined;
-  let format: ImportFormat | undefined;
+/**
+ * One file read piece by piece: `push` each chunk of bytes as it arrives (already inflated if it
+ * was a .gz), then `finish`. Throws AppError with the reason (at once for a DTD or an unknown
+ * format, at the end for a file with no fix).
+ */
+export class ImportReader {
+  private head: Uint8Array[] = [];
+  private headBytes = 0;
+  private reader: FormatReader | undefined;
+  private decoder: TextDecoder | undefined;
+  private lapText: string[] | undefined;
+  private format: ImportFormat | undefined;
 
-  const start = () => {
-    const joined = new Uint8Array(headBytes);
+  constructor(private readonly filename: string) {}
+
+  push(chunk: Uint8Array): void {
+    if (this.decoder) return this.feed(chunk);
+    this.head.push(chunk);
+    this.headBytes += chunk.length;
+    if (this.headBytes >= SNIFF_BYTES) this.feed(this.start());
+  }
+
+  finish(): ReadImport {
+    if (!this.decoder) {
+      if (this.headBytes === 0)
+        throw new AppError('import/no-fix', 'The file is empty; nothing was stored.', undefined, 'O arquivo está vazio; nada foi gravado.');
+      this.feed(this.start());
+    }
+    const rest = this.decoder!.decode();
+    if (this.lapText) return { kind: 'lap.six', text: this.lapText.join('') + rest };
+    if (rest) this.reader!.write(rest);
+    const file = this.reader!.end();
+    if (file.trace.count === 0) {
+      const why = file.warnings.map((w) => `${w.code}${w.count !== undefined ? ` ${w.count}` : ''}`).join(', ');
+      const porque = file.warnings.map(importWarningText).join(' ');
+      throw new AppError(
+        'import/no-fix',
+        `The file holds no usable GPS fix${why ? ` (${why})` : ''}; nothing was stored.`,
+        undefined,
+        `O arquivo (${this.format}) não tem nenhuma posição de GPS utilizável; nada foi gravado.${porque ? ` ${porque}` : ''}`,
+      );
+    }
+    return { kind: 'trace', file };
+  }
+
+  /** The format, from the first bytes; the reader for it. */
+  private start(): Uint8Array {
+    const joined = new Uint8Array(this.headBytes);
     let at = 0;
-    for (const h of head) {
+    for (const h of this.head) {
       joined.set(h, at);
       at += h.length;
     }
+    this.head = [];
     const sniff = new TextDecoder('latin1').decode(joined.subarray(0, SNIFF_BYTES));
-    format = detectFormat(sniff);
-    if (!format) throw unsupported();
-    decoder = decoderFor(format, sniff);
-    if (format === 'lap.six') lapText = [];
-    else reader = readerFor(format, filename);
-    head = [];
+    this.format = detectFormat(sniff);
+    if (!this.format) throw unsupported();
+    this.decoder = decoderFor(this.format, sniff);
+    if (this.format === 'lap.six') this.lapText = [];
+    else this.reader = readerFor(this.format, this.filename);
     return joined;
-  };
-  const feed = (bytes: Uint8Array) => {
-    const text = decoder!.decode(bytes, { stream: true });
-    if (lapText) lapText.push(text);
-    else reader!.write(text);
-  };
+  }
 
-  for await (const chunk of chunks) {
-    if (!decoder) {
-      head.push(chunk);
-      headBytes += chunk.length;
-      if (headBytes < SNIFF_BYTES) continue;
-      feed(start());
-      continue;
-    }
-    feed(chunk);
+  private feed(bytes: Uint8Array): void {
+    const text = this.decoder!.decode(bytes, { stream: true });
+    if (this.lapText) this.lapText.push(text);
+    else this.reader!.write(text);
   }
-  if (!decoder) {
-    if (headBytes === 0) throw new AppError('import/no-fix', 'The file is empty; nothing was stored.', undefined, 'O arquivo está vazio; nada foi gravado.');
-    feed(start());
-  }
-  const rest = decoder!.decode();
-  if (lapText) return { kind: 'lap.six', text: lapText.join('') + rest };
-  if (rest) reader!.write(rest);
-  const file = reader!.end();
-  if (file.trace.count === 0) {
-    const why = file.warnings.map((w) => `${w.code}${w.count !== undefined ? ` ${w.count}` : ''}`).join(', ');
-    const porque = file.warnings.map(importWarningText).join(' ');
-    throw new AppError(
-      'import/no-fix',
-      `The file holds no usable GPS fix${why ? ` (${why})` : ''}; nothing was stored.`,
-      undefined,
-      `O arquivo (${format}) não tem nenhuma posição de GPS utilizável; nada foi gravado.${porque ? ` ${porque}` : ''}`,
-    );
-  }
-  return { kind: 'trace', file };
+}
+
+/** Reads a whole file from its bytes as they arrive (see ImportReader). */
+export async function readImport(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, filename: string): Promise<ReadImport> {
+  const reader = new ImportReader(filename);
+  for await (const chunk of chunks) reader.push(chunk);
+  return reader.finish();
 }

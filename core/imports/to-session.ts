@@ -86,19 +86,33 @@ export function numberSamples(count: number, laps: readonly TimedLap[]): { sampl
   return { samples, lapNumbers };
 }
 
-/** gps.six text of the columns, numbered by the timed laps; `meterSum` is the distance into each lap. */
-export function gpsSixText(c: GpsColumns, numbering: readonly Numbering[]): string {
-  const lines: string[] = [];
+/**
+ * gps.six lines of the columns, numbered by the timed laps, in pieces of about a megabyte (so a
+ * long session's text is never held whole); `meterSum` is the distance into each lap.
+ */
+export function* gpsSixChunks(c: GpsColumns, numbering: readonly Numbering[], linesPerChunk = 10_000): Generator<Uint8Array> {
+  const encoder = new TextEncoder();
+  let lines: string[] = [];
   let meters = 0;
   for (let i = 0; i < c.count; i++) {
     const n = numbering[i]!;
     if (i > 0 && (n.lapCount !== numbering[i - 1]!.lapCount || n.heat !== numbering[i - 1]!.heat)) meters = 0;
     else if (i > 0) meters += haversineM(c.lat[i - 1]!, c.lon[i - 1]!, c.lat[i]!, c.lon[i]!);
     lines.push(
-      `${c.lat[i]!.toFixed(7)},${c.lon[i]!.toFixed(7)}|${c.speed[i]!.toFixed(1)}|${c.satellites[i]}|${msToGpsTime(c.timeMs[i]!)}|${n.lapCount}|${n.first}|${HEATS[n.heat]}|${c.roll[i]!.toFixed(1)}|${c.leanFiltered[i]!.toFixed(1)}|${Math.round(meters)}`,
+      `${c.lat[i]!.toFixed(7)},${c.lon[i]!.toFixed(7)}|${c.speed[i]!.toFixed(1)}|${c.satellites[i]}|${msToGpsTime(c.timeMs[i]!)}|${n.lapCount}|${n.first}|${HEATS[n.heat]}|${c.roll[i]!.toFixed(1)}|${c.leanFiltered[i]!.toFixed(1)}|${Math.round(meters)}\n`,
     );
+    if (lines.length >= linesPerChunk) {
+      yield encoder.encode(lines.join(''));
+      lines = [];
+    }
   }
-  return lines.join('\n') + '\n';
+  if (lines.length) yield encoder.encode(lines.join(''));
+}
+
+/** The whole gps.six text (small sessions, tests). */
+export function gpsSixText(c: GpsColumns, numbering: readonly Numbering[]): string {
+  const decoder = new TextDecoder();
+  return [...gpsSixChunks(c, numbering)].map((b) => decoder.decode(b)).join('');
 }
 
 /** The logger's own lap that ends where this one does, if its file times laps. */

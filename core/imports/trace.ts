@@ -46,6 +46,9 @@ const MAX_SPEED_MS = 600 / 3.6;
 const GAP_MS = 5_000;
 /** After this many glitches in a row the new place is believed (the GPS moved for good). */
 const MAX_JUMP_RUN = 25;
+/** A fix dated outside these years is a broken clock, not a ride. */
+const EARLIEST_MS = Date.UTC(1990, 0, 1);
+const LATEST_MS = Date.UTC(2100, 0, 1);
 /** No file holds more fixes than this (3 h at 100 Hz); beyond it the import stops with a warning. */
 export const MAX_FIXES = 1_080_000;
 
@@ -118,7 +121,8 @@ export class TraceBuilder {
   private jumpRun = 0;
 
   add(f: Fix): void {
-    if (!(Number.isFinite(f.timeMs) && Number.isFinite(f.lat) && Number.isFinite(f.lon)) || Math.abs(f.lat) > 90 || Math.abs(f.lon) > 180) {
+    const plausible = f.timeMs >= EARLIEST_MS && f.timeMs < LATEST_MS;
+    if (!(plausible && Number.isFinite(f.lat) && Number.isFinite(f.lon)) || Math.abs(f.lat) > 90 || Math.abs(f.lon) > 180) {
       this.counts.badLines++;
       return;
     }

@@ -156,7 +156,9 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
      * change to a session of another owner. A gps.six may arrive as a stream: it is never held in
      * memory whole.
      */
-    async receive(input: SessionAddress & { kind: SixKind; body: Buffer | AsyncIterable<Uint8Array>; contentMd5?: string | undefined }): Promise<UploadAnswer> {
+    async receive(
+      input: SessionAddress & { kind: SixKind; body: Buffer | AsyncIterable<Uint8Array> | Iterable<Uint8Array>; contentMd5?: string | undefined },
+    ): Promise<UploadAnswer> {
       assertSessionAddress(input.track, input.date);
       const id = sessionKey(input.deviceId, input.track, input.date);
       const key = `${id}/${SIX_FILE[input.kind]}`;

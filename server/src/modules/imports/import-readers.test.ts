@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../errors';
-import { detectFormat } from './detect';
-import { readImport, type ReadImport } from './importer';
-import { checksumOk, createNmeaReader } from './nmea';
-import { nmeaSentence } from './test-support/writers';
-import { LineSplitter, TraceBuilder } from './trace';
-import { parseAimDate, parseClock } from './aim-csv';
+import { AppError } from '../../../../core/errors';
+import { detectFormat } from '../../../../core/imports/detect';
+import { readImport, type ReadImport } from '../../../../core/imports/importer';
+import { checksumOk, createNmeaReader } from '../../../../core/imports/nmea';
+import { nmeaSentence } from '../../../../core/imports/test-support/writers';
+import { LineSplitter, TraceBuilder } from '../../../../core/imports/trace';
+import { parseAimDate, parseClock } from '../../../../core/imports/aim-csv';
 
 // Each reader on real bytes, on hand-made edge cases, and on hostile input: what is complete is
 // kept, what is not is counted, and a file that cannot be read is refused with its reason.
@@ -28,7 +28,7 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
   throw new Error('expected a refusal');
 }
 
-const REAL_RACECHRONO = readFileSync(new URL('../../assets/import-samples/racechrono-v3-tianma-excerpt.csv', import.meta.url), 'utf8');
+const REAL_RACECHRONO = readFileSync(new URL('../../../../assets/import-samples/racechrono-v3-tianma-excerpt.csv', import.meta.url), 'utf8');
 
 describe('RaceChrono CSV v3 (real export excerpt)', () => {
   it('reads GPS columns from the GPS source, speed in km/h, lean marked as calculated, the repeated row dropped', async () => {
@@ -203,7 +203,7 @@ describe('AiM CSV and SpeedAngle headers', () => {
 describe('what every reader shares', () => {
   it('fixes going backwards, repeated, or jumping impossibly far are dropped and counted; gaps counted', () => {
     const b = new TraceBuilder();
-    const at = (s: number, lat = -23.7) => b.add({ timeMs: s * 1000, lat, lon: -46.69 });
+    const at = (s: number, lat = -23.7) => b.add({ timeMs: Date.UTC(2026, 10, 15) + s * 1000, lat, lon: -46.69 });
     at(0);
     at(1);
     at(1); // repeated
