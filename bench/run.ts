@@ -24,6 +24,7 @@ import { trackCatalogue } from '../server/src/modules/tracks/track-catalogue';
 import { loadTracks } from '../server/src/lib/track-files';
 import { MAX_HEAVY_READS_IN_FLIGHT } from '../server/src/plugins/heavy-reads';
 import { Browser, freePort } from '../server/test/test-server';
+import { benchImports } from './imports';
 
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has('--quick');
@@ -56,6 +57,12 @@ const result: Record<string, number | null> = {
   lighthouse_analytics: null,
   track_analysis_vs_basic: null,
   track_analysis_ns_per_sample: null,
+  import_csv_vs_udsv: null,
+  import_vbo_vs_udsv: null,
+  import_gpx_vs_sax: null,
+  import_csv_memory_mb: null,
+  import_vbo_memory_mb: null,
+  import_gpx_memory_mb: null,
 };
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -499,6 +506,20 @@ async function main() {
     `${fmt(result.upload_vs_raw, 2)}×`,
     '≥ 0.5×',
   ]);
+
+  // 3b. Imports of 50 MB files, each into a fresh server of its own (its memory read from /proc).
+  log('imports: 50 MB RaceChrono CSV, VBO and GPX…');
+  for (const r of await benchImports(ROOT, interlagos, QUICK)) {
+    result[r.key] = r.ratio;
+    result[r.key.replace(/_vs_.*/, '_memory_mb')] = r.memoryGrowthMb;
+    rows.push([
+      `import ${r.label}`,
+      `${fmt(r.mb)} MB in ${fmt(r.importMs, 0)} ms (${r.laps} laps); server memory +${fmt(r.memoryGrowthMb, 0)} MB`,
+      `${r.baseline} ${fmt(r.baselineMs, 0)} ms`,
+      `${fmt(r.ratio, 2)}×`,
+      '≤ 2×, memory < 50 MB',
+    ]);
+  }
 
   // 4. Web, in Chromium. First the server finishes what the uploads left it (each 10 MB upload's
   // columns are derived after its answer): pages are timed on an idle server, not against that.

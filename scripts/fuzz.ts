@@ -21,7 +21,7 @@ import { generateSession } from '../core/sim/session-generator';
 import { loadTracks } from '../server/src/lib/track-files';
 import { AppError } from '../core/errors';
 import { ImportReader } from '../core/imports/importer';
-import { gpsSixText, numberSamples, toColumns } from '../core/imports/to-session';
+import { gpsSixText, numberLaps, toColumns } from '../core/imports/to-session';
 import * as W from '../core/imports/test-support/writers';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261122' } } });
@@ -85,7 +85,8 @@ function importTarget(name: string, filename: string, base: Uint8Array): Target 
         for (let i = 1; i < t.count; i++) if (!(t.timeMs[i]! > t.timeMs[i - 1]!)) throw new Error('fixes out of time order');
         // What the session is made of must be a gps.six the device parser takes whole.
         const c = toColumns(t);
-        const six = gpsSixText(c, numberSamples(c.count, []).samples);
+        numberLaps(c, []);
+        const six = gpsSixText(c);
         const back = parseGpsSix(six);
         if (back.problems.length || back.value.count !== t.count) throw new Error(`gps.six of the import does not parse: ${JSON.stringify(back.problems[0])}`);
       }

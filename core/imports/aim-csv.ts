@@ -119,9 +119,9 @@ export function createAimReader(): FormatReader {
       timeMs: startLocalMs! + Math.round(t * 1000),
       lat,
       lon,
-      ...(speed !== undefined ? { speedKmh: speed * c.speedFactor } : {}),
-      ...(sats !== undefined ? { satellites: Math.round(sats) } : {}),
-      ...(lean !== undefined ? { leanDeg: lean } : {}),
+      speedKmh: speed === undefined ? undefined : speed * c.speedFactor,
+      satellites: sats === undefined ? undefined : Math.round(sats),
+      leanDeg: lean,
     });
   };
   const lines = new LineSplitter(row, () => out.counts.badLines++);

@@ -80,9 +80,9 @@ export function createGpxReader(): FormatReader {
           timeMs: point.time,
           lat: point.lat,
           lon: point.lon,
-          ...(point.speed !== undefined ? { speedKmh: point.speed * 3.6 } : {}),
-          ...(point.sats !== undefined ? { satellites: point.sats } : {}),
-          ...(point.lean !== undefined ? { leanDeg: point.lean } : {}),
+          speedKmh: point.speed === undefined ? undefined : point.speed * 3.6,
+          satellites: point.sats,
+          leanDeg: point.lean,
         });
       point = undefined;
     }

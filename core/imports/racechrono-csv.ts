@@ -98,9 +98,9 @@ export function createRaceChronoReader(): FormatReader {
       timeMs: Math.round(t * 1000),
       lat,
       lon,
-      ...(speed !== undefined ? { speedKmh: speed * c.speedFactor } : {}),
-      ...(sats !== undefined ? { satellites: Math.round(sats) } : {}),
-      ...(lean !== undefined ? { leanDeg: lean } : {}),
+      speedKmh: speed === undefined ? undefined : speed * c.speedFactor,
+      satellites: sats === undefined ? undefined : Math.round(sats),
+      leanDeg: lean,
     });
     void n;
   };

@@ -81,8 +81,8 @@ export function createSpeedAngleReader(): FormatReader {
       lat,
       lon,
       speedKmh: mph * MPH,
-      ...(sats !== undefined ? { satellites: Math.round(sats) } : {}),
-      ...(lean !== undefined ? { leanDeg: lean } : {}),
+      satellites: sats === undefined ? undefined : Math.round(sats),
+      leanDeg: lean,
     });
     void n;
   };

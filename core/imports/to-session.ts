@@ -5,7 +5,7 @@
  */
 import { WEAK_FIX_SATELLITES } from '../analysis/gps-analysis';
 import { allocGpsColumns, trimGpsColumns, type GpsColumns } from '../formats/gps-columns';
-import { msToGpsTime } from '../formats/gps-six';
+import { gpsSixBytes } from '../formats/gps-six-write';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
 import { HEATS } from '../formats/six-lines';
 import { haversineM } from '../sim/geo';
@@ -58,7 +58,7 @@ export function toColumns(t: ImportedTrace): GpsColumns {
   return trimGpsColumns(c);
 }
 
-/** Sample i's moment in a lap, counted the way timeLaps numbers samples. */
+/** A lap's place in the session: heat (0-3 for A-D), number within it, and whether it is the heat's out-lap. */
 interface Numbering {
   heat: number;
   lapCount: number;
@@ -66,13 +66,17 @@ interface Numbering {
 }
 
 /**
- * Heat and lap of every sample from the timed laps: a run of the day is a heat (A-D; runs past
- * the fourth stay in D), laps numbered within it from 0 where it opens with an out-lap.
+ * Heat and lap of every sample from the timed laps, written into the columns' lap fields (as the
+ * device fills them): a run of the day is a heat (A-D; runs past the fourth stay in D), laps
+ * numbered within it from 0 where it opens with an out-lap; `meterSum` the distance into the lap.
+ * Returns each timed lap's numbering.
  */
-export function numberSamples(count: number, laps: readonly TimedLap[]): { samples: Numbering[]; lapNumbers: Map<number, Numbering> } {
-  const samples: Numbering[] = Array.from({ length: count }, () => ({ heat: 0, lapCount: 0, first: 0 }));
+export function numberLaps(c: GpsColumns, laps: readonly TimedLap[]): Map<number, Numbering> {
   const lapNumbers = new Map<number, Numbering>();
   const perRun = new Map<number, number>();
+  c.heat.fill(0);
+  c.lapCount.fill(0);
+  c.firstLap.fill(0);
   for (const lap of laps) {
     const heat = Math.min(3, lap.run - 1);
     const seen = perRun.get(lap.run);
@@ -81,38 +85,29 @@ export function numberSamples(count: number, laps: readonly TimedLap[]): { sampl
     const n: Numbering = { heat, lapCount, first: lap.kind === 'out' ? 1 : 0 };
     lapNumbers.set(lap.number, n);
     const from = lap.start.fraction === 0 ? lap.start.index : lap.start.index + 1;
-    for (let i = from; i <= Math.min(count - 1, lap.end.index); i++) samples[i] = n;
+    const to = Math.min(c.count - 1, lap.end.index);
+    c.heat.fill(heat, from, to + 1);
+    c.lapCount.fill(lapCount, from, to + 1);
+    c.firstLap.fill(n.first, from, to + 1);
   }
-  return { samples, lapNumbers };
-}
-
-/**
- * gps.six lines of the columns, numbered by the timed laps, in pieces of about a megabyte (so a
- * long session's text is never held whole); `meterSum` is the distance into each lap.
- */
-export function* gpsSixChunks(c: GpsColumns, numbering: readonly Numbering[], linesPerChunk = 10_000): Generator<Uint8Array> {
-  const encoder = new TextEncoder();
-  let lines: string[] = [];
   let meters = 0;
   for (let i = 0; i < c.count; i++) {
-    const n = numbering[i]!;
-    if (i > 0 && (n.lapCount !== numbering[i - 1]!.lapCount || n.heat !== numbering[i - 1]!.heat)) meters = 0;
-    else if (i > 0) meters += haversineM(c.lat[i - 1]!, c.lon[i - 1]!, c.lat[i]!, c.lon[i]!);
-    lines.push(
-      `${c.lat[i]!.toFixed(7)},${c.lon[i]!.toFixed(7)}|${c.speed[i]!.toFixed(1)}|${c.satellites[i]}|${msToGpsTime(c.timeMs[i]!)}|${n.lapCount}|${n.first}|${HEATS[n.heat]}|${c.roll[i]!.toFixed(1)}|${c.leanFiltered[i]!.toFixed(1)}|${Math.round(meters)}\n`,
-    );
-    if (lines.length >= linesPerChunk) {
-      yield encoder.encode(lines.join(''));
-      lines = [];
-    }
+    if (i === 0 || c.lapCount[i] !== c.lapCount[i - 1] || c.heat[i] !== c.heat[i - 1]) meters = 0;
+    else meters += haversineM(c.lat[i - 1]!, c.lon[i - 1]!, c.lat[i]!, c.lon[i]!);
+    c.meterSum[i] = Math.min(2_000_000_000, Math.round(meters));
   }
-  if (lines.length) yield encoder.encode(lines.join(''));
+  return lapNumbers;
+}
+
+/** The columns as gps.six, in pieces of LINES_PER_PIECE lines (a long session's text is never held whole). */
+export function* gpsSixChunks(c: GpsColumns, linesPerPiece = 16_384): Generator<Uint8Array> {
+  for (let i = 0; i < c.count; i += linesPerPiece) yield gpsSixBytes(c, i, Math.min(c.count, i + linesPerPiece));
 }
 
 /** The whole gps.six text (small sessions, tests). */
-export function gpsSixText(c: GpsColumns, numbering: readonly Numbering[]): string {
+export function gpsSixText(c: GpsColumns): string {
   const decoder = new TextDecoder();
-  return [...gpsSixChunks(c, numbering)].map((b) => decoder.decode(b)).join('');
+  return [...gpsSixChunks(c)].map((b) => decoder.decode(b)).join('');
 }
 
 /** The logger's own lap that ends where this one does, if its file times laps. */

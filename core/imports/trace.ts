@@ -166,12 +166,12 @@ export class TraceBuilder {
     const n = this.count;
     return {
       count: n,
-      timeMs: this.time.data.slice(0, n),
-      lat: this.lat.data.slice(0, n),
-      lon: this.lon.data.slice(0, n),
-      speedKmh: this.speed.data.slice(0, n),
-      satellites: this.sats.data.slice(0, n),
-      leanDeg: this.lean.data.slice(0, n),
+      timeMs: this.time.data.subarray(0, n),
+      lat: this.lat.data.subarray(0, n),
+      lon: this.lon.data.subarray(0, n),
+      speedKmh: this.speed.data.subarray(0, n),
+      satellites: this.sats.data.subarray(0, n),
+      leanDeg: this.lean.data.subarray(0, n),
     };
   }
 
@@ -240,7 +240,7 @@ export class LineSplitter {
   }
 }
 
-/** A number as a logger writes it (optional sign, decimals); undefined for anything else. */
+/** A number as a logger writes it (optional sign, decimals, exponent); undefined for anything else. */
 export function num(s: string | undefined): number | undefined {
   if (s === undefined) return undefined;
   const t = s.trim();

@@ -93,7 +93,9 @@ export function createVboReader(): FormatReader {
           'O VBO não traz "File created on DD/MM/AAAA" na primeira linha, então não se sabe o dia; nada foi gravado.',
         );
     }
-    const f = t.split(/\s+/);
+    // One space between fields, as loggers write them; any run of blanks otherwise.
+    let f = t.split(' ');
+    if (f.length !== names.length) f = t.split(/\s+/);
     const tod = hhmmssToMs(f[cols.time] ?? '');
     const latMin = num(f[cols.lat]);
     const lonMin = num(f[cols.lon]);
@@ -110,9 +112,9 @@ export function createVboReader(): FormatReader {
       timeMs: dayMs! + day * DAY_MS + tod,
       lat: latMin / 60,
       lon: -lonMin / 60,
-      ...(speed !== undefined ? { speedKmh: speed } : {}),
-      ...(sats !== undefined ? { satellites: Math.round(sats) & 63 } : {}),
-      ...(lean !== undefined ? { leanDeg: lean } : {}),
+      speedKmh: speed,
+      satellites: sats === undefined ? undefined : Math.round(sats) & 63,
+      leanDeg: lean,
     });
   };
   const lines = new LineSplitter(row, () => out.counts.badLines++);

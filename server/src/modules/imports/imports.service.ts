@@ -12,7 +12,7 @@ import { importWarningText } from '../../../../core/i18n/pt-BR-imports';
 import { isGzip } from '../../../../core/imports/detect';
 import { readImport } from '../../../../core/imports/importer';
 import { localDay } from '../../../../core/imports/local-time';
-import { gpsSixChunks, lapSixText, mergeTraces, numberSamples, toColumns } from '../../../../core/imports/to-session';
+import { gpsSixChunks, lapSixText, mergeTraces, numberLaps, toColumns } from '../../../../core/imports/to-session';
 import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
 import { timeLaps } from '../../../../core/tracks/lap-timing';
 import { analyzeTrack } from '../../../../core/tracks/track-analysis';
@@ -157,10 +157,10 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
       if (best.length) logger = logger.concat(best.map((l) => ({ seconds: Number(l.seconds.toFixed(3)), endMs: trace.timeMs[0]! + l.end.ms })));
       else warnings.push({ code: 'fileLineUnused' });
     }
-    const { samples, lapNumbers } = numberSamples(columns.count, analysis.laps);
+    const lapNumbers = numberLaps(columns, analysis.laps);
     const lap = lapSixText(analysis.laps, lapNumbers, trace.timeMs[0]!, logger, definition.line.length);
     const at = { deviceId: address.collection, owner: address.owner, track: address.track, date: address.date };
-    await receiver.receive({ ...at, kind: 'gps', body: gpsSixChunks(columns, samples) });
+    await receiver.receive({ ...at, kind: 'gps', body: gpsSixChunks(columns) });
     if (lap.laps.length) await receiver.receive({ ...at, kind: 'lap', body: Buffer.from(lap.text) });
     await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId);
     const flying = analysis.laps.filter((l) => l.kind === 'flying' && l.complete);
