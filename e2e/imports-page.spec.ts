@@ -70,5 +70,12 @@ test('drag a GPX and a VBO, see progress and results, open the analysis of one, 
   // On /laps the collection is "Importados", and only the GPX's day is left.
   await page.goto('/laps');
   await expect(page.getByLabel('Data', { exact: true }).locator('option')).toHaveText(['11/07/2026']);
+  await page.getByRole('button', { name: 'Carregar' }).click();
+  await expect(page.getByTestId('lap-row').first()).toBeVisible();
+  // Deleted from the laps screen too: nothing of it is left to choose.
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Apagar sessão importada' }).click();
+  await expect(page).toHaveURL(/\/laps$/);
+  await expect(page.getByLabel('Data', { exact: true }).locator('option', { hasText: '11/07/2026' })).toHaveCount(0);
   await signOut(page);
 });

@@ -60,3 +60,8 @@ export function useTrackLapTimes(s: SessionAddress | null) {
     enabled: Boolean(s),
   });
 }
+
+/** Deletes an imported session (its importer only; the server refuses a device session). */
+export function deleteImportedSession(s: SessionAddress): Promise<unknown> {
+  return apiRequest(sessionPath(s), { method: 'DELETE' });
+}

@@ -8,7 +8,8 @@ import { formatLapTime } from '../../../../core/formats/lap-six';
 import { Page } from '../../components/ui/page';
 import { errorMessage, fill, t } from '../../i18n/messages';
 import { ME_KEY } from '../../lib/session';
-import { deleteImported, ImportFailure, uploadImport } from './imports.api';
+import { deleteImportedSession } from '../../lib/sessions-api';
+import { ImportFailure, uploadImport } from './imports.api';
 
 /** The server's limit (imports.service MAX_IMPORT_BYTES). */
 const MAX_MB = 256;
@@ -126,6 +127,7 @@ export function ImportPage() {
 
 function ImportItem(props: { item: Item; onDeleted: () => void }) {
   const im = t.imports;
+  const queryClient = useQueryClient();
   const { item } = props;
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -181,7 +183,9 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
                 setDeleting(true);
                 setDeleteError(null);
                 try {
-                  await deleteImported(a.session);
+                  await deleteImportedSession(a.session);
+                  for (const key of ['tracks', 'dates', 'laps']) void queryClient.removeQueries({ queryKey: [key] });
+                  void queryClient.invalidateQueries({ queryKey: ME_KEY });
                   props.onDeleted();
                 } catch (err) {
                   setDeleteError(errorMessage(err));

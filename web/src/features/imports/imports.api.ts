@@ -1,7 +1,6 @@
 import { importResponseSchema, type ImportAnswer } from '../../../../core/contracts/imports.contract';
-import { sessionPath, type SessionAddress } from '../../../../core/contracts/session-paths';
 import { isErrorCode } from '../../../../core/errors';
-import { apiRequest, ApiError } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-client';
 
 /** A refused import: the error, and the server's Portuguese words for it (they name what was wrong). */
 export class ImportFailure extends Error {
@@ -43,8 +42,4 @@ export function uploadImport(file: File, onProgress: (share: number) => void, si
     signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(file);
   });
-}
-
-export function deleteImported(s: SessionAddress): Promise<unknown> {
-  return apiRequest(sessionPath(s), { method: 'DELETE' });
 }

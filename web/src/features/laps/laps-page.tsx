@@ -3,10 +3,12 @@ import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { Page } from '../../components/ui/page';
 import { errorMessage, fill, t } from '../../i18n/messages';
-import { addressFromQuery, addressToQuery } from '../../../../core/contracts/session-paths';
+import { addressFromQuery, addressToQuery, isImportCollection, type SessionAddress } from '../../../../core/contracts/session-paths';
 import { SessionSelector, selectableDevices } from '../../components/session-selector';
-import { useMe } from '../../lib/session';
-import { useLaps, useTrackLapTimes } from '../../lib/sessions-api';
+import { ME_KEY, useMe } from '../../lib/session';
+import { deleteImportedSession, useLaps, useTrackLapTimes } from '../../lib/sessions-api';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { LapsTable, type GpsLapTimes } from './laps-table';
 
 /**
@@ -34,7 +36,7 @@ export function LapsPage() {
         { to: '/user', label: t.menu.home },
       ]}
     >
-      <SessionSelector devices={selectableDevices(me)} initial={loaded ?? {}} onLoad={(s) => setParams(addressToQuery(s))} />
+      <SessionSelector key={selectableDevices(me).join()} devices={selectableDevices(me)} initial={loaded ?? {}} onLoad={(s) => setParams(addressToQuery(s))} />
       {!loaded && <p className="muted prompt">{t.laps.selectPrompt}</p>}
       {laps.isFetching && !laps.data && (
         <div className="loading-inline" role="status">
@@ -76,6 +78,7 @@ export function LapsPage() {
             <Link className="btn btn-secondary" to={`/analytics?${new URLSearchParams(addressToQuery(laps.data)).toString()}`}>
               {t.laps.analyze}
             </Link>
+            {isImportCollection(laps.data.device) && <DeleteImported session={laps.data} onDeleted={() => setParams({})} />}
           </p>
           {laps.data.warnings.length > 0 && (
             <details className="notice notice-warning">
@@ -97,5 +100,45 @@ export function LapsPage() {
         </section>
       )}
     </Page>
+  );
+}
+
+/** An imported session's delete button (asks first); a device session has none. */
+function DeleteImported(props: { session: SessionAddress; onDeleted: () => void }) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const { session } = props;
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        disabled={busy}
+        onClick={async () => {
+          if (!window.confirm(fill(t.imports.confirmDelete, { track: session.track, date: formatDdmmyyyy(session.date) }))) return;
+          setBusy(true);
+          setError(null);
+          try {
+            await deleteImportedSession(session);
+            // Its tracks and dates are gone, and with its last session the collection itself.
+            for (const key of ['tracks', 'dates', 'laps']) queryClient.removeQueries({ queryKey: [key] });
+            await queryClient.invalidateQueries({ queryKey: ME_KEY });
+            props.onDeleted();
+          } catch (err) {
+            setError(errorMessage(err));
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        {t.imports.deleteSession}
+      </button>
+      {error && (
+        <span role="alert" className="alert alert-error">
+          {error}
+        </span>
+      )}
+    </>
   );
 }
