@@ -45,3 +45,8 @@ export async function deleteImportedSession(db: Kysely<DB>, sessionId: string): 
   await db.deleteFrom('laps').where('session_id', '=', sessionId).execute();
   await db.deleteFrom('lap_sessions').where('id', '=', sessionId).execute();
 }
+
+/** A collection's sessions, the most recently changed first. */
+export function recentSessionsOf(db: Kysely<DB>, collection: string, limit: number) {
+  return db.selectFrom('lap_sessions').select(['id', 'track', 'date']).where('device_id', '=', collection).orderBy('updated_at', 'desc').limit(limit).execute();
+}

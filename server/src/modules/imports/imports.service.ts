@@ -28,6 +28,7 @@ import type { TracksService } from '../tracks/tracks.service';
 import {
   deleteImportedSession,
   ensureCollection,
+  recentSessionsOf,
   findCollection,
   findImportFile,
   listImportFiles,
@@ -182,7 +183,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
   }
 
   /** A lap.six: the laps of a gps.six imported before, matched by their times. */
-  async function attachLapSix(owner: string, collection: string, text: string) {
+  async function attachLapSix(collection: string, text: string) {
     const parsed = parseLapSix(text);
     const times = parsed.value.map((l) => l.lapSeconds);
     if (!times.length)
@@ -192,7 +193,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
         undefined,
         'Nenhuma linha válida de lap.six; nada foi gravado.',
       );
-    const candidates = await db.selectFrom('lap_sessions').selectAll().where('device_id', '=', collection).orderBy('updated_at', 'desc').limit(50).execute();
+    const candidates = await recentSessionsOf(db, collection, 50);
     for (const row of candidates) {
       const file = (await listImportFiles(db, row.id)).find((f) => f.format === 'gps.six');
       if (!file) continue;
@@ -229,7 +230,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
         const read = await readImport(bytesOf(received.file), filename);
         if (read.kind === 'lap.six') {
           // The device's own laps for a gps.six already imported: kept as that session's lap.six.
-          const { row, answer } = await attachLapSix(owner, collection, read.text);
+          const { row, answer } = await attachLapSix(collection, read.text);
           await receiver.receive({ deviceId: collection, owner, track: row.track, date: row.date, kind: 'lap', body: await fs.readFile(received.file) });
           const full: ImportAnswer = { ...answer, format: 'lap.six', replacedLaps: true };
           await storeRaw(owner, received, row.id, filename, 'lap.six', full);
