@@ -6,7 +6,7 @@
  */
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
-import { LineSplitter, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
+import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
 import { localToUtcMs, utcOffsetHours } from './local-time';
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -124,14 +124,11 @@ export function createAimReader(): FormatReader {
       leanDeg: lean,
     });
   };
-  const lines = new LineSplitter(row, () => out.counts.badLines++);
-
-  return {
-    write: (text) => lines.write(text),
-    end(): ImportedFile {
-      const last = lines.end();
-      if (last && phase === 'rows' && splitCsvLine(last.line).length >= names.length) row(last.line);
-      else if (last && last.line.trim() !== '') out.truncatedAt = last.n;
+  return lineReader(
+    out,
+    row,
+    (line) => phase === 'rows' && splitCsvLine(line).length >= names.length,
+    (lines): ImportedFile => {
       if (phase !== 'rows')
         throw new AppError(
           'import/no-fix',
@@ -150,7 +147,7 @@ export function createAimReader(): FormatReader {
         if (seconds !== undefined && seconds > 0) loggerLaps.push({ seconds, ...(end !== undefined ? { endMs: utcStart + end * 1000 } : {}) });
       });
       const session = header.get('Session')?.[0]?.slice(0, 64);
-      return { format: 'aim', trace, loggerLaps, ...(session ? { trackName: session } : {}), warnings: out.warnings(), lines: lines.lines };
+      return { format: 'aim', trace, loggerLaps, ...(session ? { trackName: session } : {}), warnings: out.warnings(), lines: lines };
     },
-  };
+  );
 }

@@ -4,7 +4,7 @@
  * second. A fix is an RMC with status A; the GGA of the same second adds its satellites. The date
  * comes only from RMC. A sentence whose checksum does not match is left out and counted.
  */
-import { LineSplitter, num, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
+import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
 import { hhmmssToMs } from './vbo';
 import { AppError } from '../errors';
 
@@ -85,14 +85,11 @@ export function createNmeaReader(): FormatReader {
       if (sats !== undefined) at(f[1]!).sats = sats;
     }
   };
-  const lines = new LineSplitter(row, () => out.counts.badLines++);
-
-  return {
-    write: (text) => lines.write(text),
-    end(): ImportedFile {
-      const last = lines.end();
-      if (last && checksumOk(last.line.trim()) && last.line.includes('*')) row(last.line);
-      else if (last && last.line.trim() !== '') out.truncatedAt = last.n;
+  return lineReader(
+    out,
+    row,
+    (line) => line.includes('*') && checksumOk(line.trim()),
+    (lines): ImportedFile => {
       flush();
       if (!rmcSeen)
         throw new AppError(
@@ -101,7 +98,7 @@ export function createNmeaReader(): FormatReader {
           undefined,
           'NMEA sem sentenças $GPRMC/$GNRMC: só elas trazem a data; nada foi gravado.',
         );
-      return { format: 'nmea', trace: out.trace(), loggerLaps: [], warnings: out.warnings(), lines: lines.lines };
+      return { format: 'nmea', trace: out.trace(), loggerLaps: [], warnings: out.warnings(), lines: lines };
     },
-  };
+  );
 }

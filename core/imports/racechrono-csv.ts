@@ -8,7 +8,7 @@
  */
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
-import { LineSplitter, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
+import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
 
 interface Columns {
   time: number;
@@ -39,7 +39,7 @@ export function createRaceChronoReader(): FormatReader {
   let lapNumber: number | undefined;
   const lapStarts: number[] = [];
 
-  const row = (line: string, n: number) => {
+  const row = (line: string) => {
     if (line.trim() === '') return;
     if (phase === 'header') {
       const f = splitCsvLine(line);
@@ -102,17 +102,12 @@ export function createRaceChronoReader(): FormatReader {
       satellites: sats === undefined ? undefined : Math.round(sats),
       leanDeg: lean,
     });
-    void n;
   };
-  const lines = new LineSplitter(row, () => out.counts.badLines++);
-
-  return {
-    write: (text) => lines.write(text),
-    end(): ImportedFile {
-      const last = lines.end();
-      // A last line without its line break may be cut short: kept only if it has every field.
-      if (last && phase === 'rows' && last.line.split(',').length === names.length) row(last.line, last.n);
-      else if (last && last.line.trim() !== '') out.truncatedAt = last.n;
+  return lineReader(
+    out,
+    row,
+    (line) => phase === 'rows' && line.split(',').length === names.length,
+    (lines): ImportedFile => {
       if (phase !== 'rows')
         throw new AppError(
           'import/no-fix',
@@ -129,8 +124,8 @@ export function createRaceChronoReader(): FormatReader {
         ...(trackName ? { trackName } : {}),
         leanCalculated: leanCalculated && out.count > 0,
         warnings: [...out.warnings(), ...(leanCalculated ? [{ code: 'leanCalculated' as const }] : [])],
-        lines: lines.lines,
+        lines,
       };
     },
-  };
+  );
 }

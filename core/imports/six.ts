@@ -7,7 +7,7 @@ import { parseDdmmyyyy } from '../formats/dates';
 import { allocGpsColumns } from '../formats/gps-columns';
 import { parseGpsLineStrict } from '../formats/gps-six';
 import { Problems } from '../formats/six-lines';
-import { LineSplitter, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
+import { lineReader, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
 
 const DAY_MS = 86_400_000;
 
@@ -52,17 +52,12 @@ export function createGpsSixReader(filename: string): FormatReader {
       leanDeg: one.leanFiltered[0]!,
     });
   };
-  const lines = new LineSplitter(row, () => out.counts.badLines++);
-  return {
-    write: (text) => lines.write(text),
-    end(): ImportedFile {
-      const last = lines.end();
-      if (last) {
-        one.count = 0;
-        if (parseGpsLineStrict(last.line, last.n, new Problems(), one)) row(last.line, last.n);
-        else out.truncatedAt = last.n;
-      }
-      return { format: 'gps.six', trace: out.trace(), loggerLaps: [], warnings: out.warnings(), lines: lines.lines };
+  return lineReader(
+    out,
+    row,
+    (line) => parseGpsLineStrict(line, 0, new Problems(), allocGpsColumns(1)),
+    (lines): ImportedFile => {
+      return { format: 'gps.six', trace: out.trace(), loggerLaps: [], warnings: out.warnings(), lines: lines };
     },
-  };
+  );
 }

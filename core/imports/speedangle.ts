@@ -9,7 +9,7 @@
 import { AppError } from '../errors';
 import type { Gate } from '../tracks/gate';
 import { localToUtcMs, utcOffsetHours } from './local-time';
-import { LineSplitter, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
+import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
 
 const STEP_MS = 100;
 const MPH = 1.609344;
@@ -24,7 +24,7 @@ export function createSpeedAngleReader(): FormatReader {
   let rows = 0;
   const crossings: number[] = [];
 
-  const row = (line: string, n: number) => {
+  const row = (line: string) => {
     const t = line.trim();
     if (t === '' || t.startsWith(';')) return;
     if (t.startsWith('<')) {
@@ -84,15 +84,12 @@ export function createSpeedAngleReader(): FormatReader {
       satellites: sats === undefined ? undefined : Math.round(sats),
       leanDeg: lean,
     });
-    void n;
   };
-  const lines = new LineSplitter(row, () => out.counts.badLines++);
-
-  return {
-    write: (text) => lines.write(text),
-    end(): ImportedFile {
-      const last = lines.end();
-      if (last && section === 'trace' && last.line.split(',').length >= 11) row(last.line, last.n);
+  return lineReader(
+    out,
+    row,
+    (line) => section === 'trace' && line.split(',').length >= 11,
+    (lines): ImportedFile => {
       if (section !== 'trace' && section !== 'done')
         throw new AppError(
           'import/no-fix',
@@ -100,7 +97,7 @@ export function createSpeedAngleReader(): FormatReader {
           undefined,
           'Arquivo SpeedAngle sem a seção <trace>; nada foi gravado.',
         );
-      if (section === 'trace' || (declared !== undefined && rows < declared)) out.truncatedAt = lines.lines;
+      if (section === 'trace' || (declared !== undefined && rows < declared)) out.truncatedAt = lines;
       const trace = localToUtcMs(out.trace());
       const utcStart = trace.count ? startLocalMs! - utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;
       const loggerLaps: LoggerLap[] = [];
@@ -112,8 +109,8 @@ export function createSpeedAngleReader(): FormatReader {
         ...(fileGate ? { fileGate } : {}),
         ...(trackName ? { trackName } : {}),
         warnings: out.warnings(),
-        lines: lines.lines,
+        lines,
       };
     },
-  };
+  );
 }

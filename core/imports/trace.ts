@@ -240,6 +240,29 @@ export class LineSplitter {
   }
 }
 
+/**
+ * A reader of a line-based format: `row` gets each line; the last one, when the file does not end
+ * with a line break, only if `whole(line)` says nothing of it is missing (else the file was cut
+ * there, and says so). `finish` then builds the answer from what was read.
+ */
+export function lineReader(
+  out: TraceBuilder,
+  row: (line: string, n: number) => void,
+  whole: (line: string) => boolean,
+  finish: (lines: number) => ImportedFile,
+): FormatReader {
+  const lines = new LineSplitter(row, () => out.counts.badLines++);
+  return {
+    write: (text) => lines.write(text),
+    end() {
+      const last = lines.end();
+      if (last && whole(last.line)) row(last.line, last.n);
+      else if (last && last.line.trim() !== '') out.truncatedAt = last.n;
+      return finish(lines.lines);
+    },
+  };
+}
+
 /** A number as a logger writes it (optional sign, decimals, exponent); undefined for anything else. */
 export function num(s: string | undefined): number | undefined {
   if (s === undefined) return undefined;

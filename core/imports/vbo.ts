@@ -7,7 +7,7 @@
  */
 import { AppError } from '../errors';
 import type { Gate } from '../tracks/gate';
-import { LineSplitter, num, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
+import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
 
 const DAY_MS = 86_400_000;
 
@@ -117,21 +117,18 @@ export function createVboReader(): FormatReader {
       leanDeg: lean,
     });
   };
-  const lines = new LineSplitter(row, () => out.counts.badLines++);
-
-  return {
-    write: (text) => lines.write(text),
-    end(): ImportedFile {
-      const last = lines.end();
-      if (last && section === 'data' && last.line.trim().split(/\s+/).length >= names.length) row(last.line, last.n);
-      else if (last && last.line.trim() !== '') out.truncatedAt = last.n;
+  return lineReader(
+    out,
+    row,
+    (line) => section === 'data' && line.trim().split(/\s+/).length >= names.length,
+    (lines): ImportedFile => {
       if (!cols)
         throw new AppError('import/no-fix', 'VBO without a [data] section; nothing was stored.', undefined, 'VBO sem a seção [data]; nada foi gravado.');
       const trace = out.trace();
       // Of the two readings of the file's line, the one that lies where the trace runs.
       const near = (g: Gate) => trace.count > 0 && Math.abs(g.a.lat - trace.lat[0]!) < 0.05 && Math.abs(g.a.lon - trace.lon[0]!) < 0.05;
       const fileGate = startGates.find(near);
-      return { format: 'vbo', trace, loggerLaps: [], ...(fileGate ? { fileGate } : {}), warnings: out.warnings(), lines: lines.lines };
+      return { format: 'vbo', trace, loggerLaps: [], ...(fileGate ? { fileGate } : {}), warnings: out.warnings(), lines: lines };
     },
-  };
+  );
 }
