@@ -89,6 +89,9 @@ function importTarget(name: string, filename: string, base: Uint8Array): Target 
         const six = gpsSixText(c);
         const back = parseGpsSix(six);
         if (back.problems.length || back.value.count !== t.count) throw new Error(`gps.six of the import does not parse: ${JSON.stringify(back.problems[0])}`);
+        // The columns are handed to the receiver as that file's parse: they must be what it parses to.
+        for (const k of GPS_COLUMN_KEYS)
+          for (let i = 0; i < c.count; i++) if (back.value[k][i] !== c[k][i]) throw new Error(`${k}[${i}]: wrote ${c[k][i]}, reads back ${back.value[k][i]}`);
       }
     },
     // The importers' one documented refusal; every other error is a bug.

@@ -14,6 +14,12 @@ export function gpsSixLine(c: GpsColumns, i: number): string {
 }
 
 const POW = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7];
+
+/** `v` as it reads back from `d` written decimals (the writer rounds halves away from zero). */
+export function asWritten(v: number, d: number): number {
+  const scaled = Math.round(Math.abs(v) * POW[d]!) / POW[d]!;
+  return v < 0 ? -scaled : scaled;
+}
 /** The longest line this writes: two positions, speed, time, counters, heat, roll, lean, distance. */
 const MAX_LINE_BYTES = 160;
 const HEAT_CODES = HEATS.map((h) => h.charCodeAt(0));

@@ -5,7 +5,7 @@
  */
 import { WEAK_FIX_SATELLITES } from '../analysis/gps-analysis';
 import { allocGpsColumns, trimGpsColumns, type GpsColumns } from '../formats/gps-columns';
-import { gpsSixBytes } from '../formats/gps-six-write';
+import { asWritten, gpsSixBytes } from '../formats/gps-six-write';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
 import { HEATS } from '../formats/six-lines';
 import { haversineM } from '../sim/geo';
@@ -45,14 +45,15 @@ export function toColumns(t: ImportedTrace): GpsColumns {
       speed = dt > 0 ? (haversineM(t.lat[a]!, t.lon[a]!, t.lat[b]!, t.lon[b]!) / dt) * 3.6 : 0;
     }
     const lean = Number.isNaN(t.leanDeg[i]!) ? 0 : t.leanDeg[i]!;
+    // As the session's gps.six will hold them: these columns are handed over as that file's parse.
     c.line[i] = i + 1;
-    c.lat[i] = t.lat[i]!;
-    c.lon[i] = t.lon[i]!;
-    c.speed[i] = Math.min(1000, Math.round(speed * 10) / 10);
+    c.lat[i] = asWritten(t.lat[i]!, 7);
+    c.lon[i] = asWritten(t.lon[i]!, 7);
+    c.speed[i] = asWritten(Math.min(1000, speed), 1);
     c.satellites[i] = t.satellites[i]! < 0 ? WEAK_FIX_SATELLITES : t.satellites[i]!;
     c.timeMs[i] = ((Math.round(t.timeMs[i]!) % DAY_MS) + DAY_MS) % DAY_MS;
-    c.roll[i] = Math.round(lean * 10) / 10;
-    c.leanFiltered[i] = Math.round(lean * 10) / 10;
+    c.roll[i] = asWritten(lean, 1);
+    c.leanFiltered[i] = asWritten(lean, 1);
   }
   c.count = t.count;
   return trimGpsColumns(c);

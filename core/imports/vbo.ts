@@ -11,11 +11,24 @@ import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile } f
 
 const DAY_MS = 86_400_000;
 
-/** `hhmmss.ss` → ms of the day. */
+const digit = (s: string, i: number) => s.charCodeAt(i) - 48;
+
+/** `hhmmss.ss` → ms of the day (every fix of a VBO or NMEA file: read by character, not by a pattern). */
 export function hhmmssToMs(raw: string): number | undefined {
-  const m = /^(\d{2})(\d{2})(\d{2}(?:\.\d+)?)$/.exec(raw);
-  if (!m) return undefined;
-  const [h, mi, s] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (raw.length < 6) return undefined;
+  for (let i = 0; i < 6; i++) if (digit(raw, i) < 0 || digit(raw, i) > 9) return undefined;
+  const h = digit(raw, 0) * 10 + digit(raw, 1);
+  const mi = digit(raw, 2) * 10 + digit(raw, 3);
+  let s = digit(raw, 4) * 10 + digit(raw, 5);
+  if (raw.length > 6) {
+    if (raw.charCodeAt(6) !== 46 || raw.length === 7) return undefined;
+    let scale = 0.1;
+    for (let i = 7; i < raw.length; i++, scale /= 10) {
+      const d = digit(raw, i);
+      if (d < 0 || d > 9) return undefined;
+      s += d * scale;
+    }
+  }
   if (h > 23 || mi > 59 || s >= 61) return undefined;
   return Math.round(((h * 60 + mi) * 60 + s) * 1000);
 }

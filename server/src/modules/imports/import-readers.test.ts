@@ -5,7 +5,9 @@ import { detectFormat } from '../../../../core/imports/detect';
 import { readImport, type ReadImport } from '../../../../core/imports/importer';
 import { checksumOk, createNmeaReader } from '../../../../core/imports/nmea';
 import { nmeaSentence } from '../../../../core/imports/test-support/writers';
-import { LineSplitter, TraceBuilder } from '../../../../core/imports/trace';
+import { LineSplitter, num, TraceBuilder } from '../../../../core/imports/trace';
+import { hhmmssToMs } from '../../../../core/imports/vbo';
+import { createRandom } from '../../../../core/sim/geo';
 import { parseAimDate, parseClock } from '../../../../core/imports/aim-csv';
 
 // Each reader on real bytes, on hand-made edge cases, and on hostile input: what is complete is
@@ -249,5 +251,34 @@ describe('what every reader shares', () => {
     const e = await refusal(read('File created on 15/11/2026 at 10:00:00\n[column names]\nsats time lat long velocity\n[data]\nbad row\nworse\n'));
     expect(e.code).toBe('import/no-fix');
     expect(e.mensagem).toContain('2 linhas ilegíveis');
+  });
+});
+
+describe('the hand-written scanners against their plain forms', () => {
+  /** The plain reading num's scan stands for. */
+  const numReference = (s: string) => {
+    const t = s.trim();
+    return t === '' || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) ? undefined : Number(t);
+  };
+  const hhmmssReference = (raw: string) => {
+    const m = /^(\d{2})(\d{2})(\d{2}(?:\.\d+)?)$/.exec(raw);
+    if (!m) return undefined;
+    const [h, mi, s] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    return h > 23 || mi > 59 || s >= 61 ? undefined : Math.round(((h * 60 + mi) * 60 + s) * 1000);
+  };
+
+  it('num reads what the pattern reads, and refuses what it refuses', () => {
+    const cases = ['1', '-1', '+1.5', '.5', '5.', ' 42 ', '1e5', '1E-3', '-0', '', ' ', '-', '.', 'e5', '1e', '1e+', '0x1A', 'Infinity', 'NaN', '1,5', '1.2.3', '--1', '12a', '\t3.25\r'];
+    const rnd = createRandom(7);
+    const alphabet = '0123456789+-.eE x';
+    for (let k = 0; k < 20_000; k++) cases.push(Array.from({ length: 1 + Math.floor(rnd.next() * 8) }, () => alphabet[Math.floor(rnd.next() * alphabet.length)]).join(''));
+    for (const s of cases) expect(num(s), JSON.stringify(s)).toBe(numReference(s));
+  });
+
+  it('hhmmssToMs reads what the pattern reads', () => {
+    const cases = ['000000', '235959.99', '120000.5', '240000', '126000', '120060.9', '12000', '1200000', '120000.', '120000.123456', '12a000', '-12000'];
+    const rnd = createRandom(9);
+    for (let k = 0; k < 20_000; k++) cases.push(Array.from({ length: 5 + Math.floor(rnd.next() * 6) }, () => '0123456789.'[Math.floor(rnd.next() * 11)]).join(''));
+    for (const s of cases) expect(hhmmssToMs(s), s).toBe(hhmmssReference(s));
   });
 });

@@ -83,6 +83,15 @@ describe('imports through the API', () => {
     expect((await ana.request(`/api/devices/${s.device}/tracks`)).status).toBe(200);
     const me = (await (await ana.request('/api/me')).json()) as { devices: string[] };
     expect(me.devices).toContain(s.device);
+    // The columns the screens read (handed over at import, not parsed) are the stored gps.six's parse.
+    const six = parseGpsSix(new Uint8Array(await (await ana.request(base + '/export/gps.six')).arrayBuffer())).value;
+    const json = (await (await ana.request(base + '/gps')).json()) as { step: number; totalCount: number; columns: { latitude: number[]; longitude: number[]; strSpeedGps: number[] } };
+    expect(json.totalCount).toBe(six.count);
+    json.columns.latitude.forEach((lat, k) => {
+      expect(lat).toBe(six.lat[k * json.step]);
+      expect(json.columns.longitude[k]).toBe(six.lon[k * json.step]);
+      expect(json.columns.strSpeedGps[k]).toBe(six.speed[k * json.step]);
+    });
   });
 
   it('a VBO of the same day and track joins the same session (one session per track and day)', async () => {

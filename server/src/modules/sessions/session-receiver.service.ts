@@ -12,6 +12,7 @@ import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { Coordination } from '../../db/coordination';
 import type { DB } from '../../db/schema';
+import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import { inTransaction } from '../../db/transaction';
 import { nowIso } from '../../lib/tokens';
 import { ColumnSpool, parseStoredGps } from './column-spool';
@@ -70,9 +71,12 @@ async function receiveGps(
   body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   file: string,
   spool: ColumnSpool,
+  parsed: GpsColumns | undefined,
 ): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
   const hash = createHash('md5');
-  const parser = new GpsSixStream((c) => spool.add(c), isUtf8);
+  // Columns the body was written from (an import) are its parse: not parsed again.
+  const parser = parsed ? undefined : new GpsSixStream((c) => spool.add(c), isUtf8);
+  if (parsed) spool.add(parsed);
   const out = await fs.open(file, 'w', 0o600);
   let size = 0;
   // Socket chunks are small (64 kB): written in runs of about 1 MB, each while the next is parsed.
@@ -91,7 +95,7 @@ async function receiveGps(
       if (size > MAX_UPLOAD_BYTES.gps)
         throw new AppError('storage/server-file-wrong-size', `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`);
       hash.update(chunk);
-      parser.push(chunk);
+      parser?.push(chunk);
       run.push(chunk);
       runBytes += chunk.length;
       if (runBytes >= 1 << 20) await flush();
@@ -102,7 +106,8 @@ async function receiveGps(
     await writing.catch(() => undefined);
     await out.close();
   }
-  return { size, md5: hash.digest('base64'), summary: parser.end() };
+  const summary = parser ? parser.end() : { lines: parsed!.count, indexed: parsed!.count, problems: [], rejection: undefined };
+  return { size, md5: hash.digest('base64'), summary };
 }
 
 /**
@@ -157,7 +162,13 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
      * memory whole.
      */
     async receive(
-      input: SessionAddress & { kind: SixKind; body: Buffer | AsyncIterable<Uint8Array> | Iterable<Uint8Array>; contentMd5?: string | undefined },
+      input: SessionAddress & {
+        kind: SixKind;
+        body: Buffer | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+        contentMd5?: string | undefined;
+        /** For a gps.six written by Voltas from columns (an import): those columns, exactly what the body parses to. */
+        columns?: GpsColumns;
+      },
     ): Promise<UploadAnswer> {
       assertSessionAddress(input.track, input.date);
       const id = sessionKey(input.deviceId, input.track, input.date);
@@ -232,7 +243,7 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
       let fileTaken = false;
       let spoolTaken = false;
       try {
-        const received = await receiveGps(Buffer.isBuffer(input.body) ? slices(input.body) : input.body, file, spool);
+        const received = await receiveGps(Buffer.isBuffer(input.body) ? slices(input.body) : input.body, file, spool, input.columns);
         const { md5, summary } = received;
         checkMd5(md5);
         if (summary.rejection) throw notASixFile('gps', summary.rejection);
