@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { IMPORT_FORMATS } from '../imports/trace';
 import { trackSourceSchema } from './tracks.contract';
 
+/** The largest file an import takes (it streams to disk; the reader keeps fixes, not the file). */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+
 export const importQuerySchema = z.object({
   /** The file's name as the rider has it (a gps.six's day may be in it: 15112026_gps.six). */
   filename: z.string().min(1).max(255),

@@ -112,7 +112,7 @@ export function gpsSixText(c: GpsColumns): string {
 }
 
 /** The logger's own lap that ends where this one does, if its file times laps. */
-function loggerTwin(lap: TimedLap, startMs: number, logger: readonly LoggerLap[]): LoggerLap | undefined {
+export function loggerTwin(lap: TimedLap, startMs: number, logger: readonly LoggerLap[]): LoggerLap | undefined {
   const end = startMs + lap.end.ms;
   return logger.find((l) => l.endMs !== undefined && Math.abs(l.endMs - end) <= SAME_END_MS && Math.abs(l.seconds - lap.seconds) < 1);
 }

@@ -1,5 +1,8 @@
 import { createGzip, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
 import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
 import { parseGpsSix } from '../../../../core/formats/gps-six';
@@ -9,7 +12,8 @@ import { buildRacingLine, generateSession } from '../../../../core/sim/session-g
 import { gateAcross } from '../../../../core/tracks/gate';
 import { loadTracks } from '../../lib/track-files';
 import { addDevice, put } from '../../../test/fixtures';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
+import { run } from '../../cli/voltas';
 
 // Imports through the HTTP API as two riders and an admin would: the formats, the session they
 // make, who sees it, deleting it, and every kind of bad file.
@@ -85,7 +89,11 @@ describe('imports through the API', () => {
     expect(me.devices).toContain(s.device);
     // The columns the screens read (handed over at import, not parsed) are the stored gps.six's parse.
     const six = parseGpsSix(new Uint8Array(await (await ana.request(base + '/export/gps.six')).arrayBuffer())).value;
-    const json = (await (await ana.request(base + '/gps')).json()) as { step: number; totalCount: number; columns: { latitude: number[]; longitude: number[]; strSpeedGps: number[] } };
+    const json = (await (await ana.request(base + '/gps')).json()) as {
+      step: number;
+      totalCount: number;
+      columns: { latitude: number[]; longitude: number[]; strSpeedGps: number[] };
+    };
     expect(json.totalCount).toBe(six.count);
     json.columns.latitude.forEach((lat, k) => {
       expect(lat).toBe(six.lat[k * json.step]);
@@ -173,6 +181,29 @@ describe('imports through the API', () => {
     expect(r.status).toBe(201);
     expect(r.body.replacedLaps).toBe(true);
     expect((await importFile(ana, 'lap.six', gen.lapSix)).status).toBe(422); // ana has no gps.six of it
+  });
+});
+
+describe('the CLI, as a third rider, on the same database and blobs as the server', () => {
+  it('imports for its --owner only: she sees it through the API, the others do not', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'voltas-cli-import-'));
+    const file = path.join(dir, 'arquivo.vbo');
+    writeFileSync(file, W.writeVbo(c, { y: 2025, m: 12, d: 6 }));
+    for (const [k, v] of Object.entries({ ...sameDatabase(server), DATA_DIR: server.dataDir })) vi.stubEnv(k, v);
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      expect(await run(['import', file, '--owner', 'carla@example.com'])).toBe(0);
+    } finally {
+      out.mockRestore();
+      vi.unstubAllEnvs();
+    }
+    const carla = new Browser(server.baseUrl);
+    await carla.signIn('carla@example.com');
+    const me = (await (await carla.request('/api/me')).json()) as { devices: string[] };
+    const collection = me.devices.find((d) => d.startsWith('imp'))!;
+    const dates = await carla.request(`/api/devices/${collection}/tracks/Interlagos/dates`);
+    expect(((await dates.json()) as { dates: string[] }).dates).toEqual(['06122025']);
+    for (const who of [ana, bia, admin]) expect((await who.request(`/api/devices/${collection}/tracks/Interlagos/dates`)).status).toBe(404);
   });
 });
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../../core/contracts/common.contract';
-import { importQuerySchema, importResponseSchema } from '../../../../core/contracts/imports.contract';
+import { importQuerySchema, importResponseSchema, MAX_IMPORT_BYTES } from '../../../../core/contracts/imports.contract';
 import { sessionParamsSchema } from '../../../../core/contracts/sessions.contract';
 import { viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
@@ -29,7 +29,7 @@ export async function importsRoutes(app: FastifyInstance, opts: { imports: Impor
       '/api/imports',
       {
         config: { access: 'rider', rateLimit: { max: 120, timeWindow: '1 minute' } },
-        bodyLimit: imports.MAX_IMPORT_BYTES,
+        bodyLimit: MAX_IMPORT_BYTES,
         schema: {
           tags: ['imports'],
           summary:

@@ -2,17 +2,17 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
-import type { z } from 'zod';
-import type { importResponseSchema } from '../../../../core/contracts/imports.contract';
+import { MAX_IMPORT_BYTES, type ImportAnswer } from '../../../../core/contracts/imports.contract';
 import type { SessionAddress } from '../../../../core/contracts/session-paths';
 import { AppError } from '../../../../core/errors';
 import { dateToDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
 import { parseLapSix } from '../../../../core/formats/lap-six';
+import { HEATS } from '../../../../core/formats/six-lines';
 import { importWarningText } from '../../../../core/i18n/pt-BR-imports';
 import { isGzip } from '../../../../core/imports/detect';
 import { readImport } from '../../../../core/imports/importer';
 import { localDay } from '../../../../core/imports/local-time';
-import { gpsSixChunks, lapSixText, mergeTraces, numberLaps, toColumns } from '../../../../core/imports/to-session';
+import { gpsSixChunks, lapSixText, loggerTwin, mergeTraces, numberLaps, toColumns } from '../../../../core/imports/to-session';
 import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
 import { timeLaps } from '../../../../core/tracks/lap-timing';
 import { analyzeTrack } from '../../../../core/tracks/track-analysis';
@@ -36,10 +36,6 @@ import {
   type ImportFileRow,
 } from './imports.repository';
 
-export type ImportAnswer = z.infer<typeof importResponseSchema>;
-
-/** The import limit (files stream through: memory stays flat whatever their size). */
-export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 /** A .gz may inflate to at most this: a "zip bomb" stops here. */
 export const MAX_INFLATED_BYTES = 1024 * 1024 * 1024;
 
@@ -170,10 +166,8 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
         .filter((l) => l.complete)
         .map((l) => {
           const n = lapNumbers.get(l.number)!;
-          const mine = logger.find(
-            (g) => g.endMs !== undefined && Math.abs(g.endMs - (trace.timeMs[0]! + l.end.ms)) <= 2000 && Math.abs(g.seconds - l.seconds) < 1,
-          );
-          return { heat: 'ABCD'[n.heat]!, number: n.lapCount, seconds: Number(l.seconds.toFixed(3)), kind: l.kind, loggerSeconds: mine ? mine.seconds : null };
+          const mine = loggerTwin(l, trace.timeMs[0]!, logger);
+          return { heat: HEATS[n.heat]!, number: n.lapCount, seconds: Number(l.seconds.toFixed(3)), kind: l.kind, loggerSeconds: mine ? mine.seconds : null };
         }),
       bestLapSeconds: flying.length ? Number(Math.min(...flying.map((l) => l.seconds)).toFixed(3)) : null,
       loggerLaps: logger.map((l) => Number(l.seconds.toFixed(3))),
@@ -206,8 +200,6 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
   }
 
   return {
-    MAX_IMPORT_BYTES,
-
     /** The rider's import collection id, if they have imported anything. */
     collection: (owner: string) => findCollection(db, owner),
 

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
-import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
+import { MAX_IMPORT_BYTES, type ImportAnswer } from '../../../../core/contracts/imports.contract';
 import { addressToQuery, type SessionAddress } from '../../../../core/contracts/session-paths';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { formatLapTime } from '../../../../core/formats/lap-six';
@@ -11,8 +11,7 @@ import { ME_KEY } from '../../lib/session';
 import { deleteImportedSession } from '../../lib/sessions-api';
 import { ImportFailure, uploadImport } from './imports.api';
 
-/** The server's limit (imports.service MAX_IMPORT_BYTES). */
-const MAX_MB = 256;
+const MAX_MB = MAX_IMPORT_BYTES / 1024 / 1024;
 
 type Item = {
   key: string;
