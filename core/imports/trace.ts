@@ -279,10 +279,16 @@ export function num(s: string | undefined): number | undefined {
   let c = s.charCodeAt(i);
   if (c === 43 || c === 45) i++; // + -
   let digits = 0;
-  while (i < end && (c = s.charCodeAt(i)) >= 48 && c <= 57) (i++, digits++);
+  while (i < end && (c = s.charCodeAt(i)) >= 48 && c <= 57) {
+    i++;
+    digits++;
+  }
   if (i < end && c === 46) {
     i++;
-    while (i < end && (c = s.charCodeAt(i)) >= 48 && c <= 57) (i++, digits++);
+    while (i < end && (c = s.charCodeAt(i)) >= 48 && c <= 57) {
+      i++;
+      digits++;
+    }
   }
   if (digits === 0) return undefined;
   if (i < end && (c === 101 || c === 69)) {
