@@ -55,6 +55,9 @@ test('drag a GPX and a VBO, see progress and results, open the analysis of one, 
   await expect(gpx).toContainText('voltas cronometradas pelo GPS');
   await expect(gpx).toContainText('Melhor volta: ');
   await expect(vbo).toContainText('Interlagos · 12/07/2026');
+  // On a 360 px phone the page, results and all, fits: no sideways scroll.
+  await page.setViewportSize({ width: 360, height: 780 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
   // Delete the VBO's session.
   page.once('dialog', (d) => void d.accept());
