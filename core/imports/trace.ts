@@ -119,6 +119,8 @@ export class TraceBuilder {
   private sats = new Growable((n) => new Int16Array(n));
   private lean = new Growable((n) => new Float32Array(n));
   private jumpRun = 0;
+  /** Fixes just dropped in a row as earlier than the last one kept. */
+  private behind: Fix[] = [];
 
   add(f: Fix): void {
     const plausible = f.timeMs >= EARLIEST_MS && f.timeMs < LATEST_MS;
@@ -133,7 +135,7 @@ export class TraceBuilder {
     const n = this.count;
     if (n > 0) {
       const dt = f.timeMs - this.time.data[n - 1]!;
-      if (dt < 0) return void this.counts.backwards++;
+      if (dt < 0) return this.behindLastKept(f);
       if (dt === 0) return void this.counts.duplicates++;
       const d = haversineM(this.lat.data[n - 1]!, this.lon.data[n - 1]!, f.lat, f.lon);
       if (d > 50 && d / (dt / 1000) > MAX_SPEED_MS && this.jumpRun < MAX_JUMP_RUN) {
@@ -148,6 +150,7 @@ export class TraceBuilder {
       return;
     }
     this.jumpRun = 0;
+    this.behind = [];
     this.time.push(n, f.timeMs);
     this.lat.push(n, f.lat);
     this.lon.push(n, f.lon);
@@ -155,6 +158,26 @@ export class TraceBuilder {
     this.sats.push(n, f.satellites !== undefined && Number.isInteger(f.satellites) && f.satellites >= 0 ? Math.min(f.satellites, 255) : -1);
     this.lean.push(n, f.leanDeg !== undefined && Number.isFinite(f.leanDeg) && Math.abs(f.leanDeg) <= 90 ? f.leanDeg : NaN);
     this.count = n + 1;
+  }
+
+  /**
+   * A fix earlier than the last one kept is dropped; but when the next MAX_JUMP_RUN fixes all are,
+   * the few kept fixes ahead of them were the glitch (a time read wrong, a digit flipped), not
+   * everything after: those go, and the dropped ones come back.
+   */
+  private behindLastKept(f: Fix): void {
+    this.counts.backwards++;
+    this.behind.push(f);
+    if (this.behind.length < MAX_JUMP_RUN) return;
+    const replay = this.behind;
+    this.behind = [];
+    let ahead = 0;
+    while (ahead < this.count && this.time.data[this.count - 1 - ahead]! >= replay[0]!.timeMs) ahead++;
+    if (ahead > MAX_JUMP_RUN) return; // a long stretch, not a glitch: the file's later part stays dropped
+    this.count -= ahead;
+    this.counts.backwards += ahead - replay.length;
+    this.jumpRun = 0;
+    for (const r of replay) this.add(r);
   }
 
   /** The last fix's time, for formats whose rows carry only a time of day. */

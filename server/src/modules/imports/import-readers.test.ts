@@ -6,7 +6,7 @@ import { readImport, type ReadImport } from '../../../../core/imports/importer';
 import { checksumOk, createNmeaReader } from '../../../../core/imports/nmea';
 import { nmeaSentence } from '../../../../core/imports/test-support/writers';
 import { LineSplitter, num, TraceBuilder } from '../../../../core/imports/trace';
-import { hhmmssToMs } from '../../../../core/imports/vbo';
+import { createVboReader, hhmmssToMs } from '../../../../core/imports/vbo';
 import { createRandom } from '../../../../core/sim/geo';
 import { parseAimDate, parseClock } from '../../../../core/imports/aim-csv';
 
@@ -219,6 +219,14 @@ describe('what every reader shares', () => {
     expect(b.counts).toMatchObject({ duplicates: 1, backwards: 1, jumps: 1, gaps: 1, badLines: 2 });
   });
 
+  it('one time read an hour ahead does not drop the rest of the file: that fix goes, the others stay', () => {
+    const b = new TraceBuilder();
+    const at = (s: number) => b.add({ timeMs: Date.UTC(2026, 10, 15) + s * 1000, lat: -23.7 + s * 1e-5, lon: -46.69 });
+    for (let s = 0; s < 100; s++) at(s === 50 ? 50 + 3600 : s);
+    expect(b.count).toBe(99);
+    expect(b.counts.backwards).toBe(1);
+  });
+
   it('a line of 10 MB without a break is refused whole, never held', () => {
     const seen: number[] = [];
     let bad = 0;
@@ -307,5 +315,39 @@ describe('the hand-written scanners against their plain forms', () => {
     for (let k = 0; k < 20_000; k++)
       cases.push(Array.from({ length: 5 + Math.floor(rnd.next() * 6) }, () => '0123456789.'[Math.floor(rnd.next() * 11)]).join(''));
     for (const s of cases) expect(hhmmssToMs(s), s).toBe(hhmmssReference(s));
+  });
+});
+
+describe('a VBO row read in place (vbo-row-fast.ts) against the plain reading', () => {
+  it('the same trace, counts and values, on rows as loggers write them and on mangled ones', () => {
+    const rnd = createRandom(21);
+    const rows: string[] = [];
+    for (let k = 0; k < 4000; k++) {
+      const t = 43_200_000 + k * 40;
+      const hh = String(Math.floor(t / 3_600_000)).padStart(2, '0');
+      const mm = String(Math.floor((t % 3_600_000) / 60_000)).padStart(2, '0');
+      const ss = ((t % 60_000) / 1000).toFixed(2).padStart(5, '0');
+      let row = `${String(9 + 128).padStart(3, '0')} ${hh}${mm}${ss} -01422.${String(k).padStart(5, '0')} +02801.${String(9999 - k).padStart(5, '0')} ${(100 + rnd.next() * 50).toFixed(3)} 090.00 ${(rnd.next() * 40 - 20).toFixed(2)}`;
+      const roll = rnd.next();
+      if (roll < 0.3) {
+        const at = Math.floor(rnd.next() * row.length);
+        const ch = ' .-+0123456789eEx\t,'[Math.floor(rnd.next() * 19)]!;
+        row = rnd.next() < 0.5 ? row.slice(0, at) + ch + row.slice(at + 1) : row.slice(0, at) + ch + row.slice(at);
+      } else if (roll < 0.35) row = row.replace(/ /g, '  ');
+      else if (roll < 0.4) row = row.slice(0, Math.floor(rnd.next() * row.length));
+      rows.push(row);
+    }
+    const text = `File created on 15/11/2026 at 10:00:00\r\n[column names]\r\nsats time lat long velocity heading lean-angle\r\n[data]\r\n${rows.join('\r\n')}\r\n`;
+    const read = (fastRows: boolean) => {
+      const r = createVboReader({ fastRows });
+      r.write(text);
+      return r.end();
+    };
+    const [fast, plain] = [read(true), read(false)];
+    expect(fast.warnings).toEqual(plain.warnings);
+    expect(fast.trace.count).toBe(plain.trace.count);
+    expect(plain.trace.count).toBeGreaterThan(2000);
+    for (const k of ['timeMs', 'lat', 'lon', 'speedKmh', 'satellites', 'leanDeg'] as const)
+      expect(Array.from(fast.trace[k]), k).toEqual(Array.from(plain.trace[k]));
   });
 });
