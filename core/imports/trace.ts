@@ -59,7 +59,7 @@ class Growable<T extends Float64Array | Float32Array | Int16Array> {
   ) {}
   push(at: number, v: number): void {
     if (at >= this.data.length) {
-      const bigger = this.make(this.data.length * 2);
+      const bigger = this.make(Math.ceil(this.data.length * 1.5)); // less slack than doubling: a long file holds ~a million fixes
       bigger.set(this.data);
       this.data = bigger;
     }

@@ -14,6 +14,7 @@ import { readImport } from '../../../../core/imports/importer';
 import { localDay } from '../../../../core/imports/local-time';
 import { gpsSixChunks, lapSixText, loggerTwin, mergeTraces, numberLaps, toColumns } from '../../../../core/imports/to-session';
 import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
+import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import { timeLaps } from '../../../../core/tracks/lap-timing';
 import { analyzeTrack } from '../../../../core/tracks/track-analysis';
 import { liesAcross } from '../../../../core/tracks/track-line';
@@ -139,9 +140,11 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
     trackId: string,
     definition: Awaited<ReturnType<TracksService['identify']>>['definition'],
     files: { file: ImportedFile }[],
+    /** The one file's columns, when the session is that file alone (already made to find its track). */
+    alone?: GpsColumns,
   ) {
     const trace = mergeTraces(files.map((f) => f.file.trace));
-    const columns = toColumns(trace);
+    const columns = files.length === 1 && alone ? alone : toColumns(trace);
     const analysis = analyzeTrack(columns, definition);
     const warnings: ImportWarning[] = files.flatMap((f) => f.file.warnings);
     // The logger's own laps: its file's, or timed at the file's own line where that really crosses the trace.
@@ -252,7 +255,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
               await fs.rm(tmp, { force: true });
             }
           }
-          const built = await buildSession({ collection, owner, track: trackName, date }, track.id, track.definition, [...others, { file }]);
+          const built = await buildSession({ collection, owner, track: trackName, date }, track.id, track.definition, [...others, { file }], columns);
           const answer: ImportAnswer = {
             session: { device: collection, track: trackName, date },
             format: file.format,
