@@ -33,7 +33,7 @@ test('a new rider signs in: home shows name, guide and a rider menu; enroll save
   }
   await page.getByRole('button', { name: 'Menu' }).click();
   const nav = page.getByRole('navigation', { name: 'Menu' });
-  await expect(nav.getByRole('link')).toHaveText(['meus dados', 'laps', 'Importar sessões']);
+  await expect(nav.getByRole('link')).toHaveText(['meus dados', 'laps', 'Minhas sessões', 'Importar sessões']);
 
   // A signed-in visit to /login lands on /user.
   await page.goto('/login');
@@ -81,6 +81,7 @@ test('an ADMIN_EMAILS account sees the admin entries', async ({ page }) => {
   await expect(page.getByRole('navigation', { name: 'Menu' }).getByRole('link')).toHaveText([
     'meus dados',
     'laps',
+    'Minhas sessões',
     'Importar sessões',
     'adm',
     'adm-Seller',
@@ -91,7 +92,13 @@ test('an ADMIN_EMAILS account sees the admin entries', async ({ page }) => {
 test('the demo seller sees Vendas; a cancelled sign-in shows a Portuguese message on /login', async ({ page }) => {
   await signIn(page, { email: 'vendedor@voltas.local' });
   await page.getByRole('button', { name: 'Menu' }).click();
-  await expect(page.getByRole('navigation', { name: 'Menu' }).getByRole('link')).toHaveText(['meus dados', 'laps', 'Importar sessões', 'Vendas']);
+  await expect(page.getByRole('navigation', { name: 'Menu' }).getByRole('link')).toHaveText([
+    'meus dados',
+    'laps',
+    'Minhas sessões',
+    'Importar sessões',
+    'Vendas',
+  ]);
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
 

@@ -191,3 +191,31 @@ export const latestSessionSchema = z.object({ device: z.string(), track: z.strin
 
 /** Server-sent event 'session': a session the viewer may see was uploaded or replaced. */
 export const sessionEventSchema = z.object({ type: z.literal('session-updated'), deviceId: z.string(), track: z.string(), date: z.string() });
+
+/** 'Minhas sessões': the caller's own sessions (devices and imports), newest first, a page at a time. */
+export const mySessionsQuerySchema = z.object({
+  track: trackParam.optional(),
+  /** Where the previous page ended (its `next`). */
+  after: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const mySessionSchema = z.object({
+  device: z.string(),
+  track: z.string(),
+  date: z.string(),
+  /** From another logger (the rider's import collection). */
+  imported: z.boolean(),
+  /** The fastest lap of the session (out-laps left out), from its lap.six. */
+  bestLapMs: z.number().int().nullable(),
+  laps: z.number().int(),
+  heats: z.number().int(),
+  updatedAt: z.string(),
+});
+export const mySessionsResponseSchema = z.object({
+  sessions: z.array(mySessionSchema),
+  /** Pass as `after` for the next page; null on the last. */
+  next: z.string().nullable(),
+  /** Every track the caller has sessions on (for the filter). */
+  tracks: z.array(z.string()),
+});
+export type MySessions = z.infer<typeof mySessionsResponseSchema>;

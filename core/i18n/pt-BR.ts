@@ -1,3 +1,4 @@
+import { historyPtBR } from './pt-BR-history';
 import { importsPtBR } from './pt-BR-imports';
 import { tracksPtBR } from './pt-BR-tracks';
 import type { ErrorCode } from '../errors';
@@ -38,6 +39,7 @@ export const ptBR = {
     hardware: 'hardware',
     pistas: 'pistas',
     importar: 'Importar sessões',
+    minhasSessoes: 'Minhas sessões',
     auditoria: 'auditoria',
     make: 'desenho da pista',
     logout: 'Logout',
@@ -186,6 +188,7 @@ export const ptBR = {
   },
   tracks: tracksPtBR,
   imports: importsPtBR,
+  history: historyPtBR,
   make: {
     title: 'Desenho da pista',
     help: 'Arraste para os lados para girar; Ctrl + roda do mouse para o zoom. No teclado: setas giram, + e − dão zoom.',

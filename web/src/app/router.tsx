@@ -76,6 +76,7 @@ export function createRoutes(queryClient: QueryClient) {
       void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));
     },
   );
+  const MySessionsPage = lazyPage(() => import('../features/sessions/my-sessions-page').then((m) => m.MySessionsPage));
   const ImportPage = lazyPage(() => import('../features/imports/import-page').then((m) => m.ImportPage));
   const MakePage = lazyPage(() => import('../features/make/make-page').then((m) => m.MakePage));
   const AdmPage = lazyPage(() => import('../features/admin/adm-page').then((m) => m.AdmPage), 'admin');
@@ -104,6 +105,7 @@ export function createRoutes(queryClient: QueryClient) {
           <Route path="/analytics" element={<AnalyticsPage />} />
           <Route path="/make" element={<MakePage />} />
           <Route path="/importar" element={<ImportPage />} />
+          <Route path="/sessoes" element={<MySessionsPage />} />
           <Route path="/adm" element={<AdmPage />} />
           <Route path="/seller-adm" element={<SellerAdmPage />} />
           <Route path="/hardware" element={<HardwarePage />} />

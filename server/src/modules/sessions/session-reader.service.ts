@@ -21,6 +21,8 @@ import {
   findVisibleSession,
   latestVisibleSession,
   listLaps,
+  listOwnSessions,
+  listOwnTracks,
   listVisibleDates,
   listVisibleTracks,
   viewerHasDevice,
@@ -249,6 +251,41 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
         body: Readable.from(gpxChunks(c, { name, date: s.date }, range)),
         contentType: 'application/gpx+xml; charset=utf-8',
         filename: `${base}${suffix}.gpx`,
+      };
+    },
+
+    /**
+     * 'Minhas sessões': a page of the viewer's own sessions, newest first, and the tracks to
+     * filter by. The cursor is the last row's date and id (opaque to the client; a tampered one
+     * is a 400).
+     */
+    async mySessions(viewer: Viewer, q: { track?: string | undefined; after?: string | undefined; limit: number }) {
+      let after: { dateIso: string; id: string } | undefined;
+      if (q.after) {
+        try {
+          const [dateIso, id] = JSON.parse(Buffer.from(q.after, 'base64url').toString('utf8')) as [unknown, unknown];
+          if (typeof dateIso !== 'string' || typeof id !== 'string') throw new Error('cursor');
+          after = { dateIso, id };
+        } catch {
+          throw new AppError('storage/invalid-argument', 'Invalid cursor: pass the `next` of the previous page.', { after: 'invalid' });
+        }
+      }
+      const rows = await listOwnSessions(db, viewer.email, { track: q.track, after, limit: q.limit + 1 });
+      const page = rows.slice(0, q.limit);
+      const last = page[page.length - 1];
+      return {
+        sessions: page.map((r) => ({
+          device: r.device_id,
+          track: r.track,
+          date: r.date,
+          imported: isImportCollection(r.device_id),
+          bestLapMs: r.best_lap_ms === null || r.best_lap_ms === undefined ? null : Number(r.best_lap_ms),
+          laps: Number(r.lap_count),
+          heats: Number(r.heats ?? 0),
+          updatedAt: r.updated_at,
+        })),
+        next: rows.length > q.limit && last ? Buffer.from(JSON.stringify([last.date_iso, last.id])).toString('base64url') : null,
+        tracks: await listOwnTracks(db, viewer.email),
       };
     },
 

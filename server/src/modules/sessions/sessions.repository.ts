@@ -183,3 +183,43 @@ export async function indexSessionFile(
         .execute();
   }
 }
+
+/**
+ * A page of the rider's own sessions (devices and imports), newest first: each with its fastest
+ * lap (out-laps left out) and its number of heats, from its laps. `after` is where the previous
+ * page ended.
+ */
+export function listOwnSessions(
+  db: Kysely<DB>,
+  email: string,
+  q: { track?: string | undefined; after?: { dateIso: string; id: string } | undefined; limit: number },
+) {
+  let query = db
+    .selectFrom('lap_sessions as s')
+    .select(['s.id', 's.device_id', 's.track', 's.date', 's.date_iso', 's.lap_count', 's.updated_at'])
+    .select((eb) => [
+      eb
+        .selectFrom('laps')
+        .select((l) => l.fn.min('laps.lap_time_ms').as('best'))
+        .whereRef('laps.session_id', '=', 's.id')
+        .where('laps.lap_count', '>', 0)
+        .as('best_lap_ms'),
+      eb
+        .selectFrom('laps')
+        .select((l) => l.fn.count('laps.heat').distinct().as('heats'))
+        .whereRef('laps.session_id', '=', 's.id')
+        .as('heats'),
+    ])
+    .where('s.owner_email', '=', email);
+  if (q.track) query = query.where('s.track', '=', q.track);
+  const after = q.after;
+  if (after)
+    query = query.where((eb) => eb.or([eb('s.date_iso', '<', after.dateIso), eb.and([eb('s.date_iso', '=', after.dateIso), eb('s.id', '<', after.id)])]));
+  return query.orderBy('s.date_iso', 'desc').orderBy('s.id', 'desc').limit(q.limit).execute();
+}
+
+/** The tracks the rider has sessions on. */
+export async function listOwnTracks(db: Kysely<DB>, email: string): Promise<string[]> {
+  const rows = await db.selectFrom('lap_sessions').select('track').distinct().where('owner_email', '=', email).orderBy('track').execute();
+  return rows.map((r) => r.track);
+}

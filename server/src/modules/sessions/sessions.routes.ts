@@ -8,6 +8,8 @@ import {
   datesResponseSchema,
   deviceParamsSchema,
   exportParamsSchema,
+  mySessionsQuerySchema,
+  mySessionsResponseSchema,
   exportQuerySchema,
   gpsResponseSchema,
   lapsResponseSchema,
@@ -36,6 +38,20 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
   const lapsAnswers = createAnswerCache();
 
   hideUnseenDevices(app, reader, opts.demoDeviceId);
+
+  r.get(
+    '/api/sessions',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['sessions'],
+        summary: "'Minhas sessões': the caller's own sessions (devices and imports), newest first, a page at a time; filter by track",
+        querystring: mySessionsQuerySchema,
+        response: { 200: mySessionsResponseSchema, 400: apiErrorSchema, ...errors },
+      },
+    },
+    async (req) => reader.mySessions(viewer(req), req.query),
+  );
 
   r.get(
     '/api/devices/:id/tracks',

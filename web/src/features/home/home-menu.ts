@@ -7,6 +7,7 @@ export function homeMenu(me: Me): MenuItem[] {
   const items: MenuItem[] = [
     { to: '/enroll', label: t.menu.meusDados },
     { to: '/laps', label: t.menu.laps },
+    { to: '/sessoes', label: t.menu.minhasSessoes },
     { to: '/importar', label: t.menu.importar },
   ];
   if (me.roles.seller) items.push({ to: '/seller', label: t.menu.vendas });

@@ -1,0 +1,21 @@
+import { expect, test } from '@playwright/test';
+import { signIn, signOut } from './fixtures';
+
+// 'Minhas sessões': the demo rider's own sessions, newest first, filtered by track, opening laps.
+test('the demo rider sees their sessions newest first, filters by track and opens one', async ({ page }) => {
+  await signIn(page, { email: 'piloto@voltas.local' });
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Minhas sessões' }).click();
+  await expect(page.getByRole('heading', { name: 'Minhas sessões', level: 1 })).toBeVisible();
+  const rows = page.getByTestId('my-session');
+  await expect(rows.getByRole('heading')).toHaveText(['Interlagos, 15/11/2026', 'Curitiba, 19/09/2026']);
+  await expect(rows.first()).toContainText(/Melhor volta\s*\d{2}:\d{2}\.\d{3}/);
+  await page.getByLabel('Pista').selectOption('Curitiba');
+  await expect(rows.getByRole('heading')).toHaveText(['Curitiba, 19/09/2026']);
+  await page.setViewportSize({ width: 360, height: 780 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await rows.first().getByRole('link', { name: 'Voltas' }).click();
+  await expect(page).toHaveURL(/\/laps\?hw=000000000042&pista=Curitiba&data=19092026/);
+  await expect(page.getByTestId('lap-row').first()).toBeVisible();
+  await signOut(page);
+});

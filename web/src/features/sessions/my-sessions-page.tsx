@@ -1,0 +1,115 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
+import { addressToQuery } from '../../../../core/contracts/session-paths';
+import { formatDdmmyyyy } from '../../../../core/formats/dates';
+import { formatLapTime } from '../../../../core/formats/lap-six';
+import { Page } from '../../components/ui/page';
+import { errorMessage, fill, t } from '../../i18n/messages';
+import { apiRequest } from '../../lib/api-client';
+
+const PAGE = 20;
+
+/**
+ * 'Minhas sessões': every session of the rider (devices and imports), newest first, a page at a
+ * time from the server, filtered by track; each opens its laps or analysis.
+ */
+export function MySessionsPage() {
+  const h = t.history;
+  const [track, setTrack] = useState('');
+  const list = useInfiniteQuery({
+    queryKey: ['my-sessions', track],
+    initialPageParam: '',
+    queryFn: ({ pageParam }) => {
+      const q = new URLSearchParams({ limit: String(PAGE) });
+      if (track) q.set('track', track);
+      if (pageParam) q.set('after', pageParam);
+      return apiRequest(`/api/sessions?${q.toString()}`, { schema: mySessionsResponseSchema });
+    },
+    getNextPageParam: (last) => last.next ?? undefined,
+  });
+  const pages = list.data?.pages ?? [];
+  const sessions = pages.flatMap((p) => p.sessions);
+  const tracks = pages[0]?.tracks ?? [];
+  return (
+    <Page
+      title={h.title}
+      menu={[
+        { to: '/user', label: t.menu.home },
+        { to: '/importar', label: t.menu.importar },
+      ]}
+    >
+      {(tracks.length > 1 || track) && (
+        <div className="field my-sessions-filter">
+          <label htmlFor="my-track">{h.filter}</label>
+          <select id="my-track" value={track} onChange={(e) => setTrack(e.target.value)}>
+            <option value="">{h.allTracks}</option>
+            {tracks.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {list.isPending && (
+        <p className="loading-inline" role="status">
+          <span className="spinner" aria-hidden="true" /> {h.loading}
+        </p>
+      )}
+      {list.isError && (
+        <p role="alert" className="alert alert-error">
+          {errorMessage(list.error)}
+        </p>
+      )}
+      {list.isSuccess && sessions.length === 0 && (
+        <p className="empty-state">
+          {h.empty} <Link to="/importar">{h.importLink}</Link>
+        </p>
+      )}
+      {sessions.length > 0 && (
+        <ul className="my-sessions" aria-label={h.title}>
+          {sessions.map((s) => {
+            const query = new URLSearchParams(addressToQuery(s)).toString();
+            return (
+              <li key={`${s.device}/${s.track}/${s.date}`} className="panel my-session" data-testid="my-session">
+                <h2 className="my-session-title">
+                  {fill(h.sessionLabel, { track: s.track, date: formatDdmmyyyy(s.date) })}
+                  {s.imported && <span className="badge">{h.imported}</span>}
+                </h2>
+                <dl className="my-session-figures">
+                  <div>
+                    <dt>{h.colBest}</dt>
+                    <dd>{s.bestLapMs === null ? '—' : formatLapTime(s.bestLapMs)}</dd>
+                  </div>
+                  <div>
+                    <dt>{h.colLaps}</dt>
+                    <dd>{s.laps}</dd>
+                  </div>
+                  <div>
+                    <dt>{h.colHeats}</dt>
+                    <dd>{s.heats}</dd>
+                  </div>
+                </dl>
+                <p className="import-links">
+                  <Link className="btn" to={`/laps?${query}`}>
+                    {h.openLaps}
+                  </Link>
+                  <Link className="btn" to={`/analytics?${query}`}>
+                    {h.openAnalytics}
+                  </Link>
+                </p>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {list.hasNextPage && (
+        <button type="button" className="btn btn-secondary" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+          {h.more}
+        </button>
+      )}
+    </Page>
+  );
+}
