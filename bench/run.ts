@@ -411,24 +411,17 @@ async function main() {
   const base = `http://127.0.0.1:${port}`;
   await start(['bench/hello-server.mjs', String(helloPort)], {}, /ready/);
   const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-  const token = execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', '000000000900', '--owner', 'bench@example.com'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-  })
-    .toString()
-    .trim()
-    .split('\n')
-    .at(-1)!;
+  /** Registers a device of the bench rider with the CLI; its upload token (the last line). */
+  const addDevice = (id: string) =>
+    execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', id, '--owner', 'bench@example.com'], { cwd: ROOT, env: { ...process.env, ...env } })
+      .toString()
+      .trim()
+      .split('\n')
+      .at(-1)!;
+  const token = addDevice('000000000900');
   // A second device of the same rider holds the 1,000 sessions of 'Minhas sessões' (the first
   // one's tracks and dates stay as the pages below expect them).
-  const listToken = execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', '000000000901', '--owner', 'bench@example.com'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-  })
-    .toString()
-    .trim()
-    .split('\n')
-    .at(-1)!;
+  const listToken = addDevice('000000000901');
   await start(['bin/voltas.mjs', 'serve'], env, /Voltas is running/);
   const auth = { authorization: `Bearer ${token}` };
   await putTimed(`${base}/api/device/v1/sessions/Interlagos/01112026/lap.six`, Buffer.from(sixty.lapSix), auth);
