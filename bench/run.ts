@@ -419,9 +419,9 @@ async function main() {
       .split('\n')
       .at(-1)!;
   const token = addDevice('000000000900');
-  // A second device of the same rider holds the 1,000 sessions of 'Minhas sessões' (the first
-  // one's tracks and dates stay as the pages below expect them).
-  const listToken = addDevice('000000000901');
+  // Nine more devices of the same rider hold the 1,000 sessions of 'Minhas sessões' (the first
+  // one's tracks and dates stay as the pages below expect them; a device may upload 120 files a minute).
+  const listTokens = Array.from({ length: 9 }, (_, k) => addDevice(`00000000091${k}`));
   await start(['bin/voltas.mjs', 'serve'], env, /Voltas is running/);
   const auth = { authorization: `Bearer ${token}` };
   await putTimed(`${base}/api/device/v1/sessions/Interlagos/01112026/lap.six`, Buffer.from(sixty.lapSix), auth);
@@ -519,7 +519,7 @@ async function main() {
   for (let k = 0; k < 1000; k++) {
     const day = new Date(Date.UTC(2023, 0, 1 + Math.floor(k / 4)));
     const date = `${String(day.getUTCDate()).padStart(2, '0')}${String(day.getUTCMonth() + 1).padStart(2, '0')}${day.getUTCFullYear()}`;
-    await putTimed(`${base}/api/device/v1/sessions/${circuits[k % 4]}/${date}/lap.six`, lapSix, { authorization: `Bearer ${listToken}` });
+    await putTimed(`${base}/api/device/v1/sessions/${circuits[k % 4]}/${date}/lap.six`, lapSix, { authorization: `Bearer ${listTokens[k % 9]}` });
   }
   const sequential = async (url: string) => {
     const ts: number[] = [];
