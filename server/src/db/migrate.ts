@@ -7,6 +7,7 @@ import * as m0005 from './migrations/0005-rate-limits';
 import * as m0006 from './migrations/0006-tracks';
 import * as m0007 from './migrations/0007-track-sectors';
 import * as m0008 from './migrations/0008-imports';
+import * as m0009 from './migrations/0009-own-sessions-index';
 
 /** Migrations listed in code (no directory scanning), so bundling and tsx behave the same. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006-tracks': m0006,
   '0007-track-sectors': m0007,
   '0008-imports': m0008,
+  '0009-own-sessions-index': m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

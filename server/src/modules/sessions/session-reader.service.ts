@@ -21,6 +21,7 @@ import {
   findVisibleSession,
   latestVisibleSession,
   listLaps,
+  lapSummaries,
   listOwnSessions,
   listOwnTracks,
   listVisibleDates,
@@ -273,15 +274,19 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       const rows = await listOwnSessions(db, viewer.email, { track: q.track, after, limit: q.limit + 1 });
       const page = rows.slice(0, q.limit);
       const last = page[page.length - 1];
+      const figures = await lapSummaries(
+        db,
+        page.map((r) => r.id),
+      );
       return {
         sessions: page.map((r) => ({
           device: r.device_id,
           track: r.track,
           date: r.date,
           imported: isImportCollection(r.device_id),
-          bestLapMs: r.best_lap_ms === null || r.best_lap_ms === undefined ? null : Number(r.best_lap_ms),
+          bestLapMs: figures.get(r.id)?.bestLapMs ?? null,
           laps: Number(r.lap_count),
-          heats: Number(r.heats ?? 0),
+          heats: figures.get(r.id)?.heats ?? 0,
           updatedAt: r.updated_at,
         })),
         next: rows.length > q.limit && last ? Buffer.from(JSON.stringify([last.date_iso, last.id])).toString('base64url') : null,

@@ -185,9 +185,8 @@ export async function indexSessionFile(
 }
 
 /**
- * A page of the rider's own sessions (devices and imports), newest first: each with its fastest
- * lap (out-laps left out) and its number of heats, from its laps. `after` is where the previous
- * page ended.
+ * A page of the rider's own sessions (devices and imports), newest first (an index range, see
+ * migration 0009); `after` is where the previous page ended.
  */
 export function listOwnSessions(
   db: Kysely<DB>,
@@ -195,27 +194,29 @@ export function listOwnSessions(
   q: { track?: string | undefined; after?: { dateIso: string; id: string } | undefined; limit: number },
 ) {
   let query = db
-    .selectFrom('lap_sessions as s')
-    .select(['s.id', 's.device_id', 's.track', 's.date', 's.date_iso', 's.lap_count', 's.updated_at'])
-    .select((eb) => [
-      eb
-        .selectFrom('laps')
-        .select((l) => l.fn.min('laps.lap_time_ms').as('best'))
-        .whereRef('laps.session_id', '=', 's.id')
-        .where('laps.lap_count', '>', 0)
-        .as('best_lap_ms'),
-      eb
-        .selectFrom('laps')
-        .select((l) => l.fn.count('laps.heat').distinct().as('heats'))
-        .whereRef('laps.session_id', '=', 's.id')
-        .as('heats'),
-    ])
-    .where('s.owner_email', '=', email);
-  if (q.track) query = query.where('s.track', '=', q.track);
+    .selectFrom('lap_sessions')
+    .select(['id', 'device_id', 'track', 'date', 'date_iso', 'lap_count', 'updated_at'])
+    .where('owner_email', '=', email);
+  if (q.track) query = query.where('track', '=', q.track);
   const after = q.after;
-  if (after)
-    query = query.where((eb) => eb.or([eb('s.date_iso', '<', after.dateIso), eb.and([eb('s.date_iso', '=', after.dateIso), eb('s.id', '<', after.id)])]));
-  return query.orderBy('s.date_iso', 'desc').orderBy('s.id', 'desc').limit(q.limit).execute();
+  if (after) query = query.where((eb) => eb.or([eb('date_iso', '<', after.dateIso), eb.and([eb('date_iso', '=', after.dateIso), eb('id', '<', after.id)])]));
+  return query.orderBy('date_iso', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+}
+
+/** Per session: its fastest lap (out-laps, lap 0, left out) and its number of heats, from its laps. */
+export async function lapSummaries(db: Kysely<DB>, sessionIds: string[]): Promise<Map<string, { bestLapMs: number | null; heats: number }>> {
+  if (sessionIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('laps')
+    .select((eb) => [
+      'session_id',
+      sql<number | string | null>`min(case when ${eb.ref('lap_count')} > 0 then ${eb.ref('lap_time_ms')} end)`.as('best'),
+      eb.fn.count<number | string>('heat').distinct().as('heats'),
+    ])
+    .where('session_id', 'in', sessionIds)
+    .groupBy('session_id')
+    .execute();
+  return new Map(rows.map((r) => [r.session_id, { bestLapMs: r.best === null ? null : Number(r.best), heats: Number(r.heats) }]));
 }
 
 /** The tracks the rider has sessions on. */
