@@ -285,6 +285,25 @@ describe('bad files are refused with a clear reason and store nothing', () => {
     expect(r.body.mensagem).toContain('descomprimido');
   }, 60_000);
 
+  it('one rider runs at most two imports at once: a third is 429 while they are in flight', async () => {
+    const releases: (() => void)[] = [];
+    const slow = () =>
+      new ReadableStream<Uint8Array>({
+        start(ctl) {
+          ctl.enqueue(new TextEncoder().encode('File created on 15/11/2026 at 10:00:00\n'));
+          releases.push(() => ctl.close());
+        },
+      });
+    const hold = [0, 1].map(() =>
+      bia.request('/api/imports?filename=lento.vbo', { method: 'POST', body: slow(), duplex: 'half', headers: { 'content-type': 'text/plain' } } as RequestInit),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const third = await importFile(bia, 'terceiro.gpx', W.writeGpx(c, { y: 2026, m: 6, d: 1 }));
+    expect(third.status).toBe(429);
+    for (const release of releases) release();
+    for (const res of await Promise.all(hold)) expect(res.status).toBe(422); // no data rows: refused once they end
+  });
+
   it('signed out: 401', async () => {
     const r = await new Browser(server.baseUrl).request('/api/imports?filename=a.gpx', { method: 'POST', body: 'x' });
     expect(r.status).toBe(401);

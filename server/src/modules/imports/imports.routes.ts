@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../../../../core/contracts/common.contract';
 import { importQuerySchema, importResponseSchema, MAX_IMPORT_BYTES } from '../../../../core/contracts/imports.contract';
 import { sessionParamsSchema } from '../../../../core/contracts/sessions.contract';
+import { heavyReadKey } from '../../plugins/heavy-reads';
 import { viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { ImportsService } from './imports.service';
@@ -28,7 +29,8 @@ export async function importsRoutes(app: FastifyInstance, opts: { imports: Impor
     scope.withTypeProvider<ZodTypeProvider>().post(
       '/api/imports',
       {
-        config: { access: 'rider', rateLimit: { max: 120, timeWindow: '1 minute' } },
+        // Heavy: at most MAX_HEAVY_READS_IN_FLIGHT imports at once per rider, and 60 a minute (per rider, not per address).
+        config: { access: 'rider', heavyRead: true, rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: heavyReadKey } },
         bodyLimit: MAX_IMPORT_BYTES,
         schema: {
           tags: ['imports'],

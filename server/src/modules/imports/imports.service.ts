@@ -203,9 +203,6 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
   }
 
   return {
-    /** The rider's import collection id, if they have imported anything. */
-    collection: (owner: string) => findCollection(db, owner),
-
     /**
      * Imports one file for `owner`. 201 with what was found, or 200 with the same answer when
      * these bytes were imported before. Refusals (415, 413, 422) store nothing.
