@@ -295,7 +295,12 @@ describe('bad files are refused with a clear reason and store nothing', () => {
         },
       });
     const hold = [0, 1].map(() =>
-      bia.request('/api/imports?filename=lento.vbo', { method: 'POST', body: slow(), duplex: 'half', headers: { 'content-type': 'text/plain' } } as RequestInit),
+      bia.request('/api/imports?filename=lento.vbo', {
+        method: 'POST',
+        body: slow(),
+        duplex: 'half',
+        headers: { 'content-type': 'text/plain' },
+      } as RequestInit),
     );
     await new Promise((r) => setTimeout(r, 300));
     const third = await importFile(bia, 'terceiro.gpx', W.writeGpx(c, { y: 2026, m: 6, d: 1 }));
