@@ -31,6 +31,8 @@ export const ERROR_STATUS = {
   'request/unsupported-media-type': 415,
   'storage/insufficient-storage': 507,
   'track/no-complete-lap': 422,
+  'track/different-tracks': 422,
+  'share/limit-reached': 409,
   'import/unsupported-format': 415,
   'import/xml-dtd': 422,
   'import/no-fix': 422,
@@ -71,6 +73,8 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'request/unsupported-media-type': 'Unsupported Content-Type: send the body as application/json.',
   'storage/insufficient-storage': 'The server is out of disk space; nothing was stored. Try again later.',
   'track/no-complete-lap': 'The GPS trace of this session holds no complete lap, so no track or lap times can be found from it.',
+  'track/different-tracks': 'These two laps were ridden on different tracks (or layouts), so they cannot be compared.',
+  'share/limit-reached': 'Too many share links: revoke one before making another.',
   'import/unsupported-format':
     'Not a format Voltas imports: GPX, RaceChrono CSV (v3), Racelogic VBO, AiM CSV, NMEA 0183, SpeedAngle .sa, lap.six + gps.six, or a .gz of one of them.',
   'import/xml-dtd': 'XML with a DTD or entity declarations is refused (no DTD, no entities); nothing was stored.',

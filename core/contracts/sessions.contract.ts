@@ -190,7 +190,14 @@ export const exportQuerySchema = z.object({
 export const latestSessionSchema = z.object({ device: z.string(), track: z.string(), date: z.string(), updatedAt: z.string(), demo: z.boolean() }).nullable();
 
 /** Server-sent event 'session': a session the viewer may see was uploaded or replaced. */
-export const sessionEventSchema = z.object({ type: z.literal('session-updated'), deviceId: z.string(), track: z.string(), date: z.string() });
+export const sessionEventSchema = z.object({
+  type: z.literal('session-updated'),
+  deviceId: z.string(),
+  track: z.string(),
+  date: z.string(),
+  /** Sent to the session's rider only: its best lap beat their record at the track. */
+  personalBest: z.object({ lapTimeMs: z.number().int(), previousMs: z.number().int() }).optional(),
+});
 
 /** 'Minhas sessões': the caller's own sessions (devices and imports), newest first, a page at a time. */
 export const mySessionsQuerySchema = z.object({
@@ -205,8 +212,12 @@ export const mySessionSchema = z.object({
   date: z.string(),
   /** From another logger (the rider's import collection). */
   imported: z.boolean(),
-  /** The fastest lap of the session (out-laps left out), from its lap.six. */
+  /** The fastest flying lap of the session, from its lap.six. */
   bestLapMs: z.number().int().nullable(),
+  /** Its best four sectors added up: the ideal lap. */
+  idealLapMs: z.number().int().nullable(),
+  /** Standard deviation of the fastest 80 % of its flying laps (null under three). */
+  consistencyMs: z.number().int().nullable(),
   laps: z.number().int(),
   heats: z.number().int(),
   updatedAt: z.string(),

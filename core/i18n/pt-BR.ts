@@ -363,6 +363,8 @@ export const ptBR = {
     'session/previous-owner': 'Este aparelho já tem uma sessão nesta pista e data que pertence ao dono anterior; nada foi gravado.',
     'device/reserved-id': 'O aparelho 000000000001 é o de demonstração e não pode ser entregue a ninguém.',
     'track/no-complete-lap': 'O GPS desta sessão não tem nenhuma volta completa: não dá para reconhecer a pista nem cronometrar as voltas.',
+    'track/different-tracks': 'Essas duas voltas foram feitas em pistas (ou traçados) diferentes: não dá para compará-las.',
+    'share/limit-reached': 'Você já tem links demais. Revogue um antes de criar outro.',
     'request/unsupported-media-type': 'O envio não está no formato esperado (tipo de conteúdo não aceito).',
     'storage/insufficient-storage': 'O servidor está sem espaço em disco; nada foi gravado. Tente de novo mais tarde.',
     'import/unsupported-format':

@@ -94,3 +94,51 @@ export function formatGap(ms: number): string {
   if (s < 60) return `${sign}${s}.${mmm}`;
   return `${sign}${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}.${mmm}`;
 }
+
+/** Share of a session's flying laps its consistency is measured on: the fastest 80 % (traffic, a mistake and the cool-down lap left out). */
+export const CONSISTENCY_SHARE = 0.8;
+/** Fewer flying laps than this: no consistency figure (one lap or two say nothing of it). */
+export const CONSISTENCY_MIN_LAPS = 3;
+
+/**
+ * Consistency as riders ask for it: the standard deviation (sample, n − 1) of the fastest 80 %
+ * of the flying laps, in ms; null with fewer than three flying laps.
+ */
+export function consistencyMs(flyingLapMs: readonly number[]): number | null {
+  if (flyingLapMs.length < CONSISTENCY_MIN_LAPS) return null;
+  const kept = [...flyingLapMs].sort((a, b) => a - b).slice(0, Math.max(2, Math.floor(flyingLapMs.length * CONSISTENCY_SHARE)));
+  const mean = kept.reduce((a, b) => a + b, 0) / kept.length;
+  const variance = kept.reduce((a, b) => a + (b - mean) ** 2, 0) / (kept.length - 1);
+  return Math.round(Math.sqrt(variance));
+}
+
+/** What a list of sessions or a progress chart shows of one session, kept beside it (see migration 0010). */
+export interface LapFigures {
+  bestLapMs: number | null;
+  /** The best flying lap as the screens name it (heat, lap number). */
+  bestLap: { heat: Heat; lapCount: number } | null;
+  /** Sum of the session's best sectors (the ideal lap a rider could ride); null unless all four exist. */
+  idealLapMs: number | null;
+  consistencyMs: number | null;
+  /** Mean of the laps the consistency is measured on (the middle of the spread). */
+  meanLapMs: number | null;
+  flyingLaps: number;
+  heats: number;
+}
+
+export function lapFigures(laps: readonly Lap[]): LapFigures {
+  const a = analyzeSession(laps);
+  const flying = laps.filter((l, i) => a.laps[i]!.kind === 'flying' && l.lapTimeMs > 0).map((l) => l.lapTimeMs);
+  const consistency = consistencyMs(flying);
+  const kept = [...flying].sort((x, y) => x - y).slice(0, Math.max(2, Math.floor(flying.length * CONSISTENCY_SHARE)));
+  const best = a.bestIndex >= 0 ? laps[a.bestIndex]! : null;
+  return {
+    bestLapMs: a.bestLapMs,
+    bestLap: best ? { heat: best.heat, lapCount: best.lapCount } : null,
+    idealLapMs: a.theoreticalBestMs,
+    consistencyMs: consistency,
+    meanLapMs: consistency === null ? null : Math.round(kept.reduce((x, y) => x + y, 0) / kept.length),
+    flyingLaps: flying.length,
+    heats: a.heats.length,
+  };
+}

@@ -55,7 +55,11 @@ import { errorMappingPlugin } from './plugins/error-mapping';
 import { heavyReadsPlugin } from './plugins/heavy-reads';
 import { policyPlugin } from './plugins/policy';
 import { authSessionPlugin } from './plugins/auth-session';
-import { webStatic } from './plugins/web-static';
+import { readIndexHtml, webStatic } from './plugins/web-static';
+import { createSharesService } from './modules/shares/shares.service';
+import { sharesRoutes } from './modules/shares/shares.routes';
+import { createProgressService } from './modules/progress/progress.service';
+import { progressRoutes } from './modules/progress/progress.routes';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_WEB_ROOT = path.resolve(here, '../../dist/web');
@@ -251,10 +255,20 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     reader,
     demoDeviceId: DEMO_DEVICE_ID,
   });
+  const shares = createSharesService({ db, reader, tracks, publicUrl: config.publicUrl });
+  const webRoot = deps.webRoot ?? DEFAULT_WEB_ROOT;
+  let indexHtml: string | undefined;
+  await app.register(sharesRoutes, {
+    shares,
+    demoDeviceId: DEMO_DEVICE_ID,
+    publicUrl: config.publicUrl,
+    indexHtml: () => (indexHtml ??= readIndexHtml(webRoot)),
+  });
+  await app.register(progressRoutes, { progress: createProgressService({ reader, tracks, shares }), demoDeviceId: DEMO_DEVICE_ID });
   await app.register(adminRoutes, { admin: createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }) });
   await app.register(sellerRoutes, { seller: createSellerService({ db, companyAccount: config.companyAccount }) });
   if (localIdp) await localIdp.register(app);
-  await app.register(webStatic, { root: deps.webRoot ?? DEFAULT_WEB_ROOT });
+  await app.register(webStatic, { root: webRoot });
 
   if (recovered.reindexed + recovered.dropped > 0) app.log.warn(recovered, 'finished interrupted uploads');
   if (resealed > 0) app.log.info({ users: resealed }, 'Wi-Fi passwords sealed again, bound to their owner');

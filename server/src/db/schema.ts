@@ -68,6 +68,8 @@ export interface LapSessionsTable {
   /** Non-empty lines of each file as sent (kept + reported). */
   lap_lines: Generated<number>;
   gps_lines: Generated<number>;
+  /** JSON of LapFigures (best, ideal, consistency, heats); null until computed. */
+  lap_figures: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -132,6 +134,7 @@ export interface DB {
   session_tracks: SessionTracksTable;
   import_collections: ImportCollectionsTable;
   import_files: ImportFilesTable;
+  shares: SharesTable;
 }
 
 export interface TracksTable {
@@ -182,4 +185,16 @@ export interface ImportFilesTable {
   /** JSON of the import's answer. */
   answer: string;
   created_at: string;
+}
+
+export interface SharesTable {
+  id: string;
+  /** sha256 of the link's secret (base64url): the secret itself is never stored. */
+  token_hash: string;
+  owner_email: string;
+  session_id: string;
+  /** 'A3' (heat + number) for one lap; null for the whole session. */
+  lap: string | null;
+  created_at: string;
+  expires_at: string | null;
 }

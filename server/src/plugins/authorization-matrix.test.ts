@@ -12,13 +12,16 @@ import { generateSession } from '../../../core/sim/session-generator';
 
 /**
  * Enumerates every route the app registered (app.accessRules, filled by the policy plugin) and
- * calls each as eleven identities, asserting allow or deny against the policy. Deny is 401, 403
+ * calls each as twelve identities (one a signed-out holder of a link rider A shared), asserting allow or deny against the policy. Deny is 401, 403
  * or 404 and never carries rider A's data. Three identities come from a device that changed
  * hands: its previous owner, its new owner, and the token it had before (stale).
  */
-type Identity = 'anonymous' | 'riderA' | 'riderB' | 'sellerS' | 'sellerT' | 'admin' | 'deviceA' | 'deviceOther' | 'previousOwner' | 'newOwner' | 'deviceStale';
+type Identity =
+  'anonymous' | 'linkHolder' | 'riderA' | 'riderB' | 'sellerS' | 'sellerT' | 'admin' | 'deviceA' | 'deviceOther' | 'previousOwner' | 'newOwner' | 'deviceStale';
 const IDENTITIES: Identity[] = [
   'anonymous',
+  // Signed out, holding a link rider A shared (of A's imported session): it opens that, nothing else.
+  'linkHolder',
   'riderA',
   'riderB',
   'sellerS',
@@ -48,6 +51,8 @@ const PREVIOUS_LAP = '0201999|A|121.999|23456,1,0,0,23.456,1034|25001,0,0,0,25.0
 const TRACK_ID = 'bundled:Curitiba';
 /** Rider A's imported session (set in beforeAll): its collection id is A's alone, not even an admin's. */
 let IMPORTED = { device: '', track: '', date: '' };
+/** The secret of a link rider A made to the imported session: every identity may open it, and it shows nothing of A's but the laps. */
+let SHARE_TOKEN = '';
 const MAY_SEE_IMPORTED: Identity[] = ['riderA'];
 
 let server: TestServer;
@@ -121,6 +126,14 @@ beforeAll(async () => {
   });
   expect(res.status).toBe(201);
   IMPORTED = ((await res.json()) as { session: typeof IMPORTED }).session;
+  const share = await browsers.get('riderA')!.json('/api/shares', { method: 'POST', body: JSON.stringify({ ...IMPORTED, lap: 'A1' }) });
+  expect(share.status).toBe(201);
+  SHARE_TOKEN = new URL((share.body as { url: string }).url).pathname.split('/').pop()!;
+  // The link holder opened the link's page first, as a friend does: it gives no cookie.
+  const holder = new Browser(server.baseUrl);
+  expect((await holder.request(`/v/${SHARE_TOKEN}`)).status).toBe(200);
+  expect(holder.cookies.size).toBe(0);
+  browsers.set('linkHolder', holder);
 });
 
 /** Which session a device route is called on: rider A's, the previous owner's on the sold device, or one rider A imported. */
@@ -191,6 +204,7 @@ function concretePath(rule: AccessRule, target: Target): string {
     .replace(':format', 'csv')
     .replace(':email', 'a%40example.com')
     .replace(':uid', 'x')
+    .replace(':token', SHARE_TOKEN)
     .replace('*', 'x');
   if (path === '/api/storage/metadata') path += `?path=${A_DEVICE}/Interlagos/01112026/lap.six`;
   if (path === '/api/storage/list') path += `?prefix=${A_DEVICE}/Interlagos/01112026/`;
@@ -232,8 +246,8 @@ describe('authorization matrix', () => {
       [/^\/api\/admin\//, 'admin'],
       [/^\/api\/seller\//, 'seller'],
       [/^\/api\/device\/v1\//, 'device'],
-      [/^\/api\/(me|devices|storage|sessions|events|tracks|imports)(\/|$)/, 'rider'],
-      [/^\/api\/(auth|health)(\/|$)/, 'public'],
+      [/^\/api\/(me|devices|storage|sessions|events|tracks|imports|shares)(\/|$)/, 'rider'],
+      [/^\/api\/(auth|health|shared)(\/|$)/, 'public'],
     ];
     const api = server.app.accessRules.filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs'));
     for (const r of api) {

@@ -101,7 +101,10 @@ export async function liveRoutes(
       res.write('retry: 5000\n: connected\n\n');
       const onSession = (event: SessionEvent) => {
         if (!opts.events.concerns(viewer, event)) return;
-        res.write(`event: session\ndata: ${JSON.stringify({ type: event.type, deviceId: event.deviceId, track: event.track, date: event.date })}\n\n`);
+        const personalBest = event.owner === viewer.email ? event.personalBest : undefined;
+        res.write(
+          `event: session\ndata: ${JSON.stringify({ type: event.type, deviceId: event.deviceId, track: event.track, date: event.date, personalBest })}\n\n`,
+        );
       };
       // Each beat re-checks the sign-in: an expiry, or a change made where no bus reaches (the CLI
       // on SQLite), closes the stream within one beat.

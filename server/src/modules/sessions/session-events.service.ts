@@ -9,6 +9,8 @@ export interface SessionEvent {
   track: string;
   date: string;
   owner: string;
+  /** The session's best lap beat its rider's record at the track (theirs alone to hear). */
+  personalBest?: { lapTimeMs: number; previousMs: number } | undefined;
 }
 
 function isSessionEvent(x: unknown): x is SessionEvent {

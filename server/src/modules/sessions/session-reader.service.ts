@@ -10,7 +10,7 @@ import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
 import { HEATS, type LineProblem } from '../../../../core/formats/six-lines';
 import { msToGpsTime } from '../../../../core/formats/gps-six';
 import { type GpsColumns } from '../../../../core/formats/gps-columns';
-import { analyzeSession } from '../../../../core/laps/lap-math';
+import { analyzeSession, lapFigures, type LapFigures } from '../../../../core/laps/lap-math';
 import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { DB } from '../../db/schema';
@@ -21,8 +21,9 @@ import {
   findVisibleSession,
   latestVisibleSession,
   listLaps,
-  lapSummaries,
   listOwnSessions,
+  ownSessionFigures,
+  saveLapFigures,
   listOwnTracks,
   listVisibleDates,
   listVisibleTracks,
@@ -59,6 +60,14 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
   // Derived GPS blobs checked readable once per session version and process (not per read).
   const checkedColumns = new Set<string>();
   const analyses = new Map<string, ReturnType<typeof analyzeGps>>();
+
+  /** A session's kept lap figures; for a row indexed before they were kept, computed now and kept. */
+  async function figuresOf(row: { id: string; lap_figures: string | null }): Promise<LapFigures> {
+    if (row.lap_figures) return JSON.parse(row.lap_figures) as LapFigures;
+    const figures = lapFigures(await listLaps(db, row.id));
+    await saveLapFigures(db, row.id, JSON.stringify(figures));
+    return figures;
+  }
 
   async function requireVisible(viewer: Viewer, s: SessionAddress): Promise<SessionRow> {
     const row = await findVisibleSession(db, viewer, sessionKey(s.device, s.track, s.date));
@@ -117,6 +126,12 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     },
 
     /** Whether the viewer may see this session (for a route to answer 404 before it validates a body). */
+    /** The session's id and owner, for one the viewer may see (404 otherwise). */
+    async sessionOf(viewer: Viewer, s: SessionAddress): Promise<{ id: string; owner: string }> {
+      const row = await requireVisible(viewer, s);
+      return { id: row.id, owner: row.owner_email };
+    },
+
     async canSeeSession(viewer: Viewer, s: SessionAddress): Promise<boolean> {
       return (await findVisibleSession(db, viewer, sessionKey(s.device, s.track, s.date))) !== undefined;
     },
@@ -274,24 +289,33 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       const rows = await listOwnSessions(db, viewer.email, { track: q.track, after, limit: q.limit + 1 });
       const page = rows.slice(0, q.limit);
       const last = page[page.length - 1];
-      const figures = await lapSummaries(
-        db,
-        page.map((r) => r.id),
-      );
+      const figures = await Promise.all(page.map(figuresOf));
       return {
-        sessions: page.map((r) => ({
+        sessions: page.map((r, k) => ({
           device: r.device_id,
           track: r.track,
           date: r.date,
           imported: isImportCollection(r.device_id),
-          bestLapMs: figures.get(r.id)?.bestLapMs ?? null,
+          bestLapMs: figures[k]!.bestLapMs,
+          idealLapMs: figures[k]!.idealLapMs,
+          consistencyMs: figures[k]!.consistencyMs,
           laps: Number(r.lap_count),
-          heats: figures.get(r.id)?.heats ?? 0,
+          heats: figures[k]!.heats,
           updatedAt: r.updated_at,
         })),
         next: rows.length > q.limit && last ? Buffer.from(JSON.stringify([last.date_iso, last.id])).toString('base64url') : null,
         tracks: await listOwnTracks(db, viewer.email),
       };
+    },
+
+    /**
+     * The rider's own sessions (devices and imports; at one track, or all), oldest first, each
+     * with its lap figures: what personal bests and progress are made of.
+     */
+    async ownFigures(email: string, track?: string) {
+      const rows = await ownSessionFigures(db, email, track);
+      const figures = await Promise.all(rows.map(figuresOf));
+      return rows.map((r, k) => ({ id: r.id, device: r.device_id, track: r.track, date: r.date, dateIso: r.date_iso, figures: figures[k]! }));
     },
 
     /** The most recently updated session the viewer may see (for the home screen). */

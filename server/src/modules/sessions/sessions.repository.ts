@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Lap } from '../../../../core/formats/lap-six';
+import { lapFigures } from '../../../../core/laps/lap-math';
 import type { LineProblem } from '../../../../core/formats/six-lines';
 import { preparedQuery } from '../../db/prepared';
 import type { DB, LapSessionsTable } from '../../db/schema';
@@ -44,6 +45,7 @@ const visibleSessionForRider = preparedQuery((db, id: string, email: string, dem
 );
 
 export function findVisibleSession(db: Kysely<DB>, viewer: Viewer, id: string): Promise<SessionRow | undefined> {
+  if (viewer.system) return findSession(db, id);
   return viewer.admin ? visibleSessionForAdmin.first(db, id, viewer.email) : visibleSessionForRider.first(db, id, viewer.email, viewer.demoDeviceId);
 }
 
@@ -136,6 +138,7 @@ export async function indexSessionFile(
           lap_lines: file.lines,
           lap_problems: JSON.stringify(file.problems),
           lap_count: 'laps' in content ? content.laps.length : 0,
+          lap_figures: 'laps' in content ? JSON.stringify(lapFigures(content.laps)) : null,
         }
       : {
           gps_md5: file.md5,
@@ -195,7 +198,7 @@ export function listOwnSessions(
 ) {
   let query = db
     .selectFrom('lap_sessions')
-    .select(['id', 'device_id', 'track', 'date', 'date_iso', 'lap_count', 'updated_at'])
+    .select(['id', 'device_id', 'track', 'date', 'date_iso', 'lap_count', 'lap_figures', 'updated_at'])
     .where('owner_email', '=', email);
   if (q.track) query = query.where('track', '=', q.track);
   const after = q.after;
@@ -203,20 +206,16 @@ export function listOwnSessions(
   return query.orderBy('date_iso', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
 }
 
-/** Per session: its fastest lap (out-laps, lap 0, left out) and its number of heats, from its laps. */
-export async function lapSummaries(db: Kysely<DB>, sessionIds: string[]): Promise<Map<string, { bestLapMs: number | null; heats: number }>> {
-  if (sessionIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('laps')
-    .select((eb) => [
-      'session_id',
-      sql<number | string | null>`min(case when ${eb.ref('lap_count')} > 0 then ${eb.ref('lap_time_ms')} end)`.as('best'),
-      eb.fn.count<number | string>('heat').distinct().as('heats'),
-    ])
-    .where('session_id', 'in', sessionIds)
-    .groupBy('session_id')
-    .execute();
-  return new Map(rows.map((r) => [r.session_id, { bestLapMs: r.best === null ? null : Number(r.best), heats: Number(r.heats) }]));
+/** A session's lap figures, computed once for a row indexed before they were kept (migration 0010). */
+export async function saveLapFigures(db: Kysely<DB>, sessionId: string, figures: string): Promise<void> {
+  await db.updateTable('lap_sessions').set({ lap_figures: figures }).where('id', '=', sessionId).execute();
+}
+
+/** Every session of the rider (at one track, or all), oldest first, with its kept lap figures. */
+export function ownSessionFigures(db: Kysely<DB>, email: string, track?: string) {
+  let q = db.selectFrom('lap_sessions').select(['id', 'device_id', 'track', 'date', 'date_iso', 'lap_count', 'lap_figures']).where('owner_email', '=', email);
+  if (track !== undefined) q = q.where('track', '=', track);
+  return q.orderBy('date_iso').orderBy('id').execute();
 }
 
 /** The tracks the rider has sessions on. */

@@ -6,7 +6,10 @@ import type { SessionAddress } from '../../../../core/contracts/session-paths';
 import { AppError } from '../../../../core/errors';
 import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import type { Lap } from '../../../../core/formats/lap-six';
-import { HEATS } from '../../../../core/formats/six-lines';
+import { HEATS, type Heat } from '../../../../core/formats/six-lines';
+import type { CompareResponse } from '../../../../core/contracts/progress.contract';
+import { deltaOnGrid, lapOnGrid } from '../../../../core/tracks/lap-grid';
+import { continuousTime } from '../../../../core/tracks/lap-timing';
 import { analyzeSession } from '../../../../core/laps/lap-math';
 import type { TrackGeometry } from '../../../../core/sim/session-generator';
 import type { Gate } from '../../../../core/tracks/gate';
@@ -166,6 +169,22 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     return row;
   }
 
+  /** A session's trace, the track it was ridden on, and the analysis of its laps there (remembered). */
+  async function analyzed(viewer: Viewer, s: SessionAddress) {
+    const inputs = await reader.trackInputs(viewer, s);
+    const trace = await inputs.columns();
+    const track = await trackFor(inputs.sessionId, inputs.ownerEmail, trace);
+    const definition = definitionOf(track);
+    const key = `${inputs.version}#${track.id}@${track.version}`;
+    let analysis = analyses.get(key);
+    if (!analysis) {
+      analysis = analyzeTrack(trace, definition);
+      if (analyses.size >= ANALYSES_KEPT) analyses.delete(analyses.keys().next().value!);
+      analyses.set(key, analysis);
+    }
+    return { inputs, trace, track, definition, analysis };
+  }
+
   return {
     /**
      * The track a trace (not yet a session: an import) was ridden on, with its definition; the
@@ -181,23 +200,88 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     },
 
     async analysis(viewer: Viewer, s: SessionAddress, query: { lap?: number; reference?: number }): Promise<TrackAnalysisResponse> {
-      const inputs = await reader.trackInputs(viewer, s);
-      const trace = await inputs.columns();
-      const track = await trackFor(inputs.sessionId, inputs.ownerEmail, trace);
-      const definition = definitionOf(track);
-      const key = `${inputs.version}#${track.id}@${track.version}`;
-      let analysis = analyses.get(key);
-      if (!analysis) {
-        analysis = analyzeTrack(trace, definition);
-        if (analyses.size >= ANALYSES_KEPT) analyses.delete(analyses.keys().next().value!);
-        analyses.set(key, analysis);
-      }
+      const { inputs, trace, track, definition, analysis } = await analyzed(viewer, s);
       const deviceLaps = await inputs.laps();
       const may = {
         renamable: track.source === 'derived' && (viewer.admin || track.created_by === viewer.email),
         choosable: viewer.admin || inputs.ownerEmail === viewer.email,
       };
       return present(track, definition, analysis, trace, deviceLaps, query, may);
+    },
+
+    /**
+     * Two complete laps of one track, whatever their sessions (each read as its own viewer may:
+     * a shared link's is read through the link), against position along the track's line.
+     */
+    async compare(a: LapAt, b: LapAt): Promise<CompareResponse> {
+      const [one, other] = await Promise.all([analyzed(a.viewer, a.address), analyzed(b.viewer, b.address)]);
+      if (one.track.id !== other.track.id) throw new AppError('track/different-tracks');
+      const lap = lapByKey(one, a.lap);
+      const reference = lapByKey(other, b.lap);
+      const gridA = lapOnGrid(one.trace, continuousTime(one.trace), one.definition.line, lap.lap);
+      const gridB = lapOnGrid(other.trace, continuousTime(other.trace), other.definition.line, reference.lap);
+      const c = compareLaps(lap.lap, reference.lap, one.analysis.segments);
+      const described = (at: LapAt, l: { heat: Heat; number: number; lap: AnalyzedLap }) => ({
+        track: at.address.track,
+        date: at.address.date,
+        device: at.shared ? null : at.address.device,
+        heat: l.heat,
+        number: l.number,
+        seconds: l.lap.seconds,
+        shared: at.shared,
+      });
+      return {
+        track: { id: one.track.id, name: one.track.name, lengthM: one.definition.line.length },
+        lap: described(a, lap),
+        reference: described(b, reference),
+        x: gridA.x,
+        speed: [gridA.speed, gridB.speed],
+        lean: [gridA.lean, gridB.lean],
+        delta: deltaOnGrid(gridA, gridB),
+        corners: one.definition.corners.map(cornerOf),
+        comparison: { deltaSeconds: c.deltaSeconds, lapCorners: lap.lap.corners, referenceCorners: reference.lap.corners, segments: c.segments },
+      };
+    },
+
+    /** Each corner's best time in a session (its section, as in the ideal lap), and the track it is timed on. */
+    async cornerBests(viewer: Viewer, s: SessionAddress) {
+      const { track, analysis } = await analyzed(viewer, s);
+      return { trackId: track.id, corners: analysis.sections.map((section, k) => ({ corner: section.corner, seconds: analysis.ideal.sections[k]!.seconds })) };
+    },
+
+    /** A session's laps as a shared link shows them: timed on its track, with the ideal lap and the corners. */
+    async sharedSession(s: SessionAddress) {
+      const { trace, definition, analysis } = await analyzed(SYSTEM, s);
+      const names = numbered(analysis, trace);
+      return {
+        laps: analysis.laps.map((l, k) => ({ ...names[k]!, seconds: l.seconds, kind: l.kind, complete: l.complete, best: l.number === analysis.bestLap })),
+        bestLapSeconds: analysis.laps.find((l) => l.number === analysis.bestLap)?.seconds ?? null,
+        idealLapSeconds: analysis.ideal.seconds,
+        corners: definition.corners.map(cornerOf),
+        lengthM: definition.line.length,
+      };
+    },
+
+    /** One complete lap of a shared session on the position grid, with its path for the map. */
+    async sharedLap(s: SessionAddress, key: string | undefined) {
+      const at = await analyzed(SYSTEM, s);
+      const best = numbered(at.analysis, at.trace).find((_, k) => at.analysis.laps[k]!.number === at.analysis.bestLap);
+      const chosen = lapByKey(at, key ?? (best ? `${best.heat}${best.number}` : ''));
+      const grid = lapOnGrid(at.trace, continuousTime(at.trace), at.definition.line, chosen.lap);
+      const path: [number, number][] = [];
+      for (let i = chosen.lap.start.index; i <= chosen.lap.end.index; i += 5) path.push([round6(at.trace.lat[i]!), round6(at.trace.lon[i]!)]);
+      return { heat: chosen.heat, number: chosen.number, seconds: chosen.lap.seconds, x: grid.x, speed: grid.speed, lean: grid.lean, path };
+    },
+
+    /** The outline of the track a session was ridden on (every ~10 m), for a link's preview image. */
+    async outline(s: SessionAddress): Promise<[number, number][]> {
+      const { definition } = await analyzed(SYSTEM, s);
+      const line: [number, number][] = [];
+      for (let k = 0; k < definition.line.x.length; k += 5) {
+        const p = latLonAt(definition.line, k);
+        line.push([p.lat, p.lon]);
+      }
+      return line;
     },
 
     /** Every track Voltas knows, with its number of sessions (admins). */
@@ -304,6 +388,38 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
 
 export type TracksService = ReturnType<typeof createTracksService>;
 
+/** One lap to compare: a session read as `viewer` may, and the lap ('A3'); `shared` hides its device. */
+export interface LapAt {
+  viewer: Viewer;
+  address: SessionAddress;
+  lap: string;
+  shared: boolean;
+}
+
+/** A shared link's session is read through the link (checked by the shares service), not as a person. */
+const SYSTEM: Viewer = { email: '', admin: false, demoDeviceId: '', system: true };
+
+const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
+
+/** Each analysed lap's heat and number within its heat, as the device numbers its laps: from 0 where a heat opens with an out-lap. */
+function numbered(analysis: TrackAnalysis, trace: GpsColumns): { heat: Heat; number: number }[] {
+  const perHeat = new Map<string, { seen: number; first: number }>();
+  return analysis.laps.map((l) => {
+    const heat = trace.heat.length ? HEATS[trace.heat[l.start.index]!]! : HEATS[Math.min(3, l.run - 1)]!;
+    const counter = perHeat.get(heat) ?? { seen: 0, first: l.kind === 'out' ? 0 : 1 };
+    perHeat.set(heat, { ...counter, seen: counter.seen + 1 });
+    return { heat, number: counter.first + counter.seen };
+  });
+}
+
+/** The complete lap a screen names 'A3'; 404 when the session has none by that name. */
+function lapByKey(at: { analysis: TrackAnalysis; trace: GpsColumns }, key: string) {
+  const names = numbered(at.analysis, at.trace);
+  const k = names.findIndex((n, i) => `${n.heat}${n.number}` === key && at.analysis.laps[i]!.complete);
+  if (k < 0) throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
+  return { ...names[k]!, lap: at.analysis.laps[k]! };
+}
+
 function summaryOf(row: TrackRow, definition: TrackDefinition) {
   return {
     id: row.id,
@@ -344,13 +460,9 @@ function present(
   may: { renamable: boolean; choosable: boolean },
 ): TrackAnalysisResponse {
   const ranges = deviceLapRanges(trace, deviceLaps);
-  // Numbered within each heat as the device numbers its laps: from 0 where the heat opens with an out-lap.
-  const perHeat = new Map<string, { seen: number; first: number }>();
-  const laps = analysis.laps.map((l) => {
-    const heat = trace.heat.length ? HEATS[trace.heat[l.start.index]!]! : HEATS[Math.min(3, l.run - 1)]!;
-    const counter = perHeat.get(heat) ?? { seen: 0, first: l.kind === 'out' ? 0 : 1 };
-    perHeat.set(heat, { ...counter, seen: counter.seen + 1 });
-    const number = counter.first + counter.seen;
+  const names = numbered(analysis, trace);
+  const laps = analysis.laps.map((l, k) => {
+    const { heat, number } = names[k]!;
     const twin = l.complete
       ? ranges.find((r) => Math.abs(r.start - (l.start.index + 1)) <= SAME_LAP_SAMPLES && Math.abs(r.end - (l.end.index + 1)) <= SAME_LAP_SAMPLES)
       : undefined;

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { dateParam, deviceIdParam, heatSchema, trackParam } from './sessions.contract';
+import { lapKeyParam } from './progress.contract';
+import { cornerSchema } from './tracks.contract';
+
+/** A link's secret: 32 random bytes, base64url. */
+export const SHARE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+/** Any text: an altered or cut link is a 404 like a revoked one (the service says so), never a hint. */
+export const shareTokenParam = z.string().min(1).max(200);
+export const MAX_SHARE_DAYS = 365;
+/** Links one rider may hold at once (revoke one to make another). */
+export const MAX_SHARES_PER_RIDER = 200;
+
+export const createShareBodySchema = z.object({
+  device: deviceIdParam,
+  track: trackParam,
+  date: dateParam,
+  lap: lapKeyParam.optional(),
+  /** The link stops working after this many days; absent: until revoked. */
+  expiresInDays: z.number().int().min(1).max(MAX_SHARE_DAYS).optional(),
+});
+export const createShareResponseSchema = z.object({ id: z.string(), url: z.string(), expiresAt: z.string().nullable() });
+
+export const shareSchema = z.object({
+  id: z.string(),
+  track: z.string(),
+  date: z.string(),
+  lap: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+});
+export const sharesResponseSchema = z.object({ shares: z.array(shareSchema) });
+export type Share = z.infer<typeof shareSchema>;
+export const shareIdParamsSchema = z.object({ id: z.string().regex(/^sh[0-9a-f]{16}$/, 'share id') });
+export const sharedParamsSchema = z.object({ token: shareTokenParam });
+export const sharedLapQuerySchema = z.object({ lap: lapKeyParam.optional() });
+
+/** What a shared link shows: the session's (or the one lap's) laps and figures; nothing about whose. */
+export const sharedViewSchema = z.object({
+  track: z.string(),
+  date: z.string(),
+  /** The one lap shared ('A3'); null: the whole session. */
+  lap: z.string().nullable(),
+  laps: z.array(
+    z.object({
+      heat: heatSchema,
+      number: z.number().int(),
+      seconds: z.number(),
+      kind: z.enum(['out', 'flying', 'in']),
+      complete: z.boolean(),
+      best: z.boolean(),
+    }),
+  ),
+  bestLapSeconds: z.number().nullable(),
+  idealLapSeconds: z.number().nullable(),
+  consistencyMs: z.number().int().nullable(),
+  corners: z.array(cornerSchema),
+  lengthM: z.number(),
+});
+export type SharedView = z.infer<typeof sharedViewSchema>;
+
+/** One lap of a shared link on the track's position grid, with its path for the map. */
+export const sharedLapSchema = z.object({
+  heat: heatSchema,
+  number: z.number().int(),
+  seconds: z.number(),
+  x: z.array(z.number()),
+  speed: z.array(z.number().nullable()),
+  lean: z.array(z.number().nullable()),
+  /** [lat, lon] every few metres. */
+  path: z.array(z.tuple([z.number(), z.number()])),
+});
+export type SharedLap = z.infer<typeof sharedLapSchema>;

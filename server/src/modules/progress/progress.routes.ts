@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { apiErrorSchema } from '../../../../core/contracts/common.contract';
+import {
+  compareQuerySchema,
+  compareResponseSchema,
+  cornerProgressQuerySchema,
+  cornerProgressResponseSchema,
+  personalBestsResponseSchema,
+  progressQuerySchema,
+  progressResponseSchema,
+} from '../../../../core/contracts/progress.contract';
+import { viewerOf } from '../sessions/device-check';
+import type { ProgressService } from './progress.service';
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 422: apiErrorSchema, 429: apiErrorSchema };
+
+export async function progressRoutes(app: FastifyInstance, opts: { progress: ProgressService; demoDeviceId: string }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { progress } = opts;
+
+  r.get(
+    '/api/sessions/records',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['progress'],
+        summary: 'The caller’s personal best at each track: their fastest flying lap ever there (devices and imports)',
+        response: { 200: personalBestsResponseSchema, ...errors },
+      },
+    },
+    async (req) => progress.records(viewerOf(req, opts.demoDeviceId)),
+  );
+
+  r.get(
+    '/api/sessions/progress',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['progress'],
+        summary: 'The caller’s progress at a track: best lap, ideal lap and consistency of each day, oldest first',
+        querystring: progressQuerySchema,
+        response: { 200: progressResponseSchema, ...errors },
+      },
+    },
+    async (req) => progress.progress(viewerOf(req, opts.demoDeviceId), req.query.track),
+  );
+
+  r.get(
+    '/api/sessions/progress/corners',
+    {
+      config: { access: 'rider', heavyRead: true },
+      schema: {
+        tags: ['progress'],
+        summary: 'Each corner’s best time on two of the caller’s days at a track, and the corners that improved most and least',
+        querystring: cornerProgressQuerySchema,
+        response: { 200: cornerProgressResponseSchema, ...errors },
+      },
+    },
+    async (req) => progress.corners(viewerOf(req, opts.demoDeviceId), req.query.track, req.query.from, req.query.to),
+  );
+
+  r.get(
+    '/api/sessions/compare',
+    {
+      config: { access: 'rider', heavyRead: true },
+      schema: {
+        tags: ['progress'],
+        summary:
+          'One lap of a session against another lap of the same track: another session’s (reference=lap), the caller’s record (reference=record) or a shared link’s (reference=share); aligned by position along the track',
+        querystring: compareQuerySchema,
+        response: { 200: compareResponseSchema, ...errors },
+      },
+    },
+    async (req) => progress.compare(viewerOf(req, opts.demoDeviceId), req.query),
+  );
+}

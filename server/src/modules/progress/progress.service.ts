@@ -1,0 +1,131 @@
+import type { z } from 'zod';
+import type { compareQuerySchema, CornerProgress, PersonalBest, ProgressResponse } from '../../../../core/contracts/progress.contract';
+import { AppError } from '../../../../core/errors';
+import type { LapFigures } from '../../../../core/laps/lap-math';
+import type { SessionReader } from '../sessions/session-reader.service';
+import type { Viewer } from '../sessions/sessions.repository';
+import type { SharesService } from '../shares/shares.service';
+import type { LapAt, TracksService } from '../tracks/tracks.service';
+
+type OwnSession = Awaited<ReturnType<SessionReader['ownFigures']>>[number];
+
+/** The faster of two sessions' best laps (the earlier day on a tie: a record is whoever rode it first). */
+const faster = (a: OwnSession | undefined, b: OwnSession) =>
+  b.figures.bestLapMs !== null && (!a || a.figures.bestLapMs === null || b.figures.bestLapMs < a.figures.bestLapMs) ? b : a;
+
+function recordOf(s: OwnSession): PersonalBest {
+  const f = s.figures as LapFigures & { bestLapMs: number; bestLap: NonNullable<LapFigures['bestLap']> };
+  return { track: s.track, lapTimeMs: f.bestLapMs, device: s.device, date: s.date, heat: f.bestLap.heat, lapCount: f.bestLap.lapCount };
+}
+
+/**
+ * A rider's history: the personal best per track (their own sessions, devices and imports), the
+ * progress of a track day by day, the corners that improved between two days, and any lap
+ * against another (another day's, their record, or a friend's shared lap).
+ */
+export function createProgressService(deps: { reader: SessionReader; tracks: TracksService; shares: SharesService }) {
+  const { reader } = deps;
+
+  async function personalBests(email: string, track?: string): Promise<PersonalBest[]> {
+    const best = new Map<string, OwnSession>();
+    for (const s of await reader.ownFigures(email, track)) {
+      const pick = faster(best.get(s.track), s);
+      if (pick) best.set(s.track, pick);
+    }
+    return [...best.values()].map(recordOf).sort((a, b) => a.track.localeCompare(b.track));
+  }
+
+  /** One session per day at a track: the one with the day's best lap. */
+  async function days(email: string, track: string): Promise<OwnSession[]> {
+    const byDay = new Map<string, OwnSession>();
+    for (const s of await reader.ownFigures(email, track)) byDay.set(s.date, faster(byDay.get(s.date), s) ?? byDay.get(s.date) ?? s);
+    return [...byDay.values()].sort((a, b) => a.dateIso.localeCompare(b.dateIso));
+  }
+
+  return {
+    async records(viewer: Viewer) {
+      return { records: await personalBests(viewer.email) };
+    },
+
+    async progress(viewer: Viewer, track: string): Promise<ProgressResponse> {
+      const list = await days(viewer.email, track);
+      const record = list.reduce<OwnSession | undefined>(faster, undefined);
+      return {
+        track,
+        days: list.map((s) => ({
+          date: s.date,
+          device: s.device,
+          bestLapMs: s.figures.bestLapMs,
+          idealLapMs: s.figures.idealLapMs,
+          consistencyMs: s.figures.consistencyMs,
+          meanLapMs: s.figures.meanLapMs,
+          flyingLaps: s.figures.flyingLaps,
+          personalBest: s === record,
+        })),
+        personalBest: record ? recordOf(record) : null,
+      };
+    },
+
+    /** Each corner's best time on two days at a track, and which improved most and least. */
+    async corners(viewer: Viewer, track: string, from: string, to: string): Promise<CornerProgress> {
+      const list = await days(viewer.email, track);
+      const dayOf = (date: string) => {
+        const s = list.find((d) => d.date === date);
+        if (!s) throw new AppError('storage/object-not-found', `No session of yours at ${track} on ${date}.`);
+        return deps.tracks.cornerBests(viewer, { device: s.device, track: s.track, date: s.date });
+      };
+      const [a, b] = await Promise.all([dayOf(from), dayOf(to)]);
+      if (a.trackId !== b.trackId) throw new AppError('track/different-tracks');
+      const corners = a.corners.map((c, k) => {
+        const later = b.corners[k]?.seconds ?? null;
+        return {
+          corner: c.corner,
+          fromSeconds: c.seconds,
+          toSeconds: later,
+          gainSeconds: c.seconds !== null && later !== null ? Math.round((c.seconds - later) * 1000) / 1000 : null,
+        };
+      });
+      const ranked = corners.filter((c) => c.gainSeconds !== null).sort((x, y) => y.gainSeconds! - x.gainSeconds!);
+      return {
+        track,
+        from,
+        to,
+        corners,
+        mostImproved: ranked[0]?.corner ?? null,
+        leastImproved: ranked.length > 1 ? ranked[ranked.length - 1]!.corner : null,
+      };
+    },
+
+    async compare(viewer: Viewer, q: z.infer<typeof compareQuerySchema>) {
+      const lap: LapAt = { viewer, address: { device: q.device, track: q.track, date: q.date }, lap: q.lap, shared: false };
+      let reference: LapAt;
+      if (q.reference === 'record') {
+        const [record] = await personalBests(viewer.email, q.track);
+        if (!record) throw new AppError('storage/object-not-found', `No lap of yours at ${q.track} yet.`);
+        reference = {
+          viewer,
+          address: { device: record.device, track: record.track, date: record.date },
+          lap: `${record.heat}${record.lapCount}`,
+          shared: false,
+        };
+      } else if (q.reference === 'share') {
+        const share = await deps.shares.open(q.share!);
+        if (share.lap && q.refLap && q.refLap !== share.lap) throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
+        let key = share.lap ?? q.refLap;
+        if (key === undefined) {
+          const best = await deps.tracks.sharedLap(share.address, undefined);
+          key = `${best.heat}${best.number}`;
+        }
+        reference = { viewer: SYSTEM, address: share.address, lap: key, shared: true };
+      } else {
+        reference = { viewer, address: { device: q.refDevice!, track: q.refTrack!, date: q.refDate! }, lap: q.refLap!, shared: false };
+      }
+      return deps.tracks.compare(lap, reference);
+    },
+  };
+}
+
+/** A shared link's session is read through the link, checked by the shares service. */
+const SYSTEM: Viewer = { email: '', admin: false, demoDeviceId: '', system: true };
+
+export type ProgressService = ReturnType<typeof createProgressService>;

@@ -1,0 +1,161 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
+import {
+  createShareBodySchema,
+  createShareResponseSchema,
+  shareIdParamsSchema,
+  sharedLapQuerySchema,
+  sharedLapSchema,
+  sharedParamsSchema,
+  sharedViewSchema,
+  sharesResponseSchema,
+} from '../../../../core/contracts/shares.contract';
+import { AppError } from '../../../../core/errors';
+import { escapeHtml } from '../../lib/html';
+import { viewerOf } from '../sessions/device-check';
+import type { SharesService } from './shares.service';
+
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+  409: apiErrorSchema,
+  422: apiErrorSchema,
+  429: apiErrorSchema,
+};
+/** Per address: enough for a group chat opening a link at once, not for walking the link space. */
+const PUBLIC_RATE = { max: 60, timeWindow: '1 minute' };
+
+/**
+ * What a link holder gets: no cookie (not even a renewed sign-in of whoever opens it), nothing
+ * cached on the way (the link is the secret), no referrer carrying it elsewhere, no indexing.
+ */
+function linkHolderHeaders(reply: FastifyReply): void {
+  reply.removeHeader('set-cookie');
+  reply.header('cache-control', 'no-store');
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('x-robots-tag', 'noindex, nofollow');
+}
+
+export async function sharesRoutes(
+  app: FastifyInstance,
+  opts: { shares: SharesService; demoDeviceId: string; indexHtml: () => string | undefined; publicUrl: string },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { shares } = opts;
+
+  r.post(
+    '/api/shares',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['shares'],
+        summary: 'Makes a read-only link to one of the caller’s sessions, or one lap of it (optionally expiring); the link is in this answer only',
+        body: createShareBodySchema,
+        response: { 201: createShareResponseSchema, ...errors },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await shares.create(viewerOf(req, opts.demoDeviceId), req.body)),
+  );
+
+  r.get(
+    '/api/shares',
+    {
+      config: { access: 'rider' },
+      schema: { tags: ['shares'], summary: 'The caller’s links, newest first', response: { 200: sharesResponseSchema, ...errors } },
+    },
+    async (req) => shares.list(viewerOf(req, opts.demoDeviceId)),
+  );
+
+  r.delete(
+    '/api/shares/:id',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['shares'],
+        summary: 'Revokes a link of the caller’s: it opens nothing from now on, on every instance',
+        params: shareIdParamsSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (req) => shares.revoke(viewerOf(req, opts.demoDeviceId), req.params.id),
+  );
+
+  // What the link holder reads: public, rate limited per address.
+  await app.register(async (scope) => {
+    scope.addHook('onSend', async (_req, reply) => linkHolderHeaders(reply));
+    const s = scope.withTypeProvider<ZodTypeProvider>();
+
+    s.get(
+      '/api/shared/:token',
+      {
+        config: { access: 'public', rateLimit: PUBLIC_RATE },
+        schema: {
+          tags: ['shares'],
+          summary: 'A shared session or lap: its laps, best and ideal lap, consistency and corners (no sign-in; a revoked, expired or altered link is 404)',
+          params: sharedParamsSchema,
+          response: { 200: sharedViewSchema, 404: apiErrorSchema, 429: apiErrorSchema, 400: apiErrorSchema },
+        },
+      },
+      async (req) => shares.view(req.params.token),
+    );
+
+    s.get(
+      '/api/shared/:token/lap',
+      {
+        config: { access: 'public', rateLimit: PUBLIC_RATE },
+        schema: {
+          tags: ['shares'],
+          summary: 'One lap of a shared link against position along the track (speed, lean) and its path',
+          params: sharedParamsSchema,
+          querystring: sharedLapQuerySchema,
+          response: { 200: sharedLapSchema, 404: apiErrorSchema, 429: apiErrorSchema, 400: apiErrorSchema },
+        },
+      },
+      async (req) => shares.lap(req.params.token, req.query.lap),
+    );
+
+    s.get(
+      '/api/shared/:token/preview.png',
+      {
+        config: { access: 'public', rateLimit: PUBLIC_RATE },
+        schema: { tags: ['shares'], summary: 'The link preview image (Open Graph): the track and the lap time', params: sharedParamsSchema },
+      },
+      async (req, reply) => {
+        const preview = await shares.preview(req.params.token);
+        return reply.type('image/png').send(await preview.image());
+      },
+    );
+
+    // The page a link opens: the app, with the preview a messaging app reads from its HTML.
+    s.get('/v/:token', { config: { access: 'public', rateLimit: PUBLIC_RATE }, schema: { hide: true } }, async (req, reply) => {
+      const token = (req.params as { token: string }).token;
+      let head = '<meta name="robots" content="noindex, nofollow">';
+      let found = false;
+      if (sharedParamsSchema.safeParse({ token }).success) {
+        try {
+          const p = await shares.preview(token);
+          found = true;
+          const image = `${opts.publicUrl}/api/shared/${token}/preview.png`;
+          head += [
+            `<meta property="og:title" content="${escapeHtml(p.title)}">`,
+            `<meta property="og:description" content="${escapeHtml(p.description)}">`,
+            `<meta property="og:image" content="${escapeHtml(image)}">`,
+            '<meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">',
+            '<meta property="og:type" content="website">',
+            '<meta name="twitter:card" content="summary_large_image">',
+          ].join('');
+        } catch (err) {
+          if (!(err instanceof AppError) || err.code !== 'storage/object-not-found') throw err;
+        }
+      }
+      const index = opts.indexHtml() ?? '<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Voltas</title></head><body></body></html>';
+      return reply
+        .code(found ? 200 : 404)
+        .type('text/html; charset=utf-8')
+        .send(index.replace('</head>', `${head}</head>`));
+    });
+  });
+}

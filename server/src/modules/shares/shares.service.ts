@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { createShareBodySchema, SharedLap, SharedView } from '../../../../core/contracts/shares.contract';
+import { MAX_SHARES_PER_RIDER, SHARE_TOKEN } from '../../../../core/contracts/shares.contract';
+import type { SessionAddress } from '../../../../core/contracts/session-paths';
+import { AppError } from '../../../../core/errors';
+import { formatLapTime } from '../../../../core/formats/lap-six';
+import type { LapFigures } from '../../../../core/laps/lap-math';
+import type { DB } from '../../db/schema';
+import { hashToken, newToken, nowIso } from '../../lib/tokens';
+import { trackPreviewPng } from '../../lib/track-png';
+import type { SessionReader } from '../sessions/session-reader.service';
+import type { Viewer } from '../sessions/sessions.repository';
+import type { TracksService } from '../tracks/tracks.service';
+import { countShares, deleteShare, findLiveShare, insertShare, listShares } from './shares.repository';
+
+/** What a valid link opens. */
+export interface OpenedShare {
+  address: SessionAddress;
+  /** 'A3', or null for the whole session. */
+  lap: string | null;
+  figures: LapFigures | null;
+}
+
+/**
+ * Links a rider makes to one session or lap: read-only, no sign-in. The link's secret is shown
+ * once; only its hash is kept, so a leaked database opens nothing. Every read looks the hash up,
+ * so a revoked (deleted) or expired link stops at once on every instance.
+ */
+export function createSharesService(deps: { db: Kysely<DB>; reader: SessionReader; tracks: TracksService; publicUrl: string }) {
+  const { db } = deps;
+
+  /** 404 for a link that never existed, was revoked, expired, or whose session is gone: one answer for all. */
+  async function open(token: string): Promise<OpenedShare> {
+    const row = SHARE_TOKEN.test(token) ? await findLiveShare(db, hashToken(token), nowIso()) : undefined;
+    if (!row) throw new AppError('storage/object-not-found', 'No such link (it may have been revoked or have expired).');
+    return {
+      address: { device: row.device_id, track: row.track, date: row.date },
+      lap: row.lap,
+      figures: row.lap_figures ? (JSON.parse(row.lap_figures) as LapFigures) : null,
+    };
+  }
+
+  return {
+    open,
+
+    async create(viewer: Viewer, body: z.infer<typeof createShareBodySchema>) {
+      const address = { device: body.device, track: body.track, date: body.date };
+      const session = await deps.reader.sessionOf(viewer, address);
+      // Only a session's rider shares it (an admin reading it does not).
+      if (session.owner !== viewer.email) throw new AppError('storage/unauthorized', 'Only the rider whose session it is may share it.');
+      if ((await countShares(db, viewer.email)) >= MAX_SHARES_PER_RIDER) throw new AppError('share/limit-reached');
+      // The lap must exist (a complete lap of the session), and the session must have a GPS trace to show.
+      await deps.tracks.sharedLap(address, body.lap);
+      const token = newToken();
+      const now = new Date();
+      const expiresAt = body.expiresInDays ? new Date(now.getTime() + body.expiresInDays * 86_400_000).toISOString() : null;
+      const id = `sh${randomBytes(8).toString('hex')}`;
+      await insertShare(db, {
+        id,
+        token_hash: hashToken(token),
+        owner_email: viewer.email,
+        session_id: session.id,
+        lap: body.lap ?? null,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+      });
+      return { id, url: `${deps.publicUrl}/v/${token}`, expiresAt };
+    },
+
+    async list(viewer: Viewer) {
+      const rows = await listShares(db, viewer.email);
+      return { shares: rows.map((r) => ({ id: r.id, track: r.track, date: r.date, lap: r.lap, createdAt: r.created_at, expiresAt: r.expires_at })) };
+    },
+
+    async revoke(viewer: Viewer, id: string) {
+      if (!(await deleteShare(db, viewer.email, id))) throw new AppError('storage/object-not-found', 'No such link of yours.');
+      return { ok: true as const };
+    },
+
+    /** The shared session's laps and figures (only the one lap, for a lap's link); nothing about whose it is. */
+    async view(token: string): Promise<SharedView> {
+      const share = await open(token);
+      const session = await deps.tracks.sharedSession(share.address);
+      const laps = share.lap ? session.laps.filter((l) => `${l.heat}${l.number}` === share.lap) : session.laps;
+      return {
+        track: share.address.track,
+        date: share.address.date,
+        lap: share.lap,
+        laps,
+        bestLapSeconds: share.lap ? (laps[0]?.seconds ?? null) : session.bestLapSeconds,
+        idealLapSeconds: share.lap ? null : session.idealLapSeconds,
+        consistencyMs: share.lap ? null : (share.figures?.consistencyMs ?? null),
+        corners: session.corners,
+        lengthM: session.lengthM,
+      };
+    },
+
+    /** One lap of the link on the position grid: the shared lap, or (a session's link) any of its laps, the best by default. */
+    async lap(token: string, key: string | undefined): Promise<SharedLap> {
+      const share = await open(token);
+      if (share.lap && key !== undefined && key !== share.lap) throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
+      return deps.tracks.sharedLap(share.address, share.lap ?? key);
+    },
+
+    /** The link preview's title, description and image (PNG). */
+    async preview(token: string) {
+      const share = await open(token);
+      const lap = await deps.tracks.sharedLap(share.address, share.lap ?? undefined);
+      const [d, m, y] = [share.address.date.slice(0, 2), share.address.date.slice(2, 4), share.address.date.slice(4)];
+      const time = formatLapTime(Math.round(lap.seconds * 1000));
+      return {
+        title: `${share.address.track} · ${d}/${m}/${y}`,
+        description: share.lap ? `Volta ${share.lap}: ${time}` : `Melhor volta: ${time}`,
+        image: async () => trackPreviewPng(await deps.tracks.outline(share.address), time),
+      };
+    },
+  };
+}
+
+export type SharesService = ReturnType<typeof createSharesService>;
