@@ -33,7 +33,7 @@ test('a new rider signs in: home shows name, guide and a rider menu; enroll save
   }
   await page.getByRole('button', { name: 'Menu' }).click();
   const nav = page.getByRole('navigation', { name: 'Menu' });
-  await expect(nav.getByRole('link')).toHaveText(['meus dados', 'laps', 'Minhas sessões', 'Importar sessões']);
+  await expect(nav.getByRole('link')).toHaveText(['meus dados', 'laps', 'Minhas sessões', 'Evolução', 'Links compartilhados', 'Importar sessões']);
 
   // A signed-in visit to /login lands on /user.
   await page.goto('/login');
@@ -82,6 +82,8 @@ test('an ADMIN_EMAILS account sees the admin entries', async ({ page }) => {
     'meus dados',
     'laps',
     'Minhas sessões',
+    'Evolução',
+    'Links compartilhados',
     'Importar sessões',
     'adm',
     'adm-Seller',
@@ -96,6 +98,8 @@ test('the demo seller sees Vendas; a cancelled sign-in shows a Portuguese messag
     'meus dados',
     'laps',
     'Minhas sessões',
+    'Evolução',
+    'Links compartilhados',
     'Importar sessões',
     'Vendas',
   ]);

@@ -156,5 +156,5 @@ export const chooseTrackBodySchema = z.object({ catalogueId: z.string().min(1).m
  */
 export const trackLapTimesSchema = z.object({
   idealLapSeconds: z.number().nullable(),
-  laps: z.array(timedLapSchema.pick({ heat: true, number: true, seconds: true, deviceSeconds: true, differs: true })),
+  laps: z.array(timedLapSchema.pick({ heat: true, number: true, seconds: true, deviceSeconds: true, differs: true, complete: true, kind: true })),
 });

@@ -40,6 +40,8 @@ export const ptBR = {
     pistas: 'pistas',
     importar: 'Importar sessões',
     minhasSessoes: 'Minhas sessões',
+    evolucao: 'Evolução',
+    links: 'Links compartilhados',
     auditoria: 'auditoria',
     make: 'desenho da pista',
     logout: 'Logout',

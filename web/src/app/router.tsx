@@ -19,7 +19,7 @@ function NotFound() {
   );
 }
 
-type Guard = 'rider' | 'admin' | 'seller';
+type Guard = 'rider' | 'admin' | 'seller' | 'public';
 
 /**
  * A page whose code loads on its first visit, behind its guard: riders need a session; admin and
@@ -45,6 +45,7 @@ function lazyPage(load: () => Promise<ComponentType>, guard: Guard = 'rider', pr
     // download), not in an effect, which would queue the data behind the code.
     useMemo(() => prefetch?.(new URLSearchParams(search)), [search]);
     code.start().catch(() => {}); // PageCode shows a failure
+    if (guard === 'public') return <PageCode />;
     return guard === 'rider' ? (
       <RequireAuth>
         <PageCode />
@@ -77,6 +78,11 @@ export function createRoutes(queryClient: QueryClient) {
     },
   );
   const MySessionsPage = lazyPage(() => import('../features/sessions/my-sessions-page').then((m) => m.MySessionsPage));
+  const ProgressPage = lazyPage(() => import('../features/analytics/progress-page').then((m) => m.ProgressPage));
+  const ComparePage = lazyPage(() => import('../features/analytics/compare-page').then((m) => m.ComparePage));
+  const SharesPage = lazyPage(() => import('../features/sessions/shares-page').then((m) => m.SharesPage));
+  // A shared link: no sign-in.
+  const SharedPage = lazyPage(() => import('../features/analytics/shared-page').then((m) => m.SharedPage), 'public');
   const ImportPage = lazyPage(() => import('../features/imports/import-page').then((m) => m.ImportPage));
   const MakePage = lazyPage(() => import('../features/make/make-page').then((m) => m.MakePage));
   const AdmPage = lazyPage(() => import('../features/admin/adm-page').then((m) => m.AdmPage), 'admin');
@@ -106,6 +112,10 @@ export function createRoutes(queryClient: QueryClient) {
           <Route path="/make" element={<MakePage />} />
           <Route path="/importar" element={<ImportPage />} />
           <Route path="/sessoes" element={<MySessionsPage />} />
+          <Route path="/progresso" element={<ProgressPage />} />
+          <Route path="/comparar" element={<ComparePage />} />
+          <Route path="/links" element={<SharesPage />} />
+          <Route path="/v/:token" element={<SharedPage />} />
           <Route path="/adm" element={<AdmPage />} />
           <Route path="/seller-adm" element={<SellerAdmPage />} />
           <Route path="/hardware" element={<HardwarePage />} />

@@ -1,16 +1,27 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { sessionEventSchema } from '../../../core/contracts/sessions.contract';
+import { formatLapTime } from '../../../core/formats/lap-six';
+import { fill, t } from '../i18n/messages';
+import { decimalBR } from './format';
 import { useMe } from './session';
+
+interface NewRecord {
+  track: string;
+  lapTimeMs: number;
+  previousMs: number;
+}
 
 /**
  * While signed in, listens to /api/events and refreshes what a new upload changes: track and
- * date lists, that session's laps and GPS, and the latest session on home. No reload needed.
+ * date lists, that session's laps and GPS, the latest session on home, the rider's sessions and
+ * records. A new personal best is announced (read out by screen readers) until dismissed.
  */
 export function LiveUpdates() {
   const me = useMe();
   const qc = useQueryClient();
   const signedIn = Boolean(me.data);
+  const [record, setRecord] = useState<NewRecord | null>(null);
   useEffect(() => {
     if (!signedIn || typeof EventSource === 'undefined') return;
     const source = new EventSource('/api/events');
@@ -22,14 +33,33 @@ export function LiveUpdates() {
         return;
       }
       if (!parsed.success) return;
-      const { deviceId, track, date } = parsed.data;
+      const { deviceId, track, date, personalBest } = parsed.data;
       void qc.invalidateQueries({ queryKey: ['latest'] });
       void qc.invalidateQueries({ queryKey: ['me'] });
       void qc.invalidateQueries({ queryKey: ['tracks', deviceId] });
       void qc.invalidateQueries({ queryKey: ['dates', deviceId, track] });
+      for (const key of ['my-sessions', 'records', 'progress']) void qc.invalidateQueries({ queryKey: [key] });
       for (const key of ['laps', 'analysis', 'gps-columns']) void qc.invalidateQueries({ queryKey: [key, deviceId, track, date] });
+      if (personalBest) setRecord({ track, ...personalBest });
     });
     return () => source.close();
   }, [signedIn, qc]);
-  return null;
+  return (
+    <div role="status" aria-live="assertive" className={record ? 'pb-banner' : 'visually-hidden'} data-testid="new-record">
+      {record && (
+        <>
+          <span>
+            {fill(t.history.newRecord, {
+              track: record.track,
+              time: formatLapTime(record.lapTimeMs),
+              gain: decimalBR((record.previousMs - record.lapTimeMs) / 1000, 3),
+            })}
+          </span>
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => setRecord(null)}>
+            {t.history.dismiss}
+          </button>
+        </>
+      )}
+    </div>
+  );
 }

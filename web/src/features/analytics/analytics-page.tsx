@@ -14,6 +14,8 @@ import { LapFiguresTable } from './lap-figures-table';
 import { TrackMap, type MapColour } from './track-map';
 import { UPlotChart, type ChartSeries } from './uplot-chart';
 import { WhereTimeGoes, type CornerFocus } from './where-time-goes';
+import { ShareButton } from '../../components/share-button';
+import { useRecords } from '../../lib/history-api';
 
 const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176', '#90caf9', '#ff8a65'];
 
@@ -40,6 +42,9 @@ export function AnalyticsPage() {
 
   const a = t.analytics;
   const c = gps.data;
+  const records = useRecords();
+  const record = session ? records.data?.records.find((r) => r.track === session.track) : undefined;
+  const personalBestKey = record && session && record.device === session.device && record.date === session.date ? `${record.heat}${record.lapCount}` : null;
   const segments = useMemo(() => analysis.data?.laps ?? [], [analysis.data]);
   const bestKey = useMemo(() => {
     const best = laps.data?.laps.find((l) => l.isBest);
@@ -190,6 +195,9 @@ export function AnalyticsPage() {
             <a className="btn btn-secondary btn-small" href={exportHref('gps.six')} download>
               {a.exportGpsSix}
             </a>
+            {session.device !== me.demoDevice && (
+              <ShareButton session={session} laps={(track.data?.laps ?? []).filter((l) => l.complete).map((l) => `${l.heat}${l.number}`)} />
+            )}
           </p>
           <div className="analytics-grid">
             <div>
@@ -285,6 +293,12 @@ export function AnalyticsPage() {
               bestKey={bestKey}
               onToggle={toggleLap}
               exportHref={(f, l) => exportHref(f, l)}
+              personalBestKey={personalBestKey}
+              compareHref={
+                record
+                  ? (l) => `/comparar?${new URLSearchParams({ ...addressToQuery(session), volta: `${l.heat}${l.lapCount}`, ref: 'recorde' }).toString()}`
+                  : undefined
+              }
             />
           )}
           {sessionCharts && (

@@ -1,5 +1,6 @@
 import type { AnalysisResponse, LapsResponse } from '../../../../core/contracts/sessions.contract';
 import { formatLapTime } from '../../../../core/formats/lap-six';
+import { Link } from 'react-router';
 import { fill, t } from '../../i18n/messages';
 import { lean, oneDecimal, speedTable } from '../../lib/format';
 import { lapKey } from './chart-data';
@@ -12,6 +13,10 @@ export function LapFiguresTable(props: {
   bestKey: string | null;
   onToggle: (key: string) => void;
   exportHref: (format: 'csv' | 'gpx', lap: { heat: string; lapCount: number }) => string;
+  /** The rider's record at the track, when it is a lap of this session ('A3'). */
+  personalBestKey?: string | null;
+  /** "Comparar com meu recorde" for a lap (none without a record). */
+  compareHref?: ((lap: { heat: string; lapCount: number }) => string) | undefined;
 }) {
   const a = t.analytics;
   const lapTimeOf = (heat: string, lapCount: number, fallbackMs: number) =>
@@ -37,8 +42,9 @@ export function LapFiguresTable(props: {
           {props.analysis.laps.map((lap) => {
             const key = lapKey(lap);
             const isBest = key === props.bestKey;
+            const isRecord = key === props.personalBestKey;
             return (
-              <tr key={key} className={isBest ? 'lap-best' : lap.outLap ? 'lap-out' : ''} data-testid="figures-row">
+              <tr key={key} className={`${isBest ? 'lap-best' : lap.outLap ? 'lap-out' : ''}${isRecord ? ' lap-pb' : ''}`} data-testid="figures-row">
                 <td>
                   <input
                     type="checkbox"
@@ -52,8 +58,20 @@ export function LapFiguresTable(props: {
                   {key}
                   {isBest && <span className="badge badge-best">★ {a.best}</span>}
                   {lap.outLap && <span className="badge">{a.outLap}</span>}
+                  {isRecord && (
+                    <span className="badge badge-pb" data-testid="personal-best">
+                      ◆ {t.history.personalBest}
+                    </span>
+                  )}
                 </td>
-                <td className="num">{formatLapTime(lapTimeOf(lap.heat, lap.lapCount, lap.durationMs))}</td>
+                <td className={isRecord ? 'num time-pb' : 'num'}>
+                  {formatLapTime(lapTimeOf(lap.heat, lap.lapCount, lap.durationMs))}
+                  {props.compareHref && !lap.outLap && !isRecord && (
+                    <Link className="compare-link" to={props.compareHref(lap)}>
+                      {t.history.compareRecord}
+                    </Link>
+                  )}
+                </td>
                 <td className="num">{speedTable(lap.topSpeedKmh)}</td>
                 <td className="num">{speedTable(lap.minSpeedKmh)}</td>
                 <td className="num">{lean(lap.maxLeanLeftDeg)}</td>

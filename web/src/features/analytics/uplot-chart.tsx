@@ -29,6 +29,8 @@ export interface ChartProps {
   testId?: string;
   /** Decimals of the legend's x value (default 0: metres, laps) and of its y values (default 1). */
   xDigits?: number;
+  /** Labels for whole x values (a day's date for its number); other x values get no label. */
+  xFormat?: (x: number) => string;
   yDigits?: number;
 }
 
@@ -57,6 +59,7 @@ export function UPlotChart(props: ChartProps) {
   const onCursor = useRef(props.onCursorX);
   onCursor.current = props.onCursorX;
   const [ready, setReady] = useState(false);
+  const { xFormat } = props;
 
   useEffect(() => {
     const el = box.current!;
@@ -68,11 +71,20 @@ export function UPlotChart(props: ChartProps) {
       legend: { live: true },
       cursor: { sync: props.syncKey ? { key: props.syncKey } : undefined, drag: { x: false, y: false } },
       axes: [
-        { label: props.xLabel, stroke: '#bbb', grid: { stroke: '#2a2a2e' }, ticks: { stroke: '#444' }, values: axisValues },
+        {
+          label: props.xLabel,
+          stroke: '#bbb',
+          grid: { stroke: '#2a2a2e' },
+          ticks: { stroke: '#444' },
+          values: xFormat ? (_u: uPlot, splits: number[]) => splits.map((v) => (Number.isInteger(v) ? xFormat(v) : '')) : axisValues,
+        },
         { label: props.yLabel, stroke: '#bbb', grid: { stroke: '#2a2a2e' }, ticks: { stroke: '#444' }, size: 50, values: axisValues },
       ],
       series: [
-        { label: props.xLabel, value: legendValue(props.xDigits ?? 0) },
+        {
+          label: props.xLabel,
+          value: xFormat ? (_u: uPlot, v: number | null) => (v === null || v === undefined ? '--' : xFormat(v)) : legendValue(props.xDigits ?? 0),
+        },
         ...props.series.map((s) => ({
           label: s.label,
           stroke: s.stroke,
@@ -105,7 +117,7 @@ export function UPlotChart(props: ChartProps) {
       chart.current = null;
     };
     // Rebuilt when the data or series change; cursor moves go through setCursor below.
-  }, [props.x, props.ys, props.series, props.syncKey, props.height, props.xLabel, props.yLabel, props.xDigits, props.yDigits]);
+  }, [props.x, props.ys, props.series, props.syncKey, props.height, props.xLabel, props.yLabel, props.xDigits, props.yDigits, xFormat]);
 
   useEffect(() => {
     const u = chart.current;

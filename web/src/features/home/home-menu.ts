@@ -8,6 +8,8 @@ export function homeMenu(me: Me): MenuItem[] {
     { to: '/enroll', label: t.menu.meusDados },
     { to: '/laps', label: t.menu.laps },
     { to: '/sessoes', label: t.menu.minhasSessoes },
+    { to: '/progresso', label: t.menu.evolucao },
+    { to: '/links', label: t.menu.links },
     { to: '/importar', label: t.menu.importar },
   ];
   if (me.roles.seller) items.push({ to: '/seller', label: t.menu.vendas });

@@ -5,6 +5,7 @@ import { useLogout } from '../../lib/logout';
 import { useMe } from '../../lib/session';
 import { homeMenu } from './home-menu';
 import { LatestSession } from './latest-session';
+import { MySessionsBlock } from './my-sessions-block';
 import { UsageGuide } from './usage-guide';
 
 function initials(name: string): string {
@@ -58,6 +59,7 @@ export function HomePage() {
         </section>
       }
     >
+      <MySessionsBlock />
       <LatestSession />
       <UsageGuide />
     </Page>

@@ -10,6 +10,8 @@ import { deleteImportedSession, useLaps, useTrackLapTimes } from '../../lib/sess
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { LapsTable, type GpsLapTimes } from './laps-table';
+import { ShareButton } from '../../components/share-button';
+import { useRecords } from '../../lib/history-api';
 
 /**
  * The spec's lap viewer. The loaded selection lives in the address (?hw=&pista=&data=) so reload
@@ -24,6 +26,9 @@ export function LapsPage() {
   // The ideal lap needs the GPS trace: asked once the laps are in (a session without gps.six answers 404: '—').
   const track = useTrackLapTimes(laps.data ? loaded : null);
   const ideal = track.data?.idealLapSeconds;
+  const records = useRecords();
+  const record = loaded ? records.data?.records.find((r) => r.track === loaded.track) : undefined;
+  const ownRecordHere = record && loaded && record.device === loaded.device && record.date === loaded.date ? record : undefined;
   const gpsTimes: GpsLapTimes = new Map(
     (track.data?.laps ?? []).filter((l) => l.deviceSeconds !== null).map((l) => [`${l.heat}${l.number}`, { seconds: l.seconds, differs: l.differs }]),
   );
@@ -79,6 +84,9 @@ export function LapsPage() {
               {t.laps.analyze}
             </Link>
             {isImportCollection(laps.data.device) && <DeleteImported session={laps.data} onDeleted={() => setParams({})} />}
+            {laps.data.device !== me.demoDevice && (
+              <ShareButton session={laps.data} laps={(track.data?.laps ?? []).filter((l) => l.complete).map((l) => `${l.heat}${l.number}`)} />
+            )}
           </p>
           {laps.data.warnings.length > 0 && (
             <details className="notice notice-warning">
@@ -96,7 +104,21 @@ export function LapsPage() {
               </ul>
             </details>
           )}
-          {laps.data.laps.length === 0 ? <p className="empty-state">{t.laps.noLaps}</p> : <LapsTable data={laps.data} gps={gpsTimes} />}
+          {laps.data.laps.length === 0 ? (
+            <p className="empty-state">{t.laps.noLaps}</p>
+          ) : (
+            <LapsTable
+              data={laps.data}
+              gps={gpsTimes}
+              personalBest={ownRecordHere}
+              compareHref={
+                record
+                  ? (row) =>
+                      `/comparar?${new URLSearchParams({ ...addressToQuery(laps.data!), volta: `${row.heat}${row.lapCount}`, ref: 'recorde' }).toString()}`
+                  : undefined
+              }
+            />
+          )}
         </section>
       )}
     </Page>

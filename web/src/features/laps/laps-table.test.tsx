@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LapRow, LapsResponse } from '../../../../core/contracts/sessions.contract';
+import { MemoryRouter } from 'react-router';
 import { LapsTable } from './laps-table';
 
 afterEach(cleanup);
@@ -66,5 +67,23 @@ describe('LapsTable', () => {
     fireEvent.click(tempo);
     expect(times()).toEqual(['02:10.000', '01:33.500', '01:31.000', '02:05.000', '01:32.250']);
     expect(screen.getByRole('columnheader', { name: /^Tempo/ }).getAttribute('aria-sort')).toBe('descending');
+  });
+
+  it('marks the rider’s personal best in green with its label, and links every other flying lap to a comparison with it', () => {
+    render(
+      <MemoryRouter>
+        <LapsTable data={data} personalBest={{ heat: 'B', lapCount: 1 }} compareHref={(r) => `/comparar?volta=${r.heat}${r.lapCount}&ref=recorde`} />
+      </MemoryRouter>,
+    );
+    const rows = screen.getAllByTestId('lap-row');
+    const record = rows.filter((r) => r.classList.contains('lap-pb'));
+    expect(record).toHaveLength(1);
+    expect(within(record[0]!).getByTestId('personal-best').textContent).toBe('◆ Recorde pessoal');
+    expect(within(record[0]!).getByText('01:32.250')).toBeTruthy();
+    // The session's best (purple) is not the record here: both marks are shown where each belongs.
+    expect(rows.find((r) => r.classList.contains('lap-best'))!.classList.contains('lap-pb')).toBe(false);
+    const links = screen.getAllByRole('link', { name: 'Comparar com meu recorde' });
+    // Flying laps only (A2, A3), not the out-lap, the in-lap or the record itself.
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/comparar?volta=A2&ref=recorde', '/comparar?volta=A3&ref=recorde']);
   });
 });

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { Link } from 'react-router';
 import type { LapRow, LapsResponse } from '../../../../core/contracts/sessions.contract';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { formatGap } from '../../../../core/laps/lap-math';
@@ -16,10 +17,23 @@ const accessors: Record<Column, (r: LapRow) => number> = {
 export type GpsLapTimes = Map<string, { seconds: number; differs: boolean }>;
 
 /**
- * The spec's laps table, grouped by heat; best lap and best sectors stand out (colour + marker).
- * Where the GPS timed the same lap, its time is shown under the device's.
+ * The spec's laps table, grouped by heat; best lap and best sectors stand out (colour + marker),
+ * the rider's personal best in green. Where the GPS timed the same lap, its time is shown under
+ * the device's; each flying lap may link to its comparison with the rider's record.
  */
-export function LapsTable({ data, gps }: { data: LapsResponse; gps?: GpsLapTimes }) {
+export function LapsTable({
+  data,
+  gps,
+  personalBest,
+  compareHref,
+}: {
+  data: LapsResponse;
+  gps?: GpsLapTimes;
+  /** The lap of this session that is the rider's record at the track, if one is. */
+  personalBest?: { heat: string; lapCount: number } | undefined;
+  /** Where "comparar com meu recorde" goes for a lap (none: no link). */
+  compareHref?: ((row: LapRow) => string) | undefined;
+}) {
   const { sorted, sort, toggle } = useSort(data.laps, accessors);
   const groups = useMemo(() => {
     const byHeat = new Map<string, LapRow[]>();
@@ -47,38 +61,51 @@ export function LapsTable({ data, gps }: { data: LapsResponse; gps?: GpsLapTimes
                 {fill(t.laps.heat, { heat })}
               </th>
             </tr>
-            {rows.map((row) => (
-              <tr
-                key={`${row.heat}-${row.lapCount}-${row.lapTimeMs}`}
-                className={`lap-row lap-${row.kind}${row.isBest ? ' lap-best' : ''}`}
-                data-testid="lap-row"
-              >
-                <td className="num">{row.lapCount}</td>
-                <td>{row.heat}</td>
-                <td className="time">
-                  <span className="lap-time">{formatLapTime(row.lapTimeMs)}</span>
-                  {row.isBest && <span className="badge badge-best">★ {t.laps.bestMarker}</span>}
-                  {row.kind === 'out' && <span className="badge">{t.laps.outLap}</span>}
-                  {row.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
-                  {row.kind === 'flying' && !row.isBest && row.gapMs !== null && <span className="gap">{formatGap(row.gapMs)}</span>}
-                  {gps?.has(`${row.heat}${row.lapCount}`) && <GpsTime {...gps.get(`${row.heat}${row.lapCount}`)!} deviceMs={row.lapTimeMs} />}
-                </td>
-                <td className="num">{fill(t.laps.metres, { m: row.distanceM })}</td>
-                <td className="num">{row.sprintCount}</td>
-                <td>
-                  <ol className="sectors">
-                    {row.sectors.map((s, i) => (
-                      <li key={i} className={row.bestSectors[i] ? 'sector sector-best' : 'sector'}>
-                        <span className="sector-n">{fill(t.laps.sector, { n: i + 1 })}</span> <span className="sector-time">{formatLapTime(s.timerMs)}</span>
-                        {row.bestSectors[i] && <span className="visually-hidden"> ({t.laps.bestSectorMarker})</span>}
-                        {row.bestSectors[i] && <span aria-hidden="true"> ★</span>}{' '}
-                        <span className="sector-dist">{fill(t.laps.metres, { m: s.distanceM })}</span>
-                      </li>
-                    ))}
-                  </ol>
-                </td>
-              </tr>
-            ))}
+            {rows.map((row) => {
+              const pb = personalBest?.heat === row.heat && personalBest.lapCount === row.lapCount;
+              return (
+                <tr
+                  key={`${row.heat}-${row.lapCount}-${row.lapTimeMs}`}
+                  className={`lap-row lap-${row.kind}${row.isBest ? ' lap-best' : ''}${pb ? ' lap-pb' : ''}`}
+                  data-testid="lap-row"
+                >
+                  <td className="num">{row.lapCount}</td>
+                  <td>{row.heat}</td>
+                  <td className="time">
+                    <span className="lap-time">{formatLapTime(row.lapTimeMs)}</span>
+                    {row.isBest && <span className="badge badge-best">★ {t.laps.bestMarker}</span>}
+                    {pb && (
+                      <span className="badge badge-pb" data-testid="personal-best">
+                        ◆ {t.history.personalBest}
+                      </span>
+                    )}
+                    {row.kind === 'out' && <span className="badge">{t.laps.outLap}</span>}
+                    {row.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
+                    {row.kind === 'flying' && !row.isBest && row.gapMs !== null && <span className="gap">{formatGap(row.gapMs)}</span>}
+                    {gps?.has(`${row.heat}${row.lapCount}`) && <GpsTime {...gps.get(`${row.heat}${row.lapCount}`)!} deviceMs={row.lapTimeMs} />}
+                    {compareHref && row.kind === 'flying' && !pb && (
+                      <Link className="compare-link" to={compareHref(row)}>
+                        {t.history.compareRecord}
+                      </Link>
+                    )}
+                  </td>
+                  <td className="num">{fill(t.laps.metres, { m: row.distanceM })}</td>
+                  <td className="num">{row.sprintCount}</td>
+                  <td>
+                    <ol className="sectors">
+                      {row.sectors.map((s, i) => (
+                        <li key={i} className={row.bestSectors[i] ? 'sector sector-best' : 'sector'}>
+                          <span className="sector-n">{fill(t.laps.sector, { n: i + 1 })}</span> <span className="sector-time">{formatLapTime(s.timerMs)}</span>
+                          {row.bestSectors[i] && <span className="visually-hidden"> ({t.laps.bestSectorMarker})</span>}
+                          {row.bestSectors[i] && <span aria-hidden="true"> ★</span>}{' '}
+                          <span className="sector-dist">{fill(t.laps.metres, { m: s.distanceM })}</span>
+                        </li>
+                      ))}
+                    </ol>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         ))}
       </table>

@@ -8,6 +8,8 @@ import { formatLapTime } from '../../../../core/formats/lap-six';
 import { Page } from '../../components/ui/page';
 import { errorMessage, fill, t } from '../../i18n/messages';
 import { apiRequest } from '../../lib/api-client';
+import { decimalBR } from '../../lib/format';
+import { useRecords } from '../../lib/history-api';
 
 const PAGE = 20;
 
@@ -32,11 +34,16 @@ export function MySessionsPage() {
   const pages = list.data?.pages ?? [];
   const sessions = pages.flatMap((p) => p.sessions);
   const tracks = pages[0]?.tracks ?? [];
+  const records = useRecords();
+  const isRecord = (s: { device: string; track: string; date: string }) =>
+    Boolean(records.data?.records.some((r) => r.device === s.device && r.track === s.track && r.date === s.date));
   return (
     <Page
       title={h.title}
       menu={[
         { to: '/user', label: t.menu.home },
+        { to: '/progresso', label: t.menu.evolucao },
+        { to: '/links', label: t.menu.links },
         { to: '/importar', label: t.menu.importar },
       ]}
     >
@@ -68,6 +75,7 @@ export function MySessionsPage() {
           {h.empty} <Link to="/importar">{h.importLink}</Link>
         </p>
       )}
+      {sessions.length > 0 && <p className="muted">{h.consistencyHint}</p>}
       {sessions.length > 0 && (
         <ul className="my-sessions" aria-label={h.title}>
           {sessions.map((s) => {
@@ -81,7 +89,24 @@ export function MySessionsPage() {
                 <dl className="my-session-figures">
                   <div>
                     <dt>{h.colBest}</dt>
-                    <dd>{s.bestLapMs === null ? '—' : formatLapTime(s.bestLapMs)}</dd>
+                    <dd className={isRecord(s) ? 'time-pb' : undefined}>
+                      {s.bestLapMs === null ? '—' : formatLapTime(s.bestLapMs)}
+                      {isRecord(s) && (
+                        <span className="badge badge-pb" data-testid="personal-best">
+                          ◆ {h.personalBest}
+                        </span>
+                      )}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{h.colIdeal}</dt>
+                    <dd>{s.idealLapMs === null ? '—' : formatLapTime(s.idealLapMs)}</dd>
+                  </div>
+                  <div>
+                    <dt>
+                      <abbr title={h.consistencyHint}>{h.colConsistency}</abbr>
+                    </dt>
+                    <dd>{s.consistencyMs === null ? '—' : fill(h.consistencyValue, { s: decimalBR(s.consistencyMs / 1000, 3) })}</dd>
                   </div>
                   <div>
                     <dt>{h.colLaps}</dt>
@@ -98,6 +123,9 @@ export function MySessionsPage() {
                   </Link>
                   <Link className="btn" to={`/analytics?${query}`}>
                     {h.openAnalytics}
+                  </Link>
+                  <Link className="btn btn-secondary" to={`/progresso?${new URLSearchParams({ pista: s.track }).toString()}`}>
+                    {fill(h.progressLink, { track: s.track })}
                   </Link>
                 </p>
               </li>

@@ -1,0 +1,116 @@
+import { expect, test, type Page } from '@playwright/test';
+import { parseGpsSix } from '../core/formats/gps-six';
+import { writeGpx } from '../core/imports/test-support/writers';
+import { generateSession } from '../core/sim/session-generator';
+import { loadTracks } from '../server/src/lib/track-files';
+import { signIn, signOut, uniqueEmail } from './fixtures';
+
+// A rider's history and a friend: three track days at Interlagos, the progress chart with the
+// record in green; a lap shared, opened signed out, laid over a friend's own lap; then revoked.
+test.setTimeout(120_000);
+const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
+const gpxOf = (seed: number, skill: number, d: number) =>
+  writeGpx(parseGpsSix(generateSession(interlagos, { seed, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill }).gpsSix).value, { y: 2026, m: 10, d });
+
+async function importGpx(page: Page, name: string, body: string) {
+  const res = await page.request.post(`/api/imports?filename=${name}`, { data: body, headers: { 'content-type': 'application/gpx+xml' } });
+  expect(res.status()).toBe(201);
+}
+
+const GREEN = 'rgb(105, 240, 174)';
+
+test('progress over three days with the record in green; a shared lap opened signed out, overlaid by a friend, then revoked', async ({ page, browser }) => {
+  await signIn(page, { email: uniqueEmail('historia') });
+  // Three days, faster each time (the last is the record).
+  await importGpx(page, 'dia1.gpx', gpxOf(71, 0.88, 4));
+  await importGpx(page, 'dia2.gpx', gpxOf(72, 0.92, 11));
+  await importGpx(page, 'dia3.gpx', gpxOf(73, 0.96, 18));
+
+  // Home's first block: the latest sessions, the record.
+  await page.goto('/user');
+  await expect(page.getByTestId('home-my-sessions')).toContainText('Interlagos, 18/10/2026');
+  await expect(page.getByTestId('home-my-sessions')).toContainText('Seus recordes');
+
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Evolução' }).click();
+  await expect(page.getByRole('heading', { name: 'Evolução em Interlagos', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('progress-chart').locator('canvas')).toBeVisible();
+  const rows = page.getByTestId('progress-table').locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(2)).toContainText('Recorde pessoal');
+  await expect(rows.nth(2).locator('td.time-pb')).toHaveCSS('color', GREEN);
+  await expect(page.getByTestId('corner-verdicts')).toContainText('Curva que mais melhorou: T');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+  // The record's session: its lap in green on the laps screen.
+  await rows.nth(2).getByRole('link', { name: '18/10/2026' }).click();
+  await expect(page).toHaveURL(/\/laps\?hw=imp[0-9a-f]{12}&pista=Interlagos&data=18102026/);
+  const record = page.getByTestId('lap-row').filter({ has: page.getByTestId('personal-best') });
+  await expect(record).toHaveCount(1);
+  await expect(record.locator('.lap-time')).toHaveCSS('color', GREEN);
+
+  // Share one lap.
+  await page.getByRole('button', { name: 'Compartilhar' }).click();
+  await page.getByLabel('O que compartilhar').selectOption({ index: 2 });
+  await page.getByRole('button', { name: 'Criar link' }).click();
+  const url = await page.getByTestId('share-url').inputValue();
+  expect(url).toMatch(/\/v\/[A-Za-z0-9_-]{43}$/);
+  const path = new URL(url).pathname;
+
+  // Opened signed out: the lap, its chart and line; no cookie.
+  const stranger = await browser.newContext();
+  const strangerPage = await stranger.newPage();
+  await strangerPage.goto(path);
+  await expect(strangerPage.getByTestId('shared-view')).toBeVisible();
+  await expect(strangerPage.getByTestId('shared-laps').locator('tbody tr')).toHaveCount(1);
+  await expect(strangerPage.getByTestId('shared-speed').locator('canvas')).toBeVisible();
+  await expect(strangerPage.getByRole('img', { name: /Traçado da volta/ })).toBeVisible();
+  await expect(strangerPage.getByRole('link', { name: 'Entre para comparar com as suas voltas nesta pista.' })).toBeVisible();
+  expect(await stranger.cookies()).toEqual([]);
+
+  // A friend with a day of their own there lays the shared lap over one of theirs.
+  const friend = await browser.newContext();
+  const friendPage = await friend.newPage();
+  await signIn(friendPage, { email: uniqueEmail('amigo') });
+  await importGpx(friendPage, 'amigo.gpx', gpxOf(74, 0.9, 25));
+  await friendPage.goto(path);
+  const theirs = friendPage.getByLabel('Sua sessão');
+  await expect(theirs.locator('option')).toHaveText(['—', /^Interlagos, 25\/10\/2026/]);
+  await theirs.selectOption({ index: 1 });
+  const lap = friendPage.getByLabel('Sua volta');
+  await expect(lap.locator('option').nth(2)).toBeAttached();
+  await lap.selectOption({ index: 2 });
+  await friendPage.getByRole('link', { name: 'Comparar' }).click();
+  await expect(friendPage.getByRole('heading', { name: 'Comparar voltas', level: 1 })).toBeVisible();
+  await expect(friendPage.getByTestId('comparison')).toContainText('(link compartilhado)');
+  await expect(friendPage.getByTestId('compare-speed').locator('canvas')).toBeVisible();
+  await expect(friendPage.getByTestId('compare-corners')).toBeVisible();
+  await expect(friendPage.getByTestId('loss-cards')).toBeVisible();
+
+  // The rider revokes the link: it stops working.
+  await page.goto('/user');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Links compartilhados' }).click();
+  await expect(page.getByTestId('share-item')).toHaveCount(1);
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Revogar' }).click();
+  await expect(page.getByText('Link revogado: ele não abre mais nada.')).toBeVisible();
+  await expect(page.getByTestId('share-item')).toHaveCount(0);
+  await strangerPage.reload();
+  await expect(strangerPage.getByTestId('shared-gone')).toBeVisible();
+  await stranger.close();
+  await friend.close();
+  await signOut(page);
+});
+
+test('"comparar com meu recorde" from the laps screen', async ({ page }) => {
+  await signIn(page, { email: uniqueEmail('recorde') });
+  await importGpx(page, 'lento.gpx', gpxOf(75, 0.88, 5));
+  await importGpx(page, 'rapido.gpx', gpxOf(76, 0.97, 12));
+  await page.goto('/sessoes');
+  await page.getByTestId('my-session').filter({ hasText: '05/10/2026' }).getByRole('link', { name: 'Voltas' }).click();
+  await page.getByRole('link', { name: 'Comparar com meu recorde' }).first().click();
+  await expect(page.getByTestId('comparison')).toContainText('Recorde pessoal');
+  await expect(page.getByTestId('compare-delta')).toHaveText(/^\+/);
+  await signOut(page);
+});

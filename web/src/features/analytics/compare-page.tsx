@@ -1,0 +1,307 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { CompareResponse } from '../../../../core/contracts/progress.contract';
+import { addressFromQuery, addressToQuery, type SessionAddress } from '../../../../core/contracts/session-paths';
+import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
+import { formatDdmmyyyy } from '../../../../core/formats/dates';
+import { formatLapTime } from '../../../../core/formats/lap-six';
+import { formatGap } from '../../../../core/laps/lap-math';
+import { Page } from '../../components/ui/page';
+import { errorMessage, fill, t } from '../../i18n/messages';
+import { apiRequest } from '../../lib/api-client';
+import { decimalBR, lean, speedTable } from '../../lib/format';
+import { useCompare, useRecords, type CompareRequest } from '../../lib/history-api';
+import { useLaps } from '../../lib/sessions-api';
+import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
+import { UPlotChart, type ChartSeries } from './uplot-chart';
+
+const LAP_COLOUR = '#ffb74d';
+const REFERENCE_COLOUR = '#b388ff';
+const RECORD_COLOUR = '#69f0ae';
+
+/**
+ * The address's comparison: ?hw&pista&data&volta is the lap; its reference is ref=recorde (the
+ * rider's record there), ref=volta&rhw&rpista&rdata&rvolta (another of their laps), or
+ * ref=link&link=<secret>[&rvolta] (a friend's shared lap).
+ */
+export function compareFromQuery(params: URLSearchParams): CompareRequest | null {
+  const s = addressFromQuery(params);
+  const lap = params.get('volta');
+  if (!s || !lap) return null;
+  const ref = params.get('ref');
+  if (ref === 'recorde') return { ...s, lap, reference: 'record' };
+  if (ref === 'link' && params.get('link')) {
+    const refLap = params.get('rvolta');
+    return { ...s, lap, reference: 'share', share: params.get('link')!, ...(refLap ? { refLap } : {}) };
+  }
+  const [refDevice, refTrack, refDate, refLap] = ['rhw', 'rpista', 'rdata', 'rvolta'].map((k) => params.get(k));
+  if (ref === 'volta' && refDevice && refTrack && refDate && refLap) return { ...s, lap, reference: 'lap', refDevice, refTrack, refDate, refLap };
+  return null;
+}
+
+/**
+ * Two laps of one track, whatever their days (or riders, through a shared link): speed, lean and
+ * the time gap against position along the track, the corners side by side and where the time went.
+ */
+export function ComparePage() {
+  const h = t.history;
+  const [params, setParams] = useSearchParams();
+  const request = compareFromQuery(params);
+  const compare = useCompare(request);
+  const records = useRecords();
+  const data = compare.data;
+  const session = addressFromQuery(params);
+  const record = session ? records.data?.records.find((r) => r.track === session.track) : undefined;
+  const isRecord = (l: CompareResponse['lap']) =>
+    Boolean(record && l.device === record.device && l.date === record.date && l.heat === record.heat && l.number === record.lapCount);
+
+  return (
+    <Page
+      title={h.compareTitle}
+      menu={[
+        { to: '/user', label: t.menu.home },
+        { to: '/sessoes', label: t.menu.minhasSessoes },
+        ...(session ? [{ to: `/laps?${new URLSearchParams(addressToQuery(session)).toString()}`, label: t.menu.laps }] : []),
+      ]}
+    >
+      {!request && <p className="empty-state">{h.compareNoSessions}</p>}
+      {session && request && (
+        <details className="notice" open={!data && !compare.isFetching}>
+          <summary>{h.compareOther}</summary>
+          <ReferencePicker
+            session={session}
+            lap={request.lap}
+            onPick={(next) => setParams(new URLSearchParams({ ...addressToQuery(session), volta: request.lap, ...next }))}
+          />
+        </details>
+      )}
+      {compare.isFetching && !data && (
+        <p className="loading-inline" role="status">
+          <span className="spinner" aria-hidden="true" /> {h.compareLoading}
+        </p>
+      )}
+      {compare.isError && (
+        <p role="alert" className="alert alert-error">
+          {errorMessage(compare.error)}
+        </p>
+      )}
+      {data && (
+        <section aria-label={h.compareTitle} data-testid="comparison">
+          <dl className="summary">
+            <LapSummary label={h.compareLap} lap={data.lap} colour={LAP_COLOUR} record={isRecord(data.lap)} />
+            <LapSummary
+              label={h.compareReference}
+              lap={data.reference}
+              colour={isRecord(data.reference) ? RECORD_COLOUR : REFERENCE_COLOUR}
+              record={isRecord(data.reference)}
+            />
+            <div className="summary-item">
+              <dt>{h.chartDelta}</dt>
+              <dd data-testid="compare-delta">{formatGap(Math.round(data.comparison.deltaSeconds * 1000))}</dd>
+            </div>
+          </dl>
+          <p className="muted">{h.compareHint}</p>
+          <CompareCharts data={data} referenceColour={isRecord(data.reference) ? RECORD_COLOUR : REFERENCE_COLOUR} />
+          <ol className="loss-cards" data-testid="loss-cards">
+            {topLosses(data.comparison.segments).length === 0 && <li className="muted">{t.tracks.noLoss}</li>}
+            {topLosses(data.comparison.segments).map((d) => (
+              <li key={d.segment} className="loss-card">
+                <strong>{lossTitle(d)}</strong>
+                <span>{lossReason(d)}</span>
+              </li>
+            ))}
+          </ol>
+          <CornerTable data={data} />
+        </section>
+      )}
+    </Page>
+  );
+}
+
+function lapName(l: CompareResponse['lap']): string {
+  const lap = `${l.heat}${l.number}`;
+  return fill(l.shared ? t.history.compareSharedLabel : t.history.compareLapLabel, { lap, date: formatDdmmyyyy(l.date) });
+}
+
+function LapSummary(props: { label: string; lap: CompareResponse['lap']; colour: string; record: boolean }) {
+  return (
+    <div className="summary-item">
+      <dt>
+        <span aria-hidden="true" style={{ color: props.colour }}>
+          ■{' '}
+        </span>
+        {props.label}: {lapName(props.lap)}
+      </dt>
+      <dd className={props.record ? 'time-pb' : undefined}>
+        {formatLapTime(props.lap.seconds * 1000)}
+        {props.record && <span className="badge badge-pb">◆ {t.history.personalBest}</span>}
+      </dd>
+    </div>
+  );
+}
+
+function CompareCharts({ data, referenceColour }: { data: CompareResponse; referenceColour: string }) {
+  const h = t.history;
+  const series: ChartSeries[] = [
+    { label: lapName(data.lap), stroke: LAP_COLOUR, width: 2 },
+    { label: lapName(data.reference), stroke: referenceColour, width: 2, dash: [6, 4] },
+  ];
+  return (
+    <div className="chart-grid">
+      <UPlotChart
+        testId="compare-speed"
+        title={h.chartSpeed}
+        xLabel={h.axisPosition}
+        yLabel={h.axisSpeed}
+        x={data.x}
+        ys={data.speed}
+        series={series}
+        syncKey="compare"
+      />
+      {hasLean(data.lean) && (
+        <UPlotChart
+          testId="compare-lean"
+          title={h.chartLean}
+          xLabel={h.axisPosition}
+          yLabel={h.axisLean}
+          x={data.x}
+          ys={data.lean}
+          series={series}
+          syncKey="compare"
+        />
+      )}
+      <UPlotChart
+        testId="compare-delta-chart"
+        title={h.chartDelta}
+        xLabel={h.axisPosition}
+        yLabel={h.axisDelta}
+        x={data.x}
+        ys={[data.delta]}
+        series={[{ label: h.chartDelta, stroke: '#ffd54f', width: 2 }]}
+        yDigits={2}
+        syncKey="compare"
+      />
+    </div>
+  );
+}
+
+/** Loggers without a lean sensor (most GPX) write 0: no chart of nothing. */
+export function hasLean(series: readonly (readonly (number | null)[])[]): boolean {
+  return series.some((s) => s.some((v) => v !== null && v !== 0));
+}
+
+function CornerTable({ data }: { data: CompareResponse }) {
+  const tr = t.tracks;
+  const deltaOf = (n: number) => data.comparison.segments.find((s) => s.segment === `T${n}`)?.deltaSeconds;
+  if (!data.comparison.lapCorners.length) return null;
+  return (
+    <div className="table-scroll" role="region" aria-label={tr.cornersTitle} tabIndex={0}>
+      <table className="data-table corner-table" data-testid="compare-corners">
+        <caption>{tr.cornersTitle}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{tr.colCorner}</th>
+            <th scope="col">{tr.colTime}</th>
+            <th scope="col">{tr.colDelta}</th>
+            <th scope="col">{tr.colApex}</th>
+            <th scope="col">{tr.colExit}</th>
+            <th scope="col">{tr.colLean}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.comparison.lapCorners.map((c) => {
+            const ref = data.comparison.referenceCorners.find((r) => r.corner === c.corner);
+            const delta = deltaOf(c.corner);
+            return (
+              <tr key={c.corner}>
+                <th scope="row">T{c.corner}</th>
+                <td>
+                  {decimalBR(c.seconds, 2)} {ref && <small className="muted">({decimalBR(ref.seconds, 2)})</small>}
+                </td>
+                <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>{delta !== undefined ? signedSeconds(delta) : '—'}</td>
+                <td>
+                  {speedTable(c.minKmh)} {ref && <small className="muted">({speedTable(ref.minKmh)})</small>}
+                </td>
+                <td>
+                  {speedTable(c.exitKmh)} {ref && <small className="muted">({speedTable(ref.exitKmh)})</small>}
+                </td>
+                <td>{c.maxLeanDeg !== null ? lean(c.maxLeanDeg) : '—'}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The reference: the rider's record, or any lap of theirs at this track (a session, then a lap). */
+function ReferencePicker(props: { session: SessionAddress; lap: string; onPick: (query: Record<string, string>) => void }) {
+  const h = t.history;
+  const [choice, setChoice] = useState('');
+  const [lap, setLap] = useState('');
+  const sessions = useInfiniteQuery({
+    queryKey: ['my-sessions', props.session.track],
+    initialPageParam: '',
+    queryFn: ({ pageParam }) =>
+      apiRequest(`/api/sessions?${new URLSearchParams({ track: props.session.track, limit: '100', ...(pageParam ? { after: pageParam } : {}) }).toString()}`, {
+        schema: mySessionsResponseSchema,
+      }),
+    getNextPageParam: (last) => last.next ?? undefined,
+  });
+  const list = sessions.data?.pages.flatMap((p) => p.sessions) ?? [];
+  const picked = choice && choice !== 'recorde' ? list.find((s) => `${s.device}/${s.date}` === choice) : undefined;
+  const laps = useLaps(picked ? { device: picked.device, track: picked.track, date: picked.date } : null);
+  const flying = laps.data?.laps.filter((l) => l.kind === 'flying') ?? [];
+  const ready = choice === 'recorde' || (picked && lap);
+  return (
+    <form
+      className="compare-pick"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (choice === 'recorde') props.onPick({ ref: 'recorde' });
+        else if (picked && lap) props.onPick({ ref: 'volta', rhw: picked.device, rpista: picked.track, rdata: picked.date, rvolta: lap });
+      }}
+    >
+      <label>
+        {h.compareChooseSession}
+        <select
+          value={choice}
+          onChange={(e) => {
+            setChoice(e.target.value);
+            setLap('');
+          }}
+        >
+          <option value="">—</option>
+          <option value="recorde">{h.compareRecord}</option>
+          {list.map((s) => (
+            <option key={`${s.device}/${s.date}`} value={`${s.device}/${s.date}`}>
+              {fill(h.sessionLabel, { track: s.track, date: formatDdmmyyyy(s.date) })}
+              {s.bestLapMs !== null ? ` · ${formatLapTime(s.bestLapMs)}` : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      {picked && (
+        <label>
+          {h.compareChooseLap}
+          <select value={lap} onChange={(e) => setLap(e.target.value)}>
+            <option value="">—</option>
+            {flying.map((l) => (
+              <option key={`${l.heat}${l.lapCount}`} value={`${l.heat}${l.lapCount}`}>
+                {`${l.heat}${l.lapCount} · ${formatLapTime(l.lapTimeMs)}`}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <button type="submit" className="btn btn-primary" disabled={!ready}>
+        {h.compareGo}
+      </button>
+      <Link className="btn btn-secondary" to={`/progresso?${new URLSearchParams({ pista: props.session.track }).toString()}`}>
+        {fill(h.progressLink, { track: props.session.track })}
+      </Link>
+    </form>
+  );
+}

@@ -1,0 +1,258 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { ProgressResponse } from '../../../../core/contracts/progress.contract';
+import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
+import { formatDdmmyyyy } from '../../../../core/formats/dates';
+import { formatLapTime } from '../../../../core/formats/lap-six';
+import { Page } from '../../components/ui/page';
+import { errorMessage, fill, t } from '../../i18n/messages';
+import { apiRequest } from '../../lib/api-client';
+import { decimalBR } from '../../lib/format';
+import { useCornerProgress, useProgress } from '../../lib/history-api';
+import { signedSeconds } from './loss-cards';
+import { UPlotChart } from './uplot-chart';
+
+const ms = (v: number | null) => (v === null ? '—' : formatLapTime(v));
+const spread = (v: number | null) => (v === null ? '—' : fill(t.history.consistencyValue, { s: decimalBR(v / 1000, 3) }));
+
+/**
+ * 'Evolução': one track's days, oldest first: best lap, ideal lap and the spread of the flying
+ * laps, charted and tabled (the table is what a screen reader reads); then the corners that
+ * improved most and least between two chosen days.
+ */
+export function ProgressPage() {
+  const h = t.history;
+  const [params, setParams] = useSearchParams();
+  const track = params.get('pista');
+  const tracks = useQuery({
+    queryKey: ['my-tracks'],
+    queryFn: () => apiRequest('/api/sessions?limit=1', { schema: mySessionsResponseSchema }).then((r) => r.tracks),
+  });
+  const progress = useProgress(track);
+  const chosen = track ?? (tracks.data?.length === 1 ? tracks.data[0]! : null);
+  // One track only: it is the one shown.
+  useEffect(() => {
+    if (!track && chosen) setParams({ pista: chosen }, { replace: true });
+  }, [track, chosen, setParams]);
+  const data = progress.data;
+
+  return (
+    <Page
+      title={track ? fill(h.progressFor, { track }) : h.progressTitle}
+      menu={[
+        { to: '/user', label: t.menu.home },
+        { to: '/sessoes', label: t.menu.minhasSessoes },
+      ]}
+    >
+      {tracks.data && tracks.data.length > 0 && (
+        <div className="field my-sessions-filter">
+          <label htmlFor="progress-track">{h.progressPick}</label>
+          <select id="progress-track" value={track ?? ''} onChange={(e) => setParams(e.target.value ? { pista: e.target.value } : {})}>
+            <option value="">—</option>
+            {tracks.data.map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {tracks.data?.length === 0 && (
+        <p className="empty-state">
+          {h.empty} <Link to="/importar">{h.importLink}</Link>
+        </p>
+      )}
+      {(progress.isPending && track) || tracks.isPending ? (
+        <p className="loading-inline" role="status">
+          <span className="spinner" aria-hidden="true" /> {h.progressLoading}
+        </p>
+      ) : null}
+      {(progress.isError || tracks.isError) && (
+        <p role="alert" className="alert alert-error">
+          {errorMessage(progress.error ?? tracks.error)}
+        </p>
+      )}
+      {data && data.days.length === 0 && <p className="empty-state">{h.progressEmpty}</p>}
+      {data && data.days.length > 0 && <Progress data={data} />}
+    </Page>
+  );
+}
+
+function Progress({ data }: { data: ProgressResponse }) {
+  const h = t.history;
+  // Days by number on the x axis, labelled with their date (dd/mm).
+  const xFormat = useMemo(() => (k: number) => (data.days[k - 1] ? formatDdmmyyyy(data.days[k - 1]!.date).slice(0, 5) : ''), [data]);
+  const charts = useMemo(() => {
+    const x = data.days.map((_, k) => k + 1);
+    const s = (v: number | null) => (v === null ? null : v / 1000);
+    return {
+      x,
+      times: [data.days.map((d) => s(d.bestLapMs)), data.days.map((d) => s(d.idealLapMs)), data.days.map((d) => s(d.meanLapMs))],
+      spread: [data.days.map((d) => s(d.consistencyMs))],
+    };
+  }, [data]);
+  return (
+    <section aria-label={fill(h.progressFor, { track: data.track })}>
+      {data.personalBest && (
+        <dl className="summary">
+          <div className="summary-item">
+            <dt>{h.personalBest}</dt>
+            <dd className="time-pb" data-testid="progress-record">
+              {formatLapTime(data.personalBest.lapTimeMs)} <span className="badge badge-pb">◆ {h.personalBestShort}</span>
+            </dd>
+            <dd className="muted">{formatDdmmyyyy(data.personalBest.date)}</dd>
+          </div>
+        </dl>
+      )}
+      {data.days.length === 1 && <p className="notice">{h.progressOneDay}</p>}
+      <div className="chart-grid">
+        <UPlotChart
+          testId="progress-chart"
+          title={h.chartTitle}
+          xLabel={h.axisDay}
+          yLabel={h.axisLapTime}
+          x={charts.x}
+          ys={charts.times}
+          series={[
+            { label: h.seriesBest, stroke: '#69f0ae', width: 3, points: true },
+            { label: h.seriesIdeal, stroke: '#b388ff', width: 2, points: true },
+            { label: h.seriesMean, stroke: '#ffd54f', width: 1, dash: [6, 4], points: true },
+          ]}
+          yDigits={3}
+          height={240}
+          xFormat={xFormat}
+        />
+        <UPlotChart
+          testId="progress-spread"
+          title={h.chartSpread}
+          xLabel={h.axisDay}
+          yLabel={h.axisSpread}
+          x={charts.x}
+          ys={charts.spread}
+          series={[{ label: h.seriesSpread, stroke: '#4dd0e1', width: 2, points: true }]}
+          yDigits={3}
+          height={180}
+          xFormat={xFormat}
+        />
+      </div>
+      <p className="muted">{h.consistencyHint}</p>
+      <div className="table-scroll" role="region" aria-label={h.tableTitle} tabIndex={0}>
+        <table className="data-table" data-testid="progress-table">
+          <caption>{h.tableTitle}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{h.axisDay}</th>
+              <th scope="col">{h.colDay}</th>
+              <th scope="col">{h.colBest}</th>
+              <th scope="col">{h.colIdeal}</th>
+              <th scope="col">{h.colConsistency}</th>
+              <th scope="col">{h.colFlying}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.days.map((d, k) => (
+              <tr key={d.date} className={d.personalBest ? 'lap-pb' : undefined}>
+                <td className="num">{k + 1}</td>
+                <th scope="row">
+                  <Link to={`/laps?${new URLSearchParams({ hw: d.device, pista: data.track, data: d.date }).toString()}`}>{formatDdmmyyyy(d.date)}</Link>
+                </th>
+                <td className={d.personalBest ? 'time-pb' : undefined}>
+                  {ms(d.bestLapMs)}
+                  {d.personalBest && (
+                    <span className="badge badge-pb" data-testid="personal-best">
+                      ◆ {h.personalBest}
+                    </span>
+                  )}
+                </td>
+                <td>{ms(d.idealLapMs)}</td>
+                <td>{spread(d.consistencyMs)}</td>
+                <td className="num">{d.flyingLaps}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {data.days.length > 1 && <CornerProgress data={data} />}
+    </section>
+  );
+}
+
+function CornerProgress({ data }: { data: ProgressResponse }) {
+  const h = t.history;
+  const [from, setFrom] = useState(data.days[0]!.date);
+  const [to, setTo] = useState(data.days[data.days.length - 1]!.date);
+  const corners = useCornerProgress(data.track, from, to);
+  const c = corners.data;
+  const gainOf = (n: number | null) => c?.corners.find((x) => x.corner === n)?.gainSeconds ?? 0;
+  return (
+    <section className="where-time-goes" aria-labelledby="corner-progress-title">
+      <h2 id="corner-progress-title">{h.cornersTitle}</h2>
+      <div className="compare-pick">
+        <label>
+          {h.cornersFrom}
+          <select value={from} onChange={(e) => setFrom(e.target.value)}>
+            {data.days.map((d) => (
+              <option key={d.date} value={d.date}>
+                {formatDdmmyyyy(d.date)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {h.cornersTo}
+          <select value={to} onChange={(e) => setTo(e.target.value)}>
+            {data.days.map((d) => (
+              <option key={d.date} value={d.date}>
+                {formatDdmmyyyy(d.date)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {from === to && <p className="notice">{h.cornersSameDay}</p>}
+      {corners.isFetching && !c && (
+        <p className="loading-inline" role="status">
+          <span className="spinner" aria-hidden="true" /> {h.cornersLoading}
+        </p>
+      )}
+      {corners.isError && (
+        <p role="alert" className="alert alert-error">
+          {errorMessage(corners.error)}
+        </p>
+      )}
+      {c && from !== to && (
+        <>
+          <ul className="corner-verdicts" data-testid="corner-verdicts">
+            {c.mostImproved !== null && <li>{fill(h.mostImproved, { n: c.mostImproved, gain: `${signedSeconds(gainOf(c.mostImproved))} s` })}</li>}
+            {c.leastImproved !== null && <li>{fill(h.leastImproved, { n: c.leastImproved, gain: `${signedSeconds(gainOf(c.leastImproved))} s` })}</li>}
+          </ul>
+          <div className="table-scroll" role="region" aria-label={h.cornersTitle} tabIndex={0}>
+            <table className="data-table">
+              <thead>
+                <tr>
+                  <th scope="col">{h.colCorner}</th>
+                  <th scope="col">{formatDdmmyyyy(c.from)}</th>
+                  <th scope="col">{formatDdmmyyyy(c.to)}</th>
+                  <th scope="col">{h.colGain}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {c.corners.map((x) => (
+                  <tr key={x.corner}>
+                    <th scope="row">T{x.corner}</th>
+                    <td>{x.fromSeconds === null ? '—' : decimalBR(x.fromSeconds, 2)}</td>
+                    <td>{x.toSeconds === null ? '—' : decimalBR(x.toSeconds, 2)}</td>
+                    <td className={x.gainSeconds !== null && x.gainSeconds > 0 ? 'delta-gained' : 'delta-lost'}>
+                      {x.gainSeconds === null ? '—' : signedSeconds(x.gainSeconds)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

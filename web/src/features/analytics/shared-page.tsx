@@ -1,0 +1,274 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
+import type { SharedLap, SharedView } from '../../../../core/contracts/shares.contract';
+import { formatDdmmyyyy } from '../../../../core/formats/dates';
+import { formatLapTime } from '../../../../core/formats/lap-six';
+import { Page } from '../../components/ui/page';
+import { errorMessage, fill, t } from '../../i18n/messages';
+import { apiRequest, ApiError } from '../../lib/api-client';
+import { decimalBR } from '../../lib/format';
+import { useSharedLap, useSharedView } from '../../lib/history-api';
+import { useMe } from '../../lib/session';
+import { useLaps } from '../../lib/sessions-api';
+import { hasLean } from './compare-page';
+import { UPlotChart } from './uplot-chart';
+
+/**
+ * What a shared link opens, signed in or not: the laps and figures of one session (or one lap),
+ * a lap's speed and lean along the track and its line; nothing about whose they are. A signed-in
+ * rider with sessions at the track lays it over one of their own laps.
+ */
+export function SharedPage() {
+  const h = t.history;
+  const token = useParams().token ?? '';
+  const view = useSharedView(token);
+  const [lap, setLap] = useState<string | null>(null);
+  const chosen = lap ?? view.data?.lap ?? null;
+  const lapData = useSharedLap(token, view.data ? chosen : null);
+  const gone = view.error instanceof ApiError && view.error.status === 404;
+  const v = view.data;
+
+  return (
+    <Page title={v ? `${h.sharedTitle}: ${v.track}, ${formatDdmmyyyy(v.date)}` : h.sharedTitle} menu={[{ to: '/', label: t.app.name }]}>
+      {view.isPending && (
+        <p className="loading-inline" role="status">
+          <span className="spinner" aria-hidden="true" /> {h.sharedLoading}
+        </p>
+      )}
+      {gone && (
+        <p className="empty-state" data-testid="shared-gone">
+          {h.sharedGone}
+        </p>
+      )}
+      {view.isError && !gone && (
+        <p role="alert" className="alert alert-error">
+          {errorMessage(view.error)}
+        </p>
+      )}
+      {v && (
+        <section aria-label={`${v.track} ${formatDdmmyyyy(v.date)}`} data-testid="shared-view">
+          <dl className="summary">
+            <div className="summary-item summary-best">
+              <dt>{v.lap ? fill(h.sharedLapChart, { lap: v.lap }) : h.sharedBest}</dt>
+              <dd data-testid="shared-best">{v.bestLapSeconds === null ? '—' : formatLapTime(v.bestLapSeconds * 1000)}</dd>
+            </div>
+            {v.idealLapSeconds !== null && (
+              <div className="summary-item summary-ideal">
+                <dt>{h.sharedIdeal}</dt>
+                <dd>{formatLapTime(v.idealLapSeconds * 1000)}</dd>
+              </div>
+            )}
+            {v.consistencyMs !== null && (
+              <div className="summary-item">
+                <dt>{h.colConsistency}</dt>
+                <dd>{fill(h.consistencyValue, { s: decimalBR(v.consistencyMs / 1000, 3) })}</dd>
+              </div>
+            )}
+          </dl>
+          {v.consistencyMs !== null && <p className="muted">{h.consistencyHint}</p>}
+          <SharedLaps view={v} chosen={lapData.data ? `${lapData.data.heat}${lapData.data.number}` : chosen} onChoose={setLap} />
+          {lapData.data && <SharedLapCharts lap={lapData.data} />}
+          <CompareWithMine view={v} token={token} sharedLap={lapData.data ? `${lapData.data.heat}${lapData.data.number}` : null} />
+        </section>
+      )}
+    </Page>
+  );
+}
+
+function SharedLaps(props: { view: SharedView; chosen: string | null; onChoose: (lap: string) => void }) {
+  const h = t.history;
+  return (
+    <div className="table-scroll" role="region" aria-label={t.laps.tableLabel} tabIndex={0}>
+      <table className="laps-table" data-testid="shared-laps">
+        <thead>
+          <tr>
+            <th scope="col">{h.compareLap}</th>
+            <th scope="col">{t.laps.colTempo}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.view.laps.map((l) => {
+            const key = `${l.heat}${l.number}`;
+            return (
+              <tr key={key} className={`lap-row lap-${l.kind}${l.best ? ' lap-best' : ''}`}>
+                <td>
+                  {l.complete ? (
+                    <button
+                      type="button"
+                      className="btn btn-secondary btn-small"
+                      aria-pressed={props.chosen === key}
+                      aria-label={fill(h.sharedShowLap, { lap: key })}
+                      onClick={() => props.onChoose(key)}
+                    >
+                      {key}
+                    </button>
+                  ) : (
+                    key
+                  )}
+                </td>
+                <td className="time">
+                  <span className="lap-time">{formatLapTime(l.seconds * 1000)}</span>
+                  {l.best && <span className="badge badge-best">★ {t.laps.bestMarker}</span>}
+                  {l.kind === 'out' && <span className="badge">{t.laps.outLap}</span>}
+                  {l.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function SharedLapCharts({ lap }: { lap: SharedLap }) {
+  const h = t.history;
+  const name = fill(h.sharedLapChart, { lap: `${lap.heat}${lap.number}` });
+  const series = [{ label: name, stroke: '#4dd0e1', width: 2 }];
+  return (
+    <div className="chart-grid">
+      <div>
+        <UPlotChart
+          testId="shared-speed"
+          title={h.chartSpeed}
+          xLabel={h.axisPosition}
+          yLabel={h.axisSpeed}
+          x={lap.x}
+          ys={[lap.speed]}
+          series={series}
+          syncKey="shared"
+        />
+        {hasLean([lap.lean]) && (
+          <UPlotChart
+            testId="shared-lean"
+            title={h.chartLean}
+            xLabel={h.axisPosition}
+            yLabel={h.axisLean}
+            x={lap.x}
+            ys={[lap.lean]}
+            series={series}
+            syncKey="shared"
+          />
+        )}
+      </div>
+      <LapPath lap={lap} />
+    </div>
+  );
+}
+
+/** The lap's line, north up, its start marked (a thumb-thick stroke). */
+function LapPath({ lap }: { lap: SharedLap }) {
+  const d = useMemo(() => {
+    if (lap.path.length < 2) return null;
+    const midLat = lap.path.reduce((a, p) => a + p[0], 0) / lap.path.length;
+    const kx = Math.cos((midLat * Math.PI) / 180);
+    const xs = lap.path.map((p) => p[1] * kx);
+    const ys = lap.path.map((p) => -p[0]);
+    const [minX, minY] = [Math.min(...xs), Math.min(...ys)];
+    const span = Math.max(Math.max(...xs) - minX, Math.max(...ys) - minY) || 1;
+    const pts = xs.map((x, k) => [10 + ((x - minX) / span) * 380, 10 + ((ys[k]! - minY) / span) * 380] as const);
+    return { line: pts.map(([x, y], k) => `${k ? 'L' : 'M'}${x.toFixed(1)} ${y.toFixed(1)}`).join(''), start: pts[0]! };
+  }, [lap]);
+  if (!d) return null;
+  const label = fill(t.history.sharedMap, { lap: `${lap.heat}${lap.number}` });
+  return (
+    <svg className="lap-path" viewBox="0 0 400 400" role="img" aria-label={label}>
+      <title>{label}</title>
+      <path d={d.line} fill="none" stroke="#ffd54f" strokeWidth={5} strokeLinejoin="round" strokeLinecap="round" />
+      <circle cx={d.start[0]} cy={d.start[1]} r={9} fill="#69f0ae" />
+    </svg>
+  );
+}
+
+/** "Comparar com minhas voltas": a signed-in rider's own laps at the same track, against the shared one. */
+function CompareWithMine(props: { view: SharedView; token: string; sharedLap: string | null }) {
+  const h = t.history;
+  const me = useMe();
+  const [choice, setChoice] = useState('');
+  const [lap, setLap] = useState('');
+  const signedIn = Boolean(me.data);
+  const sessions = useInfiniteQuery({
+    queryKey: ['my-sessions', props.view.track],
+    initialPageParam: '',
+    queryFn: ({ pageParam }) =>
+      apiRequest(`/api/sessions?${new URLSearchParams({ track: props.view.track, limit: '100', ...(pageParam ? { after: pageParam } : {}) }).toString()}`, {
+        schema: mySessionsResponseSchema,
+      }),
+    getNextPageParam: (last) => last.next ?? undefined,
+    enabled: signedIn,
+  });
+  const list = sessions.data?.pages.flatMap((p) => p.sessions) ?? [];
+  const picked = list.find((s) => `${s.device}/${s.date}` === choice);
+  const laps = useLaps(picked ? { device: picked.device, track: picked.track, date: picked.date } : null);
+  const flying = laps.data?.laps.filter((l) => l.kind === 'flying') ?? [];
+  if (me.isPending) return null;
+  if (!signedIn) {
+    return (
+      <p className="notice">
+        <Link to="/login">{h.sharedSignIn}</Link>
+      </p>
+    );
+  }
+  if (sessions.isSuccess && list.length === 0) return <p className="muted">{h.compareNoSessions}</p>;
+  const href =
+    picked && lap
+      ? `/comparar?${new URLSearchParams({
+          hw: picked.device,
+          pista: picked.track,
+          data: picked.date,
+          volta: lap,
+          ref: 'link',
+          link: props.token,
+          ...(props.sharedLap ? { rvolta: props.sharedLap } : {}),
+        }).toString()}`
+      : null;
+  return (
+    <section className="share-panel" aria-labelledby="compare-mine-title">
+      <h2 id="compare-mine-title">{h.compareMine}</h2>
+      <div className="compare-pick">
+        <label>
+          {h.sharedYourSession}
+          <select
+            value={choice}
+            onChange={(e) => {
+              setChoice(e.target.value);
+              setLap('');
+            }}
+          >
+            <option value="">—</option>
+            {list.map((s) => (
+              <option key={`${s.device}/${s.date}`} value={`${s.device}/${s.date}`}>
+                {fill(h.sessionLabel, { track: s.track, date: formatDdmmyyyy(s.date) })}
+                {s.bestLapMs !== null ? ` · ${formatLapTime(s.bestLapMs)}` : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+        {picked && (
+          <label>
+            {h.sharedYourLap}
+            <select value={lap} onChange={(e) => setLap(e.target.value)}>
+              <option value="">—</option>
+              {flying.map((l) => (
+                <option key={`${l.heat}${l.lapCount}`} value={`${l.heat}${l.lapCount}`}>
+                  {`${l.heat}${l.lapCount} · ${formatLapTime(l.lapTimeMs)}`}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {href ? (
+          <Link className="btn btn-primary" to={href}>
+            {h.compareGo}
+          </Link>
+        ) : (
+          <button type="button" className="btn btn-primary" disabled>
+            {h.compareGo}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

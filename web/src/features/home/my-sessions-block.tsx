@@ -1,0 +1,69 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { addressToQuery } from '../../../../core/contracts/session-paths';
+import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
+import { formatDdmmyyyy } from '../../../../core/formats/dates';
+import { formatLapTime } from '../../../../core/formats/lap-six';
+import { fill, t } from '../../i18n/messages';
+import { apiRequest } from '../../lib/api-client';
+import { useRecords } from '../../lib/history-api';
+
+const SHOWN = 3;
+
+/** Home's first block: the rider's latest sessions and their records per track (green), with the way to all of them. */
+export function MySessionsBlock() {
+  const h = t.history;
+  const latest = useQuery({
+    queryKey: ['my-sessions', 'home'],
+    queryFn: () => apiRequest(`/api/sessions?limit=${SHOWN}`, { schema: mySessionsResponseSchema }),
+  });
+  const records = useRecords();
+  if (latest.isPending) return null;
+  const sessions = latest.data?.sessions ?? [];
+  const isRecord = (s: { device: string; track: string; date: string }) =>
+    Boolean(records.data?.records.some((r) => r.device === s.device && r.track === s.track && r.date === s.date));
+  return (
+    <section className="panel latest" aria-labelledby="my-sessions-title" data-testid="home-my-sessions">
+      <h2 id="my-sessions-title">{h.homeTitle}</h2>
+      {sessions.length === 0 ? (
+        <p>
+          {h.homeEmpty} <Link to="/importar">{h.importLink}</Link>
+        </p>
+      ) : (
+        <ul className="my-sessions home-list">
+          {sessions.map((s) => (
+            <li key={`${s.device}/${s.track}/${s.date}`}>
+              <Link to={`/laps?${new URLSearchParams(addressToQuery(s)).toString()}`}>
+                {fill(h.sessionLabel, { track: s.track, date: formatDdmmyyyy(s.date) })}
+              </Link>
+              {' · '}
+              <span className={isRecord(s) ? 'time-pb' : undefined}>{s.bestLapMs === null ? '—' : formatLapTime(s.bestLapMs)}</span>
+              {isRecord(s) && <span className="badge badge-pb">◆ {h.personalBestShort}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+      {(records.data?.records.length ?? 0) > 0 && (
+        <>
+          <h3>{h.homeRecords}</h3>
+          <ul className="my-sessions home-list">
+            {records.data!.records.map((r) => (
+              <li key={r.track}>
+                <Link to={`/progresso?${new URLSearchParams({ pista: r.track }).toString()}`}>
+                  <span className="time-pb">{fill(h.recordAt, { track: r.track, time: formatLapTime(r.lapTimeMs), date: formatDdmmyyyy(r.date) })}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {sessions.length > 0 && (
+        <p className="actions-row">
+          <Link className="btn btn-secondary btn-small" to="/sessoes">
+            {h.seeAll}
+          </Link>
+        </p>
+      )}
+    </section>
+  );
+}
