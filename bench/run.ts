@@ -64,6 +64,7 @@ const result: Record<string, number | null> = {
   import_vbo_memory_mb: null,
   import_gpx_memory_mb: null,
   sessions_list_vs_laps: null,
+  progress_100_days_ms: null,
 };
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -422,6 +423,8 @@ async function main() {
   // Nine more devices of the same rider hold the 1,000 sessions of 'Minhas sessões' (the first
   // one's tracks and dates stay as the pages below expect them; a device may upload 120 files a minute).
   const listTokens = Array.from({ length: 9 }, (_, k) => addDevice(`00000000091${k}`));
+  // Two more for 'Evolução''s 100 days (the first nine have spent their uploads of the minute).
+  const progressTokens = Array.from({ length: 2 }, (_, k) => addDevice(`00000000092${k}`));
   await start(['bin/voltas.mjs', 'serve'], env, /Voltas is running/);
   const auth = { authorization: `Bearer ${token}` };
   await putTimed(`${base}/api/device/v1/sessions/Interlagos/01112026/lap.six`, Buffer.from(sixty.lapSix), auth);
@@ -542,6 +545,21 @@ async function main() {
     `${fmt(result.sessions_list_vs_laps, 2)}×`,
     '≤ 2×',
   ]);
+
+  // 3a'. 'Evolução' of a track ridden on 100 days (one rider's sessions there, each a 60-lap
+  // lap.six): the answer's time over loopback, an upper bound of the server's time.
+  log('Evolução: a track with 100 days…');
+  for (let k = 0; k < 100; k++) {
+    const day = new Date(Date.UTC(2024, 0, 1 + k * 3));
+    const date = `${String(day.getUTCDate()).padStart(2, '0')}${String(day.getUTCMonth() + 1).padStart(2, '0')}${day.getUTCFullYear()}`;
+    await putTimed(`${base}/api/device/v1/sessions/Cascavel/${date}/lap.six`, lapSix, { authorization: `Bearer ${progressTokens[k % 2]}` });
+  }
+  const progressUrl = `${base}/api/sessions/progress?track=Cascavel`;
+  const progressDays = ((await (await fetch(progressUrl, { headers: lapsHeaders })).json()) as { days: unknown[] }).days.length;
+  if (progressDays !== 100) throw new Error(`'Evolução' answered ${progressDays} days, not 100`);
+  const progressMs = await sequential(progressUrl);
+  result.progress_100_days_ms = progressMs;
+  rows.push(["API 'Evolução', a track with 100 days", `${fmt(progressMs, 2)} ms`, '', `${fmt(progressMs, 2)} ms`, '< 200 ms']);
 
   // 3b. Imports of 50 MB files, each into a fresh server of its own (its memory read from /proc).
   log('imports: 50 MB RaceChrono CSV, VBO and GPX…');

@@ -112,5 +112,14 @@ test('"comparar com meu recorde" from the laps screen', async ({ page }) => {
   await page.getByRole('link', { name: 'Comparar com meu recorde' }).first().click();
   await expect(page.getByTestId('comparison')).toContainText('Recorde pessoal');
   await expect(page.getByTestId('compare-delta')).toHaveText(/^\+/);
+
+  // A faster day arrives while the rider looks: the new record is announced.
+  const connected = page.waitForResponse((r) => r.url().endsWith('/api/events'));
+  await page.goto('/sessoes');
+  await connected;
+  await importGpx(page, 'recorde.gpx', gpxOf(77, 1.02, 19));
+  await expect(page.getByTestId('new-record')).toContainText(/Novo recorde pessoal em Interlagos: \d\d:\d\d\.\d{3}/);
+  await page.getByRole('button', { name: 'Fechar aviso' }).click();
+  await expect(page.getByTestId('new-record')).toHaveText('');
   await signOut(page);
 });

@@ -190,6 +190,9 @@ export const ptBR = {
   },
   tracks: tracksPtBR,
   imports: importsPtBR,
+  /** Every refused request's `mensagem` where a schema refused it: which fields. */
+  invalidFields: 'Pedido inválido: confira {fields}.',
+  unsupportedBody: 'Formato do corpo não aceito ({got}): envie JSON (application/json).',
   history: historyPtBR,
   make: {
     title: 'Desenho da pista',

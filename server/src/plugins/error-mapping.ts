@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, DEFAULT_ERROR_MESSAGE, type ErrorCode } from '../../../core/errors';
-import { ptBR } from '../../../core/i18n/pt-BR';
+import { fill, ptBR } from '../../../core/i18n/pt-BR';
 import { dependencyFault } from '../lib/dependency-faults';
 import { mediaTypeOf } from '../lib/media-type';
 
@@ -47,7 +47,10 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
     const fault = dependencyFault(err);
     if (fault) {
       req.log.warn({ err }, 'dependency fault');
-      return reply.code(fault.status).header('retry-after', String(fault.retryAfterS)).send({ code: fault.code, message: fault.message, requestId });
+      return reply
+        .code(fault.status)
+        .header('retry-after', String(fault.retryAfterS))
+        .send({ code: fault.code, message: fault.message, requestId, mensagem: ptBR.errors[fault.code] });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields: Record<string, string> = {};
@@ -61,22 +64,33 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
         message: `Invalid ${err.validationContext ?? 'request'}: ${Object.keys(fields).join(', ')}`,
         fields,
         requestId,
+        mensagem: fill(ptBR.invalidFields, { fields: Object.keys(fields).join(', ') }),
       });
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
     const code = (err.code && FASTIFY_CODES[err.code]) || byStatus(status);
     if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       const got = mediaTypeOf(req) || 'none';
-      return reply.code(415).send({ code, message: `Unsupported Content-Type (${got}): send the body as application/json.`, requestId });
+      return reply.code(415).send({
+        code,
+        message: `Unsupported Content-Type (${got}): send the body as application/json.`,
+        requestId,
+        mensagem: fill(ptBR.unsupportedBody, { got }),
+      });
     }
     if (status >= 500) {
       req.log.error({ err }, 'request failed');
-      return reply.code(status).send({ code, message: DEFAULT_ERROR_MESSAGE[code], requestId });
+      return reply.code(status).send({ code, message: DEFAULT_ERROR_MESSAGE[code], requestId, mensagem: ptBR.errors[code] });
     }
-    return reply.code(status).send({ code, message: err.message || DEFAULT_ERROR_MESSAGE[code], requestId });
+    return reply.code(status).send({ code, message: err.message || DEFAULT_ERROR_MESSAGE[code], requestId, mensagem: ptBR.errors[code] });
   });
 
   app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send({ code: 'storage/object-not-found', message: DEFAULT_ERROR_MESSAGE['storage/object-not-found'], requestId: req.id });
+    reply.code(404).send({
+      code: 'storage/object-not-found',
+      message: DEFAULT_ERROR_MESSAGE['storage/object-not-found'],
+      requestId: req.id,
+      mensagem: ptBR.errors['storage/object-not-found'],
+    });
   });
 });

@@ -41,6 +41,8 @@ export async function updateAnswers(db: Kysely<DB>, sessionId: string, answer: s
 /** An imported session and everything indexed of it (its blobs are the service's to delete). */
 export async function deleteImportedSession(db: Kysely<DB>, sessionId: string): Promise<void> {
   await db.deleteFrom('import_files').where('session_id', '=', sessionId).execute();
+  // Its share links go with it (a recreated session of the same day is not what they showed).
+  await db.deleteFrom('shares').where('session_id', '=', sessionId).execute();
   await db.deleteFrom('session_tracks').where('session_id', '=', sessionId).execute();
   await db.deleteFrom('laps').where('session_id', '=', sessionId).execute();
   await db.deleteFrom('lap_sessions').where('id', '=', sessionId).execute();

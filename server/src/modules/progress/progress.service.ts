@@ -38,7 +38,10 @@ export function createProgressService(deps: { reader: SessionReader; tracks: Tra
   /** One session per day at a track: the one with the day's best lap. */
   async function days(email: string, track: string): Promise<OwnSession[]> {
     const byDay = new Map<string, OwnSession>();
-    for (const s of await reader.ownFigures(email, track)) byDay.set(s.date, faster(byDay.get(s.date), s) ?? byDay.get(s.date) ?? s);
+    for (const s of await reader.ownFigures(email, track)) {
+      const current = byDay.get(s.date);
+      byDay.set(s.date, faster(current, s) ?? current ?? s);
+    }
     return [...byDay.values()].sort((a, b) => a.dateIso.localeCompare(b.dateIso));
   }
 

@@ -80,6 +80,34 @@ describe('share links', () => {
     expect((await post(ana, { ...session, date: '01112026' })).status).toBe(404); // no GPS trace: nothing to show
   });
 
+  it('refuses malformed, oversized and hostile link requests with a clear 4xx, and makes no link', async () => {
+    const before = (await server.database.db.selectFrom('shares').selectAll().execute()).length;
+    const send = (body: string, type = 'application/json') =>
+      ana.request('/api/shares', { method: 'POST', headers: { 'content-type': type, origin: server.baseUrl }, body });
+    // A track name no session has: not found, whatever it holds.
+    expect((await send(JSON.stringify({ ...session, track: '../Interlagos' }))).status).toBe(404);
+    for (const body of [
+      '{',
+      '[]',
+      JSON.stringify({ ...session, device: '../../etc' }),
+      JSON.stringify({ ...session, date: '2026-11-14' }),
+      JSON.stringify({ ...session, lap: "A1' or 1=1 --" }),
+      JSON.stringify({ ...session, lap: 'A'.repeat(10_000) }),
+      JSON.stringify({ ...session, expiresInDays: 366 }),
+      JSON.stringify({ ...session, expiresInDays: 'sempre' }),
+    ]) {
+      const res = await send(body);
+      expect(res.status, body.slice(0, 40)).toBe(400);
+      expect(((await res.json()) as { mensagem?: string }).mensagem).toBeTruthy();
+    }
+    expect((await send(JSON.stringify(session), 'text/plain')).status).toBe(400);
+    expect((await send(JSON.stringify({ ...session, pad: 'x'.repeat(2 * 1024 * 1024) }))).status).toBe(413);
+    // From another site's page, a cookie-authenticated change is refused (CSRF).
+    const foreign = { 'content-type': 'application/json', origin: 'https://outro.example' };
+    expect((await ana.request('/api/shares', { method: 'POST', headers: foreign, body: JSON.stringify(session) })).status).toBe(403);
+    expect((await server.database.db.selectFrom('shares').selectAll().execute()).length).toBe(before);
+  });
+
   it('opens signed out: the session’s laps and figures, no cookie, nothing cached, and nothing else of the rider’s (field by field)', async () => {
     const stranger = new Browser(server.baseUrl);
     const res = await stranger.request(`/api/shared/${tokenOf(sessionLink.url)}`);
@@ -179,12 +207,6 @@ describe('share links', () => {
     expect((await fetch(`${server.baseUrl}/v/${t}`)).status).toBe(404);
     expect((await del(ana, lapLink.id)).status).toBe(404);
   });
-
-  it('public reads are rate limited per address', async () => {
-    let status = 0;
-    for (let i = 0; i < 80 && status !== 429; i++) status = (await fetch(`${server.baseUrl}/api/shared/${'y'.repeat(43)}`)).status;
-    expect(status).toBe(429);
-  });
 });
 
 // Two instances on one PostgreSQL: a link revoked on one stops on the other at once.
@@ -203,5 +225,14 @@ describe.skipIf(!onPostgres)('revocation across instances', () => {
     expect((await fetch(`${other.baseUrl}/api/shared/${t}`)).status).toBe(200);
     expect((await ana.request(`/api/shares/${made.id}`, { method: 'DELETE', headers: { origin: server.baseUrl } })).status).toBe(200);
     expect((await fetch(`${other.baseUrl}/api/shared/${t}`)).status).toBe(404);
+  });
+});
+
+// Last: it spends this address's allowance (counted in the database, so on every instance).
+describe('rate limits', () => {
+  it('public reads are rate limited per address', async () => {
+    let status = 0;
+    for (let i = 0; i < 80 && status !== 429; i++) status = (await fetch(`${server.baseUrl}/api/shared/${'y'.repeat(43)}`)).status;
+    expect(status).toBe(429);
   });
 });

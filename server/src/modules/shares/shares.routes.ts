@@ -49,7 +49,8 @@ export async function sharesRoutes(
   r.post(
     '/api/shares',
     {
-      config: { access: 'rider' },
+      // Heavy: making a link times the session's laps on its track (to check the lap is there).
+      config: { access: 'rider', heavyRead: true },
       schema: {
         tags: ['shares'],
         summary: 'Makes a read-only link to one of the caller’s sessions, or one lap of it (optionally expiring); the link is in this answer only',

@@ -12,6 +12,8 @@ import { useState } from 'react';
 import { LapsTable, type GpsLapTimes } from './laps-table';
 import { ShareButton } from '../../components/share-button';
 import { useRecords } from '../../lib/history-api';
+import { consistencyMs } from '../../../../core/laps/lap-math';
+import { decimalBR } from '../../lib/format';
 
 /**
  * The spec's lap viewer. The loaded selection lives in the address (?hw=&pista=&data=) so reload
@@ -78,6 +80,12 @@ export function LapsPage() {
               <dt>{t.laps.lapCount}</dt>
               <dd>{laps.data.laps.length}</dd>
             </div>
+            <div className="summary-item">
+              <dt>
+                {t.history.colConsistency} <small>({t.history.consistencyHint})</small>
+              </dt>
+              <dd data-testid="consistency">{consistencyText(laps.data.laps)}</dd>
+            </div>
           </dl>
           <p className="actions-row">
             <Link className="btn btn-secondary" to={`/analytics?${new URLSearchParams(addressToQuery(laps.data)).toString()}`}>
@@ -123,6 +131,12 @@ export function LapsPage() {
       )}
     </Page>
   );
+}
+
+/** The session's consistency (core/laps/lap-math), as '± 0,412 s'; '—' under three flying laps. */
+function consistencyText(laps: readonly { kind: string; lapTimeMs: number }[]): string {
+  const ms = consistencyMs(laps.filter((l) => l.kind === 'flying' && l.lapTimeMs > 0).map((l) => l.lapTimeMs));
+  return ms === null ? '—' : fill(t.history.consistencyValue, { s: decimalBR(ms / 1000, 3) });
 }
 
 /** An imported session's delete button (asks first); a device session has none. */
