@@ -46,13 +46,15 @@ export function LapFiguresTable(props: {
             return (
               <tr key={key} className={`${isBest ? 'lap-best' : lap.outLap ? 'lap-out' : ''}${isRecord ? ' lap-pb' : ''}`} data-testid="figures-row">
                 <td>
-                  <input
-                    type="checkbox"
-                    className="big-check"
-                    checked={props.chosen.has(key)}
-                    onChange={() => props.onToggle(key)}
-                    aria-label={fill(a.showLap, { lap: key })}
-                  />
+                  <label className="check-target">
+                    <input
+                      type="checkbox"
+                      className="big-check"
+                      checked={props.chosen.has(key)}
+                      onChange={() => props.onToggle(key)}
+                      aria-label={fill(a.showLap, { lap: key })}
+                    />
+                  </label>
                 </td>
                 <td>
                   {key}

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { Fragment, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { LapRow, LapsResponse } from '../../../../core/contracts/sessions.contract';
 import { formatLapTime } from '../../../../core/formats/lap-six';
@@ -35,6 +35,15 @@ export function LapsTable({
   compareHref?: ((row: LapRow) => string) | undefined;
 }) {
   const { sorted, sort, toggle } = useSort(data.laps, accessors);
+  // On a phone: lap, heat and time (with its gap) in the row; sectors, distance and entries one tap away.
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const expand = (key: string) =>
+    setExpanded((now) => {
+      const next = new Set(now);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      return next;
+    });
   const groups = useMemo(() => {
     const byHeat = new Map<string, LapRow[]>();
     for (const row of sorted) byHeat.set(row.heat, [...(byHeat.get(row.heat) ?? []), row]);
@@ -49,9 +58,13 @@ export function LapsTable({
             <SortHeader label={t.laps.colNumber} column="number" sort={sort} onSort={toggle} />
             <th scope="col">{t.laps.colBateria}</th>
             <SortHeader label={t.laps.colTempo} column="tempo" sort={sort} onSort={toggle} />
-            <SortHeader label={t.laps.colDistancia} column="distancia" sort={sort} onSort={toggle} />
-            <th scope="col">{t.laps.colEntrada}</th>
-            <th scope="col">{t.laps.colSetores}</th>
+            <SortHeader label={t.laps.colDistancia} column="distancia" sort={sort} onSort={toggle} className="wide-only" />
+            <th scope="col" className="wide-only">
+              {t.laps.colEntrada}
+            </th>
+            <th scope="col" className="wide-only">
+              {t.laps.colSetores}
+            </th>
           </tr>
         </thead>
         {groups.map(([heat, rows]) => (
@@ -63,53 +76,77 @@ export function LapsTable({
             </tr>
             {rows.map((row) => {
               const pb = personalBest?.heat === row.heat && personalBest.lapCount === row.lapCount;
+              const key = `${row.heat}-${row.lapCount}-${row.lapTimeMs}`;
+              const open = expanded.has(key);
               return (
-                <tr
-                  key={`${row.heat}-${row.lapCount}-${row.lapTimeMs}`}
-                  className={`lap-row lap-${row.kind}${row.isBest ? ' lap-best' : ''}${pb ? ' lap-pb' : ''}`}
-                  data-testid="lap-row"
-                >
-                  <td className="num">{row.lapCount}</td>
-                  <td>{row.heat}</td>
-                  <td className="time">
-                    <span className="lap-time">{formatLapTime(row.lapTimeMs)}</span>
-                    {row.isBest && <span className="badge badge-best">★ {t.laps.bestMarker}</span>}
-                    {pb && (
-                      <span className="badge badge-pb" data-testid="personal-best">
-                        ◆ {t.history.personalBest}
-                      </span>
-                    )}
-                    {row.kind === 'out' && <span className="badge">{t.laps.outLap}</span>}
-                    {row.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
-                    {row.kind === 'flying' && !row.isBest && row.gapMs !== null && <span className="gap">{formatGap(row.gapMs)}</span>}
-                    {gps?.has(`${row.heat}${row.lapCount}`) && <GpsTime {...gps.get(`${row.heat}${row.lapCount}`)!} deviceMs={row.lapTimeMs} />}
-                    {compareHref && row.kind === 'flying' && !pb && (
-                      <Link className="compare-link" to={compareHref(row)}>
-                        {t.history.compareRecord}
-                      </Link>
-                    )}
-                  </td>
-                  <td className="num">{fill(t.laps.metres, { m: row.distanceM })}</td>
-                  <td className="num">{row.sprintCount}</td>
-                  <td>
-                    <ol className="sectors">
-                      {row.sectors.map((s, i) => (
-                        <li key={i} className={row.bestSectors[i] ? 'sector sector-best' : 'sector'}>
-                          <span className="sector-n">{fill(t.laps.sector, { n: i + 1 })}</span> <span className="sector-time">{formatLapTime(s.timerMs)}</span>
-                          {row.bestSectors[i] && <span className="visually-hidden"> ({t.laps.bestSectorMarker})</span>}
-                          {row.bestSectors[i] && <span aria-hidden="true"> ★</span>}{' '}
-                          <span className="sector-dist">{fill(t.laps.metres, { m: s.distanceM })}</span>
-                        </li>
-                      ))}
-                    </ol>
-                  </td>
-                </tr>
+                <Fragment key={key}>
+                  <tr className={`lap-row lap-${row.kind}${row.isBest ? ' lap-best' : ''}${pb ? ' lap-pb' : ''}`} data-testid="lap-row">
+                    <td className="num">{row.lapCount}</td>
+                    <td>{row.heat}</td>
+                    <td className="time">
+                      <span className="lap-time">{formatLapTime(row.lapTimeMs)}</span>
+                      {row.isBest && <span className="badge badge-best">★ {t.laps.bestMarker}</span>}
+                      {pb && (
+                        <span className="badge badge-pb" data-testid="personal-best">
+                          ◆ {t.history.personalBest}
+                        </span>
+                      )}
+                      {row.kind === 'out' && <span className="badge">{t.laps.outLap}</span>}
+                      {row.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
+                      {row.kind === 'flying' && !row.isBest && row.gapMs !== null && <span className="gap">{formatGap(row.gapMs)}</span>}
+                      {gps?.has(`${row.heat}${row.lapCount}`) && <GpsTime {...gps.get(`${row.heat}${row.lapCount}`)!} deviceMs={row.lapTimeMs} />}
+                      {compareHref && row.kind === 'flying' && !pb && (
+                        <Link className="compare-link" to={compareHref(row)}>
+                          {t.history.compareRecord}
+                        </Link>
+                      )}
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-small phone-only"
+                        aria-expanded={open}
+                        aria-controls={`details-${key}`}
+                        onClick={() => expand(key)}
+                      >
+                        {t.laps.colSetores}
+                      </button>
+                    </td>
+                    <td className="num wide-only">{fill(t.laps.metres, { m: row.distanceM })}</td>
+                    <td className="num wide-only">{row.sprintCount}</td>
+                    <td className="wide-only">
+                      <Sectors row={row} />
+                    </td>
+                  </tr>
+                  {open && (
+                    <tr className="lap-details phone-only" id={`details-${key}`}>
+                      <td colSpan={3}>
+                        <Sectors row={row} />
+                        <p className="muted">
+                          {t.laps.colDistancia}: {fill(t.laps.metres, { m: row.distanceM })} · {t.laps.colEntrada}: {row.sprintCount}
+                        </p>
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
               );
             })}
           </tbody>
         ))}
       </table>
     </div>
+  );
+}
+
+function Sectors({ row }: { row: LapRow }): ReactNode {
+  return (
+    <ol className="sectors">
+      {row.sectors.map((s, i) => (
+        <li key={i} className={row.bestSectors[i] ? 'sector sector-best' : 'sector'}>
+          <span className="sector-n">{fill(t.laps.sector, { n: i + 1 })}</span> <span className="sector-time">{formatLapTime(s.timerMs)}</span>
+          {row.bestSectors[i] && <span className="visually-hidden"> ({t.laps.bestSectorMarker})</span>}
+          {row.bestSectors[i] && <span aria-hidden="true"> ★</span>} <span className="sector-dist">{fill(t.laps.metres, { m: s.distanceM })}</span>
+        </li>
+      ))}
+    </ol>
   );
 }
 
