@@ -16,6 +16,8 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${PORT}`,
     viewport: { width: 390, height: 800 },
     locale: 'pt-BR',
+    // The dark theme unless a test asks for the light one (Chromium would say 'light' by default).
+    colorScheme: 'dark',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [

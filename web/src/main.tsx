@@ -6,6 +6,10 @@ import { codeOnDemand } from './lib/code-on-demand';
 import { createQueryClient } from './lib/query-client';
 import { fetchMe, ME_KEY } from './lib/session';
 import './styles.css';
+import { applyTheme, storedTheme } from './lib/theme';
+
+// The rider's theme before the first paint (no flash of the other one).
+applyTheme(storedTheme());
 
 // Live updates load after the first paint, without Suspense (see code-on-demand.ts); nothing on
 // screen waits for them, and a failed download only means no live updates.

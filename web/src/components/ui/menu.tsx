@@ -1,6 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { t } from '../../i18n/messages';
+import { fill, t } from '../../i18n/messages';
+import { setTheme, THEME_CHOICES, useTheme } from '../../lib/theme';
 
 export interface MenuItem {
   to: string;
@@ -35,8 +36,21 @@ export function Menu({ items, children }: { items: MenuItem[]; children?: ReactN
             </li>
           ))}
         </ul>
+        <ThemeSwitch />
         {children}
       </nav>
     </>
+  );
+}
+
+/** Tema: automático → claro → escuro (a light theme reads in sunlight; 'automático' follows the phone). */
+function ThemeSwitch() {
+  const theme = useTheme();
+  const names = { auto: t.menu.themeAuto, light: t.menu.themeLight, dark: t.menu.themeDark };
+  const next = THEME_CHOICES[(THEME_CHOICES.indexOf(theme) + 1) % THEME_CHOICES.length]!;
+  return (
+    <button type="button" className="menu-link theme-switch" onClick={() => setTheme(next)} data-testid="theme-switch">
+      {fill(t.menu.theme, { theme: names[theme] })}
+    </button>
   );
 }
