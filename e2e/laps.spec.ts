@@ -7,6 +7,8 @@ const lapTimes = async (page: import('@playwright/test').Page) =>
   (await page.getByTestId('lap-row').locator('.lap-time').allTextContents()).map((s) => s.trim());
 
 test('the demo rider loads a session, sorts by Tempo twice, sees the best lap and sector details', async ({ page }) => {
+  // A wide screen: every column (a phone's compact table is e2e/phone-fit.spec.ts's).
+  await page.setViewportSize({ width: 1024, height: 800 });
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.goto('/laps');
   await expect(page.getByRole('heading', { name: 'Seleção da Pista' })).toBeVisible();

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { lazyIntl } from './build/lazy-intl.ts';
 import { precompress } from './build/precompress.ts';
 
@@ -9,7 +10,38 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 export default defineConfig(({ mode }) => ({
   root: here,
-  plugins: [react(), lazyIntl(), precompress()],
+  plugins: [
+    react(),
+    lazyIntl(),
+    // An installable app that opens without a signal: our service worker (src/sw.ts) with
+    // Workbox's precache of every built file and its kept copies of what the rider opened.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: {
+        name: 'Voltas',
+        short_name: 'Voltas',
+        description: 'Tempos de volta, setores e GPS da sua moto na pista.',
+        lang: 'pt-BR',
+        start_url: '/user',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#0f0f10',
+        theme_color: '#111111',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'] },
+      devOptions: { enabled: false },
+    }),
+    precompress(),
+  ],
   resolve: {
     // react-router's package exports always point at its development build; production builds
     // take the production one it ships beside it (no dev warnings, about 9 KB less gzip).

@@ -197,6 +197,14 @@ export const ptBR = {
   /** Every refused request's `mensagem` where a schema refused it: which fields. */
   invalidFields: 'Pedido inválido: confira {fields}.',
   unsupportedBody: 'Formato do corpo não aceito ({got}): envie JSON (application/json).',
+  offline: {
+    cached: 'Sem conexão: estes dados foram salvos em {date} às {time}.',
+    cachedOnline: 'Mostrando dados salvos em {date} às {time}: o servidor não respondeu a tempo.',
+    update: 'Há uma nova versão do Voltas.',
+    updateNow: 'Atualizar agora',
+    loginOffline: 'Sem conexão: para entrar é preciso internet.',
+    importOffline: 'Sem conexão: enviar arquivos precisa de internet. Tente de novo quando tiver sinal.',
+  },
   history: historyPtBR,
   make: {
     title: 'Desenho da pista',
@@ -363,7 +371,7 @@ export const ptBR = {
     'auth/too-many-requests': 'Muitas tentativas. Aguarde um pouco e tente de novo.',
     'auth/user-disabled': 'Esta conta está desativada. Fale com o suporte.',
     'auth/invalid-credential': 'Não foi possível confirmar o login. Tente de novo.',
-    'auth/network-request-failed': 'Sem conexão com o provedor de login. Verifique a internet e tente de novo.',
+    'auth/network-request-failed': 'Sem conexão com a internet ou com o servidor. Verifique o sinal e tente de novo.',
     'auth/operation-not-allowed': 'O login foi recusado pelo provedor.',
     'auth/popup-closed-by-user': 'A janela de login foi fechada antes de terminar.',
     'auth/popup-blocked': 'O navegador bloqueou a janela de login. Continuando na mesma página…',

@@ -7,6 +7,7 @@ import { createQueryClient } from './lib/query-client';
 import { fetchMe, ME_KEY } from './lib/session';
 import './styles.css';
 import { applyTheme, storedTheme } from './lib/theme';
+import { offerUpdate } from './lib/offline';
 
 // The rider's theme before the first paint (no flash of the other one).
 applyTheme(storedTheme());
@@ -17,6 +18,16 @@ const liveUpdates = codeOnDemand(() => import('./lib/live-updates').then((m) => 
 function LiveUpdatesLater() {
   const { Component } = liveUpdates.useCode();
   return Component ? <Component /> : null;
+}
+
+// The service worker (offline copies, the app without a signal) registers after the first paint;
+// a new version is offered on the page (lib/offline.ts), never taken mid-use.
+if ('serviceWorker' in navigator && import.meta.env.PROD) {
+  window.addEventListener('load', () => {
+    void import('virtual:pwa-register').then(({ registerSW }) => {
+      const updateSW = registerSW({ onNeedRefresh: () => offerUpdate(() => updateSW(true)) });
+    });
+  });
 }
 
 const queryClient = createQueryClient();

@@ -4,7 +4,7 @@ import { crc32, deflateSync } from 'node:zlib';
 export const PREVIEW_WIDTH = 1200;
 export const PREVIEW_HEIGHT = 630;
 
-type Rgb = readonly [number, number, number];
+export type Rgb = readonly [number, number, number];
 const BACKGROUND: Rgb = [17, 17, 17];
 const TRACK: Rgb = [255, 213, 79];
 const TEXT: Rgb = [244, 244, 244];
@@ -104,7 +104,8 @@ function sevenSegment(img: Canvas, text: string, right: number, bottom: number, 
   }
 }
 
-class Canvas {
+/** A plain RGB raster with discs and thick lines, written as PNG (icons, previews). */
+export class Canvas {
   private readonly rgb: Buffer;
   constructor(
     readonly width: number,

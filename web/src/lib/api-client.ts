@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ApiErrorBody } from '../../../core/contracts/common.contract';
 import { isErrorCode, type ErrorCode } from '../../../core/errors';
 import { backoffMs, isRetryableStatus, RETRY_POLICY } from '../../../core/retry-policy';
+import { noteAnswer } from './offline';
 
 /** A failed API call, with the server's code (or a client-side one) and per-field errors. */
 export class ApiError extends Error {
@@ -82,10 +83,14 @@ export async function apiRequest<T>(path: string, opts: RequestOptions<T> = {}):
       networkError = true;
       void err;
     }
+    if (res) noteAnswer(res);
     if (res?.ok) {
       const json: unknown = res.status === 204 ? undefined : await res.json();
       return opts.schema ? opts.schema.parse(json) : (json as T);
     }
+    // The browser knows it has no network (a phone in the paddock): say so now rather than retry
+    // for two minutes; the page offers its retry, and kept copies answer where there are some.
+    if (networkError && typeof navigator !== 'undefined' && navigator.onLine === false) throw new ApiError('auth/network-request-failed', 0, 'offline');
     const retryable = networkError || (res !== undefined && isRetryableStatus(res.status));
     const wait = backoffMs(attempt);
     if (!retryable || Date.now() - started + wait > budget) {

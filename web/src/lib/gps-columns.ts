@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { decodeGpsColumns } from '../../../core/formats/gps-columns-codec';
 import type { GpsColumns } from '../../../core/formats/gps-columns';
 import { ApiError } from './api-client';
+import { noteAnswer } from './offline';
 import { addressFromQuery, sessionPath, type SessionAddress } from '../../../core/contracts/session-paths';
 
 export const gpsColumnsKey = (s: SessionAddress | null) => ['gps-columns', s?.device, s?.track, s?.date] as const;
@@ -12,6 +13,7 @@ export async function fetchGpsColumns(s: SessionAddress, onProgress: (share: num
   onProgress(0);
   const url = `${sessionPath(s)}/gps.bin`;
   const res = await fetch(url, { credentials: 'same-origin', signal });
+  noteAnswer(res);
   if (!res.ok) {
     const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
     throw new ApiError((body.code as never) ?? 'storage/unknown', res.status, body.message ?? res.statusText);

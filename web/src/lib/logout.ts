@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './api-client';
 import { ME_KEY } from './session';
+import { forgetKeptAnswers } from './offline';
 
 /**
  * Signs out and forgets every cached answer but "who am I" (now null). Apart from session.ts,
@@ -10,7 +11,8 @@ export function useLogout() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: () => apiRequest<{ ok: true }>('/api/auth/logout', { method: 'POST' }),
-    onSettled: () => {
+    onSettled: async () => {
+      await forgetKeptAnswers();
       qc.setQueryData(ME_KEY, null);
       qc.removeQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
     },

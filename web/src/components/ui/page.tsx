@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { Menu, type MenuItem } from './menu';
+import { fill, t } from '../../i18n/messages';
+import { useOnline, useStoredAt, useUpdate } from '../../lib/offline';
 
 /** Page frame: a header with the title and the Menu toggle, then the content. */
 export function Page(props: { title: ReactNode; menu: MenuItem[]; aside?: ReactNode; children: ReactNode }) {
@@ -10,8 +12,34 @@ export function Page(props: { title: ReactNode; menu: MenuItem[]; aside?: ReactN
         <h1 className="page-title">{props.title}</h1>
         <Menu items={props.menu} />
       </header>
+      <OfflineBanners />
       {props.aside}
       <main className="page-body">{props.children}</main>
     </div>
+  );
+}
+
+/** Data from the offline copy (and how old it is), and a new version of the app waiting to be taken. */
+function OfflineBanners() {
+  const storedAt = useStoredAt();
+  const online = useOnline();
+  const update = useUpdate();
+  const when = storedAt && { date: storedAt.toLocaleDateString('pt-BR'), time: storedAt.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' }) };
+  return (
+    <>
+      {when && (
+        <p className="notice notice-warning offline-banner" role="status" data-testid="offline-banner">
+          {fill(online ? t.offline.cachedOnline : t.offline.cached, when)}
+        </p>
+      )}
+      {update && (
+        <p className="notice update-banner" role="status">
+          {t.offline.update}{' '}
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => void update()}>
+            {t.offline.updateNow}
+          </button>
+        </p>
+      )}
+    </>
   );
 }

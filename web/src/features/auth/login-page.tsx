@@ -4,6 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { isErrorCode } from '../../../../core/errors';
 import { t } from '../../i18n/messages';
 import { ME_KEY } from '../../lib/session';
+import { forgetKeptAnswers, useOnline } from '../../lib/offline';
 import { signInWithPopup } from './popup-sign-in';
 
 export function LoginPage() {
@@ -14,7 +15,10 @@ export function LoginPage() {
   const erro = params.get('erro');
   const error = isErrorCode(erro) ? t.errors[erro] : erro ? t.errors['auth/invalid-credential'] : null;
 
+  const online = useOnline();
   const goToUser = async () => {
+    // A new sign-in starts with nothing of whoever used this device before.
+    await forgetKeptAnswers();
     await qc.invalidateQueries({ queryKey: ME_KEY });
     void navigate('/user', { replace: true });
   };
@@ -35,7 +39,13 @@ export function LoginPage() {
   return (
     <main className="login">
       <img className="login-logo" src="/logo.svg" alt={t.app.logoAlt} width={240} height={80} />
+      <h1 className="visually-hidden">{t.app.name}</h1>
       <p className="login-subtitle">{t.login.subtitle}</p>
+      {!online && (
+        <p role="status" className="notice notice-warning">
+          {t.offline.loginOffline}
+        </p>
+      )}
       {error && (
         <p role="alert" className="alert alert-error">
           <strong>{t.login.errorTitle}.</strong> {error}

@@ -6,6 +6,7 @@ import { addressToQuery, type SessionAddress } from '../../../../core/contracts/
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { Page } from '../../components/ui/page';
+import { useOnline } from '../../lib/offline';
 import { errorMessage, fill, t } from '../../i18n/messages';
 import { ME_KEY } from '../../lib/session';
 import { deleteImportedSession } from '../../lib/sessions-api';
@@ -65,6 +66,7 @@ export function ImportPage() {
     }
   };
 
+  const online = useOnline();
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setOver(false);
@@ -80,6 +82,11 @@ export function ImportPage() {
       ]}
     >
       <p>{im.intro}</p>
+      {!online && (
+        <p role="status" className="notice notice-warning">
+          {t.offline.importOffline}
+        </p>
+      )}
       <div
         className={`drop-zone${over ? ' drop-zone-over' : ''}`}
         data-testid="drop-zone"

@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './fixtures';
+
+// Issue 25: at the track with no signal. The app is installable; a session the rider opened stays
+// readable offline (laps, analysis and corners) with a banner saying the data is a kept copy and
+// from when; sign-in says it needs the network; after logout nothing of the rider's is readable.
+test.use({ viewport: { width: 360, height: 780 } });
+test.setTimeout(90_000);
+
+const SESSION = '/laps?hw=000000000042&pista=Interlagos&data=15112026';
+const ANALYTICS = '/analytics?hw=000000000042&pista=Interlagos&data=15112026';
+
+test('installable: a manifest with icons, and a service worker', async ({ page, request }) => {
+  await page.goto('/login');
+  const href = await page.locator('link[rel=manifest]').getAttribute('href');
+  const manifest = (await (await request.get(href!)).json()) as { name: string; display: string; icons: { sizes: string }[] };
+  expect(manifest).toMatchObject({ name: 'Voltas', display: 'standalone' });
+  expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+  expect(await page.evaluate(async () => Boolean(await navigator.serviceWorker.ready))).toBe(true);
+});
+
+test('a session opened stays readable offline, with the banner; after logout nothing is', async ({ page, context }) => {
+  await signIn(page, { email: 'piloto@voltas.local' });
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  // The page that registered the worker is not yet its client; from the next load on it is.
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  await page.goto(SESSION);
+  await expect(page.getByTestId('lap-row').first()).toBeVisible();
+  await expect(page.getByTestId('ideal-lap')).toHaveText(/\d\d:\d\d\.\d{3}/);
+  await page.goto(ANALYTICS);
+  await expect(page.getByTestId('chart-speed')).toBeVisible();
+  await expect(page.getByTestId('corner-table')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+
+  await context.setOffline(true);
+  await page.goto(SESSION);
+  await expect(page.getByTestId('lap-row').first()).toBeVisible();
+  await expect(page.getByTestId('offline-banner')).toContainText(/Sem conexão: estes dados foram salvos em \d\d\/\d\d\/\d{4} às \d\d:\d\d/);
+  await page.goto(ANALYTICS);
+  await expect(page.getByTestId('chart-speed')).toBeVisible();
+  await expect(page.getByTestId('corner-table')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('offline-banner')).toBeVisible();
+
+  // Back online: the banner goes with the first fresh answer; then the rider signs out.
+  await context.setOffline(false);
+  await page.goto('/user');
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(async () => (await (await caches.open('voltas-data')).keys()).length)).toBe(0);
+  await context.setOffline(true);
+  await page.goto(SESSION);
+  await page.waitForTimeout(1500);
+  await expect(page.getByTestId('lap-row')).toHaveCount(0);
+  // Signing in needs the network, and says so.
+  await page.goto('/login');
+  await expect(page.getByText('Sem conexão: para entrar é preciso internet.')).toBeVisible();
+  await context.setOffline(false);
+});
