@@ -20,13 +20,24 @@ function LiveUpdatesLater() {
   return Component ? <Component /> : null;
 }
 
-// The service worker (offline copies, the app without a signal) registers after the first paint;
-// a new version is offered on the page (lib/offline.ts), never taken mid-use.
+// The service worker (offline copies, the app without a signal) registers well after the page has
+// loaded and gone idle: its install downloads every file of the app, which must not compete with
+// the page the rider opened. A new version is offered on the page (lib/offline.ts), never forced.
+const SERVICE_WORKER_DELAY_MS = 10_000;
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  window.addEventListener('load', () => {
+  const register = () =>
     void import('virtual:pwa-register').then(({ registerSW }) => {
       const updateSW = registerSW({ onNeedRefresh: () => offerUpdate(() => updateSW(true)) });
     });
+  const idle = (run: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 5_000 }) : setTimeout(run, 0));
+  // Already installed: register at once (it only checks for an update); else after the page settles.
+  void navigator.serviceWorker.getRegistration().then((existing) => {
+    if (existing) register();
+    else {
+      const later = () => setTimeout(() => idle(register), SERVICE_WORKER_DELAY_MS);
+      if (document.readyState === 'complete') later();
+      else window.addEventListener('load', later, { once: true });
+    }
   });
 }
 
