@@ -22,7 +22,9 @@ export const progressDaySchema = z.object({
   date: z.string(),
   device: z.string(),
   bestLapMs: z.number().int().nullable(),
+  /** From the GPS trace (see mySessionSchema); null until that session's analysis ran. */
   idealLapMs: z.number().int().nullable(),
+  theoreticalBestMs: z.number().int().nullable(),
   consistencyMs: z.number().int().nullable(),
   /** Mean of the fastest 80 % of the flying laps: the middle of the spread. */
   meanLapMs: z.number().int().nullable(),

@@ -214,8 +214,10 @@ export const mySessionSchema = z.object({
   imported: z.boolean(),
   /** The fastest flying lap of the session, from its lap.six. */
   bestLapMs: z.number().int().nullable(),
-  /** Its best four sectors added up: the ideal lap. */
+  /** The ideal lap: its best pieces between corners, from the GPS trace (null until its analysis ran, or without GPS). */
   idealLapMs: z.number().int().nullable(),
+  /** Its best four sectors added up (the spec's theoretical best). */
+  theoreticalBestMs: z.number().int().nullable(),
   /** Standard deviation of the fastest 80 % of its flying laps (null under three). */
   consistencyMs: z.number().int().nullable(),
   laps: z.number().int(),

@@ -86,7 +86,13 @@ describe('consistency', () => {
       lap(1, 'B', [22900, 25100, 22200, 22300]),
     ];
     const f = lapFigures(laps);
-    expect(f).toMatchObject({ bestLapMs: 92300, bestLap: { heat: 'A', lapCount: 2 }, idealLapMs: 22800 + 24900 + 21900 + 22300, flyingLaps: 4, heats: 2 });
+    expect(f).toMatchObject({
+      bestLapMs: 92300,
+      bestLap: { heat: 'A', lapCount: 2 },
+      theoreticalBestMs: 22800 + 24900 + 21900 + 22300,
+      flyingLaps: 4,
+      heats: 2,
+    });
     // Flying: 92.5, 92.3, 92.6, 92.5 → the fastest three (80 % of 4): 92.3, 92.5, 92.5.
     // Mean 92 433.3; deviations −133.3, +66.7, +66.7: √(26 666.7 / 2) = 115.5 ms.
     expect(f.consistencyMs).toBe(115);

@@ -117,8 +117,8 @@ export interface LapFigures {
   bestLapMs: number | null;
   /** The best flying lap as the screens name it (heat, lap number). */
   bestLap: { heat: Heat; lapCount: number } | null;
-  /** Sum of the session's best sectors (the ideal lap a rider could ride); null unless all four exist. */
-  idealLapMs: number | null;
+  /** Sum of the session's best four sectors (the spec's theoretical best); null unless all four exist. */
+  theoreticalBestMs: number | null;
   consistencyMs: number | null;
   /** Mean of the laps the consistency is measured on (the middle of the spread). */
   meanLapMs: number | null;
@@ -135,7 +135,7 @@ export function lapFigures(laps: readonly Lap[]): LapFigures {
   return {
     bestLapMs: a.bestLapMs,
     bestLap: best ? { heat: best.heat, lapCount: best.lapCount } : null,
-    idealLapMs: a.theoreticalBestMs,
+    theoreticalBestMs: a.theoreticalBestMs,
     consistencyMs: consistency,
     meanLapMs: consistency === null ? null : Math.round(kept.reduce((x, y) => x + y, 0) / kept.length),
     flyingLaps: flying.length,

@@ -255,6 +255,19 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     reader,
     demoDeviceId: DEMO_DEVICE_ID,
   });
+  // A session that arrives is analysed in the background, so that its ideal lap is in the lists.
+  const arriving = new Set<Promise<void>>();
+  const stopAnalysing = events.listen((e) => {
+    const task = tracks
+      .analyzeArrived({ device: e.deviceId, track: e.track, date: e.date })
+      .catch((err: unknown) => app.log.warn({ err }, 'background analysis failed'))
+      .finally(() => arriving.delete(task));
+    arriving.add(task);
+  });
+  app.addHook('preClose', async () => {
+    stopAnalysing();
+    await Promise.all([...arriving]);
+  });
   const shares = createSharesService({ db, reader, tracks, publicUrl: config.publicUrl });
   const webRoot = deps.webRoot ?? DEFAULT_WEB_ROOT;
   let indexHtml: string | undefined;

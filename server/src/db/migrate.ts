@@ -9,6 +9,7 @@ import * as m0007 from './migrations/0007-track-sectors';
 import * as m0008 from './migrations/0008-imports';
 import * as m0009 from './migrations/0009-own-sessions-index';
 import * as m0010 from './migrations/0010-progress-and-shares';
+import * as m0011 from './migrations/0011-session-ideal-lap';
 
 /** Migrations listed in code (no directory scanning), so bundling and tsx behave the same. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008-imports': m0008,
   '0009-own-sessions-index': m0009,
   '0010-progress-and-shares': m0010,
+  '0011-session-ideal-lap': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

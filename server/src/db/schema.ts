@@ -70,6 +70,8 @@ export interface LapSessionsTable {
   gps_lines: Generated<number>;
   /** JSON of LapFigures (best, ideal, consistency, heats); null until computed. */
   lap_figures: string | null;
+  /** The GPS ideal lap (ms), kept when the session's track analysis is computed; null until then. */
+  ideal_ms: number | null;
   created_at: string;
   updated_at: string;
 }

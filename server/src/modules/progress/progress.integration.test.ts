@@ -70,14 +70,30 @@ describe('personal bests and progress', () => {
     expect((await get<{ records: PersonalBest[] }>(bia, '/api/sessions/records')).body.records).toEqual([]);
   });
 
+  it('a session that arrives is analysed in the background: its ideal lap is in the list without anyone opening it', async () => {
+    // Nobody has read these sessions' analyses: the uploads alone set their ideal laps going.
+    await expect
+      .poll(async () => (await get<MySessions>(ana, '/api/sessions?track=Interlagos')).body.sessions.map((s) => s.idealLapMs), { timeout: 10_000 })
+      .not.toContain(null);
+  });
+
   it('progress: one point per day, oldest first, with best and ideal lap and consistency; the record’s day marked', async () => {
     const { status, body } = await get<ProgressResponse>(ana, '/api/sessions/progress?track=Interlagos');
     expect(status).toBe(200);
     expect(body.days.map((d) => d.date)).toEqual(['05092026', '03102026', '07112026', '21112026']);
-    for (const [k, { gen }] of days.entries()) {
+    for (const [k, { date, gen }] of days.entries()) {
       const f = lapFigures(gen.laps);
-      expect(body.days[k]).toMatchObject({ bestLapMs: f.bestLapMs, idealLapMs: f.idealLapMs, consistencyMs: f.consistencyMs, personalBest: false });
+      expect(body.days[k]).toMatchObject({
+        bestLapMs: f.bestLapMs,
+        theoreticalBestMs: f.theoreticalBestMs,
+        consistencyMs: f.consistencyMs,
+        personalBest: false,
+      });
       expect(f.consistencyMs).not.toBeNull();
+      // The ideal lap is the track analysis's (the best piece between corners of every flying lap).
+      const analysis = await get<{ idealLapSeconds: number }>(ana, `/api/devices/000000000071/sessions/Interlagos/${date}/track-analysis`);
+      expect(body.days[k]!.idealLapMs).toBe(Math.round(analysis.body.idealLapSeconds * 1000));
+      expect(body.days[k]!.idealLapMs!).toBeLessThanOrEqual(body.days[k]!.bestLapMs! + 500);
     }
     expect(body.days[3]!.personalBest).toBe(true);
     expect(body.personalBest!.device).toBe(importedAt.device);

@@ -297,7 +297,8 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
           date: r.date,
           imported: isImportCollection(r.device_id),
           bestLapMs: figures[k]!.bestLapMs,
-          idealLapMs: figures[k]!.idealLapMs,
+          idealLapMs: r.ideal_ms === null ? null : Number(r.ideal_ms),
+          theoreticalBestMs: figures[k]!.theoreticalBestMs,
           consistencyMs: figures[k]!.consistencyMs,
           laps: Number(r.lap_count),
           heats: figures[k]!.heats,
@@ -315,7 +316,15 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     async ownFigures(email: string, track?: string) {
       const rows = await ownSessionFigures(db, email, track);
       const figures = await Promise.all(rows.map(figuresOf));
-      return rows.map((r, k) => ({ id: r.id, device: r.device_id, track: r.track, date: r.date, dateIso: r.date_iso, figures: figures[k]! }));
+      return rows.map((r, k) => ({
+        id: r.id,
+        device: r.device_id,
+        track: r.track,
+        date: r.date,
+        dateIso: r.date_iso,
+        figures: figures[k]!,
+        idealLapMs: r.ideal_ms === null ? null : Number(r.ideal_ms),
+      }));
     },
 
     /** The most recently updated session the viewer may see (for the home screen). */

@@ -146,6 +146,8 @@ export async function indexSessionFile(
           gps_lines: file.lines,
           gps_problems: JSON.stringify(file.problems),
           sample_count: 'sampleCount' in content ? content.sampleCount : 0,
+          // Another trace: its ideal lap is computed again (tracks.service).
+          ideal_ms: null,
         };
   await trx
     .insertInto('lap_sessions')
@@ -198,7 +200,7 @@ export function listOwnSessions(
 ) {
   let query = db
     .selectFrom('lap_sessions')
-    .select(['id', 'device_id', 'track', 'date', 'date_iso', 'lap_count', 'lap_figures', 'updated_at'])
+    .select(['id', 'device_id', 'track', 'date', 'date_iso', 'lap_count', 'lap_figures', 'ideal_ms', 'updated_at'])
     .where('owner_email', '=', email);
   if (q.track) query = query.where('track', '=', q.track);
   const after = q.after;
@@ -213,7 +215,10 @@ export async function saveLapFigures(db: Kysely<DB>, sessionId: string, figures:
 
 /** Every session of the rider (at one track, or all), oldest first, with its kept lap figures. */
 export function ownSessionFigures(db: Kysely<DB>, email: string, track?: string) {
-  let q = db.selectFrom('lap_sessions').select(['id', 'device_id', 'track', 'date', 'date_iso', 'lap_count', 'lap_figures']).where('owner_email', '=', email);
+  let q = db
+    .selectFrom('lap_sessions')
+    .select(['id', 'device_id', 'track', 'date', 'date_iso', 'lap_count', 'lap_figures', 'ideal_ms'])
+    .where('owner_email', '=', email);
   if (track !== undefined) q = q.where('track', '=', track);
   return q.orderBy('date_iso').orderBy('id').execute();
 }

@@ -76,3 +76,8 @@ export function listTracks(db: Kysely<DB>) {
     .orderBy('tracks.name')
     .execute();
 }
+
+/** A session's ideal lap, kept when its analysis is computed (a list reads it without analysing). */
+export async function saveSessionIdeal(db: Kysely<DB>, sessionId: string, idealMs: number | null): Promise<void> {
+  await db.updateTable('lap_sessions').set({ ideal_ms: idealMs }).where('id', '=', sessionId).execute();
+}

@@ -27,7 +27,17 @@ import { recordAudit } from '../audit/audit.repository';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { Viewer } from '../sessions/sessions.repository';
 import type { TrackCatalogue } from './track-catalogue';
-import { findTrack, insertTrack, listTracks, setTrackOfSession, trackOfSession, tracksNear, updateTrack, type TrackRow } from './tracks.repository';
+import {
+  findTrack,
+  insertTrack,
+  listTracks,
+  saveSessionIdeal,
+  setTrackOfSession,
+  trackOfSession,
+  tracksNear,
+  updateTrack,
+  type TrackRow,
+} from './tracks.repository';
 
 /** A trace fits a known track's line when this share of its moving samples run along it, covering this much of it. */
 const MIN_ON_SHARE = 0.9;
@@ -181,6 +191,8 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
       analysis = analyzeTrack(trace, definition);
       if (analyses.size >= ANALYSES_KEPT) analyses.delete(analyses.keys().next().value!);
       analyses.set(key, analysis);
+      // Kept beside the session: 'Minhas sessões' and 'Evolução' show it without analysing.
+      await saveSessionIdeal(db, inputs.sessionId, analysis.ideal.seconds === null ? null : Math.round(analysis.ideal.seconds * 1000));
     }
     return { inputs, trace, track, definition, analysis };
   }
@@ -241,6 +253,18 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
         corners: one.definition.corners.map(cornerOf),
         comparison: { deltaSeconds: c.deltaSeconds, lapCorners: lap.lap.corners, referenceCorners: reference.lap.corners, segments: c.segments },
       };
+    },
+
+    /**
+     * Analyses a session that just arrived, so that its ideal lap is there for the lists (a
+     * session without a GPS trace, or none to time, has none: nothing to do).
+     */
+    async analyzeArrived(s: SessionAddress): Promise<void> {
+      try {
+        await analyzed(SYSTEM, s);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+      }
     },
 
     /** Each corner's best time in a session (its section, as in the ideal lap), and the track it is timed on. */

@@ -3,11 +3,11 @@ import type { ReactNode } from 'react';
 import { errorMessage, t } from '../../i18n/messages';
 
 /** Loading and error states for a list, then its content. */
-export function QueryStatus<T>({ query, children }: { query: UseQueryResult<T>; children: (data: T) => ReactNode }) {
+export function QueryStatus<T>({ query, loading, children }: { query: UseQueryResult<T>; loading?: string; children: (data: T) => ReactNode }) {
   if (query.isPending)
     return (
-      <p className="muted" role="status">
-        {t.admin.tableLoading}
+      <p className="loading-inline" role="status">
+        <span className="spinner" aria-hidden="true" /> {loading ?? t.admin.tableLoading}
       </p>
     );
   if (query.isError)

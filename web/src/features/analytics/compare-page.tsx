@@ -1,19 +1,15 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { CompareResponse } from '../../../../core/contracts/progress.contract';
 import { addressFromQuery, addressToQuery, type SessionAddress } from '../../../../core/contracts/session-paths';
-import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { formatGap } from '../../../../core/laps/lap-math';
 import { Page } from '../../components/ui/page';
 import { errorMessage, fill, t } from '../../i18n/messages';
-import { apiRequest } from '../../lib/api-client';
 import { decimalBR, lean, speedTable } from '../../lib/format';
 import { useCompare, useRecords, type CompareRequest } from '../../lib/history-api';
-import { useLaps } from '../../lib/sessions-api';
 import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
+import { OwnLapPicker } from './own-lap-picker';
 import { UPlotChart, type ChartSeries } from './uplot-chart';
 
 const LAP_COLOUR = '#ffb74d';
@@ -239,69 +235,27 @@ function CornerTable({ data }: { data: CompareResponse }) {
 /** The reference: the rider's record, or any lap of theirs at this track (a session, then a lap). */
 function ReferencePicker(props: { session: SessionAddress; lap: string; onPick: (query: Record<string, string>) => void }) {
   const h = t.history;
-  const [choice, setChoice] = useState('');
-  const [lap, setLap] = useState('');
-  const sessions = useInfiniteQuery({
-    queryKey: ['my-sessions', props.session.track],
-    initialPageParam: '',
-    queryFn: ({ pageParam }) =>
-      apiRequest(`/api/sessions?${new URLSearchParams({ track: props.session.track, limit: '100', ...(pageParam ? { after: pageParam } : {}) }).toString()}`, {
-        schema: mySessionsResponseSchema,
-      }),
-    getNextPageParam: (last) => last.next ?? undefined,
-  });
-  const list = sessions.data?.pages.flatMap((p) => p.sessions) ?? [];
-  const picked = choice && choice !== 'recorde' ? list.find((s) => `${s.device}/${s.date}` === choice) : undefined;
-  const laps = useLaps(picked ? { device: picked.device, track: picked.track, date: picked.date } : null);
-  const flying = laps.data?.laps.filter((l) => l.kind === 'flying') ?? [];
-  const ready = choice === 'recorde' || (picked && lap);
   return (
-    <form
-      className="compare-pick"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (choice === 'recorde') props.onPick({ ref: 'recorde' });
-        else if (picked && lap) props.onPick({ ref: 'volta', rhw: picked.device, rpista: picked.track, rdata: picked.date, rvolta: lap });
-      }}
-    >
-      <label>
-        {h.compareChooseSession}
-        <select
-          value={choice}
-          onChange={(e) => {
-            setChoice(e.target.value);
-            setLap('');
-          }}
-        >
-          <option value="">—</option>
-          <option value="recorde">{h.compareRecord}</option>
-          {list.map((s) => (
-            <option key={`${s.device}/${s.date}`} value={`${s.device}/${s.date}`}>
-              {fill(h.sessionLabel, { track: s.track, date: formatDdmmyyyy(s.date) })}
-              {s.bestLapMs !== null ? ` · ${formatLapTime(s.bestLapMs)}` : ''}
-            </option>
-          ))}
-        </select>
-      </label>
-      {picked && (
-        <label>
-          {h.compareChooseLap}
-          <select value={lap} onChange={(e) => setLap(e.target.value)}>
-            <option value="">—</option>
-            {flying.map((l) => (
-              <option key={`${l.heat}${l.lapCount}`} value={`${l.heat}${l.lapCount}`}>
-                {`${l.heat}${l.lapCount} · ${formatLapTime(l.lapTimeMs)}`}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      <button type="submit" className="btn btn-primary" disabled={!ready}>
-        {h.compareGo}
-      </button>
+    <div className="compare-pick">
+      <OwnLapPicker track={props.session.track} sessionLabel={h.compareChooseSession} lapLabel={h.compareChooseLap} offerRecord>
+        {(choice) => (
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={!choice}
+            onClick={() => {
+              if (choice === 'record') props.onPick({ ref: 'recorde' });
+              else if (choice)
+                props.onPick({ ref: 'volta', rhw: choice.session.device, rpista: choice.session.track, rdata: choice.session.date, rvolta: choice.lap });
+            }}
+          >
+            {h.compareGo}
+          </button>
+        )}
+      </OwnLapPicker>
       <Link className="btn btn-secondary" to={`/progresso?${new URLSearchParams({ pista: props.session.track }).toString()}`}>
         {fill(h.progressLink, { track: props.session.track })}
       </Link>
-    </form>
+    </div>
   );
 }

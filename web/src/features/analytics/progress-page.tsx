@@ -189,26 +189,8 @@ function CornerProgress({ data }: { data: ProgressResponse }) {
     <section className="where-time-goes" aria-labelledby="corner-progress-title">
       <h2 id="corner-progress-title">{h.cornersTitle}</h2>
       <div className="compare-pick">
-        <label>
-          {h.cornersFrom}
-          <select value={from} onChange={(e) => setFrom(e.target.value)}>
-            {data.days.map((d) => (
-              <option key={d.date} value={d.date}>
-                {formatDdmmyyyy(d.date)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {h.cornersTo}
-          <select value={to} onChange={(e) => setTo(e.target.value)}>
-            {data.days.map((d) => (
-              <option key={d.date} value={d.date}>
-                {formatDdmmyyyy(d.date)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <DaySelect label={h.cornersFrom} days={data.days} value={from} onChange={setFrom} />
+        <DaySelect label={h.cornersTo} days={data.days} value={to} onChange={setTo} />
       </div>
       {from === to && <p className="notice">{h.cornersSameDay}</p>}
       {corners.isFetching && !c && (
@@ -254,5 +236,20 @@ function CornerProgress({ data }: { data: ProgressResponse }) {
         </>
       )}
     </section>
+  );
+}
+
+function DaySelect(props: { label: string; days: ProgressResponse['days']; value: string; onChange: (date: string) => void }) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.days.map((d) => (
+          <option key={d.date} value={d.date}>
+            {formatDdmmyyyy(d.date)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -1,18 +1,16 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
 import type { SharedLap, SharedView } from '../../../../core/contracts/shares.contract';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { Page } from '../../components/ui/page';
 import { errorMessage, fill, t } from '../../i18n/messages';
-import { apiRequest, ApiError } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-client';
 import { decimalBR } from '../../lib/format';
 import { useSharedLap, useSharedView } from '../../lib/history-api';
 import { useMe } from '../../lib/session';
-import { useLaps } from '../../lib/sessions-api';
 import { hasLean } from './compare-page';
+import { OwnLapPicker, type OwnLapChoice } from './own-lap-picker';
 import { UPlotChart } from './uplot-chart';
 
 /**
@@ -186,39 +184,21 @@ function LapPath({ lap }: { lap: SharedLap }) {
 function CompareWithMine(props: { view: SharedView; token: string; sharedLap: string | null }) {
   const h = t.history;
   const me = useMe();
-  const [choice, setChoice] = useState('');
-  const [lap, setLap] = useState('');
-  const signedIn = Boolean(me.data);
-  const sessions = useInfiniteQuery({
-    queryKey: ['my-sessions', props.view.track],
-    initialPageParam: '',
-    queryFn: ({ pageParam }) =>
-      apiRequest(`/api/sessions?${new URLSearchParams({ track: props.view.track, limit: '100', ...(pageParam ? { after: pageParam } : {}) }).toString()}`, {
-        schema: mySessionsResponseSchema,
-      }),
-    getNextPageParam: (last) => last.next ?? undefined,
-    enabled: signedIn,
-  });
-  const list = sessions.data?.pages.flatMap((p) => p.sessions) ?? [];
-  const picked = list.find((s) => `${s.device}/${s.date}` === choice);
-  const laps = useLaps(picked ? { device: picked.device, track: picked.track, date: picked.date } : null);
-  const flying = laps.data?.laps.filter((l) => l.kind === 'flying') ?? [];
   if (me.isPending) return null;
-  if (!signedIn) {
+  if (!me.data) {
     return (
       <p className="notice">
         <Link to="/login">{h.sharedSignIn}</Link>
       </p>
     );
   }
-  if (sessions.isSuccess && list.length === 0) return <p className="muted">{h.compareNoSessions}</p>;
-  const href =
-    picked && lap
+  const hrefOf = (choice: OwnLapChoice) =>
+    choice && choice !== 'record'
       ? `/comparar?${new URLSearchParams({
-          hw: picked.device,
-          pista: picked.track,
-          data: picked.date,
-          volta: lap,
+          hw: choice.session.device,
+          pista: choice.session.track,
+          data: choice.session.date,
+          volta: choice.lap,
           ref: 'link',
           link: props.token,
           ...(props.sharedLap ? { rvolta: props.sharedLap } : {}),
@@ -228,46 +208,21 @@ function CompareWithMine(props: { view: SharedView; token: string; sharedLap: st
     <section className="share-panel" aria-labelledby="compare-mine-title">
       <h2 id="compare-mine-title">{h.compareMine}</h2>
       <div className="compare-pick">
-        <label>
-          {h.sharedYourSession}
-          <select
-            value={choice}
-            onChange={(e) => {
-              setChoice(e.target.value);
-              setLap('');
-            }}
-          >
-            <option value="">—</option>
-            {list.map((s) => (
-              <option key={`${s.device}/${s.date}`} value={`${s.device}/${s.date}`}>
-                {fill(h.sessionLabel, { track: s.track, date: formatDdmmyyyy(s.date) })}
-                {s.bestLapMs !== null ? ` · ${formatLapTime(s.bestLapMs)}` : ''}
-              </option>
-            ))}
-          </select>
-        </label>
-        {picked && (
-          <label>
-            {h.sharedYourLap}
-            <select value={lap} onChange={(e) => setLap(e.target.value)}>
-              <option value="">—</option>
-              {flying.map((l) => (
-                <option key={`${l.heat}${l.lapCount}`} value={`${l.heat}${l.lapCount}`}>
-                  {`${l.heat}${l.lapCount} · ${formatLapTime(l.lapTimeMs)}`}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        {href ? (
-          <Link className="btn btn-primary" to={href}>
-            {h.compareGo}
-          </Link>
-        ) : (
-          <button type="button" className="btn btn-primary" disabled>
-            {h.compareGo}
-          </button>
-        )}
+        <OwnLapPicker track={props.view.track} sessionLabel={h.sharedYourSession} lapLabel={h.sharedYourLap}>
+          {(choice, { empty }) => {
+            if (empty) return <p className="muted">{h.compareNoSessions}</p>;
+            const href = hrefOf(choice);
+            return href ? (
+              <Link className="btn btn-primary" to={href}>
+                {h.compareGo}
+              </Link>
+            ) : (
+              <button type="button" className="btn btn-primary" disabled>
+                {h.compareGo}
+              </button>
+            );
+          }}
+        </OwnLapPicker>
       </div>
     </section>
   );

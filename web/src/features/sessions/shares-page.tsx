@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { Page } from '../../components/ui/page';
+import { QueryStatus } from '../../components/ui/query-status';
 import { errorMessage, fill, t } from '../../i18n/messages';
 import { revokeShare, useShares } from '../../lib/history-api';
 
@@ -20,7 +21,6 @@ export function SharesPage() {
       await qc.invalidateQueries({ queryKey: ['shares'] });
     },
   });
-  const list = shares.data?.shares ?? [];
   return (
     <Page
       title={h.sharesTitle}
@@ -30,16 +30,6 @@ export function SharesPage() {
       ]}
     >
       <p className="muted">{h.shareExplain}</p>
-      {shares.isPending && (
-        <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {h.sharesLoading}
-        </p>
-      )}
-      {shares.isError && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(shares.error)}
-        </p>
-      )}
       {revoke.isError && (
         <p role="alert" className="alert alert-error">
           {errorMessage(revoke.error)}
@@ -50,34 +40,39 @@ export function SharesPage() {
           {h.revoked}
         </p>
       )}
-      {shares.isSuccess && list.length === 0 && <p className="empty-state">{h.sharesEmpty}</p>}
-      {list.length > 0 && (
-        <ul className="share-list" aria-label={h.sharesTitle}>
-          {list.map((s) => (
-            <li key={s.id} className="panel share-item" data-testid="share-item">
-              <div>
-                <strong>{fill(h.sharesWhat, { track: s.track, date: formatDdmmyyyy(s.date) })}</strong> ·{' '}
-                {s.lap ? fill(h.sharesLap, { lap: s.lap }) : h.sharesWhole}
-                <div className="muted">
-                  {fill(h.sharesCreated, { date: day(s.createdAt) })} · {s.expiresAt ? fill(h.sharesExpires, { date: day(s.expiresAt) }) : h.sharesNoExpiry}
-                </div>
-              </div>
-              <button
-                type="button"
-                className="btn btn-secondary"
-                disabled={revoke.isPending}
-                onClick={() => {
-                  if (!window.confirm(h.revokeConfirm)) return;
-                  setDone(false);
-                  revoke.mutate(s.id);
-                }}
-              >
-                {revoke.isPending && revoke.variables === s.id ? h.revoking : h.revoke}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryStatus query={shares} loading={h.sharesLoading}>
+        {(data) =>
+          data.shares.length === 0 ? (
+            <p className="empty-state">{h.sharesEmpty}</p>
+          ) : (
+            <ul className="share-list" aria-label={h.sharesTitle}>
+              {data.shares.map((s) => (
+                <li key={s.id} className="panel share-item" data-testid="share-item">
+                  <div>
+                    <strong>{fill(h.sharesWhat, { track: s.track, date: formatDdmmyyyy(s.date) })}</strong> ·{' '}
+                    {s.lap ? fill(h.sharesLap, { lap: s.lap }) : h.sharesWhole}
+                    <div className="muted">
+                      {fill(h.sharesCreated, { date: day(s.createdAt) })} · {s.expiresAt ? fill(h.sharesExpires, { date: day(s.expiresAt) }) : h.sharesNoExpiry}
+                    </div>
+                  </div>
+                  <button
+                    type="button"
+                    className="btn btn-secondary"
+                    disabled={revoke.isPending}
+                    onClick={() => {
+                      if (!window.confirm(h.revokeConfirm)) return;
+                      setDone(false);
+                      revoke.mutate(s.id);
+                    }}
+                  >
+                    {revoke.isPending && revoke.variables === s.id ? h.revoking : h.revoke}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryStatus>
     </Page>
   );
 }

@@ -1,0 +1,81 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { mySessionsResponseSchema, type MySessions } from '../../../../core/contracts/sessions.contract';
+import { formatDdmmyyyy } from '../../../../core/formats/dates';
+import { formatLapTime } from '../../../../core/formats/lap-six';
+import { fill, t } from '../../i18n/messages';
+import { apiRequest } from '../../lib/api-client';
+import { useLaps } from '../../lib/sessions-api';
+
+export type OwnSession = MySessions['sessions'][number];
+/** What the rider picked: one of their laps at the track, or (where offered) their record. */
+export type OwnLapChoice = { session: OwnSession; lap: string } | 'record' | null;
+
+/**
+ * One of the rider's own laps at a track: a session there (newest first), then a flying lap of
+ * it; optionally "my record" as the first choice. `children` is what follows the two selects.
+ */
+export function OwnLapPicker(props: {
+  track: string;
+  sessionLabel: string;
+  lapLabel: string;
+  offerRecord?: boolean;
+  enabled?: boolean;
+  children: (choice: OwnLapChoice, state: { empty: boolean }) => ReactNode;
+}) {
+  const h = t.history;
+  const [session, setSession] = useState('');
+  const [lap, setLap] = useState('');
+  const sessions = useInfiniteQuery({
+    queryKey: ['my-sessions', props.track],
+    initialPageParam: '',
+    queryFn: ({ pageParam }) =>
+      apiRequest(`/api/sessions?${new URLSearchParams({ track: props.track, limit: '100', ...(pageParam ? { after: pageParam } : {}) }).toString()}`, {
+        schema: mySessionsResponseSchema,
+      }),
+    getNextPageParam: (last) => last.next ?? undefined,
+    enabled: props.enabled ?? true,
+  });
+  const list = sessions.data?.pages.flatMap((p) => p.sessions) ?? [];
+  const picked = list.find((s) => `${s.device}/${s.date}` === session);
+  const laps = useLaps(picked ? { device: picked.device, track: picked.track, date: picked.date } : null);
+  const flying = laps.data?.laps.filter((l) => l.kind === 'flying') ?? [];
+  const choice: OwnLapChoice = session === 'record' ? 'record' : picked && lap ? { session: picked, lap } : null;
+  return (
+    <>
+      <label>
+        {props.sessionLabel}
+        <select
+          value={session}
+          onChange={(e) => {
+            setSession(e.target.value);
+            setLap('');
+          }}
+        >
+          <option value="">—</option>
+          {props.offerRecord && <option value="record">{h.compareRecord}</option>}
+          {list.map((s) => (
+            <option key={`${s.device}/${s.date}`} value={`${s.device}/${s.date}`}>
+              {fill(h.sessionLabel, { track: s.track, date: formatDdmmyyyy(s.date) })}
+              {s.bestLapMs !== null ? ` · ${formatLapTime(s.bestLapMs)}` : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      {picked && (
+        <label>
+          {props.lapLabel}
+          <select value={lap} onChange={(e) => setLap(e.target.value)}>
+            <option value="">—</option>
+            {flying.map((l) => (
+              <option key={`${l.heat}${l.lapCount}`} value={`${l.heat}${l.lapCount}`}>
+                {`${l.heat}${l.lapCount} · ${formatLapTime(l.lapTimeMs)}`}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {props.children(choice, { empty: sessions.isSuccess && list.length === 0 })}
+    </>
+  );
+}
