@@ -101,6 +101,8 @@ const RECOVERY_INTERVAL_MS = 60_000;
  */
 const REQUEST_ID_PREFIX = randomBytes(2).toString('hex');
 let requestCount = 0;
+/** How long after a session arrives it is analysed in the background (its upload has answered by then). */
+const BACKGROUND_ANALYSIS_DELAY_MS = 2_000;
 const nextRequestId = () => REQUEST_ID_PREFIX + (requestCount++ % 36 ** 6).toString(36).padStart(6, '0');
 
 /** A hop count as proxy-addr's own rule: trust the nearest `hops` addresses (the proxies in front). */
@@ -255,18 +257,23 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     reader,
     demoDeviceId: DEMO_DEVICE_ID,
   });
-  // A session that arrives is analysed in the background, so that its ideal lap is in the lists.
-  const arriving = new Set<Promise<void>>();
+  // A session that arrives is analysed in the background, one at a time (each holds its trace) and
+  // a moment after its upload has answered (not competing with it), so that its ideal lap is in the lists.
+  let analysing: Promise<void> = Promise.resolve();
+  const waiting = new Set<NodeJS.Timeout>();
   const stopAnalysing = events.listen((e) => {
-    const task = tracks
-      .analyzeArrived({ device: e.deviceId, track: e.track, date: e.date })
-      .catch((err: unknown) => app.log.warn({ err }, 'background analysis failed'))
-      .finally(() => arriving.delete(task));
-    arriving.add(task);
+    const timer = setTimeout(() => {
+      waiting.delete(timer);
+      analysing = analysing
+        .then(() => tracks.analyzeArrived({ device: e.deviceId, track: e.track, date: e.date }))
+        .catch((err: unknown) => app.log.warn({ err }, 'background analysis failed'));
+    }, BACKGROUND_ANALYSIS_DELAY_MS);
+    waiting.add(timer);
   });
   app.addHook('preClose', async () => {
     stopAnalysing();
-    await Promise.all([...arriving]);
+    for (const timer of waiting) clearTimeout(timer);
+    await analysing;
   });
   const shares = createSharesService({ db, reader, tracks, publicUrl: config.publicUrl });
   const webRoot = deps.webRoot ?? DEFAULT_WEB_ROOT;

@@ -127,9 +127,9 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
 
     /** Whether the viewer may see this session (for a route to answer 404 before it validates a body). */
     /** The session's id and owner, for one the viewer may see (404 otherwise). */
-    async sessionOf(viewer: Viewer, s: SessionAddress): Promise<{ id: string; owner: string }> {
+    async sessionOf(viewer: Viewer, s: SessionAddress): Promise<{ id: string; owner: string; samples: number }> {
       const row = await requireVisible(viewer, s);
-      return { id: row.id, owner: row.owner_email };
+      return { id: row.id, owner: row.owner_email, samples: Number(row.sample_count) };
     },
 
     async canSeeSession(viewer: Viewer, s: SessionAddress): Promise<boolean> {

@@ -49,6 +49,11 @@ const SAME_LAP_SAMPLES = 20;
 /** Beyond this the GPS time and the device's are flagged as differing. */
 const DIFFERS_S = 0.05;
 const ANALYSES_KEPT = 100;
+/**
+ * Sessions analysed in the background as they arrive, up to this size (8 h at 10 Hz): a larger one
+ * (a 100 MB day) would hold its whole trace in memory for it; its ideal lap comes with its first read.
+ */
+const BACKGROUND_MAX_SAMPLES = 300_000;
 
 /**
  * Tracks: which track a session was ridden on (a track already known there, a bundled outline, a
@@ -261,6 +266,8 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
      */
     async analyzeArrived(s: SessionAddress): Promise<void> {
       try {
+        const { samples } = await reader.sessionOf(SYSTEM, s);
+        if (samples === 0 || samples > BACKGROUND_MAX_SAMPLES) return;
         await analyzed(SYSTEM, s);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
