@@ -2,9 +2,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { VitePWA } from 'vite-plugin-pwa';
 import { lazyIntl } from './build/lazy-intl.ts';
 import { precompress } from './build/precompress.ts';
+import { serviceWorker } from './build/service-worker.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -13,14 +13,10 @@ export default defineConfig(({ mode }) => ({
   plugins: [
     react(),
     lazyIntl(),
-    // An installable app that opens without a signal: our service worker (src/sw.ts) with
-    // Workbox's precache of every built file and its kept copies of what the rider opened.
-    VitePWA({
-      strategies: 'injectManifest',
-      srcDir: 'src',
-      filename: 'sw.ts',
-      registerType: 'prompt',
-      injectRegister: false,
+    // An installable app that opens without a signal: our service worker (src/sw.ts), Workbox's
+    // precache of every built file and its kept copies of what the rider opened (decision 025).
+    serviceWorker({
+      source: path.resolve(here, 'src/sw.ts'),
       manifest: {
         name: 'Voltas',
         short_name: 'Voltas',
@@ -37,8 +33,6 @@ export default defineConfig(({ mode }) => ({
           { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
       },
-      injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'] },
-      devOptions: { enabled: false },
     }),
     precompress(),
   ],

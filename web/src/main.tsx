@@ -26,8 +26,16 @@ function LiveUpdatesLater() {
 const SERVICE_WORKER_DELAY_MS = 10_000;
 if ('serviceWorker' in navigator && import.meta.env.PROD) {
   const register = () =>
-    void import('virtual:pwa-register').then(({ registerSW }) => {
-      const updateSW = registerSW({ onNeedRefresh: () => offerUpdate(() => updateSW(true)) });
+    void import('workbox-window').then(({ Workbox }) => {
+      const wb = new Workbox('/sw.js');
+      // A new version waiting: offered on the page; taken when the rider says so (then reload).
+      wb.addEventListener('waiting', () =>
+        offerUpdate(async () => {
+          wb.addEventListener('controlling', () => window.location.reload());
+          wb.messageSkipWaiting();
+        }),
+      );
+      void wb.register();
     });
   const idle = (run: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 5_000 }) : setTimeout(run, 0));
   // Already installed: register at once (it only checks for an update); else after the page settles.
