@@ -156,8 +156,11 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     };
   }
 
-  /** The track a trace was ridden on: a known one that fits, else a new one (kept). */
-  async function identify(trace: GpsColumns, owner: string): Promise<TrackRow> {
+  /**
+   * The track a trace was ridden on: a known one that fits, else a new one (kept), unless
+   * `mayCreate` is false (a background analysis: finding a new track searches the whole catalogue).
+   */
+  async function identify(trace: GpsColumns, owner: string, mayCreate = true): Promise<TrackRow> {
     const samples = movingSamples(trace);
     if (samples.length < 10) throw new AppError('track/no-complete-lap');
     const mid = samples[Math.floor(samples.length / 2)]!;
@@ -169,6 +172,7 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
       if (!best || score > best.score) best = { row, score };
     }
     if (best) return best.row;
+    if (!mayCreate) throw new AppError('track/no-complete-lap', 'No known track fits this trace yet.');
     const fresh = newTrackFor(trace, samples, owner);
     if (!fresh) throw new AppError('track/no-complete-lap');
     await insertTrack(db, fresh);
@@ -176,19 +180,19 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
   }
 
   /** The track a session was ridden on, found (and remembered) on its first analysis. */
-  async function trackFor(sessionId: string, owner: string, trace: GpsColumns): Promise<TrackRow> {
+  async function trackFor(sessionId: string, owner: string, trace: GpsColumns, mayCreate = true): Promise<TrackRow> {
     const known = await trackOfSession(db, sessionId);
     if (known) return known;
-    const row = await identify(trace, owner);
+    const row = await identify(trace, owner, mayCreate);
     await setTrackOfSession(db, sessionId, row.id);
     return row;
   }
 
   /** A session's trace, the track it was ridden on, and the analysis of its laps there (remembered). */
-  async function analyzed(viewer: Viewer, s: SessionAddress) {
+  async function analyzed(viewer: Viewer, s: SessionAddress, mayCreateTrack = true) {
     const inputs = await reader.trackInputs(viewer, s);
     const trace = await inputs.columns();
-    const track = await trackFor(inputs.sessionId, inputs.ownerEmail, trace);
+    const track = await trackFor(inputs.sessionId, inputs.ownerEmail, trace, mayCreateTrack);
     const definition = definitionOf(track);
     const key = `${inputs.version}#${track.id}@${track.version}`;
     let analysis = analyses.get(key);
@@ -268,7 +272,8 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
       try {
         const { samples } = await reader.sessionOf(SYSTEM, s);
         if (samples === 0 || samples > BACKGROUND_MAX_SAMPLES) return;
-        await analyzed(SYSTEM, s);
+        // At a track Voltas knows only: a new one is found (the catalogue searched) on the first read.
+        await analyzed(SYSTEM, s, false);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
       }
