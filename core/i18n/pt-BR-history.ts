@@ -112,6 +112,8 @@ export const historyPtBR = {
   revoked: 'Link revogado: ele não abre mais nada.',
   // The shared view
   sharedTitle: 'Voltas compartilhadas',
+  previewLap: 'Volta {lap}: {time}',
+  previewBest: 'Melhor volta: {time}',
   sharedLoading: 'Carregando as voltas compartilhadas…',
   sharedGone: 'Este link não existe mais: ele foi revogado, expirou ou está incompleto. Peça um novo a quem o enviou.',
   sharedBest: 'Melhor volta',

@@ -1,4 +1,5 @@
 import { historyPtBR } from './pt-BR-history';
+import { offlinePtBR } from './pt-BR-offline';
 import { importsPtBR } from './pt-BR-imports';
 import { tracksPtBR } from './pt-BR-tracks';
 import type { ErrorCode } from '../errors';
@@ -197,14 +198,7 @@ export const ptBR = {
   /** Every refused request's `mensagem` where a schema refused it: which fields. */
   invalidFields: 'Pedido inválido: confira {fields}.',
   unsupportedBody: 'Formato do corpo não aceito ({got}): envie JSON (application/json).',
-  offline: {
-    cached: 'Sem conexão: estes dados foram salvos em {date} às {time}.',
-    cachedOnline: 'Mostrando dados salvos em {date} às {time}: o servidor não respondeu a tempo.',
-    update: 'Há uma nova versão do Voltas.',
-    updateNow: 'Atualizar agora',
-    loginOffline: 'Sem conexão: para entrar é preciso internet.',
-    importOffline: 'Sem conexão: enviar arquivos precisa de internet. Tente de novo quando tiver sinal.',
-  },
+  offline: offlinePtBR,
   history: historyPtBR,
   make: {
     title: 'Desenho da pista',

@@ -19,7 +19,8 @@ const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|webmanifest|txt)$/i;
 /** Below this the headers outweigh the saving. */
 const MIN_BYTES = 1024;
 
-async function* files(dir: string): AsyncGenerator<string> {
+/** Every file below `dir`, by its full path. */
+export async function* files(dir: string): AsyncGenerator<string> {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* files(full);

@@ -7,22 +7,15 @@
  * registry these machines install from does not carry for every platform (npm ci then refuses).
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build, type Plugin } from 'vite';
+import { files } from './precompress.ts';
 
 /** What the worker precaches: the app's files, not their compressed copies or the worker itself. */
 const PRECACHED = /\.(?:js|css|html|svg|png|webmanifest)$/i;
 /** Built files named by their content: the name is their version. */
 const HASHED = /^assets\//;
-
-async function* files(dir: string, base = dir): AsyncGenerator<string> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* files(full, base);
-    else if (entry.isFile()) yield path.relative(base, full).split(path.sep).join('/');
-  }
-}
 
 export function serviceWorker(opts: { manifest: Record<string, unknown>; source: string }): Plugin {
   let outDir = '';
@@ -37,12 +30,13 @@ export function serviceWorker(opts: { manifest: Record<string, unknown>; source:
     async closeBundle() {
       await writeFile(path.join(outDir, 'manifest.webmanifest'), JSON.stringify(opts.manifest, null, 2));
       const entries: { url: string; revision: string | null }[] = [];
-      for await (const file of files(outDir)) {
+      for await (const full of files(outDir)) {
+        const file = path.relative(outDir, full).split(path.sep).join('/');
         if (!PRECACHED.test(file) || file === 'sw.js') continue;
         const revision = HASHED.test(file)
           ? null
           : createHash('md5')
-              .update(await readFile(path.join(outDir, file)))
+              .update(await readFile(full))
               .digest('hex');
         entries.push({ url: `/${file}`, revision });
       }

@@ -198,6 +198,12 @@ describe('share links', () => {
       .where('id', '=', expiring.id)
       .execute();
     expect((await fetch(`${server.baseUrl}/api/shared/${tokenOf(expiring.url)}`)).status).toBe(404);
+    // A disabled rider's links open nothing; enabled again, they do.
+    const disable = (on: number) => server.database.db.updateTable('users').set({ disabled: on }).where('email', '=', 'ana@example.com').execute();
+    await disable(1);
+    expect((await fetch(`${server.baseUrl}/api/shared/${t}`)).status).toBe(404);
+    await disable(0);
+    expect((await fetch(`${server.baseUrl}/api/shared/${t}`)).status).toBe(200);
     // Bia cannot revoke Ana's link.
     const del = (b: Browser, id: string) => b.request(`/api/shares/${id}`, { method: 'DELETE', headers: { origin: server.baseUrl } });
     expect((await del(bia, lapLink.id)).status).toBe(404);

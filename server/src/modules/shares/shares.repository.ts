@@ -41,11 +41,16 @@ export async function deleteShare(db: Kysely<DB>, email: string, id: string): Pr
   return Number(result.numDeletedRows) > 0;
 }
 
-/** The link whose secret hashes to `tokenHash`, still valid at `now`, with the session it opens (which must still exist). */
+/**
+ * The link whose secret hashes to `tokenHash`, still valid at `now`, with the session it opens
+ * (which must still exist), of a rider who is not disabled (a disabled account shares nothing).
+ */
 export function findLiveShare(db: Kysely<DB>, tokenHash: string, now: string) {
   return db
     .selectFrom('shares')
     .innerJoin('lap_sessions', 'lap_sessions.id', 'shares.session_id')
+    .innerJoin('users', 'users.email', 'shares.owner_email')
+    .where('users.disabled', '=', 0)
     .select(['shares.id', 'shares.lap', 'shares.expires_at', 'lap_sessions.device_id', 'lap_sessions.track', 'lap_sessions.date', 'lap_sessions.lap_figures'])
     .where('shares.token_hash', '=', tokenHash)
     .where((eb) => eb.or([eb('shares.expires_at', 'is', null), eb('shares.expires_at', '>', now)]))

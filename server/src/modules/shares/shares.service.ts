@@ -6,6 +6,7 @@ import { MAX_SHARES_PER_RIDER, SHARE_TOKEN } from '../../../../core/contracts/sh
 import type { SessionAddress } from '../../../../core/contracts/session-paths';
 import { AppError } from '../../../../core/errors';
 import { formatLapTime } from '../../../../core/formats/lap-six';
+import { fill, ptBR } from '../../../../core/i18n/pt-BR';
 import type { LapFigures } from '../../../../core/laps/lap-math';
 import type { DB } from '../../db/schema';
 import { hashToken, newToken, nowIso } from '../../lib/tokens';
@@ -112,7 +113,7 @@ export function createSharesService(deps: { db: Kysely<DB>; reader: SessionReade
       const time = formatLapTime(Math.round(lap.seconds * 1000));
       return {
         title: `${share.address.track} · ${d}/${m}/${y}`,
-        description: share.lap ? `Volta ${share.lap}: ${time}` : `Melhor volta: ${time}`,
+        description: share.lap ? fill(ptBR.history.previewLap, { lap: share.lap, time }) : fill(ptBR.history.previewBest, { time }),
         image: async () => trackPreviewPng(await deps.tracks.outline(share.address), time),
       };
     },

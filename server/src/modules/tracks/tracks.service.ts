@@ -1,22 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { moveGateBodySchema, TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
 import type { SessionAddress } from '../../../../core/contracts/session-paths';
 import { AppError } from '../../../../core/errors';
 import type { GpsColumns } from '../../../../core/formats/gps-columns';
-import type { Lap } from '../../../../core/formats/lap-six';
-import { HEATS, type Heat } from '../../../../core/formats/six-lines';
+import type { Heat } from '../../../../core/formats/six-lines';
 import type { CompareResponse } from '../../../../core/contracts/progress.contract';
 import { deltaOnGrid, lapOnGrid } from '../../../../core/tracks/lap-grid';
 import { continuousTime } from '../../../../core/tracks/lap-timing';
-import { analyzeSession } from '../../../../core/laps/lap-math';
 import type { TrackGeometry } from '../../../../core/sim/session-generator';
 import type { Gate } from '../../../../core/tracks/gate';
 import { compareLaps } from '../../../../core/tracks/lap-comparison';
-import { derivedStartFinish } from '../../../../core/tracks/start-finish';
 import { analyzeTrack, type AnalyzedLap, type TrackAnalysis, type TrackDefinition } from '../../../../core/tracks/track-analysis';
-import { definitionFromOutline, definitionFromTrace, gateCentre } from '../../../../core/tracks/track-definition';
+import { definitionFromOutline } from '../../../../core/tracks/track-definition';
 import { latLonAt } from '../../../../core/tracks/track-line';
 import { fitOutline, movingSamples } from '../../../../core/tracks/track-match';
 import { catalogueStartFinish } from '../../../../core/tracks/start-finish';
@@ -27,6 +23,8 @@ import { recordAudit } from '../audit/audit.repository';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { Viewer } from '../sessions/sessions.repository';
 import type { TrackCatalogue } from './track-catalogue';
+import { boxOf, fits, newTrackFor } from './new-track';
+import { cornerOf, lapByKey, numbered, present, summaryOf } from './track-presentation';
 import {
   findTrack,
   insertTrack,
@@ -39,15 +37,8 @@ import {
   type TrackRow,
 } from './tracks.repository';
 
-/** A trace fits a known track's line when this share of its moving samples run along it, covering this much of it. */
-const MIN_ON_SHARE = 0.9;
-const MIN_COVERAGE = 0.8;
 /** Known tracks looked at for a new trace: those within ~1 km of its middle (degrees). */
 const NEAR_DEG = 0.01;
-/** A GPS lap and the device's are the same lap when both ends are this close (samples at 10 Hz: 2 s). */
-const SAME_LAP_SAMPLES = 20;
-/** Beyond this the GPS time and the device's are flagged as differing. */
-const DIFFERS_S = 0.05;
 const ANALYSES_KEPT = 100;
 /**
  * Sessions analysed in the background as they arrive, up to this size (8 h at 10 Hz): a larger one
@@ -83,79 +74,6 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     return known;
   }
 
-  function boxOf(points: readonly (readonly [number, number])[]) {
-    const lats = points.map((p) => p[0]);
-    const lons = points.map((p) => p[1]);
-    return { south: Math.min(...lats), west: Math.min(...lons), north: Math.max(...lats), east: Math.max(...lons) };
-  }
-
-  function fits(trace: GpsColumns, outline: readonly (readonly [number, number])[], samples: number[]) {
-    const fit = fitOutline(trace, outline, samples);
-    return fit.onShare >= MIN_ON_SHARE && fit.coverage >= MIN_COVERAGE ? fit : undefined;
-  }
-
-  /** A new track for a trace that fits no known one: bundled outline, catalogue circuit, or the trace's own line. */
-  function newTrackFor(trace: GpsColumns, samples: number[], owner: string): Omit<TrackRow, 'version' | 'sectors'> | undefined {
-    const now = nowIso();
-    const base = { created_by: owner, created_at: now, updated_at: now };
-    const found = deps.catalogue().find(trace);
-    for (const geometry of deps.bundled) {
-      const fit = fits(trace, geometry.points, samples);
-      if (!fit) continue;
-      const point = geometry.startFinish ?? found?.track.startFinish;
-      const gate = point ? catalogueStartFinish(geometry.points, point, fit.forward) : derivedStartFinish(trace)?.gate;
-      if (!gate) return undefined;
-      const id = `bundled:${geometry.name}${fit.forward ? '' : ':reverse'}`;
-      return {
-        id,
-        name: geometry.name,
-        source: 'bundled',
-        outline_id: geometry.name,
-        forward: fit.forward ? 1 : 0,
-        gate: JSON.stringify(gate),
-        line: '[]',
-        ...boxOf(geometry.points),
-        ...base,
-      };
-    }
-    if (found) {
-      const { track, forward } = found;
-      const gate = catalogueStartFinish(track.outline, track.startFinish, forward);
-      const id = `catalogue:${track.id}${forward ? '' : ':reverse'}`;
-      return {
-        id,
-        name: track.name,
-        source: 'catalogue',
-        outline_id: track.id,
-        forward: forward ? 1 : 0,
-        gate: JSON.stringify(gate),
-        line: '[]',
-        ...boxOf(track.outline),
-        ...base,
-      };
-    }
-    const derived = definitionFromTrace(trace);
-    if (!derived) return undefined;
-    // Kept every ~10 m: the line is for finding the track again and drawing it, corners come from it smoothed.
-    const line: [number, number][] = [];
-    for (let k = 0; k < derived.line.x.length; k += 5) {
-      const p = latLonAt(derived.line, k);
-      line.push([Number(p.lat.toFixed(7)), Number(p.lon.toFixed(7))]);
-    }
-    const at = gateCentre(derived.gate);
-    return {
-      id: `derived:${randomBytes(8).toString('hex')}`,
-      name: `Pista em ${at.lat.toFixed(4)}, ${at.lon.toFixed(4)}`,
-      source: 'derived',
-      outline_id: '',
-      forward: 1,
-      gate: JSON.stringify(derived.gate),
-      line: JSON.stringify(line),
-      ...boxOf(line),
-      ...base,
-    };
-  }
-
   /**
    * The track a trace was ridden on: a known one that fits, else a new one (kept), unless
    * `mayCreate` is false (a background analysis: finding a new track searches the whole catalogue).
@@ -173,7 +91,7 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     }
     if (best) return best.row;
     if (!mayCreate) throw new AppError('track/no-complete-lap', 'No known track fits this trace yet.');
-    const fresh = newTrackFor(trace, samples, owner);
+    const fresh = newTrackFor(trace, samples, owner, deps);
     if (!fresh) throw new AppError('track/no-complete-lap');
     await insertTrack(db, fresh);
     return (await findTrack(db, fresh.id))!;
@@ -436,106 +354,3 @@ export interface LapAt {
 const SYSTEM: Viewer = { email: '', admin: false, demoDeviceId: '', system: true };
 
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
-
-/** Each analysed lap's heat and number within its heat, as the device numbers its laps: from 0 where a heat opens with an out-lap. */
-function numbered(analysis: TrackAnalysis, trace: GpsColumns): { heat: Heat; number: number }[] {
-  const perHeat = new Map<string, { seen: number; first: number }>();
-  return analysis.laps.map((l) => {
-    const heat = trace.heat.length ? HEATS[trace.heat[l.start.index]!]! : HEATS[Math.min(3, l.run - 1)]!;
-    const counter = perHeat.get(heat) ?? { seen: 0, first: l.kind === 'out' ? 0 : 1 };
-    perHeat.set(heat, { ...counter, seen: counter.seen + 1 });
-    return { heat, number: counter.first + counter.seen };
-  });
-}
-
-/** The complete lap a screen names 'A3'; 404 when the session has none by that name. */
-function lapByKey(at: { analysis: TrackAnalysis; trace: GpsColumns }, key: string) {
-  const names = numbered(at.analysis, at.trace);
-  const k = names.findIndex((n, i) => `${n.heat}${n.number}` === key && at.analysis.laps[i]!.complete);
-  if (k < 0) throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
-  return { ...names[k]!, lap: at.analysis.laps[k]! };
-}
-
-function summaryOf(row: TrackRow, definition: TrackDefinition) {
-  return {
-    id: row.id,
-    name: row.name,
-    source: row.source,
-    version: row.version,
-    gate: JSON.parse(row.gate) as Gate,
-    sectors: definition.sectors.map((s) => s.gate),
-    lengthM: definition.line.length,
-  };
-}
-
-function cornerOf(c: TrackDefinition['corners'][number]) {
-  return { number: c.number, direction: c.direction, apex: c.apex, startM: c.startM, apexM: c.apexM, endM: c.endM };
-}
-
-/** The device's own laps by the sample ranges its lap and heat columns give them. */
-function deviceLapRanges(trace: GpsColumns, laps: readonly Lap[]) {
-  const ranges: { start: number; end: number; lap: Lap }[] = [];
-  let start = 0;
-  for (let i = 1; i <= trace.count; i++) {
-    if (i < trace.count && trace.lapCount[i] === trace.lapCount[start] && trace.heat[i] === trace.heat[start]) continue;
-    const heat = HEATS[trace.heat[start]!];
-    const lap = laps.find((l) => l.heat === heat && l.lapCount === trace.lapCount[start]);
-    if (lap) ranges.push({ start, end: i, lap });
-    start = i;
-  }
-  return ranges;
-}
-
-function present(
-  track: TrackRow,
-  definition: TrackDefinition,
-  analysis: TrackAnalysis,
-  trace: GpsColumns,
-  deviceLaps: readonly Lap[],
-  query: { lap?: number; reference?: number },
-  may: { renamable: boolean; choosable: boolean },
-): TrackAnalysisResponse {
-  const ranges = deviceLapRanges(trace, deviceLaps);
-  const names = numbered(analysis, trace);
-  const laps = analysis.laps.map((l, k) => {
-    const { heat, number } = names[k]!;
-    const twin = l.complete
-      ? ranges.find((r) => Math.abs(r.start - (l.start.index + 1)) <= SAME_LAP_SAMPLES && Math.abs(r.end - (l.end.index + 1)) <= SAME_LAP_SAMPLES)
-      : undefined;
-    const deviceSeconds = twin ? twin.lap.lapSeconds : null;
-    return {
-      index: l.number,
-      heat,
-      number,
-      seconds: l.seconds,
-      kind: l.kind,
-      complete: l.complete,
-      deviceSeconds,
-      differs: deviceSeconds !== null && Math.abs(deviceSeconds - l.seconds) > DIFFERS_S,
-      segmentSeconds: l.segmentSeconds,
-      sectorSeconds: l.sectorSeconds,
-      sectionSeconds: l.sectionSeconds,
-    };
-  });
-  const byIndex = (i: number | undefined) => (i === undefined ? undefined : analysis.laps.find((l) => l.number === i && l.complete));
-  const flying = analysis.laps.filter((l) => l.kind === 'flying');
-  const reference = byIndex(query.reference ?? analysis.bestLap ?? undefined);
-  const studied: AnalyzedLap | undefined = byIndex(query.lap) ?? (query.lap === undefined ? flying[flying.length - 1] : undefined);
-  if ((query.lap !== undefined && !studied) || (query.reference !== undefined && !reference)) {
-    throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
-  }
-  const comparison = studied && reference ? compareLaps(studied, reference, analysis.segments) : undefined;
-  const theoretical = deviceLaps.length ? analyzeSession(deviceLaps).theoreticalBestMs : null;
-  return {
-    track: { ...summaryOf(track, definition), ...may },
-    laps,
-    corners: definition.corners.map(cornerOf),
-    segments: analysis.segments,
-    sections: analysis.sections,
-    bestLap: analysis.bestLap,
-    idealLapSeconds: analysis.ideal.seconds,
-    idealLap: analysis.sections.map((s, k) => ({ corner: s.corner, ...analysis.ideal.sections[k]! })),
-    theoreticalBestSeconds: theoretical === null ? null : theoretical / 1000,
-    comparison: comparison ? { ...comparison, lapCorners: studied!.corners, referenceCorners: reference!.corners } : null,
-  };
-}

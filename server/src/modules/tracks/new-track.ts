@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import type { GpsColumns } from '../../../../core/formats/gps-columns';
+import type { TrackGeometry } from '../../../../core/sim/session-generator';
+import { catalogueStartFinish, derivedStartFinish } from '../../../../core/tracks/start-finish';
+import { definitionFromTrace, gateCentre } from '../../../../core/tracks/track-definition';
+import { latLonAt } from '../../../../core/tracks/track-line';
+import { fitOutline } from '../../../../core/tracks/track-match';
+import { nowIso } from '../../lib/tokens';
+import type { TrackCatalogue } from './track-catalogue';
+import type { TrackRow } from './tracks.repository';
+
+// Which track a trace fits, and the track Voltas makes for one that fits none it knows: a bundled
+// outline, a catalogue circuit, or the trace's own line.
+
+/** A trace fits a known track's line when this share of its moving samples run along it, covering this much of it. */
+const MIN_ON_SHARE = 0.9;
+const MIN_COVERAGE = 0.8;
+export function boxOf(points: readonly (readonly [number, number])[]) {
+  const lats = points.map((p) => p[0]);
+  const lons = points.map((p) => p[1]);
+  return { south: Math.min(...lats), west: Math.min(...lons), north: Math.max(...lats), east: Math.max(...lons) };
+}
+
+export function fits(trace: GpsColumns, outline: readonly (readonly [number, number])[], samples: number[]) {
+  const fit = fitOutline(trace, outline, samples);
+  return fit.onShare >= MIN_ON_SHARE && fit.coverage >= MIN_COVERAGE ? fit : undefined;
+}
+
+/** A new track for a trace that fits no known one: bundled outline, catalogue circuit, or the trace's own line. */
+export function newTrackFor(
+  trace: GpsColumns,
+  samples: number[],
+  owner: string,
+  known: { catalogue: () => TrackCatalogue; bundled: TrackGeometry[] },
+): Omit<TrackRow, 'version' | 'sectors'> | undefined {
+  const now = nowIso();
+  const base = { created_by: owner, created_at: now, updated_at: now };
+  const found = known.catalogue().find(trace);
+  for (const geometry of known.bundled) {
+    const fit = fits(trace, geometry.points, samples);
+    if (!fit) continue;
+    const point = geometry.startFinish ?? found?.track.startFinish;
+    const gate = point ? catalogueStartFinish(geometry.points, point, fit.forward) : derivedStartFinish(trace)?.gate;
+    if (!gate) return undefined;
+    const id = `bundled:${geometry.name}${fit.forward ? '' : ':reverse'}`;
+    return {
+      id,
+      name: geometry.name,
+      source: 'bundled',
+      outline_id: geometry.name,
+      forward: fit.forward ? 1 : 0,
+      gate: JSON.stringify(gate),
+      line: '[]',
+      ...boxOf(geometry.points),
+      ...base,
+    };
+  }
+  if (found) {
+    const { track, forward } = found;
+    const gate = catalogueStartFinish(track.outline, track.startFinish, forward);
+    const id = `catalogue:${track.id}${forward ? '' : ':reverse'}`;
+    return {
+      id,
+      name: track.name,
+      source: 'catalogue',
+      outline_id: track.id,
+      forward: forward ? 1 : 0,
+      gate: JSON.stringify(gate),
+      line: '[]',
+      ...boxOf(track.outline),
+      ...base,
+    };
+  }
+  const derived = definitionFromTrace(trace);
+  if (!derived) return undefined;
+  // Kept every ~10 m: the line is for finding the track again and drawing it, corners come from it smoothed.
+  const line: [number, number][] = [];
+  for (let k = 0; k < derived.line.x.length; k += 5) {
+    const p = latLonAt(derived.line, k);
+    line.push([Number(p.lat.toFixed(7)), Number(p.lon.toFixed(7))]);
+  }
+  const at = gateCentre(derived.gate);
+  return {
+    id: `derived:${randomBytes(8).toString('hex')}`,
+    name: `Pista em ${at.lat.toFixed(4)}, ${at.lon.toFixed(4)}`,
+    source: 'derived',
+    outline_id: '',
+    forward: 1,
+    gate: JSON.stringify(derived.gate),
+    line: JSON.stringify(line),
+    ...boxOf(line),
+    ...base,
+  };
+}
