@@ -33,5 +33,9 @@ export function addressToQuery(s: SessionAddress): { hw: string; pista: string; 
   return { hw: s.device, pista: s.track, data: s.date };
 }
 
-/** What the analytics page downloads first, in the order it needs them. */
-export const ANALYTICS_PRELOADS = ['gps.bin', 'analysis', 'laps'] as const;
+/**
+ * What the analytics page downloads first, in the order it needs them. Not its GPS file (half a
+ * megabyte): on a phone's link that held the first paint back by seconds; it is asked for once
+ * the figures and laps have painted.
+ */
+export const ANALYTICS_PRELOADS = ['analysis', 'laps'] as const;

@@ -143,6 +143,7 @@ export const ptBR = {
   analytics: {
     title: 'Seleção de Laps',
     loadingGps: 'Carregando GPS…',
+    loadingFigures: 'Carregando a sessão…',
     noGps: 'Nenhum dado de GPS nesta sessão. Quando o dispositivo enviar o gps.six (Send), a análise aparece aqui.',
     selectPrompt: 'Selecione pista e data e toque em Carregar.',
     foreignHardware: 'Este hardware não é seu ou não existe. Escolha um dos seus abaixo.',
@@ -153,6 +154,7 @@ export const ptBR = {
     onLap: 'volta {lap}',
     hz: '{hz} Hz',
     lapsTable: 'Voltas da sessão',
+    lapDetails: 'Detalhes',
     colShow: 'Ver',
     colLap: 'Volta',
     colTime: 'Tempo',

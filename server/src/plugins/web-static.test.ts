@@ -85,11 +85,11 @@ describe('serving', () => {
 });
 
 describe('preloads named by the address', () => {
-  it("the analytics page's GPS file, analysis and laps start downloading with its HTML", async () => {
+  it("the analytics page's analysis and laps start downloading with its HTML (its GPS file once they have painted)", async () => {
     const res = await app.inject({ method: 'GET', url: '/analytics?hw=000000000900&pista=Vila%20Real&data=02112026&cor=inclinacao' });
     expect(res.statusCode).toBe(200);
     const base = '/api/devices/000000000900/sessions/Vila%20Real/02112026';
-    expect(res.headers.link).toBe(['gps.bin', 'analysis', 'laps'].map((p) => `<${base}/${p}>; rel=preload; as=fetch; crossorigin`).join(', '));
+    expect(res.headers.link).toBe(['analysis', 'laps'].map((p) => `<${base}/${p}>; rel=preload; as=fetch; crossorigin`).join(', '));
   });
 
   it('none for other pages, or for an address that names no valid session', async () => {
@@ -115,9 +115,9 @@ describe('preloads named by the address', () => {
       pista: 'x>; rel=preload; as=script, <//evil.example/a.js\r\nSet-Cookie: a',
       data: '02112026',
     })!;
-    expect(link.split(', ')).toHaveLength(3);
+    expect(link.split(', ')).toHaveLength(2);
     expect(link).not.toMatch(/[\r\n]|evil\.example\/a\.js>|as=script/);
     for (const part of link.split(', '))
-      expect(part).toMatch(/^<\/api\/devices\/000000000900\/sessions\/[^<>;, ]+\/02112026\/(gps\.bin|analysis|laps)>; rel=preload; as=fetch; crossorigin$/);
+      expect(part).toMatch(/^<\/api\/devices\/000000000900\/sessions\/[^<>;, ]+\/02112026\/(analysis|laps)>; rel=preload; as=fetch; crossorigin$/);
   });
 });

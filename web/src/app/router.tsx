@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { useMemo, type ComponentType } from 'react';
+import { useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Link, Route, Routes, useLocation } from 'react-router';
 import { FullPageStatus } from '../components/ui/full-page-status';
+import { PageSkeleton } from '../components/ui/page';
 import { RedirectIfSignedIn, RequireAuth, RequireRole, RootRedirect } from '../features/auth/guards';
 import { LoginPage } from '../features/auth/login-page';
 import { t } from '../i18n/messages';
@@ -29,30 +30,55 @@ type Guard = 'rider' | 'admin' | 'seller' | 'public';
  * 300 ms had painted at 450. A failed download (offline at the track, or an old tab after a
  * release) shows a message with a retry instead of a blank screen.
  */
-function lazyPage(load: () => Promise<ComponentType>, guard: Guard = 'rider', prefetch?: (search: URLSearchParams) => void) {
+function lazyPage(
+  load: () => Promise<ComponentType>,
+  guard: Guard = 'rider',
+  prefetch?: (search: URLSearchParams) => void,
+  /** The page's title, shown in its frame while its code and the rider's session arrive. */
+  title?: (search: URLSearchParams) => ReactNode,
+) {
   const code = codeOnDemand(load);
-  function PageCode() {
+  function PageCode({ skeleton }: { skeleton: ReactNode }) {
     const { Component, failed } = code.useCode();
     if (Component) return <Component />;
     // Retry reloads: after a release the old file names are gone, and the new page knows the new ones.
     if (failed) return <FullPageStatus errorText={t.app.pageLoadFailed} onRetry={() => window.location.reload()} />;
-    return <FullPageStatus loading />;
+    return skeleton ?? <FullPageStatus loading />;
   }
   return function LazyPage() {
     const { search } = useLocation();
+    const skeleton = title ? <PageSkeleton title={title(new URLSearchParams(search))} /> : undefined;
     // The data first, then the code: a browser opens six connections per host, and the page's
     // code is a dozen small files. Asked while rendering (idempotent: repeated asks share one
     // download), not in an effect, which would queue the data behind the code.
-    useMemo(() => prefetch?.(new URLSearchParams(search)), [search]);
-    code.start().catch(() => {}); // PageCode shows a failure
-    if (guard === 'public') return <PageCode />;
+    // With a frame to show, the page's code and data are asked for once that frame has painted: on
+    // a phone the frame then shows at once, not after the code's download and start-up (its data
+    // was already asked for by the server's preload header, where it has one).
+    const afterPaint = Boolean(title);
+    useMemo(() => !afterPaint && prefetch?.(new URLSearchParams(search)), [search, afterPaint]);
+    if (!afterPaint) code.start().catch(() => {}); // PageCode shows a failure
+    useEffect(() => {
+      if (!afterPaint) return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const frame = requestAnimationFrame(() => {
+        timer = setTimeout(() => {
+          prefetch?.(new URLSearchParams(search));
+          code.start().catch(() => {});
+        });
+      });
+      return () => {
+        cancelAnimationFrame(frame);
+        clearTimeout(timer);
+      };
+    }, [search, afterPaint]);
+    if (guard === 'public') return <PageCode skeleton={skeleton} />;
     return guard === 'rider' ? (
-      <RequireAuth>
-        <PageCode />
+      <RequireAuth loading={skeleton}>
+        <PageCode skeleton={skeleton} />
       </RequireAuth>
     ) : (
       <RequireRole role={guard}>
-        <PageCode />
+        <PageCode skeleton={skeleton} />
       </RequireRole>
     );
   };
@@ -67,15 +93,21 @@ export function createRoutes(queryClient: QueryClient) {
   const HomePage = lazyPage(() => import('../features/home/home-page').then((m) => m.HomePage));
   const EnrollPage = lazyPage(() => import('../features/enroll/enroll-page').then((m) => m.EnrollPage));
   const LapsPage = lazyPage(() => import('../features/laps/laps-page').then((m) => m.LapsPage));
-  // The session's data starts downloading beside the page's own code (chart library included).
-  // Opened directly, the server's `Link: rel=preload` header has already started it.
+  // The session's figures and laps start downloading beside the page's own code (chart library
+  // included); opened directly, the server's `Link: rel=preload` header has already started them.
+  // The GPS file waits until they have painted (analytics-page.tsx).
   const AnalyticsPage = lazyPage(
     () => import('../features/analytics/analytics-page').then((m) => m.AnalyticsPage),
     'rider',
     (search) => {
-      void import('../lib/gps-columns').then((m) => m.prefetchGpsColumns(queryClient, search));
       void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));
     },
+    // As the page titles itself (analytics-page.tsx): the same words, so nothing moves when it comes.
+    (search) => (
+      <>
+        {t.analytics.title} <span className="hw-id">{search.get('hw') ?? ''}</span>
+      </>
+    ),
   );
   const MySessionsPage = lazyPage(() => import('../features/sessions/my-sessions-page').then((m) => m.MySessionsPage));
   const ProgressPage = lazyPage(() => import('../features/analytics/progress-page').then((m) => m.ProgressPage));

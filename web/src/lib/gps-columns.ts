@@ -1,10 +1,10 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { decodeGpsColumns } from '../../../core/formats/gps-columns-codec';
 import type { GpsColumns } from '../../../core/formats/gps-columns';
 import { ApiError } from './api-client';
 import { noteAnswer } from './offline';
-import { addressFromQuery, sessionPath, type SessionAddress } from '../../../core/contracts/session-paths';
+import { sessionPath, type SessionAddress } from '../../../core/contracts/session-paths';
 
 export const gpsColumnsKey = (s: SessionAddress | null) => ['gps-columns', s?.device, s?.track, s?.date] as const;
 
@@ -48,21 +48,14 @@ export async function fetchGpsColumns(s: SessionAddress, onProgress: (share: num
  * sharing: a fresh download is never deep-equal to the last, and comparing would read, so
  * decode, every lazy column.
  */
-export function useGpsColumnsFor(s: SessionAddress | null) {
+export function useGpsColumnsFor(s: SessionAddress | null, wanted = true) {
   const [progress, setProgress] = useState(0);
   const query = useQuery({
     queryKey: gpsColumnsKey(s),
-    enabled: Boolean(s),
+    enabled: Boolean(s) && wanted,
     staleTime: 5 * 60_000,
     structuralSharing: false,
     queryFn: ({ signal }) => fetchGpsColumns(s!, setProgress, signal),
   });
   return { ...query, progress };
-}
-
-/** Route loader: starts the GPS download (no schema library on this path) before the page renders. */
-export function prefetchGpsColumns(qc: QueryClient, search: URLSearchParams): void {
-  const s = addressFromQuery(search);
-  if (!s) return;
-  void qc.prefetchQuery({ queryKey: gpsColumnsKey(s), queryFn: () => fetchGpsColumns(s), staleTime: 5 * 60_000, structuralSharing: false });
 }

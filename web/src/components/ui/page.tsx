@@ -19,6 +19,29 @@ export function Page(props: { title: ReactNode; menu: MenuItem[]; aside?: ReactN
   );
 }
 
+/**
+ * The page's frame while its code and data arrive: its header as the page will have it (the
+ * Menu's place kept), so a phone on a slow link shows where it is at once and nothing moves when
+ * the page comes.
+ */
+export function PageSkeleton(props: { title: ReactNode }) {
+  return (
+    <div className="page">
+      <header className="page-header">
+        <img src="/logo.svg" alt="" width={72} height={24} className="page-logo" />
+        <h1 className="page-title">{props.title}</h1>
+        <span className="btn btn-secondary skeleton-menu" aria-hidden="true">
+          {t.menu.toggle}
+        </span>
+      </header>
+      <main className="page-body page-status">
+        <div className="spinner" aria-hidden="true" />
+        <p role="status">{t.app.loading}</p>
+      </main>
+    </div>
+  );
+}
+
 /** Data from the offline copy (and how old it is), and a new version of the app waiting to be taken. */
 function OfflineBanners() {
   const storedAt = useStoredAt();

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { SessionSelector, selectableDevices } from '../../components/session-selector';
@@ -16,6 +16,7 @@ import { UPlotChart, type ChartSeries } from './uplot-chart';
 import { WhereTimeGoes, type CornerFocus } from './where-time-goes';
 import { ShareButton } from '../../components/share-button';
 import { useRecords } from '../../lib/history-api';
+import { useAfterPaint } from '../../lib/after-paint';
 
 const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176', '#90caf9', '#ff8a65'];
 
@@ -28,12 +29,15 @@ export function AnalyticsPage() {
   const me = useMe().data!;
   const devices = selectableDevices(me);
   const [params, setParams] = useSearchParams();
-  const session = addressFromQuery(params);
+  const session = useMemo(() => addressFromQuery(params), [params]);
   const device = params.get('hw');
   const foreign = device !== null && !devices.includes(device) && device !== me.demoDevice && !me.roles.admin;
-  const gps = useGpsColumns(foreign ? null : session);
   const analysis = useAnalysis(foreign ? null : session);
   const laps = useLaps(foreign ? null : session);
+  // The figures paint first (a text answer of a few kB); the lap table, the GPS file (half a
+  // megabyte) and all drawn from it come after that frame.
+  const figuresPainted = useAfterPaint(Boolean(analysis.data) || analysis.isError);
+  const gps = useGpsColumns(foreign ? null : session, figuresPainted);
   const colour: MapColour = params.get('cor') === 'inclinacao' ? 'lean' : 'speed';
   const [cursorIndex, setCursorIndex] = useState<number | null>(null);
   const numberParam = (key: string) => (params.get(key) && Number.isInteger(Number(params.get(key))) ? Number(params.get(key)) : undefined);
@@ -41,7 +45,9 @@ export function AnalyticsPage() {
   const xRange: [number, number] | null = focus ? [focus.fromM, focus.toM] : null;
 
   const a = t.analytics;
-  const c = gps.data;
+  // What is drawn from the GPS file and the track analysis renders in slices (a deferred value), so a
+  // phone keeps answering taps while it is built.
+  const c = useDeferredValue(gps.data);
   const records = useRecords();
   const record = session ? records.data?.records.find((r) => r.track === session.track) : undefined;
   const personalBestKey = record && session && record.device === session.device && record.date === session.date ? `${record.heat}${record.lapCount}` : null;
@@ -60,18 +66,35 @@ export function AnalyticsPage() {
   const chosen = useMemo(() => segments.filter((s) => chosenKeys.has(lapKey(s))), [segments, chosenKeys]);
   const reference = segments.find((s) => lapKey(s) === bestKey) ?? chosen[0] ?? segments[0];
 
-  const setParam = (key: string, value: string | null) => {
-    const next = new URLSearchParams(params);
-    if (value === null) next.delete(key);
-    else next.set(key, value);
-    setParams(next, { replace: true });
-  };
-  const toggleLap = (key: string) => {
-    const next = new Set(chosenKeys);
-    if (next.has(key)) next.delete(key);
-    else next.add(key);
-    setParam('voltas', [...next].join(','));
-  };
+  const setParam = useCallback(
+    (key: string, value: string | null) => {
+      const next = new URLSearchParams(params);
+      if (value === null) next.delete(key);
+      else next.set(key, value);
+      setParams(next, { replace: true });
+    },
+    [params, setParams],
+  );
+  // The handlers below keep their identity between renders: the lap table and the corners (the
+  // largest parts of the page) are memoized, and render again only when what they show changes.
+  const toggleLap = useCallback(
+    (key: string) => {
+      const next = new Set(chosenKeys);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      setParam('voltas', [...next].join(','));
+    },
+    [chosenKeys, setParam],
+  );
+  const chooseStudy = useCallback(
+    (choice: { lap?: number; reference?: number }) => {
+      const next = new URLSearchParams(params);
+      if (choice.lap !== undefined) next.set('estudada', String(choice.lap));
+      if (choice.reference !== undefined) next.set('referencia', String(choice.reference));
+      setParams(next, { replace: true });
+    },
+    [params, setParams],
+  );
 
   const charts = useMemo(() => {
     if (!c || !reference || chosen.length === 0) return null;
@@ -88,21 +111,18 @@ export function AnalyticsPage() {
     return { speed, roll, deltas, series, deltaSeries };
   }, [c, chosen, reference, bestKey]);
 
-  // What lies below the first screen (lap table, progression and whole-session charts) waits one
-  // frame, its figures computed then too: the map and the lap charts paint first.
-  const [restShown, setRestShown] = useState(false);
-  useEffect(() => {
-    if (!charts || restShown) return;
-    const frame = requestAnimationFrame(() => setRestShown(true));
-    return () => cancelAnimationFrame(frame);
-  }, [charts, restShown]);
+  // The map paints first, the lap charts a frame later, and what lies below them (progression and
+  // whole-session charts, their figures computed then too) a frame after that.
+  const chartsShown = useAfterPaint(Boolean(charts));
+  const restShown = useAfterPaint(chartsShown);
   // Corners, cards and the ideal lap are asked for once the map and the lap charts have painted:
   // their answer (and its reading) would otherwise compete with the first paint on a phone.
   const afterFirstPaint = restShown || (Boolean(c) && !charts);
-  const track = useTrackAnalysis(foreign || !gps.data?.count || !afterFirstPaint ? null : session, {
+  const trackQuery = useTrackAnalysis(foreign || !gps.data?.count || !afterFirstPaint ? null : session, {
     lap: numberParam('estudada'),
     reference: numberParam('referencia'),
   });
+  const track = { ...trackQuery, data: useDeferredValue(trackQuery.data) };
   const sessionCharts = useMemo(() => {
     if (!c || !charts || !restShown) return null;
     const flying = segments.filter((l) => !l.outLap);
@@ -117,8 +137,20 @@ export function AnalyticsPage() {
     c && reference && cursorIndex !== null && cursorIndex >= reference.start && cursorIndex < reference.end
       ? c.meterSum[cursorIndex]! - c.meterSum[reference.start]!
       : null;
-  const exportHref = (format: string, lap?: { heat: string; lapCount: number }) =>
-    `${sessionPath(session!)}/export/${format}${lap ? `?heat=${lap.heat}&lap=${lap.lapCount}` : ''}`;
+  const exportHref = useCallback(
+    (format: string, lap?: { heat: string; lapCount: number }) =>
+      `${session ? sessionPath(session) : ''}/export/${format}${lap ? `?heat=${lap.heat}&lap=${lap.lapCount}` : ''}`,
+    [session],
+  );
+  const hasRecord = Boolean(record);
+  const compareHref = useMemo(
+    () =>
+      hasRecord && session
+        ? (l: { heat: string; lapCount: number }) =>
+            `/comparar?${new URLSearchParams({ ...addressToQuery(session), volta: `${l.heat}${l.lapCount}`, ref: 'recorde' }).toString()}`
+        : undefined,
+    [hasRecord, session],
+  );
 
   return (
     <Page
@@ -144,9 +176,9 @@ export function AnalyticsPage() {
         onLoad={(s) => setParams({ ...addressToQuery(s), ...(params.get('cor') ? { cor: params.get('cor')! } : {}) })}
       />
       {!session && <p className="muted prompt">{a.selectPrompt}</p>}
-      {session && !foreign && gps.isFetching && !c && (
+      {session && !foreign && analysis.isPending && (
         <div className="loading-inline" role="status">
-          <progress max={1} value={gps.progress || undefined} aria-label={a.loadingGps} /> {a.loadingGps}
+          <progress aria-label={a.loadingFigures} /> {a.loadingFigures}
         </div>
       )}
       {(gps.isError || analysis.isError) &&
@@ -158,7 +190,7 @@ export function AnalyticsPage() {
           </p>
         ))}
       {c && c.count === 0 && <p className="empty-state">{a.noGps}</p>}
-      {c && c.count > 0 && analysis.data && session && (
+      {!(c && c.count === 0) && analysis.data && session && (
         <section aria-label={`${session.track} ${formatDdmmyyyy(session.date)}`}>
           <dl className="summary" data-testid="analysis-summary">
             <div className="summary-item">
@@ -199,106 +231,105 @@ export function AnalyticsPage() {
               <ShareButton session={session} laps={(track.data?.laps ?? []).filter((l) => l.complete).map((l) => `${l.heat}${l.number}`)} />
             )}
           </p>
-          <div className="analytics-grid">
-            <div>
-              <fieldset className="colour-toggle">
-                <legend>{a.colour}</legend>
-                <label>
-                  <input type="radio" name="cor" checked={colour === 'speed'} onChange={() => setParam('cor', null)} /> {a.colourSpeed}
-                </label>
-                <label>
-                  <input type="radio" name="cor" checked={colour === 'lean'} onChange={() => setParam('cor', 'inclinacao')} /> {a.colourLean}
-                </label>
-              </fieldset>
-              {reference && (
-                <TrackMap
-                  c={c}
-                  laps={chosen.length ? chosen : [reference]}
-                  reference={reference}
-                  colour={colour}
-                  cursorIndex={cursorIndex}
-                  onHoverIndex={setCursorIndex}
-                  corners={track.data?.corners}
-                  focus={focus}
-                />
-              )}
+          {!c && !gps.isError && (
+            // Room for the map and charts while the GPS file arrives: what lies below stays below the first screen.
+            <div className="gps-pending loading-inline" role="status">
+              <progress max={1} value={gps.progress || undefined} aria-label={a.loadingGps} /> {a.loadingGps}
             </div>
-            <div>
-              {!charts && <p className="muted">{a.pickOne}</p>}
-              {charts && (
-                <>
-                  <UPlotChart
-                    testId="chart-speed"
-                    title={a.chartSpeed}
-                    xLabel={a.axisDistance}
-                    yLabel={a.axisSpeed}
-                    x={charts.speed.x}
-                    ys={charts.speed.ys}
-                    series={charts.series}
-                    syncKey="dist"
-                    onCursorX={onChartCursor}
-                    cursorX={cursorDistance}
-                    xRange={xRange}
+          )}
+          {c && (
+            <div className="analytics-grid">
+              <div>
+                <fieldset className="colour-toggle">
+                  <legend>{a.colour}</legend>
+                  <label>
+                    <input type="radio" name="cor" checked={colour === 'speed'} onChange={() => setParam('cor', null)} /> {a.colourSpeed}
+                  </label>
+                  <label>
+                    <input type="radio" name="cor" checked={colour === 'lean'} onChange={() => setParam('cor', 'inclinacao')} /> {a.colourLean}
+                  </label>
+                </fieldset>
+                {reference && (
+                  <TrackMap
+                    c={c}
+                    laps={chosen.length ? chosen : [reference]}
+                    reference={reference}
+                    colour={colour}
+                    cursorIndex={cursorIndex}
+                    onHoverIndex={setCursorIndex}
+                    corners={track.data?.corners}
+                    focus={focus}
                   />
-                  <UPlotChart
-                    testId="chart-lean"
-                    title={a.chartLean}
-                    xLabel={a.axisDistance}
-                    yLabel={a.axisLean}
-                    x={charts.roll.x}
-                    ys={charts.roll.ys}
-                    series={charts.series}
-                    syncKey="dist"
-                    onCursorX={onChartCursor}
-                    xRange={xRange}
-                  />
-                  {charts.deltaSeries.length > 0 && (
+                )}
+              </div>
+              <div>
+                {!charts && <p className="muted">{a.pickOne}</p>}
+                {charts && chartsShown && (
+                  <>
                     <UPlotChart
-                      testId="chart-delta"
-                      title={a.chartDelta}
+                      testId="chart-speed"
+                      title={a.chartSpeed}
                       xLabel={a.axisDistance}
-                      yLabel={a.axisDelta}
+                      yLabel={a.axisSpeed}
                       x={charts.speed.x}
-                      ys={charts.deltas}
-                      series={charts.deltaSeries}
-                      yDigits={2}
+                      ys={charts.speed.ys}
+                      series={charts.series}
+                      syncKey="dist"
+                      onCursorX={onChartCursor}
+                      cursorX={cursorDistance}
+                      xRange={xRange}
+                    />
+                    <UPlotChart
+                      testId="chart-lean"
+                      title={a.chartLean}
+                      xLabel={a.axisDistance}
+                      yLabel={a.axisLean}
+                      x={charts.roll.x}
+                      ys={charts.roll.ys}
+                      series={charts.series}
                       syncKey="dist"
                       onCursorX={onChartCursor}
                       xRange={xRange}
                     />
-                  )}
-                </>
-              )}
+                    {charts.deltaSeries.length > 0 && (
+                      <UPlotChart
+                        testId="chart-delta"
+                        title={a.chartDelta}
+                        xLabel={a.axisDistance}
+                        yLabel={a.axisDelta}
+                        x={charts.speed.x}
+                        ys={charts.deltas}
+                        series={charts.deltaSeries}
+                        yDigits={2}
+                        syncKey="dist"
+                        onCursorX={onChartCursor}
+                        xRange={xRange}
+                      />
+                    )}
+                  </>
+                )}
+              </div>
             </div>
-          </div>
+          )}
           <WhereTimeGoes
             data={track.data}
             session={session}
             pending={track.isPending}
             error={track.error}
-            onChoose={(choice) => {
-              const next = new URLSearchParams(params);
-              if (choice.lap !== undefined) next.set('estudada', String(choice.lap));
-              if (choice.reference !== undefined) next.set('referencia', String(choice.reference));
-              setParams(next, { replace: true });
-            }}
+            onChoose={chooseStudy}
             focus={focus}
             onFocus={setFocus}
           />
-          {(restShown || !charts) && (
+          {figuresPainted && (
             <LapFiguresTable
               analysis={analysis.data}
               laps={laps.data}
               chosen={chosenKeys}
               bestKey={bestKey}
               onToggle={toggleLap}
-              exportHref={(f, l) => exportHref(f, l)}
+              exportHref={exportHref}
               personalBestKey={personalBestKey}
-              compareHref={
-                record
-                  ? (l) => `/comparar?${new URLSearchParams({ ...addressToQuery(session), volta: `${l.heat}${l.lapCount}`, ref: 'recorde' }).toString()}`
-                  : undefined
-              }
+              compareHref={compareHref}
             />
           )}
           {sessionCharts && (

@@ -1,3 +1,4 @@
+import { Fragment, memo, useState } from 'react';
 import type { AnalysisResponse, LapsResponse } from '../../../../core/contracts/sessions.contract';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { Link } from 'react-router';
@@ -5,8 +6,12 @@ import { fill, t } from '../../i18n/messages';
 import { lean, oneDecimal, speedTable } from '../../lib/format';
 import { lapKey } from './chart-data';
 
-/** Per lap: time, top and minimum speed, lean extremes, satellites, sample rate; choose laps to overlay; export. */
-export function LapFiguresTable(props: {
+/**
+ * Per lap: time, top and minimum speed, lean extremes, satellites, sample rate; choose laps to
+ * overlay; export. On a phone a row holds the lap and its time, the rest one tap away (as the
+ * laps table): a full day's table is then a third of the page to lay out, and no sideways scroll.
+ */
+export const LapFiguresTable = memo(function LapFiguresTable(props: {
   analysis: AnalysisResponse;
   laps: LapsResponse | undefined;
   chosen: Set<string>;
@@ -19,23 +24,44 @@ export function LapFiguresTable(props: {
   compareHref?: ((lap: { heat: string; lapCount: number }) => string) | undefined;
 }) {
   const a = t.analytics;
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const expand = (key: string) =>
+    setExpanded((before) => {
+      const next = new Set(before);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
   const lapTimeOf = (heat: string, lapCount: number, fallbackMs: number) =>
     props.laps?.laps.find((l) => l.heat === heat && l.lapCount === lapCount)?.lapTimeMs ?? fallbackMs;
   return (
-    <div className="table-scroll" role="region" aria-label={a.lapsTable} tabIndex={0}>
+    <div className="table-scroll below-fold" role="region" aria-label={a.lapsTable} tabIndex={0}>
       <table className="data-table figures-table">
         <thead>
           <tr>
             <th scope="col">{a.colShow}</th>
             <th scope="col">{a.colLap}</th>
             <th scope="col">{a.colTime}</th>
-            <th scope="col">{a.colTop}</th>
-            <th scope="col">{a.colMin}</th>
-            <th scope="col">{a.colLeanL}</th>
-            <th scope="col">{a.colLeanR}</th>
-            <th scope="col">{a.colSats}</th>
-            <th scope="col">{a.colRate}</th>
-            <th scope="col">{a.colExport}</th>
+            <th scope="col" className="wide-only">
+              {a.colTop}
+            </th>
+            <th scope="col" className="wide-only">
+              {a.colMin}
+            </th>
+            <th scope="col" className="wide-only">
+              {a.colLeanL}
+            </th>
+            <th scope="col" className="wide-only">
+              {a.colLeanR}
+            </th>
+            <th scope="col" className="wide-only">
+              {a.colSats}
+            </th>
+            <th scope="col" className="wide-only">
+              {a.colRate}
+            </th>
+            <th scope="col" className="wide-only">
+              {a.colExport}
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -43,60 +69,116 @@ export function LapFiguresTable(props: {
             const key = lapKey(lap);
             const isBest = key === props.bestKey;
             const isRecord = key === props.personalBestKey;
+            const open = expanded.has(key);
             return (
-              <tr key={key} className={`${isBest ? 'lap-best' : lap.outLap ? 'lap-out' : ''}${isRecord ? ' lap-pb' : ''}`} data-testid="figures-row">
-                <td>
-                  <label className="check-target">
-                    <input
-                      type="checkbox"
-                      className="big-check"
-                      checked={props.chosen.has(key)}
-                      onChange={() => props.onToggle(key)}
-                      aria-label={fill(a.showLap, { lap: key })}
-                    />
-                  </label>
-                </td>
-                <td>
-                  {key}
-                  {isBest && <span className="badge badge-best">★ {a.best}</span>}
-                  {lap.outLap && <span className="badge">{a.outLap}</span>}
-                  {isRecord && (
-                    <span className="badge badge-pb" data-testid="personal-best">
-                      ◆ {t.history.personalBest}
-                    </span>
-                  )}
-                </td>
-                <td className={isRecord ? 'num time-pb' : 'num'}>
-                  {formatLapTime(lapTimeOf(lap.heat, lap.lapCount, lap.durationMs))}
-                  {props.compareHref && !lap.outLap && !isRecord && (
-                    <Link className="compare-link" to={props.compareHref(lap)}>
-                      {t.history.compareRecord}
-                    </Link>
-                  )}
-                </td>
-                <td className="num">{speedTable(lap.topSpeedKmh)}</td>
-                <td className="num">{speedTable(lap.minSpeedKmh)}</td>
-                <td className="num">{lean(lap.maxLeanLeftDeg)}</td>
-                <td className="num">{lean(lap.maxLeanRightDeg)}</td>
-                <td className="num">
-                  {Math.round(lap.meanSatellites)} <small>{fill(a.minSatellites, { n: lap.minSatellites })}</small>
-                  {lap.weakFix && <span className="badge badge-warn">⚠ {a.weakFix}</span>}
-                </td>
-                <td className="num">{oneDecimal(lap.sampleRateHz)}</td>
-                <td>
-                  <a href={props.exportHref('csv', lap)} download>
-                    {a.exportCsvShort}
-                  </a>{' '}
-                  ·{' '}
-                  <a href={props.exportHref('gpx', lap)} download>
-                    {a.exportGpx}
-                  </a>
-                </td>
-              </tr>
+              <Fragment key={key}>
+                <tr className={`${isBest ? 'lap-best' : lap.outLap ? 'lap-out' : ''}${isRecord ? ' lap-pb' : ''}`} data-testid="figures-row">
+                  <td>
+                    <label className="check-target">
+                      <input
+                        type="checkbox"
+                        className="big-check"
+                        checked={props.chosen.has(key)}
+                        onChange={() => props.onToggle(key)}
+                        aria-label={fill(a.showLap, { lap: key })}
+                      />
+                    </label>
+                  </td>
+                  <td>
+                    {key}
+                    {isBest && <span className="badge badge-best">★ {a.best}</span>}
+                    {lap.outLap && <span className="badge">{a.outLap}</span>}
+                    {isRecord && (
+                      <span className="badge badge-pb" data-testid="personal-best">
+                        ◆ {t.history.personalBest}
+                      </span>
+                    )}
+                  </td>
+                  <td className={isRecord ? 'num time-pb' : 'num'}>
+                    {formatLapTime(lapTimeOf(lap.heat, lap.lapCount, lap.durationMs))}
+                    {props.compareHref && !lap.outLap && !isRecord && (
+                      <Link className="compare-link" to={props.compareHref(lap)}>
+                        {t.history.compareRecord}
+                      </Link>
+                    )}
+                    <button
+                      type="button"
+                      className="btn btn-secondary btn-small phone-only"
+                      aria-expanded={open}
+                      aria-controls={`figures-${key}`}
+                      onClick={() => expand(key)}
+                    >
+                      {a.lapDetails}
+                    </button>
+                  </td>
+                  <td className="num wide-only">{speedTable(lap.topSpeedKmh)}</td>
+                  <td className="num wide-only">{speedTable(lap.minSpeedKmh)}</td>
+                  <td className="num wide-only">{lean(lap.maxLeanLeftDeg)}</td>
+                  <td className="num wide-only">{lean(lap.maxLeanRightDeg)}</td>
+                  <td className="num wide-only">
+                    <Satellites lap={lap} />
+                  </td>
+                  <td className="num wide-only">{oneDecimal(lap.sampleRateHz)}</td>
+                  <td className="wide-only">
+                    <Exports lap={lap} href={props.exportHref} />
+                  </td>
+                </tr>
+                {open && (
+                  <tr className="lap-details phone-only" id={`figures-${key}`}>
+                    <td colSpan={3}>
+                      <dl className="lap-figures">
+                        <dt>{a.colTop}</dt>
+                        <dd>{speedTable(lap.topSpeedKmh)}</dd>
+                        <dt>{a.colMin}</dt>
+                        <dd>{speedTable(lap.minSpeedKmh)}</dd>
+                        <dt>{a.colLeanL}</dt>
+                        <dd>{lean(lap.maxLeanLeftDeg)}</dd>
+                        <dt>{a.colLeanR}</dt>
+                        <dd>{lean(lap.maxLeanRightDeg)}</dd>
+                        <dt>{a.colSats}</dt>
+                        <dd>
+                          <Satellites lap={lap} />
+                        </dd>
+                        <dt>{a.colRate}</dt>
+                        <dd>{oneDecimal(lap.sampleRateHz)}</dd>
+                        <dt>{a.colExport}</dt>
+                        <dd>
+                          <Exports lap={lap} href={props.exportHref} />
+                        </dd>
+                      </dl>
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
             );
           })}
         </tbody>
       </table>
     </div>
+  );
+});
+
+type FiguresLap = AnalysisResponse['laps'][number];
+
+function Satellites({ lap }: { lap: FiguresLap }) {
+  return (
+    <>
+      {Math.round(lap.meanSatellites)} <small>{fill(t.analytics.minSatellites, { n: lap.minSatellites })}</small>
+      {lap.weakFix && <span className="badge badge-warn">⚠ {t.analytics.weakFix}</span>}
+    </>
+  );
+}
+
+function Exports({ lap, href }: { lap: FiguresLap; href: (format: 'csv' | 'gpx', lap: { heat: string; lapCount: number }) => string }) {
+  return (
+    <>
+      <a href={href('csv', lap)} download>
+        {t.analytics.exportCsvShort}
+      </a>{' '}
+      ·{' '}
+      <a href={href('gpx', lap)} download>
+        {t.analytics.exportGpx}
+      </a>
+    </>
   );
 }

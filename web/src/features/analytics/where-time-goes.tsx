@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { formatGap } from '../../../../core/laps/lap-math';
 import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
@@ -61,7 +62,7 @@ function LapSelect(props: { label: string; laps: TrackAnalysisResponse['laps']; 
  * where the most time went as cards in plain Portuguese, and a corner table; tapping a card or a
  * corner zooms the map and the charts to it.
  */
-export function WhereTimeGoes(props: {
+export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
   data: TrackAnalysisResponse | undefined;
   session: SessionAddress | null;
   pending: boolean;
@@ -74,7 +75,7 @@ export function WhereTimeGoes(props: {
   const { data } = props;
   if (props.error) {
     return (
-      <section className="where-time-goes" aria-labelledby="where-title">
+      <section className="where-time-goes below-fold" aria-labelledby="where-title">
         <h2 id="where-title">{tr.whereTitle}</h2>
         <p className="notice">{errorMessage(props.error)}</p>
       </section>
@@ -94,7 +95,7 @@ export function WhereTimeGoes(props: {
   const zoom = (segment: string) => props.onFocus(props.focus?.segment === segment ? null : focusOf(data, segment));
 
   return (
-    <section className="where-time-goes" aria-labelledby="where-title">
+    <section className="where-time-goes below-fold" aria-labelledby="where-title">
       <h2 id="where-title">{tr.whereTitle}</h2>
       <dl className="summary">
         <div className="summary-item summary-ideal">
@@ -219,4 +220,4 @@ export function WhereTimeGoes(props: {
       )}
     </section>
   );
-}
+});

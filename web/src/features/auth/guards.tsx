@@ -4,10 +4,10 @@ import { FullPageStatus } from '../../components/ui/full-page-status';
 import { useMe } from '../../lib/session';
 
 /** Every route but /login: a signed-out visitor is sent to /login. */
-export function RequireAuth({ children }: { children: ReactNode }) {
+export function RequireAuth({ children, loading }: { children: ReactNode; loading?: ReactNode }) {
   const me = useMe();
   const location = useLocation();
-  if (me.isPending) return <FullPageStatus loading />;
+  if (me.isPending) return loading ?? <FullPageStatus loading />;
   if (me.isError) return <FullPageStatus error={me.error} onRetry={() => void me.refetch()} />;
   if (!me.data) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
   return children;
