@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -25,6 +25,7 @@ import { loadTracks } from '../server/src/lib/track-files';
 import { MAX_HEAVY_READS_IN_FLIGHT } from '../server/src/plugins/heavy-reads';
 import { Browser, freePort } from '../server/test/test-server';
 import { benchImports } from './imports';
+import { lighthouse, lighthouseCli, signedInChrome, type LighthouseRun } from './lighthouse-run';
 
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has('--quick');
@@ -650,19 +651,20 @@ async function main() {
   // Lighthouse's performance score, its default mobile run (a mid-range phone on slow 4G,
   // simulated), signed in as the rider for the pages behind the sign-in.
   if (LIGHTHOUSE) {
-    const cli = lighthouseCli();
+    const cli = lighthouseCli(log);
     if (typeof cli !== 'string') {
       rows.push(['Lighthouse', `not measured: ${cli.reason}`, '', '', '≥ 95']);
     } else {
       const n = QUICK ? 1 : 3;
-      // /login as a visitor (signed in, it sends the rider on); the others as the rider.
-      const riderCookie = `voltas_session=${session}`;
+      // /login as a visitor (signed in, it sends the rider on); the others as the rider, in a
+      // Chrome signed in as them.
+      const signedIn = await signedInChrome(base, { name: 'voltas_session', value: session });
       const pages = [
         ['lighthouse_login', '/login', undefined, '≥ 95'],
-        ['lighthouse_laps', '/laps', riderCookie, '≥ 95'],
-        ['lighthouse_analytics', '/analytics?hw=000000000900&pista=Interlagos&data=02112026', riderCookie, '(reported)'],
+        ['lighthouse_laps', '/laps', signedIn.port, '≥ 95'],
+        ['lighthouse_analytics', '/analytics?hw=000000000900&pista=Interlagos&data=02112026', signedIn.port, '≥ 90'],
       ] as const;
-      for (const [key, route, cookie, target] of pages) {
+      for (const [key, route, port, target] of pages) {
         log(`Lighthouse ${route}…`);
         const scores: number[] = [];
         let last: LighthouseRun | undefined;
@@ -672,7 +674,7 @@ async function main() {
         // up to three failures a page; a page that still fails is reported unmeasured.
         while (scores.length < n && failures < 3) {
           try {
-            last = lighthouse(cli, `${base}${route}`, cookie);
+            last = lighthouse(cli, `${base}${route}`, port);
             scores.push(last.score);
           } catch (err) {
             failures++;
@@ -696,68 +698,12 @@ async function main() {
           target,
         ]);
       }
+      await signedIn.close();
     }
   }
 
   for (const c of children) c.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
-}
-
-const LIGHTHOUSE_DIR = path.join(ROOT, 'bench/lighthouse');
-
-/** Lighthouse's CLI, installed on first use from its own lockfile (bench/lighthouse). */
-function lighthouseCli(): string | { reason: string } {
-  const cli = path.join(LIGHTHOUSE_DIR, 'node_modules/lighthouse/cli/index.js');
-  if (!existsSync(cli)) {
-    log('installing Lighthouse for the benchmark (bench/lighthouse, once)…');
-    try {
-      execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel', 'error'], {
-        cwd: LIGHTHOUSE_DIR,
-        stdio: 'inherit',
-        env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
-      });
-    } catch {
-      return { reason: 'Lighthouse could not be installed (npm ci in bench/lighthouse failed)' };
-    }
-  }
-  return cli;
-}
-
-type LighthouseRun = { score: number; detail: string };
-
-function lighthouse(cli: string, url: string, cookie: string | undefined): LighthouseRun {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'voltas-lh-'));
-  const out = path.join(dir, 'report.json');
-  try {
-    execFileSync(
-      process.execPath,
-      [
-        cli,
-        url,
-        '--quiet',
-        '--only-categories=performance',
-        '--output=json',
-        `--output-path=${out}`,
-        ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
-        '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
-      ],
-      { env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' }, stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-    const report = JSON.parse(readFileSync(out, 'utf8')) as {
-      finalDisplayedUrl: string;
-      categories: { performance: { score: number } };
-      audits: Record<string, { displayValue?: string }>;
-    };
-    // A page behind the sign-in that lands on /login measured the wrong page.
-    if (new URL(report.finalDisplayedUrl).pathname !== new URL(url).pathname) throw new Error(`Lighthouse measured ${report.finalDisplayedUrl}, not ${url}`);
-    const a = (k: string) => report.audits[k]?.displayValue ?? '?';
-    return {
-      score: Math.round(report.categories.performance.score * 100),
-      detail: `FCP ${a('first-contentful-paint')}, LCP ${a('largest-contentful-paint')}, TBT ${a('total-blocking-time')}, CLS ${a('cumulative-layout-shift')}`,
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 function printTable() {

@@ -63,7 +63,10 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   expect(await map.getAttribute('data-cursor')).not.toBe(fromChart);
   await expect.poll(() => cursor.evaluate((el) => getComputedStyle(el).transform)).not.toBe('none');
 
-  // Choose a second lap: the delta chart appears and the URL keeps the choice.
+  // Choose a second lap: the delta chart appears and the URL keeps the choice. The lap table is
+  // drawn as the rider scrolls towards it.
+  const lapsTable = page.getByRole('region', { name: 'Voltas da sessão' });
+  await lapsTable.scrollIntoViewIfNeeded();
   const a3 = page.getByRole('checkbox', { name: /volta A3 nos gráficos/ });
   const wasChecked = await a3.isChecked();
   await a3.click();
@@ -73,12 +76,16 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
     await a3.click();
   }
   await expect(page).toHaveURL(/voltas=/);
+  // Charts are drawn as they come into view.
+  await page.getByTestId('chart-delta').scrollIntoViewIfNeeded();
   await expect(page.getByTestId('chart-delta')).toHaveAttribute('data-ready', 'true');
   // Controlled by the address (an async navigation): click, then wait for the state.
   await page.getByRole('radio', { name: 'inclinação' }).click();
   await expect(page.getByRole('radio', { name: 'inclinação' })).toBeChecked();
   await expect(page).toHaveURL(/cor=inclinacao/);
   await page.reload();
+  await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
+  await lapsTable.scrollIntoViewIfNeeded();
   await expect(page.getByRole('checkbox', { name: /volta A3 nos gráficos/ })).toBeChecked();
   await expect(page.getByRole('radio', { name: 'inclinação' })).toBeChecked();
   // Weak GPS fixes are flagged per lap when present; every lap shows satellites and sample rate.

@@ -38,9 +38,10 @@ function lazyPage(
   title?: (search: URLSearchParams) => ReactNode,
 ) {
   const code = codeOnDemand(load);
-  function PageCode({ skeleton }: { skeleton: ReactNode }) {
-    const { Component, failed } = code.useCode();
-    if (Component) return <Component />;
+  /** `hold`: the rider's session is still being checked (the frame shows, nothing of the page yet). */
+  function PageCode({ skeleton, hold = false }: { skeleton: ReactNode; hold?: boolean }) {
+    const { Component, failed } = code.useCode(!hold);
+    if (Component && !hold) return <Component />;
     // Retry reloads: after a release the old file names are gone, and the new page knows the new ones.
     if (failed) return <FullPageStatus errorText={t.app.pageLoadFailed} onRetry={() => window.location.reload()} />;
     return skeleton ?? <FullPageStatus loading />;
@@ -73,7 +74,9 @@ function lazyPage(
     }, [search, afterPaint]);
     if (guard === 'public') return <PageCode skeleton={skeleton} />;
     return guard === 'rider' ? (
-      <RequireAuth loading={skeleton}>
+      // The same PageCode while the session is checked and after: its frame stays one element on the
+      // screen (a frame drawn again counts as a new paint, and a phone's first paint as a late one).
+      <RequireAuth loading={skeleton && <PageCode skeleton={skeleton} hold />}>
         <PageCode skeleton={skeleton} />
       </RequireAuth>
     ) : (

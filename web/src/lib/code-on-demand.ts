@@ -11,10 +11,11 @@ export function codeOnDemand(load: () => Promise<ComponentType>) {
   let loaded: ComponentType | undefined;
   let loading: Promise<ComponentType> | undefined;
   const start = () => (loading ??= load().then((component) => (loaded = component)));
-  function useCode(): { Component: ComponentType | undefined; failed: boolean } {
+  /** `wanted` false: not started from here (yet). */
+  function useCode(wanted = true): { Component: ComponentType | undefined; failed: boolean } {
     const [state, setState] = useState<'waiting' | 'arrived' | 'failed'>('waiting');
     useEffect(() => {
-      if (loaded) return;
+      if (loaded || !wanted) return;
       let live = true;
       start().then(
         () => live && setState('arrived'),
@@ -23,7 +24,7 @@ export function codeOnDemand(load: () => Promise<ComponentType>) {
       return () => {
         live = false;
       };
-    }, []);
+    }, [wanted]);
     return { Component: loaded, failed: state === 'failed' };
   }
   return { start, useCode };

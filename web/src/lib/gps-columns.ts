@@ -1,46 +1,46 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { decodeGpsColumns } from '../../../core/formats/gps-columns-codec';
 import type { GpsColumns } from '../../../core/formats/gps-columns';
 import { ApiError } from './api-client';
-import { noteAnswer } from './offline';
+import { downloadGps, failure, type GpsDownloadMessage } from './gps-download';
+import { noteStoredAt } from './offline';
 import { sessionPath, type SessionAddress } from '../../../core/contracts/session-paths';
 
 export const gpsColumnsKey = (s: SessionAddress | null) => ['gps-columns', s?.device, s?.track, s?.date] as const;
 
-/** Downloads the session's binary GPS columns (parsed once on the server) and decodes them. */
-export async function fetchGpsColumns(s: SessionAddress, onProgress: (share: number) => void = () => {}, signal?: AbortSignal): Promise<GpsColumns> {
-  onProgress(0);
-  const url = `${sessionPath(s)}/gps.bin`;
-  const res = await fetch(url, { credentials: 'same-origin', signal });
-  noteAnswer(res);
-  if (!res.ok) {
-    const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string };
-    throw new ApiError((body.code as never) ?? 'storage/unknown', res.status, body.message ?? res.statusText);
-  }
-  const total = Number(res.headers.get('x-decoded-length')) || 0;
-  const reader = res.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  let shown = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    received += value.length;
-    // In steps of 5 %: each step re-renders the page, and a download arrives in ~100 pieces.
-    const share = total ? Math.min(1, received / total) : 0;
-    if (share - shown >= 0.05) onProgress((shown = share));
-  }
-  const bytes = new Uint8Array(received);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.length;
-  }
-  onProgress(1);
-  // Lazily: the first paint reads five of the twelve columns; the others wait until read.
-  return decodeGpsColumns(bytes, { lazy: true });
+/**
+ * Downloads the session's binary GPS columns (parsed once on the server) and decodes them, in a
+ * worker where the browser has one (a day's decoding held a phone's main thread for a tenth of a
+ * second), else here.
+ */
+export function fetchGpsColumns(s: SessionAddress, onProgress: (share: number) => void = () => {}, signal?: AbortSignal): Promise<GpsColumns> {
+  const url = new URL(`${sessionPath(s)}/gps.bin`, window.location.href).href;
+  return new Promise((resolve, reject) => {
+    let stop = () => {};
+    const answer = (m: GpsDownloadMessage) => {
+      if (m.kind === 'progress') return onProgress(m.share);
+      stop();
+      if (m.kind === 'refused') return reject(new ApiError((m.code as never) ?? 'storage/unknown', m.status, m.message));
+      noteStoredAt(m.storedAt);
+      resolve(m.columns);
+    };
+    if (typeof Worker === 'undefined') {
+      downloadGps(url, answer, signal).catch((err: unknown) => answer(failure(err)));
+      return;
+    }
+    const worker = new Worker(new URL('./gps-worker.ts', import.meta.url), { type: 'module' });
+    stop = () => worker.terminate();
+    worker.onmessage = (ev: MessageEvent<GpsDownloadMessage>) => answer(ev.data);
+    worker.onerror = (ev) => {
+      stop();
+      reject(new Error(ev.message || 'GPS worker failed'));
+    };
+    signal?.addEventListener('abort', () => {
+      stop();
+      reject(signal.reason);
+    });
+    worker.postMessage({ url });
+  });
 }
 
 /**

@@ -10,7 +10,11 @@ const notify = () => {
 
 /** Every answer the page reads goes through here: a kept copy turns the banner on, a fresh one off. */
 export function noteAnswer(res: Response): void {
-  const stamp = res.headers.get(STORED_AT_HEADER);
+  noteStoredAt(res.headers.get(STORED_AT_HEADER));
+}
+
+/** As noteAnswer, from the stamp itself (an answer read in a worker). */
+export function noteStoredAt(stamp: string | null): void {
   const next = stamp ? new Date(stamp) : null;
   if (next?.getTime() === storedAt?.getTime()) return;
   // The oldest kept answer on screen is what the banner names.

@@ -9,7 +9,8 @@ import { useMe } from '../../lib/session';
 import { sessionPath, useLaps } from '../../lib/sessions-api';
 import { useAnalysis, useGpsColumns, useTrackAnalysis } from './analytics.api';
 import { addressFromQuery, addressToQuery } from '../../../../core/contracts/session-paths';
-import { deltasOnDistanceGrid, lapKey, lapsOnDistanceGrid, sampleAtDistance, sessionSeries } from './chart-data';
+import { deltasOnDistanceGrid, lapKey, lapsOnDistanceGrid, sampleAtDistance } from './chart-data';
+import { SessionCharts } from './session-charts';
 import { LapFiguresTable } from './lap-figures-table';
 import { TrackMap, type MapColour } from './track-map';
 import { UPlotChart, type ChartSeries } from './uplot-chart';
@@ -17,6 +18,7 @@ import { WhereTimeGoes, type CornerFocus } from './where-time-goes';
 import { ShareButton } from '../../components/share-button';
 import { useRecords } from '../../lib/history-api';
 import { useAfterPaint } from '../../lib/after-paint';
+import { WhenNear } from '../../components/ui/when-near';
 
 const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176', '#90caf9', '#ff8a65'];
 
@@ -123,14 +125,6 @@ export function AnalyticsPage() {
     reference: numberParam('referencia'),
   });
   const track = { ...trackQuery, data: useDeferredValue(trackQuery.data) };
-  const sessionCharts = useMemo(() => {
-    if (!c || !charts || !restShown) return null;
-    const flying = segments.filter((l) => !l.outLap);
-    const lapMs = (l: (typeof segments)[number]) => laps.data?.laps.find((x) => x.heat === l.heat && x.lapCount === l.lapCount)?.lapTimeMs ?? l.durationMs;
-    const progression = { x: flying.map((_, i) => i + 1), ys: [flying.map((l) => lapMs(l) / 1000)] };
-    const whole = sessionSeries(c, 'speed', 1200);
-    return { progression, whole };
-  }, [c, charts, restShown, segments, laps.data]);
 
   const onChartCursor = (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
   const cursorDistance =
@@ -321,42 +315,24 @@ export function AnalyticsPage() {
             onFocus={setFocus}
           />
           {figuresPainted && (
-            <LapFiguresTable
-              analysis={analysis.data}
-              laps={laps.data}
-              chosen={chosenKeys}
-              bestKey={bestKey}
-              onToggle={toggleLap}
-              exportHref={exportHref}
-              personalBestKey={personalBestKey}
-              compareHref={compareHref}
-            />
+            // Drawn as the rider scrolls towards it (a full day is a hundred rows); its room kept meanwhile.
+            <WhenNear height={48 * (analysis.data.laps.length + 1)} label={a.lapsTable}>
+              <LapFiguresTable
+                analysis={analysis.data}
+                laps={laps.data}
+                chosen={chosenKeys}
+                bestKey={bestKey}
+                onToggle={toggleLap}
+                exportHref={exportHref}
+                personalBestKey={personalBestKey}
+                compareHref={compareHref}
+              />
+            </WhenNear>
           )}
-          {sessionCharts && (
-            <div className="analytics-grid">
-              <UPlotChart
-                testId="chart-progression"
-                title={a.chartProgression}
-                xLabel={a.axisLap}
-                yLabel={a.axisLapTime}
-                x={sessionCharts.progression.x}
-                ys={sessionCharts.progression.ys}
-                series={[{ label: a.colTime, stroke: '#ffd54f', points: true }]}
-                yDigits={3}
-                height={180}
-              />
-              <UPlotChart
-                testId="chart-session"
-                title={a.chartSession}
-                xLabel={a.axisMinutes}
-                yLabel={a.axisSpeed}
-                x={sessionCharts.whole.x}
-                ys={[sessionCharts.whole.y]}
-                series={[{ label: a.axisSpeed, stroke: '#4dd0e1', width: 1 }]}
-                xDigits={1}
-                height={180}
-              />
-            </div>
+          {c && charts && restShown && (
+            <WhenNear height={2 * 260} label={a.chartSession}>
+              <SessionCharts c={c} segments={segments} laps={laps.data} />
+            </WhenNear>
           )}
         </section>
       )}

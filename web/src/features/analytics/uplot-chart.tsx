@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { decimalBR } from '../../lib/format';
+import { useNearViewport } from '../../lib/near-viewport';
+import { useDrawTurn } from '../../lib/draw-turn';
 
 export interface ChartSeries {
   label: string;
@@ -54,6 +56,8 @@ const legendValue = (digits: number) => (_u: uPlot, v: number | null) => (v === 
  * first screen had been computed in the meantime (~25 ms).
  */
 export function UPlotChart(props: ChartProps) {
+  const figure = useRef<HTMLElement>(null);
+  const near = useDrawTurn(useNearViewport(figure));
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   const onCursor = useRef(props.onCursorX);
@@ -62,6 +66,7 @@ export function UPlotChart(props: ChartProps) {
   const { xFormat } = props;
 
   useEffect(() => {
+    if (!near) return;
     const el = box.current!;
     const width = Math.max(280, el.clientWidth);
     const opts: uPlot.Options = {
@@ -117,7 +122,7 @@ export function UPlotChart(props: ChartProps) {
       chart.current = null;
     };
     // Rebuilt when the data or series change; cursor moves go through setCursor below.
-  }, [props.x, props.ys, props.series, props.syncKey, props.height, props.xLabel, props.yLabel, props.xDigits, props.yDigits, xFormat]);
+  }, [near, props.x, props.ys, props.series, props.syncKey, props.height, props.xLabel, props.yLabel, props.xDigits, props.yDigits, xFormat]);
 
   useEffect(() => {
     const u = chart.current;
@@ -134,13 +139,15 @@ export function UPlotChart(props: ChartProps) {
 
   return (
     <figure
+      ref={figure}
       className="chart"
       data-testid={props.testId}
       data-x-range={props.xRange ? props.xRange.map((v) => Math.round(v)).join('-') : ''}
       data-ready={ready ? 'true' : 'false'}
     >
       <figcaption>{props.title}</figcaption>
-      <div ref={box} className="chart-box" />
+      {/* Its drawn height kept before it is drawn: nothing below moves when it is. */}
+      <div ref={box} className="chart-box" style={{ minHeight: (props.height ?? 220) + 28 }} />
     </figure>
   );
 }

@@ -1,0 +1,126 @@
+/**
+ * Lighthouse's performance score, its default mobile run (a mid-range phone on slow 4G,
+ * simulated). Pages behind the sign-in are measured in a Chrome whose cookie jar holds the
+ * rider's session (`signedInChrome`), so every request the page makes carries it — a worker's
+ * too, which Lighthouse's `--extra-headers` does not reach (the GPS file answered 401 that way).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../server/test/test-server';
+
+const LIGHTHOUSE_DIR = path.join(import.meta.dirname, 'lighthouse');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Lighthouse's CLI, installed on first use from its own lockfile (bench/lighthouse). */
+export function lighthouseCli(log: (m: string) => void): string | { reason: string } {
+  const cli = path.join(LIGHTHOUSE_DIR, 'node_modules/lighthouse/cli/index.js');
+  if (!existsSync(cli)) {
+    log('installing Lighthouse for the benchmark (bench/lighthouse, once)…');
+    try {
+      execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel', 'error'], {
+        cwd: LIGHTHOUSE_DIR,
+        stdio: 'inherit',
+        env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' },
+      });
+    } catch {
+      return { reason: 'Lighthouse could not be installed (npm ci in bench/lighthouse failed)' };
+    }
+  }
+  return cli;
+}
+
+/**
+ * A headless Chromium on a debugging port, its cookie jar holding `cookie` for `base` (set over
+ * the DevTools protocol). Started by hand, not through Playwright: Playwright holds the pages a
+ * browser opens until it resumes them, and Lighthouse's would wait for ever.
+ */
+export async function signedInChrome(base: string, cookie: { name: string; value: string }): Promise<{ port: number; close: () => Promise<void> }> {
+  const port = await freePort();
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'voltas-lh-profile-'));
+  const chrome = spawn(
+    CHROMIUM,
+    ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
+    { stdio: 'ignore' },
+  );
+  const close = async () => {
+    chrome.kill();
+    await new Promise((r) => chrome.once('exit', r));
+    rmSync(profile, { recursive: true, force: true });
+  };
+  try {
+    let endpoint: string | undefined;
+    for (let i = 0; i < 100 && !endpoint; i++) {
+      endpoint = await fetch(`http://127.0.0.1:${port}/json/version`)
+        .then((r) => r.json() as Promise<{ webSocketDebuggerUrl: string }>)
+        .then((v) => v.webSocketDebuggerUrl)
+        .catch(() => new Promise<undefined>((r) => setTimeout(r, 100)));
+    }
+    if (!endpoint) throw new Error('Chromium did not open its debugging port');
+    const ws = new WebSocket(endpoint);
+    await new Promise((resolve, reject) => {
+      ws.onopen = resolve;
+      ws.onerror = reject;
+    });
+    const { hostname } = new URL(base);
+    const done = new Promise((resolve) => (ws.onmessage = resolve));
+    ws.send(
+      JSON.stringify({
+        id: 1,
+        method: 'Storage.setCookies',
+        params: { cookies: [{ ...cookie, domain: hostname, path: '/', httpOnly: true, sameSite: 'Lax' }] },
+      }),
+    );
+    await done;
+    ws.close();
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { port, close };
+}
+
+export type LighthouseRun = { score: number; detail: string };
+
+interface Report {
+  finalDisplayedUrl: string;
+  runtimeError?: { code: string; message: string };
+  categories: { performance: { score: number | null } };
+  audits: Record<string, { displayValue?: string; details?: { items?: { url?: string; statusCode?: number }[] } }>;
+}
+
+/** One run on `url`: in the Chrome on `port` when given (signed in), else in one Lighthouse starts. */
+export function lighthouse(cli: string, url: string, port?: number): LighthouseRun {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'voltas-lh-'));
+  const out = path.join(dir, 'report.json');
+  try {
+    execFileSync(
+      process.execPath,
+      [
+        cli,
+        url,
+        '--quiet',
+        '--only-categories=performance',
+        '--output=json',
+        `--output-path=${out}`,
+        ...(port ? [`--port=${port}`] : ['--chrome-flags=--headless=new --no-sandbox --disable-gpu']),
+      ],
+      { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
+    if (report.runtimeError) throw new Error(`Lighthouse: ${report.runtimeError.code}`);
+    // A page behind the sign-in that lands on /login measured the wrong page; one whose data was
+    // refused measured an error message.
+    if (new URL(report.finalDisplayedUrl).pathname !== new URL(url).pathname) throw new Error(`Lighthouse measured ${report.finalDisplayedUrl}, not ${url}`);
+    const refused = (report.audits['network-requests']?.details?.items ?? []).find((r) => r.url?.includes('/api/') && (r.statusCode ?? 0) >= 400);
+    if (refused) throw new Error(`Lighthouse's page load had ${refused.url} answer ${refused.statusCode}`);
+    const a = (k: string) => report.audits[k]?.displayValue ?? '?';
+    return {
+      score: Math.round((report.categories.performance.score ?? 0) * 100),
+      detail: `FCP ${a('first-contentful-paint')}, LCP ${a('largest-contentful-paint')}, TBT ${a('total-blocking-time')}, CLS ${a('cumulative-layout-shift')}`,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
