@@ -60,3 +60,33 @@ test('a session opened stays readable offline, with the banner; after logout not
   await expect(page.getByText('Sem conexão: para entrar é preciso internet.')).toBeVisible();
   await context.setOffline(false);
 });
+
+test('a new version of the app is offered, not forced, and taken when the rider says so', async ({ page }) => {
+  await signIn(page, { email: 'piloto@voltas.local' });
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  await page.goto(SESSION);
+  await expect(page.getByTestId('lap-row').first()).toBeVisible();
+  const running = () => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '');
+  const before = await running();
+
+  // A new version is published (to the browser, the worker under another address is a new one).
+  await page.evaluate(() => navigator.serviceWorker.register('/sw.js?versao=2'));
+  const offer = page.locator('.update-banner');
+  await expect(offer).toContainText('Há uma nova versão do Voltas.');
+  // Offered, not forced: the page goes on with the version it has.
+  await page.waitForTimeout(1000);
+  expect(await running()).toBe(before);
+  await expect(page.getByTestId('lap-row').first()).toBeVisible();
+
+  // Taken on the rider's word: the new version controls the page, which loads again with it.
+  const reloaded = page.waitForEvent('load');
+  await offer.getByRole('button', { name: 'Atualizar agora' }).click();
+  await reloaded;
+  await expect.poll(running).toContain('versao=2');
+  await expect(page.getByTestId('lap-row').first()).toBeVisible();
+  await expect(page.locator('.update-banner')).toHaveCount(0);
+});
