@@ -48,11 +48,11 @@ export function fetchGpsColumns(s: SessionAddress, onProgress: (share: number) =
  * sharing: a fresh download is never deep-equal to the last, and comparing would read, so
  * decode, every lazy column.
  */
-export function useGpsColumnsFor(s: SessionAddress | null, wanted = true) {
+export function useGpsColumnsFor(s: SessionAddress | null) {
   const [progress, setProgress] = useState(0);
   const query = useQuery({
     queryKey: gpsColumnsKey(s),
-    enabled: Boolean(s) && wanted,
+    enabled: Boolean(s),
     staleTime: 5 * 60_000,
     structuralSharing: false,
     queryFn: ({ signal }) => fetchGpsColumns(s!, setProgress, signal),

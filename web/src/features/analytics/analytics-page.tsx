@@ -36,10 +36,11 @@ export function AnalyticsPage() {
   const foreign = device !== null && !devices.includes(device) && device !== me.demoDevice && !me.roles.admin;
   const analysis = useAnalysis(foreign ? null : session);
   const laps = useLaps(foreign ? null : session);
-  // The figures paint first (a text answer of a few kB); the lap table, the GPS file (half a
-  // megabyte) and all drawn from it come after that frame.
+  // The figures paint first (a text answer of a few kB), the lap table after that frame. The GPS
+  // file (half a megabyte) is asked for now, after the page's frame has painted: it downloads and
+  // decodes in a worker, and all drawn from it comes a frame at a time.
   const figuresPainted = useAfterPaint(Boolean(analysis.data) || analysis.isError);
-  const gps = useGpsColumns(foreign ? null : session, figuresPainted);
+  const gps = useGpsColumns(foreign ? null : session);
   const colour: MapColour = params.get('cor') === 'inclinacao' ? 'lean' : 'speed';
   const [cursorIndex, setCursorIndex] = useState<number | null>(null);
   const numberParam = (key: string) => (params.get(key) && Number.isInteger(Number(params.get(key))) ? Number(params.get(key)) : undefined);
