@@ -95,7 +95,12 @@ function lazyPage(
 export function createRoutes(queryClient: QueryClient) {
   const HomePage = lazyPage(() => import('../features/home/home-page').then((m) => m.HomePage));
   const EnrollPage = lazyPage(() => import('../features/enroll/enroll-page').then((m) => m.EnrollPage));
-  const LapsPage = lazyPage(() => import('../features/laps/laps-page').then((m) => m.LapsPage));
+  const LapsPage = lazyPage(
+    () => import('../features/laps/laps-page').then((m) => m.LapsPage),
+    'rider',
+    undefined,
+    () => t.laps.title,
+  );
   // The session's figures and laps start downloading beside the page's own code (chart library
   // included); opened directly, the server's `Link: rel=preload` header has already started them.
   // The GPS file waits until they have painted (analytics-page.tsx).

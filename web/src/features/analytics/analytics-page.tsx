@@ -114,10 +114,9 @@ export function AnalyticsPage() {
     return { speed, roll, deltas, series, deltaSeries };
   }, [c, chosen, reference, bestKey]);
 
-  // The map paints first, the lap charts a frame later, and what lies below them (progression and
-  // whole-session charts, their figures computed then too) a frame after that.
-  const chartsShown = useAfterPaint(Boolean(charts));
-  const restShown = useAfterPaint(chartsShown);
+  // The map and the lap charts (each drawn in its own frame, uplot-chart.tsx) come first; what
+  // lies below them (progression and whole-session charts) a frame after.
+  const restShown = useAfterPaint(Boolean(charts));
   // Corners, cards and the ideal lap are asked for once the map and the lap charts have painted:
   // their answer (and its reading) would otherwise compete with the first paint on a phone.
   const afterFirstPaint = restShown || (Boolean(c) && !charts);
@@ -259,7 +258,7 @@ export function AnalyticsPage() {
               </div>
               <div>
                 {!charts && <p className="muted">{a.pickOne}</p>}
-                {charts && chartsShown && (
+                {charts && (
                   <>
                     <UPlotChart
                       testId="chart-speed"

@@ -8,7 +8,7 @@ import { SessionSelector, selectableDevices } from '../../components/session-sel
 import { ME_KEY, useMe } from '../../lib/session';
 import { deleteImportedSession, useLaps, useTrackLapTimes } from '../../lib/sessions-api';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { LapsTable, type GpsLapTimes } from './laps-table';
 import { ShareButton } from '../../components/share-button';
 import { useRecords } from '../../lib/history-api';
@@ -31,8 +31,25 @@ export function LapsPage() {
   const records = useRecords();
   const record = loaded ? records.data?.records.find((r) => r.track === loaded.track) : undefined;
   const ownRecordHere = record && loaded && record.device === loaded.device && record.date === loaded.date ? record : undefined;
-  const gpsTimes: GpsLapTimes = new Map(
-    (track.data?.laps ?? []).filter((l) => l.deviceSeconds !== null).map((l) => [`${l.heat}${l.number}`, { seconds: l.seconds, differs: l.differs }]),
+  // The table (memoized) renders again only when what it shows changes, and then in slices
+  // (deferred values): the GPS times and the rider's record arrive after it has painted.
+  const trackLaps = useDeferredValue(track.data?.laps);
+  const gpsTimes: GpsLapTimes = useMemo(
+    () => new Map((trackLaps ?? []).filter((l) => l.deviceSeconds !== null).map((l) => [`${l.heat}${l.number}`, { seconds: l.seconds, differs: l.differs }])),
+    [trackLaps],
+  );
+  const pbHeat = useDeferredValue(ownRecordHere?.heat);
+  const pbLap = useDeferredValue(ownRecordHere?.lapCount);
+  const personalBest = useMemo(() => (pbHeat !== undefined && pbLap !== undefined ? { heat: pbHeat, lapCount: pbLap } : undefined), [pbHeat, pbLap]);
+  const hasRecord = useDeferredValue(Boolean(record));
+  const lapsData = laps.data;
+  const compareHref = useMemo(
+    () =>
+      hasRecord && lapsData
+        ? (row: { heat: string; lapCount: number }) =>
+            `/comparar?${new URLSearchParams({ ...addressToQuery(lapsData), volta: `${row.heat}${row.lapCount}`, ref: 'recorde' }).toString()}`
+        : undefined,
+    [hasRecord, lapsData],
   );
 
   return (
@@ -115,17 +132,7 @@ export function LapsPage() {
           {laps.data.laps.length === 0 ? (
             <p className="empty-state">{t.laps.noLaps}</p>
           ) : (
-            <LapsTable
-              data={laps.data}
-              gps={gpsTimes}
-              personalBest={ownRecordHere}
-              compareHref={
-                record
-                  ? (row) =>
-                      `/comparar?${new URLSearchParams({ ...addressToQuery(laps.data!), volta: `${row.heat}${row.lapCount}`, ref: 'recorde' }).toString()}`
-                  : undefined
-              }
-            />
+            <LapsTable data={laps.data} gps={gpsTimes} personalBest={personalBest} compareHref={compareHref} />
           )}
         </section>
       )}

@@ -1,4 +1,4 @@
-import { Fragment, useMemo, useState, type ReactNode } from 'react';
+import { Fragment, memo, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { LapRow, LapsResponse } from '../../../../core/contracts/sessions.contract';
 import { formatLapTime } from '../../../../core/formats/lap-six';
@@ -21,7 +21,7 @@ export type GpsLapTimes = Map<string, { seconds: number; differs: boolean }>;
  * the rider's personal best in green. Where the GPS timed the same lap, its time is shown under
  * the device's; each flying lap may link to its comparison with the rider's record.
  */
-export function LapsTable({
+export const LapsTable = memo(function LapsTable({
   data,
   gps,
   personalBest,
@@ -134,7 +134,7 @@ export function LapsTable({
       </table>
     </div>
   );
-}
+});
 
 function Sectors({ row }: { row: LapRow }): ReactNode {
   return (
