@@ -1,10 +1,14 @@
-import { Fragment, memo, useState } from 'react';
+import { Fragment, memo } from 'react';
 import type { AnalysisResponse, LapsResponse } from '../../../../core/contracts/sessions.contract';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { Link } from 'react-router';
 import { fill, t } from '../../i18n/messages';
 import { lean, oneDecimal, speedTable } from '../../lib/format';
 import { lapKey } from './chart-data';
+import { useToggleSet } from '../../lib/toggle-set';
+
+/** The columns a phone shows one tap away. */
+const WIDE_COLUMNS = ['colTop', 'colMin', 'colLeanL', 'colLeanR', 'colSats', 'colRate', 'colExport'] as const;
 
 /**
  * Per lap: time, top and minimum speed, lean extremes, satellites, sample rate; choose laps to
@@ -24,13 +28,7 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
   compareHref?: ((lap: { heat: string; lapCount: number }) => string) | undefined;
 }) {
   const a = t.analytics;
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const expand = (key: string) =>
-    setExpanded((before) => {
-      const next = new Set(before);
-      if (!next.delete(key)) next.add(key);
-      return next;
-    });
+  const [expanded, expand] = useToggleSet();
   const lapTimeOf = (heat: string, lapCount: number, fallbackMs: number) =>
     props.laps?.laps.find((l) => l.heat === heat && l.lapCount === lapCount)?.lapTimeMs ?? fallbackMs;
   return (
@@ -41,27 +39,11 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
             <th scope="col">{a.colShow}</th>
             <th scope="col">{a.colLap}</th>
             <th scope="col">{a.colTime}</th>
-            <th scope="col" className="wide-only">
-              {a.colTop}
-            </th>
-            <th scope="col" className="wide-only">
-              {a.colMin}
-            </th>
-            <th scope="col" className="wide-only">
-              {a.colLeanL}
-            </th>
-            <th scope="col" className="wide-only">
-              {a.colLeanR}
-            </th>
-            <th scope="col" className="wide-only">
-              {a.colSats}
-            </th>
-            <th scope="col" className="wide-only">
-              {a.colRate}
-            </th>
-            <th scope="col" className="wide-only">
-              {a.colExport}
-            </th>
+            {WIDE_COLUMNS.map((k) => (
+              <th key={k} scope="col" className="wide-only">
+                {a[k]}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>

@@ -1,10 +1,11 @@
-import { Fragment, memo, useMemo, useState, type ReactNode } from 'react';
+import { Fragment, memo, useMemo, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { LapRow, LapsResponse } from '../../../../core/contracts/sessions.contract';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { formatGap } from '../../../../core/laps/lap-math';
 import { SortHeader, useSort } from '../../components/ui/sortable';
 import { fill, t } from '../../i18n/messages';
+import { useToggleSet } from '../../lib/toggle-set';
 
 type Column = 'number' | 'tempo' | 'distancia';
 const accessors: Record<Column, (r: LapRow) => number> = {
@@ -36,14 +37,7 @@ export const LapsTable = memo(function LapsTable({
 }) {
   const { sorted, sort, toggle } = useSort(data.laps, accessors);
   // On a phone: lap, heat and time (with its gap) in the row; sectors, distance and entries one tap away.
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
-  const expand = (key: string) =>
-    setExpanded((now) => {
-      const next = new Set(now);
-      if (next.has(key)) next.delete(key);
-      else next.add(key);
-      return next;
-    });
+  const [expanded, expand] = useToggleSet();
   const groups = useMemo(() => {
     const byHeat = new Map<string, LapRow[]>();
     for (const row of sorted) byHeat.set(row.heat, [...(byHeat.get(row.heat) ?? []), row]);
