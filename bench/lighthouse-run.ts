@@ -64,7 +64,7 @@ export async function signedInChrome(base: string, cookie: { name: string; value
       ws.onerror = reject;
     });
     const { hostname } = new URL(base);
-    const done = new Promise((resolve) => (ws.onmessage = resolve));
+    const done = new Promise<MessageEvent>((resolve) => (ws.onmessage = resolve));
     ws.send(
       JSON.stringify({
         id: 1,
@@ -72,8 +72,9 @@ export async function signedInChrome(base: string, cookie: { name: string; value
         params: { cookies: [{ ...cookie, domain: hostname, path: '/', httpOnly: true, sameSite: 'Lax' }] },
       }),
     );
-    await done;
+    const answer = JSON.parse(String((await done).data)) as { error?: { message: string } };
     ws.close();
+    if (answer.error) throw new Error(`Chromium refused the session cookie: ${answer.error.message}`);
   } catch (err) {
     await close();
     throw err;

@@ -25,7 +25,10 @@ async function openShared(page: Page) {
 }
 
 test('analytics from a shared URL: server figures, map and charts drawn', async ({ page }) => {
+  // The GPS file is downloaded and decoded off the page's main thread.
+  const gpsWorker = page.waitForEvent('worker', { predicate: (w) => w.url().includes('gps-worker') });
   await openShared(page);
+  await gpsWorker;
   await expect(page.getByRole('heading', { name: /Seleção de Laps/ })).toContainText('000000000042');
   const server = await (await page.request.get('/api/devices/000000000042/sessions/Interlagos/15112026/analysis')).json();
   await expect(page.getByTestId('top-speed')).toHaveText(speedText(server.topSpeedKmh));

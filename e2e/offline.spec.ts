@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './fixtures';
 
 // Issue 25: at the track with no signal. The app is installable; a session the rider opened stays
@@ -19,7 +19,8 @@ test('installable: a manifest with icons, and a service worker', async ({ page, 
   expect(await page.evaluate(async () => Boolean(await navigator.serviceWorker.ready))).toBe(true);
 });
 
-test('a session opened stays readable offline, with the banner; after logout nothing is', async ({ page, context }) => {
+/** Signed in as the demo rider, on a page the service worker controls. */
+async function riderUnderServiceWorker(page: Page) {
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
@@ -27,6 +28,10 @@ test('a session opened stays readable offline, with the banner; after logout not
   // The page that registered the worker is not yet its client; from the next load on it is.
   await page.reload();
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+}
+
+test('a session opened stays readable offline, with the banner; after logout nothing is', async ({ page, context }) => {
+  await riderUnderServiceWorker(page);
   await page.goto(SESSION);
   await expect(page.getByTestId('lap-row').first()).toBeVisible();
   await expect(page.getByTestId('ideal-lap')).toHaveText(/\d\d:\d\d\.\d{3}/);
@@ -62,12 +67,7 @@ test('a session opened stays readable offline, with the banner; after logout not
 });
 
 test('a new version of the app is offered, not forced, and taken when the rider says so', async ({ page }) => {
-  await signIn(page, { email: 'piloto@voltas.local' });
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
-  await page.reload();
-  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  await riderUnderServiceWorker(page);
   await page.goto(SESSION);
   await expect(page.getByTestId('lap-row').first()).toBeVisible();
   const running = () => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? '');

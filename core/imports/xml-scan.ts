@@ -36,6 +36,12 @@ for (const ch of ' \n\r\t>/=<"\'&') NAME_END[ch.charCodeAt(0)] = 1;
 const endsName = (c: number) => c < 128 && NAME_END[c] === 1;
 const startsName = (c: number) => !endsName(c) && !(c >= 48 && c <= 57) && c !== 45 && c !== 46; // not a digit, '-' or '.'
 
+/**
+ * Deepest nesting read (a GPX nests six deep): a file of nothing but opening tags would otherwise
+ * hold one name per tag, gigabytes for a file at the size limit.
+ */
+const MAX_DEPTH = 64;
+
 /** Longest tag (or cut character reference) waited for across pieces: each wait reads it again. */
 const MAX_UNFINISHED = 65_536;
 
@@ -236,6 +242,7 @@ export class XmlScanner {
           if (text.charCodeAt(i + 1) !== GT) throw this.fail(i);
         }
         if (this.stack.length === 0 && this.rootSeen) throw this.fail(lt); // a second root element
+        if (this.stack.length >= MAX_DEPTH) throw this.fail(lt);
         this.rootSeen = true;
         this.stack.push(name);
         this.events.open(name, attributes ?? NO_ATTRIBUTES);

@@ -89,6 +89,17 @@ describe('the GPX reader against saxes', () => {
     expectSame(`${wrap(points)}<gpx></gpx>`);
   });
 
+  it('nesting past 64 levels stops the reading there, the points before it kept (a file of opening tags holds no memory)', () => {
+    const points = Array.from({ length: 12 }, (_, k) => pt(k)).join('\n');
+    const deep = `${'<x>'.repeat(100_000)}`;
+    const reader = createGpxReader();
+    const text = wrap(`${points}\n${deep}`);
+    for (let at = 0; at < text.length; at += 65_536) reader.write(text.slice(at, at + 65_536));
+    const f = reader.end();
+    expect(f.trace.count).toBe(12);
+    expect(f.warnings[0]).toMatchObject({ code: 'truncated', line: 16 });
+  });
+
   it('a DTD is refused by both, before anything is read', () => {
     expect(expectSame(`<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY x "y">]><gpx>&x;</gpx>`)).toEqual({ refused: 'import/xml-dtd' });
   });

@@ -6,6 +6,7 @@ import { fill, t } from '../../i18n/messages';
 import { lean, oneDecimal, speedTable } from '../../lib/format';
 import { lapKey } from './chart-data';
 import { useToggleSet } from '../../lib/toggle-set';
+import { PhoneDetailsButton } from '../../components/ui/phone-details-button';
 
 /** The columns a phone shows one tap away. */
 const WIDE_COLUMNS = ['colTop', 'colMin', 'colLeanL', 'colLeanR', 'colSats', 'colRate', 'colExport'] as const;
@@ -32,7 +33,7 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
   const lapTimeOf = (heat: string, lapCount: number, fallbackMs: number) =>
     props.laps?.laps.find((l) => l.heat === heat && l.lapCount === lapCount)?.lapTimeMs ?? fallbackMs;
   return (
-    <div className="table-scroll below-fold" role="region" aria-label={a.lapsTable} tabIndex={0}>
+    <div className="table-scroll" role="region" aria-label={a.lapsTable} tabIndex={0}>
       <table className="data-table figures-table">
         <thead>
           <tr>
@@ -83,15 +84,9 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                         {t.history.compareRecord}
                       </Link>
                     )}
-                    <button
-                      type="button"
-                      className="btn btn-secondary btn-small phone-only"
-                      aria-expanded={open}
-                      aria-controls={`figures-${key}`}
-                      onClick={() => expand(key)}
-                    >
+                    <PhoneDetailsButton open={open} controls={`figures-${key}`} onToggle={() => expand(key)}>
                       {a.lapDetails}
-                    </button>
+                    </PhoneDetailsButton>
                   </td>
                   <td className="num wide-only">{speedTable(lap.topSpeedKmh)}</td>
                   <td className="num wide-only">{speedTable(lap.minSpeedKmh)}</td>

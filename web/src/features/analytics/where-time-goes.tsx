@@ -75,7 +75,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
   const { data } = props;
   if (props.error) {
     return (
-      <section className="where-time-goes below-fold" aria-labelledby="where-title">
+      <section className="where-time-goes" aria-labelledby="where-title">
         <h2 id="where-title">{tr.whereTitle}</h2>
         <p className="notice">{errorMessage(props.error)}</p>
       </section>
@@ -95,7 +95,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
   const zoom = (segment: string) => props.onFocus(props.focus?.segment === segment ? null : focusOf(data, segment));
 
   return (
-    <section className="where-time-goes below-fold" aria-labelledby="where-title">
+    <section className="where-time-goes" aria-labelledby="where-title">
       <h2 id="where-title">{tr.whereTitle}</h2>
       <dl className="summary">
         <div className="summary-item summary-ideal">

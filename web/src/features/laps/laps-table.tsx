@@ -6,6 +6,7 @@ import { formatGap } from '../../../../core/laps/lap-math';
 import { SortHeader, useSort } from '../../components/ui/sortable';
 import { fill, t } from '../../i18n/messages';
 import { useToggleSet } from '../../lib/toggle-set';
+import { PhoneDetailsButton } from '../../components/ui/phone-details-button';
 
 type Column = 'number' | 'tempo' | 'distancia';
 const accessors: Record<Column, (r: LapRow) => number> = {
@@ -94,15 +95,9 @@ export const LapsTable = memo(function LapsTable({
                           {t.history.compareRecord}
                         </Link>
                       )}
-                      <button
-                        type="button"
-                        className="btn btn-secondary btn-small phone-only"
-                        aria-expanded={open}
-                        aria-controls={`details-${key}`}
-                        onClick={() => expand(key)}
-                      >
+                      <PhoneDetailsButton open={open} controls={`details-${key}`} onToggle={() => expand(key)}>
                         {t.laps.colSetores}
-                      </button>
+                      </PhoneDetailsButton>
                     </td>
                     <td className="num wide-only">{fill(t.laps.metres, { m: row.distanceM })}</td>
                     <td className="num wide-only">{row.sprintCount}</td>
