@@ -123,21 +123,26 @@ export class TraceBuilder {
   private behind: Fix[] = [];
 
   add(f: Fix): void {
-    const plausible = f.timeMs >= EARLIEST_MS && f.timeMs < LATEST_MS;
-    if (!(plausible && Number.isFinite(f.lat) && Number.isFinite(f.lon)) || Math.abs(f.lat) > 90 || Math.abs(f.lon) > 180) {
+    this.addFix(f.timeMs, f.lat, f.lon, f.speedKmh ?? NaN, f.satellites ?? NaN, f.leanDeg ?? NaN);
+  }
+
+  /** `add` with the fix as numbers (NaN: not in the file), for readers that make no object per fix. */
+  addFix(timeMs: number, lat: number, lon: number, speedKmh: number, satellites: number, leanDeg: number): void {
+    const plausible = timeMs >= EARLIEST_MS && timeMs < LATEST_MS;
+    if (!(plausible && Number.isFinite(lat) && Number.isFinite(lon)) || Math.abs(lat) > 90 || Math.abs(lon) > 180) {
       this.counts.badLines++;
       return;
     }
-    if (f.lat === 0 && f.lon === 0) {
+    if (lat === 0 && lon === 0) {
       this.counts.badLines++; // no fix yet: loggers write zeros
       return;
     }
     const n = this.count;
     if (n > 0) {
-      const dt = f.timeMs - this.time.data[n - 1]!;
-      if (dt < 0) return this.behindLastKept(f);
+      const dt = timeMs - this.time.data[n - 1]!;
+      if (dt < 0) return this.behindLastKept({ timeMs, lat, lon, speedKmh, satellites, leanDeg });
       if (dt === 0) return void this.counts.duplicates++;
-      const d = haversineM(this.lat.data[n - 1]!, this.lon.data[n - 1]!, f.lat, f.lon);
+      const d = haversineM(this.lat.data[n - 1]!, this.lon.data[n - 1]!, lat, lon);
       if (d > 50 && d / (dt / 1000) > MAX_SPEED_MS && this.jumpRun < MAX_JUMP_RUN) {
         this.jumpRun++;
         this.counts.jumps++;
@@ -150,13 +155,13 @@ export class TraceBuilder {
       return;
     }
     this.jumpRun = 0;
-    this.behind = [];
-    this.time.push(n, f.timeMs);
-    this.lat.push(n, f.lat);
-    this.lon.push(n, f.lon);
-    this.speed.push(n, f.speedKmh !== undefined && Number.isFinite(f.speedKmh) && f.speedKmh >= 0 ? f.speedKmh : NaN);
-    this.sats.push(n, f.satellites !== undefined && Number.isInteger(f.satellites) && f.satellites >= 0 ? Math.min(f.satellites, 255) : -1);
-    this.lean.push(n, f.leanDeg !== undefined && Number.isFinite(f.leanDeg) && Math.abs(f.leanDeg) <= 90 ? f.leanDeg : NaN);
+    if (this.behind.length) this.behind = [];
+    this.time.push(n, timeMs);
+    this.lat.push(n, lat);
+    this.lon.push(n, lon);
+    this.speed.push(n, Number.isFinite(speedKmh) && speedKmh >= 0 ? speedKmh : NaN);
+    this.sats.push(n, Number.isInteger(satellites) && satellites >= 0 ? Math.min(satellites, 255) : -1);
+    this.lean.push(n, Number.isFinite(leanDeg) && Math.abs(leanDeg) <= 90 ? leanDeg : NaN);
     this.count = n + 1;
   }
 
@@ -286,6 +291,9 @@ export function lineReader(
   };
 }
 
+/** Powers of ten exactly representable as doubles. */
+const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
 /**
  * A number as a logger writes it: optional sign, digits, decimals, exponent; surrounding blanks
  * allowed; undefined for anything else (hex, "Infinity", "1,5", an empty field). Checked by a
@@ -293,33 +301,54 @@ export function lineReader(
  * through here (bench/README.md, "import"); `numReference` in the tests is the plain form.
  */
 export function num(s: string | undefined): number | undefined {
-  if (s === undefined) return undefined;
-  let i = 0;
-  let end = s.length;
+  return s === undefined ? undefined : numIn(s, 0, s.length);
+}
+
+/**
+ * `num` of the characters from..to of `s`, read in place (no string made). Up to 15 digits without
+ * an exponent are worked out here: digits as an integer over a power of ten is one correctly
+ * rounded division, so the same double as Number() (Clinger's fast path); anything longer goes to
+ * Number().
+ */
+export function numIn(s: string, from: number, to: number): number | undefined {
+  let i = from;
+  let end = to;
   while (i < end && s.charCodeAt(i) <= 32) i++;
   while (end > i && s.charCodeAt(end - 1) <= 32) end--;
   if (i === end) return undefined;
+  const start = i;
   let c = s.charCodeAt(i);
+  const negative = c === 45;
   if (c === 43 || c === 45) i++; // + -
   let digits = 0;
+  let mantissa = 0;
+  let decimals = 0;
   while (i < end && (c = s.charCodeAt(i)) >= 48 && c <= 57) {
+    mantissa = mantissa * 10 + (c - 48);
     i++;
     digits++;
   }
   if (i < end && c === 46) {
     i++;
     while (i < end && (c = s.charCodeAt(i)) >= 48 && c <= 57) {
+      mantissa = mantissa * 10 + (c - 48);
       i++;
       digits++;
+      decimals++;
     }
   }
   if (digits === 0) return undefined;
+  let exponent = false;
   if (i < end && (c === 101 || c === 69)) {
     i++;
+    exponent = true;
     if (i < end && ((c = s.charCodeAt(i)) === 43 || c === 45)) i++;
-    const from = i;
+    const digitsFrom = i;
     while (i < end && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
-    if (i === from) return undefined;
+    if (i === digitsFrom) return undefined;
   }
-  return i === end ? Number(s) : undefined;
+  if (i !== end) return undefined;
+  if (exponent || digits > 15) return Number(s.slice(start, end));
+  const v = mantissa / POW10[decimals]!;
+  return negative ? -v : v;
 }

@@ -13,8 +13,8 @@ import { AppError } from '../errors';
 export interface XmlEvents {
   /** `attributes`: name, value, name, value… (no object: its keys would be made unique strings). */
   open(name: string, attributes: readonly string[]): void;
-  /** Text inside an element; called only while `wantsText()` says so. */
-  text(text: string): void;
+  /** Text inside an element: `source` from `from` to `to` (read in place: no string is made for it). Called only while `wantsText()` says so. */
+  text(source: string, from: number, to: number): void;
   close(name: string): void;
   wantsText(): boolean;
 }
@@ -47,17 +47,13 @@ const MAX_UNFINISHED = 65_536;
 
 const NO_ATTRIBUTES: readonly string[] = Object.freeze([]);
 
+/** Slots for the names seen (a GPX uses a dozen): a name met again is not made into a new string. */
+const NAME_SLOTS = 256;
+
 /** An attribute's value from the open event's list. */
 export function attributeOf(attributes: readonly string[], name: string): string | undefined {
   for (let k = 0; k < attributes.length; k += 2) if (attributes[k] === name) return attributes[k + 1];
   return undefined;
-}
-
-/** Whether `name` is in `text` at `at`. */
-function sameAt(text: string, at: number, name: string): boolean {
-  if (at + name.length > text.length) return false;
-  for (let k = 0; k < name.length; k++) if (text.charCodeAt(at + k) !== name.charCodeAt(k)) return false;
-  return true;
 }
 
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
@@ -98,6 +94,12 @@ export class XmlScanner {
   private lineBreaks = 0;
   private stack: string[] = [];
   private rootSeen = false;
+  /** Names seen, by a hash of their characters. */
+  private readonly names: (string | undefined)[] = new Array(NAME_SLOTS).fill(undefined);
+  /** Whether the text being scanned has a `&` at all (most GPX files have none). */
+  private ampersands = true;
+  /** The hash of the name `nameEnd` last went over. */
+  private nameHash = 0;
 
   constructor(private readonly events: XmlEvents) {}
 
@@ -142,6 +144,7 @@ export class XmlScanner {
 
   /** Reads the whole tags and text in `text`; returns where the unread rest (an unfinished tag) begins. */
   private scan(text: string, last: boolean): number {
+    this.ampersands = text.indexOf('&') >= 0;
     let pos = 0;
     const end = text.length;
     while (pos < end) {
@@ -175,11 +178,12 @@ export class XmlScanner {
       return;
     }
     let plain = true;
-    for (let i = from; i < to && plain; i++) plain = text.charCodeAt(i) !== AMP;
+    if (this.ampersands) for (let i = from; i < to && plain; i++) plain = text.charCodeAt(i) !== AMP;
     if (!this.events.wantsText() && plain) return;
-    const t = plain ? text.slice(from, to) : unescape(text.slice(from, to));
+    if (plain) return this.events.text(text, from, to);
+    const t = unescape(text.slice(from, to));
     if (t === undefined) throw this.fail(from);
-    if (this.events.wantsText()) this.events.text(t);
+    if (this.events.wantsText()) this.events.text(t, 0, t.length);
   }
 
   /** Reads the tag at `lt`; returns the position after it, or -1 when the piece ends inside it. */
@@ -196,7 +200,7 @@ export class XmlScanner {
       if (gt < 0) return -1;
       const name = this.stack[this.stack.length - 1];
       // The name must be the open element's, whole: compared in place, no string made.
-      if (name === undefined || !sameAt(text, lt + 2, name)) throw this.fail(lt);
+      if (name === undefined || !text.startsWith(name, lt + 2)) throw this.fail(lt);
       for (let i = lt + 2 + name.length; i < gt; i++) if (!isBlank(text.charCodeAt(i))) throw this.fail(i);
       this.stack.pop();
       this.events.close(name);
@@ -214,7 +218,7 @@ export class XmlScanner {
       const close = text.indexOf(']]>', lt + 9);
       if (close < 0) return -1;
       if (this.stack.length === 0) throw this.fail(lt);
-      if (this.events.wantsText()) this.events.text(text.slice(lt + 9, close));
+      if (this.events.wantsText()) this.events.text(text, lt + 9, close);
       return close + 3;
     }
     if (text.length - lt < 9) return -1; // too little to tell yet
@@ -222,13 +226,35 @@ export class XmlScanner {
     throw this.fail(lt);
   }
 
+  /** Where the name starting at `from` ends; its hash into `nameHash`. */
+  private nameEnd(text: string, from: number): number {
+    const end = text.length;
+    let h = 0;
+    let i = from;
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (endsName(c)) break;
+      h = (h * 31 + c) | 0;
+    }
+    this.nameHash = h;
+    return i;
+  }
+
+  /** The name from..to (hashed by `nameEnd`): the same string as the last time it was met. */
+  private known(text: string, from: number, to: number): string {
+    const slot = this.nameHash & (NAME_SLOTS - 1);
+    const seen = this.names[slot];
+    if (seen !== undefined && seen.length === to - from && text.startsWith(seen, from)) return seen;
+    return (this.names[slot] = text.slice(from, to));
+  }
+
   private openTag(text: string, lt: number): number {
     const end = text.length;
     let i = lt + 1;
     if (!startsName(text.charCodeAt(i))) throw this.fail(i);
-    while (i < end && !endsName(text.charCodeAt(i))) i++;
+    i = this.nameEnd(text, i);
     if (i >= end) return -1;
-    const name = text.slice(lt + 1, i);
+    const name = this.known(text, lt + 1, i);
     let attributes: string[] | undefined;
     for (;;) {
       const before = i;
@@ -256,8 +282,8 @@ export class XmlScanner {
       // An attribute: blank before it, a name, '=', a quoted value.
       if (i === before || !startsName(c)) throw this.fail(i);
       const nameStart = i;
-      while (i < end && !endsName(text.charCodeAt(i))) i++;
-      const attr = text.slice(nameStart, i);
+      i = this.nameEnd(text, i);
+      const attr = this.known(text, nameStart, i);
       while (i < end && isBlank(text.charCodeAt(i))) i++;
       if (i >= end) return -1;
       if (text.charCodeAt(i) !== EQUALS) throw this.fail(i);

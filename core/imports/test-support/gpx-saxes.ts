@@ -12,8 +12,8 @@ export function createSaxesGpxReader(): FormatReader {
   const guard = dtdGuard();
   let failed: number | undefined;
   parser.on('opentag', (tag) => failed === undefined && points.open(tag.name, Object.entries(tag.attributes as Record<string, string>).flat()));
-  parser.on('text', (t) => failed === undefined && points.text(t));
-  parser.on('cdata', (t) => failed === undefined && points.text(t));
+  parser.on('text', (t) => failed === undefined && points.text(t, 0, t.length));
+  parser.on('cdata', (t) => failed === undefined && points.text(t, 0, t.length));
   parser.on('closetag', (tag) => failed === undefined && points.close(tag.name));
   // The first error ends the reading: what came before it is kept.
   parser.on('error', () => void (failed ??= parser.line));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseGpsSix } from '../../../../core/formats/gps-six';
 import { trimGpsColumns } from '../../../../core/formats/gps-columns';
-import { createGpxReader, isoMs } from '../../../../core/imports/gpx';
+import { createGpxReader, isoMs, isoMsIn } from '../../../../core/imports/gpx';
 import { createSaxesGpxReader } from '../../../../core/imports/test-support/gpx-saxes';
 import { writeGpx } from '../../../../core/imports/test-support/writers';
 import type { FormatReader, ImportedFile } from '../../../../core/imports/trace';
@@ -125,6 +125,20 @@ describe('the GPX reader against saxes', () => {
       '',
       'ontem',
     ];
-    for (const t of times) expect(isoMs(t), JSON.stringify(t)).toEqual(Date.parse(t.trim()));
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    for (const y of [1000, 1600, 1900, 1970, 2000, 2024, 2100, 2400, 9999])
+      times.push(`${y}-02-29T12:00:00Z`, `${y}-02-28T12:00:00.5Z`, `${y}-12-31T23:59:59.99Z`);
+    let x = 17;
+    const next = (n: number) => (x = (x * 1103515245 + 12345) % 2147483648) % n;
+    for (let k = 0; k < 20_000; k++) {
+      const fraction = ['', '.5', '.25', '.125', '.1234'][next(5)];
+      times.push(
+        `${pad(1000 + next(9000), 4)}-${pad(1 + next(12), 2)}-${pad(1 + next(31), 2)}T${pad(next(24), 2)}:${pad(next(60), 2)}:${pad(next(60), 2)}${fraction}Z`,
+      );
+    }
+    for (const t of times) {
+      expect(isoMs(t), JSON.stringify(t)).toEqual(Date.parse(t.trim()));
+      expect(isoMsIn(`<time>${t}</time>`, 6, 6 + t.length), JSON.stringify(t)).toEqual(Date.parse(t.trim()));
+    }
   });
 });

@@ -5,7 +5,7 @@ import { detectFormat } from '../../../../core/imports/detect';
 import { readImport, type ReadImport } from '../../../../core/imports/importer';
 import { checksumOk, createNmeaReader } from '../../../../core/imports/nmea';
 import { nmeaSentence } from '../../../../core/imports/test-support/writers';
-import { LineSplitter, num, TraceBuilder } from '../../../../core/imports/trace';
+import { LineSplitter, num, numIn, TraceBuilder } from '../../../../core/imports/trace';
 import { createVboReader, hhmmssToMs } from '../../../../core/imports/vbo';
 import { createRandom } from '../../../../core/sim/geo';
 import { parseAimDate, parseClock } from '../../../../core/imports/aim-csv';
@@ -307,6 +307,20 @@ describe('the hand-written scanners against their plain forms', () => {
     for (let k = 0; k < 20_000; k++)
       cases.push(Array.from({ length: 1 + Math.floor(rnd.next() * 8) }, () => alphabet[Math.floor(rnd.next() * alphabet.length)]).join(''));
     for (const s of cases) expect(num(s), JSON.stringify(s)).toBe(numReference(s));
+  });
+
+  it('num gives the very double Number() gives: coordinates, speeds, long and short decimals, read in place too', () => {
+    const rnd = createRandom(11);
+    const cases = ['-23.7012345', '-46.6987654', '0.1', '0.3', '9007199254740993', '123456789012345', '1234567890123456', '0.000000000000001', '-0.0'];
+    for (let k = 0; k < 50_000; k++) {
+      const x = (rnd.next() - 0.5) * 10 ** Math.floor(rnd.next() * 8);
+      cases.push(x.toFixed(Math.floor(rnd.next() * 12)), String(x));
+      cases.push(Array.from({ length: 1 + Math.floor(rnd.next() * 20) }, () => '0123456789'[Math.floor(rnd.next() * 10)]).join(''));
+    }
+    for (const s of cases) {
+      expect(num(s), s).toBe(Number(s));
+      expect(numIn(`<a>${s}</a>`, 3, 3 + s.length), s).toBe(Number(s));
+    }
   });
 
   it('hhmmssToMs reads what the pattern reads', () => {

@@ -253,13 +253,30 @@ describe('bad files are refused with a clear reason and store nothing', () => {
     expect(cut?.message).toContain('termina no meio');
   });
 
-  it('a file over 256 MiB: 413 before it is read to its end', async () => {
+  it('a file of no known format: 415 from its first bytes, the rest never read', async () => {
     const chunk = Buffer.alloc(1 << 20, 0x41);
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(ctl) {
         if (sent++ >= 300) ctl.close();
         else ctl.enqueue(chunk);
+      },
+    });
+    const res = await ana
+      .request('/api/imports?filename=big.gpx', { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'text/csv' } } as RequestInit)
+      .catch((e: Error) => e);
+    expect(sent).toBeLessThan(100);
+    if (!(res instanceof Error)) expect(res.status).toBe(415);
+  });
+
+  it('a file over 256 MiB: 413 before it is read to its end', async () => {
+    // A RaceChrono file (read as it arrives) whose rows are all unreadable: only its size stops it.
+    const chunk = Buffer.alloc(1 << 20, 'A\n');
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(ctl) {
+        if (sent++ >= 300) ctl.close();
+        else ctl.enqueue(sent === 1 ? Buffer.concat([Buffer.from('Format,3\n'), chunk]) : chunk);
       },
     });
     const res = await ana

@@ -10,7 +10,7 @@ import { parseLapSix } from '../../../../core/formats/lap-six';
 import { HEATS } from '../../../../core/formats/six-lines';
 import { importWarningText } from '../../../../core/i18n/pt-BR-imports';
 import { isGzip } from '../../../../core/imports/detect';
-import { readImport } from '../../../../core/imports/importer';
+import { ImportReader, readImport, type ReadImport } from '../../../../core/imports/importer';
 import { localDay } from '../../../../core/imports/local-time';
 import { gpsSixChunks, lapSixText, loggerTwin, mergeTraces, numberLaps, toColumns } from '../../../../core/imports/to-session';
 import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
@@ -83,6 +83,29 @@ async function* bytesOf(file: string): AsyncGenerator<Uint8Array> {
   }
 }
 
+/**
+ * Reads a file while its body arrives, so the reading and the receiving overlap. A .gz is left
+ * to be inflated from the received file afterwards (`finish`).
+ */
+function readAlong(filename: string) {
+  let reader: ImportReader | undefined = new ImportReader(filename);
+  let head: Buffer | undefined = Buffer.alloc(0);
+  return {
+    push(chunk: Uint8Array): void {
+      if (!head) return reader?.push(chunk);
+      head = Buffer.concat([head, chunk]);
+      if (head.length < 2) return;
+      if (isGzip(head)) reader = undefined;
+      else reader!.push(head);
+      head = undefined;
+    },
+    finish(file: string): Promise<ReadImport> {
+      if (head?.length) reader!.push(head);
+      return reader ? Promise.resolve(reader.finish()) : readImport(bytesOf(file), filename);
+    },
+  };
+}
+
 /** The import's warnings, each with its Portuguese text. */
 function present(warnings: ImportWarning[]) {
   return warnings.map((w) => ({ ...w, message: importWarningText(w) }));
@@ -102,8 +125,8 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
     return (await findCollection(db, owner)) ?? ensureCollection(db, owner, `imp${randomBytes(6).toString('hex')}`, nowIso());
   }
 
-  /** Receives the body into a temp file: size limit, MD5 on the way. */
-  async function receiveBody(body: AsyncIterable<Uint8Array>): Promise<{ file: string; md5: string; size: number }> {
+  /** Receives the body into a temp file: size limit, MD5 and `onChunk` on the way. */
+  async function receiveBody(body: AsyncIterable<Uint8Array>, onChunk: (chunk: Uint8Array) => void): Promise<{ file: string; md5: string; size: number }> {
     const file = await blobs.tempPath();
     const hash = createHash('md5');
     const out = await fs.open(file, 'w', 0o600);
@@ -119,7 +142,12 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
             `A importação aceita arquivos de até ${MAX_IMPORT_BYTES / 1024 / 1024} MB; nada foi gravado.`,
           );
         hash.update(chunk);
-        await out.write(chunk);
+        const written = out.write(chunk);
+        try {
+          onChunk(chunk); // while the piece is written
+        } finally {
+          await written;
+        }
       }
     } catch (err) {
       await out.close();
@@ -213,13 +241,14 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
       body: AsyncIterable<Uint8Array>,
       options: { trackName?: string } = {},
     ): Promise<{ created: boolean; answer: ImportAnswer }> {
-      const received = await receiveBody(body);
+      const reading = readAlong(filename);
+      const received = await receiveBody(body, (chunk) => reading.push(chunk));
       let kept = false;
       try {
         const before = await findImportFile(db, owner, received.md5);
         if (before && (await findSession(db, before.session_id))) return { created: false, answer: JSON.parse(before.answer) as ImportAnswer };
         const collection = await collectionOf(owner);
-        const read = await readImport(bytesOf(received.file), filename);
+        const read = await reading.finish(received.file);
         if (read.kind === 'lap.six') {
           // The device's own laps for a gps.six already imported: kept as that session's lap.six.
           const { row, answer } = await attachLapSix(collection, read.text);

@@ -77,7 +77,7 @@ async function receiveGps(
   const hash = createHash('md5');
   // Columns the body was written from (an import) are its parse: not parsed again.
   const parser = parsed ? undefined : new GpsSixStream((c) => spool.add(c), isUtf8);
-  if (parsed) spool.add(parsed);
+  if (parsed) spool.hold(parsed);
   const out = await fs.open(file, 'w', 0o600);
   let size = 0;
   // Socket chunks are small (64 kB): written in runs of about 1 MB, each while the next is parsed.
