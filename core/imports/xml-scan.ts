@@ -200,7 +200,7 @@ export class XmlScanner {
       if (gt < 0) return -1;
       const name = this.stack[this.stack.length - 1];
       // The name must be the open element's, whole: compared in place, no string made.
-      if (name === undefined || !text.startsWith(name, lt + 2)) throw this.fail(lt);
+      if (name === undefined || text.slice(lt + 2, lt + 2 + name.length) !== name) throw this.fail(lt);
       for (let i = lt + 2 + name.length; i < gt; i++) if (!isBlank(text.charCodeAt(i))) throw this.fail(i);
       this.stack.pop();
       this.events.close(name);
@@ -244,7 +244,7 @@ export class XmlScanner {
   private known(text: string, from: number, to: number): string {
     const slot = this.nameHash & (NAME_SLOTS - 1);
     const seen = this.names[slot];
-    if (seen !== undefined && seen.length === to - from && text.startsWith(seen, from)) return seen;
+    if (seen !== undefined && seen.length === to - from && text.slice(from, to) === seen) return seen;
     return (this.names[slot] = text.slice(from, to));
   }
 

@@ -21,6 +21,7 @@ import { liesAcross } from '../../../../core/tracks/track-line';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { Coordination } from '../../db/coordination';
 import type { DB } from '../../db/schema';
+import { RunWriter } from '../../lib/run-writer';
 import { nowIso } from '../../lib/tokens';
 import type { SessionReceiver } from '../sessions/session-receiver.service';
 import { gpsColumnsKey, sessionKey } from '../sessions/session-files';
@@ -130,6 +131,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
     const file = await blobs.tempPath();
     const hash = createHash('md5');
     const out = await fs.open(file, 'w', 0o600);
+    const writer = new RunWriter(out);
     let size = 0;
     try {
       for await (const chunk of body) {
@@ -142,14 +144,12 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
             `A importação aceita arquivos de até ${MAX_IMPORT_BYTES / 1024 / 1024} MB; nada foi gravado.`,
           );
         hash.update(chunk);
-        const written = out.write(chunk);
-        try {
-          onChunk(chunk); // while the piece is written
-        } finally {
-          await written;
-        }
+        onChunk(chunk);
+        await writer.write(chunk);
       }
+      await writer.end();
     } catch (err) {
+      await writer.settled();
       await out.close();
       await fs.rm(file, { force: true });
       throw err;
@@ -254,7 +254,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
           const { row, answer } = await attachLapSix(collection, read.text);
           await receiver.receive({ deviceId: collection, owner, track: row.track, date: row.date, kind: 'lap', body: await fs.readFile(received.file) });
           const full: ImportAnswer = { ...answer, format: 'lap.six', replacedLaps: true };
-          await storeRaw(owner, received, row.id, filename, 'lap.six', full);
+          await recordRaw(owner, received, row.id, await putRaw(received, row.id), filename, 'lap.six', full);
           kept = true;
           return { created: true, answer: full };
         }
@@ -281,7 +281,16 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
               await fs.rm(tmp, { force: true });
             }
           }
-          const built = await buildSession({ collection, owner, track: trackName, date }, track.id, track.definition, [...others, { file }], columns);
+          // The raw file goes to the blob store while the session is built: its write and sync overlap that work.
+          const rawStored = putRaw(received, id);
+          rawStored.catch(() => undefined); // awaited below
+          let built: Awaited<ReturnType<typeof buildSession>>;
+          try {
+            built = await buildSession({ collection, owner, track: trackName, date }, track.id, track.definition, [...others, { file }], columns);
+          } catch (err) {
+            await rawStored.then((key) => blobs.delete(key)).catch(() => undefined);
+            throw err;
+          }
           const answer: ImportAnswer = {
             session: { device: collection, track: trackName, date },
             format: file.format,
@@ -289,7 +298,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
             files: others.length + 1,
             ...built,
           };
-          await storeRaw(owner, received, id, filename, file.format, answer);
+          await recordRaw(owner, received, id, await rawStored, filename, file.format, answer);
           kept = true;
           return { created: true, answer };
         });
@@ -318,16 +327,23 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
     },
   };
 
-  async function storeRaw(
+  /** The raw file, byte for byte, into the blob store; its key. */
+  async function putRaw(received: { file: string; md5: string }, sessionId: string): Promise<string> {
+    const key = `${sessionId}/.imports/${received.md5}`;
+    await blobs.putFile(key, received.file, 'application/octet-stream', { md5: Buffer.from(received.md5, 'hex').toString('base64') });
+    return key;
+  }
+
+  /** The import's row: what a second import of the same bytes answers. */
+  async function recordRaw(
     owner: string,
-    received: { file: string; md5: string; size: number },
+    received: { md5: string; size: number },
     sessionId: string,
+    key: string,
     filename: string,
     format: string,
     answer: ImportAnswer,
   ) {
-    const key = `${sessionId}/.imports/${received.md5}`;
-    await blobs.putFile(key, received.file, 'application/octet-stream', { md5: Buffer.from(received.md5, 'hex').toString('base64') });
     const row: ImportFileRow = {
       owner_email: owner,
       md5: received.md5,
@@ -342,5 +358,4 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
     await recordImportFile(db, row);
   }
 }
-
 export type ImportsService = ReturnType<typeof createImportsService>;

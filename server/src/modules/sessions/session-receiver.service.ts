@@ -14,6 +14,7 @@ import type { Coordination } from '../../db/coordination';
 import type { DB } from '../../db/schema';
 import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import { inTransaction } from '../../db/transaction';
+import { RunWriter } from '../../lib/run-writer';
 import { nowIso } from '../../lib/tokens';
 import { ColumnSpool, parseStoredGps } from './column-spool';
 import { assertSessionAddress, gpsColumnsKey, MAX_UPLOAD_BYTES, sessionKey, SIX_FILE, type SixKind } from './session-files';
@@ -79,17 +80,8 @@ async function receiveGps(
   const parser = parsed ? undefined : new GpsSixStream((c) => spool.add(c), isUtf8);
   if (parsed) spool.hold(parsed);
   const out = await fs.open(file, 'w', 0o600);
+  const writer = new RunWriter(out);
   let size = 0;
-  // Socket chunks are small (64 kB): written in runs of about 1 MB, each while the next is parsed.
-  let run: Uint8Array[] = [];
-  let runBytes = 0;
-  let writing: Promise<unknown> = Promise.resolve();
-  const flush = async () => {
-    await writing;
-    writing = out.writev(run);
-    run = [];
-    runBytes = 0;
-  };
   try {
     for await (const chunk of body) {
       size += chunk.length;
@@ -97,14 +89,11 @@ async function receiveGps(
         throw new AppError('storage/server-file-wrong-size', `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`);
       hash.update(chunk);
       parser?.push(chunk);
-      run.push(chunk);
-      runBytes += chunk.length;
-      if (runBytes >= 1 << 20) await flush();
+      await writer.write(chunk);
     }
-    await flush();
-    await writing;
+    await writer.end();
   } finally {
-    await writing.catch(() => undefined);
+    await writer.settled();
     await out.close();
   }
   const summary = parser ? parser.end() : { lines: parsed!.count, indexed: parsed!.count, problems: [], rejection: undefined };
