@@ -174,7 +174,7 @@ export async function benchImports(root: string, track: TrackGeometry, quick: bo
   for (const [key, label, name, bytes, baseline, baselineName] of cases) {
     const baselineMs = baseline();
     const imports: { ms: number; growthMb: number; laps: number }[] = [];
-    for (let r = 0; r < (quick ? 1 : 3); r++) imports.push(await importThroughServer(root, name, bytes, warmUp));
+    for (let r = 0; r < (quick ? 1 : 5); r++) imports.push(await importThroughServer(root, name, bytes, warmUp));
     const importMs = median(imports.map((i) => i.ms));
     out.push({
       key,

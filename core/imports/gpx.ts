@@ -218,6 +218,7 @@ export function createGpxReader(): FormatReader {
   const xml = new XmlScanner(points);
   const guard = dtdGuard();
   return {
+    fixes: points.out,
     write(chunk: string) {
       guard(chunk); // even after the XML broke: a file with a DTD is refused whole
       xml.write(chunk);

@@ -55,10 +55,15 @@ export function unsupported(): AppError {
 /** What a file holds: a trace (most formats), or a lap.six's text (which needs its gps.six). */
 export type ReadImport = { kind: 'trace'; file: ImportedFile } | { kind: 'lap.six'; text: string };
 
+/** Bytes read before the file's fixes per byte are taken as the whole file's (to size the fix columns once). */
+const SIZE_GUESS_AFTER = 1 << 20;
+
 /**
  * One file read piece by piece: `push` each chunk of bytes as it arrives (already inflated if it
  * was a .gz), then `finish`. Throws AppError with the reason (at once for a DTD or an unknown
- * format, at the end for a file with no fix).
+ * format, at the end for a file with no fix). With `expectedBytes` (the body's length), the fix
+ * columns are sized once from the first megabyte's fixes per byte, instead of growing by half
+ * again and again (each growth left the outgrown columns behind as garbage).
  */
 export class ImportReader {
   private head: Uint8Array[] = [];
@@ -67,8 +72,13 @@ export class ImportReader {
   private decoder: TextDecoder | undefined;
   private lapText: string[] | undefined;
   private format: ImportFormat | undefined;
+  private fed = 0;
+  private sized = false;
 
-  constructor(private readonly filename: string) {}
+  constructor(
+    private readonly filename: string,
+    private readonly expectedBytes?: number,
+  ) {}
 
   push(chunk: Uint8Array): void {
     if (this.decoder) return this.feed(chunk);
@@ -120,8 +130,14 @@ export class ImportReader {
 
   private feed(bytes: Uint8Array): void {
     const text = this.decoder!.decode(bytes, { stream: true });
-    if (this.lapText) this.lapText.push(text);
-    else this.reader!.write(text);
+    if (this.lapText) return void this.lapText.push(text);
+    this.reader!.write(text);
+    this.fed += bytes.length;
+    if (!this.sized && this.expectedBytes && this.fed >= SIZE_GUESS_AFTER) {
+      this.sized = true;
+      const fixes = this.reader!.fixes;
+      if (fixes.count > 0) fixes.reserve(Math.ceil(((fixes.count * this.expectedBytes) / this.fed) * 1.02) + 1024);
+    }
   }
 }
 

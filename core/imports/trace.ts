@@ -58,12 +58,17 @@ class Growable<T extends Float64Array | Float32Array | Int16Array> {
     public data: T = make(4096),
   ) {}
   push(at: number, v: number): void {
-    if (at >= this.data.length) {
-      const bigger = this.make(Math.ceil(this.data.length * 1.5)); // less slack than doubling: a long file holds ~a million fixes
-      bigger.set(this.data);
-      this.data = bigger;
-    }
+    if (at >= this.data.length) this.resize(Math.ceil(this.data.length * 1.5)); // less slack than doubling: a long file holds ~a million fixes
     this.data[at] = v;
+  }
+  /** Room for `n` values at once (no growth, and no garbage of outgrown buffers, on the way there). */
+  reserve(n: number): void {
+    if (n > this.data.length) this.resize(n);
+  }
+  private resize(n: number): void {
+    const bigger = this.make(n);
+    bigger.set(this.data);
+    this.data = bigger;
   }
 }
 
@@ -185,6 +190,12 @@ export class TraceBuilder {
     for (const r of replay) this.add(r);
   }
 
+  /** Room for `n` fixes in all (a guess from the file's size: see ImportReader). */
+  reserve(n: number): void {
+    const fixes = Math.min(n, MAX_FIXES);
+    for (const g of [this.time, this.lat, this.lon, this.speed, this.sats, this.lean]) g.reserve(fixes);
+  }
+
   /** The last fix's time, for formats whose rows carry only a time of day. */
   lastTimeMs(): number | undefined {
     return this.count ? this.time.data[this.count - 1] : undefined;
@@ -218,6 +229,8 @@ export class TraceBuilder {
 export interface FormatReader {
   write(text: string): void;
   end(): ImportedFile;
+  /** The fixes so far. */
+  readonly fixes: TraceBuilder;
 }
 
 /**
@@ -281,6 +294,7 @@ export function lineReader(
 ): FormatReader {
   const lines = new LineSplitter(row, () => out.counts.badLines++);
   return {
+    fixes: out,
     write: (text) => lines.write(text),
     end() {
       const last = lines.end();

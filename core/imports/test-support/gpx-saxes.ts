@@ -18,6 +18,7 @@ export function createSaxesGpxReader(): FormatReader {
   // The first error ends the reading: what came before it is kept.
   parser.on('error', () => void (failed ??= parser.line));
   return {
+    fixes: points.out,
     write(chunk: string) {
       guard(chunk);
       if (failed !== undefined) return;

@@ -46,8 +46,12 @@ export async function importSessionsCommand(
     try {
       for (const path of positionals) {
         try {
-          if (!(await stat(path)).isFile()) throw new Error('not a file');
-          const { created, answer } = await imports.importFile(owner, path, createReadStream(path), values.track ? { trackName: values.track } : {});
+          const info = await stat(path);
+          if (!info.isFile()) throw new Error('not a file');
+          const { created, answer } = await imports.importFile(owner, path, createReadStream(path), {
+            ...(values.track ? { trackName: values.track } : {}),
+            expectedBytes: info.size,
+          });
           const s = answer.session;
           const best = answer.bestLapSeconds === null ? '' : `, melhor ${formatLapTime(answer.bestLapSeconds * 1000)}`;
           process.stdout.write(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readImport } from '../../../../core/imports/importer';
+import { ImportReader, readImport } from '../../../../core/imports/importer';
 import { toColumns } from '../../../../core/imports/to-session';
 import * as W from '../../../../core/imports/test-support/writers';
 import { parseGpsSix } from '../../../../core/formats/gps-six';
@@ -73,5 +73,34 @@ describe('import formats, generated from the simulator', () => {
     const sa = await timed(W.writeSpeedAngle(c, day, gen.laps, trueGate(interlagos)), 'x.sa');
     expect(sa.file.loggerLaps.length).toBe(truth.length - 1);
     expect(sa.file.fileGate).toBeDefined();
+  });
+});
+
+describe('the fix columns sized from the body length', () => {
+  it('read the same fixes whatever the length said (right, far too small, far too large), in pieces as from a socket', () => {
+    const { c } = session(25);
+    for (const [name, text] of [
+      ['s.vbo', W.writeVbo(c, day)],
+      ['s.gpx', W.writeGpx(c, day)],
+      ['s.csv', W.writeRaceChrono(c, day)],
+    ] as const) {
+      const bytes = new TextEncoder().encode(text);
+      expect(bytes.length).toBeGreaterThan(2 << 20); // past the first megabyte, where the size is guessed
+      const readWith = (expected?: number) => {
+        const r = new ImportReader(name, expected);
+        for (let at = 0; at < bytes.length; at += 65_536) r.push(bytes.subarray(at, at + 65_536));
+        const read = r.finish();
+        if (read.kind !== 'trace') throw new Error('expected a trace');
+        return read.file.trace;
+      };
+      const plain = readWith();
+      for (const expected of [bytes.length, 1_100_000, bytes.length * 50]) {
+        const sized = readWith(expected);
+        expect(sized.count).toBe(plain.count);
+        for (const k of ['timeMs', 'lat', 'lon', 'speedKmh', 'satellites', 'leanDeg'] as const) expect(sized[k]).toEqual(plain[k]);
+        // Sized once from the right length: little room left over (growing by half leaves up to a third).
+        if (expected === bytes.length) expect(sized.lat.buffer.byteLength / 8, name).toBeLessThan(plain.count * 1.06 + 1100);
+      }
+    }
   });
 });

@@ -43,12 +43,11 @@ export async function importsRoutes(app: FastifyInstance, opts: { imports: Impor
       async (req, reply) => {
         const body = req.body as AsyncIterable<Uint8Array>;
         try {
-          const { created, answer } = await imports.importFile(
-            req.identity!.email,
-            req.query.filename,
-            body,
-            req.query.track ? { trackName: req.query.track } : {},
-          );
+          const length = Number(req.headers['content-length']);
+          const { created, answer } = await imports.importFile(req.identity!.email, req.query.filename, body, {
+            ...(req.query.track ? { trackName: req.query.track } : {}),
+            ...(Number.isSafeInteger(length) && length > 0 ? { expectedBytes: length } : {}),
+          });
           return reply.code(created ? 201 : 200).send(answer);
         } catch (err) {
           // Refused before the body was read to its end: close the connection rather than read the rest.

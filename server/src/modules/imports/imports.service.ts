@@ -88,8 +88,8 @@ async function* bytesOf(file: string): AsyncGenerator<Uint8Array> {
  * Reads a file while its body arrives, so the reading and the receiving overlap. A .gz is left
  * to be inflated from the received file afterwards (`finish`).
  */
-function readAlong(filename: string) {
-  let reader: ImportReader | undefined = new ImportReader(filename);
+function readAlong(filename: string, expectedBytes: number | undefined) {
+  let reader: ImportReader | undefined = new ImportReader(filename, expectedBytes);
   let head: Buffer | undefined = Buffer.alloc(0);
   return {
     push(chunk: Uint8Array): void {
@@ -239,9 +239,10 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
       owner: string,
       filename: string,
       body: AsyncIterable<Uint8Array>,
-      options: { trackName?: string } = {},
+      /** `expectedBytes`: the body's length, when known (it sizes the fix columns once). */
+      options: { trackName?: string; expectedBytes?: number } = {},
     ): Promise<{ created: boolean; answer: ImportAnswer }> {
-      const reading = readAlong(filename);
+      const reading = readAlong(filename, options.expectedBytes);
       const received = await receiveBody(body, (chunk) => reading.push(chunk));
       let kept = false;
       try {
