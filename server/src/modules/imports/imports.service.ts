@@ -188,9 +188,12 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
     const lapNumbers = numberLaps(columns, analysis.laps);
     const lap = lapSixText(analysis.laps, lapNumbers, trace.timeMs[0]!, logger, definition.line.length);
     const at = { deviceId: address.collection, owner: address.owner, track: address.track, date: address.date };
-    await receiver.receive({ ...at, kind: 'gps', body: gpsSixChunks(columns), columns });
-    if (lap.laps.length) await receiver.receive({ ...at, kind: 'lap', body: Buffer.from(lap.text) });
-    await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId);
+    // Received side by side, as a device may send them: each waits on its own disk writes.
+    await Promise.all([
+      receiver.receive({ ...at, kind: 'gps', body: gpsSixChunks(columns), columns }),
+      lap.laps.length ? receiver.receive({ ...at, kind: 'lap', body: Buffer.from(lap.text) }) : undefined,
+    ]);
+    await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId); // once the session's row exists
     const flying = analysis.laps.filter((l) => l.kind === 'flying' && l.complete);
     return {
       laps: analysis.laps
