@@ -24,6 +24,9 @@ export interface Lap {
   lapCount: number;
 }
 
+/** The largest lap.six accepted, from a device or an import: a day's laps are a few kB. */
+export const MAX_LAP_SIX_BYTES = 2 * 1024 * 1024;
+
 /** `0132456` → 92456 ms; accepts 1–7 digits (zero-padded to 7); seconds must be < 60. */
 export function lapTimeToMs(raw: string): number | undefined {
   if (!/^\d{1,7}$/.test(raw)) return undefined;

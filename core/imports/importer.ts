@@ -4,6 +4,7 @@
  * piece by piece, so a file of any size streams through.
  */
 import { AppError } from '../errors';
+import { MAX_LAP_SIX_BYTES } from '../formats/lap-six';
 import { importWarningText } from '../i18n/pt-BR-imports';
 import { createAimReader } from './aim-csv';
 import { detectFormat, SNIFF_BYTES, xmlEncoding } from './detect';
@@ -74,6 +75,7 @@ export class ImportReader {
   private format: ImportFormat | undefined;
   private fed = 0;
   private sized = false;
+  private lapBytes = 0;
 
   constructor(
     private readonly filename: string,
@@ -130,7 +132,18 @@ export class ImportReader {
 
   private feed(bytes: Uint8Array): void {
     const text = this.decoder!.decode(bytes, { stream: true });
-    if (this.lapText) return void this.lapText.push(text);
+    if (this.lapText) {
+      // A lap.six is kept as text until its gps.six is found: only as much as a lap.six can be.
+      this.lapBytes += bytes.length;
+      if (this.lapBytes > MAX_LAP_SIX_BYTES)
+        throw new AppError(
+          'import/too-large',
+          `A lap.six is limited to ${MAX_LAP_SIX_BYTES} bytes; nothing was stored.`,
+          undefined,
+          `Um lap.six tem no máximo ${MAX_LAP_SIX_BYTES / 1024 / 1024} MB; nada foi gravado.`,
+        );
+      return void this.lapText.push(text);
+    }
     this.reader!.write(text);
     this.fed += bytes.length;
     if (!this.sized && this.expectedBytes && this.fed >= SIZE_GUESS_AFTER) {

@@ -228,6 +228,9 @@ describe('bad files are refused with a clear reason and store nothing', () => {
     ['sem-data.vbo', '[header]\ntime\n[column names]\nsats time lat long velocity\n[data]\n010 120000.00 +01422.0 +02801.0 100.0\n', 422, 'import/no-date'],
     ['gps.six', gen.gpsSix.slice(0, 2000), 422, 'import/no-date'],
     ['bomba.gz', gzipSync(Buffer.alloc(1)), 415, 'import/unsupported-format'],
+    // A lap.six is held as text until its gps.six is found: never more than a lap.six can be (2 MiB), plain or inflated.
+    ['enorme-lap.six', gen.lapSix.repeat(Math.ceil((3 << 20) / gen.lapSix.length)), 413, 'import/too-large'],
+    ['enorme-lap.six.gz', gzipSync(gen.lapSix.repeat(Math.ceil((3 << 20) / gen.lapSix.length))), 413, 'import/too-large'],
   ];
   for (const [name, body, status, code] of cases) {
     it(`${name}: ${status} ${code}, in Portuguese`, async () => {

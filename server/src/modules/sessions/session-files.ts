@@ -1,5 +1,6 @@
 import { isDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
 import { AppError } from '../../../../core/errors';
+import { MAX_LAP_SIX_BYTES } from '../../../../core/formats/lap-six';
 
 /** The two files of a track session, as the device names them. */
 export type SixKind = 'lap' | 'gps';
@@ -9,7 +10,7 @@ export const SIX_FILE: Record<SixKind, string> = { lap: 'lap.six', gps: 'gps.six
  * Upload limits: a lap.six is a few kB; a gps.six of 3 h at 25 Hz is about 20 MB. A gps.six
  * streams through (memory stays flat whatever its size), so its limit is generous.
  */
-export const MAX_UPLOAD_BYTES: Record<SixKind, number> = { lap: 2 * 1024 * 1024, gps: 128 * 1024 * 1024 };
+export const MAX_UPLOAD_BYTES: Record<SixKind, number> = { lap: MAX_LAP_SIX_BYTES, gps: 128 * 1024 * 1024 };
 
 /** A track session's id and blob folder: the spec's `{hardware}/{track}/{ddmmyyyy}`. */
 export function sessionKey(deviceId: string, track: string, date: string): string {
