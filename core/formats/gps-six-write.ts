@@ -21,7 +21,7 @@ export function asWritten(v: number, d: number): number {
   return v < 0 ? -scaled : scaled;
 }
 /** The longest line this writes: two positions, speed, time, counters, heat, roll, lean, distance. */
-const MAX_LINE_BYTES = 160;
+export const GPS_SIX_MAX_LINE_BYTES = 160;
 const HEAT_CODES = HEATS.map((h) => h.charCodeAt(0));
 
 /** Writes the digits of a non-negative integer at b[p]; returns the position after them. */
@@ -56,18 +56,17 @@ function put2(b: Uint8Array, p: number, n: number): number {
   return p + 2;
 }
 
-/**
- * Where the lines are written before being copied out at their size: a buffer per call at the
- * longest size was 1.7× the bytes, all of it garbage soon after. Kept up to a piece of 16,384 lines.
- */
-let scratch = new Uint8Array(0);
-const SCRATCH_KEPT = 16_384 * MAX_LINE_BYTES;
-
 /** Lines [from, to) of the columns as gps.six bytes (the same text gpsSixLine writes). */
 export function gpsSixBytes(c: GpsColumns, from: number, to: number): Uint8Array {
-  const need = (to - from) * MAX_LINE_BYTES;
-  if (need <= SCRATCH_KEPT && scratch.length < need) scratch = new Uint8Array(SCRATCH_KEPT);
-  const b = need <= SCRATCH_KEPT ? scratch : new Uint8Array(need);
+  const b = new Uint8Array((to - from) * GPS_SIX_MAX_LINE_BYTES);
+  return b.subarray(0, gpsSixInto(c, from, to, b));
+}
+
+/**
+ * `gpsSixBytes` written into `b` (room for GPS_SIX_MAX_LINE_BYTES a line), for a writer that
+ * takes turns with its own buffers; returns how many bytes were written.
+ */
+export function gpsSixInto(c: GpsColumns, from: number, to: number, b: Uint8Array): number {
   let p = 0;
   for (let i = from; i < to; i++) {
     p = putFixed(b, p, c.lat[i]!, 7);
@@ -100,5 +99,5 @@ export function gpsSixBytes(c: GpsColumns, from: number, to: number): Uint8Array
     p = putInt(b, p, c.meterSum[i]!);
     b[p++] = 10;
   }
-  return b.slice(0, p);
+  return p;
 }

@@ -4,12 +4,12 @@
  * so every screen, export and analysis reads an import exactly as a device session.
  */
 import { WEAK_FIX_SATELLITES } from '../analysis/gps-analysis';
-import { allocGpsColumns, trimGpsColumns, type GpsColumns } from '../formats/gps-columns';
+import { allocGpsColumns, type GpsColumns } from '../formats/gps-columns';
 import { asWritten, gpsSixBytes } from '../formats/gps-six-write';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
 import { HEATS } from '../formats/six-lines';
 import { haversineM } from '../sim/geo';
-import type { TimedLap } from '../tracks/lap-timing';
+import type { TimedLap, Trace } from '../tracks/lap-timing';
 import { TraceBuilder, type ImportedTrace, type LoggerLap } from './trace';
 
 const DAY_MS = 86_400_000;
@@ -29,34 +29,34 @@ export function mergeTraces(traces: readonly ImportedTrace[]): ImportedTrace {
   return out.trace();
 }
 
+/** An imported trace as the session's gps.six will hold it: what the track search and lap timing read. */
+export type SessionTrace = Trace & { roll: Float64Array };
+
 /**
- * The trace as GPS columns (times of day in UTC, as gps.six has them). A speed the file lacks is
- * computed from the positions around; unknown satellites are written as the fewest that count as
- * a good fix (gps.six has no "unknown"); unknown lean as 0.
+ * The trace made what the session's gps.six will hold, in place (a long file has a million fixes:
+ * not copied): a speed the file lacks computed from the positions around; unknown satellites as
+ * the fewest that count as a good fix (gps.six has no "unknown"); unknown lean as 0; every value
+ * rounded as written. Times stay ms since the epoch (lap timing reads their differences). Doing it
+ * again changes nothing.
  */
-export function toColumns(t: ImportedTrace): GpsColumns {
-  const c = allocGpsColumns(t.count);
+export function sessionTrace(t: ImportedTrace): SessionTrace {
   const at = (i: number) => Math.min(t.count - 1, Math.max(0, i));
   for (let i = 0; i < t.count; i++) {
-    let speed = t.speedKmh[i]!;
-    if (Number.isNaN(speed)) {
-      const [a, b] = [at(i - 1), at(i + 1)];
-      const dt = (t.timeMs[b]! - t.timeMs[a]!) / 1000;
-      speed = dt > 0 ? (haversineM(t.lat[a]!, t.lon[a]!, t.lat[b]!, t.lon[b]!) / dt) * 3.6 : 0;
-    }
-    const lean = Number.isNaN(t.leanDeg[i]!) ? 0 : t.leanDeg[i]!;
-    // As the session's gps.six will hold them: these columns are handed over as that file's parse.
-    c.line[i] = i + 1;
-    c.lat[i] = asWritten(t.lat[i]!, 7);
-    c.lon[i] = asWritten(t.lon[i]!, 7);
-    c.speed[i] = asWritten(Math.min(1000, speed), 1);
-    c.satellites[i] = t.satellites[i]! < 0 ? WEAK_FIX_SATELLITES : t.satellites[i]!;
-    c.timeMs[i] = ((Math.round(t.timeMs[i]!) % DAY_MS) + DAY_MS) % DAY_MS;
-    c.roll[i] = asWritten(lean, 1);
-    c.leanFiltered[i] = asWritten(lean, 1);
+    if (!Number.isNaN(t.speedKmh[i]!)) continue;
+    const [a, b] = [at(i - 1), at(i + 1)];
+    const dt = (t.timeMs[b]! - t.timeMs[a]!) / 1000;
+    t.speedKmh[i] = dt > 0 ? (haversineM(t.lat[a]!, t.lon[a]!, t.lat[b]!, t.lon[b]!) / dt) * 3.6 : 0;
   }
-  c.count = t.count;
-  return trimGpsColumns(c);
+  for (let i = 0; i < t.count; i++) {
+    t.lat[i] = asWritten(t.lat[i]!, 7);
+    t.lon[i] = asWritten(t.lon[i]!, 7);
+    t.speedKmh[i] = asWritten(Math.min(1000, t.speedKmh[i]!), 1);
+    if (t.satellites[i]! < 0) t.satellites[i] = WEAK_FIX_SATELLITES;
+    t.timeMs[i] = Math.round(t.timeMs[i]!);
+    t.leanDeg[i] = Number.isNaN(t.leanDeg[i]!) ? 0 : asWritten(t.leanDeg[i]!, 1);
+  }
+  const satellites = new Uint16Array(t.satellites.buffer, t.satellites.byteOffset, t.count); // none negative now
+  return { count: t.count, lat: t.lat, lon: t.lon, timeMs: t.timeMs, speed: t.speedKmh, satellites, roll: t.leanDeg };
 }
 
 /** A lap's place in the session: heat (0-3 for A-D), number within it, and whether it is the heat's out-lap. */
@@ -67,48 +67,78 @@ interface Numbering {
 }
 
 /**
- * Heat and lap of every sample from the timed laps, written into the columns' lap fields (as the
- * device fills them): a run of the day is a heat (A-D; runs past the fourth stay in D), laps
- * numbered within it from 0 where it opens with an out-lap; `meterSum` the distance into the lap.
- * Returns each timed lap's numbering.
+ * Each timed lap's heat and number, as the device numbers them: a run of the day is a heat (A-D;
+ * runs past the fourth stay in D), laps numbered within it from 0 where it opens with an out-lap.
  */
-export function numberLaps(c: GpsColumns, laps: readonly TimedLap[]): Map<number, Numbering> {
+export function lapNumbering(laps: readonly TimedLap[]): Map<number, Numbering> {
   const lapNumbers = new Map<number, Numbering>();
   const perRun = new Map<number, number>();
-  c.heat.fill(0);
-  c.lapCount.fill(0);
-  c.firstLap.fill(0);
   for (const lap of laps) {
-    const heat = Math.min(3, lap.run - 1);
     const seen = perRun.get(lap.run);
     const lapCount = seen === undefined ? (lap.kind === 'out' ? 0 : 1) : seen + 1;
     perRun.set(lap.run, lapCount);
-    const n: Numbering = { heat, lapCount, first: lap.kind === 'out' ? 1 : 0 };
-    lapNumbers.set(lap.number, n);
-    const from = lap.start.fraction === 0 ? lap.start.index : lap.start.index + 1;
-    const to = Math.min(c.count - 1, lap.end.index);
-    c.heat.fill(heat, from, to + 1);
-    c.lapCount.fill(lapCount, from, to + 1);
-    c.firstLap.fill(n.first, from, to + 1);
-  }
-  let meters = 0;
-  for (let i = 0; i < c.count; i++) {
-    if (i === 0 || c.lapCount[i] !== c.lapCount[i - 1] || c.heat[i] !== c.heat[i - 1]) meters = 0;
-    else meters += haversineM(c.lat[i - 1]!, c.lon[i - 1]!, c.lat[i]!, c.lon[i]!);
-    c.meterSum[i] = Math.min(2_000_000_000, Math.round(meters));
+    lapNumbers.set(lap.number, { heat: Math.min(3, lap.run - 1), lapCount, first: lap.kind === 'out' ? 1 : 0 });
   }
   return lapNumbers;
 }
 
-/** The columns as gps.six, in pieces of LINES_PER_PIECE lines (a long session's text is never held whole). */
-export function* gpsSixChunks(c: GpsColumns, linesPerPiece = 16_384): Generator<Uint8Array> {
-  for (let i = 0; i < c.count; i += linesPerPiece) yield gpsSixBytes(c, i, Math.min(c.count, i + linesPerPiece));
+/**
+ * The session's GPS columns, `size` samples at a time (a long session is never held twice whole):
+ * the trace's values, times of day in UTC as gps.six has them, and each sample's heat, lap and
+ * distance into the lap (`meterSum`), as the device fills them. One batch is refilled each time:
+ * use it before taking the next.
+ */
+export function* sessionColumns(t: SessionTrace, laps: readonly TimedLap[], numbers: Map<number, Numbering>, size = 16_384): Generator<GpsColumns> {
+  const c = allocGpsColumns(Math.min(size, t.count));
+  const ranges = laps.map((lap) => ({
+    from: lap.start.fraction === 0 ? lap.start.index : lap.start.index + 1,
+    to: Math.min(t.count - 1, lap.end.index) + 1,
+    n: numbers.get(lap.number)!,
+  }));
+  let meters = 0;
+  let before = { heat: -1, lapCount: -1 }; // the sample before the batch
+  for (let from = 0; from < t.count; from += size) {
+    const n = Math.min(size, t.count - from);
+    const to = from + n;
+    c.count = n;
+    c.lat.set(t.lat.subarray(from, to));
+    c.lon.set(t.lon.subarray(from, to));
+    c.speed.set(t.speed.subarray(from, to));
+    c.satellites.set(t.satellites.subarray(from, to));
+    c.roll.set(t.roll.subarray(from, to));
+    c.leanFiltered.set(t.roll.subarray(from, to));
+    for (let i = 0; i < n; i++) {
+      c.line[i] = from + i + 1;
+      c.timeMs[i] = ((t.timeMs[from + i]! % DAY_MS) + DAY_MS) % DAY_MS;
+    }
+    c.heat.fill(0);
+    c.lapCount.fill(0);
+    c.firstLap.fill(0);
+    for (const r of ranges) {
+      const [a, b] = [Math.max(r.from, from) - from, Math.min(r.to, to) - from];
+      if (a >= b) continue;
+      c.heat.fill(r.n.heat, a, b);
+      c.lapCount.fill(r.n.lapCount, a, b);
+      c.firstLap.fill(r.n.first, a, b);
+    }
+    for (let i = 0; i < n; i++) {
+      const g = from + i;
+      const previous = i > 0 ? { heat: c.heat[i - 1]!, lapCount: c.lapCount[i - 1]! } : before;
+      if (g === 0 || c.lapCount[i] !== previous.lapCount || c.heat[i] !== previous.heat) meters = 0;
+      else meters += haversineM(t.lat[g - 1]!, t.lon[g - 1]!, t.lat[g]!, t.lon[g]!);
+      c.meterSum[i] = Math.min(2_000_000_000, Math.round(meters));
+    }
+    before = { heat: c.heat[n - 1]!, lapCount: c.lapCount[n - 1]! };
+    yield c;
+  }
 }
 
-/** The whole gps.six text (small sessions, tests). */
-export function gpsSixText(c: GpsColumns): string {
+/** The gps.six text of columns given a batch at a time (small sessions, tests). */
+export function gpsSixText(batches: Iterable<GpsColumns>): string {
   const decoder = new TextDecoder();
-  return [...gpsSixChunks(c)].map((b) => decoder.decode(b)).join('');
+  let text = '';
+  for (const c of batches) text += decoder.decode(gpsSixBytes(c, 0, c.count));
+  return text;
 }
 
 /** The logger's own lap that ends where this one does, if its file times laps. */

@@ -52,7 +52,7 @@ const LATEST_MS = Date.UTC(2100, 0, 1);
 /** No file holds more fixes than this (3 h at 100 Hz); beyond it the import stops with a warning. */
 export const MAX_FIXES = 1_080_000;
 
-class Growable<T extends Float64Array | Float32Array | Int16Array> {
+class Growable<T extends Float64Array | Int16Array> {
   constructor(
     private make: (n: number) => T,
     public data: T = make(4096),
@@ -72,7 +72,10 @@ class Growable<T extends Float64Array | Float32Array | Int16Array> {
   }
 }
 
-/** The cleaned fixes, in columns. Unknown speed, satellites and lean are NaN / -1. */
+/**
+ * The cleaned fixes, in columns. Unknown speed, satellites and lean are NaN / -1 until
+ * `sessionTrace` (to-session.ts) fills them in place.
+ */
 export interface ImportedTrace {
   count: number;
   /** ms since the epoch (UTC). */
@@ -80,11 +83,11 @@ export interface ImportedTrace {
   lat: Float64Array;
   lon: Float64Array;
   /** km/h; NaN where the file has none (computed later from positions). */
-  speedKmh: Float32Array;
+  speedKmh: Float64Array;
   /** -1 where the file has none. */
   satellites: Int16Array;
   /** degrees, negative to the left; NaN where the file has none. */
-  leanDeg: Float32Array;
+  leanDeg: Float64Array;
 }
 
 export interface ImportedFile {
@@ -120,9 +123,9 @@ export class TraceBuilder {
   private time = new Growable((n) => new Float64Array(n));
   private lat = new Growable((n) => new Float64Array(n));
   private lon = new Growable((n) => new Float64Array(n));
-  private speed = new Growable((n) => new Float32Array(n));
+  private speed = new Growable((n) => new Float64Array(n));
   private sats = new Growable((n) => new Int16Array(n));
-  private lean = new Growable((n) => new Float32Array(n));
+  private lean = new Growable((n) => new Float64Array(n));
   private jumpRun = 0;
   /** Fixes just dropped in a row as earlier than the last one kept. */
   private behind: Fix[] = [];

@@ -134,12 +134,14 @@ function runsOf(trace: Trace, time: Float64Array, runGapMs: number): [number, nu
   // A logger that keeps writing while the bike stands (a SpeedAngle does): standing still as long as a gap also ends the run.
   let stillFrom = -1;
   for (let i = 1; i <= trace.count; i++) {
-    if (i < trace.count && trace.speed[i]! < STILL_KMH) {
+    // A pause in the recording or a new heat ends the run even where the next fix stands still.
+    const cut = i < trace.count && (time[i]! - time[i - 1]! > runGapMs || (trace.heat !== undefined && trace.heat[i] !== trace.heat[i - 1]));
+    if (i < trace.count && !cut && trace.speed[i]! < STILL_KMH) {
       if (stillFrom < 0) stillFrom = i;
       continue;
     }
     const stood = stillFrom >= 0 && i < trace.count && time[i]! - time[stillFrom]! > runGapMs;
-    const newRun = i === trace.count || stood || time[i]! - time[i - 1]! > runGapMs || (trace.heat !== undefined && trace.heat[i] !== trace.heat[i - 1]);
+    const newRun = i === trace.count || stood || cut;
     if (newRun) {
       const end = stood ? stillFrom : i;
       if (end > start) runs.push([start, end]);

@@ -22,10 +22,13 @@ export interface OutlineFit {
 
 /** Indices of up to FIT_SAMPLES moving samples, evenly spread. */
 export function movingSamples(trace: Trace): number[] {
-  const moving: number[] = [];
-  for (let i = 0; i < trace.count; i++) if (trace.speed[i]! >= MOVING_KMH) moving.push(i);
-  const step = Math.max(1, Math.floor(moving.length / FIT_SAMPLES));
-  return moving.filter((_, k) => k % step === 0);
+  // Counted first, then picked: a list of every moving sample would be a million numbers.
+  let moving = 0;
+  for (let i = 0; i < trace.count; i++) if (trace.speed[i]! >= MOVING_KMH) moving++;
+  const step = Math.max(1, Math.floor(moving / FIT_SAMPLES));
+  const picked: number[] = [];
+  for (let i = 0, k = 0; i < trace.count; i++) if (trace.speed[i]! >= MOVING_KMH && k++ % step === 0) picked.push(i);
+  return picked;
 }
 
 /** How well a trace runs along a closed outline ([lat, lon] points), and in which direction. */

@@ -15,7 +15,10 @@ export class RunWriter {
     private readonly runBytesMax = 1 << 20,
   ) {}
 
-  /** Takes the piece (kept as it is until written: the caller must not change it). */
+  /**
+   * Takes the piece (kept as it is until written: the caller must not change it). With a run of 0
+   * bytes, each piece is written on its own and this returns once the piece before it is written.
+   */
   async write(piece: Uint8Array): Promise<void> {
     this.run.push(piece);
     this.runBytes += piece.length;

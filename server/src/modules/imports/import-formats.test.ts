@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ImportReader, readImport } from '../../../../core/imports/importer';
-import { toColumns } from '../../../../core/imports/to-session';
+import { sessionTrace } from '../../../../core/imports/to-session';
 import * as W from '../../../../core/imports/test-support/writers';
 import { parseGpsSix } from '../../../../core/formats/gps-six';
 import { buildRacingLine, generateSession, type TrackGeometry } from '../../../../core/sim/session-generator';
@@ -30,8 +30,7 @@ const enc = (s: string) => [new TextEncoder().encode(s)];
 async function timed(text: string | Uint8Array[], name: string) {
   const read = await readImport(typeof text === 'string' ? enc(text) : text, name);
   if (read.kind !== 'trace') throw new Error('expected a trace');
-  const c = toColumns(read.file.trace);
-  return { file: read.file, laps: timeLaps(c, trueGate(interlagos)) };
+  return { file: read.file, laps: timeLaps(sessionTrace(read.file.trace), trueGate(interlagos)) };
 }
 
 function worstFlying(laps: { kind: string; complete: boolean; seconds: number }[], truth: number[]) {

@@ -176,6 +176,22 @@ describe('imports through the API', () => {
     expect(along.body.laps.length).toBeGreaterThan(3); // timed at the track's own line all the same
   });
 
+  it('a long file is stored as its gps.six line after line (written in pieces of 16,384 lines, their buffers taking turns)', async () => {
+    const long = parseGpsSix(generateSession(interlagos, { seed: 13, hz: 25, heats: 1, lapsPerHeat: [16, 16], gpsNoise: 0.2 }).gpsSix).value;
+    const r = await importFile(bia, 'longa.vbo', W.writeVbo(long, { y: 2026, m: 9, d: 22 }));
+    expect(r.status).toBe(201);
+    expect(r.body.samples).toBeGreaterThan(3 * 16_384);
+    const s = r.body.session;
+    const exported = await bia.request(`/api/devices/${s.device}/sessions/${s.track}/${s.date}/export/gps.six`);
+    const six = parseGpsSix(new Uint8Array(await exported.arrayBuffer()));
+    expect(six.problems).toEqual([]);
+    expect(six.value.count).toBe(r.body.samples);
+    let backwards = 0;
+    for (let i = 1; i < six.value.count; i++) if (six.value.timeMs[i]! <= six.value.timeMs[i - 1]!) backwards++;
+    expect(backwards).toBe(0); // a piece written over before it reached the file would repeat lines
+    expect(six.value.lat[six.value.count - 1]).toBe(long.lat[long.count - 1]);
+  });
+
   it('the gps.six’s lap.six replaces its laps with the device’s own', async () => {
     const r = await importFile(bia, 'lap.six', gen.lapSix);
     expect(r.status).toBe(201);

@@ -12,9 +12,8 @@ import { importWarningText } from '../../../../core/i18n/pt-BR-imports';
 import { isGzip } from '../../../../core/imports/detect';
 import { ImportReader, readImport, type ReadImport } from '../../../../core/imports/importer';
 import { localDay } from '../../../../core/imports/local-time';
-import { gpsSixChunks, lapSixText, loggerTwin, mergeTraces, numberLaps, toColumns } from '../../../../core/imports/to-session';
+import { lapNumbering, lapSixText, loggerTwin, mergeTraces, sessionColumns, sessionTrace, type SessionTrace } from '../../../../core/imports/to-session';
 import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import { timeLaps } from '../../../../core/tracks/lap-timing';
 import { analyzeTrack } from '../../../../core/tracks/track-analysis';
 import { liesAcross } from '../../../../core/tracks/track-line';
@@ -168,29 +167,28 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
     trackId: string,
     definition: Awaited<ReturnType<TracksService['identify']>>['definition'],
     files: { file: ImportedFile }[],
-    /** The one file's columns, when the session is that file alone (already made to find its track). */
-    alone?: GpsColumns,
+    /** The newest file's trace, made the session's to find its track: the session's whole when it is alone. */
+    newest: SessionTrace,
   ) {
-    const trace = mergeTraces(files.map((f) => f.file.trace));
-    const columns = files.length === 1 && alone ? alone : toColumns(trace);
-    const analysis = analyzeTrack(columns, definition);
+    const trace = files.length === 1 ? newest : sessionTrace(mergeTraces(files.map((f) => f.file.trace)));
+    const analysis = analyzeTrack(trace, definition);
     const warnings: ImportWarning[] = files.flatMap((f) => f.file.warnings);
     // The logger's own laps: its file's, or timed at the file's own line where that really crosses the trace.
     let logger: LoggerLap[] = files.flatMap((f) => f.file.loggerLaps);
     for (const { file } of files) {
       if (!file.fileGate || file.loggerLaps.length) continue;
       const g = file.fileGate;
-      const ways = liesAcross(definition.line, g) ? [g, { a: g.b, b: g.a }].map((gate) => timeLaps(columns, gate).filter((l) => l.complete)) : [[], []];
+      const ways = liesAcross(definition.line, g) ? [g, { a: g.b, b: g.a }].map((gate) => timeLaps(trace, gate).filter((l) => l.complete)) : [[], []];
       const best = ways[0]!.length >= ways[1]!.length ? ways[0]! : ways[1]!;
       if (best.length) logger = logger.concat(best.map((l) => ({ seconds: Number(l.seconds.toFixed(3)), endMs: trace.timeMs[0]! + l.end.ms })));
       else warnings.push({ code: 'fileLineUnused' });
     }
-    const lapNumbers = numberLaps(columns, analysis.laps);
+    const lapNumbers = lapNumbering(analysis.laps);
     const lap = lapSixText(analysis.laps, lapNumbers, trace.timeMs[0]!, logger, definition.line.length);
     const at = { deviceId: address.collection, owner: address.owner, track: address.track, date: address.date };
     // Received side by side, as a device may send them: each waits on its own disk writes.
     await Promise.all([
-      receiver.receive({ ...at, kind: 'gps', body: gpsSixChunks(columns), columns }),
+      receiver.receive({ ...at, kind: 'gps', columns: sessionColumns(trace, analysis.laps, lapNumbers) }),
       lap.laps.length ? receiver.receive({ ...at, kind: 'lap', body: Buffer.from(lap.text) }) : undefined,
     ]);
     await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId); // once the session's row exists
@@ -205,7 +203,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
         }),
       bestLapSeconds: flying.length ? Number(Math.min(...flying.map((l) => l.seconds)).toFixed(3)) : null,
       loggerLaps: logger.map((l) => Number(l.seconds.toFixed(3))),
-      samples: columns.count,
+      samples: trace.count,
       warnings: present(warnings),
     };
   }
@@ -263,9 +261,9 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
           return { created: true, answer: full };
         }
         const file = read.file;
-        const columns = toColumns(file.trace);
-        const track = await tracks.identify(columns, owner);
         const day = localDay(file.trace);
+        const trace = sessionTrace(file.trace);
+        const track = await tracks.identify(trace, owner);
         const date = dateToDdmmyyyy(new Date(Date.UTC(day.y, day.m - 1, day.d)));
         const trackName = trackSegment(options.trackName ?? track.name);
         const id = sessionKey(collection, trackName, date);
@@ -290,7 +288,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
           rawStored.catch(() => undefined); // awaited below
           let built: Awaited<ReturnType<typeof buildSession>>;
           try {
-            built = await buildSession({ collection, owner, track: trackName, date }, track.id, track.definition, [...others, { file }], columns);
+            built = await buildSession({ collection, owner, track: trackName, date }, track.id, track.definition, [...others, { file }], trace);
           } catch (err) {
             await rawStored.then((key) => blobs.delete(key)).catch(() => undefined);
             throw err;

@@ -69,18 +69,4 @@ describe('ColumnSpool', () => {
       expect(readdirSync(path.join(root, '.tmp'))).toEqual([]);
     });
   }
-
-  it("held columns (an import's, whole in memory) store the same encoding, without a scratch file", async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), 'voltas-spool-'));
-    const blobs = new LocalBlobStore(root);
-    const c = columns(SPOOL_BATCH * 2 + 777, 5, true);
-    const spool = new ColumnSpool(await blobs.tempPath());
-    spool.hold(c);
-    expect(() => spool.add(c)).toThrow(); // the whole session is held: nothing more comes
-    await spool.store(blobs, 'd/derived.cols.gz');
-    await spool.dispose();
-    const stored = new Uint8Array(gunzipSync((await blobs.get('d/derived.cols.gz'))!));
-    expect(Buffer.from(stored).equals(Buffer.from(encodeGpsColumns(c)))).toBe(true);
-    expect(readdirSync(path.join(root, '.tmp'))).toEqual([]);
-  });
 });

@@ -43,15 +43,12 @@ export class ColumnSpool {
   private readonly flushed: { count: number; offset: number }[] = [];
   private fd: number | undefined;
   private written = 0;
-  /** Whole columns handed over (an import's), encoded straight from memory. */
-  private held: GpsColumns | undefined;
   total = 0;
 
   /** `scratch`: a path for the batch file (created only if needed) in the blob store's temp area. */
   constructor(private readonly scratch: string) {}
 
   add(c: GpsColumns): void {
-    if (this.held) throw new Error('the spool holds a whole session');
     let from = 0;
     while (from < c.count) {
       const n = Math.min(c.count - from, SPOOL_BATCH - this.batch.count);
@@ -62,13 +59,6 @@ export class ColumnSpool {
       from += n;
       if (this.batch.count === SPOOL_BATCH) this.flush();
     }
-  }
-
-  /** Columns already whole in memory: kept as they are, not copied (their scales found when stored). */
-  hold(c: GpsColumns): void {
-    if (this.total) throw new Error('hold() takes a whole session');
-    this.held = c;
-    this.total = c.count;
   }
 
   private flush(): void {
@@ -86,14 +76,8 @@ export class ColumnSpool {
 
   /** The encoded bytes: the header, then each column block by block. */
   private async *encoded(): AsyncGenerator<Uint8Array> {
-    const held = this.held;
-    if (held) this.scales.add(held);
     const scales = this.scales.scales;
     yield encodeHeader(this.total, scales);
-    if (held) {
-      for (let k = 0; k < CODEC_COLUMNS.length; k++) yield* blocks(held[CODEC_COLUMNS[k]!].subarray(0, held.count), scales[k]!);
-      return;
-    }
     const handle = this.fd === undefined ? undefined : await fs.open(this.scratch, 'r');
     try {
       for (let k = 0; k < CODEC_COLUMNS.length; k++) {
@@ -114,7 +98,7 @@ export class ColumnSpool {
 
   /** Writes the derived blob at `key` (not fsynced: it is rebuilt from gps.six when missing). */
   async store(blobs: BlobStore, key: string): Promise<BlobMetadata> {
-    if (this.fd === undefined && !this.held) {
+    if (this.fd === undefined) {
       const parts: Uint8Array[] = [];
       for await (const part of this.encoded()) parts.push(part);
       return blobs.put(key, await gzip(Buffer.concat(parts), { level: 6 }), 'application/octet-stream', { durable: false });
@@ -143,7 +127,6 @@ export class ColumnSpool {
       await fs.rm(this.scratch, { force: true });
     }
     this.batch = allocGpsColumns(0);
-    this.held = undefined;
   }
 }
 

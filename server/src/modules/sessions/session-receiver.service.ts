@@ -7,6 +7,7 @@ import type { uploadResponseSchema } from '../../../../core/contracts/sessions.c
 import { ddmmyyyyToIso } from '../../../../core/formats/dates';
 import { decodeSixBody, type LineProblem } from '../../../../core/formats/six-lines';
 import { GpsSixStream, type GpsStreamSummary } from '../../../../core/formats/gps-six-stream';
+import { GPS_SIX_MAX_LINE_BYTES, gpsSixInto } from '../../../../core/formats/gps-six-write';
 import { parseLapSix, type Lap } from '../../../../core/formats/lap-six';
 import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
@@ -66,21 +67,37 @@ function* slices(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
 }
 
 /**
+ * Columns Voltas writes as a gps.six (an import's), a batch at a time: the body is made from them
+ * and they are its parse. Its pieces are written into two buffers in turn (a fresh one per piece
+ * left the whole text as garbage): a piece stays as it is until the one after next is asked for.
+ */
+function* writtenFrom(batches: Iterable<GpsColumns>, spool: ColumnSpool): Generator<Uint8Array> {
+  const buffers = [new Uint8Array(0), new Uint8Array(0)];
+  let turn = 0;
+  for (const c of batches) {
+    spool.add(c);
+    turn = 1 - turn;
+    if (buffers[turn]!.length < c.count * GPS_SIX_MAX_LINE_BYTES) buffers[turn] = new Uint8Array(c.count * GPS_SIX_MAX_LINE_BYTES);
+    const b = buffers[turn]!;
+    yield b.subarray(0, gpsSixInto(c, 0, c.count, b));
+  }
+}
+
+/**
  * Receives a gps.six body into `file` chunk by chunk: MD5, size limit, the whole-body checks and
  * the line parse all happen on the way, parsed columns go to `spool`; nothing holds the body.
  */
 async function receiveGps(
-  body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  source: { body: AsyncIterable<Uint8Array> | Iterable<Uint8Array> } | { columns: Iterable<GpsColumns> },
   file: string,
   spool: ColumnSpool,
-  parsed: GpsColumns | undefined,
 ): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
   const hash = createHash('md5');
-  // Columns the body was written from (an import) are its parse: not parsed again.
-  const parser = parsed ? undefined : new GpsSixStream((c) => spool.add(c), isUtf8);
-  if (parsed) spool.hold(parsed);
+  const parser = 'body' in source ? new GpsSixStream((c) => spool.add(c), isUtf8) : undefined;
+  const body = 'body' in source ? source.body : writtenFrom(source.columns, spool);
   const out = await fs.open(file, 'w', 0o600);
-  const writer = new RunWriter(out);
+  // A piece made from columns is written on its own, before the one after it is taken (see writtenFrom).
+  const writer = new RunWriter(out, parser ? undefined : 0);
   let size = 0;
   try {
     for await (const chunk of body) {
@@ -96,7 +113,7 @@ async function receiveGps(
     await writer.settled();
     await out.close();
   }
-  const summary = parser ? parser.end() : { lines: parsed!.count, indexed: parsed!.count, problems: [], rejection: undefined };
+  const summary = parser ? parser.end() : { lines: spool.total, indexed: spool.total, problems: [], rejection: undefined };
   return { size, md5: hash.digest('base64'), summary };
 }
 
@@ -166,13 +183,11 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
      * memory whole.
      */
     async receive(
-      input: SessionAddress & {
-        kind: SixKind;
-        body: Buffer | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
-        contentMd5?: string | undefined;
-        /** For a gps.six written by Voltas from columns (an import): those columns, exactly what the body parses to. */
-        columns?: GpsColumns;
-      },
+      input: SessionAddress & { contentMd5?: string | undefined } & (
+          | { kind: SixKind; body: Buffer | AsyncIterable<Uint8Array> | Iterable<Uint8Array> }
+          /** A gps.six Voltas writes itself (an import's): its columns, a batch at a time. */
+          | { kind: 'gps'; columns: Iterable<GpsColumns> }
+        ),
     ): Promise<UploadAnswer> {
       assertSessionAddress(input.track, input.date);
       const id = sessionKey(input.deviceId, input.track, input.date);
@@ -212,7 +227,7 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
         recordIntent(db, { blobKey: key, md5, deviceId: input.deviceId, track: input.track, date: input.date, kind: input.kind, owner: input.owner });
 
       if (input.kind === 'lap') {
-        if (!Buffer.isBuffer(input.body)) throw new Error('lap.six arrives as a Buffer');
+        if (!('body' in input) || !Buffer.isBuffer(input.body)) throw new Error('lap.six arrives as a Buffer');
         const body = input.body;
         const md5 = createHash('md5').update(body).digest('base64');
         checkMd5(md5);
@@ -247,7 +262,8 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
       let fileTaken = false;
       let spoolTaken = false;
       try {
-        const received = await receiveGps(Buffer.isBuffer(input.body) ? slices(input.body) : input.body, file, spool, input.columns);
+        const source = 'columns' in input ? input : { body: Buffer.isBuffer(input.body) ? slices(input.body) : input.body };
+        const received = await receiveGps(source, file, spool);
         const { md5, summary } = received;
         checkMd5(md5);
         if (summary.rejection) throw notASixFile('gps', summary.rejection);

@@ -55,3 +55,20 @@ describe('lap timing from the GPS trace', () => {
     }
   }
 });
+
+describe('runs of a day', () => {
+  const track = tracks.find((t) => t.name === 'Interlagos')!;
+  const c = parseGpsSix(generateSession(track, { seed: 5, hz: 10, heats: 2, lapsPerHeat: [3, 4] }).gpsSix).value;
+  const second = c.heat.indexOf(1);
+
+  it('a pause in the recording ends a run even where the next fix stands still (a logger restarted in the pits)', () => {
+    // A file without heats (an import) whose second heat opens standing still after the pause.
+    const trace: Trace = { ...c, heat: undefined, speed: c.speed.slice() };
+    for (let i = second; i < second + 50; i++) trace.speed[i] = 0;
+    const laps = timeLaps(trace, trueGate(track));
+    expect(new Set(laps.map((l) => l.run))).toEqual(new Set([1, 2]));
+    expect(Math.max(...laps.filter((l) => l.complete).map((l) => l.seconds))).toBeLessThan(200);
+    // The same with the device's heats: a new heat starting still is a new run too.
+    expect(new Set(timeLaps({ ...trace, heat: c.heat }, trueGate(track)).map((l) => l.run))).toEqual(new Set([1, 2]));
+  });
+});

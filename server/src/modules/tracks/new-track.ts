@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import type { TrackGeometry } from '../../../../core/sim/session-generator';
 import { catalogueStartFinish, derivedStartFinish } from '../../../../core/tracks/start-finish';
 import { definitionFromTrace, gateCentre } from '../../../../core/tracks/track-definition';
+import type { Trace } from '../../../../core/tracks/lap-timing';
 import { latLonAt } from '../../../../core/tracks/track-line';
 import { fitOutline } from '../../../../core/tracks/track-match';
 import { nowIso } from '../../lib/tokens';
@@ -21,14 +21,14 @@ export function boxOf(points: readonly (readonly [number, number])[]) {
   return { south: Math.min(...lats), west: Math.min(...lons), north: Math.max(...lats), east: Math.max(...lons) };
 }
 
-export function fits(trace: GpsColumns, outline: readonly (readonly [number, number])[], samples: number[]) {
+export function fits(trace: Trace, outline: readonly (readonly [number, number])[], samples: number[]) {
   const fit = fitOutline(trace, outline, samples);
   return fit.onShare >= MIN_ON_SHARE && fit.coverage >= MIN_COVERAGE ? fit : undefined;
 }
 
 /** A new track for a trace that fits no known one: bundled outline, catalogue circuit, or the trace's own line. */
 export function newTrackFor(
-  trace: GpsColumns,
+  trace: Trace,
   samples: number[],
   owner: string,
   known: { catalogue: () => TrackCatalogue; bundled: TrackGeometry[] },

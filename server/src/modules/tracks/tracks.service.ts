@@ -3,11 +3,10 @@ import type { z } from 'zod';
 import type { moveGateBodySchema, TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
 import type { SessionAddress } from '../../../../core/contracts/session-paths';
 import { AppError } from '../../../../core/errors';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import type { Heat } from '../../../../core/formats/six-lines';
 import type { CompareResponse } from '../../../../core/contracts/progress.contract';
 import { deltaOnGrid, lapOnGrid } from '../../../../core/tracks/lap-grid';
-import { continuousTime } from '../../../../core/tracks/lap-timing';
+import { continuousTime, type Trace } from '../../../../core/tracks/lap-timing';
 import type { TrackGeometry } from '../../../../core/sim/session-generator';
 import type { Gate } from '../../../../core/tracks/gate';
 import { compareLaps } from '../../../../core/tracks/lap-comparison';
@@ -78,7 +77,7 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
    * The track a trace was ridden on: a known one that fits, else a new one (kept), unless
    * `mayCreate` is false (a background analysis: finding a new track searches the whole catalogue).
    */
-  async function identify(trace: GpsColumns, owner: string, mayCreate = true): Promise<TrackRow> {
+  async function identify(trace: Trace, owner: string, mayCreate = true): Promise<TrackRow> {
     const samples = movingSamples(trace);
     if (samples.length < 10) throw new AppError('track/no-complete-lap');
     const mid = samples[Math.floor(samples.length / 2)]!;
@@ -98,7 +97,7 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
   }
 
   /** The track a session was ridden on, found (and remembered) on its first analysis. */
-  async function trackFor(sessionId: string, owner: string, trace: GpsColumns, mayCreate = true): Promise<TrackRow> {
+  async function trackFor(sessionId: string, owner: string, trace: Trace, mayCreate = true): Promise<TrackRow> {
     const known = await trackOfSession(db, sessionId);
     if (known) return known;
     const row = await identify(trace, owner, mayCreate);
@@ -129,7 +128,7 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
      * The track a trace (not yet a session: an import) was ridden on, with its definition; the
      * session is tied to it with `remember` once it exists.
      */
-    async identify(trace: GpsColumns, owner: string) {
+    async identify(trace: Trace, owner: string) {
       const row = await identify(trace, owner);
       return { id: row.id, name: row.name, source: row.source, definition: definitionOf(row) };
     },
