@@ -20,12 +20,12 @@ function columns(n: number, seed: number) {
       edge ? 0.05 : rnd.next() * 400,
       Math.floor(rnd.next() * 256),
       edge ? 86_399_999 : Math.floor(rnd.next() * 86_400_000),
-      Math.floor(rnd.next() * 1000),
+      edge ? 65_535 : Math.floor(rnd.next() * 1000),
       i % 2,
       i % 4,
       edge ? -0.04 : (rnd.next() - 0.5) * 120,
       (rnd.next() - 0.5) * 120,
-      Math.floor(rnd.next() * 2_000_000),
+      edge ? 2_000_000_000 : Math.floor(rnd.next() * 2_000_000),
     );
     c.count++;
   }

@@ -24,15 +24,22 @@ export function asWritten(v: number, d: number): number {
 export const GPS_SIX_MAX_LINE_BYTES = 160;
 const HEAT_CODES = HEATS.map((h) => h.charCodeAt(0));
 
-/** Writes the digits of a non-negative integer at b[p]; returns the position after them. */
+/**
+ * Writes the digits of a non-negative int32 (every integer of a line is one) at b[p]; returns the
+ * position after them. Digits by int32 division: `%` on a double is a call.
+ */
 function putInt(b: Uint8Array, p: number, n: number): number {
   if (n < 10) {
     b[p] = 48 + n;
     return p + 1;
   }
   let digits = 0;
-  for (let m = n; m > 0; m = Math.floor(m / 10)) digits++;
-  for (let k = digits - 1, m = n; k >= 0; k--, m = Math.floor(m / 10)) b[p + k] = 48 + (m % 10);
+  for (let m = n; m > 0; m = (m / 10) | 0) digits++;
+  for (let k = digits - 1, m = n; k >= 0; k--) {
+    const q = (m / 10) | 0;
+    b[p + k] = 48 + m - q * 10;
+    m = q;
+  }
   return p + digits;
 }
 
@@ -44,15 +51,20 @@ function putFixed(b: Uint8Array, p: number, v: number, d: number): number {
   const int = Math.floor(scaled / scale);
   p = putInt(b, p, int);
   b[p++] = 46;
-  let frac = scaled - int * scale;
-  for (let k = d - 1; k >= 0; k--, frac = Math.floor(frac / 10)) b[p + k] = 48 + (frac % 10);
+  let frac = scaled - int * scale; // below 10^d: an integer division's digits
+  for (let k = d - 1; k >= 0; k--) {
+    const q = (frac / 10) | 0;
+    b[p + k] = 48 + frac - q * 10;
+    frac = q;
+  }
   return p + d;
 }
 
-/** Two digits at b[p]. */
+/** Two digits of an int32 at b[p]. */
 function put2(b: Uint8Array, p: number, n: number): number {
-  b[p] = 48 + Math.floor(n / 10);
-  b[p + 1] = 48 + (n % 10);
+  const q = (n / 10) | 0;
+  b[p] = 48 + q;
+  b[p + 1] = 48 + n - q * 10;
   return p + 2;
 }
 
@@ -77,14 +89,19 @@ export function gpsSixInto(c: GpsColumns, from: number, to: number, b: Uint8Arra
     b[p++] = 124;
     p = putInt(b, p, c.satellites[i]!);
     b[p++] = 124;
-    const t = Math.round(c.timeMs[i]!);
-    p = put2(b, p, Math.floor(t / 3_600_000));
-    p = put2(b, p, Math.floor((t % 3_600_000) / 60_000));
-    p = put2(b, p, Math.floor((t % 60_000) / 1000));
+    const t = Math.round(c.timeMs[i]!) | 0; // ms of a day: an int32
+    const hours = (t / 3_600_000) | 0;
+    const minutes = ((t - hours * 3_600_000) / 60_000) | 0;
+    const ms = t - hours * 3_600_000 - minutes * 60_000;
+    const seconds = (ms / 1000) | 0;
+    const milli = ms - seconds * 1000;
+    p = put2(b, p, hours);
+    p = put2(b, p, minutes);
+    p = put2(b, p, seconds);
     b[p++] = 46;
-    const ms = t % 1000;
-    b[p++] = 48 + Math.floor(ms / 100);
-    p = put2(b, p, ms % 100);
+    const hundreds = (milli / 100) | 0;
+    b[p++] = 48 + hundreds;
+    p = put2(b, p, milli - hundreds * 100);
     b[p++] = 124;
     p = putInt(b, p, c.lapCount[i]!);
     b[p++] = 124;
