@@ -148,7 +148,8 @@ async function importThroughServer(root: string, name: string, bytes: Buffer, wa
 export async function benchImports(root: string, track: TrackGeometry, quick: boolean): Promise<ImportBench[]> {
   const gen = generateSession(track, { seed: 8, hz: 25, heats: 4, lapsPerHeat: [62, 62] });
   const c = parseGpsSix(gen.gpsSix).value;
-  const runs = quick ? 3 : 5;
+  const rounds = quick ? 1 : 5;
+  const runs = quick ? 3 : 1; // baseline runs a round (after a warm-up one)
   const out: ImportBench[] = [];
   const warmUp = writeGpx(firstSamples(parseGpsSix(generateSession(track, { seed: 9, heats: 1, lapsPerHeat: [3, 3] }).gpsSix).value, 100_000), {
     ...DAY,
@@ -172,9 +173,14 @@ export async function benchImports(root: string, track: TrackGeometry, quick: bo
     ['import_gpx_vs_sax', 'GPX 1.1', 'session.gpx', gpx, () => saxMs(gpx, runs), 'saxes read'],
   ];
   for (const [key, label, name, bytes, baseline, baselineName] of cases) {
-    const baselineMs = baseline();
+    // Alternated, the baseline just before each import: a slow minute on this machine slows both.
+    const baselines: number[] = [];
     const imports: { ms: number; growthMb: number; laps: number }[] = [];
-    for (let r = 0; r < (quick ? 1 : 5); r++) imports.push(await importThroughServer(root, name, bytes, warmUp));
+    for (let r = 0; r < rounds; r++) {
+      baselines.push(baseline());
+      imports.push(await importThroughServer(root, name, bytes, warmUp));
+    }
+    const baselineMs = median(baselines);
     const importMs = median(imports.map((i) => i.ms));
     out.push({
       key,
