@@ -43,7 +43,8 @@ export function sessionTrace(t: ImportedTrace): SessionTrace {
   const at = (i: number) => Math.min(t.count - 1, Math.max(0, i));
   for (let i = 0; i < t.count; i++) {
     if (!Number.isNaN(t.speedKmh[i]!)) continue;
-    const [a, b] = [at(i - 1), at(i + 1)];
+    const a = at(i - 1);
+    const b = at(i + 1);
     const dt = (t.timeMs[b]! - t.timeMs[a]!) / 1000;
     t.speedKmh[i] = dt > 0 ? (haversineM(t.lat[a]!, t.lon[a]!, t.lat[b]!, t.lon[b]!) / dt) * 3.6 : 0;
   }
@@ -96,7 +97,9 @@ export function* sessionColumns(t: SessionTrace, laps: readonly TimedLap[], numb
     n: numbers.get(lap.number)!,
   }));
   let meters = 0;
-  let before = { heat: -1, lapCount: -1 }; // the sample before the batch
+  // The sample before: its heat and lap (none before the first), carried from batch to batch.
+  let heat = -1;
+  let lapCount = -1;
   for (let from = 0; from < t.count; from += size) {
     const n = Math.min(size, t.count - from);
     const to = from + n;
@@ -123,12 +126,12 @@ export function* sessionColumns(t: SessionTrace, laps: readonly TimedLap[], numb
     }
     for (let i = 0; i < n; i++) {
       const g = from + i;
-      const previous = i > 0 ? { heat: c.heat[i - 1]!, lapCount: c.lapCount[i - 1]! } : before;
-      if (g === 0 || c.lapCount[i] !== previous.lapCount || c.heat[i] !== previous.heat) meters = 0;
+      if (c.lapCount[i] !== lapCount || c.heat[i] !== heat) meters = 0;
       else meters += haversineM(t.lat[g - 1]!, t.lon[g - 1]!, t.lat[g]!, t.lon[g]!);
       c.meterSum[i] = Math.min(2_000_000_000, Math.round(meters));
+      heat = c.heat[i]!;
+      lapCount = c.lapCount[i]!;
     }
-    before = { heat: c.heat[n - 1]!, lapCount: c.lapCount[n - 1]! };
     yield c;
   }
 }

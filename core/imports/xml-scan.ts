@@ -29,7 +29,6 @@ const APOS = 39;
 const AMP = 38;
 
 const isBlank = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
-/** Characters that end a name or cannot be in one. */
 /** The ASCII characters that end a name or cannot be in one. */
 const NAME_END = new Uint8Array(128);
 for (const ch of ' \n\r\t>/=<"\'&') NAME_END[ch.charCodeAt(0)] = 1;
