@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseGpsSix } from '../../../../core/formats/gps-six';
+import { writeGpx } from '../../../../core/imports/test-support/writers';
+import { generateSession } from '../../../../core/sim/session-generator';
+import { loadTracks } from '../../lib/track-files';
 import { addDevice, LAP_LINE, put, readEvents, streamEnds } from '../../../test/fixtures';
 import { onPostgres } from '../../../test/test-database';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
@@ -93,6 +97,29 @@ describe('hole 3: a live stream closes when its sign-in no longer allows it', ()
     const b = await rider('stays.live@example.com');
     const stream = await b.request('/api/events');
     expect(await streamEnds(stream, 6 * HEARTBEAT_MS)).toBe(false);
+  });
+});
+
+describe("an admin's stream carries what an admin may read", () => {
+  it("a rider's import is announced to that rider alone (admins get 404 reading it), a device session to admins too", async () => {
+    const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
+    const gpx = writeGpx(parseGpsSix(generateSession(interlagos, { seed: 5, heats: 1, lapsPerHeat: [2] }).gpsSix).value, { y: 2026, m: 10, d: 9 });
+    const importer = await rider('importer.live@example.com');
+    const [adminStream, ownStream] = [await admin.request('/api/events'), await importer.request('/api/events')];
+    const imported = await importer.request('/api/imports?filename=manha.gpx', {
+      method: 'POST',
+      body: gpx,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(imported.status).toBe(201);
+    const collection = ((await imported.json()) as { session: { device: string } }).session.device;
+    expect(await readEvents(ownStream, new RegExp(collection), 3000)).toContain(collection);
+    // A device session after it: the admin hears that one, and nothing of the import before it.
+    const token = await addDevice(server, '000000000452', 'importer.live@example.com');
+    await put(server, '/api/device/v1/sessions/Live/02112026/lap.six', token, LAP_LINE);
+    const heard = await readEvents(adminStream, /000000000452/, 3000);
+    expect(heard).toContain('000000000452');
+    expect(heard).not.toContain(collection);
   });
 });
 

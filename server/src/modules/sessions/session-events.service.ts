@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { isImportCollection } from '../../../../core/contracts/session-paths';
 import type { Coordination } from '../../db/coordination';
 import type { Viewer } from './sessions.repository';
 
@@ -42,8 +43,12 @@ export function createSessionEvents(coordination: Coordination, demoDeviceId: st
       local.on('session', listener);
       return () => local.off('session', listener);
     },
-    /** Whether an event concerns this viewer: admins, the session's owner, the demo device's viewers. */
-    concerns: (viewer: Viewer, event: SessionEvent) => viewer.admin || event.owner === viewer.email || event.deviceId === demoDeviceId,
+    /**
+     * Whether an event concerns this viewer, by the rule reads follow: the session's owner, the demo
+     * device's viewers, and admins for device sessions (an import is its importer's alone).
+     */
+    concerns: (viewer: Viewer, event: SessionEvent) =>
+      event.owner === viewer.email || event.deviceId === demoDeviceId || (viewer.admin && !isImportCollection(event.deviceId)),
     /** Stops hearing other instances' events (server close). */
     stop: unsubscribe,
   };
