@@ -14,3 +14,9 @@ export const apiErrorSchema = z.object({
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
 export const okSchema = z.object({ ok: z.literal(true) });
+
+/**
+ * What a lap was, by what happened on track (the one lap list, decision 028): out-lap, flying lap,
+ * in-lap, or a partial piece (never shown with a lap time, never a best).
+ */
+export const lapKindSchema = z.enum(['out', 'flying', 'in', 'partial']);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lapKindSchema } from './common.contract';
 import { IMPORT_FORMATS } from '../imports/trace';
 import { trackSourceSchema } from './tracks.contract';
 
@@ -28,9 +29,7 @@ export const importResponseSchema = z.object({
   /** Files of that day at that track imported so far (one session). */
   files: z.number().int(),
   /** The complete laps, timed by Voltas from the trace at the track's start/finish; `loggerSeconds` the logger's own time of that lap. */
-  laps: z.array(
-    z.object({ heat: z.string(), number: z.number().int(), seconds: z.number(), kind: z.enum(['out', 'flying', 'in']), loggerSeconds: z.number().nullable() }),
-  ),
+  laps: z.array(z.object({ heat: z.string(), number: z.number().int(), seconds: z.number(), kind: lapKindSchema, loggerSeconds: z.number().nullable() })),
   bestLapSeconds: z.number().nullable(),
   /** The laps as the logger itself timed them (AiM, SpeedAngle, RaceChrono, a VBO's own line). */
   loggerLaps: z.array(z.number()),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateParam, deviceIdParam, heatSchema, trackParam } from './sessions.contract';
+import { lapKindSchema } from './common.contract';
 import { lapKeyParam } from './progress.contract';
 import { cornerSchema } from './tracks.contract';
 
@@ -45,8 +46,9 @@ export const sharedViewSchema = z.object({
     z.object({
       heat: heatSchema,
       number: z.number().int(),
-      seconds: z.number(),
-      kind: z.enum(['out', 'flying', 'in']),
+      /** The time a rider sees (the one lap list); null for a partial piece. */
+      seconds: z.number().nullable(),
+      kind: lapKindSchema,
       complete: z.boolean(),
       best: z.boolean(),
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { haversineM } from '../sim/geo';
+import { lapKindSchema } from './common.contract';
 import { heatSchema } from './sessions.contract';
 
 export const latLonSchema = z.object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180) });
@@ -46,15 +47,20 @@ export const timedLapSchema = z.object({
   /** 1-based, in the order ridden: what ?lap= and ?reference= name. */
   index: z.number().int(),
   heat: heatSchema,
-  /** Within its heat; 0 for an out-lap that opens it (as the device counts). */
+  /** Within its heat; 0 for an out-lap or a partial piece that opens it (as the device counts). */
   number: z.number().int(),
-  seconds: z.number(),
-  kind: z.enum(['out', 'flying', 'in']),
-  /** Starts and ends at the line (a partial out- or in-lap does not: no segments). */
+  /** The time a rider sees everywhere (the one lap list, decision 028); null for a partial piece. */
+  seconds: z.number().nullable(),
+  /** Whose time `seconds` is: the device's (lap.six), the logger's (an import's own laps), or Voltas's GPS timing. */
+  timeSource: z.enum(['device', 'logger', 'gps']),
+  /** Voltas's GPS gate timing of the piece, the check beside the device's or logger's time. */
+  gpsSeconds: z.number(),
+  kind: lapKindSchema,
+  /** Starts and ends at the line (a piece before the first crossing or after the last does not: no segments). */
   complete: z.boolean(),
-  /** The device's own time for this lap (lap.six), where it timed the same lap. */
+  /** The lap.six time of the same lap (the device's own; for an import, the time kept from its logger). */
   deviceSeconds: z.number().nullable(),
-  /** The GPS time and the device's differ by more than 0.05 s. */
+  /** The time shown and the GPS time differ by more than 0.05 s (both are shown). */
   differs: z.boolean(),
   segmentSeconds: z.array(z.number()),
   /** Gate to gate (start/finish, each sector gate, start/finish); they add up to the lap time. */
@@ -156,5 +162,17 @@ export const chooseTrackBodySchema = z.object({ catalogueId: z.string().min(1).m
  */
 export const trackLapTimesSchema = z.object({
   idealLapSeconds: z.number().nullable(),
-  laps: z.array(timedLapSchema.pick({ heat: true, number: true, seconds: true, deviceSeconds: true, differs: true, complete: true, kind: true })),
+  laps: z.array(
+    timedLapSchema.pick({
+      heat: true,
+      number: true,
+      seconds: true,
+      gpsSeconds: true,
+      timeSource: true,
+      deviceSeconds: true,
+      differs: true,
+      complete: true,
+      kind: true,
+    }),
+  ),
 });

@@ -39,6 +39,13 @@ export const tracksPtBR = {
   idealParts: 'De que volta vem cada trecho',
   idealPart: 'Trecho da T{n}: {seconds} s, volta {lap}',
   differs: 'difere do aparelho em {delta} s',
+  /** Why the time shown is trusted over Voltas's GPS time, when they differ. */
+  differsWhy: {
+    device: 'Vale o tempo do aparelho, marcado na linha dele; o GPS do Voltas é a conferência.',
+    logger: 'Vale o tempo do próprio registrador do arquivo, marcado na linha dele; o GPS do Voltas é a conferência.',
+  },
+  partialLap: 'trecho',
+  partialHint: 'trecho cortado (início ou fim da gravação, falha de sinal ou parada): sem tempo de volta',
   source: { catalogue: 'pista do catálogo', bundled: 'traçado incluído', derived: 'pista definida pela própria sessão' } as Record<string, string>,
   cornerMarker: 'T{n}',
   trackLabel: 'Pista: {name}',

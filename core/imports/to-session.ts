@@ -8,6 +8,7 @@ import { allocGpsColumns, type GpsColumns } from '../formats/gps-columns';
 import { asWritten, gpsSixBytes } from '../formats/gps-six-write';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
 import { HEATS } from '../formats/six-lines';
+import { opensAsLapZero } from '../laps/session-laps';
 import { haversineM } from '../sim/geo';
 import type { TimedLap, Trace } from '../tracks/lap-timing';
 import { TraceBuilder, type ImportedTrace, type LoggerLap } from './trace';
@@ -69,16 +70,17 @@ interface Numbering {
 
 /**
  * Each timed lap's heat and number, as the device numbers them: a run of the day is a heat (A-D;
- * runs past the fourth stay in D), laps numbered within it from 0 where it opens with an out-lap.
+ * runs past the fourth stay in D), laps numbered within it from 0 where it opens with an out-lap
+ * or a partial piece (the lap.six's lap 0, the gps.six's first-lap flag).
  */
 export function lapNumbering(laps: readonly TimedLap[]): Map<number, Numbering> {
   const lapNumbers = new Map<number, Numbering>();
   const perRun = new Map<number, number>();
   for (const lap of laps) {
     const seen = perRun.get(lap.run);
-    const lapCount = seen === undefined ? (lap.kind === 'out' ? 0 : 1) : seen + 1;
+    const lapCount = seen === undefined ? (opensAsLapZero(lap) ? 0 : 1) : seen + 1;
     perRun.set(lap.run, lapCount);
-    lapNumbers.set(lap.number, { heat: Math.min(3, lap.run - 1), lapCount, first: lap.kind === 'out' ? 1 : 0 });
+    lapNumbers.set(lap.number, { heat: Math.min(3, lap.run - 1), lapCount, first: lapCount === 0 ? 1 : 0 });
   }
   return lapNumbers;
 }

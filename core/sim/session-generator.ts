@@ -159,7 +159,8 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
     }
     // Time at each resampled point (trapezoid on 1/v).
     const t = new Float64Array(n + 1);
-    for (let i = 0; i < n; i++) t[i + 1] = t[i]! + ((2 * ds) / (v[i]! + v[(i + 1) % n]!)) * 1000;
+    // The lap's last stretch ends at its own last speed (not its first: an out-lap would end at pit speed).
+    for (let i = 0; i < n; i++) t[i + 1] = t[i]! + ((2 * ds) / (v[i]! + v[Math.min(i + 1, n - 1)]!)) * 1000;
     const lapMs = Math.round(t[n]!);
     const sectors: Sector[] = [0, 1, 2, 3].map((q) => {
       const ms = Math.round(t[sectorEdge[q + 1]!]! - t[sectorEdge[q]!]!);
@@ -195,7 +196,7 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
       const i1 = (seg + 1) % n;
       const px = line.x[seg]! + (line.x[i1]! - line.x[seg]!) * f;
       const py = line.y[seg]! + (line.y[i1]! - line.y[seg]!) * f;
-      const speed = v[seg]! + (v[i1]! - v[seg]!) * f;
+      const speed = v[seg]! + (v[Math.min(seg + 1, n - 1)]! - v[seg]!) * f;
       const kappa = line.kappa[seg]!;
       const weak = weakFrom >= 0 && seg >= weakFrom && seg < weakFrom + 150;
       const noise = (weak ? 0.9 : 0.25) * (options.gpsNoise ?? 1);

@@ -47,18 +47,31 @@ function ovalPoint(s: number): [number, number] {
   return [0, 0];
 }
 
-/** Laps of the oval starting 20 m before the gate, at a speed that may change with the distance ridden. */
-function oval(laps: number, speed: number | ((ridden: number) => number), hz: number, startMs = 0) {
+/** Laps of the oval starting `beforeM` before the gate, at a speed that may change with the distance ridden. */
+function oval(laps: number, speed: number | ((ridden: number) => number), hz: number, startMs = 0, beforeM = 20) {
   const speedAt = typeof speed === 'number' ? () => speed : speed;
   const pts: { x: number; y: number; ms: number; kmh: number }[] = [];
   let ridden = 0;
   for (let ms = startMs; ridden <= laps * 1000; ms += 1000 / hz) {
     const v = speedAt(ridden);
-    const [x, y] = ovalPoint((((ridden - 20) % 1000) + 1000) % 1000);
+    const [x, y] = ovalPoint((((ridden - beforeM) % 1000) + 1000) % 1000);
     pts.push({ x, y, ms, kmh: v * 3.6 });
-    ridden += v / hz;
+    ridden += Math.max(v, 0.5) / hz;
   }
   return pts;
+}
+
+/**
+ * A run from the pits and back: standing 8 s 300 m before the line, away up to 20 m/s over 100 m,
+ * `laps` of riding, slowing over the last 100 m to a stop, standing 8 s.
+ */
+function fromPitsAndBack(laps: number, startMs = 0) {
+  const total = laps * 1000;
+  const speed = (r: number) => Math.max(0.5, Math.min(20, 2 + (r / 100) * 18, ((total - r) / 100) * 20));
+  const run = oval(laps, speed, 10, startMs + 8_000, 300);
+  const standing = (p: { x: number; y: number }, from: number) => Array.from({ length: 80 }, (_, i) => ({ x: p.x, y: p.y, ms: from + i * 100, kmh: 0 }));
+  const end = run[run.length - 1]!;
+  return [...standing(run[0]!, startMs), ...run, ...standing(end, end.ms + 100)];
 }
 
 describe('gate crossings', () => {
@@ -90,35 +103,68 @@ describe('gate crossings', () => {
   it('a session across midnight keeps counting time', () => {
     const pts = oval(4, 20, 10, 11 * 3_600_000 - 30_000); // 13:00 + 11 h − 30 s = 23:59:30
     const laps = timeLaps(trace(pts), gate);
-    expect(laps.filter((l) => l.kind === 'flying').map((l) => l.seconds)).toEqual([expect.closeTo(50, 2), expect.closeTo(50, 2)]);
+    expect(laps.filter((l) => l.kind === 'flying').map((l) => l.seconds)).toEqual([50, 50, 50].map((s) => expect.closeTo(s, 2)));
   });
 });
 
-describe('laps from the crossings', () => {
-  it('out-lap before the first crossing, in-lap after the last, flying laps between; none shorter than the minimum', () => {
+describe('laps from the crossings, each by what happened on track', () => {
+  it('a recording that starts and ends at speed: flying laps between partial pieces (none shorter than 5 s)', () => {
     const laps = timeLaps(trace(oval(4.5, 20, 10)), gate);
-    expect(laps.map((l) => l.kind)).toEqual(['out', 'flying', 'flying', 'flying', 'in']);
-    expect(laps.slice(1, 4).map((l) => l.seconds)).toEqual([expect.closeTo(50, 2), expect.closeTo(50, 2), expect.closeTo(50, 2)]);
-    expect(timeLaps(trace(oval(4.5, 20, 10)), gate, { minLapMs: 60_000 }).filter((l) => l.kind === 'flying')).toHaveLength(1);
+    expect(laps.map((l) => l.kind)).toEqual(['flying', 'flying', 'flying', 'flying', 'partial']);
+    expect(laps.slice(0, 4).map((l) => l.seconds)).toEqual([50, 50, 50, 50].map((s) => expect.closeTo(s, 2)));
+    expect(laps[4]!.complete).toBe(false);
+    expect(timeLaps(trace(oval(4.5, 20, 10)), gate, { minLapMs: 60_000 }).filter((l) => l.kind === 'flying')).toHaveLength(2);
+  });
+
+  it('a single lap exported with a few seconds on each side is one flying lap (RaceChrono exports a lap so)', () => {
+    const pts = oval(1.16, 20, 25, 0, 80); // 4 s before the line, 4 s after
+    expect(timeLaps(trace(pts), gate).map((l) => `${l.kind}${l.complete ? '' : '*'}`)).toEqual(['flying']);
+  });
+
+  it('from the pits and back: the out-lap left a stop, the in-lap ended at one; neither is a complete lap', () => {
+    const laps = timeLaps(trace(fromPitsAndBack(3)), gate);
+    expect(laps.map((l) => `${l.kind}${l.complete ? '' : '*'}`)).toEqual(['out*', 'flying', 'flying', 'in*']);
   });
 
   it('a pause of over a minute starts a new run, with its own out- and in-lap', () => {
-    const first = oval(3.5, 20, 10);
-    const second = oval(3.5, 20, 10, first[first.length - 1]!.ms + 120_000);
+    const first = fromPitsAndBack(3);
+    const second = fromPitsAndBack(3, first[first.length - 1]!.ms + 120_000);
     const laps = timeLaps(trace([...first, ...second]), gate);
     expect(laps.map((l) => `${l.run}${l.kind[0]}`)).toEqual(['1o', '1f', '1f', '1i', '2o', '2f', '2f', '2i']);
   });
 
-  it('a last lap through a pit lane that crosses the line, much slower, is the in-lap', () => {
-    // Laps at 20 m/s, then one at 10 m/s down the pit lane, across the line. The run began 20 m
-    // before the line: its first lap is the out-lap.
-    const pts = oval(4.2, (ridden) => (ridden < 3020 ? 20 : 10), 10);
-    const laps = timeLaps(trace(pts), gate);
-    expect(laps.map((l) => l.kind)).toEqual(['out', 'flying', 'flying', 'in', 'in']);
+  it('a stop inside a lap (a pit stop, a red flag) ends it as an in-lap; the next leaves as an out-lap', () => {
+    const pts = oval(4.5, 20, 10);
+    const stopAt = pts.findIndex((p) => p.ms >= 75_000); // mid-way round the second lap
+    const stop = pts[stopAt]!;
+    const standing = Array.from({ length: 200 }, (_, i) => ({ x: stop.x, y: stop.y, ms: stop.ms + i * 100, kmh: 0 }));
+    const after = pts.slice(stopAt).map((p) => ({ ...p, ms: p.ms + 20_000 }));
+    // Slowing into the stop and away from it over a second or two.
+    const slowed = [
+      ...pts.slice(0, stopAt).map((p, i) => (i > stopAt - 15 ? { ...p, kmh: 5 } : p)),
+      ...standing,
+      ...after.map((p, i) => (i < 15 ? { ...p, kmh: 5 } : p)),
+    ];
+    const laps = timeLaps(trace(slowed), gate);
+    expect(laps.map((l) => `${l.run}${l.kind[0]}${l.complete ? '' : '*'}`)).toEqual(['1f', '1i*', '1o*', '1f', '1f', '1p*']);
   });
 
-  it('no crossing at all: one out-lap, nothing timed', () => {
-    const pts = oval(3, 20, 10).map((p) => ({ ...p, x: p.x + 500 }));
-    expect(timeLaps(trace(pts), gate).map((l) => l.kind)).toEqual(['out']);
+  it('a lap with no fix for over 10 s inside it is a partial piece, not timed', () => {
+    const pts = oval(3.5, 20, 10).filter((p) => p.ms < 70_000 || p.ms > 85_000);
+    const laps = timeLaps(trace(pts), gate);
+    expect(laps.map((l) => `${l.kind}${l.complete ? '' : '*'}`)).toEqual(['flying', 'partial*', 'flying', 'partial*']);
+  });
+
+  it('a last lap through a pit lane that crosses the line, much slower, is the in-lap', () => {
+    // Laps at 20 m/s, then the last one into the pit lane at 8 m/s, across the line, and on at pit speed.
+    const pts = oval(4.2, (ridden) => (ridden < 3500 ? 20 : 8), 10);
+    const laps = timeLaps(trace(pts), gate);
+    expect(laps.map((l) => `${l.kind}${l.complete ? '' : '*'}`)).toEqual(['flying', 'flying', 'flying', 'in', 'in*']);
+  });
+
+  it('no crossing at all: one piece, nothing timed (an out-lap when it left a stop)', () => {
+    const away = <P extends { x: number }>(p: P) => ({ ...p, x: p.x + 500 });
+    expect(timeLaps(trace(oval(3, 20, 10).map(away)), gate).map((l) => l.kind)).toEqual(['partial']);
+    expect(timeLaps(trace(fromPitsAndBack(3).map(away)), gate).map((l) => `${l.kind}${l.complete ? '' : '*'}`)).toEqual(['out*']);
   });
 });

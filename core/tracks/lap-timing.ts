@@ -15,7 +15,12 @@ export interface TracePoint {
   ms: number;
 }
 
-export type LapKind = 'out' | 'flying' | 'in';
+/**
+ * What a lap was, by what happened on track: an out-lap left the pits or a stop, a flying lap
+ * crossed the line twice at speed, an in-lap ended in the pits or a stop, and a partial piece was
+ * cut by the start or end of the recording, a gap or a stop inside it (never a lap time).
+ */
+export type LapKind = 'out' | 'flying' | 'in' | 'partial';
 
 export interface TimedLap {
   /** 1-based, in the order ridden. */
@@ -26,7 +31,7 @@ export interface TimedLap {
   start: TracePoint;
   end: TracePoint;
   seconds: number;
-  /** Starts and ends at the line (an out-lap before the first crossing, or an in-lap after the last, does not). */
+  /** Starts and ends at the line (a piece before the first crossing, or after the last, does not). */
   complete: boolean;
 }
 
@@ -43,18 +48,25 @@ export interface LapTimingOptions {
 const STILL_KMH = 3;
 
 const DEFAULTS: Required<LapTimingOptions> = { minLapMs: 20_000, armDistanceM: 100, runGapMs: 60_000 };
-/**
- * A run's first complete lap this much slower than its best still held part of the way out of
- * the pits (the line lies beyond the pit exit); its last, the way in (a pit lane that crosses
- * the line, or a cool-down lap).
- */
-const OUT_IN_SLOWER = 1.1;
 
+/** Standing still this long is a stop (the pits, a red flag): it ends a run, and the next one leaves from it. */
+const STOP_MS = 5_000;
 /**
- * A piece before the first crossing or after the last shorter than this is no lap: the run
- * started (its first complete lap is then the out-lap) or ended at the line.
+ * A run whose first (or last) seconds go this slowly, or at under half the session's usual
+ * crossing speed (pit-lane speed), left from (or came to) the pits or a stop.
  */
+const FROM_STOP_KMH = 15;
+const PIT_SHARE = 0.5;
+const FROM_STOP_WINDOW_MS = 3_000;
+/**
+ * A crossing slower than this share of the session's usual crossing speed was not at speed: the
+ * pit lane, or rolling off from the grid. A lap that starts there is an out-lap; one that ends there, an in-lap.
+ */
+const AT_SPEED_SHARE = 0.6;
+/** Pieces before the first crossing or after the last shorter than this are no lap (a single-lap export's lead-in). */
 const MIN_PIECE_MS = 5_000;
+/** No fix for this long inside a lap: what happened there is unknown, the lap is a partial piece. */
+const GAP_INSIDE_MS = 10_000;
 
 /** Ms since the first sample for every sample (time of day rolls over at midnight). */
 export function continuousTime(trace: Trace): Float64Array {
@@ -127,67 +139,111 @@ export function gateCrossings(trace: Trace, gate: Gate, time: Float64Array, opti
   return out;
 }
 
-/** Where each run starts and ends (sample indices, end exclusive). */
-function runsOf(trace: Trace, time: Float64Array, runGapMs: number): [number, number][] {
-  const runs: [number, number][] = [];
-  let start = 0;
-  // A logger that keeps writing while the bike stands (a SpeedAngle does): standing still as long as a gap also ends the run.
+/** A stretch of riding: where it starts and ends (sample indices, end exclusive), and how. */
+interface Run {
+  from: number;
+  to: number;
+}
+
+/** Whether the speed within the first (or last) seconds of a stretch was below `slowKmh`. */
+function slowNear(trace: Trace, time: Float64Array, run: Run, atStart: boolean, slowKmh: number): boolean {
+  const { from, to } = run;
+  if (atStart) {
+    for (let i = from; i < to && time[i]! - time[from]! <= FROM_STOP_WINDOW_MS; i++) if (trace.speed[i]! < slowKmh) return true;
+  } else {
+    for (let i = to - 1; i >= from && time[to - 1]! - time[i]! <= FROM_STOP_WINDOW_MS; i--) if (trace.speed[i]! < slowKmh) return true;
+  }
+  return false;
+}
+
+/**
+ * Stretches of riding between `from` and `to`: cut by a pause in the recording or a new heat of
+ * the device (longer than `gapMs`) and by standing still for `stillMs` or more (the still samples
+ * belong to neither side).
+ */
+function stretches(trace: Trace, time: Float64Array, from: number, to: number, gapMs: number, stillMs: number): Run[] {
+  const out: Run[] = [];
+  const close = (a: number, b: number) => {
+    if (b - a >= 2) out.push({ from: a, to: b });
+  };
+  let start = from;
   let stillFrom = -1;
-  for (let i = 1; i <= trace.count; i++) {
-    // A pause in the recording or a new heat ends the run even where the next fix stands still.
-    const cut = i < trace.count && (time[i]! - time[i - 1]! > runGapMs || (trace.heat !== undefined && trace.heat[i] !== trace.heat[i - 1]));
-    if (i < trace.count && !cut && trace.speed[i]! < STILL_KMH) {
+  for (let i = from; i <= to; i++) {
+    const cut = i > from && i < to && (time[i]! - time[i - 1]! > gapMs || (trace.heat !== undefined && trace.heat[i] !== trace.heat[i - 1]));
+    if (cut) {
+      close(start, stillFrom >= 0 ? stillFrom : i);
+      start = i;
+      stillFrom = -1;
+    }
+    if (i < to && trace.speed[i]! < STILL_KMH) {
       if (stillFrom < 0) stillFrom = i;
       continue;
     }
-    const stood = stillFrom >= 0 && i < trace.count && time[i]! - time[stillFrom]! > runGapMs;
-    const newRun = i === trace.count || stood || cut;
-    if (newRun) {
-      const end = stood ? stillFrom : i;
-      if (end > start) runs.push([start, end]);
+    if (stillFrom >= 0 && (i === to || time[i]! - time[stillFrom]! >= stillMs)) {
+      close(start, stillFrom);
       start = i;
     }
     stillFrom = -1;
+    if (i === to) close(start, i);
   }
-  return runs;
+  return out;
 }
 
 const at = (index: number, time: Float64Array): TracePoint => ({ index, fraction: 0, ms: time[index]! });
 
+/** The speed at a crossing, between the samples around it. */
+const speedAt = (trace: Trace, c: TracePoint) =>
+  trace.speed[c.index]! + c.fraction * (trace.speed[Math.min(trace.count - 1, c.index + 1)]! - trace.speed[c.index]!);
+
+/** The longest stretch without a fix between two samples. */
+function longestGapMs(time: Float64Array, from: number, to: number): number {
+  let gap = 0;
+  for (let i = from + 1; i <= to; i++) gap = Math.max(gap, time[i]! - time[i - 1]!);
+  return gap;
+}
+
 /**
- * Laps from the gate crossings, run by run: before a run's first crossing its out-lap, after the
- * last its in-lap, flying laps between. A run that starts at the line, or whose first complete
- * lap is much slower than its best, has that lap as its out-lap; a much slower last lap is the
- * in-lap.
+ * Laps from the gate crossings, stretch by stretch, each by what happened on track: before a stretch's
+ * first crossing its out-lap (when it left a stop) or a partial piece (a recording that starts at
+ * speed); between crossings flying laps, except one that starts at a crossing not at speed (out)
+ * or ends at one (in), or holds a gap in the fixes (partial); after the last crossing its in-lap
+ * (when it came to a stop) or a partial piece. Pieces shorter than MIN_PIECE_MS are left out.
  */
 export function timeLaps(trace: Trace, gate: Gate, options: LapTimingOptions = {}, time = continuousTime(trace)): TimedLap[] {
   const opts = { ...DEFAULTS, ...options };
   if (trace.count < 2) return [];
   const crossings = gateCrossings(trace, gate, time, opts);
+  const speeds = crossings.map((c) => speedAt(trace, c)).sort((a, b) => a - b);
+  const usual = speeds.length ? speeds[speeds.length >> 1]! : 0;
+  const atSpeed = (c: TracePoint) => speedAt(trace, c) >= AT_SPEED_SHARE * usual;
+  const slowKmh = Math.max(FROM_STOP_KMH, PIT_SHARE * usual);
   const laps: TimedLap[] = [];
-  runsOf(trace, time, opts.runGapMs).forEach(([from, to], run) => {
+  // A run of the day (a heat) ends at a pause: the recording's, or a long stand in the pits.
+  const runs = stretches(trace, time, 0, trace.count, opts.runGapMs, opts.runGapMs);
+  // Inside a run, a stop (the pits, a red flag) ends one stretch of riding and the next leaves from it.
+  const ridden = runs.flatMap((r, run) => stretches(trace, time, r.from, r.to, opts.runGapMs, STOP_MS).map((s) => ({ ...s, run })));
+  ridden.forEach((r) => {
+    const { from, to, run } = r;
+    const fromStop = slowNear(trace, time, r, true, slowKmh);
+    const toStop = slowNear(trace, time, r, false, slowKmh);
     const inRun = crossings.filter((c) => c.index >= from && c.index + 1 < to);
     const push = (kind: LapKind, start: TracePoint, end: TracePoint, complete = false) =>
       laps.push({ number: laps.length + 1, run: run + 1, kind, start, end, seconds: (end.ms - start.ms) / 1000, complete });
     if (inRun.length === 0) {
-      push('out', at(from, time), at(to - 1, time));
+      if (time[to - 1]! - time[from]! >= MIN_PIECE_MS) push(fromStop ? 'out' : 'partial', at(from, time), at(to - 1, time));
       return;
     }
     const first = inRun[0]!;
-    const startedAtLine = first.ms - time[from]! < MIN_PIECE_MS;
-    if (!startedAtLine) push('out', at(from, time), first);
-    const complete: TimedLap[] = [];
+    const leftStopAtLine = first.ms - time[from]! < MIN_PIECE_MS && fromStop;
+    if (first.ms - time[from]! >= MIN_PIECE_MS) push(fromStop ? 'out' : 'partial', at(from, time), first);
     for (let k = 1; k < inRun.length; k++) {
-      push(k === 1 && startedAtLine ? 'out' : 'flying', inRun[k - 1]!, inRun[k]!, true);
-      complete.push(laps[laps.length - 1]!);
+      const [a, b] = [inRun[k - 1]!, inRun[k]!];
+      // A gap inside: line to line, but not known to be a lap (nothing is timed on it).
+      if (longestGapMs(time, a.index, b.index + 1) > GAP_INSIDE_MS) push('partial', a, b);
+      else push((k === 1 && leftStopAtLine) || !atSpeed(a) ? 'out' : !atSpeed(b) ? 'in' : 'flying', a, b, true);
     }
-    const best = Math.min(...complete.map((l) => l.seconds));
-    const [firstLap] = complete;
-    const lastLap = complete[complete.length - 1];
-    if (complete.length > 1 && firstLap!.seconds > best * OUT_IN_SLOWER) firstLap!.kind = 'out';
-    if (complete.length > 1 && lastLap!.seconds > best * OUT_IN_SLOWER) lastLap!.kind = 'in';
     const last = inRun[inRun.length - 1]!;
-    if (time[to - 1]! - last.ms >= MIN_PIECE_MS) push('in', last, at(to - 1, time));
+    if (time[to - 1]! - last.ms >= MIN_PIECE_MS) push(toStop ? 'in' : 'partial', last, at(to - 1, time));
   });
   return laps;
 }

@@ -239,14 +239,17 @@ function cornerFigures(trace: Trace, time: Float64Array, positions: Float64Array
     else if (trace.speed[from + j]! < trace.speed[from + top]! - BRAKE_DROP_KMH) break;
   }
   const i = from + slowest;
+  const entryKmh = valueAt(positions, trace.speed, from, c.startM);
+  const exitKmh = valueAt(positions, trace.speed, from, c.endM);
   return {
     corner: c.number,
     seconds: (valueAt(positions, time, from, c.endM) - valueAt(positions, time, from, c.startM)) / 1000,
-    entryKmh: valueAt(positions, trace.speed, from, c.startM),
-    minKmh: trace.speed[i]!,
+    entryKmh,
+    // A corner taken while still speeding up is slowest at its entry, between two fixes.
+    minKmh: Math.min(trace.speed[i]!, entryKmh, exitKmh),
     apexM: positions[slowest]!,
     apex: { lat: trace.lat[i]!, lon: trace.lon[i]! },
-    exitKmh: valueAt(positions, trace.speed, from, c.endM),
+    exitKmh,
     maxLeanDeg: lean,
     brakeBeforeApexM: top < slowest && trace.speed[from + top]! - trace.speed[i]! >= BRAKE_DROP_KMH ? positions[slowest]! - positions[top]! : null,
     topKmhBefore: trace.speed[from + top]!,

@@ -103,7 +103,7 @@ describe('hole 3: a live stream closes when its sign-in no longer allows it', ()
 describe("an admin's stream carries what an admin may read", () => {
   it("a rider's import is announced to that rider alone (admins get 404 reading it), a device session to admins too", async () => {
     const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
-    const gpx = writeGpx(parseGpsSix(generateSession(interlagos, { seed: 5, heats: 1, lapsPerHeat: [2] }).gpsSix).value, { y: 2026, m: 10, d: 9 });
+    const gpx = writeGpx(parseGpsSix(generateSession(interlagos, { seed: 5, heats: 1, lapsPerHeat: [2, 2] }).gpsSix).value, { y: 2026, m: 10, d: 9 });
     const importer = await rider('importer.live@example.com');
     const [adminStream, ownStream] = [await admin.request('/api/events'), await importer.request('/api/events')];
     const imported = await importer.request('/api/imports?filename=manha.gpx', {

@@ -135,6 +135,20 @@ describe('share links', () => {
     expect(signedIn.headers.getSetCookie()).toEqual([]);
   });
 
+  it('one truth: the link shows each lap with the time the laps screen shows (the device’s), the best lap included', async () => {
+    const view = (await (await fetch(`${server.baseUrl}/api/shared/${tokenOf(sessionLink.url)}`)).json()) as SharedView;
+    const laps = (await (await ana.request(`/api/devices/${ANA_DEVICE}/sessions/Interlagos/14112026/laps`)).json()) as {
+      laps: { heat: string; lapCount: number; lapSeconds: number; isBest: boolean }[];
+    };
+    const device = new Map(laps.laps.map((l) => [`${l.heat}${l.lapCount}`, l.lapSeconds]));
+    const timed = view.laps.filter((l) => l.seconds !== null);
+    expect(timed.length).toBeGreaterThan(5);
+    for (const l of timed) expect(l.seconds, `${l.heat}${l.number}`).toBe(device.get(`${l.heat}${l.number}`));
+    const best = laps.laps.find((l) => l.isBest)!;
+    expect(view.bestLapSeconds).toBe(best.lapSeconds);
+    expect(view.laps.find((l) => l.best)).toMatchObject({ heat: best.heat, number: best.lapCount });
+  });
+
   it('a lap’s link shows that lap only', async () => {
     const t = tokenOf(lapLink.url);
     const view = (await (await fetch(`${server.baseUrl}/api/shared/${t}`)).json()) as SharedView;

@@ -3,14 +3,15 @@ import type { z } from 'zod';
 import type { moveGateBodySchema, TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
 import type { SessionAddress } from '../../../../core/contracts/session-paths';
 import { AppError } from '../../../../core/errors';
-import type { Heat } from '../../../../core/formats/six-lines';
 import type { CompareResponse } from '../../../../core/contracts/progress.contract';
 import { deltaOnGrid, lapOnGrid } from '../../../../core/tracks/lap-grid';
 import { continuousTime, type Trace } from '../../../../core/tracks/lap-timing';
 import type { TrackGeometry } from '../../../../core/sim/session-generator';
 import type { Gate } from '../../../../core/tracks/gate';
 import { compareLaps } from '../../../../core/tracks/lap-comparison';
-import { analyzeTrack, type AnalyzedLap, type TrackAnalysis, type TrackDefinition } from '../../../../core/tracks/track-analysis';
+import { isImportCollection } from '../../../../core/contracts/session-paths';
+import { bestOf, listLaps } from '../../../../core/laps/session-laps';
+import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '../../../../core/tracks/track-analysis';
 import { definitionFromOutline } from '../../../../core/tracks/track-definition';
 import { latLonAt } from '../../../../core/tracks/track-line';
 import { fitOutline, movingSamples } from '../../../../core/tracks/track-match';
@@ -23,7 +24,7 @@ import type { SessionReader } from '../sessions/session-reader.service';
 import type { Viewer } from '../sessions/sessions.repository';
 import type { TrackCatalogue } from './track-catalogue';
 import { boxOf, fits, newTrackFor } from './new-track';
-import { cornerOf, lapByKey, numbered, present, summaryOf } from './track-presentation';
+import { cornerOf, lapByKey, present, shownGap, summaryOf } from './track-presentation';
 import {
   findTrack,
   insertTrack,
@@ -120,7 +121,9 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
       // Kept beside the session: 'Minhas sessões' and 'Evolução' show it without analysing.
       await saveSessionIdeal(db, inputs.sessionId, analysis.ideal.seconds === null ? null : Math.round(analysis.ideal.seconds * 1000));
     }
-    return { inputs, trace, track, definition, analysis };
+    const deviceLaps = await inputs.laps();
+    const list = listLaps(analysis.laps, trace, deviceLaps, isImportCollection(s.device));
+    return { inputs, trace, track, definition, analysis, deviceLaps, list };
   }
 
   return {
@@ -138,13 +141,12 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     },
 
     async analysis(viewer: Viewer, s: SessionAddress, query: { lap?: number; reference?: number }): Promise<TrackAnalysisResponse> {
-      const { inputs, trace, track, definition, analysis } = await analyzed(viewer, s);
-      const deviceLaps = await inputs.laps();
+      const { inputs, track, definition, analysis, deviceLaps, list } = await analyzed(viewer, s);
       const may = {
         renamable: track.source === 'derived' && (viewer.admin || track.created_by === viewer.email),
         choosable: viewer.admin || inputs.ownerEmail === viewer.email,
       };
-      return present(track, definition, analysis, trace, deviceLaps, query, may);
+      return present(track, definition, analysis, list, deviceLaps, query, may);
     },
 
     /**
@@ -159,13 +161,13 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
       const gridA = lapOnGrid(one.trace, continuousTime(one.trace), one.definition.line, lap.lap);
       const gridB = lapOnGrid(other.trace, continuousTime(other.trace), other.definition.line, reference.lap);
       const c = compareLaps(lap.lap, reference.lap, one.analysis.segments);
-      const described = (at: LapAt, l: { heat: Heat; number: number; lap: AnalyzedLap }) => ({
+      const described = (at: LapAt, l: ReturnType<typeof lapByKey>) => ({
         track: at.address.track,
         date: at.address.date,
         device: at.shared ? null : at.address.device,
         heat: l.heat,
         number: l.number,
-        seconds: l.lap.seconds,
+        seconds: l.seconds ?? l.gpsSeconds,
         shared: at.shared,
       });
       return {
@@ -177,7 +179,12 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
         lean: [gridA.lean, gridB.lean],
         delta: deltaOnGrid(gridA, gridB),
         corners: one.definition.corners.map(cornerOf),
-        comparison: { deltaSeconds: c.deltaSeconds, lapCorners: lap.lap.corners, referenceCorners: reference.lap.corners, segments: c.segments },
+        comparison: {
+          deltaSeconds: shownGap(lap, reference, c.deltaSeconds),
+          lapCorners: lap.lap.corners,
+          referenceCorners: reference.lap.corners,
+          segments: c.segments,
+        },
       };
     },
 
@@ -204,11 +211,18 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
 
     /** A session's laps as a shared link shows them: timed on its track, with the ideal lap and the corners. */
     async sharedSession(s: SessionAddress) {
-      const { trace, definition, analysis } = await analyzed(SYSTEM, s);
-      const names = numbered(analysis, trace);
+      const { definition, analysis, list } = await analyzed(SYSTEM, s);
+      const best = bestOf(list);
       return {
-        laps: analysis.laps.map((l, k) => ({ ...names[k]!, seconds: l.seconds, kind: l.kind, complete: l.complete, best: l.number === analysis.bestLap })),
-        bestLapSeconds: analysis.laps.find((l) => l.number === analysis.bestLap)?.seconds ?? null,
+        laps: list.map((l, k) => ({
+          heat: l.heat,
+          number: l.number,
+          seconds: l.seconds,
+          kind: l.kind,
+          complete: analysis.laps[k]!.complete,
+          best: k === best,
+        })),
+        bestLapSeconds: best < 0 ? null : list[best]!.seconds,
         idealLapSeconds: analysis.ideal.seconds,
         corners: definition.corners.map(cornerOf),
         lengthM: definition.line.length,
@@ -218,12 +232,12 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     /** One complete lap of a shared session on the position grid, with its path for the map. */
     async sharedLap(s: SessionAddress, key: string | undefined) {
       const at = await analyzed(SYSTEM, s);
-      const best = numbered(at.analysis, at.trace).find((_, k) => at.analysis.laps[k]!.number === at.analysis.bestLap);
+      const best = at.list[bestOf(at.list)];
       const chosen = lapByKey(at, key ?? (best ? `${best.heat}${best.number}` : ''));
       const grid = lapOnGrid(at.trace, continuousTime(at.trace), at.definition.line, chosen.lap);
       const path: [number, number][] = [];
       for (let i = chosen.lap.start.index; i <= chosen.lap.end.index; i += 5) path.push([round6(at.trace.lat[i]!), round6(at.trace.lon[i]!)]);
-      return { heat: chosen.heat, number: chosen.number, seconds: chosen.lap.seconds, x: grid.x, speed: grid.speed, lean: grid.lean, path };
+      return { heat: chosen.heat, number: chosen.number, seconds: chosen.seconds ?? chosen.gpsSeconds, x: grid.x, speed: grid.speed, lean: grid.lean, path };
     },
 
     /** The outline of the track a session was ridden on (every ~10 m), for a link's preview image. */

@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { SessionSelector, selectableDevices } from '../../components/session-selector';
@@ -9,7 +9,9 @@ import { useMe } from '../../lib/session';
 import { sessionPath, useLaps } from '../../lib/sessions-api';
 import { useAnalysis, useGpsColumns, useTrackAnalysis } from './analytics.api';
 import { addressFromQuery, addressToQuery } from '../../../../core/contracts/session-paths';
+import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
 import { deltasOnDistanceGrid, lapKey, lapsOnDistanceGrid, sampleAtDistance } from './chart-data';
+import { shownLaps } from './shown-laps';
 import { SessionCharts } from './session-charts';
 import { LapFiguresTable } from './lap-figures-table';
 import { TrackMap, type MapColour } from './track-map';
@@ -55,12 +57,14 @@ export function AnalyticsPage() {
   const record = session ? records.data?.records.find((r) => r.track === session.track) : undefined;
   const personalBestKey = record && session && record.device === session.device && record.date === session.date ? `${record.heat}${record.lapCount}` : null;
   const segments = useMemo(() => analysis.data?.laps ?? [], [analysis.data]);
+  // The track analysis (the one lap list) comes after the first paint (asked for below); until then the lap.six says.
+  const [listed, setListed] = useState<TrackAnalysisResponse['laps']>();
+  const shown = useMemo(() => shownLaps(segments, laps.data, listed), [segments, laps.data, listed]);
   const bestKey = useMemo(() => {
-    const best = laps.data?.laps.find((l) => l.isBest);
-    if (best) return lapKey(best);
-    const flying = segments.filter((l) => !l.outLap);
-    return flying.length ? lapKey(flying.reduce((x, y) => (y.durationMs < x.durationMs ? y : x))) : null;
-  }, [laps.data, segments]);
+    let best: string | null = null;
+    for (const [key, l] of shown) if (l.kind === 'flying' && l.seconds !== null && (best === null || l.seconds < shown.get(best)!.seconds!)) best = key;
+    return best;
+  }, [shown]);
   const chosenKeys = useMemo(() => {
     const raw = params.get('voltas');
     const keys = raw ? raw.split(',').filter(Boolean) : bestKey ? [bestKey] : [];
@@ -125,6 +129,7 @@ export function AnalyticsPage() {
     reference: numberParam('referencia'),
   });
   const track = { ...trackQuery, data: useDeferredValue(trackQuery.data) };
+  useEffect(() => setListed(track.data?.laps), [track.data]);
 
   const onChartCursor = (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
   const cursorDistance =
@@ -319,7 +324,7 @@ export function AnalyticsPage() {
             <WhenNear height={48 * (analysis.data.laps.length + 1)} label={a.lapsTable}>
               <LapFiguresTable
                 analysis={analysis.data}
-                laps={laps.data}
+                shown={shown}
                 chosen={chosenKeys}
                 bestKey={bestKey}
                 onToggle={toggleLap}
@@ -331,7 +336,7 @@ export function AnalyticsPage() {
           )}
           {c && charts && restShown && (
             <WhenNear height={2 * 260} label={a.chartSession}>
-              <SessionCharts c={c} segments={segments} laps={laps.data} />
+              <SessionCharts c={c} segments={segments} shown={shown} />
             </WhenNear>
           )}
         </section>

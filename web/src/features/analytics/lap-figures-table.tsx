@@ -1,10 +1,11 @@
 import { Fragment, memo } from 'react';
-import type { AnalysisResponse, LapsResponse } from '../../../../core/contracts/sessions.contract';
+import type { AnalysisResponse } from '../../../../core/contracts/sessions.contract';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { Link } from 'react-router';
 import { fill, t } from '../../i18n/messages';
 import { lean, oneDecimal, speedTable } from '../../lib/format';
 import { lapKey } from './chart-data';
+import type { ShownLap } from './shown-laps';
 import { useToggleSet } from '../../lib/toggle-set';
 import { PhoneDetailsButton } from '../../components/ui/phone-details-button';
 
@@ -18,7 +19,8 @@ const WIDE_COLUMNS = ['colTop', 'colMin', 'colLeanL', 'colLeanR', 'colSats', 'co
  */
 export const LapFiguresTable = memo(function LapFiguresTable(props: {
   analysis: AnalysisResponse;
-  laps: LapsResponse | undefined;
+  /** Each lap's kind and time in the session's one lap list. */
+  shown: Map<string, ShownLap>;
   chosen: Set<string>;
   bestKey: string | null;
   onToggle: (key: string) => void;
@@ -30,8 +32,6 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
 }) {
   const a = t.analytics;
   const [expanded, expand] = useToggleSet();
-  const lapTimeOf = (heat: string, lapCount: number, fallbackMs: number) =>
-    props.laps?.laps.find((l) => l.heat === heat && l.lapCount === lapCount)?.lapTimeMs ?? fallbackMs;
   return (
     <div className="table-scroll" role="region" aria-label={a.lapsTable} tabIndex={0}>
       <table className="data-table figures-table">
@@ -53,9 +53,11 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
             const isBest = key === props.bestKey;
             const isRecord = key === props.personalBestKey;
             const open = expanded.has(key);
+            const shown = props.shown.get(key);
+            const kind = shown?.kind ?? (lap.outLap ? 'out' : 'partial');
             return (
               <Fragment key={key}>
-                <tr className={`${isBest ? 'lap-best' : lap.outLap ? 'lap-out' : ''}${isRecord ? ' lap-pb' : ''}`} data-testid="figures-row">
+                <tr className={`${isBest ? 'lap-best' : kind !== 'flying' ? 'lap-out' : ''}${isRecord ? ' lap-pb' : ''}`} data-testid="figures-row">
                   <td>
                     <label className="check-target">
                       <input
@@ -70,7 +72,13 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                   <td>
                     {key}
                     {isBest && <span className="badge badge-best">★ {a.best}</span>}
-                    {lap.outLap && <span className="badge">{a.outLap}</span>}
+                    {kind === 'out' && <span className="badge">{a.outLap}</span>}
+                    {kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
+                    {kind === 'partial' && (
+                      <span className="badge" title={t.tracks.partialHint}>
+                        {t.tracks.partialLap}
+                      </span>
+                    )}
                     {isRecord && (
                       <span className="badge badge-pb" data-testid="personal-best">
                         ◆ {t.history.personalBest}
@@ -78,8 +86,8 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                     )}
                   </td>
                   <td className={isRecord ? 'num time-pb' : 'num'}>
-                    {formatLapTime(lapTimeOf(lap.heat, lap.lapCount, lap.durationMs))}
-                    {props.compareHref && !lap.outLap && !isRecord && (
+                    {shown?.seconds == null ? '—' : formatLapTime(Math.round(shown.seconds * 1000))}
+                    {props.compareHref && kind === 'flying' && shown?.seconds != null && !isRecord && (
                       <Link className="compare-link" to={props.compareHref(lap)}>
                         {t.history.compareRecord}
                       </Link>

@@ -1,20 +1,24 @@
 import { useMemo } from 'react';
-import type { AnalysisResponse, LapsResponse } from '../../../../core/contracts/sessions.contract';
+import type { AnalysisResponse } from '../../../../core/contracts/sessions.contract';
 import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import { t } from '../../i18n/messages';
-import { sessionSeries } from './chart-data';
+import { lapKey, sessionSeries } from './chart-data';
+import type { ShownLap } from './shown-laps';
 import { UPlotChart } from './uplot-chart';
 
 /** The whole session: each flying lap's time in order, and the speed over the day (its figures computed when shown). */
-export function SessionCharts(props: { c: GpsColumns; segments: AnalysisResponse['laps']; laps: LapsResponse | undefined }) {
+export function SessionCharts(props: { c: GpsColumns; segments: AnalysisResponse['laps']; shown: Map<string, ShownLap> }) {
   const a = t.analytics;
-  const { c, segments, laps } = props;
+  const { c, segments, shown } = props;
   const charts = useMemo(() => {
-    const flying = segments.filter((l) => !l.outLap);
-    const lapMs = (l: (typeof segments)[number]) => laps?.laps.find((x) => x.heat === l.heat && x.lapCount === l.lapCount)?.lapTimeMs ?? l.durationMs;
-    const progression = { x: flying.map((_, i) => i + 1), ys: [flying.map((l) => lapMs(l) / 1000)] };
+    // Flying laps only: out- and in-laps and partial pieces are no point on a chart of lap times.
+    const flying = segments.flatMap((l) => {
+      const lap = shown.get(lapKey(l));
+      return lap?.kind === 'flying' && lap.seconds !== null ? [lap.seconds] : [];
+    });
+    const progression = { x: flying.map((_, i) => i + 1), ys: [flying] };
     return { progression, whole: sessionSeries(c, 'speed', 1200) };
-  }, [c, segments, laps]);
+  }, [c, segments, shown]);
   return (
     <div className="analytics-grid">
       <UPlotChart

@@ -107,10 +107,15 @@ function SharedLaps(props: { view: SharedView; chosen: string | null; onChoose: 
                   )}
                 </td>
                 <td className="time">
-                  <span className="lap-time">{formatLapTime(l.seconds * 1000)}</span>
+                  <span className="lap-time">{l.seconds === null ? '—' : formatLapTime(l.seconds * 1000)}</span>
                   {l.best && <span className="badge badge-best">★ {t.laps.bestMarker}</span>}
                   {l.kind === 'out' && <span className="badge">{t.laps.outLap}</span>}
                   {l.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
+                  {l.kind === 'partial' && (
+                    <span className="badge" title={t.tracks.partialHint}>
+                      {t.tracks.partialLap}
+                    </span>
+                  )}
                 </td>
               </tr>
             );

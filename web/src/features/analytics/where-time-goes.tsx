@@ -40,7 +40,7 @@ export function focusOf(data: TrackAnalysisResponse, segmentId: string): CornerF
 }
 
 const lapLabel = (l: TrackAnalysisResponse['laps'][number], best: number | null) =>
-  `${fill(t.tracks.lapOption, { heat: l.heat, number: l.number, time: formatLapTime(l.seconds * 1000) })}${l.index === best ? ` ${t.tracks.bestMark}` : ''}`;
+  `${fill(t.tracks.lapOption, { heat: l.heat, number: l.number, time: l.seconds === null ? '—' : formatLapTime(l.seconds * 1000) })}${l.index === best ? ` ${t.tracks.bestMark}` : ''}`;
 
 function LapSelect(props: { label: string; laps: TrackAnalysisResponse['laps']; best: number | null; value: number; onChange: (index: number) => void }) {
   return (

@@ -35,7 +35,12 @@ export function LapsPage() {
   // (deferred values): the GPS times and the rider's record arrive after it has painted.
   const trackLaps = useDeferredValue(track.data?.laps);
   const gpsTimes: GpsLapTimes = useMemo(
-    () => new Map((trackLaps ?? []).filter((l) => l.deviceSeconds !== null).map((l) => [`${l.heat}${l.number}`, { seconds: l.seconds, differs: l.differs }])),
+    () =>
+      new Map(
+        (trackLaps ?? []).flatMap((l) =>
+          l.timeSource === 'gps' ? [] : [[`${l.heat}${l.number}`, { seconds: l.gpsSeconds, differs: l.differs, source: l.timeSource }] as const],
+        ),
+      ),
     [trackLaps],
   );
   const pbHeat = useDeferredValue(ownRecordHere?.heat);

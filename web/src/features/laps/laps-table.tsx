@@ -16,7 +16,8 @@ const accessors: Record<Column, (r: LapRow) => number> = {
 };
 
 /** A lap's time from the GPS trace, by `${heat}${lapCount}`, and whether it differs from the device's. */
-export type GpsLapTimes = Map<string, { seconds: number; differs: boolean }>;
+/** Voltas's GPS time of each lap whose shown time is the device's or the logger's (the check beside it). */
+export type GpsLapTimes = Map<string, { seconds: number; differs: boolean; source: 'device' | 'logger' }>;
 
 /**
  * The spec's laps table, grouped by heat; best lap and best sectors stand out (colour + marker),
@@ -139,12 +140,17 @@ function Sectors({ row }: { row: LapRow }): ReactNode {
   );
 }
 
-function GpsTime(props: { seconds: number; differs: boolean; deviceMs: number }) {
+function GpsTime(props: { seconds: number; differs: boolean; source: 'device' | 'logger'; deviceMs: number }) {
   const delta = formatGap(Math.round(props.seconds * 1000) - props.deviceMs);
   return (
     <span className={props.differs ? 'gps-time gps-differs' : 'gps-time'} data-testid="gps-time">
       {fill(t.laps.gpsTime, { time: formatLapTime(props.seconds * 1000) })}
-      {props.differs && <> ≠ {fill(t.tracks.differs, { delta })}</>}
+      {props.differs && (
+        <>
+          {' '}
+          ≠ {fill(t.tracks.differs, { delta })} <small className="muted">{t.tracks.differsWhy[props.source]}</small>
+        </>
+      )}
     </span>
   );
 }

@@ -1,0 +1,103 @@
+/**
+ * A session's one lap list (decision 028): the pieces Voltas's GPS timing cut the trace into, each
+ * by what happened on track (out, flying, in or partial: core/tracks/lap-timing.ts), named as the
+ * device names its laps, with the time a rider sees everywhere: the device's own (lap.six) for a
+ * device session, the logger's own for an import whose file timed that lap, else the GPS time.
+ * Every screen and API that shows laps reads this list.
+ */
+import type { Lap } from '../formats/lap-six';
+import { HEATS, type Heat } from '../formats/six-lines';
+import type { LapKind, TimedLap } from '../tracks/lap-timing';
+
+export type TimeSource = 'device' | 'logger' | 'gps';
+
+export interface ListedLap {
+  heat: Heat;
+  /** Within its heat; 0 for the piece that opens it before its first crossing (as the device counts). */
+  number: number;
+  kind: LapKind;
+  /** The time a rider sees; null for a partial piece (never shown with a lap time). */
+  seconds: number | null;
+  timeSource: TimeSource;
+  /** Voltas's GPS gate timing of the piece, the check beside the device's or logger's time. */
+  gpsSeconds: number;
+  /** The lap.six time of the same lap (the device's, or for an import the time Voltas kept from its logger). */
+  deviceSeconds: number | null;
+  /** The shown time and the GPS time differ by more than DIFFERS_S. */
+  differs: boolean;
+}
+
+/** Beyond this the shown time and the GPS time are said to differ (and both are shown). */
+export const DIFFERS_S = 0.05;
+/** A GPS lap and a lap.six lap are the same lap when both ends are this many samples apart at most (10 Hz: 2 s). */
+const SAME_LAP_SAMPLES = 20;
+
+/** The trace columns the list reads: the heat and lap number each sample was recorded in. */
+export interface LapColumns {
+  count: number;
+  heat: ArrayLike<number>;
+  lapCount: ArrayLike<number>;
+}
+
+/** A heat that opens with this piece counts it as lap 0, as the device counts its out-lap. */
+export const opensAsLapZero = (l: Pick<TimedLap, 'kind' | 'complete'>) => l.kind === 'out' || !l.complete;
+
+/** Each piece's heat and number within its heat: from 0 where a heat opens with an out-lap or a partial piece. */
+export function lapNames(laps: readonly TimedLap[], trace: LapColumns): { heat: Heat; number: number }[] {
+  const perHeat = new Map<string, { seen: number; first: number }>();
+  return laps.map((l) => {
+    const heat = trace.heat.length ? HEATS[trace.heat[l.start.index]!]! : HEATS[Math.min(3, l.run - 1)]!;
+    const counter = perHeat.get(heat) ?? { seen: 0, first: opensAsLapZero(l) ? 0 : 1 };
+    perHeat.set(heat, { ...counter, seen: counter.seen + 1 });
+    return { heat, number: counter.first + counter.seen };
+  });
+}
+
+/** The device's own laps by the sample ranges its lap and heat columns give them. */
+function deviceLapRanges(trace: LapColumns, laps: readonly Lap[]) {
+  const ranges: { start: number; end: number; lap: Lap }[] = [];
+  let start = 0;
+  for (let i = 1; i <= trace.count; i++) {
+    if (i < trace.count && trace.lapCount[i] === trace.lapCount[start] && trace.heat[i] === trace.heat[start]) continue;
+    const heat = HEATS[trace.heat[start]!];
+    const lap = laps.find((l) => l.heat === heat && l.lapCount === trace.lapCount[start]);
+    if (lap) ranges.push({ start, end: i, lap });
+    start = i;
+  }
+  return ranges;
+}
+
+/**
+ * The list. `imported`: the session is an import, whose lap.six Voltas wrote itself with the
+ * logger's time where the file had one and its own GPS time elsewhere (equal to the ms: GPS).
+ */
+export function listLaps(laps: readonly TimedLap[], trace: LapColumns, deviceLaps: readonly Lap[], imported: boolean): ListedLap[] {
+  const ranges = deviceLapRanges(trace, deviceLaps);
+  const names = lapNames(laps, trace);
+  return laps.map((l, k) => {
+    // The device times its out-lap from where it started: a piece before the first crossing has its twin too.
+    const twin = ranges.find((r) => Math.abs(r.start - (l.start.index + 1)) <= SAME_LAP_SAMPLES && Math.abs(r.end - (l.end.index + 1)) <= SAME_LAP_SAMPLES);
+    const gpsSeconds = l.seconds;
+    const deviceSeconds = twin ? twin.lap.lapSeconds : null;
+    const timeSource: TimeSource = deviceSeconds === null ? 'gps' : !imported ? 'device' : Math.abs(deviceSeconds - gpsSeconds) >= 0.0005 ? 'logger' : 'gps';
+    const seconds = l.kind === 'partial' ? null : (deviceSeconds ?? gpsSeconds);
+    return {
+      ...names[k]!,
+      kind: l.kind,
+      seconds,
+      timeSource,
+      gpsSeconds,
+      deviceSeconds,
+      differs: seconds !== null && Math.abs(seconds - gpsSeconds) > DIFFERS_S,
+    };
+  });
+}
+
+/** The index (into the list) of the session's best lap: its fastest flying lap by the time shown; -1 without one. */
+export function bestOf(list: readonly ListedLap[]): number {
+  let best = -1;
+  list.forEach((l, k) => {
+    if (l.kind === 'flying' && l.seconds !== null && (best < 0 || l.seconds < list[best]!.seconds!)) best = k;
+  });
+  return best;
+}
