@@ -2,7 +2,7 @@
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
-import { DATA_CACHE, STORED_AT_HEADER } from './lib/offline-contract';
+import { DATA_CACHE, keptCopyServes, signedInBy, STORED_AT_HEADER, USER_HEADER } from './lib/offline-contract';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
 
@@ -14,11 +14,47 @@ cleanupOutdatedCaches();
 registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/oidc\//, /^\/auth-done\.html/] }));
 
 /**
+ * Who is signed in, as the server last said (USER_HEADER on an answer; nobody after a 401 or once a
+ * sign-in or sign-out starts). Kept in the data cache itself, under an address no request uses:
+ * it outlives the worker's restarts and goes with the copies when the page empties the cache.
+ */
+const SIGNED_IN = new URL('/__voltas/signed-in', self.location.origin).href;
+
+async function signedIn(cache: Cache): Promise<string | null> {
+  const marker = await cache.match(SIGNED_IN);
+  return marker ? marker.text() : null;
+}
+
+/** A new user: every copy kept for anyone else goes, before this user's answer reaches the page. */
+async function noteSignedIn(user: string | null): Promise<void> {
+  const cache = await caches.open(DATA_CACHE);
+  if (user === (await signedIn(cache))) return;
+  if (!user) {
+    await cache.delete(SIGNED_IN);
+    return;
+  }
+  for (const request of await cache.keys()) {
+    if (request.url === SIGNED_IN) continue;
+    const copy = await cache.match(request);
+    if (!keptCopyServes(copy?.headers.get(USER_HEADER) ?? null, user)) await cache.delete(request);
+  }
+  await cache.put(SIGNED_IN, new Response(user));
+}
+
+// Signing in or out (popup, full-page redirect, a bookmark, logout): until the server says who, no
+// kept copy answers anyone. The request itself goes on to the network untouched.
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (url.origin === self.location.origin && url.pathname.startsWith('/api/auth/')) event.waitUntil(noteSignedIn(null));
+});
+
+/**
  * What a rider opened stays readable offline: the session reads (laps, GPS, analysis, corners),
  * their lists and records, and who they are. Network first (fresh when there is a signal, within
  * a few seconds on a weak one); each copy kept carries the moment it was kept, which the page
- * shows in its offline banner. Sign-in, uploads, live updates, shared links and admin pages are
- * never kept. The page empties this cache at sign-out (lib/offline.ts).
+ * shows in its offline banner, and the user it was kept for: it answers that user only. Sign-in,
+ * uploads, live updates, shared links and admin pages are never kept. The page also empties this
+ * cache at sign-out and popup sign-in (lib/offline.ts).
  */
 const KEPT = /^\/api\/(me$|devices\/|sessions($|\/)|tracks\/catalogue)/;
 registerRoute(
@@ -28,15 +64,27 @@ registerRoute(
     networkTimeoutSeconds: 8,
     plugins: [
       {
-        // Only complete answers, stamped: a copy served from here says when it was kept.
+        // Every answer from the network says who is signed in now; awaited before the page gets it.
+        fetchDidSucceed: async ({ response }) => {
+          const user = signedInBy(response.status, response.headers.get(USER_HEADER));
+          if (user !== undefined) await noteSignedIn(user);
+          return response;
+        },
+        // Only complete answers for a known user, stamped: a copy says when it was kept.
         cacheWillUpdate: async ({ response }) => {
-          if (response.status !== 200) return null;
+          if (response.status !== 200 || !response.headers.get(USER_HEADER)) return null;
           const headers = new Headers(response.headers);
           headers.set(STORED_AT_HEADER, new Date().toISOString());
           // The body is already decoded: the copy must not claim an encoding or a length.
           headers.delete('content-encoding');
           headers.delete('content-length');
           return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
+        },
+        // A copy answers only the user it was kept for; otherwise the page shows its offline state.
+        cachedResponseWillBeUsed: async ({ cachedResponse }) => {
+          if (!cachedResponse) return null;
+          const user = await signedIn(await caches.open(DATA_CACHE));
+          return keptCopyServes(cachedResponse.headers.get(USER_HEADER), user) ? cachedResponse : null;
         },
       },
     ],

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { hash } from 'node:crypto';
+import { USER_HEADER } from '../../../core/contracts/user-header';
 import { hashToken, newToken } from '../lib/tokens';
 
 /** The cookie over plain http (local use). */
@@ -75,6 +77,11 @@ function identityOf(row: AuthSessionRow, idHash: string): AuthSessionIdentity {
   return { email: row.email, authSessionHash: idHash, disabled: Number(row.disabled) !== 0, admin: row.adm === '1', seller: row.seller !== '' };
 }
 
+/** A user's key in USER_HEADER: fixed-length, not the e-mail itself, the same on every instance. */
+function userKey(email: string): string {
+  return hash('sha256', email, 'base64url');
+}
+
 export const authSessionPlugin = fp(async (app: FastifyInstance, opts: AuthSessionPluginOptions) => {
   const { store } = opts;
   const cookieName = opts.secureCookies === true ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
@@ -98,6 +105,8 @@ export const authSessionPlugin = fp(async (app: FastifyInstance, opts: AuthSessi
       return;
     }
     req.identity = identityOf(row, idHash);
+    // Whose answer this is: the service worker keeps a copy for that user only (decision 025).
+    if (req.url.startsWith('/api/')) reply.header(USER_HEADER, userKey(row.email));
     if (!req.identity.disabled && now - Date.parse(row.renewed_at) > RENEW_AFTER_MS) {
       const expires = new Date(Math.min(now + SESSION_DAYS * 86_400_000, absoluteEnd(row)));
       await store.renew(idHash, new Date(now).toISOString(), expires.toISOString());

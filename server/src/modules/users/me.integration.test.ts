@@ -7,6 +7,7 @@ import { onPostgres } from '../../../test/test-database';
 import { onS3 } from '../../../test/test-s3';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
 import { addDevice } from '../../../test/fixtures';
+import { USER_HEADER } from '../../../../core/contracts/user-header';
 import { setRoles } from './users.repository';
 
 let server: TestServer;
@@ -115,6 +116,23 @@ describe('PUT /api/me/profile (enroll)', () => {
   it('is refused signed out', async () => {
     const res = await new Browser(server.baseUrl).json('/api/me/profile', { method: 'PUT', body: JSON.stringify(valid) });
     expect(res.status).toBe(401);
+  });
+});
+
+describe('whose answer it is (the offline copies are kept per user)', () => {
+  it('every API answer to a signed-in request names its user by a key; another user, another key; signed out, none', async () => {
+    const a = (await rider.request('/api/me')).headers.get(USER_HEADER);
+    expect(a).toMatch(/^[\w-]{43}$/);
+    expect(a).not.toContain('enroll');
+    expect((await rider.request('/api/sessions')).headers.get(USER_HEADER)).toBe(a);
+    const other = new Browser(server.baseUrl);
+    await other.signIn('outro.usuario@example.com');
+    const b = (await other.request('/api/me')).headers.get(USER_HEADER);
+    expect(b).toMatch(/^[\w-]{43}$/);
+    expect(b).not.toBe(a);
+    const signedOut = await new Browser(server.baseUrl).request('/api/me');
+    expect(signedOut.status).toBe(401);
+    expect(signedOut.headers.get(USER_HEADER)).toBeNull();
   });
 });
 
