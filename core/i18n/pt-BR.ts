@@ -299,6 +299,7 @@ export const ptBR = {
       'revoke-token': 'token revogado pelo dono',
       'move-track-gate': 'linha de largada da pista movida',
       'rename-track': 'pista renomeada',
+      'share-track': 'pista compartilhada (ou devolvida ao piloto)',
     } as Record<string, string>,
   },
   seller: {
