@@ -23,6 +23,8 @@ export const trackSummarySchema = z.object({
   /** Sector gates in driving order (placed by an admin, or the track's default ones). */
   sectors: z.array(gateSchema),
   lengthM: z.number(),
+  /** Everyone's (a real circuit, or a derived track an admin shared); false: the rider's own, whose traces derived it. */
+  shared: z.boolean(),
 });
 
 export const cornerSchema = z.object({
@@ -143,7 +145,17 @@ export const catalogueResponseSchema = z.object({
   tracks: z.array(z.object({ id: z.string(), name: z.string(), shortName: z.string(), startFinish: latLonSchema })),
 });
 export const trackListSchema = z.array(
-  z.object({ id: z.string(), name: z.string(), source: trackSourceSchema, version: z.number().int(), updatedAt: z.string(), sessions: z.number().int() }),
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    source: trackSourceSchema,
+    version: z.number().int(),
+    updatedAt: z.string(),
+    sessions: z.number().int(),
+    shared: z.boolean(),
+    /** Whose session first found it (a derived track not shared is theirs alone). */
+    createdBy: z.string(),
+  }),
 );
 /** A track's name as a rider types it: letters, digits, spaces and common punctuation. */
 export const trackNameSchema = z
@@ -153,6 +165,9 @@ export const trackNameSchema = z
   .max(60, 'trackNameLong')
   .regex(/^[\p{L}\p{N} .,'()&/-]+$/u, 'trackNameChars');
 export const renameTrackBodySchema = z.object({ name: trackNameSchema });
+export const shareTrackBodySchema = z.object({
+  shared: z.boolean().describe('true: every rider’s traces may be matched to it; false: its creator’s own again'),
+});
 export const chooseTrackBodySchema = z.object({ catalogueId: z.string().min(1).max(200) });
 
 /**

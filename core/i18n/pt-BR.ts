@@ -241,6 +241,11 @@ export const ptBR = {
     gateReset: 'Desfazer',
     gateSaved: 'Linha salva: as sessões desta pista passam a ser cronometradas por ela.',
     gateUnchanged: 'Mova a linha antes de salvar.',
+    trackOwner: 'De quem',
+    trackEveryone: 'Todos',
+    trackShared: 'Compartilhar com todos os pilotos',
+    trackSharedHelp:
+      'Esta pista foi criada a partir das sessões de {owner} e só vale para essa pessoa. Compartilhada, as sessões de qualquer piloto neste lugar passam a usá-la (depois das pistas do catálogo), e só administradores a renomeiam.',
     selectUser: 'Selecione um usuário',
     selectDevice: 'Selecione um hardware',
     selectBuyer: 'Selecione o comprador',
@@ -299,6 +304,7 @@ export const ptBR = {
       'revoke-token': 'token revogado pelo dono',
       'move-track-gate': 'linha de largada da pista movida',
       'rename-track': 'pista renomeada',
+      'share-track': 'pista compartilhada (ou devolvida ao piloto)',
     } as Record<string, string>,
   },
   seller: {

@@ -53,7 +53,7 @@ import { DEMO_DEVICE_ID } from './lib/demo-accounts';
 import { createUsersService } from './modules/users/users.service';
 import { errorMappingPlugin } from './plugins/error-mapping';
 import { heavyReadsPlugin } from './plugins/heavy-reads';
-import { policyPlugin } from './plugins/policy';
+import { policyPlugin, trackRules } from './plugins/policy';
 import { authSessionPlugin } from './plugins/auth-session';
 import { readIndexHtml, webStatic } from './plugins/web-static';
 import { createSharesService } from './modules/shares/shares.service';
@@ -250,7 +250,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   await app.register(liveRoutes, { reader, events, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID, metrics, ...deps.live });
   await app.register(deviceApiRoutes, { devices, receiver, users, metrics });
   await app.register(storageRoutes, { storage, demoDeviceId: DEMO_DEVICE_ID });
-  const tracks = createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks() });
+  const tracks = createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks(), rules: trackRules });
+  for (const [cache, size] of Object.entries({ ...tracks.caches(), ...reader.caches() })) metrics.watchCache(cache, size);
   await app.register(tracksRoutes, { tracks, reader, demoDeviceId: DEMO_DEVICE_ID });
   await app.register(importsRoutes, {
     imports: createImportsService({ db, blobs, receiver, tracks, coordination: database.coordination }),

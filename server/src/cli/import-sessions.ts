@@ -13,6 +13,7 @@ import { createSessionReceiver } from '../modules/sessions/session-receiver.serv
 import { trackCatalogue } from '../modules/tracks/track-catalogue';
 import { createTracksService } from '../modules/tracks/tracks.service';
 import { loadTracks } from '../lib/track-files';
+import { trackRules } from '../plugins/policy';
 
 export const IMPORT_USAGE = 'Usage: voltas import <file…> --owner <email> [--track NAME]\n';
 
@@ -40,7 +41,7 @@ export async function importSessionsCommand(
     const events = createSessionEvents(coordination, demoDeviceId);
     const receiver = createSessionReceiver({ db, blobs, coordination, events });
     const reader = createSessionReader({ db, blobs, demoDeviceId });
-    const tracks = createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks() });
+    const tracks = createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks(), rules: trackRules });
     const imports = createImportsService({ db, blobs, receiver, tracks, coordination });
     let failed = 0;
     try {

@@ -159,6 +159,8 @@ export interface TracksTable {
   east: number;
   version: Generated<number>;
   created_by: Generated<string>;
+  /** 1: everyone's (catalogue, bundled, or shared by an admin); 0: `created_by`'s own (a derived track). */
+  shared: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -10,8 +10,23 @@ export function createMetrics() {
   // Process memory, CPU, event-loop lag (nodejs_eventloop_lag_*), GC, handles.
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   const registers = [registry];
+  // Each remembered cache's size, read when the metrics are (bounded caches: decision in lib/lru.ts).
+  const caches = new Map<string, () => number>();
   return {
     registry,
+    cacheEntries: new Gauge({
+      name: 'voltas_cache_entries',
+      help: 'Entries held by each bounded in-memory cache, by cache',
+      labelNames: ['cache'] as const,
+      registers,
+      collect() {
+        for (const [cache, size] of caches) this.set({ cache }, size());
+      },
+    }),
+    /** Reports a cache's size in `voltas_cache_entries`. */
+    watchCache(cache: string, size: () => number) {
+      caches.set(cache, size);
+    },
     httpDuration: new Histogram({
       name: 'voltas_http_request_duration_seconds',
       help: 'HTTP requests by route pattern, method and status',

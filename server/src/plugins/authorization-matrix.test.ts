@@ -257,6 +257,53 @@ describe('authorization matrix', () => {
     }
   });
 
+  it("a track derived from rider A's traces: A and admins rename it, nobody else sees it; only admins share it", async () => {
+    const now = new Date().toISOString();
+    const id = 'derived:a-own';
+    await insertTrack(server.database.db, {
+      id,
+      name: 'Pista do A',
+      source: 'derived',
+      gate: JSON.stringify({ a: { lat: 0.0001, lon: 0 }, b: { lat: -0.0001, lon: 0 } }),
+      line: JSON.stringify([
+        [0, 0],
+        [0, 0.001],
+        [0.001, 0.001],
+        [0.001, 0],
+        [0, 0],
+      ]),
+      south: 0,
+      west: 0,
+      north: 0.001,
+      east: 0.001,
+      created_by: 'a@example.com',
+      shared: 0,
+      created_at: now,
+      updated_at: now,
+    });
+    const failures: string[] = [];
+    for (const who of IDENTITIES) {
+      const browser = browsers.get(who) ?? new Browser(server.baseUrl);
+      const headers = { origin: server.baseUrl, 'content-type': 'application/json', ...(tokens[who] ? { authorization: `Bearer ${tokens[who]}` } : {}) };
+      const renamed = await browser.request(`/api/tracks/${encodeURIComponent(id)}/name`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ name: `Nome ${who}` }),
+      });
+      const wantRename = who === 'riderA' || who === 'admin' ? 200 : SIGNED_IN.includes(who) ? 404 : 401;
+      if (renamed.status !== wantRename) failures.push(`rename as ${who}: want ${wantRename}, got ${renamed.status}`);
+      if (renamed.status !== 200 && (await renamed.text()).includes('Pista do A')) failures.push(`rename as ${who} leaked the track's name`);
+      const shared = await browser.request(`/api/admin/tracks/${encodeURIComponent(id)}/shared`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ shared: false }),
+      });
+      const wantShare = who === 'admin' ? 200 : SIGNED_IN.includes(who) ? 403 : 401;
+      if (shared.status !== wantShare) failures.push(`share as ${who}: want ${wantShare}, got ${shared.status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('each identity gets exactly what the policy says', async () => {
     const rules = server.app.accessRules
       .filter((r) => ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(r.method) && !r.url.startsWith('/api/docs'))

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
-import { decide, type Access, type Subject } from './policy';
+import { decide, mayRenameTrack, mayRideTrack, maySetTrackShared, type Access, type Subject, type TrackOwnership } from './policy';
 
 describe('decide (the policy, pure)', () => {
   const anon: Subject = { user: null, device: null };
@@ -42,6 +42,26 @@ describe('decide (the policy, pure)', () => {
   ];
   it.each(table)('%s route, subject %#: %s', (access, subject, want) => {
     expect(decide(access, subject)).toBe(want);
+  });
+});
+
+describe('track rules (pure)', () => {
+  const aOwn: TrackOwnership = { source: 'derived', shared: 0, created_by: 'a@x' };
+  const aShared: TrackOwnership = { ...aOwn, shared: 1 };
+  const circuit: TrackOwnership = { source: 'catalogue', shared: 1, created_by: 'a@x' };
+  const a = { email: 'a@x', admin: false };
+  const b = { email: 'b@x', admin: false };
+  const admin = { email: 'c@x', admin: true };
+  it("a rider's traces match everyone's tracks and their own, never another rider's own", () => {
+    expect([mayRideTrack('a@x', aOwn), mayRideTrack('b@x', aOwn)]).toEqual([true, false]);
+    expect([mayRideTrack('b@x', aShared), mayRideTrack('b@x', circuit)]).toEqual([true, true]);
+  });
+  it('a rider renames only a derived track still their own; an admin any', () => {
+    expect([mayRenameTrack(a, aOwn), mayRenameTrack(b, aOwn), mayRenameTrack(a, aShared), mayRenameTrack(a, circuit)]).toEqual([true, false, false, false]);
+    expect([mayRenameTrack(admin, aOwn), mayRenameTrack(admin, circuit)]).toEqual([true, true]);
+  });
+  it('only an admin shares, and only a derived track', () => {
+    expect([maySetTrackShared(admin, aOwn), maySetTrackShared(admin, circuit), maySetTrackShared(a, aOwn)]).toEqual([true, false, false]);
   });
 });
 

@@ -69,6 +69,37 @@ export function decide(access: Access, subject: Subject): Decision {
   return subject.user.seller ? 'allow' : 'forbidden';
 }
 
+/** What the track rules look at: whose a track is, and where it comes from. */
+export interface TrackOwnership {
+  source: string;
+  /** 1: everyone's; 0: `created_by`'s own. */
+  shared: number;
+  created_by: string;
+}
+
+/**
+ * Whether a rider's traces may be matched to a track (and their sessions named after it): an
+ * everyone's track, or one derived from their own traces. Another rider's derived track never
+ * is, so no rider can take a circuit (or a session's name) from the others.
+ */
+export function mayRideTrack(rider: string, track: TrackOwnership): boolean {
+  return track.shared === 1 || track.created_by === rider;
+}
+
+/** Whether a user may rename a track: an admin any; a rider only a derived track still their own (a shared one is admin-curated). */
+export function mayRenameTrack(user: { email: string; admin: boolean }, track: TrackOwnership): boolean {
+  return user.admin || (track.source === 'derived' && track.shared === 0 && track.created_by === user.email);
+}
+
+/** Only a derived track can be made everyone's or a rider's own again (catalogue and bundled ones are everyone's). */
+export function maySetTrackShared(user: { admin: boolean }, track: TrackOwnership): boolean {
+  return user.admin && track.source === 'derived';
+}
+
+/** The track rules, handed to the tracks service by app.ts (services import no plugin). */
+export const trackRules = { mayRideTrack, mayRenameTrack, maySetTrackShared };
+export type TrackRules = typeof trackRules;
+
 export interface AuthenticatedDevice {
   id: string;
   owner: string;

@@ -1,3 +1,5 @@
+import type { FastifyRequest } from 'fastify';
+
 type Callback = (err: Error | null, result?: { current: number; ttl: number }) => void;
 
 /** Where hits are counted (the database, so every instance counts the same hits). */
@@ -39,4 +41,18 @@ export function sharedRateLimitStore(counter: HitCounter) {
     }
   }
   return SharedStore;
+}
+
+/** Whose writes these are for a per-user limit: the signed-in user (the address only when none). */
+function writerKey(req: FastifyRequest): string {
+  return req.identity ? `user:${req.identity.email}` : `ip:${req.ip}`;
+}
+
+/**
+ * A route's limit on a write a user can repeat (a rename, a track choice, a gate move, a link):
+ * at most `max` a minute per user, counted on every instance; beyond, 429 with the catalog's
+ * 'Muitas tentativas' message (for @fastify/rate-limit's route `config.rateLimit`).
+ */
+export function perUserWrites(max: number) {
+  return { max, timeWindow: '1 minute', keyGenerator: writerKey };
 }

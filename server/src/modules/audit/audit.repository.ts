@@ -15,7 +15,8 @@ export type AuditAction =
   | 'sell-device'
   | 'revoke-token'
   | 'move-track-gate'
-  | 'rename-track';
+  | 'rename-track'
+  | 'share-track';
 
 export interface AuditEntry {
   actor: string;

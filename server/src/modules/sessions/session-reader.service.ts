@@ -14,6 +14,7 @@ import { analyzeSession, lapFigures, type LapFigures } from '../../../../core/la
 import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { DB } from '../../db/schema';
+import { LruCache } from '../../lib/lru';
 import { ColumnSpool, parseStoredGps } from './column-spool';
 import { isImportCollection, type SessionAddress } from '../../../../core/contracts/session-paths';
 import { gpsColumnsKey, sessionKey } from './session-files';
@@ -40,6 +41,7 @@ import {
 export const MAX_JSON_SAMPLES = 25_000;
 /** Analyses remembered per process (one per gps.six version read). */
 const ANALYSES_KEPT = 200;
+const CHECKS_KEPT = 10_000;
 const gunzipAsync = promisify(gunzip);
 
 function isReadableColumns(gzipped: Buffer): boolean {
@@ -57,9 +59,10 @@ function isReadableColumns(gzipped: Buffer): boolean {
  */
 export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; demoDeviceId: string }) {
   const { db, blobs } = deps;
-  // Derived GPS blobs checked readable once per session version and process (not per read).
-  const checkedColumns = new Set<string>();
-  const analyses = new Map<string, ReturnType<typeof analyzeGps>>();
+  // Derived GPS blobs checked readable once per session version and process (not per read); the
+  // latest CHECKS_KEPT versions are remembered (a key is ~60 bytes), the others checked again.
+  const checkedColumns = new LruCache<string, true>(CHECKS_KEPT);
+  const analyses = new LruCache<string, ReturnType<typeof analyzeGps>>(ANALYSES_KEPT);
 
   /** A session's kept lap figures; for a row indexed before they were kept, computed now and kept. */
   async function figuresOf(row: { id: string; lap_figures: string | null }): Promise<LapFigures> {
@@ -82,7 +85,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     const derivedKey = gpsColumnsKey(row.id, row.gps_md5);
     let gzipped = await blobs.get(derivedKey);
     if (gzipped && !checkedColumns.has(version)) {
-      if (isReadableColumns(gzipped)) checkedColumns.add(version);
+      if (isReadableColumns(gzipped)) checkedColumns.set(version, true);
       else gzipped = undefined;
     }
     if (!gzipped) {
@@ -96,7 +99,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       }
       gzipped = await blobs.get(derivedKey);
       if (!gzipped) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
-      checkedColumns.add(version);
+      checkedColumns.set(version, true);
     }
     const bytes = gzipped;
     // Inflated off the event loop (a long session's columns are tens of MB).
@@ -109,12 +112,16 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     const known = analyses.get(version);
     if (known) return known;
     const fresh = analyzeGps(await columns());
-    if (analyses.size >= ANALYSES_KEPT) analyses.delete(analyses.keys().next().value!);
     analyses.set(version, fresh);
     return fresh;
   }
 
   return {
+    /** Each remembered cache's size, by name (the `voltas_cache_entries` metric). */
+    caches(): Record<string, () => number> {
+      return { 'gps-column-checks': () => checkedColumns.size, 'gps-analyses': () => analyses.size };
+    },
+
     /**
      * Whether the viewer may look at a device's sessions at all: admins, the demo device, its
      * current owner, or a previous owner who holds sessions on it.

@@ -13,6 +13,7 @@ import {
 } from '../../../../core/contracts/shares.contract';
 import { AppError } from '../../../../core/errors';
 import { escapeHtml } from '../../lib/html';
+import { perUserWrites } from '../../plugins/rate-limit-store';
 import { viewerOf } from '../sessions/device-check';
 import type { SharesService } from './shares.service';
 
@@ -27,6 +28,8 @@ const errors = {
 };
 /** Per address: enough for a group chat opening a link at once, not for walking the link space. */
 const PUBLIC_RATE = { max: 60, timeWindow: '1 minute' };
+/** Links one rider may make a minute (each times a session's laps). */
+export const SHARES_PER_MINUTE = 30;
 
 /**
  * What a link holder gets: no cookie (not even a renewed sign-in of whoever opens it), nothing
@@ -50,7 +53,7 @@ export async function sharesRoutes(
     '/api/shares',
     {
       // Heavy: making a link times the session's laps on its track (to check the lap is there).
-      config: { access: 'rider', heavyRead: true },
+      config: { access: 'rider', heavyRead: true, rateLimit: perUserWrites(SHARES_PER_MINUTE) },
       schema: {
         tags: ['shares'],
         summary: 'Makes a read-only link to one of the caller’s sessions, or one lap of it (optionally expiring); the link is in this answer only',

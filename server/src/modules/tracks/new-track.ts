@@ -26,22 +26,27 @@ export function fits(trace: Trace, outline: readonly (readonly [number, number])
   return fit.onShare >= MIN_ON_SHARE && fit.coverage >= MIN_COVERAGE ? fit : undefined;
 }
 
-/** A new track for a trace that fits no known one: bundled outline, catalogue circuit, or the trace's own line. */
-export function newTrackFor(
+type NewTrack = Omit<TrackRow, 'version' | 'sectors'>;
+
+/**
+ * The real circuit a trace runs along, as a track everyone shares: a bundled outline, else a
+ * catalogue circuit; undefined where none fits.
+ */
+export function circuitTrackFor(
   trace: Trace,
   samples: number[],
   owner: string,
   known: { catalogue: () => TrackCatalogue; bundled: TrackGeometry[] },
-): Omit<TrackRow, 'version' | 'sectors'> | undefined {
+): NewTrack | undefined {
   const now = nowIso();
-  const base = { created_by: owner, created_at: now, updated_at: now };
+  const base = { created_by: owner, created_at: now, updated_at: now, shared: 1 };
   const found = known.catalogue().find(trace);
   for (const geometry of known.bundled) {
     const fit = fits(trace, geometry.points, samples);
     if (!fit) continue;
     const point = geometry.startFinish ?? found?.track.startFinish;
     const gate = point ? catalogueStartFinish(geometry.points, point, fit.forward) : derivedStartFinish(trace)?.gate;
-    if (!gate) return undefined;
+    if (!gate) continue;
     const id = `bundled:${geometry.name}${fit.forward ? '' : ':reverse'}`;
     return {
       id,
@@ -55,22 +60,25 @@ export function newTrackFor(
       ...base,
     };
   }
-  if (found) {
-    const { track, forward } = found;
-    const gate = catalogueStartFinish(track.outline, track.startFinish, forward);
-    const id = `catalogue:${track.id}${forward ? '' : ':reverse'}`;
-    return {
-      id,
-      name: track.name,
-      source: 'catalogue',
-      outline_id: track.id,
-      forward: forward ? 1 : 0,
-      gate: JSON.stringify(gate),
-      line: '[]',
-      ...boxOf(track.outline),
-      ...base,
-    };
-  }
+  if (!found) return undefined;
+  const { track, forward } = found;
+  const gate = catalogueStartFinish(track.outline, track.startFinish, forward);
+  const id = `catalogue:${track.id}${forward ? '' : ':reverse'}`;
+  return {
+    id,
+    name: track.name,
+    source: 'catalogue',
+    outline_id: track.id,
+    forward: forward ? 1 : 0,
+    gate: JSON.stringify(gate),
+    line: '[]',
+    ...boxOf(track.outline),
+    ...base,
+  };
+}
+
+/** A track derived from the trace's own line, its rider's own (`shared` 0) until an admin shares it. */
+export function derivedTrackFor(trace: Trace, owner: string): NewTrack | undefined {
   const derived = definitionFromTrace(trace);
   if (!derived) return undefined;
   // Kept every ~10 m: the line is for finding the track again and drawing it, corners come from it smoothed.
@@ -80,6 +88,7 @@ export function newTrackFor(
     line.push([Number(p.lat.toFixed(7)), Number(p.lon.toFixed(7))]);
   }
   const at = gateCentre(derived.gate);
+  const now = nowIso();
   return {
     id: `derived:${randomBytes(8).toString('hex')}`,
     name: `Pista em ${at.lat.toFixed(4)}, ${at.lon.toFixed(4)}`,
@@ -89,6 +98,9 @@ export function newTrackFor(
     gate: JSON.stringify(derived.gate),
     line: JSON.stringify(line),
     ...boxOf(line),
-    ...base,
+    created_by: owner,
+    created_at: now,
+    updated_at: now,
+    shared: 0,
   };
 }

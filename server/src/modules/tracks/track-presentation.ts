@@ -27,6 +27,7 @@ export function summaryOf(row: TrackRow, definition: TrackDefinition) {
     gate: JSON.parse(row.gate) as Gate,
     sectors: definition.sectors.map((s) => s.gate),
     lengthM: definition.line.length,
+    shared: row.shared === 1,
   };
 }
 

@@ -209,7 +209,8 @@ describe('track analysis through the API', () => {
     }
     const stranger = new Browser(server.baseUrl);
     await stranger.signIn('outra@example.com');
-    expect((await rename(stranger, 'Minha pista')).status).toBe(403);
+    // Another rider's own track is not there for them at all.
+    expect((await rename(stranger, 'Minha pista')).status).toBe(404);
     expect((await rename(rider, '  Kartódromo do Zé  ')).status).toBe(200);
     expect(((await rider.json(path('Longe'))).body as TrackAnalysisResponse).track.name).toBe('Kartódromo do Zé');
     // A bundled track is not the rider's to rename.

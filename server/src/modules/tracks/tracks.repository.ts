@@ -7,8 +7,11 @@ export function findTrack(db: Kysely<DB>, id: string): Promise<TrackRow | undefi
   return db.selectFrom('tracks').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Tracks whose box, widened by `margin` degrees, holds the point. */
-export function tracksNear(db: Kysely<DB>, lat: number, lon: number, margin: number): Promise<TrackRow[]> {
+/**
+ * Tracks whose box, widened by `margin` degrees, holds the point, that a trace of `rider` may be
+ * matched to: everyone's and the rider's own (the policy's mayRideTrack, as SQL).
+ */
+export function tracksNear(db: Kysely<DB>, lat: number, lon: number, margin: number, rider: string): Promise<TrackRow[]> {
   return db
     .selectFrom('tracks')
     .selectAll()
@@ -16,6 +19,7 @@ export function tracksNear(db: Kysely<DB>, lat: number, lon: number, margin: num
     .where('north', '>=', lat - margin)
     .where('west', '<=', lon + margin)
     .where('east', '>=', lon - margin)
+    .where((eb) => eb.or([eb('shared', '=', 1), eb('created_by', '=', rider)]))
     .execute();
 }
 
@@ -31,7 +35,7 @@ export async function insertTrack(db: Kysely<DB>, row: Insertable<TracksTable>):
 export async function updateTrack(
   db: Kysely<DB>,
   id: string,
-  change: { gate?: string; sectors?: string; name?: string },
+  change: { gate?: string; sectors?: string; name?: string; shared?: number },
   now: string,
 ): Promise<TrackRow | undefined> {
   return db
@@ -70,9 +74,11 @@ export function listTracks(db: Kysely<DB>) {
       'tracks.source',
       'tracks.version',
       'tracks.updated_at',
+      'tracks.shared',
+      'tracks.created_by',
       eb.fn.count<number>('session_tracks.session_id').as('sessions'),
     ])
-    .groupBy(['tracks.id', 'tracks.name', 'tracks.source', 'tracks.version', 'tracks.updated_at'])
+    .groupBy(['tracks.id', 'tracks.name', 'tracks.source', 'tracks.version', 'tracks.updated_at', 'tracks.shared', 'tracks.created_by'])
     .orderBy('tracks.name')
     .execute();
 }

@@ -8,6 +8,7 @@ import {
   chooseTrackBodySchema,
   moveGateBodySchema,
   renameTrackBodySchema,
+  shareTrackBodySchema,
   trackAnalysisQuerySchema,
   trackAnalysisResponseSchema,
   trackDetailSchema,
@@ -16,11 +17,18 @@ import {
   trackSummarySchema,
 } from '../../../../core/contracts/tracks.contract';
 import { AppError } from '../../../../core/errors';
+import { perUserWrites } from '../../plugins/rate-limit-store';
 import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { TracksService } from './tracks.service';
 
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 422: apiErrorSchema, 429: apiErrorSchema };
+
+/** Writes a rider (or an admin) can repeat, per user and minute: each re-times sessions or writes an audit line. */
+export const TRACK_RENAMES_PER_MINUTE = 10;
+export const TRACK_CHOICES_PER_MINUTE = 10;
+export const GATE_MOVES_PER_MINUTE = 60;
+export const TRACK_SHARES_PER_MINUTE = 30;
 
 export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksService; reader: SessionReader; demoDeviceId: string }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -45,7 +53,7 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
   r.put(
     '/api/devices/:id/sessions/:track/:date/track',
     {
-      config: { access: 'rider' },
+      config: { access: 'rider', rateLimit: perUserWrites(TRACK_CHOICES_PER_MINUTE) },
       // A session the caller may not see is 404 before its body is looked at, as for every session route.
       preValidation: async (req) => {
         const p = req.params as { id: string; track: string; date: string };
@@ -68,10 +76,10 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
   r.put(
     '/api/tracks/:trackId/name',
     {
-      config: { access: 'rider' },
+      config: { access: 'rider', rateLimit: perUserWrites(TRACK_RENAMES_PER_MINUTE) },
       schema: {
         tags: ['tracks'],
-        summary: 'Renames a track: one a session of the caller defined (or any, for an admin)',
+        summary: 'Renames a track: one derived from the caller’s own sessions and not shared (or any, for an admin); another rider’s own track is 404',
         params: trackIdParamsSchema,
         body: renameTrackBodySchema,
         response: { 200: trackSummarySchema, ...errors },
@@ -120,7 +128,7 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
   r.put(
     '/api/admin/tracks/:trackId/gate',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', rateLimit: perUserWrites(GATE_MOVES_PER_MINUTE) },
       schema: {
         tags: ['tracks'],
         summary: 'Moves the track’s start/finish gate; every session at the track is timed again',
@@ -130,5 +138,20 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
       },
     },
     async (req) => tracks.moveGate(req.identity!.email, req.params.trackId, req.body),
+  );
+
+  r.put(
+    '/api/admin/tracks/:trackId/shared',
+    {
+      config: { access: 'admin', rateLimit: perUserWrites(TRACK_SHARES_PER_MINUTE) },
+      schema: {
+        tags: ['tracks'],
+        summary: 'Makes a derived track everyone’s (every rider’s traces there may be matched to it; only admins rename it), or its creator’s own again',
+        params: trackIdParamsSchema,
+        body: shareTrackBodySchema,
+        response: { 200: trackSummarySchema, ...errors },
+      },
+    },
+    async (req) => tracks.setShared(viewerOf(req, opts.demoDeviceId), req.params.trackId, req.body.shared),
   );
 }

@@ -18,12 +18,14 @@ import { fitOutline, movingSamples } from '../../../../core/tracks/track-match';
 import { catalogueStartFinish } from '../../../../core/tracks/start-finish';
 import type { DB } from '../../db/schema';
 import { inTransaction } from '../../db/transaction';
+import { LruCache } from '../../lib/lru';
 import { nowIso } from '../../lib/tokens';
+import type { TrackRules } from '../../plugins/policy';
 import { recordAudit } from '../audit/audit.repository';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { Viewer } from '../sessions/sessions.repository';
 import type { TrackCatalogue } from './track-catalogue';
-import { boxOf, fits, newTrackFor } from './new-track';
+import { boxOf, circuitTrackFor, derivedTrackFor, fits } from './new-track';
 import { cornerOf, lapByKey, present, shownGap, summaryOf } from './track-presentation';
 import {
   findTrack,
@@ -39,7 +41,10 @@ import {
 
 /** Known tracks looked at for a new trace: those within ~1 km of its middle (degrees). */
 const NEAR_DEG = 0.01;
+/** Analyses remembered (per session version and track definition), the least recently used forgotten first. */
 const ANALYSES_KEPT = 100;
+/** Track definitions remembered, one per track (its latest gates): a long derived track's is ~0.3 MB. */
+const DEFINITIONS_KEPT = 100;
 /**
  * Sessions analysed in the background as they arrive, up to this size (8 h at 10 Hz): a larger one
  * (a 100 MB day) would hold its whole trace in memory for it; its ideal lap comes with its first read.
@@ -47,15 +52,26 @@ const ANALYSES_KEPT = 100;
 const BACKGROUND_MAX_SAMPLES = 300_000;
 
 /**
- * Tracks: which track a session was ridden on (a track already known there, a bundled outline, a
- * catalogue circuit, or one derived from the trace and kept), its definition, and the analysis of
- * a session's laps on it. Analyses are remembered per session version and track version, so an
- * admin moving a gate recomputes every session at that track on its next read.
+ * Tracks: which track a session was ridden on (a real circuit first: a bundled outline or a
+ * catalogue circuit; then a derived track an admin shared; then one derived from the rider's own
+ * traces, or a new one derived from this trace and kept as the rider's own), its definition, and
+ * the analysis of a session's laps on it. Definitions and analyses are remembered (bounded) per
+ * track definition, so an admin moving a gate recomputes every session at that track on its next
+ * read, and a rename recomputes nothing.
  */
-export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReader; catalogue: () => TrackCatalogue; bundled: TrackGeometry[] }) {
+export function createTracksService(deps: {
+  db: Kysely<DB>;
+  reader: SessionReader;
+  catalogue: () => TrackCatalogue;
+  bundled: TrackGeometry[];
+  /** Who may ride, rename and share which track (the policy's). */
+  rules: TrackRules;
+}) {
   const { db, reader } = deps;
-  const definitions = new Map<string, TrackDefinition>();
-  const analyses = new Map<string, TrackAnalysis>();
+  const { mayRideTrack, mayRenameTrack, maySetTrackShared } = deps.rules;
+  // By track id: a track's newer gates replace its older definition (renames reuse it).
+  const definitions = new LruCache<string, { shape: string; definition: TrackDefinition }>(DEFINITIONS_KEPT);
+  const analyses = new LruCache<string, TrackAnalysis>(ANALYSES_KEPT);
 
   /** The outline a stored track follows, in its own point order ([] for a derived track: its line). */
   function outlineOf(row: TrackRow): [number, number][] {
@@ -64,34 +80,70 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     return JSON.parse(row.line) as [number, number][];
   }
 
+  /** What a track's definition is made from besides its line (fixed per id): its gates and way round. */
+  const shapeOf = (row: TrackRow) => `${row.forward}|${row.gate}|${row.sectors}`;
+
   function definitionOf(row: TrackRow): TrackDefinition {
-    const key = `${row.id}@${row.version}`;
-    let known = definitions.get(key);
-    if (!known) {
-      known = definitionFromOutline(outlineOf(row), JSON.parse(row.gate) as Gate, row.forward === 1, JSON.parse(row.sectors) as Gate[]);
-      definitions.set(key, known);
-    }
-    return known;
+    const shape = shapeOf(row);
+    const known = definitions.get(row.id);
+    if (known?.shape === shape) return known.definition;
+    const definition = definitionFromOutline(outlineOf(row), JSON.parse(row.gate) as Gate, row.forward === 1, JSON.parse(row.sectors) as Gate[]);
+    definitions.set(row.id, { shape, definition });
+    return definition;
   }
 
-  /**
-   * The track a trace was ridden on: a known one that fits, else a new one (kept), unless
-   * `mayCreate` is false (a background analysis: finding a new track searches the whole catalogue).
-   */
-  async function identify(trace: Trace, owner: string, mayCreate = true): Promise<TrackRow> {
-    const samples = movingSamples(trace);
-    if (samples.length < 10) throw new AppError('track/no-complete-lap');
-    const mid = samples[Math.floor(samples.length / 2)]!;
+  /** The known track among `rows` the trace fits best, if any. */
+  function bestFit(trace: Trace, samples: number[], rows: TrackRow[]): TrackRow | undefined {
     let best: { row: TrackRow; score: number } | undefined;
-    for (const row of await tracksNear(db, trace.lat[mid]!, trace.lon[mid]!, NEAR_DEG)) {
+    for (const row of rows) {
       const fit = fits(trace, outlineOf(row), samples);
       if (!fit || fit.forward !== (row.forward === 1)) continue;
       const score = fit.onShare * fit.coverage;
       if (!best || score > best.score) best = { row, score };
     }
-    if (best) return best.row;
+    return best?.row;
+  }
+
+  /**
+   * The track `owner`'s trace was ridden on, a real circuit before any derived track: a known
+   * bundled or catalogue track; else a bundled outline or catalogue circuit (kept); else a derived
+   * track an admin shared; else one derived from the owner's own traces; else a new one derived
+   * from this trace (kept, the owner's own). Another rider's derived track is never looked at.
+   * `mayCreate` false (a background analysis) keeps to known tracks: the catalogue is searched
+   * only where a derived track fits, so that a real circuit still wins.
+   */
+  async function identify(trace: Trace, owner: string, mayCreate = true): Promise<TrackRow> {
+    const samples = movingSamples(trace);
+    if (samples.length < 10) throw new AppError('track/no-complete-lap');
+    const mid = samples[Math.floor(samples.length / 2)]!;
+    const near = (await tracksNear(db, trace.lat[mid]!, trace.lon[mid]!, NEAR_DEG, owner)).filter((row) => mayRideTrack(owner, row));
+    const circuit = bestFit(
+      trace,
+      samples,
+      near.filter((row) => row.source !== 'derived'),
+    );
+    if (circuit) return circuit;
+    const derived =
+      bestFit(
+        trace,
+        samples,
+        near.filter((row) => row.source === 'derived' && row.shared === 1),
+      ) ??
+      bestFit(
+        trace,
+        samples,
+        near.filter((row) => row.source === 'derived' && row.shared === 0),
+      );
+    if (derived || mayCreate) {
+      const real = circuitTrackFor(trace, samples, owner, deps);
+      if (real) {
+        await insertTrack(db, real);
+        return (await findTrack(db, real.id))!;
+      }
+    }
+    if (derived) return derived;
     if (!mayCreate) throw new AppError('track/no-complete-lap', 'No known track fits this trace yet.');
-    const fresh = newTrackFor(trace, samples, owner, deps);
+    const fresh = derivedTrackFor(trace, owner);
     if (!fresh) throw new AppError('track/no-complete-lap');
     await insertTrack(db, fresh);
     return (await findTrack(db, fresh.id))!;
@@ -100,7 +152,8 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
   /** The track a session was ridden on, found (and remembered) on its first analysis. */
   async function trackFor(sessionId: string, owner: string, trace: Trace, mayCreate = true): Promise<TrackRow> {
     const known = await trackOfSession(db, sessionId);
-    if (known) return known;
+    // One tied before tracks had owners to another rider's derived track is identified again.
+    if (known && mayRideTrack(owner, known)) return known;
     const row = await identify(trace, owner, mayCreate);
     await setTrackOfSession(db, sessionId, row.id);
     return row;
@@ -112,11 +165,10 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     const trace = await inputs.columns();
     const track = await trackFor(inputs.sessionId, inputs.ownerEmail, trace, mayCreateTrack);
     const definition = definitionOf(track);
-    const key = `${inputs.version}#${track.id}@${track.version}`;
+    const key = `${inputs.version}#${track.id}#${shapeOf(track)}`;
     let analysis = analyses.get(key);
     if (!analysis) {
       analysis = analyzeTrack(trace, definition);
-      if (analyses.size >= ANALYSES_KEPT) analyses.delete(analyses.keys().next().value!);
       analyses.set(key, analysis);
       // Kept beside the session: 'Minhas sessões' and 'Evolução' show it without analysing.
       await saveSessionIdeal(db, inputs.sessionId, analysis.ideal.seconds === null ? null : Math.round(analysis.ideal.seconds * 1000));
@@ -143,7 +195,7 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
     async analysis(viewer: Viewer, s: SessionAddress, query: { lap?: number; reference?: number }): Promise<TrackAnalysisResponse> {
       const { inputs, track, definition, analysis, deviceLaps, list } = await analyzed(viewer, s);
       const may = {
-        renamable: track.source === 'derived' && (viewer.admin || track.created_by === viewer.email),
+        renamable: track.source === 'derived' && mayRenameTrack(viewer, track),
         choosable: viewer.admin || inputs.ownerEmail === viewer.email,
       };
       return present(track, definition, analysis, list, deviceLaps, query, may);
@@ -251,10 +303,19 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
       return line;
     },
 
-    /** Every track Voltas knows, with its number of sessions (admins). */
+    /** Every track Voltas knows, with its number of sessions, and whose it is (admins). */
     async list() {
       const rows = await listTracks(db);
-      return rows.map((r) => ({ id: r.id, name: r.name, source: r.source, version: Number(r.version), updatedAt: r.updated_at, sessions: Number(r.sessions) }));
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        source: r.source,
+        version: Number(r.version),
+        updatedAt: r.updated_at,
+        sessions: Number(r.sessions),
+        shared: Number(r.shared) === 1,
+        createdBy: r.created_by,
+      }));
     },
 
     /** A track's definition for the map: its gate, corners and line. */
@@ -299,12 +360,13 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
       });
     },
 
-    /** Renames a track: a derived one by the rider whose session defined it, any by an admin. */
+    /** Renames a track: a derived one still their own by the rider whose session defined it, any by an admin. */
     async rename(viewer: Viewer, id: string, name: string) {
       return inTransaction(db, async (trx) => {
         const before = await findTrack(trx, id);
-        if (!before) throw new AppError('storage/object-not-found');
-        if (!viewer.admin && !(before.source === 'derived' && before.created_by === viewer.email)) throw new AppError('storage/unauthorized');
+        // Another rider's own track is not there for this rider, as for every route.
+        if (!before || !(viewer.admin || mayRideTrack(viewer.email, before))) throw new AppError('storage/object-not-found');
+        if (!mayRenameTrack(viewer, before)) throw new AppError('storage/unauthorized');
         const after = (await updateTrack(trx, id, { name }, nowIso()))!;
         await recordAudit(trx, { actor: viewer.email, action: 'rename-track', target: id, before: { name: before.name }, after: { name } });
         return summaryOf(after, definitionOf(after));
@@ -340,6 +402,33 @@ export function createTracksService(deps: { db: Kysely<DB>; reader: SessionReade
       await setTrackOfSession(db, inputs.sessionId, id);
       const row = (await findTrack(db, id))!;
       return summaryOf(row, definitionOf(row));
+    },
+
+    /**
+     * An admin makes a derived track everyone's (every rider's traces there may be matched to it
+     * and named after it, and only admins rename it), or its creator's own again.
+     */
+    async setShared(actor: Viewer, id: string, shared: boolean) {
+      return inTransaction(db, async (trx) => {
+        const before = await findTrack(trx, id);
+        if (!before) throw new AppError('storage/object-not-found');
+        if (!maySetTrackShared(actor, before)) {
+          throw new AppError(
+            'storage/invalid-argument',
+            'Only a track derived from a session can be shared or made its rider’s own again: catalogue and bundled tracks are everyone’s.',
+            undefined,
+            'Só uma pista criada a partir de uma sessão pode ser compartilhada ou voltar a ser do piloto: as do catálogo e as incluídas já são de todos.',
+          );
+        }
+        const after = (await updateTrack(trx, id, { shared: shared ? 1 : 0 }, nowIso()))!;
+        await recordAudit(trx, { actor: actor.email, action: 'share-track', target: id, before: { shared: before.shared === 1 }, after: { shared } });
+        return summaryOf(after, definitionOf(after));
+      });
+    },
+
+    /** Each remembered cache's size, by name (the `voltas_cache_entries` metric). */
+    caches(): Record<string, () => number> {
+      return { 'track-definitions': () => definitions.size, 'track-analyses': () => analyses.size };
     },
 
     search(q: string) {

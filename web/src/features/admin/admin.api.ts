@@ -58,3 +58,7 @@ export const useMoveGate = () =>
   useAdminChange((i: { id: string; gate: Gate; sector?: number }) =>
     apiRequest(`/api/admin/tracks/${encodeURIComponent(i.id)}/gate`, { method: 'PUT', body: { gate: i.gate, sector: i.sector }, schema: trackSummarySchema }),
   );
+export const useShareTrack = () =>
+  useAdminChange((i: { id: string; shared: boolean }) =>
+    apiRequest(`/api/admin/tracks/${encodeURIComponent(i.id)}/shared`, { method: 'PUT', body: { shared: i.shared }, schema: trackSummarySchema }),
+  );

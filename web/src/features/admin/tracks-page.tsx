@@ -5,10 +5,10 @@ import { SortableTable, type Column } from '../../components/ui/sortable-table';
 import { errorMessage, fill, t } from '../../i18n/messages';
 import type { Gate } from '../../../../core/tracks/gate';
 import { ADMIN_MENUS } from './admin-menus';
-import { useAdminTrack, useAdminTracks, useMoveGate } from './admin.api';
+import { useAdminTrack, useAdminTracks, useMoveGate, useShareTrack } from './admin.api';
 import { GateEditor } from './gate-editor';
 
-type Row = { id: string; name: string; source: string; version: number; updatedAt: string; sessions: number };
+type Row = { id: string; name: string; source: string; version: number; updatedAt: string; sessions: number; shared: boolean; createdBy: string };
 
 /** Every track Voltas knows; an admin moves a track's start/finish gate on its map and saves it. */
 export function TracksPage() {
@@ -18,6 +18,7 @@ export function TracksPage() {
   const columns: Column<Row>[] = [
     { key: 'name', label: a.trackName, value: (r) => r.name },
     { key: 'source', label: a.trackSource, value: (r) => t.tracks.source[r.source] ?? r.source },
+    { key: 'owner', label: a.trackOwner, value: (r) => (r.shared ? a.trackEveryone : r.createdBy) },
     { key: 'sessions', label: a.trackSessions, value: (r) => r.sessions },
     { key: 'version', label: a.trackVersion, value: (r) => r.version },
     {
@@ -37,15 +38,16 @@ export function TracksPage() {
       <QueryStatus query={tracks}>
         {(rows) => <SortableTable label={a.tracksTitle} columns={columns} rows={rows} rowKey={(r) => r.id} empty={a.tracksEmpty} />}
       </QueryStatus>
-      {chosen && <TrackGate key={chosen} id={chosen} />}
+      {chosen && <TrackGate key={chosen} id={chosen} createdBy={tracks.data?.find((r) => r.id === chosen)?.createdBy ?? ''} />}
     </Page>
   );
 }
 
-function TrackGate(props: { id: string }) {
+function TrackGate(props: { id: string; createdBy: string }) {
   const a = t.admin;
   const track = useAdminTrack(props.id);
   const move = useMoveGate();
+  const share = useShareTrack();
   const [which, setWhich] = useState(0); // 0: start/finish; n: sector gate n
   const [draft, setDraft] = useState<Gate | null>(null);
   if (!track.data) return <QueryStatus query={track}>{() => null}</QueryStatus>;
@@ -54,6 +56,25 @@ function TrackGate(props: { id: string }) {
   return (
     <section className="panel" aria-labelledby="gate-title">
       <h2 id="gate-title">{fill(a.gateTitle, { name: track.data.name })}</h2>
+      {track.data.source === 'derived' && (
+        <>
+          <label>
+            <input
+              type="checkbox"
+              checked={track.data.shared}
+              disabled={share.isPending}
+              onChange={(e) => share.mutate({ id: props.id, shared: e.currentTarget.checked })}
+            />{' '}
+            {a.trackShared}
+          </label>
+          <p className="muted">{fill(a.trackSharedHelp, { owner: props.createdBy })}</p>
+          {share.isError && (
+            <p className="alert alert-error" role="alert">
+              {errorMessage(share.error)}
+            </p>
+          )}
+        </>
+      )}
       <fieldset className="gate-choice">
         <legend>{a.gateWhich}</legend>
         {gates.map((_, k) => (
