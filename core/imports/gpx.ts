@@ -172,7 +172,7 @@ class GpxReader implements FormatReader {
     this.refuseDtd(chunk); // even after the XML broke: a file with a DTD is refused whole
     for (let at = 0; at < chunk.length && this.failedAtLine === undefined; at += PIECE_CHARS) {
       this.xml.write(chunk.slice(at, at + PIECE_CHARS));
-      if (this.xml.position - this.lastTagAt > MAX_RUN_CHARS)
+      if (this.failedAtLine === undefined && this.xml.position - this.lastTagAt > MAX_RUN_CHARS)
         throw this.refuse(
           `More than ${MAX_RUN_CHARS} characters without a tag (line ${this.xml.line}); nothing was stored.`,
           `O GPX passa de ${MAX_RUN_CHARS} caracteres sem abrir nem fechar uma tag (linha ${this.xml.line}): um texto, comentário ou tag longo demais para um GPX, que tem uma tag a cada poucas dezenas de caracteres. Nada foi gravado.`,
