@@ -35,6 +35,7 @@ export const ERROR_STATUS = {
   'share/limit-reached': 409,
   'import/unsupported-format': 415,
   'import/xml-dtd': 422,
+  'import/xml-limit': 422,
   'import/no-fix': 422,
   'import/no-date': 422,
   'import/too-large': 413,
@@ -78,6 +79,7 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'import/unsupported-format':
     'Not a format Voltas imports: GPX, RaceChrono CSV (v3), Racelogic VBO, AiM CSV, NMEA 0183, SpeedAngle .sa, lap.six + gps.six, or a .gz of one of them.',
   'import/xml-dtd': 'XML with a DTD or entity declarations is refused (no DTD, no entities); nothing was stored.',
+  'import/xml-limit': 'The GPX holds a tag, an attribute or a text far larger than any GPX has; nothing was stored.',
   'import/no-fix': 'The file holds no usable GPS fix; nothing was stored.',
   'import/no-date': 'The file does not say on which day it was recorded; nothing was stored.',
   'import/too-large': 'The file is larger than the import limit; nothing was stored.',

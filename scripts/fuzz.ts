@@ -54,6 +54,13 @@ const importSamples: [string, string, Uint8Array][] = [
     'a.gpx',
     Uint8Array.from(Buffer.from(W.writeGpx(fewFixes, day, { version: '1.0', encoding: 'windows-1252', name: 'Autódromo' }), 'latin1')),
   ],
+  // Hostile GPX (issue 34): a tag of more attributes than a GPX has, and nesting past the 64 levels read.
+  [
+    'GPX, a tag of 100 attributes',
+    'a.gpx',
+    enc.encode(W.writeGpx(fewFixes, day).replace('</trkseg>', `</trkseg><extensions${Array.from({ length: 100 }, (_, k) => ` a${k}="${k}"`).join('')}/>`)),
+  ],
+  ['GPX, 70 levels deep', 'a.gpx', enc.encode(W.writeGpx(fewFixes, day).replace('</trkseg>', `</trkseg>${'<x>'.repeat(67)}${'</x>'.repeat(67)}`))],
   ['RaceChrono CSV v3', 'a.csv', enc.encode(W.writeRaceChrono(fewFixes, day))],
   ['VBO', 'a.vbo', enc.encode(W.writeVbo(fewFixes, day, { gate: { a: { lat: -23.7, lon: -46.69 }, b: { lat: -23.7001, lon: -46.6901 } } }))],
   ['AiM CSV', 'a.csv', enc.encode(W.writeAim(fewFixes, day, session.laps.slice(0, 3), 10))],

@@ -1,36 +1,56 @@
 /**
- * GPX 1.0 and 1.1: track points with their time; speed from GPX 1.0's `<speed>` (m/s) or a
- * Garmin TrackPointExtension `speed` under any prefix (m/s), else computed later from positions;
- * satellites from `<sat>`. Read as a stream (xml-scan.ts); a DTD is refused before it is parsed,
- * so no entity is ever declared, let alone expanded or fetched.
+ * GPX 1.0 and 1.1: track and route points with their time; speed from GPX 1.0's `<speed>` (m/s) or
+ * a Garmin TrackPointExtension `speed` under any prefix (m/s), else computed later from positions;
+ * satellites from `<sat>`, lean from `<lean>`. Read as a stream with saxes, within bounds whatever
+ * the file holds: a DTD is refused before saxes sees it (so no entity is ever declared, let alone
+ * expanded or fetched); a tag with too many or too long attributes, or a stretch with no tag in it
+ * (saxes holds a tag, a text, a comment whole until it ends), is refused; the reading stops past
+ * MAX_DEPTH levels; text is kept only of the elements read, and only so much of it.
  */
+import { SaxesParser, type SaxesAttributePlain, type SaxesTagPlain } from 'saxes';
 import { AppError } from '../errors';
-import { num, numIn, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
-import { attributeOf, XmlScanner, type XmlEvents } from './xml-scan';
+import { num, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
+
+/** A GPX nests six deep; past this the reading stops (a file of opening tags would hold one name per tag). */
+const MAX_DEPTH = 64;
+/** A GPX element has a handful of attributes (lat, lon; version, creator and a few xmlns on the root). */
+export const MAX_ATTRIBUTES = 64;
+/** Longest attribute value: a schemaLocation naming a few schemas is the longest a GPX has. */
+export const MAX_ATTRIBUTE_CHARS = 4096;
+/** Most characters read without a tag opened or closed: a GPX has one every few dozen. */
+export const MAX_RUN_CHARS = 65_536;
+/** Characters handed to saxes at a time, so that an overlong run is noticed soon after MAX_RUN_CHARS. */
+const PIECE_CHARS = 16_384;
+/** Text kept of an element read: a time or a number is far shorter (longer is no time or number); a name keeps its start. */
+export const MAX_TEXT_CHARS = { time: 256, speed: 256, sat: 256, lean: 256, name: 4096 } as const;
+/** Characters of the track's name kept. */
+const NAME_CHARS = 64;
 
 /** `<!DOCTYPE` or `<!ENTITY`: the file is refused at once. */
 const DTD_RE = /^<!(DOCTYPE|ENTITY)/i;
 
-/** Whether `text` declares a DTD anywhere (found by indexOf: a regular expression over every piece took a twentieth of the reading). */
+/** Whether `text` declares a DTD anywhere. */
 function declaresDtd(text: string): boolean {
   for (let at = text.indexOf('<!'); at >= 0; at = text.indexOf('<!', at + 2)) if (DTD_RE.test(text.slice(at, at + 9))) return true;
   return false;
 }
 
-type Kind = 'point' | 'time' | 'speed' | 'sat' | 'lean' | 'name' | 'other';
+type Field = keyof typeof MAX_TEXT_CHARS;
+type Kind = 'point' | Field | 'other';
 
-const KINDS: Record<string, Kind> = { trkpt: 'point', rtept: 'point', time: 'time', speed: 'speed', sat: 'sat', lean: 'lean', leanangle: 'lean', name: 'name' };
+const KINDS = new Map<string, Kind>([
+  ['trkpt', 'point'],
+  ['rtept', 'point'],
+  ['time', 'time'],
+  ['speed', 'speed'],
+  ['sat', 'sat'],
+  ['lean', 'lean'],
+  ['leanangle', 'lean'],
+  ['name', 'name'],
+]);
 
-/** What an element is, whatever its prefix or case (a file uses a handful of names: each is worked out once). */
-const kinds = new Map<string, Kind>();
-function kindOf(tag: string): Kind {
-  let kind = kinds.get(tag);
-  if (kind === undefined) {
-    kind = KINDS[tag.slice(tag.indexOf(':') + 1).toLowerCase()] ?? 'other';
-    if (kinds.size < 1000) kinds.set(tag, kind);
-  }
-  return kind;
-}
+/** What an element is, whatever its prefix or case. */
+const kindOf = (tag: string): Kind => KINDS.get(tag.slice(tag.indexOf(':') + 1).toLowerCase()) ?? 'other';
 
 const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
 
@@ -94,105 +114,76 @@ function digitsAt(s: string, at: number, count: number): number {
   return v;
 }
 
-type Field = 'time' | 'speed' | 'sat' | 'lean' | 'name';
+/** A point being read: its position from its attributes, its fields from its elements (NaN: not in the file). */
+interface Point {
+  lat: number;
+  lon: number;
+  time: number;
+  speed: number;
+  sat: number;
+  lean: number;
+}
 
-/** The points of a GPX from its XML events, whichever XML reader gives them. */
-export class GpxPoints implements XmlEvents {
-  readonly out = new TraceBuilder();
-  points = 0;
-  /** Whether a point with a position is being read; its fields (NaN: not in the file, or not yet). */
-  private inPoint = false;
-  private lat = NaN;
-  private lon = NaN;
-  private time = NaN;
-  private speed = NaN;
-  private sats = NaN;
-  private lean = NaN;
-  /** The element whose text is wanted, and that text: in place in `src` while it is one piece. */
-  private field: Field | undefined;
-  private src = '';
-  private from = 0;
-  private to = 0;
-  private pieces = 0;
+/** The text of the element being read, at most MAX_TEXT_CHARS of it; `cut` when there was more. */
+interface FieldText {
+  field: Field;
+  depth: number;
+  text: string;
+  cut: boolean;
+}
+
+/** A tag name as a message shows it (a hostile one can be long). */
+const shown = (tag: string) => (tag.length > 40 ? `${tag.slice(0, 40)}…` : tag);
+
+class GpxReader implements FormatReader {
+  readonly fixes = new TraceBuilder();
+  private readonly xml = new SaxesParser({ xmlns: false, position: true } as const);
+  /** Where the XML stopped being readable (1-based line); nothing after it is read. */
+  private failedAtLine: number | undefined;
+  private dtdTail = '';
+  /** Where saxes last opened or closed a tag (characters from the start). */
+  private lastTagAt = 0;
+  /** Attributes of the tag being read. */
+  private attributes = 0;
+  /** The kind of each open element. */
+  private readonly open: Kind[] = [];
+  private points = 0;
+  private point: Point | undefined;
+  private reading: FieldText | undefined;
   private trackName: string | undefined;
-  private depth = 0;
-  /** The kind of each open element, by depth (a close is not looked up again). */
-  private open_: Kind[] = [];
 
-  open(tag: string, attributes: readonly string[]): void {
-    const name = kindOf(tag);
-    this.open_[this.depth++] = name;
-    if (name === 'point') {
-      const lat = num(attributeOf(attributes, 'lat'));
-      const lon = num(attributeOf(attributes, 'lon'));
-      this.points++;
-      this.inPoint = lat !== undefined && lon !== undefined;
-      if (!this.inPoint) this.out.counts.badLines++;
-      this.lat = lat ?? NaN;
-      this.lon = lon ?? NaN;
-      this.time = this.speed = this.sats = this.lean = NaN;
-      return;
-    }
-    const wanted =
-      (this.inPoint && (name === 'time' || name === 'speed' || name === 'sat' || name === 'lean')) ||
-      (!this.inPoint && name === 'name' && this.trackName === undefined && this.depth <= 3);
-    if (wanted) {
-      this.field = name;
-      this.pieces = 0;
-      this.from = this.to = 0;
+  constructor() {
+    this.xml.on('opentagstart', this.heard(this.startTag));
+    this.xml.on('attribute', this.heard(this.attribute));
+    this.xml.on('opentag', this.heard(this.openTag));
+    this.xml.on('closetag', this.heard(this.closeTag));
+    this.xml.on('cdata', this.heard(this.text));
+    this.xml.on('error', () => (this.failedAtLine ??= this.xml.line));
+  }
+
+  /** The first error ends the reading: what came before it is kept, and what saxes still reports of the piece it has is not heard. */
+  private heard<T>(handle: (value: T) => void): (value: T) => void {
+    return (value) => {
+      if (this.failedAtLine === undefined) handle(value);
+    };
+  }
+
+  write(chunk: string): void {
+    this.refuseDtd(chunk); // even after the XML broke: a file with a DTD is refused whole
+    for (let at = 0; at < chunk.length && this.failedAtLine === undefined; at += PIECE_CHARS) {
+      this.xml.write(chunk.slice(at, at + PIECE_CHARS));
+      if (this.failedAtLine === undefined && this.xml.position - this.lastTagAt > MAX_RUN_CHARS)
+        throw this.refuse(
+          `More than ${MAX_RUN_CHARS} characters without a tag (line ${this.xml.line}); nothing was stored.`,
+          `O GPX passa de ${MAX_RUN_CHARS} caracteres sem abrir nem fechar uma tag (linha ${this.xml.line}): um texto, comentário ou tag longo demais para um GPX, que tem uma tag a cada poucas dezenas de caracteres. Nada foi gravado.`,
+        );
     }
   }
 
-  wantsText(): boolean {
-    return this.field !== undefined;
-  }
-
-  text(source: string, from: number, to: number): void {
-    if (this.field === undefined) return;
-    if (this.pieces++ === 0) {
-      this.src = source;
-      this.from = from;
-      this.to = to;
-      return;
-    }
-    const joined = this.src.slice(this.from, this.to) + source.slice(from, to);
-    this.src = joined;
-    this.from = 0;
-    this.to = joined.length;
-  }
-
-  close(tag: string): void {
-    const name = this.depth > 0 ? this.open_[--this.depth]! : kindOf(tag);
-    const field = this.field;
-    if (field === 'name') {
-      if (name !== 'name') return;
-      this.field = undefined;
-      this.trackName = this.src.slice(this.from, this.to).trim().slice(0, 64) || undefined;
-      return;
-    }
-    if (this.inPoint && field) {
-      if (field === 'time') this.time = isoMsIn(this.src, this.from, this.to);
-      else {
-        const v = numIn(this.src, this.from, this.to) ?? NaN;
-        if (field === 'speed') this.speed = v;
-        else if (field === 'sat') this.sats = v;
-        else this.lean = v;
-      }
-      this.field = undefined;
-      this.src = '';
-      return;
-    }
-    if (this.inPoint && name === 'point') {
-      if (!Number.isFinite(this.time)) this.out.counts.badLines++;
-      else this.out.addFix(this.time, this.lat, this.lon, this.speed * 3.6, this.sats, this.lean);
-      this.inPoint = false;
-    }
-  }
-
-  /** What was read; `failedAtLine` where the XML stopped being readable. */
-  result(failedAtLine: number | undefined): ImportedFile {
-    if (failedAtLine !== undefined) this.out.truncatedAt = failedAtLine;
-    if (this.points === 0 && failedAtLine === undefined)
+  end(): ImportedFile {
+    if (this.failedAtLine === undefined) this.xml.close();
+    if (this.failedAtLine !== undefined) this.fixes.truncatedAt = this.failedAtLine;
+    if (this.points === 0 && this.failedAtLine === undefined)
       throw new AppError(
         'import/no-fix',
         'No <trkpt> in the file; nothing was stored.',
@@ -200,32 +191,106 @@ export class GpxPoints implements XmlEvents {
         'O arquivo GPX não tem nenhum ponto de trajeto (<trkpt>); nada foi gravado.',
       );
     const trackName = this.trackName;
-    return { format: 'gpx', trace: this.out.trace(), loggerLaps: [], ...(trackName ? { trackName } : {}), warnings: this.out.warnings(), lines: this.points };
+    return {
+      format: 'gpx',
+      trace: this.fixes.trace(),
+      loggerLaps: [],
+      ...(trackName ? { trackName } : {}),
+      warnings: this.fixes.warnings(),
+      lines: this.points,
+    };
+  }
+
+  /** Refuses a DTD in any piece (checked across the pieces' seams). */
+  private refuseDtd(chunk: string): void {
+    if (declaresDtd(this.dtdTail + chunk.slice(0, 16)) || declaresDtd(chunk)) throw new AppError('import/xml-dtd');
+    this.dtdTail = (this.dtdTail + chunk.slice(-16)).slice(-16);
+  }
+
+  private refuse(message: string, mensagem: string): AppError {
+    return new AppError('import/xml-limit', message, undefined, mensagem);
+  }
+
+  private readonly startTag = (): void => {
+    this.attributes = 0;
+  };
+
+  private readonly attribute = (a: SaxesAttributePlain): void => {
+    if (++this.attributes > MAX_ATTRIBUTES)
+      throw this.refuse(
+        `A tag on line ${this.xml.line} has more than ${MAX_ATTRIBUTES} attributes; nothing was stored.`,
+        `Uma tag do GPX (linha ${this.xml.line}) tem mais de ${MAX_ATTRIBUTES} atributos; um elemento de GPX tem poucos (como lat e lon). Nada foi gravado.`,
+      );
+    if (a.value.length > MAX_ATTRIBUTE_CHARS)
+      throw this.refuse(
+        `The attribute ${shown(a.name)} on line ${this.xml.line} is longer than ${MAX_ATTRIBUTE_CHARS} characters; nothing was stored.`,
+        `O atributo ${shown(a.name)} (linha ${this.xml.line}) passa de ${MAX_ATTRIBUTE_CHARS} caracteres; num GPX um valor é curto (como lat="-23.701234"). Nada foi gravado.`,
+      );
+  };
+
+  private readonly openTag = (tag: SaxesTagPlain): void => {
+    this.lastTagAt = this.xml.position;
+    if (this.open.length >= MAX_DEPTH) return void (this.failedAtLine = this.xml.line);
+    const kind = kindOf(tag.name);
+    this.open.push(kind);
+    if (kind === 'point') {
+      const lat = num(tag.attributes.lat);
+      const lon = num(tag.attributes.lon);
+      this.points++;
+      if (lat === undefined || lon === undefined) {
+        this.fixes.counts.badLines++;
+        this.point = undefined;
+      } else this.point = { lat, lon, time: NaN, speed: NaN, sat: NaN, lean: NaN };
+      return;
+    }
+    const wanted =
+      (this.point !== undefined && (kind === 'time' || kind === 'speed' || kind === 'sat' || kind === 'lean')) ||
+      (this.point === undefined && kind === 'name' && this.trackName === undefined && this.open.length <= 3);
+    if (wanted) {
+      this.reading = { field: kind, depth: this.open.length, text: '', cut: false };
+      // saxes gathers a text only while someone listens: only the text of an element read is held.
+      this.xml.on('text', this.heard(this.text));
+    }
+  };
+
+  private readonly text = (text: string): void => {
+    const r = this.reading;
+    if (r === undefined) return;
+    const room = MAX_TEXT_CHARS[r.field] - r.text.length;
+    if (text.length > room) r.cut = true;
+    r.text += text.slice(0, Math.max(0, room));
+  };
+
+  private readonly closeTag = (): void => {
+    this.lastTagAt = this.xml.position;
+    const depth = this.open.length;
+    const kind = this.open.pop();
+    const r = this.reading;
+    if (r !== undefined && r.depth === depth) {
+      this.reading = undefined;
+      this.xml.off('text');
+      this.keep(r);
+    } else if (kind === 'point' && this.point) {
+      const p = this.point;
+      if (!Number.isFinite(p.time)) this.fixes.counts.badLines++;
+      else this.fixes.addFix(p.time, p.lat, p.lon, p.speed * 3.6, p.sat, p.lean);
+      this.point = undefined;
+    }
+  };
+
+  /** What an element read says: the track's name, or a field of the point. */
+  private keep({ field, text, cut }: FieldText): void {
+    if (field === 'name') {
+      this.trackName = text.trim().slice(0, NAME_CHARS) || undefined;
+      return;
+    }
+    if (!this.point) return;
+    // Cut short it is no time or number: the point is counted as bad, or the field left unknown.
+    if (field === 'time') this.point.time = cut ? NaN : isoMs(text);
+    else this.point[field] = cut ? NaN : (num(text) ?? NaN);
   }
 }
 
-/** Refuses a DTD in any piece (the text is checked as it arrives, across the pieces' seams). */
-export function dtdGuard(): (chunk: string) => void {
-  let tail = '';
-  return (chunk) => {
-    if (declaresDtd(tail + chunk.slice(0, 16)) || declaresDtd(chunk)) throw new AppError('import/xml-dtd');
-    tail = chunk.slice(-16);
-  };
-}
-
 export function createGpxReader(): FormatReader {
-  const points = new GpxPoints();
-  const xml = new XmlScanner(points);
-  const guard = dtdGuard();
-  return {
-    fixes: points.out,
-    write(chunk: string) {
-      guard(chunk); // even after the XML broke: a file with a DTD is refused whole
-      xml.write(chunk);
-    },
-    end(): ImportedFile {
-      xml.end();
-      return points.result(xml.failedAtLine);
-    },
-  };
+  return new GpxReader();
 }

@@ -1,52 +1,66 @@
 import { describe, expect, it } from 'vitest';
 import { parseGpsSix } from '../../../../core/formats/gps-six';
 import { trimGpsColumns } from '../../../../core/formats/gps-columns';
-import { createGpxReader, isoMs, isoMsIn } from '../../../../core/imports/gpx';
-import { createSaxesGpxReader } from '../../../../core/imports/test-support/gpx-saxes';
-import { writeGpx } from '../../../../core/imports/test-support/writers';
-import type { FormatReader, ImportedFile } from '../../../../core/imports/trace';
+import { createGpxReader, isoMs, isoMsIn, MAX_ATTRIBUTE_CHARS, MAX_ATTRIBUTES, MAX_RUN_CHARS, MAX_TEXT_CHARS } from '../../../../core/imports/gpx';
+import { epochTimes, writeGpx } from '../../../../core/imports/test-support/writers';
+import type { ImportedFile } from '../../../../core/imports/trace';
 import { generateSession } from '../../../../core/sim/session-generator';
 import { loadTracks } from '../../lib/track-files';
 
-// The import's own XML reader (xml-scan.ts) against saxes, a general XML parser driving the same
-// point events: the same points, counts, name and stopping line on every file below.
+// The GPX reader (saxes): the points, counts, name and stopping line of each file, the same
+// whatever pieces the text arrives in; and its bounds on what a hostile file can make it hold.
 
 const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
 const c = parseGpsSix(generateSession(interlagos, { seed: 3, heats: 1, lapsPerHeat: [2, 2] }).gpsSix).value;
 const few = trimGpsColumns({ ...c, count: 300 });
 const day = { y: 2026, m: 11, d: 15 };
 
-type Outcome = { refused: string } | (Omit<ImportedFile, 'trace'> & { trace: Record<string, number[]> });
+type Outcome = { refused: string; mensagem?: string } | (Omit<ImportedFile, 'trace'> & { trace: Record<string, number[]> });
 
-function readWith(make: () => FormatReader, text: string, piece: number): Outcome {
-  const reader = make();
+function read(text: string, piece: number): Outcome {
+  const reader = createGpxReader();
   try {
     for (let at = 0; at < text.length; at += piece) reader.write(text.slice(at, at + piece));
     const f = reader.end();
     const { count, ...columns } = f.trace;
     return { ...f, trace: { count: [count], ...Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)])) } };
   } catch (e) {
-    return { refused: (e as { code?: string }).code ?? String(e) };
+    const { code, mensagem } = e as { code?: string; mensagem?: string };
+    return { refused: code ?? String(e), ...(mensagem ? { mensagem } : {}) };
   }
 }
 
-function expectSame(text: string, pieces = [1 << 20, 65_536, 7]) {
-  const oracle = readWith(createSaxesGpxReader, text, 1 << 20);
-  for (const piece of pieces) expect(readWith(createGpxReader, text, piece), `pieces of ${piece}: ${text.slice(0, 400)}`).toEqual(oracle);
-  return oracle;
+/** The outcome of `text`, checked to be the same in pieces of every size given. */
+function readInPieces(text: string, pieces = [1 << 20, 65_536, 7]): Outcome {
+  const whole = read(text, Math.max(1, text.length));
+  for (const piece of pieces) expect(read(text, piece), `pieces of ${piece}: ${text.slice(0, 400)}`).toEqual(whole);
+  return whole;
 }
+
+const fixes = (o: Outcome) => {
+  if ('refused' in o) throw new Error(`refused: ${o.refused}`);
+  return o;
+};
 
 const wrap = (body: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">\n<trk><name>Pista</name><trkseg>\n${body}\n</trkseg></trk></gpx>\n`;
 const pt = (k: number, inner = '') =>
   `<trkpt lat="${-23.7 + k * 1e-4}" lon="-46.69"><time>2026-11-15T13:00:${String(k).padStart(2, '0')}Z</time>${inner}</trkpt>`;
 
-describe('the GPX reader against saxes', () => {
+describe('the GPX reader', () => {
   it('GPX 1.1 with Garmin extensions and GPX 1.0 with speed, read in pieces of any size', () => {
-    const v11 = expectSame(writeGpx(few, day), [1 << 20, 65_536, 333, 7, 1]);
-    expect('trace' in v11 && v11.trace.count![0]).toBe(300);
-    const v10 = expectSame(writeGpx(few, day, { version: '1.0', name: 'Interlagos &amp; cia' }));
-    expect('trackName' in v10 && v10.trackName).toBe('Interlagos & cia');
+    const times = epochTimes(few, day);
+    for (const version of ['1.1', '1.0'] as const) {
+      const f = fixes(readInPieces(writeGpx(few, day, { version, name: 'Interlagos &amp; cia' }), [1 << 20, 65_536, 333, 7, 1]));
+      expect(f.trackName).toBe('Interlagos & cia');
+      expect(f.warnings).toEqual([]);
+      expect(f.trace.count).toEqual([300]);
+      expect(f.trace.timeMs).toEqual(times);
+      expect(f.trace.lat).toEqual(Array.from(few.lat));
+      expect(f.trace.lon).toEqual(Array.from(few.lon));
+      expect(f.trace.satellites).toEqual(Array.from(few.satellites));
+      f.trace.speedKmh!.forEach((v, i) => expect(v).toBeCloseTo(few.speed[i]!, 1)); // written in m/s to 3 decimals
+    }
   });
 
   it('what real files hold: comments, CDATA, references, single quotes, self-closing points, prefixes, a BOM, blanks inside tags', () => {
@@ -58,14 +72,29 @@ describe('the GPX reader against saxes', () => {
       `<trkpt\n  lat="-23.7003"\n  lon="-46.69"\n><g:time xmlns:g="x">2026-11-15T13:00:03Z</g:time><extensions><ns3:TrackPointExtension><ns3:speed>12</ns3:speed></ns3:TrackPointExtension></extensions></trkpt>`,
       `<trkpt lat="-23.7004" lon="-46.69" desc="a &gt; b"><time>2026-11-15T13:00:04Z</time><sat>7</sat><lean>-31.5</lean></trkpt>`,
     ].join('\n');
-    const f = expectSame(`\uFEFF${wrap(body)}`, [1 << 20, 5, 1]);
-    expect('trace' in f && f.trace.count![0]).toBe(4);
-    expect('warnings' in f && f.warnings).toEqual([{ code: 'badLines', count: 1 }]);
+    const f = fixes(readInPieces(`\uFEFF${wrap(body)}`, [1 << 20, 5, 1]));
+    expect(f.trackName).toBe('Pista');
+    expect(f.trace.count).toEqual([4]);
+    expect(f.warnings).toEqual([{ code: 'badLines', count: 1 }]);
+    expect(f.trace.lat).toEqual([-23.7, -23.7001, -23.7003, -23.7004]);
+    expect(f.trace.speedKmh![1]).toBeCloseTo(10.5 * 3.6, 9); // &#48; is a 0
+    expect(f.trace.speedKmh![2]).toBeCloseTo(12 * 3.6, 9); // under a prefix in the extensions
+    expect([f.trace.satellites![3], f.trace.leanDeg![3]]).toEqual([7, -31.5]);
   });
 
-  it('a file cut anywhere: the same points kept and the same line given', () => {
+  it('a file cut anywhere: the points before the cut kept, and where it stopped', () => {
     const text = writeGpx(trimGpsColumns({ ...c, count: 40 }), day);
-    for (let at = 0; at < text.length; at += 13) expectSame(text.slice(0, at), [65_536, 7]);
+    const whole = fixes(read(text, text.length));
+    for (let at = 0; at < text.length; at += 13) {
+      const f = readInPieces(text.slice(0, at), [65_536, 7]);
+      if ('refused' in f) {
+        expect(f.refused).toBe('import/no-fix'); // cut before the first point
+        continue;
+      }
+      const n = f.trace.count![0]!;
+      expect(f.trace.timeMs).toEqual(whole.trace.timeMs!.slice(0, n));
+      if (at < text.indexOf('</gpx>') + 6) expect(f.warnings[0]).toMatchObject({ code: 'truncated' });
+    }
   });
 
   it('broken XML: unclosed or crossed tags, bad attributes, text outside the root, unknown references, a second root', () => {
@@ -82,11 +111,15 @@ describe('the GPX reader against saxes', () => {
       '<!ELEMENT x>',
     ];
     for (const broken of breakages) {
-      const f = expectSame(wrap(points.replace('\n', `\n${broken}\n`)));
-      expect('warnings' in f && f.warnings[0], broken).toMatchObject({ code: 'truncated', line: 5 });
+      const f = fixes(readInPieces(wrap(points.replace('\n', `\n${broken}\n`))));
+      expect(f.warnings[0], broken).toMatchObject({ code: 'truncated', line: 5 });
+      expect(f.trace.count, broken).toEqual([1]);
     }
-    expectSame(`${wrap(points)}trailing text`);
-    expectSame(`${wrap(points)}<gpx></gpx>`);
+    for (const after of ['trailing text', '<gpx></gpx>']) {
+      const f = fixes(readInPieces(`${wrap(points)}${after}`));
+      expect(f.trace.count).toEqual([12]);
+      expect(f.warnings[0]).toMatchObject({ code: 'truncated', line: 17 });
+    }
   });
 
   it('nesting past 64 levels stops the reading there, the points before it kept (a file of opening tags holds no memory)', () => {
@@ -100,8 +133,8 @@ describe('the GPX reader against saxes', () => {
     expect(f.warnings[0]).toMatchObject({ code: 'truncated', line: 16 });
   });
 
-  it('a DTD is refused by both, before anything is read', () => {
-    expect(expectSame(`<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY x "y">]><gpx>&x;</gpx>`)).toEqual({ refused: 'import/xml-dtd' });
+  it('a DTD is refused before anything is read, wherever it is cut', () => {
+    expect(readInPieces(`<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY x "y">]><gpx>&x;</gpx>`, [3, 7, 1])).toMatchObject({ refused: 'import/xml-dtd' });
   });
 
   it('GPX times read digit by digit as Date.parse reads them', () => {
@@ -140,5 +173,55 @@ describe('the GPX reader against saxes', () => {
       expect(isoMs(t), JSON.stringify(t)).toEqual(Date.parse(t.trim()));
       expect(isoMsIn(`<time>${t}</time>`, 6, 6 + t.length), JSON.stringify(t)).toEqual(Date.parse(t.trim()));
     }
+  });
+});
+
+describe('what a GPX can make the reader hold is bounded', () => {
+  const points = Array.from({ length: 12 }, (_, k) => pt(k)).join('\n');
+  const attributes = (n: number) => Array.from({ length: n }, (_, k) => ` a${k}="${k}"`).join('');
+  const refused = (o: Outcome) => ('refused' in o ? o : { refused: undefined, mensagem: undefined });
+
+  it(`a tag with up to ${MAX_ATTRIBUTES} attributes is read; one more is refused with 422, naming what a GPX holds`, () => {
+    expect(fixes(readInPieces(wrap(`${points}\n<extensions${attributes(MAX_ATTRIBUTES)}/>`))).trace.count).toEqual([12]);
+    const r = refused(readInPieces(wrap(`${points}\n<extensions${attributes(MAX_ATTRIBUTES + 1)}/>`)));
+    expect(r.refused).toBe('import/xml-limit');
+    expect(r.mensagem).toContain(`linha 16) tem mais de ${MAX_ATTRIBUTES} atributos`);
+  });
+
+  it(`an attribute value of up to ${MAX_ATTRIBUTE_CHARS} characters is read; a longer one is refused`, () => {
+    expect(fixes(readInPieces(wrap(`${points}\n<extensions a="${'x'.repeat(MAX_ATTRIBUTE_CHARS)}"/>`))).trace.count).toEqual([12]);
+    const r = refused(readInPieces(wrap(`${points}\n<extensions a="${'x'.repeat(MAX_ATTRIBUTE_CHARS + 1)}"/>`)));
+    expect(r.refused).toBe('import/xml-limit');
+    expect(r.mensagem).toContain(`O atributo a (linha 16) passa de ${MAX_ATTRIBUTE_CHARS} caracteres`);
+  });
+
+  it('the text kept of an element is capped: a long name keeps its start, an overlong time is no time, an unread text is passed over', () => {
+    const name = 'Autódromo '.repeat(5_000); // 50,000 characters
+    const f = fixes(readInPieces(wrap(points).replace('<name>Pista</name>', `<name>${name}</name><desc>${'d'.repeat(60_000)}</desc>`)));
+    expect(f.trackName).toBe(name.slice(0, 64).trim());
+    expect(f.trace.count).toEqual([12]);
+    const padded = (blanks: number) => wrap(`${points}\n<trkpt lat="-23.6988" lon="-46.69"><time>${' '.repeat(blanks)}2026-11-15T13:00:12Z</time></trkpt>`);
+    expect(fixes(readInPieces(padded(MAX_TEXT_CHARS.time - 20))).trace.count).toEqual([13]);
+    const cut = fixes(readInPieces(padded(MAX_TEXT_CHARS.time)));
+    expect(cut.trace.count).toEqual([12]);
+    expect(cut.warnings).toEqual([{ code: 'badLines', count: 1 }]);
+  });
+
+  it(`more than ${MAX_RUN_CHARS} characters with no tag (a text, a comment, an attribute being read) are refused`, () => {
+    const long = 'x'.repeat(MAX_RUN_CHARS + 1);
+    for (const stretch of [`<desc>${long}</desc>`, `<!--${long}-->`, `<![CDATA[${long}]]>`, `<extensions a="1"${' '.repeat(MAX_RUN_CHARS)}/>`]) {
+      const r = refused(readInPieces(wrap(`${points}\n${stretch}`), [65_536, 1000]));
+      expect(r.refused, stretch.slice(0, 20)).toBe('import/xml-limit');
+      expect(r.mensagem).toContain(`passa de ${MAX_RUN_CHARS} caracteres sem abrir nem fechar uma tag`);
+    }
+  });
+
+  it('64 levels of nesting are read; the 65th stops the reading there, the points before it kept', () => {
+    // gpx, trk and trkseg are three levels.
+    const nested = (levels: number) => wrap(`${points}\n${'<x>'.repeat(levels - 3)}${'</x>'.repeat(levels - 3)}`);
+    expect(fixes(readInPieces(nested(64))).warnings).toEqual([]);
+    const f = fixes(readInPieces(nested(65)));
+    expect(f.trace.count).toEqual([12]);
+    expect(f.warnings).toEqual([{ code: 'truncated', line: 16 }]);
   });
 });

@@ -89,8 +89,53 @@ describe('GPX', () => {
     const xxe = '<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY x SYSTEM "file:///etc/passwd">]><gpx>&x;</gpx>';
     expect((await refusal(read(xxe))).code).toBe('import/xml-dtd');
     // Declared after a megabyte of points: still refused when it arrives.
-    const late = [enc(gpx(points).slice(0, -30)), enc(' '.repeat(1 << 20)), enc('<!DOCTYPE x>')];
+    const late = [enc(gpx(points).slice(0, -29)), enc(points.repeat(Math.ceil((1 << 20) / points.length))), enc('<!DOCTYPE x>')];
     expect((await refusal(readImport(late, 'x.gpx'))).code).toBe('import/xml-dtd');
+  });
+
+  // Issue 34: the hand-written XML reader checked each attribute against every earlier one of its
+  // tag and read an unfinished tag again with every piece (11 s of the server's thread for this
+  // file), and held a text of any length.
+  const manyAttributes = gpx(points).replace(
+    '</trkseg>',
+    `</trkseg>${Array.from({ length: 60 }, (_, t) => `<extensions${Array.from({ length: 8000 }, (_, k) => ` a${k}="${t}"`).join('')}/>`).join('\n')}`,
+  );
+
+  /** The text in pieces of `size` bytes, counting those the reader took. */
+  function* piecesOf(text: string | Iterable<string>, size: number, taken: { n: number }): Generator<Uint8Array> {
+    for (const part of typeof text === 'string' ? [text] : text)
+      for (let at = 0; at < part.length; at += size) {
+        taken.n++;
+        yield enc(part.slice(at, at + size));
+      }
+  }
+
+  it('60 tags of 8,000 attributes each: 422 at the first tag’s 65th attribute, whole or in 1 KB pieces', async () => {
+    expect(manyAttributes.length).toBeGreaterThan(3_500_000);
+    const whole = await refusal(read(manyAttributes, 'x.gpx'));
+    expect([whole.code, whole.status]).toEqual(['import/xml-limit', 422]);
+    expect(whole.mensagem).toContain('mais de 64 atributos');
+    const taken = { n: 0 };
+    const e = await refusal(readImport(piecesOf(manyAttributes, 1024, taken), 'x.gpx'));
+    expect([e.code, e.status]).toEqual(['import/xml-limit', 422]);
+    // Refused within its first tag: about 3.4 KB of the 3.8 MB were read.
+    expect(taken.n).toBeLessThanOrEqual(5);
+  });
+
+  it('a <name> of 200 MB, sent in pieces: refused once 64 KiB of it went by with no tag, the rest never read', async () => {
+    const head = '<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>';
+    const megabyte = 'Interlagos '.repeat(95_325).slice(0, 1 << 20);
+    function* name() {
+      yield head;
+      for (let k = 0; k < 200; k++) yield megabyte;
+      yield `</name><trkseg>${points}</trkseg></trk></gpx>`;
+    }
+    const taken = { n: 0 };
+    const e = await refusal(readImport(piecesOf(name(), 4096, taken), 'x.gpx'));
+    expect([e.code, e.status]).toEqual(['import/xml-limit', 422]);
+    expect(e.mensagem).toContain('sem abrir nem fechar uma tag');
+    // 64 KiB of the name and at most one piece of saxes' (16 Ki characters) more: ~20 pieces of 4 KB of the 51,200.
+    expect(taken.n).toBeLessThanOrEqual(22);
   });
 
   it('broken XML halfway: the points before it kept, and the line it stopped at', async () => {

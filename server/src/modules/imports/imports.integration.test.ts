@@ -257,6 +257,30 @@ describe('bad files are refused with a clear reason and store nothing', () => {
     });
   }
 
+  it('a GPX of 60 tags with 8,000 attributes each (issue 34): 422 import/xml-limit in Portuguese, nothing stored', async () => {
+    const tags = Array.from({ length: 60 }, (_, t) => `<extensions${Array.from({ length: 8000 }, (_, k) => ` a${k}="${t}"`).join('')}/>`).join('\n');
+    const hostile = W.writeGpx(c, { y: 2026, m: 3, d: 9 }).replace('</trkseg>', `</trkseg>${tags}`);
+    const count = async (table: 'lap_sessions' | 'import_files') =>
+      Number(
+        (
+          await server.database.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = [await count('lap_sessions'), await count('import_files')];
+    const r = await importFile(ana, 'atributos.gpx', hostile);
+    expect(r.status).toBe(422);
+    expect(r.body.code).toBe('import/xml-limit');
+    expect(r.body.mensagem).toContain('mais de 64 atributos');
+    expect([await count('lap_sessions'), await count('import_files')]).toEqual(before);
+    const me = (await (await ana.request('/api/me')).json()) as { devices: string[] };
+    const collection = me.devices.find((d) => d.startsWith('imp'))!;
+    expect(await server.blobs.head(`${collection}/Interlagos/09032026/gps.six`)).toBeUndefined();
+    expect((await server.blobs.list(`${collection}/Interlagos/09032026/`, { maxResults: 10 })).items).toEqual([]);
+  });
+
   it('the 415 lists the formats Voltas reads', async () => {
     const r = await importFile(ana, 'x.kml', '<kml></kml>');
     expect(r.status).toBe(415);
