@@ -32,7 +32,7 @@ export const importResponseSchema = z.object({
     z.object({ heat: z.string(), number: z.number().int(), seconds: z.number(), kind: z.enum(['out', 'flying', 'in']), loggerSeconds: z.number().nullable() }),
   ),
   bestLapSeconds: z.number().nullable(),
-  /** The laps as the logger itself timed them (AiM, SpeedAngle, RaceChrono, a VBO's own line). */
+  /** The laps as the logger itself timed them (AiM, SpeedAngle, RaceChrono, TrackAddict, a VBO's own line). */
   loggerLaps: z.array(z.number()),
   samples: z.number().int(),
   warnings: z.array(importWarningSchema),
