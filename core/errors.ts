@@ -77,7 +77,7 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'track/different-tracks': 'These two laps were ridden on different tracks (or layouts), so they cannot be compared.',
   'share/limit-reached': 'Too many share links: revoke one before making another.',
   'import/unsupported-format':
-    'Not a format Voltas imports: GPX, RaceChrono CSV (v3), Racelogic VBO, AiM CSV, NMEA 0183, SpeedAngle .sa, lap.six + gps.six, or a .gz of one of them.',
+    'Not a format Voltas imports: GPX, RaceChrono CSV (v3), Racelogic VBO, AiM CSV, NMEA 0183, SpeedAngle .sa, TrackAddict CSV, lap.six + gps.six, or a .gz of one of them.',
   'import/xml-dtd': 'XML with a DTD or entity declarations is refused (no DTD, no entities); nothing was stored.',
   'import/xml-limit': 'The GPX holds a tag, an attribute or a text far larger than any GPX has; nothing was stored.',
   'import/no-fix': 'The file holds no usable GPS fix; nothing was stored.',

@@ -47,6 +47,10 @@ const validColumns = encodeGpsColumns(parseGpsSix(validGps).value);
 // Every import format, small valid files of each (a few hundred fixes) to mutate.
 const fewFixes = parseGpsSix(enc.encode(session.gpsSix.split('\n').slice(0, 120).join('\n'))).value;
 const day = { y: 2026, m: 11, d: 15 };
+// Fixes either side of a lap change (for the formats that write the logger's laps per row).
+const gpsLines = session.gpsSix.split('\n');
+const lapChange = gpsLines.findIndex((l, i) => i > 60 && l.split('|')[4] !== gpsLines[i - 1]!.split('|')[4]);
+const acrossLap = parseGpsSix(enc.encode(gpsLines.slice(lapChange - 60, lapChange + 60).join('\n'))).value;
 const importSamples: [string, string, Uint8Array][] = [
   ['GPX 1.1', 'a.gpx', enc.encode(W.writeGpx(fewFixes, day))],
   [
@@ -69,6 +73,12 @@ const importSamples: [string, string, Uint8Array][] = [
     'SpeedAngle .sa',
     'a.sa',
     enc.encode(W.writeSpeedAngle(fewFixes, day, session.laps.slice(0, 3), { a: { lat: -23.7, lon: -46.69 }, b: { lat: -23.7001, lon: -46.6901 } })),
+  ],
+  ['TrackAddict CSV', 'a.csv', enc.encode(W.writeTrackAddict(acrossLap, day, session.laps))],
+  [
+    'TrackAddict CSV 3.x (start in the name)',
+    W.trackAddictFileName(acrossLap, day),
+    enc.encode(W.writeTrackAddict(acrossLap, day, session.laps, { utc: false })),
   ],
   ['gps.six', '15112026_gps.six', validGps],
 ];

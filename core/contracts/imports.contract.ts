@@ -31,7 +31,7 @@ export const importResponseSchema = z.object({
   /** The complete laps, timed by Voltas from the trace at the track's start/finish; `loggerSeconds` the logger's own time of that lap. */
   laps: z.array(z.object({ heat: z.string(), number: z.number().int(), seconds: z.number(), kind: lapKindSchema, loggerSeconds: z.number().nullable() })),
   bestLapSeconds: z.number().nullable(),
-  /** The laps as the logger itself timed them (AiM, SpeedAngle, RaceChrono, a VBO's own line). */
+  /** The laps as the logger itself timed them (AiM, SpeedAngle, RaceChrono, TrackAddict, a VBO's own line). */
   loggerLaps: z.array(z.number()),
   samples: z.number().int(),
   warnings: z.array(importWarningSchema),

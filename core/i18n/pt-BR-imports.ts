@@ -4,7 +4,7 @@ export const importsPtBR = {
   intro:
     'Traga as sessões que você gravou com outro equipamento: o Voltas reconhece a pista, cronometra as voltas pelo GPS e mostra tudo nas mesmas telas do seu aparelho.',
   formats:
-    'GPX (1.0 e 1.1), CSV do RaceChrono (v3), VBO da Racelogic, CSV do AiM, NMEA 0183, .sa do SpeedAngle, lap.six + gps.six, ou .gz de qualquer um deles.',
+    'GPX (1.0 e 1.1), CSV do RaceChrono (v3), VBO da Racelogic, CSV do AiM, NMEA 0183, .sa do SpeedAngle, CSV do TrackAddict, lap.six + gps.six, ou .gz de qualquer um deles.',
   drop: 'Arraste os arquivos para cá',
   or: 'ou',
   pick: 'Escolher arquivos',

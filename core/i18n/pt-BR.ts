@@ -387,7 +387,7 @@ export const ptBR = {
     'request/unsupported-media-type': 'O envio não está no formato esperado (tipo de conteúdo não aceito).',
     'storage/insufficient-storage': 'O servidor está sem espaço em disco; nada foi gravado. Tente de novo mais tarde.',
     'import/unsupported-format':
-      'Este arquivo não está num formato que o Voltas importa. Formatos aceitos: GPX (1.0 e 1.1), CSV do RaceChrono (v3), VBO da Racelogic, CSV do AiM (Race Studio), NMEA 0183, .sa do SpeedAngle, o par lap.six + gps.six, ou um .gz de qualquer um deles.',
+      'Este arquivo não está num formato que o Voltas importa. Formatos aceitos: GPX (1.0 e 1.1), CSV do RaceChrono (v3), VBO da Racelogic, CSV do AiM (Race Studio), NMEA 0183, .sa do SpeedAngle, CSV do TrackAddict, o par lap.six + gps.six, ou um .gz de qualquer um deles.',
     'import/xml-dtd': 'XML com DTD ou declaração de entidades não é aceito (por segurança); nada foi gravado.',
     'import/xml-limit': 'O GPX tem uma tag, um atributo ou um texto muito maior do que um GPX tem (por segurança); nada foi gravado.',
     'import/no-fix': 'O arquivo não tem nenhuma posição de GPS utilizável; nada foi gravado.',

@@ -17,6 +17,8 @@ export function detectFormat(head: string): ImportFormat | undefined {
   if (/<(\w+:)?gpx[\s>]/.test(text) || /<!(DOCTYPE|ENTITY)/i.test(text)) return 'gpx'; // a DTD is refused by the GPX reader, with its reason
   if (/^Format,3\s*$/m.test(text)) return 'racechrono';
   if (/^"Format","AiM CSV File"/m.test(text)) return 'aim';
+  // TrackAddict's comment line, or (a file cut before it, another version) its header row.
+  if (/^# RaceRender Data: TrackAddict/m.test(text) || /^"?Time"?,("?UTC Time"?,)?"?Lap"?,.*GPS_Update/m.test(text)) return 'trackaddict';
   if (/^File created on/i.test(start) || /^\[header\]\s*$/m.test(text)) return 'vbo';
   if (/^\$G[PNLAB](RMC|GGA|GSA|GSV|VTG)/m.test(text)) return 'nmea';
   if (/^#D=\d{2}-\d{2}-\d{4}/m.test(text) || /^; APEX Trace/m.test(start) || /^<trace #pt=/m.test(text)) return 'speedangle';

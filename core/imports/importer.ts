@@ -13,6 +13,7 @@ import { createNmeaReader } from './nmea';
 import { createRaceChronoReader } from './racechrono-csv';
 import { createGpsSixReader } from './six';
 import { createSpeedAngleReader } from './speedangle';
+import { createTrackAddictReader } from './trackaddict-csv';
 import type { FormatReader, ImportedFile, ImportFormat } from './trace';
 import { createVboReader } from './vbo';
 
@@ -30,6 +31,8 @@ function readerFor(format: Exclude<ImportFormat, 'lap.six'>, filename: string): 
       return createNmeaReader();
     case 'speedangle':
       return createSpeedAngleReader();
+    case 'trackaddict':
+      return createTrackAddictReader(filename);
     case 'gps.six':
       return createGpsSixReader(filename);
   }

@@ -6,7 +6,7 @@
 import { haversineM } from '../sim/geo';
 import type { Gate } from '../tracks/gate';
 
-export const IMPORT_FORMATS = ['gpx', 'racechrono', 'vbo', 'aim', 'nmea', 'speedangle', 'gps.six', 'lap.six'] as const;
+export const IMPORT_FORMATS = ['gpx', 'racechrono', 'vbo', 'aim', 'nmea', 'speedangle', 'trackaddict', 'gps.six', 'lap.six'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** What was dropped or noticed while reading, by kind (counts, never one warning per line). */
@@ -287,15 +287,17 @@ export class LineSplitter {
 /**
  * A reader of a line-based format: `row` gets each line; the last one, when the file does not end
  * with a line break, only if `whole(line)` says nothing of it is missing (else the file was cut
- * there, and says so). `finish` then builds the answer from what was read.
+ * there, and says so). `finish` then builds the answer from what was read. A line longer than
+ * `maxLine` is counted bad, never held.
  */
 export function lineReader(
   out: TraceBuilder,
   row: (line: string, n: number) => void,
   whole: (line: string) => boolean,
   finish: (lines: number) => ImportedFile,
+  maxLine?: number,
 ): FormatReader {
-  const lines = new LineSplitter(row, () => out.counts.badLines++);
+  const lines = new LineSplitter(row, () => out.counts.badLines++, maxLine);
   return {
     fixes: out,
     write: (text) => lines.write(text),

@@ -36,7 +36,7 @@ const USAGE = `Usage: voltas <command>
   restore <dir> [--force]                  restore such a backup into DATA_DIR (empty, or replaced with --force)
   import <file…> --owner <email> [--track NAME]
                                            import a rider's sessions from other loggers (GPX, RaceChrono CSV, VBO, AiM CSV,
-                                           NMEA, SpeedAngle .sa, gps.six then lap.six, or .gz of one); a line per file
+                                           NMEA, SpeedAngle .sa, TrackAddict CSV, gps.six then lap.six, or .gz of one); a line per file
   simulate --server URL --device ID --token T [--track Interlagos] [--date ddmmyyyy] [--seed N] [--hz 10|25]
                                            upload a generated session through the device API
 `;

@@ -53,6 +53,12 @@ describe('import formats, generated from the simulator', () => {
     ['AiM CSV', 'aim.csv', () => W.writeAim(c, day, gen.laps, 10)],
     ['NMEA 0183', 'gps.nmea', () => W.writeNmea(c, day)],
     ['SpeedAngle .sa', 'INTERLAGOS 111526.sa', () => W.writeSpeedAngle(c, day, gen.laps, trueGate(interlagos))],
+    ['TrackAddict CSV (4.x: UTC Time, km/h)', 'Log-20261115-100000 Interlagos.csv', () => W.writeTrackAddict(c, day, gen.laps)],
+    [
+      'TrackAddict CSV (3.x: no UTC Time, the start in its name; MPH, CRLF, a BOM)',
+      W.trackAddictFileName(c, day),
+      () => W.writeTrackAddict(c, day, gen.laps, { utc: false, speed: 'MPH', crlf: true, bom: true }),
+    ],
     ['gps.six', 'Interlagos/15112026/gps.six', () => gen.gpsSix],
   ];
   for (const [name, file, write] of cases) {
@@ -72,6 +78,21 @@ describe('import formats, generated from the simulator', () => {
     const sa = await timed(W.writeSpeedAngle(c, day, gen.laps, trueGate(interlagos)), 'x.sa');
     expect(sa.file.loggerLaps.length).toBe(truth.length - 1);
     expect(sa.file.fileGate).toBeDefined();
+  });
+
+  it('TrackAddict: the logger laps are where its Lap column changes, timed by its own # Lap lines', async () => {
+    // Lap 0 runs from the start of the recording, and the last lap never ends: the laps between.
+    const expected = truth.slice(1, -1);
+    for (const options of [{}, { utc: false, speed: 'MPH' as const }]) {
+      const ta = await timed(W.writeTrackAddict(c, day, gen.laps, options), W.trackAddictFileName(c, day));
+      expect(ta.file.format).toBe('trackaddict');
+      expect(ta.file.loggerLaps.map((l) => l.seconds)).toEqual(expected);
+      // Each ends at the first fix of the next lap: where Voltas's own lap ends, within a fix.
+      for (const l of ta.file.loggerLaps.slice(0, 3)) {
+        const voltas = ta.laps.find((v) => Math.abs(v.seconds - l.seconds) < 0.05)!;
+        expect(Math.abs(ta.file.trace.timeMs[0]! + voltas.end.ms - l.endMs!)).toBeLessThanOrEqual(100);
+      }
+    }
   });
 });
 

@@ -9,6 +9,7 @@ import { LineSplitter, num, numIn, TraceBuilder } from '../../../../core/imports
 import { createVboReader, hhmmssToMs } from '../../../../core/imports/vbo';
 import { createRandom } from '../../../../core/sim/geo';
 import { parseAimDate, parseClock } from '../../../../core/imports/aim-csv';
+import { MAX_LOGGER_LAPS, trackAddictFileStart, trackAddictLapLine } from '../../../../core/imports/trackaddict-csv';
 
 // Each reader on real bytes, on hand-made edge cases, and on hostile input: what is complete is
 // kept, what is not is counted, and a file that cannot be read is refused with its reason.
@@ -247,6 +248,103 @@ describe('AiM CSV and SpeedAngle headers', () => {
   });
 });
 
+describe('TrackAddict CSV', () => {
+  // The first lines of a TrackAddict 4.8 export as it writes them (quoted header, OBD columns in MPH and °F).
+  const head = [
+    '# RaceRender Data: TrackAddict 4.8.0 on iOS 15.5 [iPhone12,1] (Mode: 0)',
+    '# End Point: 50.857952, -0.752617  @ -1.00 deg',
+    '"Time","UTC Time","Lap","Predicted Lap Time","Predicted vs Best Lap","GPS_Update","GPS_Delay","Latitude","Longitude","Altitude (m)","Altitude (ft)","Speed (MPH)","Heading","Accuracy (m)","Accel X","Accel Y","Accel Z","Vehicle Speed (mph) *OBD"',
+  ];
+  const row = (t: number, lap: number, gps: 0 | 1, lat: number, mph = 50) =>
+    `${t.toFixed(3)},${(1653983971 + t).toFixed(3)},${lap},0,0,${gps},0.000,${lat.toFixed(7)},-0.7527217,28.2,93,${mph.toFixed(1)},165.7,5.0,0.37,-0.94,-0.96,99.0`;
+
+  it('a fix per GPS_Update row, speed from MPH (not the OBD column), the Lap changes as laps timed by their # Lap lines', async () => {
+    const text = [
+      ...head,
+      row(0, 0, 1, 50.85),
+      row(0.05, 0, 0, 50.85),
+      row(1, 0, 1, 50.8502),
+      '# Lap 0: 00:00:01.900',
+      row(2, 1, 1, 50.8504),
+      row(3, 1, 1, 50.8506),
+      '# Lap 1: 00:00:02.040',
+      '# Sector 1: 00:00:01.000',
+      row(4, 2, 1, 50.8508),
+      row(5, 2, 1, 50.851),
+      row(6, 3, 1, 50.8512), // a lap without its # Lap line: timed by the rows
+      row(7, 3, 1, 50.8514),
+      '# Session End',
+    ].join('\r\n');
+    const f = await trace('\uFEFF' + text, 'goodwood.csv');
+    expect(f.format).toBe('trackaddict');
+    expect(f.trace.count).toBe(8);
+    expect(new Date(f.trace.timeMs[0]!).toISOString()).toBe('2022-05-31T07:59:31.000Z');
+    expect(f.trace.speedKmh[0]).toBeCloseTo(80.467, 3);
+    expect(f.loggerLaps).toEqual([
+      { seconds: 2.04, endMs: Date.UTC(2022, 4, 31, 7, 59, 35) },
+      { seconds: 2, endMs: Date.UTC(2022, 4, 31, 7, 59, 37) },
+    ]);
+    expect(f.warnings).toEqual([]);
+  });
+
+  it('a 3.x file: no UTC Time, the start from its name in local time; refused, naming it, when the name is not its own', async () => {
+    const old = [
+      '# RaceRender Data: TrackAddict 3.4.2 on iOS 10.1.1 [iPhone8,4] (Mode: 0)',
+      '"Time","Lap","Predicted Lap Time","Predicted vs Best Lap","GPS_Update","GPS_Delay","Latitude","Longitude","Altitude (m)","Altitude (ft)","Speed (MPH)","Heading","Accuracy (m)","Accel X","Accel Y","Accel Z"',
+      '0.000,0,0,0,1,0.000,34.8708676,-118.2630034,735.5,2413,13.2,303.4,5.0,0.00,0.00,0.00',
+      '0.010,0,0,0,0,0.000,34.8708676,-118.2630034,735.5,2413,13.2,303.4,5.0,0.04,0.01,-0.06',
+      '1.000,0,0,0,1,0.000,34.8709676,-118.2631034,735.5,2413,14.2,303.4,5.0,0.04,0.01,-0.06',
+      '',
+    ].join('\n');
+    const f = await trace(old, 'Log-20161120-093000 Willow Springs.csv');
+    expect(f.trace.count).toBe(2);
+    // 09:30 local at longitude -118.26 (UTC-8): 17:30 UTC.
+    expect(new Date(f.trace.timeMs[0]!).toISOString()).toBe('2016-11-20T17:30:00.000Z');
+    const e = await refusal(read(old, 'sessao.csv'));
+    expect(e.code).toBe('import/no-date');
+    expect(e.mensagem).toContain('UTC Time');
+    expect(trackAddictFileStart('Log-20221399-000000.csv')).toBeUndefined();
+  });
+
+  it('its # Lap lines as the app writes them, and nothing else', () => {
+    expect(trackAddictLapLine('# Lap 0: 00:02:03.202')).toEqual([0, 123.202]);
+    expect(trackAddictLapLine('# Lap 12: 01:02:03.5')).toEqual([12, 3723.5]);
+    expect(trackAddictLapLine('# Lap 3: 00:01:56.145')).toEqual([3, 116.145]);
+    for (const no of ['# Sector 1: 00:00:31.000', '# Lap 1: 00:00:00.000', '# Lap 1: soon', '# Lap : 00:01:00.000', '# Pit Lane Entry'])
+      expect(trackAddictLapLine(no), no).toBeUndefined();
+  });
+
+  it('cut in the middle of a row: the complete rows kept, and where it stopped; without its header row: refused', async () => {
+    const f = await trace([...head, row(0, 0, 1, 50.85), row(1, 0, 1, 50.8502), row(2, 0, 1, 50.8504).slice(0, 30)].join('\n'));
+    expect(f.trace.count).toBe(2);
+    expect(f.warnings).toContainEqual({ code: 'truncated', line: 6 });
+    const e = await refusal(
+      read(
+        head
+          .slice(0, 2)
+          .concat(row(0, 0, 1, 50.85))
+          .join('\n') + '\n',
+      ),
+    );
+    expect(e.code).toBe('import/no-fix');
+    expect(e.mensagem).toContain('TrackAddict');
+  });
+
+  it('hostile: a header of thousands of columns is refused; a Lap column that changes on every row keeps at most MAX_LOGGER_LAPS laps', async () => {
+    const wide = [
+      '# RaceRender Data: TrackAddict 4.8.0',
+      `"Time","UTC Time","Latitude","Longitude",${Array.from({ length: 600 }, (_, k) => `"c${k}"`).join(',')}`,
+      '',
+    ].join('\n');
+    expect((await refusal(read(wide))).mensagem).toContain('colunas');
+    const rows = [...head];
+    for (let k = 0; k < MAX_LOGGER_LAPS + 500; k++) rows.push(row(k, k, 1, 50.85 + k * 1e-5));
+    const f = await trace(rows.join('\n') + '\n');
+    expect(f.trace.count).toBe(MAX_LOGGER_LAPS + 500);
+    expect(f.loggerLaps.length).toBe(MAX_LOGGER_LAPS - 1);
+  });
+});
+
 describe('what every reader shares', () => {
   it('fixes going backwards, repeated, or jumping impossibly far are dropped and counted; gaps counted', () => {
     const b = new TraceBuilder();
@@ -295,6 +393,9 @@ describe('what every reader shares', () => {
     expect(detectFormat('; APEX Trace $Revision: 3.0.1 $\n#D=07-19-2022 17:30:14=\n')).toBe('speedangle');
     expect(detectFormat('-23.701234,-46.697654|187.3|12|140151.100|5|0|A|-42.5|-41.8|1234\n')).toBe('gps.six');
     expect(detectFormat('0132456|A|92.456|23456,1,0,0,23.456,1034|\n')).toBe('lap.six');
+    expect(detectFormat('\uFEFF# RaceRender Data: TrackAddict 4.3.5 on Android 9 [samsung SM-N960F] (Mode: 0)\r\n')).toBe('trackaddict');
+    expect(detectFormat('"Time","UTC Time","Lap","Predicted Lap Time","Predicted vs Best Lap","GPS_Update","GPS_Delay","Latitude"\n')).toBe('trackaddict');
+    expect(detectFormat('Time,Latitude,Longitude,Speed (KPH),Lap,Lean Angle,Satellites,Heat\r\n')).toBeUndefined(); // Voltas's own RaceRender export: no day in it
     expect(detectFormat('PK\u0003\u0004')).toBeUndefined();
     expect(detectFormat('<kml></kml>')).toBeUndefined();
   });

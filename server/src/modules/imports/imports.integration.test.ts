@@ -153,6 +153,24 @@ describe('imports through the API', () => {
     }
   });
 
+  it('a TrackAddict CSV: 201, laps within 0.02 s of the truth, the logger’s laps from its Lap column and # Lap lines', async () => {
+    const { status, body } = await importFile(
+      bia,
+      'Log-20260910-100000 Interlagos.csv',
+      W.writeTrackAddict(c, { y: 2026, m: 9, d: 10 }, gen.laps, { crlf: true }),
+    );
+    expect(status, JSON.stringify(body).slice(0, 300)).toBe(201);
+    expect(body.format).toBe('trackaddict');
+    expect(body.session).toMatchObject({ track: 'Interlagos', date: '10092026' });
+    const flying = body.laps.filter((l) => l.kind === 'flying');
+    expect(flying.length).toBeGreaterThan(3);
+    for (const l of flying) expect(Math.min(...truth.map((t) => Math.abs(t - l.seconds)))).toBeLessThanOrEqual(0.02);
+    // Lap 0 runs from the start of the recording and the last never ends: the logger's laps are those between.
+    expect(body.loggerLaps).toEqual(truth.slice(1, -1));
+    // Each flying lap carries the logger's own time of it.
+    for (const l of flying) expect(l.loggerSeconds).toBe(truth.find((t) => Math.abs(t - l.seconds) <= 0.02));
+  });
+
   it('a VBO’s own start line is used for the logger’s laps where it really crosses the trace, and said unused where it does not', async () => {
     const line = buildRacingLine(interlagos);
     const at = (k: number) => line.proj.toLatLon(line.x[k]!, line.y[k]!);

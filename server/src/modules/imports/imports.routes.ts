@@ -35,7 +35,7 @@ export async function importsRoutes(app: FastifyInstance, opts: { imports: Impor
         schema: {
           tags: ['imports'],
           summary:
-            'Imports a session from another logger: GPX 1.0/1.1, RaceChrono CSV v3, Racelogic VBO, AiM CSV, NMEA 0183, SpeedAngle .sa, gps.six (then its lap.six), or a .gz of one; the file is the raw body (≤ 256 MiB)',
+            'Imports a session from another logger: GPX 1.0/1.1, RaceChrono CSV v3, Racelogic VBO, AiM CSV, NMEA 0183, SpeedAngle .sa, TrackAddict CSV, gps.six (then its lap.six), or a .gz of one; the file is the raw body (≤ 256 MiB)',
           querystring: importQuerySchema,
           response: { 200: importResponseSchema, 201: importResponseSchema, ...errors },
         },
