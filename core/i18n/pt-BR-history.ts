@@ -1,3 +1,5 @@
+import { plural } from './plural';
+
 /** pt-BR texts of a rider's history ('Minhas sessões'); part of the one catalog in pt-BR.ts. */
 export const historyPtBR = {
   title: 'Minhas sessões',
@@ -89,7 +91,7 @@ export const historyPtBR = {
   shareLap: 'Só a volta {lap}',
   shareExpiry: 'Validade',
   shareNever: 'Até eu revogar',
-  shareDays: '{n} dias',
+  shareDays: (n: number) => plural(n, `${n} dia`, `${n} dias`),
   shareCreate: 'Criar link',
   shareCreating: 'Criando o link…',
   shareCreated: 'Link criado. Copie agora: por segurança ele não aparece de novo.',

@@ -1,4 +1,5 @@
 import { historyPtBR } from './pt-BR-history';
+import { plural } from './plural';
 import { offlinePtBR } from './pt-BR-offline';
 import { importsPtBR } from './pt-BR-imports';
 import { tracksPtBR } from './pt-BR-tracks';
@@ -137,7 +138,8 @@ export const ptBR = {
     inLap: 'entrada',
     sector: 'S{n}',
     metres: '{m} m',
-    warningsTitle: '{n} linha(s) do arquivo não puderam ser lidas e ficaram de fora:',
+    warningsTitle: (n: number) =>
+      plural(n, `${n} linha do arquivo não pôde ser lida e ficou de fora:`, `${n} linhas do arquivo não puderam ser lidas e ficaram de fora:`),
     warningLine: 'linha {line}, campo {field}: {reason}',
   },
   analytics: {

@@ -115,7 +115,7 @@ export function LapsPage() {
           </p>
           {laps.data.warnings.length > 0 && (
             <details className="notice notice-warning">
-              <summary>{fill(t.laps.warningsTitle, { n: laps.data.warnings.length })}</summary>
+              <summary>{t.laps.warningsTitle(laps.data.warnings.length)}</summary>
               <ul>
                 {laps.data.warnings.map((w) => (
                   <li key={`${w.line}-${w.field}`}>
