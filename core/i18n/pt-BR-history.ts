@@ -62,6 +62,8 @@ export const historyPtBR = {
   // Compare two laps
   compareTitle: 'Comparar voltas',
   compareRecord: 'Comparar com meu recorde',
+  /** Read after compareRecord by a screen reader: which lap of the table the link compares. */
+  compareRecordWhich: '(volta {lap})',
   compareOther: 'Escolher outra referência',
   compareMine: 'Comparar com minhas voltas',
   compareLoading: 'Alinhando as duas voltas na pista…',
