@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { formatDdmmyyyy } from '../../../core/formats/dates';
 import { errorMessage, fill, t } from '../i18n/messages';
 import { useDates, useTracks } from '../lib/sessions-api';
-import { isImportCollection, type SessionAddress } from '../../../core/contracts/session-paths';
+import type { SessionAddress } from '../../../core/contracts/session-paths';
+import { deviceName } from '../lib/device-name';
 
 /**
  * The spec's selection: a hardware dropdown only with more than one device; choosing a hardware
@@ -54,7 +55,7 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Ses
             >
               {devices.map((d) => (
                 <option key={d} value={d}>
-                  {isImportCollection(d) ? t.imports.collection : d}
+                  {deviceName(d)}
                 </option>
               ))}
             </select>

@@ -19,6 +19,7 @@ import { ShareButton } from '../../components/share-button';
 import { useRecords } from '../../lib/history-api';
 import { useAfterPaint } from '../../lib/after-paint';
 import { WhenNear } from '../../components/ui/when-near';
+import { deviceName } from '../../lib/device-name';
 
 const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176', '#90caf9', '#ff8a65'];
 
@@ -150,7 +151,7 @@ export function AnalyticsPage() {
     <Page
       title={
         <>
-          {a.title} <span className="hw-id">{session?.device ?? devices[0]}</span>
+          {a.title} <span className="hw-id">{deviceName(session?.device ?? devices[0]!)}</span>
         </>
       }
       menu={[
