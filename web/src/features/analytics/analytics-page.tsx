@@ -15,6 +15,7 @@ import { LapFiguresTable } from './lap-figures-table';
 import { TrackMap, type MapColour } from './track-map';
 import { UPlotChart, type ChartSeries } from './uplot-chart';
 import { WhereTimeGoes, type CornerFocus } from './where-time-goes';
+import { serverChoice, studyOf } from './study-choice';
 import { ShareButton } from '../../components/share-button';
 import { useRecords } from '../../lib/history-api';
 import { useAfterPaint } from '../../lib/after-paint';
@@ -91,7 +92,7 @@ export function AnalyticsPage() {
     [chosenKeys, setParam],
   );
   const chooseStudy = useCallback(
-    (choice: { lap?: number; reference?: number }) => {
+    (choice: { lap?: number; reference?: number | 'ideal' }) => {
       const next = new URLSearchParams(params);
       if (choice.lap !== undefined) next.set('estudada', String(choice.lap));
       if (choice.reference !== undefined) next.set('referencia', String(choice.reference));
@@ -121,10 +122,18 @@ export function AnalyticsPage() {
   // Corners, cards and the ideal lap are asked for once the map and the lap charts have painted:
   // their answer (and its reading) would otherwise compete with the first paint on a phone.
   const afterFirstPaint = restShown || (Boolean(c) && !charts);
-  const trackQuery = useTrackAnalysis(foreign || !gps.data?.count || !afterFirstPaint ? null : session, {
+  const trackSession = foreign || !gps.data?.count || !afterFirstPaint ? null : session;
+  // The session's default answer holds its laps and ideal lap: the study (study-choice.ts) is
+  // chosen from it, and only a lap against another lap asks the server again.
+  const baseQuery = useTrackAnalysis(trackSession);
+  const study = studyOf(baseQuery.data, {
     lap: numberParam('estudada'),
-    reference: numberParam('referencia'),
+    reference: params.get('referencia') === 'ideal' ? 'ideal' : numberParam('referencia'),
   });
+  const choice = serverChoice(study);
+  const asksMore = choice.lap !== undefined || choice.reference !== undefined;
+  const chosenQuery = useTrackAnalysis(asksMore ? trackSession : null, choice);
+  const trackQuery = asksMore ? chosenQuery : baseQuery;
   const track = { ...trackQuery, data: useDeferredValue(trackQuery.data) };
 
   const onChartCursor = (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
@@ -308,8 +317,10 @@ export function AnalyticsPage() {
           )}
           <WhereTimeGoes
             data={track.data}
+            study={study}
             session={session}
             pending={track.isPending}
+            fetching={track.isPlaceholderData && track.isFetching}
             error={track.error}
             onChoose={chooseStudy}
             focus={focus}
