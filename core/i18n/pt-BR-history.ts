@@ -78,6 +78,9 @@ export const historyPtBR = {
   compareChooseLap: 'Volta de referência',
   compareGo: 'Comparar',
   compareNoSessions: 'Você ainda não tem sessões nesta pista para comparar.',
+  compareFinding: 'Abrindo sua sessão mais recente…',
+  compareOneLap:
+    'Sua sessão mais recente tem uma volta lançada só: ainda não há o que comparar. Abra uma volta em Minhas sessões e use Comparar com meu recorde.',
   chartSpeed: 'Velocidade',
   chartLean: 'Inclinação',
   chartDelta: 'Diferença acumulada',

@@ -43,6 +43,7 @@ export const ptBR = {
     importar: 'Importar sessões',
     minhasSessoes: 'Minhas sessões',
     evolucao: 'Evolução',
+    comparar: 'Comparar voltas',
     links: 'Links compartilhados',
     theme: 'Tema: {theme}',
     themeAuto: 'automático',
