@@ -115,6 +115,8 @@ export const ptBR = {
     data: 'Data',
     carregar: 'Carregar',
     carregando: 'Carregando voltas…',
+    loadingLists: 'Buscando suas pistas e datas…',
+    alreadyLoaded: 'Esta sessão já está aberta abaixo.',
     selectPrompt: 'Selecione pista e data.',
     noTracks: 'Nenhuma sessão ainda: ligue o dispositivo e use Send.',
     noLaps: 'Esta sessão não tem voltas.',

@@ -177,6 +177,7 @@ export function AnalyticsPage() {
       <SessionSelector
         devices={devices}
         initial={session ?? {}}
+        loaded={session}
         onLoad={(s) => setParams({ ...addressToQuery(s), ...(params.get('cor') ? { cor: params.get('cor')! } : {}) })}
       />
       {!session && <p className="muted prompt">{a.selectPrompt}</p>}

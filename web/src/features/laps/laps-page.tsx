@@ -60,7 +60,13 @@ export function LapsPage() {
         { to: '/user', label: t.menu.home },
       ]}
     >
-      <SessionSelector key={selectableDevices(me).join()} devices={selectableDevices(me)} initial={loaded ?? {}} onLoad={(s) => setParams(addressToQuery(s))} />
+      <SessionSelector
+        key={selectableDevices(me).join()}
+        devices={selectableDevices(me)}
+        initial={loaded ?? {}}
+        loaded={loaded}
+        onLoad={(s) => setParams(addressToQuery(s))}
+      />
       {!loaded && <p className="muted prompt">{t.laps.selectPrompt}</p>}
       {laps.isFetching && !laps.data && (
         <div className="loading-inline" role="status">
