@@ -231,7 +231,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
           </button>
         </p>
       )}
-      {ideal && ideal.length > 0 && (
+      {ideal && data.idealLap.length > 0 && (
         <div className="table-scroll" role="region" aria-label={tr.idealTableTitle} tabIndex={0}>
           <table className="data-table corner-table" data-testid="corner-table">
             <caption>{tr.idealTableTitle}</caption>
@@ -245,21 +245,24 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
               </tr>
             </thead>
             <tbody>
-              {[...ideal]
-                .sort((x, y) => x.corner - y.corner)
-                .map((d) => (
-                  <tr key={d.corner} className={props.focus?.segment === `T${d.corner}` ? 'row-focused' : ''}>
+              {data.idealLap.map((part) => {
+                // A section the GPS did not time cleanly on this lap reads '—'.
+                const d = ideal.find((x) => x.corner === part.corner);
+                const n = part.corner;
+                return (
+                  <tr key={n} className={props.focus?.segment === `T${n}` ? 'row-focused' : ''}>
                     <th scope="row">
-                      <button type="button" className="link-button" onClick={() => zoom(`T${d.corner}`)} aria-label={fill(tr.zoomTo, { n: d.corner })}>
-                        T{d.corner}
+                      <button type="button" className="link-button" onClick={() => zoom(`T${n}`)} aria-label={fill(tr.zoomTo, { n })}>
+                        T{n}
                       </button>
                     </th>
-                    <td>{decimalBR(d.lapSeconds, 2)}</td>
-                    <td>{decimalBR(d.idealSeconds, 2)}</td>
-                    <td className={d.deltaSeconds > 0.005 ? 'delta-lost' : 'delta-gained'}>{formatGap(Math.round(d.deltaSeconds * 1000))}</td>
-                    <td>{nameOf(d.fromLap)}</td>
+                    <td>{d ? decimalBR(d.lapSeconds, 2) : '—'}</td>
+                    <td>{part.seconds !== null ? decimalBR(part.seconds, 2) : '—'}</td>
+                    <td className={d && d.deltaSeconds > 0.005 ? 'delta-lost' : 'delta-gained'}>{d ? formatGap(Math.round(d.deltaSeconds * 1000)) : '—'}</td>
+                    <td>{nameOf(part.lap)}</td>
                   </tr>
-                ))}
+                );
+              })}
             </tbody>
           </table>
         </div>
