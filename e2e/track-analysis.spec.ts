@@ -13,11 +13,11 @@ test('where the time goes: corner markers, the corner table and three cards; a c
   await expect(table.locator('tbody tr')).toHaveCount(corners);
   await expect(page.getByTestId('ideal-lap')).toHaveText(/^\d{2}:\d{2}\.\d{3}$/);
 
-  // The last flying lap against the best: three cards that say what differed, in Portuguese.
+  // The best lap against the ideal lap (decision 029): three cards that say where, and which lap did better there.
   const cards = page.getByTestId('loss-card');
   await expect(cards).toHaveCount(3);
   await expect(cards.first()).toContainText(/^(T\d+|Reta)[^:]*: \+\d,\d{2} s/);
-  await expect(cards.first()).toContainText(/freou|ápice|saiu|velocidade máxima|mais devagar/);
+  await expect(cards.first()).toContainText(/sua melhor passagem/);
 
   // Tapping a card zooms the charts and the map to that piece of the lap; again shows it all.
   const speed = page.getByTestId('chart-speed');

@@ -1,3 +1,5 @@
+import { plural } from './plural';
+
 /** pt-BR texts of a rider's history ('Minhas sessões'); part of the one catalog in pt-BR.ts. */
 export const historyPtBR = {
   title: 'Minhas sessões',
@@ -60,6 +62,8 @@ export const historyPtBR = {
   // Compare two laps
   compareTitle: 'Comparar voltas',
   compareRecord: 'Comparar com meu recorde',
+  /** Read after compareRecord by a screen reader: which lap of the table the link compares. */
+  compareRecordWhich: '(volta {lap})',
   compareOther: 'Escolher outra referência',
   compareMine: 'Comparar com minhas voltas',
   compareLoading: 'Alinhando as duas voltas na pista…',
@@ -74,6 +78,9 @@ export const historyPtBR = {
   compareChooseLap: 'Volta de referência',
   compareGo: 'Comparar',
   compareNoSessions: 'Você ainda não tem sessões nesta pista para comparar.',
+  compareFinding: 'Abrindo sua sessão mais recente…',
+  compareOneLap:
+    'Sua sessão mais recente tem uma volta lançada só: ainda não há o que comparar. Abra uma volta em Minhas sessões e use Comparar com meu recorde.',
   chartSpeed: 'Velocidade',
   chartLean: 'Inclinação',
   chartDelta: 'Diferença acumulada',
@@ -89,7 +96,7 @@ export const historyPtBR = {
   shareLap: 'Só a volta {lap}',
   shareExpiry: 'Validade',
   shareNever: 'Até eu revogar',
-  shareDays: '{n} dias',
+  shareDays: (n: number) => plural(n, `${n} dia`, `${n} dias`),
   shareCreate: 'Criar link',
   shareCreating: 'Criando o link…',
   shareCreated: 'Link criado. Copie agora: por segurança ele não aparece de novo.',

@@ -1,4 +1,5 @@
 import { historyPtBR } from './pt-BR-history';
+import { plural } from './plural';
 import { offlinePtBR } from './pt-BR-offline';
 import { importsPtBR } from './pt-BR-imports';
 import { tracksPtBR } from './pt-BR-tracks';
@@ -42,6 +43,7 @@ export const ptBR = {
     importar: 'Importar sessões',
     minhasSessoes: 'Minhas sessões',
     evolucao: 'Evolução',
+    comparar: 'Comparar voltas',
     links: 'Links compartilhados',
     theme: 'Tema: {theme}',
     themeAuto: 'automático',
@@ -113,6 +115,8 @@ export const ptBR = {
     data: 'Data',
     carregar: 'Carregar',
     carregando: 'Carregando voltas…',
+    loadingLists: 'Buscando suas pistas e datas…',
+    alreadyLoaded: 'Esta sessão já está aberta abaixo.',
     selectPrompt: 'Selecione pista e data.',
     noTracks: 'Nenhuma sessão ainda: ligue o dispositivo e use Send.',
     noLaps: 'Esta sessão não tem voltas.',
@@ -137,7 +141,8 @@ export const ptBR = {
     inLap: 'entrada',
     sector: 'S{n}',
     metres: '{m} m',
-    warningsTitle: '{n} linha(s) do arquivo não puderam ser lidas e ficaram de fora:',
+    warningsTitle: (n: number) =>
+      plural(n, `${n} linha do arquivo não pôde ser lida e ficou de fora:`, `${n} linhas do arquivo não puderam ser lidas e ficaram de fora:`),
     warningLine: 'linha {line}, campo {field}: {reason}',
   },
   analytics: {

@@ -7,6 +7,7 @@ import { RedirectIfSignedIn, RequireAuth, RequireRole, RootRedirect } from '../f
 import { LoginPage } from '../features/auth/login-page';
 import { t } from '../i18n/messages';
 import { codeOnDemand } from '../lib/code-on-demand';
+import { deviceName } from '../lib/device-name';
 
 function NotFound() {
   return (
@@ -113,7 +114,7 @@ export function createRoutes(queryClient: QueryClient) {
     // As the page titles itself (analytics-page.tsx): the same words, so nothing moves when it comes.
     (search) => (
       <>
-        {t.analytics.title} <span className="hw-id">{search.get('hw') ?? ''}</span>
+        {t.analytics.title} <span className="hw-id">{deviceName(search.get('hw') ?? '')}</span>
       </>
     ),
   );

@@ -2,14 +2,22 @@ import { useEffect, useState } from 'react';
 import { formatDdmmyyyy } from '../../../core/formats/dates';
 import { errorMessage, fill, t } from '../i18n/messages';
 import { useDates, useTracks } from '../lib/sessions-api';
-import { isImportCollection, type SessionAddress } from '../../../core/contracts/session-paths';
+import type { SessionAddress } from '../../../core/contracts/session-paths';
+import { deviceName } from '../lib/device-name';
 
 /**
  * The spec's selection: a hardware dropdown only with more than one device; choosing a hardware
  * lists its tracks and picks the first; choosing a track lists its dates (ascending, dd/mm/yyyy)
- * and picks the first; 'Carregar' stays disabled until a track (and date) is chosen.
+ * and picks the first. 'Carregar' is enabled only when pressing it loads something: while the
+ * lists arrive (or the address's choice is not yet confirmed by them) it waits with a spinner,
+ * and on the session already shown (`loaded`) it says so.
  */
-export function SessionSelector(props: { devices: string[]; initial: Partial<SessionAddress>; onLoad: (s: SessionAddress) => void }) {
+export function SessionSelector(props: {
+  devices: string[];
+  initial: Partial<SessionAddress>;
+  loaded?: SessionAddress | null | undefined;
+  onLoad: (s: SessionAddress) => void;
+}) {
   const { devices } = props;
   const [device, setDevice] = useState(props.initial.device && devices.includes(props.initial.device) ? props.initial.device : devices[0]!);
   const [track, setTrack] = useState<string | undefined>(props.initial.track);
@@ -26,6 +34,12 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Ses
     if (list && (!date || !list.includes(date))) setDate(list[0]);
   }, [dates.data, date]);
 
+  const listed = Boolean(track && date && tracks.data?.tracks.includes(track) && dates.data?.dates.includes(date));
+  const waiting = !listed && !tracks.isError && !dates.isError && (tracks.isPending || (Boolean(track) && dates.isPending) || dates.isFetching);
+  const { loaded } = props;
+  const shown = Boolean(loaded && loaded.device === device && loaded.track === track && loaded.date === date);
+  const reasonId = `sel-reason-${device}`;
+
   return (
     <>
       {tracks.data?.demo && (
@@ -37,7 +51,7 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Ses
         className="selector"
         onSubmit={(e) => {
           e.preventDefault();
-          if (track && date) props.onLoad({ device, track, date });
+          if (track && date && listed) props.onLoad({ device, track, date });
         }}
       >
         {devices.length > 1 && (
@@ -54,7 +68,7 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Ses
             >
               {devices.map((d) => (
                 <option key={d} value={d}>
-                  {isImportCollection(d) ? t.imports.collection : d}
+                  {deviceName(d)}
                 </option>
               ))}
             </select>
@@ -89,9 +103,19 @@ export function SessionSelector(props: { devices: string[]; initial: Partial<Ses
             ))}
           </select>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={!track || !date}>
+        <button type="submit" className="btn btn-primary" disabled={!listed || shown} aria-describedby={waiting || shown ? reasonId : undefined}>
           {t.laps.carregar}
         </button>
+        {waiting && (
+          <span className="loading-inline selector-reason" role="status" id={reasonId}>
+            <span className="spinner" aria-hidden="true" /> {t.laps.loadingLists}
+          </span>
+        )}
+        {!waiting && shown && (
+          <span className="muted selector-reason" id={reasonId}>
+            {t.laps.alreadyLoaded}
+          </span>
+        )}
       </form>
       {tracks.isError && (
         <p role="alert" className="alert alert-error">

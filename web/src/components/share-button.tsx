@@ -54,7 +54,7 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
           <select id={`${id}-days`} value={days} onChange={(e) => setDays(Number(e.target.value))}>
             {EXPIRY_DAYS.map((d) => (
               <option key={d} value={d}>
-                {d === 0 ? h.shareNever : fill(h.shareDays, { n: d })}
+                {d === 0 ? h.shareNever : h.shareDays(d)}
               </option>
             ))}
           </select>

@@ -17,10 +17,12 @@ import { LapFiguresTable } from './lap-figures-table';
 import { TrackMap, type MapColour } from './track-map';
 import { UPlotChart, type ChartSeries } from './uplot-chart';
 import { WhereTimeGoes, type CornerFocus } from './where-time-goes';
+import { serverChoice, studyOf } from './study-choice';
 import { ShareButton } from '../../components/share-button';
 import { useRecords } from '../../lib/history-api';
 import { useAfterPaint } from '../../lib/after-paint';
 import { WhenNear } from '../../components/ui/when-near';
+import { deviceName } from '../../lib/device-name';
 
 const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176', '#90caf9', '#ff8a65'];
 
@@ -94,7 +96,7 @@ export function AnalyticsPage() {
     [chosenKeys, setParam],
   );
   const chooseStudy = useCallback(
-    (choice: { lap?: number; reference?: number }) => {
+    (choice: { lap?: number; reference?: number | 'ideal' }) => {
       const next = new URLSearchParams(params);
       if (choice.lap !== undefined) next.set('estudada', String(choice.lap));
       if (choice.reference !== undefined) next.set('referencia', String(choice.reference));
@@ -124,10 +126,18 @@ export function AnalyticsPage() {
   // Corners, cards and the ideal lap are asked for once the map and the lap charts have painted:
   // their answer (and its reading) would otherwise compete with the first paint on a phone.
   const afterFirstPaint = restShown || (Boolean(c) && !charts);
-  const trackQuery = useTrackAnalysis(foreign || !gps.data?.count || !afterFirstPaint ? null : session, {
+  const trackSession = foreign || !gps.data?.count || !afterFirstPaint ? null : session;
+  // The session's default answer holds its laps and ideal lap: the study (study-choice.ts) is
+  // chosen from it, and only a lap against another lap asks the server again.
+  const baseQuery = useTrackAnalysis(trackSession);
+  const study = studyOf(baseQuery.data, {
     lap: numberParam('estudada'),
-    reference: numberParam('referencia'),
+    reference: params.get('referencia') === 'ideal' ? 'ideal' : numberParam('referencia'),
   });
+  const choice = serverChoice(study);
+  const asksMore = choice.lap !== undefined || choice.reference !== undefined;
+  const chosenQuery = useTrackAnalysis(asksMore ? trackSession : null, choice);
+  const trackQuery = asksMore ? chosenQuery : baseQuery;
   const track = { ...trackQuery, data: useDeferredValue(trackQuery.data) };
   useEffect(() => setListed(track.data?.laps), [track.data]);
 
@@ -155,7 +165,7 @@ export function AnalyticsPage() {
     <Page
       title={
         <>
-          {a.title} <span className="hw-id">{session?.device ?? devices[0]}</span>
+          {a.title} <span className="hw-id">{deviceName(session?.device ?? devices[0]!)}</span>
         </>
       }
       menu={[
@@ -172,6 +182,7 @@ export function AnalyticsPage() {
       <SessionSelector
         devices={devices}
         initial={session ?? {}}
+        loaded={session}
         onLoad={(s) => setParams({ ...addressToQuery(s), ...(params.get('cor') ? { cor: params.get('cor')! } : {}) })}
       />
       {!session && <p className="muted prompt">{a.selectPrompt}</p>}
@@ -312,8 +323,10 @@ export function AnalyticsPage() {
           )}
           <WhereTimeGoes
             data={track.data}
+            study={study}
             session={session}
             pending={track.isPending}
+            fetching={track.isPlaceholderData && track.isFetching}
             error={track.error}
             onChoose={chooseStudy}
             focus={focus}

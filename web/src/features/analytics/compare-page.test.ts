@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareFromQuery, hasLean } from './compare-page';
+import type { PersonalBest } from '../../../../core/contracts/progress.contract';
+import { compareFromQuery, firstComparison, hasLean } from './compare-page';
 
 const base = 'hw=000000000042&pista=Interlagos&data=15112026&volta=A3';
 const q = (s: string) => compareFromQuery(new URLSearchParams(s));
@@ -33,5 +34,50 @@ describe('the comparison an address asks for', () => {
       ]),
     ).toBe(false);
     expect(hasLean([[0, 12.5], [0]])).toBe(true);
+  });
+});
+
+describe('what /comparar opens on from the menu', () => {
+  const q0 = { hw: '000000000042', pista: 'Interlagos', data: '15112026' };
+  const session = { device: '000000000042', track: 'Interlagos', date: '15112026' };
+  const lap = (heat: string, number: number, seconds: number, kind = 'flying', complete = true) => ({ heat, number, seconds, kind, complete });
+  const laps = [
+    lap('A', 0, 150, 'out'),
+    lap('A', 1, 118.4),
+    lap('A', 2, 117.2),
+    lap('B', 1, 116.9),
+    lap('B', 2, 116.7, 'flying', false),
+    lap('B', 3, 140, 'in'),
+  ];
+  const record = (over: Partial<PersonalBest>): PersonalBest => ({
+    track: 'Interlagos',
+    lapTimeMs: 116_000,
+    device: '000000000042',
+    date: '01102026',
+    heat: 'C',
+    lapCount: 4,
+    ...over,
+  });
+
+  it('the latest session’s best lap against the record of another day', () => {
+    expect(firstComparison(session, laps, record({}))).toEqual({ ...q0, volta: 'B1', ref: 'recorde' });
+  });
+
+  it('when the record is a lap of that session: its fastest other lap against the record, never the record against itself', () => {
+    expect(firstComparison(session, laps, record({ date: '15112026', heat: 'B', lapCount: 1 }))).toEqual({ ...q0, volta: 'A2', ref: 'recorde' });
+  });
+
+  it('without a record, its two best laps; nothing under two complete flying laps', () => {
+    expect(firstComparison(session, laps, undefined)).toEqual({
+      ...q0,
+      volta: 'A2',
+      ref: 'volta',
+      rhw: '000000000042',
+      rpista: 'Interlagos',
+      rdata: '15112026',
+      rvolta: 'B1',
+    });
+    expect(firstComparison(session, [lap('A', 1, 118)], undefined)).toBeNull();
+    expect(firstComparison(session, [lap('A', 1, 118)], record({ date: '15112026', heat: 'A', lapCount: 1 }))).toBeNull();
   });
 });

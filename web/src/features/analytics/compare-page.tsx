@@ -1,5 +1,8 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { CompareResponse } from '../../../../core/contracts/progress.contract';
+import type { CompareResponse, PersonalBest } from '../../../../core/contracts/progress.contract';
+import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
 import { addressFromQuery, addressToQuery, type SessionAddress } from '../../../../core/contracts/session-paths';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { formatLapTime } from '../../../../core/formats/lap-six';
@@ -8,6 +11,8 @@ import { Page } from '../../components/ui/page';
 import { errorMessage, fill, t } from '../../i18n/messages';
 import { decimalBR, lean, speedTable } from '../../lib/format';
 import { useCompare, useRecords, type CompareRequest } from '../../lib/history-api';
+import { apiRequest } from '../../lib/api-client';
+import { useTrackLapTimes } from '../../lib/sessions-api';
 import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
 import { OwnLapPicker } from './own-lap-picker';
 import { UPlotChart, type ChartSeries } from './uplot-chart';
@@ -37,6 +42,57 @@ export function compareFromQuery(params: URLSearchParams): CompareRequest | null
 }
 
 /**
+ * What /comparar opens on when nothing is asked (from the menu): the rider's most recent
+ * session's best lap against their record at that track; when the record is a lap of that
+ * session, its fastest other flying lap against the record; without a record, its two best laps.
+ * Laps ordered as the GPS timed them (what the comparison reads); null when nothing is left to compare.
+ */
+export function firstComparison(
+  session: SessionAddress,
+  laps: readonly { heat: string; number: number; seconds: number | null; kind: string; complete: boolean }[],
+  record: PersonalBest | undefined,
+): Record<string, string> | null {
+  const flying = laps
+    .flatMap((l) => (l.kind === 'flying' && l.complete && l.seconds !== null ? [{ ...l, seconds: l.seconds }] : []))
+    .sort((a, b) => a.seconds - b.seconds);
+  const key = (l: { heat: string; number: number }) => `${l.heat}${l.number}`;
+  const [best, second] = flying;
+  if (!best) return null;
+  if (record) {
+    const recordHere = record.device === session.device && record.date === session.date;
+    const lap = recordHere ? flying.find((l) => key(l) !== `${record.heat}${record.lapCount}`) : best;
+    return lap ? { ...addressToQuery(session), volta: key(lap), ref: 'recorde' } : null;
+  }
+  if (!second) return null;
+  return { ...addressToQuery(session), volta: key(second), ref: 'volta', rhw: session.device, rpista: session.track, rdata: session.date, rvolta: key(best) };
+}
+
+/** Opened with nothing asked: the comparison firstComparison picks, written into the address (replacing it). */
+function useFirstComparison(wanted: boolean, onFound: (query: Record<string, string>) => void) {
+  const latest = useQuery({
+    queryKey: ['my-sessions', 'latest'],
+    queryFn: () => apiRequest('/api/sessions?limit=1', { schema: mySessionsResponseSchema }),
+    enabled: wanted,
+  });
+  const session = wanted ? (latest.data?.sessions[0] ?? null) : null;
+  const laps = useTrackLapTimes(session);
+  const records = useRecords(wanted);
+  const record = session ? records.data?.records.find((r) => r.track === session.track) : undefined;
+  const found = session && laps.data && records.data ? firstComparison(session, laps.data.laps, record) : null;
+  const query = found ? new URLSearchParams(found).toString() : null;
+  useEffect(() => {
+    if (query) onFound(Object.fromEntries(new URLSearchParams(query)));
+  }, [query, onFound]);
+  const error = latest.error ?? laps.error ?? records.error;
+  return {
+    searching: wanted && !error && (latest.isPending || (session !== null && (laps.isPending || records.isPending)) || found !== null),
+    noSessions: latest.data?.sessions.length === 0,
+    oneLap: Boolean(session && laps.data && records.data && !found),
+    error,
+  };
+}
+
+/**
  * Two laps of one track, whatever their days (or riders, through a shared link): speed, lean and
  * the time gap against position along the track, the corners side by side and where the time went.
  */
@@ -49,6 +105,10 @@ export function ComparePage() {
   const data = compare.data;
   const session = addressFromQuery(params);
   const record = session ? records.data?.records.find((r) => r.track === session.track) : undefined;
+  const first = useFirstComparison(
+    params.size === 0,
+    useCallback((query: Record<string, string>) => setParams(query, { replace: true }), [setParams]),
+  );
   const isRecord = (l: CompareResponse['lap']) =>
     Boolean(record && l.device === record.device && l.date === record.date && l.heat === record.heat && l.number === record.lapCount);
 
@@ -61,7 +121,23 @@ export function ComparePage() {
         ...(session ? [{ to: `/laps?${new URLSearchParams(addressToQuery(session)).toString()}`, label: t.menu.laps }] : []),
       ]}
     >
-      {!request && <p className="empty-state">{h.compareNoSessions}</p>}
+      {first.searching && (
+        <p className="loading-inline" role="status">
+          <span className="spinner" aria-hidden="true" /> {h.compareFinding}
+        </p>
+      )}
+      {first.noSessions && (
+        <p className="empty-state">
+          {h.empty} <Link to="/importar">{h.importLink}</Link>
+        </p>
+      )}
+      {first.oneLap && <p className="empty-state">{h.compareOneLap}</p>}
+      {first.error && (
+        <p role="alert" className="alert alert-error">
+          {errorMessage(first.error)}
+        </p>
+      )}
+      {!request && params.size > 0 && <p className="empty-state">{h.compareNoSessions}</p>}
       {session && request && (
         <details className="notice" open={!data && !compare.isFetching}>
           <summary>{h.compareOther}</summary>

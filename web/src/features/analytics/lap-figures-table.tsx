@@ -1,13 +1,13 @@
 import { Fragment, memo } from 'react';
 import type { AnalysisResponse } from '../../../../core/contracts/sessions.contract';
 import { formatLapTime } from '../../../../core/formats/lap-six';
-import { Link } from 'react-router';
 import { fill, t } from '../../i18n/messages';
 import { lean, oneDecimal, speedTable } from '../../lib/format';
 import { lapKey } from './chart-data';
 import type { ShownLap } from './shown-laps';
 import { useToggleSet } from '../../lib/toggle-set';
 import { PhoneDetailsButton } from '../../components/ui/phone-details-button';
+import { CompareLink } from '../../components/compare-link';
 
 /** The columns a phone shows one tap away. */
 const WIDE_COLUMNS = ['colTop', 'colMin', 'colLeanL', 'colLeanR', 'colSats', 'colRate', 'colExport'] as const;
@@ -86,12 +86,8 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                     )}
                   </td>
                   <td className={isRecord ? 'num time-pb' : 'num'}>
-                    {shown?.seconds == null ? '—' : formatLapTime(Math.round(shown.seconds * 1000))}
-                    {props.compareHref && kind === 'flying' && shown?.seconds != null && !isRecord && (
-                      <Link className="compare-link" to={props.compareHref(lap)}>
-                        {t.history.compareRecord}
-                      </Link>
-                    )}
+                    <span className="lap-time">{shown?.seconds == null ? '—' : formatLapTime(Math.round(shown.seconds * 1000))}</span>
+                    {props.compareHref && kind === 'flying' && shown?.seconds != null && !isRecord && <CompareLink to={props.compareHref(lap)} lap={key} />}
                     <PhoneDetailsButton open={open} controls={`figures-${key}`} onToggle={() => expand(key)}>
                       {a.lapDetails}
                     </PhoneDetailsButton>

@@ -25,13 +25,14 @@ export function ProgressPage() {
   const h = t.history;
   const [params, setParams] = useSearchParams();
   const track = params.get('pista');
-  const tracks = useQuery({
-    queryKey: ['my-tracks'],
-    queryFn: () => apiRequest('/api/sessions?limit=1', { schema: mySessionsResponseSchema }).then((r) => r.tracks),
+  const latest = useQuery({
+    queryKey: ['my-sessions', 'latest'],
+    queryFn: () => apiRequest('/api/sessions?limit=1', { schema: mySessionsResponseSchema }),
   });
+  const tracks = { ...latest, data: latest.data?.tracks };
   const progress = useProgress(track);
-  const chosen = track ?? (tracks.data?.length === 1 ? tracks.data[0]! : null);
-  // One track only: it is the one shown.
+  const chosen = track ?? latest.data?.sessions[0]?.track ?? null;
+  // Opened from the menu: the track of the rider's most recent session, nothing to choose first.
   useEffect(() => {
     if (!track && chosen) setParams({ pista: chosen }, { replace: true });
   }, [track, chosen, setParams]);
@@ -43,13 +44,13 @@ export function ProgressPage() {
       menu={[
         { to: '/user', label: t.menu.home },
         { to: '/sessoes', label: t.menu.minhasSessoes },
+        { to: '/comparar', label: t.menu.comparar },
       ]}
     >
       {tracks.data && tracks.data.length > 0 && (
         <div className="field my-sessions-filter">
           <label htmlFor="progress-track">{h.progressPick}</label>
-          <select id="progress-track" value={track ?? ''} onChange={(e) => setParams(e.target.value ? { pista: e.target.value } : {})}>
-            <option value="">—</option>
+          <select id="progress-track" value={track ?? ''} onChange={(e) => setParams({ pista: e.target.value })}>
             {tracks.data.map((name) => (
               <option key={name} value={name}>
                 {name}

@@ -15,7 +15,7 @@ export interface ShownLap {
 export function shownLaps(
   segments: AnalysisResponse['laps'],
   laps: LapsResponse | undefined,
-  listed: TrackAnalysisResponse['laps'] | undefined,
+  listed: readonly Pick<TrackAnalysisResponse['laps'][number], 'heat' | 'number' | 'kind' | 'seconds'>[] | undefined,
 ): Map<string, ShownLap> {
   const shown = new Map<string, ShownLap>();
   if (listed) {

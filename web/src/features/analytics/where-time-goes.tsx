@@ -5,6 +5,7 @@ import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.co
 import { errorMessage, fill, t } from '../../i18n/messages';
 import { decimalBR, lean, speedTable } from '../../lib/format';
 import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
+import { lossesToIdeal, topIdealLosses, type Study } from './study-choice';
 import { TrackIdentity } from './track-identity';
 import type { SessionAddress } from '../../../../core/contracts/session-paths';
 
@@ -42,11 +43,23 @@ export function focusOf(data: TrackAnalysisResponse, segmentId: string): CornerF
 const lapLabel = (l: TrackAnalysisResponse['laps'][number], best: number | null) =>
   `${fill(t.tracks.lapOption, { heat: l.heat, number: l.number, time: l.seconds === null ? '—' : formatLapTime(l.seconds * 1000) })}${l.index === best ? ` ${t.tracks.bestMark}` : ''}`;
 
-function LapSelect(props: { label: string; laps: TrackAnalysisResponse['laps']; best: number | null; value: number; onChange: (index: number) => void }) {
+/** The reference select's value for the ideal lap (a lap's is its index). */
+const IDEAL = 'ideal';
+
+function LapSelect(props: {
+  label: string;
+  laps: TrackAnalysisResponse['laps'];
+  best: number | null;
+  value: number | typeof IDEAL;
+  offerIdeal?: boolean;
+  busy: boolean;
+  onChange: (value: number | typeof IDEAL) => void;
+}) {
   return (
     <label>
       {props.label}
-      <select value={props.value} onChange={(e) => props.onChange(Number(e.target.value))}>
+      <select value={props.value} aria-busy={props.busy} onChange={(e) => props.onChange(e.target.value === IDEAL ? IDEAL : Number(e.target.value))}>
+        {props.offerIdeal && <option value={IDEAL}>{t.tracks.referenceIdeal}</option>}
         {props.laps.map((l) => (
           <option key={l.index} value={l.index}>
             {lapLabel(l, props.best)}
@@ -58,21 +71,25 @@ function LapSelect(props: { label: string; laps: TrackAnalysisResponse['laps']; 
 }
 
 /**
- * "Onde você perde tempo": the studied lap against its reference, the three pieces of the lap
- * where the most time went as cards in plain Portuguese, and a corner table; tapping a card or a
- * corner zooms the map and the charts to it.
+ * "Onde você perde tempo": the studied lap against its reference (by default the best lap
+ * against the ideal lap, study-choice.ts), the three pieces of the lap where the most time went
+ * as cards in plain Portuguese, and a corner table; tapping a card or a corner zooms the map and
+ * the charts to it.
  */
 export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
   data: TrackAnalysisResponse | undefined;
+  study: Study;
   session: SessionAddress | null;
   pending: boolean;
+  /** Another pair of laps is on its way: the current answer stays until it comes. */
+  fetching?: boolean;
   error: unknown;
-  onChoose: (choice: { lap?: number; reference?: number }) => void;
+  onChoose: (choice: { lap?: number; reference?: number | 'ideal' }) => void;
   focus: CornerFocus | null;
   onFocus: (focus: CornerFocus | null) => void;
 }) {
   const tr = t.tracks;
-  const { data } = props;
+  const { data, study } = props;
   if (props.error) {
     return (
       <section className="where-time-goes" aria-labelledby="where-title">
@@ -89,13 +106,27 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
     ) : null;
   }
   const complete = data.laps.filter((l) => l.complete && l.kind === 'flying');
-  const comparison = data.comparison;
+  const nameOf = (index: number | null | undefined) => {
+    const lap = data.laps.find((l) => l.index === index);
+    return lap ? `${lap.heat}${lap.number}` : '—';
+  };
+  const ideal = study.mode === 'ideal' && data.idealLapSeconds !== null ? lossesToIdeal(data, study.lap) : null;
+  const comparison = ideal ? null : data.comparison;
+  const studied = ideal ? study.lap : comparison?.lap;
+  const studiedLap = data.laps.find((l) => l.index === studied);
   const cards = comparison ? topLosses(comparison.segments) : [];
+  const idealCards = ideal ? topIdealLosses(ideal) : [];
   const deltaOf = (segment: string) => comparison?.segments.find((s) => s.segment === segment)?.deltaSeconds;
   const zoom = (segment: string) => props.onFocus(props.focus?.segment === segment ? null : focusOf(data, segment));
+  const busy = Boolean(props.fetching);
+  let explain: string | null = null;
+  if (ideal) explain = fill(study.lap === data.bestLap ? tr.idealExplainBest : tr.idealExplain, { lap: nameOf(study.lap) });
+  else if (study.automatic && comparison && comparison.lap !== comparison.reference) {
+    explain = fill(tr.recentExplain, { lap: nameOf(comparison.lap), best: nameOf(comparison.reference) });
+  }
 
   return (
-    <section className="where-time-goes" aria-labelledby="where-title">
+    <section className="where-time-goes" aria-labelledby="where-title" aria-busy={busy}>
       <h2 id="where-title">{tr.whereTitle}</h2>
       <dl className="summary">
         <div className="summary-item summary-ideal">
@@ -109,38 +140,69 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
         <details className="ideal-parts">
           <summary>{tr.idealParts}</summary>
           <ul>
-            {data.idealLap.map((part) => {
-              const lap = data.laps.find((l) => l.index === part.lap);
-              return (
-                <li key={part.corner}>
-                  {fill(tr.idealPart, { n: part.corner, seconds: decimalBR(part.seconds ?? 0, 2), lap: lap ? `${lap.heat}${lap.number}` : '—' })}
-                </li>
-              );
-            })}
+            {data.idealLap.map((part) => (
+              <li key={part.corner}>{fill(tr.idealPart, { n: part.corner, seconds: decimalBR(part.seconds ?? 0, 2), lap: nameOf(part.lap) })}</li>
+            ))}
           </ul>
         </details>
       )}
       {props.session && <TrackIdentity session={props.session} track={data.track} />}
-      {comparison && (
+      {studied !== undefined && (comparison || ideal) && (
         <div className="lap-choice">
           <LapSelect
             label={tr.chooseLap}
             laps={complete}
             best={data.bestLap}
-            value={comparison.lap}
-            onChange={(lap) => props.onChoose({ lap, reference: comparison.reference })}
+            value={studied}
+            busy={busy}
+            onChange={(lap) => props.onChoose({ lap: lap as number, reference: ideal ? IDEAL : comparison!.reference })}
           />
           <LapSelect
             label={tr.chooseReference}
             laps={complete}
             best={data.bestLap}
-            value={comparison.reference}
-            onChange={(reference) => props.onChoose({ lap: comparison.lap, reference })}
+            value={ideal ? IDEAL : comparison!.reference}
+            offerIdeal={data.idealLapSeconds !== null}
+            busy={busy}
+            onChange={(reference) => props.onChoose({ lap: studied, reference })}
           />
+          {explain && (
+            <p className="study-explain" data-testid="study-explain">
+              {explain}
+            </p>
+          )}
           <p className="muted" data-testid="total-delta">
-            {comparison.lap === comparison.reference ? tr.sameLap : fill(tr.totalDelta, { delta: signedSeconds(comparison.deltaSeconds) })}
+            {ideal && studiedLap
+              ? fill(tr.totalDelta, { delta: signedSeconds((studiedLap.seconds ?? studiedLap.gpsSeconds) - data.idealLapSeconds!) })
+              : comparison!.lap === comparison!.reference
+                ? tr.sameLap
+                : fill(tr.totalDelta, { delta: signedSeconds(comparison!.deltaSeconds) })}
           </p>
+          {busy && (
+            <p className="loading-inline" role="status">
+              <span className="spinner" aria-hidden="true" /> {tr.loading}
+            </p>
+          )}
         </div>
+      )}
+      {ideal && (
+        <ol className="loss-cards" data-testid="loss-cards">
+          {idealCards.length === 0 && <li className="muted">{tr.noLoss}</li>}
+          {idealCards.map((d) => (
+            <li key={d.corner}>
+              <button
+                type="button"
+                className="loss-card"
+                aria-pressed={props.focus?.segment === `T${d.corner}`}
+                onClick={() => zoom(`T${d.corner}`)}
+                data-testid="loss-card"
+              >
+                <strong>{fill(tr.cardCorner, { n: d.corner, delta: signedSeconds(d.deltaSeconds) })}</strong>
+                <span>{fill(tr.idealReason, { lap: decimalBR(d.lapSeconds, 2), ideal: decimalBR(d.idealSeconds, 2), from: nameOf(d.fromLap) })}</span>
+              </button>
+            </li>
+          ))}
+        </ol>
       )}
       {comparison && comparison.lap !== comparison.reference && (
         <ol className="loss-cards" data-testid="loss-cards">
@@ -168,6 +230,42 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
             {tr.showAll}
           </button>
         </p>
+      )}
+      {ideal && data.idealLap.length > 0 && (
+        <div className="table-scroll" role="region" aria-label={tr.idealTableTitle} tabIndex={0}>
+          <table className="data-table corner-table" data-testid="corner-table">
+            <caption>{tr.idealTableTitle}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{tr.colCorner}</th>
+                <th scope="col">{tr.colTime}</th>
+                <th scope="col">{tr.colIdealTime}</th>
+                <th scope="col">{tr.colDelta}</th>
+                <th scope="col">{tr.colBestFrom}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.idealLap.map((part) => {
+                // A section the GPS did not time cleanly on this lap reads '—'.
+                const d = ideal.find((x) => x.corner === part.corner);
+                const n = part.corner;
+                return (
+                  <tr key={n} className={props.focus?.segment === `T${n}` ? 'row-focused' : ''}>
+                    <th scope="row">
+                      <button type="button" className="link-button" onClick={() => zoom(`T${n}`)} aria-label={fill(tr.zoomTo, { n })}>
+                        T{n}
+                      </button>
+                    </th>
+                    <td>{d ? decimalBR(d.lapSeconds, 2) : '—'}</td>
+                    <td>{part.seconds !== null ? decimalBR(part.seconds, 2) : '—'}</td>
+                    <td className={d && d.deltaSeconds > 0.005 ? 'delta-lost' : 'delta-gained'}>{d ? formatGap(Math.round(d.deltaSeconds * 1000)) : '—'}</td>
+                    <td>{nameOf(part.lap)}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
       {comparison && data.corners.length > 0 && (
         <div className="table-scroll" role="region" aria-label={tr.cornersTitle} tabIndex={0}>

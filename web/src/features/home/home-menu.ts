@@ -9,6 +9,7 @@ export function homeMenu(me: Me): MenuItem[] {
     { to: '/laps', label: t.menu.laps },
     { to: '/sessoes', label: t.menu.minhasSessoes },
     { to: '/progresso', label: t.menu.evolucao },
+    { to: '/comparar', label: t.menu.comparar },
     { to: '/links', label: t.menu.links },
     { to: '/importar', label: t.menu.importar },
   ];

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
 import { t } from '../../i18n/messages';
 import { useLatestSession } from '../../lib/sessions-api';
+import { deviceName } from '../../lib/device-name';
 
 /** Home: the latest session (live: refreshed when a device uploads), with links to laps, analytics and the track drawing. */
 export function LatestSession() {
@@ -16,7 +17,7 @@ export function LatestSession() {
       <h2 id="latest-title">{h.latestTitle}</h2>
       {s ? (
         <p>
-          <strong>{s.track}</strong> — {formatDdmmyyyy(s.date)} · {s.device} {s.demo && <span className="muted">{h.latestDemo}</span>}
+          <strong>{s.track}</strong> — {formatDdmmyyyy(s.date)} · {deviceName(s.device)} {s.demo && <span className="muted">{h.latestDemo}</span>}
         </p>
       ) : (
         <p>{h.latestNone}</p>

@@ -163,9 +163,9 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
           <p className="import-found">
             <strong>{item.status === 'again' ? im.again : im.done}:</strong> {fill(im.found, { track: a.track.name, date: formatDdmmyyyy(a.session.date) })}
           </p>
-          <p>{a.laps.length ? fill(im.lapsCount, { n: a.laps.length }) : im.noLaps}</p>
+          <p>{a.laps.length ? im.lapsCount(a.laps.length) : im.noLaps}</p>
           {a.bestLapSeconds !== null && <p className="import-best">{fill(im.bestLap, { time: formatLapTime(a.bestLapSeconds * 1000) })}</p>}
-          {a.loggerLaps.length > 0 && <p>{fill(im.loggerLaps, { n: a.loggerLaps.length, time: formatLapTime(Math.min(...a.loggerLaps) * 1000) })}</p>}
+          {a.loggerLaps.length > 0 && <p>{im.loggerLaps(a.loggerLaps.length, formatLapTime(Math.min(...a.loggerLaps) * 1000))}</p>}
           {a.warnings.length > 0 && (
             <ul className="notice notice-warning import-warnings">
               {a.warnings.map((w, k) => (

@@ -65,7 +65,13 @@ export function LapsPage() {
         { to: '/user', label: t.menu.home },
       ]}
     >
-      <SessionSelector key={selectableDevices(me).join()} devices={selectableDevices(me)} initial={loaded ?? {}} onLoad={(s) => setParams(addressToQuery(s))} />
+      <SessionSelector
+        key={selectableDevices(me).join()}
+        devices={selectableDevices(me)}
+        initial={loaded ?? {}}
+        loaded={loaded}
+        onLoad={(s) => setParams(addressToQuery(s))}
+      />
       {!loaded && <p className="muted prompt">{t.laps.selectPrompt}</p>}
       {laps.isFetching && !laps.data && (
         <div className="loading-inline" role="status">
@@ -120,7 +126,7 @@ export function LapsPage() {
           </p>
           {laps.data.warnings.length > 0 && (
             <details className="notice notice-warning">
-              <summary>{fill(t.laps.warningsTitle, { n: laps.data.warnings.length })}</summary>
+              <summary>{t.laps.warningsTitle(laps.data.warnings.length)}</summary>
               <ul>
                 {laps.data.warnings.map((w) => (
                   <li key={`${w.line}-${w.field}`}>

@@ -82,8 +82,24 @@ describe('LapsTable', () => {
     expect(within(record[0]!).getByText('01:32.250')).toBeTruthy();
     // The session's best (purple) is not the record here: both marks are shown where each belongs.
     expect(rows.find((r) => r.classList.contains('lap-best'))!.classList.contains('lap-pb')).toBe(false);
-    const links = screen.getAllByRole('link', { name: 'Comparar com meu recorde' });
+    const links = screen.getAllByRole('link', { name: /^Comparar com meu recorde/ });
     // Flying laps only (A2, A3), not the out-lap, the in-lap or the record itself.
     expect(links.map((a) => a.getAttribute('href'))).toEqual(['/comparar?volta=A2&ref=recorde', '/comparar?volta=A3&ref=recorde']);
+  });
+
+  it('keeps the time and "Comparar com meu recorde" apart, on screen and for a screen reader', () => {
+    render(
+      <MemoryRouter>
+        <LapsTable data={data} personalBest={{ heat: 'B', lapCount: 1 }} compareHref={(r) => `/comparar?volta=${r.heat}${r.lapCount}&ref=recorde`} />
+      </MemoryRouter>,
+    );
+    const row = screen.getAllByTestId('lap-row').find((r) => r.textContent!.includes('01:33.500'))!;
+    const link = within(row).getByRole('link', { name: 'Comparar com meu recorde (volta A2)' });
+    // Its own element and line (display: block in styles.css), never text run on from the time.
+    expect(link.classList.contains('compare-link')).toBe(true);
+    expect(link.contains(row.querySelector('.lap-time'))).toBe(false);
+    const cell = row.querySelector('td.time')!.textContent!;
+    expect(cell).not.toMatch(/\d(Comparar|Setores)/);
+    expect(cell).toMatch(/01:33\.500.* Comparar com meu recorde \(volta A2\) Setores/);
   });
 });

@@ -1,5 +1,4 @@
 import { Fragment, memo, useMemo, type ReactNode } from 'react';
-import { Link } from 'react-router';
 import type { LapRow, LapsResponse } from '../../../../core/contracts/sessions.contract';
 import { formatLapTime } from '../../../../core/formats/lap-six';
 import { formatGap } from '../../../../core/laps/lap-math';
@@ -7,6 +6,7 @@ import { SortHeader, useSort } from '../../components/ui/sortable';
 import { fill, t } from '../../i18n/messages';
 import { useToggleSet } from '../../lib/toggle-set';
 import { PhoneDetailsButton } from '../../components/ui/phone-details-button';
+import { CompareLink } from '../../components/compare-link';
 
 type Column = 'number' | 'tempo' | 'distancia';
 const accessors: Record<Column, (r: LapRow) => number> = {
@@ -91,11 +91,7 @@ export const LapsTable = memo(function LapsTable({
                       {row.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
                       {row.kind === 'flying' && !row.isBest && row.gapMs !== null && <span className="gap">{formatGap(row.gapMs)}</span>}
                       {gps?.has(`${row.heat}${row.lapCount}`) && <GpsTime {...gps.get(`${row.heat}${row.lapCount}`)!} deviceMs={row.lapTimeMs} />}
-                      {compareHref && row.kind === 'flying' && !pb && (
-                        <Link className="compare-link" to={compareHref(row)}>
-                          {t.history.compareRecord}
-                        </Link>
-                      )}
+                      {compareHref && row.kind === 'flying' && !pb && <CompareLink to={compareHref(row)} lap={`${row.heat}${row.lapCount}`} />}
                       <PhoneDetailsButton open={open} controls={`details-${key}`} onToggle={() => expand(key)}>
                         {t.laps.colSetores}
                       </PhoneDetailsButton>

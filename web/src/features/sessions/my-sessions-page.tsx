@@ -43,6 +43,7 @@ export function MySessionsPage() {
       menu={[
         { to: '/user', label: t.menu.home },
         { to: '/progresso', label: t.menu.evolucao },
+        { to: '/comparar', label: t.menu.comparar },
         { to: '/links', label: t.menu.links },
         { to: '/importar', label: t.menu.importar },
       ]}

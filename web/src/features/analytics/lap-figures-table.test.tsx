@@ -1,0 +1,73 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryRouter } from 'react-router';
+import type { AnalysisResponse } from '../../../../core/contracts/sessions.contract';
+import { LapFiguresTable } from './lap-figures-table';
+import { shownLaps } from './shown-laps';
+
+afterEach(cleanup);
+
+const lap = (heat: 'A' | 'B', lapCount: number, durationMs: number, outLap = false): AnalysisResponse['laps'][number] => ({
+  heat,
+  lapCount,
+  start: 0,
+  end: 10,
+  outLap,
+  durationMs,
+  distanceM: 4300,
+  topSpeedKmh: 250,
+  topSpeedIndex: 3,
+  minSpeedKmh: 60,
+  maxLeanLeftDeg: -50,
+  maxLeanRightDeg: 48,
+  meanSatellites: 12,
+  minSatellites: 9,
+  sampleRateHz: 10,
+  weakFix: false,
+});
+const analysis: AnalysisResponse = {
+  laps: [lap('A', 0, 130_000, true), lap('A', 1, 99_783), lap('A', 2, 98_100)],
+  topSpeedKmh: 250,
+  topSpeedLap: 1,
+  topSpeedHeat: 'A',
+  maxLeanRightDeg: 48,
+  maxLeanRightLap: 1,
+  maxLeanRightHeat: 'A',
+  maxLeanLeftDeg: -50,
+  maxLeanLeftLap: 1,
+  maxLeanLeftHeat: 'A',
+  sampleRateHz: 10,
+};
+
+describe('LapFiguresTable', () => {
+  it('keeps the lap time and "Comparar com meu recorde" apart, on screen and for a screen reader', () => {
+    render(
+      <MemoryRouter>
+        <LapFiguresTable
+          analysis={analysis}
+          shown={shownLaps(analysis.laps, undefined, [
+            { heat: 'A', number: 0, seconds: 130, kind: 'out' },
+            { heat: 'A', number: 1, seconds: 99.783, kind: 'flying' },
+            { heat: 'A', number: 2, seconds: 98.1, kind: 'flying' },
+          ])}
+          chosen={new Set()}
+          bestKey="A2"
+          onToggle={() => {}}
+          exportHref={() => '#'}
+          personalBestKey={null}
+          compareHref={(l) => `/comparar?volta=${l.heat}${l.lapCount}&ref=recorde`}
+        />
+      </MemoryRouter>,
+    );
+    const row = screen.getAllByTestId('figures-row').find((r) => r.textContent!.includes('01:39.783'))!;
+    const link = within(row).getByRole('link', { name: 'Comparar com meu recorde (volta A1)' });
+    expect(link.getAttribute('href')).toBe('/comparar?volta=A1&ref=recorde');
+    expect(link.classList.contains('compare-link')).toBe(true);
+    // The time is an element of its own; the cell reads "01:39.783 Comparar com meu recorde (volta A1) Detalhes".
+    const cell = row.querySelector('.lap-time')!.parentElement!;
+    expect(row.querySelector('.lap-time')!.textContent).toBe('01:39.783');
+    expect(cell.textContent).not.toMatch(/\d(Comparar|Detalhes)/);
+    expect(cell.textContent).toBe('01:39.783 Comparar com meu recorde (volta A1) Detalhes');
+  });
+});
