@@ -1,9 +1,10 @@
 /**
  * An import's file is read in a worker thread of its own, with a heap limit and a time budget: a
  * hostile file (a bomb of lines, a format bug not yet found) can only fail its own import, with a
- * 4xx, never the server or the other riders. One worker per file (nothing survives from one
- * import to the next); at most `concurrency` at once on an instance, the rest wait their turn.
- * Decision 027.
+ * 4xx, never the server or the other riders. Its laps are analysed in one too: on a million fixes
+ * that takes the best part of a second, which the event loop would otherwise stand still for.
+ * One worker per task (nothing survives from one import to the next); at most `concurrency` at
+ * once on an instance, the rest wait their turn. Decision 027.
  */
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
@@ -14,6 +15,9 @@ import { MAX_IMPORT_BYTES } from '../../../../core/contracts/imports.contract';
 import { AppError, isErrorCode } from '../../../../core/errors';
 import { isGzip } from '../../../../core/imports/detect';
 import { ImportReader, type ReadImport } from '../../../../core/imports/importer';
+import { sessionTrace, type SessionTrace } from '../../../../core/imports/to-session';
+import { makeProjection } from '../../../../core/sim/geo';
+import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '../../../../core/tracks/track-analysis';
 
 export interface ImportLimits {
   /** The largest upload, and the most a .gz may inflate to (bytes). */
@@ -39,8 +43,9 @@ export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   concurrency: Math.max(1, availableParallelism() - 1),
 };
 
-/** What the worker is given. */
-export interface Job {
+/** A file to read. */
+export interface ReadJob {
+  task: 'read';
   file: string;
   filename: string;
   /** The file's size (sizes the fix columns once, when it is not a .gz). */
@@ -50,7 +55,20 @@ export interface Job {
   maxBytes: number;
 }
 
-type Answer = { read: ReadImport } | { refused: { code: string; message: string; mensagem: string | undefined } } | { failed: string };
+/** A session's trace to analyse on its track (the definition's projection sent as its origin: functions do not cross). */
+interface AnalyzeJob {
+  task: 'analyze';
+  trace: SessionTrace;
+  definition: Omit<TrackDefinition, 'line'> & { line: Omit<TrackDefinition['line'], 'proj'> & { origin: [number, number] } };
+}
+
+type Job = ReadJob | AnalyzeJob;
+
+type Answer =
+  | { read: ReadImport }
+  | { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } }
+  | { refused: { code: string; message: string; mensagem: string | undefined } }
+  | { failed: string };
 
 function tooComplex(why: 'memory' | 'time', limits: ImportLimits): AppError {
   return new AppError(
@@ -89,9 +107,9 @@ export function createImportWorkers(limits: ImportLimits) {
     else running--;
   }
 
-  function run(job: Job): Promise<ReadImport> {
+  function run(job: Job, transferList: ArrayBuffer[] = []): Promise<Answer> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(ENTRY, { workerData: job, resourceLimits: { maxOldGenerationSizeMb: limits.heapMb } });
+      const worker = new Worker(ENTRY, { workerData: job, transferList, resourceLimits: { maxOldGenerationSizeMb: limits.heapMb } });
       live.add(worker);
       let settled = false;
       const settle = (done: () => void) => {
@@ -105,7 +123,7 @@ export function createImportWorkers(limits: ImportLimits) {
       const timer = setTimeout(() => settle(() => reject(tooComplex('time', limits))), limits.timeMs);
       worker.once('message', (m: Answer) =>
         settle(() => {
-          if ('read' in m) resolve(m.read);
+          if ('read' in m || 'analyzed' in m) resolve(m);
           else if ('refused' in m && isErrorCode(m.refused.code)) reject(new AppError(m.refused.code, m.refused.message, undefined, m.refused.mensagem));
           else reject(new Error(`import worker: ${'failed' in m ? m.failed : JSON.stringify(m)}`));
         }),
@@ -123,7 +141,8 @@ export function createImportWorkers(limits: ImportLimits) {
       const { size } = await stat(file);
       await turn();
       try {
-        return await run({
+        const answer = await run({
+          task: 'read',
           file,
           filename,
           size,
@@ -131,6 +150,21 @@ export function createImportWorkers(limits: ImportLimits) {
           inflateRatio: limits.inflateRatio,
           maxBytes: limits.maxBytes,
         });
+        return (answer as { read: ReadImport }).read;
+      } finally {
+        release();
+      }
+    },
+    /**
+     * `analyzeTrack` in a worker. The trace's arrays move there and back (no copy): use the
+     * returned trace, the one given is left empty.
+     */
+    async analyze(trace: SessionTrace, definition: TrackDefinition): Promise<{ analysis: TrackAnalysis; trace: SessionTrace }> {
+      await turn();
+      try {
+        const { proj, ...line } = definition.line;
+        const job: AnalyzeJob = { task: 'analyze', trace, definition: { ...definition, line: { ...line, origin: [proj.originLat, proj.originLon] } } };
+        return ((await run(job, sessionBuffers(trace))) as { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } }).analyzed;
       } finally {
         release();
       }
@@ -156,7 +190,7 @@ async function gzipped(file: string): Promise<boolean> {
 }
 
 /** The bytes of a received .gz, inflated: at most `job.maxInflatedBytes`, and a damaged one refused. */
-async function* inflated(job: Job): AsyncGenerator<Uint8Array> {
+async function* inflated(job: ReadJob): AsyncGenerator<Uint8Array> {
   const raw = createReadStream(job.file);
   const gunzip = createGunzip();
   let bytes = 0;
@@ -184,28 +218,37 @@ async function* inflated(job: Job): AsyncGenerator<Uint8Array> {
   }
 }
 
-/** Reads a received file, inflated if it is a .gz: what `ImportReader` makes of it (the worker's work). */
-export async function readImportFile(job: Job): Promise<ReadImport> {
+/**
+ * Reads a received file, inflated if it is a .gz: what `ImportReader` makes of it, its trace
+ * made the session's in place (`sessionTrace`: a million fixes' worth of work done here too).
+ */
+export async function readImportFile(job: ReadJob): Promise<ReadImport> {
   const gz = await gzipped(job.file);
   const reader = new ImportReader(job.filename, gz ? undefined : job.size);
   // 64 kB pieces: saxes reads a GPX half again as fast in those as in 1 MB ones.
   for await (const chunk of gz ? inflated(job) : (createReadStream(job.file) as AsyncIterable<Uint8Array>)) reader.push(chunk);
-  return reader.finish();
+  const read = reader.finish();
+  if (read.kind === 'trace') sessionTrace(read.file.trace);
+  return read;
 }
 
-/** The typed arrays' buffers of what was read: moved to the main thread, not copied. */
-function transferList(read: ReadImport): ArrayBuffer[] {
-  if (read.kind !== 'trace') return [];
-  const t = read.file.trace;
-  return [...new Set([t.timeMs, t.lat, t.lon, t.speedKmh, t.satellites, t.leanDeg].map((a) => a.buffer as ArrayBuffer))];
-}
+/** The buffers under a trace's columns: moved between threads, not copied. */
+const buffersOf = (...columns: ArrayBufferView[]): ArrayBuffer[] => [...new Set(columns.map((c) => c.buffer as ArrayBuffer))];
+const sessionBuffers = (t: SessionTrace) => buffersOf(t.timeMs, t.lat, t.lon, t.speed, t.satellites, t.roll);
 
-/** The worker's side (import-worker.entry.mjs): reads its one file, answers, ends. */
+/** The worker's side (import-worker.entry.mjs): does its one task, answers, ends. */
 export async function runImportWorker(): Promise<void> {
+  const job = workerData as Job;
   let answer: Answer;
   try {
-    const read = await readImportFile(workerData as Job);
-    return parentPort!.postMessage({ read } satisfies Answer, transferList(read));
+    if (job.task === 'read') {
+      const read = await readImportFile(job);
+      const t = read.kind === 'trace' ? read.file.trace : undefined;
+      return parentPort!.postMessage({ read } satisfies Answer, t ? buffersOf(t.timeMs, t.lat, t.lon, t.speedKmh, t.satellites, t.leanDeg) : []);
+    }
+    const { origin, ...line } = job.definition.line;
+    const analysis = analyzeTrack(job.trace, { ...job.definition, line: { ...line, proj: makeProjection(origin[0], origin[1]) } });
+    return parentPort!.postMessage({ analyzed: { analysis, trace: job.trace } } satisfies Answer, sessionBuffers(job.trace));
   } catch (err) {
     answer =
       err instanceof AppError

@@ -14,7 +14,6 @@ import { localDay } from '../../../../core/imports/local-time';
 import { lapNumbering, lapSixText, loggerTwin, mergeTraces, sessionColumns, sessionTrace, type SessionTrace } from '../../../../core/imports/to-session';
 import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
 import { timeLaps } from '../../../../core/tracks/lap-timing';
-import { analyzeTrack } from '../../../../core/tracks/track-analysis';
 import { liesAcross } from '../../../../core/tracks/track-line';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { Coordination } from '../../db/coordination';
@@ -144,8 +143,8 @@ export function createImportsService(deps: {
     /** The newest file's trace, made the session's to find its track: the session's whole when it is alone. */
     newest: SessionTrace,
   ) {
-    const trace = files.length === 1 ? newest : sessionTrace(mergeTraces(files.map((f) => f.file.trace)));
-    const analysis = analyzeTrack(trace, definition);
+    // Analysed in a worker (the best part of a second on a million fixes); its arrays come back as `trace`.
+    const { analysis, trace } = await workers.analyze(files.length === 1 ? newest : sessionTrace(mergeTraces(files.map((f) => f.file.trace))), definition);
     const warnings: ImportWarning[] = files.flatMap((f) => f.file.warnings);
     // The logger's own laps: its file's, or timed at the file's own line where that really crosses the trace.
     let logger: LoggerLap[] = files.flatMap((f) => f.file.loggerLaps);
@@ -237,7 +236,7 @@ export function createImportsService(deps: {
         }
         const file = read.file;
         const day = localDay(file.trace);
-        const trace = sessionTrace(file.trace);
+        const trace = sessionTrace(file.trace); // done in the worker already: here only its session view (again changes nothing)
         const track = await tracks.identify(trace, owner);
         const date = dateToDdmmyyyy(new Date(Date.UTC(day.y, day.m - 1, day.d)));
         const trackName = trackSegment(options.trackName ?? track.name);
