@@ -34,8 +34,9 @@ export interface ImportLimits {
 
 export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
   maxBytes: MAX_IMPORT_BYTES,
-  // Logger files gzip to 1/3-1/12 of their size (README); 20 leaves room, a bomb of one byte repeated is ~1000.
-  inflateRatio: 20,
+  // Logger files gzip to 1/3-1/16 of their size (GPX the most: its tags repeat; README); 32 leaves
+  // room for wordier ones, a bomb of one byte repeated is ~1000.
+  inflateRatio: 32,
   // A 256 MiB file's fixes live in typed arrays (outside this heap); the heap holds a few pieces of text at a time.
   heapMb: 128,
   timeMs: 60_000,
