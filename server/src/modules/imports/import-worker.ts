@@ -84,12 +84,12 @@ function tooComplex(why: 'memory' | 'time', limits: ImportLimits): AppError {
   );
 }
 
-const MIN_HEAP_MB = 8;
+const MIN_HEAP_MB = 12;
 const ENTRY = new URL('./import-worker.entry.mjs', import.meta.url);
 
 /** The import workers of one instance (the server's, or the CLI's). */
 export function createImportWorkers(limits: ImportLimits) {
-  // Below this a worker's isolate may not even start, and V8 ends the whole process then, not the worker.
+  // Below this a worker's isolate may not even start (seen at 2 MB), and V8 then ends the whole process, not the worker.
   if (!(limits.heapMb >= MIN_HEAP_MB)) throw new Error(`An import worker's heap must be at least ${MIN_HEAP_MB} MB (${limits.heapMb} given).`);
   let running = 0;
   const waiting: (() => void)[] = [];
