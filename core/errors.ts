@@ -41,6 +41,8 @@ export const ERROR_STATUS = {
   'import/too-large': 413,
   'import/laps-without-trace': 422,
   'import/not-imported': 403,
+  'import/too-complex': 422,
+  'import/corrupt-gzip': 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -85,6 +87,8 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'import/too-large': 'The file is larger than the import limit; nothing was stored.',
   'import/laps-without-trace': 'A lap.six needs its gps.six imported first (same day, same laps); nothing was stored.',
   'import/not-imported': 'Only an imported session can be deleted, and only by whoever imported it.',
+  'import/too-complex': 'The file is too large or too complex to read (it needed more memory or time than an import may take); nothing was stored.',
+  'import/corrupt-gzip': 'The .gz is damaged or cut short and cannot be inflated; nothing was stored.',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -1,6 +1,9 @@
 // Fuzzing: every parser of outside input gets N generated inputs (fast-check, seeded): random
 // bytes, random text, and valid files mutated (bytes flipped, cut, spliced, lines repeated).
-// Nothing may escape but the parser's own documented error, and no input may take long.
+// Nothing may escape but the parser's own documented error, and no input may take long. The
+// imports are read in a worker thread with a heap ceiling (FUZZ_HEAP_MB, fuzz-imports.ts), as
+// the server reads them: an input that needs more fails the run; one target repeats a line of
+// each format tens of thousands of times (a small .gz inflates to that), for state kept per line.
 //
 //   npm run fuzz                      100,000 inputs per parser
 //   npm run fuzz -- --runs 3000       what npm test runs
@@ -8,6 +11,7 @@
 import fc from 'fast-check';
 import { parseArgs } from 'node:util';
 import { isUtf8 } from 'node:buffer';
+import { Worker } from 'node:worker_threads';
 import { decodeGpsColumns, encodeGpsColumns } from '../core/formats/gps-columns-codec';
 import { ExportFormatError, parseFirebaseExport } from '../core/formats/firebase-export';
 import { ddmmyyyyToIso, isDdmmyyyy, isValidTrackName } from '../core/formats/dates';
@@ -19,9 +23,7 @@ import { parseLapSix } from '../core/formats/lap-six';
 import { toGpx, toRaceRenderCsv } from '../core/formats/exports';
 import { generateSession } from '../core/sim/session-generator';
 import { loadTracks } from '../server/src/lib/track-files';
-import { AppError } from '../core/errors';
-import { ImportReader } from '../core/imports/importer';
-import { gpsSixText, sessionColumns, sessionTrace } from '../core/imports/to-session';
+import { FUZZ_HEAP_MB, type FuzzAnswer, type FuzzImport } from './fuzz-imports';
 import * as W from '../core/imports/test-support/writers';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261122' } } });
@@ -83,40 +85,72 @@ const importSamples: [string, string, Uint8Array][] = [
   ['gps.six', '15112026_gps.six', validGps],
 ];
 
-/** An import read from bytes cut into pieces anywhere (as a socket brings them). */
+/** The worker the imports are read in (a new one after an input killed it). */
+class ImportWorker {
+  private worker: Worker | undefined;
+  private pending: { resolve: (a: FuzzAnswer) => void; reject: (e: Error) => void } | undefined;
+
+  read(input: FuzzImport): Promise<FuzzAnswer> {
+    if (!this.worker) {
+      const w = new Worker(new URL('./fuzz-imports-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: FUZZ_HEAP_MB } });
+      w.on('message', (a: FuzzAnswer) => this.settle((p) => p.resolve(a)));
+      w.on('error', (err: Error & { code?: string }) => {
+        this.worker = undefined;
+        const why = err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the read needed more than ${FUZZ_HEAP_MB} MB of heap` : err.message;
+        this.settle((p) => p.reject(new Error(why)));
+      });
+      this.worker = w;
+    }
+    return new Promise((resolve, reject) => {
+      this.pending = { resolve, reject };
+      this.worker!.postMessage(input);
+    });
+  }
+  private settle(done: (p: NonNullable<ImportWorker['pending']>) => void) {
+    const p = this.pending;
+    this.pending = undefined;
+    if (p) done(p);
+  }
+  stop() {
+    void this.worker?.terminate();
+  }
+}
+const importWorker = new ImportWorker();
+
+/** An import read from bytes cut into pieces anywhere (as a socket brings them), in the worker. */
 function importTarget(name: string, filename: string, base: Uint8Array): Target {
   return {
     name: `import: ${name} (ImportReader)`,
     arb: fc.tuple(bytesArb(base), fc.array(fc.nat(), { maxLength: 6 })),
-    run: ([b, cuts]: [Uint8Array, number[]]) => {
-      const reader = new ImportReader(filename);
-      let at = 0;
-      for (const c of cuts.map((x) => x % (b.length + 1)).sort((x, y) => x - y)) {
-        reader.push(b.subarray(at, Math.max(at, c)));
-        at = Math.max(at, c);
-      }
-      reader.push(b.subarray(at));
-      const read = reader.finish();
-      if (read.kind === 'trace') {
-        const t = read.file.trace;
-        for (let i = 1; i < t.count; i++) if (!(t.timeMs[i]! > t.timeMs[i - 1]!)) throw new Error('fixes out of time order');
-        // What the session is made of must be a gps.six the device parser takes whole.
-        const trace = sessionTrace(t);
-        const six = gpsSixText(sessionColumns(trace, [], new Map()));
-        const back = parseGpsSix(six);
-        if (back.problems.length || back.value.count !== t.count) throw new Error(`gps.six of the import does not parse: ${JSON.stringify(back.problems[0])}`);
-        // The columns are handed to the receiver as that file's parse: they must be what it parses to.
-        let from = 0;
-        for (const c of sessionColumns(trace, [], new Map(), 100)) {
-          for (const k of GPS_COLUMN_KEYS)
-            for (let i = 0; i < c.count; i++)
-              if (back.value[k][from + i] !== c[k][i]) throw new Error(`${k}[${from + i}]: wrote ${c[k][i]}, reads back ${back.value[k][from + i]}`);
-          from += c.count;
-        }
-      }
+    run: async ([bytes, cuts]: [Uint8Array, number[]]) => readInWorker({ bytes, cuts, filename }),
+  };
+}
+
+async function readInWorker(input: FuzzImport): Promise<void> {
+  const answer = await importWorker.read(input);
+  // The importers' one documented refusal (AppError import/…); every other error is a bug.
+  if (!answer.ok && !answer.allowed) throw new Error(answer.message);
+}
+
+/**
+ * Per-line growth: one of the first lines of a valid file (its header, the sections where the
+ * logger's laps are) repeated up to 600,000 times, what a small .gz inflates to: a state kept
+ * per line without a bound outgrows the heap ceiling (a SpeedAngle timer did, at 64 MB).
+ */
+function repeatedLineTarget(): Target {
+  const cases = importSamples.map(([, filename, base]) => ({ filename, lines: text(base).split('\n') }));
+  return {
+    name: 'import: a header line of each format repeated up to 600,000 times (ImportReader, heap ceiling)',
+    runs: 16,
+    slowMs: 20_000, // up to ~60 MB each, where the others are a few kB
+    arb: fc.tuple(fc.nat(cases.length - 1), fc.nat(), fc.integer({ min: 100_000, max: 600_000 })),
+    run: async ([which, line, times]: [number, number, number]) => {
+      const { filename, lines } = cases[which]!;
+      const at = line % Math.min(40, lines.length);
+      const repeated = `${lines[at]}\n`.repeat(times);
+      const bytes = enc.encode([...lines.slice(0, at), repeated, ...lines.slice(at + 1)].join('\n'));
+      await readInWorker({ bytes, cuts: [], filename });
     },
-    // The importers' one documented refusal; every other error is a bug.
-    allowed: (e) => e instanceof AppError && e.code.startsWith('import/'),
   };
 }
 
@@ -154,13 +188,17 @@ const bytesArb = (base: Uint8Array) =>
 interface Target {
   name: string;
   arb: fc.Arbitrary<unknown>;
-  run: (input: never) => void;
+  run: (input: never) => void | Promise<void>;
+  /** Fewer inputs than the others, and the longest one may take (large ones). */
+  runs?: number;
+  slowMs?: number;
   /** The errors this parser documents; anything else escaping is a failure. */
   allowed?: (err: unknown) => boolean;
 }
 
 const targets: Target[] = [
   ...importSamples.map(([name, filename, base]) => importTarget(name, filename, base)),
+  repeatedLineTarget(),
   { name: 'lap.six (parseLapSix)', arb: bytesArb(validLap).map(text), run: (s: string) => void parseLapSix(s) },
   { name: 'gps.six (parseGpsSix, bytes)', arb: bytesArb(validGps), run: (b: Uint8Array) => void parseGpsSix(b) },
   {
@@ -230,28 +268,30 @@ console.log(`fuzz: ${runs} inputs per parser, seed ${seed}`);
 for (const t of targets) {
   let slowest = 0;
   const started = performance.now();
-  const result = fc.check(
-    fc.property(t.arb, (input) => {
+  const n = Math.min(runs, t.runs ?? runs);
+  const result = await fc.check(
+    fc.asyncProperty(t.arb, async (input) => {
       const t0 = performance.now();
       try {
-        t.run(input as never);
+        await t.run(input as never);
       } catch (err) {
         if (!t.allowed?.(err)) throw err;
       } finally {
         slowest = Math.max(slowest, performance.now() - t0);
       }
     }),
-    { seed, numRuns: runs },
+    { seed, numRuns: n },
   );
   const ms = performance.now() - started;
   if (result.failed) {
     failed = true;
     console.error(`✗ ${t.name}: ${fc.defaultReportMessage(result)}`);
-  } else if (slowest > 1000) {
+  } else if (slowest > (t.slowMs ?? 1000)) {
     failed = true;
     console.error(`✗ ${t.name}: an input took ${slowest.toFixed(0)} ms (a hang in the making)`);
   } else {
-    console.log(`✓ ${t.name}: ${runs} inputs in ${(ms / 1000).toFixed(1)} s, slowest ${slowest.toFixed(1)} ms`);
+    console.log(`✓ ${t.name}: ${n} inputs in ${(ms / 1000).toFixed(1)} s, slowest ${slowest.toFixed(1)} ms`);
   }
 }
+importWorker.stop();
 process.exit(failed ? 1 : 0);

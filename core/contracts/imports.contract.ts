@@ -28,8 +28,20 @@ export const importResponseSchema = z.object({
   track: z.object({ id: z.string(), name: z.string(), source: trackSourceSchema }),
   /** Files of that day at that track imported so far (one session). */
   files: z.number().int(),
-  /** The complete laps, timed by Voltas from the trace at the track's start/finish; `loggerSeconds` the logger's own time of that lap. */
-  laps: z.array(z.object({ heat: z.string(), number: z.number().int(), seconds: z.number(), kind: lapKindSchema, loggerSeconds: z.number().nullable() })),
+  /**
+   * The complete laps (the one lap list, decision 028): `seconds` the time shown, the logger's own
+   * (`loggerSeconds`) where its file timed that lap, else Voltas's GPS time (`gpsSeconds`).
+   */
+  laps: z.array(
+    z.object({
+      heat: z.string(),
+      number: z.number().int(),
+      seconds: z.number(),
+      gpsSeconds: z.number(),
+      kind: lapKindSchema,
+      loggerSeconds: z.number().nullable(),
+    }),
+  ),
   bestLapSeconds: z.number().nullable(),
   /** The laps as the logger itself timed them (AiM, SpeedAngle, RaceChrono, TrackAddict, a VBO's own line). */
   loggerLaps: z.array(z.number()),

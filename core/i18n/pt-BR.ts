@@ -400,6 +400,9 @@ export const ptBR = {
     'import/too-large': 'O arquivo passa do limite de importação; nada foi gravado.',
     'import/laps-without-trace': 'Um lap.six precisa do gps.six do mesmo dia importado antes; nada foi gravado.',
     'import/not-imported': 'Só uma sessão importada pode ser apagada, e só por quem a importou.',
+    'import/too-complex':
+      'O arquivo é grande ou complexo demais para ser lido (precisou de mais memória ou tempo do que uma importação pode usar); nada foi gravado.',
+    'import/corrupt-gzip': 'O .gz está danificado ou incompleto e não pode ser descomprimido; nada foi gravado.',
   } satisfies Record<ErrorCode, string>,
 } as const;
 

@@ -9,6 +9,9 @@ import { splitCsvLine } from './csv-line';
 import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
 import { localToUtcMs, utcOffsetHours } from './local-time';
 
+/** Race Studio writes about 15 header lines; a file with this many and no names row yet is refused. */
+const MAX_HEADER_LINES = 500;
+
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 /** `Saturday, November 14, 2026`, `November 14, 2026`, `14/11/2026` or `2026-11-14` → [y, m, d]. */
@@ -65,6 +68,14 @@ export function createAimReader(): FormatReader {
         phase = 'units';
         return;
       }
+      // Refused past the bound rather than kept: every header line is held until the names row.
+      if (header.size >= MAX_HEADER_LINES)
+        throw new AppError(
+          'import/too-complex',
+          `AiM CSV with more than ${MAX_HEADER_LINES} header lines before its names row; nothing was stored.`,
+          undefined,
+          `CSV do AiM com mais de ${MAX_HEADER_LINES} linhas de cabeçalho antes da linha de nomes das colunas; nada foi gravado.`,
+        );
       header.set(f[0]!, f.slice(1));
       return;
     }

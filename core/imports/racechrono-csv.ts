@@ -8,7 +8,7 @@
  */
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
-import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
+import { lineReader, MAX_LOGGER_LAPS, num, TraceBuilder, tooManyLaps, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
 
 interface Columns {
   time: number;
@@ -85,7 +85,11 @@ export function createRaceChronoReader(): FormatReader {
     }
     const lap = c.lap >= 0 ? num(f[c.lap]) : undefined;
     if (lap !== undefined && lap !== lapNumber) {
-      if (lapNumber !== undefined) lapStarts.push(t * 1000);
+      if (lapNumber !== undefined) {
+        // Refused past the bound: a lap number changing on every row is no logger's laps.
+        if (lapStarts.length >= MAX_LOGGER_LAPS + 1) throw tooManyLaps('RaceChrono');
+        lapStarts.push(t * 1000);
+      }
       lapNumber = lap;
     }
     if (lat === lastLat && lon === lastLon) return; // the same fix again between two GPS updates

@@ -9,7 +9,7 @@
 import { AppError } from '../errors';
 import type { Gate } from '../tracks/gate';
 import { localToUtcMs, utcOffsetHours } from './local-time';
-import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
+import { lineReader, MAX_LOGGER_LAPS, num, TraceBuilder, tooManyLaps, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
 
 const STEP_MS = 100;
 const MPH = 1.609344;
@@ -61,7 +61,10 @@ export function createSpeedAngleReader(): FormatReader {
     }
     if (section === 'timer') {
       const m = /^#1,(\d+):(\d+(?:\.\d+)?)$/.exec(t);
-      if (m) crossings.push((Number(m[1]) * 60 + Number(m[2])) * 1000);
+      if (!m) return;
+      // Refused past the bound: a timer of millions of crossings is a bomb, not a day's laps.
+      if (crossings.length >= MAX_LOGGER_LAPS + 1) throw tooManyLaps('SpeedAngle');
+      crossings.push((Number(m[1]) * 60 + Number(m[2])) * 1000);
       return;
     }
     if (section !== 'trace') return;

@@ -3,6 +3,7 @@
  * arrive (times going backwards, repeated fixes and impossible jumps dropped and counted), with
  * what the file says about itself (its own laps, its start/finish line, its track's name).
  */
+import { AppError } from '../errors';
 import { haversineM } from '../sim/geo';
 import type { Gate } from '../tracks/gate';
 
@@ -51,6 +52,21 @@ const EARLIEST_MS = Date.UTC(1990, 0, 1);
 const LATEST_MS = Date.UTC(2100, 0, 1);
 /** No file holds more fixes than this (3 h at 100 Hz); beyond it the import stops with a warning. */
 export const MAX_FIXES = 1_080_000;
+
+/**
+ * A day at a track has fewer than 1,000 laps: a file whose logger laps (line crossings, lap
+ * starts) pass this is not a logger's, and is refused rather than kept line by line.
+ */
+export const MAX_LOGGER_LAPS = 5_000;
+
+export function tooManyLaps(format: string): AppError {
+  return new AppError(
+    'import/too-complex',
+    `The ${format} file holds more than ${MAX_LOGGER_LAPS} laps of its own, which no day at a track has; nothing was stored.`,
+    undefined,
+    `O arquivo (${format}) tem mais de ${MAX_LOGGER_LAPS.toLocaleString('pt-BR')} voltas próprias, o que nenhum dia de pista tem; nada foi gravado.`,
+  );
+}
 
 class Growable<T extends Float64Array | Int16Array> {
   constructor(

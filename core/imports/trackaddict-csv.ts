@@ -12,13 +12,11 @@
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
 import { localToUtcMs, utcOffsetHours } from './local-time';
-import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
+import { lineReader, MAX_LOGGER_LAPS, num, TraceBuilder, tooManyLaps, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
 
 /** A header row longer than this is no TrackAddict header (OBD channels make it long, not this long). */
 const MAX_HEADER_LINE = 16_384;
 const MAX_COLUMNS = 512;
-/** Lap changes kept (a day at a kart track is a few hundred). */
-export const MAX_LOGGER_LAPS = 5_000;
 
 /** `# Lap 3: 00:01:47.089` → [3, 107.089]. */
 export function trackAddictLapLine(line: string): [number, number] | undefined {
@@ -113,8 +111,9 @@ export function createTrackAddictReader(filename = ''): FormatReader {
     const ms = c.utc >= 0 ? Math.round(seconds * 1000) : localStart! + Math.round(seconds * 1000);
     const lap = c.lap >= 0 ? num(f[c.lap]) : undefined;
     if (lap !== undefined && lap !== lapNumber) {
-      if (lapNumber !== undefined && changes.length < MAX_LOGGER_LAPS)
-        changes.push({ ms, seconds: pending && pending[0] === lapNumber ? pending[1] : undefined });
+      // As every reader's: more laps of its own than any day at a track has is refused, not cut.
+      if (changes.length >= MAX_LOGGER_LAPS + 1) throw tooManyLaps('TrackAddict');
+      if (lapNumber !== undefined) changes.push({ ms, seconds: pending && pending[0] === lapNumber ? pending[1] : undefined });
       pending = undefined;
       lapNumber = lap;
     }

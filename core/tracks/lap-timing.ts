@@ -60,7 +60,7 @@ const PIT_SHARE = 0.5;
 const FROM_STOP_WINDOW_MS = 3_000;
 /**
  * A crossing slower than this share of the session's usual crossing speed was not at speed: the
- * pit lane, or rolling off from the grid. A lap that starts there is an out-lap; one that ends there, an in-lap.
+ * pit lane. A lap that ends there is an in-lap; one that starts there after other laps, an out-lap.
  */
 const AT_SPEED_SHARE = 0.6;
 /** Pieces before the first crossing or after the last shorter than this are no lap (a single-lap export's lead-in). */
@@ -179,7 +179,8 @@ function stretches(trace: Trace, time: Float64Array, from: number, to: number, g
       if (stillFrom < 0) stillFrom = i;
       continue;
     }
-    if (stillFrom >= 0 && (i === to || time[i]! - time[stillFrom]! >= stillMs)) {
+    // Standing counts from the last fix in motion (a logger may write nothing while the bike stands).
+    if (stillFrom >= 0 && (i === to || time[i]! - time[Math.max(from, stillFrom - 1)]! >= stillMs)) {
       close(start, stillFrom);
       start = i;
     }
@@ -240,7 +241,9 @@ export function timeLaps(trace: Trace, gate: Gate, options: LapTimingOptions = {
       const [a, b] = [inRun[k - 1]!, inRun[k]!];
       // A gap inside: line to line, but not known to be a lap (nothing is timed on it).
       if (longestGapMs(time, a.index, b.index + 1) > GAP_INSIDE_MS) push('partial', a, b);
-      else push((k === 1 && leftStopAtLine) || !atSpeed(a) ? 'out' : !atSpeed(b) ? 'in' : 'flying', a, b, true);
+      // The first lap is the out-lap when the stretch left the pits right at the line; where it
+      // reached the line from the pits first, that piece was the out-lap and this one is a lap.
+      else push(k === 1 ? (leftStopAtLine ? 'out' : !atSpeed(b) ? 'in' : 'flying') : !atSpeed(a) ? 'out' : !atSpeed(b) ? 'in' : 'flying', a, b, true);
     }
     const last = inRun[inRun.length - 1]!;
     if (time[to - 1]! - last.ms >= MIN_PIECE_MS) push(toStop ? 'in' : 'partial', last, at(to - 1, time));

@@ -46,6 +46,7 @@ import { meRoutes } from './modules/users/me.routes';
 import { tracksRoutes } from './modules/tracks/tracks.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { createImportsService } from './modules/imports/imports.service';
+import type { ImportLimits } from './modules/imports/import-worker';
 import { createTracksService } from './modules/tracks/tracks.service';
 import { trackCatalogue } from './modules/tracks/track-catalogue';
 import { loadTracks } from './lib/track-files';
@@ -73,6 +74,8 @@ export interface AppDeps {
   timeouts?: { idleMs: number; requestMs: number };
   /** Live-update streams: how often each pings and re-checks its sign-in, and how many one instance holds (tests shrink both). */
   live?: { heartbeatMs?: number; maxStreams?: number };
+  /** Import limits: size, inflation, a reading worker's memory and time (tests make them small). */
+  imports?: Partial<ImportLimits>;
 }
 
 /**
@@ -253,8 +256,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   const tracks = createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks(), rules: trackRules });
   for (const [cache, size] of Object.entries({ ...tracks.caches(), ...reader.caches() })) metrics.watchCache(cache, size);
   await app.register(tracksRoutes, { tracks, reader, demoDeviceId: DEMO_DEVICE_ID });
+  const imports = createImportsService({ db, blobs, receiver, tracks, coordination: database.coordination, ...(deps.imports ? { limits: deps.imports } : {}) });
   await app.register(importsRoutes, {
-    imports: createImportsService({ db, blobs, receiver, tracks, coordination: database.coordination }),
+    imports,
     reader,
     demoDeviceId: DEMO_DEVICE_ID,
   });
@@ -272,6 +276,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     waiting.add(timer);
   });
   app.addHook('preClose', async () => {
+    await imports.close();
     stopAnalysing();
     for (const timer of waiting) clearTimeout(timer);
     await analysing;

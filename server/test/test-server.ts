@@ -33,7 +33,14 @@ export interface TestServer extends BuiltApp {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  opts: { dataDir?: string; keepDataDir?: boolean; logger?: object; timeouts?: { idleMs: number; requestMs: number }; live?: AppDeps['live'] } = {},
+  opts: {
+    dataDir?: string;
+    keepDataDir?: boolean;
+    logger?: object;
+    timeouts?: { idleMs: number; requestMs: number };
+    live?: AppDeps['live'];
+    imports?: AppDeps['imports'];
+  } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'voltas-test-'));
   const port = await freePort();
@@ -53,6 +60,7 @@ export async function startTestServer(
     ...(opts.logger ? { logger: opts.logger } : {}),
     ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
     ...(opts.live ? { live: opts.live } : {}),
+    ...(opts.imports ? { imports: opts.imports } : {}),
   });
   await built.app.listen({ port, host: '127.0.0.1' });
   return {

@@ -67,6 +67,7 @@ export async function importSessionsCommand(
       }
       await receiver.drain();
     } finally {
+      await imports.close();
       events.stop();
     }
     process.stdout.write(`${positionals.length - failed} de ${positionals.length} arquivos importados para ${owner}.\n`);

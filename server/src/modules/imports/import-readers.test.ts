@@ -1,15 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../../core/errors';
 import { detectFormat } from '../../../../core/imports/detect';
 import { readImport, type ReadImport } from '../../../../core/imports/importer';
 import { checksumOk, createNmeaReader } from '../../../../core/imports/nmea';
 import { nmeaSentence } from '../../../../core/imports/test-support/writers';
-import { LineSplitter, num, numIn, TraceBuilder } from '../../../../core/imports/trace';
+import { LineSplitter, MAX_LOGGER_LAPS, num, numIn, TraceBuilder } from '../../../../core/imports/trace';
 import { createVboReader, hhmmssToMs } from '../../../../core/imports/vbo';
 import { createRandom } from '../../../../core/sim/geo';
 import { parseAimDate, parseClock } from '../../../../core/imports/aim-csv';
-import { MAX_LOGGER_LAPS, trackAddictFileStart, trackAddictLapLine } from '../../../../core/imports/trackaddict-csv';
+import { trackAddictFileStart, trackAddictLapLine } from '../../../../core/imports/trackaddict-csv';
+import { readImportFile } from './import-worker';
 
 // Each reader on real bytes, on hand-made edge cases, and on hostile input: what is complete is
 // kept, what is not is counted, and a file that cannot be read is refused with its reason.
@@ -330,7 +334,7 @@ describe('TrackAddict CSV', () => {
     expect(e.mensagem).toContain('TrackAddict');
   });
 
-  it('hostile: a header of thousands of columns is refused; a Lap column that changes on every row keeps at most MAX_LOGGER_LAPS laps', async () => {
+  it('hostile: a header of thousands of columns is refused; so is a Lap column that changes on every row past MAX_LOGGER_LAPS', async () => {
     const wide = [
       '# RaceRender Data: TrackAddict 4.8.0',
       `"Time","UTC Time","Latitude","Longitude",${Array.from({ length: 600 }, (_, k) => `"c${k}"`).join(',')}`,
@@ -338,10 +342,10 @@ describe('TrackAddict CSV', () => {
     ].join('\n');
     expect((await refusal(read(wide))).mensagem).toContain('colunas');
     const rows = [...head];
-    for (let k = 0; k < MAX_LOGGER_LAPS + 500; k++) rows.push(row(k, k, 1, 50.85 + k * 1e-5));
-    const f = await trace(rows.join('\n') + '\n');
-    expect(f.trace.count).toBe(MAX_LOGGER_LAPS + 500);
-    expect(f.loggerLaps.length).toBe(MAX_LOGGER_LAPS - 1);
+    for (let k = 0; k < MAX_LOGGER_LAPS; k++) rows.push(row(k, k, 1, 50.85 + k * 1e-5));
+    expect((await trace(rows.join('\n') + '\n')).loggerLaps.length).toBe(MAX_LOGGER_LAPS - 2); // lap 0 (from the start) is no lap
+    for (let k = MAX_LOGGER_LAPS; k < MAX_LOGGER_LAPS + 500; k++) rows.push(row(k, k, 1, 50.85 + k * 1e-5));
+    expect((await refusal(read(rows.join('\n') + '\n'))).mensagem).toContain('voltas próprias');
   });
 });
 
@@ -509,5 +513,96 @@ describe('a VBO row read in place (vbo-row-fast.ts) against the plain reading', 
     expect(plain.trace.count).toBeGreaterThan(2000);
     for (const k of ['timeMs', 'lat', 'lon', 'speedKmh', 'satellites', 'leanDeg'] as const)
       expect(Array.from(fast.trace[k]), k).toEqual(Array.from(plain.trace[k]));
+  });
+});
+
+describe('hostile input that grows with its lines, or with its inflation', () => {
+  const sa = (timerLines: number) =>
+    [
+      '#D=11-15-2026 10:00:00=',
+      '<timer #unit=KM/h>',
+      ...Array.from({ length: timerLines }, (_, k) => `#1,${Math.floor(k / 60)}:${String(k % 60).padStart(2, '0')}.000`),
+      '</timer>',
+      '<trace #pt=1>',
+      '-23.7,-46.6,0,0,0,0,50,0,9,1,0',
+      '',
+    ].join('\n');
+
+  it('a SpeedAngle <timer> of 5,001 laps is refused, one of 5,000 read (the logger’s laps are kept per line)', async () => {
+    expect((await refusal(read(sa(5002), 'a.sa'))).code).toBe('import/too-complex');
+    expect((await trace(sa(5001), 'a.sa')).loggerLaps.length).toBe(5000);
+  });
+
+  it('a RaceChrono lap number changing on every row is refused past 5,000 laps', async () => {
+    const head = REAL_RACECHRONO.split('\n').slice(0, 12);
+    const names = head.find((l) => l.includes('timestamp'))!.split(',');
+    const row = (k: number) =>
+      names
+        .map((n) =>
+          n === 'timestamp'
+            ? String(1767150797 + k / 10)
+            : n === 'lap_number'
+              ? String(k)
+              : n === 'latitude'
+                ? '31.0781678'
+                : n === 'longitude'
+                  ? '121.1164132'
+                  : '1',
+        )
+        .join(',');
+    const rows = Array.from({ length: 5100 }, (_, k) => row(k));
+    const e = await refusal(
+      read(
+        [...REAL_RACECHRONO.split('\n').slice(0, REAL_RACECHRONO.split('\n').indexOf(head.find((l) => l.includes('timestamp'))!) + 3), ...rows, ''].join('\n'),
+      ),
+    );
+    expect(e.code).toBe('import/too-complex');
+  });
+
+  it('an AiM header that never ends is refused past 500 lines, not held line by line', async () => {
+    const lines = ['"Format","AiM CSV File"', ...Array.from({ length: 600 }, (_, k) => `"Campo ${k}","valor"`), ''];
+    const e = await refusal(read(lines.join('\n')));
+    expect(e.code).toBe('import/too-complex');
+    expect(e.mensagem).toContain('linhas de cabeçalho');
+  });
+
+  describe('a received .gz (read as the import worker reads it)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'voltas-gz-'));
+    const job = (bytes: Buffer, limits = { maxBytes: 1 << 20, inflateRatio: 20 }) => {
+      const file = path.join(dir, `f${Math.random()}`);
+      writeFileSync(file, bytes);
+      return {
+        task: 'read' as const,
+        file,
+        filename: 'a.nmea.gz',
+        size: bytes.length,
+        maxInflatedBytes: Math.min(limits.maxBytes, limits.inflateRatio * bytes.length),
+        ...limits,
+      };
+    };
+    const nmea = nmeaSentence('GPRMC,120000.00,A,2342.000,S,04641.000,W,10.0,90.0,151126,,') + '\n';
+
+    it('inflating past 20 times its size: 413 there (a bomb of blanks is ~1000 times)', async () => {
+      const e = await refusal(readImportFile(job(gzipSync(Buffer.concat([Buffer.from(nmea), Buffer.alloc(500_000, 0x20)])))));
+      expect(e.code).toBe('import/too-large');
+      expect(e.mensagem).toContain('20 vezes');
+    });
+
+    it('past the import limit, whatever the ratio: 413', async () => {
+      const e = await refusal(
+        readImportFile(job(gzipSync(Buffer.concat([Buffer.from(nmea), Buffer.alloc(3 << 20, 0x20)])), { maxBytes: 1 << 20, inflateRatio: 1e6 })),
+      );
+      expect(e.code).toBe('import/too-large');
+    });
+
+    it('damaged, or cut short: 422 import/corrupt-gzip', async () => {
+      const good = gzipSync(Buffer.from(nmea.repeat(2000)));
+      const flipped = Buffer.from(good);
+      for (let i = 100; i < 140; i++) flipped[i] = flipped[i]! ^ 0x5a;
+      const generous = { maxBytes: 1 << 20, inflateRatio: 1e6 }; // the data's own fault, not its ratio
+      expect((await refusal(readImportFile(job(flipped, generous)))).code).toBe('import/corrupt-gzip');
+      expect((await refusal(readImportFile(job(good.subarray(0, good.length >> 1), generous)))).code).toBe('import/corrupt-gzip');
+      rmSync(dir, { recursive: true, force: true });
+    });
   });
 });

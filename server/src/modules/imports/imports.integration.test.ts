@@ -1,4 +1,4 @@
-import { createGzip, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,6 @@ import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
 import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
 import { parseGpsSix } from '../../../../core/formats/gps-six';
 import * as W from '../../../../core/imports/test-support/writers';
-import { nmeaSentence } from '../../../../core/imports/test-support/writers';
 import { buildRacingLine, generateSession } from '../../../../core/sim/session-generator';
 import { gateAcross } from '../../../../core/tracks/gate';
 import { loadTracks } from '../../lib/track-files';
@@ -330,38 +329,7 @@ describe('bad files are refused with a clear reason and store nothing', () => {
     if (!(res instanceof Error)) expect(res.status).toBe(415);
   });
 
-  it('a file over 256 MiB: 413 before it is read to its end', async () => {
-    // A RaceChrono file (read as it arrives) whose rows are all unreadable: only its size stops it.
-    const chunk = Buffer.alloc(1 << 20, 'A\n');
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(ctl) {
-        if (sent++ >= 300) ctl.close();
-        else ctl.enqueue(sent === 1 ? Buffer.concat([Buffer.from('Format,3\n'), chunk]) : chunk);
-      },
-    });
-    const res = await ana
-      .request('/api/imports?filename=big.csv', { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'text/csv' } } as RequestInit)
-      .catch((e: Error) => e);
-    if (res instanceof Error)
-      expect(sent).toBeLessThan(300); // the server closed the connection early
-    else expect(res.status).toBe(413);
-  });
-
-  it('a .gz that inflates past 1 GiB: 413 once it gets there, nothing stored', async () => {
-    const spaces = Buffer.alloc(1 << 20, 0x20);
-    const parts: Buffer[] = [];
-    const gz = createGzip({ level: 1 });
-    gz.on('data', (b: Buffer) => parts.push(b));
-    const done = new Promise((r) => gz.on('end', r));
-    gz.write(nmeaSentence('GPRMC,120000.00,A,2342.000,S,04641.000,W,10.0,90.0,151126,,') + '\n');
-    for (let k = 0; k < 1040; k++) gz.write(spaces);
-    gz.end();
-    await done;
-    const r = await importFile(ana, 'bomba.nmea.gz', Buffer.concat(parts));
-    expect(r.status).toBe(413);
-    expect(r.body.mensagem).toContain('descomprimido');
-  }, 60_000);
+  // Bodies over the size limit, .gz bombs and damaged .gz: imports-limits.integration.test.ts (with the limits made small).
 
   it('one rider runs at most two imports at once: a third is 429 while they are in flight', async () => {
     const releases: (() => void)[] = [];

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '../../../../core/contracts/common.contract';
-import { importQuerySchema, importResponseSchema, MAX_IMPORT_BYTES } from '../../../../core/contracts/imports.contract';
+import { importQuerySchema, importResponseSchema } from '../../../../core/contracts/imports.contract';
 import { sessionParamsSchema } from '../../../../core/contracts/sessions.contract';
 import { heavyReadKey } from '../../plugins/heavy-reads';
 import { viewerOf } from '../sessions/device-check';
@@ -31,7 +31,7 @@ export async function importsRoutes(app: FastifyInstance, opts: { imports: Impor
       {
         // Heavy: at most MAX_HEAVY_READS_IN_FLIGHT imports at once per rider, and 60 a minute (per rider, not per address).
         config: { access: 'rider', heavyRead: true, rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: heavyReadKey } },
-        bodyLimit: MAX_IMPORT_BYTES,
+        bodyLimit: imports.limits.maxBytes,
         schema: {
           tags: ['imports'],
           summary:

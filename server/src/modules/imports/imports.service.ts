@@ -1,21 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, promises as fs } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import { promises as fs } from 'node:fs';
 import type { Kysely } from 'kysely';
-import { MAX_IMPORT_BYTES, type ImportAnswer } from '../../../../core/contracts/imports.contract';
+import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
 import type { SessionAddress } from '../../../../core/contracts/session-paths';
 import { AppError } from '../../../../core/errors';
 import { dateToDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
 import { parseLapSix } from '../../../../core/formats/lap-six';
 import { HEATS } from '../../../../core/formats/six-lines';
 import { importWarningText } from '../../../../core/i18n/pt-BR-imports';
-import { isGzip } from '../../../../core/imports/detect';
-import { ImportReader, readImport, type ReadImport } from '../../../../core/imports/importer';
+import { isGzip, SNIFF_BYTES } from '../../../../core/imports/detect';
+import { ImportReader } from '../../../../core/imports/importer';
 import { localDay } from '../../../../core/imports/local-time';
 import { lapNumbering, lapSixText, loggerTwin, mergeTraces, sessionColumns, sessionTrace, type SessionTrace } from '../../../../core/imports/to-session';
 import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
 import { timeLaps } from '../../../../core/tracks/lap-timing';
-import { analyzeTrack } from '../../../../core/tracks/track-analysis';
 import { liesAcross } from '../../../../core/tracks/track-line';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { Coordination } from '../../db/coordination';
@@ -36,9 +34,7 @@ import {
   recordImportFile,
   type ImportFileRow,
 } from './imports.repository';
-
-/** A .gz may inflate to at most this: a "zip bomb" stops here. */
-export const MAX_INFLATED_BYTES = 1024 * 1024 * 1024;
+import { createImportWorkers, DEFAULT_IMPORT_LIMITS, type ImportLimits } from './import-worker';
 
 /** A track's name as a session path segment: the characters a track name may hold, at most 64. */
 export function trackSegment(name: string): string {
@@ -53,57 +49,29 @@ export function trackSegment(name: string): string {
   return isValidTrackName(cleaned) ? cleaned : 'Pista';
 }
 
-/** The bytes of a stored file, inflated if it is a .gz (with the inflation limit). */
-async function* bytesOf(file: string): AsyncGenerator<Uint8Array> {
-  const head = Buffer.alloc(2);
-  const fh = await fs.open(file, 'r');
-  try {
-    await fh.read(head, 0, 2, 0);
-  } finally {
-    await fh.close();
-  }
-  const raw = createReadStream(file); // 64 kB pieces: saxes reads a GPX half again as fast in those as in 1 MB ones
-  if (!isGzip(head)) {
-    yield* raw;
-    return;
-  }
-  let inflated = 0;
-  for await (const chunk of raw.pipe(createGunzip()) as AsyncIterable<Buffer>) {
-    inflated += chunk.length;
-    if (inflated > MAX_INFLATED_BYTES) {
-      raw.destroy();
-      throw new AppError(
-        'import/too-large',
-        `The .gz inflates past ${MAX_INFLATED_BYTES} bytes; nothing was stored.`,
-        undefined,
-        `O .gz descomprimido passa de ${MAX_INFLATED_BYTES / 1024 / 1024} MB; nada foi gravado.`,
-      );
-    }
-    yield chunk;
-  }
+/**
+ * The first bytes of a body as they arrive, read as the worker will read them: an unknown format,
+ * a DTD, a gps.six with no day in its name is refused at once, the rest never received. A .gz is
+ * left to the worker (its first bytes tell nothing).
+ */
+function firstBytesCheck(filename: string) {
+  let head = Buffer.alloc(0);
+  let done = false;
+  return (chunk: Uint8Array): void => {
+    if (done) return;
+    head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES + 2 - head.length)]);
+    if (head.length < 2) return;
+    if (isGzip(head)) return void (done = true);
+    if (head.length < SNIFF_BYTES) return;
+    done = true;
+    new ImportReader(filename).push(head.subarray(0, SNIFF_BYTES)); // throws the refusal, if any
+  };
 }
 
-/**
- * Reads a file while its body arrives, so the reading and the receiving overlap. A .gz is left
- * to be inflated from the received file afterwards (`finish`).
- */
-function readAlong(filename: string, expectedBytes: number | undefined) {
-  let reader: ImportReader | undefined = new ImportReader(filename, expectedBytes);
-  let head: Buffer | undefined = Buffer.alloc(0);
-  return {
-    push(chunk: Uint8Array): void {
-      if (!head) return reader?.push(chunk);
-      head = Buffer.concat([head, chunk]);
-      if (head.length < 2) return;
-      if (isGzip(head)) reader = undefined;
-      else reader!.push(head);
-      head = undefined;
-    },
-    finish(file: string): Promise<ReadImport> {
-      if (head?.length) reader!.push(head);
-      return reader ? Promise.resolve(reader.finish()) : readImport(bytesOf(file), filename);
-    },
-  };
+/** An import's answer as kept: one kept before laps carried their GPS time beside the shown one gets it (the same then). */
+function storedAnswer(json: string): ImportAnswer {
+  const answer = JSON.parse(json) as ImportAnswer;
+  return { ...answer, laps: answer.laps.map((l) => ({ ...l, gpsSeconds: l.gpsSeconds ?? l.seconds })) };
 }
 
 /** The import's warnings, each with its Portuguese text. */
@@ -118,8 +86,25 @@ function present(warnings: ImportWarning[]) {
  * recovery). Two files of one rider at one track on one day make one session (their traces
  * merged), as one day with a device does.
  */
-export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; receiver: SessionReceiver; tracks: TracksService; coordination: Coordination }) {
+export function createImportsService(deps: {
+  db: Kysely<DB>;
+  blobs: BlobStore;
+  receiver: SessionReceiver;
+  tracks: TracksService;
+  coordination: Coordination;
+  /** Size, inflation, memory and time limits (tests make them small). */
+  limits?: Partial<ImportLimits>;
+}) {
   const { db, blobs, receiver, tracks, coordination } = deps;
+  const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...deps.limits };
+  const workers = createImportWorkers(limits);
+  const tooLarge = () =>
+    new AppError(
+      'import/too-large',
+      `Imports are limited to ${limits.maxBytes} bytes; nothing was stored.`,
+      undefined,
+      `A importação aceita arquivos de até ${Math.round(limits.maxBytes / 1024 / 1024)} MB; nada foi gravado.`,
+    );
 
   async function collectionOf(owner: string): Promise<string> {
     return (await findCollection(db, owner)) ?? ensureCollection(db, owner, `imp${randomBytes(6).toString('hex')}`, nowIso());
@@ -135,13 +120,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
     try {
       for await (const chunk of body) {
         size += chunk.length;
-        if (size > MAX_IMPORT_BYTES)
-          throw new AppError(
-            'import/too-large',
-            `Imports are limited to ${MAX_IMPORT_BYTES} bytes; nothing was stored.`,
-            undefined,
-            `A importação aceita arquivos de até ${MAX_IMPORT_BYTES / 1024 / 1024} MB; nada foi gravado.`,
-          );
+        if (size > limits.maxBytes) throw tooLarge();
         hash.update(chunk);
         onChunk(chunk);
         await writer.write(chunk);
@@ -170,8 +149,8 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
     /** The newest file's trace, made the session's to find its track: the session's whole when it is alone. */
     newest: SessionTrace,
   ) {
-    const trace = files.length === 1 ? newest : sessionTrace(mergeTraces(files.map((f) => f.file.trace)));
-    const analysis = analyzeTrack(trace, definition);
+    // Analysed in a worker (the best part of a second on a million fixes); its arrays come back as `trace`.
+    const { analysis, trace } = await workers.analyze(files.length === 1 ? newest : sessionTrace(mergeTraces(files.map((f) => f.file.trace))), definition);
     const warnings: ImportWarning[] = files.flatMap((f) => f.file.warnings);
     // The logger's own laps: its file's, or timed at the file's own line where that really crosses the trace.
     let logger: LoggerLap[] = files.flatMap((f) => f.file.loggerLaps);
@@ -192,16 +171,26 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
       lap.laps.length ? receiver.receive({ ...at, kind: 'lap', body: Buffer.from(lap.text) }) : undefined,
     ]);
     await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId); // once the session's row exists
-    const flying = analysis.laps.filter((l) => l.kind === 'flying' && l.complete);
+    // The one lap list's rule: a lap's time is the logger's own where its file timed it, else the GPS's.
+    const laps = analysis.laps
+      .filter((l) => l.complete)
+      .map((l) => {
+        const n = lapNumbers.get(l.number)!;
+        const mine = loggerTwin(l, trace.timeMs[0]!, logger);
+        const gpsSeconds = Number(l.seconds.toFixed(3));
+        return {
+          heat: HEATS[n.heat]!,
+          number: n.lapCount,
+          seconds: mine ? mine.seconds : gpsSeconds,
+          gpsSeconds,
+          kind: l.kind,
+          loggerSeconds: mine ? mine.seconds : null,
+        };
+      });
+    const flying = laps.filter((l) => l.kind === 'flying');
     return {
-      laps: analysis.laps
-        .filter((l) => l.complete)
-        .map((l) => {
-          const n = lapNumbers.get(l.number)!;
-          const mine = loggerTwin(l, trace.timeMs[0]!, logger);
-          return { heat: HEATS[n.heat]!, number: n.lapCount, seconds: Number(l.seconds.toFixed(3)), kind: l.kind, loggerSeconds: mine ? mine.seconds : null };
-        }),
-      bestLapSeconds: flying.length ? Number(Math.min(...flying.map((l) => l.seconds)).toFixed(3)) : null,
+      laps,
+      bestLapSeconds: flying.length ? Math.min(...flying.map((l) => l.seconds)) : null,
       loggerLaps: logger.map((l) => Number(l.seconds.toFixed(3))),
       samples: trace.count,
       warnings: present(warnings),
@@ -223,7 +212,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
     for (const row of candidates) {
       const file = (await listImportFiles(db, row.id)).find((f) => f.format === 'gps.six');
       if (!file) continue;
-      const answer = JSON.parse(file.answer) as ImportAnswer;
+      const answer = storedAnswer(file.answer);
       const gpsTimes = answer.laps.map((l) => l.seconds);
       const matched = times.filter((t) => gpsTimes.some((g) => Math.abs(g - t) <= 0.2)).length;
       if (matched >= Math.max(1, Math.ceil(times.length / 2))) return { row, answer };
@@ -240,17 +229,18 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
       owner: string,
       filename: string,
       body: AsyncIterable<Uint8Array>,
-      /** `expectedBytes`: the body's length, when known (it sizes the fix columns once). */
+      /** `expectedBytes`: the body's declared length, when known (over the limit: refused before any byte is read). */
       options: { trackName?: string; expectedBytes?: number } = {},
     ): Promise<{ created: boolean; answer: ImportAnswer }> {
-      const reading = readAlong(filename, options.expectedBytes);
-      const received = await receiveBody(body, (chunk) => reading.push(chunk));
+      // A body declared larger than the limit is refused before any of it is read.
+      if (options.expectedBytes !== undefined && options.expectedBytes > limits.maxBytes) throw tooLarge();
+      const received = await receiveBody(body, firstBytesCheck(filename));
       let kept = false;
       try {
         const before = await findImportFile(db, owner, received.md5);
-        if (before && (await findSession(db, before.session_id))) return { created: false, answer: JSON.parse(before.answer) as ImportAnswer };
+        if (before && (await findSession(db, before.session_id))) return { created: false, answer: storedAnswer(before.answer) };
         const collection = await collectionOf(owner);
-        const read = await reading.finish(received.file);
+        const read = await workers.read(received.file, filename);
         if (read.kind === 'lap.six') {
           // The device's own laps for a gps.six already imported: kept as that session's lap.six.
           const { row, answer } = await attachLapSix(collection, read.text);
@@ -262,7 +252,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
         }
         const file = read.file;
         const day = localDay(file.trace);
-        const trace = sessionTrace(file.trace);
+        const trace = sessionTrace(file.trace); // done in the worker already: here only its session view (again changes nothing)
         const track = await tracks.identify(trace, owner);
         const date = dateToDdmmyyyy(new Date(Date.UTC(day.y, day.m - 1, day.d)));
         const trackName = trackSegment(options.trackName ?? track.name);
@@ -277,7 +267,7 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
             const tmp = await blobs.tempPath();
             await fs.writeFile(tmp, src.body as AsyncIterable<Uint8Array>);
             try {
-              const again = await readImport(bytesOf(tmp), f.filename);
+              const again = await workers.read(tmp, f.filename);
               if (again.kind === 'trace') others.push({ file: again.file });
             } finally {
               await fs.rm(tmp, { force: true });
@@ -308,6 +298,12 @@ export function createImportsService(deps: { db: Kysely<DB>; blobs: BlobStore; r
         if (!kept) await fs.rm(received.file, { force: true });
       }
     },
+
+    /** The limits this service was made with (the route's body limit is its `maxBytes`). */
+    limits,
+
+    /** Stops the import workers still reading (the server is closing). */
+    close: () => workers.close(),
 
     /** Deletes an imported session: only its importer, and only an imported one. */
     async deleteSession(viewer: Viewer, s: SessionAddress, canSee: boolean): Promise<void> {

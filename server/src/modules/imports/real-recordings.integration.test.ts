@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
+import type { SharedView } from '../../../../core/contracts/shares.contract';
+import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
 import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
 
 // Issue 35: every real recording in server/test/real-recordings imported through the HTTP API,
@@ -27,13 +29,10 @@ interface Recording {
   unsettled?: string;
 }
 
-const LAP_KINDS_BUG =
-  'lap kinds: a complete lap ridden from a file that starts a few seconds before the line is called an out-lap, so the session has no flying lap and no best lap (Voltas today: kind "out", bestLapSeconds null)';
-
 const recordings: Recording[] = [
   {
     // TrackAddict 4.8.0 (iOS, 1 Hz GPS). Logger: lap 0 2:03.202 (from the start of the recording), lap 1 2:57.527.
-    // Voltas today: one flying lap, 177.491 s, with loggerSeconds 177.527; best 177.491.
+    // Voltas: one flying lap with the logger's 177.527 (GPS 177.491 beside it); the pieces around it are the out- and in-lap.
     folder: 'trackaddict-goodwood-2022',
     file: 'Log-20220531-085930 Goodwood Motorcircuit - 2.57.527.csv.gz',
     format: 'trackaddict',
@@ -46,7 +45,7 @@ const recordings: Recording[] = [
   {
     // TrackAddict 4.3.5 (Android, 1 Hz GPS). Logger: lap 0 155.138 (from the start), 444.553, 107.089, 116.145, 357.906;
     // every one passes through the pit lane beside the straight (NOTES.md).
-    // Voltas today: 220.682 (out), 220.145, 110.271, 110.209 (flying), 205.262 (in); best 110.209; no loggerSeconds.
+    // Voltas: the stops inside laps (one of 9 s at 417 s, one of 20 s) end them as in-laps; one flying lap, 110.271.
     folder: 'trackaddict-stc-2019',
     file: 'STC_log.csv.gz',
     format: 'trackaddict',
@@ -55,14 +54,12 @@ const recordings: Recording[] = [
     loggerLaps: [444.553, 107.089, 116.145, 357.906],
     flying: [],
     tolerance: 0.1,
-    stopBug:
-      'lap kinds: a lap of 220.145 s holding a stop in the pits (7 s without a fix at 417 s, twice the 110 s laps around it) is called flying, and so counts in the best and the consistency',
     unsettled:
       'which laps are right at the Spreewaldring: TrackAddict’s boundaries lie in the pit lane, 5-11 s before the crossings of the catalogue’s line, so its 107.089 and 116.145 are Voltas’s 110.271 and 110.209 cut elsewhere',
   },
   {
     // RaceChrono Pro 9.1.3 CSV v3 (25 Hz GPS), one lap exported with ~4 s either side. Logger: lap 9 76.329.
-    // Voltas today: one complete lap, 76.335 s, kind "out", loggerSeconds 76.329; bestLapSeconds null.
+    // Voltas: one flying lap with the logger's 76.329 (GPS 76.335 beside it); the 4 s either side are no lap.
     folder: 'racechrono-tianma-lap9',
     file: 'session_20251231_111318_tianma_lap9_v3.csv.gz',
     format: 'racechrono',
@@ -71,11 +68,10 @@ const recordings: Recording[] = [
     loggerLaps: [76.329],
     flying: [76.329],
     tolerance: 0.02,
-    flyingBug: LAP_KINDS_BUG,
   },
   {
     // RaceChrono Pro 9.1.3 CSV v3 (25 Hz GPS). Logger: lap 13 75.934.
-    // Voltas today: one complete lap, 75.937 s, kind "out", loggerSeconds 75.934; bestLapSeconds null.
+    // Voltas: one flying lap with the logger's 75.934 (GPS 75.937 beside it).
     folder: 'racechrono-tianma-lap13',
     file: 'session_20251231_111959_tianma_lap13_v3.csv.gz',
     format: 'racechrono',
@@ -84,12 +80,12 @@ const recordings: Recording[] = [
     loggerLaps: [75.934],
     flying: [75.934],
     tolerance: 0.02,
-    flyingBug: LAP_KINDS_BUG,
   },
 ];
 
 let server: TestServer;
 const answers = new Map<string, ImportAnswer>();
+const riders = new Map<string, Browser>();
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -105,6 +101,7 @@ beforeAll(async () => {
     const body = (await res.json()) as ImportAnswer;
     if (res.status !== 201) throw new Error(`${r.folder}: ${res.status} ${JSON.stringify(body)}`);
     answers.set(r.folder, body);
+    riders.set(r.folder, rider);
   }
 });
 afterAll(async () => {
@@ -144,6 +141,33 @@ for (const r of recordings) {
       const flying = answer().laps.filter((l) => l.kind === 'flying');
       const best = Math.min(...flying.map((l) => l.seconds));
       for (const l of flying) expect(l.seconds, `lap ${l.heat}${l.number}`).toBeLessThan(1.5 * best);
+    });
+
+    it('one truth: the laps screen, the track analysis, a share link, ‘Minhas sessões’ and the records show the same best lap', async () => {
+      const rider = riders.get(r.folder)!;
+      const { device, track, date } = answer().session;
+      const at = `/api/devices/${device}/sessions/${encodeURIComponent(track)}/${date}`;
+      const expected = answer().bestLapSeconds;
+      const laps = (await (await rider.request(`${at}/laps`)).json()) as { bestLapMs: number | null };
+      const analysis = (await (await rider.request(`${at}/track-analysis`)).json()) as TrackAnalysisResponse;
+      const listedBest = analysis.laps.find((l) => l.index === analysis.bestLap);
+      const mine = (await (await rider.request('/api/sessions')).json()) as { sessions: { track: string; date: string; bestLapMs: number | null }[] };
+      const records = (await (await rider.request('/api/sessions/records')).json()) as { records: { track: string; lapTimeMs: number }[] };
+      const link = await rider.request('/api/shares', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl },
+        body: JSON.stringify({ device, track, date }),
+      });
+      const url = ((await link.json()) as { url: string }).url;
+      const shared = (await (await fetch(`${server.baseUrl}/api/shared/${new URL(url).pathname.split('/').pop()}`)).json()) as SharedView;
+      const ms = expected === null ? null : Math.round(expected * 1000);
+      expect(laps.bestLapMs).toBe(ms);
+      expect(listedBest?.seconds ?? null).toBe(expected);
+      expect(mine.sessions.find((x) => x.track === track && x.date === date)?.bestLapMs).toBe(ms);
+      expect(records.records.find((x) => x.track === track)?.lapTimeMs ?? null).toBe(ms);
+      expect(shared.bestLapSeconds).toBe(expected);
+      // A piece is never shown with a lap time.
+      for (const l of analysis.laps) if (l.kind === 'partial') expect(l.seconds).toBeNull();
     });
 
     if (r.unsettled) it.todo(`not settled: ${r.unsettled}`);

@@ -1,0 +1,260 @@
+/**
+ * An import's file is read in a worker thread of its own, with a heap limit and a time budget: a
+ * hostile file (a bomb of lines, a format bug not yet found) can only fail its own import, with a
+ * 4xx, never the server or the other riders. Its laps are analysed in one too: on a million fixes
+ * that takes the best part of a second, which the event loop would otherwise stand still for.
+ * One worker per task (nothing survives from one import to the next); at most `concurrency` at
+ * once on an instance, the rest wait their turn. Decision 027.
+ */
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { createGunzip } from 'node:zlib';
+import { MAX_IMPORT_BYTES } from '../../../../core/contracts/imports.contract';
+import { AppError, isErrorCode } from '../../../../core/errors';
+import { isGzip } from '../../../../core/imports/detect';
+import { ImportReader, type ReadImport } from '../../../../core/imports/importer';
+import { sessionTrace, type SessionTrace } from '../../../../core/imports/to-session';
+import { makeProjection } from '../../../../core/sim/geo';
+import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '../../../../core/tracks/track-analysis';
+
+export interface ImportLimits {
+  /** The largest upload, and the most a .gz may inflate to (bytes). */
+  maxBytes: number;
+  /** A .gz may also inflate to no more than this many times its own size (README, "Imports"). */
+  inflateRatio: number;
+  /** A reading worker's heap (V8's old generation), MB. */
+  heapMb: number;
+  /** The longest a worker may take to read one file, ms; it is stopped there. */
+  timeMs: number;
+  /** Workers reading at once on this instance. */
+  concurrency: number;
+}
+
+export const DEFAULT_IMPORT_LIMITS: ImportLimits = {
+  maxBytes: MAX_IMPORT_BYTES,
+  // Logger files gzip to 1/3-1/16 of their size (GPX the most: its tags repeat; README); 32 leaves
+  // room for wordier ones, a bomb of one byte repeated is ~1000.
+  inflateRatio: 32,
+  // A 256 MiB file's fixes live in typed arrays (outside this heap); the heap holds a few pieces of text at a time.
+  heapMb: 128,
+  timeMs: 60_000,
+  // One core left to the event loop.
+  concurrency: Math.max(1, availableParallelism() - 1),
+};
+
+/** A file to read. */
+export interface ReadJob {
+  task: 'read';
+  file: string;
+  filename: string;
+  /** The file's size (sizes the fix columns once, when it is not a .gz). */
+  size: number;
+  maxInflatedBytes: number;
+  inflateRatio: number;
+  maxBytes: number;
+}
+
+/** A session's trace to analyse on its track (the definition's projection sent as its origin: functions do not cross). */
+interface AnalyzeJob {
+  task: 'analyze';
+  trace: SessionTrace;
+  definition: Omit<TrackDefinition, 'line'> & { line: Omit<TrackDefinition['line'], 'proj'> & { origin: [number, number] } };
+}
+
+type Job = ReadJob | AnalyzeJob;
+
+type Answer =
+  | { read: ReadImport }
+  | { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } }
+  | { refused: { code: string; message: string; mensagem: string | undefined } }
+  | { failed: string };
+
+function tooComplex(why: 'memory' | 'time', limits: ImportLimits): AppError {
+  return new AppError(
+    'import/too-complex',
+    why === 'memory'
+      ? `Reading the file needed more than the ${limits.heapMb} MB an import may use; nothing was stored.`
+      : `Reading the file took more than the ${limits.timeMs / 1000} s an import may take; nothing was stored.`,
+    undefined,
+    why === 'memory'
+      ? `O arquivo é complexo demais: lê-lo precisaria de mais que os ${limits.heapMb} MB de memória que uma importação pode usar; nada foi gravado.`
+      : `O arquivo é grande ou complexo demais: lê-lo levaria mais que os ${limits.timeMs / 1000} s que uma importação pode levar; nada foi gravado.`,
+  );
+}
+
+const MIN_HEAP_MB = 12;
+const ENTRY = new URL('./import-worker.entry.mjs', import.meta.url);
+
+/** The import workers of one instance (the server's, or the CLI's). */
+export function createImportWorkers(limits: ImportLimits) {
+  // Below this a worker's isolate may not even start (seen at 2 MB), and V8 then ends the whole process, not the worker.
+  if (!(limits.heapMb >= MIN_HEAP_MB)) throw new Error(`An import worker's heap must be at least ${MIN_HEAP_MB} MB (${limits.heapMb} given).`);
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const live = new Set<Worker>();
+
+  async function turn(): Promise<void> {
+    if (running < limits.concurrency) {
+      running++;
+      return;
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over by `release`
+  }
+  function release(): void {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+
+  function run(job: Job, transferList: ArrayBuffer[] = []): Promise<Answer> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(ENTRY, { workerData: job, transferList, resourceLimits: { maxOldGenerationSizeMb: limits.heapMb } });
+      live.add(worker);
+      let settled = false;
+      const settle = (done: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        live.delete(worker);
+        void worker.terminate();
+        done();
+      };
+      const timer = setTimeout(() => settle(() => reject(tooComplex('time', limits))), limits.timeMs);
+      worker.once('message', (m: Answer) =>
+        settle(() => {
+          if ('read' in m || 'analyzed' in m) resolve(m);
+          else if ('refused' in m && isErrorCode(m.refused.code)) reject(new AppError(m.refused.code, m.refused.message, undefined, m.refused.mensagem));
+          else reject(new Error(`import worker: ${'failed' in m ? m.failed : JSON.stringify(m)}`));
+        }),
+      );
+      worker.once('error', (err: Error & { code?: string }) =>
+        settle(() => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooComplex('memory', limits) : err)),
+      );
+      worker.once('exit', (code) => settle(() => reject(new Error(`import worker ended (${code}) without an answer`))));
+    });
+  }
+
+  return {
+    /** Reads a received file (inflated if it is a .gz) in a worker: what it holds, or the refusal. */
+    async read(file: string, filename: string): Promise<ReadImport> {
+      const { size } = await stat(file);
+      await turn();
+      try {
+        const answer = await run({
+          task: 'read',
+          file,
+          filename,
+          size,
+          maxInflatedBytes: Math.min(limits.maxBytes, limits.inflateRatio * size),
+          inflateRatio: limits.inflateRatio,
+          maxBytes: limits.maxBytes,
+        });
+        return (answer as { read: ReadImport }).read;
+      } finally {
+        release();
+      }
+    },
+    /**
+     * `analyzeTrack` in a worker. The trace's arrays move there and back (no copy): use the
+     * returned trace, the one given is left empty.
+     */
+    async analyze(trace: SessionTrace, definition: TrackDefinition): Promise<{ analysis: TrackAnalysis; trace: SessionTrace }> {
+      await turn();
+      try {
+        const { proj, ...line } = definition.line;
+        const job: AnalyzeJob = { task: 'analyze', trace, definition: { ...definition, line: { ...line, origin: [proj.originLat, proj.originLon] } } };
+        return ((await run(job, sessionBuffers(trace))) as { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } }).analyzed;
+      } finally {
+        release();
+      }
+    },
+    /** Stops the workers still reading (the server is closing). */
+    async close(): Promise<void> {
+      await Promise.all([...live].map((w) => w.terminate()));
+    },
+  };
+}
+export type ImportWorkers = ReturnType<typeof createImportWorkers>;
+
+/** Whether a file starts as a .gz does. */
+async function gzipped(file: string): Promise<boolean> {
+  const head = Buffer.alloc(2);
+  const fh = await open(file, 'r');
+  try {
+    await fh.read(head, 0, 2, 0);
+  } finally {
+    await fh.close();
+  }
+  return isGzip(head);
+}
+
+/** The bytes of a received .gz, inflated: at most `job.maxInflatedBytes`, and a damaged one refused. */
+async function* inflated(job: ReadJob): AsyncGenerator<Uint8Array> {
+  const raw = createReadStream(job.file);
+  const gunzip = createGunzip();
+  let bytes = 0;
+  try {
+    for await (const chunk of raw.pipe(gunzip) as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > job.maxInflatedBytes) {
+        const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+        throw new AppError(
+          'import/too-large',
+          `The .gz inflates past ${job.maxInflatedBytes} bytes (${job.inflateRatio} times its size, ${job.maxBytes} at most); nothing was stored.`,
+          undefined,
+          `O .gz descomprimido passa de ${mb(job.maxInflatedBytes)}: um .gz pode crescer até ${job.inflateRatio} vezes o seu tamanho, e no máximo até ${mb(job.maxBytes)}; nada foi gravado.`,
+        );
+      }
+      yield chunk;
+    }
+  } catch (err) {
+    // zlib's own errors (Z_DATA_ERROR, Z_BUF_ERROR for one cut short): the upload's fault, not the server's.
+    if ((err as { code?: string }).code?.startsWith('Z_')) throw new AppError('import/corrupt-gzip', `The .gz cannot be inflated (${(err as Error).message}).`);
+    throw err;
+  } finally {
+    raw.destroy();
+    gunzip.destroy();
+  }
+}
+
+/**
+ * Reads a received file, inflated if it is a .gz: what `ImportReader` makes of it, its trace
+ * made the session's in place (`sessionTrace`: a million fixes' worth of work done here too).
+ */
+export async function readImportFile(job: ReadJob): Promise<ReadImport> {
+  const gz = await gzipped(job.file);
+  const reader = new ImportReader(job.filename, gz ? undefined : job.size);
+  // 64 kB pieces: saxes reads a GPX half again as fast in those as in 1 MB ones.
+  for await (const chunk of gz ? inflated(job) : (createReadStream(job.file) as AsyncIterable<Uint8Array>)) reader.push(chunk);
+  const read = reader.finish();
+  if (read.kind === 'trace') sessionTrace(read.file.trace);
+  return read;
+}
+
+/** The buffers under a trace's columns: moved between threads, not copied. */
+const buffersOf = (...columns: ArrayBufferView[]): ArrayBuffer[] => [...new Set(columns.map((c) => c.buffer as ArrayBuffer))];
+const sessionBuffers = (t: SessionTrace) => buffersOf(t.timeMs, t.lat, t.lon, t.speed, t.satellites, t.roll);
+
+/** The worker's side (import-worker.entry.mjs): does its one task, answers, ends. */
+export async function runImportWorker(): Promise<void> {
+  const job = workerData as Job;
+  let answer: Answer;
+  try {
+    if (job.task === 'read') {
+      const read = await readImportFile(job);
+      const t = read.kind === 'trace' ? read.file.trace : undefined;
+      return parentPort!.postMessage({ read } satisfies Answer, t ? buffersOf(t.timeMs, t.lat, t.lon, t.speedKmh, t.satellites, t.leanDeg) : []);
+    }
+    const { origin, ...line } = job.definition.line;
+    const analysis = analyzeTrack(job.trace, { ...job.definition, line: { ...line, proj: makeProjection(origin[0], origin[1]) } });
+    return parentPort!.postMessage({ analyzed: { analysis, trace: job.trace } } satisfies Answer, sessionBuffers(job.trace));
+  } catch (err) {
+    answer =
+      err instanceof AppError
+        ? { refused: { code: err.code, message: err.message, mensagem: err.mensagem } }
+        : { failed: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+  }
+  parentPort!.postMessage(answer);
+}
