@@ -8,8 +8,8 @@ import { dateToDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates
 import { parseLapSix } from '../../../../core/formats/lap-six';
 import { HEATS } from '../../../../core/formats/six-lines';
 import { importWarningText } from '../../../../core/i18n/pt-BR-imports';
-import { isGzip, SNIFF_BYTES } from '../../../../core/imports/detect';
-import { ImportReader } from '../../../../core/imports/importer';
+import { detectFormat, isGzip, SNIFF_BYTES } from '../../../../core/imports/detect';
+import { ImportReader, unsupported } from '../../../../core/imports/importer';
 import { localDay } from '../../../../core/imports/local-time';
 import { lapNumbering, lapSixText, loggerTwin, mergeTraces, sessionColumns, sessionTrace, type SessionTrace } from '../../../../core/imports/to-session';
 import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
@@ -52,19 +52,25 @@ export function trackSegment(name: string): string {
 /**
  * The first bytes of a body as they arrive, read as the worker will read them: an unknown format,
  * a DTD, a gps.six with no day in its name is refused at once, the rest never received. A .gz is
- * left to the worker (its first bytes tell nothing).
+ * left to the worker (its first bytes tell nothing). `end` checks a body shorter than the sniff.
  */
 function firstBytesCheck(filename: string) {
   let head = Buffer.alloc(0);
   let done = false;
-  return (chunk: Uint8Array): void => {
-    if (done) return;
-    head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES + 2 - head.length)]);
-    if (head.length < 2) return;
-    if (isGzip(head)) return void (done = true);
-    if (head.length < SNIFF_BYTES) return;
-    done = true;
-    new ImportReader(filename).push(head.subarray(0, SNIFF_BYTES)); // throws the refusal, if any
+  return {
+    push(chunk: Uint8Array): void {
+      if (done) return;
+      head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES + 2 - head.length)]);
+      if (head.length < 2) return;
+      if (isGzip(head)) return void (done = true);
+      if (head.length < SNIFF_BYTES) return;
+      done = true;
+      new ImportReader(filename).push(head.subarray(0, SNIFF_BYTES)); // throws the refusal, if any
+    },
+    /** A short body of no known format is refused here, without a worker. */
+    end(): void {
+      if (!done && head.length && !isGzip(head) && !detectFormat(head.toString('latin1'))) throw unsupported();
+    },
   };
 }
 
@@ -234,11 +240,13 @@ export function createImportsService(deps: {
     ): Promise<{ created: boolean; answer: ImportAnswer }> {
       // A body declared larger than the limit is refused before any of it is read.
       if (options.expectedBytes !== undefined && options.expectedBytes > limits.maxBytes) throw tooLarge();
-      const received = await receiveBody(body, firstBytesCheck(filename));
+      const check = firstBytesCheck(filename);
+      const received = await receiveBody(body, check.push);
       let kept = false;
       try {
         const before = await findImportFile(db, owner, received.md5);
         if (before && (await findSession(db, before.session_id))) return { created: false, answer: storedAnswer(before.answer) };
+        check.end();
         const collection = await collectionOf(owner);
         const read = await workers.read(received.file, filename);
         if (read.kind === 'lap.six') {
