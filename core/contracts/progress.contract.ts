@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { cornerFiguresSchema, cornerSchema, segmentDeltaSchema } from './tracks.contract';
-import { dateParam, deviceIdParam, heatSchema, trackParam } from './sessions.contract';
+import { circuitSchema, dateParam, deviceIdParam, heatSchema, trackParam } from './sessions.contract';
 
 /** A lap as every screen names it: heat and number within the heat ('A3'). */
 export const lapKeyParam = z.string().regex(/^[A-D]\d{1,4}$/, 'lap: heat and number, e.g. A3');
 
-/** The rider's fastest lap ever at one track (their own sessions: devices and imports). */
+/** The rider's fastest lap ever at one circuit (their own sessions: devices and imports, whatever each calls it). */
 export const personalBestSchema = z.object({
+  /** The record session's own name for the track (its address). */
   track: z.string(),
+  circuit: circuitSchema,
+  /** Every name the rider's sessions at this circuit carry. */
+  tracks: z.array(z.string()),
   lapTimeMs: z.number().int(),
   device: z.string(),
   date: z.string(),
@@ -17,10 +21,13 @@ export const personalBestSchema = z.object({
 export type PersonalBest = z.infer<typeof personalBestSchema>;
 export const personalBestsResponseSchema = z.object({ records: z.array(personalBestSchema) });
 
+/** `track`: any name the rider's sessions carry; the days are those at the circuit it stands for. */
 export const progressQuerySchema = z.object({ track: trackParam });
 export const progressDaySchema = z.object({
   date: z.string(),
   device: z.string(),
+  /** That session's own name for the track (its address). */
+  track: z.string(),
   bestLapMs: z.number().int().nullable(),
   /** From the GPS trace (see mySessionSchema); null until that session's analysis ran. */
   idealLapMs: z.number().int().nullable(),
@@ -34,6 +41,10 @@ export const progressDaySchema = z.object({
 });
 export const progressResponseSchema = z.object({
   track: z.string(),
+  /** The circuit the days were ridden on (null: no session there). */
+  circuit: circuitSchema.nullable(),
+  /** Every name the rider's sessions there carry. */
+  tracks: z.array(z.string()),
   /** Oldest first; one per day (the session with the day's best lap where there were several). */
   days: z.array(progressDaySchema),
   personalBest: personalBestSchema.nullable(),

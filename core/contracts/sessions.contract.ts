@@ -36,7 +36,8 @@ export const lapRowSchema = z.object({
   sectors: z.array(sectorSchema).length(4),
   sprintCount: z.number().int(),
   distanceM: z.number().int(),
-  kind: z.enum(['out', 'in', 'flying']),
+  /** By the session's one lap list where it has one (a GPS trace at a track: decision 028), else by the lap.six's rules. */
+  kind: z.enum(['out', 'in', 'flying', 'partial']),
   gapMs: z.number().int().nullable(),
   isBest: z.boolean(),
   bestSectors: z.array(z.boolean()).length(4),
@@ -206,13 +207,23 @@ export const mySessionsQuerySchema = z.object({
   after: z.string().max(200).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
+/**
+ * The circuit a session was ridden on, whatever its logger calls it: the track Voltas identified
+ * (`id`), or, not identified yet, the one another of the rider's sessions by that name was; else
+ * `id` null and the session's own name.
+ */
+export const circuitSchema = z.object({ id: z.string().nullable(), name: z.string() });
+export type Circuit = z.infer<typeof circuitSchema>;
+
 export const mySessionSchema = z.object({
   device: z.string(),
+  /** The session's own name for its track (the device's, or the import's): its address. */
   track: z.string(),
+  circuit: circuitSchema,
   date: z.string(),
   /** From another logger (the rider's import collection). */
   imported: z.boolean(),
-  /** The fastest flying lap of the session, from its lap.six. */
+  /** The fastest flying lap of the session: of its one lap list where it has one, else of its lap.six. */
   bestLapMs: z.number().int().nullable(),
   /** The ideal lap: its best pieces between corners, from the GPS trace (null until its analysis ran, or without GPS). */
   idealLapMs: z.number().int().nullable(),
@@ -228,7 +239,9 @@ export const mySessionsResponseSchema = z.object({
   sessions: z.array(mySessionSchema),
   /** Pass as `after` for the next page; null on the last. */
   next: z.string().nullable(),
-  /** Every track the caller has sessions on (for the filter). */
+  /** Every track name the caller's sessions carry. */
   tracks: z.array(z.string()),
+  /** Every circuit the caller has sessions at, with the names its sessions carry (the filter: `track` = any of them). */
+  circuits: z.array(circuitSchema.extend({ tracks: z.array(z.string()) })),
 });
 export type MySessions = z.infer<typeof mySessionsResponseSchema>;

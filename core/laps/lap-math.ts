@@ -1,7 +1,10 @@
 import type { Heat } from '../formats/six-lines';
 import type { Lap } from '../formats/lap-six';
+import { bestOf, type ListedLap } from './session-laps';
 
 export type LapKind = 'out' | 'in' | 'flying';
+/** A lap's kind as shown: the lap.six's rules give the first three; the one lap list (decision 028) may also say 'partial'. */
+export type ShownKind = LapKind | 'partial';
 
 /**
  * In-lap rule: the last lap of a heat slower than this factor × the heat's median flying lap
@@ -11,7 +14,7 @@ export const IN_LAP_FACTOR = 1.07;
 
 export interface LapAnalysis {
   lapNumber: number;
-  kind: LapKind;
+  kind: ShownKind;
   /** Gap to the session's best flying lap in ms (0 for the best; null when there is none). */
   gapMs: number | null;
   isBest: boolean;
@@ -55,8 +58,8 @@ export function classifyLaps(laps: readonly Lap[]): LapKind[] {
   return kinds;
 }
 
-export function analyzeSession(laps: readonly Lap[]): SessionAnalysis {
-  const kinds = classifyLaps(laps);
+/** The lap.six's figures; `kinds` (one per lap, e.g. the one lap list's) replaces the lap.six's own rules where given. */
+export function analyzeSession(laps: readonly Lap[], kinds: readonly ShownKind[] = classifyLaps(laps)): SessionAnalysis {
   let bestIndex = -1;
   const bestSectorsMs: SessionAnalysis['bestSectorsMs'] = [null, null, null, null];
   laps.forEach((lap, i) => {
@@ -112,7 +115,7 @@ export function consistencyMs(flyingLapMs: readonly number[]): number | null {
   return Math.round(Math.sqrt(variance));
 }
 
-/** What a list of sessions or a progress chart shows of one session, kept beside it (see migration 0010). */
+/** What a list of sessions or a progress chart shows of one session, kept beside it (see migrations 0010 and 0013). */
 export interface LapFigures {
   bestLapMs: number | null;
   /** The best flying lap as the screens name it (heat, lap number). */
@@ -124,21 +127,65 @@ export interface LapFigures {
   meanLapMs: number | null;
   flyingLaps: number;
   heats: number;
+  /** Each lap.six lap's kind (in the lap.six's order) by the one lap list; absent where kept from the lap.six alone. */
+  lapKinds?: ShownKind[];
 }
 
+/**
+ * The rule kept figures follow: 1 the lap.six alone (migration 0010); 2 the one lap list where the
+ * session has one (a GPS trace at a track), the lap.six's rules elsewhere. A row kept by an older
+ * rule is computed again (decision 028).
+ */
+export const FIGURES_VERSION = 2;
+
+/** Consistency and the mean of the laps it is measured on. */
+function spreadOf(flying: readonly number[]) {
+  const consistency = consistencyMs(flying);
+  const kept = [...flying].sort((x, y) => x - y).slice(0, Math.max(2, Math.floor(flying.length * CONSISTENCY_SHARE)));
+  return { consistencyMs: consistency, meanLapMs: consistency === null ? null : Math.round(kept.reduce((x, y) => x + y, 0) / kept.length) };
+}
+
+/** A session's figures by the lap.six's rules (no GPS trace, or none timed at a track). */
 export function lapFigures(laps: readonly Lap[]): LapFigures {
   const a = analyzeSession(laps);
   const flying = laps.filter((l, i) => a.laps[i]!.kind === 'flying' && l.lapTimeMs > 0).map((l) => l.lapTimeMs);
-  const consistency = consistencyMs(flying);
-  const kept = [...flying].sort((x, y) => x - y).slice(0, Math.max(2, Math.floor(flying.length * CONSISTENCY_SHARE)));
   const best = a.bestIndex >= 0 ? laps[a.bestIndex]! : null;
   return {
     bestLapMs: a.bestLapMs,
     bestLap: best ? { heat: best.heat, lapCount: best.lapCount } : null,
     theoreticalBestMs: a.theoreticalBestMs,
-    consistencyMs: consistency,
-    meanLapMs: consistency === null ? null : Math.round(kept.reduce((x, y) => x + y, 0) / kept.length),
+    ...spreadOf(flying),
     flyingLaps: flying.length,
     heats: a.heats.length,
+  };
+}
+
+/**
+ * Each lap.six lap's kind by the one lap list: the list's lap of the same name that the device
+ * timed too; the lap.six's own rule for a lap the list has no twin of.
+ */
+export function listKinds(list: readonly ListedLap[], laps: readonly Lap[]): ShownKind[] {
+  const own = classifyLaps(laps);
+  return laps.map((lap, i) => list.find((l) => l.heat === lap.heat && l.number === lap.lapCount && l.deviceSeconds !== null)?.kind ?? own[i]!);
+}
+
+/**
+ * A session's figures by its one lap list (decision 028): the best lap is the list's fastest
+ * flying lap by the time shown, consistency and mean are over the list's flying laps, and the
+ * theoretical best adds the best sectors of the lap.six laps the list calls flying.
+ */
+export function listFigures(list: readonly ListedLap[], laps: readonly Lap[]): LapFigures {
+  const lapKinds = listKinds(list, laps);
+  const a = analyzeSession(laps, lapKinds);
+  const best = bestOf(list);
+  const flying = list.filter((l) => l.kind === 'flying' && l.seconds !== null).map((l) => Math.round(l.seconds! * 1000));
+  return {
+    bestLapMs: best < 0 ? null : Math.round(list[best]!.seconds! * 1000),
+    bestLap: best < 0 ? null : { heat: list[best]!.heat, lapCount: list[best]!.number },
+    theoreticalBestMs: a.theoreticalBestMs,
+    ...spreadOf(flying),
+    flyingLaps: flying.length,
+    heats: new Set([...list.map((l) => l.heat), ...a.heats]).size,
+    lapKinds,
   };
 }

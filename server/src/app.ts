@@ -308,6 +308,17 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
       .catch((err: unknown) => app.log.error({ err }, 'upload recovery failed'));
   }, RECOVERY_INTERVAL_MS);
   recovery.unref();
+  // Figures kept by an older rule (decision 028) are settled in the background, a few at a time:
+  // start-up does not wait, and a stop ends the sweep between two batches.
+  let settleStopped = false;
+  const settlingStored = tracks
+    .settleStoredFigures(() => settleStopped)
+    .then((n) => n > 0 && app.log.info({ sessions: n }, 'lap figures settled by the one lap list'))
+    .catch((err: unknown) => app.log.warn({ err }, 'settling stored lap figures failed'));
+  app.addHook('preClose', async () => {
+    settleStopped = true;
+    await settlingStored;
+  });
   // Graceful stop: requests in flight finish, and each keep-alive connection is closed as soon as
   // it falls idle (Fastify closes only those idle at the moment close() starts; one that falls
   // idle a moment later would otherwise hold the stop until its keep-alive time-out, 72 s).

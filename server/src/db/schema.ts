@@ -70,6 +70,8 @@ export interface LapSessionsTable {
   gps_lines: Generated<number>;
   /** JSON of LapFigures (best, ideal, consistency, heats); null until computed. */
   lap_figures: string | null;
+  /** The rule lap_figures follow (core/laps FIGURES_VERSION); null: kept before, or not settled since a file arrived. */
+  figures_version: number | null;
   /** The GPS ideal lap (ms), kept when the session's track analysis is computed; null until then. */
   ideal_ms: number | null;
   created_at: string;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { compareQuerySchema, CornerProgress, PersonalBest, ProgressResponse } from '../../../../core/contracts/progress.contract';
 import { AppError } from '../../../../core/errors';
 import type { LapFigures } from '../../../../core/laps/lap-math';
+import { circuitKey } from '../sessions/circuits';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { Viewer } from '../sessions/sessions.repository';
 import type { SharesService } from '../shares/shares.service';
@@ -13,9 +14,21 @@ type OwnSession = Awaited<ReturnType<SessionReader['ownFigures']>>[number];
 const faster = (a: OwnSession | undefined, b: OwnSession) =>
   b.figures.bestLapMs !== null && (!a || a.figures.bestLapMs === null || b.figures.bestLapMs < a.figures.bestLapMs) ? b : a;
 
-function recordOf(s: OwnSession): PersonalBest {
+/** The names the sessions carry, once each, in order. */
+const namesOf = (sessions: readonly OwnSession[]) => [...new Set(sessions.map((s) => s.track))].sort();
+
+function recordOf(s: OwnSession, tracks: string[]): PersonalBest {
   const f = s.figures as LapFigures & { bestLapMs: number; bestLap: NonNullable<LapFigures['bestLap']> };
-  return { track: s.track, lapTimeMs: f.bestLapMs, device: s.device, date: s.date, heat: f.bestLap.heat, lapCount: f.bestLap.lapCount };
+  return {
+    track: s.track,
+    circuit: s.circuit,
+    tracks,
+    lapTimeMs: f.bestLapMs,
+    device: s.device,
+    date: s.date,
+    heat: f.bestLap.heat,
+    lapCount: f.bestLap.lapCount,
+  };
 }
 
 /**
@@ -26,23 +39,28 @@ function recordOf(s: OwnSession): PersonalBest {
 export function createProgressService(deps: { reader: SessionReader; tracks: TracksService; shares: SharesService }) {
   const { reader } = deps;
 
+  /** The record at each circuit (one circuit is one track, whatever each session calls it). */
   async function personalBests(email: string, track?: string): Promise<PersonalBest[]> {
     const best = new Map<string, OwnSession>();
+    const all = new Map<string, OwnSession[]>();
     for (const s of await reader.ownFigures(email, track)) {
-      const pick = faster(best.get(s.track), s);
-      if (pick) best.set(s.track, pick);
+      const key = circuitKey(s.circuit);
+      all.set(key, [...(all.get(key) ?? []), s]);
+      const pick = faster(best.get(key), s);
+      if (pick) best.set(key, pick);
     }
-    return [...best.values()].map(recordOf).sort((a, b) => a.track.localeCompare(b.track));
+    return [...best.entries()].map(([key, s]) => recordOf(s, namesOf(all.get(key)!))).sort((a, b) => a.circuit.name.localeCompare(b.circuit.name));
   }
 
-  /** One session per day at a track: the one with the day's best lap. */
-  async function days(email: string, track: string): Promise<OwnSession[]> {
+  /** One session per day at the circuit a track name stands for: the one with the day's best lap; and every name there. */
+  async function days(email: string, track: string): Promise<{ list: OwnSession[]; tracks: string[] }> {
     const byDay = new Map<string, OwnSession>();
-    for (const s of await reader.ownFigures(email, track)) {
+    const sessions = await reader.ownFigures(email, track);
+    for (const s of sessions) {
       const current = byDay.get(s.date);
       byDay.set(s.date, faster(current, s) ?? current ?? s);
     }
-    return [...byDay.values()].sort((a, b) => a.dateIso.localeCompare(b.dateIso));
+    return { list: [...byDay.values()].sort((a, b) => a.dateIso.localeCompare(b.dateIso)), tracks: namesOf(sessions) };
   }
 
   return {
@@ -51,13 +69,16 @@ export function createProgressService(deps: { reader: SessionReader; tracks: Tra
     },
 
     async progress(viewer: Viewer, track: string): Promise<ProgressResponse> {
-      const list = await days(viewer.email, track);
+      const { list, tracks } = await days(viewer.email, track);
       const record = list.reduce<OwnSession | undefined>(faster, undefined);
       return {
         track,
+        circuit: list.at(-1)?.circuit ?? null,
+        tracks,
         days: list.map((s) => ({
           date: s.date,
           device: s.device,
+          track: s.track,
           bestLapMs: s.figures.bestLapMs,
           idealLapMs: s.idealLapMs,
           theoreticalBestMs: s.figures.theoreticalBestMs,
@@ -66,13 +87,13 @@ export function createProgressService(deps: { reader: SessionReader; tracks: Tra
           flyingLaps: s.figures.flyingLaps,
           personalBest: s === record,
         })),
-        personalBest: record ? recordOf(record) : null,
+        personalBest: record ? recordOf(record, tracks) : null,
       };
     },
 
     /** Each corner's best time on two days at a track, and which improved most and least. */
     async corners(viewer: Viewer, track: string, from: string, to: string): Promise<CornerProgress> {
-      const list = await days(viewer.email, track);
+      const { list } = await days(viewer.email, track);
       const dayOf = (date: string) => {
         const s = list.find((d) => d.date === date);
         if (!s) throw new AppError('storage/object-not-found', `No session of yours at ${track} on ${date}.`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { gunzip, gunzipSync } from 'node:zlib';
@@ -10,7 +11,7 @@ import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
 import { HEATS, type LineProblem } from '../../../../core/formats/six-lines';
 import { msToGpsTime } from '../../../../core/formats/gps-six';
 import { type GpsColumns } from '../../../../core/formats/gps-columns';
-import { analyzeSession, lapFigures, type LapFigures } from '../../../../core/laps/lap-math';
+import { analyzeSession, FIGURES_VERSION, lapFigures, type LapFigures } from '../../../../core/laps/lap-math';
 import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { DB } from '../../db/schema';
@@ -18,13 +19,17 @@ import { LruCache } from '../../lib/lru';
 import { ColumnSpool, parseStoredGps } from './column-spool';
 import { isImportCollection, type SessionAddress } from '../../../../core/contracts/session-paths';
 import { gpsColumnsKey, sessionKey } from './session-files';
+import { circuitKey, circuitList, circuitOf } from './circuits';
 import {
+  findSession,
   findVisibleSession,
+  listOwnCircuits,
   latestVisibleSession,
   listLaps,
   listOwnSessions,
   ownSessionFigures,
   saveLapFigures,
+  settleLapFigures,
   listOwnTracks,
   listVisibleDates,
   listVisibleTracks,
@@ -64,12 +69,38 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
   const checkedColumns = new LruCache<string, true>(CHECKS_KEPT);
   const analyses = new LruCache<string, ReturnType<typeof analyzeGps>>(ANALYSES_KEPT);
 
-  /** A session's kept lap figures; for a row indexed before they were kept, computed now and kept. */
-  async function figuresOf(row: { id: string; lap_figures: string | null }): Promise<LapFigures> {
+  /** Settles a session's figures by the current rule (the tracks service's: its one lap list where it has one). */
+  let settle: ((s: SessionAddress) => Promise<void>) | undefined;
+
+  type FiguresRow = { id: string; device_id: string; track: string; date: string; lap_figures: string | null; figures_version: number | null };
+
+  /**
+   * A session's kept lap figures. A row kept by an older rule (or not settled since a file
+   * arrived) is settled first; where that cannot be done now (no settler, a trace too long to
+   * analyse on a list's read) the lap.six's figures stand in, kept, until it is.
+   */
+  async function figuresOf(row: FiguresRow): Promise<LapFigures> {
+    if (row.lap_figures && Number(row.figures_version) === FIGURES_VERSION) return JSON.parse(row.lap_figures) as LapFigures;
+    if (settle) {
+      await settle({ device: row.device_id, track: row.track, date: row.date }).catch((err: unknown) => {
+        // A session that cannot be analysed keeps the figures it has; the read goes on.
+        if (!(err instanceof AppError)) throw err;
+      });
+      const now = await findSession(db, row.id);
+      if (now?.lap_figures && Number(now.figures_version) === FIGURES_VERSION) return JSON.parse(now.lap_figures) as LapFigures;
+      if (now?.lap_figures) return JSON.parse(now.lap_figures) as LapFigures;
+    }
     if (row.lap_figures) return JSON.parse(row.lap_figures) as LapFigures;
     const figures = lapFigures(await listLaps(db, row.id));
     await saveLapFigures(db, row.id, JSON.stringify(figures));
     return figures;
+  }
+
+  /** Figures of several rows: one at a time (settling one may analyse its trace). */
+  async function figuresOfAll(rows: readonly FiguresRow[]): Promise<LapFigures[]> {
+    const out: LapFigures[] = [];
+    for (const row of rows) out.push(await figuresOf(row));
+    return out;
   }
 
   async function requireVisible(viewer: Viewer, s: SessionAddress): Promise<SessionRow> {
@@ -117,6 +148,16 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
   }
 
   return {
+    /** Who settles figures kept by an older rule (the tracks service, which is made after the reader). */
+    settleFiguresWith(fn: (s: SessionAddress) => Promise<void>): void {
+      settle = fn;
+    },
+
+    /** A session's figures by the lap.six's rules, kept as settled (no trace, or none timed at a track). */
+    async keepLapSixFigures(sessionId: string, files: { lapMd5: string; gpsMd5: string }): Promise<void> {
+      await settleLapFigures(db, sessionId, files, JSON.stringify(lapFigures(await listLaps(db, sessionId))), FIGURES_VERSION);
+    },
+
     /** Each remembered cache's size, by name (the `voltas_cache_entries` metric). */
     caches(): Record<string, () => number> {
       return { 'gps-column-checks': () => checkedColumns.size, 'gps-analyses': () => analyses.size };
@@ -139,6 +180,12 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       return { id: row.id, owner: row.owner_email, samples: Number(row.sample_count) };
     },
 
+    /** The versions of a session's two files ('' for one not there). */
+    async sessionFiles(viewer: Viewer, s: SessionAddress): Promise<{ lapMd5: string; gpsMd5: string }> {
+      const row = await requireVisible(viewer, s);
+      return { lapMd5: row.lap_md5, gpsMd5: row.gps_md5 };
+    },
+
     async canSeeSession(viewer: Viewer, s: SessionAddress): Promise<boolean> {
       return (await findVisibleSession(db, viewer, sessionKey(s.device, s.track, s.date))) !== undefined;
     },
@@ -152,14 +199,19 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     },
 
     /**
-     * A session's laps: its version (the answer depends on its lap.six alone, so callers may keep
-     * one answer per version) and how to build the answer.
+     * A session's laps: its version (the answer depends on its lap.six and its kept figures, so
+     * callers may keep one answer per version), its entity tag, and how to build the answer. Each
+     * lap's kind, the best lap and the gaps follow the session's one lap list where it has one.
      */
-    async laps(viewer: Viewer, s: SessionAddress): Promise<{ version: string; lapMd5: string; build: () => Promise<z.infer<typeof lapsResponseSchema>> }> {
+    async laps(viewer: Viewer, s: SessionAddress): Promise<{ version: string; etag: string; build: () => Promise<z.infer<typeof lapsResponseSchema>> }> {
       const row = await requireVisible(viewer, s);
+      const figures = await figuresOf(row);
       const build = async () => {
         const laps = await listLaps(db, row.id);
-        const a = analyzeSession(laps);
+        const listed = figures.lapKinds?.length === laps.length ? figures.lapKinds : undefined;
+        const a = analyzeSession(laps, listed);
+        const best = listed ? figures.bestLap : undefined;
+        const bestLapMs = listed ? figures.bestLapMs : a.bestLapMs;
         return {
           device: s.device,
           track: s.track,
@@ -175,17 +227,21 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
             sprintCount: lap.sprintCount,
             distanceM: lap.distanceM,
             kind: a.laps[i]!.kind,
-            gapMs: a.laps[i]!.gapMs,
-            isBest: a.laps[i]!.isBest,
+            gapMs: a.laps[i]!.kind === 'partial' || bestLapMs === null ? null : lap.lapTimeMs - bestLapMs,
+            isBest: listed ? best?.heat === lap.heat && best.lapCount === lap.lapCount : a.laps[i]!.isBest,
             bestSectors: a.laps[i]!.bestSectors,
           })),
-          bestLapMs: a.bestLapMs,
+          bestLapMs,
           bestSectorsMs: a.bestSectorsMs,
           theoreticalBestMs: a.theoreticalBestMs,
           warnings: JSON.parse(row.lap_problems) as LineProblem[],
         };
       };
-      return { version: `${row.id}@${row.lap_md5}`, lapMd5: row.lap_md5, build };
+      const kept = createHash('sha256')
+        .update(`${row.lap_md5}|${JSON.stringify({ kinds: figures.lapKinds ?? null, best: figures.bestLap, ms: figures.bestLapMs })}`)
+        .digest('base64url')
+        .slice(0, 22);
+      return { version: `${row.id}@${kept}`, etag: row.lap_md5 ? kept : '', build };
     },
 
     /** The samples as JSON columns: every `step`-th sample, at most MAX_JSON_SAMPLES of them. */
@@ -242,6 +298,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
         sessionId: row.id,
         ownerEmail: row.owner_email,
         version: `${row.id}@${row.gps_md5}@${row.lap_md5}`,
+        files: { lapMd5: row.lap_md5, gpsMd5: row.gps_md5 },
         columns: (await gpsColumns(row)).columns,
         laps: () => listLaps(db, row.id),
       };
@@ -296,11 +353,14 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       const rows = await listOwnSessions(db, viewer.email, { track: q.track, after, limit: q.limit + 1 });
       const page = rows.slice(0, q.limit);
       const last = page[page.length - 1];
-      const figures = await Promise.all(page.map(figuresOf));
+      const figures = await figuresOfAll(page);
+      const known = await listOwnCircuits(db, viewer.email);
+      const circuit = circuitOf(known);
       return {
         sessions: page.map((r, k) => ({
           device: r.device_id,
           track: r.track,
+          circuit: circuit(r),
           date: r.date,
           imported: isImportCollection(r.device_id),
           bestLapMs: figures[k]!.bestLapMs,
@@ -313,20 +373,30 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
         })),
         next: rows.length > q.limit && last ? Buffer.from(JSON.stringify([last.date_iso, last.id])).toString('base64url') : null,
         tracks: await listOwnTracks(db, viewer.email),
+        circuits: circuitList(known),
       };
     },
 
     /**
-     * The rider's own sessions (devices and imports; at one track, or all), oldest first, each
-     * with its lap figures: what personal bests and progress are made of.
+     * The rider's own sessions (devices and imports; at the circuit a track name stands for, or
+     * all), oldest first, each with its circuit and lap figures: what personal bests and progress are made of.
      */
     async ownFigures(email: string, track?: string) {
-      const rows = await ownSessionFigures(db, email, track);
-      const figures = await Promise.all(rows.map(figuresOf));
+      const known = await listOwnCircuits(db, email);
+      const circuit = circuitOf(known);
+      let rows = await ownSessionFigures(db, email, track);
+      if (track !== undefined) {
+        // A name two circuits' sessions carry stands for the one its latest session was ridden on.
+        const named = rows.filter((r) => r.track === track).at(-1);
+        const key = named ? circuitKey(circuit(named)) : undefined;
+        rows = rows.filter((r) => circuitKey(circuit(r)) === key);
+      }
+      const figures = await figuresOfAll(rows);
       return rows.map((r, k) => ({
         id: r.id,
         device: r.device_id,
         track: r.track,
+        circuit: circuit(r),
         date: r.date,
         dateIso: r.date_iso,
         figures: figures[k]!,
@@ -343,6 +413,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     async summary(viewer: Viewer, s: SessionAddress): Promise<z.infer<typeof summaryResponseSchema>> {
       const row = await requireVisible(viewer, s);
       const a = analyzeSession(await listLaps(db, row.id));
+      const figures = await figuresOf(row);
       return {
         device: s.device,
         track: s.track,
@@ -350,8 +421,8 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
         demo: s.device === deps.demoDeviceId,
         lapCount: Number(row.lap_count),
         sampleCount: Number(row.sample_count),
-        bestLapMs: a.bestLapMs,
-        theoreticalBestMs: a.theoreticalBestMs,
+        bestLapMs: figures.bestLapMs,
+        theoreticalBestMs: figures.theoreticalBestMs,
         heats: a.heats,
         files: { lap: row.lap_md5 !== '', gps: row.gps_md5 !== '' },
         warnings: { lap: JSON.parse(row.lap_problems) as LineProblem[], gps: JSON.parse(row.gps_problems) as LineProblem[] },

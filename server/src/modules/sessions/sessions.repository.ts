@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Lap } from '../../../../core/formats/lap-six';
 import { lapFigures } from '../../../../core/laps/lap-math';
 import type { LineProblem } from '../../../../core/formats/six-lines';
@@ -139,6 +139,8 @@ export async function indexSessionFile(
           lap_problems: JSON.stringify(file.problems),
           lap_count: 'laps' in content ? content.laps.length : 0,
           lap_figures: 'laps' in content ? JSON.stringify(lapFigures(content.laps)) : null,
+          // Kept by the lap.six's rules until the one lap list settles them (tracks.service).
+          figures_version: null,
         }
       : {
           gps_md5: file.md5,
@@ -146,8 +148,9 @@ export async function indexSessionFile(
           gps_lines: file.lines,
           gps_problems: JSON.stringify(file.problems),
           sample_count: 'sampleCount' in content ? content.sampleCount : 0,
-          // Another trace: its ideal lap is computed again (tracks.service).
+          // Another trace: its ideal lap and its figures are computed again (tracks.service).
           ideal_ms: null,
+          figures_version: null,
         };
   await trx
     .insertInto('lap_sessions')
@@ -189,38 +192,123 @@ export async function indexSessionFile(
   }
 }
 
+/** The rider's sessions with the circuit each was identified at (none yet: null), for the circuit grouping. */
+function ownWithCircuit(db: Kysely<DB>, email: string) {
+  return db
+    .selectFrom('lap_sessions')
+    .leftJoin('session_tracks', 'session_tracks.session_id', 'lap_sessions.id')
+    .leftJoin('tracks', 'tracks.id', 'session_tracks.track_id')
+    .where('lap_sessions.owner_email', '=', email);
+}
+
+const ownColumns = [
+  'lap_sessions.id',
+  'lap_sessions.device_id',
+  'lap_sessions.track',
+  'lap_sessions.date',
+  'lap_sessions.date_iso',
+  'lap_sessions.lap_count',
+  'lap_sessions.lap_figures',
+  'lap_sessions.figures_version',
+  'lap_sessions.ideal_ms',
+  'lap_sessions.updated_at',
+  'session_tracks.track_id as circuit_id',
+  'tracks.name as circuit_name',
+] as const;
+
+/**
+ * Sessions at the circuit a track name stands for (one circuit is one track, whatever each logger
+ * calls it): the rider's sessions by that name, and every one identified at a circuit one of those
+ * was identified at.
+ */
+function atCircuitOf(db: Kysely<DB>, email: string, track: string) {
+  return (eb: ExpressionBuilder<DB & { lap_sessions: LapSessionsTable }, 'lap_sessions' | 'session_tracks' | 'tracks'>) =>
+    eb.or([
+      eb('lap_sessions.track', '=', track),
+      eb(
+        'session_tracks.track_id',
+        'in',
+        db
+          .selectFrom('session_tracks as st')
+          .innerJoin('lap_sessions as ls', 'ls.id', 'st.session_id')
+          .select('st.track_id')
+          .where('ls.owner_email', '=', email)
+          .where('ls.track', '=', track),
+      ),
+    ]);
+}
+
 /**
  * A page of the rider's own sessions (devices and imports), newest first (an index range, see
- * migration 0009); `after` is where the previous page ended.
+ * migration 0009); `after` is where the previous page ended; `track`: at the circuit it stands for.
  */
 export function listOwnSessions(
   db: Kysely<DB>,
   email: string,
   q: { track?: string | undefined; after?: { dateIso: string; id: string } | undefined; limit: number },
 ) {
-  let query = db
-    .selectFrom('lap_sessions')
-    .select(['id', 'device_id', 'track', 'date', 'date_iso', 'lap_count', 'lap_figures', 'ideal_ms', 'updated_at'])
-    .where('owner_email', '=', email);
-  if (q.track) query = query.where('track', '=', q.track);
+  let query = ownWithCircuit(db, email).select(ownColumns);
+  if (q.track) query = query.where(atCircuitOf(db, email, q.track));
   const after = q.after;
-  if (after) query = query.where((eb) => eb.or([eb('date_iso', '<', after.dateIso), eb.and([eb('date_iso', '=', after.dateIso), eb('id', '<', after.id)])]));
-  return query.orderBy('date_iso', 'desc').orderBy('id', 'desc').limit(q.limit).execute();
+  if (after)
+    query = query.where((eb) =>
+      eb.or([eb('lap_sessions.date_iso', '<', after.dateIso), eb.and([eb('lap_sessions.date_iso', '=', after.dateIso), eb('lap_sessions.id', '<', after.id)])]),
+    );
+  return query.orderBy('lap_sessions.date_iso', 'desc').orderBy('lap_sessions.id', 'desc').limit(q.limit).execute();
 }
 
-/** A session's lap figures, computed once for a row indexed before they were kept (migration 0010). */
-export async function saveLapFigures(db: Kysely<DB>, sessionId: string, figures: string): Promise<void> {
-  await db.updateTable('lap_sessions').set({ lap_figures: figures }).where('id', '=', sessionId).execute();
+/** A session's kept lap figures, by the rule `version` (null: the lap.six's rules, not settled yet). */
+export async function saveLapFigures(db: Kysely<DB>, sessionId: string, figures: string, version: number | null = null): Promise<void> {
+  await db.updateTable('lap_sessions').set({ lap_figures: figures, figures_version: version }).where('id', '=', sessionId).execute();
 }
 
-/** Every session of the rider (at one track, or all), oldest first, with its kept lap figures. */
-export function ownSessionFigures(db: Kysely<DB>, email: string, track?: string) {
-  let q = db
+/**
+ * A session's figures settled by the current rule, computed from these versions of its files: a
+ * file that arrived meanwhile (its figures unsettled again) is not overwritten.
+ */
+export async function settleLapFigures(
+  db: Kysely<DB>,
+  sessionId: string,
+  files: { lapMd5: string; gpsMd5: string },
+  figures: string,
+  version: number,
+): Promise<void> {
+  await db
+    .updateTable('lap_sessions')
+    .set({ lap_figures: figures, figures_version: version })
+    .where('id', '=', sessionId)
+    .where('lap_md5', '=', files.lapMd5)
+    .where('gps_md5', '=', files.gpsMd5)
+    .execute();
+}
+
+/** Sessions whose figures were kept by an older rule than `version` (or are not settled yet), a few at a time. */
+export function unsettledFigures(db: Kysely<DB>, version: number, limit: number, after = '') {
+  return db
     .selectFrom('lap_sessions')
-    .select(['id', 'device_id', 'track', 'date', 'date_iso', 'lap_count', 'lap_figures', 'ideal_ms'])
-    .where('owner_email', '=', email);
-  if (track !== undefined) q = q.where('track', '=', track);
-  return q.orderBy('date_iso').orderBy('id').execute();
+    .select(['id', 'device_id', 'track', 'date'])
+    .where((eb) => eb.or([eb('figures_version', 'is', null), eb('figures_version', '<', version)]))
+    .where('lap_md5', '!=', '')
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Every session of the rider (at the circuit `track` stands for, or all), oldest first, with its kept lap figures. */
+export function ownSessionFigures(db: Kysely<DB>, email: string, track?: string) {
+  let q = ownWithCircuit(db, email).select(ownColumns);
+  if (track !== undefined) q = q.where(atCircuitOf(db, email, track));
+  return q.orderBy('lap_sessions.date_iso').orderBy('lap_sessions.id').execute();
+}
+
+/** The names the rider's sessions carry, each with the circuit it was identified at (one row per pair). */
+export function listOwnCircuits(db: Kysely<DB>, email: string) {
+  return ownWithCircuit(db, email)
+    .select(['lap_sessions.track', 'session_tracks.track_id as circuit_id', 'tracks.name as circuit_name'])
+    .distinct()
+    .orderBy('lap_sessions.track')
+    .execute();
 }
 
 /** The tracks the rider has sessions on. */

@@ -93,11 +93,9 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
       },
     },
     async (req, reply) => {
-      // The answer depends only on the session's lap.six: validated, serialized and compressed once per version.
+      // The answer depends only on the session's lap.six and kept figures: validated, serialized and compressed once per version.
       const laps = await reader.laps(viewer(req), ref(req.params));
-      const answer = await lapsAnswers.get(laps.version, `"${laps.lapMd5 || 'none'}"`, async () =>
-        JSON.stringify(lapsResponseSchema.parse(await laps.build())),
-      );
+      const answer = await lapsAnswers.get(laps.version, `"${laps.etag || 'none'}"`, async () => JSON.stringify(lapsResponseSchema.parse(await laps.build())));
       // Already serialized: the untyped reply sends the text as is.
       return sendCompressed(req, reply as FastifyReply, answer);
     },

@@ -11,6 +11,7 @@ import type { Gate } from '../../../../core/tracks/gate';
 import { compareLaps } from '../../../../core/tracks/lap-comparison';
 import { isImportCollection } from '../../../../core/contracts/session-paths';
 import { bestOf, listLaps } from '../../../../core/laps/session-laps';
+import { FIGURES_VERSION, listFigures } from '../../../../core/laps/lap-math';
 import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '../../../../core/tracks/track-analysis';
 import { definitionFromOutline } from '../../../../core/tracks/track-definition';
 import { latLonAt } from '../../../../core/tracks/track-line';
@@ -23,7 +24,7 @@ import { nowIso } from '../../lib/tokens';
 import type { TrackRules } from '../../plugins/policy';
 import { recordAudit } from '../audit/audit.repository';
 import type { SessionReader } from '../sessions/session-reader.service';
-import type { Viewer } from '../sessions/sessions.repository';
+import { settleLapFigures, unsettledFigures, type Viewer } from '../sessions/sessions.repository';
 import type { TrackCatalogue } from './track-catalogue';
 import { boxOf, circuitTrackFor, derivedTrackFor, fits } from './new-track';
 import { cornerOf, lapByKey, present, shownGap, summaryOf } from './track-presentation';
@@ -50,6 +51,8 @@ const DEFINITIONS_KEPT = 100;
  * (a 100 MB day) would hold its whole trace in memory for it; its ideal lap comes with its first read.
  */
 const BACKGROUND_MAX_SAMPLES = 300_000;
+/** Sessions whose kept figures follow an older rule, settled at a time by the start-up sweep. */
+const SETTLE_BATCH = 4;
 
 /**
  * Tracks: which track a session was ridden on (a real circuit first: a bundled outline or a
@@ -167,6 +170,7 @@ export function createTracksService(deps: {
     const definition = definitionOf(track);
     const key = `${inputs.version}#${track.id}#${shapeOf(track)}`;
     let analysis = analyses.get(key);
+    const fresh = !analysis;
     if (!analysis) {
       analysis = analyzeTrack(trace, definition);
       analyses.set(key, analysis);
@@ -175,8 +179,54 @@ export function createTracksService(deps: {
     }
     const deviceLaps = await inputs.laps();
     const list = listLaps(analysis.laps, trace, deviceLaps, isImportCollection(s.device));
-    return { inputs, trace, track, definition, analysis, deviceLaps, list };
+    // Its figures by this list, kept beside it: every screen shows the same best lap (decision 028).
+    if (fresh) await keepListFigures(inputs, list, deviceLaps);
+    return { inputs, trace, track, definition, analysis, deviceLaps, list, fresh };
   }
+
+  async function keepListFigures(
+    inputs: { sessionId: string; files: { lapMd5: string; gpsMd5: string } },
+    list: Parameters<typeof listFigures>[0],
+    deviceLaps: Parameters<typeof listFigures>[1],
+  ) {
+    await settleLapFigures(db, inputs.sessionId, inputs.files, JSON.stringify(listFigures(list, deviceLaps)), FIGURES_VERSION);
+  }
+
+  /**
+   * Keeps a session's figures by the current rule: by its one lap list where it has a trace timed at
+   * a track Voltas knows, by the lap.six's rules where it has no trace or no such track. A trace
+   * over BACKGROUND_MAX_SAMPLES is left as it is: its first analysis (a read) settles it.
+   */
+  async function settleFigures(s: SessionAddress): Promise<void> {
+    const { id, samples } = await reader.sessionOf(SYSTEM, s);
+    if (samples > BACKGROUND_MAX_SAMPLES) return;
+    if (samples > 0) {
+      try {
+        // At a track Voltas knows only: a new one is found (the catalogue searched) on the first read.
+        const at = await analyzed(SYSTEM, s, false);
+        if (!at.fresh) await keepListFigures(at.inputs, at.list, at.deviceLaps);
+        return;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+      }
+    }
+    // No trace, or none timed at a known track: the lap.six's rules.
+    await reader.keepLapSixFigures(id, await reader.sessionFiles(SYSTEM, s));
+  }
+
+  // One settling per session at a time: a list read by two riders at once analyses it once.
+  const settling = new Map<string, Promise<void>>();
+  function settleOnce(s: SessionAddress): Promise<void> {
+    const key = `${s.device}/${s.track}/${s.date}`;
+    let running = settling.get(key);
+    if (!running) {
+      running = settleFigures(s).finally(() => settling.delete(key));
+      settling.set(key, running);
+    }
+    return running;
+  }
+  // The reader settles figures kept by an older rule on their next read, through this service.
+  reader.settleFiguresWith(settleOnce);
 
   return {
     /**
@@ -241,18 +291,36 @@ export function createTracksService(deps: {
     },
 
     /**
-     * Analyses a session that just arrived, so that its ideal lap is there for the lists (a
-     * session without a GPS trace, or none to time, has none: nothing to do).
+     * Analyses a session that just arrived, so that its ideal lap is there for the lists, and keeps
+     * its figures by its one lap list (a session without a GPS trace, or none to time, keeps the
+     * lap.six's). Callable from any scheduler.
      */
     async analyzeArrived(s: SessionAddress): Promise<void> {
       try {
-        const { samples } = await reader.sessionOf(SYSTEM, s);
-        if (samples === 0 || samples > BACKGROUND_MAX_SAMPLES) return;
-        // At a track Voltas knows only: a new one is found (the catalogue searched) on the first read.
-        await analyzed(SYSTEM, s, false);
+        await settleOnce(s);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
       }
+    },
+
+    /**
+     * Settles the figures of every stored session kept by an older rule, SETTLE_BATCH at a time
+     * (each may analyse its trace), in the background after start-up; `stopped` ends it between
+     * two batches. Returns how many were looked at.
+     */
+    async settleStoredFigures(stopped: () => boolean = () => false): Promise<number> {
+      let after = '';
+      let seen = 0;
+      while (!stopped()) {
+        const rows = await unsettledFigures(db, FIGURES_VERSION, SETTLE_BATCH, after);
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          await this.analyzeArrived({ device: row.device_id, track: row.track, date: row.date });
+          seen++;
+        }
+        after = rows[rows.length - 1]!.id;
+      }
+      return seen;
     },
 
     /** Each corner's best time in a session (its section, as in the ideal lap), and the track it is timed on. */

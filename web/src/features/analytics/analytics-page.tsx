@@ -56,7 +56,7 @@ export function AnalyticsPage() {
   // phone keeps answering taps while it is built.
   const c = useDeferredValue(gps.data);
   const records = useRecords();
-  const record = session ? records.data?.records.find((r) => r.track === session.track) : undefined;
+  const record = session ? records.data?.records.find((r) => r.tracks.includes(session.track)) : undefined;
   const personalBestKey = record && session && record.device === session.device && record.date === session.date ? `${record.heat}${record.lapCount}` : null;
   const segments = useMemo(() => analysis.data?.laps ?? [], [analysis.data]);
   // The track analysis (the one lap list) comes after the first paint (asked for below); until then the lap.six says.

@@ -51,6 +51,8 @@ describe('what /comparar opens on from the menu', () => {
   ];
   const record = (over: Partial<PersonalBest>): PersonalBest => ({
     track: 'Interlagos',
+    circuit: { id: 'bundled:Interlagos', name: 'Interlagos' },
+    tracks: ['Interlagos'],
     lapTimeMs: 116_000,
     device: '000000000042',
     date: '01102026',

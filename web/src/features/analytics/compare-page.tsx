@@ -77,7 +77,7 @@ function useFirstComparison(wanted: boolean, onFound: (query: Record<string, str
   const session = wanted ? (latest.data?.sessions[0] ?? null) : null;
   const laps = useTrackLapTimes(session);
   const records = useRecords(wanted);
-  const record = session ? records.data?.records.find((r) => r.track === session.track) : undefined;
+  const record = session ? records.data?.records.find((r) => r.tracks.includes(session.track)) : undefined;
   const found = session && laps.data && records.data ? firstComparison(session, laps.data.laps, record) : null;
   const query = found ? new URLSearchParams(found).toString() : null;
   useEffect(() => {
@@ -104,7 +104,7 @@ export function ComparePage() {
   const records = useRecords();
   const data = compare.data;
   const session = addressFromQuery(params);
-  const record = session ? records.data?.records.find((r) => r.track === session.track) : undefined;
+  const record = session ? records.data?.records.find((r) => r.tracks.includes(session.track)) : undefined;
   const first = useFirstComparison(
     params.size === 0,
     useCallback((query: Record<string, string>) => setParams(query, { replace: true }), [setParams]),

@@ -29,7 +29,9 @@ export function ProgressPage() {
     queryKey: ['my-sessions', 'latest'],
     queryFn: () => apiRequest('/api/sessions?limit=1', { schema: mySessionsResponseSchema }),
   });
-  const tracks = { ...latest, data: latest.data?.tracks };
+  // One circuit is one track, whatever each session calls it: chosen by any of its names.
+  const tracks = { ...latest, data: latest.data?.circuits };
+  const circuit = tracks.data?.find((c) => track !== null && c.tracks.includes(track));
   const progress = useProgress(track);
   const chosen = track ?? latest.data?.sessions[0]?.track ?? null;
   // Opened from the menu: the track of the rider's most recent session, nothing to choose first.
@@ -40,7 +42,7 @@ export function ProgressPage() {
 
   return (
     <Page
-      title={track ? fill(h.progressFor, { track }) : h.progressTitle}
+      title={track ? fill(h.progressFor, { track: circuit?.name ?? track }) : h.progressTitle}
       menu={[
         { to: '/user', label: t.menu.home },
         { to: '/sessoes', label: t.menu.minhasSessoes },
@@ -50,10 +52,10 @@ export function ProgressPage() {
       {tracks.data && tracks.data.length > 0 && (
         <div className="field my-sessions-filter">
           <label htmlFor="progress-track">{h.progressPick}</label>
-          <select id="progress-track" value={track ?? ''} onChange={(e) => setParams({ pista: e.target.value })}>
-            {tracks.data.map((name) => (
-              <option key={name} value={name}>
-                {name}
+          <select id="progress-track" value={circuit?.tracks[0] ?? track ?? ''} onChange={(e) => setParams({ pista: e.target.value })}>
+            {tracks.data.map((c) => (
+              <option key={c.tracks[0]} value={c.tracks[0]}>
+                {c.name}
               </option>
             ))}
           </select>
@@ -94,7 +96,7 @@ function Progress({ data }: { data: ProgressResponse }) {
     };
   }, [data]);
   return (
-    <section aria-label={fill(h.progressFor, { track: data.track })}>
+    <section aria-label={fill(h.progressFor, { track: data.circuit?.name ?? data.track })}>
       {data.personalBest && (
         <dl className="summary">
           <div className="summary-item">
@@ -156,7 +158,7 @@ function Progress({ data }: { data: ProgressResponse }) {
               <tr key={d.date} className={d.personalBest ? 'lap-pb' : undefined}>
                 <td className="num">{k + 1}</td>
                 <th scope="row">
-                  <Link to={`/laps?${new URLSearchParams({ hw: d.device, pista: data.track, data: d.date }).toString()}`}>{formatDdmmyyyy(d.date)}</Link>
+                  <Link to={`/laps?${new URLSearchParams({ hw: d.device, pista: d.track, data: d.date }).toString()}`}>{formatDdmmyyyy(d.date)}</Link>
                 </th>
                 <td className={d.personalBest ? 'time-pb' : undefined}>
                   {ms(d.bestLapMs)}

@@ -29,7 +29,7 @@ export function LapsPage() {
   const track = useTrackLapTimes(laps.data ? loaded : null);
   const ideal = track.data?.idealLapSeconds;
   const records = useRecords();
-  const record = loaded ? records.data?.records.find((r) => r.track === loaded.track) : undefined;
+  const record = loaded ? records.data?.records.find((r) => r.tracks.includes(loaded.track)) : undefined;
   const ownRecordHere = record && loaded && record.device === loaded.device && record.date === loaded.date ? record : undefined;
   // The table (memoized) renders again only when what it shows changes, and then in slices
   // (deferred values): the GPS times and the rider's record arrive after it has painted.

@@ -89,6 +89,11 @@ export const LapsTable = memo(function LapsTable({
                       )}
                       {row.kind === 'out' && <span className="badge">{t.laps.outLap}</span>}
                       {row.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
+                      {row.kind === 'partial' && (
+                        <span className="badge" title={t.tracks.partialHint}>
+                          {t.tracks.partialLap}
+                        </span>
+                      )}
                       {row.kind === 'flying' && !row.isBest && row.gapMs !== null && <span className="gap">{formatGap(row.gapMs)}</span>}
                       {gps?.has(`${row.heat}${row.lapCount}`) && <GpsTime {...gps.get(`${row.heat}${row.lapCount}`)!} deviceMs={row.lapTimeMs} />}
                       {compareHref && row.kind === 'flying' && !pb && <CompareLink to={compareHref(row)} lap={`${row.heat}${row.lapCount}`} />}

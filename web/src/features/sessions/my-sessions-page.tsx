@@ -33,7 +33,8 @@ export function MySessionsPage() {
   });
   const pages = list.data?.pages ?? [];
   const sessions = pages.flatMap((p) => p.sessions);
-  const tracks = pages[0]?.tracks ?? [];
+  // One circuit is one track, whatever each session calls it: filtered by any of its names.
+  const circuits = pages[0]?.circuits ?? [];
   const records = useRecords();
   const isRecord = (s: { device: string; track: string; date: string }) =>
     Boolean(records.data?.records.some((r) => r.device === s.device && r.track === s.track && r.date === s.date));
@@ -48,14 +49,14 @@ export function MySessionsPage() {
         { to: '/importar', label: t.menu.importar },
       ]}
     >
-      {(tracks.length > 1 || track) && (
+      {(circuits.length > 1 || track) && (
         <div className="field my-sessions-filter">
           <label htmlFor="my-track">{h.filter}</label>
           <select id="my-track" value={track} onChange={(e) => setTrack(e.target.value)}>
             <option value="">{h.allTracks}</option>
-            {tracks.map((name) => (
-              <option key={name} value={name}>
-                {name}
+            {circuits.map((c) => (
+              <option key={c.tracks[0]} value={c.tracks[0]}>
+                {c.name}
               </option>
             ))}
           </select>

@@ -1,0 +1,191 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PersonalBest, ProgressResponse } from '../../../../core/contracts/progress.contract';
+import type { LapsResponse, MySessions } from '../../../../core/contracts/sessions.contract';
+import type { SharedView } from '../../../../core/contracts/shares.contract';
+import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
+import { parseGpsSix } from '../../../../core/formats/gps-six';
+import { msToLapTimeRaw, serializeLapSix, type Lap } from '../../../../core/formats/lap-six';
+import { writeGpx } from '../../../../core/imports/test-support/writers';
+import { lapFigures } from '../../../../core/laps/lap-math';
+import { generateSession } from '../../../../core/sim/session-generator';
+import { loadTracks } from '../../lib/track-files';
+import { addDevice, put } from '../../../test/fixtures';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
+
+// Issue 35: the figures kept beside a session (laps screen, 'Minhas sessões', records, 'Evolução')
+// follow its one lap list, as the track analysis and a share link do; figures kept by the old
+// rule are computed again; and one circuit is one track whatever each logger calls it.
+
+let server: TestServer;
+let ana: Browser;
+let token: string;
+const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
+const gen = generateSession(interlagos, { seed: 51, heats: 2, lapsPerHeat: [4, 4], gpsNoise: 0.2 });
+const flyingBest = Math.min(
+  ...gen.laps.filter((l, k) => l.lapCount > 0 && gen.laps[k + 1]?.heat === l.heat && gen.laps[k + 1]!.lapCount > 0).map((l) => l.lapTimeMs),
+);
+/**
+ * Heat A's in-lap as the device timed it: faster than any flying lap (its line cut short), so not
+ * over 107 % — the lap.six's rule calls it a flying lap and the session's best; its GPS trace comes
+ * to the pit lane at the line, so the one lap list calls it the in-lap.
+ */
+const inLapA = gen.laps.findIndex((l, k) => l.heat === 'A' && gen.laps[k + 1]?.heat !== 'A');
+const laps: Lap[] = gen.laps.map((l, k) =>
+  k === inLapA ? { ...l, lapTimeMs: flyingBest - 250, lapSeconds: (flyingBest - 250) / 1000, lapTime: msToLapTimeRaw(flyingBest - 250) } : l,
+);
+const lapSix = serializeLapSix(laps);
+const D = '000000000081';
+const base = (date: string, track = 'Interlagos') => `/api/devices/${D}/sessions/${track}/${date}`;
+
+const get = async <T>(b: Browser, url: string) => {
+  const res = await b.request(url);
+  expect(res.status, url).toBe(200);
+  return (await res.json()) as T;
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  token = await addDevice(server, D, 'ana@example.com');
+  ana = new Browser(server.baseUrl);
+  await ana.signIn('ana@example.com');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** The best lap the track analysis shows: its fastest flying lap by the time shown. */
+async function analysisBest(date: string) {
+  const a = await get<TrackAnalysisResponse>(ana, `${base(date)}/track-analysis`);
+  const flying = a.laps.filter((l) => l.kind === 'flying' && l.seconds !== null).sort((x, y) => x.seconds! - y.seconds!);
+  return { analysis: a, best: { heat: flying[0]!.heat, number: flying[0]!.number, ms: Math.round(flying[0]!.seconds! * 1000) } };
+}
+
+describe('kept figures follow the one lap list', () => {
+  it('the lap.six alone would call the in-lap the best: the precondition of these tests', () => {
+    expect(lapFigures(laps).bestLap).toEqual({ heat: 'A', lapCount: laps[inLapA]!.lapCount });
+    expect(lapFigures(laps).bestLapMs).toBe(flyingBest - 250);
+  });
+
+  it('a device session shows one best lap on the laps API, the analysis, Minhas sessões, records, progress and a share link', async () => {
+    const date = '01112026';
+    expect((await put(server, `/api/device/v1/sessions/Interlagos/${date}/lap.six`, token, lapSix)).status).toBeLessThan(300);
+    expect((await put(server, `/api/device/v1/sessions/Interlagos/${date}/gps.six`, token, gen.gpsSix)).status).toBeLessThan(300);
+    const { analysis, best } = await analysisBest(date);
+    // The list calls heat A's last lap the in-lap, and its best is a flying lap at the device's time.
+    const inLap = analysis.laps.find((l) => l.heat === 'A' && l.number === laps[inLapA]!.lapCount)!;
+    expect(inLap.kind).toBe('in');
+    expect(best.ms).toBe(flyingBest);
+
+    const lapsAnswer = await get<LapsResponse>(ana, `${base(date)}/laps`);
+    expect(lapsAnswer.bestLapMs).toBe(best.ms);
+    expect(lapsAnswer.laps.filter((l) => l.isBest).map((l) => `${l.heat}${l.lapCount}`)).toEqual([`${best.heat}${best.number}`]);
+    expect(lapsAnswer.laps[inLapA]).toMatchObject({ kind: 'in', isBest: false, gapMs: -250 });
+
+    const mine = await get<MySessions>(ana, '/api/sessions');
+    expect(mine.sessions.find((s) => s.date === date)!.bestLapMs).toBe(best.ms);
+
+    const records = await get<{ records: PersonalBest[] }>(ana, '/api/sessions/records');
+    expect(records.records).toHaveLength(1);
+    expect(records.records[0]).toMatchObject({ date, lapTimeMs: best.ms, heat: best.heat, lapCount: best.number });
+
+    const progress = await get<ProgressResponse>(ana, '/api/sessions/progress?track=Interlagos');
+    expect(progress.days.find((d) => d.date === date)).toMatchObject({ bestLapMs: best.ms, personalBest: true });
+
+    const share = await ana.request('/api/shares', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.baseUrl },
+      body: JSON.stringify({ device: D, track: 'Interlagos', date }),
+    });
+    expect(share.status).toBeLessThan(300);
+    const secret = ((await share.json()) as { url: string }).url.split('/v/')[1]!;
+    const shared = (await (await fetch(`${server.baseUrl}/api/shared/${secret}`)).json()) as SharedView;
+    expect(Math.round(shared.bestLapSeconds! * 1000)).toBe(best.ms);
+    expect(shared.laps.filter((l) => l.best).map((l) => `${l.heat}${l.number}`)).toEqual([`${best.heat}${best.number}`]);
+  });
+
+  it('a session that arrives is settled in the background: nobody opens its analysis', async () => {
+    const date = '02112026';
+    await put(server, `/api/device/v1/sessions/Interlagos/${date}/lap.six`, token, lapSix);
+    await put(server, `/api/device/v1/sessions/Interlagos/${date}/gps.six`, token, gen.gpsSix);
+    await expect
+      .poll(
+        async () => {
+          const row = await server.database.db
+            .selectFrom('lap_sessions')
+            .select(['lap_figures', 'figures_version'])
+            .where('id', 'like', `${D}%${date}`)
+            .executeTakeFirst();
+          return row?.figures_version && row.lap_figures ? (JSON.parse(row.lap_figures) as { bestLapMs: number }).bestLapMs : null;
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(flyingBest);
+  });
+
+  it('figures kept by the old rule are computed again on their next read, and by the sweep at start-up', async () => {
+    const old = JSON.stringify(lapFigures(laps));
+    const sessionId = (date: string) =>
+      server.database.db.selectFrom('lap_sessions').select('id').where('id', 'like', `${D}%${date}`).executeTakeFirstOrThrow();
+    const keepOld = async (date: string) =>
+      server.database.db
+        .updateTable('lap_sessions')
+        .set({ lap_figures: old, figures_version: null })
+        .where('id', '=', (await sessionId(date)).id)
+        .execute();
+    // On the next read.
+    await keepOld('01112026');
+    const mine = await get<MySessions>(ana, '/api/sessions');
+    expect(mine.sessions.find((s) => s.date === '01112026')!.bestLapMs).toBe(flyingBest);
+    expect((await get<LapsResponse>(ana, `${base('01112026')}/laps`)).bestLapMs).toBe(flyingBest);
+    // At start-up, in the background: nobody reads it.
+    await keepOld('02112026');
+    const restarted = await startTestServer(sameDatabase(server), { dataDir: server.dataDir, keepDataDir: true });
+    try {
+      const id = (await sessionId('02112026')).id;
+      await expect
+        .poll(
+          async () => {
+            const row = await restarted.database.db
+              .selectFrom('lap_sessions')
+              .select(['lap_figures', 'figures_version'])
+              .where('id', '=', id)
+              .executeTakeFirstOrThrow();
+            return row.figures_version === null ? null : (JSON.parse(row.lap_figures!) as { bestLapMs: number }).bestLapMs;
+          },
+          { timeout: 15_000 },
+        )
+        .toBe(flyingBest);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('a device session and an import at one circuit, named differently, are one circuit in records, progress and the filter', async () => {
+    const other = generateSession(interlagos, { seed: 52, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill: 0.99 });
+    const gpx = writeGpx(parseGpsSix(other.gpsSix).value, { y: 2026, m: 11, d: 20 });
+    const res = await ana.request('/api/imports?filename=jcp.gpx&track=Autodromo%20JCP', { method: 'POST', body: gpx });
+    expect(res.status).toBe(201);
+    const imported = ((await res.json()) as { session: { device: string; track: string; date: string } }).session;
+    expect(imported.track).toBe('Autodromo JCP');
+
+    const records = await get<{ records: PersonalBest[] }>(ana, '/api/sessions/records');
+    expect(records.records).toHaveLength(1);
+    expect(records.records[0]).toMatchObject({ circuit: { name: 'Interlagos' }, tracks: ['Autodromo JCP', 'Interlagos'], device: imported.device });
+    const device = await get<ProgressResponse>(ana, '/api/sessions/progress?track=Interlagos');
+    const byImport = await get<ProgressResponse>(ana, '/api/sessions/progress?track=Autodromo%20JCP');
+    for (const p of [device, byImport]) {
+      expect(p.days.map((d) => `${d.track} ${d.date}`)).toEqual(['Interlagos 01112026', 'Interlagos 02112026', 'Autodromo JCP 20112026']);
+      expect(p.circuit?.name).toBe('Interlagos');
+      expect(p.personalBest).toMatchObject({ device: imported.device });
+    }
+    const list = await get<MySessions>(ana, '/api/sessions?track=Interlagos');
+    expect(list.sessions.map((s) => s.date)).toEqual(['20112026', '02112026', '01112026']);
+    expect(new Set(list.sessions.map((s) => s.circuit.id)).size).toBe(1);
+    expect(list.circuits).toEqual([{ id: list.sessions[0]!.circuit.id, name: 'Interlagos', tracks: ['Autodromo JCP', 'Interlagos'] }]);
+    expect((await get<MySessions>(ana, '/api/sessions?track=Autodromo%20JCP')).sessions).toHaveLength(3);
+    // "Comparar com meu recorde" from the device's session finds the import's lap.
+    const compare = await ana.request(`/api/sessions/compare?device=${D}&track=Interlagos&date=01112026&lap=A2&reference=record`);
+    expect(compare.status).toBe(200);
+    expect(((await compare.json()) as { reference: { device: string } }).reference.device).toBe(imported.device);
+  });
+});
