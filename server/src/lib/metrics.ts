@@ -44,7 +44,7 @@ export function createMetrics() {
     },
     jobsSent: new Counter({
       name: 'voltas_jobs_sent_total',
-      help: 'Background jobs sent by this instance, by job and result (queued, or merged into one of the same key already waiting)',
+      help: 'Background jobs sent by this instance (scheduled ones aside), by job and result (queued, or merged into one of the same key waiting)',
       labelNames: ['job', 'result'] as const,
       registers,
     }),
