@@ -14,6 +14,9 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { createBlobStore } from './blobs/create-blob-store';
 import { measuredBlobStore } from './blobs/measured-blob-store';
 import { createMetrics, type Metrics } from './lib/metrics';
+import { createInProcessQueue, measuredJobQueue, type JobQueue } from './jobs/job-queue';
+import { startJobs } from './jobs/jobs';
+import { createPgBossQueue } from './jobs/pg-boss-queue';
 import { metricsPlugin } from './plugins/metrics';
 import type { BlobStore } from './blobs/blob-store';
 import type { AppConfig } from './config';
@@ -93,9 +96,9 @@ export interface BuiltApp {
   /** Receiving sessions' files (uploads, recovery); tests wait on its background work. */
   receiver: SessionReceiver;
   metrics: Metrics;
+  /** Background jobs (session analysis, upload recovery): pg-boss on PostgreSQL, in process on SQLite. */
+  jobs: JobQueue;
 }
-
-const RECOVERY_INTERVAL_MS = 60_000;
 
 /**
  * Request ids short enough to read out to support over the phone (shown in the app's error
@@ -104,8 +107,6 @@ const RECOVERY_INTERVAL_MS = 60_000;
  */
 const REQUEST_ID_PREFIX = randomBytes(2).toString('hex');
 let requestCount = 0;
-/** How long after a session arrives it is analysed in the background (its upload has answered by then). */
-const BACKGROUND_ANALYSIS_DELAY_MS = 2_000;
 const nextRequestId = () => REQUEST_ID_PREFIX + (requestCount++ % 36 ** 6).toString(36).padStart(6, '0');
 
 /** A hop count as proxy-addr's own rule: trust the nearest `hops` addresses (the proxies in front). */
@@ -140,6 +141,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   });
   const box = new SecretBox(config.secretKey);
   const db = database.db;
+  // One run per job across instances on PostgreSQL; SQLite is one process's database.
+  const jobs = measuredJobQueue(
+    database.dialect === 'postgres' && config.databaseUrl
+      ? createPgBossQueue({ connectionString: config.databaseUrl, onError: (err) => logRef.current?.error({ err }, 'job queue') })
+      : createInProcessQueue(),
+    { sent: (job, result) => metrics.jobsSent.inc({ job, result }), ran: (job, outcome) => metrics.jobRuns.inc({ job, outcome }) },
+  );
+  await jobs.start();
+  metrics.watchJobs(() => jobs.counts());
 
   const app = Fastify({
     logger:
@@ -196,7 +206,6 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   // Listening for other instances' events before serving, so none is missed.
   await database.coordination.ready();
   const sweptTemp = await blobs.sweepTemp();
-  const recovered = await receiver.recoverInterruptedUploads();
   const storage = createStorageService({ db, blobs, bucket: config.s3?.bucket ?? 'voltas' });
 
   await app.register(errorMappingPlugin);
@@ -262,24 +271,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     reader,
     demoDeviceId: DEMO_DEVICE_ID,
   });
-  // A session that arrives is analysed in the background, one at a time (each holds its trace) and
-  // a moment after its upload has answered (not competing with it), so that its ideal lap is in the lists.
-  let analysing: Promise<void> = Promise.resolve();
-  const waiting = new Set<NodeJS.Timeout>();
-  const stopAnalysing = events.listen((e) => {
-    const timer = setTimeout(() => {
-      waiting.delete(timer);
-      analysing = analysing
-        .then(() => tracks.analyzeArrived({ device: e.deviceId, track: e.track, date: e.date }))
-        .catch((err: unknown) => app.log.warn({ err }, 'background analysis failed'));
-    }, BACKGROUND_ANALYSIS_DELAY_MS);
-    waiting.add(timer);
-  });
+  // Interrupted uploads finished (before listening) and then every minute; a session that arrives is
+  // analysed in the background, so that its ideal lap is in the lists.
+  const stopSendingJobs = await startJobs(jobs, { receiver, tracks, events, log: app.log });
   app.addHook('preClose', async () => {
     await imports.close();
-    stopAnalysing();
-    for (const timer of waiting) clearTimeout(timer);
-    await analysing;
+    stopSendingJobs();
+    await jobs.stop();
   });
   const shares = createSharesService({ db, reader, tracks, publicUrl: config.publicUrl });
   const webRoot = deps.webRoot ?? DEFAULT_WEB_ROOT;
@@ -296,29 +294,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   if (localIdp) await localIdp.register(app);
   await app.register(webStatic, { root: webRoot });
 
-  if (recovered.reindexed + recovered.dropped > 0) app.log.warn(recovered, 'finished interrupted uploads');
   if (resealed > 0) app.log.info({ users: resealed }, 'Wi-Fi passwords sealed again, bound to their owner');
   if (sweptTemp > 0) app.log.warn({ files: sweptTemp }, 'removed temp files of interrupted uploads');
-  // With several instances, one that crashed may never restart: the others finish its uploads.
-  // Safe at any time, as recovery takes each file's lock (an upload in flight finishes first).
-  const recovery = setInterval(() => {
-    receiver
-      .recoverInterruptedUploads()
-      .then((r) => r.reindexed + r.dropped > 0 && app.log.warn(r, 'finished interrupted uploads'))
-      .catch((err: unknown) => app.log.error({ err }, 'upload recovery failed'));
-  }, RECOVERY_INTERVAL_MS);
-  recovery.unref();
-  // Figures kept by an older rule (decision 028) are settled in the background, a few at a time:
-  // start-up does not wait, and a stop ends the sweep between two batches.
-  let settleStopped = false;
-  const settlingStored = tracks
-    .settleStoredFigures(() => settleStopped)
-    .then((n) => n > 0 && app.log.info({ sessions: n }, 'lap figures settled by the one lap list'))
-    .catch((err: unknown) => app.log.warn({ err }, 'settling stored lap figures failed'));
-  app.addHook('preClose', async () => {
-    settleStopped = true;
-    await settlingStored;
-  });
   // Graceful stop: requests in flight finish, and each keep-alive connection is closed as soon as
   // it falls idle (Fastify closes only those idle at the moment close() starts; one that falls
   // idle a moment later would otherwise hold the stop until its keep-alive time-out, 72 s).
@@ -328,10 +305,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     app.server.once('close', () => clearInterval(sweep));
   });
   app.addHook('onClose', async () => {
-    clearInterval(recovery);
     await receiver.drain();
     events.stop();
     if (!deps.database) await database.close();
   });
-  return { app, database, blobs, idp, receiver, metrics };
+  return { app, database, blobs, idp, receiver, metrics, jobs };
 }

@@ -7,7 +7,7 @@ const SHUTDOWN_GRACE_MS = 25_000;
 /** Reads config, builds the app, listens, and closes gracefully on SIGINT/SIGTERM. */
 export async function main(): Promise<void> {
   const config = loadConfig();
-  const { app, database, blobs, idp, metrics } = await buildApp(config);
+  const { app, database, blobs, idp, metrics, jobs } = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
   // METRICS_PORT: the metrics alone, on loopback, for a scraper on this machine.
   const metricsServer = config.metricsPort === undefined ? undefined : await startMetricsServer(metrics.registry, config.metricsPort);
@@ -16,6 +16,7 @@ export async function main(): Promise<void> {
     `  database:          ${database.description}`,
     `  blob store:        ${blobs.description}`,
     `  identity provider: ${idp.description}`,
+    `  background jobs:   ${jobs.description}`,
     ...(metricsServer ? [`  metrics:           http://127.0.0.1:${config.metricsPort}/metrics`] : []),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -12,6 +12,7 @@ export function createMetrics() {
   const registers = [registry];
   // Each remembered cache's size, read when the metrics are (bounded caches: decision in lib/lru.ts).
   const caches = new Map<string, () => number>();
+  let jobCounts: () => Promise<{ name: string; queued: number; active: number; failed: number }[]> = async () => [];
   return {
     registry,
     cacheEntries: new Gauge({
@@ -27,6 +28,32 @@ export function createMetrics() {
     watchCache(cache: string, size: () => number) {
       caches.set(cache, size);
     },
+    jobs: new Gauge({
+      name: 'voltas_jobs',
+      help: "Background jobs by job and state (queued, active, failed); on PostgreSQL the whole cluster's, as of pg-boss's last count (each minute)",
+      labelNames: ['job', 'state'] as const,
+      registers,
+      async collect() {
+        for (const c of await jobCounts().catch(() => []))
+          for (const state of ['queued', 'active', 'failed'] as const) this.set({ job: c.name, state }, c[state]);
+      },
+    }),
+    /** Reports the job queue's counts in `voltas_jobs`. */
+    watchJobs(counts: typeof jobCounts) {
+      jobCounts = counts;
+    },
+    jobsSent: new Counter({
+      name: 'voltas_jobs_sent_total',
+      help: 'Background jobs sent by this instance (scheduled ones aside), by job and result (queued, or merged into one of the same key waiting)',
+      labelNames: ['job', 'result'] as const,
+      registers,
+    }),
+    jobRuns: new Counter({
+      name: 'voltas_job_runs_total',
+      help: 'Background jobs run on this instance, by job and outcome (ok, or error: retried or given up)',
+      labelNames: ['job', 'outcome'] as const,
+      registers,
+    }),
     httpDuration: new Histogram({
       name: 'voltas_http_request_duration_seconds',
       help: 'HTTP requests by route pattern, method and status',

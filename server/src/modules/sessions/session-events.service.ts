@@ -33,15 +33,26 @@ function isSessionEvent(x: unknown): x is SessionEvent {
 export function createSessionEvents(coordination: Coordination, demoDeviceId: string) {
   const local = new EventEmitter();
   local.setMaxListeners(0);
+  // This instance's own events: the work they start is done once, not once per instance hearing them.
+  const own = new EventEmitter();
   const unsubscribe = coordination.subscribe((payload) => {
     if (isSessionEvent(payload)) local.emit('session', payload);
   });
   return {
     /** Best effort: a live update that does not go out loses nothing (the screens reload on the next one). */
-    publish: (event: Omit<SessionEvent, 'type'>) => coordination.publish({ type: 'session-updated', ...event } satisfies SessionEvent).catch(() => undefined),
+    publish(event: Omit<SessionEvent, 'type'>) {
+      const e = { type: 'session-updated', ...event } satisfies SessionEvent;
+      own.emit('session', e);
+      return coordination.publish(e).catch(() => undefined);
+    },
     listen(listener: (event: SessionEvent) => void): () => void {
       local.on('session', listener);
       return () => local.off('session', listener);
+    },
+    /** Hears the events this instance publishes only (a session it received). */
+    listenOwn(listener: (event: SessionEvent) => void): () => void {
+      own.on('session', listener);
+      return () => own.off('session', listener);
     },
     /**
      * Whether an event concerns this viewer, by the rule reads follow: the session's owner, the demo
