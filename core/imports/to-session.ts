@@ -98,6 +98,12 @@ export function* sessionColumns(t: SessionTrace, laps: readonly TimedLap[], numb
     to: Math.min(t.count - 1, lap.end.index) + 1,
     n: numbers.get(lap.number)!,
   }));
+  // Samples between pieces (standing in the pits, a pause) belong to the piece that follows; the
+  // ones after the last, as a device counts them, to the next lap of its heat: no stretch of the
+  // file is left as an unnamed lap 0.
+  ranges.forEach((r, k) => (r.from = k === 0 ? 0 : ranges[k - 1]!.to));
+  const last = ranges[ranges.length - 1];
+  if (last && last.to < t.count) ranges.push({ from: last.to, to: t.count, n: { heat: last.n.heat, lapCount: last.n.lapCount + 1, first: 0 } });
   let meters = 0;
   // The sample before: its heat and lap (none before the first), carried from batch to batch.
   let heat = -1;

@@ -16,7 +16,7 @@ export interface ListedLap {
   /** Within its heat; 0 for the piece that opens it before its first crossing (as the device counts). */
   number: number;
   kind: LapKind;
-  /** The time a rider sees; null for a partial piece (never shown with a lap time). */
+  /** The time a rider sees; null for a partial piece, and for an out- or in-piece the device did not time. */
   seconds: number | null;
   timeSource: TimeSource;
   /** Voltas's GPS gate timing of the piece, the check beside the device's or logger's time. */
@@ -29,8 +29,10 @@ export interface ListedLap {
 
 /** Beyond this the shown time and the GPS time are said to differ (and both are shown). */
 export const DIFFERS_S = 0.05;
-/** A GPS lap and a lap.six lap are the same lap when both ends are this many samples apart at most (10 Hz: 2 s). */
+/** A GPS lap and a lap.six lap are the same lap when their ends are this many samples apart at most (10 Hz: 2 s)… */
 const SAME_LAP_SAMPLES = 20;
+/** …and their times this close (a lap.six lap and a GPS lap of another length are other laps). */
+const SAME_LAP_S = 1;
 
 /** The trace columns the list reads: the heat and lap number each sample was recorded in. */
 export interface LapColumns {
@@ -75,12 +77,17 @@ export function listLaps(laps: readonly TimedLap[], trace: LapColumns, deviceLap
   const ranges = deviceLapRanges(trace, deviceLaps);
   const names = lapNames(laps, trace);
   return laps.map((l, k) => {
-    // The device times its out-lap from where it started: a piece before the first crossing has its twin too.
-    const twin = ranges.find((r) => Math.abs(r.start - (l.start.index + 1)) <= SAME_LAP_SAMPLES && Math.abs(r.end - (l.end.index + 1)) <= SAME_LAP_SAMPLES);
+    // Matched by where each ends (the device starts its out-lap where it started recording, and an
+    // import's lap 0 holds what came before its first piece), and for a lap by its time too.
+    const twin = ranges.find(
+      (r) => Math.abs(r.end - (l.end.index + 1)) <= SAME_LAP_SAMPLES && (!l.complete || Math.abs(r.lap.lapSeconds - l.seconds) < SAME_LAP_S),
+    );
     const gpsSeconds = l.seconds;
     const deviceSeconds = twin ? twin.lap.lapSeconds : null;
     const timeSource: TimeSource = deviceSeconds === null ? 'gps' : !imported ? 'device' : Math.abs(deviceSeconds - gpsSeconds) >= 0.0005 ? 'logger' : 'gps';
-    const seconds = l.kind === 'partial' ? null : (deviceSeconds ?? gpsSeconds);
+    // A piece that is not line to line has a time only where the device timed it (its out-lap from
+    // where it started): never the GPS's duration of a piece.
+    const seconds = l.kind === 'partial' ? null : (deviceSeconds ?? (l.complete ? gpsSeconds : null));
     return {
       ...names[k]!,
       kind: l.kind,

@@ -3,13 +3,13 @@
  * hostile file (a bomb of lines, a format bug not yet found) can only fail its own import, with a
  * 4xx, never the server or the other riders. Its laps are analysed in one too: on a million fixes
  * that takes the best part of a second, which the event loop would otherwise stand still for.
- * One worker per task (nothing survives from one import to the next); at most `concurrency` at
- * once on an instance, the rest wait their turn. Decision 027.
+ * Workers come from a pool (Piscina): at most `concurrency` at once on an instance, the rest wait
+ * their turn; one that runs out of memory or time is stopped and replaced. Decision 027.
  */
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { parentPort, Worker, workerData } from 'node:worker_threads';
+import { Piscina } from 'piscina';
 import { createGunzip } from 'node:zlib';
 import { MAX_IMPORT_BYTES } from '../../../../core/contracts/imports.contract';
 import { AppError, isErrorCode } from '../../../../core/errors';
@@ -86,93 +86,67 @@ function tooComplex(why: 'memory' | 'time', limits: ImportLimits): AppError {
 
 const MIN_HEAP_MB = 12;
 const ENTRY = new URL('./import-worker.entry.mjs', import.meta.url);
+/** A worker idle this long ends (a warm one saves the next import loading the readers again: ~0.5-1 s). */
+const IDLE_MS = 60_000;
 
-/** The import workers of one instance (the server's, or the CLI's). */
+/** The import workers of one instance (the server's, or the CLI's): a Piscina pool. */
 export function createImportWorkers(limits: ImportLimits) {
   // Below this a worker's isolate may not even start (seen at 2 MB), and V8 then ends the whole process, not the worker.
   if (!(limits.heapMb >= MIN_HEAP_MB)) throw new Error(`An import worker's heap must be at least ${MIN_HEAP_MB} MB (${limits.heapMb} given).`);
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const live = new Set<Worker>();
+  const pool = new Piscina({
+    filename: ENTRY.href,
+    minThreads: 0,
+    maxThreads: limits.concurrency,
+    idleTimeout: IDLE_MS,
+    resourceLimits: { maxOldGenerationSizeMb: limits.heapMb },
+  });
+  // A worker that fails outside a task (it could not even start) is replaced by the pool, and the
+  // task waiting for it ends at its time budget: nothing to do here but not let it end the process.
+  pool.on('error', () => undefined);
 
-  async function turn(): Promise<void> {
-    if (running < limits.concurrency) {
-      running++;
-      return;
+  async function run(job: Job, transferList: ArrayBuffer[] = []): Promise<Answer> {
+    let m: Answer;
+    try {
+      // An aborted task's worker is stopped and replaced; so is one that ran out of memory.
+      m = (await pool.run(job, { transferList, signal: AbortSignal.timeout(limits.timeMs) })) as Answer;
+    } catch (err) {
+      const e = err as Error & { code?: string; name?: string };
+      if (e.name === 'AbortError' || e.name === 'TimeoutError') throw tooComplex('time', limits);
+      if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') throw tooComplex('memory', limits);
+      throw err;
     }
-    await new Promise<void>((resolve) => waiting.push(resolve)); // the slot is handed over by `release`
-  }
-  function release(): void {
-    const next = waiting.shift();
-    if (next) next();
-    else running--;
-  }
-
-  function run(job: Job, transferList: ArrayBuffer[] = []): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const worker = new Worker(ENTRY, { workerData: job, transferList, resourceLimits: { maxOldGenerationSizeMb: limits.heapMb } });
-      live.add(worker);
-      let settled = false;
-      const settle = (done: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        live.delete(worker);
-        void worker.terminate();
-        done();
-      };
-      const timer = setTimeout(() => settle(() => reject(tooComplex('time', limits))), limits.timeMs);
-      worker.once('message', (m: Answer) =>
-        settle(() => {
-          if ('read' in m || 'analyzed' in m) resolve(m);
-          else if ('refused' in m && isErrorCode(m.refused.code)) reject(new AppError(m.refused.code, m.refused.message, undefined, m.refused.mensagem));
-          else reject(new Error(`import worker: ${'failed' in m ? m.failed : JSON.stringify(m)}`));
-        }),
-      );
-      worker.once('error', (err: Error & { code?: string }) =>
-        settle(() => reject(err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? tooComplex('memory', limits) : err)),
-      );
-      worker.once('exit', (code) => settle(() => reject(new Error(`import worker ended (${code}) without an answer`))));
-    });
+    if ('read' in m || 'analyzed' in m) return m;
+    if ('refused' in m && isErrorCode(m.refused.code)) throw new AppError(m.refused.code, m.refused.message, undefined, m.refused.mensagem);
+    throw new Error(`import worker: ${'failed' in m ? m.failed : JSON.stringify(m)}`);
   }
 
   return {
     /** Reads a received file (inflated if it is a .gz) in a worker: what it holds, or the refusal. */
     async read(file: string, filename: string): Promise<ReadImport> {
       const { size } = await stat(file);
-      await turn();
-      try {
-        const answer = await run({
-          task: 'read',
-          file,
-          filename,
-          size,
-          maxInflatedBytes: Math.min(limits.maxBytes, limits.inflateRatio * size),
-          inflateRatio: limits.inflateRatio,
-          maxBytes: limits.maxBytes,
-        });
-        return (answer as { read: ReadImport }).read;
-      } finally {
-        release();
-      }
+      const answer = await run({
+        task: 'read',
+        file,
+        filename,
+        size,
+        maxInflatedBytes: Math.min(limits.maxBytes, limits.inflateRatio * size),
+        inflateRatio: limits.inflateRatio,
+        maxBytes: limits.maxBytes,
+      });
+      return (answer as { read: ReadImport }).read;
     },
     /**
      * `analyzeTrack` in a worker. The trace's arrays move there and back (no copy): use the
      * returned trace, the one given is left empty.
      */
     async analyze(trace: SessionTrace, definition: TrackDefinition): Promise<{ analysis: TrackAnalysis; trace: SessionTrace }> {
-      await turn();
-      try {
-        const { proj, ...line } = definition.line;
-        const job: AnalyzeJob = { task: 'analyze', trace, definition: { ...definition, line: { ...line, origin: [proj.originLat, proj.originLon] } } };
-        return ((await run(job, sessionBuffers(trace))) as { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } }).analyzed;
-      } finally {
-        release();
-      }
+      const { proj, ...line } = definition.line;
+      const job: AnalyzeJob = { task: 'analyze', trace, definition: { ...definition, line: { ...line, origin: [proj.originLat, proj.originLon] } } };
+      return ((await run(job, sessionBuffers(trace))) as { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } }).analyzed;
     },
-    /** Stops the workers still reading (the server is closing). */
+    /** Stops the workers (the server is closing). */
     async close(): Promise<void> {
-      await Promise.all([...live].map((w) => w.terminate()));
+      await pool.close({ force: true });
     },
   };
 }
@@ -237,24 +211,25 @@ export async function readImportFile(job: ReadJob): Promise<ReadImport> {
 const buffersOf = (...columns: ArrayBufferView[]): ArrayBuffer[] => [...new Set(columns.map((c) => c.buffer as ArrayBuffer))];
 const sessionBuffers = (t: SessionTrace) => buffersOf(t.timeMs, t.lat, t.lon, t.speed, t.satellites, t.roll);
 
-/** The worker's side (import-worker.entry.mjs): does its one task, answers, ends. */
-export async function runImportWorker(): Promise<void> {
-  const job = workerData as Job;
-  let answer: Answer;
+/** An answer whose typed arrays move to the other thread instead of being copied (Piscina's transferable). */
+function moving(answer: Answer, buffers: ArrayBuffer[]) {
+  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: answer } as unknown as Parameters<typeof Piscina.move>[0]);
+}
+
+/** The worker's side (import-worker.entry.mjs): does one task, answers. */
+export async function importTask(job: Job): Promise<unknown> {
   try {
     if (job.task === 'read') {
       const read = await readImportFile(job);
       const t = read.kind === 'trace' ? read.file.trace : undefined;
-      return parentPort!.postMessage({ read } satisfies Answer, t ? buffersOf(t.timeMs, t.lat, t.lon, t.speedKmh, t.satellites, t.leanDeg) : []);
+      return moving({ read }, t ? buffersOf(t.timeMs, t.lat, t.lon, t.speedKmh, t.satellites, t.leanDeg) : []);
     }
     const { origin, ...line } = job.definition.line;
     const analysis = analyzeTrack(job.trace, { ...job.definition, line: { ...line, proj: makeProjection(origin[0], origin[1]) } });
-    return parentPort!.postMessage({ analyzed: { analysis, trace: job.trace } } satisfies Answer, sessionBuffers(job.trace));
+    return moving({ analyzed: { analysis, trace: job.trace } }, sessionBuffers(job.trace));
   } catch (err) {
-    answer =
-      err instanceof AppError
-        ? { refused: { code: err.code, message: err.message, mensagem: err.mensagem } }
-        : { failed: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    return err instanceof AppError
+      ? ({ refused: { code: err.code, message: err.message, mensagem: err.mensagem } } satisfies Answer)
+      : ({ failed: err instanceof Error ? (err.stack ?? err.message) : String(err) } satisfies Answer);
   }
-  parentPort!.postMessage(answer);
 }

@@ -40,14 +40,21 @@ function plainColumns(t: ImportedTrace, laps: readonly TimedLap[]): GpsColumns {
   }
   c.count = t.count;
   const numbers = lapNumbering(laps);
+  // Each piece from where the one before it ended (the samples between two belong to the later);
+  // after the last, the next lap of its heat.
+  let end = 0;
+  let n = { heat: 0, lapCount: -1, first: 0 };
   for (const lap of laps) {
-    const n = numbers.get(lap.number)!;
-    const from = lap.start.fraction === 0 ? lap.start.index : lap.start.index + 1;
-    const to = Math.min(c.count - 1, lap.end.index);
-    c.heat.fill(n.heat, from, to + 1);
-    c.lapCount.fill(n.lapCount, from, to + 1);
-    c.firstLap.fill(n.first, from, to + 1);
+    n = numbers.get(lap.number)!;
+    const to = Math.min(c.count - 1, lap.end.index) + 1;
+    c.heat.fill(n.heat, end, to);
+    c.lapCount.fill(n.lapCount, end, to);
+    c.firstLap.fill(n.first, end, to);
+    end = to;
   }
+  c.heat.fill(n.heat, end);
+  c.lapCount.fill(n.lapCount + 1, end);
+  c.firstLap.fill(0, end);
   let meters = 0;
   for (let i = 0; i < c.count; i++) {
     if (i === 0 || c.lapCount[i] !== c.lapCount[i - 1] || c.heat[i] !== c.heat[i - 1]) meters = 0;
