@@ -170,6 +170,30 @@ describe('imports through the API', () => {
     for (const l of flying) expect(l.loggerSeconds).toBe(truth.find((t) => Math.abs(t - l.seconds) <= 0.02));
   });
 
+  it('a SpeedAngle .sa with a sector line (issue 35): the laps shown carry the logger’s start/finish times, the laps screen too', async () => {
+    const ride = generateSession(interlagos, { seed: 21, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2 });
+    const line = buildRacingLine(interlagos);
+    const gateAt = (k: number) => {
+      const [lat, lon] = line.proj.toLatLon(line.x[k]!, line.y[k]!);
+      return gateAcross({ lat, lon }, line.x[k + 1]! - line.x[k]!, line.y[k + 1]! - line.y[k]!);
+    };
+    const sa = W.writeSpeedAngle(parseGpsSix(ride.gpsSix).value, { y: 2026, m: 9, d: 25 }, ride.laps, gateAt(0), { sectorGate: gateAt(line.n >> 1) });
+    const { status, body } = await importFile(bia, 'INTERLAGOS 092526.sa', sa);
+    expect(status, JSON.stringify(body).slice(0, 300)).toBe(201);
+    const own = ride.laps.slice(1).map((l) => l.lapSeconds); // the four flying laps and the in-lap
+    expect(body.loggerLaps).toEqual(own);
+    const flying = body.laps.filter((l) => l.kind === 'flying');
+    expect(flying.map((l) => l.loggerSeconds)).toEqual(own.slice(0, 4));
+    for (const l of flying) {
+      expect(l.seconds).toBe(l.loggerSeconds);
+      expect(Math.abs(l.gpsSeconds - l.seconds)).toBeLessThan(0.05);
+    }
+    expect(body.bestLapSeconds).toBe(Math.min(...own.slice(0, 4)));
+    const s = body.session;
+    const screen = (await (await bia.request(`/api/devices/${s.device}/sessions/${s.track}/${s.date}/laps`)).json()) as { laps: { lapSeconds: number }[] };
+    for (const t of own.slice(0, 4)) expect(screen.laps.map((l) => l.lapSeconds)).toContain(t);
+  });
+
   it('a VBO’s own start line is used for the logger’s laps where it really crosses the trace, and said unused where it does not', async () => {
     const line = buildRacingLine(interlagos);
     const at = (k: number) => line.proj.toLatLon(line.x[k]!, line.y[k]!);
