@@ -14,9 +14,11 @@ export const importQuerySchema = z.object({
 });
 
 export const importWarningSchema = z.object({
-  code: z.enum(['truncated', 'badLines', 'badChecksums', 'backwards', 'duplicates', 'jumps', 'gaps', 'fileLineUnused', 'leanCalculated']),
+  code: z.enum(['truncated', 'badLines', 'badChecksums', 'backwards', 'duplicates', 'jumps', 'gaps', 'fileLineUnused', 'leanCalculated', 'sameRecording']),
   count: z.number().int().optional(),
   line: z.number().int().optional(),
+  /** For 'sameRecording': the name of the file imported before that holds the same recording. */
+  file: z.string().optional(),
   /** In Portuguese, for the rider. */
   message: z.string(),
 });

@@ -41,12 +41,14 @@ export const importsPtBR = {
     gaps: (w: WarningValues) => counted(w, 'intervalo de mais de 5 s sem sinal.', 'intervalos de mais de 5 s sem sinal.'),
     fileLineUnused: () => 'A linha de chegada do arquivo não cruza o traçado: usada a linha da pista.',
     leanCalculated: () => 'A inclinação deste arquivo foi calculada pelo aplicativo, não medida por um sensor.',
+    sameRecording: (w: WarningValues) => `Este arquivo é a mesma gravação de ${w.file ?? 'outro arquivo'} (mesmos horários): as voltas não foram duplicadas.`,
   },
 } as const;
 
 interface WarningValues {
   count?: number | undefined;
   line?: number | undefined;
+  file?: string | undefined;
 }
 
 function counted(w: WarningValues, one: string, other: string): string {
@@ -57,6 +59,6 @@ function counted(w: WarningValues, one: string, other: string): string {
 export type ImportWarningCode = keyof typeof importsPtBR.warnings;
 
 /** A warning in Portuguese. */
-export function importWarningText(w: { code: ImportWarningCode; count?: number; line?: number }): string {
+export function importWarningText(w: { code: ImportWarningCode; count?: number; line?: number; file?: string }): string {
   return importsPtBR.warnings[w.code](w);
 }

@@ -1,10 +1,17 @@
 /**
  * SpeedAngle `.sa` (the motorcycle logger with a lean sensor): a `#KEY=value=` header (`#D=` the
- * start in the logger's local time as MM-DD-YYYY hh:mm:ss, `#S=` the track), a `<trackplan>` of
- * gate lines (`n,lat1,lon1,lat2,lon2`; line 1 is the start/finish), a `<timer>` with the logger's
- * own line crossings (`#line,m:ss.sss` from the start), and a `<trace #pt=N>` of rows at a fixed
- * 10 Hz without timestamps: latitude, longitude, lean (degrees), …, speed (mph), …, satellites,
- * and a last field marking line crossings.
+ * start in the logger's local time as MM-DD-YYYY hh:mm:ss, `#S=` the track), a `<trackplan
+ * #sectors=N>` of gate lines (`n,lat1,lon1,lat2,lon2`), a `<timer>` with the logger's own line
+ * crossings (`#line,m:ss.sss` from the start, each followed by a row of six numbers), and a
+ * `<trace #pt=N>` of rows at a fixed 10 Hz without timestamps: latitude, longitude, lean
+ * (degrees), …, speed (mph), …, satellites, and a last field marking the row just before a line
+ * crossing (the line's number, `F` for the start/finish, 0 for none).
+ *
+ * The start/finish is the plan's last line, N, not line 1: in the loggers' own files (a Grattan
+ * plan of 2 lines, a Killarney plan of 3) the trace's `F` rows fall on line N's gate, the timer's
+ * `#N` crossings are within a row of them, and only `#N` is followed by the lap's summary (lowest
+ * and highest speed, leans); lines 1..N-1 are the sector lines in the order they are ridden. In a
+ * one-line plan the start/finish is line 1.
  */
 import { AppError } from '../errors';
 import type { Gate } from '../tracks/gate';
@@ -20,9 +27,14 @@ export function createSpeedAngleReader(): FormatReader {
   let startLocalMs: number | undefined;
   let trackName: string | undefined;
   let fileGate: Gate | undefined;
+  /** The start/finish line's number: the plan's last line (1 without a plan). */
+  let finishLine = 1;
   let declared: number | undefined;
   let rows = 0;
+  /** The timer's start/finish crossings, ms from the start (the logger's own, to the ms). */
   const crossings: number[] = [];
+  /** The rows marked `F` (the row before each start/finish crossing). */
+  const finishRows: number[] = [];
 
   const row = (line: string) => {
     const t = line.trim();
@@ -56,20 +68,27 @@ export function createSpeedAngleReader(): FormatReader {
     }
     if (section === 'trackplan') {
       const f = t.split(',').map((s) => num(s));
-      if (f.length === 5 && f[0] === 1 && f.every((v) => v !== undefined)) fileGate = { a: { lat: f[1]!, lon: f[2]! }, b: { lat: f[3]!, lon: f[4]! } };
+      if (f.length !== 5 || !f.every((v) => v !== undefined) || !Number.isInteger(f[0]) || f[0]! < finishLine) return;
+      finishLine = f[0]!;
+      fileGate = { a: { lat: f[1]!, lon: f[2]! }, b: { lat: f[3]!, lon: f[4]! } };
       return;
     }
     if (section === 'timer') {
-      const m = /^#1,(\d+):(\d+(?:\.\d+)?)$/.exec(t);
-      if (!m) return;
+      const m = /^#(\d+),(\d+):(\d+(?:\.\d+)?)$/.exec(t);
+      // A sector line's crossings are no lap's end: only the start/finish's are kept.
+      if (!m || Number(m[1]) !== finishLine) return;
       // Refused past the bound: a timer of millions of crossings is a bomb, not a day's laps.
       if (crossings.length >= MAX_LOGGER_LAPS + 1) throw tooManyLaps('SpeedAngle');
-      crossings.push((Number(m[1]) * 60 + Number(m[2])) * 1000);
+      crossings.push((Number(m[2]) * 60 + Number(m[3])) * 1000);
       return;
     }
     if (section !== 'trace') return;
     const f = t.split(',');
     const k = rows++;
+    if (f.length >= 11 && f[f.length - 1]!.trim() === 'F') {
+      if (finishRows.length >= MAX_LOGGER_LAPS + 1) throw tooManyLaps('SpeedAngle');
+      finishRows.push(k);
+    }
     const lat = num(f[0]);
     const lon = num(f[1]);
     const mph = num(f[6]);
@@ -103,8 +122,9 @@ export function createSpeedAngleReader(): FormatReader {
       if (section === 'trace' || (declared !== undefined && rows < declared)) out.truncatedAt = lines;
       const trace = localToUtcMs(out.trace());
       const utcStart = trace.count ? startLocalMs! - utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;
+      const ends = finishCrossings(crossings, finishRows);
       const loggerLaps: LoggerLap[] = [];
-      for (let k = 1; k < crossings.length; k++) loggerLaps.push({ seconds: (crossings[k]! - crossings[k - 1]!) / 1000, endMs: utcStart + crossings[k]! });
+      for (let k = 1; k < ends.length; k++) loggerLaps.push({ seconds: Math.round(ends[k]! - ends[k - 1]!) / 1000, endMs: utcStart + ends[k]! });
       return {
         format: 'speedangle',
         trace,
@@ -116,4 +136,21 @@ export function createSpeedAngleReader(): FormatReader {
       };
     },
   );
+}
+
+/**
+ * The start/finish crossings, ms from the start: the trace's `F` rows, each timed by the timer's
+ * crossing of that line within a row of it (the logger's own time, to the ms), else at the row's
+ * time (10 Hz). A file whose trace marks no row `F` has only its timer's crossings of the line.
+ */
+export function finishCrossings(timer: readonly number[], finishRows: readonly number[]): number[] {
+  if (!finishRows.length) return [...timer];
+  const out: number[] = [];
+  let j = 0;
+  for (const row of finishRows) {
+    const at = row * STEP_MS;
+    while (j < timer.length && timer[j]! < at - STEP_MS) j++;
+    out.push(j < timer.length && timer[j]! <= at + 2 * STEP_MS ? timer[j]! : at);
+  }
+  return out;
 }

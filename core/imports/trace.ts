@@ -27,11 +27,13 @@ export interface ImportCounts {
 }
 
 export interface ImportWarning {
-  code: 'truncated' | 'badLines' | 'badChecksums' | 'backwards' | 'duplicates' | 'jumps' | 'gaps' | 'fileLineUnused' | 'leanCalculated';
+  code: 'truncated' | 'badLines' | 'badChecksums' | 'backwards' | 'duplicates' | 'jumps' | 'gaps' | 'fileLineUnused' | 'leanCalculated' | 'sameRecording';
   /** How many (for the counted kinds). */
   count?: number;
   /** Where the file stopped being readable (1-based line), for 'truncated'. */
   line?: number;
+  /** The file imported before that this one repeats, for 'sameRecording'. */
+  file?: string;
 }
 
 /** A lap as the logger itself timed it. */

@@ -4,7 +4,8 @@
  */
 import type { GpsColumns } from '../../formats/gps-columns';
 import type { Lap } from '../../formats/lap-six';
-import type { Gate } from '../../tracks/gate';
+import { HEATS } from '../../formats/six-lines';
+import { crossingFraction, planarGate, type Gate } from '../../tracks/gate';
 import { utcOffsetHours } from '../local-time';
 
 export interface Day {
@@ -190,28 +191,31 @@ export function writeNmea(c: GpsColumns, day: Day): string {
   return out.join('\r\n') + '\r\n';
 }
 
-/** SpeedAngle .sa: a 10 Hz trace (the columns must be 10 Hz), local start time, the gate and the logger's crossings. */
-export function writeSpeedAngle(c: GpsColumns, day: Day, laps: readonly Lap[], gate: Gate, trackName = 'INTERLAGOS'): string {
+/**
+ * SpeedAngle .sa: a 10 Hz trace (the columns must be 10 Hz), local start time, the logger's line
+ * crossings. The plan is the start/finish `gate` alone, or with `sectorGate` a sector line 1 and the
+ * start/finish line 2, as the logger numbers them (its last line is the start/finish). The timer
+ * holds every crossing in time order: the start/finish's at the end of each of `laps`, laid end to
+ * end from its heat's first sample; the sector line's where the trace crosses it. Each trace row
+ * just before a crossing is marked with the line's number, `F` for the start/finish.
+ */
+export function writeSpeedAngle(c: GpsColumns, day: Day, laps: readonly Lap[], gate: Gate, options: { trackName?: string; sectorGate?: Gate } = {}): string {
   const times = epochTimes(c, day);
   const local = new Date(times[0]! + utcOffsetHours(c.lon[0]!) * 3_600_000);
+  const plan = options.sectorGate ? [options.sectorGate, gate] : [gate];
   const out = [
     '; APEX Trace $Revision: 3.0.1 $ (c)2009-2014 SpeedAngle.com',
     '#V=4.0.0=',
     `#D=${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}-${local.getUTCFullYear()} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}=`,
     '#MOD=DASH_APEX=',
-    `#S=${trackName.padEnd(14)}=`,
-    '<trackplan #sectors=1>',
-    `1,${gate.a.lat.toFixed(6)},${gate.a.lon.toFixed(6)},${gate.b.lat.toFixed(6)},${gate.b.lon.toFixed(6)}`,
+    `#S=${(options.trackName ?? 'INTERLAGOS').padEnd(14)}=`,
+    `<trackplan #sectors=${plan.length}>`,
+    ...plan.map((g, k) => `${k + 1},${g.a.lat.toFixed(6)},${g.a.lon.toFixed(6)},${g.b.lat.toFixed(6)},${g.b.lon.toFixed(6)}`),
     '</trackplan>',
     '<timer #unit=KM/h>',
   ];
-  let at = 0;
-  for (const l of laps) {
-    at += l.lapTimeMs;
-    out.push(`#1,${clock(at)}`, '0,0,0,0,0,0');
-  }
   // The logger writes a row every 100 ms, stopped or not: the trace resampled to exactly that.
-  const rows: string[] = [];
+  const rows: { lat: number; lon: number; text: string }[] = [];
   let i = 0;
   for (let t = times[0]!; t <= times[c.count - 1]!; t += 100) {
     while (i + 1 < c.count - 1 && times[i + 1]! <= t) i++;
@@ -220,9 +224,37 @@ export function writeSpeedAngle(c: GpsColumns, day: Day, laps: readonly Lap[], g
     const f = moving ? Math.min(1, (t - times[i]!) / span) : 0;
     const lerp = (col: Float64Array) => col[i]! + (col[i + 1]! - col[i]!) * f;
     const mph = moving ? lerp(c.speed) / 1.609344 : 0;
-    rows.push(`${lerp(c.lat).toFixed(6)},${lerp(c.lon).toFixed(6)},${Math.round(c.leanFiltered[i]!)},0,0,0,${Math.round(mph)},0,${c.satellites[i]},1,0`);
+    const [lat, lon] = [Number(lerp(c.lat).toFixed(6)), Number(lerp(c.lon).toFixed(6))];
+    rows.push({ lat, lon, text: `${lat.toFixed(6)},${lon.toFixed(6)},${Math.round(c.leanFiltered[i]!)},0,0,0,${Math.round(mph)},0,${c.satellites[i]},1` });
   }
-  out.push('</timer>', `<trace #pt=${rows.length}>`, ...rows, '</trace>', '');
+  const marks = new Map<number, string>();
+  const crossings: { ms: number; line: number }[] = [];
+  const finish = plan.length;
+  const heatStart = new Map<number, number>();
+  for (let k = 0; k < c.count; k++) if (!heatStart.has(c.heat[k]!)) heatStart.set(c.heat[k]!, times[k]! - times[0]!);
+  let at = 0;
+  let heat = -1;
+  for (const l of laps) {
+    const h = HEATS.indexOf(l.heat);
+    if (h !== heat) [heat, at] = [h, heatStart.get(h) ?? at];
+    at += l.lapTimeMs;
+    crossings.push({ ms: at, line: finish });
+    if (at / 100 < rows.length) marks.set(Math.floor(at / 100), 'F');
+  }
+  if (options.sectorGate) {
+    const g = planarGate(options.sectorGate);
+    for (let k = 1; k < rows.length; k++) {
+      const [px, py] = g.proj.toXY(rows[k - 1]!.lat, rows[k - 1]!.lon);
+      const [qx, qy] = g.proj.toXY(rows[k]!.lat, rows[k]!.lon);
+      const frac = crossingFraction(g, px, py, qx, qy);
+      if (frac === undefined) continue;
+      crossings.push({ ms: Math.round((k - 1 + frac) * 100), line: 1 });
+      if (!marks.has(k - 1)) marks.set(k - 1, '1');
+    }
+  }
+  crossings.sort((a, b) => a.ms - b.ms);
+  for (const x of crossings) out.push(`#${x.line},${clock(x.ms)}`, '0,0,0,0,0,0');
+  out.push('</timer>', `<trace #pt=${rows.length}>`, ...rows.map((r, k) => `${r.text},${marks.get(k) ?? 0}`), '</trace>', '');
   return out.join('\n');
 }
 

@@ -80,6 +80,39 @@ describe('import formats, generated from the simulator', () => {
     expect(sa.file.fileGate).toBeDefined();
   });
 
+  it('SpeedAngle with a sector line and the start/finish (issue 35): the logger laps are the start/finish’s, not the sector line’s', async () => {
+    const g1 = generateSession(interlagos, { seed: 21, hz: 10, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.3 });
+    const cols = parseGpsSix(g1.gpsSix).value;
+    const line = buildRacingLine(interlagos);
+    const half = Math.floor(line.n / 2);
+    const [lat, lon] = line.proj.toLatLon(line.x[half]!, line.y[half]!);
+    const sector = gateAcross({ lat, lon }, line.x[half + 1]! - line.x[half]!, line.y[half + 1]! - line.y[half]!);
+    const text = W.writeSpeedAngle(cols, day, g1.laps, trueGate(interlagos), { sectorGate: sector });
+    // As the logger writes it: a two-line plan, the sector line's crossings (#1) between the start/finish's (#2, F rows).
+    expect(text).toContain('<trackplan #sectors=2>');
+    const timer = text.slice(text.indexOf('<timer'), text.indexOf('</timer>'));
+    expect(timer.match(/^#1,/gm)?.length).toBe(6);
+    expect(timer.match(/^#2,/gm)?.length).toBe(6);
+    expect(text.match(/,F$/gm)?.length).toBe(6);
+    // Out-lap, four flying laps and the in-lap end at the line: five laps between six crossings, to the ms.
+    const expected = g1.laps.slice(1).map((l) => l.lapSeconds);
+    const sa = await timed(text, 'INTERLAGOS 111526.sa');
+    expect(sa.file.loggerLaps.map((l) => l.seconds)).toEqual(expected);
+    // The file's own start/finish line is line 2, as written.
+    const finish = trueGate(interlagos);
+    expect(sa.file.fileGate!.a.lat).toBeCloseTo(finish.a.lat, 6);
+    expect(sa.file.fileGate!.b.lon).toBeCloseTo(finish.b.lon, 6);
+    // Each ends where Voltas's GPS lap of the same time ends.
+    for (const l of sa.file.loggerLaps.slice(0, 4)) {
+      const voltas = sa.laps.find((v) => Math.abs(v.seconds - l.seconds) < 0.05)!;
+      expect(Math.abs(sa.file.trace.timeMs[0]! + voltas.end.ms - l.endMs!)).toBeLessThanOrEqual(200);
+    }
+    // A timer without the start/finish's crossings: the F rows alone, timed at their 10 Hz rows.
+    const rowsOnly = await timed(text.replace(/^#2,.*\n.*\n/gm, ''), 'x.sa');
+    expect(rowsOnly.file.loggerLaps.length).toBe(5);
+    rowsOnly.file.loggerLaps.forEach((l, k) => expect(Math.abs(l.seconds - expected[k]!)).toBeLessThanOrEqual(0.1));
+  });
+
   it('TrackAddict: the logger laps are where its Lap column changes, timed by its own # Lap lines', async () => {
     // Lap 0 runs from the start of the recording, and the last lap never ends: the laps between.
     const expected = truth.slice(1, -1);

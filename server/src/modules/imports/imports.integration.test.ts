@@ -110,6 +110,49 @@ describe('imports through the API', () => {
     expect(body.laps.length).toBeGreaterThan(gpxAnswer.laps.length);
   });
 
+  it('the same ride as GPX, then as the logger’s RaceChrono CSV (issue 35): one recording, its laps once, and the answer says why', async () => {
+    const d = { y: 2026, m: 10, d: 11 };
+    const gpx = await importFile(ana, 'Interlagos celular.gpx', W.writeGpx(c, d));
+    expect(gpx.status).toBe(201);
+    const base = `/api/devices/${gpx.body.session.device}/sessions/${gpx.body.session.track}/${gpx.body.session.date}`;
+    const pieces = async () => ((await (await ana.request(base + '/track-analysis')).json()) as TrackAnalysisResponse).laps.map((l) => `${l.heat}${l.number}`);
+    const alone = await pieces();
+    const rc = await importFile(ana, 'Interlagos RaceChrono.csv', W.writeRaceChrono(c, d));
+    expect(rc.status).toBe(201);
+    expect(rc.body.session).toEqual(gpx.body.session);
+    expect(rc.body.files).toBe(2);
+    const same = rc.body.warnings.find((w) => w.code === 'sameRecording');
+    expect(same?.message).toBe('Este arquivo é a mesma gravação de Interlagos celular.gpx (mesmos horários): as voltas não foram duplicadas.');
+    // Each of the other file's warnings is not said again (its pause, once).
+    expect(rc.body.warnings.filter((w) => w.code === 'gaps').length).toBe(1);
+    // Each lap once: as many as the ride has, each heat and number once, the logger's laps once each.
+    const key = (l: { heat: string; number: number }) => `${l.heat}${l.number}`;
+    expect(rc.body.laps.map(key)).toEqual(gpx.body.laps.map(key));
+    expect(new Set(rc.body.laps.map(key)).size).toBe(rc.body.laps.length);
+    expect(rc.body.loggerLaps.length).toBeLessThanOrEqual(rc.body.laps.length);
+    // Shown with the logger's own time (the file with the logger's laps makes the session).
+    for (const l of rc.body.laps.filter((x) => x.kind === 'flying')) expect(l.seconds).toBe(l.loggerSeconds);
+    // Read again, the session lists each lap once: the laps screen and the track analysis.
+    const screen = (await (await ana.request(base + '/laps')).json()) as { laps: { heat: string; lapCount: number; lapSeconds: number }[] };
+    expect(screen.laps.map((l) => `${l.heat}${l.lapCount}`)).toEqual(rc.body.laps.map(key));
+    const both = await pieces();
+    expect(both).toEqual(alone);
+    expect(new Set(both).size).toBe(both.length);
+    // The logger's own file once more, as SpeedAngle: its laps, like RaceChrono's, are the logger's, listed once.
+    const sa = await importFile(ana, 'INTERLAGOS 101126.sa', W.writeSpeedAngle(c, d, gen.laps, { a: { lat: 0, lon: 0 }, b: { lat: 0, lon: 0.0001 } }));
+    expect(sa.status).toBe(201);
+    expect(sa.body.warnings[0]?.code).toBe('sameRecording');
+    expect(sa.body.laps.map(key)).toEqual(rc.body.laps.map(key));
+    expect(sa.body.loggerLaps).toEqual(rc.body.loggerLaps); // the first imported of the two stays (neither is richer)
+    expect(await pieces()).toEqual(alone);
+    // A file of the afternoon still joins as today: not the same recording, its laps added.
+    const later = generateSession(interlagos, { seed: 14, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2, startTimeMs: 17 * 3_600_000 });
+    const tarde = await importFile(ana, 'tarde.vbo', W.writeVbo(parseGpsSix(later.gpsSix).value, d));
+    expect(tarde.status).toBe(201);
+    expect(tarde.body.warnings.map((w) => w.code)).not.toContain('sameRecording');
+    expect(tarde.body.laps.length).toBeGreaterThan(rc.body.laps.length);
+  }, 60_000); // four imports, each rebuilding the session from its files
+
   it('another rider, and an admin, cannot see, read or delete it (404, as if it did not exist)', async () => {
     const s = gpxAnswer.session;
     const base = `/api/devices/${s.device}/sessions/${s.track}/${s.date}`;
@@ -168,6 +211,30 @@ describe('imports through the API', () => {
     expect(body.loggerLaps).toEqual(truth.slice(1, -1));
     // Each flying lap carries the logger's own time of it.
     for (const l of flying) expect(l.loggerSeconds).toBe(truth.find((t) => Math.abs(t - l.seconds) <= 0.02));
+  });
+
+  it('a SpeedAngle .sa with a sector line (issue 35): the laps shown carry the logger’s start/finish times, the laps screen too', async () => {
+    const ride = generateSession(interlagos, { seed: 21, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2 });
+    const line = buildRacingLine(interlagos);
+    const gateAt = (k: number) => {
+      const [lat, lon] = line.proj.toLatLon(line.x[k]!, line.y[k]!);
+      return gateAcross({ lat, lon }, line.x[k + 1]! - line.x[k]!, line.y[k + 1]! - line.y[k]!);
+    };
+    const sa = W.writeSpeedAngle(parseGpsSix(ride.gpsSix).value, { y: 2026, m: 9, d: 25 }, ride.laps, gateAt(0), { sectorGate: gateAt(line.n >> 1) });
+    const { status, body } = await importFile(bia, 'INTERLAGOS 092526.sa', sa);
+    expect(status, JSON.stringify(body).slice(0, 300)).toBe(201);
+    const own = ride.laps.slice(1).map((l) => l.lapSeconds); // the four flying laps and the in-lap
+    expect(body.loggerLaps).toEqual(own);
+    const flying = body.laps.filter((l) => l.kind === 'flying');
+    expect(flying.map((l) => l.loggerSeconds)).toEqual(own.slice(0, 4));
+    for (const l of flying) {
+      expect(l.seconds).toBe(l.loggerSeconds);
+      expect(Math.abs(l.gpsSeconds - l.seconds)).toBeLessThan(0.05);
+    }
+    expect(body.bestLapSeconds).toBe(Math.min(...own.slice(0, 4)));
+    const s = body.session;
+    const screen = (await (await bia.request(`/api/devices/${s.device}/sessions/${s.track}/${s.date}/laps`)).json()) as { laps: { lapSeconds: number }[] };
+    for (const t of own.slice(0, 4)) expect(screen.laps.map((l) => l.lapSeconds)).toContain(t);
   });
 
   it('a VBO’s own start line is used for the logger’s laps where it really crosses the trace, and said unused where it does not', async () => {

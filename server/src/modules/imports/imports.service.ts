@@ -11,7 +11,16 @@ import { importWarningText } from '../../../../core/i18n/pt-BR-imports';
 import { detectFormat, isGzip, SNIFF_BYTES } from '../../../../core/imports/detect';
 import { ImportReader, unsupported } from '../../../../core/imports/importer';
 import { localDay } from '../../../../core/imports/local-time';
-import { lapNumbering, lapSixText, loggerTwin, mergeTraces, sessionColumns, sessionTrace, type SessionTrace } from '../../../../core/imports/to-session';
+import {
+  lapNumbering,
+  lapSixText,
+  loggerTwin,
+  mergeTraces,
+  sessionColumns,
+  sessionFiles,
+  sessionTrace,
+  type SessionTrace,
+} from '../../../../core/imports/to-session';
 import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
 import { timeLaps } from '../../../../core/tracks/lap-timing';
 import { liesAcross } from '../../../../core/tracks/track-line';
@@ -151,16 +160,26 @@ export function createImportsService(deps: {
     address: { collection: string; owner: string; track: string; date: string },
     trackId: string,
     definition: Awaited<ReturnType<TracksService['identify']>>['definition'],
-    files: { file: ImportedFile }[],
+    /** In the order they were imported, the newest last. */
+    files: { file: ImportedFile; name: string }[],
     /** The newest file's trace, made the session's to find its track: the session's whole when it is alone. */
     newest: SessionTrace,
   ) {
+    // The same ride imported twice (exported again, or from another app) is built once: from the
+    // file with the logger's own laps, else the richer one (sessionFiles says why); the other
+    // adds only fixes outside that one's time, and neither its laps nor its warnings again.
+    const { order, repeats } = sessionFiles(files.map((f) => f.file));
+    const used = files.filter((_, k) => repeats[k] === undefined);
+    const source = files.length === 1 ? newest : sessionTrace(mergeTraces(order.map((k) => files[k]!.file.trace)));
     // Analysed in a worker (the best part of a second on a million fixes); its arrays come back as `trace`.
-    const { analysis, trace } = await workers.analyze(files.length === 1 ? newest : sessionTrace(mergeTraces(files.map((f) => f.file.trace))), definition);
-    const warnings: ImportWarning[] = files.flatMap((f) => f.file.warnings);
+    const { analysis, trace } = await workers.analyze(source, definition);
+    const warnings: ImportWarning[] = used.flatMap((f) => f.file.warnings);
+    const last = files.length - 1;
+    const twin = repeats[last] ?? repeats.findIndex((j) => j === last);
+    if (twin >= 0) warnings.unshift({ code: 'sameRecording', file: files[twin]!.name });
     // The logger's own laps: its file's, or timed at the file's own line where that really crosses the trace.
-    let logger: LoggerLap[] = files.flatMap((f) => f.file.loggerLaps);
-    for (const { file } of files) {
+    let logger: LoggerLap[] = used.flatMap((f) => f.file.loggerLaps);
+    for (const { file } of used) {
       if (!file.fileGate || file.loggerLaps.length) continue;
       const g = file.fileGate;
       const ways = liesAcross(definition.line, g) ? [g, { a: g.b, b: g.a }].map((gate) => timeLaps(trace, gate).filter((l) => l.complete)) : [[], []];
@@ -267,7 +286,7 @@ export function createImportsService(deps: {
         const id = sessionKey(collection, trackName, date);
         return await coordination.withKeyLock(`import:${id}`, async () => {
           // The other files of that day at that track: read again from their raw bytes.
-          const others: { file: ImportedFile }[] = [];
+          const others: { file: ImportedFile; name: string }[] = [];
           for (const f of await listImportFiles(db, id)) {
             if (f.format === 'lap.six') continue;
             const src = await blobs.getStream(f.blob_key);
@@ -276,7 +295,7 @@ export function createImportsService(deps: {
             await fs.writeFile(tmp, src.body as AsyncIterable<Uint8Array>);
             try {
               const again = await workers.read(tmp, f.filename);
-              if (again.kind === 'trace') others.push({ file: again.file });
+              if (again.kind === 'trace') others.push({ file: again.file, name: f.filename });
             } finally {
               await fs.rm(tmp, { force: true });
             }
@@ -286,7 +305,7 @@ export function createImportsService(deps: {
           rawStored.catch(() => undefined); // awaited below
           let built: Awaited<ReturnType<typeof buildSession>>;
           try {
-            built = await buildSession({ collection, owner, track: trackName, date }, track.id, track.definition, [...others, { file }], trace);
+            built = await buildSession({ collection, owner, track: trackName, date }, track.id, track.definition, [...others, { file, name: filename }], trace);
           } catch (err) {
             await rawStored.then((key) => blobs.delete(key)).catch(() => undefined);
             throw err;

@@ -3,7 +3,18 @@ import { WEAK_FIX_SATELLITES } from '../../../../core/analysis/gps-analysis';
 import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '../../../../core/formats/gps-columns';
 import { parseGpsSix } from '../../../../core/formats/gps-six';
 import { asWritten } from '../../../../core/formats/gps-six-write';
-import { gpsSixText, lapNumbering, sessionColumns, sessionTrace } from '../../../../core/imports/to-session';
+import { readImport } from '../../../../core/imports/importer';
+import * as W from '../../../../core/imports/test-support/writers';
+import {
+  gpsSixText,
+  lapNumbering,
+  mergeTraces,
+  ridingFixes,
+  sameRecording,
+  sessionColumns,
+  sessionFiles,
+  sessionTrace,
+} from '../../../../core/imports/to-session';
 import { TraceBuilder, type ImportedTrace } from '../../../../core/imports/trace';
 import { haversineM } from '../../../../core/sim/geo';
 import { buildRacingLine, generateSession } from '../../../../core/sim/session-generator';
@@ -137,5 +148,103 @@ describe('an import’s session columns, a batch at a time', () => {
     for (const k of ['timeMs', 'lat', 'lon', 'speedKmh', 'satellites', 'leanDeg'] as const) expect(Array.from(twice[k]), k).toEqual(Array.from(once[k]));
     expect(Array.from(once.speedKmh)).toEqual(Array.from(trace.speed));
     expect([...sessionColumns(sessionTrace(new TraceBuilder().trace()), [], new Map())]).toEqual([]);
+  });
+});
+
+describe('the same ride imported twice (issue 35)', () => {
+  const day = { y: 2026, m: 11, d: 20 };
+  const ride = parseGpsSix(generateSession(interlagos, { seed: 5, hz: 10, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.3 }).gpsSix).value;
+  const afternoon = parseGpsSix(
+    generateSession(interlagos, { seed: 6, hz: 10, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.3, startTimeMs: 17 * 3_600_000 }).gpsSix,
+  ).value;
+  const read = async (text: string, name: string) => {
+    const r = await readImport([new TextEncoder().encode(text)], name);
+    if (r.kind !== 'trace') throw new Error('expected a trace');
+    return r.file;
+  };
+  /** A rider going north at 30 m/s from `fromS` to `toS` seconds after 10:00 UTC, `hz` fixes a second, `eastM` to the side. */
+  const straight = (fromS: number, toS: number, hz = 1, eastM = 0): ImportedTrace => {
+    const out = new TraceBuilder();
+    const t0 = Date.UTC(2026, 10, 20, 10);
+    for (let k = Math.ceil(fromS * hz); k <= toS * hz; k++)
+      out.add({ timeMs: t0 + (k / hz) * 1000, lat: -23.7 + (30 * (k / hz)) / 111_195, lon: -46.69 + eastM / 101_900, speedKmh: 108 });
+    return out.trace();
+  };
+
+  it('a GPX and the RaceChrono CSV of one ride are one recording, whichever came first', async () => {
+    const [gpx, rc] = [await read(W.writeGpx(ride, day), 'a.gpx'), await read(W.writeRaceChrono(ride, day), 'b.csv')];
+    expect(sameRecording(rc.trace, gpx.trace)).toBe(true);
+    expect(sameRecording(gpx.trace, rc.trace)).toBe(true);
+    // The one with the logger's own laps (RaceChrono's lap numbers) makes the session; the GPX repeats it.
+    expect(rc.loggerLaps.length).toBeGreaterThan(0);
+    expect(sessionFiles([gpx, rc])).toEqual({ order: [1, 0], repeats: [1, undefined] });
+    // Merged, the RaceChrono's fixes alone: none twice, none of the GPX's between them.
+    const merged = mergeTraces([rc.trace, gpx.trace]);
+    expect(Array.from(merged.timeMs)).toEqual(Array.from(rc.trace.timeMs));
+  });
+
+  it('between files alike, the first imported stays; a richer one (over 10 % more fixes while riding) or one with the logger’s laps wins', () => {
+    const none: never[] = [];
+    const [phone, logger] = [straight(0, 600), straight(0, 600, 25)];
+    expect(
+      sessionFiles([
+        { trace: phone, loggerLaps: none },
+        { trace: straight(0, 600), loggerLaps: none },
+      ]).order,
+    ).toEqual([0, 1]);
+    expect(
+      sessionFiles([
+        { trace: phone, loggerLaps: none },
+        { trace: logger, loggerLaps: none },
+      ]),
+    ).toEqual({ order: [1, 0], repeats: [1, undefined] });
+    // Rows written while standing still are no richer.
+    const standing = new TraceBuilder();
+    for (let k = 0; k <= 600; k++) standing.add({ timeMs: phone.timeMs[k]!, lat: phone.lat[k]!, lon: phone.lon[k]! });
+    for (let k = 1; k <= 6000; k++) standing.add({ timeMs: phone.timeMs[600]! + k * 100, lat: phone.lat[600]!, lon: phone.lon[600]! });
+    expect(ridingFixes(standing.trace())).toBe(ridingFixes(phone));
+    expect(
+      sessionFiles([
+        { trace: phone, loggerLaps: none },
+        { trace: standing.trace(), loggerLaps: none },
+      ]).order,
+    ).toEqual([0, 1]);
+    expect(
+      sessionFiles([
+        { trace: logger, loggerLaps: none },
+        { trace: phone, loggerLaps: [{ seconds: 90 }] },
+      ]).order,
+    ).toEqual([1, 0]);
+  });
+
+  it('morning and afternoon are two recordings, both kept whole, in time order', async () => {
+    const [morning, later] = [await read(W.writeGpx(ride, day), 'manha.gpx'), await read(W.writeVbo(afternoon, day), 'tarde.vbo')];
+    expect(sameRecording(later.trace, morning.trace)).toBe(false);
+    expect(sessionFiles([morning, later]).repeats).toEqual([undefined, undefined]);
+    const merged = mergeTraces([later.trace, morning.trace]);
+    expect(merged.count).toBe(morning.trace.count + later.trace.count);
+    expect(merged.timeMs[morning.trace.count - 1]).toBe(morning.trace.timeMs[morning.trace.count - 1]);
+  });
+
+  it('more than half of the newer file’s time within the older’s, at the same place: the rule’s edges', () => {
+    const older = straight(0, 1000);
+    expect(sameRecording(straight(500, 1400), older)).toBe(true); // 500 s of 900 inside
+    expect(sameRecording(straight(600, 1400), older)).toBe(false); // 400 s of 800: not more than half
+    expect(sameRecording(straight(200, 400, 10, 8), older)).toBe(true); // another logger a few metres over, at 10 Hz
+    expect(sameRecording(straight(200, 400, 1, 400), older)).toBe(false); // the same times 400 m away: another ride
+    // A day's long file after a short one: the newer's time is mostly outside, two recordings.
+    expect(sameRecording(straight(-2000, 1500), older)).toBe(false);
+    expect(sameRecording(older, straight(-2000, 1500))).toBe(true);
+  });
+
+  it('where files overlap, the first listed keeps its fixes; the other adds only those outside its time or in its pauses', () => {
+    const first = straight(100, 200);
+    const other = straight(0, 300, 2, 3);
+    const merged = mergeTraces([first, other]);
+    const times = Array.from(merged.timeMs, (t) => (t - merged.timeMs[0]!) / 1000);
+    expect(times.filter((t) => t >= 100 && t <= 200)).toEqual(Array.from({ length: 101 }, (_, k) => 100 + k)); // first's 1 Hz only
+    expect(times.filter((t) => t < 100).length).toBe(200); // other's 2 Hz before
+    expect(times.filter((t) => t > 200).length).toBe(200); // and after
+    for (let k = 1; k < times.length; k++) expect(times[k]!).toBeGreaterThan(times[k - 1]!);
   });
 });
