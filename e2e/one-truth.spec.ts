@@ -317,3 +317,54 @@ test.describe('a demo device session', () => {
     expect.soft(a.points, 'the lap-time chart: a point per flying lap').toBe(laps.rows.filter((x) => !isPiece(x)).length);
   });
 });
+
+/** WCAG's contrast ratio of an element's text against the first background behind it that is not transparent. */
+function contrast(el: Element): number {
+  const rgb = (c: string) => c.match(/[\d.]+/g)!.map(Number);
+  const luminance = ([r, g, b]: number[]) => {
+    const lin = (v: number) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+  };
+  let bg: Element | null = el;
+  while (bg && (rgb(getComputedStyle(bg).backgroundColor)[3] ?? 1) === 0) bg = bg.parentElement;
+  const [a, b] = [luminance(rgb(getComputedStyle(el).color)), luminance(rgb(getComputedStyle(bg ?? document.documentElement).backgroundColor))];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+
+for (const colorScheme of ['dark', 'light'] as const) {
+  test(`where the device's time and Voltas's GPS time differ, the laps screen says so and why, readable on a ${PHONE} px phone (${colorScheme}) and by a screen reader`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    await signIn(page, { email: 'piloto@voltas.local' });
+    await page.goto('/laps?hw=000000000042&pista=Interlagos&data=15112026');
+    // The demo's in-lap B8: the device's 02:41.412, the GPS's 02:41.311.
+    const differs = page.locator('.gps-differs');
+    await expect(differs).toHaveCount(1);
+    const row = page.getByTestId('lap-row').filter({ has: differs });
+    await expect(row.locator('.lap-time')).toHaveText('02:41.412');
+    await expect(differs).toHaveText(
+      /^GPS 02:41\.311 ≠ difere do aparelho em -0\.101 s\s*Vale o tempo do aparelho, marcado na linha dele; o GPS do Voltas é a conferência\.$/,
+    );
+    // A screen reader reads the words, not the sign, in the lap's row.
+    expect(await row.ariaSnapshot()).toContain('GPS 02:41.311 difere do aparelho em -0.101 s Vale o tempo do aparelho');
+    // Reached from the keyboard: Tab comes to the table (a focusable region)...
+    const table = page.getByRole('region', { name: 'Tabela de voltas' });
+    let reached = false;
+    for (let k = 0; k < 40 && !reached; k++) {
+      await page.keyboard.press('Tab');
+      reached = await table.evaluate((el) => el === document.activeElement);
+    }
+    expect(reached, 'Tab reaches the laps table').toBe(true);
+    // ...and fits the phone: nothing of the line is off to the side.
+    await differs.scrollIntoViewIfNeeded();
+    expect(await table.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    const [box, region] = [(await differs.boundingBox())!, (await table.boundingBox())!];
+    expect(box.x).toBeGreaterThanOrEqual(region.x);
+    expect(box.x + box.width).toBeLessThanOrEqual(region.x + region.width);
+    await fits(page, 'laps screen');
+    // Its text, and the reason under it, read against the row behind them (WCAG AA for small text).
+    expect(await differs.evaluate(contrast)).toBeGreaterThanOrEqual(4.5);
+    expect(await differs.locator('small').evaluate(contrast)).toBeGreaterThanOrEqual(4.5);
+  });
+}
