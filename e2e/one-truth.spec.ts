@@ -256,27 +256,37 @@ for (const r of recordings) {
       expect.soft(await mySessions(page, r.track, r.date), "'Minhas sessões': Melhor volta").toBe(r.best);
     });
 
-    (r.piecesBug ? test.fail : test)(
-      'no piece is shown as a lap: no time, no "Comparar com meu recorde", no point on the lap-time chart',
-      async ({ browser }) => {
-        const page = await rider!.newPage();
-        const laps = await lapsScreen(page, query);
-        const a = await analytics(page, query);
-        const shared = await sharedLink(page, browser, query);
-        for (const [screen, rows] of [
-          ['laps screen', laps.rows],
-          ['analytics lap table', a.rows],
-          ['shared link', shared.rows],
-        ] as const) {
-          for (const row of rows.filter(isPiece)) {
-            expect.soft(row.time, `${screen}: ${row.name} (${row.kinds.join()}) has no lap time`).toBe('—');
-            expect.soft(row.compare, `${screen}: ${row.name} has no "Comparar com meu recorde"`).toBe(false);
-            expect.soft(row.best, `${screen}: ${row.name} is not the best`).toBe(false);
-          }
+    /** The three screens that list a session's pieces, read by a fresh page of the rider. */
+    const pieceScreens = async (browser: Browser) => {
+      const page = await rider!.newPage();
+      const laps = await lapsScreen(page, query);
+      const a = await analytics(page, query);
+      const shared = await sharedLink(page, browser, query);
+      const screens = [
+        ['laps screen', laps.rows],
+        ['analytics lap table', a.rows],
+        ['shared link', shared.rows],
+      ] as const;
+      return { screens, analytics: a };
+    };
+
+    test('no piece is offered as a lap: no "Comparar com meu recorde", no best, no point on the lap-time chart', async ({ browser }) => {
+      const { screens, analytics: a } = await pieceScreens(browser);
+      for (const [screen, rows] of screens) {
+        for (const row of rows.filter(isPiece)) {
+          expect.soft(row.compare, `${screen}: ${row.name} (${row.kinds.join()}) has no "Comparar com meu recorde"`).toBe(false);
+          expect.soft(row.best, `${screen}: ${row.name} (${row.kinds.join()}) is not the best`).toBe(false);
         }
-        expect.soft(a.points, 'the lap-time chart: a point per flying lap').toBe(a.rows.filter((x) => !isPiece(x) && TIME.test(x.time)).length);
-      },
-    );
+      }
+      expect.soft(a.points, 'the lap-time chart: a point per flying lap').toBe(a.rows.filter((x) => !isPiece(x) && TIME.test(x.time)).length);
+    });
+
+    // `piecesBug` names why this does not hold today.
+    (r.piecesBug ? test.fail : test)('no piece is shown with a lap time', async ({ browser }) => {
+      const { screens } = await pieceScreens(browser);
+      for (const [screen, rows] of screens)
+        for (const row of rows.filter(isPiece)) expect.soft(row.time, `${screen}: ${row.name} (${row.kinds.join()}) has no lap time`).toBe('—');
+    });
   });
 }
 
