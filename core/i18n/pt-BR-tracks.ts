@@ -46,7 +46,8 @@ export const tracksPtBR = {
   idealNone: 'sem trechos limpos suficientes',
   idealParts: 'De que volta vem cada trecho',
   idealPart: 'Trecho da T{n}: {seconds} s, volta {lap}',
-  differs: 'difere do aparelho em {delta} s',
+  /** Voltas's GPS time beside the time shown, when they differ: from whose time. */
+  differs: { device: 'difere do aparelho em {delta} s', logger: 'difere do registrador em {delta} s' },
   /** Why the time shown is trusted over Voltas's GPS time, when they differ. */
   differsWhy: {
     device: 'Vale o tempo do aparelho, marcado na linha dele; o GPS do Voltas é a conferência.',

@@ -71,3 +71,30 @@ describe('LapFiguresTable', () => {
     expect(cell.textContent).toBe('01:39.783 Comparar com meu recorde (volta A1) Detalhes');
   });
 });
+
+describe('LapFiguresTable, an import whose GPS file names the stretches outside its laps A0 too', () => {
+  it('gives the list’s A0 its time on the first A0 only: the later ones are pieces, with no time', () => {
+    const stretches = { ...analysis, laps: [lap('A', 0, 8_404, true), { ...lap('A', 1, 99_783), start: 10 }, { ...lap('A', 0, 40_000), start: 20 }] };
+    render(
+      <MemoryRouter>
+        <LapFiguresTable
+          analysis={stretches}
+          shown={shownLaps(stretches.laps, undefined, [
+            { heat: 'A', number: 0, seconds: 8.404, kind: 'out' },
+            { heat: 'A', number: 1, seconds: 99.783, kind: 'flying' },
+          ])}
+          chosen={new Set()}
+          bestKey="A1"
+          onToggle={() => {}}
+          exportHref={() => '#'}
+        />
+      </MemoryRouter>,
+    );
+    const rows = screen.getAllByTestId('figures-row').map((r) => [r.querySelector('td:nth-child(2)')!.textContent, r.querySelector('.lap-time')!.textContent]);
+    expect(rows).toEqual([
+      ['A0saída', '00:08.404'],
+      ['A1★ melhor', '01:39.783'],
+      ['A0trecho', '—'],
+    ]);
+  });
+});

@@ -32,6 +32,9 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
 }) {
   const a = t.analytics;
   const [expanded, expand] = useToggleSet();
+  // An import's GPS file names every stretch outside its laps (a lead-in, a stand in the pits) A0:
+  // only the first stretch of a name is that lap of the list; the others are pieces, with no time.
+  const named = new Set<string>();
   return (
     <div className="table-scroll" role="region" aria-label={a.lapsTable} tabIndex={0}>
       <table className="data-table figures-table">
@@ -50,13 +53,16 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
         <tbody>
           {props.analysis.laps.map((lap) => {
             const key = lapKey(lap);
-            const isBest = key === props.bestKey;
-            const isRecord = key === props.personalBestKey;
-            const open = expanded.has(key);
-            const shown = props.shown.get(key);
+            const first = !named.has(key);
+            named.add(key);
+            const row = first ? key : `${key}@${lap.start}`;
+            const isBest = first && key === props.bestKey;
+            const isRecord = first && key === props.personalBestKey;
+            const open = expanded.has(row);
+            const shown = first ? props.shown.get(key) : undefined;
             const kind = shown?.kind ?? (lap.outLap ? 'out' : 'partial');
             return (
-              <Fragment key={key}>
+              <Fragment key={row}>
                 <tr className={`${isBest ? 'lap-best' : kind !== 'flying' ? 'lap-out' : ''}${isRecord ? ' lap-pb' : ''}`} data-testid="figures-row">
                   <td>
                     <label className="check-target">
@@ -88,7 +94,7 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                   <td className={isRecord ? 'num time-pb' : 'num'}>
                     <span className="lap-time">{shown?.seconds == null ? '—' : formatLapTime(Math.round(shown.seconds * 1000))}</span>
                     {props.compareHref && kind === 'flying' && shown?.seconds != null && !isRecord && <CompareLink to={props.compareHref(lap)} lap={key} />}
-                    <PhoneDetailsButton open={open} controls={`figures-${key}`} onToggle={() => expand(key)}>
+                    <PhoneDetailsButton open={open} controls={`figures-${row}`} onToggle={() => expand(row)}>
                       {a.lapDetails}
                     </PhoneDetailsButton>
                   </td>
@@ -105,7 +111,7 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                   </td>
                 </tr>
                 {open && (
-                  <tr className="lap-details phone-only" id={`figures-${key}`}>
+                  <tr className="lap-details phone-only" id={`figures-${row}`}>
                     <td colSpan={3}>
                       <dl className="lap-figures">
                         <dt>{a.colTop}</dt>

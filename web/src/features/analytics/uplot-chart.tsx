@@ -144,6 +144,7 @@ export function UPlotChart(props: ChartProps) {
       data-testid={props.testId}
       data-x-range={props.xRange ? props.xRange.map((v) => Math.round(v)).join('-') : ''}
       data-ready={ready ? 'true' : 'false'}
+      data-points={props.x.length}
     >
       <figcaption>{props.title}</figcaption>
       {/* Its drawn height kept before it is drawn: nothing below moves when it is. */}

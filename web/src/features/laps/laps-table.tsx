@@ -38,7 +38,8 @@ export const LapsTable = memo(function LapsTable({
   compareHref?: ((row: LapRow) => string) | undefined;
 }) {
   const { sorted, sort, toggle } = useSort(data.laps, accessors);
-  // On a phone: lap, heat and time (with its gap) in the row; sectors, distance and entries one tap away.
+  // On a phone: lap and time (with its gap) in the row, the heat in its group's heading; sectors,
+  // distance and entries one tap away. So the table fits the phone, long lines (why a GPS time differs) wrapped.
   const [expanded, expand] = useToggleSet();
   const groups = useMemo(() => {
     const byHeat = new Map<string, LapRow[]>();
@@ -52,7 +53,9 @@ export const LapsTable = memo(function LapsTable({
         <thead>
           <tr>
             <SortHeader label={t.laps.colNumber} column="number" sort={sort} onSort={toggle} />
-            <th scope="col">{t.laps.colBateria}</th>
+            <th scope="col" className="wide-only">
+              {t.laps.colBateria}
+            </th>
             <SortHeader label={t.laps.colTempo} column="tempo" sort={sort} onSort={toggle} />
             <SortHeader label={t.laps.colDistancia} column="distancia" sort={sort} onSort={toggle} className="wide-only" />
             <th scope="col" className="wide-only">
@@ -78,7 +81,7 @@ export const LapsTable = memo(function LapsTable({
                 <Fragment key={key}>
                   <tr className={`lap-row lap-${row.kind}${row.isBest ? ' lap-best' : ''}${pb ? ' lap-pb' : ''}`} data-testid="lap-row">
                     <td className="num">{row.lapCount}</td>
-                    <td>{row.heat}</td>
+                    <td className="wide-only">{row.heat}</td>
                     <td className="time">
                       <span className="lap-time">{formatLapTime(row.lapTimeMs)}</span>
                       {row.isBest && <span className="badge badge-best">★ {t.laps.bestMarker}</span>}
@@ -148,8 +151,8 @@ function GpsTime(props: { seconds: number; differs: boolean; source: 'device' | 
       {fill(t.laps.gpsTime, { time: formatLapTime(props.seconds * 1000) })}
       {props.differs && (
         <>
-          {' '}
-          ≠ {fill(t.tracks.differs, { delta })} <small className="muted">{t.tracks.differsWhy[props.source]}</small>
+          {/* The sign is for the eye: a screen reader reads the words after it. */} <span aria-hidden="true">≠</span>{' '}
+          {fill(t.tracks.differs[props.source], { delta })} <small className="muted gps-why">{t.tracks.differsWhy[props.source]}</small>
         </>
       )}
     </span>
