@@ -209,9 +209,38 @@ function fixesOf(streams: Record<string, Stream>): { fixes: VideoFix[]; clock?: 
       if (!v || v.length < 9 || v[8]! < 2 || !usable(v[1]!, v[2]!)) continue;
       fixes.push({ videoMs: s.cts, utcMs: v[0]! * 1000 + bootToUtc, lat: v[1]!, lon: v[2]!, speedKmh: v[6]! * 3.6 });
     }
+    // The library spreads a payload's fixes evenly over its second, but the drone's fixes come
+    // unevenly (±150 ms): their own times, moved by the clip's median gap to the video's clock
+    // (both clocks count seconds alike), place them better.
+    const gaps = fixes.map((f) => f.videoMs - f.utcMs).sort((a, b) => a - b);
+    const gap = gaps[gaps.length >> 1]!;
+    for (const f of fixes) f.videoMs = f.utcMs + gap;
     return { fixes, clock: { source: 'GPRI', errorMs: 700 } };
   }
   return { fixes };
+}
+
+/** How far a fix's GPS time may stray from the clip's own before it is a stale stamp, ms. */
+const STALE_TIME_MS = 300;
+
+/**
+ * Drops fixes whose GPS time disagrees with the video's clock: a camera that has just locked can
+ * stamp a payload with a time seconds old (the MAX sample's first second runs 2.5 s of GPS time
+ * in 1 s of video), and the library spreads that payload's fixes over the wrong span.
+ */
+function withoutStaleTimes(fixes: VideoFix[]): VideoFix[] {
+  if (fixes.length < 3) return fixes;
+  const rate = (a: VideoFix, b: VideoFix) => (b.utcMs - a.utcMs) / (b.videoMs - a.videoMs);
+  const steady = fixes.filter((f, i) => {
+    const before = i > 0 ? rate(fixes[i - 1]!, f) : undefined;
+    const after = i < fixes.length - 1 ? rate(f, fixes[i + 1]!) : undefined;
+    // A fix is steady when its GPS time runs with the video on at least one side of it.
+    return [before, after].some((r) => r !== undefined && r > 0.8 && r < 1.25);
+  });
+  if (steady.length === 0) return steady;
+  const gaps = steady.map((f) => f.utcMs - f.videoMs).sort((a, b) => a - b);
+  const median = gaps[gaps.length >> 1]!;
+  return steady.filter((f) => Math.abs(f.utcMs - f.videoMs - median) <= STALE_TIME_MS);
 }
 
 /** Reads a video's GPS fixes (GPMF GPS9, GPS5 or a Karma's GPRI) and what the page shows about it, by ranged reads. */
@@ -252,8 +281,8 @@ export async function readVideoTelemetry(input: ByteSource): Promise<VideoTeleme
   } catch {
     streams = {}; // damaged telemetry: the clock and manual methods still apply
   }
-  const { fixes, clock } = fixesOf(streams);
-  fixes.sort((a, b) => a.videoMs - b.videoMs);
+  const { fixes: all, clock } = fixesOf(streams);
+  const fixes = withoutStaleTimes(all.sort((a, b) => a.videoMs - b.videoMs));
   return { ...base, fixes, ...(fixes.length > 0 && clock ? { gpsClock: clock } : {}), bytesRead: source.bytesRead };
 }
 

@@ -32,10 +32,12 @@ describe('readVideoTelemetry', () => {
     // Local time, eight hours from the GPS clock: kept as written, sync decides what it means.
     expect(new Date(t.creationTimeMs!).toISOString()).toBe('2019-11-18T15:45:32.000Z');
     expect(t.gpsClock?.source).toBe('GPS5');
-    expect(t.fixes).toHaveLength(191);
-    expect(new Date(t.fixes[0]!.utcMs).toISOString()).toBe('2019-11-18T23:45:14.000Z');
-    expect(t.fixes[0]!.lat).toBeCloseTo(33.12677, 5);
-    expect(t.fixes[0]!.lon).toBeCloseTo(-117.32734, 5);
+    // 191 fixes, less the first payload's 17, stamped with a GPS time 1.5 s old just after lock.
+    expect(t.fixes.length).toBe(191 - 17);
+    expect(new Date(t.fixes[0]!.utcMs).toISOString()).toBe('2019-11-18T23:45:16.470Z');
+    expect(t.fixes[0]!.videoMs).toBeCloseTo(1_040, 0);
+    expect(t.fixes[0]!.lat).toBeCloseTo(33.12676, 5);
+    expect(t.fixes[0]!.lon).toBeCloseTo(-117.3273, 4);
     for (let i = 1; i < t.fixes.length; i++) {
       expect(t.fixes[i]!.videoMs).toBeGreaterThanOrEqual(t.fixes[i - 1]!.videoMs);
       expect(t.fixes[i]!.utcMs).toBeGreaterThan(t.fixes[i - 1]!.utcMs);
