@@ -25,6 +25,7 @@ import { loadTracks } from '../server/src/lib/track-files';
 import { MAX_HEAVY_READS_IN_FLIGHT } from '../server/src/plugins/heavy-reads';
 import { Browser, freePort } from '../server/test/test-server';
 import { benchImports } from './imports';
+import { benchVideoSync } from './video';
 import { lighthouse, lighthouseCli, signedInChrome, type LighthouseRun } from './lighthouse-run';
 
 const args = new Set(process.argv.slice(2));
@@ -68,6 +69,7 @@ const result: Record<string, number | null> = {
   import_gpx_memory_mb: null,
   sessions_list_vs_laps: null,
   progress_100_days_ms: null,
+  video_sync_vs_read: null,
 };
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
@@ -391,6 +393,16 @@ async function main() {
   benchParse();
   benchGrowth();
   benchTrackAnalysis();
+  for (const v of await benchVideoSync(QUICK)) {
+    result.video_sync_vs_read ??= Number(fmt(v.ratio, 2));
+    rows.push([
+      `Video sync: ${v.label}`,
+      `${fmt(v.syncMs, 1)} ms (${fmt(v.readKb, 0)} KB of ${fmt(v.sizeMb, 0)} MB read)`,
+      `reading those bytes alone ${fmt(v.readMs, 2)} ms`,
+      `${fmt(v.ratio, 1)}×`,
+      '(reported)',
+    ]);
+  }
   if (PARSE_ONLY) return;
 
   log('building the web app…');

@@ -43,6 +43,9 @@ export const ERROR_STATUS = {
   'import/not-imported': 403,
   'import/too-complex': 422,
   'import/corrupt-gzip': 422,
+  'video/not-mp4': 422,
+  'video/bad-marks': 422,
+  'video/limit-reached': 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -89,6 +92,9 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'import/not-imported': 'Only an imported session can be deleted, and only by whoever imported it.',
   'import/too-complex': 'The file is too large or too complex to read (it needed more memory or time than an import may take); nothing was stored.',
   'import/corrupt-gzip': 'The .gz is damaged or cut short and cannot be inflated; nothing was stored.',
+  'video/not-mp4': 'Not a readable MP4 video (or it was cut short): pick the original file from the camera.',
+  'video/bad-marks': 'These marks give an impossible clock: mark two moments farther apart, or one only.',
+  'video/limit-reached': 'This session already keeps as many video syncs as it may: forget one first.',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

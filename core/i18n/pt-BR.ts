@@ -403,6 +403,10 @@ export const ptBR = {
     'import/too-complex':
       'O arquivo é grande ou complexo demais para ser lido (precisou de mais memória ou tempo do que uma importação pode usar); nada foi gravado.',
     'import/corrupt-gzip': 'O .gz está danificado ou incompleto e não pode ser descomprimido; nada foi gravado.',
+    'video/not-mp4': 'Este arquivo não é um vídeo MP4 legível (ou está incompleto); escolha o arquivo original da câmera.',
+    'video/bad-marks':
+      'Essas marcações dão um relógio impossível: marque dois momentos mais distantes um do outro (por exemplo, a primeira e a última passagem pela linha), ou só um.',
+    'video/limit-reached': 'Esta sessão já guarda o máximo de vídeos sincronizados: esqueça um antes de guardar outro.',
   } satisfies Record<ErrorCode, string>,
 } as const;
 

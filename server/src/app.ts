@@ -62,6 +62,8 @@ import { authSessionPlugin } from './plugins/auth-session';
 import { readIndexHtml, webStatic } from './plugins/web-static';
 import { createSharesService } from './modules/shares/shares.service';
 import { sharesRoutes } from './modules/shares/shares.routes';
+import { videosRoutes } from './modules/videos/videos.routes';
+import { createVideosService } from './modules/videos/videos.service';
 import { createProgressService } from './modules/progress/progress.service';
 import { progressRoutes } from './modules/progress/progress.routes';
 
@@ -265,6 +267,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   const tracks = createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks(), rules: trackRules });
   for (const [cache, size] of Object.entries({ ...tracks.caches(), ...reader.caches() })) metrics.watchCache(cache, size);
   await app.register(tracksRoutes, { tracks, reader, demoDeviceId: DEMO_DEVICE_ID });
+  await app.register(videosRoutes, { videos: createVideosService({ db, reader }), reader, demoDeviceId: DEMO_DEVICE_ID });
   const imports = createImportsService({ db, blobs, receiver, tracks, coordination: database.coordination, ...(deps.imports ? { limits: deps.imports } : {}) });
   await app.register(importsRoutes, {
     imports,

@@ -12,6 +12,7 @@ import * as m0010 from './migrations/0010-progress-and-shares';
 import * as m0011 from './migrations/0011-session-ideal-lap';
 import * as m0012 from './migrations/0012-track-owners';
 import * as m0013 from './migrations/0013-figures-version';
+import * as m0014 from './migrations/0014-video-syncs';
 
 /** Migrations listed in code (no directory scanning), so bundling and tsx behave the same. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011-session-ideal-lap': m0011,
   '0012-track-owners': m0012,
   '0013-figures-version': m0013,
+  '0014-video-syncs': m0014,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

@@ -139,6 +139,7 @@ export interface DB {
   import_collections: ImportCollectionsTable;
   import_files: ImportFilesTable;
   shares: SharesTable;
+  video_syncs: VideoSyncsTable;
 }
 
 export interface TracksTable {
@@ -203,4 +204,20 @@ export interface SharesTable {
   lap: string | null;
   created_at: string;
   expires_at: string | null;
+}
+
+export interface VideoSyncsTable {
+  owner_email: string;
+  session_id: string;
+  /** A UUID the rider's browser made. */
+  id: string;
+  name: string;
+  /** bigint: a string from PostgreSQL. */
+  size: number | string;
+  fingerprint: string;
+  offset_ms: number;
+  drift_ppm: number;
+  method: string;
+  error_ms: number;
+  updated_at: string;
 }

@@ -54,6 +54,8 @@ let IMPORTED = { device: '', track: '', date: '' };
 /** The secret of a link rider A made to the imported session: every identity may open it, and it shows nothing of A's but the laps. */
 let SHARE_TOKEN = '';
 const MAY_SEE_IMPORTED: Identity[] = ['riderA'];
+/** A video sync rider A keeps on each target: its file name carries A's marker, so a leak shows. */
+const VIDEO_ID = '0b9e7a5e-4a57-4c2e-9d0e-3f7f5b0c0132';
 
 let server: TestServer;
 const browsers = new Map<Identity, Browser>();
@@ -129,6 +131,23 @@ beforeAll(async () => {
   const share = await browsers.get('riderA')!.json('/api/shares', { method: 'POST', body: JSON.stringify({ ...IMPORTED, lap: 'A1' }) });
   expect(share.status).toBe(201);
   SHARE_TOKEN = new URL((share.body as { url: string }).url).pathname.split('/').pop()!;
+  // A's own video syncs of both A sessions, named with A's marker: nobody else's answer may hold them.
+  for (const s of [{ device: A_DEVICE, track: 'Interlagos', date: '01112026' }, IMPORTED]) {
+    const stored = await browsers.get('riderA')!.json(`/api/devices/${s.device}/sessions/${encodeURIComponent(s.track)}/${s.date}/videos/${VIDEO_ID}`, {
+      method: 'PUT',
+      body: JSON.stringify({
+        id: VIDEO_ID,
+        name: 'GX010132456.MP4',
+        size: 4_000_000_000,
+        fingerprint: 'a'.repeat(64),
+        offsetMs: 1.7e12,
+        driftPpm: 0,
+        method: 'gpmf',
+        errorMs: 20,
+      }),
+    });
+    expect(stored.status).toBe(200);
+  }
   // The link holder opened the link's page first, as a friend does: it gives no cookie.
   const holder = new Browser(server.baseUrl);
   expect((await holder.request(`/v/${SHARE_TOKEN}`)).status).toBe(200);
@@ -188,11 +207,12 @@ function concretePath(rule: AccessRule, target: Target): string {
       .replace(':id', IMPORTED.device)
       .replace(':track', encodeURIComponent(IMPORTED.track))
       .replace(':date', IMPORTED.date)
-      .replace(':format', 'csv');
+      .replace(':format', 'csv')
+      .replace(':videoId', VIDEO_ID);
     return path === '/api/storage/metadata' ? `${path}?path=${IMPORTED.device}/${IMPORTED.track}/${IMPORTED.date}/gps.six` : path;
   }
   if (target === 'sold') {
-    let path = rule.url.replace(':id', id).replace(':track', 'Monza').replace(':date', '02112026').replace(':format', 'lap.six');
+    let path = rule.url.replace(':id', id).replace(':track', 'Monza').replace(':date', '02112026').replace(':format', 'lap.six').replace(':videoId', VIDEO_ID);
     if (path === '/api/storage/metadata') path += `?path=${SOLD_DEVICE}/Monza/02112026/lap.six`;
     return path;
   }
@@ -202,6 +222,7 @@ function concretePath(rule: AccessRule, target: Target): string {
     .replace(':track', 'Interlagos')
     .replace(':date', '01112026')
     .replace(':format', 'csv')
+    .replace(':videoId', VIDEO_ID)
     .replace(':email', 'a%40example.com')
     .replace(':uid', 'x')
     .replace(':token', SHARE_TOKEN)

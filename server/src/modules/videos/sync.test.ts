@@ -1,0 +1,166 @@
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../../../core/errors';
+import { ptBR } from '../../../../core/i18n/pt-BR';
+import { readVideoTelemetry, type VideoTelemetry } from '../../../../core/video/gpmf';
+import { manualSync, sessionToVideo, syncVideo, syncVideos, videoToSession } from '../../../../core/video/sync';
+import { loadTracks } from '../../lib/track-files';
+import { fileSource, SAMPLE_VIDEOS } from '../../../test/video-files';
+import { cameraOn, generatedTrace, traceFromFixes } from '../../../test/video-traces';
+
+// Automatic sync against sessions with a known answer: traces laid along the sample videos' own
+// GPS tracks, and a camera riding a generated session at Interlagos.
+const DAY_MS = 86_400_000;
+
+async function telemetryOf(name: string): Promise<VideoTelemetry> {
+  const source = await fileSource(path.join(SAMPLE_VIDEOS, name));
+  try {
+    return await readVideoTelemetry(source);
+  } finally {
+    await source.close();
+  }
+}
+
+/** Largest gap between where the sync puts each fix and where it really was on the session clock. */
+function worstErrorMs(sync: { offsetMs: number; driftPpm: number }, videoMs: number[], sessionMs: number[]): number {
+  return Math.max(...videoMs.map((v, i) => Math.abs(videoToSession(sync, v) - sessionMs[i]!)));
+}
+
+let max: VideoTelemetry;
+let karma: VideoTelemetry;
+beforeAll(async () => {
+  [max, karma] = await Promise.all([telemetryOf('max-heromode.mp4'), telemetryOf('karma.mp4')]);
+});
+
+describe('the sample videos on traces along their own GPS tracks', () => {
+  it('GoPro MAX (GPS5): synced within 0.1 s, covering the whole session', () => {
+    const sync = syncVideo(max, traceFromFixes(max.fixes, { seed: 3 }))!;
+    expect(sync).toMatchObject({ method: 'gpmf', note: 'whole', driftPpm: 0 });
+    expect(
+      worstErrorMs(
+        sync,
+        max.fixes.map((f) => f.videoMs),
+        max.fixes.map((f) => f.utcMs),
+      ),
+    ).toBeLessThan(100);
+    expect(sync.errorMs).toBeLessThanOrEqual(100);
+  });
+
+  it('Karma (GPRI): synced within 0.1 s, a clip covering part of a longer session', () => {
+    const trace = traceFromFixes(karma.fixes, { seed: 4, padMs: 120_000 });
+    const sync = syncVideo(karma, trace)!;
+    expect(sync).toMatchObject({ method: 'gpmf', note: 'part' });
+    expect(
+      worstErrorMs(
+        sync,
+        karma.fixes.map((f) => f.videoMs),
+        karma.fixes.map((f) => f.utcMs),
+      ),
+    ).toBeLessThan(100);
+    expect(sync.coverage.fromMs).toBeGreaterThan(trace.timeMs[0]!);
+    expect(sync.coverage.toMs).toBeLessThan(trace.timeMs[trace.count - 1]!);
+  });
+
+  it('a video of another day says so; one of the same day at another hour is not this session', () => {
+    const trace = traceFromFixes(max.fixes, { seed: 5 });
+    const later = { ...trace, timeMs: trace.timeMs.map((t) => t + 2 * DAY_MS) };
+    expect(syncVideo(max, later)).toMatchObject({ method: 'gpmf', note: 'other-day' });
+    const afternoon = { ...trace, timeMs: trace.timeMs.map((t) => t - 3 * 3_600_000) };
+    expect(syncVideo(max, afternoon)).toBeNull();
+  });
+
+  it('without GPS, the creation time is tried as local time at the track and as UTC', () => {
+    // The MAX wrote local time (UTC−8 at its longitude); its clock was also some seconds off.
+    const maxTrace = traceFromFixes(max.fixes, { seed: 6, padMs: 300_000 });
+    const byMaxClock = syncVideo({ ...max, fixes: [] }, maxTrace)!;
+    expect(byMaxClock).toMatchObject({ method: 'clock', note: 'part' });
+    expect(Math.abs(byMaxClock.offsetMs + max.fixes[0]!.videoMs - max.fixes[0]!.utcMs)).toBeLessThanOrEqual(byMaxClock.errorMs);
+    // The Karma's camera wrote UTC.
+    const karmaTrace = traceFromFixes(karma.fixes, { seed: 7, padMs: 300_000 });
+    const byKarmaClock = syncVideo({ ...karma, fixes: [] }, karmaTrace)!;
+    expect(byKarmaClock.method).toBe('clock');
+    expect(Math.abs(byKarmaClock.offsetMs - karma.fixes[0]!.utcMs)).toBeLessThan(2_000);
+    // Nothing to go by: the page offers manual marks.
+    expect(syncVideo({ ...max, fixes: [], creationTimeMs: null }, maxTrace)).toBeNull();
+  });
+});
+
+describe('a camera on a bike at Interlagos', () => {
+  let trace: ReturnType<typeof generatedTrace>;
+  beforeAll(async () => {
+    const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
+    trace = generatedTrace(interlagos, 11, Date.UTC(2026, 10, 21));
+  });
+
+  it("finds the logger's clock from positions and the camera's drift from a fit over the clip", () => {
+    const from = trace.timeMs[0]! + 200_000;
+    const { telemetry, sessionMs } = cameraOn(trace, { fromMs: from, durationMs: 600_000, seed: 12, shiftMs: 400, driftPpm: 80 });
+    const sync = syncVideo(telemetry, trace)!;
+    expect(sync.method).toBe('gpmf');
+    expect(Math.abs(sync.driftPpm - 80)).toBeLessThan(10);
+    expect(
+      worstErrorMs(
+        sync,
+        telemetry.fixes.map((f) => f.videoMs),
+        sessionMs,
+      ),
+    ).toBeLessThan(100);
+    expect(sync.errorMs).toBeLessThan(100);
+    expect(sessionToVideo(sync, videoToSession(sync, 123_456))).toBeCloseTo(123_456, 3);
+  });
+
+  it('syncs each chapter file on its own and says they are chapters', () => {
+    const start = trace.timeMs[0]! + 100_000;
+    const parts = [0, 1].map((n) => cameraOn(trace, { fromMs: start + n * 300_000, durationMs: 300_000, seed: 20 + n, shiftMs: -250 }));
+    const synced = syncVideos(
+      parts.map((p) => p.telemetry),
+      trace,
+    );
+    synced.forEach((sync, n) => {
+      expect(sync).toMatchObject({ method: 'gpmf', note: 'chapters' });
+      const part = parts[n]!;
+      expect(
+        worstErrorMs(
+          sync!,
+          part.telemetry.fixes.map((f) => f.videoMs),
+          part.sessionMs,
+        ),
+      ).toBeLessThan(100);
+    });
+  });
+});
+
+describe('manualSync', () => {
+  it('takes an offset from one mark, and the drift too from two', () => {
+    expect(manualSync([{ videoMs: 5_000, sessionUtcMs: 1_000_000 }])).toMatchObject({ offsetMs: 995_000, driftPpm: 0, method: 'manual' });
+    const two = manualSync(
+      [
+        { videoMs: 10_000, sessionUtcMs: 2_000_000 },
+        { videoMs: 1_010_000, sessionUtcMs: 2_000_000 + 1_000_050 },
+      ],
+      { durationMs: 1_200_000, session: { fromMs: 1_990_000, toMs: 3_200_000 } },
+    );
+    expect(two.driftPpm).toBeCloseTo(50, 6);
+    expect(videoToSession(two, 1_010_000)).toBeCloseTo(3_000_050, 3);
+    expect(two.note).toBe('whole');
+  });
+
+  it('refuses marks that give an impossible clock, with a Portuguese message', () => {
+    const close = [
+      { videoMs: 10_000, sessionUtcMs: 2_000_000 },
+      { videoMs: 10_040, sessionUtcMs: 2_000_400 },
+    ];
+    for (const marks of [close, [], [...close, ...close]]) {
+      const error = (() => {
+        try {
+          manualSync(marks);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe('video/bad-marks');
+    }
+    expect(ptBR.errors['video/bad-marks']).toMatch(/marque/);
+  });
+});

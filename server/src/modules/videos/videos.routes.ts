@@ -1,0 +1,87 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
+import { sessionParamsSchema } from '../../../../core/contracts/sessions.contract';
+import { videoListSchema, videoParamsSchema, videoSyncSchema } from '../../../../core/contracts/videos.contract';
+import { AppError } from '../../../../core/errors';
+import { perUserWrites } from '../../plugins/rate-limit-store';
+import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
+import type { SessionReader } from '../sessions/session-reader.service';
+import type { VideosService } from './videos.service';
+
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+  409: apiErrorSchema,
+  422: apiErrorSchema,
+  429: apiErrorSchema,
+};
+
+/** Syncs a rider stores or forgets per minute: picking files, re-syncing, marking by hand. */
+export const VIDEO_SYNC_WRITES_PER_MINUTE = 60;
+
+export async function videosRoutes(app: FastifyInstance, opts: { videos: VideosService; reader: SessionReader; demoDeviceId: string }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { videos } = opts;
+  hideUnseenDevices(app, opts.reader, opts.demoDeviceId);
+  const address = (p: { id: string; track: string; date: string }) => ({ device: p.id, track: p.track, date: p.date });
+  // A session the caller may not see is 404 before its body is looked at, as for every session route.
+  const sessionVisible = async (req: FastifyRequest) => {
+    if (!(await opts.reader.canSeeSession(viewerOf(req, opts.demoDeviceId), address(req.params as { id: string; track: string; date: string })))) {
+      throw new AppError('storage/object-not-found');
+    }
+  };
+
+  r.get(
+    '/api/devices/:id/sessions/:track/:date/videos',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['videos'],
+        summary: 'The caller’s video syncs of a session (the files stay on the rider’s devices)',
+        params: sessionParamsSchema,
+        response: { 200: videoListSchema, ...errors },
+      },
+    },
+    async (req) => videos.list(viewerOf(req, opts.demoDeviceId), address(req.params)),
+  );
+
+  r.put(
+    '/api/devices/:id/sessions/:track/:date/videos/:videoId',
+    {
+      config: { access: 'rider', rateLimit: perUserWrites(VIDEO_SYNC_WRITES_PER_MINUTE) },
+      preValidation: sessionVisible,
+      schema: {
+        tags: ['videos'],
+        summary: 'Stores how one of the caller’s video files lines up with the session (or replaces it)',
+        params: videoParamsSchema,
+        body: videoSyncSchema,
+        response: { 200: videoSyncSchema, ...errors },
+      },
+    },
+    async (req) => {
+      if (req.body.id !== req.params.videoId) throw new AppError('storage/invalid-argument', 'The body’s id must be the one in the path.');
+      return videos.put(viewerOf(req, opts.demoDeviceId), address(req.params), req.body);
+    },
+  );
+
+  r.delete(
+    '/api/devices/:id/sessions/:track/:date/videos/:videoId',
+    {
+      config: { access: 'rider', rateLimit: perUserWrites(VIDEO_SYNC_WRITES_PER_MINUTE) },
+      preValidation: sessionVisible,
+      schema: {
+        tags: ['videos'],
+        summary: 'Forgets one of the caller’s video syncs of the session',
+        params: videoParamsSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
+    async (req) => {
+      await videos.remove(viewerOf(req, opts.demoDeviceId), address(req.params), req.params.videoId);
+      return { ok: true as const };
+    },
+  );
+}
