@@ -49,8 +49,6 @@ const recordings: Recording[] = [
     track: 'Goodwood Motor Circuit',
     date: '31/05/2022',
     best: '02:57.527',
-    piecesBug:
-      'core/laps/session-laps.ts listLaps gives an out- or in-piece that does not run line to line, and that the logger did not time, its GPS duration as the time shown (A0 00:08.404, B0 00:10.823, B2 02:51.686, B3 00:12.000); the laps screen, built from the lap.six, has none of them',
   },
 ];
 
