@@ -33,7 +33,15 @@ test('a new rider signs in: home shows name, guide and a rider menu; enroll save
   }
   await page.getByRole('button', { name: 'Menu' }).click();
   const nav = page.getByRole('navigation', { name: 'Menu' });
-  await expect(nav.getByRole('link')).toHaveText(['meus dados', 'laps', 'Minhas sessões', 'Evolução', 'Links compartilhados', 'Importar sessões']);
+  await expect(nav.getByRole('link')).toHaveText([
+    'meus dados',
+    'laps',
+    'Minhas sessões',
+    'Evolução',
+    'Comparar voltas',
+    'Links compartilhados',
+    'Importar sessões',
+  ]);
 
   // A signed-in visit to /login lands on /user.
   await page.goto('/login');
@@ -83,6 +91,7 @@ test('an ADMIN_EMAILS account sees the admin entries', async ({ page }) => {
     'laps',
     'Minhas sessões',
     'Evolução',
+    'Comparar voltas',
     'Links compartilhados',
     'Importar sessões',
     'adm',
@@ -99,6 +108,7 @@ test('the demo seller sees Vendas; a cancelled sign-in shows a Portuguese messag
     'laps',
     'Minhas sessões',
     'Evolução',
+    'Comparar voltas',
     'Links compartilhados',
     'Importar sessões',
     'Vendas',

@@ -82,17 +82,16 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
   async function figuresOf(row: FiguresRow): Promise<LapFigures> {
     if (row.lap_figures && Number(row.figures_version) === FIGURES_VERSION) return JSON.parse(row.lap_figures) as LapFigures;
     if (settle) {
-      await settle({ device: row.device_id, track: row.track, date: row.date }).catch((err: unknown) => {
-        // A session that cannot be analysed keeps the figures it has; the read goes on.
-        if (!(err instanceof AppError)) throw err;
-      });
+      // Settling is the read's extra, never its condition: a session that cannot be analysed now
+      // (no track, the file store or the disk away) keeps the figures it has, and the read goes on.
+      await settle({ device: row.device_id, track: row.track, date: row.date }).catch(() => undefined);
       const now = await findSession(db, row.id);
       if (now?.lap_figures && Number(now.figures_version) === FIGURES_VERSION) return JSON.parse(now.lap_figures) as LapFigures;
       if (now?.lap_figures) return JSON.parse(now.lap_figures) as LapFigures;
     }
     if (row.lap_figures) return JSON.parse(row.lap_figures) as LapFigures;
     const figures = lapFigures(await listLaps(db, row.id));
-    await saveLapFigures(db, row.id, JSON.stringify(figures));
+    await saveLapFigures(db, row.id, JSON.stringify(figures)).catch(() => undefined); // kept next time, if not now (a full disk)
     return figures;
   }
 
