@@ -139,7 +139,7 @@ test('a 10 s clip exported with the data drawn on it decodes back with its overl
     [canvas.width, canvas.height] = [v.videoWidth, v.videoHeight];
     const ctx = canvas.getContext('2d')!;
     ctx.drawImage(v, 0, 0);
-    // overlayPanel(720): x 16, y 544, width 380, the strip 10 px tall.
+    // overlayPanel(720): x 16, y 544, width 440, the strip 10 px tall.
     const strip = ctx.getImageData(40, 546, 320, 6).data;
     let r = 0;
     let g = 0;

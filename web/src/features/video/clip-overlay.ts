@@ -21,7 +21,7 @@ export const OVERLAY_MARK = { colour: '#b388ff', rgb: [0xb3, 0x88, 0xff] as cons
 /** Where the data panel sits on a frame of `height` (for the test that reads it back). */
 export function overlayPanel(height: number) {
   const s = height / 720;
-  return { x: Math.round(16 * s), y: Math.round(height - 176 * s), w: Math.round(380 * s), h: Math.round(160 * s), strip: Math.round(10 * s) };
+  return { x: Math.round(16 * s), y: Math.round(height - 176 * s), w: Math.round(440 * s), h: Math.round(160 * s), strip: Math.round(10 * s) };
 }
 
 type Ctx = OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
@@ -50,10 +50,10 @@ export function drawOverlay(ctx: Ctx, o: ClipOverlay, labels: OverlayLabels, ms:
     const speedW = ctx.measureText(speed).width;
     ctx.font = `500 ${22 * s}px system-ui, sans-serif`;
     ctx.fillText(labels.speed, left + speedW + 8 * s, p.y + 104 * s);
-    ctx.fillText(`${labels.lean} ${lean(at.roll)}`, left + 190 * s, p.y + 80 * s);
+    ctx.fillText(`${labels.lean} ${lean(at.roll)}`, left + 180 * s, p.y + 80 * s);
     if (at.delta !== null) {
       ctx.fillStyle = at.delta > 0 ? '#ff8a80' : '#69f0ae';
-      ctx.fillText(`${labels.delta} ${formatGap(at.delta * 1000)}`, left + 190 * s, p.y + 108 * s);
+      ctx.fillText(`${labels.delta} ${formatGap(at.delta * 1000)}`, left + 180 * s, p.y + 108 * s);
     }
     // Lean as a bar from the middle: left of centre for a left lean.
     const barY = p.y + 132 * s;
