@@ -7,8 +7,8 @@ import { codeOnDemand } from '../lib/code-on-demand';
 import type { LapVideosProps, SessionVideoProps } from '../lib/video-slot';
 import { t } from '../i18n/messages';
 
-const sessionVideo = codeOnDemand<SessionVideoProps>(() => import('../features/video/session-video').then((m) => m.SessionVideo));
-const lapVideos = codeOnDemand<LapVideosProps>(() => import('../features/video/lap-videos').then((m) => m.LapVideos));
+const sessionVideo = codeOnDemand<SessionVideoProps>(() => import('../features/video/video-entry').then((m) => m.SessionVideo));
+const lapVideos = codeOnDemand<LapVideosProps>(() => import('../features/video/video-entry').then((m) => m.LapVideos));
 
 function Failed() {
   return <p className="notice">{t.app.pageLoadFailed}</p>;

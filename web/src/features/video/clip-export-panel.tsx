@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LapSegment } from '../../../../core/analysis/gps-analysis';
 import type { GpsColumns } from '../../../../core/formats/gps-columns';
-import { fill } from '../../../../core/i18n/pt-BR';
+import { fill } from '../../i18n/messages';
 import { videoPtBR } from '../../../../core/i18n/pt-BR-video';
 import { decimalBR } from '../../lib/format';
 import { chapterAtSession } from './chapters';

@@ -3,7 +3,7 @@ import { analyzeGps } from '../../../../core/analysis/gps-analysis';
 import type { CompareResponse } from '../../../../core/contracts/progress.contract';
 import type { SessionAddress } from '../../../../core/contracts/session-paths';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { fill } from '../../../../core/i18n/pt-BR';
+import { fill } from '../../i18n/messages';
 import { videoPtBR } from '../../../../core/i18n/pt-BR-video';
 import { formatGap } from '../../../../core/laps/lap-math';
 import { sessionToVideo, videoToSession, type SyncTrace } from '../../../../core/video/sync';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LapSegment } from '../../../../core/analysis/gps-analysis';
 import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { fill } from '../../../../core/i18n/pt-BR';
+import { fill } from '../../i18n/messages';
 import { videoPtBR } from '../../../../core/i18n/pt-BR-video';
 import { videoToSession, type SyncTrace } from '../../../../core/video/sync';
 import type { SessionVideoProps } from '../../lib/video-slot';

@@ -7,11 +7,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SessionAddress } from '../../../../core/contracts/session-paths';
 import type { SessionVideo } from '../../../../core/contracts/videos.contract';
-import { fill } from '../../../../core/i18n/pt-BR';
 import { videoPtBR } from '../../../../core/i18n/pt-BR-video';
 import type { VideoTelemetry } from '../../../../core/video/gpmf';
 import { manualSync, type SyncTrace, type VideoSync } from '../../../../core/video/sync';
-import { errorMessage } from '../../i18n/messages';
+import { errorMessage, fill } from '../../i18n/messages';
 import { chapterClocks, chapterStarts, orderChapters } from './chapters';
 import { readVideos, saveSessionVideo, sessionVideosQuery } from './video.api';
 
