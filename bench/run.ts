@@ -56,6 +56,7 @@ const result: Record<string, number | null> = {
   laps_js_gzip_kb: null,
   laps_table_ms: null,
   analytics_100k_ms: null,
+  clip_export_720p_x_realtime: null,
   lighthouse_login: null,
   lighthouse_laps: null,
   lighthouse_analytics: null,
@@ -653,13 +654,23 @@ async function main() {
     );
     await context.close();
   }
-  await browser.close();
   result.laps_table_ms = median(lapsTimes);
   result.analytics_100k_ms = median(analyticsTimes);
   rows.push(
     ["'Carregar' → laps table (60 laps)", `${fmt(result.laps_table_ms, 0)} ms`, '', '', ''],
     ['analytics load → first chart + map (100k samples)', `${fmt(result.analytics_100k_ms, 0)} ms`, '', '', '< 300 ms (issue 7), < 500 ms (issue 5)'],
   );
+  log('Chromium: clip export…');
+  const clip = await benchClipExport(browser, base, session, QUICK ? 1 : 3);
+  result.clip_export_720p_x_realtime = clip.speed;
+  rows.push([
+    'clip export, 10 s at 720p with the data drawn (WebCodecs H.264, in a worker)',
+    `${fmt(clip.speed, 2)} s of clip per s of work (runs ${clip.runs.map((r) => fmt(r, 2)).join(', ')})`,
+    'real time: 1 s per s',
+    `${fmt(clip.speed, 2)}×`,
+    '(reported)',
+  ]);
+  await browser.close();
 
   // Lighthouse's performance score, its default mobile run (a mid-range phone on slow 4G,
   // simulated), signed in as the rider for the pages behind the sign-in.
@@ -717,6 +728,33 @@ async function main() {
 
   for (const c of children) c.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The rider's clip export (issue 37): the sample GoPro video picked on the analytics page, synced
+ * by hand at its start, its 10 s exported at 720p; the export's own time (the worker's, from
+ * the demuxer's start to the muxed file). Median of `runs`.
+ */
+async function benchClipExport(browser: import('@playwright/test').Browser, base: string, session: string, runs: number) {
+  const sample = path.resolve(ROOT, '../shared/data/video/max-heromode.mp4');
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  await context.addCookies([{ name: 'voltas_session', value: session, url: base }]);
+  const page = await context.newPage();
+  await page.goto(`${base}/analytics?hw=000000000900&pista=Interlagos&data=02112026`);
+  await page.getByTestId('video-file').setInputFiles(sample, { timeout: 60_000 });
+  await page.getByRole('button', { name: 'Marcar: cruzando a linha agora' }).click();
+  await page.getByText('Exportar clipe com os dados').click();
+  await page.getByTestId('clip-to').fill('10');
+  const speeds: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await page.getByRole('button', { name: 'Exportar MP4' }).click();
+    const done = page.getByTestId('clip-done');
+    await done.waitFor({ state: 'detached' });
+    await done.waitFor({ timeout: 300_000 });
+    speeds.push(Number(await done.getAttribute('data-seconds')) / (Number(await done.getAttribute('data-work-ms')) / 1000));
+  }
+  await context.close();
+  return { speed: median(speeds), runs: speeds };
 }
 
 function printTable() {

@@ -61,7 +61,7 @@ export default defineConfig(({ mode }) => ({
           groups: [
             {
               name: 'analytics',
-              test: /[\\/](features[\\/]analytics[\\/]|lib[\\/]gps-columns\.ts|analysis[\\/]gps-analysis\.ts|formats[\\/]gps-columns-codec\.ts|node_modules[\\/]uplot[\\/])/,
+              test: /[\\/](features[\\/]analytics[\\/]|app[\\/]video-slots\.tsx|lib[\\/]gps-columns\.ts|analysis[\\/]gps-analysis\.ts|formats[\\/]gps-columns-codec\.ts|node_modules[\\/]uplot[\\/])/,
             },
           ],
         },

@@ -220,6 +220,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'https://*.googleusercontent.com'],
           connectSrc: ["'self'"],
+          // The rider's video plays from their device, through an object URL (issue 37); nothing is fetched.
+          mediaSrc: ["'self'", 'blob:'],
           formAction: ["'self'", ...(config.google ? ['https://accounts.google.com'] : [])],
           frameAncestors: ["'none'"],
           upgradeInsecureRequests: config.publicUrl.startsWith('https:') ? [] : null,

@@ -30,6 +30,8 @@ describe('headers', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("object-src 'none'");
+    // The rider's video plays from their device (an object URL the page made), nothing else.
+    expect(/media-src ([^;]*)/.exec(csp)?.[1]?.trim()).toBe("'self' blob:");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     // No HSTS over plain http (config.test.ts checks it behind https).
     expect(res.headers.get('strict-transport-security')).toBeNull();

@@ -23,6 +23,13 @@ function NotFound() {
 
 type Guard = 'rider' | 'admin' | 'seller' | 'public';
 
+/** A page with what the app hands it (another feature's slot: its code in the page's own file), as a component of no props. */
+function withProps<P extends object>(Page: ComponentType<P>, props: P): ComponentType {
+  return function PageWithProps() {
+    return <Page {...props} />;
+  };
+}
+
 /**
  * A page whose code loads on its first visit, behind its guard: riders need a session; admin and
  * seller pages a role. The download starts when the route first renders, beside the guard's
@@ -106,7 +113,10 @@ export function createRoutes(queryClient: QueryClient) {
   // included); opened directly, the server's `Link: rel=preload` header has already started them.
   // The GPS file waits until they have painted (analytics-page.tsx).
   const AnalyticsPage = lazyPage(
-    () => import('../features/analytics/analytics-page').then((m) => m.AnalyticsPage),
+    () =>
+      Promise.all([import('../features/analytics/analytics-page'), import('./video-slots')]).then(([m, video]) =>
+        withProps(m.AnalyticsPage, { Video: video.SessionVideoOnDemand }),
+      ),
     'rider',
     (search) => {
       void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));
@@ -120,7 +130,11 @@ export function createRoutes(queryClient: QueryClient) {
   );
   const MySessionsPage = lazyPage(() => import('../features/sessions/my-sessions-page').then((m) => m.MySessionsPage));
   const ProgressPage = lazyPage(() => import('../features/analytics/progress-page').then((m) => m.ProgressPage));
-  const ComparePage = lazyPage(() => import('../features/analytics/compare-page').then((m) => m.ComparePage));
+  const ComparePage = lazyPage(() =>
+    Promise.all([import('../features/analytics/compare-page'), import('./video-slots')]).then(([m, video]) =>
+      withProps(m.ComparePage, { Video: video.LapVideosOnDemand }),
+    ),
+  );
   const SharesPage = lazyPage(() => import('../features/sessions/shares-page').then((m) => m.SharesPage));
   // A shared link: no sign-in.
   const SharedPage = lazyPage(() => import('../features/analytics/shared-page').then((m) => m.SharedPage), 'public');

@@ -7,12 +7,12 @@ import { useEffect, useState, type ComponentType } from 'react';
  * `start` begins the download (once; idempotent); `useCode` renders with it: the component once
  * it is there, or that the download failed.
  */
-export function codeOnDemand(load: () => Promise<ComponentType>) {
-  let loaded: ComponentType | undefined;
-  let loading: Promise<ComponentType> | undefined;
+export function codeOnDemand<P extends object = object>(load: () => Promise<ComponentType<P>>) {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
   const start = () => (loading ??= load().then((component) => (loaded = component)));
   /** `wanted` false: not started from here (yet). */
-  function useCode(wanted = true): { Component: ComponentType | undefined; failed: boolean } {
+  function useCode(wanted = true): { Component: ComponentType<P> | undefined; failed: boolean } {
     const [state, setState] = useState<'waiting' | 'arrived' | 'failed'>('waiting');
     useEffect(() => {
       if (loaded || !wanted) return;

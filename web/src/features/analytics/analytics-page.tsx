@@ -23,15 +23,17 @@ import { useRecords } from '../../lib/history-api';
 import { useAfterPaint } from '../../lib/after-paint';
 import { WhenNear } from '../../components/ui/when-near';
 import { deviceName } from '../../lib/device-name';
+import type { SessionVideoSlot } from '../../lib/video-slot';
 
 const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176', '#90caf9', '#ff8a65'];
 
 /**
  * The spec's analytics screen, made whole: hardware, track and date live in the address (reload
  * and share work); what the spec only logged is shown; charts against distance with the best lap
- * as reference; a map coloured by speed or lean sharing the cursor with the charts.
+ * as reference; a map coloured by speed or lean sharing the cursor with the charts. `Video`: the
+ * rider's video beside them (the video feature's, handed in by the app), on the same cursor.
  */
-export function AnalyticsPage() {
+export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
   const me = useMe().data!;
   const devices = selectableDevices(me);
   const [params, setParams] = useSearchParams();
@@ -142,10 +144,16 @@ export function AnalyticsPage() {
   useEffect(() => setListed(track.data?.laps), [track.data]);
 
   const onChartCursor = (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
+  // The lap the cursor is on (the video may play any of them), else the reference.
+  const cursorLap = (cursorIndex !== null && segments.find((s) => cursorIndex >= s.start && cursorIndex < s.end)) || reference;
   const cursorDistance =
-    c && reference && cursorIndex !== null && cursorIndex >= reference.start && cursorIndex < reference.end
-      ? c.meterSum[cursorIndex]! - c.meterSum[reference.start]!
+    c && cursorLap && cursorIndex !== null && cursorIndex >= cursorLap.start && cursorIndex < cursorLap.end
+      ? c.meterSum[cursorIndex]! - c.meterSum[cursorLap.start]!
       : null;
+  // A click on a chart or the map: the video (when there is one) goes there, on the lap it plays.
+  const [seek, setSeek] = useState<{ index: number; seq: number } | null>(null);
+  const pickIndex = useCallback((index: number) => setSeek((s) => ({ index, seq: (s?.seq ?? 0) + 1 })), []);
+  const onChartPick = (x: number) => c && cursorLap && pickIndex(sampleAtDistance(c, cursorLap, x));
   const exportHref = useCallback(
     (format: string, lap?: { heat: string; lapCount: number }) =>
       `${session ? sessionPath(session) : ''}/export/${format}${lap ? `?heat=${lap.heat}&lap=${lap.lapCount}` : ''}`,
@@ -249,7 +257,20 @@ export function AnalyticsPage() {
           )}
           {c && (
             <div className="analytics-grid">
-              <div>
+              <div className="analytics-side">
+                {Video && reference && restShown && (
+                  <Video
+                    session={session}
+                    c={c}
+                    laps={segments}
+                    reference={reference}
+                    best={segments.find((s) => lapKey(s) === bestKey) ?? null}
+                    corners={track.data?.corners ?? []}
+                    cursorIndex={cursorIndex}
+                    onCursorIndex={setCursorIndex}
+                    seek={seek}
+                  />
+                )}
                 <fieldset className="colour-toggle">
                   <legend>{a.colour}</legend>
                   <label>
@@ -267,6 +288,7 @@ export function AnalyticsPage() {
                     colour={colour}
                     cursorIndex={cursorIndex}
                     onHoverIndex={setCursorIndex}
+                    onPickIndex={Video ? pickIndex : undefined}
                     corners={track.data?.corners}
                     focus={focus}
                   />
@@ -286,6 +308,7 @@ export function AnalyticsPage() {
                       series={charts.series}
                       syncKey="dist"
                       onCursorX={onChartCursor}
+                      onPickX={Video ? onChartPick : undefined}
                       cursorX={cursorDistance}
                       xRange={xRange}
                     />
@@ -299,6 +322,7 @@ export function AnalyticsPage() {
                       series={charts.series}
                       syncKey="dist"
                       onCursorX={onChartCursor}
+                      onPickX={Video ? onChartPick : undefined}
                       xRange={xRange}
                     />
                     {charts.deltaSeries.length > 0 && (
@@ -313,6 +337,7 @@ export function AnalyticsPage() {
                         yDigits={2}
                         syncKey="dist"
                         onCursorX={onChartCursor}
+                        onPickX={Video ? onChartPick : undefined}
                         xRange={xRange}
                       />
                     )}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { CompareResponse, PersonalBest } from '../../../../core/contracts/progress.contract';
 import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
@@ -13,6 +13,7 @@ import { decimalBR, lean, speedTable } from '../../lib/format';
 import { useCompare, useRecords, type CompareRequest } from '../../lib/history-api';
 import { apiRequest } from '../../lib/api-client';
 import { useTrackLapTimes } from '../../lib/sessions-api';
+import type { LapVideosSlot } from '../../lib/video-slot';
 import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
 import { OwnLapPicker } from './own-lap-picker';
 import { UPlotChart, type ChartSeries } from './uplot-chart';
@@ -95,8 +96,9 @@ function useFirstComparison(wanted: boolean, onFound: (query: Record<string, str
 /**
  * Two laps of one track, whatever their days (or riders, through a shared link): speed, lean and
  * the time gap against position along the track, the corners side by side and where the time went.
+ * `Video`: the two laps' videos side by side (the video feature's, handed in by the app).
  */
-export function ComparePage() {
+export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
   const h = t.history;
   const [params, setParams] = useSearchParams();
   const request = compareFromQuery(params);
@@ -109,6 +111,10 @@ export function ComparePage() {
     params.size === 0,
     useCallback((query: Record<string, string>) => setParams(query, { replace: true }), [setParams]),
   );
+  // The videos' position along the track (the charts' cursor), and a chart click that moves them.
+  const [videoPosition, setVideoPosition] = useState<number | null>(null);
+  const [videoSeek, setVideoSeek] = useState<{ positionM: number; seq: number } | null>(null);
+  const seekVideos = useCallback((positionM: number) => setVideoSeek((s) => ({ positionM, seq: (s?.seq ?? 0) + 1 })), []);
   const isRecord = (l: CompareResponse['lap']) =>
     Boolean(record && l.device === record.device && l.date === record.date && l.heat === record.heat && l.number === record.lapCount);
 
@@ -174,7 +180,13 @@ export function ComparePage() {
             </div>
           </dl>
           <p className="muted">{h.compareHint}</p>
-          <CompareCharts data={data} referenceColour={isRecord(data.reference) ? RECORD_COLOUR : REFERENCE_COLOUR} />
+          {Video && <Video data={data} onPosition={setVideoPosition} seek={videoSeek} />}
+          <CompareCharts
+            data={data}
+            referenceColour={isRecord(data.reference) ? RECORD_COLOUR : REFERENCE_COLOUR}
+            cursorX={videoPosition}
+            onPickX={Video ? seekVideos : undefined}
+          />
           <ol className="loss-cards" data-testid="loss-cards">
             {topLosses(data.comparison.segments).length === 0 && <li className="muted">{t.tracks.noLoss}</li>}
             {topLosses(data.comparison.segments).map((d) => (
@@ -213,7 +225,8 @@ function LapSummary(props: { label: string; lap: CompareResponse['lap']; colour:
   );
 }
 
-function CompareCharts({ data, referenceColour }: { data: CompareResponse; referenceColour: string }) {
+function CompareCharts(props: { data: CompareResponse; referenceColour: string; cursorX?: number | null; onPickX?: (x: number) => void }) {
+  const { data, referenceColour, cursorX, onPickX } = props;
   const h = t.history;
   const series: ChartSeries[] = [
     { label: lapName(data.lap), stroke: LAP_COLOUR, width: 2 },
@@ -230,6 +243,8 @@ function CompareCharts({ data, referenceColour }: { data: CompareResponse; refer
         ys={data.speed}
         series={series}
         syncKey="compare"
+        cursorX={cursorX}
+        onPickX={onPickX}
       />
       {hasLean(data.lean) && (
         <UPlotChart
@@ -241,6 +256,7 @@ function CompareCharts({ data, referenceColour }: { data: CompareResponse; refer
           ys={data.lean}
           series={series}
           syncKey="compare"
+          onPickX={onPickX}
         />
       )}
       <UPlotChart
@@ -253,6 +269,7 @@ function CompareCharts({ data, referenceColour }: { data: CompareResponse; refer
         series={[{ label: h.chartDelta, stroke: '#ffd54f', width: 2 }]}
         yDigits={2}
         syncKey="compare"
+        onPickX={onPickX}
       />
     </div>
   );

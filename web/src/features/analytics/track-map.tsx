@@ -45,6 +45,8 @@ export function TrackMap(props: {
   colour: MapColour;
   cursorIndex: number | null;
   onHoverIndex: (index: number | null) => void;
+  /** A click (or tap) on the lap: the rider's video goes there. */
+  onPickIndex?: (index: number) => void;
   /** Numbered corner markers at their apexes. */
   corners?: readonly { number: number; apex: { lat: number; lon: number } }[];
   /** Zoomed to this place (a corner); null or absent shows the whole lap. */
@@ -173,7 +175,7 @@ export function TrackMap(props: {
 
   useEffect(() => drawCursor(overlay.current!, transform.current, props.cursorIndex, c.count), [props.cursorIndex, c.count]);
 
-  const onMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
+  const nearest = (e: React.MouseEvent<HTMLCanvasElement>): number | null => {
     const rect = e.currentTarget.getBoundingClientRect();
     const px = e.clientX - rect.left;
     const py = e.clientY - rect.top;
@@ -189,7 +191,12 @@ export function TrackMap(props: {
         }
       }
     }
-    props.onHoverIndex(best >= 0 ? best : null);
+    return best >= 0 ? best : null;
+  };
+  const onMove = (e: React.PointerEvent<HTMLCanvasElement>) => props.onHoverIndex(nearest(e));
+  const onClick = (e: React.MouseEvent<HTMLCanvasElement>) => {
+    const i = nearest(e);
+    if (i !== null) props.onPickIndex?.(i);
   };
 
   const unit = colour === 'speed' ? 'km/h' : '°';
@@ -207,6 +214,7 @@ export function TrackMap(props: {
           aria-label={t.analytics.mapLabel}
           onPointerMove={onMove}
           onPointerLeave={() => props.onHoverIndex(null)}
+          onClick={props.onPickIndex ? onClick : undefined}
         />
         <canvas ref={overlay} className="map-cursor" aria-hidden="true" />
       </div>

@@ -24,6 +24,8 @@ export interface ChartProps {
   syncKey?: string;
   height?: number;
   onCursorX?: (x: number | null) => void;
+  /** A click (or tap) on the plot at x: the rider's video goes there. */
+  onPickX?: (x: number) => void;
   /** Draws the cursor at this x when it comes from elsewhere (the map). */
   cursorX?: number | null;
   /** Zooms the x axis to [min, max] (a corner); null or absent shows it all. */
@@ -62,6 +64,8 @@ export function UPlotChart(props: ChartProps) {
   const chart = useRef<uPlot | null>(null);
   const onCursor = useRef(props.onCursorX);
   onCursor.current = props.onCursorX;
+  const onPick = useRef(props.onPickX);
+  onPick.current = props.onPickX;
   const [ready, setReady] = useState(false);
   const { xFormat } = props;
 
@@ -109,7 +113,12 @@ export function UPlotChart(props: ChartProps) {
         ],
       },
     };
-    chart.current = new uPlot(opts, [props.x, ...props.ys] as uPlot.AlignedData, el);
+    const u = (chart.current = new uPlot(opts, [props.x, ...props.ys] as uPlot.AlignedData, el));
+    u.over.addEventListener('click', () => {
+      const idx = u.cursor.idx;
+      const x = idx === null || idx === undefined ? undefined : u.data[0][idx];
+      if (x !== undefined) onPick.current?.(x);
+    });
     performance.mark('voltas:chart-painted');
     setReady(true);
     const ro = new ResizeObserver(() => {

@@ -1,0 +1,205 @@
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './fixtures';
+
+// Issue 37: the rider's own video beside the data, in real Chromium (WebCodecs with H.264 on 127.0.0.1).
+const SAMPLE = path.resolve('../shared/data/video/max-heromode.mp4'); // 10.5 s, 848×480, H.264 + GPMF
+const SESSION = { hw: '000000000042', pista: 'Interlagos', data: '15112026' };
+test.setTimeout(180_000);
+// A phone's width: the video on top, the charts below, nothing scrolls sideways.
+test.use({ viewport: { width: 360, height: 780 } });
+
+const videoTime = (page: Page, testId = 'video-player') => page.getByTestId(testId).evaluate((v: HTMLVideoElement) => v.currentTime);
+
+async function openWithVideo(page: Page) {
+  await signIn(page, { email: 'piloto@voltas.local' });
+  await page.goto(`/analytics?${new URLSearchParams(SESSION).toString()}`);
+  await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
+  const panel = page.getByTestId('video-panel');
+  await expect(panel).toBeVisible();
+  // Picked from the keyboard: the button opens the file chooser.
+  const chooser = page.waitForEvent('filechooser');
+  await panel.getByRole('button', { name: 'Escolher vídeo' }).focus();
+  await page.keyboard.press('Enter');
+  await (await chooser).setFiles(SAMPLE);
+  const player = page.getByTestId('video-player');
+  await expect(player).toBeVisible();
+  await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
+  expect(await player.evaluate((v: HTMLVideoElement) => v.src)).toMatch(/^blob:/);
+  return { panel, player };
+}
+
+/**
+ * Synced by hand (the sample was not filmed at a track, and the sync helper's automatic sync
+ * lands separately): at the video's first frame, "crossing the line now" at the start of the
+ * lap the charts measure against (the best lap, the crossing offered first).
+ */
+async function syncByHand(page: Page) {
+  const panel = page.getByTestId('video-panel');
+  const player = page.getByTestId('video-player');
+  await player.evaluate((v: HTMLVideoElement) => (v.currentTime = 0));
+  // Closed when the video came synced already (its own GPS or clock): opened to mark by hand.
+  const manual = panel.locator('details.video-manual');
+  if (!(await manual.evaluate((d: HTMLDetailsElement) => d.open))) await manual.locator('summary').click();
+  const mark = panel.getByRole('button', { name: 'Marcar: cruzando a linha agora' });
+  await mark.focus();
+  await page.keyboard.press('Enter');
+  await expect(panel.getByTestId('video-sync')).toHaveText(/Sincronizado à mão \(±100 ms\)/);
+  await expect(panel.getByTestId('video-sync-status')).toContainText('O vídeo cobre só parte da sessão');
+}
+
+test('a video picked on the analysis: synced by hand, played with the cursor, seeked from a chart and a corner', async ({ page }) => {
+  const uploads: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() !== 'GET' && (r.postDataBuffer()?.length ?? 0) > 100_000) uploads.push(r.url());
+  });
+  const { panel, player } = await openWithVideo(page);
+  await syncByHand(page);
+
+  // Playing moves the map's and the charts' cursor.
+  const map = page.getByTestId('track-map');
+  await player.evaluate((v: HTMLVideoElement) => {
+    v.muted = true;
+    return v.play();
+  });
+  await expect.poll(() => videoTime(page)).toBeGreaterThan(1.5);
+  await player.evaluate((v: HTMLVideoElement) => v.pause());
+  const cursor = Number(await map.getAttribute('data-cursor'));
+  expect(cursor).toBeGreaterThan(0);
+  await expect(player).toHaveAttribute('data-sample', String(cursor));
+  await expect
+    .poll(() =>
+      page
+        .getByTestId('chart-speed')
+        .locator('.u-cursor-x')
+        .evaluate((el) => getComputedStyle(el).transform),
+    )
+    .not.toBe('none');
+
+  // A click on the speed chart near the lap's start seeks the video there.
+  const over = page.getByTestId('chart-speed').locator('.u-over');
+  const box = (await over.boundingBox())!;
+  const before = await videoTime(page);
+  await over.click({ position: { x: box.width * 0.04, y: box.height / 2 } });
+  await expect.poll(() => videoTime(page)).not.toBeCloseTo(before, 1);
+  const seeked = await videoTime(page);
+  expect(seeked).toBeGreaterThan(0);
+  expect(seeked).toBeLessThan(10.6);
+  await expect(player).toHaveAttribute('data-sample', (await map.getAttribute('data-cursor'))!);
+
+  // A corner the video shows: the first one (its apex within the first seconds of the lap).
+  const jump = panel.getByTestId('video-jump-corner');
+  await jump.selectOption('T1');
+  await expect.poll(() => videoTime(page)).not.toBeCloseTo(seeked, 1);
+  const atCorner = await videoTime(page);
+  expect(atCorner).toBeGreaterThan(0.5);
+  expect(atCorner).toBeLessThan(10.6);
+  // A lap the video does not show is said plainly.
+  const laps = await panel.getByTestId('video-jump-lap').locator('option').allTextContents();
+  await panel.getByTestId('video-jump-lap').selectOption(laps.at(-1)!);
+  await expect(panel.getByText(/Esse momento não está no vídeo/)).toBeVisible();
+
+  // Nothing of the file was sent.
+  expect(uploads).toEqual([]);
+  // The phone's width holds: no sideways scroll with the video on top.
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  const [videoBox, mapBox] = [await player.boundingBox(), await map.boundingBox()];
+  expect(videoBox!.y).toBeLessThan(mapBox!.y);
+});
+
+test('a 10 s clip exported with the data drawn on it decodes back with its overlay', async ({ page }) => {
+  const { panel } = await openWithVideo(page);
+  await syncByHand(page);
+  await panel.getByText('Exportar clipe com os dados').click();
+  await panel.getByTestId('clip-from').fill('0');
+  await panel.getByTestId('clip-to').fill('10');
+  await panel.getByRole('radio', { name: '720p' }).check();
+  // Started, then cancelled: said, and nothing to download.
+  await panel.getByRole('button', { name: 'Exportar MP4' }).click();
+  await panel.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(panel.getByText('Exportação cancelada.')).toBeVisible();
+  await expect(panel.getByTestId('clip-download')).toHaveCount(0);
+  await panel.getByRole('button', { name: 'Exportar MP4' }).click();
+  await expect(panel.getByRole('progressbar')).toBeVisible();
+  const done = panel.getByTestId('clip-done');
+  await expect(done).toBeVisible({ timeout: 150_000 });
+  const url = (await panel.getByTestId('clip-download').getAttribute('href'))!;
+  if (process.env.CLIP_OUT) {
+    const dl = page.waitForEvent('download');
+    await panel.getByTestId('clip-download').click();
+    await (await dl).saveAs(process.env.CLIP_OUT);
+  }
+
+  // Decoded back in the page: its length, and a frame carrying the overlay's purple strip.
+  const read = await page.evaluate(async (src) => {
+    const v = document.createElement('video');
+    v.muted = true;
+    v.src = src;
+    await new Promise((r, j) => {
+      v.onloadeddata = r;
+      v.onerror = () => j(new Error(`clip does not decode: ${v.error?.code} ${v.error?.message}`));
+    });
+    v.currentTime = 5;
+    await new Promise((r) => (v.onseeked = r));
+    const canvas = document.createElement('canvas');
+    [canvas.width, canvas.height] = [v.videoWidth, v.videoHeight];
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(v, 0, 0);
+    // overlayPanel(720): x 16, y 544, width 440, the strip 10 px tall.
+    const strip = ctx.getImageData(40, 546, 320, 6).data;
+    let r = 0;
+    let g = 0;
+    let b = 0;
+    for (let i = 0; i < strip.length; i += 4) [r, g, b] = [r + strip[i]!, g + strip[i + 1]!, b + strip[i + 2]!];
+    const n = strip.length / 4;
+    // The small map, top right: its dark box and white outline.
+    const map = ctx.getImageData(v.videoWidth - 196, 16, 180, 180).data;
+    let white = 0;
+    for (let i = 0; i < map.length; i += 4) if (map[i]! > 200 && map[i + 1]! > 200 && map[i + 2]! > 200) white++;
+    return { duration: v.duration, width: v.videoWidth, height: v.videoHeight, strip: [r / n, g / n, b / n], white };
+  }, url);
+  expect(read.height).toBe(720);
+  expect(read.width).toBe(1272); // 848×480 scaled to 720 lines, even
+  expect(read.duration).toBeGreaterThan(9.8);
+  expect(read.duration).toBeLessThan(10.2);
+  const [r, g, b] = read.strip;
+  expect(Math.abs(r! - 0xb3)).toBeLessThan(30);
+  expect(Math.abs(g! - 0x88)).toBeLessThan(30);
+  expect(Math.abs(b! - 0xff)).toBeLessThan(30);
+  expect(read.white).toBeGreaterThan(50);
+});
+
+test('two laps side by side on the compare page, kept together by position, with the gap', async ({ page }) => {
+  await signIn(page, { email: 'piloto@voltas.local' });
+  const laps = (await (await page.request.get(`/api/devices/${SESSION.hw}/sessions/${SESSION.pista}/${SESSION.data}/track-analysis`)).json()) as {
+    laps: { heat: string; number: number; kind: string; complete: boolean; seconds: number | null }[];
+  };
+  const flying = laps.laps.filter((l) => l.kind === 'flying' && l.complete).map((l) => `${l.heat}${l.number}`);
+  const [lap, reference] = flying;
+  await page.goto(
+    `/comparar?${new URLSearchParams({ ...SESSION, volta: lap!, ref: 'volta', rhw: SESSION.hw, rpista: SESSION.pista, rdata: SESSION.data, rvolta: reference! }).toString()}`,
+  );
+  const videos = page.getByTestId('lap-videos');
+  await expect(videos).toBeVisible();
+  for (const k of [0, 1]) {
+    await page.getByTestId(`lap-video-${k}-file`).setInputFiles(SAMPLE);
+    const side = page.getByTestId(`lap-video-${k}`);
+    await expect(side.getByTestId(`lap-video-${k}-player`)).toBeVisible();
+    await side.getByRole('button', { name: 'Marcar: início desta volta agora' }).click();
+    await expect(side.getByTestId(`lap-video-${k}-synced`)).toHaveText(/Sincronizado à mão/);
+  }
+  await expect(videos.getByTestId('lap-video-0-player')).toBeVisible();
+  await page.getByTestId('play-both').click();
+  await expect.poll(() => videoTime(page, 'lap-video-0-player')).toBeGreaterThan(2);
+  await expect.poll(() => videoTime(page, 'lap-video-1-player')).toBeGreaterThan(1.5);
+  await page.getByTestId('play-both').click();
+  await expect(page.getByTestId('lap-videos-gap')).toHaveText(/^Diferença [+-]\d+\.\d{3}$/);
+  await expect(page.getByTestId('lap-videos-position')).toHaveText(/^Posição: \d+ m$/);
+  // Paused, the follower stands where the leader is on the track: the same share of their laps.
+  const [t0, t1] = [await videoTime(page, 'lap-video-0-player'), await videoTime(page, 'lap-video-1-player')];
+  expect(Math.abs(t0 - t1)).toBeLessThan(1.5);
+  // Both fit side by side on a phone.
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  const [a, b] = [await page.getByTestId('lap-video-0').boundingBox(), await page.getByTestId('lap-video-1').boundingBox()];
+  expect(Math.abs(a!.y - b!.y)).toBeLessThan(2);
+});

@@ -1,0 +1,190 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { LapSegment } from '../../../../core/analysis/gps-analysis';
+import type { GpsColumns } from '../../../../core/formats/gps-columns';
+import { fill } from '../../i18n/messages';
+import { videoPtBR } from '../../../../core/i18n/pt-BR-video';
+import { decimalBR } from '../../lib/format';
+import { chapterAtSession } from './chapters';
+import { clipOverlay } from './clip-data';
+import type { ClipMessage, ClipRequest } from './clip-encode';
+import type { Chapter, Clock } from './video-set';
+
+type State =
+  | { kind: 'idle' }
+  | { kind: 'working'; share: number }
+  | { kind: 'done'; url: string; name: string; seconds: number; size: number; workMs: number }
+  | { kind: 'message'; text: string };
+
+const lapName = (l: LapSegment) => `${l.heat}${l.lapCount}`;
+const megabytes = (bytes: number) => `${decimalBR(bytes / 1e6, 1)} MB`;
+
+/** Export a lap or a stretch of the video as an MP4 with the data drawn on it (in a worker), with progress and cancel. */
+export function ClipExport(props: {
+  chapters: Chapter[];
+  clocks: Clock[];
+  active: number;
+  c: GpsColumns;
+  utc: Float64Array;
+  laps: readonly LapSegment[];
+  best: LapSegment | null;
+  reference: LapSegment;
+  currentVideoMs: () => number;
+}) {
+  const v = videoPtBR;
+  const { chapters, clocks, utc, laps } = props;
+  const placed = useMemo(() => chapters.map((ch, k) => ({ clock: clocks[k]!, durationMs: ch.durationMs })), [chapters, clocks]);
+  // The laps the video shows from start to end, each within one file.
+  const lapsInVideo = useMemo(
+    () =>
+      laps.flatMap((l) => {
+        const a = chapterAtSession(placed, utc[l.start]!);
+        const b = chapterAtSession(placed, utc[l.end - 1]!);
+        return a && b && a.index === b.index ? [{ lap: l, chapter: a.index, fromMs: a.videoMs, toMs: b.videoMs }] : [];
+      }),
+    [laps, placed, utc],
+  );
+  const [what, setWhat] = useState<string>('stretch');
+  const [from, setFrom] = useState('0');
+  const [to, setTo] = useState('10');
+  const [height, setHeight] = useState(720);
+  const [state, setState] = useState<State>({ kind: 'idle' });
+  const worker = useRef<Worker | null>(null);
+  useEffect(
+    () => () => {
+      worker.current?.terminate();
+    },
+    [],
+  );
+  useEffect(() => () => void (state.kind === 'done' && URL.revokeObjectURL(state.url)), [state]);
+
+  const start = () => {
+    const chosen = lapsInVideo.find((x) => lapName(x.lap) === what);
+    const chapter = chosen ? chosen.chapter : props.active;
+    const durationMs = chapters[chapter]!.durationMs;
+    const seconds = (s: string) => Number(s.replace(',', '.'));
+    const fromMs = chosen ? chosen.fromMs : Math.max(0, seconds(from) * 1000);
+    const toMs = chosen ? chosen.toMs : Math.min(durationMs, seconds(to) * 1000);
+    if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs <= fromMs) return setState({ kind: 'message', text: v.exportEmpty });
+    if (typeof VideoEncoder === 'undefined') return setState({ kind: 'message', text: v.exportNoEncoder });
+    const outlineLap = chosen?.lap ?? props.best ?? props.reference;
+    const overlay = clipOverlay(props.c, utc, clocks[chapter]!, laps, props.best, outlineLap, fromMs, toMs);
+    const request: ClipRequest = {
+      file: chapters[chapter]!.file,
+      overlay,
+      labels: { lap: v.overlayLap, speed: v.overlaySpeed, lean: v.overlayLean, delta: v.overlayDelta },
+      height,
+    };
+    worker.current?.terminate();
+    const w = new Worker(new URL('./clip-worker.ts', import.meta.url), { type: 'module' });
+    worker.current = w;
+    setState({ kind: 'working', share: 0 });
+    const name = `voltas-${chosen ? lapName(chosen.lap) : 'trecho'}-${height}p.mp4`;
+    w.onmessage = (ev: MessageEvent<ClipMessage>) => {
+      const m = ev.data;
+      if (m.kind === 'progress') return setState({ kind: 'working', share: m.share });
+      w.terminate();
+      worker.current = null;
+      if (m.kind === 'done') {
+        const blob = new Blob([m.mp4], { type: 'video/mp4' });
+        setState({ kind: 'done', url: URL.createObjectURL(blob), name, seconds: m.seconds, size: blob.size, workMs: m.workMs });
+      } else if (m.kind === 'canceled') setState({ kind: 'message', text: v.exportCanceled });
+      else if (m.kind === 'failed') setState({ kind: 'message', text: fill(v.exportFailed, { reason: m.message }) });
+      else
+        setState({
+          kind: 'message',
+          text:
+            m.reason === 'no-encoder'
+              ? v.exportNoEncoder
+              : m.reason === 'no-h264'
+                ? fill(v.exportNoH264, { res: `${height}p` })
+                : m.reason === 'hevc'
+                  ? v.hevc
+                  : m.reason === 'empty'
+                    ? v.exportEmpty
+                    : v.cannotPlay,
+        });
+    };
+    w.onerror = (ev) => {
+      w.terminate();
+      worker.current = null;
+      setState({ kind: 'message', text: fill(v.exportFailed, { reason: ev.message || 'worker' }) });
+    };
+    w.postMessage({ kind: 'start', request });
+  };
+
+  const cancel = () => {
+    worker.current?.postMessage({ kind: 'cancel' });
+    // A worker stuck in a decoder is ended all the same.
+    const w = worker.current;
+    setTimeout(() => {
+      if (worker.current === w && w) {
+        w.terminate();
+        worker.current = null;
+        setState({ kind: 'message', text: v.exportCanceled });
+      }
+    }, 2_000);
+  };
+
+  return (
+    <details className="video-export">
+      <summary>{v.exportTitle}</summary>
+      <div className="video-export-form">
+        <label>
+          {v.exportWhat}{' '}
+          <select value={what} onChange={(e) => setWhat(e.currentTarget.value)} data-testid="clip-what">
+            <option value="stretch">{v.exportStretch}</option>
+            {lapsInVideo.map((x) => (
+              <option key={lapName(x.lap)} value={lapName(x.lap)}>
+                {fill(v.exportLap, { lap: lapName(x.lap) })}
+              </option>
+            ))}
+          </select>
+        </label>
+        {what === 'stretch' && (
+          <>
+            <label>
+              {v.exportFrom} <input inputMode="decimal" size={5} value={from} onChange={(e) => setFrom(e.currentTarget.value)} data-testid="clip-from" />
+            </label>
+            <label>
+              {v.exportTo} <input inputMode="decimal" size={5} value={to} onChange={(e) => setTo(e.currentTarget.value)} data-testid="clip-to" />
+            </label>
+          </>
+        )}
+        <fieldset className="video-quality">
+          <legend>{v.exportQuality}</legend>
+          {[720, 1080].map((h) => (
+            <label key={h}>
+              <input type="radio" name="clip-height" checked={height === h} onChange={() => setHeight(h)} /> {h}p
+            </label>
+          ))}
+        </fieldset>
+        {state.kind === 'working' ? (
+          <div className="video-progress" role="status">
+            <progress max={1} value={state.share} aria-label={fill(v.exportProgress, { pct: String(Math.round(state.share * 100)) })} />{' '}
+            {fill(v.exportProgress, { pct: String(Math.round(state.share * 100)) })}{' '}
+            <button type="button" className="btn btn-secondary btn-small" onClick={cancel}>
+              {v.exportCancel}
+            </button>
+          </div>
+        ) : (
+          <button type="button" className="btn btn-primary" onClick={start}>
+            {v.exportStart}
+          </button>
+        )}
+      </div>
+      {state.kind === 'done' && (
+        <p role="status" data-testid="clip-done" data-seconds={state.seconds} data-work-ms={Math.round(state.workMs)}>
+          {fill(v.exportDone, { seconds: decimalBR(state.seconds, 1), size: megabytes(state.size) })}{' '}
+          <a className="btn btn-secondary btn-small" href={state.url} download={state.name} data-testid="clip-download">
+            {v.exportDownload}
+          </a>
+        </p>
+      )}
+      {state.kind === 'message' && (
+        <p className="notice" role="alert">
+          {state.text}
+        </p>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,319 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { LapSegment } from '../../../../core/analysis/gps-analysis';
+import { formatDdmmyyyy } from '../../../../core/formats/dates';
+import { fill } from '../../i18n/messages';
+import { videoPtBR } from '../../../../core/i18n/pt-BR-video';
+import { videoToSession, type SessionTrace } from '../../../../core/video/sync';
+import type { SessionVideoProps } from '../../lib/video-slot';
+import { chapterAtSession, chapterStarts } from './chapters';
+import { ClipExport } from './clip-export-panel';
+import { VideoPicker } from './video-picker';
+import { VideoPlayer } from './video-player';
+import { useVideoSet, type VideoSet } from './video-set';
+import { clockTime, coverageOf, sampleForVideo, sampleNearest, sessionUtcTimes } from './video-time';
+
+const lapName = (l: LapSegment) => `${l.heat}${l.lapCount}`;
+
+/**
+ * The "Vídeo" panel of a session's analysis: the rider's own file played beside the map and the
+ * charts with their one cursor. Playing moves the cursor; a click on a chart or the map (the
+ * page's `seek`), a lap or a corner moves the video.
+ */
+export function VideoSyncRecord(props: SessionVideoProps) {
+  const v = videoPtBR;
+  const { c, session, laps } = props;
+  const utc = useMemo(() => sessionUtcTimes(c, session.date), [c, session.date]);
+  const trace = useCallback(
+    (): SessionTrace => ({ count: c.count, lat: c.lat.slice(0, c.count), lon: c.lon.slice(0, c.count), timeMs: utc, speed: c.speed.slice(0, c.count) }),
+    [c, utc],
+  );
+  const video = useVideoSet(session, trace);
+  const { set } = video;
+  const sync = set?.sync ?? null;
+  const el = useRef<HTMLVideoElement>(null);
+  const [active, setActive] = useState(0);
+  const pendingSeek = useRef<number | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [cannotPlay, setCannotPlay] = useState(false);
+  const lastSample = useRef<number | null>(null);
+  const onCursor = useRef(props.onCursorIndex);
+  onCursor.current = props.onCursorIndex;
+
+  useEffect(() => {
+    setActive(0);
+    setCannotPlay(false);
+    setNotice(null);
+  }, [set?.chapters]);
+
+  const chapters = useMemo(() => set?.chapters ?? [], [set?.chapters]);
+  const starts = useMemo(() => chapterStarts(chapters.map((ch) => ch.durationMs)), [chapters]);
+  const placed = useMemo(() => (sync ? chapters.map((ch, k) => ({ clock: sync.clocks[k]!, durationMs: ch.durationMs })) : null), [chapters, sync]);
+
+  const onTime = useCallback(
+    (videoMs: number) => {
+      const player = el.current;
+      if (player) player.dataset.videoMs = String(Math.round(videoMs));
+      if (!sync) return;
+      const i = sampleForVideo(sync.clocks[active]!, utc, videoMs);
+      if (player) player.dataset.sample = i === null ? '' : String(i);
+      if (i !== lastSample.current) {
+        lastSample.current = i;
+        onCursor.current(i);
+      }
+    },
+    [sync, active, utc],
+  );
+
+  /** The video to the moment the session was at `utcMs`, in whichever chapter shows it. */
+  const goTo = useCallback(
+    (utcMs: number) => {
+      if (!placed || !set) return;
+      const hit = chapterAtSession(placed, utcMs);
+      if (!hit) {
+        const last = placed.length - 1;
+        setNotice(
+          fill(v.outsideVideo, {
+            from: clockTime(videoToSession(placed[0]!.clock, 0)),
+            to: clockTime(videoToSession(placed[last]!.clock, placed[last]!.durationMs)),
+          }),
+        );
+        return;
+      }
+      setNotice(null);
+      if (hit.index !== active) {
+        pendingSeek.current = hit.videoMs;
+        setActive(hit.index);
+      } else if (el.current) el.current.currentTime = hit.videoMs / 1000;
+    },
+    [placed, set, active, v.outsideVideo],
+  );
+
+  const seekSeq = props.seek?.seq;
+  useEffect(() => {
+    if (props.seek) goTo(utc[props.seek.index]!);
+    // Only a new click seeks (goTo changes with every chapter switch).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [seekSeq]);
+
+  const lapAt = (i: number | null) => (i === null ? undefined : laps.find((l) => i >= l.start && i < l.end));
+  const currentLap = lapAt(props.cursorIndex) ?? props.reference;
+
+  return (
+    <section className={`video-panel${set ? ' video-on' : ''}`} aria-labelledby="video-title" data-testid="video-panel">
+      <h2 id="video-title">{v.title}</h2>
+      {!set && <p className="muted">{v.intro}</p>}
+      <VideoPicker again={Boolean(set)} onPick={(files) => void video.pick(files)} />
+      {video.reading && (
+        <p className="loading-inline" role="status">
+          <progress aria-label={v.reading} /> {v.reading}
+        </p>
+      )}
+      {video.problem && (
+        <p className="alert alert-error" role="alert">
+          {video.problem}
+        </p>
+      )}
+      {set && chapters[active] && (
+        <>
+          <VideoPlayer
+            url={chapters[active].url}
+            label={v.player}
+            videoRef={el}
+            onTime={onTime}
+            onLoaded={(player) => {
+              // A codec the browser cannot show (HEVC in Chromium) loads as sound without a picture.
+              if (player.videoWidth === 0) setCannotPlay(true);
+              if (pendingSeek.current !== null) {
+                player.currentTime = pendingSeek.current / 1000;
+                pendingSeek.current = null;
+                void player.play().catch(() => {});
+              }
+            }}
+            onEnded={() => {
+              if (active < chapters.length - 1) {
+                pendingSeek.current = 0;
+                setActive(active + 1);
+              }
+            }}
+            onError={() => setCannotPlay(true)}
+          />
+          {/* HEVC read from the telemetry is said once, above (video-set.ts). */}
+          {cannotPlay && video.problem !== v.hevc && (
+            <p className="alert alert-error" role="alert">
+              {v.cannotPlay}
+            </p>
+          )}
+          <SyncStatus set={set} utc={utc} sessionDate={session.date} />
+          {sync && (
+            <div className="video-jumps">
+              <label>
+                {v.jumpLap}{' '}
+                <select
+                  value=""
+                  data-testid="video-jump-lap"
+                  onChange={(e) => {
+                    const lap = laps.find((l) => lapName(l) === e.currentTarget.value);
+                    if (lap) goTo(utc[lap.start]!);
+                  }}
+                >
+                  <option value="">{v.choose}</option>
+                  {laps.map((l) => (
+                    <option key={lapName(l)} value={lapName(l)}>
+                      {lapName(l)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              {props.corners.length > 0 && (
+                <label>
+                  {v.jumpCorner}{' '}
+                  <select
+                    value=""
+                    data-testid="video-jump-corner"
+                    onChange={(e) => {
+                      const corner = props.corners.find((k) => `T${k.number}` === e.currentTarget.value);
+                      if (corner) goTo(utc[sampleNearest(c, currentLap, corner.apex)]!);
+                    }}
+                  >
+                    <option value="">{v.choose}</option>
+                    {props.corners.map((k) => (
+                      <option key={k.number} value={`T${k.number}`}>
+                        T{k.number}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              )}
+            </div>
+          )}
+          {notice && (
+            <p className="notice" role="status">
+              {notice}
+            </p>
+          )}
+          <ManualSync
+            set={set}
+            laps={laps}
+            utc={utc}
+            nearLap={currentLap}
+            onMark={(lap) => el.current && video.mark({ videoMs: starts[active]! + el.current.currentTime * 1000, sessionUtcMs: utc[lap.start]! })}
+            onNudge={video.nudge}
+            onClear={video.clearMarks}
+          />
+          {sync && (
+            <ClipExport
+              chapters={chapters}
+              clocks={sync.clocks}
+              active={active}
+              c={c}
+              utc={utc}
+              laps={laps}
+              best={props.best}
+              reference={props.reference}
+              currentVideoMs={() => (el.current ? el.current.currentTime * 1000 : 0)}
+            />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** How the video is synced, how much of the session it covers, its chapters, and whether the sync was kept. */
+function SyncStatus({ set, utc, sessionDate }: { set: VideoSet; utc: Float64Array; sessionDate: string }) {
+  const v = videoPtBR;
+  const { sync, chapters } = set;
+  const printed = chapters.some((ch) => ch.telemetry);
+  let coverage: string | null = null;
+  if (sync && utc.length) {
+    const last = chapters.length - 1;
+    const span = { fromMs: videoToSession(sync.clocks[0]!, 0), toMs: videoToSession(sync.clocks[last]!, chapters[last]!.durationMs) };
+    const session = { fromMs: utc[0]!, toMs: utc[utc.length - 1]! };
+    const kind = coverageOf(span, session);
+    const times = { from: clockTime(span.fromMs), to: clockTime(span.toMs), sessionFrom: clockTime(session.fromMs), sessionTo: clockTime(session.toMs) };
+    const day = new Date(span.fromMs);
+    const date = [day.getDate(), day.getMonth() + 1].map((n) => String(n).padStart(2, '0')).join('/') + `/${day.getFullYear()}`;
+    coverage =
+      kind === 'whole'
+        ? v.coverage.whole
+        : kind === 'part'
+          ? fill(v.coverage.part, times)
+          : kind === 'outside'
+            ? fill(v.coverage.outside, times)
+            : fill(v.coverage.otherDay, { date, sessionDate: formatDdmmyyyy(sessionDate) });
+  }
+  return (
+    <div className="video-sync" data-testid="video-sync-status">
+      {sync ? (
+        <p className="video-synced" data-testid="video-sync" data-method={sync.method}>
+          <span aria-hidden="true">✓ </span>
+          {fill(v.synced[sync.method], { ms: String(Math.round(sync.errorMs)) })}
+        </p>
+      ) : (
+        <p className="notice">{printed ? v.notSynced : v.noTelemetry}</p>
+      )}
+      {sync?.source === 'saved' && <p className="muted">{v.savedSync}</p>}
+      {coverage && <p className="muted">{coverage}</p>}
+      {set.order === 'chapters' && <p className="muted">{v.chapters(chapters.length)}</p>}
+      {set.order === 'by-name' && <p className="muted">{v.severalFiles(chapters.length)}</p>}
+      {sync && set.save.state === 'saved' && sync.source !== 'saved' && <p className="muted">{v.saved}</p>}
+      {set.save.state === 'failed' && <p className="muted">{fill(v.notSaved, { reason: set.save.reason })}</p>}
+    </div>
+  );
+}
+
+/** The rider marks the line's crossing while watching: one mark sets the offset, a second (later) the drift too. */
+function ManualSync(props: {
+  set: VideoSet;
+  laps: readonly LapSegment[];
+  utc: Float64Array;
+  nearLap: LapSegment;
+  onMark: (lap: LapSegment) => void;
+  onNudge: (ms: number) => void;
+  onClear: () => void;
+}) {
+  const v = videoPtBR;
+  const [chosen, setChosen] = useState<string>(() => lapName(props.nearLap));
+  const lap = props.laps.find((l) => lapName(l) === chosen) ?? props.laps[0];
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1).replace('.', ',')} s`;
+  return (
+    <details className="video-manual" open={!props.set.sync}>
+      <summary>{v.manualTitle}</summary>
+      <p className="muted">{v.manualHelp}</p>
+      <div className="video-mark">
+        <label>
+          {v.crossing}{' '}
+          <select value={chosen} onChange={(e) => setChosen(e.currentTarget.value)} data-testid="video-crossing">
+            {props.laps.map((l) => (
+              <option key={lapName(l)} value={lapName(l)}>
+                {fill(v.crossingOption, { lap: lapName(l), time: clockTime(props.utc[l.start]!) })}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="btn btn-primary" disabled={!lap} onClick={() => lap && props.onMark(lap)}>
+          {v.markNow}
+        </button>
+      </div>
+      {props.set.marks.length > 0 && (
+        <p className="muted" data-testid="video-marks">
+          {v.marks(props.set.marks.length, props.set.marks.map((m) => seconds(m.videoMs)).join(', '))}{' '}
+          <button type="button" className="btn btn-link" onClick={props.onClear}>
+            {v.clearMarks}
+          </button>
+        </p>
+      )}
+      {props.set.sync && (
+        <p className="video-nudge">
+          <span>{v.nudge}:</span>
+          <button type="button" className="btn btn-secondary btn-small" aria-label={v.nudgeEarlier} onClick={() => props.onNudge(-100)}>
+            {v.earlier}
+          </button>
+          <button type="button" className="btn btn-secondary btn-small" aria-label={v.nudgeLater} onClick={() => props.onNudge(100)}>
+            {v.later}
+          </button>
+        </p>
+      )}
+    </details>
+  );
+}

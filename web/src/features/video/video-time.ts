@@ -1,0 +1,92 @@
+/**
+ * The one clock between a video and a session: each GPS sample's UTC time, and the mappings
+ * cursor (a sample) ↔ video time through a sync (core/video/sync.ts). Pure; no DOM.
+ */
+import { elapsedMs } from '../../../../core/analysis/gps-analysis';
+import { parseDdmmyyyy } from '../../../../core/formats/dates';
+import type { GpsColumns } from '../../../../core/formats/gps-columns';
+import { sessionToVideo, videoToSession, type VideoSync } from '../../../../core/video/sync';
+
+type Clock = Pick<VideoSync, 'offsetMs' | 'driftPpm'>;
+
+/** Past this distance from the nearest fix a time is off the trace (a gap, or outside the session). */
+const OFF_TRACE_MS = 2_000;
+
+/**
+ * Each sample's time in ms since the epoch (UTC). The columns hold the UTC time of day; the day
+ * is the session's date (ddmmyyyy) for the first sample, and a session that crosses midnight UTC
+ * carries on into the next day.
+ */
+export function sessionUtcTimes(c: Pick<GpsColumns, 'count' | 'timeMs'>, date: string): Float64Array {
+  const out = new Float64Array(c.count);
+  const day = parseDdmmyyyy(date);
+  if (!day || c.count === 0) return out;
+  let t = Date.UTC(day.y, day.m - 1, day.d) + c.timeMs[0]!;
+  out[0] = t;
+  for (let i = 1; i < c.count; i++) out[i] = t += elapsedMs(c.timeMs[i - 1]!, c.timeMs[i]!);
+  return out;
+}
+
+/** The sample nearest to `utcMs`, or null when no fix lies within 2 s of it. */
+export function sampleAtUtc(utc: Float64Array, utcMs: number): number | null {
+  const n = utc.length;
+  if (n === 0) return null;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (utc[mid]! < utcMs) lo = mid + 1;
+    else hi = mid;
+  }
+  const best = lo > 0 && utcMs - utc[lo - 1]! < utc[lo]! - utcMs ? lo - 1 : lo;
+  return Math.abs(utc[best]! - utcMs) <= OFF_TRACE_MS ? best : null;
+}
+
+/** The cursor while the video plays: the sample shown at `videoMs`, or null off the trace. */
+export function sampleForVideo(sync: Clock, utc: Float64Array, videoMs: number): number | null {
+  return sampleAtUtc(utc, videoToSession(sync, videoMs));
+}
+
+/** Where the video shows sample `index` (ms from its start; may lie outside the video). */
+export function videoMsForSample(sync: Clock, utc: Float64Array, index: number): number {
+  return sessionToVideo(sync, utc[index]!);
+}
+
+/** The session UTC span a video of `durationMs` covers under `sync`. */
+export function videoSpan(sync: Clock, durationMs: number): { fromMs: number; toMs: number } {
+  return { fromMs: videoToSession(sync, 0), toMs: videoToSession(sync, durationMs) };
+}
+
+export type Coverage = 'whole' | 'part' | 'outside' | 'other-day';
+
+/**
+ * How a video's span meets the session's: the whole session, part of it, none of it on the same
+ * day, or another day altogether (more than 12 h away: whatever the time zone, not that day's riding).
+ */
+export function coverageOf(span: { fromMs: number; toMs: number }, session: { fromMs: number; toMs: number }): Coverage {
+  if (span.fromMs <= session.fromMs && span.toMs >= session.toMs) return 'whole';
+  if (span.toMs > session.fromMs && span.fromMs < session.toMs) return 'part';
+  const away = span.toMs <= session.fromMs ? session.fromMs - span.toMs : span.fromMs - session.toMs;
+  return away > 12 * 3_600_000 ? 'other-day' : 'outside';
+}
+
+/** The sample of `lap` nearest to a place (a corner's apex): where the video jumps for "T7". */
+export function sampleNearest(c: Pick<GpsColumns, 'lat' | 'lon'>, lap: { start: number; end: number }, at: { lat: number; lon: number }): number {
+  const k = Math.cos((at.lat * Math.PI) / 180);
+  let best = lap.start;
+  let bestD = Infinity;
+  for (let i = lap.start; i < lap.end; i++) {
+    const d = (c.lat[i]! - at.lat) ** 2 + ((c.lon[i]! - at.lon) * k) ** 2;
+    if (d < bestD) {
+      bestD = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+/** hh:mm:ss of a UTC time, in the rider's own time zone (what the camera and the watch showed). */
+export function clockTime(utcMs: number): string {
+  const d = new Date(utcMs);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((v) => String(v).padStart(2, '0')).join(':');
+}

@@ -1,0 +1,42 @@
+import { useQuery } from '@tanstack/react-query';
+import { sessionPath, type SessionAddress } from '../../../../core/contracts/session-paths';
+import { videoListSchema, type VideoSyncRecord } from '../../../../core/contracts/videos.contract';
+import type { SessionTrace } from '../../../../core/video/sync';
+import { apiRequest } from '../../lib/api-client';
+import { readVideo, type VideoReading } from './video-reading';
+
+const videosPath = (s: SessionAddress) => `${sessionPath(s)}/videos`;
+
+export const sessionVideosQuery = (s: SessionAddress) => ({
+  queryKey: ['session-videos', s.device, s.track, s.date] as const,
+  queryFn: () => apiRequest(videosPath(s), { schema: videoListSchema, maxOperationMs: 10_000 }),
+  staleTime: 60_000,
+  retry: false,
+});
+
+/** The syncs kept for this session's videos (any device of the rider made them). */
+export function useSessionVideos(s: SessionAddress | null) {
+  return useQuery({ ...sessionVideosQuery(s ?? { device: '', track: '', date: '' }), enabled: s !== null });
+}
+
+/** Keeps one video's sync (the file itself stays on the device). */
+export function saveSessionVideo(s: SessionAddress, video: VideoSyncRecord): Promise<unknown> {
+  return apiRequest(`${videosPath(s)}/${encodeURIComponent(video.id)}`, { method: 'PUT', body: video, maxOperationMs: 15_000 });
+}
+
+/** Reads the videos in a module worker (here where the browser has none). */
+export function readVideos(files: File[], trace: SessionTrace | null): Promise<VideoReading[]> {
+  if (typeof Worker === 'undefined') return Promise.all(files.map((f) => readVideo(f, trace)));
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./video-sync-worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (ev: MessageEvent<VideoReading[]>) => {
+      worker.terminate();
+      resolve(ev.data);
+    };
+    worker.onerror = (ev) => {
+      worker.terminate();
+      reject(new Error(ev.message || 'video worker failed'));
+    };
+    worker.postMessage({ files, trace });
+  });
+}
