@@ -2,7 +2,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { lazyIntl } from './build/lazy-intl.ts';
 import { precompress } from './build/precompress.ts';
 import { serviceWorker } from './build/service-worker.ts';
 
@@ -12,7 +11,6 @@ export default defineConfig(({ mode }) => ({
   root: here,
   plugins: [
     react(),
-    lazyIntl(),
     // An installable app that opens without a signal: our service worker (src/sw.ts), Workbox's
     // precache of every built file and its kept copies of what the rider opened (decision 025).
     serviceWorker({

@@ -1,5 +1,4 @@
 import { allocGpsColumns, type GpsColumnKey, type GpsColumns } from './gps-columns';
-import { POW10 } from './gps-six-fast';
 
 /**
  * Compact binary of parsed GPS columns, written once at upload (then gzipped) and served as is:
@@ -23,6 +22,8 @@ import { POW10 } from './gps-six-fast';
  * (VGC2) fails the magic check; the server rebuilds it from gps.six on first read.
  */
 const MAGIC = 0x33434756; // 'VGC3'
+/** Powers of ten, exact as doubles up to 10^22. */
+const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
 export const CODEC_COLUMNS: readonly GpsColumnKey[] = [
   'lat',
   'lon',

@@ -39,38 +39,24 @@ export interface GpsSample {
   meterSum: number;
 }
 
-/**
- * Columns with room for `capacity` samples. `oneBuffer`: the twelve of them views of one buffer
- * (doubles first, so every view is aligned), for a whole file parsed into columns made for it:
- * freed and made again for each file, one block is what the C allocator keeps for the next,
- * where twelve smaller ones were handed back to the system and faulted in anew page by page
- * (~1,700 page faults, a fifth of the parse of 110,000 samples). Not for the server's batches,
- * which live as long as an upload: many of those at once in one-buffer form kept the process's
- * memory high after a load test.
- */
-export function allocGpsColumns(capacity: number, oneBuffer = false): GpsColumns {
+/** Columns with room for `capacity` samples. */
+export function allocGpsColumns(capacity: number): GpsColumns {
   const n = capacity;
-  const buffer = oneBuffer ? new ArrayBuffer(n * 64) : undefined;
-  let at = 0;
-  const take = <T>(make: (b: ArrayBuffer, offset: number, length: number) => T, width: number): T => {
-    const view = make(buffer ?? new ArrayBuffer(n * width), buffer ? at : 0, n);
-    at += n * width;
-    return view;
+  return {
+    count: 0,
+    line: new Uint32Array(n),
+    lat: new Float64Array(n),
+    lon: new Float64Array(n),
+    speed: new Float64Array(n),
+    satellites: new Uint16Array(n),
+    timeMs: new Float64Array(n),
+    lapCount: new Int32Array(n),
+    firstLap: new Uint8Array(n),
+    heat: new Uint8Array(n),
+    roll: new Float64Array(n),
+    leanFiltered: new Float64Array(n),
+    meterSum: new Int32Array(n),
   };
-  const f64 = () => take((b, o, l) => new Float64Array(b, o, l), 8);
-  const lat = f64(),
-    lon = f64(),
-    speed = f64(),
-    timeMs = f64(),
-    roll = f64(),
-    leanFiltered = f64();
-  const line = take((b, o, l) => new Uint32Array(b, o, l), 4);
-  const lapCount = take((b, o, l) => new Int32Array(b, o, l), 4);
-  const meterSum = take((b, o, l) => new Int32Array(b, o, l), 4);
-  const satellites = take((b, o, l) => new Uint16Array(b, o, l), 2);
-  const firstLap = take((b, o, l) => new Uint8Array(b, o, l), 1);
-  const heat = take((b, o, l) => new Uint8Array(b, o, l), 1);
-  return { count: 0, line, lat, lon, speed, satellites, timeMs, lapCount, firstLap, heat, roll, leanFiltered, meterSum };
 }
 
 const GPS_COLUMN_KEYS = ['line', 'lat', 'lon', 'speed', 'satellites', 'timeMs', 'lapCount', 'firstLap', 'heat', 'roll', 'leanFiltered', 'meterSum'] as const;

@@ -3,6 +3,8 @@ import { parseGpsLinesInto } from './gps-six';
 import { allocGpsColumns, trimGpsColumns, type GpsColumns } from './gps-columns';
 import { MAX_LINE_LENGTH, Problems, type BodyRejection, type LineProblem } from './six-lines';
 
+const utf8 = new TextDecoder('utf-8');
+
 export interface GpsStreamSummary {
   /** Non-empty lines seen. */
   lines: number;
@@ -150,7 +152,7 @@ export class GpsSixStream {
   private parse(b: Uint8Array, more?: Uint8Array): void {
     this.work.count = 0;
     for (const part of more ? [b, more] : [b]) {
-      const r = parseGpsLinesInto(part, this.lineNo, this.problems, this.work);
+      const r = parseGpsLinesInto(utf8.decode(part), this.lineNo, this.problems, this.work);
       this.work = r.columns;
       this.lineNo += r.lineCount;
       this.lines += r.lines;

@@ -1,10 +1,6 @@
-/**
- * `gps.six`: one GPS sample per line (DESIGN.md, File formats), parsed into columns. The strict
- * reading of a line is here; canonical lines take the fast path (gps-six-fast.ts) first.
- */
-import { fastGpsRun } from './gps-six-fast';
+/** `gps.six`: one GPS sample per line (DESIGN.md, File formats), parsed into columns. */
 import { allocGpsColumns, GPS_COLUMN_KEYS, setSample, trimGpsColumns, type GpsColumns, type GpsSample } from './gps-columns';
-import { HEATS, MAX_LINE_LENGTH, Problems, toInt, toNum, type Heat, type ParseResult } from './six-lines';
+import { HEATS, lines, MAX_LINE_LENGTH, Problems, toInt, toNum, type Heat, type ParseResult } from './six-lines';
 
 /** `140151.100` → ms of day; hh < 24, mm < 60, ss < 60 (a leap second 60 is accepted). */
 export function gpsTimeToMs(raw: string): number | undefined {
@@ -68,29 +64,23 @@ export function parseGpsLineStrict(line: string, n: number, problems: Problems, 
 }
 
 const utf8 = new TextDecoder('utf-8');
-const utf8Encoder = new TextEncoder();
 
 /**
- * gps.six → columns in one pass over the bytes: canonical lines take the fast path; any other
- * non-empty line goes through the strict parser, which keeps it or reports why not. Accepts the
- * upload's bytes (validated UTF-8) or a string.
+ * gps.six → columns: every non-empty line is kept or reported with why not. Accepts the upload's
+ * bytes (validated UTF-8) or a string.
  */
 export function parseGpsSix(input: string | Uint8Array): ParseResult<GpsColumns> {
-  const b = typeof input === 'string' ? utf8Encoder.encode(input) : input;
+  const text = typeof input === 'string' ? input : utf8.decode(input);
   const problems = new Problems();
-  const { lines, columns } = parseGpsLinesInto(b, 0, problems, allocGpsColumns(estimateLines(b), true));
+  const { lines, columns } = parseGpsLinesInto(text, 0, problems, allocGpsColumns(lineCount(text)));
   return { value: trimGpsColumns(columns), problems: problems.list, lines };
 }
 
-/**
- * Lines in `b`, estimated from the first 16 KB (a counting pass over the whole file would cost a
- * tenth of the parse): a little over, so the columns rarely grow.
- */
-function estimateLines(b: Uint8Array): number {
-  const head = b.subarray(0, 16_384);
+/** Lines of `text`, counted as `lines` numbers them (the last one may be empty). */
+function lineCount(text: string): number {
   let n = 1;
-  for (let i = head.indexOf(10); i !== -1; i = head.indexOf(10, i + 1)) n++;
-  return head.length === b.length ? n : Math.ceil((b.length / head.length) * n * 1.05) + 64;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /** The columns with room for `capacity` samples, the first `c.count` copied over. */
@@ -101,57 +91,24 @@ function growGpsColumns(c: GpsColumns, capacity: number): GpsColumns {
   return grown;
 }
 
-const scratch = allocGpsColumns(1);
-
 /**
- * The loop of parseGpsSix over `b` (its lines numbered from `lineOffset` + 1), appending to `c`
- * (grown when full: the columns returned may be new ones). Returns them with the non-empty lines
- * seen and the lines counted.
+ * The lines of `text` (numbered from `lineOffset` + 1) appended to `columns`, grown when they lack
+ * room (the columns returned may be new ones), with the non-empty lines seen and the lines counted.
  */
 export function parseGpsLinesInto(
-  bytes: Uint8Array,
+  text: string,
   lineOffset: number,
   problems: Problems,
   columns: GpsColumns,
 ): { lines: number; lineCount: number; columns: GpsColumns } {
-  // Always a plain Uint8Array (a Node Buffer is a subclass): one kind of array keeps the byte
-  // reads of the fast path monomorphic.
-  const b = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let c = columns;
-  let lines = 0;
-  let lineNo = lineOffset;
-  let start = 0;
-  const len = b.length;
-  while (start <= len) {
-    if (c.count === c.line.length) c = growGpsColumns(c, Math.ceil(c.count * 1.5) + 64);
-    const before = c.count;
-    const next = fastGpsRun(b, start, len, c, lineNo + 1);
-    if (next !== start) {
-      lines += c.count - before;
-      lineNo += c.count - before;
-      start = next;
-      continue;
-    }
-    lineNo++;
-    const i = c.count;
-    let end = b.indexOf(10, start);
-    if (end === -1) end = len;
-    let stop = end;
-    if (stop > start && b[stop - 1] === 13) stop--;
-    if (stop > start) {
-      const line = utf8.decode(b.subarray(start, stop));
-      if (line.trim() !== '') {
-        lines++;
-        scratch.count = 0;
-        if (parseGpsLineStrict(line, lineNo, problems, scratch)) {
-          for (const k of GPS_COLUMN_KEYS) c[k][i] = scratch[k][0]!;
-          c.count++;
-        }
-      }
-    }
-    start = end + 1;
+  const count = lineCount(text);
+  const c = columns.line.length - columns.count < count ? growGpsColumns(columns, columns.count + count) : columns;
+  let seen = 0;
+  for (const [n, line] of lines(text)) {
+    seen++;
+    parseGpsLineStrict(line, lineOffset + n, problems, c);
   }
-  return { lines, lineCount: lineNo - lineOffset, columns: c };
+  return { lines: seen, lineCount: count, columns: c };
 }
 
 export function gpsSampleAt(c: GpsColumns, i: number): GpsSample {

@@ -52,68 +52,6 @@ const KINDS = new Map<string, Kind>([
 /** What an element is, whatever its prefix or case. */
 const kindOf = (tag: string): Kind => KINDS.get(tag.slice(tag.indexOf(':') + 1).toLowerCase()) ?? 'other';
 
-const isSpace = (c: number) => c === 32 || (c >= 9 && c <= 13);
-
-/**
- * A GPX time in ms: the usual `YYYY-MM-DDThh:mm:ss[.fff]Z` read digit by digit (Date.parse took a
- * tenth of a large GPX's reading); anything else as Date.parse reads it, which the tests hold this to.
- */
-export function isoMs(text: string): number {
-  return isoMsIn(text, 0, text.length);
-}
-
-/** `isoMs` of the characters from..to of `s`, read in place. */
-export function isoMsIn(s: string, from: number, to: number): number {
-  while (from < to && isSpace(s.charCodeAt(from))) from++;
-  while (to > from && isSpace(s.charCodeAt(to - 1))) to--;
-  const n = to - from;
-  const ok =
-    n >= 20 &&
-    s.charCodeAt(from + 4) === 45 &&
-    s.charCodeAt(from + 7) === 45 &&
-    s.charCodeAt(from + 10) === 84 &&
-    s.charCodeAt(from + 13) === 58 &&
-    s.charCodeAt(from + 16) === 58 &&
-    s.charCodeAt(to - 1) === 90;
-  if (!ok || (n > 20 && (s.charCodeAt(from + 19) !== 46 || n === 21 || n > 24))) return Date.parse(s.slice(from, to));
-  const year = digitsAt(s, from, 4);
-  const month = digitsAt(s, from + 5, 2);
-  const day = digitsAt(s, from + 8, 2);
-  const hour = digitsAt(s, from + 11, 2);
-  const minute = digitsAt(s, from + 14, 2);
-  const second = digitsAt(s, from + 17, 2);
-  const outOfRange = year < 1000 || month < 1 || month > 12 || day < 1 || day > 31 || hour < 0 || hour > 23 || minute < 0 || minute > 59;
-  if (outOfRange || second < 0 || second > 59) return Date.parse(s.slice(from, to));
-  const fraction = n > 20 ? digitsAt(s, from + 20, n - 21) : 0;
-  if (fraction < 0) return Date.parse(s.slice(from, to));
-  const ms = n > 20 ? fraction * (n === 22 ? 100 : n === 23 ? 10 : 1) : 0;
-  if (day > daysInMonth(year, month)) return Date.parse(s.slice(from, to)); // 31 April: as Date.parse has it
-  return daysFromCivil(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + ms;
-}
-
-const daysInMonth = (y: number, m: number) =>
-  m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
-
-/** Days from 1970-01-01 to y-m-d, as Date.UTC counts them (H. Hinnant's days_from_civil; no Date made per point). */
-function daysFromCivil(y: number, m: number, d: number): number {
-  const year = m <= 2 ? y - 1 : y;
-  const era = Math.floor(year / 400);
-  const yoe = year - era * 400;
-  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
-  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
-}
-
-/** The `count` decimal digits at `at` as a number; -1 if one is not a digit. */
-function digitsAt(s: string, at: number, count: number): number {
-  let v = 0;
-  for (let k = 0; k < count; k++) {
-    const x = s.charCodeAt(at + k) - 48;
-    if (x < 0 || x > 9) return -1;
-    v = v * 10 + x;
-  }
-  return v;
-}
-
 /** A point being read: its position from its attributes, its fields from its elements (NaN: not in the file). */
 interface Point {
   lat: number;
@@ -286,7 +224,7 @@ class GpxReader implements FormatReader {
     }
     if (!this.point) return;
     // Cut short it is no time or number: the point is counted as bad, or the field left unknown.
-    if (field === 'time') this.point.time = cut ? NaN : isoMs(text);
+    if (field === 'time') this.point.time = cut ? NaN : Date.parse(text.trim());
     else this.point[field] = cut ? NaN : (num(text) ?? NaN);
   }
 }

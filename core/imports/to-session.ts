@@ -5,7 +5,7 @@
  */
 import { WEAK_FIX_SATELLITES } from '../analysis/gps-analysis';
 import { allocGpsColumns, type GpsColumns } from '../formats/gps-columns';
-import { asWritten, gpsSixBytes } from '../formats/gps-six-write';
+import { asWritten, gpsSixLines } from '../formats/gps-six-write';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
 import { HEATS } from '../formats/six-lines';
 import { opensAsLapZero } from '../laps/session-laps';
@@ -260,9 +260,8 @@ export function* sessionColumns(t: SessionTrace, laps: readonly TimedLap[], numb
 
 /** The gps.six text of columns given a batch at a time (small sessions, tests). */
 export function gpsSixText(batches: Iterable<GpsColumns>): string {
-  const decoder = new TextDecoder();
   let text = '';
-  for (const c of batches) text += decoder.decode(gpsSixBytes(c, 0, c.count));
+  for (const c of batches) text += gpsSixLines(c);
   return text;
 }
 

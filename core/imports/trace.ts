@@ -328,64 +328,14 @@ export function lineReader(
   };
 }
 
-/** Powers of ten exactly representable as doubles. */
-const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
+/** A number as a logger writes it: optional sign, digits, decimals, exponent. */
+const NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
- * A number as a logger writes it: optional sign, digits, decimals, exponent; surrounding blanks
- * allowed; undefined for anything else (hex, "Infinity", "1,5", an empty field). Checked by a
- * character scan, not a regular expression: every field of every row of every import goes
- * through here (bench/README.md, "import"); `numReference` in the tests is the plain form.
+ * A logger's number, surrounding blanks allowed; undefined for anything else (hex, "Infinity",
+ * "1,5", an empty field).
  */
 export function num(s: string | undefined): number | undefined {
-  return s === undefined ? undefined : numIn(s, 0, s.length);
-}
-
-/**
- * `num` of the characters from..to of `s`, read in place (no string made). Up to 15 digits without
- * an exponent are worked out here: digits as an integer over a power of ten is one correctly
- * rounded division, so the same double as Number() (Clinger's fast path); anything longer goes to
- * Number().
- */
-export function numIn(s: string, from: number, to: number): number | undefined {
-  let i = from;
-  let end = to;
-  while (i < end && s.charCodeAt(i) <= 32) i++;
-  while (end > i && s.charCodeAt(end - 1) <= 32) end--;
-  if (i === end) return undefined;
-  const start = i;
-  let c = s.charCodeAt(i);
-  const negative = c === 45;
-  if (c === 43 || c === 45) i++; // + -
-  let digits = 0;
-  let mantissa = 0;
-  let decimals = 0;
-  while (i < end && (c = s.charCodeAt(i)) >= 48 && c <= 57) {
-    mantissa = mantissa * 10 + (c - 48);
-    i++;
-    digits++;
-  }
-  if (i < end && c === 46) {
-    i++;
-    while (i < end && (c = s.charCodeAt(i)) >= 48 && c <= 57) {
-      mantissa = mantissa * 10 + (c - 48);
-      i++;
-      digits++;
-      decimals++;
-    }
-  }
-  if (digits === 0) return undefined;
-  let exponent = false;
-  if (i < end && (c === 101 || c === 69)) {
-    i++;
-    exponent = true;
-    if (i < end && ((c = s.charCodeAt(i)) === 43 || c === 45)) i++;
-    const digitsFrom = i;
-    while (i < end && (c = s.charCodeAt(i)) >= 48 && c <= 57) i++;
-    if (i === digitsFrom) return undefined;
-  }
-  if (i !== end) return undefined;
-  if (exponent || digits > 15) return Number(s.slice(start, end));
-  const v = mantissa / POW10[decimals]!;
-  return negative ? -v : v;
+  const t = s?.trim();
+  return t !== undefined && NUMBER_RE.test(t) ? Number(t) : undefined;
 }

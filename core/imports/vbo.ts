@@ -6,34 +6,17 @@
  * field carries flags (+64 brake trigger, +128 DGPS).
  */
 import { AppError } from '../errors';
-import { POW10 } from '../formats/gps-six-fast';
-import { scanVboRow } from './vbo-row-fast';
 import type { Gate } from '../tracks/gate';
 import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
 
 const DAY_MS = 86_400_000;
 
-const digit = (s: string, i: number) => s.charCodeAt(i) - 48;
-
-/** `hhmmss.ss` → ms of the day (every fix of a VBO or NMEA file: read by character, not by a pattern). */
+/** `hhmmss.ss` → ms of the day, UTC. */
 export function hhmmssToMs(raw: string): number | undefined {
-  if (raw.length < 6) return undefined;
-  for (let i = 0; i < 6; i++) if (digit(raw, i) < 0 || digit(raw, i) > 9) return undefined;
-  const h = digit(raw, 0) * 10 + digit(raw, 1);
-  const mi = digit(raw, 2) * 10 + digit(raw, 3);
-  let s = digit(raw, 4) * 10 + digit(raw, 5);
-  if (raw.length > 6) {
-    if (raw.charCodeAt(6) !== 46 || raw.length === 7 || raw.length > 22) return undefined;
-    let fraction = 0;
-    for (let i = 7; i < raw.length; i++) {
-      const d = digit(raw, i);
-      if (d < 0 || d > 9) return undefined;
-      fraction = fraction * 10 + d;
-    }
-    s += fraction / POW10[raw.length - 7]!;
-  }
-  if (h > 23 || mi > 59 || s >= 61) return undefined;
-  return Math.round(((h * 60 + mi) * 60 + s) * 1000);
+  const m = /^(\d{2})(\d{2})(\d{2}(?:\.\d{1,15})?)$/.exec(raw);
+  if (!m) return undefined;
+  const [h, mi, s] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return h > 23 || mi > 59 || s >= 61 ? undefined : Math.round(((h * 60 + mi) * 60 + s) * 1000);
 }
 
 /** The four numbers of a `[laptiming]` line, both ways loggers write them (lat first or lon first). */
@@ -45,9 +28,7 @@ function laptimingGates(values: number[]): Gate[] {
   ];
 }
 
-/** `fastRows: false` reads every row the plain way (the tests' oracle for scanVboRow). */
-export function createVboReader(options: { fastRows?: boolean } = {}): FormatReader {
-  const fastRows = options.fastRows ?? true;
+export function createVboReader(): FormatReader {
   const out = new TraceBuilder();
   let dayMs: number | undefined;
   let section = '';
@@ -56,9 +37,6 @@ export function createVboReader(options: { fastRows?: boolean } = {}): FormatRea
   let cols: { sats: number; time: number; lat: number; lon: number; speed: number; lean: number } | undefined;
   let day = 0;
   let lastTod: number | undefined;
-  // Field → slot in `values` for the in-place row reader: time, lat, long, sats, velocity, lean.
-  let slots = new Int8Array(0);
-  const values = new Float64Array(6);
 
   const row = (line: string, n: number) => {
     const t = line.trim();
@@ -113,36 +91,16 @@ export function createVboReader(options: { fastRows?: boolean } = {}): FormatRea
           undefined,
           'O VBO não traz "File created on DD/MM/AAAA" na primeira linha, então não se sabe o dia; nada foi gravado.',
         );
-      slots = new Int8Array(names.length).fill(-1);
-      [cols.time, cols.lat, cols.lon, cols.sats, cols.speed, cols.lean].forEach((field, slot) => {
-        if (field >= 0) slots[field] = slot;
-      });
     }
-    let tod: number | undefined;
-    let latMin: number | undefined;
-    let lonMin: number | undefined;
-    let sats: number | undefined;
-    let speed: number | undefined;
-    let lean: number | undefined;
-    if (fastRows && scanVboRow(t, names.length, slots, cols.time, values)) {
-      tod = values[0];
-      latMin = values[1];
-      lonMin = values[2];
-      if (cols.sats >= 0) sats = values[3];
-      if (cols.speed >= 0) speed = values[4];
-      if (cols.lean >= 0) lean = values[5];
-    } else {
-      // One space between fields, as loggers write them; any run of blanks otherwise.
-      let f = t.split(' ');
-      if (f.length !== names.length) f = t.split(/\s+/);
-      tod = hhmmssToMs(f[cols.time] ?? '');
-      latMin = num(f[cols.lat]);
-      lonMin = num(f[cols.lon]);
-      if (f.length < names.length) tod = undefined;
-      sats = cols.sats >= 0 ? num(f[cols.sats]) : undefined;
-      speed = cols.speed >= 0 ? num(f[cols.speed]) : undefined;
-      lean = cols.lean >= 0 ? num(f[cols.lean]) : undefined;
-    }
+    // One space between fields, as loggers write them; any run of blanks otherwise.
+    let f = t.split(' ');
+    if (f.length !== names.length) f = t.split(/\s+/);
+    const tod = f.length < names.length ? undefined : hhmmssToMs(f[cols.time] ?? '');
+    const latMin = num(f[cols.lat]);
+    const lonMin = num(f[cols.lon]);
+    const sats = cols.sats >= 0 ? num(f[cols.sats]) : undefined;
+    const speed = cols.speed >= 0 ? num(f[cols.speed]) : undefined;
+    const lean = cols.lean >= 0 ? num(f[cols.lean]) : undefined;
     if (tod === undefined || latMin === undefined || lonMin === undefined) {
       out.counts.badLines++;
       return;

@@ -5,7 +5,6 @@ import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { inProcessCoordination, postgresCoordination, type Coordination } from './coordination';
 import type { DB } from './schema';
-import { registerSqliteReads, sqliteAccess } from './sqlite-reads';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -64,9 +63,7 @@ export function createDatabase(opts: {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const access = sqliteAccess(sqlite);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: access.database }), ...(log ? { log } : {}) });
-  registerSqliteReads(db, access.reads);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), ...(log ? { log } : {}) });
   const coordination = inProcessCoordination();
   return {
     db,

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { preparedQuery } from '../../db/prepared';
 import type { DB } from '../../db/schema';
 
 export async function insertAuthSession(db: Kysely<DB>, s: { idHash: string; email: string; createdAt: string; expiresAt: string }): Promise<void> {
@@ -9,9 +8,8 @@ export async function insertAuthSession(db: Kysely<DB>, s: { idHash: string; ema
     .execute();
 }
 
-// Every signed-in request reads this: compiled once (see preparedQuery).
-const sessionById = preparedQuery((db, idHash: string) =>
-  db
+export function findAuthSession(db: Kysely<DB>, idHash: string) {
+  return db
     .selectFrom('auth_sessions')
     .innerJoin('users', 'users.email', 'auth_sessions.user_email')
     .select([
@@ -24,11 +22,8 @@ const sessionById = preparedQuery((db, idHash: string) =>
       'users.adm',
       'users.seller',
     ])
-    .where('auth_sessions.id_hash', '=', idHash),
-);
-
-export function findAuthSession(db: Kysely<DB>, idHash: string) {
-  return sessionById.first(db, idHash);
+    .where('auth_sessions.id_hash', '=', idHash)
+    .executeTakeFirst();
 }
 
 export async function renewAuthSession(db: Kysely<DB>, idHash: string, renewedAt: string, expiresAt: string): Promise<void> {

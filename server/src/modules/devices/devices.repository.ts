@@ -1,5 +1,4 @@
 import type { Kysely, Selectable } from 'kysely';
-import { preparedQuery } from '../../db/prepared';
 import type { DB, DevicesTable } from '../../db/schema';
 import { nowIso } from '../../lib/tokens';
 
@@ -9,18 +8,14 @@ export function findDevice(db: Kysely<DB>, id: string): Promise<DeviceRow | unde
   return db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-// Every device request reads this: compiled once (see preparedQuery). With the owner's disabled
-// flag: a disabled owner's device may neither upload nor read the configuration.
-const deviceByToken = preparedQuery((db, tokenHash: string) =>
-  db
+/** With the owner's disabled flag: a disabled owner's device may neither upload nor read the configuration. */
+export async function findDeviceByTokenHash(db: Kysely<DB>, tokenHash: string): Promise<{ id: string; owner: string; ownerDisabled: boolean } | undefined> {
+  const row = await db
     .selectFrom('devices')
     .leftJoin('users', 'users.email', 'devices.owner_email')
     .select(['devices.id', 'devices.owner_email', 'users.disabled as owner_disabled'])
-    .where('devices.token_hash', '=', tokenHash),
-);
-
-export async function findDeviceByTokenHash(db: Kysely<DB>, tokenHash: string): Promise<{ id: string; owner: string; ownerDisabled: boolean } | undefined> {
-  const row = await deviceByToken.first(db, tokenHash);
+    .where('devices.token_hash', '=', tokenHash)
+    .executeTakeFirst();
   return row && { id: row.id, owner: row.owner_email, ownerDisabled: Number(row.owner_disabled ?? 0) !== 0 };
 }
 

@@ -27,7 +27,7 @@ import { liesAcross } from '../../../../core/tracks/track-line';
 import type { BlobStore } from '../../blobs/blob-store';
 import type { Coordination } from '../../db/coordination';
 import type { DB } from '../../db/schema';
-import { RunWriter } from '../../lib/run-writer';
+import { bodyToFile } from '../../lib/body-to-file';
 import { nowIso } from '../../lib/tokens';
 import type { SessionReceiver } from '../sessions/session-receiver.service';
 import { gpsColumnsKey, sessionKey } from '../sessions/session-files';
@@ -129,25 +129,18 @@ export function createImportsService(deps: {
   async function receiveBody(body: AsyncIterable<Uint8Array>, onChunk: (chunk: Uint8Array) => void): Promise<{ file: string; md5: string; size: number }> {
     const file = await blobs.tempPath();
     const hash = createHash('md5');
-    const out = await fs.open(file, 'w', 0o600);
-    const writer = new RunWriter(out);
     let size = 0;
     try {
-      for await (const chunk of body) {
+      await bodyToFile(body, file, (chunk) => {
         size += chunk.length;
         if (size > limits.maxBytes) throw tooLarge();
         hash.update(chunk);
         onChunk(chunk);
-        await writer.write(chunk);
-      }
-      await writer.end();
+      });
     } catch (err) {
-      await writer.settled();
-      await out.close();
       await fs.rm(file, { force: true });
       throw err;
     }
-    await out.close();
     if (size === 0) {
       await fs.rm(file, { force: true });
       throw new AppError('import/no-fix', 'The file is empty; nothing was stored.', undefined, 'O arquivo está vazio; nada foi gravado.');

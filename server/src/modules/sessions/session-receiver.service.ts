@@ -7,7 +7,7 @@ import type { uploadResponseSchema } from '../../../../core/contracts/sessions.c
 import { ddmmyyyyToIso } from '../../../../core/formats/dates';
 import { decodeSixBody, type LineProblem } from '../../../../core/formats/six-lines';
 import { GpsSixStream, type GpsStreamSummary } from '../../../../core/formats/gps-six-stream';
-import { GPS_SIX_MAX_LINE_BYTES, gpsSixInto } from '../../../../core/formats/gps-six-write';
+import { gpsSixLines } from '../../../../core/formats/gps-six-write';
 import { parseLapSix, type Lap } from '../../../../core/formats/lap-six';
 import { AppError } from '../../../../core/errors';
 import type { BlobStore } from '../../blobs/blob-store';
@@ -15,7 +15,7 @@ import type { Coordination } from '../../db/coordination';
 import type { DB } from '../../db/schema';
 import type { GpsColumns } from '../../../../core/formats/gps-columns';
 import { inTransaction } from '../../db/transaction';
-import { RunWriter } from '../../lib/run-writer';
+import { bodyToFile } from '../../lib/body-to-file';
 import { nowIso } from '../../lib/tokens';
 import { ColumnSpool, parseStoredGps } from './column-spool';
 import { assertSessionAddress, gpsColumnsKey, MAX_UPLOAD_BYTES, sessionKey, SIX_FILE, type SixKind } from './session-files';
@@ -66,20 +66,11 @@ function* slices(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
   for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
 }
 
-/**
- * Columns Voltas writes as a gps.six (an import's), a batch at a time: the body is made from them
- * and they are its parse. Its pieces are written into two buffers in turn (a fresh one per piece
- * left the whole text as garbage): a piece stays as it is until the one after next is asked for.
- */
+/** Columns Voltas writes as a gps.six (an import's), a batch at a time: the body is made from them and they are its parse. */
 function* writtenFrom(batches: Iterable<GpsColumns>, spool: ColumnSpool): Generator<Uint8Array> {
-  const buffers = [new Uint8Array(0), new Uint8Array(0)];
-  let turn = 0;
   for (const c of batches) {
     spool.add(c);
-    turn = 1 - turn;
-    if (buffers[turn]!.length < c.count * GPS_SIX_MAX_LINE_BYTES) buffers[turn] = new Uint8Array(c.count * GPS_SIX_MAX_LINE_BYTES);
-    const b = buffers[turn]!;
-    yield b.subarray(0, gpsSixInto(c, 0, c.count, b));
+    yield Buffer.from(gpsSixLines(c));
   }
 }
 
@@ -94,25 +85,14 @@ async function receiveGps(
 ): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
   const hash = createHash('md5');
   const parser = 'body' in source ? new GpsSixStream((c) => spool.add(c), isUtf8) : undefined;
-  const body = 'body' in source ? source.body : writtenFrom(source.columns, spool);
-  const out = await fs.open(file, 'w', 0o600);
-  // A piece made from columns is written on its own, before the one after it is taken (see writtenFrom).
-  const writer = new RunWriter(out, parser ? undefined : 0);
   let size = 0;
-  try {
-    for await (const chunk of body) {
-      size += chunk.length;
-      if (size > MAX_UPLOAD_BYTES.gps)
-        throw new AppError('storage/server-file-wrong-size', `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`);
-      hash.update(chunk);
-      parser?.push(chunk);
-      await writer.write(chunk);
-    }
-    await writer.end();
-  } finally {
-    await writer.settled();
-    await out.close();
-  }
+  await bodyToFile('body' in source ? source.body : writtenFrom(source.columns, spool), file, (chunk) => {
+    size += chunk.length;
+    if (size > MAX_UPLOAD_BYTES.gps)
+      throw new AppError('storage/server-file-wrong-size', `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`);
+    hash.update(chunk);
+    parser?.push(chunk);
+  });
   const summary = parser ? parser.end() : { lines: spool.total, indexed: spool.total, problems: [], rejection: undefined };
   return { size, md5: hash.digest('base64'), summary };
 }

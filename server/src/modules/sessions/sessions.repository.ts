@@ -2,7 +2,6 @@ import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysel
 import type { Lap } from '../../../../core/formats/lap-six';
 import { lapFigures } from '../../../../core/laps/lap-math';
 import type { LineProblem } from '../../../../core/formats/six-lines';
-import { preparedQuery } from '../../db/prepared';
 import type { DB, LapSessionsTable } from '../../db/schema';
 
 export type SessionRow = Selectable<LapSessionsTable>;
@@ -36,34 +35,22 @@ export function findSession(db: Kysely<DB>, id: string): Promise<SessionRow | un
   return db.selectFrom('lap_sessions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-// Read by every session screen: compiled once (see preparedQuery), one shape per kind of viewer.
-const visibleSessionForAdmin = preparedQuery((db, id: string, email: string) =>
-  visible(db, { admin: true, email, demoDeviceId: '' }).selectAll().where('id', '=', id),
-);
-const visibleSessionForRider = preparedQuery((db, id: string, email: string, demoDeviceId: string) =>
-  visible(db, { admin: false, email, demoDeviceId }).selectAll().where('id', '=', id),
-);
-
 export function findVisibleSession(db: Kysely<DB>, viewer: Viewer, id: string): Promise<SessionRow | undefined> {
-  if (viewer.system) return findSession(db, id);
-  return viewer.admin ? visibleSessionForAdmin.first(db, id, viewer.email) : visibleSessionForRider.first(db, id, viewer.email, viewer.demoDeviceId);
+  return visible(db, viewer).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-// Two EXISTS probes in one statement: less than half the time of the same test as a UNION ALL.
-const deviceOfViewer = preparedQuery((db, email: string, deviceId: string) =>
-  db.selectNoFrom((eb) =>
-    eb
-      .or([
-        eb.exists(db.selectFrom('devices').select('id').where('id', '=', deviceId).where('owner_email', '=', email)),
-        eb.exists(db.selectFrom('lap_sessions').select('device_id').where('device_id', '=', deviceId).where('owner_email', '=', email)),
-      ])
-      .as('ok'),
-  ),
-);
-
-/** Whether the viewer owns the device now or holds sessions on it (one query). */
+/** Whether the viewer owns the device now or holds sessions on it (one query: two EXISTS probes). */
 export async function viewerHasDevice(db: Kysely<DB>, email: string, deviceId: string): Promise<boolean> {
-  const row = await deviceOfViewer.first(db, email, deviceId);
+  const row = await db
+    .selectNoFrom((eb) =>
+      eb
+        .or([
+          eb.exists(db.selectFrom('devices').select('id').where('id', '=', deviceId).where('owner_email', '=', email)),
+          eb.exists(db.selectFrom('lap_sessions').select('device_id').where('device_id', '=', deviceId).where('owner_email', '=', email)),
+        ])
+        .as('ok'),
+    )
+    .executeTakeFirst();
   return row !== undefined && Boolean(Number(row.ok)); // 1/0 on SQLite, true/false on PostgreSQL
 }
 
@@ -98,10 +85,8 @@ export function listVisibleSessions(db: Kysely<DB>, viewer: Viewer, deviceId?: s
   return q.orderBy('device_id').orderBy('track').orderBy('date_iso').execute();
 }
 
-const lapsOfSession = preparedQuery((db, sessionId: string) => db.selectFrom('laps').selectAll().where('session_id', '=', sessionId).orderBy('idx'));
-
 export async function listLaps(db: Kysely<DB>, sessionId: string): Promise<Lap[]> {
-  const rows = await lapsOfSession.all(db, sessionId);
+  const rows = await db.selectFrom('laps').selectAll().where('session_id', '=', sessionId).orderBy('idx').execute();
   return rows.map((r) => ({
     line: r.line,
     lapTime: r.lap_time,

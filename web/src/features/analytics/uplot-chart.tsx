@@ -40,8 +40,7 @@ export interface ChartProps {
 
 /**
  * Axis labels the Brazilian way, with as many decimals as the step between them needs (a 0.5 s
- * step shows 1,5). Ours rather than uPlot's Intl format, whose first use costs a page 25–50 ms
- * (web/build/lazy-intl.ts).
+ * step shows 1,5); uPlot's own format follows the browser's language.
  */
 function axisValues(_u: uPlot, splits: number[], _axis: number, _space: number, step: number): string[] {
   const digits = Math.min(6, Math.max(0, -Math.floor(Math.log10(step) + 1e-9)));
