@@ -69,6 +69,8 @@ test('an admin drags a track’s start/finish gate on its map and saves it; the 
 
   // Drag one end of the gate with the mouse (its place on the canvas is in data-handles), then
   // nudge the whole gate with the keyboard.
+  // On screen first: the mouse works in the viewport (a longer tracks list pushes the editor down).
+  await editor.scrollIntoViewIfNeeded();
   const box = (await editor.boundingBox())!;
   const [ax, ay] = (await editor.getAttribute('data-handles'))!.split(',').map(Number);
   await page.mouse.move(box.x + ax!, box.y + ay!);
