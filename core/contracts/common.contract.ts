@@ -13,6 +13,17 @@ export const apiErrorSchema = z.object({
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
+/** The refusals a route that writes a rider's data may answer (its schema's error responses). */
+export const writeErrors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+  409: apiErrorSchema,
+  422: apiErrorSchema,
+  429: apiErrorSchema,
+};
+
 export const okSchema = z.object({ ok: z.literal(true) });
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
+import { apiErrorSchema, okSchema, writeErrors } from '../../../../core/contracts/common.contract';
 import {
   createShareBodySchema,
   createShareResponseSchema,
@@ -17,15 +17,6 @@ import { perUserWrites } from '../../plugins/rate-limit-store';
 import { viewerOf } from '../sessions/device-check';
 import type { SharesService } from './shares.service';
 
-const errors = {
-  400: apiErrorSchema,
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  409: apiErrorSchema,
-  422: apiErrorSchema,
-  429: apiErrorSchema,
-};
 /** Per address: enough for a group chat opening a link at once, not for walking the link space. */
 const PUBLIC_RATE = { max: 60, timeWindow: '1 minute' };
 /** Links one rider may make a minute (each times a session's laps). */
@@ -58,7 +49,7 @@ export async function sharesRoutes(
         tags: ['shares'],
         summary: 'Makes a read-only link to one of the caller’s sessions, or one lap of it (optionally expiring); the link is in this answer only',
         body: createShareBodySchema,
-        response: { 201: createShareResponseSchema, ...errors },
+        response: { 201: createShareResponseSchema, ...writeErrors },
       },
     },
     async (req, reply) => reply.code(201).send(await shares.create(viewerOf(req, opts.demoDeviceId), req.body)),
@@ -68,7 +59,7 @@ export async function sharesRoutes(
     '/api/shares',
     {
       config: { access: 'rider' },
-      schema: { tags: ['shares'], summary: 'The caller’s links, newest first', response: { 200: sharesResponseSchema, ...errors } },
+      schema: { tags: ['shares'], summary: 'The caller’s links, newest first', response: { 200: sharesResponseSchema, ...writeErrors } },
     },
     async (req) => shares.list(viewerOf(req, opts.demoDeviceId)),
   );
@@ -81,7 +72,7 @@ export async function sharesRoutes(
         tags: ['shares'],
         summary: 'Revokes a link of the caller’s: it opens nothing from now on, on every instance',
         params: shareIdParamsSchema,
-        response: { 200: okSchema, ...errors },
+        response: { 200: okSchema, ...writeErrors },
       },
     },
     async (req) => shares.revoke(viewerOf(req, opts.demoDeviceId), req.params.id),

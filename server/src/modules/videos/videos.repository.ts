@@ -1,19 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
+import type { Kysely, Selectable } from 'kysely';
+import type { DB, VideoSyncsTable } from '../../db/schema';
 
-export interface VideoSyncRow {
-  owner_email: string;
-  session_id: string;
-  id: string;
-  name: string;
-  size: number;
-  fingerprint: string;
-  offset_ms: number;
-  drift_ppm: number;
-  method: string;
-  error_ms: number;
-  updated_at: string;
-}
+/** A sync as the repository hands it out: the size a number whichever the database. */
+export type VideoSyncRow = Omit<Selectable<VideoSyncsTable>, 'size'> & { size: number };
 
 /** A rider's syncs of one session, oldest first. */
 export async function listVideoSyncs(db: Kysely<DB>, owner: string, sessionId: string): Promise<VideoSyncRow[]> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
+import { okSchema, writeErrors } from '../../../../core/contracts/common.contract';
 import { sessionParamsSchema } from '../../../../core/contracts/sessions.contract';
 import { videoListSchema, videoParamsSchema, videoSyncSchema } from '../../../../core/contracts/videos.contract';
 import { AppError } from '../../../../core/errors';
@@ -8,16 +8,6 @@ import { perUserWrites } from '../../plugins/rate-limit-store';
 import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { VideosService } from './videos.service';
-
-const errors = {
-  400: apiErrorSchema,
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  409: apiErrorSchema,
-  422: apiErrorSchema,
-  429: apiErrorSchema,
-};
 
 /** Syncs a rider stores or forgets per minute: picking files, re-syncing, marking by hand. */
 export const VIDEO_SYNC_WRITES_PER_MINUTE = 60;
@@ -42,7 +32,7 @@ export async function videosRoutes(app: FastifyInstance, opts: { videos: VideosS
         tags: ['videos'],
         summary: 'The caller’s video syncs of a session (the files stay on the rider’s devices)',
         params: sessionParamsSchema,
-        response: { 200: videoListSchema, ...errors },
+        response: { 200: videoListSchema, ...writeErrors },
       },
     },
     async (req) => videos.list(viewerOf(req, opts.demoDeviceId), address(req.params)),
@@ -58,7 +48,7 @@ export async function videosRoutes(app: FastifyInstance, opts: { videos: VideosS
         summary: 'Stores how one of the caller’s video files lines up with the session (or replaces it)',
         params: videoParamsSchema,
         body: videoSyncSchema,
-        response: { 200: videoSyncSchema, ...errors },
+        response: { 200: videoSyncSchema, ...writeErrors },
       },
     },
     async (req) => {
@@ -76,7 +66,7 @@ export async function videosRoutes(app: FastifyInstance, opts: { videos: VideosS
         tags: ['videos'],
         summary: 'Forgets one of the caller’s video syncs of the session',
         params: videoParamsSchema,
-        response: { 200: okSchema, ...errors },
+        response: { 200: okSchema, ...writeErrors },
       },
     },
     async (req) => {
