@@ -44,7 +44,19 @@ export async function startJobs(
   // Safe at any time, as recovery takes each file's lock (an upload in flight finishes first).
   await queue.work(JOBS.recoverUploads, logged('upload recovery failed', recoverUploads));
   // One at a time (each holds its trace); a session's uploads within the delay make one job.
-  const analyse = (s: { device: string; track: string; date: string }) => tracks.analyzeArrived(s);
+  // Its figures settled by its one lap list, a new personal best is announced to its rider then.
+  const analyse = async (s: { device: string; track: string; date: string }) => {
+    const arrived = await tracks.analyzeArrived(s);
+    if (arrived?.personalBest)
+      await events.publish({
+        deviceId: s.device,
+        track: s.track,
+        date: s.date,
+        owner: arrived.owner,
+        personalBest: arrived.personalBest,
+        figuresSettled: true,
+      });
+  };
   await queue.work(JOBS.analyseSession, logged('background analysis failed', analyse), { retries: 2 });
 
   // Figures kept by an older rule (decision 028) are settled a few at a time, once across the
@@ -61,6 +73,7 @@ export async function startJobs(
   await queue.send(JOBS.settleFigures, {}, { singletonKey: 'stored' });
   // The instance that received the session sends its analysis (every instance hears the event).
   const stopListening = events.listenOwn((e) => {
+    if (e.figuresSettled) return; // the announcement of an analysis: nothing new to analyse
     queue
       .send(
         JOBS.analyseSession,

@@ -9,7 +9,7 @@ import { writeGpx } from '../../../../core/imports/test-support/writers';
 import { lapFigures } from '../../../../core/laps/lap-math';
 import { generateSession } from '../../../../core/sim/session-generator';
 import { loadTracks } from '../../lib/track-files';
-import { addDevice, put } from '../../../test/fixtures';
+import { addDevice, put, readEvents } from '../../../test/fixtures';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
 
 // Issue 35: the figures kept beside a session (laps screen, 'Minhas sessões', records, 'Evolução')
@@ -188,4 +188,33 @@ describe('kept figures follow the one lap list', () => {
     expect(compare.status).toBe(200);
     expect(((await compare.json()) as { reference: { device: string } }).reference.device).toBe(imported.device);
   });
+});
+
+describe('a new personal best, live, follows the one lap list', () => {
+  // After the tests above: Interlagos is a track Voltas knows, so arriving sessions are analysed.
+  it('the record announced is the list’s best lap, not the lap.six’s faster in-lap', async () => {
+    const bia = new Browser(server.baseUrl);
+    await bia.signIn('bia@example.com');
+    const biaToken = await addDevice(server, '000000000082', 'bia@example.com');
+    // Her record first: a slower day.
+    const slow = generateSession(interlagos, { seed: 52, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2, skill: 0.85 });
+    await put(server, '/api/device/v1/sessions/Interlagos/01102026/lap.six', biaToken, slow.lapSix);
+    await put(server, '/api/device/v1/sessions/Interlagos/01102026/gps.six', biaToken, slow.gpsSix);
+    const stop = new AbortController();
+    const stream = await bia.request('/api/events', { signal: stop.signal });
+    await put(server, '/api/device/v1/sessions/Interlagos/02102026/lap.six', biaToken, lapSix);
+    await put(server, '/api/device/v1/sessions/Interlagos/02102026/gps.six', biaToken, gen.gpsSix);
+    // The last announcement for the day is the list's (a lap.six settled before its gps.six came
+    // may be announced first by the lap.six's rules, and is corrected once the trace is there).
+    const wanted = new RegExp(`02102026[^\\n]*"lapTimeMs":${flyingBest}`);
+    const text = await readEvents(stream, wanted, 15_000);
+    stop.abort();
+    const announced = text
+      .split('\n')
+      .filter((l) => l.startsWith('data: '))
+      .map((l) => JSON.parse(l.slice(6)) as { date: string; personalBest?: { lapTimeMs: number } })
+      .filter((e) => e.date === '02102026' && e.personalBest)
+      .at(-1);
+    expect(announced?.personalBest?.lapTimeMs).toBe(flyingBest);
+  }, 30_000);
 });

@@ -12,6 +12,8 @@ export interface SessionEvent {
   owner: string;
   /** The session's best lap beat its rider's record at the track (theirs alone to hear). */
   personalBest?: { lapTimeMs: number; previousMs: number } | undefined;
+  /** Sent once the session's figures are settled by its one lap list (not a file arriving: nothing to analyse). */
+  figuresSettled?: true | undefined;
 }
 
 function isSessionEvent(x: unknown): x is SessionEvent {

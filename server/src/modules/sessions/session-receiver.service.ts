@@ -20,8 +20,7 @@ import { nowIso } from '../../lib/tokens';
 import { ColumnSpool, parseStoredGps } from './column-spool';
 import { assertSessionAddress, gpsColumnsKey, MAX_UPLOAD_BYTES, sessionKey, SIX_FILE, type SixKind } from './session-files';
 import type { SessionEvents } from './session-events.service';
-import { findSession, indexSessionFile, listVisibleSessions, ownSessionFigures } from './sessions.repository';
-import { lapFigures, type LapFigures } from '../../../../core/laps/lap-math';
+import { findSession, indexSessionFile, listVisibleSessions } from './sessions.repository';
 import { deleteIntent, findIntent, listIntentKeys, recordIntent } from './upload-intents.repository';
 
 export type UploadAnswer = z.infer<typeof uploadResponseSchema>;
@@ -97,17 +96,6 @@ async function receiveGps(
   return { size, md5: hash.digest('base64'), summary };
 }
 
-/** The rider's record at a track before this session: the best of their other sessions' kept figures (null: none yet). */
-async function recordAt(db: Kysely<DB>, owner: string, track: string, sessionId: string): Promise<number | null> {
-  let best: number | null = null;
-  for (const row of await ownSessionFigures(db, owner, track)) {
-    if (row.id === sessionId || !row.lap_figures) continue;
-    const ms = (JSON.parse(row.lap_figures) as LapFigures).bestLapMs;
-    if (ms !== null && (best === null || ms < best)) best = ms;
-  }
-  return best;
-}
-
 /**
  * Receiving a session's files, from a device or any other source (an import): validation, the
  * intent row, the blob, the index, and recovery after a crash between them. Keeps the raw bytes
@@ -135,7 +123,6 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
   /** The index row and the intent's removal, in one transaction; then the live update. */
   async function commitIndex(address: SessionAddress, kind: SixKind, key: string, md5: string, size: number, parsed: ParsedSix): Promise<void> {
     const id = sessionKey(address.deviceId, address.track, address.date);
-    const before = parsed.laps ? await recordAt(db, address.owner, address.track, id) : null;
     await inTransaction(db, async (trx) => {
       await indexSessionFile(
         trx,
@@ -146,9 +133,8 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
       );
       await deleteIntent(trx, key, md5);
     });
-    const best = parsed.laps ? lapFigures(parsed.laps).bestLapMs : null;
-    const personalBest = before !== null && best !== null && best < before ? { lapTimeMs: best, previousMs: before } : undefined;
-    await events.publish({ ...address, personalBest });
+    // A new personal best is announced once the session's figures are settled (jobs.ts): by its one lap list.
+    await events.publish(address);
   }
 
   return {

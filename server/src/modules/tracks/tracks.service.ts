@@ -11,7 +11,7 @@ import type { Gate } from '../../../../core/tracks/gate';
 import { compareLaps } from '../../../../core/tracks/lap-comparison';
 import { isImportCollection } from '../../../../core/contracts/session-paths';
 import { bestOf, listLaps } from '../../../../core/laps/session-laps';
-import { FIGURES_VERSION, listFigures } from '../../../../core/laps/lap-math';
+import { FIGURES_VERSION, listFigures, type LapFigures } from '../../../../core/laps/lap-math';
 import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '../../../../core/tracks/track-analysis';
 import { definitionFromOutline } from '../../../../core/tracks/track-definition';
 import { latLonAt } from '../../../../core/tracks/track-line';
@@ -24,7 +24,7 @@ import { nowIso } from '../../lib/tokens';
 import type { TrackRules } from '../../plugins/policy';
 import { recordAudit } from '../audit/audit.repository';
 import type { SessionReader } from '../sessions/session-reader.service';
-import { settleLapFigures, unsettledFigures, type Viewer } from '../sessions/sessions.repository';
+import { ownSessionFigures, settleLapFigures, unsettledFigures, type Viewer } from '../sessions/sessions.repository';
 import type { TrackCatalogue } from './track-catalogue';
 import { boxOf, circuitTrackFor, derivedTrackFor, fits } from './new-track';
 import { cornerOf, lapByKey, present, shownGap, summaryOf } from './track-presentation';
@@ -228,6 +228,20 @@ export function createTracksService(deps: {
   // The reader settles figures kept by an older rule on their next read, through this service.
   reader.settleFiguresWith(settleOnce);
 
+  /** A settled session's owner, and its personal best if its best lap beats the rider's other sessions at that circuit. */
+  async function arrived(s: SessionAddress): Promise<Arrived> {
+    const { id, owner } = await reader.sessionOf(SYSTEM, s);
+    let best: number | null = null;
+    let before: number | null = null;
+    for (const row of await ownSessionFigures(db, owner, s.track)) {
+      const ms = row.lap_figures ? (JSON.parse(row.lap_figures) as LapFigures).bestLapMs : null;
+      if (ms === null) continue;
+      if (row.id === id) best = ms;
+      else if (before === null || ms < before) before = ms;
+    }
+    return { owner, personalBest: best !== null && before !== null && best < before ? { lapTimeMs: best, previousMs: before } : undefined };
+  }
+
   return {
     /**
      * The track a trace (not yet a session: an import) was ridden on, with its definition; the
@@ -295,11 +309,13 @@ export function createTracksService(deps: {
      * its figures by its one lap list (a session without a GPS trace, or none to time, keeps the
      * lap.six's). Callable from any scheduler.
      */
-    async analyzeArrived(s: SessionAddress): Promise<void> {
+    async analyzeArrived(s: SessionAddress): Promise<Arrived | undefined> {
       try {
         await settleOnce(s);
+        return await arrived(s);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
+        return undefined;
       }
     },
 
@@ -518,6 +534,12 @@ export interface LapAt {
   address: SessionAddress;
   lap: string;
   shared: boolean;
+}
+
+/** A session settled as it arrived: whose it is, and the record it beat (announced live to its rider). */
+export interface Arrived {
+  owner: string;
+  personalBest: { lapTimeMs: number; previousMs: number } | undefined;
 }
 
 /** A shared link's session is read through the link (checked by the shares service), not as a person. */
