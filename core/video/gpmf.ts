@@ -210,8 +210,8 @@ function fixesOf(streams: Record<string, Stream>): { fixes: VideoFix[]; clock?: 
       fixes.push({ videoMs: s.cts, utcMs: v[0]! * 1000 + bootToUtc, lat: v[1]!, lon: v[2]!, speedKmh: v[6]! * 3.6 });
     }
     // The library spreads a payload's fixes evenly over its second, but the drone's fixes come
-    // unevenly (±150 ms): their own times, moved by the clip's median gap to the video's clock
-    // (both clocks count seconds alike), place them better.
+    // unevenly: their own times, moved by the clip's median gap to the video's clock (both clocks
+    // count seconds alike), place them better.
     const gaps = fixes.map((f) => f.videoMs - f.utcMs).sort((a, b) => a - b);
     const gap = gaps[gaps.length >> 1]!;
     for (const f of fixes) f.videoMs = f.utcMs + gap;

@@ -12,7 +12,7 @@ import { useGpsColumnsFor } from '../../lib/gps-columns';
 import type { LapVideosProps } from '../../lib/video-slot';
 import { chapterAtSession } from './chapters';
 import { followRate, fractionAt, lapTrack, onGrid, utcAtFraction, type LapTrack } from './lap-align';
-import { VideoPicker } from './video-picker';
+import { VideoPicker, VideoReadState } from './video-picker';
 import { VideoPlayer } from './video-player';
 import { useVideoSet } from './video-set';
 import { sessionUtcTimes } from './video-time';
@@ -200,16 +200,7 @@ function LapVideoSide(props: { lap: Lap; session: SessionAddress; register: (h: 
       </h3>
       {!pending && !track && <p className="notice">{v.noGpsForLap}</p>}
       <VideoPicker again={Boolean(set)} onPick={(files) => void video.pick(files)} testId={`${props.testId}-file`} dropOnPage={false} />
-      {video.reading && (
-        <p className="loading-inline" role="status">
-          <progress aria-label={v.reading} /> {v.reading}
-        </p>
-      )}
-      {video.problem && (
-        <p className="alert alert-error" role="alert">
-          {video.problem}
-        </p>
-      )}
+      <VideoReadState reading={video.reading} problem={video.problem} />
       {set?.chapters[chapter] && (
         <>
           <VideoPlayer

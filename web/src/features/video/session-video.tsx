@@ -7,7 +7,7 @@ import { videoToSession, type SessionTrace } from '../../../../core/video/sync';
 import type { SessionVideoProps } from '../../lib/video-slot';
 import { chapterAtSession, chapterStarts } from './chapters';
 import { ClipExport } from './clip-export-panel';
-import { VideoPicker } from './video-picker';
+import { VideoPicker, VideoReadState } from './video-picker';
 import { VideoPlayer } from './video-player';
 import { useVideoSet, type VideoSet } from './video-set';
 import { clockTime, coverageOf, sampleForVideo, sampleNearest, sessionUtcTimes } from './video-time';
@@ -103,16 +103,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
       <h2 id="video-title">{v.title}</h2>
       {!set && <p className="muted">{v.intro}</p>}
       <VideoPicker again={Boolean(set)} onPick={(files) => void video.pick(files)} />
-      {video.reading && (
-        <p className="loading-inline" role="status">
-          <progress aria-label={v.reading} /> {v.reading}
-        </p>
-      )}
-      {video.problem && (
-        <p className="alert alert-error" role="alert">
-          {video.problem}
-        </p>
-      )}
+      <VideoReadState reading={video.reading} problem={video.problem} />
       {set && chapters[active] && (
         <>
           <VideoPlayer

@@ -67,3 +67,22 @@ export function VideoPicker(props: { onPick: (files: File[]) => void; again: boo
     </div>
   );
 }
+
+/** While a picked file is read, a progress line; a file that cannot be used, its reason. */
+export function VideoReadState(props: { reading: boolean; problem: string | null | undefined }) {
+  const v = videoPtBR;
+  return (
+    <>
+      {props.reading && (
+        <p className="loading-inline" role="status">
+          <progress aria-label={v.reading} /> {v.reading}
+        </p>
+      )}
+      {props.problem && (
+        <p className="alert alert-error" role="alert">
+          {props.problem}
+        </p>
+      )}
+    </>
+  );
+}
