@@ -8,18 +8,40 @@ function serverLayer(files, patterns) {
     {
       files: [files],
       ignores: ['**/*.test.ts'],
-      rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: patterns.map((p) => ({ ...p, allowTypeImports: true })) }] },
+      rules: {
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          { patterns: patterns.map((p) => ({ ...p, allowTypeImports: true })) },
+        ],
+      },
     },
   ];
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'data/**', 'test-results/**', 'playwright-report/**', 'web/public/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.tmp/**',
+      'data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'web/public/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+      },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
@@ -42,8 +64,14 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { regex: '^\\.\\./(?!\\.\\.)[^/]+', message: 'Features must not import other features; move shared code to web/src/lib or components.' },
-            { regex: '/app/', message: 'Features must not import the app layer.' },
+            {
+              regex: '^\\.\\./(?!\\.\\.)[^/]+',
+              message: 'Features must not import other features; move shared code to web/src/lib or components.',
+            },
+            {
+              regex: '/app/|^#web/(app|features)/',
+              message: 'Features must not import the app layer or other features.',
+            },
           ],
         },
       ],
@@ -52,23 +80,42 @@ export default tseslint.config(
   {
     files: ['web/src/lib/**/*.{ts,tsx}', 'web/src/components/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '/(features|app)/', message: 'Shared code must not import features or the app layer.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '/(features|app)/|^#web/(features|app)/',
+              message: 'Shared code must not import features or the app layer.',
+            },
+          ],
+        },
+      ],
     },
   },
   // The server's layers (decision 020): routes → services → repositories → database. Type-only
   // imports are free (a route may name a row type); tests may reach any layer to set up.
   ...serverLayer('server/src/**/*.routes.ts', [
-    { regex: '\\.repository$', message: 'Routes call services, never repositories.' },
-    { regex: '/db/(?!coordination$)', message: 'Routes call services, never the database.' },
+    { regex: '\\.repository(\\.ts)?$', message: 'Routes call services, never repositories.' },
+    { regex: '/db/(?!coordination(\\.ts)?$)', message: 'Routes call services, never the database.' },
     { regex: '^kysely$', message: 'Routes call services, never the database.' },
   ]),
   ...serverLayer('server/src/**/*.{service,repository}.ts', [
-    { regex: '^fastify', message: "Services and repositories know nothing of HTTP: that is the routes' and plugins' job." },
-    { regex: '\\.routes$|/plugins/', message: 'Services and repositories never import routes or plugins.' },
+    {
+      regex: '^fastify',
+      message: "Services and repositories know nothing of HTTP: that is the routes' and plugins' job.",
+    },
+    { regex: '\\.routes(\\.ts)?$|/plugins/', message: 'Services and repositories never import routes or plugins.' },
   ]),
-  ...serverLayer('server/src/**/*.repository.ts', [{ regex: '\\.service$', message: 'Repositories hold SQL only; services call them, not the other way.' }]),
-  ...serverLayer('server/src/plugins/**/*.ts', [{ regex: '/modules/', message: 'Plugins import no module: app.ts hands them what they need.' }]),
-  ...serverLayer('server/src/cli/**/*.ts', [{ regex: '\\.repository$', message: 'The CLI goes through services.' }]),
+  ...serverLayer('server/src/**/*.repository.ts', [
+    { regex: '\\.service(\\.ts)?$', message: 'Repositories hold SQL only; services call them, not the other way.' },
+  ]),
+  ...serverLayer('server/src/plugins/**/*.ts', [
+    { regex: '/modules/', message: 'Plugins import no module: app.ts hands them what they need.' },
+  ]),
+  ...serverLayer('server/src/cli/**/*.ts', [
+    { regex: '\\.repository(\\.ts)?$', message: 'The CLI goes through services.' },
+  ]),
   ...serverLayer('server/src/{lib,db,blobs}/**/*.ts', [
     { regex: '/(modules|plugins)/', message: 'lib, db and blobs are below the modules: they import none.' },
   ]),
@@ -81,7 +128,7 @@ export default tseslint.config(
         {
           patterns: [
             { regex: '^node:', message: 'core is pure TypeScript' },
-            { regex: '/(server|web)/', message: 'core must not import server or web code' },
+            { regex: '/(server|web)/|^#(server|test|web)/', message: 'core must not import server or web code' },
           ],
         },
       ],

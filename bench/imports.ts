@@ -11,12 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
 import { inferSchema, initParser } from 'udsv';
-import type { GpsColumns } from '../core/formats/gps-columns';
-import { trimGpsColumns } from '../core/formats/gps-columns';
-import { parseGpsSix } from '../core/formats/gps-six';
-import { writeGpx, writeRaceChrono, writeVbo } from '../core/imports/test-support/writers';
-import { generateSession, type TrackGeometry } from '../core/sim/session-generator';
-import { Browser, freePort } from '../server/test/test-server';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import { trimGpsColumns } from '#core/formats/gps-columns.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { writeGpx, writeRaceChrono, writeVbo } from '#core/imports/test-support/writers.ts';
+import { generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
+import { Browser, freePort } from '#test/test-server.ts';
 
 const TARGET_BYTES = 50e6;
 const DAY = { y: 2026, m: 11, d: 15 };
@@ -101,7 +101,10 @@ function post(base: string, path: string, cookie: string, bytes: Buffer): Promis
   return new Promise((resolve, reject) => {
     const req = http.request(
       new URL(path, base),
-      { method: 'POST', headers: { cookie, 'content-type': 'application/octet-stream', 'content-length': bytes.length } },
+      {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/octet-stream', 'content-length': bytes.length },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');
@@ -151,10 +154,13 @@ export async function benchImports(root: string, track: TrackGeometry, quick: bo
   const rounds = quick ? 1 : 5;
   const runs = quick ? 3 : 1; // baseline runs a round (after a warm-up one)
   const out: ImportBench[] = [];
-  const warmUp = writeGpx(firstSamples(parseGpsSix(generateSession(track, { seed: 9, heats: 1, lapsPerHeat: [3, 3] }).gpsSix).value, 100_000), {
-    ...DAY,
-    d: 14,
-  });
+  const warmUp = writeGpx(
+    firstSamples(parseGpsSix(generateSession(track, { seed: 9, heats: 1, lapsPerHeat: [3, 3] }).gpsSix).value, 100_000),
+    {
+      ...DAY,
+      d: 14,
+    },
+  );
 
   const csv = fileOf(c, (s) => writeRaceChrono(s, DAY));
   const csvText = csv.toString('utf8');

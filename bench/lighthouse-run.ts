@@ -8,7 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../server/test/test-server';
+import { freePort } from '#test/test-server.ts';
 
 const LIGHTHOUSE_DIR = path.join(import.meta.dirname, 'lighthouse');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,12 +36,23 @@ export function lighthouseCli(log: (m: string) => void): string | { reason: stri
  * the DevTools protocol). Started by hand, not through Playwright: Playwright holds the pages a
  * browser opens until it resumes them, and Lighthouse's would wait for ever.
  */
-export async function signedInChrome(base: string, cookie: { name: string; value: string }): Promise<{ port: number; close: () => Promise<void> }> {
+export async function signedInChrome(
+  base: string,
+  cookie: { name: string; value: string },
+): Promise<{ port: number; close: () => Promise<void> }> {
   const port = await freePort();
   const profile = mkdtempSync(path.join(os.tmpdir(), 'voltas-lh-profile-'));
   const chrome = spawn(
     CHROMIUM,
-    ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', `--remote-debugging-port=${port}`, `--user-data-dir=${profile}`, 'about:blank'],
+    [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      `--remote-debugging-port=${port}`,
+      `--user-data-dir=${profile}`,
+      'about:blank',
+    ],
     { stdio: 'ignore' },
   );
   const close = async () => {
@@ -113,8 +124,13 @@ export function lighthouse(cli: string, url: string, port?: number): LighthouseR
     if (report.runtimeError) throw new Error(`Lighthouse: ${report.runtimeError.code}`);
     // A page behind the sign-in that lands on /login measured the wrong page; one whose data was
     // refused measured an error message.
-    if (new URL(report.finalDisplayedUrl).pathname !== new URL(url).pathname) throw new Error(`Lighthouse measured ${report.finalDisplayedUrl}, not ${url}`);
-    const refused = port && (report.audits['network-requests']?.details?.items ?? []).find((r) => r.url?.includes('/api/') && (r.statusCode ?? 0) >= 400);
+    if (new URL(report.finalDisplayedUrl).pathname !== new URL(url).pathname)
+      throw new Error(`Lighthouse measured ${report.finalDisplayedUrl}, not ${url}`);
+    const refused =
+      port &&
+      (report.audits['network-requests']?.details?.items ?? []).find(
+        (r) => r.url?.includes('/api/') && (r.statusCode ?? 0) >= 400,
+      );
     if (refused) throw new Error(`Lighthouse's signed-in page load had ${refused.url} answer ${refused.statusCode}`);
     const a = (k: string) => report.audits[k]?.displayValue ?? '?';
     return {

@@ -12,18 +12,18 @@ import { gzipSync } from 'node:zlib';
 import { isUtf8 } from 'node:buffer';
 import autocannon from 'autocannon';
 import { inferSchema, initParser } from 'udsv';
-import { analyzeGps } from '../core/analysis/gps-analysis';
-import { GpsSixStream } from '../core/formats/gps-six-stream';
-import { MAX_REPORTED_PROBLEMS } from '../core/formats/six-lines';
-import { parseGpsSix } from '../core/formats/gps-six';
-import { parseLapSix } from '../core/formats/lap-six';
-import { generateSession } from '../core/sim/session-generator';
-import { analyzeTrack } from '../core/tracks/track-analysis';
-import { definitionFromCatalogue } from '../core/tracks/track-definition';
-import { trackCatalogue } from '../server/src/modules/tracks/track-catalogue';
-import { loadTracks } from '../server/src/lib/track-files';
-import { MAX_HEAVY_READS_IN_FLIGHT } from '../server/src/plugins/heavy-reads';
-import { Browser, freePort } from '../server/test/test-server';
+import { analyzeGps } from '#core/analysis/gps-analysis.ts';
+import { GpsSixStream } from '#core/formats/gps-six-stream.ts';
+import { MAX_REPORTED_PROBLEMS } from '#core/formats/six-lines.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { parseLapSix } from '#core/formats/lap-six.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { analyzeTrack } from '#core/tracks/track-analysis.ts';
+import { definitionFromCatalogue } from '#core/tracks/track-definition.ts';
+import { trackCatalogue } from '#server/modules/tracks/track-catalogue.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { MAX_HEAVY_READS_IN_FLIGHT } from '#server/plugins/heavy-reads.ts';
+import { Browser, freePort } from '#test/test-server.ts';
 import { benchImports } from './imports';
 import { benchVideoSync } from './video';
 import { lighthouse, lighthouseCli, signedInChrome, type LighthouseRun } from './lighthouse-run';
@@ -189,7 +189,13 @@ function benchParse() {
       `${fmt(result.parse_vs_scan, 3)}×`,
       '(information)',
     ],
-    ['parse gps.six as uploaded', `${fmt(mb / (median(t.upload) / 1000), 0)} MB/s`, '', `${fmt(result.parse_upload_vs_scan, 3)}×`, '(information)'],
+    [
+      'parse gps.six as uploaded',
+      `${fmt(mb / (median(t.upload) / 1000), 0)} MB/s`,
+      '',
+      `${fmt(result.parse_upload_vs_scan, 3)}×`,
+      '(information)',
+    ],
     [
       'parse gps.six, 1 % bad lines',
       `${fmt(mb / (dirtyMs / 1000), 0)} MB/s; ${bad} bad lines, ${leftOut} left out, ${listed} listed${capped ? ` + 'tooManyProblems' (cap ${MAX_REPORTED_PROBLEMS})` : ''}`,
@@ -275,7 +281,11 @@ function benchTrackAnalysis() {
 const children: ChildProcess[] = [];
 function start(cmd: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, cmd, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     let out = '';
     const onData = (d: Buffer) => {
@@ -299,7 +309,9 @@ async function startCeiling(lapsUrl: string, headers: Record<string, string>, di
           const chunks: Buffer[] = [];
           r.on('data', (c: Buffer) => chunks.push(c));
           r.on('end', () =>
-            r.statusCode === 200 ? resolve({ body: Buffer.concat(chunks), headers: r.headers }) : reject(new Error(`GET ${lapsUrl}: ${r.statusCode}`)),
+            r.statusCode === 200
+              ? resolve({ body: Buffer.concat(chunks), headers: r.headers })
+              : reject(new Error(`GET ${lapsUrl}: ${r.statusCode}`)),
           );
         })
         .on('error', reject);
@@ -312,7 +324,9 @@ async function startCeiling(lapsUrl: string, headers: Record<string, string>, di
   const file = path.join(dir, 'ceiling-laps.body');
   writeFileSync(file, raw.body);
   const keep = Object.fromEntries(
-    Object.entries(raw.headers).filter(([k]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k)),
+    Object.entries(raw.headers).filter(
+      ([k]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(k),
+    ),
   );
   const port = await freePort();
   await start(['bench/ceiling-server.mjs', String(port), file, JSON.stringify(keep)], {}, /ready/);
@@ -358,19 +372,27 @@ async function httpLoad(url: string, headers: Record<string, string>, connection
   );
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  const at = (q: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
   return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors, mbps: bytes / 1e6 / seconds };
 }
 
 async function putTimed(url: string, body: Buffer, headers: Record<string, string>): Promise<number> {
   const t = performance.now();
-  const res = await fetch(url, { method: 'PUT', body: new Uint8Array(body), headers: { 'content-type': 'text/plain', ...headers } });
+  const res = await fetch(url, {
+    method: 'PUT',
+    body: new Uint8Array(body),
+    headers: { 'content-type': 'text/plain', ...headers },
+  });
   await res.arrayBuffer();
   if (!res.ok) throw new Error(`PUT ${url}: ${res.status}`);
   return performance.now() - t;
 }
 
-function jsForRoute(manifest: Record<string, { file: string; imports?: string[]; isEntry?: boolean; src?: string }>, entries: string[]): number {
+function jsForRoute(
+  manifest: Record<string, { file: string; imports?: string[]; isEntry?: boolean; src?: string }>,
+  entries: string[],
+): number {
   const files = new Set<string>();
   const visit = (key: string) => {
     const chunk = manifest[key];
@@ -401,10 +423,14 @@ async function main() {
   if (PARSE_ONLY) return;
 
   log('building the web app…');
-  execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--manifest', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
+  execFileSync(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--manifest', '--logLevel', 'warn'],
+    {
+      cwd: ROOT,
+      stdio: 'inherit',
+    },
+  );
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'dist/web/.vite/manifest.json'), 'utf8'));
   const entry = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
   const lapsKey = Object.keys(manifest).find((k) => k.includes('features/laps/laps-page'))!;
@@ -424,7 +450,10 @@ async function main() {
   const env = { DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   /** Registers a device of the bench rider with the CLI; its upload token (the last line). */
   const addDevice = (id: string) =>
-    execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', id, '--owner', 'bench@example.com'], { cwd: ROOT, env: { ...process.env, ...env } })
+    execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', id, '--owner', 'bench@example.com'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    })
       .toString()
       .trim()
       .split('\n')
@@ -469,7 +498,8 @@ async function main() {
       rounds.push({ hello: helloRun, laps: lapsRun, ceiling: await cannon(ceilingUrl, lapsHeaders, QUICK ? 3 : 10) });
     }
     // The round whose ratio is the median: its figures are the ones shown.
-    const medianRound = (ratio: (r: (typeof rounds)[number]) => number) => [...rounds].sort((a, b) => ratio(a) - ratio(b))[rounds.length >> 1]!;
+    const medianRound = (ratio: (r: (typeof rounds)[number]) => number) =>
+      [...rounds].sort((a, b) => ratio(a) - ratio(b))[rounds.length >> 1]!;
     const { hello, laps } = medianRound((r) => r.laps.rps / r.hello.rps);
     const { ceiling, hello: helloOfCeiling } = medianRound((r) => r.ceiling.rps / r.hello.rps);
     result.ceiling_vs_hello = ceiling.rps / helloOfCeiling.rps;
@@ -520,7 +550,13 @@ async function main() {
     const ours: number[] = [];
     for (let i = 0; i < n; i++) {
       raw.push(await putTimed(`http://127.0.0.1:${helloPort}/raw`, body, {}));
-      ours.push(await putTimed(`${base}/api/device/v1/sessions/Upload/${String(10 + i).padStart(2, '0')}112026/gps.six`, body, auth));
+      ours.push(
+        await putTimed(
+          `${base}/api/device/v1/sessions/Upload/${String(10 + i).padStart(2, '0')}112026/gps.six`,
+          body,
+          auth,
+        ),
+      );
     }
     result.upload_vs_raw = median(raw) / median(ours);
     rows.push([
@@ -539,7 +575,9 @@ async function main() {
     for (let k = 0; k < 1000; k++) {
       const day = new Date(Date.UTC(2023, 0, 1 + Math.floor(k / 4)));
       const date = `${String(day.getUTCDate()).padStart(2, '0')}${String(day.getUTCMonth() + 1).padStart(2, '0')}${day.getUTCFullYear()}`;
-      await putTimed(`${base}/api/device/v1/sessions/${circuits[k % 4]}/${date}/lap.six`, lapSix, { authorization: `Bearer ${listTokens[k % 9]}` });
+      await putTimed(`${base}/api/device/v1/sessions/${circuits[k % 4]}/${date}/lap.six`, lapSix, {
+        authorization: `Bearer ${listTokens[k % 9]}`,
+      });
     }
     const sequential = async (url: string) => {
       const ts: number[] = [];
@@ -569,14 +607,23 @@ async function main() {
     for (let k = 0; k < 100; k++) {
       const day = new Date(Date.UTC(2024, 0, 1 + k * 3));
       const date = `${String(day.getUTCDate()).padStart(2, '0')}${String(day.getUTCMonth() + 1).padStart(2, '0')}${day.getUTCFullYear()}`;
-      await putTimed(`${base}/api/device/v1/sessions/Cascavel/${date}/lap.six`, lapSix, { authorization: `Bearer ${progressTokens[k % 2]}` });
+      await putTimed(`${base}/api/device/v1/sessions/Cascavel/${date}/lap.six`, lapSix, {
+        authorization: `Bearer ${progressTokens[k % 2]}`,
+      });
     }
     const progressUrl = `${base}/api/sessions/progress?track=Cascavel`;
-    const progressDays = ((await (await fetch(progressUrl, { headers: lapsHeaders })).json()) as { days: unknown[] }).days.length;
+    const progressDays = ((await (await fetch(progressUrl, { headers: lapsHeaders })).json()) as { days: unknown[] })
+      .days.length;
     if (progressDays !== 100) throw new Error(`'Evolução' answered ${progressDays} days, not 100`);
     const progressMs = await sequential(progressUrl);
     result.progress_100_days_ms = progressMs;
-    rows.push(["API 'Evolução', a track with 100 days", `${fmt(progressMs, 2)} ms`, '', `${fmt(progressMs, 2)} ms`, '< 200 ms']);
+    rows.push([
+      "API 'Evolução', a track with 100 days",
+      `${fmt(progressMs, 2)} ms`,
+      '',
+      `${fmt(progressMs, 2)} ms`,
+      '< 200 ms',
+    ]);
 
     // 3b. Imports of 50 MB files, each into a fresh server of its own (its memory read from /proc).
     log('imports: 50 MB RaceChrono CSV, VBO and GPX…');
@@ -637,13 +684,18 @@ async function main() {
     await page.waitForTimeout(500);
     await page.goto(`${base}/analytics?hw=000000000900&pista=Interlagos&data=02112026`);
     await page.waitForFunction(
-      () => performance.getEntriesByName('voltas:map-painted').length > 0 && performance.getEntriesByName('voltas:chart-painted').length > 0,
+      () =>
+        performance.getEntriesByName('voltas:map-painted').length > 0 &&
+        performance.getEntriesByName('voltas:chart-painted').length > 0,
       undefined,
       { timeout: 30_000 },
     );
     analyticsTimes.push(
       await page.evaluate(() =>
-        Math.max(performance.getEntriesByName('voltas:map-painted')[0]!.startTime, performance.getEntriesByName('voltas:chart-painted')[0]!.startTime),
+        Math.max(
+          performance.getEntriesByName('voltas:map-painted')[0]!.startTime,
+          performance.getEntriesByName('voltas:chart-painted')[0]!.startTime,
+        ),
       ),
     );
     await context.close();
@@ -652,7 +704,13 @@ async function main() {
   result.analytics_100k_ms = median(analyticsTimes);
   rows.push(
     ["'Carregar' → laps table (60 laps)", `${fmt(result.laps_table_ms, 0)} ms`, '', '', ''],
-    ['analytics load → first chart + map (100k samples)', `${fmt(result.analytics_100k_ms, 0)} ms`, '', '', '< 300 ms (issue 7), < 500 ms (issue 5)'],
+    [
+      'analytics load → first chart + map (100k samples)',
+      `${fmt(result.analytics_100k_ms, 0)} ms`,
+      '',
+      '',
+      '< 300 ms (issue 7), < 500 ms (issue 5)',
+    ],
   );
   log('Chromium: clip export…');
   const clip = await benchClipExport(browser, base, session, QUICK ? 1 : 3);
@@ -703,7 +761,13 @@ async function main() {
         }
         const name = route.split('?')[0];
         if (scores.length < n) {
-          rows.push([`Lighthouse ${name}`, `not measured: ${failures} runs failed (${lastError.slice(0, 120)})`, '', '', target]);
+          rows.push([
+            `Lighthouse ${name}`,
+            `not measured: ${failures} runs failed (${lastError.slice(0, 120)})`,
+            '',
+            '',
+            target,
+          ]);
           continue;
         }
         result[key] = median(scores);
@@ -729,7 +793,12 @@ async function main() {
  * by hand at its start, its 10 s exported at 720p; the export's own time (the worker's, from
  * the demuxer's start to the muxed file). Median of `runs`.
  */
-async function benchClipExport(browser: import('@playwright/test').Browser, base: string, session: string, runs: number) {
+async function benchClipExport(
+  browser: import('@playwright/test').Browser,
+  base: string,
+  session: string,
+  runs: number,
+) {
   const sample = path.resolve(ROOT, '../shared/data/video/max-heromode.mp4');
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   await context.addCookies([{ name: 'voltas_session', value: session, url: base }]);
@@ -745,7 +814,9 @@ async function benchClipExport(browser: import('@playwright/test').Browser, base
     const done = page.getByTestId('clip-done');
     await done.waitFor({ state: 'detached' });
     await done.waitFor({ timeout: 300_000 });
-    speeds.push(Number(await done.getAttribute('data-seconds')) / (Number(await done.getAttribute('data-work-ms')) / 1000));
+    speeds.push(
+      Number(await done.getAttribute('data-seconds')) / (Number(await done.getAttribute('data-work-ms')) / 1000),
+    );
   }
   await context.close();
   return { speed: median(speeds), runs: speeds };
@@ -759,7 +830,9 @@ function printTable() {
   out.splice(1, 0, `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   process.stdout.write(`${out.join('\n')}\n`);
   if (JSON_OUT)
-    process.stdout.write(`${JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v === null ? null : Number(v.toFixed(3))])))}\n`);
+    process.stdout.write(
+      `${JSON.stringify(Object.fromEntries(Object.entries(result).map(([k, v]) => [k, v === null ? null : Number(v.toFixed(3))])))}\n`,
+    );
 }
 
 main()

@@ -6,10 +6,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readVideoTelemetry, type ByteSource } from '../core/video/gpmf';
-import { syncVideo } from '../core/video/sync';
-import { fileSource, SAMPLE_VIDEOS, writePaddedCopy } from '../server/test/video-files';
-import { traceFromFixes } from '../server/test/video-traces';
+import { readVideoTelemetry, type ByteSource } from '#core/video/gpmf.ts';
+import { syncVideo } from '#core/video/sync.ts';
+import { fileSource, SAMPLE_VIDEOS, writePaddedCopy } from '#test/video-files.ts';
+import { traceFromFixes } from '#test/video-traces.ts';
 
 export interface VideoSyncBench {
   label: string;

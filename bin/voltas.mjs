@@ -8,5 +8,5 @@ const { register } = await import('tsx/esm/api');
 // owner's alone.
 process.umask(0o077);
 register();
-const { run } = await import('../server/src/cli/voltas.ts');
+const { run } = await import('#server/cli/voltas.ts');
 process.exitCode = await run(process.argv.slice(2));

@@ -55,7 +55,8 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'storage/object-not-found': 'Object does not exist',
   'storage/bucket-not-found': 'Bucket does not exist',
   'storage/quota-exceeded': 'Quota exceeded',
-  'storage/unauthenticated': 'User is not authenticated, please authenticate using Firebase Authentication and try again.',
+  'storage/unauthenticated':
+    'User is not authenticated, please authenticate using Firebase Authentication and try again.',
   'storage/unauthorized': 'User does not have permission to access this object.',
   'storage/retry-limit-exceeded': 'Max retry time for operation exceeded, please try again.',
   'storage/invalid-checksum': 'The uploaded body does not match the checksum sent.',
@@ -78,7 +79,8 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'device/reserved-id': 'Device 000000000001 is the demonstration device and cannot be given to anyone.',
   'request/unsupported-media-type': 'Unsupported Content-Type: send the body as application/json.',
   'storage/insufficient-storage': 'The server is out of disk space; nothing was stored. Try again later.',
-  'track/no-complete-lap': 'The GPS trace of this session holds no complete lap, so no track or lap times can be found from it.',
+  'track/no-complete-lap':
+    'The GPS trace of this session holds no complete lap, so no track or lap times can be found from it.',
   'track/different-tracks': 'These two laps were ridden on different tracks (or layouts), so they cannot be compared.',
   'share/limit-reached': 'Too many share links: revoke one before making another.',
   'import/unsupported-format':
@@ -90,7 +92,8 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'import/too-large': 'The file is larger than the import limit; nothing was stored.',
   'import/laps-without-trace': 'A lap.six needs its gps.six imported first (same day, same laps); nothing was stored.',
   'import/not-imported': 'Only an imported session can be deleted, and only by whoever imported it.',
-  'import/too-complex': 'The file is too large or too complex to read (it needed more memory or time than an import may take); nothing was stored.',
+  'import/too-complex':
+    'The file is too large or too complex to read (it needed more memory or time than an import may take); nothing was stored.',
   'import/corrupt-gzip': 'The .gz is damaged or cut short and cannot be inflated; nothing was stored.',
   'video/not-mp4': 'Not a readable MP4 video (or it was cut short): pick the original file from the camera.',
   'video/bad-marks': 'These marks give an impossible clock: mark two moments farther apart, or one only.',

@@ -2,7 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { signIn, signOut, uniqueEmail } from './fixtures';
 
-test('admin registers and assigns a device, the seller sells it, the buyer sees its uploaded laps', async ({ page, baseURL }) => {
+test('admin registers and assigns a device, the seller sells it, the buyer sees its uploaded laps', async ({
+  page,
+  baseURL,
+}) => {
   const buyer = uniqueEmail('comprador');
   const deviceId = `0000000${Math.floor(10000 + Math.random() * 89999)}`;
   await signIn(page, { email: buyer, name: 'Comprador Novo' });
@@ -52,7 +55,9 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
   }
   await expect(page.getByRole('row').filter({ hasText: buyer })).toContainText('vendedor@voltas.local');
   await page.goto('/auditoria');
-  await expect(page.getByRole('row').filter({ hasText: 'hardware cadastrado' }).filter({ hasText: deviceId })).toHaveCount(1);
+  await expect(
+    page.getByRole('row').filter({ hasText: 'hardware cadastrado' }).filter({ hasText: deviceId }),
+  ).toHaveCount(1);
   await signOut(page);
 
   // Seller: hand the device to the buyer.
@@ -74,7 +79,20 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
   const simulate = (withToken: string, date: string) =>
     execFileSync(
       process.execPath,
-      ['bin/voltas.mjs', 'simulate', '--server', baseURL!, '--device', deviceId, '--token', withToken, '--track', 'Curitiba', '--date', date],
+      [
+        'bin/voltas.mjs',
+        'simulate',
+        '--server',
+        baseURL!,
+        '--device',
+        deviceId,
+        '--token',
+        withToken,
+        '--track',
+        'Curitiba',
+        '--date',
+        date,
+      ],
       { stdio: 'ignore' },
     );
   expect(() => simulate(token, '19112026')).toThrow();

@@ -11,7 +11,8 @@ async function paintedPixels(canvas: Locator): Promise<number> {
     const { data } = ctx.getImageData(0, 0, el.width, el.height);
     const [r0, g0, b0] = [data[0], data[1], data[2]];
     let n = 0;
-    for (let i = 0; i < data.length; i += 4) if (Math.abs(data[i]! - r0!) + Math.abs(data[i + 1]! - g0!) + Math.abs(data[i + 2]! - b0!) > 30) n++;
+    for (let i = 0; i < data.length; i += 4)
+      if (Math.abs(data[i]! - r0!) + Math.abs(data[i + 1]! - g0!) + Math.abs(data[i + 2]! - b0!) > 30) n++;
     return n;
   });
 }
@@ -30,7 +31,9 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   await openShared(page);
   await gpsWorker;
   await expect(page.getByRole('heading', { name: /Seleção de Laps/ })).toContainText('000000000042');
-  const server = await (await page.request.get('/api/devices/000000000042/sessions/Interlagos/15112026/analysis')).json();
+  const server = await (
+    await page.request.get('/api/devices/000000000042/sessions/Interlagos/15112026/analysis')
+  ).json();
   await expect(page.getByTestId('top-speed')).toHaveText(speedText(server.topSpeedKmh));
   await expect(page.getByTestId('lean-left')).toHaveText(leanText(server.maxLeanLeftDeg));
   await expect(page.getByTestId('lean-right')).toHaveText(leanText(server.maxLeanRightDeg));
@@ -59,7 +62,9 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   const mapBox = (await map.boundingBox())!;
   let onTrack = false;
   for (let k = 0; k < 60 && !onTrack; k++) {
-    await map.hover({ position: { x: mapBox.width * (0.1 + (k % 10) / 12), y: mapBox.height * (0.15 + Math.floor(k / 10) / 8) } });
+    await map.hover({
+      position: { x: mapBox.width * (0.1 + (k % 10) / 12), y: mapBox.height * (0.15 + Math.floor(k / 10) / 8) },
+    });
     onTrack = /^\d+$/.test((await map.getAttribute('data-cursor')) ?? '');
   }
   expect(onTrack).toBe(true);
@@ -161,7 +166,20 @@ test('a simulated upload appears on an open laps screen without reload', async (
   await expect(page.getByText('Nenhuma sessão ainda: ligue o dispositivo e use Send.')).toBeVisible();
   execFileSync(
     process.execPath,
-    ['bin/voltas.mjs', 'simulate', '--server', baseURL!, '--device', id, '--token', token, '--track', 'Monza', '--date', '21112026'],
+    [
+      'bin/voltas.mjs',
+      'simulate',
+      '--server',
+      baseURL!,
+      '--device',
+      id,
+      '--token',
+      token,
+      '--track',
+      'Monza',
+      '--date',
+      '21112026',
+    ],
     { stdio: 'ignore' },
   );
   await expect(page.getByLabel('Pista', { exact: true })).toHaveValue('Monza');

@@ -1,13 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
-import { parseGpsSix } from '../core/formats/gps-six';
-import { writeGpx } from '../core/imports/test-support/writers';
-import { generateSession } from '../core/sim/session-generator';
-import { loadTracks } from '../server/src/lib/track-files';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { writeGpx } from '#core/imports/test-support/writers.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 import { signIn, uniqueEmail } from './fixtures';
 
 // Issue 35, finding 7: the first screens answer the rider's question without them choosing anything.
 
-test('"Onde você perde tempo" opens on the best lap against the ideal lap, with three cards that say something', async ({ page }) => {
+test('"Onde você perde tempo" opens on the best lap against the ideal lap, with three cards that say something', async ({
+  page,
+}) => {
   await signIn(page, { email: uniqueEmail('primeira') });
   await page.setViewportSize({ width: 360, height: 780 });
   // A demo session whose best lap is its last flying lap: it used to open on that lap against itself.
@@ -57,12 +59,18 @@ test("'Evolução' from the menu opens on the rider's latest track, nothing to c
 test('an import is named "Importados", never by its collection id; Carregar says why it waits', async ({ page }) => {
   await signIn(page, { email: uniqueEmail('importados') });
   const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
-  const gpx = writeGpx(parseGpsSix(generateSession(interlagos, { seed: 35, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2 }).gpsSix).value, {
-    y: 2026,
-    m: 9,
-    d: 7,
+  const gpx = writeGpx(
+    parseGpsSix(generateSession(interlagos, { seed: 35, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2 }).gpsSix).value,
+    {
+      y: 2026,
+      m: 9,
+      d: 7,
+    },
+  );
+  const res = await page.request.post('/api/imports?filename=sabado.gpx', {
+    data: gpx,
+    headers: { 'content-type': 'application/gpx+xml' },
   });
-  const res = await page.request.post('/api/imports?filename=sabado.gpx', { data: gpx, headers: { 'content-type': 'application/gpx+xml' } });
   expect(res.status()).toBe(201);
   const { session } = (await res.json()) as { session: { device: string; track: string; date: string } };
   expect(session.device).toMatch(/^imp[0-9a-f]{12}$/);

@@ -2,7 +2,9 @@ import { expect, test } from '@playwright/test';
 import { E2E_ADMIN_EMAIL } from '../playwright.config';
 import { signIn, uniqueEmail } from './fixtures';
 
-test('signed out: /user and the empty path land on /login, which shows the logo and one red button', async ({ page }) => {
+test('signed out: /user and the empty path land on /login, which shows the logo and one red button', async ({
+  page,
+}) => {
   await page.goto('/user');
   await expect(page).toHaveURL(/\/login$/);
   await page.goto('/');
@@ -20,15 +22,36 @@ test('signed out: /user and the empty path land on /login, which shows the logo 
   expect(bw).toBeGreaterThan(pw - 40);
 });
 
-test('a new rider signs in: home shows name, guide and a rider menu; enroll saves and is prefilled; logout', async ({ page }) => {
+test('a new rider signs in: home shows name, guide and a rider menu; enroll saves and is prefilled; logout', async ({
+  page,
+}) => {
   const email = uniqueEmail('novo');
   await signIn(page, { email, name: 'Rita Pista' });
 
   await expect(page.getByText('Rita Pista', { exact: true })).toBeVisible();
-  for (const section of ['Instalação', 'Menu do dispositivo', 'Cronometragem', 'Mensagens na tela', 'Manutenção', 'Suporte']) {
+  for (const section of [
+    'Instalação',
+    'Menu do dispositivo',
+    'Cronometragem',
+    'Mensagens na tela',
+    'Manutenção',
+    'Suporte',
+  ]) {
     await expect(page.getByRole('heading', { name: section })).toBeVisible();
   }
-  for (const term of ['Send', 'Delete', 'Update', 'Box', 'Wi-Fi', 'Bateria', 'Info', 'Pitlane', 'Slow Down', 'Ready to race', 'Warm up the tires']) {
+  for (const term of [
+    'Send',
+    'Delete',
+    'Update',
+    'Box',
+    'Wi-Fi',
+    'Bateria',
+    'Info',
+    'Pitlane',
+    'Slow Down',
+    'Ready to race',
+    'Warm up the tires',
+  ]) {
     await expect(page.getByText(term, { exact: true })).toBeVisible();
   }
   await page.getByRole('button', { name: 'Menu' }).click();
@@ -143,7 +166,9 @@ test('a page whose code cannot be downloaded says so in Portuguese and loads on 
   await page.route(/\/assets\/laps-page-[^/]+\.js$/, (route) => route.abort('internetdisconnected'));
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'laps' }).click();
-  await expect(page.getByRole('alert')).toHaveText('Não foi possível carregar esta página. Verifique a conexão e tente de novo.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Não foi possível carregar esta página. Verifique a conexão e tente de novo.',
+  );
   await page.unroute(/\/assets\/laps-page-[^/]+\.js$/);
   await page.getByRole('button', { name: 'Tentar de novo' }).click(); // reloads the page
   await expect(page).toHaveURL(/\/laps$/);
@@ -151,7 +176,9 @@ test('a page whose code cannot be downloaded says so in Portuguese and loads on 
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
-test('no page breaks the Content-Security-Policy, not even a caught probe (zod runs without its eval check)', async ({ page }) => {
+test('no page breaks the Content-Security-Policy, not even a caught probe (zod runs without its eval check)', async ({
+  page,
+}) => {
   const violations: string[] = [];
   await page.exposeFunction('voltasCspViolation', (v: string) => violations.push(v));
   await page.addInitScript(() =>

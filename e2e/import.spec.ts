@@ -2,17 +2,21 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { buildFirebaseExport } from '../server/test/firebase-export';
+import { buildFirebaseExport } from '#test/firebase-export.ts';
 import { signIn, signOut } from './fixtures';
 
 // An old installation moved over with the CLI while the server runs, then checked screen by screen.
 const exp = buildFirebaseExport({ prefix: 'e2e' });
 
 test.beforeAll(() => {
-  const output = execFileSync(process.execPath, ['bin/voltas.mjs', 'import-firebase', '--firestore', exp.firestore, '--storage', exp.storage], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-  });
+  const output = execFileSync(
+    process.execPath,
+    ['bin/voltas.mjs', 'import-firebase', '--firestore', exp.firestore, '--storage', exp.storage],
+    {
+      env: { ...process.env, DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    },
+  );
   expect(output).toContain('files: 3 stored');
 });
 test.afterAll(() => rmSync(exp.dir, { recursive: true, force: true }));
@@ -38,7 +42,9 @@ test('imported rider: profile on Meus Dados, laps on /laps, GPS on analytics', a
   await signOut(page);
 });
 
-test('imported seller sees the buyer with their device; imported admin sees the devices and the hostile name as text', async ({ page }) => {
+test('imported seller sees the buyer with their device; imported admin sees the devices and the hostile name as text', async ({
+  page,
+}) => {
   await signIn(page, { email: exp.seller });
   await page.goto('/seller');
   await expect(page.getByRole('row').filter({ hasText: exp.rider.email })).toContainText(exp.rider.device);

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { parseGpsSix } from '../core/formats/gps-six';
-import { writeGpx, writeVbo } from '../core/imports/test-support/writers';
-import { generateSession } from '../core/sim/session-generator';
-import { loadTracks } from '../server/src/lib/track-files';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { writeGpx, writeVbo } from '#core/imports/test-support/writers.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 import { signIn, signOut, uniqueEmail } from './fixtures';
 
 // A rider brings sessions from other loggers: drags a GPX and a VBO onto 'Importar sessões',
@@ -30,7 +30,8 @@ test('drag a GPX and a VBO, see progress and results, open the analysis of one, 
       for (const r of records) {
         const el = r.target instanceof Element ? r.target.closest('[data-status]') : null;
         if (el) seen.push(el.getAttribute('data-status')!);
-        for (const n of r.addedNodes) if (n instanceof Element && n.matches('[data-status]')) seen.push(n.getAttribute('data-status')!);
+        for (const n of r.addedNodes)
+          if (n instanceof Element && n.matches('[data-status]')) seen.push(n.getAttribute('data-status')!);
       }
     }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] });
   });

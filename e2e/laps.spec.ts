@@ -53,7 +53,9 @@ test('the demo rider loads a session, sorts by Tempo twice, sees the best lap an
   await expect(page.getByLabel('Pista', { exact: true })).toHaveValue('Interlagos');
 });
 
-test('a rider with no device sees the demo device, labelled; a second device makes the hardware dropdown appear', async ({ page }) => {
+test('a rider with no device sees the demo device, labelled; a second device makes the hardware dropdown appear', async ({
+  page,
+}) => {
   await signIn(page, { email: 'sem.dispositivo@example.com' });
   await page.goto('/laps');
   await expect(page.getByRole('note')).toContainText('Demonstração');
@@ -64,10 +66,14 @@ test('a rider with no device sees the demo device, labelled; a second device mak
 
   await signOut(page);
   await signIn(page, { email: 'piloto@voltas.local' });
-  execFileSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', '000000000043', '--owner', 'piloto@voltas.local'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
-    stdio: 'ignore',
-  });
+  execFileSync(
+    process.execPath,
+    ['bin/voltas.mjs', 'device', 'add', '000000000043', '--owner', 'piloto@voltas.local'],
+    {
+      env: { ...process.env, DATA_DIR: E2E_DATA_DIR },
+      stdio: 'ignore',
+    },
+  );
   await page.goto('/laps');
   const hardware = page.getByLabel('Hardware');
   await expect(hardware).toBeVisible();

@@ -23,7 +23,11 @@ async function riderAKeepsSessions(page: Page) {
   await expect(page.getByTestId('my-session').first()).toContainText(A.session);
   // The copy is written after the answer reaches the page.
   await expect
-    .poll(() => page.evaluate(async () => (await (await caches.open('voltas-data')).keys()).some((r) => new URL(r.url).pathname === '/api/sessions')))
+    .poll(() =>
+      page.evaluate(async () =>
+        (await (await caches.open('voltas-data')).keys()).some((r) => new URL(r.url).pathname === '/api/sessions'),
+      ),
+    )
     .toBe(true);
 }
 
@@ -38,7 +42,9 @@ async function signInOnProviderPage(page: Page, b: { email: string; name: string
   const stamps = await page.evaluate(async () => {
     const b = (await fetch('/api/me')).headers.get('x-voltas-user');
     const cache = await caches.open('voltas-data');
-    const copies = await Promise.all((await cache.keys()).filter((r) => r.url.includes('/api/')).map((r) => cache.match(r)));
+    const copies = await Promise.all(
+      (await cache.keys()).filter((r) => r.url.includes('/api/')).map((r) => cache.match(r)),
+    );
     return { b, others: copies.filter((c) => c?.headers.get('x-voltas-user') !== b).length };
   });
   expect(stamps.b).toBeTruthy();
@@ -64,7 +70,10 @@ async function offlineShowsNothingOfA(page: Page, b: { email: string; name: stri
   await page.context().setOffline(false);
 }
 
-test('popups blocked: B signs in by the full-page redirect and reads nothing of A offline', async ({ page, context }) => {
+test('popups blocked: B signs in by the full-page redirect and reads nothing of A offline', async ({
+  page,
+  context,
+}) => {
   await riderAKeepsSessions(page);
   // A's sign-in lapses: the browser no longer holds it.
   await context.clearCookies();

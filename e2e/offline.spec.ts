@@ -13,7 +13,11 @@ const ANALYTICS = '/analytics?hw=000000000042&pista=Interlagos&data=15112026';
 test('installable: a manifest with icons, and a service worker', async ({ page, request }) => {
   await page.goto('/login');
   const href = await page.locator('link[rel=manifest]').getAttribute('href');
-  const manifest = (await (await request.get(href!)).json()) as { name: string; display: string; icons: { sizes: string }[] };
+  const manifest = (await (await request.get(href!)).json()) as {
+    name: string;
+    display: string;
+    icons: { sizes: string }[];
+  };
   expect(manifest).toMatchObject({ name: 'Voltas', display: 'standalone' });
   expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
   expect(await page.evaluate(async () => Boolean(await navigator.serviceWorker.ready))).toBe(true);
@@ -43,7 +47,9 @@ test('a session opened stays readable offline, with the banner; after logout not
   await context.setOffline(true);
   await page.goto(SESSION);
   await expect(page.getByTestId('lap-row').first()).toBeVisible();
-  await expect(page.getByTestId('offline-banner')).toContainText(/Sem conexão: estes dados foram salvos em \d\d\/\d\d\/\d{4} às \d\d:\d\d/);
+  await expect(page.getByTestId('offline-banner')).toContainText(
+    /Sem conexão: estes dados foram salvos em \d\d\/\d\d\/\d{4} às \d\d:\d\d/,
+  );
   await page.goto(ANALYTICS);
   await expect(page.getByTestId('chart-speed')).toBeVisible();
   await expect(page.getByTestId('corner-table')).toBeVisible({ timeout: 20_000 });

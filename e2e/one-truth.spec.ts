@@ -65,7 +65,9 @@ const isPiece = (r: Row) => r.kinds.length > 0;
 
 /** The page fits the phone: no sideways scroll. */
 async function fits(page: Page, screen: string) {
-  expect.soft(await page.evaluate(() => document.documentElement.scrollWidth), `${screen}: page width`).toBeLessThanOrEqual(PHONE);
+  expect
+    .soft(await page.evaluate(() => document.documentElement.scrollWidth), `${screen}: page width`)
+    .toBeLessThanOrEqual(PHONE);
 }
 
 /** Rows of a table: `name` is the cell naming the lap (its badges left out), `time` the one with `.lap-time`. */
@@ -73,10 +75,14 @@ function readRows(page: Page, rows: string, nameCells: string): Promise<Row[]> {
   return page.locator(rows).evaluateAll(
     (els, nameCells) =>
       els.map((row) => {
-        const badges = [...row.querySelectorAll('.badge')].map((b) => b.textContent!.trim()).filter((b) => ['saída', 'entrada', 'trecho'].includes(b));
+        const badges = [...row.querySelectorAll('.badge')]
+          .map((b) => b.textContent!.trim())
+          .filter((b) => ['saída', 'entrada', 'trecho'].includes(b));
         const name = [...row.querySelectorAll(nameCells)]
           .map((cell) =>
-            [...cell.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE || (n as Element).tagName === 'BUTTON').map((n) => n.textContent!.trim()),
+            [...cell.childNodes]
+              .filter((n) => n.nodeType === Node.TEXT_NODE || (n as Element).tagName === 'BUTTON')
+              .map((n) => n.textContent!.trim()),
           )
           .flat()
           .join('');
@@ -120,7 +126,9 @@ async function analytics(page: Page, query: string) {
   const rows = await readRows(page, '[data-testid=figures-row]', 'td:nth-child(2)');
   const pickers = {
     studied: (await studied.locator('option').allTextContents()).map((s) => s.trim()),
-    reference: (await page.locator('.lap-choice label', { hasText: 'Comparar com' }).locator('select option').allTextContents()).map((s) => s.trim()),
+    reference: (
+      await page.locator('.lap-choice label', { hasText: 'Comparar com' }).locator('select option').allTextContents()
+    ).map((s) => s.trim()),
   };
   // Drawn as the rider scrolls down to it, below the lap table.
   const chart = page.getByTestId('chart-progression');
@@ -172,7 +180,10 @@ async function mySessions(page: Page, track: string, date: string) {
 }
 
 /** What every screen says of the session's best lap, and of its flying laps. */
-function expectOneBest(best: string, screens: { laps: Row[]; summary: string; analytics: Row[]; studied: string[]; shared: Row[]; sharedBest: string }) {
+function expectOneBest(
+  best: string,
+  screens: { laps: Row[]; summary: string; analytics: Row[]; studied: string[]; shared: Row[]; sharedBest: string },
+) {
   expect.soft(screens.summary, 'laps screen: Melhor volta').toBe(best);
   for (const [screen, rows] of [
     ['laps screen', screens.laps],
@@ -268,22 +279,29 @@ for (const r of recordings) {
       return { screens, analytics: a };
     };
 
-    test('no piece is offered as a lap: no "Comparar com meu recorde", no best, no point on the lap-time chart', async ({ browser }) => {
+    test('no piece is offered as a lap: no "Comparar com meu recorde", no best, no point on the lap-time chart', async ({
+      browser,
+    }) => {
       const { screens, analytics: a } = await pieceScreens(browser);
       for (const [screen, rows] of screens) {
         for (const row of rows.filter(isPiece)) {
-          expect.soft(row.compare, `${screen}: ${row.name} (${row.kinds.join()}) has no "Comparar com meu recorde"`).toBe(false);
+          expect
+            .soft(row.compare, `${screen}: ${row.name} (${row.kinds.join()}) has no "Comparar com meu recorde"`)
+            .toBe(false);
           expect.soft(row.best, `${screen}: ${row.name} (${row.kinds.join()}) is not the best`).toBe(false);
         }
       }
-      expect.soft(a.points, 'the lap-time chart: a point per flying lap').toBe(a.rows.filter((x) => !isPiece(x) && TIME.test(x.time)).length);
+      expect
+        .soft(a.points, 'the lap-time chart: a point per flying lap')
+        .toBe(a.rows.filter((x) => !isPiece(x) && TIME.test(x.time)).length);
     });
 
     // `piecesBug` names why this does not hold today.
     (r.piecesBug ? test.fail : test)('no piece is shown with a lap time', async ({ browser }) => {
       const { screens } = await pieceScreens(browser);
       for (const [screen, rows] of screens)
-        for (const row of rows.filter(isPiece)) expect.soft(row.time, `${screen}: ${row.name} (${row.kinds.join()}) has no lap time`).toBe('—');
+        for (const row of rows.filter(isPiece))
+          expect.soft(row.time, `${screen}: ${row.name} (${row.kinds.join()}) has no lap time`).toBe('—');
     });
   });
 }
@@ -291,7 +309,10 @@ for (const r of recordings) {
 test.describe('a demo device session', () => {
   const query = 'hw=000000000042&pista=Interlagos&data=15112026';
 
-  test('the laps screen, a share link and analytics show the device’s own best lap; its out- and in-laps keep the device’s time', async ({ page, browser }) => {
+  test('the laps screen, a share link and analytics show the device’s own best lap; its out- and in-laps keep the device’s time', async ({
+    page,
+    browser,
+  }) => {
     await signIn(page, { email: 'piloto@voltas.local' });
     const laps = await lapsScreen(page, query);
     const best = laps.rows.find((x) => x.best)!.time;
@@ -314,7 +335,9 @@ test.describe('a demo device session', () => {
       ['analytics lap table', a.rows],
     ] as const) {
       for (const row of rows.filter(isPiece))
-        expect.soft(row.compare, `${screen}: ${row.name} (${row.kinds.join()}) has no "Comparar com meu recorde"`).toBe(false);
+        expect
+          .soft(row.compare, `${screen}: ${row.name} (${row.kinds.join()}) has no "Comparar com meu recorde"`)
+          .toBe(false);
       expect
         .soft(
           rows.filter((x) => !isPiece(x) && !x.best && !x.compare),
@@ -322,7 +345,9 @@ test.describe('a demo device session', () => {
         )
         .toEqual([]);
     }
-    expect.soft(a.points, 'the lap-time chart: a point per flying lap').toBe(laps.rows.filter((x) => !isPiece(x)).length);
+    expect
+      .soft(a.points, 'the lap-time chart: a point per flying lap')
+      .toBe(laps.rows.filter((x) => !isPiece(x)).length);
   });
 });
 
@@ -335,7 +360,10 @@ function contrast(el: Element): number {
   };
   let bg: Element | null = el;
   while (bg && (rgb(getComputedStyle(bg).backgroundColor)[3] ?? 1) === 0) bg = bg.parentElement;
-  const [a, b] = [luminance(rgb(getComputedStyle(el).color)), luminance(rgb(getComputedStyle(bg ?? document.documentElement).backgroundColor))];
+  const [a, b] = [
+    luminance(rgb(getComputedStyle(el).color)),
+    luminance(rgb(getComputedStyle(bg ?? document.documentElement).backgroundColor)),
+  ];
   return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 }
 

@@ -15,7 +15,9 @@ async function audit(page: Page, path: string, ready: () => Promise<void>) {
   await page.waitForTimeout(300);
   const found = await page.evaluate(() => {
     const small: string[] = [];
-    const interactive = document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]');
+    const interactive = document.querySelectorAll(
+      'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button]',
+    );
     for (const el of interactive) {
       const box = el.getBoundingClientRect();
       if (box.width <= 1 || box.height <= 1) continue; // not shown (or visually hidden, its label the target)
@@ -42,16 +44,25 @@ const heading = (page: Page) => () => expect(page.locator('h1')).toBeVisible();
 
 test('a rider’s pages fit a 360 px phone', async ({ page }) => {
   await signIn(page, { email: 'piloto@voltas.local' });
-  for (const path of ['/user', '/enroll', '/sessoes', '/progresso?pista=Interlagos', '/links', '/importar', '/make']) await audit(page, path, heading(page));
+  for (const path of ['/user', '/enroll', '/sessoes', '/progresso?pista=Interlagos', '/links', '/importar', '/make'])
+    await audit(page, path, heading(page));
   await audit(page, `/laps?${SESSION}`, () => expect(page.getByTestId('lap-row').first()).toBeVisible());
   await audit(page, `/analytics?${SESSION}`, () => expect(page.getByTestId('chart-speed')).toBeVisible());
-  await audit(page, `/comparar?${SESSION}&volta=A2&ref=recorde`, () => expect(page.getByTestId('comparison')).toBeVisible());
-  const share = await page.request.post('/api/shares', { data: { device: '000000000042', track: 'Interlagos', date: '15112026' } });
+  await audit(page, `/comparar?${SESSION}&volta=A2&ref=recorde`, () =>
+    expect(page.getByTestId('comparison')).toBeVisible(),
+  );
+  const share = await page.request.post('/api/shares', {
+    data: { device: '000000000042', track: 'Interlagos', date: '15112026' },
+  });
   expect(share.status()).toBe(201);
-  await audit(page, new URL(((await share.json()) as { url: string }).url).pathname, () => expect(page.getByTestId('shared-view')).toBeVisible());
+  await audit(page, new URL(((await share.json()) as { url: string }).url).pathname, () =>
+    expect(page.getByTestId('shared-view')).toBeVisible(),
+  );
 });
 
-test('on a phone the laps table shows lap, time and gap; sectors are one tap away (all columns on a wide screen)', async ({ page }) => {
+test('on a phone the laps table shows lap, time and gap; sectors are one tap away (all columns on a wide screen)', async ({
+  page,
+}) => {
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.goto(`/laps?${SESSION}`);
   const row = page.getByTestId('lap-row').nth(2);
@@ -74,7 +85,8 @@ test('a seller’s pages fit a 360 px phone', async ({ page }) => {
 
 test('an admin’s pages fit a 360 px phone', async ({ page }) => {
   await signIn(page, { email: E2E_ADMIN_EMAIL, name: 'Chefe' });
-  for (const path of ['/adm', '/seller-adm', '/hardware', '/auditoria', '/pistas']) await audit(page, path, heading(page));
+  for (const path of ['/adm', '/seller-adm', '/hardware', '/auditoria', '/pistas'])
+    await audit(page, path, heading(page));
 });
 
 test('the sign-in page fits a 360 px phone', async ({ page }) => {

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { parseGpsSix } from '../core/formats/gps-six';
-import { writeGpx } from '../core/imports/test-support/writers';
-import { generateSession } from '../core/sim/session-generator';
-import { loadTracks } from '../server/src/lib/track-files';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { writeGpx } from '#core/imports/test-support/writers.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 import { signIn, signOut, uniqueEmail } from './fixtures';
 
 // A rider's history and a friend: three track days at Interlagos, the progress chart with the
@@ -10,16 +10,26 @@ import { signIn, signOut, uniqueEmail } from './fixtures';
 test.setTimeout(120_000);
 const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
 const gpxOf = (seed: number, skill: number, d: number) =>
-  writeGpx(parseGpsSix(generateSession(interlagos, { seed, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill }).gpsSix).value, { y: 2026, m: 10, d });
+  writeGpx(
+    parseGpsSix(generateSession(interlagos, { seed, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill }).gpsSix)
+      .value,
+    { y: 2026, m: 10, d },
+  );
 
 async function importGpx(page: Page, name: string, body: string) {
-  const res = await page.request.post(`/api/imports?filename=${name}`, { data: body, headers: { 'content-type': 'application/gpx+xml' } });
+  const res = await page.request.post(`/api/imports?filename=${name}`, {
+    data: body,
+    headers: { 'content-type': 'application/gpx+xml' },
+  });
   expect(res.status()).toBe(201);
 }
 
 const GREEN = 'rgb(105, 240, 174)';
 
-test('progress over three days with the record in green; a shared lap opened signed out, overlaid by a friend, then revoked', async ({ page, browser }) => {
+test('progress over three days with the record in green; a shared lap opened signed out, overlaid by a friend, then revoked', async ({
+  page,
+  browser,
+}) => {
   await signIn(page, { email: uniqueEmail('historia') });
   // Three days, faster each time (the last is the record).
   await importGpx(page, 'dia1.gpx', gpxOf(71, 0.88, 4));
@@ -65,7 +75,9 @@ test('progress over three days with the record in green; a shared lap opened sig
   await expect(strangerPage.getByTestId('shared-laps').locator('tbody tr')).toHaveCount(1);
   await expect(strangerPage.getByTestId('shared-speed').locator('canvas')).toBeVisible();
   await expect(strangerPage.getByRole('img', { name: /Traçado da volta/ })).toBeVisible();
-  await expect(strangerPage.getByRole('link', { name: 'Entre para comparar com as suas voltas nesta pista.' })).toBeVisible();
+  await expect(
+    strangerPage.getByRole('link', { name: 'Entre para comparar com as suas voltas nesta pista.' }),
+  ).toBeVisible();
   expect(await stranger.cookies()).toEqual([]);
 
   // A friend with a day of their own there lays the shared lap over one of theirs.

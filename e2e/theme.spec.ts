@@ -5,7 +5,8 @@ import { signIn } from './fixtures';
 // menu and kept; the timing colours keep their meaning (with their labels) in both.
 test.use({ colorScheme: 'light', viewport: { width: 360, height: 780 } });
 
-const background = (page: import('@playwright/test').Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+const background = (page: import('@playwright/test').Page) =>
+  page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
 
 test('the theme follows the phone, the menu switches it, and the choice stays', async ({ page }) => {
   await signIn(page, { email: 'piloto@voltas.local' });

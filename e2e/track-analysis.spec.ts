@@ -2,7 +2,9 @@ import { expect, test } from '@playwright/test';
 import { E2E_ADMIN_EMAIL } from '../playwright.config';
 import { signIn } from './fixtures';
 
-test('where the time goes: corner markers, the corner table and three cards; a card zooms the charts and the map', async ({ page }) => {
+test('where the time goes: corner markers, the corner table and three cards; a card zooms the charts and the map', async ({
+  page,
+}) => {
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.goto('/analytics?hw=000000000042&pista=Interlagos&data=15112026');
   await expect(page.getByRole('heading', { name: 'Onde você perde tempo' })).toBeVisible();
@@ -54,7 +56,9 @@ test('the laps screen shows the ideal lap beside the theoretical best', async ({
   await expect(page.getByTestId('gps-time').first()).toHaveText(/^GPS \d{2}:\d{2}\.\d{3}/);
 });
 
-test('an admin drags a track’s start/finish gate on its map and saves it; the laps are timed there', async ({ page }) => {
+test('an admin drags a track’s start/finish gate on its map and saves it; the laps are timed there', async ({
+  page,
+}) => {
   await signIn(page, { email: E2E_ADMIN_EMAIL, name: 'Chefe' });
   const analysis = '/api/devices/000000000001/sessions/Interlagos/08112026/track-analysis';
   const before = await (await page.request.get(analysis)).json();
@@ -105,7 +109,9 @@ test('an admin drags a track’s start/finish gate on its map and saves it; the 
   await expect(page.getByRole('cell', { name: 'linha de largada da pista movida' }).first()).toBeVisible();
 });
 
-test('a rider says which catalogue circuit a session was ridden on: searched by name, the laps timed there', async ({ page }) => {
+test('a rider says which catalogue circuit a session was ridden on: searched by name, the laps timed there', async ({
+  page,
+}) => {
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.goto('/analytics?hw=000000000042&pista=Interlagos&data=15112026');
   await expect(page.getByText('Pista: Interlagos')).toBeVisible();

@@ -11,7 +11,8 @@ test.setTimeout(180_000);
 // A phone's width: the video on top, the charts below, nothing scrolls sideways.
 test.use({ viewport: { width: 360, height: 780 } });
 
-const videoTime = (page: Page, testId = 'video-player') => page.getByTestId(testId).evaluate((v: HTMLVideoElement) => v.currentTime);
+const videoTime = (page: Page, testId = 'video-player') =>
+  page.getByTestId(testId).evaluate((v: HTMLVideoElement) => v.currentTime);
 
 async function openWithVideo(page: Page) {
   await signIn(page, { email: 'piloto@voltas.local' });
@@ -50,7 +51,9 @@ async function syncByHand(page: Page) {
   await expect(panel.getByTestId('video-sync-status')).toContainText('O vídeo cobre só parte da sessão');
 }
 
-test('a video picked on the analysis: synced by hand, played with the cursor, seeked from a chart and a corner', async ({ page }) => {
+test('a video picked on the analysis: synced by hand, played with the cursor, seeked from a chart and a corner', async ({
+  page,
+}) => {
   const uploads: string[] = [];
   page.on('request', (r) => {
     if (r.method() !== 'GET' && (r.postDataBuffer()?.length ?? 0) > 100_000) uploads.push(r.url());
@@ -176,7 +179,9 @@ test('a 10 s clip exported with the data drawn on it decodes back with its overl
 // before issue 37 is called done; the rest of the side-by-side works (see the closing note).
 test.fixme('two laps side by side on the compare page, kept together by position, with the gap', async ({ page }) => {
   await signIn(page, { email: 'piloto@voltas.local' });
-  const laps = (await (await page.request.get(`/api/devices/${SESSION.hw}/sessions/${SESSION.pista}/${SESSION.data}/track-analysis`)).json()) as {
+  const laps = (await (
+    await page.request.get(`/api/devices/${SESSION.hw}/sessions/${SESSION.pista}/${SESSION.data}/track-analysis`)
+  ).json()) as {
     laps: { heat: string; number: number; kind: string; complete: boolean; seconds: number | null }[];
   };
   const flying = laps.laps.filter((l) => l.kind === 'flying' && l.complete).map((l) => `${l.heat}${l.number}`);
@@ -205,6 +210,9 @@ test.fixme('two laps side by side on the compare page, kept together by position
   expect(Math.abs(t0 - t1)).toBeLessThan(1.5);
   // Both fit side by side on a phone.
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-  const [a, b] = [await page.getByTestId('lap-video-0').boundingBox(), await page.getByTestId('lap-video-1').boundingBox()];
+  const [a, b] = [
+    await page.getByTestId('lap-video-0').boundingBox(),
+    await page.getByTestId('lap-video-1').boundingBox(),
+  ];
   expect(Math.abs(a!.y - b!.y)).toBeLessThan(2);
 });

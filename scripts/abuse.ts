@@ -10,18 +10,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateSession } from '../core/sim/session-generator';
-import { createDatabase } from '../server/src/db/create-db';
-import { migrateToLatest } from '../server/src/db/migrate';
-import { hashToken, newToken } from '../server/src/lib/tokens';
-import { loadTracks } from '../server/src/lib/track-files';
-import { insertDevice } from '../server/src/modules/devices/devices.repository';
-import { ensureUser } from '../server/src/modules/users/users.repository';
-import { Browser } from '../server/test/test-server';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { createDatabase } from '#server/db/create-db.ts';
+import { migrateToLatest } from '#server/db/migrate.ts';
+import { hashToken, newToken } from '#server/lib/tokens.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { insertDevice } from '#server/modules/devices/devices.repository.ts';
+import { ensureUser } from '#server/modules/users/users.repository.ts';
+import { Browser } from '#test/test-server.ts';
 import { startServerProcess } from './server-process';
 
 const { values } = parseArgs({
-  options: { samples: { type: 'string', default: '1000000' }, seconds: { type: 'string', default: '20' }, connections: { type: 'string', default: '6' } },
+  options: {
+    samples: { type: 'string', default: '1000000' },
+    seconds: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '6' },
+  },
 });
 const SAMPLES = Number(values.samples);
 const SECONDS = Number(values.seconds);
@@ -70,7 +74,9 @@ await upload(riders[0]!, 'lap.six', day.lapSix);
 const ordinary = generateSession(track, { seed: 8, heats: 2, lapsPerHeat: [5, 5] });
 await upload(riders[1]!, 'gps.six', ordinary.gpsSix);
 await upload(riders[1]!, 'lap.six', ordinary.lapSix);
-console.log(`abuse: ${SAMPLES.toLocaleString('en')} samples uploaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `abuse: ${SAMPLES.toLocaleString('en')} samples uploaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);
 
 const [abuser, rider] = await Promise.all(
   riders.map(async (r) => {
@@ -87,12 +93,17 @@ async function abuse(k: number): Promise<void> {
   for (let n = k; Date.now() < deadline; n++) {
     const what = heavy[n % heavy.length]!;
     try {
-      const res = await abuser!.browser.request(`${abuser!.session}/${what}`, { headers: { 'accept-encoding': 'gzip' } });
+      const res = await abuser!.browser.request(`${abuser!.session}/${what}`, {
+        headers: { 'accept-encoding': 'gzip' },
+      });
       await res.arrayBuffer();
       const key = `${what.split('?')[0]} → ${res.status}`;
       abuserAnswers.set(key, (abuserAnswers.get(key) ?? 0) + 1);
     } catch (err) {
-      abuserAnswers.set(`${what}: ${(err as Error).message}`, (abuserAnswers.get(`${what}: ${(err as Error).message}`) ?? 0) + 1);
+      abuserAnswers.set(
+        `${what}: ${(err as Error).message}`,
+        (abuserAnswers.get(`${what}: ${(err as Error).message}`) ?? 0) + 1,
+      );
     }
   }
 }
@@ -125,7 +136,9 @@ rmSync(dataDir, { recursive: true, force: true });
 
 const sorted = [...latencies].sort((a, b) => a - b);
 const pct = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-console.log(`abuse: ${CONNECTIONS} abusive connections for ${SECONDS} s against ${SAMPLES.toLocaleString('en')} samples`);
+console.log(
+  `abuse: ${CONNECTIONS} abusive connections for ${SECONDS} s against ${SAMPLES.toLocaleString('en')} samples`,
+);
 console.log('| abuser asked | answers |\n|---|---|');
 for (const [k, v] of [...abuserAnswers].sort()) console.log(`| ${k} | ${v} |`);
 console.log(

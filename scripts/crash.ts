@@ -16,17 +16,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
-import { parseGpsSix } from '../core/formats/gps-six';
-import { parseLapSix } from '../core/formats/lap-six';
-import { generateSession } from '../core/sim/session-generator';
-import { createDatabase } from '../server/src/db/create-db';
-import { migrateToLatest } from '../server/src/db/migrate';
-import { hashToken, newToken } from '../server/src/lib/tokens';
-import { loadTracks } from '../server/src/lib/track-files';
-import { insertDevice } from '../server/src/modules/devices/devices.repository';
-import { ensureUser } from '../server/src/modules/users/users.repository';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { parseLapSix } from '#core/formats/lap-six.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { createDatabase } from '#server/db/create-db.ts';
+import { migrateToLatest } from '#server/db/migrate.ts';
+import { hashToken, newToken } from '#server/lib/tokens.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { insertDevice } from '#server/modules/devices/devices.repository.ts';
+import { ensureUser } from '#server/modules/users/users.repository.ts';
 
-const { values } = parseArgs({ options: { kills: { type: 'string', default: '50' }, seed: { type: 'string', default: '7' } } });
+const { values } = parseArgs({
+  options: { kills: { type: 'string', default: '50' }, seed: { type: 'string', default: '7' } },
+});
 const kills = Number(values.kills);
 let rnd = Number(values.seed) || 7;
 const random = () => (rnd = (rnd * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -108,7 +110,11 @@ function upload(key: string, body: Buffer): Promise<number> {
       method: 'PUT',
       path: `/api/device/v1/sessions/${encodeURIComponent(track!)}/${date}/${file}`,
       agent: false,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': body.length, authorization: `Bearer ${tokens.get(device!)}` },
+      headers: {
+        'content-type': 'text/plain; charset=utf-8',
+        'content-length': body.length,
+        authorization: `Bearer ${tokens.get(device!)}`,
+      },
     });
     req.on('response', (res) => {
       res.resume();
@@ -165,13 +171,19 @@ function check(round: number): string[] {
         const file = path.join(blobsDir, key);
         if (!existsSync(file)) problems.push(`${key}: indexed, but no blob`);
         else if (md5(readFileSync(file)) !== indexMd5) problems.push(`${key}: blob and index differ`);
-        const count = kind === 'lap' ? (db.prepare('select count(*) as n from laps where session_id = ?').get(row.id) as { n: number }).n : row.sample_count;
-        if (version && count !== version.indexed) problems.push(`${key}: ${count} indexed, the version holds ${version.indexed}`);
-        if (kind === 'lap' && row.lap_count !== count) problems.push(`${key}: lap_count ${row.lap_count} but ${count} laps`);
+        const count =
+          kind === 'lap'
+            ? (db.prepare('select count(*) as n from laps where session_id = ?').get(row.id) as { n: number }).n
+            : row.sample_count;
+        if (version && count !== version.indexed)
+          problems.push(`${key}: ${count} indexed, the version holds ${version.indexed}`);
+        if (kind === 'lap' && row.lap_count !== count)
+          problems.push(`${key}: lap_count ${row.lap_count} but ${count} laps`);
       }
     }
     for (const key of versions.keys()) {
-      if (existsSync(path.join(blobsDir, key)) && !known.has(key)) problems.push(`${key}: a blob the index does not know`);
+      if (existsSync(path.join(blobsDir, key)) && !known.has(key))
+        problems.push(`${key}: a blob the index does not know`);
     }
     const pending = (db.prepare('select count(*) as n from upload_intents').get() as { n: number }).n;
     if (pending) problems.push(`${pending} interrupted upload(s) left pending after start-up`);

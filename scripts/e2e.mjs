@@ -5,10 +5,17 @@ import { ensureChromium } from './ensure-chromium.mjs';
 
 const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
 ensureChromium();
-execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit', env });
+execFileSync(
+  process.execPath,
+  ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+  { stdio: 'inherit', env },
+);
 rmSync(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data', { recursive: true, force: true });
 try {
-  execFileSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...process.argv.slice(2)], { stdio: 'inherit', env });
+  execFileSync(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env,
+  });
 } catch {
   process.exit(1);
 }

@@ -9,7 +9,10 @@ export function ensureChromium() {
   console.log(`[test] ${CHROMIUM} missing: installing Debian's chromium package`);
   const sudo = process.getuid && process.getuid() !== 0 ? ['sudo'] : [];
   const run = (args) =>
-    execFileSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   run(['apt-get', 'update']);
   run(['apt-get', 'install', '-y', 'chromium']);
   if (!existsSync(CHROMIUM)) throw new Error(`chromium installed but ${CHROMIUM} is still missing`);

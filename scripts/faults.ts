@@ -16,15 +16,15 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import SQLite from 'better-sqlite3';
 // @ts-expect-error -- s3rver ships no types; only the constructor, run() and close() are used.
 import S3rver from 's3rver';
-import { generateSession, type GeneratedSession } from '../core/sim/session-generator';
-import { createDatabase } from '../server/src/db/create-db';
-import { migrateToLatest } from '../server/src/db/migrate';
-import { uploadWithRetry } from '../server/src/cli/simulate';
-import { hashToken, newToken } from '../server/src/lib/tokens';
-import { loadTracks } from '../server/src/lib/track-files';
-import { insertDevice } from '../server/src/modules/devices/devices.repository';
-import { ensureUser } from '../server/src/modules/users/users.repository';
-import { Browser, freePort } from '../server/test/test-server';
+import { generateSession, type GeneratedSession } from '#core/sim/session-generator.ts';
+import { createDatabase } from '#server/db/create-db.ts';
+import { migrateToLatest } from '#server/db/migrate.ts';
+import { uploadWithRetry } from '#server/cli/simulate.ts';
+import { hashToken, newToken } from '#server/lib/tokens.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { insertDevice } from '#server/modules/devices/devices.repository.ts';
+import { ensureUser } from '#server/modules/users/users.repository.ts';
+import { Browser, freePort } from '#test/test-server.ts';
 import { startPostgres } from './postgres.mjs';
 import { startServerProcess } from './server-process';
 
@@ -67,7 +67,8 @@ async function startServer(env: Record<string, string>): Promise<Running> {
   await database.close();
   const { child, base } = await startServerProcess({ LOG_LEVEL: 'fatal', ...env });
   child.once('exit', (code, signal) => {
-    if (signal !== 'SIGTERM') problems.push(`the server process ended by itself (${code ?? signal}): an app restart would have been needed`);
+    if (signal !== 'SIGTERM')
+      problems.push(`the server process ended by itself (${code ?? signal}): an app restart would have been needed`);
   });
   return {
     base,
@@ -82,7 +83,8 @@ async function startServer(env: Record<string, string>): Promise<Running> {
 }
 
 const sessionPath = (date: string) => `/api/devices/${DEVICE}/sessions/${encodeURIComponent(track.name)}/${date}`;
-const uploadUrl = (base: string, date: string, file: string) => new URL(`${base}/api/device/v1/sessions/${encodeURIComponent(track.name)}/${date}/${file}`);
+const uploadUrl = (base: string, date: string, file: string) =>
+  new URL(`${base}/api/device/v1/sessions/${encodeURIComponent(track.name)}/${date}/${file}`);
 
 /** A device uploading a session with the spec's back-off (the simulator's code). */
 async function deviceUploads(server: Running, s: { date: string; files: GeneratedSession }): Promise<void> {
@@ -91,7 +93,13 @@ async function deviceUploads(server: Running, s: { date: string; files: Generate
     ['gps.six', s.files.gpsSix],
     ['lap.six', s.files.lapSix],
   ] as const) {
-    const res = await uploadWithRetry(uploadUrl(server.base, s.date, file), server.token, Buffer.from(body), file, quiet);
+    const res = await uploadWithRetry(
+      uploadUrl(server.base, s.date, file),
+      server.token,
+      Buffer.from(body),
+      file,
+      quiet,
+    );
     if (res.status !== 200) problems.push(`upload of ${s.date}/${file} ended with HTTP ${res.status}`);
   }
 }
@@ -108,7 +116,9 @@ async function checkNothingLost(server: Running, rider: Browser, uploaded: typeo
       const text = await res.text();
       const sent = file === 'gps.six' ? s.files.gpsSix : s.files.lapSix;
       if (res.status !== 200 || md5(text) !== md5(sent))
-        problems.push(`session ${s.date}/${file}: HTTP ${res.status}, ${md5(text) === md5(sent) ? 'same' : 'other'} bytes than sent`);
+        problems.push(
+          `session ${s.date}/${file}: HTTP ${res.status}, ${md5(text) === md5(sent) ? 'same' : 'other'} bytes than sent`,
+        );
       checked++;
     }
   }
@@ -126,7 +136,12 @@ function readWhile(rider: Browser, date: string, until: () => boolean) {
       try {
         const res = await rider.request(`${sessionPath(date)}/laps`);
         await res.arrayBuffer();
-        key = res.status === 503 ? (res.headers.get('retry-after') ? '503 with Retry-After' : '503 without Retry-After') : String(res.status);
+        key =
+          res.status === 503
+            ? res.headers.get('retry-after')
+              ? '503 with Retry-After'
+              : '503 without Retry-After'
+            : String(res.status);
         if (res.status === 200) goods.push(t);
       } catch (err) {
         key = `no answer (${(err as Error).message})`;
@@ -168,16 +183,25 @@ async function postgresRestart(): Promise<void> {
     await reads.done;
     const recovered = reads.firstGoodAfter(upAt);
     note(`   rider's reads: ${[...reads.seen].map(([k, v]) => `${v}× ${k}`).join(', ')}`);
-    for (const key of reads.seen.keys()) if (key !== '200' && key !== '503 with Retry-After') problems.push(`PostgreSQL restart: a read answered ${key}`);
+    for (const key of reads.seen.keys())
+      if (key !== '200' && key !== '503 with Retry-After') problems.push(`PostgreSQL restart: a read answered ${key}`);
     if (recovered === undefined || recovered - upAt > RECOVERY_LIMIT_MS)
       problems.push(`PostgreSQL restart: reads not back within ${RECOVERY_LIMIT_MS / 1000} s of PostgreSQL`);
-    else note(`   reads answered 200 again ${((recovered - upAt) / 1000).toFixed(1)} s after PostgreSQL was back, with no restart of the app`);
+    else
+      note(
+        `   reads answered 200 again ${((recovered - upAt) / 1000).toFixed(1)} s after PostgreSQL was back, with no restart of the app`,
+      );
     const checked = await checkNothingLost(server, rider, sessions.slice(0, 4));
     const database = createDatabase({ dataDir, databaseUrl: pg.url });
     const halfDone = await database.db.selectFrom('upload_intents').select('blob_key').execute();
     await database.close();
-    if (halfDone.length) problems.push(`PostgreSQL restart: ${halfDone.length} upload(s) half indexed: ${halfDone.map((r) => r.blob_key).join(', ')}`);
-    note(`   lost: ${problems.length ? 'see below' : `nothing (${checked} files of 4 sessions byte for byte, no upload half indexed)`}`);
+    if (halfDone.length)
+      problems.push(
+        `PostgreSQL restart: ${halfDone.length} upload(s) half indexed: ${halfDone.map((r) => r.blob_key).join(', ')}`,
+      );
+    note(
+      `   lost: ${problems.length ? 'see below' : `nothing (${checked} files of 4 sessions byte for byte, no upload half indexed)`}`,
+    );
   } finally {
     await server.stop();
     pg.stop();
@@ -196,7 +220,12 @@ async function s3Outage(): Promise<void> {
   };
   let s3 = await startS3();
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const client = new S3Client({
+    region: 'us-east-1',
+    endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   await client.send(new CreateBucketCommand({ Bucket: 'faults' }));
   client.destroy();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-faults-s3data-'));
@@ -223,22 +252,31 @@ async function s3Outage(): Promise<void> {
       body: sessions[4]!.files.lapSix,
     });
     const body = (await attempt.json()) as { code?: string; message?: string };
-    note(`   an upload during the outage: HTTP ${attempt.status}, Retry-After ${attempt.headers.get('retry-after')}, "${body.message}"`);
+    note(
+      `   an upload during the outage: HTTP ${attempt.status}, Retry-After ${attempt.headers.get('retry-after')}, "${body.message}"`,
+    );
     if (attempt.status !== 503 || !attempt.headers.get('retry-after'))
-      problems.push(`S3 outage: an upload answered ${attempt.status} (Retry-After ${attempt.headers.get('retry-after')}), not 503 with Retry-After`);
+      problems.push(
+        `S3 outage: an upload answered ${attempt.status} (Retry-After ${attempt.headers.get('retry-after')}), not 503 with Retry-After`,
+      );
     // The device keeps trying with the spec's back-off while the store is away.
     const retried = deviceUploads(server, sessions[4]!);
     const reads = readWhile(rider, sessions[0]!.date, () => Date.now() - downAt > S3_DOWN_S * 1000);
     await reads.done;
     note(`   indexed laps read during the outage: ${[...reads.seen].map(([k, v]) => `${v}× ${k}`).join(', ')}`);
-    for (const key of reads.seen.keys()) if (key !== '200') problems.push(`S3 outage: reading indexed laps answered ${key}`);
+    for (const key of reads.seen.keys())
+      if (key !== '200') problems.push(`S3 outage: reading indexed laps answered ${key}`);
     s3 = await startS3();
     const upAt = Date.now();
     note(`   S3 server back after ${((upAt - downAt) / 1000).toFixed(1)} s`);
     await retried;
-    note(`   the device's retried upload went through ${((Date.now() - upAt) / 1000).toFixed(1)} s after the store was back`);
+    note(
+      `   the device's retried upload went through ${((Date.now() - upAt) / 1000).toFixed(1)} s after the store was back`,
+    );
     const checked = await checkNothingLost(server, rider, [sessions[0]!, sessions[4]!]);
-    note(`   lost: ${problems.length ? 'see below' : `nothing (${checked} files byte for byte; every object in the bucket is the bytes its index names)`}`);
+    note(
+      `   lost: ${problems.length ? 'see below' : `nothing (${checked} files byte for byte; every object in the bucket is the bytes its index names)`}`,
+    );
   } finally {
     await server.stop();
     await s3.close().catch(() => undefined);
@@ -251,7 +289,9 @@ async function diskFull(): Promise<void> {
   note('3. The data directory full (embedded setup)');
   const mountPoint = mkdtempSync(path.join(os.tmpdir(), 'voltas-faults-disk-'));
   const mounted =
-    process.getuid?.() === 0 ? spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=24m,mode=0700', 'tmpfs', mountPoint], { encoding: 'utf8' }) : undefined;
+    process.getuid?.() === 0
+      ? spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=24m,mode=0700', 'tmpfs', mountPoint], { encoding: 'utf8' })
+      : undefined;
   if (!mounted || mounted.status !== 0) {
     note(
       `   skipped: a small filesystem is needed and ${mounted ? `mount failed (${mounted.stderr.trim() || mounted.status})` : 'only root may mount one here'}`,
@@ -291,12 +331,15 @@ async function diskFull(): Promise<void> {
     });
     const body = (await attempt.json()) as { code?: string; message?: string };
     note(`   an upload on the full disk: HTTP ${attempt.status}, "${body.message}"`);
-    if (attempt.status !== 507) problems.push(`full disk: an upload answered ${attempt.status} (${body.code}), not 507`);
+    if (attempt.status !== 507)
+      problems.push(`full disk: an upload answered ${attempt.status} (${body.code}), not 507`);
     const stillThere = await checkNothingLost(server, rider, [sessions[0]!]);
     const check = new SQLite(path.join(dataDir, 'voltas.sqlite'), { readonly: true });
     const integrity = check.pragma('integrity_check', { simple: true });
     check.close();
-    note(`   while full: the earlier session reads back byte for byte (${stillThere} files), SQLite integrity_check: ${String(integrity)}`);
+    note(
+      `   while full: the earlier session reads back byte for byte (${stillThere} files), SQLite integrity_check: ${String(integrity)}`,
+    );
     if (integrity !== 'ok') problems.push(`full disk: SQLite integrity_check says ${String(integrity)}`);
     rmSync(filler);
     note('   space freed');

@@ -1,11 +1,11 @@
 // The import fuzz targets' work, run in a worker thread with a heap ceiling (fuzz.ts): an input
 // whose read needs more than FUZZ_HEAP_MB fails the run, as it would fail its import.
 import { parentPort } from 'node:worker_threads';
-import { AppError } from '../core/errors';
-import { GPS_COLUMN_KEYS } from '../core/formats/gps-columns';
-import { parseGpsSix } from '../core/formats/gps-six';
-import { ImportReader } from '../core/imports/importer';
-import { gpsSixText, sessionColumns, sessionTrace } from '../core/imports/to-session';
+import { AppError } from '#core/errors.ts';
+import { GPS_COLUMN_KEYS } from '#core/formats/gps-columns.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { ImportReader } from '#core/imports/importer.ts';
+import { gpsSixText, sessionColumns, sessionTrace } from '#core/imports/to-session.ts';
 
 /** The heap one input's read may use (a reading worker has 128 MB for files up to 256 MiB). */
 export const FUZZ_HEAP_MB = 64;
@@ -34,13 +34,15 @@ export function checkImport({ bytes: b, cuts, filename }: FuzzImport): void {
   const trace = sessionTrace(t);
   const six = gpsSixText(sessionColumns(trace, [], new Map()));
   const back = parseGpsSix(six);
-  if (back.problems.length || back.value.count !== t.count) throw new Error(`gps.six of the import does not parse: ${JSON.stringify(back.problems[0])}`);
+  if (back.problems.length || back.value.count !== t.count)
+    throw new Error(`gps.six of the import does not parse: ${JSON.stringify(back.problems[0])}`);
   // The columns are handed to the receiver as that file's parse: they must be what it parses to.
   let from = 0;
   for (const c of sessionColumns(trace, [], new Map(), 100)) {
     for (const k of GPS_COLUMN_KEYS)
       for (let i = 0; i < c.count; i++)
-        if (back.value[k][from + i] !== c[k][i]) throw new Error(`${k}[${from + i}]: wrote ${c[k][i]}, reads back ${back.value[k][from + i]}`);
+        if (back.value[k][from + i] !== c[k][i])
+          throw new Error(`${k}[${from + i}]: wrote ${c[k][i]}, reads back ${back.value[k][from + i]}`);
     from += c.count;
   }
 }

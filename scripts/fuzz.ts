@@ -12,21 +12,23 @@ import fc from 'fast-check';
 import { parseArgs } from 'node:util';
 import { isUtf8 } from 'node:buffer';
 import { Worker } from 'node:worker_threads';
-import { decodeGpsColumns, encodeGpsColumns } from '../core/formats/gps-columns-codec';
-import { ExportFormatError, parseFirebaseExport } from '../core/formats/firebase-export';
-import { ddmmyyyyToIso, isDdmmyyyy, isValidTrackName } from '../core/formats/dates';
-import { decodeSixBody } from '../core/formats/six-lines';
-import { parseGpsSix } from '../core/formats/gps-six';
-import { GPS_COLUMN_KEYS } from '../core/formats/gps-columns';
-import { GpsSixStream } from '../core/formats/gps-six-stream';
-import { parseLapSix } from '../core/formats/lap-six';
-import { toGpx, toRaceRenderCsv } from '../core/formats/exports';
-import { generateSession } from '../core/sim/session-generator';
-import { loadTracks } from '../server/src/lib/track-files';
+import { decodeGpsColumns, encodeGpsColumns } from '#core/formats/gps-columns-codec.ts';
+import { ExportFormatError, parseFirebaseExport } from '#core/formats/firebase-export.ts';
+import { ddmmyyyyToIso, isDdmmyyyy, isValidTrackName } from '#core/formats/dates.ts';
+import { decodeSixBody } from '#core/formats/six-lines.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { GPS_COLUMN_KEYS } from '#core/formats/gps-columns.ts';
+import { GpsSixStream } from '#core/formats/gps-six-stream.ts';
+import { parseLapSix } from '#core/formats/lap-six.ts';
+import { toGpx, toRaceRenderCsv } from '#core/formats/exports.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 import { FUZZ_HEAP_MB, type FuzzAnswer, type FuzzImport } from './fuzz-imports';
-import * as W from '../core/imports/test-support/writers';
+import * as W from '#core/imports/test-support/writers.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261122' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261122' } },
+});
 const runs = Number(values.runs);
 const seed = Number(values.seed);
 if (!Number.isInteger(runs) || runs < 1 || !Number.isInteger(seed)) {
@@ -40,7 +42,9 @@ const validGps = enc.encode(session.gpsSix.split('\n').slice(0, 300).join('\n'))
 const validLap = enc.encode(session.lapSix);
 const validExport = enc.encode(
   JSON.stringify({
-    lapTime: { 'a@b.co': { hardware: ['000000000042'], wifi: 'w', senha: 's', nomePiloto: 'n', numeroMoto: '1', userSeller: '' } },
+    lapTime: {
+      'a@b.co': { hardware: ['000000000042'], wifi: 'w', senha: 's', nomePiloto: 'n', numeroMoto: '1', userSeller: '' },
+    },
     join: { '000000000042': { owner: 'a@b.co', seller: '', up: '1', version: '2', name: 'x' } },
   }),
 );
@@ -58,23 +62,45 @@ const importSamples: [string, string, Uint8Array][] = [
   [
     'GPX 1.0, windows-1252',
     'a.gpx',
-    Uint8Array.from(Buffer.from(W.writeGpx(fewFixes, day, { version: '1.0', encoding: 'windows-1252', name: 'Autódromo' }), 'latin1')),
+    Uint8Array.from(
+      Buffer.from(W.writeGpx(fewFixes, day, { version: '1.0', encoding: 'windows-1252', name: 'Autódromo' }), 'latin1'),
+    ),
   ],
   // Hostile GPX (issue 34): a tag of more attributes than a GPX has, and nesting past the 64 levels read.
   [
     'GPX, a tag of 100 attributes',
     'a.gpx',
-    enc.encode(W.writeGpx(fewFixes, day).replace('</trkseg>', `</trkseg><extensions${Array.from({ length: 100 }, (_, k) => ` a${k}="${k}"`).join('')}/>`)),
+    enc.encode(
+      W.writeGpx(fewFixes, day).replace(
+        '</trkseg>',
+        `</trkseg><extensions${Array.from({ length: 100 }, (_, k) => ` a${k}="${k}"`).join('')}/>`,
+      ),
+    ),
   ],
-  ['GPX, 70 levels deep', 'a.gpx', enc.encode(W.writeGpx(fewFixes, day).replace('</trkseg>', `</trkseg>${'<x>'.repeat(67)}${'</x>'.repeat(67)}`))],
+  [
+    'GPX, 70 levels deep',
+    'a.gpx',
+    enc.encode(W.writeGpx(fewFixes, day).replace('</trkseg>', `</trkseg>${'<x>'.repeat(67)}${'</x>'.repeat(67)}`)),
+  ],
   ['RaceChrono CSV v3', 'a.csv', enc.encode(W.writeRaceChrono(fewFixes, day))],
-  ['VBO', 'a.vbo', enc.encode(W.writeVbo(fewFixes, day, { gate: { a: { lat: -23.7, lon: -46.69 }, b: { lat: -23.7001, lon: -46.6901 } } }))],
+  [
+    'VBO',
+    'a.vbo',
+    enc.encode(
+      W.writeVbo(fewFixes, day, { gate: { a: { lat: -23.7, lon: -46.69 }, b: { lat: -23.7001, lon: -46.6901 } } }),
+    ),
+  ],
   ['AiM CSV', 'a.csv', enc.encode(W.writeAim(fewFixes, day, session.laps.slice(0, 3), 10))],
   ['NMEA 0183', 'a.nmea', enc.encode(W.writeNmea(fewFixes, day))],
   [
     'SpeedAngle .sa',
     'a.sa',
-    enc.encode(W.writeSpeedAngle(fewFixes, day, session.laps.slice(0, 3), { a: { lat: -23.7, lon: -46.69 }, b: { lat: -23.7001, lon: -46.6901 } })),
+    enc.encode(
+      W.writeSpeedAngle(fewFixes, day, session.laps.slice(0, 3), {
+        a: { lat: -23.7, lon: -46.69 },
+        b: { lat: -23.7001, lon: -46.6901 },
+      }),
+    ),
   ],
   ['TrackAddict CSV', 'a.csv', enc.encode(W.writeTrackAddict(acrossLap, day, session.laps))],
   [
@@ -92,11 +118,16 @@ class ImportWorker {
 
   read(input: FuzzImport): Promise<FuzzAnswer> {
     if (!this.worker) {
-      const w = new Worker(new URL('./fuzz-imports-worker.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: FUZZ_HEAP_MB } });
+      const w = new Worker(new URL('./fuzz-imports-worker.mjs', import.meta.url), {
+        resourceLimits: { maxOldGenerationSizeMb: FUZZ_HEAP_MB },
+      });
       w.on('message', (a: FuzzAnswer) => this.settle((p) => p.resolve(a)));
       w.on('error', (err: Error & { code?: string }) => {
         this.worker = undefined;
-        const why = err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `the read needed more than ${FUZZ_HEAP_MB} MB of heap` : err.message;
+        const why =
+          err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+            ? `the read needed more than ${FUZZ_HEAP_MB} MB of heap`
+            : err.message;
         this.settle((p) => p.reject(new Error(why)));
       });
       this.worker = w;
@@ -156,7 +187,11 @@ function repeatedLineTarget(): Target {
 
 /** A valid file with a few edits: bytes replaced or inserted, a cut, a slice repeated. */
 function mutated(base: Uint8Array): fc.Arbitrary<Uint8Array> {
-  const edit = fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('set', 'insert', 'cut', 'repeat', 'delete'));
+  const edit = fc.tuple(
+    fc.nat(),
+    fc.integer({ min: 0, max: 255 }),
+    fc.constantFrom('set', 'insert', 'cut', 'repeat', 'delete'),
+  );
   return fc.array(edit, { minLength: 1, maxLength: 6 }).map((edits) => {
     let b = base;
     for (const [at, byte, op] of edits) {
@@ -166,8 +201,10 @@ function mutated(base: Uint8Array): fc.Arbitrary<Uint8Array> {
         b[i % b.length] = byte;
       } else if (op === 'insert') b = Uint8Array.from([...b.subarray(0, i), byte, ...b.subarray(i)]);
       else if (op === 'cut') b = b.subarray(0, i);
-      else if (op === 'delete') b = Uint8Array.from([...b.subarray(0, i), ...b.subarray(Math.min(b.length, i + (byte % 40)))]);
-      else if (op === 'repeat') b = Uint8Array.from([...b.subarray(0, i), ...b.subarray(i, i + (byte % 200)), ...b.subarray(i)]);
+      else if (op === 'delete')
+        b = Uint8Array.from([...b.subarray(0, i), ...b.subarray(Math.min(b.length, i + (byte % 40)))]);
+      else if (op === 'repeat')
+        b = Uint8Array.from([...b.subarray(0, i), ...b.subarray(i, i + (byte % 200)), ...b.subarray(i)]);
     }
     return b;
   });
@@ -181,7 +218,9 @@ const bytesArb = (base: Uint8Array) =>
     { weight: 1, arbitrary: fc.string({ maxLength: 500, unit: 'grapheme' }).map((s) => enc.encode(s)) },
     {
       weight: 1,
-      arbitrary: fc.string({ maxLength: 300, unit: fc.constantFrom('|', ',', '.', '-', '\n', '\r', '0', '9', 'A', ' ', '\u0000') }).map((s) => enc.encode(s)),
+      arbitrary: fc
+        .string({ maxLength: 300, unit: fc.constantFrom('|', ',', '.', '-', '\n', '\r', '0', '9', 'A', ' ', '\u0000') })
+        .map((s) => enc.encode(s)),
     },
   );
 

@@ -11,11 +11,11 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseGpsSix } from '../core/formats/gps-six';
-import { writeRaceChrono } from '../core/imports/test-support/writers';
-import { generateSession } from '../core/sim/session-generator';
-import { loadTracks } from '../server/src/lib/track-files';
-import { Browser } from '../server/test/test-server';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { writeRaceChrono } from '#core/imports/test-support/writers.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { Browser } from '#test/test-server.ts';
 import { startServerProcess } from './server-process';
 
 const { values } = parseArgs({ options: { mb: { type: 'string', default: '256' } } });
@@ -65,7 +65,10 @@ function postFile(): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       new URL('/api/imports?filename=session.csv', base),
-      { method: 'POST', headers: { cookie: rider.cookieHeader(), 'content-type': 'text/csv', 'content-length': statSync(file).size } },
+      {
+        method: 'POST',
+        headers: { cookie: rider.cookieHeader(), 'content-type': 'text/csv', 'content-length': statSync(file).size },
+      },
       (res) => {
         let body = '';
         res.setEncoding('utf8');

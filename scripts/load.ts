@@ -11,16 +11,18 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateSession } from '../core/sim/session-generator';
-import { createDatabase } from '../server/src/db/create-db';
-import { migrateToLatest } from '../server/src/db/migrate';
-import { hashToken, newToken } from '../server/src/lib/tokens';
-import { loadTracks } from '../server/src/lib/track-files';
-import { insertDevice } from '../server/src/modules/devices/devices.repository';
-import { ensureUser } from '../server/src/modules/users/users.repository';
-import { Browser } from '../server/test/test-server';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { createDatabase } from '#server/db/create-db.ts';
+import { migrateToLatest } from '#server/db/migrate.ts';
+import { hashToken, newToken } from '#server/lib/tokens.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { insertDevice } from '#server/modules/devices/devices.repository.ts';
+import { ensureUser } from '#server/modules/users/users.repository.ts';
+import { Browser } from '#test/test-server.ts';
 
-const { values } = parseArgs({ options: { clients: { type: 'string', default: '200' }, seconds: { type: 'string', default: '60' } } });
+const { values } = parseArgs({
+  options: { clients: { type: 'string', default: '200' }, seconds: { type: 'string', default: '60' } },
+});
 const CLIENTS = Number(values.clients);
 const SECONDS = Number(values.seconds);
 if (!(CLIENTS > 0 && SECONDS > 0)) {
@@ -59,7 +61,14 @@ const base = `http://127.0.0.1:${port}`;
 // TRUST_PROXY: each client comes with an address of its own (X-Forwarded-For), as behind a
 // proxy at a track, so per-address sign-in limits apply per rider, not to the whole test.
 const child: ChildProcess = spawn(process.execPath, ['bin/voltas.mjs', 'serve'], {
-  env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'error', TRUST_PROXY: '1' },
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'error',
+    TRUST_PROXY: '1',
+  },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 await new Promise<void>((resolve, reject) => {
@@ -143,8 +152,14 @@ async function rider(i: number): Promise<void> {
     n++;
 
     if (r < 0.55) await timed('laps', () => client.request(`${sessionPath}/laps`));
-    else if (r < 0.75) await timed('gps.bin', () => client.request(`${sessionPath}/gps.bin`, { headers: { 'accept-encoding': 'gzip' } }));
-    else if (r < 0.85) await timed('upload', () => upload(i, `${String(2 + (n % 27)).padStart(2, '0')}112026`, sessionFiles[n % 3]!.lapSix));
+    else if (r < 0.75)
+      await timed('gps.bin', () =>
+        client.request(`${sessionPath}/gps.bin`, { headers: { 'accept-encoding': 'gzip' } }),
+      );
+    else if (r < 0.85)
+      await timed('upload', () =>
+        upload(i, `${String(2 + (n % 27)).padStart(2, '0')}112026`, sessionFiles[n % 3]!.lapSix),
+      );
     else if (r < 0.97) await timed('me', () => client.request('/api/me'));
     else {
       await client.json('/api/auth/logout', { method: 'POST', body: '{}' });
@@ -164,9 +179,12 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
 };
 const total = [...latencies.values()].reduce((sum, xs) => sum + xs.length, 0);
-console.log(`load: ${CLIENTS} clients for ${seconds.toFixed(0)} s: ${total} requests, ${(total / seconds).toFixed(0)} req/s, ${errors.length} errors`);
+console.log(
+  `load: ${CLIENTS} clients for ${seconds.toFixed(0)} s: ${total} requests, ${(total / seconds).toFixed(0)} req/s, ${errors.length} errors`,
+);
 console.log('| kind | requests | p50 ms | p99 ms |\n|---|---|---|---|');
-for (const [kind, xs] of latencies) console.log(`| ${kind} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 99).toFixed(1)} |`);
+for (const [kind, xs] of latencies)
+  console.log(`| ${kind} | ${xs.length} | ${pct(xs, 50).toFixed(1)} | ${pct(xs, 99).toFixed(1)} |`);
 // Memory: the first fifth of the run warms caches and pools; after that it should stay level. A
 // leak keeps growing to the end; a heap that steps up once on the way (V8 enlarging its spaces
 // under a faster load) does not: both the whole rise and the rise over the last two thirds count.

@@ -1,7 +1,7 @@
 // Draws the installable app's icons (web/public/icons/), the logo's red lap line on the dark
 // face: run once when the logo changes (`npx tsx scripts/make-icons.ts`); the PNGs are committed.
 import { writeFileSync } from 'node:fs';
-import { Canvas, type Rgb } from '../server/src/lib/track-png';
+import { Canvas, type Rgb } from '#server/lib/track-png.ts';
 
 const FACE: Rgb = [17, 17, 17];
 const RED: Rgb = [211, 47, 47];
@@ -11,7 +11,10 @@ const WHITE: Rgb = [255, 255, 255];
 function curve(): [number, number][] {
   const cubic = (p0: number[], p1: number[], p2: number[], p3: number[], t: number): [number, number] => {
     const u = 1 - t;
-    return [0, 1].map((i) => u ** 3 * p0[i]! + 3 * u * u * t * p1[i]! + 3 * u * t * t * p2[i]! + t ** 3 * p3[i]!) as [number, number];
+    return [0, 1].map((i) => u ** 3 * p0[i]! + 3 * u * u * t * p1[i]! + 3 * u * t * t * p2[i]! + t ** 3 * p3[i]!) as [
+      number,
+      number,
+    ];
   };
   const out: [number, number][] = [];
   for (let k = 0; k <= 40; k++) out.push(cubic([18, 58], [40, 10], [70, 10], [88, 40], k / 40));
@@ -32,7 +35,8 @@ function icon(size: number, safe: number): Buffer {
   // The chequered flag at the line's end.
   const f = 6 * scale;
   const [fx, fy] = at([150, 18]);
-  for (let r = 0; r < 4; r++) for (let q = 0; q < 2; q++) if ((r + q) % 2 === 0) c.disc([fx + q * f + f / 2, fy + r * f + f / 2], f / 2, WHITE);
+  for (let r = 0; r < 4; r++)
+    for (let q = 0; q < 2; q++) if ((r + q) % 2 === 0) c.disc([fx + q * f + f / 2, fy + r * f + f / 2], f / 2, WHITE);
   return c.png();
 }
 

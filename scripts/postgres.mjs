@@ -71,7 +71,8 @@ export async function startPostgres() {
   pgRun(bin, ['initdb', '-D', data, '-U', 'app', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
   const port = await freePort();
   const options = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
-  const startServer = () => pgRun(bin, ['pg_ctl', '-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', 'start']);
+  const startServer = () =>
+    pgRun(bin, ['pg_ctl', '-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', 'start']);
   startServer();
   let stopped = false;
   const stop = () => {

@@ -1,6 +1,6 @@
 // The real server in a process of its own, for the scripts that load, break or abuse it.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from '../server/test/test-server';
+import { freePort } from '#test/test-server.ts';
 
 /** Starts `voltas serve` on a free loopback port with `env`; resolves once it listens. */
 export async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {

@@ -29,7 +29,8 @@ function step(name, args, limitMinutes, extraEnv = {}) {
   const stepEnv = {
     ...env,
     ...extraEnv,
-    NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --report-on-signal --report-signal=SIGUSR2 --report-directory=${HANG_REPORTS}`.trim(),
+    NODE_OPTIONS:
+      `${env.NODE_OPTIONS ?? ''} --report-on-signal --report-signal=SIGUSR2 --report-directory=${HANG_REPORTS}`.trim(),
   };
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { stdio: 'inherit', env: stepEnv, detached: true });
@@ -43,14 +44,18 @@ function step(name, args, limitMinutes, extraEnv = {}) {
     };
     const timer = setTimeout(() => {
       timedOut = true;
-      console.error(`[test] ${name} TIMED OUT after ${limitMinutes} min (a test or worker hung); diagnostic reports go to ${HANG_REPORTS}`);
+      console.error(
+        `[test] ${name} TIMED OUT after ${limitMinutes} min (a test or worker hung); diagnostic reports go to ${HANG_REPORTS}`,
+      );
       signal('SIGUSR2');
       setTimeout(() => signal('SIGKILL'), 5000);
     }, limitMinutes * 60_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       const result = timedOut ? 'timeout' : code === 0 ? 'ok' : 'failed';
-      console.log(`[test] ${name} ${result === 'ok' ? 'ok' : result.toUpperCase()} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      console.log(
+        `[test] ${name} ${result === 'ok' ? 'ok' : result.toUpperCase()} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
       resolve(result);
     });
   });
@@ -70,10 +75,17 @@ let failed = 0;
 
 if (want('format'))
   ok =
-    (await step('format (Prettier; npm run format fixes it)', ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level', 'warn'], 5)) === 'ok' &&
-    ok;
-if (want('typecheck')) ok = (await step('typecheck', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], 5)) === 'ok' && ok;
-if (want('lint')) ok = (await step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0'], 5)) === 'ok' && ok;
+    (await step(
+      'format (Prettier; npm run format fixes it)',
+      ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level', 'warn'],
+      5,
+    )) === 'ok' && ok;
+// One project per part: core sees neither Node nor the DOM, the server no DOM, the web no Node.
+if (want('typecheck'))
+  for (const project of ['core', 'server', 'web', '.'])
+    ok = (await step(`typecheck ${project}`, ['node_modules/typescript/bin/tsc', '-p', project], 5)) === 'ok' && ok;
+if (want('lint'))
+  ok = (await step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0'], 5)) === 'ok' && ok;
 
 /** The test files a Vitest run started and never finished (its progress reporter's lines). */
 function unfinished(progressFile) {
@@ -109,7 +121,9 @@ async function vitestRun(name, filters, jsonFile, extraEnv = {}) {
   const result = await step(name, vitest, 6, { ...extraEnv, VOLTAS_PROGRESS_FILE: progressFile });
   if (result === 'timeout') {
     const hung = unfinished(progressFile);
-    console.error(`[test] ${name} hung in: ${hung.length ? hung.join(', ') : 'no test file (after the last one ended: a worker or the runner itself)'}`);
+    console.error(
+      `[test] ${name} hung in: ${hung.length ? hung.join(', ') : 'no test file (after the last one ended: a worker or the runner itself)'}`,
+    );
     failed += Math.max(1, hung.length);
   }
   const report = readJson(jsonFile);
@@ -151,12 +165,26 @@ async function scriptStep(name, args, limitMinutes) {
   else failed += 1;
   return result === 'ok';
 }
-if (want('fuzz')) ok = (await scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 5)) && ok;
+if (want('fuzz'))
+  ok = (await scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 5)) && ok;
 if (want('crash')) ok = (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 5)) && ok;
-if (want('load')) ok = (await scriptStep('load (50 clients, 10 s)', ['scripts/load.ts', '--clients', '50', '--seconds', '10'], 5)) && ok;
-if (want('faults')) ok = (await scriptStep('faults (PostgreSQL restart, S3 away, full disk; 3 s outages)', ['scripts/faults.ts', '--outage', '3'], 5)) && ok;
+if (want('load'))
+  ok =
+    (await scriptStep('load (50 clients, 10 s)', ['scripts/load.ts', '--clients', '50', '--seconds', '10'], 5)) && ok;
+if (want('faults'))
+  ok =
+    (await scriptStep(
+      'faults (PostgreSQL restart, S3 away, full disk; 3 s outages)',
+      ['scripts/faults.ts', '--outage', '3'],
+      5,
+    )) && ok;
 if (want('abuse'))
-  ok = (await scriptStep('abuse (one rider hammering heavy reads, 8 s)', ['scripts/abuse.ts', '--samples', '300000', '--seconds', '8'], 5)) && ok;
+  ok =
+    (await scriptStep(
+      'abuse (one rider hammering heavy reads, 8 s)',
+      ['scripts/abuse.ts', '--samples', '300000', '--seconds', '8'],
+      5,
+    )) && ok;
 
 if (want('e2e')) {
   rmSync('.tmp/playwright.json', { force: true });

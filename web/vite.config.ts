@@ -40,7 +40,14 @@ export default defineConfig(({ mode }) => ({
     // zod with its JIT off, so that no page load reports a CSP violation (build/zod-jitless.ts).
     alias: [
       { find: /^zod$/, replacement: path.resolve(here, 'build/zod-jitless.ts') },
-      ...(mode === 'production' ? [{ find: /^react-router$/, replacement: path.resolve(here, '../node_modules/react-router/dist/production/index.mjs') }] : []),
+      ...(mode === 'production'
+        ? [
+            {
+              find: /^react-router$/,
+              replacement: path.resolve(here, '../node_modules/react-router/dist/production/index.mjs'),
+            },
+          ]
+        : []),
     ],
   },
   build: {

@@ -63,7 +63,9 @@ export function analyzeGps(c: GpsColumns): SessionGpsAnalysis {
   }
   const totalMs = laps.reduce((a, l) => a + l.durationMs, 0);
   const sampleRateHz = totalMs > 0 ? (laps.reduce((a, l) => a + (l.end - l.start - 1), 0) * 1000) / totalMs : 0;
-  for (const l of laps) l.weakFix = l.minSatellites < WEAK_FIX_SATELLITES || (sampleRateHz > 0 && l.sampleRateHz < WEAK_RATE_SHARE * sampleRateHz);
+  for (const l of laps)
+    l.weakFix =
+      l.minSatellites < WEAK_FIX_SATELLITES || (sampleRateHz > 0 && l.sampleRateHz < WEAK_RATE_SHARE * sampleRateHz);
   let top = -1;
   let maxRoll = -Infinity;
   let minRoll = Infinity;
@@ -175,7 +177,11 @@ function timeAtDistance(dist: Float64Array, time: Float64Array, d: number, from:
  * its elapsed time minus the reference's elapsed time at the same distance (seconds; positive =
  * slower). A lap against itself is 0 everywhere.
  */
-export function deltaAgainst(c: GpsColumns, lap: LapSegment, reference: LapSegment): { distance: Float64Array; delta: Float64Array } {
+export function deltaAgainst(
+  c: GpsColumns,
+  lap: LapSegment,
+  reference: LapSegment,
+): { distance: Float64Array; delta: Float64Array } {
   const dist = lapDistances(c, lap);
   const time = lapTimes(c, lap);
   const refDist = lapDistances(c, reference);

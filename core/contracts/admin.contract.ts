@@ -38,7 +38,11 @@ export const deviceTokenResponseSchema = z.object({ id: z.string(), token: z.str
  * A change of a device's owner revokes its token: the new one comes back once, to load into the
  * device (null when the owner did not change and the token stays).
  */
-export const ownerChangeResponseSchema = z.object({ ok: z.literal(true), id: z.string(), token: z.string().nullable() });
+export const ownerChangeResponseSchema = z.object({
+  ok: z.literal(true),
+  id: z.string(),
+  token: z.string().nullable(),
+});
 export const disableUserSchema = z.object({ disabled: z.boolean() });
 export const setRolesSchema = z.object({ adm: z.boolean(), seller: z.boolean() });
 export const emailParamsSchema = z.object({ email: z.string().max(254) });

@@ -14,7 +14,18 @@ export const importQuerySchema = z.object({
 });
 
 export const importWarningSchema = z.object({
-  code: z.enum(['truncated', 'badLines', 'badChecksums', 'backwards', 'duplicates', 'jumps', 'gaps', 'fileLineUnused', 'leanCalculated', 'sameRecording']),
+  code: z.enum([
+    'truncated',
+    'badLines',
+    'badChecksums',
+    'backwards',
+    'duplicates',
+    'jumps',
+    'gaps',
+    'fileLineUnused',
+    'leanCalculated',
+    'sameRecording',
+  ]),
   count: z.number().int().optional(),
   line: z.number().int().optional(),
   /** For 'sameRecording': the name of the file imported before that holds the same recording. */

@@ -15,7 +15,9 @@ export const profileInputSchema = z.object({
   // A Wi-Fi password is kept exactly as typed: spaces may be part of it.
   senha: z.string({ error: 'required' }).min(1, { error: 'required' }).max(PROFILE_LIMITS.senha, { error: 'tooLong' }),
   nomePiloto: required(PROFILE_LIMITS.nomePiloto),
-  numeroMoto: required(PROFILE_LIMITS.numeroMoto).pipe(z.string().regex(/^[0-9A-Za-z-]+$/, { error: 'invalidBikeNumber' })),
+  numeroMoto: required(PROFILE_LIMITS.numeroMoto).pipe(
+    z.string().regex(/^[0-9A-Za-z-]+$/, { error: 'invalidBikeNumber' }),
+  ),
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 

@@ -58,7 +58,12 @@ export const cornerProgressResponseSchema = z.object({
   to: z.string(),
   /** Each corner's best time of each day (its section, as in the ideal lap); positive gain: faster on `to`. */
   corners: z.array(
-    z.object({ corner: z.number().int(), fromSeconds: z.number().nullable(), toSeconds: z.number().nullable(), gainSeconds: z.number().nullable() }),
+    z.object({
+      corner: z.number().int(),
+      fromSeconds: z.number().nullable(),
+      toSeconds: z.number().nullable(),
+      gainSeconds: z.number().nullable(),
+    }),
   ),
   mostImproved: z.number().int().nullable(),
   leastImproved: z.number().int().nullable(),

@@ -7,7 +7,9 @@ export const heatSchema = z.enum(HEATS);
 export const problemSchema = z.object({ line: z.number().int(), field: z.string(), reason: z.string() });
 
 /** A device (12 digits) or a rider's import collection ('imp' + 12 hex digits). */
-export const deviceIdParam = z.string().regex(/^(\d{12}|imp[0-9a-f]{12})$/, 'device id: 12 digits, or an import collection');
+export const deviceIdParam = z
+  .string()
+  .regex(/^(\d{12}|imp[0-9a-f]{12})$/, 'device id: 12 digits, or an import collection');
 export const trackParam = z.string().min(1).max(64);
 export const dateParam = z.string().regex(/^\d{8}$/, 'date: ddmmyyyy');
 
@@ -109,7 +111,12 @@ export const uploadResponseSchema = z.object({
   warnings: z.array(problemSchema),
 });
 
-export const deviceConfigSchema = z.object({ wifi: z.string(), senha: z.string(), nomePiloto: z.string(), numeroMoto: z.string() });
+export const deviceConfigSchema = z.object({
+  wifi: z.string(),
+  senha: z.string(),
+  nomePiloto: z.string(),
+  numeroMoto: z.string(),
+});
 export const deviceStatusInputSchema = z.object({ version: z.string().max(40), up: z.string().max(40) });
 
 export const storageListQuerySchema = z.object({
@@ -188,7 +195,9 @@ export const exportQuerySchema = z.object({
   lap: z.coerce.number().int().min(0).max(1_000_000).optional(),
 });
 
-export const latestSessionSchema = z.object({ device: z.string(), track: z.string(), date: z.string(), updatedAt: z.string(), demo: z.boolean() }).nullable();
+export const latestSessionSchema = z
+  .object({ device: z.string(), track: z.string(), date: z.string(), updatedAt: z.string(), demo: z.boolean() })
+  .nullable();
 
 /** Server-sent event 'session': a session the viewer may see was uploaded or replaced. */
 export const sessionEventSchema = z.object({

@@ -20,7 +20,11 @@ export const createShareBodySchema = z.object({
   /** The link stops working after this many days; absent: until revoked. */
   expiresInDays: z.number().int().min(1).max(MAX_SHARE_DAYS).optional(),
 });
-export const createShareResponseSchema = z.object({ id: z.string(), url: z.string(), expiresAt: z.string().nullable() });
+export const createShareResponseSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  expiresAt: z.string().nullable(),
+});
 
 export const shareSchema = z.object({
   id: z.string(),

@@ -96,8 +96,20 @@ export const segmentDeltaSchema = z.object({
 });
 
 export const trackAnalysisQuerySchema = z.object({
-  lap: z.coerce.number().int().min(1).max(100_000).optional().describe('index of the lap to study (default: the last flying lap)'),
-  reference: z.coerce.number().int().min(1).max(100_000).optional().describe('index of the lap to compare with (default: the best lap)'),
+  lap: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe('index of the lap to study (default: the last flying lap)'),
+  reference: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe('index of the lap to compare with (default: the best lap)'),
 });
 
 export const trackAnalysisResponseSchema = z.object({
@@ -113,7 +125,9 @@ export const trackAnalysisResponseSchema = z.object({
   sections: z.array(sectionSchema),
   bestLap: z.number().int().nullable(),
   idealLapSeconds: z.number().nullable(),
-  idealLap: z.array(z.object({ corner: z.number().int(), seconds: z.number().nullable(), lap: z.number().int().nullable() })),
+  idealLap: z.array(
+    z.object({ corner: z.number().int(), seconds: z.number().nullable(), lap: z.number().int().nullable() }),
+  ),
   /** The sum of the device's four best sectors (lap.six), null without device laps. */
   theoreticalBestSeconds: z.number().nullable(),
   /** The lap studied against its reference: corner figures of both, and the segments largest loss first. */

@@ -31,7 +31,9 @@ export function dateToDdmmyyyy(date: Date): string {
 
 /** Sorts ddmmyyyy strings ascending by date. */
 export function sortDdmmyyyy(dates: readonly string[]): string[] {
-  return [...dates].sort((a, b) => (ddmmyyyyToIso(a) < ddmmyyyyToIso(b) ? -1 : ddmmyyyyToIso(a) > ddmmyyyyToIso(b) ? 1 : 0));
+  return [...dates].sort((a, b) =>
+    ddmmyyyyToIso(a) < ddmmyyyyToIso(b) ? -1 : ddmmyyyyToIso(a) > ddmmyyyyToIso(b) ? 1 : 0,
+  );
 }
 
 /** Track names as path segments: no '/', '..', control characters; 1–64 characters. */

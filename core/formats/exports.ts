@@ -19,7 +19,10 @@ function csvField(s: string): string {
 }
 
 /** RaceRender's column names (Time in seconds from the first exported sample), plus lean and heat; in pieces. */
-export function* raceRenderCsvChunks(c: GpsColumns, range: ExportRange = { start: 0, end: c.count }): Generator<string> {
+export function* raceRenderCsvChunks(
+  c: GpsColumns,
+  range: ExportRange = { start: 0, end: c.count },
+): Generator<string> {
   yield 'Time,Latitude,Longitude,Speed (KPH),Lap,Lean Angle,Satellites,Heat\r\n';
   const t0 = c.timeMs[range.start] ?? 0;
   for (let from = range.start; from < range.end; from += EXPORT_ROWS_PER_CHUNK) {
@@ -47,11 +50,20 @@ export function toRaceRenderCsv(c: GpsColumns, range: ExportRange = { start: 0, 
 }
 
 function xml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 }
 
 /** GPX 1.1 track with UTC times (session date + GPS time of day) and speed (m/s, Garmin TrackPointExtension); in pieces. */
-export function* gpxChunks(c: GpsColumns, meta: { name: string; date: string }, range: ExportRange = { start: 0, end: c.count }): Generator<string> {
+export function* gpxChunks(
+  c: GpsColumns,
+  meta: { name: string; date: string },
+  range: ExportRange = { start: 0, end: c.count },
+): Generator<string> {
   const d = parseDdmmyyyy(meta.date);
   const midnight = d ? Date.UTC(d.y, d.m - 1, d.d) : 0;
   let dayOffset = 0;
@@ -75,6 +87,10 @@ export function* gpxChunks(c: GpsColumns, meta: { name: string; date: string }, 
   yield '</trkseg></trk>\n</gpx>\n';
 }
 
-export function toGpx(c: GpsColumns, meta: { name: string; date: string }, range: ExportRange = { start: 0, end: c.count }): string {
+export function toGpx(
+  c: GpsColumns,
+  meta: { name: string; date: string },
+  range: ExportRange = { start: 0, end: c.count },
+): string {
   return [...gpxChunks(c, meta, range)].join('');
 }

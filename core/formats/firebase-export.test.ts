@@ -37,11 +37,15 @@ describe('parseFirebaseExport', () => {
     });
     expect(r.users[1]).toMatchObject({ hardware: [], adm: '1' });
     expect(r.users[2]).toMatchObject({ hardware: [], adm: '', seller: '' });
-    expect(r.devices).toEqual([{ id: '000000000042', owner: 'ana@exemplo.com', seller: '', up: '1', version: '2.0', name: 'Moto' }]);
+    expect(r.devices).toEqual([
+      { id: '000000000042', owner: 'ana@exemplo.com', seller: '', up: '1', version: '2.0', name: 'Moto' },
+    ]);
   });
 
   it('accepts the __collections__ wrapper of export tools', () => {
-    const r = parseFirebaseExport(JSON.stringify({ __collections__: { lapTime: { 'a@b.co': { hardware: '', __collections__: {} } }, join: {} } }));
+    const r = parseFirebaseExport(
+      JSON.stringify({ __collections__: { lapTime: { 'a@b.co': { hardware: '', __collections__: {} } }, join: {} } }),
+    );
     expect(r.users.map((u) => u.email)).toEqual(['a@b.co']);
   });
 
@@ -86,7 +90,10 @@ describe('parseFirebaseExport', () => {
     const doc = fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }));
     const root = fc.oneof(
       fc.jsonValue({ maxDepth: 3 }),
-      fc.record({ lapTime: fc.dictionary(fc.string(), fc.oneof(doc, fc.jsonValue())), join: fc.dictionary(fc.string(), fc.oneof(doc, fc.jsonValue())) }),
+      fc.record({
+        lapTime: fc.dictionary(fc.string(), fc.oneof(doc, fc.jsonValue())),
+        join: fc.dictionary(fc.string(), fc.oneof(doc, fc.jsonValue())),
+      }),
     );
     fc.assert(
       fc.property(root, (value) => {
@@ -94,7 +101,9 @@ describe('parseFirebaseExport', () => {
           const r = parseFirebaseExport(JSON.stringify(value) ?? '');
           // What comes out is what the importer may rely on, whatever came in.
           return (
-            r.users.every((u) => typeof u.email === 'string' && u.email === u.email.toLowerCase() && u.email.includes('@')) &&
+            r.users.every(
+              (u) => typeof u.email === 'string' && u.email === u.email.toLowerCase() && u.email.includes('@'),
+            ) &&
             r.devices.every((d) => /^\d{12}$/.test(d.id) && typeof d.owner === 'string') &&
             r.skipped.every((s) => typeof s.item === 'string' && typeof s.reason === 'string' && s.reason.length > 0)
           );

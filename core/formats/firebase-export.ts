@@ -81,7 +81,8 @@ function hardware(v: unknown): string[] {
     .flatMap((x) => text(x, 'hardware', 4096).split(','))
     .map((s) => s.trim())
     .filter(Boolean);
-  for (const id of ids) if (!DEVICE_ID.test(id)) throw new Error(`hardware holds "${id.slice(0, 40)}", not a 12-digit device id`);
+  for (const id of ids)
+    if (!DEVICE_ID.test(id)) throw new Error(`hardware holds "${id.slice(0, 40)}", not a 12-digit device id`);
   return [...new Set(ids)].filter((id) => id !== PLACEHOLDER_HARDWARE).sort();
 }
 
@@ -101,7 +102,8 @@ export function parseFirebaseExport(json: string): FirebaseExport {
   } catch (err) {
     throw new ExportFormatError(`not valid JSON (${(err as Error).message}); was the file cut short?`);
   }
-  if (!isObject(root)) throw new ExportFormatError('the export must be a JSON object with the "lapTime" and "join" collections');
+  if (!isObject(root))
+    throw new ExportFormatError('the export must be a JSON object with the "lapTime" and "join" collections');
   const lapTime = collection(root, 'lapTime');
   const join = collection(root, 'join');
   if (!lapTime && !join) throw new ExportFormatError('neither a "lapTime" nor a "join" collection is in the export');

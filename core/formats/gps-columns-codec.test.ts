@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CODEC_COLUMNS, decodeGpsColumns, decodeGpsColumns as decode, encodeGpsColumns, HEADER_BYTES, RAW } from './gps-columns-codec';
+import {
+  CODEC_COLUMNS,
+  decodeGpsColumns,
+  decodeGpsColumns as decode,
+  encodeGpsColumns,
+  HEADER_BYTES,
+  RAW,
+} from './gps-columns-codec';
 import { parseGpsSix } from './gps-six';
 import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from './gps-columns';
 

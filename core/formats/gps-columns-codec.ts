@@ -174,7 +174,9 @@ export function decodeGpsColumns(bytes: Uint8Array, opts: { lazy?: boolean } = {
   if (!opts.lazy) {
     // One buffer for every integer column.
     let wide: Float64Array | undefined;
-    CODEC_COLUMNS.forEach((key, k) => decodeColumn(bytes, offsets[k]!, scales[k]!, count, c[key], () => (wide ??= new Float64Array(count))));
+    CODEC_COLUMNS.forEach((key, k) =>
+      decodeColumn(bytes, offsets[k]!, scales[k]!, count, c[key], () => (wide ??= new Float64Array(count))),
+    );
     return c;
   }
   CODEC_COLUMNS.forEach((key, k) => {
@@ -202,7 +204,11 @@ function checkLayout(bytes: Uint8Array): { count: number; scales: Uint8Array; of
   const scales = new Uint8Array(CODEC_COLUMNS.length);
   for (let k = 0; k < scales.length; k++) {
     const s = bytes[8 + k * 4]!;
-    if ((s > MAX_SCALE && s !== RAW) || (k >= DECIMAL_COLUMNS && s !== 0) || view.getUint32(8 + k * 4, true) >>> 8 !== 0)
+    if (
+      (s > MAX_SCALE && s !== RAW) ||
+      (k >= DECIMAL_COLUMNS && s !== 0) ||
+      view.getUint32(8 + k * 4, true) >>> 8 !== 0
+    )
       throw new RangeError('GPS columns: bad column scale');
     scales[k] = s;
   }
@@ -214,7 +220,8 @@ function checkLayout(bytes: Uint8Array): { count: number; scales: Uint8Array; of
       const n = Math.min(count - from, CODEC_BLOCK);
       if (end >= bytes.byteLength) throw new RangeError('GPS columns: size does not match the count');
       const width = bytes[end]!;
-      if (scales[k] === RAW ? width !== 8 : width !== 1 && width !== 2 && width !== 4) throw new RangeError('GPS columns: bad block width');
+      if (scales[k] === RAW ? width !== 8 : width !== 1 && width !== 2 && width !== 4)
+        throw new RangeError('GPS columns: bad block width');
       end += scales[k] === RAW ? 1 + 8 * n : BLOCK_HEAD + width * (n - 1);
     }
   }
@@ -227,7 +234,14 @@ function checkLayout(bytes: Uint8Array): { count: number; scales: Uint8Array; of
  * value (m / 10^scale for a decimal column, straight into it; an integer column through `wide`,
  * then one typed-array set, which wraps the int32 back into the column's own type).
  */
-function decodeColumn(bytes: Uint8Array, offset: number, scale: number, count: number, target: GpsColumns[GpsColumnKey], wide: () => Float64Array): void {
+function decodeColumn(
+  bytes: Uint8Array,
+  offset: number,
+  scale: number,
+  count: number,
+  target: GpsColumns[GpsColumnKey],
+  wide: () => Float64Array,
+): void {
   if (scale === RAW) {
     for (let from = 0; from < count; from += CODEC_BLOCK) {
       const n = Math.min(count - from, CODEC_BLOCK);

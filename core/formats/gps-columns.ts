@@ -59,7 +59,20 @@ export function allocGpsColumns(capacity: number): GpsColumns {
   };
 }
 
-const GPS_COLUMN_KEYS = ['line', 'lat', 'lon', 'speed', 'satellites', 'timeMs', 'lapCount', 'firstLap', 'heat', 'roll', 'leanFiltered', 'meterSum'] as const;
+const GPS_COLUMN_KEYS = [
+  'line',
+  'lat',
+  'lon',
+  'speed',
+  'satellites',
+  'timeMs',
+  'lapCount',
+  'firstLap',
+  'heat',
+  'roll',
+  'leanFiltered',
+  'meterSum',
+] as const;
 export type GpsColumnKey = (typeof GPS_COLUMN_KEYS)[number];
 export { GPS_COLUMN_KEYS };
 

@@ -36,7 +36,21 @@ describe('gps.six writer', () => {
   it('writes the line as the device does', () => {
     const c = allocGpsColumns(2);
     setSample(c, 0, -23.7012345, -46.6976543, 187.3, 12, 50_511_100, 5, 0, 0, -42.5, -41.8, 1234);
-    setSample(c, 1, asWritten(-0.00000004, 7), 180, asWritten(0.05, 1), 0, 86_399_999, 0, 1, 3, asWritten(-0.04, 1), 0, 2_000_000_000);
+    setSample(
+      c,
+      1,
+      asWritten(-0.00000004, 7),
+      180,
+      asWritten(0.05, 1),
+      0,
+      86_399_999,
+      0,
+      1,
+      3,
+      asWritten(-0.04, 1),
+      0,
+      2_000_000_000,
+    );
     c.count = 2;
     expect(gpsSixLine(c, 0)).toBe('-23.7012345,-46.6976543|187.3|12|140151.100|5|0|A|-42.5|-41.8|1234\n');
     expect(gpsSixLines(c)).toBe(`${gpsSixLine(c, 0)}0.0000000,180.0000000|0.1|0|235959.999|0|1|D|0.0|0.0|2000000000\n`);

@@ -1,5 +1,12 @@
 /** `gps.six`: one GPS sample per line (DESIGN.md, File formats), parsed into columns. */
-import { allocGpsColumns, GPS_COLUMN_KEYS, setSample, trimGpsColumns, type GpsColumns, type GpsSample } from './gps-columns';
+import {
+  allocGpsColumns,
+  GPS_COLUMN_KEYS,
+  setSample,
+  trimGpsColumns,
+  type GpsColumns,
+  type GpsSample,
+} from './gps-columns';
 import { HEATS, lines, MAX_LINE_LENGTH, Problems, toInt, toNum, type Heat, type ParseResult } from './six-lines';
 
 /** `140151.100` → ms of day; hh < 24, mm < 60, ss < 60 (a leap second 60 is accepted). */
@@ -46,7 +53,8 @@ export function parseGpsLineStrict(line: string, n: number, problems: Problems, 
   const timeMs = gpsTimeToMs(f[3]!.trim());
   if (timeMs === undefined) return (void problems.add(n, 'timeGps', 'time'), false);
   const lapCount = toInt(f[4]!.trim());
-  if (lapCount === undefined || lapCount < 0 || lapCount > 1_000_000) return (void problems.add(n, 'lapCount', 'integer'), false);
+  if (lapCount === undefined || lapCount < 0 || lapCount > 1_000_000)
+    return (void problems.add(n, 'lapCount', 'integer'), false);
   const first = f[5]!.trim();
   if (first !== '0' && first !== '1') return (void problems.add(n, 'bFirstLap', 'flag'), false);
   const heat = HEATS.indexOf(f[6]!.trim().toUpperCase() as Heat);
@@ -56,7 +64,8 @@ export function parseGpsLineStrict(line: string, n: number, problems: Problems, 
   const lean = toNum(f[8]!.trim());
   if (lean === undefined || Math.abs(lean) > 90) return (void problems.add(n, 'leanFiltered', 'number'), false);
   const meterSum = toInt(f[9]!.trim());
-  if (meterSum === undefined || meterSum < 0 || meterSum > 2_000_000_000) return (void problems.add(n, 'meterSum', 'integer'), false);
+  if (meterSum === undefined || meterSum < 0 || meterSum > 2_000_000_000)
+    return (void problems.add(n, 'meterSum', 'integer'), false);
   const i = c.count++;
   c.line[i] = n;
   setSample(c, i, lat, lon, speed, sats, timeMs, lapCount, first === '1' ? 1 : 0, heat, roll, lean, meterSum);

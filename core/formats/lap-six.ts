@@ -1,5 +1,15 @@
 /** `lap.six`: one lap per line, `|`-separated (DESIGN.md, File formats). Pure. */
-import { HEATS, lines, MAX_LINE_LENGTH, Problems, toInt, toNum, type Heat, type ParseResult, type ProblemReason } from './six-lines';
+import {
+  HEATS,
+  lines,
+  MAX_LINE_LENGTH,
+  Problems,
+  toInt,
+  toNum,
+  type Heat,
+  type ParseResult,
+  type ProblemReason,
+} from './six-lines';
 
 export interface Sector {
   timerMs: number;
@@ -76,7 +86,11 @@ function parseSector(s: string): Sector | undefined {
   return { timerMs, upFlag, upMax, upTrack, displayTime, distanceM };
 }
 
-export function parseLapLine(text: string, lineNo: number, problems: { add(line: number, field: string, reason: ProblemReason): void }): Lap | undefined {
+export function parseLapLine(
+  text: string,
+  lineNo: number,
+  problems: { add(line: number, field: string, reason: ProblemReason): void },
+): Lap | undefined {
   if (text.length > MAX_LINE_LENGTH) {
     problems.add(lineNo, '*', 'lineTooLong');
     return undefined;
@@ -134,7 +148,15 @@ function serializeSector(s: Sector): string {
 }
 
 export function serializeLap(lap: Omit<Lap, 'line'>): string {
-  return [lap.lapTime, lap.heat, String(lap.lapSeconds), ...lap.sectors.map(serializeSector), lap.sprintCount, lap.distanceM, lap.lapCount].join('|');
+  return [
+    lap.lapTime,
+    lap.heat,
+    String(lap.lapSeconds),
+    ...lap.sectors.map(serializeSector),
+    lap.sprintCount,
+    lap.distanceM,
+    lap.lapCount,
+  ].join('|');
 }
 
 export function serializeLapSix(laps: Omit<Lap, 'line'>[]): string {

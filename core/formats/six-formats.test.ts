@@ -6,7 +6,8 @@ import { gpsSampleAt, msToGpsTime, parseGpsSix, serializeGpsSix } from './gps-si
 import { GPS_COLUMN_KEYS, type GpsColumns, type GpsSample } from './gps-columns';
 import { GpsSixStream } from './gps-six-stream';
 
-const LAP_EXAMPLE = '0132456|A|92.456|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
+const LAP_EXAMPLE =
+  '0132456|A|92.456|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
 const GPS_EXAMPLE = '-23.701234,-46.697654|187.3|12|140151.100|5|0|A|-42.5|-41.8|1234';
 
 describe('lap.six', () => {
@@ -147,7 +148,8 @@ describe('whole-body checks', () => {
 // ---------- properties ----------
 
 const intIn = (min: number, max: number) => fc.integer({ min, max });
-const decimal = (min: number, max: number, digits: number) => intIn(min * 10 ** digits, max * 10 ** digits).map((n) => n / 10 ** digits);
+const decimal = (min: number, max: number, digits: number) =>
+  intIn(min * 10 ** digits, max * 10 ** digits).map((n) => n / 10 ** digits);
 const sectorArb = fc.record({
   timerMs: intIn(0, 600_000),
   upFlag: fc.constantFrom(0 as const, 1 as const),
@@ -228,16 +230,21 @@ describe('properties (fast-check, seeded)', () => {
 
   it('mutated valid files never throw and keep the untouched lines', () => {
     fc.assert(
-      fc.property(fc.array(lapArb, { minLength: 2, maxLength: 10 }), fc.nat(), fc.string({ maxLength: 5 }), (laps, pos, junk) => {
-        const lines = serializeLapSix(laps).split('\n');
-        const target = pos % laps.length;
-        const line = lines[target]!;
-        const at = pos % (line.length + 1);
-        lines[target] = line.slice(0, at) + junk + line.slice(at + 1);
-        const { value, problems } = parseLapSix(lines.join('\n'));
-        expect(value.length + problems.length).toBeGreaterThanOrEqual(laps.length - 1);
-        expect(value.filter((l) => l.line !== target + 1).length).toBe(laps.length - 1);
-      }),
+      fc.property(
+        fc.array(lapArb, { minLength: 2, maxLength: 10 }),
+        fc.nat(),
+        fc.string({ maxLength: 5 }),
+        (laps, pos, junk) => {
+          const lines = serializeLapSix(laps).split('\n');
+          const target = pos % laps.length;
+          const line = lines[target]!;
+          const at = pos % (line.length + 1);
+          lines[target] = line.slice(0, at) + junk + line.slice(at + 1);
+          const { value, problems } = parseLapSix(lines.join('\n'));
+          expect(value.length + problems.length).toBeGreaterThanOrEqual(laps.length - 1);
+          expect(value.filter((l) => l.line !== target + 1).length).toBe(laps.length - 1);
+        },
+      ),
       params,
     );
   });
@@ -269,7 +276,8 @@ describe('GpsSixStream (gps.six parsed as it arrives)', () => {
     }
     stream.push(bytes.subarray(at));
     const summary = stream.end();
-    const column = (k: (typeof GPS_COLUMN_KEYS)[number]) => batches.flatMap((b) => Array.from(b[k] as ArrayLike<number>));
+    const column = (k: (typeof GPS_COLUMN_KEYS)[number]) =>
+      batches.flatMap((b) => Array.from(b[k] as ArrayLike<number>));
     return { summary, column };
   };
 
@@ -279,7 +287,10 @@ describe('GpsSixStream (gps.six parsed as it arrives)', () => {
     const longLine = 'x'.repeat(3000);
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(sampleArb.map(line), fc.string({ maxLength: 30 }), fc.constant(''), fc.constant(longLine)), { minLength: 1, maxLength: 25 }),
+        fc.array(fc.oneof(sampleArb.map(line), fc.string({ maxLength: 30 }), fc.constant(''), fc.constant(longLine)), {
+          minLength: 1,
+          maxLength: 25,
+        }),
         fc.constantFrom('\n', '\r\n'),
         fc.array(fc.nat(), { maxLength: 12 }),
         (lines, eol, cuts) => {
@@ -290,7 +301,8 @@ describe('GpsSixStream (gps.six parsed as it arrives)', () => {
           expect(summary.lines).toBe(whole.lines);
           expect(summary.indexed).toBe(whole.value.count);
           expect(summary.problems).toEqual(whole.problems);
-          for (const k of GPS_COLUMN_KEYS) expect(column(k), k).toEqual(Array.from(whole.value[k] as ArrayLike<number>));
+          for (const k of GPS_COLUMN_KEYS)
+            expect(column(k), k).toEqual(Array.from(whole.value[k] as ArrayLike<number>));
         },
       ),
       { seed: 20261122, numRuns: 400 },
@@ -309,9 +321,15 @@ describe('GpsSixStream (gps.six parsed as it arrives)', () => {
     ];
     // Both checkers: the browser's streaming TextDecoder and a whole-chunk one (Node's isUtf8 on the server).
     for (const check of [undefined, wholeChunk]) {
-      for (const [bytes, cuts, rejection] of cases) expect(streamed(bytes, cuts, check).summary.rejection).toBe(rejection);
+      for (const [bytes, cuts, rejection] of cases)
+        expect(streamed(bytes, cuts, check).summary.rejection).toBe(rejection);
       // A character split between two chunks is fine, wherever the cut falls.
-      const split = Uint8Array.from([...new TextEncoder().encode(`${GPS_EXAMPLE}|`), ...euro, ...new TextEncoder().encode('😀'), 10]);
+      const split = Uint8Array.from([
+        ...new TextEncoder().encode(`${GPS_EXAMPLE}|`),
+        ...euro,
+        ...new TextEncoder().encode('😀'),
+        10,
+      ]);
       for (let cut = split.length - 8; cut < split.length; cut++) {
         expect(streamed(split, [cut], check).summary.rejection).toBeUndefined();
         expect(streamed(split, [cut, cut + 1], check).summary.rejection).toBeUndefined();
@@ -321,7 +339,10 @@ describe('GpsSixStream (gps.six parsed as it arrives)', () => {
   });
 
   it("the whole-chunk UTF-8 check gives the streaming decoder's verdict on any bytes, any cuts", () => {
-    const bytesArb = fc.array(fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(10)), { maxLength: 60 });
+    const bytesArb = fc.array(
+      fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(10)),
+      { maxLength: 60 },
+    );
     fc.assert(
       fc.property(bytesArb, fc.array(fc.nat(), { maxLength: 6 }), (arr, cuts) => {
         const bytes = Uint8Array.from(arr);
@@ -336,6 +357,11 @@ describe('GpsSixStream (gps.six parsed as it arrives)', () => {
     const chunk = new TextEncoder().encode('9'.repeat(64 * 1024));
     for (let i = 0; i < 160; i++) stream.push(chunk);
     stream.push(new TextEncoder().encode(`\n${GPS_EXAMPLE}\n`));
-    expect(stream.end()).toEqual({ lines: 2, indexed: 1, problems: [{ line: 1, field: '*', reason: 'lineTooLong' }], rejection: undefined });
+    expect(stream.end()).toEqual({
+      lines: 2,
+      indexed: 1,
+      problems: [{ line: 1, field: '*', reason: 'lineTooLong' }],
+      rejection: undefined,
+    });
   });
 });

@@ -9,7 +9,18 @@ export const HEATS = ['A', 'B', 'C', 'D'] as const;
 export type Heat = (typeof HEATS)[number];
 
 export type ProblemReason =
-  'fieldCount' | 'lapTime' | 'heat' | 'number' | 'integer' | 'flag' | 'sector' | 'latitude' | 'longitude' | 'time' | 'lineTooLong' | 'tooManyProblems';
+  | 'fieldCount'
+  | 'lapTime'
+  | 'heat'
+  | 'number'
+  | 'integer'
+  | 'flag'
+  | 'sector'
+  | 'latitude'
+  | 'longitude'
+  | 'time'
+  | 'lineTooLong'
+  | 'tooManyProblems';
 
 export interface LineProblem {
   /** 1-based line number in the file as sent. */

@@ -15,7 +15,8 @@ export const adminPtBR = {
   gateWhich: 'Linha a ajustar',
   gateStart: 'Largada/chegada',
   gateSector: 'Setor {n}',
-  gateHelp: 'Arraste as pontas da linha vermelha ou a linha inteira. No teclado: setas movem a linha 1 m; [ e ] giram 2°.',
+  gateHelp:
+    'Arraste as pontas da linha vermelha ou a linha inteira. No teclado: setas movem a linha 1 m; [ e ] giram 2°.',
   gateCanvas: 'Mapa da pista com a linha de largada, que pode ser movida',
   gateSave: 'Salvar a linha',
   gateReset: 'Desfazer',
@@ -58,7 +59,8 @@ export const adminPtBR = {
   registerIdInvalid: 'Use exatamente 12 dígitos, por exemplo 000000000042.',
   registerButton: 'Cadastrar hardware',
   tokenOnce: 'Token de envio do hardware {id}. Ele aparece só agora: copie e grave no dispositivo.',
-  newOwnerToken: 'Novo dono: o token antigo do hardware {id} deixou de funcionar. Grave este no dispositivo; ele aparece só agora.',
+  newOwnerToken:
+    'Novo dono: o token antigo do hardware {id} deixou de funcionar. Grave este no dispositivo; ele aparece só agora.',
   ownerUnchanged: 'O hardware {id} já era deste usuário: o token continua o mesmo.',
   copy: 'Copiar',
   copied: 'Copiado!',

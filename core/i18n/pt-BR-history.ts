@@ -103,7 +103,8 @@ export const historyPtBR = {
   shareCopy: 'Copiar link',
   shareCopied: 'Link copiado.',
   shareClose: 'Fechar',
-  shareExplain: 'Quem tiver o link vê só estas voltas e a análise delas, sem entrar: nada do seu e-mail, Wi-Fi, aparelhos ou outras sessões.',
+  shareExplain:
+    'Quem tiver o link vê só estas voltas e a análise delas, sem entrar: nada do seu e-mail, Wi-Fi, aparelhos ou outras sessões.',
   sharesTitle: 'Links compartilhados',
   sharesEmpty: 'Você não tem links ativos. Crie um na tela de voltas ou de análise, no botão Compartilhar.',
   sharesLoading: 'Carregando seus links…',

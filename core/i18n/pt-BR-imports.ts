@@ -22,7 +22,11 @@ export const importsPtBR = {
   noLaps: 'Nenhuma volta completa (a pista foi reconhecida, mas o traçado não fecha uma volta).',
   bestLap: 'Melhor volta: {time}',
   loggerLaps: (n: number, time: string) =>
-    plural(n, `${n} volta cronometrada pelo próprio equipamento (${time})`, `${n} voltas cronometradas pelo próprio equipamento (melhor ${time})`),
+    plural(
+      n,
+      `${n} volta cronometrada pelo próprio equipamento (${time})`,
+      `${n} voltas cronometradas pelo próprio equipamento (melhor ${time})`,
+    ),
   openLaps: 'Ver voltas',
   openAnalytics: 'Ver análise',
   empty: 'Nenhum arquivo escolhido ainda.',
@@ -32,16 +36,22 @@ export const importsPtBR = {
   deleted: 'Sessão importada apagada.',
   /** Each warning's text; the counted ones agree with their count (1 linha, 2 linhas). */
   warnings: {
-    truncated: (w: WarningValues) => `O arquivo termina no meio (linha ${w.line ?? ''}): importado o que estava completo.`,
+    truncated: (w: WarningValues) =>
+      `O arquivo termina no meio (linha ${w.line ?? ''}): importado o que estava completo.`,
     badLines: (w: WarningValues) => counted(w, 'linha ilegível ignorada.', 'linhas ilegíveis ignoradas.'),
-    badChecksums: (w: WarningValues) => counted(w, 'sentença NMEA com checksum errado ignorada.', 'sentenças NMEA com checksum errado ignoradas.'),
-    backwards: (w: WarningValues) => counted(w, 'ponto com horário voltando para trás ignorado.', 'pontos com horário voltando para trás ignorados.'),
+    badChecksums: (w: WarningValues) =>
+      counted(w, 'sentença NMEA com checksum errado ignorada.', 'sentenças NMEA com checksum errado ignoradas.'),
+    backwards: (w: WarningValues) =>
+      counted(w, 'ponto com horário voltando para trás ignorado.', 'pontos com horário voltando para trás ignorados.'),
     duplicates: (w: WarningValues) => counted(w, 'ponto repetido ignorado.', 'pontos repetidos ignorados.'),
-    jumps: (w: WarningValues) => counted(w, 'salto impossível de posição ignorado.', 'saltos impossíveis de posição ignorados.'),
-    gaps: (w: WarningValues) => counted(w, 'intervalo de mais de 5 s sem sinal.', 'intervalos de mais de 5 s sem sinal.'),
+    jumps: (w: WarningValues) =>
+      counted(w, 'salto impossível de posição ignorado.', 'saltos impossíveis de posição ignorados.'),
+    gaps: (w: WarningValues) =>
+      counted(w, 'intervalo de mais de 5 s sem sinal.', 'intervalos de mais de 5 s sem sinal.'),
     fileLineUnused: () => 'A linha de chegada do arquivo não cruza o traçado: usada a linha da pista.',
     leanCalculated: () => 'A inclinação deste arquivo foi calculada pelo aplicativo, não medida por um sensor.',
-    sameRecording: (w: WarningValues) => `Este arquivo é a mesma gravação de ${w.file ?? 'outro arquivo'} (mesmos horários): as voltas não foram duplicadas.`,
+    sameRecording: (w: WarningValues) =>
+      `Este arquivo é a mesma gravação de ${w.file ?? 'outro arquivo'} (mesmos horários): as voltas não foram duplicadas.`,
   },
 } as const;
 
@@ -59,6 +69,11 @@ function counted(w: WarningValues, one: string, other: string): string {
 export type ImportWarningCode = keyof typeof importsPtBR.warnings;
 
 /** A warning in Portuguese. */
-export function importWarningText(w: { code: ImportWarningCode; count?: number; line?: number; file?: string }): string {
+export function importWarningText(w: {
+  code: ImportWarningCode;
+  count?: number;
+  line?: number;
+  file?: string;
+}): string {
   return importsPtBR.warnings[w.code](w);
 }

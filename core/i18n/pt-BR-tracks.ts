@@ -10,8 +10,10 @@ export const tracksPtBR = {
   noLoss: 'Nenhum trecho mais lento que a referência.',
   sameLap: 'Escolha duas voltas diferentes para comparar.',
   referenceIdeal: 'Volta ideal (sua melhor passagem em cada trecho)',
-  idealExplainBest: 'Sua melhor volta ({lap}) contra a volta ideal, a sua melhor passagem em cada trecho nesta sessão: é onde há tempo a ganhar.',
-  idealExplain: 'A volta {lap} contra a volta ideal, a sua melhor passagem em cada trecho nesta sessão: é onde há tempo a ganhar.',
+  idealExplainBest:
+    'Sua melhor volta ({lap}) contra a volta ideal, a sua melhor passagem em cada trecho nesta sessão: é onde há tempo a ganhar.',
+  idealExplain:
+    'A volta {lap} contra a volta ideal, a sua melhor passagem em cada trecho nesta sessão: é onde há tempo a ganhar.',
   recentExplain: 'Sua volta lançada mais recente ({lap}) contra a sua melhor volta ({best}).',
   idealReason: '{lap} s nesta volta; {ideal} s na volta {from}, sua melhor passagem',
   idealTableTitle: 'Trechos: volta estudada × volta ideal',
@@ -55,7 +57,11 @@ export const tracksPtBR = {
   },
   partialLap: 'trecho',
   partialHint: 'trecho cortado (início ou fim da gravação, falha de sinal ou parada): sem tempo de volta',
-  source: { catalogue: 'pista do catálogo', bundled: 'traçado incluído', derived: 'pista definida pela própria sessão' } as Record<string, string>,
+  source: {
+    catalogue: 'pista do catálogo',
+    bundled: 'traçado incluído',
+    derived: 'pista definida pela própria sessão',
+  } as Record<string, string>,
   cornerMarker: 'T{n}',
   trackLabel: 'Pista: {name}',
   rename: 'Renomear a pista',

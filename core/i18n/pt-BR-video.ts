@@ -7,7 +7,8 @@ import { plural } from './plural';
 
 export const videoPtBR = {
   title: 'Vídeo',
-  intro: 'Veja o seu vídeo junto com os dados. O arquivo fica no seu aparelho: nada é enviado, só a sincronização é guardada.',
+  intro:
+    'Veja o seu vídeo junto com os dados. O arquivo fica no seu aparelho: nada é enviado, só a sincronização é guardada.',
   pick: 'Escolher vídeo',
   pickHint: 'ou solte o arquivo aqui. Vários arquivos de uma gravação (partes da GoPro) tocam em sequência.',
   pickAnother: 'Trocar vídeo',
@@ -21,7 +22,8 @@ export const videoPtBR = {
     manual: 'Sincronizado à mão (±{ms} ms)',
   },
   savedSync: 'Sincronização guardada reconhecida: este arquivo já foi sincronizado antes.',
-  notSynced: 'Ainda não sincronizado: o vídeo não traz GPS nem horário que bata com a sessão. Marque um momento abaixo.',
+  notSynced:
+    'Ainda não sincronizado: o vídeo não traz GPS nem horário que bata com a sessão. Marque um momento abaixo.',
   noTelemetry: 'Não foi possível ler a telemetria deste vídeo: sincronize à mão, marcando um momento abaixo.',
   notSaved: 'A sincronização vale só nesta página: não foi possível guardá-la no servidor ({reason}).',
   notSavedNoPrint: 'não deu para identificar o arquivo',
@@ -29,12 +31,16 @@ export const videoPtBR = {
   coverage: {
     whole: 'O vídeo cobre a sessão inteira.',
     part: 'O vídeo cobre só parte da sessão: das {from} às {to}.',
-    outside: 'O vídeo não cobre esta sessão: ele vai das {from} às {to}, e a sessão das {sessionFrom} às {sessionTo}. Confira o arquivo ou a marcação.',
-    otherDay: 'Este vídeo parece ser de outro dia ({date}), não de {sessionDate}. Confira o arquivo ou sincronize à mão.',
+    outside:
+      'O vídeo não cobre esta sessão: ele vai das {from} às {to}, e a sessão das {sessionFrom} às {sessionTo}. Confira o arquivo ou a marcação.',
+    otherDay:
+      'Este vídeo parece ser de outro dia ({date}), não de {sessionDate}. Confira o arquivo ou sincronize à mão.',
   },
-  chapters: (n: number) => `${n} partes de uma mesma gravação (a GoPro divide a cada 4 GB): tocadas em sequência, como um vídeo só.`,
+  chapters: (n: number) =>
+    `${n} partes de uma mesma gravação (a GoPro divide a cada 4 GB): tocadas em sequência, como um vídeo só.`,
   severalFiles: (n: number) => `${n} arquivos tocados em sequência, na ordem dos nomes.`,
-  mixedRecordings: 'Esses arquivos são de gravações diferentes: escolha só as partes de uma mesma gravação (ex.: GH010123, GH020123).',
+  mixedRecordings:
+    'Esses arquivos são de gravações diferentes: escolha só as partes de uma mesma gravação (ex.: GH010123, GH020123).',
   notVideo: '"{name}" não é um vídeo. Escolha um arquivo de vídeo (MP4, MOV).',
   manualTitle: 'Sincronizar à mão',
   manualHelp:

@@ -73,7 +73,8 @@ export const ptBR = {
       ['Info', 'mostra as informações do dispositivo.'],
     ],
     timingTitle: 'Cronometragem',
-    timingBody: 'Ligue o dispositivo e aguarde o sinal de GPS. Os tempos de cada setor aparecem ao vivo na tela enquanto você pilota.',
+    timingBody:
+      'Ligue o dispositivo e aguarde o sinal de GPS. Os tempos de cada setor aparecem ao vivo na tela enquanto você pilota.',
     messagesTitle: 'Mensagens na tela',
     messages: [
       ['Pitlane', 'você entrou na área dos boxes.'],
@@ -82,14 +83,19 @@ export const ptBR = {
       ['Warm up the tires', 'você está na volta de aquecimento.'],
     ],
     maintenanceTitle: 'Manutenção',
-    maintenance: ['Carregue o dispositivo antes de usar.', 'Evite chuva prolongada e calor extremo.', 'Atualize o firmware regularmente.'],
+    maintenance: [
+      'Carregue o dispositivo antes de usar.',
+      'Evite chuva prolongada e calor extremo.',
+      'Atualize o firmware regularmente.',
+    ],
     supportTitle: 'Suporte',
     supportBody: 'Dúvidas ou problemas? Escreva para',
     supportEmail: 'suporte@voltas.app',
   },
   enroll: {
     title: 'Meus Dados',
-    intro: 'Estes dados vão para o seu dispositivo: a rede Wi-Fi que ele usa para enviar as voltas e como você aparece nos tempos.',
+    intro:
+      'Estes dados vão para o seu dispositivo: a rede Wi-Fi que ele usa para enviar as voltas e como você aparece nos tempos.',
     wifi: 'Wi-Fi',
     senha: 'Senha do Wi-Fi',
     senhaHint: 'Clique para mostrar a senha',
@@ -104,7 +110,8 @@ export const ptBR = {
     deviceHasToken: 'envia voltas com o token gravado nele',
     deviceNoToken: 'sem token: não envia voltas nem lê o Wi-Fi até um administrador gerar um novo',
     revokeToken: 'Revogar token',
-    revokeConfirm: 'Revogar o token do aparelho {id}? Ele deixa na hora de enviar voltas e de ler o seu Wi-Fi, até um administrador gerar um novo token.',
+    revokeConfirm:
+      'Revogar o token do aparelho {id}? Ele deixa na hora de enviar voltas e de ler o seu Wi-Fi, até um administrador gerar um novo token.',
     revoked: 'Token do aparelho {id} revogado.',
   },
   laps: {
@@ -121,7 +128,8 @@ export const ptBR = {
     selectPrompt: 'Selecione pista e data.',
     noTracks: 'Nenhuma sessão ainda: ligue o dispositivo e use Send.',
     noLaps: 'Esta sessão não tem voltas.',
-    demoBanner: 'Demonstração: estas são sessões de exemplo do dispositivo {device}. Quando o seu dispositivo enviar as voltas (Send), elas aparecem aqui.',
+    demoBanner:
+      'Demonstração: estas são sessões de exemplo do dispositivo {device}. Quando o seu dispositivo enviar as voltas (Send), elas aparecem aqui.',
     colNumber: '#',
     colBateria: 'Bateria',
     colTempo: 'Tempo',
@@ -143,7 +151,11 @@ export const ptBR = {
     sector: 'S{n}',
     metres: '{m} m',
     warningsTitle: (n: number) =>
-      plural(n, `${n} linha do arquivo não pôde ser lida e ficou de fora:`, `${n} linhas do arquivo não puderam ser lidas e ficaram de fora:`),
+      plural(
+        n,
+        `${n} linha do arquivo não pôde ser lida e ficou de fora:`,
+        `${n} linhas do arquivo não puderam ser lidas e ficaram de fora:`,
+      ),
     warningLine: 'linha {line}, campo {field}: {reason}',
   },
   analytics: {
@@ -262,7 +274,8 @@ export const ptBR = {
   },
   localIdp: {
     title: 'Entrar no Voltas (provedor local)',
-    intro: 'Provedor de identidade local, para uso sem conta Google. Digite um e-mail ou escolha uma conta de demonstração.',
+    intro:
+      'Provedor de identidade local, para uso sem conta Google. Digite um e-mail ou escolha uma conta de demonstração.',
     email: 'E-mail',
     name: 'Nome (opcional)',
     submit: 'Entrar',
@@ -298,17 +311,21 @@ export const ptBR = {
     'auth/popup-blocked': 'O navegador bloqueou a janela de login. Continuando na mesma página…',
     'auth/unauthorized-domain': 'Este endereço não está autorizado a fazer login.',
     'auth/user-token-expired': 'Sua sessão expirou. Entre de novo.',
-    'session/previous-owner': 'Este aparelho já tem uma sessão nesta pista e data que pertence ao dono anterior; nada foi gravado.',
+    'session/previous-owner':
+      'Este aparelho já tem uma sessão nesta pista e data que pertence ao dono anterior; nada foi gravado.',
     'device/reserved-id': 'O aparelho 000000000001 é o de demonstração e não pode ser entregue a ninguém.',
-    'track/no-complete-lap': 'O GPS desta sessão não tem nenhuma volta completa: não dá para reconhecer a pista nem cronometrar as voltas.',
-    'track/different-tracks': 'Essas duas voltas foram feitas em pistas (ou traçados) diferentes: não dá para compará-las.',
+    'track/no-complete-lap':
+      'O GPS desta sessão não tem nenhuma volta completa: não dá para reconhecer a pista nem cronometrar as voltas.',
+    'track/different-tracks':
+      'Essas duas voltas foram feitas em pistas (ou traçados) diferentes: não dá para compará-las.',
     'share/limit-reached': 'Você já tem links demais. Revogue um antes de criar outro.',
     'request/unsupported-media-type': 'O envio não está no formato esperado (tipo de conteúdo não aceito).',
     'storage/insufficient-storage': 'O servidor está sem espaço em disco; nada foi gravado. Tente de novo mais tarde.',
     'import/unsupported-format':
       'Este arquivo não está num formato que o Voltas importa. Formatos aceitos: GPX (1.0 e 1.1), CSV do RaceChrono (v3), VBO da Racelogic, CSV do AiM (Race Studio), NMEA 0183, .sa do SpeedAngle, CSV do TrackAddict, o par lap.six + gps.six, ou um .gz de qualquer um deles.',
     'import/xml-dtd': 'XML com DTD ou declaração de entidades não é aceito (por segurança); nada foi gravado.',
-    'import/xml-limit': 'O GPX tem uma tag, um atributo ou um texto muito maior do que um GPX tem (por segurança); nada foi gravado.',
+    'import/xml-limit':
+      'O GPX tem uma tag, um atributo ou um texto muito maior do que um GPX tem (por segurança); nada foi gravado.',
     'import/no-fix': 'O arquivo não tem nenhuma posição de GPS utilizável; nada foi gravado.',
     'import/no-date': 'O arquivo não diz em que dia foi gravado; nada foi gravado.',
     'import/too-large': 'O arquivo passa do limite de importação; nada foi gravado.',
@@ -317,7 +334,8 @@ export const ptBR = {
     'import/too-complex':
       'O arquivo é grande ou complexo demais para ser lido (precisou de mais memória ou tempo do que uma importação pode usar); nada foi gravado.',
     'import/corrupt-gzip': 'O .gz está danificado ou incompleto e não pode ser descomprimido; nada foi gravado.',
-    'video/not-mp4': 'Este arquivo não é um vídeo MP4 legível (ou está incompleto); escolha o arquivo original da câmera.',
+    'video/not-mp4':
+      'Este arquivo não é um vídeo MP4 legível (ou está incompleto); escolha o arquivo original da câmera.',
     'video/bad-marks':
       'Essas marcações dão um relógio impossível: marque dois momentos mais distantes um do outro (por exemplo, a primeira e a última passagem pela linha), ou só um.',
     'video/limit-reached': 'Esta sessão já guarda o máximo de vídeos sincronizados: esqueça um antes de guardar outro.',

@@ -12,7 +12,20 @@ import { localToUtcMs, utcOffsetHours } from './local-time';
 /** Race Studio writes about 15 header lines; a file with this many and no names row yet is refused. */
 const MAX_HEADER_LINES = 500;
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 
 /** `Saturday, November 14, 2026`, `November 14, 2026`, `14/11/2026` or `2026-11-14` → [y, m, d]. */
 export function parseAimDate(raw: string): [number, number, number] | undefined {
@@ -54,7 +67,9 @@ export function createAimReader(): FormatReader {
   let phase: 'header' | 'units' | 'rows' = 'header';
   let names: string[] = [];
   let units: string[] = [];
-  let cols: { time: number; lat: number; lon: number; speed: number; speedFactor: number; sats: number; lean: number } | undefined;
+  let cols:
+    | { time: number; lat: number; lon: number; speed: number; speedFactor: number; sats: number; lean: number }
+    | undefined;
   let startLocalMs: number | undefined;
   let rowIndex = 0;
   let rate = 0;
@@ -155,10 +170,18 @@ export function createAimReader(): FormatReader {
       // Segment k ends at beacon k (seconds from the start); the first and last are out and in.
       segments.forEach((seconds, k) => {
         const end = beacons[k];
-        if (seconds !== undefined && seconds > 0) loggerLaps.push({ seconds, ...(end !== undefined ? { endMs: utcStart + end * 1000 } : {}) });
+        if (seconds !== undefined && seconds > 0)
+          loggerLaps.push({ seconds, ...(end !== undefined ? { endMs: utcStart + end * 1000 } : {}) });
       });
       const session = header.get('Session')?.[0]?.slice(0, 64);
-      return { format: 'aim', trace, loggerLaps, ...(session ? { trackName: session } : {}), warnings: out.warnings(), lines: lines };
+      return {
+        format: 'aim',
+        trace,
+        loggerLaps,
+        ...(session ? { trackName: session } : {}),
+        warnings: out.warnings(),
+        lines: lines,
+      };
     },
   );
 }

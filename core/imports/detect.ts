@@ -18,10 +18,12 @@ export function detectFormat(head: string): ImportFormat | undefined {
   if (/^Format,3\s*$/m.test(text)) return 'racechrono';
   if (/^"Format","AiM CSV File"/m.test(text)) return 'aim';
   // TrackAddict's comment line, or (a file cut before it, another version) its header row.
-  if (/^# RaceRender Data: TrackAddict/m.test(text) || /^"?Time"?,("?UTC Time"?,)?"?Lap"?,.*GPS_Update/m.test(text)) return 'trackaddict';
+  if (/^# RaceRender Data: TrackAddict/m.test(text) || /^"?Time"?,("?UTC Time"?,)?"?Lap"?,.*GPS_Update/m.test(text))
+    return 'trackaddict';
   if (/^File created on/i.test(start) || /^\[header\]\s*$/m.test(text)) return 'vbo';
   if (/^\$G[PNLAB](RMC|GGA|GSA|GSV|VTG)/m.test(text)) return 'nmea';
-  if (/^#D=\d{2}-\d{2}-\d{4}/m.test(text) || /^; APEX Trace/m.test(start) || /^<trace #pt=/m.test(text)) return 'speedangle';
+  if (/^#D=\d{2}-\d{2}-\d{4}/m.test(text) || /^; APEX Trace/m.test(start) || /^<trace #pt=/m.test(text))
+    return 'speedangle';
   const first = start.split(/\r?\n/, 1)[0] ?? '';
   if (/^-?\d{1,3}\.\d+,\s*-?\d{1,3}\.\d+\|/.test(first)) return 'gps.six';
   if (/^\d{1,7}\|[A-Da-d]\|/.test(first)) return 'lap.six';

@@ -31,7 +31,8 @@ const DTD_RE = /^<!(DOCTYPE|ENTITY)/i;
 
 /** Whether `text` declares a DTD anywhere. */
 function declaresDtd(text: string): boolean {
-  for (let at = text.indexOf('<!'); at >= 0; at = text.indexOf('<!', at + 2)) if (DTD_RE.test(text.slice(at, at + 9))) return true;
+  for (let at = text.indexOf('<!'); at >= 0; at = text.indexOf('<!', at + 2))
+    if (DTD_RE.test(text.slice(at, at + 9))) return true;
   return false;
 }
 

@@ -38,7 +38,7 @@ function readerFor(format: Exclude<ImportFormat, 'lap.six'>, filename: string): 
   }
 }
 
-function decoderFor(format: ImportFormat, head: string): TextDecoder {
+function decoderFor(format: ImportFormat, head: string): InstanceType<typeof TextDecoder> {
   if (format !== 'gpx') return new TextDecoder('utf-8');
   try {
     return new TextDecoder(xmlEncoding(head));
@@ -73,7 +73,7 @@ export class ImportReader {
   private head: Uint8Array[] = [];
   private headBytes = 0;
   private reader: FormatReader | undefined;
-  private decoder: TextDecoder | undefined;
+  private decoder: ReturnType<typeof decoderFor> | undefined;
   private lapText: string[] | undefined;
   private format: ImportFormat | undefined;
   private fed = 0;
@@ -95,7 +95,12 @@ export class ImportReader {
   finish(): ReadImport {
     if (!this.decoder) {
       if (this.headBytes === 0)
-        throw new AppError('import/no-fix', 'The file is empty; nothing was stored.', undefined, 'O arquivo está vazio; nada foi gravado.');
+        throw new AppError(
+          'import/no-fix',
+          'The file is empty; nothing was stored.',
+          undefined,
+          'O arquivo está vazio; nada foi gravado.',
+        );
       this.feed(this.start());
     }
     const rest = this.decoder!.decode();
@@ -158,7 +163,10 @@ export class ImportReader {
 }
 
 /** Reads a whole file from its bytes as they arrive (see ImportReader). */
-export async function readImport(chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, filename: string): Promise<ReadImport> {
+export async function readImport(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  filename: string,
+): Promise<ReadImport> {
   const reader = new ImportReader(filename);
   for await (const chunk of chunks) reader.push(chunk);
   return reader.finish();

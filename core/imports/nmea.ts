@@ -28,7 +28,8 @@ export function checksumOk(sentence: string): boolean {
 export function createNmeaReader(): FormatReader {
   const out = new TraceBuilder();
   let rmcSeen = false;
-  let pending: { key: string; timeMs?: number; lat?: number; lon?: number; speedKmh?: number; sats?: number } | undefined;
+  let pending:
+    { key: string; timeMs?: number; lat?: number; lon?: number; speedKmh?: number; sats?: number } | undefined;
 
   const flush = () => {
     if (pending?.timeMs !== undefined)

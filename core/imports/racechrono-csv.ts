@@ -8,7 +8,16 @@
  */
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
-import { lineReader, MAX_LOGGER_LAPS, num, TraceBuilder, tooManyLaps, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
+import {
+  lineReader,
+  MAX_LOGGER_LAPS,
+  num,
+  TraceBuilder,
+  tooManyLaps,
+  type FormatReader,
+  type ImportedFile,
+  type LoggerLap,
+} from './trace';
 
 interface Columns {
   time: number;
@@ -120,7 +129,8 @@ export function createRaceChronoReader(): FormatReader {
           'CSV do RaceChrono sem as linhas de nomes, unidades e fontes das colunas; nada foi gravado.',
         );
       const loggerLaps: LoggerLap[] = [];
-      for (let k = 1; k < lapStarts.length; k++) loggerLaps.push({ seconds: (lapStarts[k]! - lapStarts[k - 1]!) / 1000, endMs: lapStarts[k]! });
+      for (let k = 1; k < lapStarts.length; k++)
+        loggerLaps.push({ seconds: (lapStarts[k]! - lapStarts[k - 1]!) / 1000, endMs: lapStarts[k]! });
       return {
         format: 'racechrono',
         trace: out.trace(),

@@ -16,7 +16,16 @@
 import { AppError } from '../errors';
 import type { Gate } from '../tracks/gate';
 import { localToUtcMs, utcOffsetHours } from './local-time';
-import { lineReader, MAX_LOGGER_LAPS, num, TraceBuilder, tooManyLaps, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
+import {
+  lineReader,
+  MAX_LOGGER_LAPS,
+  num,
+  TraceBuilder,
+  tooManyLaps,
+  type FormatReader,
+  type ImportedFile,
+  type LoggerLap,
+} from './trace';
 
 const STEP_MS = 100;
 const MPH = 1.609344;
@@ -62,7 +71,15 @@ export function createSpeedAngleReader(): FormatReader {
       if (!m) return;
       if (m[1] === 'D') {
         const d = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})$/.exec(m[2]!.trim());
-        if (d) startLocalMs = Date.UTC(Number(d[3]), Number(d[1]) - 1, Number(d[2]), Number(d[4]), Number(d[5]), Number(d[6]));
+        if (d)
+          startLocalMs = Date.UTC(
+            Number(d[3]),
+            Number(d[1]) - 1,
+            Number(d[2]),
+            Number(d[4]),
+            Number(d[5]),
+            Number(d[6]),
+          );
       } else if (m[1] === 'S') trackName = m[2]!.trim().slice(0, 64) || undefined;
       return;
     }
@@ -124,7 +141,8 @@ export function createSpeedAngleReader(): FormatReader {
       const utcStart = trace.count ? startLocalMs! - utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;
       const ends = finishCrossings(crossings, finishRows);
       const loggerLaps: LoggerLap[] = [];
-      for (let k = 1; k < ends.length; k++) loggerLaps.push({ seconds: Math.round(ends[k]! - ends[k - 1]!) / 1000, endMs: utcStart + ends[k]! });
+      for (let k = 1; k < ends.length; k++)
+        loggerLaps.push({ seconds: Math.round(ends[k]! - ends[k - 1]!) / 1000, endMs: utcStart + ends[k]! });
       return {
         format: 'speedangle',
         trace,

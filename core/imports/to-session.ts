@@ -98,7 +98,11 @@ export function sessionFiles(files: readonly { trace: ImportedTrace; loggerLaps:
   }
   const repeats: (number | undefined)[] = files.map(() => undefined);
   order.forEach((k, at) => {
-    repeats[k] = order.slice(0, at).find((j) => repeats[j] === undefined && sameRecording(files[Math.max(j, k)]!.trace, files[Math.min(j, k)]!.trace));
+    repeats[k] = order
+      .slice(0, at)
+      .find(
+        (j) => repeats[j] === undefined && sameRecording(files[Math.max(j, k)]!.trace, files[Math.min(j, k)]!.trace),
+      );
   });
   return { order, repeats };
 }
@@ -139,7 +143,14 @@ export function mergeTraces(traces: readonly ImportedTrace[]): ImportedTrace {
     if (pick < 0) break;
     const t = traces[pick]!;
     const i = next[pick]!++;
-    out.add({ timeMs: t.timeMs[i]!, lat: t.lat[i]!, lon: t.lon[i]!, speedKmh: t.speedKmh[i]!, satellites: t.satellites[i]!, leanDeg: t.leanDeg[i]! });
+    out.add({
+      timeMs: t.timeMs[i]!,
+      lat: t.lat[i]!,
+      lon: t.lon[i]!,
+      speedKmh: t.speedKmh[i]!,
+      satellites: t.satellites[i]!,
+      leanDeg: t.leanDeg[i]!,
+    });
   }
   return out.trace();
 }
@@ -205,7 +216,12 @@ export function lapNumbering(laps: readonly TimedLap[]): Map<number, Numbering> 
  * distance into the lap (`meterSum`), as the device fills them. One batch is refilled each time:
  * use it before taking the next.
  */
-export function* sessionColumns(t: SessionTrace, laps: readonly TimedLap[], numbers: Map<number, Numbering>, size = 16_384): Generator<GpsColumns> {
+export function* sessionColumns(
+  t: SessionTrace,
+  laps: readonly TimedLap[],
+  numbers: Map<number, Numbering>,
+  size = 16_384,
+): Generator<GpsColumns> {
   const c = allocGpsColumns(Math.min(size, t.count));
   const ranges = laps.map((lap) => ({
     from: lap.start.fraction === 0 ? lap.start.index : lap.start.index + 1,
@@ -217,7 +233,8 @@ export function* sessionColumns(t: SessionTrace, laps: readonly TimedLap[], numb
   // file is left as an unnamed lap 0.
   ranges.forEach((r, k) => (r.from = k === 0 ? 0 : ranges[k - 1]!.to));
   const last = ranges[ranges.length - 1];
-  if (last && last.to < t.count) ranges.push({ from: last.to, to: t.count, n: { heat: last.n.heat, lapCount: last.n.lapCount + 1, first: 0 } });
+  if (last && last.to < t.count)
+    ranges.push({ from: last.to, to: t.count, n: { heat: last.n.heat, lapCount: last.n.lapCount + 1, first: 0 } });
   let meters = 0;
   // The sample before: its heat and lap (none before the first), carried from batch to batch.
   let heat = -1;
@@ -268,7 +285,9 @@ export function gpsSixText(batches: Iterable<GpsColumns>): string {
 /** The logger's own lap that ends where this one does, if its file times laps. */
 export function loggerTwin(lap: TimedLap, startMs: number, logger: readonly LoggerLap[]): LoggerLap | undefined {
   const end = startMs + lap.end.ms;
-  return logger.find((l) => l.endMs !== undefined && Math.abs(l.endMs - end) <= SAME_END_MS && Math.abs(l.seconds - lap.seconds) < 1);
+  return logger.find(
+    (l) => l.endMs !== undefined && Math.abs(l.endMs - end) <= SAME_END_MS && Math.abs(l.seconds - lap.seconds) < 1,
+  );
 }
 
 /**
@@ -293,7 +312,14 @@ export function lapSixText(
     const parts = lap.sectorSeconds.length === 4 ? lap.sectorSeconds : [lap.seconds, 0, 0, 0];
     const sectors = parts.map((s) => {
       const sms = Math.round(s * 1000);
-      return { timerMs: sms, upFlag: 0, upMax: 0, upTrack: 0, displayTime: (sms / 1000).toFixed(3), distanceM: Math.round(lengthM / 4) } satisfies Sector;
+      return {
+        timerMs: sms,
+        upFlag: 0,
+        upMax: 0,
+        upTrack: 0,
+        displayTime: (sms / 1000).toFixed(3),
+        distanceM: Math.round(lengthM / 4),
+      } satisfies Sector;
     }) as Lap['sectors'];
     out.push({
       lapTime: msToLapTimeRaw(ms),

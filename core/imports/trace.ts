@@ -7,7 +7,17 @@ import { AppError } from '../errors';
 import { haversineM } from '../sim/geo';
 import type { Gate } from '../tracks/gate';
 
-export const IMPORT_FORMATS = ['gpx', 'racechrono', 'vbo', 'aim', 'nmea', 'speedangle', 'trackaddict', 'gps.six', 'lap.six'] as const;
+export const IMPORT_FORMATS = [
+  'gpx',
+  'racechrono',
+  'vbo',
+  'aim',
+  'nmea',
+  'speedangle',
+  'trackaddict',
+  'gps.six',
+  'lap.six',
+] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /** What was dropped or noticed while reading, by kind (counts, never one warning per line). */
@@ -27,7 +37,17 @@ export interface ImportCounts {
 }
 
 export interface ImportWarning {
-  code: 'truncated' | 'badLines' | 'badChecksums' | 'backwards' | 'duplicates' | 'jumps' | 'gaps' | 'fileLineUnused' | 'leanCalculated' | 'sameRecording';
+  code:
+    | 'truncated'
+    | 'badLines'
+    | 'badChecksums'
+    | 'backwards'
+    | 'duplicates'
+    | 'jumps'
+    | 'gaps'
+    | 'fileLineUnused'
+    | 'leanCalculated'
+    | 'sameRecording';
   /** How many (for the counted kinds). */
   count?: number;
   /** Where the file stopped being readable (1-based line), for 'truncated'. */

@@ -12,7 +12,16 @@
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
 import { localToUtcMs, utcOffsetHours } from './local-time';
-import { lineReader, MAX_LOGGER_LAPS, num, TraceBuilder, tooManyLaps, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
+import {
+  lineReader,
+  MAX_LOGGER_LAPS,
+  num,
+  TraceBuilder,
+  tooManyLaps,
+  type FormatReader,
+  type ImportedFile,
+  type LoggerLap,
+} from './trace';
 
 /** A header row longer than this is no TrackAddict header (OBD channels make it long, not this long). */
 const MAX_HEADER_LINE = 16_384;
@@ -44,7 +53,19 @@ const SPEED_FACTORS: [RegExp, number][] = [
 export function createTrackAddictReader(filename = ''): FormatReader {
   const out = new TraceBuilder();
   let names: string[] | undefined;
-  let cols: { time: number; utc: number; lap: number; update: number; lat: number; lon: number; speed: number; speedFactor: number; sats: number } | undefined;
+  let cols:
+    | {
+        time: number;
+        utc: number;
+        lap: number;
+        update: number;
+        lat: number;
+        lon: number;
+        speed: number;
+        speedFactor: number;
+        sats: number;
+      }
+    | undefined;
   /** Without `UTC Time`: the start from the file's name, local clock (moved to UTC at the end). */
   let localStart: number | undefined;
   let lastLat = NaN;
@@ -113,7 +134,8 @@ export function createTrackAddictReader(filename = ''): FormatReader {
     if (lap !== undefined && lap !== lapNumber) {
       // As every reader's: more laps of its own than any day at a track has is refused, not cut.
       if (changes.length >= MAX_LOGGER_LAPS + 1) throw tooManyLaps('TrackAddict');
-      if (lapNumber !== undefined) changes.push({ ms, seconds: pending && pending[0] === lapNumber ? pending[1] : undefined });
+      if (lapNumber !== undefined)
+        changes.push({ ms, seconds: pending && pending[0] === lapNumber ? pending[1] : undefined });
       pending = undefined;
       lapNumber = lap;
     }
@@ -130,7 +152,14 @@ export function createTrackAddictReader(filename = ''): FormatReader {
     lastLon = lon;
     const speed = c.speed >= 0 ? num(f[c.speed]) : undefined;
     const sats = c.sats >= 0 ? num(f[c.sats]) : undefined;
-    out.addFix(ms, lat, lon, speed === undefined ? NaN : speed * c.speedFactor, sats === undefined ? NaN : Math.round(sats), NaN);
+    out.addFix(
+      ms,
+      lat,
+      lon,
+      speed === undefined ? NaN : speed * c.speedFactor,
+      sats === undefined ? NaN : Math.round(sats),
+      NaN,
+    );
   };
 
   return lineReader(

@@ -122,12 +122,25 @@ export function createVboReader(): FormatReader {
     (line) => section === 'data' && line.trim().split(/\s+/).length >= names.length,
     (lines): ImportedFile => {
       if (!cols)
-        throw new AppError('import/no-fix', 'VBO without a [data] section; nothing was stored.', undefined, 'VBO sem a seção [data]; nada foi gravado.');
+        throw new AppError(
+          'import/no-fix',
+          'VBO without a [data] section; nothing was stored.',
+          undefined,
+          'VBO sem a seção [data]; nada foi gravado.',
+        );
       const trace = out.trace();
       // Of the two readings of the file's line, the one that lies where the trace runs.
-      const near = (g: Gate) => trace.count > 0 && Math.abs(g.a.lat - trace.lat[0]!) < 0.05 && Math.abs(g.a.lon - trace.lon[0]!) < 0.05;
+      const near = (g: Gate) =>
+        trace.count > 0 && Math.abs(g.a.lat - trace.lat[0]!) < 0.05 && Math.abs(g.a.lon - trace.lon[0]!) < 0.05;
       const fileGate = startGates.find(near);
-      return { format: 'vbo', trace, loggerLaps: [], ...(fileGate ? { fileGate } : {}), warnings: out.warnings(), lines: lines };
+      return {
+        format: 'vbo',
+        trace,
+        loggerLaps: [],
+        ...(fileGate ? { fileGate } : {}),
+        warnings: out.warnings(),
+        lines: lines,
+      };
     },
   );
 }

@@ -59,7 +59,10 @@ export function classifyLaps(laps: readonly Lap[]): LapKind[] {
 }
 
 /** The lap.six's figures; `kinds` (one per lap, e.g. the one lap list's) replaces the lap.six's own rules where given. */
-export function analyzeSession(laps: readonly Lap[], kinds: readonly ShownKind[] = classifyLaps(laps)): SessionAnalysis {
+export function analyzeSession(
+  laps: readonly Lap[],
+  kinds: readonly ShownKind[] = classifyLaps(laps),
+): SessionAnalysis {
   let bestIndex = -1;
   const bestSectorsMs: SessionAnalysis['bestSectorsMs'] = [null, null, null, null];
   laps.forEach((lap, i) => {
@@ -67,18 +70,23 @@ export function analyzeSession(laps: readonly Lap[], kinds: readonly ShownKind[]
     if (bestIndex < 0 || lap.lapTimeMs < laps[bestIndex]!.lapTimeMs) bestIndex = i;
     lap.sectors.forEach((s, k) => {
       const current = bestSectorsMs[k];
-      if (s.timerMs > 0 && (current === null || current === undefined || s.timerMs < current)) bestSectorsMs[k] = s.timerMs;
+      if (s.timerMs > 0 && (current === null || current === undefined || s.timerMs < current))
+        bestSectorsMs[k] = s.timerMs;
     });
   });
   const bestLapMs = bestIndex >= 0 ? laps[bestIndex]!.lapTimeMs : null;
-  const theoreticalBestMs = bestSectorsMs.every((v) => v !== null) ? bestSectorsMs.reduce<number>((a, b) => a + b!, 0) : null;
+  const theoreticalBestMs = bestSectorsMs.every((v) => v !== null)
+    ? bestSectorsMs.reduce<number>((a, b) => a + b!, 0)
+    : null;
   return {
     laps: laps.map((lap, i) => ({
       lapNumber: lap.lapCount,
       kind: kinds[i]!,
       gapMs: bestLapMs === null ? null : lap.lapTimeMs - bestLapMs,
       isBest: i === bestIndex,
-      bestSectors: lap.sectors.map((s, k) => kinds[i] === 'flying' && s.timerMs === bestSectorsMs[k]) as LapAnalysis['bestSectors'],
+      bestSectors: lap.sectors.map(
+        (s, k) => kinds[i] === 'flying' && s.timerMs === bestSectorsMs[k],
+      ) as LapAnalysis['bestSectors'],
     })),
     bestIndex,
     bestLapMs,
@@ -109,7 +117,9 @@ export const CONSISTENCY_MIN_LAPS = 3;
  */
 export function consistencyMs(flyingLapMs: readonly number[]): number | null {
   if (flyingLapMs.length < CONSISTENCY_MIN_LAPS) return null;
-  const kept = [...flyingLapMs].sort((a, b) => a - b).slice(0, Math.max(2, Math.floor(flyingLapMs.length * CONSISTENCY_SHARE)));
+  const kept = [...flyingLapMs]
+    .sort((a, b) => a - b)
+    .slice(0, Math.max(2, Math.floor(flyingLapMs.length * CONSISTENCY_SHARE)));
   const mean = kept.reduce((a, b) => a + b, 0) / kept.length;
   const variance = kept.reduce((a, b) => a + (b - mean) ** 2, 0) / (kept.length - 1);
   return Math.round(Math.sqrt(variance));
@@ -142,7 +152,10 @@ export const FIGURES_VERSION = 2;
 function spreadOf(flying: readonly number[]) {
   const consistency = consistencyMs(flying);
   const kept = [...flying].sort((x, y) => x - y).slice(0, Math.max(2, Math.floor(flying.length * CONSISTENCY_SHARE)));
-  return { consistencyMs: consistency, meanLapMs: consistency === null ? null : Math.round(kept.reduce((x, y) => x + y, 0) / kept.length) };
+  return {
+    consistencyMs: consistency,
+    meanLapMs: consistency === null ? null : Math.round(kept.reduce((x, y) => x + y, 0) / kept.length),
+  };
 }
 
 /** A session's figures by the lap.six's rules (no GPS trace, or none timed at a track). */
@@ -166,7 +179,10 @@ export function lapFigures(laps: readonly Lap[]): LapFigures {
  */
 export function listKinds(list: readonly ListedLap[], laps: readonly Lap[]): ShownKind[] {
   const own = classifyLaps(laps);
-  return laps.map((lap, i) => list.find((l) => l.heat === lap.heat && l.number === lap.lapCount && l.deviceSeconds !== null)?.kind ?? own[i]!);
+  return laps.map(
+    (lap, i) =>
+      list.find((l) => l.heat === lap.heat && l.number === lap.lapCount && l.deviceSeconds !== null)?.kind ?? own[i]!,
+  );
 }
 
 /**
@@ -178,7 +194,9 @@ export function listFigures(list: readonly ListedLap[], laps: readonly Lap[]): L
   const lapKinds = listKinds(list, laps);
   const a = analyzeSession(laps, lapKinds);
   const best = bestOf(list);
-  const flying = list.filter((l) => l.kind === 'flying' && l.seconds !== null).map((l) => Math.round(l.seconds! * 1000));
+  const flying = list
+    .filter((l) => l.kind === 'flying' && l.seconds !== null)
+    .map((l) => Math.round(l.seconds! * 1000));
   return {
     bestLapMs: best < 0 ? null : Math.round(list[best]!.seconds! * 1000),
     bestLap: best < 0 ? null : { heat: list[best]!.heat, lapCount: list[best]!.number },

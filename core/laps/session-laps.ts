@@ -73,18 +73,32 @@ function deviceLapRanges(trace: LapColumns, laps: readonly Lap[]) {
  * The list. `imported`: the session is an import, whose lap.six Voltas wrote itself with the
  * logger's time where the file had one and its own GPS time elsewhere (equal to the ms: GPS).
  */
-export function listLaps(laps: readonly TimedLap[], trace: LapColumns, deviceLaps: readonly Lap[], imported: boolean): ListedLap[] {
+export function listLaps(
+  laps: readonly TimedLap[],
+  trace: LapColumns,
+  deviceLaps: readonly Lap[],
+  imported: boolean,
+): ListedLap[] {
   const ranges = deviceLapRanges(trace, deviceLaps);
   const names = lapNames(laps, trace);
   return laps.map((l, k) => {
     // Matched by where each ends (the device starts its out-lap where it started recording, and an
     // import's lap 0 holds what came before its first piece), and for a lap by its time too.
     const twin = ranges.find(
-      (r) => Math.abs(r.end - (l.end.index + 1)) <= SAME_LAP_SAMPLES && (!l.complete || Math.abs(r.lap.lapSeconds - l.seconds) < SAME_LAP_S),
+      (r) =>
+        Math.abs(r.end - (l.end.index + 1)) <= SAME_LAP_SAMPLES &&
+        (!l.complete || Math.abs(r.lap.lapSeconds - l.seconds) < SAME_LAP_S),
     );
     const gpsSeconds = l.seconds;
     const deviceSeconds = twin ? twin.lap.lapSeconds : null;
-    const timeSource: TimeSource = deviceSeconds === null ? 'gps' : !imported ? 'device' : Math.abs(deviceSeconds - gpsSeconds) >= 0.0005 ? 'logger' : 'gps';
+    const timeSource: TimeSource =
+      deviceSeconds === null
+        ? 'gps'
+        : !imported
+          ? 'device'
+          : Math.abs(deviceSeconds - gpsSeconds) >= 0.0005
+            ? 'logger'
+            : 'gps';
     // A piece that is not line to line has a time only where the device timed it (its out-lap from
     // where it started): never the GPS's duration of a piece.
     const seconds = l.kind === 'partial' ? null : (deviceSeconds ?? (l.complete ? gpsSeconds : null));

@@ -115,7 +115,14 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
     const flying = rnd.int(minLaps, maxLaps);
     const heatPace = skill * (1 + 0.004 * h); // a rider usually finds time through the day
     const slow = (base: number) => base * (1 + 0.03 * rnd.normal());
-    plans.push({ heat: HEATS[h]!, heatIndex: h, lapCount: 0, kind: 'out', pace: [slow(0.74), slow(0.76), slow(0.78), slow(0.8)], weakFix: false });
+    plans.push({
+      heat: HEATS[h]!,
+      heatIndex: h,
+      lapCount: 0,
+      kind: 'out',
+      pace: [slow(0.74), slow(0.76), slow(0.78), slow(0.8)],
+      weakFix: false,
+    });
     for (let l = 1; l <= flying; l++) {
       const warm = l === 1 ? 0.985 : 1;
       const pace = [0, 1, 2, 3].map(() => {
@@ -124,7 +131,14 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
       }) as LapPlan['pace'];
       plans.push({ heat: HEATS[h]!, heatIndex: h, lapCount: l, kind: 'flying', pace, weakFix: rnd.next() < 0.06 });
     }
-    plans.push({ heat: HEATS[h]!, heatIndex: h, lapCount: flying + 1, kind: 'in', pace: [slow(0.76), slow(0.74), slow(0.72), slow(0.68)], weakFix: false });
+    plans.push({
+      heat: HEATS[h]!,
+      heatIndex: h,
+      lapCount: flying + 1,
+      kind: 'in',
+      pace: [slow(0.76), slow(0.74), slow(0.72), slow(0.68)],
+      weakFix: false,
+    });
   }
 
   const gpsLines: string[] = [];
@@ -170,8 +184,16 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
       const dist =
         q < 3
           ? Math.round(((sectorEdge[q + 1]! - sectorEdge[q]!) * length) / n)
-          : Math.round(length) - [0, 1, 2].reduce((a, k) => a + Math.round(((sectorEdge[k + 1]! - sectorEdge[k]!) * length) / n), 0);
-      return { timerMs: ms, upFlag: improved ? 1 : 0, upMax: 0, upTrack: 0, displayTime: (ms / 1000).toFixed(3), distanceM: dist };
+          : Math.round(length) -
+            [0, 1, 2].reduce((a, k) => a + Math.round(((sectorEdge[k + 1]! - sectorEdge[k]!) * length) / n), 0);
+      return {
+        timerMs: ms,
+        upFlag: improved ? 1 : 0,
+        upMax: 0,
+        upTrack: 0,
+        displayTime: (ms / 1000).toFixed(3),
+        distanceM: dist,
+      };
     });
     laps.push({
       line: laps.length + 1,

@@ -18,7 +18,12 @@ export interface Gate {
 export const GATE_HALF_WIDTH_M = 25;
 
 /** A gate through `center`, across the heading (metres east, north; any length). */
-export function gateAcross(center: LatLon, headingEast: number, headingNorth: number, halfWidthM = GATE_HALF_WIDTH_M): Gate {
+export function gateAcross(
+  center: LatLon,
+  headingEast: number,
+  headingNorth: number,
+  halfWidthM = GATE_HALF_WIDTH_M,
+): Gate {
   const norm = Math.hypot(headingEast, headingNorth) || 1;
   const [ex, ny] = [headingEast / norm, headingNorth / norm];
   const proj = makeProjection(center.lat, center.lon);
@@ -44,7 +49,13 @@ export function planarGate(gate: Gate) {
  * Where the move p→q crosses the gate going forward, as a fraction of the move (0..1), or
  * undefined. Points in the gate's plane (metres).
  */
-export function crossingFraction(g: ReturnType<typeof planarGate>, px: number, py: number, qx: number, qy: number): number | undefined {
+export function crossingFraction(
+  g: ReturnType<typeof planarGate>,
+  px: number,
+  py: number,
+  qx: number,
+  qy: number,
+): number | undefined {
   const mx = qx - px;
   const my = qy - py;
   // Forward only: the move must go the way the gate faces.

@@ -47,7 +47,10 @@ export function compareLaps(lap: AnalyzedLap, reference: AnalyzedLap, segments: 
     if (!mine || !theirs) return row;
     return {
       ...row,
-      brakedEarlierM: mine.brakeBeforeApexM !== null && theirs.brakeBeforeApexM !== null ? mine.brakeBeforeApexM - theirs.brakeBeforeApexM : null,
+      brakedEarlierM:
+        mine.brakeBeforeApexM !== null && theirs.brakeBeforeApexM !== null
+          ? mine.brakeBeforeApexM - theirs.brakeBeforeApexM
+          : null,
       apexKmh: mine.minKmh - theirs.minKmh,
       exitKmh: mine.exitKmh - theirs.exitKmh,
     };

@@ -20,7 +20,13 @@ export interface LapOnGrid {
  * Where the lap went backwards along the line (a fix off to the side), the furthest position so
  * far is kept, so positions only rise.
  */
-export function lapOnGrid(trace: Trace, time: Float64Array, line: TrackLine, lap: TimedLap, step = GRID_STEP_M): LapOnGrid {
+export function lapOnGrid(
+  trace: Trace,
+  time: Float64Array,
+  line: TrackLine,
+  lap: TimedLap,
+  step = GRID_STEP_M,
+): LapOnGrid {
   const from = lap.start.index;
   const to = Math.min(trace.count - 1, lap.end.index + 1);
   const raw = positionsAlong(line, trace, from, to);

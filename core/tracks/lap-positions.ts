@@ -43,11 +43,19 @@ function downhill(line: TrackLine, px: number, py: number, from: number): number
   const n = line.x.length;
   let k = from;
   let d = distance2(line, k, px, py);
-  for (let next = (k + 1) % n, dn = distance2(line, next, px, py); dn < d; next = (k + 1) % n, dn = distance2(line, next, px, py)) {
+  for (
+    let next = (k + 1) % n, dn = distance2(line, next, px, py);
+    dn < d;
+    next = (k + 1) % n, dn = distance2(line, next, px, py)
+  ) {
     k = next;
     d = dn;
   }
-  for (let prev = (k - 1 + n) % n, dp = distance2(line, prev, px, py); dp < d; prev = (k - 1 + n) % n, dp = distance2(line, prev, px, py)) {
+  for (
+    let prev = (k - 1 + n) % n, dp = distance2(line, prev, px, py);
+    dp < d;
+    prev = (k - 1 + n) % n, dp = distance2(line, prev, px, py)
+  ) {
     k = prev;
     d = dp;
   }
@@ -78,7 +86,9 @@ function along(line: TrackLine, a: number, b: number, px: number, py: number): n
 
 /** Squared distance from (px, py) to the point `t` of the way along a→b. */
 function gap2(line: TrackLine, a: number, b: number, t: number, px: number, py: number): number {
-  return (line.x[a]! + (line.x[b]! - line.x[a]!) * t - px) ** 2 + (line.y[a]! + (line.y[b]! - line.y[a]!) * t - py) ** 2;
+  return (
+    (line.x[a]! + (line.x[b]! - line.x[a]!) * t - px) ** 2 + (line.y[a]! + (line.y[b]! - line.y[a]!) * t - py) ** 2
+  );
 }
 
 /**
@@ -86,7 +96,14 @@ function gap2(line: TrackLine, a: number, b: number, t: number, px: number, py: 
  * interpolated between the fixes around each; never before the previous one. With the lap's
  * start and end, the pieces between add up to the lap time exactly.
  */
-export function cutTimes(positions: Float64Array, time: Float64Array, from: number, start: TracePoint, end: TracePoint, cuts: readonly number[]): number[] {
+export function cutTimes(
+  positions: Float64Array,
+  time: Float64Array,
+  from: number,
+  start: TracePoint,
+  end: TracePoint,
+  cuts: readonly number[],
+): number[] {
   const out: number[] = [];
   let j = 1;
   let last = start.ms;

@@ -69,7 +69,8 @@ function fromPitsAndBack(laps: number, startMs = 0) {
   const total = laps * 1000;
   const speed = (r: number) => Math.max(0.5, Math.min(20, 2 + (r / 100) * 18, ((total - r) / 100) * 20));
   const run = oval(laps, speed, 10, startMs + 8_000, 300);
-  const standing = (p: { x: number; y: number }, from: number) => Array.from({ length: 80 }, (_, i) => ({ x: p.x, y: p.y, ms: from + i * 100, kmh: 0 }));
+  const standing = (p: { x: number; y: number }, from: number) =>
+    Array.from({ length: 80 }, (_, i) => ({ x: p.x, y: p.y, ms: from + i * 100, kmh: 0 }));
   const end = run[run.length - 1]!;
   return [...standing(run[0]!, startMs), ...run, ...standing(end, end.ms + 100)];
 }
@@ -103,7 +104,9 @@ describe('gate crossings', () => {
   it('a session across midnight keeps counting time', () => {
     const pts = oval(4, 20, 10, 11 * 3_600_000 - 30_000); // 13:00 + 11 h − 30 s = 23:59:30
     const laps = timeLaps(trace(pts), gate);
-    expect(laps.filter((l) => l.kind === 'flying').map((l) => l.seconds)).toEqual([50, 50, 50].map((s) => expect.closeTo(s, 2)));
+    expect(laps.filter((l) => l.kind === 'flying').map((l) => l.seconds)).toEqual(
+      [50, 50, 50].map((s) => expect.closeTo(s, 2)),
+    );
   });
 });
 
@@ -113,7 +116,9 @@ describe('laps from the crossings, each by what happened on track', () => {
     expect(laps.map((l) => l.kind)).toEqual(['flying', 'flying', 'flying', 'flying', 'partial']);
     expect(laps.slice(0, 4).map((l) => l.seconds)).toEqual([50, 50, 50, 50].map((s) => expect.closeTo(s, 2)));
     expect(laps[4]!.complete).toBe(false);
-    expect(timeLaps(trace(oval(4.5, 20, 10)), gate, { minLapMs: 60_000 }).filter((l) => l.kind === 'flying')).toHaveLength(2);
+    expect(
+      timeLaps(trace(oval(4.5, 20, 10)), gate, { minLapMs: 60_000 }).filter((l) => l.kind === 'flying'),
+    ).toHaveLength(2);
   });
 
   it('a single lap exported with a few seconds on each side is one flying lap (RaceChrono exports a lap so)', () => {
@@ -146,7 +151,14 @@ describe('laps from the crossings, each by what happened on track', () => {
       ...after.map((p, i) => (i < 15 ? { ...p, kmh: 5 } : p)),
     ];
     const laps = timeLaps(trace(slowed), gate);
-    expect(laps.map((l) => `${l.run}${l.kind[0]}${l.complete ? '' : '*'}`)).toEqual(['1f', '1i*', '1o*', '1f', '1f', '1p*']);
+    expect(laps.map((l) => `${l.run}${l.kind[0]}${l.complete ? '' : '*'}`)).toEqual([
+      '1f',
+      '1i*',
+      '1o*',
+      '1f',
+      '1f',
+      '1p*',
+    ]);
   });
 
   it('a lap with no fix for over 10 s inside it is a partial piece, not timed', () => {
@@ -165,6 +177,8 @@ describe('laps from the crossings, each by what happened on track', () => {
   it('no crossing at all: one piece, nothing timed (an out-lap when it left a stop)', () => {
     const away = <P extends { x: number }>(p: P) => ({ ...p, x: p.x + 500 });
     expect(timeLaps(trace(oval(3, 20, 10).map(away)), gate).map((l) => l.kind)).toEqual(['partial']);
-    expect(timeLaps(trace(fromPitsAndBack(3).map(away)), gate).map((l) => `${l.kind}${l.complete ? '' : '*'}`)).toEqual(['out*']);
+    expect(timeLaps(trace(fromPitsAndBack(3).map(away)), gate).map((l) => `${l.kind}${l.complete ? '' : '*'}`)).toEqual(
+      ['out*'],
+    );
   });
 });

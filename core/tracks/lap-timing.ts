@@ -3,7 +3,8 @@ import { elapsedMs } from '../analysis/gps-analysis';
 import { crossingFraction, planarGate, type Gate } from './gate';
 
 /** The GPS fields lap timing reads. */
-export type Trace = Pick<GpsColumns, 'count' | 'lat' | 'lon' | 'timeMs' | 'speed' | 'satellites'> & Partial<Pick<GpsColumns, 'heat' | 'roll'>>;
+export type Trace = Pick<GpsColumns, 'count' | 'lat' | 'lon' | 'timeMs' | 'speed' | 'satellites'> &
+  Partial<Pick<GpsColumns, 'heat' | 'roll'>>;
 
 /** A moment on the trace between two samples: `index + fraction`, and its time. */
 export interface TracePoint {
@@ -85,7 +86,13 @@ const CROSSING_WINDOW_MS = 250;
  * accelerating through the line is taken at the speeds measured there (time interpolated by
  * distance alone assumes one speed between the fixes). Without usable speeds, by distance.
  */
-function crossingMs(trace: Trace, time: Float64Array, i: number, fraction: number, aheadM: (j: number) => number): number {
+function crossingMs(
+  trace: Trace,
+  time: Float64Array,
+  i: number,
+  fraction: number,
+  aheadM: (j: number) => number,
+): number {
   const linear = time[i - 1]! + fraction * (time[i]! - time[i - 1]!);
   let sum = 0;
   let n = 0;
@@ -105,7 +112,12 @@ function crossingMs(trace: Trace, time: Float64Array, i: number, fraction: numbe
 }
 
 /** Forward crossings of the gate, interpolated between the two samples around each. */
-export function gateCrossings(trace: Trace, gate: Gate, time: Float64Array, options: LapTimingOptions = {}): TracePoint[] {
+export function gateCrossings(
+  trace: Trace,
+  gate: Gate,
+  time: Float64Array,
+  options: LapTimingOptions = {},
+): TracePoint[] {
   const { minLapMs, armDistanceM } = { ...DEFAULTS, ...options };
   const g = planarGate(gate);
   const out: TracePoint[] = [];
@@ -149,9 +161,11 @@ interface Run {
 function slowNear(trace: Trace, time: Float64Array, run: Run, atStart: boolean, slowKmh: number): boolean {
   const { from, to } = run;
   if (atStart) {
-    for (let i = from; i < to && time[i]! - time[from]! <= FROM_STOP_WINDOW_MS; i++) if (trace.speed[i]! < slowKmh) return true;
+    for (let i = from; i < to && time[i]! - time[from]! <= FROM_STOP_WINDOW_MS; i++)
+      if (trace.speed[i]! < slowKmh) return true;
   } else {
-    for (let i = to - 1; i >= from && time[to - 1]! - time[i]! <= FROM_STOP_WINDOW_MS; i--) if (trace.speed[i]! < slowKmh) return true;
+    for (let i = to - 1; i >= from && time[to - 1]! - time[i]! <= FROM_STOP_WINDOW_MS; i--)
+      if (trace.speed[i]! < slowKmh) return true;
   }
   return false;
 }
@@ -169,7 +183,10 @@ function stretches(trace: Trace, time: Float64Array, from: number, to: number, g
   let start = from;
   let stillFrom = -1;
   for (let i = from; i <= to; i++) {
-    const cut = i > from && i < to && (time[i]! - time[i - 1]! > gapMs || (trace.heat !== undefined && trace.heat[i] !== trace.heat[i - 1]));
+    const cut =
+      i > from &&
+      i < to &&
+      (time[i]! - time[i - 1]! > gapMs || (trace.heat !== undefined && trace.heat[i] !== trace.heat[i - 1]));
     if (cut) {
       close(start, stillFrom >= 0 ? stillFrom : i);
       start = i;
@@ -210,7 +227,12 @@ function longestGapMs(time: Float64Array, from: number, to: number): number {
  * or ends at one (in), or holds a gap in the fixes (partial); after the last crossing its in-lap
  * (when it came to a stop) or a partial piece. Pieces shorter than MIN_PIECE_MS are left out.
  */
-export function timeLaps(trace: Trace, gate: Gate, options: LapTimingOptions = {}, time = continuousTime(trace)): TimedLap[] {
+export function timeLaps(
+  trace: Trace,
+  gate: Gate,
+  options: LapTimingOptions = {},
+  time = continuousTime(trace),
+): TimedLap[] {
   const opts = { ...DEFAULTS, ...options };
   if (trace.count < 2) return [];
   const crossings = gateCrossings(trace, gate, time, opts);
@@ -222,16 +244,27 @@ export function timeLaps(trace: Trace, gate: Gate, options: LapTimingOptions = {
   // A run of the day (a heat) ends at a pause: the recording's, or a long stand in the pits.
   const runs = stretches(trace, time, 0, trace.count, opts.runGapMs, opts.runGapMs);
   // Inside a run, a stop (the pits, a red flag) ends one stretch of riding and the next leaves from it.
-  const ridden = runs.flatMap((r, run) => stretches(trace, time, r.from, r.to, opts.runGapMs, STOP_MS).map((s) => ({ ...s, run })));
+  const ridden = runs.flatMap((r, run) =>
+    stretches(trace, time, r.from, r.to, opts.runGapMs, STOP_MS).map((s) => ({ ...s, run })),
+  );
   ridden.forEach((r) => {
     const { from, to, run } = r;
     const fromStop = slowNear(trace, time, r, true, slowKmh);
     const toStop = slowNear(trace, time, r, false, slowKmh);
     const inRun = crossings.filter((c) => c.index >= from && c.index + 1 < to);
     const push = (kind: LapKind, start: TracePoint, end: TracePoint, complete = false) =>
-      laps.push({ number: laps.length + 1, run: run + 1, kind, start, end, seconds: (end.ms - start.ms) / 1000, complete });
+      laps.push({
+        number: laps.length + 1,
+        run: run + 1,
+        kind,
+        start,
+        end,
+        seconds: (end.ms - start.ms) / 1000,
+        complete,
+      });
     if (inRun.length === 0) {
-      if (time[to - 1]! - time[from]! >= MIN_PIECE_MS) push(fromStop ? 'out' : 'partial', at(from, time), at(to - 1, time));
+      if (time[to - 1]! - time[from]! >= MIN_PIECE_MS)
+        push(fromStop ? 'out' : 'partial', at(from, time), at(to - 1, time));
       return;
     }
     const first = inRun[0]!;
@@ -243,7 +276,23 @@ export function timeLaps(trace: Trace, gate: Gate, options: LapTimingOptions = {
       if (longestGapMs(time, a.index, b.index + 1) > GAP_INSIDE_MS) push('partial', a, b);
       // The first lap is the out-lap when the stretch left the pits right at the line; where it
       // reached the line from the pits first, that piece was the out-lap and this one is a lap.
-      else push(k === 1 ? (leftStopAtLine ? 'out' : !atSpeed(b) ? 'in' : 'flying') : !atSpeed(a) ? 'out' : !atSpeed(b) ? 'in' : 'flying', a, b, true);
+      else
+        push(
+          k === 1
+            ? leftStopAtLine
+              ? 'out'
+              : !atSpeed(b)
+                ? 'in'
+                : 'flying'
+            : !atSpeed(a)
+              ? 'out'
+              : !atSpeed(b)
+                ? 'in'
+                : 'flying',
+          a,
+          b,
+          true,
+        );
     }
     const last = inRun[inRun.length - 1]!;
     if (time[to - 1]! - last.ms >= MIN_PIECE_MS) push(toStop ? 'in' : 'partial', last, at(to - 1, time));

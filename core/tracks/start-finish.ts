@@ -17,7 +17,10 @@ export function derivedStartFinish(trace: Trace): { gate: Gate; at: LatLon } | u
   // The heading over a second or so either side: a single fix's jitter could tilt the gate.
   const span = 5;
   const [ax, ay] = proj.toXY(trace.lat[Math.max(0, top - span)]!, trace.lon[Math.max(0, top - span)]!);
-  const [bx, by] = proj.toXY(trace.lat[Math.min(trace.count - 1, top + span)]!, trace.lon[Math.min(trace.count - 1, top + span)]!);
+  const [bx, by] = proj.toXY(
+    trace.lat[Math.min(trace.count - 1, top + span)]!,
+    trace.lon[Math.min(trace.count - 1, top + span)]!,
+  );
   return { gate: gateAcross(at, bx - ax, by - ay), at };
 }
 
@@ -26,7 +29,11 @@ export function derivedStartFinish(trace: Trace): { gate: Gate; at: LatLon } | u
  * nearest point of the outline, on a segment), square to that segment, facing the way the trace
  * drives it. A point beside the track (a catalogue's can be 20 m off) still gives a gate across it.
  */
-export function catalogueStartFinish(outline: readonly (readonly [number, number])[], point: readonly [number, number], forward: boolean): Gate {
+export function catalogueStartFinish(
+  outline: readonly (readonly [number, number])[],
+  point: readonly [number, number],
+  forward: boolean,
+): Gate {
   const proj = makeProjection(point[0], point[1]);
   const xy = outline.map(([lat, lon]) => proj.toXY(lat, lon));
   const { segment, t } = nearestOnPolyline(xy, 0, 0);

@@ -107,7 +107,8 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
   const sections = sectionsOf(track.corners, track.line.length);
   const laps: AnalyzedLap[] = timeLaps(trace, track.gate, {}, time).map((lap) => {
     // A partial out- or in-lap does not start or end at the line: no segments.
-    if (!lap.complete) return { ...lap, segmentSeconds: [], segmentTopKmh: [], sectorSeconds: [], sectionSeconds: [], corners: [] };
+    if (!lap.complete)
+      return { ...lap, segmentSeconds: [], segmentTopKmh: [], sectorSeconds: [], sectionSeconds: [], corners: [] };
     const from = lap.start.index;
     const to = Math.min(trace.count - 1, lap.end.index + 1);
     const positions = positionsAlong(track.line, trace, from, to);
@@ -147,7 +148,9 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
       segmentTopKmh: segments.map((_, k) => topSpeed(trace, time, from, to, segmentEdges[k]!, segmentEdges[k + 1]!)),
       sectorSeconds: sectorEdges.slice(1).map((edge, k) => (edge - sectorEdges[k]!) / 1000),
       sectionSeconds: sections.map((_, k) =>
-        clean(trace, time, from, to, sectionEdges[k]!, sectionEdges[k + 1]!) ? (sectionEdges[k + 1]! - sectionEdges[k]!) / 1000 : null,
+        clean(trace, time, from, to, sectionEdges[k]!, sectionEdges[k + 1]!)
+          ? (sectionEdges[k + 1]! - sectionEdges[k]!) / 1000
+          : null,
       ),
       corners: track.corners.map((c) => cornerFigures(trace, time, positions, from, c)),
     };
@@ -169,7 +172,10 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
     segments,
     sections,
     bestLap: best?.number ?? null,
-    ideal: { seconds: complete ? idealSections.reduce((sum, s) => sum + s.seconds!, 0) : null, sections: idealSections },
+    ideal: {
+      seconds: complete ? idealSections.reduce((sum, s) => sum + s.seconds!, 0) : null,
+      sections: idealSections,
+    },
   };
 }
 
@@ -187,7 +193,8 @@ function sampleAt(time: Float64Array, from: number, to: number, ms: number): num
 
 function topSpeed(trace: Trace, time: Float64Array, from: number, to: number, fromMs: number, toMs: number): number {
   let top = 0;
-  for (let i = sampleAt(time, from, to, fromMs); i <= to && time[i]! <= toMs; i++) if (trace.speed[i]! > top) top = trace.speed[i]!;
+  for (let i = sampleAt(time, from, to, fromMs); i <= to && time[i]! <= toMs; i++)
+    if (trace.speed[i]! > top) top = trace.speed[i]!;
   return top;
 }
 
@@ -223,7 +230,13 @@ function valueAt(positions: Float64Array, values: ArrayLike<number>, from: numbe
   return values[from + j - 1]! + f * (values[from + j]! - values[from + j - 1]!);
 }
 
-function cornerFigures(trace: Trace, time: Float64Array, positions: Float64Array, from: number, c: Corner): CornerFigures {
+function cornerFigures(
+  trace: Trace,
+  time: Float64Array,
+  positions: Float64Array,
+  from: number,
+  c: Corner,
+): CornerFigures {
   let slowest = -1;
   let lean: number | null = trace.roll ? 0 : null;
   for (let j = firstAt(positions, c.startM); j < positions.length && positions[j]! <= c.endM; j++) {
@@ -251,7 +264,10 @@ function cornerFigures(trace: Trace, time: Float64Array, positions: Float64Array
     apex: { lat: trace.lat[i]!, lon: trace.lon[i]! },
     exitKmh,
     maxLeanDeg: lean,
-    brakeBeforeApexM: top < slowest && trace.speed[from + top]! - trace.speed[i]! >= BRAKE_DROP_KMH ? positions[slowest]! - positions[top]! : null,
+    brakeBeforeApexM:
+      top < slowest && trace.speed[from + top]! - trace.speed[i]! >= BRAKE_DROP_KMH
+        ? positions[slowest]! - positions[top]!
+        : null,
     topKmhBefore: trace.speed[from + top]!,
   };
 }

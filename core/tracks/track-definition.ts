@@ -8,7 +8,10 @@ import { circularSmooth, headingAt, latLonAt, trackLine, type TrackLine } from '
 /** Points (2 m apart) either side over which a trace's line is smoothed before its corners are found. */
 const TRACE_SMOOTHING = 10;
 
-export const gateCentre = (gate: Gate): LatLon => ({ lat: (gate.a.lat + gate.b.lat) / 2, lon: (gate.a.lon + gate.b.lon) / 2 });
+export const gateCentre = (gate: Gate): LatLon => ({
+  lat: (gate.a.lat + gate.b.lat) / 2,
+  lon: (gate.a.lon + gate.b.lon) / 2,
+});
 
 /**
  * A track from an outline ([lat, lon] points in either direction) and its start/finish gate: the
@@ -33,8 +36,13 @@ const DEFAULT_SECTORS = 3;
  * The sector gates on a line, in driving order: those given, or by default gates across the line
  * mid-straight nearest its quarters (a timing line mid-corner would cut a corner in two).
  */
-export function sectorsOn(line: TrackLine, corners: readonly Corner[], gates: readonly Gate[]): TrackDefinition['sectors'] {
-  if (gates.length) return gates.map((gate) => ({ gate, atM: alongLine(line, gateCentre(gate)) })).sort((a, b) => a.atM - b.atM);
+export function sectorsOn(
+  line: TrackLine,
+  corners: readonly Corner[],
+  gates: readonly Gate[],
+): TrackDefinition['sectors'] {
+  if (gates.length)
+    return gates.map((gate) => ({ gate, atM: alongLine(line, gateCentre(gate)) })).sort((a, b) => a.atM - b.atM);
   const cuts = sectionsOf(corners, line.length)
     .slice(1)
     .map((s) => s.fromM);
@@ -57,7 +65,9 @@ export function sectorsOn(line: TrackLine, corners: readonly Corner[], gates: re
 function alongLine(line: TrackLine, at: LatLon): number {
   const [px, py] = line.proj.toXY(at.lat, at.lon);
   let best = 0;
-  for (let k = 1; k < line.x.length; k++) if ((line.x[k]! - px) ** 2 + (line.y[k]! - py) ** 2 < (line.x[best]! - px) ** 2 + (line.y[best]! - py) ** 2) best = k;
+  for (let k = 1; k < line.x.length; k++)
+    if ((line.x[k]! - px) ** 2 + (line.y[k]! - py) ** 2 < (line.x[best]! - px) ** 2 + (line.y[best]! - py) ** 2)
+      best = k;
   return line.s[best]!;
 }
 
@@ -74,7 +84,10 @@ export function definitionFromCatalogue(
  * A track from the trace alone, where the catalogue has none: the start/finish where the trace
  * is fastest and the line of its fastest lap. Undefined where no lap is complete.
  */
-export function definitionFromTrace(trace: Trace, gate: Gate | undefined = derivedStartFinish(trace)?.gate): TrackDefinition | undefined {
+export function definitionFromTrace(
+  trace: Trace,
+  gate: Gate | undefined = derivedStartFinish(trace)?.gate,
+): TrackDefinition | undefined {
   if (!gate) return undefined;
   const laps = timeLaps(trace, gate).filter((l) => l.complete);
   const best = laps.filter((l) => l.kind === 'flying').sort((a, b) => a.seconds - b.seconds)[0] ?? laps[0];

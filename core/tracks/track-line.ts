@@ -66,7 +66,11 @@ export function resampleClosed(xy: readonly (readonly [number, number])[], step:
 }
 
 /** The nearest point of a closed polyline to (px, py): its segment and the fraction along it. */
-export function nearestOnPolyline(xy: readonly (readonly [number, number])[], px: number, py: number): { segment: number; t: number; distance: number } {
+export function nearestOnPolyline(
+  xy: readonly (readonly [number, number])[],
+  px: number,
+  py: number,
+): { segment: number; t: number; distance: number } {
   let best = { segment: 0, t: 0, distance: Infinity };
   for (let i = 0; i < xy.length; i++) {
     const [ax, ay] = xy[i]!;

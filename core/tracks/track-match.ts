@@ -32,7 +32,11 @@ export function movingSamples(trace: Trace): number[] {
 }
 
 /** How well a trace runs along a closed outline ([lat, lon] points), and in which direction. */
-export function fitOutline(trace: Trace, outline: readonly (readonly [number, number])[], samples = movingSamples(trace)): OutlineFit {
+export function fitOutline(
+  trace: Trace,
+  outline: readonly (readonly [number, number])[],
+  samples = movingSamples(trace),
+): OutlineFit {
   if (!samples.length || outline.length < 2) return { onShare: 0, meanDistanceM: Infinity, coverage: 0, forward: true };
   const proj = makeProjection(outline[0]![0], outline[0]![1]);
   const xy = outline.map(([lat, lon]) => proj.toXY(lat, lon));
@@ -54,6 +58,13 @@ export function fitOutline(trace: Trace, outline: readonly (readonly [number, nu
   const points = samples.map((i) => proj.toXY(trace.lat[i]!, trace.lon[i]!));
   // Twice as far: the samples are spread along the trace, tens of metres apart.
   const reach = 2 * ON_OUTLINE_M;
-  const covered = xy.filter(([x, y]) => points.some(([px, py]) => Math.abs(px - x) <= reach && Math.abs(py - y) <= reach)).length;
-  return { onShare: on / samples.length, meanDistanceM: on ? distance / on : Infinity, coverage: covered / xy.length, forward: along >= 0 };
+  const covered = xy.filter(([x, y]) =>
+    points.some(([px, py]) => Math.abs(px - x) <= reach && Math.abs(py - y) <= reach),
+  ).length;
+  return {
+    onShare: on / samples.length,
+    meanDistanceM: on ? distance / on : Infinity,
+    coverage: covered / xy.length,
+    forward: along >= 0,
+  };
 }

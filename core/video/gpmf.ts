@@ -116,7 +116,10 @@ async function readIndex(source: ByteSource) {
   if (ftyp.size > 4096 || moov.size > MAX_MOOV_BYTES) throw notMp4('its index is larger than any camera writes');
   // mp4box wants ftyp then moov; handed them back to back, it builds every track's sample list
   // from the index (chunk offsets are absolute, so where the moov sat does not matter).
-  const [ftypBytes, moovBytes] = await Promise.all([source.read(ftyp.offset, ftyp.size), source.read(moov.offset, moov.size)]);
+  const [ftypBytes, moovBytes] = await Promise.all([
+    source.read(ftyp.offset, ftyp.size),
+    source.read(moov.offset, moov.size),
+  ]);
   const joined = new Uint8Array(ftyp.size + moov.size);
   joined.set(ftypBytes, 0);
   joined.set(moovBytes, ftyp.size);
@@ -158,7 +161,9 @@ async function readSamples(source: ByteSource, samples: GpmfSample[]): Promise<U
 // 'GPS' picks GPS9 where every payload has it, else GPS5. ellipsoid: altitude is not used, and its
 // sea-level correction would want an optional package. The library reads GPRI and SYST, though its
 // types do not list them.
-const TELEMETRY_OPTIONS = { stream: ['GPS', 'GPRI', 'SYST'], ellipsoid: true } as unknown as Parameters<typeof goproTelemetry>[1];
+const TELEMETRY_OPTIONS = { stream: ['GPS', 'GPRI', 'SYST'], ellipsoid: true } as unknown as Parameters<
+  typeof goproTelemetry
+>[1];
 
 /** GPS9 carries its own time: days since 2000-01-01 and seconds of the day. */
 const GPS9_EPOCH_MS = Date.UTC(2000, 0, 1);
@@ -171,7 +176,9 @@ type Stream = { samples: Sample[] };
  * those with Unix seconds. Whole Unix seconds: the pairing is known to within about a second.
  */
 function bootToUtcMs(syst: Stream | undefined): number | undefined {
-  const pairs = (syst?.samples ?? []).filter((s) => s.value && s.value.length >= 2).map((s) => s.value![1]! - s.value![0]!);
+  const pairs = (syst?.samples ?? [])
+    .filter((s) => s.value && s.value.length >= 2)
+    .map((s) => s.value![1]! - s.value![0]!);
   if (pairs.length === 0) return undefined;
   // Unix seconds are whole: the true difference lies in [max, min + 1) when they were truncated.
   const lo = Math.max(...pairs);
@@ -187,7 +194,13 @@ function fixesOf(streams: Record<string, Stream>): { fixes: VideoFix[]; clock?: 
     for (const s of streams.GPS9.samples) {
       const v = s.value;
       if (!v || v.length < 9 || v[8]! < 2 || !usable(v[0]!, v[1]!)) continue;
-      fixes.push({ videoMs: s.cts, utcMs: GPS9_EPOCH_MS + v[5]! * 86_400_000 + v[6]! * 1000, lat: v[0]!, lon: v[1]!, speedKmh: v[3]! * 3.6 });
+      fixes.push({
+        videoMs: s.cts,
+        utcMs: GPS9_EPOCH_MS + v[5]! * 86_400_000 + v[6]! * 1000,
+        lat: v[0]!,
+        lon: v[1]!,
+        speedKmh: v[3]! * 3.6,
+      });
     }
     return { fixes, clock: { source: 'GPS9', errorMs: 50 } };
   }
@@ -263,7 +276,12 @@ export async function readVideoTelemetry(input: ByteSource): Promise<VideoTeleme
   const samples: GpmfSample[] = file
     .getTrackSamplesInfo(gpmd.id)
     .filter((s) => s.size > 0 && s.offset + s.size <= source.size)
-    .map((s) => ({ offset: s.offset, size: s.size, ctsMs: (s.cts * 1000) / s.timescale, durationMs: (s.duration * 1000) / s.timescale }));
+    .map((s) => ({
+      offset: s.offset,
+      size: s.size,
+      ctsMs: (s.cts * 1000) / s.timescale,
+      durationMs: (s.duration * 1000) / s.timescale,
+    }));
   if (samples.length === 0) return { ...base, fixes: [], bytesRead: source.bytesRead };
   const rawData = await readSamples(source, samples);
 
@@ -276,7 +294,10 @@ export async function readVideoTelemetry(input: ByteSource): Promise<VideoTeleme
   };
   let streams: Record<string, Stream> = {};
   try {
-    const result = (await goproTelemetry({ rawData, timing }, TELEMETRY_OPTIONS)) as unknown as Record<string, { streams?: Record<string, Stream> }>;
+    const result = (await goproTelemetry({ rawData, timing }, TELEMETRY_OPTIONS)) as unknown as Record<
+      string,
+      { streams?: Record<string, Stream> }
+    >;
     for (const device of Object.values(result)) Object.assign(streams, device.streams ?? {});
   } catch {
     streams = {}; // damaged telemetry: the clock and manual methods still apply
@@ -294,7 +315,10 @@ export async function fingerprint(source: ByteSource): Promise<string> {
   const MIB = 1024 * 1024;
   const headLength = Math.min(MIB, source.size);
   const tailLength = Math.min(MIB, source.size);
-  const [head, tail] = await Promise.all([source.read(0, headLength), source.read(source.size - tailLength, tailLength)]);
+  const [head, tail] = await Promise.all([
+    source.read(0, headLength),
+    source.read(source.size - tailLength, tailLength),
+  ]);
   const bytes = new Uint8Array(head.length + tail.length + 8);
   bytes.set(head, 0);
   bytes.set(tail, head.length);

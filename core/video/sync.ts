@@ -149,7 +149,9 @@ function refineOnTrace(
   const windowMs = Math.max(2_000, 4 * priorMs);
   const reach = windowMs + 2 * SEARCH_STEP_MS; // the parabola looks one step past the window
   const { fromMs, toMs } = spanOf(trace);
-  const usable = fixes.map((f) => ({ f, at: videoToSession(clock, f.videoMs) })).filter(({ at }) => at - reach >= fromMs && at + reach <= toMs);
+  const usable = fixes
+    .map((f) => ({ f, at: videoToSession(clock, f.videoMs) }))
+    .filter(({ at }) => at - reach >= fromMs && at + reach <= toMs);
   if (usable.length < 5) return null;
   const proj = makeProjection(trace.lat[0]!, trace.lon[0]!);
   const fx = usable.map(({ f }) => proj.toXY(f.lat, f.lon));
@@ -252,7 +254,11 @@ export function syncVideo(telemetry: VideoTelemetry, trace: SessionTrace, option
  * Several files of one recording (a GoPro splits at 4 GB, about 10 minutes of 4K): each synced on
  * its own, since each starts its own clock; those on the session are marked as chapters.
  */
-export function syncVideos(telemetries: VideoTelemetry[], trace: SessionTrace, options: SyncOptions = {}): (VideoSync | null)[] {
+export function syncVideos(
+  telemetries: VideoTelemetry[],
+  trace: SessionTrace,
+  options: SyncOptions = {},
+): (VideoSync | null)[] {
   const synced = telemetries.map((t) => syncVideo(t, trace, options));
   const onSession = synced.filter((s) => s !== null && s.note !== 'other-day');
   if (onSession.length > 1) for (const s of onSession) s!.note = 'chapters';
@@ -267,7 +273,11 @@ export function manualSync(
   marks: { videoMs: number; sessionUtcMs: number }[],
   context?: { durationMs: number; session: { fromMs: number; toMs: number } },
 ): VideoSync {
-  if (marks.length < 1 || marks.length > 2 || marks.some((m) => !Number.isFinite(m.videoMs) || !Number.isFinite(m.sessionUtcMs))) {
+  if (
+    marks.length < 1 ||
+    marks.length > 2 ||
+    marks.some((m) => !Number.isFinite(m.videoMs) || !Number.isFinite(m.sessionUtcMs))
+  ) {
     throw new AppError('video/bad-marks', 'Mark one moment or two.');
   }
   let offsetMs = marks[0]!.sessionUtcMs - marks[0]!.videoMs;

@@ -118,7 +118,13 @@ const trustNearestHops = (hops: number) => (_address: string, hop: number) => ho
 const LOG_OPTIONS = {
   redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
   serializers: {
-    req: (req: FastifyRequest) => ({ method: req.method, url: logSafeUrl(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+    req: (req: FastifyRequest) => ({
+      method: req.method,
+      url: logSafeUrl(req.url),
+      host: req.host,
+      remoteAddress: req.ip,
+      remotePort: req.socket?.remotePort,
+    }),
   },
 };
 
@@ -146,9 +152,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   // One run per job across instances on PostgreSQL; SQLite is one process's database.
   const jobs = measuredJobQueue(
     database.dialect === 'postgres' && config.databaseUrl
-      ? createPgBossQueue({ connectionString: config.databaseUrl, onError: (err) => logRef.current?.error({ err }, 'job queue') })
+      ? createPgBossQueue({
+          connectionString: config.databaseUrl,
+          onError: (err) => logRef.current?.error({ err }, 'job queue'),
+        })
       : createInProcessQueue(),
-    { sent: (job, result) => metrics.jobsSent.inc({ job, result }), ran: (job, outcome) => metrics.jobRuns.inc({ job, outcome }) },
+    {
+      sent: (job, result) => metrics.jobsSent.inc({ job, result }),
+      ran: (job, outcome) => metrics.jobRuns.inc({ job, outcome }),
+    },
   );
   await jobs.start();
   metrics.watchJobs(() => jobs.counts());
@@ -162,7 +174,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
             level: config.logLevel,
             // Readable lines for a person at a terminal (npm start); JSON lines for a log collector.
             ...(config.logFormat === 'pretty'
-              ? { stream: pinoPretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname', colorize: Boolean(process.stdout.isTTY) }) }
+              ? {
+                  stream: pinoPretty({
+                    sync: true,
+                    translateTime: 'SYS:HH:MM:ss',
+                    ignore: 'pid,hostname',
+                    colorize: Boolean(process.stdout.isTTY),
+                  }),
+                }
               : {}),
             ...(typeof deps.logger === 'object' ? deps.logger : {}),
           },
@@ -179,7 +198,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   const redirectUri = `${config.publicUrl}/api/auth/callback`;
   const localIdp = config.google
     ? undefined
-    : createLocalIdp({ publicUrl: config.publicUrl, redirectUri, production: config.production, trustProxy: config.trustProxy !== false });
+    : createLocalIdp({
+        publicUrl: config.publicUrl,
+        redirectUri,
+        production: config.production,
+        trustProxy: config.trustProxy !== false,
+      });
   const idp = config.google
     ? createIdentityProvider({
         issuer: 'https://accounts.google.com',
@@ -236,7 +260,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   });
   await app.register(fastifyCookie);
   // Counted in the database: every instance behind a proxy sees the same hits.
-  await app.register(fastifyRateLimit, { global: false, store: sharedRateLimitStore(createHitCounter(db)), skipOnError: true });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    store: sharedRateLimitStore(createHitCounter(db)),
+    skipOnError: true,
+  });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Voltas API', version: '1' } },
     transform: jsonSchemaTransform,
@@ -245,7 +273,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   await app.register(authSessionPlugin, {
     store: createAuthSessionStore(db),
     secureCookies,
-    onEnded: (authSessionHash) => void database.coordination.publish(signInRevoked({ authSessionHash })).catch(() => undefined),
+    onEnded: (authSessionHash) =>
+      void database.coordination.publish(signInRevoked({ authSessionHash })).catch(() => undefined),
   });
   await app.register(heavyReadsPlugin);
   await app.register(policyPlugin, {
@@ -260,17 +289,47 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     health: createHealthService({ db, blobs }),
     describe: { database: database.description, blobs: blobs.description, identityProvider: idp.description },
   });
-  await app.register(authRoutes, { auth: createAuthService({ db, idp, adminEmails: config.adminEmails }), redirectUri, secureCookies, metrics });
+  await app.register(authRoutes, {
+    auth: createAuthService({ db, idp, adminEmails: config.adminEmails }),
+    redirectUri,
+    secureCookies,
+    metrics,
+  });
   await app.register(meRoutes, { users });
   await app.register(sessionsRoutes, { reader, demoDeviceId: DEMO_DEVICE_ID });
-  await app.register(liveRoutes, { reader, events, coordination: database.coordination, demoDeviceId: DEMO_DEVICE_ID, metrics, ...deps.live });
+  await app.register(liveRoutes, {
+    reader,
+    events,
+    coordination: database.coordination,
+    demoDeviceId: DEMO_DEVICE_ID,
+    metrics,
+    ...deps.live,
+  });
   await app.register(deviceApiRoutes, { devices, receiver, users, metrics });
   await app.register(storageRoutes, { storage, demoDeviceId: DEMO_DEVICE_ID });
-  const tracks = createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks(), rules: trackRules });
-  for (const [cache, size] of Object.entries({ ...tracks.caches(), ...reader.caches() })) metrics.watchCache(cache, size);
+  const tracks = createTracksService({
+    db,
+    reader,
+    catalogue: trackCatalogue,
+    bundled: loadTracks(),
+    rules: trackRules,
+  });
+  for (const [cache, size] of Object.entries({ ...tracks.caches(), ...reader.caches() }))
+    metrics.watchCache(cache, size);
   await app.register(tracksRoutes, { tracks, reader, demoDeviceId: DEMO_DEVICE_ID });
-  await app.register(videosRoutes, { videos: createVideosService({ db, reader }), reader, demoDeviceId: DEMO_DEVICE_ID });
-  const imports = createImportsService({ db, blobs, receiver, tracks, coordination: database.coordination, ...(deps.imports ? { limits: deps.imports } : {}) });
+  await app.register(videosRoutes, {
+    videos: createVideosService({ db, reader }),
+    reader,
+    demoDeviceId: DEMO_DEVICE_ID,
+  });
+  const imports = createImportsService({
+    db,
+    blobs,
+    receiver,
+    tracks,
+    coordination: database.coordination,
+    ...(deps.imports ? { limits: deps.imports } : {}),
+  });
   await app.register(importsRoutes, {
     imports,
     reader,
@@ -293,8 +352,13 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     publicUrl: config.publicUrl,
     indexHtml: () => (indexHtml ??= readIndexHtml(webRoot)),
   });
-  await app.register(progressRoutes, { progress: createProgressService({ reader, tracks, shares }), demoDeviceId: DEMO_DEVICE_ID });
-  await app.register(adminRoutes, { admin: createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }) });
+  await app.register(progressRoutes, {
+    progress: createProgressService({ reader, tracks, shares }),
+    demoDeviceId: DEMO_DEVICE_ID,
+  });
+  await app.register(adminRoutes, {
+    admin: createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }),
+  });
   await app.register(sellerRoutes, { seller: createSellerService({ db, companyAccount: config.companyAccount }) });
   if (localIdp) await localIdp.register(app);
   await app.register(webStatic, { root: webRoot });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSession } from '../../core/sim/session-generator';
-import { addDevice, LAP_LINE, put } from '../test/fixtures';
-import { onPostgres } from '../test/test-database';
-import { sameDatabase, startTestServer, type TestServer } from '../test/test-server';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { addDevice, LAP_LINE, put } from '#test/fixtures.ts';
+import { onPostgres } from '#test/test-database.ts';
+import { sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
 import { JOBS } from './jobs/jobs';
 import { loadTracks } from './lib/track-files';
 import { nowIso } from './lib/tokens';
@@ -12,7 +12,12 @@ const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
 const session = generateSession(interlagos, { seed: 71, heats: 1, lapsPerHeat: [3, 3] });
 
 /** A job's runs by outcome, or sends by result, on these instances together (their metrics). */
-async function total(servers: TestServer[], metric: 'jobRuns' | 'jobsSent', job: string, label: string): Promise<number> {
+async function total(
+  servers: TestServer[],
+  metric: 'jobRuns' | 'jobsSent',
+  job: string,
+  label: string,
+): Promise<number> {
   let sum = 0;
   for (const s of servers) {
     for (const { labels, value } of (await s.metrics[metric].get()).values) {
@@ -36,8 +41,12 @@ describe('background jobs, one instance', () => {
 
   it("a session's two files uploaded one after the other are analysed once", async () => {
     const token = await addDevice(server, '000000000081', 'jobs@example.com');
-    expect((await put(server, '/api/device/v1/sessions/Interlagos/02112026/lap.six', token, session.lapSix)).status).toBe(200);
-    expect((await put(server, '/api/device/v1/sessions/Interlagos/02112026/gps.six', token, session.gpsSix)).status).toBe(200);
+    expect(
+      (await put(server, '/api/device/v1/sessions/Interlagos/02112026/lap.six', token, session.lapSix)).status,
+    ).toBe(200);
+    expect(
+      (await put(server, '/api/device/v1/sessions/Interlagos/02112026/gps.six', token, session.gpsSix)).status,
+    ).toBe(200);
     await ranOnce([server], JOBS.analyseSession);
     expect(await total([server], 'jobsSent', JOBS.analyseSession, 'queued')).toBe(1);
     expect(await total([server], 'jobsSent', JOBS.analyseSession, 'merged')).toBe(1);
@@ -64,8 +73,12 @@ describe.skipIf(!onPostgres)('background jobs, two instances on one PostgreSQL',
 
   it('a session whose files arrive through A and B is analysed once, by one of them', async () => {
     const token = await addDevice(a, '000000000082', 'jobs@example.com');
-    expect((await put(a, '/api/device/v1/sessions/Interlagos/03112026/lap.six', token, session.lapSix)).status).toBe(200);
-    expect((await put(b, '/api/device/v1/sessions/Interlagos/03112026/gps.six', token, session.gpsSix)).status).toBe(200);
+    expect((await put(a, '/api/device/v1/sessions/Interlagos/03112026/lap.six', token, session.lapSix)).status).toBe(
+      200,
+    );
+    expect((await put(b, '/api/device/v1/sessions/Interlagos/03112026/gps.six', token, session.gpsSix)).status).toBe(
+      200,
+    );
     await ranOnce([a, b], JOBS.analyseSession);
     // Each instance sent the job of the file it received; the second merged into the first, waiting.
     expect(await total([a, b], 'jobsSent', JOBS.analyseSession, 'queued')).toBe(1);
@@ -78,7 +91,11 @@ describe.skipIf(!onPostgres)('background jobs, two instances on one PostgreSQL',
     await put(a, '/api/device/v1/sessions/Interlagos/04112026/lap.six', token, LAP_LINE);
     // An upload interrupted after its blob write (as in sessions.recovery.test.ts): the sweep indexes it.
     const twoLaps = `${LAP_LINE}\n${LAP_LINE.replace(/\|5$/, '|6')}\n`;
-    const meta = await a.blobs.put('000000000083/Interlagos/04112026/lap.six', Buffer.from(twoLaps), 'text/plain; charset=utf-8');
+    const meta = await a.blobs.put(
+      '000000000083/Interlagos/04112026/lap.six',
+      Buffer.from(twoLaps),
+      'text/plain; charset=utf-8',
+    );
     await a.database.db
       .insertInto('upload_intents')
       .values({
@@ -100,7 +117,11 @@ describe.skipIf(!onPostgres)('background jobs, two instances on one PostgreSQL',
     await ranOnce([a, b], JOBS.recoverUploads);
     expect(await total([a, b], 'jobRuns', JOBS.recoverUploads, 'ok')).toBe(1);
     expect(await a.database.db.selectFrom('upload_intents').selectAll().execute()).toEqual([]);
-    const laps = await a.database.db.selectFrom('laps').select('lap_count').where('session_id', '=', '000000000083/Interlagos/04112026').execute();
+    const laps = await a.database.db
+      .selectFrom('laps')
+      .select('lap_count')
+      .where('session_id', '=', '000000000083/Interlagos/04112026')
+      .execute();
     expect(laps).toHaveLength(2);
   });
 });

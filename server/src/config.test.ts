@@ -11,7 +11,14 @@ describe('loadConfig', () => {
   it('has embedded defaults and generates SECRET_KEY into the data dir once', () => {
     const dir = tmp();
     const a = loadConfig({ DATA_DIR: dir });
-    expect(a).toMatchObject({ port: 3000, host: '127.0.0.1', publicUrl: 'http://127.0.0.1:3000', databaseUrl: undefined, s3: undefined, google: undefined });
+    expect(a).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://127.0.0.1:3000',
+      databaseUrl: undefined,
+      s3: undefined,
+      google: undefined,
+    });
     const b = loadConfig({ DATA_DIR: dir });
     expect(b.secretKey).toBe(a.secretKey);
     expect(readFileSync(path.join(dir, 'secret.key'), 'utf8').trim()).toBe(a.secretKey);
@@ -39,7 +46,12 @@ describe('loadConfig', () => {
   });
 
   it('runs the bundled sign-in only on loopback, or with LOCAL_SIGN_IN=true (hole 5: anyone admin on the network)', () => {
-    for (const env of [{ HOST: '0.0.0.0' }, { HOST: '192.168.1.20' }, { HOST: '::' }, { HOST: '127.0.0.1', PUBLIC_URL: 'https://voltas.example.com' }]) {
+    for (const env of [
+      { HOST: '0.0.0.0' },
+      { HOST: '192.168.1.20' },
+      { HOST: '::' },
+      { HOST: '127.0.0.1', PUBLIC_URL: 'https://voltas.example.com' },
+    ]) {
       expect(() => loadConfig({ DATA_DIR: tmp(), ...env }), JSON.stringify(env)).toThrow(
         /bundled sign-in .* only runs on a loopback HOST and PUBLIC_URL.*GOOGLE_CLIENT_ID.*LOCAL_SIGN_IN=true/,
       );
@@ -54,7 +66,9 @@ describe('loadConfig', () => {
       expect(loadConfig({ DATA_DIR: tmp(), ...env }).host, JSON.stringify(env)).toBeTruthy();
     }
     expect(loadConfig({ DATA_DIR: tmp(), HOST: '0.0.0.0', LOCAL_SIGN_IN: 'true' }).host).toBe('0.0.0.0');
-    expect(loadConfig({ DATA_DIR: tmp(), HOST: '0.0.0.0', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's' }).google).toBeDefined();
+    expect(
+      loadConfig({ DATA_DIR: tmp(), HOST: '0.0.0.0', GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 's' }).google,
+    ).toBeDefined();
   });
 
   it('logs readable lines in development and JSON lines in production, unless LOG_FORMAT says', () => {
@@ -62,25 +76,45 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: tmp() }).logFormat).toBe('pretty');
     expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', ...google }).logFormat).toBe('json');
     expect(loadConfig({ DATA_DIR: tmp(), LOG_FORMAT: 'json' }).logFormat).toBe('json');
-    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', LOG_FORMAT: 'pretty', ...google }).logFormat).toBe('pretty');
+    expect(loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production', LOG_FORMAT: 'pretty', ...google }).logFormat).toBe(
+      'pretty',
+    );
     expect(() => loadConfig({ DATA_DIR: tmp(), LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/);
   });
 
   it('TRUST_PROXY takes a hop count or addresses, never "trust every hop" (hole 9)', () => {
-    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY=true would trust every X-Forwarded-For hop.*TRUST_PROXY=1/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY=true would trust every X-Forwarded-For hop.*TRUST_PROXY=1/,
+    );
     expect(loadConfig({ DATA_DIR: tmp() }).trustProxy).toBe(false);
     expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1' }).trustProxy).toEqual(['10.0.0.0/8', '192.168.1.5', '::1']);
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: '10.0.0.0/8, 192.168.1.5,::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.5',
+      '::1',
+    ]);
     for (const bad of ['yes', '10.0.0.0/33', '300.1.1.1', '11', 'proxy.local'])
       expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
   });
 
   it('behind https (PUBLIC_URL https): Secure cookies and HSTS', async () => {
-    const config = loadConfig({ DATA_DIR: tmp(), PUBLIC_URL: 'https://voltas.example.com', TRUST_PROXY: '1', LOCAL_SIGN_IN: 'true', LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      DATA_DIR: tmp(),
+      PUBLIC_URL: 'https://voltas.example.com',
+      TRUST_PROXY: '1',
+      LOCAL_SIGN_IN: 'true',
+      LOG_LEVEL: 'silent',
+    });
     const { app } = await buildApp(config, { webRoot: '/nonexistent' });
     // Over https the cookie carries the __Host- prefix: this host only, path /, Secure.
-    const res = await app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie: '__Host-voltas_session=abc', 'x-forwarded-proto': 'https' } });
-    expect(String(res.headers['set-cookie'])).toMatch(/^__Host-voltas_session=;.*Path=\/;.*HttpOnly.*Secure.*SameSite=Lax/i);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: '__Host-voltas_session=abc', 'x-forwarded-proto': 'https' },
+    });
+    expect(String(res.headers['set-cookie'])).toMatch(
+      /^__Host-voltas_session=;.*Path=\/;.*HttpOnly.*Secure.*SameSite=Lax/i,
+    );
     expect(String(res.headers['set-cookie'])).not.toMatch(/Domain=/i);
     expect(res.headers['strict-transport-security']).toMatch(/max-age=31536000/);
     const plain = await buildApp(loadConfig({ DATA_DIR: tmp(), LOG_LEVEL: 'silent' }), { webRoot: '/nonexistent' });
@@ -96,7 +130,12 @@ describe('loadConfig', () => {
   });
 
   it('uses Google as the issuer when configured (no local provider mounted)', async () => {
-    const config = loadConfig({ DATA_DIR: tmp(), GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com', GOOGLE_CLIENT_SECRET: 'secret', LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      DATA_DIR: tmp(),
+      GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'secret',
+      LOG_LEVEL: 'silent',
+    });
     const { app, idp } = await buildApp(config, { webRoot: '/nonexistent' });
     expect(idp.description).toContain('Google');
     expect(idp.authParams).toEqual({ prompt: 'select_account' });

@@ -95,10 +95,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const dataDir = path.resolve(e.DATA_DIR);
-  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : isIP(e.HOST) === 6 ? `[${e.HOST}]` : e.HOST;
+  const displayHost =
+    e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : isIP(e.HOST) === 6 ? `[${e.HOST}]` : e.HOST;
   const publicUrl = (e.PUBLIC_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, '');
   // The bundled provider signs anyone in as any e-mail: only where nobody else can reach it.
-  if (!e.GOOGLE_CLIENT_ID && e.LOCAL_SIGN_IN !== 'true' && !(isLoopback(e.HOST) && isLoopback(new URL(publicUrl).hostname))) {
+  if (
+    !e.GOOGLE_CLIENT_ID &&
+    e.LOCAL_SIGN_IN !== 'true' &&
+    !(isLoopback(e.HOST) && isLoopback(new URL(publicUrl).hostname))
+  ) {
     throw new ConfigError(
       `Invalid configuration: without GOOGLE_CLIENT_ID the bundled sign-in runs, where anyone signs in as any e-mail, so it only runs on a loopback HOST and PUBLIC_URL (127.0.0.1, ::1, localhost); HOST is ${e.HOST} and PUBLIC_URL ${publicUrl}. Set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET, or LOCAL_SIGN_IN=true on a development machine nobody else reaches.`,
     );
@@ -118,10 +123,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
           requestChecksum: e.S3_REQUEST_CHECKSUM,
           credentials:
-            e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY } : undefined,
+            e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY
+              ? { accessKeyId: e.AWS_ACCESS_KEY_ID, secretAccessKey: e.AWS_SECRET_ACCESS_KEY }
+              : undefined,
         }
       : undefined,
-    google: e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET } : undefined,
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
+        : undefined,
     secretKey: e.SECRET_KEY ?? readOrCreateSecretKey(dataDir),
     companyAccount: e.COMPANY_ACCOUNT.toLowerCase(),
     adminEmails: e.ADMIN_EMAILS.split(',')
@@ -177,7 +187,8 @@ function readOrCreateSecretKey(dataDir: string): string {
   const file = path.join(dataDir, 'secret.key');
   if (existsSync(file)) {
     const key = readFileSync(file, 'utf8').trim();
-    if (key.length < 32) throw new ConfigError(`Invalid configuration: ${file} holds a key shorter than 32 characters.`);
+    if (key.length < 32)
+      throw new ConfigError(`Invalid configuration: ${file} holds a key shorter than 32 characters.`);
     return key;
   }
   mkdirSync(dataDir, { recursive: true });

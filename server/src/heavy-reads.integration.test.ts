@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSession } from '../../core/sim/session-generator';
-import { addDevice, put } from '../test/fixtures';
-import { Browser, startTestServer, type TestServer } from '../test/test-server';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { addDevice, put } from '#test/fixtures.ts';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 import { loadTracks } from './lib/track-files';
 import { HEAVY_READS_PER_MINUTE, heavyReadsPlugin, MAX_HEAVY_READS_IN_FLIGHT } from './plugins/heavy-reads';
 import { errorMappingPlugin } from './plugins/error-mapping';
@@ -66,7 +66,12 @@ describe('heavy reads are bounded', () => {
     try {
       const token = await addDevice(other, '000000000405', 'one@example.com');
       await put(other, '/api/device/v1/sessions/Heavy/01112026/lap.six', token, session.lapSix);
-      await put(other, '/api/device/v1/sessions/Heavy/01112026/gps.six', token, session.gpsSix.split('\n').slice(0, 500).join('\n'));
+      await put(
+        other,
+        '/api/device/v1/sessions/Heavy/01112026/gps.six',
+        token,
+        session.gpsSix.split('\n').slice(0, 500).join('\n'),
+      );
       const one = new Browser(other.baseUrl);
       await one.signIn('one@example.com');
       const url = '/api/devices/000000000405/sessions/Heavy/01112026/export/csv';
@@ -92,11 +97,21 @@ describe('heavy reads in flight', () => {
     app.decorateRequest('identity', null);
     app.decorateRequest('device', null);
     app.addHook('onRequest', async (req) => {
-      req.identity = { email: String(req.headers['x-user']), authSessionHash: 'h', disabled: false, admin: false, seller: false };
+      req.identity = {
+        email: String(req.headers['x-user']),
+        authSessionHash: 'h',
+        disabled: false,
+        admin: false,
+        seller: false,
+      };
     });
     await app.register(heavyReadsPlugin);
     const held: (() => void)[] = [];
-    app.get('/slow', { config: { heavyRead: true } }, () => new Promise<string>((resolve) => held.push(() => resolve('done'))));
+    app.get(
+      '/slow',
+      { config: { heavyRead: true } },
+      () => new Promise<string>((resolve) => held.push(() => resolve('done'))),
+    );
     app.get('/light', () => 'light');
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
@@ -105,7 +120,7 @@ describe('heavy reads in flight', () => {
       while (held.length < MAX_HEAVY_READS_IN_FLIGHT) await new Promise((r) => setTimeout(r, 10));
       const third = await ask('ana');
       expect(third.status).toBe(429);
-      expect((await third.json()).message).toMatch(/At most 2 large downloads/);
+      expect(((await third.json()) as Record<string, unknown>).message).toMatch(/At most 2 large downloads/);
       expect((await ask('ana', '/light')).status).toBe(200);
       const bruno = ask('bruno');
       while (held.length < 3) await new Promise((r) => setTimeout(r, 10));

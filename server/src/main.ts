@@ -10,7 +10,8 @@ export async function main(): Promise<void> {
   const { app, database, blobs, idp, metrics, jobs } = await buildApp(config);
   await app.listen({ port: config.port, host: config.host });
   // METRICS_PORT: the metrics alone, on loopback, for a scraper on this machine.
-  const metricsServer = config.metricsPort === undefined ? undefined : await startMetricsServer(metrics.registry, config.metricsPort);
+  const metricsServer =
+    config.metricsPort === undefined ? undefined : await startMetricsServer(metrics.registry, config.metricsPort);
   const lines = [
     `Voltas is running at ${config.publicUrl}`,
     `  database:          ${database.description}`,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSession } from '../../core/sim/session-generator';
-import { addDevice, put, readEvents } from '../test/fixtures';
-import { onPostgres } from '../test/test-database';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '../test/test-server';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { addDevice, put, readEvents } from '#test/fixtures.ts';
+import { onPostgres } from '#test/test-database.ts';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
 import { loadTracks } from './lib/track-files';
 
 // Two instances are the scale-out configuration: one PostgreSQL database and one S3 bucket
@@ -50,9 +50,14 @@ describe.skipIf(!onPostgres)('two server instances on one PostgreSQL and one S3 
     await rider.signIn('live@example.com');
     const token = await addDevice(a, '000000000070', 'live@example.com');
     const controller = new AbortController();
-    const stream = await fetch(`${b.baseUrl}/api/events`, { headers: { cookie: rider.cookieHeader() }, signal: controller.signal });
+    const stream = await fetch(`${b.baseUrl}/api/events`, {
+      headers: { cookie: rider.cookieHeader() },
+      signal: controller.signal,
+    });
     const pending = readEvents(stream, /event: session/, 5000);
-    expect((await put(a, '/api/device/v1/sessions/Interlagos/22112026/lap.six', token, session.lapSix)).status).toBe(200);
+    expect((await put(a, '/api/device/v1/sessions/Interlagos/22112026/lap.six', token, session.lapSix)).status).toBe(
+      200,
+    );
     const text = await pending;
     controller.abort();
     expect(text).toContain('event: session');
@@ -71,9 +76,15 @@ describe.skipIf(!onPostgres)('two server instances on one PostgreSQL and one S3 
         .slice(0, i + 1)
         .join('\n'),
     );
-    const results = await Promise.all(versions.map((body, i) => put(i % 2 ? b : a, '/api/device/v1/sessions/Monza/22112026/lap.six', token, body)));
+    const results = await Promise.all(
+      versions.map((body, i) => put(i % 2 ? b : a, '/api/device/v1/sessions/Monza/22112026/lap.six', token, body)),
+    );
     expect(results.map((r) => r.status)).toEqual(versions.map(() => 200));
-    const row = await a.database.db.selectFrom('lap_sessions').selectAll().where('id', '=', '000000000071/Monza/22112026').executeTakeFirstOrThrow();
+    const row = await a.database.db
+      .selectFrom('lap_sessions')
+      .selectAll()
+      .where('id', '=', '000000000071/Monza/22112026')
+      .executeTakeFirstOrThrow();
     const blob = await a.blobs.head('000000000071/Monza/22112026/lap.six');
     expect(blob?.md5Hash).toBe(row.lap_md5);
     const laps = await a.database.db.selectFrom('laps').select('idx').where('session_id', '=', row.id).execute();

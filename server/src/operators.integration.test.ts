@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDevice, GPS_LINE, LAP_LINE, logSink, put } from '../test/fixtures';
-import { Browser, freePort, startTestServer, type TestServer } from '../test/test-server';
+import { addDevice, GPS_LINE, LAP_LINE, logSink, put } from '#test/fixtures.ts';
+import { Browser, freePort, startTestServer, type TestServer } from '#test/test-server.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -36,14 +36,22 @@ function value(text: string, series: string): number {
 
 describe('GET /metrics', () => {
   it('refuses an anonymous caller, a wrong token, and a signed-in admin', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: `Bearer ${METRICS_TOKEN}x` }] as Record<string, string>[]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer wrong-token-0123456789' },
+      { authorization: `Bearer ${METRICS_TOKEN}x` },
+    ] as Record<string, string>[]) {
       const res = await fetch(`${server.baseUrl}/metrics`, { headers });
       expect(res.status).toBe(401);
-      expect((await res.json()).message).toMatch(/METRICS_TOKEN/);
+      expect(((await res.json()) as Record<string, unknown>).message).toMatch(/METRICS_TOKEN/);
     }
     const admin = new Browser(server.baseUrl);
     await admin.signIn('ops.admin@example.com');
-    await server.database.db.updateTable('users').set({ adm: '1' }).where('email', '=', 'ops.admin@example.com').execute();
+    await server.database.db
+      .updateTable('users')
+      .set({ adm: '1' })
+      .where('email', '=', 'ops.admin@example.com')
+      .execute();
     expect((await admin.request('/metrics')).status).toBe(401);
   });
 
@@ -51,10 +59,24 @@ describe('GET /metrics', () => {
     const before = await scrape();
     const token = await addDevice(server, '000000000520', 'metrics@example.com');
     await fetch(`${server.baseUrl}/api/health`);
-    const stored = await put(server, '/api/device/v1/sessions/Metrics/01112026/gps.six', token, `${GPS_LINE}\nnot a line\n`);
+    const stored = await put(
+      server,
+      '/api/device/v1/sessions/Metrics/01112026/gps.six',
+      token,
+      `${GPS_LINE}\nnot a line\n`,
+    );
     expect(stored.status).toBe(200);
-    expect((await put(server, '/api/device/v1/sessions/Metrics/01112026/gps.six', token, `${GPS_LINE}\nnot a line\n`)).body.unchanged).toBe(true);
-    expect((await put(server, '/api/device/v1/sessions/Metrics/01112026/lap.six', token, LAP_LINE, { 'content-type': 'application/json' })).status).toBe(415);
+    expect(
+      (await put(server, '/api/device/v1/sessions/Metrics/01112026/gps.six', token, `${GPS_LINE}\nnot a line\n`)).body
+        .unchanged,
+    ).toBe(true);
+    expect(
+      (
+        await put(server, '/api/device/v1/sessions/Metrics/01112026/lap.six', token, LAP_LINE, {
+          'content-type': 'application/json',
+        })
+      ).status,
+    ).toBe(415);
     const after = await scrape();
     const moved = (series: string) => value(after, series) - value(before, series);
     expect(moved('voltas_http_request_duration_seconds_count{method="GET",route="/api/health",status="200"}')).toBe(1);
@@ -76,11 +98,16 @@ describe('GET /metrics', () => {
     const during = await scrape();
     expect(value(during, 'voltas_live_connections')).toBe(value(before, 'voltas_live_connections') + 1);
     await stream.body?.cancel();
-    expect(value(during, 'voltas_sign_ins_total{result="ok",reason=""}') - value(before, 'voltas_sign_ins_total{result="ok",reason=""}')).toBe(1);
+    expect(
+      value(during, 'voltas_sign_ins_total{result="ok",reason=""}') -
+        value(before, 'voltas_sign_ins_total{result="ok",reason=""}'),
+    ).toBe(1);
     expect(value(during, 'voltas_db_query_duration_seconds_count{outcome="ok"}')).toBeGreaterThan(
       value(before, 'voltas_db_query_duration_seconds_count{outcome="ok"}'),
     );
-    expect(value(during, 'voltas_blob_operation_duration_seconds_count{operation="putFile",outcome="ok"}')).toBeGreaterThan(0);
+    expect(
+      value(during, 'voltas_blob_operation_duration_seconds_count{operation="putFile",outcome="ok"}'),
+    ).toBeGreaterThan(0);
     for (const name of ['process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes'])
       expect(during).toMatch(new RegExp(`^${name} `, 'm'));
   });
@@ -105,7 +132,13 @@ describe('METRICS_PORT on a running server', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-metrics-'));
     const [port, metricsPort] = [await freePort(), await freePort()];
     const child = spawn(process.execPath, ['bin/voltas.mjs', 'serve'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        METRICS_PORT: String(metricsPort),
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
@@ -134,12 +167,16 @@ describe('liveness and readiness', () => {
     // A migration this code expects but the database has not run: not ready.
     // The migrator's own table, outside the app's schema types.
     const db = server.database.db as unknown as Kysely<{ kysely_migration: { name: string; timestamp: string } }>;
-    const last = await db.selectFrom('kysely_migration').select('name').orderBy('name', 'desc').executeTakeFirstOrThrow();
+    const last = await db
+      .selectFrom('kysely_migration')
+      .select('name')
+      .orderBy('name', 'desc')
+      .executeTakeFirstOrThrow();
     await db.deleteFrom('kysely_migration').where('name', '=', last.name).execute();
     const pending = await fetch(`${server.baseUrl}/api/health/ready`);
     expect(pending.status).toBe(503);
     expect(pending.headers.get('retry-after')).toBeTruthy();
-    expect((await pending.json()).message).toMatch(/migrations pending: 1/);
+    expect(((await pending.json()) as Record<string, unknown>).message).toMatch(/migrations pending: 1/);
     expect((await fetch(`${server.baseUrl}/api/health/live`)).status).toBe(200);
     await db.insertInto('kysely_migration').values({ name: last.name, timestamp: new Date().toISOString() }).execute();
     expect((await fetch(`${server.baseUrl}/api/health/ready`)).status).toBe(200);
@@ -166,7 +203,7 @@ describe('request ids', () => {
     const before = logLines.length;
     const missing = await fetch(`${server.baseUrl}/api/devices/000000000001/tracks`);
     const id = missing.headers.get('x-request-id')!;
-    expect((await missing.json()).requestId).toBe(id);
+    expect(((await missing.json()) as Record<string, unknown>).requestId).toBe(id);
     const lines = logLines.slice(before).map((l) => JSON.parse(l) as { reqId?: string });
     expect(lines.length).toBeGreaterThanOrEqual(2); // incoming request, request completed
     expect(lines.every((l) => l.reqId === id)).toBe(true);

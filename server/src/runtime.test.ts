@@ -23,7 +23,10 @@ describe('runtime', () => {
   });
 
   it.skipIf(!olderNode())('voltas refuses to start on an older Node.js, with a message saying how to run it', () => {
-    const res = spawnSync(olderNode()!, ['bin/voltas.mjs', 'serve'], { encoding: 'utf8', env: { ...process.env, DATA_DIR: '/nonexistent-voltas' } });
+    const res = spawnSync(olderNode()!, ['bin/voltas.mjs', 'serve'], {
+      encoding: 'utf8',
+      env: { ...process.env, DATA_DIR: '/nonexistent-voltas' },
+    });
     expect(res.status).toBe(1);
     expect(res.stderr).toMatch(/needs Node\.js 24 or newer; this is v\d+/);
     expect(res.stderr).toContain('npm start');

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDevice, LAP_LINE, put } from '../test/fixtures';
-import { startTestServer, type TestServer } from '../test/test-server';
+import { addDevice, LAP_LINE, put } from '#test/fixtures.ts';
+import { startTestServer, type TestServer } from '#test/test-server.ts';
 
 // Hostile uploads (issue 8): what a broken, lying or stalling client sends leaves nothing behind.
 
@@ -22,7 +22,12 @@ describe('hostile uploads', () => {
   const gpsPath = (track: string) => `/api/device/v1/sessions/${track}/01112026/gps.six`;
 
   /** Raw request with full control over headers and timing; resolves what the server answered (or -1 if it hung up). */
-  function raw(pathName: string, headers: Record<string, string | number>, parts: (Buffer | number)[], end = true): Promise<{ status: number; body: string }> {
+  function raw(
+    pathName: string,
+    headers: Record<string, string | number>,
+    parts: (Buffer | number)[],
+    end = true,
+  ): Promise<{ status: number; body: string }> {
     const url = new URL(server.baseUrl);
     return new Promise((resolve) => {
       const req = http.request({
@@ -52,7 +57,9 @@ describe('hostile uploads', () => {
 
   async function nothingStored(track: string) {
     expect(await server.blobs.head(`000000000121/${track}/01112026/gps.six`)).toBeUndefined();
-    expect(await server.database.db.selectFrom('lap_sessions').select('id').where('track', '=', track).execute()).toEqual([]);
+    expect(
+      await server.database.db.selectFrom('lap_sessions').select('id').where('track', '=', track).execute(),
+    ).toEqual([]);
     expect(await server.database.db.selectFrom('upload_intents').selectAll().execute()).toEqual([]);
   }
 
@@ -84,7 +91,9 @@ describe('hostile uploads', () => {
   });
 
   it('a slow drip that completes is stored; one the client abandons leaves nothing, not even a temp file', async () => {
-    const lines = Buffer.from('-23.7,-46.6|100.0|9|120000.000|1|0|A|0|0|100\n-23.7,-46.6|101.0|9|120000.100|1|0|A|0|0|103\n');
+    const lines = Buffer.from(
+      '-23.7,-46.6|100.0|9|120000.000|1|0|A|0|0|100\n-23.7,-46.6|101.0|9|120000.100|1|0|A|0|0|103\n',
+    );
     const drip: (Buffer | number)[] = [];
     for (let i = 0; i < lines.length; i += 7) drip.push(lines.subarray(i, i + 7), 20);
     const done = await raw(gpsPath('Drip'), { 'content-length': lines.length }, drip);

@@ -3,9 +3,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from './plugins/auth-session';
-import { addDevice, LAP_LINE, logSink, put } from '../test/fixtures';
-import { onS3 } from '../test/test-s3';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '../test/test-server';
+import { addDevice, LAP_LINE, logSink, put } from '#test/fixtures.ts';
+import { onS3 } from '#test/test-s3.ts';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
 
 // The usual web attacks, and what a rider's data must survive. Each point of issue 8 that is a
 // property of the running server has a test here; the scripts (fuzz, crash, load) sit in scripts/.
@@ -15,7 +15,10 @@ let server: TestServer;
 const { lines: logLines, stream: sink } = logSink();
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'chefe@example.com', SECRET_KEY: 'k'.repeat(64) }, { logger: { level: 'trace', stream: sink } });
+  server = await startTestServer(
+    { ADMIN_EMAILS: 'chefe@example.com', SECRET_KEY: 'k'.repeat(64) },
+    { logger: { level: 'trace', stream: sink } },
+  );
 });
 afterAll(async () => {
   await server.close();
@@ -46,27 +49,44 @@ describe('headers', () => {
   it('the same page headers on every page, also those the bundled OpenID provider writes itself', async () => {
     // Without COOP on the provider's pages the sign-in popup would lose its opener on the way back.
     const pages = await Promise.all(
-      ['/', '/laps', '/auth-done.html', '/api/docs/', '/api/auth/login?popup=1'].map((p) => fetch(`${server.baseUrl}${p}`, { redirect: 'manual' })),
+      ['/', '/laps', '/auth-done.html', '/api/docs/', '/api/auth/login?popup=1'].map((p) =>
+        fetch(`${server.baseUrl}${p}`, { redirect: 'manual' }),
+      ),
     );
     const provider = await fetch(`${server.baseUrl}/oidc/.well-known/openid-configuration`);
     expect(provider.status).toBe(200);
     const first = pages[0]!;
-    for (const name of ['content-security-policy', 'cross-origin-opener-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy']) {
+    for (const name of [
+      'content-security-policy',
+      'cross-origin-opener-policy',
+      'x-content-type-options',
+      'x-frame-options',
+      'referrer-policy',
+    ]) {
       expect(first.headers.get(name), name).toBeTruthy();
-      for (const other of [...pages, provider]) expect(other.headers.get(name), `${name} on ${other.url}`).toBe(first.headers.get(name));
+      for (const other of [...pages, provider])
+        expect(other.headers.get(name), `${name} on ${other.url}`).toBe(first.headers.get(name));
     }
     expect(first.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
   });
 
   it('API answers, errors included, carry the API set: nothing may load, frame, sniff or read them cross-site', async () => {
-    const answers = await Promise.all(['/api/health', '/api/nope', '/api/me', '/api/devices/x/tracks'].map((p) => fetch(`${server.baseUrl}${p}`)));
+    const answers = await Promise.all(
+      ['/api/health', '/api/nope', '/api/me', '/api/devices/x/tracks'].map((p) => fetch(`${server.baseUrl}${p}`)),
+    );
     expect(answers.map((r) => r.status)).toEqual([200, 404, 401, 401]);
     for (const res of answers) {
       expect(res.headers.get('content-security-policy'), res.url).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(res.headers.get('x-content-type-options'), res.url).toBe('nosniff');
       expect(res.headers.get('cross-origin-resource-policy'), res.url).toBe('same-origin');
       // The page headers stay off the wire of every API answer.
-      for (const pageOnly of ['referrer-policy', 'x-dns-prefetch-control', 'x-download-options', 'x-permitted-cross-domain-policies', 'origin-agent-cluster']) {
+      for (const pageOnly of [
+        'referrer-policy',
+        'x-dns-prefetch-control',
+        'x-download-options',
+        'x-permitted-cross-domain-policies',
+        'origin-agent-cluster',
+      ]) {
         expect(res.headers.get(pageOnly), `${pageOnly} on ${res.url}`).toBeNull();
       }
     }
@@ -106,18 +126,23 @@ describe('sessions and cookies', () => {
     ] as const) {
       const b = new Browser(server.baseUrl);
       await b.signIn(email);
-      if (access === 'seller') await server.database.db.updateTable('users').set({ seller: '1' }).where('email', '=', email).execute();
+      if (access === 'seller')
+        await server.database.db.updateTable('users').set({ seller: '1' }).where('email', '=', email).execute();
       callers.set(access, b);
     }
-    const changes = server.app.accessRules.filter((r) => callers.has(r.access) && !['GET', 'HEAD', 'OPTIONS'].includes(r.method));
+    const changes = server.app.accessRules.filter(
+      (r) => callers.has(r.access) && !['GET', 'HEAD', 'OPTIONS'].includes(r.method),
+    );
     // Logout, public but a change of the caller's sign-in, is checked in its own test below.
     expect(changes.length).toBeGreaterThan(5);
     for (const rule of changes) {
       const url = rule.url.replace(':id', '000000000001').replace(':email', 'chefe%40example.com');
       for (const origin of ['https://evil.example', 'null', `${server.baseUrl}.evil.example`]) {
-        const res = await callers.get(rule.access)!.request(url, { method: rule.method, headers: { origin, 'content-type': 'application/json' }, body: '{}' });
+        const res = await callers
+          .get(rule.access)!
+          .request(url, { method: rule.method, headers: { origin, 'content-type': 'application/json' }, body: '{}' });
         expect(res.status, `${rule.method} ${rule.url} from ${origin}`).toBe(403);
-        expect((await res.json()).message).toBe('Cross-origin request refused.');
+        expect(((await res.json()) as Record<string, unknown>).message).toBe('Cross-origin request refused.');
       }
     }
   });
@@ -128,9 +153,13 @@ describe('hole 8: logout is a cookie-authenticated change like the others', () =
     const b = new Browser(server.baseUrl);
     await b.signIn('logout.csrf@example.com');
     for (const origin of ['https://evil.example', 'null', 'http://127.0.0.1:1']) {
-      const res = await b.request('/api/auth/logout', { method: 'POST', headers: { origin, 'content-type': 'application/json' }, body: '{}' });
+      const res = await b.request('/api/auth/logout', {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(res.status, origin).toBe(403);
-      expect((await res.json()).message).toBe('Cross-origin request refused.');
+      expect(((await res.json()) as Record<string, unknown>).message).toBe('Cross-origin request refused.');
       expect((await b.json('/api/me')).status, `still signed in after a logout from ${origin}`).toBe(200);
     }
     expect((await b.json('/api/auth/logout', { method: 'POST', body: '{}' })).status).toBe(200);
@@ -163,7 +192,8 @@ describe('rate limits', () => {
     const other = await startTestServer();
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 35; i++) statuses.push((await fetch(`${other.baseUrl}/api/auth/login?mode=redirect`, { redirect: 'manual' })).status);
+      for (let i = 0; i < 35; i++)
+        statuses.push((await fetch(`${other.baseUrl}/api/auth/login?mode=redirect`, { redirect: 'manual' })).status);
       expect(statuses.slice(0, 30).every((s) => s !== 429)).toBe(true);
       expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
     } finally {
@@ -173,7 +203,13 @@ describe('rate limits', () => {
 });
 
 describe('hostile text in every text field is stored as text and answered as JSON, never run', () => {
-  const hostile = ["Robert'); DROP TABLE users;--", '<script>alert(1)</script>', '" onmouseover="alert(1)', '${7*7}{{7*7}}', 'a\u202Eb'];
+  const hostile = [
+    "Robert'); DROP TABLE users;--",
+    '<script>alert(1)</script>',
+    '" onmouseover="alert(1)',
+    '${7*7}{{7*7}}',
+    'a\u202Eb',
+  ];
 
   it('pilot name, Wi-Fi and password keep every character; the tables are intact', async () => {
     const b = new Browser(server.baseUrl);
@@ -184,7 +220,7 @@ describe('hostile text in every text field is stored as text and answered as JSO
       expect(res.status).toBe(200);
       const me = await b.request('/api/me');
       expect(me.headers.get('content-type')).toMatch(/^application\/json/);
-      expect((await me.json()).profile).toEqual(profile);
+      expect(((await me.json()) as Record<string, unknown>).profile).toEqual(profile);
     }
     const users = await server.database.db.selectFrom('users').select('email').execute();
     expect(users.length).toBeGreaterThan(1);
@@ -207,11 +243,19 @@ describe('hostile text in every text field is stored as text and answered as JSO
     const before = { laps: await count('laps'), users: await count('users') };
     expect(before.laps).toBeGreaterThan(0);
     for (const track of ["x'); DROP TABLE laps;--", '<img src=x>', "' OR '1'='1"]) {
-      const res = await put(server, `/api/device/v1/sessions/${encodeURIComponent(track)}/01112026/lap.six`, token, LAP_LINE);
+      const res = await put(
+        server,
+        `/api/device/v1/sessions/${encodeURIComponent(track)}/01112026/lap.six`,
+        token,
+        LAP_LINE,
+      );
       expect(res.status, track).toBe(400);
     }
     for (const email of ["x' OR '1'='1", '<script>@x.com', 'a@b.c"; DROP TABLE users;--']) {
-      const res = await admin.json('/api/admin/assign-owner', { method: 'POST', body: JSON.stringify({ email, deviceId: '000000000120' }) });
+      const res = await admin.json('/api/admin/assign-owner', {
+        method: 'POST',
+        body: JSON.stringify({ email, deviceId: '000000000120' }),
+      });
       expect([400, 404], email).toContain(res.status);
     }
     // Nothing was dropped or added: the same laps and users as before the hostile calls.
@@ -225,13 +269,17 @@ describe('logs', () => {
     const b = new Browser(server.baseUrl);
     await b.signIn('logs@example.com');
     const senha = 'senha-que-nao-aparece-42';
-    await b.json('/api/me/profile', { method: 'PUT', body: JSON.stringify({ wifi: 'Box', senha, nomePiloto: 'Log', numeroMoto: '1' }) });
+    await b.json('/api/me/profile', {
+      method: 'PUT',
+      body: JSON.stringify({ wifi: 'Box', senha, nomePiloto: 'Log', numeroMoto: '1' }),
+    });
     const token = await addDevice(server, '000000000122', 'logs@example.com');
     await put(server, '/api/device/v1/sessions/Logs/01112026/lap.six', token, LAP_LINE);
     await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } });
     const all = logLines.join('');
     expect(all.length).toBeGreaterThan(1000); // the requests were logged
-    for (const secret of [b.cookies.get(SESSION_COOKIE)!, token, senha, 'k'.repeat(64)]) expect(all).not.toContain(secret);
+    for (const secret of [b.cookies.get(SESSION_COOKIE)!, token, senha, 'k'.repeat(64)])
+      expect(all).not.toContain(secret);
   });
 
   it("hold no sign-in callback's code or state (hole 9)", async () => {
@@ -259,7 +307,7 @@ describe('health', () => {
       writeFileSync(blobs, 'not a folder');
       const down = await fetch(`${other.baseUrl}/api/health`);
       expect(down.status).toBe(503);
-      expect((await down.json()).message).toMatch(/unreachable/);
+      expect(((await down.json()) as Record<string, unknown>).message).toMatch(/unreachable/);
       rmSync(blobs);
       expect((await fetch(`${other.baseUrl}/api/health`)).status).toBe(200);
     } finally {

@@ -1,8 +1,11 @@
 import { vi } from 'vitest';
-import { run } from '../src/cli/voltas';
+import { run } from '#server/cli/voltas.ts';
 
 /** Runs `voltas <args>` in-process with `env` set, capturing what it prints. */
-export async function runCli(env: Record<string, string>, args: string[]): Promise<{ code: number; out: string; err: string }> {
+export async function runCli(
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ code: number; out: string; err: string }> {
   for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
   const out: string[] = [];
   const err: string[] = [];

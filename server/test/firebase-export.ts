@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateSession, type GeneratedSession } from '../../core/sim/session-generator';
-import { loadTracks } from '../src/lib/track-files';
+import { generateSession, type GeneratedSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 
 /**
  * An old installation as `voltas import-firebase` reads it, built from generated sessions on real
@@ -26,14 +26,31 @@ export interface BuiltExport {
 export function buildFirebaseExport(opts: { prefix?: string } = {}): BuiltExport {
   const p = opts.prefix ?? 'antiga';
   const dir = mkdtempSync(path.join(os.tmpdir(), 'voltas-firebase-'));
-  const rider = { email: `ana.${p}@exemplo.com.br`, device: '000000000201', wifi: 'Box Ana', senha: 's3nh@ Wi-Fi', nomePiloto: 'Ana Antiga', numeroMoto: '93' };
+  const rider = {
+    email: `ana.${p}@exemplo.com.br`,
+    device: '000000000201',
+    wifi: 'Box Ana',
+    senha: 's3nh@ Wi-Fi',
+    nomePiloto: 'Ana Antiga',
+    numeroMoto: '93',
+  };
   const seller = `loja.${p}@exemplo.com.br`;
   const admin = `chefe.${p}@exemplo.com.br`;
   const stockDevice = '000000000202';
   const tracks = new Map(loadTracks().map((t) => [t.name, t]));
   const sessions = [
-    { track: 'Interlagos', date: '15112026', generated: generateSession(tracks.get('Interlagos')!, { seed: 301, heats: 2, lapsPerHeat: [3, 4] }), gps: true },
-    { track: 'Curitiba', date: '19092026', generated: generateSession(tracks.get('Curitiba')!, { seed: 302, heats: 1, lapsPerHeat: [4, 5] }), gps: false },
+    {
+      track: 'Interlagos',
+      date: '15112026',
+      generated: generateSession(tracks.get('Interlagos')!, { seed: 301, heats: 2, lapsPerHeat: [3, 4] }),
+      gps: true,
+    },
+    {
+      track: 'Curitiba',
+      date: '19092026',
+      generated: generateSession(tracks.get('Curitiba')!, { seed: 302, heats: 1, lapsPerHeat: [4, 5] }),
+      gps: false,
+    },
   ];
 
   const firestore = path.join(dir, 'firestore.json');

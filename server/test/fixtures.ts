@@ -1,8 +1,8 @@
 import http from 'node:http';
 import { Writable } from 'node:stream';
-import { hashToken, newToken } from '../src/lib/tokens';
-import { insertDevice } from '../src/modules/devices/devices.repository';
-import { ensureUser } from '../src/modules/users/users.repository';
+import { hashToken, newToken } from '#server/lib/tokens.ts';
+import { insertDevice } from '#server/modules/devices/devices.repository.ts';
+import { ensureUser } from '#server/modules/users/users.repository.ts';
 import type { TestServer } from './test-server';
 
 /** Registers a device owned by `owner` and returns its bearer token. */
@@ -13,14 +13,21 @@ export async function addDevice(server: TestServer, id: string, owner: string, s
   return token;
 }
 
-export const LAP_LINE = '0132456|A|92.456|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
+export const LAP_LINE =
+  '0132456|A|92.456|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
 export const GPS_LINE = '-23.701234,-46.697654|187.3|12|140151.100|5|0|A|-42.5|-41.8|1234';
 
 /**
  * PUT with the path sent verbatim (no URL normalization of '..' or '%2e%2e', as a hostile client
  * would). A header given as '' is not sent at all (e.g. `{ 'content-type': '' }`: no Content-Type).
  */
-export async function put(server: TestServer, path: string, token: string | undefined, body: string | Buffer, headers: Record<string, string> = {}) {
+export async function put(
+  server: TestServer,
+  path: string,
+  token: string | undefined,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+) {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
   const url = new URL(server.baseUrl);
   const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -65,7 +72,10 @@ export async function readEvents(res: Response, until: RegExp, ms: number): Prom
   let text = '';
   const deadline = Date.now() + ms;
   while (Date.now() < deadline && !until.test(text)) {
-    const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now()))]);
+    const chunk = await Promise.race([
+      reader.read(),
+      new Promise<null>((r) => setTimeout(() => r(null), deadline - Date.now())),
+    ]);
     if (!chunk || chunk.done) break;
     text += dec.decode(chunk.value);
   }
@@ -78,7 +88,10 @@ export async function streamEnds(res: Response, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   try {
     while (Date.now() < deadline) {
-      const chunk = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now())))]);
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now()))),
+      ]);
       if (chunk?.done) return true;
     }
     return false;

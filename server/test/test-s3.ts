@@ -42,7 +42,10 @@ interface ListResult {
   isTruncated: boolean;
 }
 interface S3rverStore {
-  listObjects(bucket: string, options: { delimiter?: string; prefix?: string; startAfter?: string; maxKeys?: number }): Promise<ListResult>;
+  listObjects(
+    bucket: string,
+    options: { delimiter?: string; prefix?: string; startAfter?: string; maxKeys?: number },
+  ): Promise<ListResult>;
 }
 
 /**

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { buildApp, type AppDeps, type BuiltApp } from '../src/app';
-import { loadConfig, type AppConfig } from '../src/config';
+import { buildApp, type AppDeps, type BuiltApp } from '#server/app.ts';
+import { loadConfig, type AppConfig } from '#server/config.ts';
 import { testDatabaseUrl } from './test-database';
 import { onS3, testS3 } from './test-s3';
 
@@ -81,9 +81,18 @@ export function sameDatabase(server: TestServer): Record<string, string> {
   if (server.config.databaseUrl) env.DATABASE_URL = server.config.databaseUrl;
   const s3 = server.config.s3;
   if (s3) {
-    Object.assign(env, { S3_BUCKET: s3.bucket, S3_REGION: s3.region, S3_FORCE_PATH_STYLE: String(s3.forcePathStyle), S3_REQUEST_CHECKSUM: s3.requestChecksum });
+    Object.assign(env, {
+      S3_BUCKET: s3.bucket,
+      S3_REGION: s3.region,
+      S3_FORCE_PATH_STYLE: String(s3.forcePathStyle),
+      S3_REQUEST_CHECKSUM: s3.requestChecksum,
+    });
     if (s3.endpoint) env.S3_ENDPOINT = s3.endpoint;
-    if (s3.credentials) Object.assign(env, { AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey });
+    if (s3.credentials)
+      Object.assign(env, {
+        AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+      });
   }
   return env;
 }
@@ -132,7 +141,8 @@ export class Browser {
   /** Runs the sign-in flow up to the callback URL (not visited), typing `email` on the provider page. */
   async authorizeUntilCallback(email: string, name = ''): Promise<URL> {
     const { url: interaction, res } = await this.follow('/api/auth/login?mode=redirect');
-    if (!interaction.pathname.includes('/interaction/')) throw new Error(`expected the provider's sign-in page, got ${interaction.href} (${res.status})`);
+    if (!interaction.pathname.includes('/interaction/'))
+      throw new Error(`expected the provider's sign-in page, got ${interaction.href} (${res.status})`);
     const posted = await this.request(`${interaction.pathname}/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -149,7 +159,10 @@ export class Browser {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test helper
   async json(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
-    const res = await this.request(url, { ...init, headers: { 'content-type': 'application/json', origin: this.baseUrl, ...(init.headers ?? {}) } });
+    const res = await this.request(url, {
+      ...init,
+      headers: { 'content-type': 'application/json', origin: this.baseUrl, ...(init.headers ?? {}) },
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }

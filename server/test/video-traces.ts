@@ -1,15 +1,18 @@
-import { parseGpsSix } from '../../core/formats/gps-six';
-import { createRandom, makeProjection } from '../../core/sim/geo';
-import { generateSession, type TrackGeometry } from '../../core/sim/session-generator';
-import type { VideoFix, VideoTelemetry } from '../../core/video/gpmf';
-import type { SessionTrace } from '../../core/video/sync';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { createRandom, makeProjection } from '#core/sim/geo.ts';
+import { generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
+import type { VideoFix, VideoTelemetry } from '#core/video/gpmf.ts';
+import type { SessionTrace } from '#core/video/sync.ts';
 
 /**
  * A lap timer's trace along a video's own GPS track: the fixes resampled at the logger's rate on
  * the logger's clock (`shiftMs` ahead of the camera's GPS time), with its own position noise, and
  * optionally the bike standing still before and after (`padMs`), so the video covers part of it.
  */
-export function traceFromFixes(fixes: VideoFix[], options: { seed: number; hz?: number; noiseM?: number; shiftMs?: number; padMs?: number }): SessionTrace {
+export function traceFromFixes(
+  fixes: VideoFix[],
+  options: { seed: number; hz?: number; noiseM?: number; shiftMs?: number; padMs?: number },
+): SessionTrace {
   const { hz = 10, noiseM = 1, shiftMs = 0, padMs = 0 } = options;
   const rnd = createRandom(options.seed);
   const proj = makeProjection(fixes[0]!.lat, fixes[0]!.lon);
@@ -32,7 +35,10 @@ export function traceFromFixes(fixes: VideoFix[], options: { seed: number; hz?: 
     const k = Math.min(1, Math.max(0, (utc - a.utcMs) / (b.utcMs - a.utcMs)));
     const [xa, ya] = proj.toXY(a.lat, a.lon);
     const [xb, yb] = proj.toXY(b.lat, b.lon);
-    const [lat, lon] = proj.toLatLon(xa + k * (xb - xa) + noiseM * rnd.normal(), ya + k * (yb - ya) + noiseM * rnd.normal());
+    const [lat, lon] = proj.toLatLon(
+      xa + k * (xb - xa) + noiseM * rnd.normal(),
+      ya + k * (yb - ya) + noiseM * rnd.normal(),
+    );
     trace.lat[i] = lat;
     trace.lon[i] = lon;
     trace.timeMs[i] = utc + shiftMs;
@@ -47,7 +53,13 @@ export function generatedTrace(track: TrackGeometry, seed: number, dateUtcMs: nu
   const c = parseGpsSix(gen.gpsSix).value;
   const timeMs = new Float64Array(c.count);
   for (let i = 0; i < c.count; i++) timeMs[i] = dateUtcMs + c.timeMs[i]!;
-  return { count: c.count, lat: c.lat.slice(0, c.count), lon: c.lon.slice(0, c.count), timeMs, speed: c.speed.slice(0, c.count) };
+  return {
+    count: c.count,
+    lat: c.lat.slice(0, c.count),
+    lon: c.lon.slice(0, c.count),
+    timeMs,
+    speed: c.speed.slice(0, c.count),
+  };
 }
 
 /**
@@ -57,7 +69,14 @@ export function generatedTrace(track: TrackGeometry, seed: number, dateUtcMs: nu
  */
 export function cameraOn(
   trace: SessionTrace,
-  options: { fromMs: number; durationMs: number; seed: number; shiftMs?: number; driftPpm?: number; creationTimeMs?: number | null },
+  options: {
+    fromMs: number;
+    durationMs: number;
+    seed: number;
+    shiftMs?: number;
+    driftPpm?: number;
+    creationTimeMs?: number | null;
+  },
 ): { telemetry: VideoTelemetry; sessionMs: number[] } {
   const { shiftMs = 0, driftPpm = 0 } = options;
   const rnd = createRandom(options.seed);
@@ -75,7 +94,13 @@ export function cameraOn(
     const [x1, y1] = proj.toXY(trace.lat[j + 1]!, trace.lon[j + 1]!);
     const [lat, lon] = proj.toLatLon(x0 + k * (x1 - x0) + 1.5 * rnd.normal(), y0 + k * (y1 - y0) + 1.5 * rnd.normal());
     const videoMs = (t - options.fromMs) * (1 - driftPpm / 1e6);
-    fixes.push({ videoMs, utcMs: Math.round(t - shiftMs), lat, lon, speedKmh: trace.speed[j]! + k * (trace.speed[j + 1]! - trace.speed[j]!) });
+    fixes.push({
+      videoMs,
+      utcMs: Math.round(t - shiftMs),
+      lat,
+      lon,
+      speedKmh: trace.speed[j]! + k * (trace.speed[j + 1]! - trace.speed[j]!),
+    });
     sessionMs.push(t);
   }
   return {

@@ -25,7 +25,9 @@ export function serviceWorker(opts: { manifest: Record<string, unknown>; source:
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    transformIndexHtml: () => [{ tag: 'link', attrs: { rel: 'manifest', href: '/manifest.webmanifest' }, injectTo: 'head' }],
+    transformIndexHtml: () => [
+      { tag: 'link', attrs: { rel: 'manifest', href: '/manifest.webmanifest' }, injectTo: 'head' },
+    ],
     // Before the compressing step (its plugin comes after this one): the worker is compressed too.
     async closeBundle() {
       await writeFile(path.join(outDir, 'manifest.webmanifest'), JSON.stringify(opts.manifest, null, 2));

@@ -37,7 +37,8 @@ if ('serviceWorker' in navigator && import.meta.env.PROD) {
       );
       void wb.register();
     });
-  const idle = (run: () => void) => ('requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 5_000 }) : setTimeout(run, 0));
+  const idle = (run: () => void) =>
+    'requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 5_000 }) : setTimeout(run, 0);
   // Already installed: register at once (it only checks for an update); else after the page settles.
   void navigator.serviceWorker.getRegistration().then((existing) => {
     if (existing) register();

@@ -11,7 +11,11 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 // Any page of the app is the app's page; the server's own addresses, and the page the sign-in
 // popup lands on (it tells the opener and closes), are not.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/oidc\//, /^\/auth-done\.html/] }));
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('/index.html'), {
+    denylist: [/^\/api\//, /^\/oidc\//, /^\/auth-done\.html/],
+  }),
+);
 
 /**
  * Who is signed in, as the server last said (USER_HEADER on an answer; nobody after a 401 or once a
@@ -78,7 +82,11 @@ registerRoute(
           // The body is already decoded: the copy must not claim an encoding or a length.
           headers.delete('content-encoding');
           headers.delete('content-length');
-          return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
+          return new Response(await response.blob(), {
+            status: response.status,
+            statusText: response.statusText,
+            headers,
+          });
         },
         // A copy answers only the user it was kept for; otherwise the page shows its offline state.
         cachedResponseWillBeUsed: async ({ cachedResponse }) => {

@@ -33,7 +33,11 @@ const hhmmss = (ms: number, decimals = 2) => {
   return `${pad(Math.floor(t / 3_600_000))}${pad(Math.floor((t % 3_600_000) / 60_000))}${s.toFixed(decimals).padStart(decimals + 3, '0')}`;
 };
 
-export function writeGpx(c: GpsColumns, day: Day, options: { version?: '1.0' | '1.1'; encoding?: 'UTF-8' | 'windows-1252'; name?: string } = {}): string {
+export function writeGpx(
+  c: GpsColumns,
+  day: Day,
+  options: { version?: '1.0' | '1.1'; encoding?: 'UTF-8' | 'windows-1252'; name?: string } = {},
+): string {
   const version = options.version ?? '1.1';
   const times = epochTimes(c, day);
   const out: string[] = [
@@ -83,7 +87,8 @@ export function writeRaceChrono(c: GpsColumns, day: Day, options: { trackName?: 
   return out.join('\n') + '\n';
 }
 
-const vboMinutes = (deg: number, width: number) => `${deg < 0 ? '-' : '+'}${(Math.abs(deg) * 60).toFixed(5).padStart(width, '0')}`;
+const vboMinutes = (deg: number, width: number) =>
+  `${deg < 0 ? '-' : '+'}${(Math.abs(deg) * 60).toFixed(5).padStart(width, '0')}`;
 
 /** VBO: minutes of arc, longitude positive west, UTC hhmmss.ss, CRLF. */
 export function writeVbo(c: GpsColumns, day: Day, options: { gate?: Gate; lonFirst?: boolean } = {}): string {
@@ -105,7 +110,9 @@ export function writeVbo(c: GpsColumns, day: Day, options: { gate?: Gate; lonFir
   if (options.gate) {
     const g = options.gate;
     const pt = (p: { lat: number; lon: number }) =>
-      options.lonFirst ? `${vboMinutes(-p.lon, 11)} ${vboMinutes(p.lat, 11)}` : `${vboMinutes(p.lat, 11)} ${vboMinutes(-p.lon, 11)}`;
+      options.lonFirst
+        ? `${vboMinutes(-p.lon, 11)} ${vboMinutes(p.lat, 11)}`
+        : `${vboMinutes(p.lat, 11)} ${vboMinutes(-p.lon, 11)}`;
     lines.push('[laptiming]', `Start ${pt(g.a)} ${pt(g.b)} ¬ Start / Finish`, '');
   }
   lines.push('[column names]', 'sats time lat long velocity heading lean-angle', '', '[data]');
@@ -126,7 +133,20 @@ const clock = (ms: number) => {
 export function writeAim(c: GpsColumns, day: Day, laps: readonly Lap[], hz: number): string {
   const times = epochTimes(c, day);
   const local = new Date(times[0]! + utcOffsetHours(c.lon[0]!) * 3_600_000);
-  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+  const months = [
+    'January',
+    'February',
+    'March',
+    'April',
+    'May',
+    'June',
+    'July',
+    'August',
+    'September',
+    'October',
+    'November',
+    'December',
+  ];
   const h = local.getUTCHours();
   const clockText = `${((h + 11) % 12) + 1}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())} ${h < 12 ? 'AM' : 'PM'}`;
   let at = 0;
@@ -158,7 +178,14 @@ export function writeAim(c: GpsColumns, day: Day, laps: readonly Lap[], hz: numb
   );
   for (let i = 0; i < c.count; i++)
     out.push(
-      [((times[i]! - times[0]!) / 1000).toFixed(3), c.speed[i]!.toFixed(2), c.satellites[i], c.lat[i]!.toFixed(8), c.lon[i]!.toFixed(8), c.leanFiltered[i]]
+      [
+        ((times[i]! - times[0]!) / 1000).toFixed(3),
+        c.speed[i]!.toFixed(2),
+        c.satellites[i],
+        c.lat[i]!.toFixed(8),
+        c.lon[i]!.toFixed(8),
+        c.leanFiltered[i],
+      ]
         .map(q)
         .join(','),
     );
@@ -185,8 +212,16 @@ export function writeNmea(c: GpsColumns, day: Day): string {
     const t = hhmmss(times[i]!, 2);
     const dt = new Date(times[i]!);
     const date = `${pad(dt.getUTCDate())}${pad(dt.getUTCMonth() + 1)}${pad(dt.getUTCFullYear() % 100)}`;
-    out.push(nmeaSentence(`GNGGA,${t},${nmeaCoord(c.lat[i]!, true)},${nmeaCoord(c.lon[i]!, false)},1,${pad(c.satellites[i]!)},0.8,780.0,M,-3.0,M,,`));
-    out.push(nmeaSentence(`GNRMC,${t},A,${nmeaCoord(c.lat[i]!, true)},${nmeaCoord(c.lon[i]!, false)},${(c.speed[i]! / 1.852).toFixed(3)},90.0,${date},,,A`));
+    out.push(
+      nmeaSentence(
+        `GNGGA,${t},${nmeaCoord(c.lat[i]!, true)},${nmeaCoord(c.lon[i]!, false)},1,${pad(c.satellites[i]!)},0.8,780.0,M,-3.0,M,,`,
+      ),
+    );
+    out.push(
+      nmeaSentence(
+        `GNRMC,${t},A,${nmeaCoord(c.lat[i]!, true)},${nmeaCoord(c.lon[i]!, false)},${(c.speed[i]! / 1.852).toFixed(3)},90.0,${date},,,A`,
+      ),
+    );
   }
   return out.join('\r\n') + '\r\n';
 }
@@ -199,7 +234,13 @@ export function writeNmea(c: GpsColumns, day: Day): string {
  * end from its heat's first sample; the sector line's where the trace crosses it. Each trace row
  * just before a crossing is marked with the line's number, `F` for the start/finish.
  */
-export function writeSpeedAngle(c: GpsColumns, day: Day, laps: readonly Lap[], gate: Gate, options: { trackName?: string; sectorGate?: Gate } = {}): string {
+export function writeSpeedAngle(
+  c: GpsColumns,
+  day: Day,
+  laps: readonly Lap[],
+  gate: Gate,
+  options: { trackName?: string; sectorGate?: Gate } = {},
+): string {
   const times = epochTimes(c, day);
   const local = new Date(times[0]! + utcOffsetHours(c.lon[0]!) * 3_600_000);
   const plan = options.sectorGate ? [options.sectorGate, gate] : [gate];
@@ -210,7 +251,9 @@ export function writeSpeedAngle(c: GpsColumns, day: Day, laps: readonly Lap[], g
     '#MOD=DASH_APEX=',
     `#S=${(options.trackName ?? 'INTERLAGOS').padEnd(14)}=`,
     `<trackplan #sectors=${plan.length}>`,
-    ...plan.map((g, k) => `${k + 1},${g.a.lat.toFixed(6)},${g.a.lon.toFixed(6)},${g.b.lat.toFixed(6)},${g.b.lon.toFixed(6)}`),
+    ...plan.map(
+      (g, k) => `${k + 1},${g.a.lat.toFixed(6)},${g.a.lon.toFixed(6)},${g.b.lat.toFixed(6)},${g.b.lon.toFixed(6)}`,
+    ),
     '</trackplan>',
     '<timer #unit=KM/h>',
   ];
@@ -225,7 +268,11 @@ export function writeSpeedAngle(c: GpsColumns, day: Day, laps: readonly Lap[], g
     const lerp = (col: Float64Array) => col[i]! + (col[i + 1]! - col[i]!) * f;
     const mph = moving ? lerp(c.speed) / 1.609344 : 0;
     const [lat, lon] = [Number(lerp(c.lat).toFixed(6)), Number(lerp(c.lon).toFixed(6))];
-    rows.push({ lat, lon, text: `${lat.toFixed(6)},${lon.toFixed(6)},${Math.round(c.leanFiltered[i]!)},0,0,0,${Math.round(mph)},0,${c.satellites[i]},1` });
+    rows.push({
+      lat,
+      lon,
+      text: `${lat.toFixed(6)},${lon.toFixed(6)},${Math.round(c.leanFiltered[i]!)},0,0,0,${Math.round(mph)},0,${c.satellites[i]},1`,
+    });
   }
   const marks = new Map<number, string>();
   const crossings: { ms: number; line: number }[] = [];
@@ -254,7 +301,13 @@ export function writeSpeedAngle(c: GpsColumns, day: Day, laps: readonly Lap[], g
   }
   crossings.sort((a, b) => a.ms - b.ms);
   for (const x of crossings) out.push(`#${x.line},${clock(x.ms)}`, '0,0,0,0,0,0');
-  out.push('</timer>', `<trace #pt=${rows.length}>`, ...rows.map((r, k) => `${r.text},${marks.get(k) ?? 0}`), '</trace>', '');
+  out.push(
+    '</timer>',
+    `<trace #pt=${rows.length}>`,
+    ...rows.map((r, k) => `${r.text},${marks.get(k) ?? 0}`),
+    '</trace>',
+    '',
+  );
   return out.join('\n');
 }
 

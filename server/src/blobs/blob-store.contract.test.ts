@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { testS3, type TestS3 } from '../../test/test-s3';
+import { testS3, type TestS3 } from '#test/test-s3.ts';
 import type { BlobStore } from './blob-store';
 import { createBlobStore } from './create-blob-store';
 import { LocalBlobStore } from './local-blob-store';
@@ -21,7 +21,10 @@ const stores: [string, () => Promise<BlobStore>][] = [
   ['filesystem', async () => new LocalBlobStore(mkdtempSync(path.join(os.tmpdir(), 'voltas-contract-')))],
   [
     'S3 (s3rver on loopback)',
-    async () => createBlobStore(loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'voltas-contract-')), ...(await s3.bucketEnv()) })),
+    async () =>
+      createBlobStore(
+        loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'voltas-contract-')), ...(await s3.bucketEnv()) }),
+      ),
   ],
 ];
 
@@ -65,7 +68,11 @@ describe.each(stores)('BlobStore contract: %s', (_name, make) => {
     expect(second.generation).not.toBe(first.generation);
     expect(second.timeCreated).toBe(first.timeCreated);
     expect((await store.get('o/file'))?.toString()).toBe('second version');
-    expect(await store.head('o/file')).toMatchObject({ size: 14, md5Hash: md5('second version'), generation: second.generation });
+    expect(await store.head('o/file')).toMatchObject({
+      size: 14,
+      md5Hash: md5('second version'),
+      generation: second.generation,
+    });
   });
 
   it('answers undefined for missing keys, and deleting a missing key is not an error', async () => {
@@ -81,10 +88,26 @@ describe.each(stores)('BlobStore contract: %s', (_name, make) => {
     for (const key of ['l/b.six', 'l/a.six', 'l/sub1/x', 'l/sub2/deep/y', 'l/.derived/c.cols.gz', 'l2/other']) {
       await store.put(key, Buffer.from(key), 'text/plain');
     }
-    expect(await store.list('l/', { maxResults: 100 })).toEqual({ prefixes: ['l/sub1/', 'l/sub2/'], items: ['l/a.six', 'l/b.six'], nextPageToken: undefined });
-    expect(await store.list('l', { maxResults: 100 })).toEqual({ prefixes: ['l/sub1/', 'l/sub2/'], items: ['l/a.six', 'l/b.six'], nextPageToken: undefined });
-    expect(await store.list('l/sub2', { maxResults: 100 })).toEqual({ prefixes: ['l/sub2/deep/'], items: [], nextPageToken: undefined });
-    expect(await store.list('nothing-here', { maxResults: 100 })).toEqual({ prefixes: [], items: [], nextPageToken: undefined });
+    expect(await store.list('l/', { maxResults: 100 })).toEqual({
+      prefixes: ['l/sub1/', 'l/sub2/'],
+      items: ['l/a.six', 'l/b.six'],
+      nextPageToken: undefined,
+    });
+    expect(await store.list('l', { maxResults: 100 })).toEqual({
+      prefixes: ['l/sub1/', 'l/sub2/'],
+      items: ['l/a.six', 'l/b.six'],
+      nextPageToken: undefined,
+    });
+    expect(await store.list('l/sub2', { maxResults: 100 })).toEqual({
+      prefixes: ['l/sub2/deep/'],
+      items: [],
+      nextPageToken: undefined,
+    });
+    expect(await store.list('nothing-here', { maxResults: 100 })).toEqual({
+      prefixes: [],
+      items: [],
+      nextPageToken: undefined,
+    });
     const root = await store.list('', { maxResults: 100 });
     expect(root.prefixes).toEqual(expect.arrayContaining(['l/', 'l2/']));
   });
@@ -115,7 +138,11 @@ describe.each(stores)('BlobStore contract: %s', (_name, make) => {
     const meta = await store.putFile('f/big.six', file, 'text/plain; charset=utf-8', { md5: md5(body) });
     expect(meta).toMatchObject({ size: body.length, md5Hash: md5(body) });
     expect(existsSync(file)).toBe(false);
-    expect(await store.head('f/big.six')).toMatchObject({ size: body.length, md5Hash: md5(body), contentType: 'text/plain; charset=utf-8' });
+    expect(await store.head('f/big.six')).toMatchObject({
+      size: body.length,
+      md5Hash: md5(body),
+      contentType: 'text/plain; charset=utf-8',
+    });
     const streamed = await store.getStream('f/big.six');
     expect(streamed?.size).toBe(body.length);
     const chunks: Buffer[] = [];
@@ -151,7 +178,9 @@ describe('S3 checksums', () => {
     // Content-MD5, so what is shown here is the store's own ETag comparison.
     const env = await s3.bucketEnv();
     const store = createBlobStore(loadConfig({ DATA_DIR: os.tmpdir(), ...env }));
-    await expect(store.put('c/file', Buffer.from('damaged'), 'text/plain', { md5: md5('original') })).rejects.toThrow(/other bytes than were sent/);
+    await expect(store.put('c/file', Buffer.from('damaged'), 'text/plain', { md5: md5('original') })).rejects.toThrow(
+      /other bytes than were sent/,
+    );
   });
 
   it('a missing bucket fails the reachability probe', async () => {

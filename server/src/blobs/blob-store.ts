@@ -40,7 +40,9 @@ export interface BlobStore {
   tempPath(): Promise<string>;
   get(key: string): Promise<Buffer | undefined>;
   /** The bytes as a stream, without reading them all first. */
-  getStream(key: string): Promise<{ body: NodeJS.ReadableStream & AsyncIterable<Uint8Array>; size: number } | undefined>;
+  getStream(
+    key: string,
+  ): Promise<{ body: NodeJS.ReadableStream & AsyncIterable<Uint8Array>; size: number } | undefined>;
   head(key: string): Promise<BlobMetadata | undefined>;
   delete(key: string): Promise<void>;
   /** Lists one level below `prefix` (delimiter '/'), keys in lexical order. */
@@ -58,7 +60,11 @@ export interface BlobStore {
 export function assertSafeKey(key: string): void {
   const segments = key.split('/');
   const control = /[\u0000-\u001f\u007f\\]/; // eslint-disable-line no-control-regex -- control characters are what is refused
-  if (key.length === 0 || key.length > 1024 || segments.some((s) => s === '' || s === '.' || s === '..' || control.test(s))) {
+  if (
+    key.length === 0 ||
+    key.length > 1024 ||
+    segments.some((s) => s === '' || s === '.' || s === '..' || control.test(s))
+  ) {
     throw new Error(`Unsafe blob key: ${JSON.stringify(key)}`);
   }
 }

@@ -29,7 +29,11 @@ describe('LocalBlobStore', () => {
     await store.put('x/.derived/a.cols.gz', Buffer.from('z'), 'application/octet-stream', { durable: false });
     await store.put('x/b', Buffer.from('b'), 'text/plain');
     expect(readdirSync(path.join(root, '.tmp'))).toEqual([]);
-    expect(await store.list('x/', { maxResults: 10 })).toEqual({ prefixes: [], items: ['x/a', 'x/b'], nextPageToken: undefined });
+    expect(await store.list('x/', { maxResults: 10 })).toEqual({
+      prefixes: [],
+      items: ['x/a', 'x/b'],
+      nextPageToken: undefined,
+    });
     const page1 = await store.list('x', { maxResults: 1 });
     expect(page1.items).toEqual(['x/a']);
     expect((await store.list('x', { maxResults: 1, pageToken: page1.nextPageToken })).items).toEqual(['x/b']);

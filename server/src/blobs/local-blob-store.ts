@@ -1,7 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { assertSafeKey, emptyFolder, type BlobListPage, type BlobMetadata, type BlobStore, type PutOptions } from './blob-store';
+import {
+  assertSafeKey,
+  emptyFolder,
+  type BlobListPage,
+  type BlobMetadata,
+  type BlobStore,
+  type PutOptions,
+} from './blob-store';
 
 const TMP_DIR = '.tmp';
 
@@ -73,7 +80,15 @@ export class LocalBlobStore implements BlobStore {
     };
     // The sidecar needs no fsync: after a crash a missing or stale one is recomputed from the data.
     await this.writeAtomic(target + META_SUFFIX, JSON.stringify(meta), false);
-    return { key, size: body.length, md5Hash: meta.md5Hash, contentType, timeCreated: meta.timeCreated, updated: now, generation: meta.generation };
+    return {
+      key,
+      size: body.length,
+      md5Hash: meta.md5Hash,
+      contentType,
+      timeCreated: meta.timeCreated,
+      updated: now,
+      generation: meta.generation,
+    };
   }
 
   async tempPath(): Promise<string> {
@@ -82,11 +97,17 @@ export class LocalBlobStore implements BlobStore {
     return path.join(tmpDir, `${randomBytes(8).toString('hex')}.part`);
   }
 
-  async putFile(key: string, file: string, contentType: string, options: PutOptions & { md5: string }): Promise<BlobMetadata> {
+  async putFile(
+    key: string,
+    file: string,
+    contentType: string,
+    options: PutOptions & { md5: string },
+  ): Promise<BlobMetadata> {
     const target = this.file(key);
     const durable = options.durable ?? true;
     try {
-      if (path.dirname(file) !== path.join(this.root, TMP_DIR)) throw new Error(`putFile takes files from tempPath() only, not ${file}`);
+      if (path.dirname(file) !== path.join(this.root, TMP_DIR))
+        throw new Error(`putFile takes files from tempPath() only, not ${file}`);
       const now = new Date().toISOString();
       const previous = await this.readMeta(key);
       if (durable) {
@@ -110,7 +131,15 @@ export class LocalBlobStore implements BlobStore {
         mtimeMs: stat.mtimeMs,
       };
       await this.writeAtomic(target + META_SUFFIX, JSON.stringify(meta), false);
-      return { key, size: stat.size, md5Hash: meta.md5Hash, contentType, timeCreated: meta.timeCreated, updated: now, generation: meta.generation };
+      return {
+        key,
+        size: stat.size,
+        md5Hash: meta.md5Hash,
+        contentType,
+        timeCreated: meta.timeCreated,
+        updated: now,
+        generation: meta.generation,
+      };
     } finally {
       await fs.rm(file, { force: true });
     }

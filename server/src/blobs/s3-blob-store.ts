@@ -12,7 +12,14 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { assertSafeKey, emptyFolder, type BlobListPage, type BlobMetadata, type BlobStore, type PutOptions } from './blob-store';
+import {
+  assertSafeKey,
+  emptyFolder,
+  type BlobListPage,
+  type BlobMetadata,
+  type BlobStore,
+  type PutOptions,
+} from './blob-store';
 
 export interface S3BlobStoreOptions {
   bucket: string;
@@ -77,7 +84,12 @@ export class S3BlobStore implements BlobStore {
     return this.send(key, body, body.length, contentType, md5);
   }
 
-  async putFile(key: string, file: string, contentType: string, options: PutOptions & { md5: string }): Promise<BlobMetadata> {
+  async putFile(
+    key: string,
+    file: string,
+    contentType: string,
+    options: PutOptions & { md5: string },
+  ): Promise<BlobMetadata> {
     try {
       const { size } = await fs.stat(file);
       return await this.send(key, createReadStream(file), size, contentType, options.md5);
@@ -91,7 +103,13 @@ export class S3BlobStore implements BlobStore {
     return path.join(this.spoolDir, `${randomBytes(8).toString('hex')}.part`);
   }
 
-  private async send(key: string, body: Buffer | Readable, size: number, contentType: string, md5: string): Promise<BlobMetadata> {
+  private async send(
+    key: string,
+    body: Buffer | Readable,
+    size: number,
+    contentType: string,
+    md5: string,
+  ): Promise<BlobMetadata> {
     assertSafeKey(key);
     const previous = await this.head(key);
     const now = new Date().toISOString();
@@ -153,7 +171,8 @@ export class S3BlobStore implements BlobStore {
       const updated = (res.LastModified ?? new Date(0)).toISOString();
       // Objects written by other tools have no md5 metadata: a plain (non-multipart) ETag is the hex MD5.
       const etag = (res.ETag ?? '').replaceAll('"', '');
-      const md5Hash = meta[META_MD5] ?? (/^[0-9a-f]{32}$/i.test(etag) ? Buffer.from(etag, 'hex').toString('base64') : '');
+      const md5Hash =
+        meta[META_MD5] ?? (/^[0-9a-f]{32}$/i.test(etag) ? Buffer.from(etag, 'hex').toString('base64') : '');
       return {
         key,
         size: Number(res.ContentLength ?? 0),
@@ -196,11 +215,15 @@ export class S3BlobStore implements BlobStore {
           ...(continuation ? { ContinuationToken: continuation } : after ? { StartAfter: after } : {}),
         }),
       );
-      for (const p of res.CommonPrefixes ?? []) if (p.Prefix && !hidden(p.Prefix)) entries.push({ key: p.Prefix, dir: true });
-      for (const o of res.Contents ?? []) if (o.Key && o.Key !== base && !hidden(o.Key)) entries.push({ key: o.Key, dir: false });
+      for (const p of res.CommonPrefixes ?? [])
+        if (p.Prefix && !hidden(p.Prefix)) entries.push({ key: p.Prefix, dir: true });
+      for (const o of res.Contents ?? [])
+        if (o.Key && o.Key !== base && !hidden(o.Key)) entries.push({ key: o.Key, dir: false });
       continuation = res.IsTruncated ? res.NextContinuationToken : undefined;
     } while (continuation && entries.filter((e) => !after || e.key > after).length <= opts.maxResults);
-    const names = entries.filter((e) => !after || e.key > after).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const names = entries
+      .filter((e) => !after || e.key > after)
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const page = names.slice(0, opts.maxResults);
     const more = names.length > opts.maxResults || continuation !== undefined;
     return {

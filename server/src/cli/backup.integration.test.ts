@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSession } from '../../../core/sim/session-generator';
+import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '../lib/track-files';
-import { addDevice, put } from '../../test/fixtures';
-import { onPostgres } from '../../test/test-database';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '../../test/test-server';
-import { runCli } from '../../test/cli';
+import { addDevice, put } from '#test/fixtures.ts';
+import { onPostgres } from '#test/test-database.ts';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
+import { runCli } from '#test/cli.ts';
 
 let server: TestServer;
 let token: string;
@@ -24,8 +24,12 @@ beforeAll(async () => {
   const rider = new Browser(server.baseUrl);
   await rider.signIn('backup@example.com');
   expect(
-    (await rider.json('/api/me/profile', { method: 'PUT', body: JSON.stringify({ wifi: 'Box', senha: 'segredo', nomePiloto: 'Bia', numeroMoto: '5' }) }))
-      .status,
+    (
+      await rider.json('/api/me/profile', {
+        method: 'PUT',
+        body: JSON.stringify({ wifi: 'Box', senha: 'segredo', nomePiloto: 'Bia', numeroMoto: '5' }),
+      })
+    ).status,
   ).toBe(200);
 });
 afterAll(async () => {
@@ -64,7 +68,11 @@ describe.skipIf(onPostgres)('voltas backup / restore (embedded setup)', () => {
       const b = new Browser(copy.baseUrl);
       await a.signIn('backup@example.com');
       await b.signIn('backup@example.com');
-      for (const p of ['/api/me', '/api/devices/000000000080/sessions/Monza/10112026/laps', '/api/devices/000000000080/sessions/Monza/10112026/analysis']) {
+      for (const p of [
+        '/api/me',
+        '/api/devices/000000000080/sessions/Monza/10112026/laps',
+        '/api/devices/000000000080/sessions/Monza/10112026/analysis',
+      ]) {
         expect((await b.json(p)).body, p).toEqual((await a.json(p)).body);
       }
       expect((await b.json('/api/me')).body.profile.senha).toBe('segredo');
@@ -81,7 +89,11 @@ describe.skipIf(onPostgres)('voltas backup / restore (embedded setup)', () => {
     // Simulate a lap.six replaced between the database copy and the blob copy.
     const fewer = session.lapSix.split('\n').slice(0, 2).join('\n');
     const { LocalBlobStore } = await import('../blobs/local-blob-store');
-    await new LocalBlobStore(path.join(dir, 'blobs')).put('000000000080/Monza/10112026/lap.six', Buffer.from(fewer), 'text/plain; charset=utf-8');
+    await new LocalBlobStore(path.join(dir, 'blobs')).put(
+      '000000000080/Monza/10112026/lap.six',
+      Buffer.from(fewer),
+      'text/plain; charset=utf-8',
+    );
     const restoredDir = path.join(tmp, 'restored2');
     expect(await cli({ DATA_DIR: restoredDir }, ['restore', dir])).toBe(0);
     expect(out.join('')).toContain('re-indexed 1 files');

@@ -49,7 +49,8 @@ async function copyTree(from: string, to: string, skip: (name: string) => boolea
 /** Returns the lines to print. */
 export async function backup(config: AppConfig, database: Database, dir: string): Promise<string[]> {
   const target = path.resolve(dir);
-  if (existsSync(target) && (await fs.readdir(target)).length > 0) throw new BackupError(`${target} is not empty: give a new or empty folder`);
+  if (existsSync(target) && (await fs.readdir(target)).length > 0)
+    throw new BackupError(`${target} is not empty: give a new or empty folder`);
   await fs.mkdir(target, { recursive: true, mode: 0o700 });
   const lines: string[] = [];
   const manifest: Manifest = {
@@ -80,7 +81,9 @@ export async function backup(config: AppConfig, database: Database, dir: string)
     );
   } else {
     const blobsDir = path.join(config.dataDir, 'blobs');
-    manifest.blobFiles = existsSync(blobsDir) ? await copyTree(blobsDir, path.join(target, 'blobs'), (name) => name === '.tmp') : 0;
+    manifest.blobFiles = existsSync(blobsDir)
+      ? await copyTree(blobsDir, path.join(target, 'blobs'), (name) => name === '.tmp')
+      : 0;
     lines.push(`blobs: ${manifest.blobFiles} files`);
   }
   const keyFile = path.join(config.dataDir, 'secret.key');
@@ -90,7 +93,9 @@ export async function backup(config: AppConfig, database: Database, dir: string)
     manifest.secretKey = 'included';
     lines.push('secret key: included (keep this backup as private as the server)');
   } else {
-    lines.push('secret key: SECRET_KEY comes from the environment — keep it with this backup, or Wi-Fi passwords cannot be read back');
+    lines.push(
+      'secret key: SECRET_KEY comes from the environment — keep it with this backup, or Wi-Fi passwords cannot be read back',
+    );
   }
   await fs.writeFile(path.join(target, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   await restrictToOwner(target);
@@ -102,7 +107,13 @@ export async function backup(config: AppConfig, database: Database, dir: string)
  * Restores a backup of the embedded setup into an empty DATA_DIR (or over one with --force), then
  * re-indexes every session whose blob is newer than the database copy (the blob copy ran after it).
  */
-export async function restore(config: AppConfig, dir: string, force: boolean, open: () => Database, blobs: () => BlobStore): Promise<string[]> {
+export async function restore(
+  config: AppConfig,
+  dir: string,
+  force: boolean,
+  open: () => Database,
+  blobs: () => BlobStore,
+): Promise<string[]> {
   const source = path.resolve(dir);
   let manifest: Manifest;
   try {
@@ -112,7 +123,9 @@ export async function restore(config: AppConfig, dir: string, force: boolean, op
   }
   if (manifest.format !== 1) throw new BackupError(`unknown backup format ${String(manifest.format)}`);
   if (manifest.database !== 'sqlite' || config.databaseUrl)
-    throw new BackupError("this command restores the embedded SQLite setup; for PostgreSQL use pg_restore (see the backup's instructions)");
+    throw new BackupError(
+      "this command restores the embedded SQLite setup; for PostgreSQL use pg_restore (see the backup's instructions)",
+    );
   if (config.s3)
     throw new BackupError(
       "S3_BUCKET is set: copy the blobs back with the store's tools, and restore the database with pg_restore or into a SQLite DATA_DIR without S3_BUCKET",
@@ -120,14 +133,19 @@ export async function restore(config: AppConfig, dir: string, force: boolean, op
   if (!existsSync(path.join(source, DB_FILE))) throw new BackupError(`${source} has no ${DB_FILE}`);
   const dbFile = path.join(config.dataDir, DB_FILE);
   if (existsSync(dbFile) && !force)
-    throw new BackupError(`${config.dataDir} already holds a database: restore into an empty DATA_DIR, or add --force to replace it`);
+    throw new BackupError(
+      `${config.dataDir} already holds a database: restore into an empty DATA_DIR, or add --force to replace it`,
+    );
   await fs.mkdir(config.dataDir, { recursive: true });
   for (const suffix of ['', '-wal', '-shm']) await fs.rm(dbFile + suffix, { force: true });
   await fs.copyFile(path.join(source, DB_FILE), dbFile);
   const blobsDir = path.join(config.dataDir, 'blobs');
   if (force) await fs.rm(blobsDir, { recursive: true, force: true });
-  const files = existsSync(path.join(source, 'blobs')) ? await copyTree(path.join(source, 'blobs'), blobsDir, () => false) : 0;
-  if (manifest.secretKey === 'included') await fs.copyFile(path.join(source, 'secret.key'), path.join(config.dataDir, 'secret.key'));
+  const files = existsSync(path.join(source, 'blobs'))
+    ? await copyTree(path.join(source, 'blobs'), blobsDir, () => false)
+    : 0;
+  if (manifest.secretKey === 'included')
+    await fs.copyFile(path.join(source, 'secret.key'), path.join(config.dataDir, 'secret.key'));
   await restrictToOwner(config.dataDir);
   // Sessions whose blob changed after the database copy: recorded as interrupted uploads, which
   // recovery indexes from the blob (the same path as after a crash).
@@ -137,7 +155,12 @@ export async function restore(config: AppConfig, dir: string, force: boolean, op
   try {
     await migrateToLatest(database.db); // a backup from an older version
     const events = createSessionEvents(database.coordination, DEMO_DEVICE_ID);
-    const receiver = createSessionReceiver({ db: database.db, blobs: store, coordination: database.coordination, events });
+    const receiver = createSessionReceiver({
+      db: database.db,
+      blobs: store,
+      coordination: database.coordination,
+      events,
+    });
     reindexed = await receiver.reindexBlobsNewerThanIndex();
     await receiver.drain();
     events.stop();

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '../lib/tokens';
-import { Browser, startTestServer, type TestServer } from '../../test/test-server';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 import { uploadWithRetry } from './simulate';
 import { run } from './voltas';
 
@@ -36,7 +36,11 @@ describe('voltas device add / token, then simulate through the real API', () => 
     expect(await run(['device', 'add', '000000000555', '--owner', 'Sim@Example.com'])).toBe(0);
     const token = lastLine();
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const row = await server.database.db.selectFrom('devices').selectAll().where('id', '=', '000000000555').executeTakeFirstOrThrow();
+    const row = await server.database.db
+      .selectFrom('devices')
+      .selectAll()
+      .where('id', '=', '000000000555')
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).toBe(hashToken(token));
     expect(row.owner_email).toBe('sim@example.com');
 
@@ -67,9 +71,13 @@ describe('voltas device add / token, then simulate through the real API', () => 
     expect(await run(['device', 'token', '000000000555'])).toBe(0);
     const rotated = lastLine();
     expect(rotated).not.toBe(token);
-    const old = await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } });
+    const old = await fetch(`${server.baseUrl}/api/device/v1/config`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(old.status).toBe(401);
-    const fresh = await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${rotated}` } });
+    const fresh = await fetch(`${server.baseUrl}/api/device/v1/config`, {
+      headers: { authorization: `Bearer ${rotated}` },
+    });
     expect(fresh.status).toBe(200);
   });
 
@@ -98,14 +106,20 @@ describe('uploadWithRetry', () => {
     await new Promise<void>((r) => flaky.listen(0, '127.0.0.1', r));
     const url = new URL(`http://127.0.0.1:${(flaky.address() as AddressInfo).port}/x`);
     const waits: number[] = [];
-    const result = await uploadWithRetry(url, 't', Buffer.from('abc'), 'lap.six', { progress: () => {}, sleep: async (ms) => void waits.push(ms) });
+    const result = await uploadWithRetry(url, 't', Buffer.from('abc'), 'lap.six', {
+      progress: () => {},
+      sleep: async (ms) => void waits.push(ms),
+    });
     expect(result.status).toBe(200);
     expect(calls).toBe(4);
     expect(waits).toHaveLength(3);
     expect(waits[1]!).toBeGreaterThanOrEqual(1000); // doubling: 2nd wait ≥ 50 % of 2 s
     statuses.splice(0, statuses.length, 400);
     calls = 0;
-    const refused = await uploadWithRetry(url, 't', Buffer.from('abc'), 'lap.six', { progress: () => {}, sleep: async () => {} });
+    const refused = await uploadWithRetry(url, 't', Buffer.from('abc'), 'lap.six', {
+      progress: () => {},
+      sleep: async () => {},
+    });
     expect(refused.status).toBe(400);
     expect(calls).toBe(1);
     await new Promise<void>((r) => flaky.close(() => r()));

@@ -1,9 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFirebaseExport, type BuiltExport } from '../../test/firebase-export';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '../../test/test-server';
-import { runCli } from '../../test/cli';
+import { buildFirebaseExport, type BuiltExport } from '#test/firebase-export.ts';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
+import { runCli } from '#test/cli.ts';
 import { hashToken, newToken } from '../lib/tokens';
 
 let server: TestServer;
@@ -60,13 +60,23 @@ describe('voltas import-firebase', () => {
     const rider = new Browser(server.baseUrl);
     await rider.signIn(exp.rider.email);
     const me = (await rider.json('/api/me')).body;
-    expect(me.profile).toEqual({ wifi: exp.rider.wifi, senha: exp.rider.senha, nomePiloto: exp.rider.nomePiloto, numeroMoto: exp.rider.numeroMoto });
+    expect(me.profile).toEqual({
+      wifi: exp.rider.wifi,
+      senha: exp.rider.senha,
+      nomePiloto: exp.rider.nomePiloto,
+      numeroMoto: exp.rider.numeroMoto,
+    });
     expect(me.devices).toEqual([exp.rider.device]);
-    expect((await rider.json(`/api/devices/${exp.rider.device}/tracks`)).body.tracks).toEqual(['Curitiba', 'Interlagos']);
+    expect((await rider.json(`/api/devices/${exp.rider.device}/tracks`)).body.tracks).toEqual([
+      'Curitiba',
+      'Interlagos',
+    ]);
     for (const s of exp.sessions) {
       const laps = await rider.json(`/api/devices/${exp.rider.device}/sessions/${s.track}/${s.date}/laps`);
       expect(laps.status).toBe(200);
-      expect(laps.body.laps.map((l: { lapTimeMs: number }) => l.lapTimeMs)).toEqual(s.generated.laps.map((l) => l.lapTimeMs));
+      expect(laps.body.laps.map((l: { lapTimeMs: number }) => l.lapTimeMs)).toEqual(
+        s.generated.laps.map((l) => l.lapTimeMs),
+      );
       const summary = await rider.json(`/api/devices/${exp.rider.device}/sessions/${s.track}/${s.date}/summary`);
       expect(summary.body.sampleCount).toBe(s.gps ? s.generated.sampleCount : 0);
     }
@@ -79,8 +89,14 @@ describe('voltas import-firebase', () => {
     await admin.signIn(exp.admin);
     expect((await admin.json('/api/me')).body.roles.admin).toBe(true);
     const devices = (await admin.json('/api/admin/devices')).body as { id: string; owner: string; seller: string }[];
-    expect(devices.find((d) => d.id === exp.stockDevice)).toMatchObject({ owner: server.config.companyAccount, seller: exp.seller });
-    expect(devices.find((d) => d.id === exp.rider.device)).toMatchObject({ owner: exp.rider.email, seller: exp.seller });
+    expect(devices.find((d) => d.id === exp.stockDevice)).toMatchObject({
+      owner: server.config.companyAccount,
+      seller: exp.seller,
+    });
+    expect(devices.find((d) => d.id === exp.rider.device)).toMatchObject({
+      owner: exp.rider.email,
+      seller: exp.seller,
+    });
   });
 
   it('running it twice changes nothing', async () => {
@@ -110,7 +126,9 @@ describe('voltas import-firebase', () => {
       expect(err.join('')).toContain('nothing was imported');
     }
     expect(await cli(['import-firebase', '--firestore', path.join(exp.dir, 'missing.json')])).toBe(1);
-    expect(await cli(['import-firebase', '--firestore', exp.firestore, '--storage', path.join(exp.dir, 'missing')])).toBe(1);
+    expect(
+      await cli(['import-firebase', '--firestore', exp.firestore, '--storage', path.join(exp.dir, 'missing')]),
+    ).toBe(1);
     expect(await cli(['import-firebase'])).toBe(2);
     expect(await snapshot()).toEqual(before);
   });
@@ -146,12 +164,16 @@ describe('voltas import-firebase', () => {
       .set({ token_hash: hashToken(token) })
       .where('id', '=', exp.rider.device)
       .execute();
-    expect((await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(200);
     const file = path.join(exp.dir, 'sold.json');
     writeFileSync(file, JSON.stringify({ join: { [exp.rider.device]: { owner: 'novo.dono@exemplo.com.br' } } }));
     expect(await cli(['import-firebase', '--firestore', file])).toBe(0);
     expect(out.join('')).toMatch(new RegExp(`devices without an upload token yet .*${exp.rider.device}`));
-    expect((await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(401);
     const newOwner = new Browser(server.baseUrl);
     await newOwner.signIn('novo.dono@exemplo.com.br');
     expect((await newOwner.json(`/api/devices/${exp.rider.device}/tracks`)).body.tracks).toEqual([]);

@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseGpsSix } from '../../../core/formats/gps-six';
-import * as W from '../../../core/imports/test-support/writers';
-import { generateSession } from '../../../core/sim/session-generator';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import * as W from '#core/imports/test-support/writers.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
 import { createDatabase } from '../db/create-db';
 import { loadTracks } from '../lib/track-files';
-import { testDatabaseUrl } from '../../test/test-database';
+import { testDatabaseUrl } from '#test/test-database.ts';
 import { run } from './voltas';
 
 // `voltas import` moves a rider's archive over: the same import as the API, from files on disk.
@@ -40,7 +40,11 @@ describe('voltas import', () => {
     writeFileSync(path.join(dir, 'Interlagos', '02082026', 'gps.six'), gen.gpsSix);
     writeFileSync(path.join(dir, 'treino.vbo'), W.writeVbo(c, { y: 2026, m: 8, d: 3 }));
     writeFileSync(path.join(dir, 'nota.txt'), 'não é um arquivo de GPS\n');
-    const files = [path.join(dir, 'Interlagos', '02082026', 'gps.six'), path.join(dir, 'treino.vbo'), path.join(dir, 'nota.txt')];
+    const files = [
+      path.join(dir, 'Interlagos', '02082026', 'gps.six'),
+      path.join(dir, 'treino.vbo'),
+      path.join(dir, 'nota.txt'),
+    ];
     const unique = `cli-${Date.now()}@example.com`;
     expect(await run(['import', ...files, '--owner', unique, '--track', 'Interlagos Teste'])).toBe(1);
     const text = out.join('');
@@ -54,7 +58,11 @@ describe('voltas import', () => {
     expect(out.join('')).toMatch(/já importado/);
     const database = createDatabase({ dataDir, databaseUrl });
     try {
-      const rows = await database.db.selectFrom('lap_sessions').select(['device_id', 'track', 'date']).where('owner_email', '=', unique).execute();
+      const rows = await database.db
+        .selectFrom('lap_sessions')
+        .select(['device_id', 'track', 'date'])
+        .where('owner_email', '=', unique)
+        .execute();
       expect(rows.map((r) => r.date).sort()).toEqual(['02082026', '03082026']);
       expect(rows.every((r) => r.device_id.startsWith('imp') && r.track === 'Interlagos Teste')).toBe(true);
     } finally {

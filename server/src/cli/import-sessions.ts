@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { AppError } from '../../../core/errors';
-import { formatLapTime } from '../../../core/formats/lap-six';
-import { ptBR } from '../../../core/i18n/pt-BR';
+import { AppError } from '#core/errors.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { ptBR } from '#core/i18n/pt-BR.ts';
 import type { BlobStore } from '../blobs/blob-store';
 import type { Database } from '../db/create-db';
 import { createImportsService } from '../modules/imports/imports.service';
@@ -26,7 +26,11 @@ export async function importSessionsCommand(
   args: string[],
   withDb: <T>(work: (database: Database, blobs: BlobStore, demoDeviceId: string) => Promise<T>) => Promise<T>,
 ): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { owner: { type: 'string' }, track: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { owner: { type: 'string' }, track: { type: 'string' } },
+  });
   const owner = values.owner?.trim().toLowerCase();
   if (!owner || positionals.length === 0) {
     process.stderr.write(IMPORT_USAGE);
@@ -41,7 +45,13 @@ export async function importSessionsCommand(
     const events = createSessionEvents(coordination, demoDeviceId);
     const receiver = createSessionReceiver({ db, blobs, coordination, events });
     const reader = createSessionReader({ db, blobs, demoDeviceId });
-    const tracks = createTracksService({ db, reader, catalogue: trackCatalogue, bundled: loadTracks(), rules: trackRules });
+    const tracks = createTracksService({
+      db,
+      reader,
+      catalogue: trackCatalogue,
+      bundled: loadTracks(),
+      rules: trackRules,
+    });
     const imports = createImportsService({ db, blobs, receiver, tracks, coordination });
     let failed = 0;
     try {
@@ -61,7 +71,10 @@ export async function importSessionsCommand(
           for (const w of answer.warnings) process.stdout.write(`    aviso: ${w.message}\n`);
         } catch (err) {
           failed++;
-          const message = err instanceof AppError ? (err.mensagem ?? ptBR.errors[err.code]) : `não foi possível ler o arquivo (${(err as Error).message})`;
+          const message =
+            err instanceof AppError
+              ? (err.mensagem ?? ptBR.errors[err.code])
+              : `não foi possível ler o arquivo (${(err as Error).message})`;
           process.stdout.write(`recusado  ${path}: ${message}\n`);
         }
       }
@@ -70,7 +83,9 @@ export async function importSessionsCommand(
       await imports.close();
       events.stop();
     }
-    process.stdout.write(`${positionals.length - failed} de ${positionals.length} arquivos importados para ${owner}.\n`);
+    process.stdout.write(
+      `${positionals.length - failed} de ${positionals.length} arquivos importados para ${owner}.\n`,
+    );
     return failed ? 1 : 0;
   });
 }

@@ -1,9 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
 import { createHash } from 'node:crypto';
-import { dateToDdmmyyyy } from '../../../core/formats/dates';
-import { backoffMs, isRetryableStatus, RETRY_POLICY } from '../../../core/retry-policy';
-import { generateSession } from '../../../core/sim/session-generator';
+import { dateToDdmmyyyy } from '#core/formats/dates.ts';
+import { backoffMs, isRetryableStatus, RETRY_POLICY } from '#core/retry-policy.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
 import { findTrack, loadTracks } from '../lib/track-files';
 
 export interface SimulateOptions {
@@ -96,15 +96,21 @@ export async function uploadWithRetry(
     const wait = backoffMs(attempt);
     if (Date.now() - started + wait > RETRY_POLICY.maxUploadMs) {
       progress('\n');
-      throw new Error(`Max retry time for operation exceeded, please try again. (${label}: ${result ? `HTTP ${result.status}` : String(failure)})`);
+      throw new Error(
+        `Max retry time for operation exceeded, please try again. (${label}: ${result ? `HTTP ${result.status}` : String(failure)})`,
+      );
     }
-    progress(`${label}: ${result ? `HTTP ${result.status}` : String((failure as Error).message)}; retrying in ${(wait / 1000).toFixed(1)} s\n`);
+    progress(
+      `${label}: ${result ? `HTTP ${result.status}` : String((failure as Error).message)}; retrying in ${(wait / 1000).toFixed(1)} s\n`,
+    );
     await sleep(wait);
   }
 }
 
 /** Generates a session on a real track and uploads it through the device API, as a device would. */
-export async function simulate(opts: SimulateOptions): Promise<{ lap: UploadResult; gps: UploadResult; laps: number; samples: number }> {
+export async function simulate(
+  opts: SimulateOptions,
+): Promise<{ lap: UploadResult; gps: UploadResult; laps: number; samples: number }> {
   const track = findTrack(opts.track);
   if (!track)
     throw new Error(
@@ -114,7 +120,8 @@ export async function simulate(opts: SimulateOptions): Promise<{ lap: UploadResu
     );
   const session = generateSession(track, { seed: opts.seed, hz: opts.hz });
   const base = opts.server.replace(/\/+$/, '');
-  const path = (file: string) => new URL(`${base}/api/device/v1/sessions/${encodeURIComponent(track.name)}/${opts.date}/${file}`);
+  const path = (file: string) =>
+    new URL(`${base}/api/device/v1/sessions/${encodeURIComponent(track.name)}/${opts.date}/${file}`);
   const gps = await uploadWithRetry(path('gps.six'), opts.token, Buffer.from(session.gpsSix), 'gps.six', opts);
   const lap = await uploadWithRetry(path('lap.six'), opts.token, Buffer.from(session.lapSix), 'lap.six', opts);
   return { lap, gps, laps: session.laps.length, samples: session.sampleCount };

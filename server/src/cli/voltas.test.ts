@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDatabase } from '../db/create-db';
 import { hashToken } from '../lib/tokens';
 import { findUser } from '../modules/users/users.repository';
-import { testDatabaseUrl } from '../../test/test-database';
+import { testDatabaseUrl } from '#test/test-database.ts';
 import { run } from './voltas';
 
 let dataDir: string;
@@ -43,12 +43,18 @@ describe('voltas CLI', () => {
     expect(await run(['demo'])).toBe(0);
     expect((await user('admin@voltas.local'))?.adm).toBe('1');
     expect((await user('vendedor@voltas.local'))?.seller).toBe('1');
-    expect(await user('piloto@voltas.local')).toMatchObject({ adm: '', seller: '', user_seller: 'vendedor@voltas.local' });
+    expect(await user('piloto@voltas.local')).toMatchObject({
+      adm: '',
+      seller: '',
+      user_seller: 'vendedor@voltas.local',
+    });
     const database = createDatabase({ dataDir, databaseUrl });
     try {
       const sessions = await database.db.selectFrom('lap_sessions').select(['device_id', 'owner_email']).execute();
       expect(sessions.filter((s) => s.device_id === '000000000001')).toHaveLength(4);
-      expect(sessions.filter((s) => s.device_id === '000000000042' && s.owner_email === 'piloto@voltas.local')).toHaveLength(2);
+      expect(
+        sessions.filter((s) => s.device_id === '000000000042' && s.owner_email === 'piloto@voltas.local'),
+      ).toHaveLength(2);
     } finally {
       await database.close();
     }
@@ -99,7 +105,11 @@ describe('voltas CLI', () => {
     expect(second).not.toBe(first);
     const database = createDatabase({ dataDir, databaseUrl });
     try {
-      const device = await database.db.selectFrom('devices').selectAll().where('id', '=', '000000000777').executeTakeFirstOrThrow();
+      const device = await database.db
+        .selectFrom('devices')
+        .selectAll()
+        .where('id', '=', '000000000777')
+        .executeTakeFirstOrThrow();
       expect(device.owner_email).toBe('second@example.com');
       expect(device.token_hash).toBe(hashToken(second));
     } finally {

@@ -1,15 +1,15 @@
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
-import { isDdmmyyyy, isDeviceId } from '../../../core/formats/dates';
+import { isDdmmyyyy, isDeviceId } from '#core/formats/dates.ts';
 import { createBlobStore } from '../blobs/create-blob-store';
 import type { BlobStore } from '../blobs/blob-store';
 import { loadConfig, ConfigError, type AppConfig } from '../config';
 import { createDatabase, type Database } from '../db/create-db';
 import { migrateToLatest } from '../db/migrate';
 import type { DB } from '../db/schema';
-import { AppError } from '../../../core/errors';
+import { AppError } from '#core/errors.ts';
 import { createAdminService } from '../modules/admin/admin.service';
-import { ExportFormatError } from '../../../core/formats/firebase-export';
+import { ExportFormatError } from '#core/formats/firebase-export.ts';
 import { SecretBox } from '../lib/secret-box';
 import { backup, BackupError, restore } from './backup';
 import { loadDemo } from '../modules/demo/demo.service';
@@ -49,7 +49,9 @@ export async function run(argv: string[]): Promise<number> {
       case 'serve': {
         if (rest.length > 0) {
           // The demo admin is created only by the demo command, never as a side effect of starting.
-          process.stderr.write(`serve takes no options${rest.includes('--demo') ? ': load demo data with "voltas demo --if-empty" first' : ''}\n`);
+          process.stderr.write(
+            `serve takes no options${rest.includes('--demo') ? ': load demo data with "voltas demo --if-empty" first' : ''}\n`,
+          );
           return 2;
         }
         const { main } = await import('../main');
@@ -59,7 +61,10 @@ export async function run(argv: string[]): Promise<number> {
       case 'demo': {
         const { values } = parseArgs({ args: rest, options: { 'if-empty': { type: 'boolean', default: false } } });
         const report = await withDb((db, blobs, config, database) =>
-          loadDemo(db, blobs, database.coordination, { onlyIfEmpty: values['if-empty'], companyAccount: config.companyAccount }),
+          loadDemo(db, blobs, database.coordination, {
+            onlyIfEmpty: values['if-empty'],
+            companyAccount: config.companyAccount,
+          }),
         );
         process.stdout.write(`${report}\n`);
         return 0;
@@ -71,7 +76,9 @@ export async function run(argv: string[]): Promise<number> {
       case 'simulate':
         return await simulateCommand(rest);
       case 'import':
-        return await importSessionsCommand(rest, (work) => withDb((_db, blobs, _config, database) => work(database, blobs, DEMO_DEVICE_ID)));
+        return await importSessionsCommand(rest, (work) =>
+          withDb((_db, blobs, _config, database) => work(database, blobs, DEMO_DEVICE_ID)),
+        );
       case 'import-firebase':
         return await importCommand(rest);
       case 'backup':
@@ -95,7 +102,9 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-async function withDb<T>(work: (db: Kysely<DB>, blobs: BlobStore, config: AppConfig, database: Database) => Promise<T>): Promise<T> {
+async function withDb<T>(
+  work: (db: Kysely<DB>, blobs: BlobStore, config: AppConfig, database: Database) => Promise<T>,
+): Promise<T> {
   const config = loadConfig();
   const database = createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
@@ -107,10 +116,16 @@ async function withDb<T>(work: (db: Kysely<DB>, blobs: BlobStore, config: AppCon
 }
 
 async function deviceCommand(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { owner: { type: 'string' }, seller: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { owner: { type: 'string' }, seller: { type: 'string' } },
+  });
   const [sub, id] = positionals;
   if ((sub !== 'add' && sub !== 'token' && sub !== 'owner') || !id || (sub === 'owner' && !values.owner)) {
-    process.stderr.write('Usage: voltas device add <id> [--owner e] [--seller e] | voltas device token <id> | voltas device owner <id> --owner e\n');
+    process.stderr.write(
+      'Usage: voltas device add <id> [--owner e] [--seller e] | voltas device token <id> | voltas device owner <id> --owner e\n',
+    );
     return 2;
   }
   if (!isDeviceId(id)) {
@@ -118,7 +133,11 @@ async function deviceCommand(args: string[]): Promise<number> {
     return 2;
   }
   return withDb(async (db, _blobs, config, database) => {
-    const admin = createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination });
+    const admin = createAdminService({
+      db,
+      companyAccount: config.companyAccount,
+      coordination: database.coordination,
+    });
     try {
       if (sub === 'add') {
         const owner = values.owner?.trim().toLowerCase();
@@ -208,7 +227,13 @@ async function importCommand(args: string[]): Promise<number> {
   return withDb(async (db, blobs, config, database) => {
     try {
       const report = await importFirebase(
-        { db, blobs, coordination: database.coordination, box: new SecretBox(config.secretKey), companyAccount: config.companyAccount },
+        {
+          db,
+          blobs,
+          coordination: database.coordination,
+          box: new SecretBox(config.secretKey),
+          companyAccount: config.companyAccount,
+        },
         input,
       );
       process.stdout.write(`${formatImportReport(report)}\n`);
@@ -235,8 +260,16 @@ async function simulateCommand(args: string[]): Promise<number> {
     },
   });
   const date = values.date ?? today();
-  if (!values.server || !values.device || !values.token || !isDdmmyyyy(date) || (values.hz !== '10' && values.hz !== '25')) {
-    process.stderr.write('Usage: voltas simulate --server URL --device ID --token T [--track Interlagos] [--date ddmmyyyy] [--seed N] [--hz 10|25]\n');
+  if (
+    !values.server ||
+    !values.device ||
+    !values.token ||
+    !isDdmmyyyy(date) ||
+    (values.hz !== '10' && values.hz !== '25')
+  ) {
+    process.stderr.write(
+      'Usage: voltas simulate --server URL --device ID --token T [--track Interlagos] [--date ddmmyyyy] [--seed N] [--hz 10|25]\n',
+    );
     return 2;
   }
   const result = await simulate({
@@ -272,7 +305,11 @@ async function userCommand(args: string[]): Promise<number> {
   const email = emailArg.trim().toLowerCase();
   const ok = await withDb(async (db, _blobs, config, database) => {
     try {
-      await createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }).setRoles('cli', email, {
+      await createAdminService({
+        db,
+        companyAccount: config.companyAccount,
+        coordination: database.coordination,
+      }).setRoles('cli', email, {
         adm: Boolean(values.adm),
         seller: Boolean(values.seller),
       });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { onPostgres, testDatabaseUrl } from '../../test/test-database';
+import { onPostgres, testDatabaseUrl } from '#test/test-database.ts';
 import { createDatabase } from './create-db';
 
 // PostgreSQL cutting a connection the app holds (a restart: 'terminating connection due to
@@ -12,7 +12,11 @@ import { createDatabase } from './create-db';
 // ends the process. Run on the PostgreSQL pass of npm test.
 const url = await testDatabaseUrl();
 const errors: Error[] = [];
-const database = createDatabase({ dataDir: mkdtempSync(path.join(os.tmpdir(), 'voltas-cut-')), databaseUrl: url, onError: (err) => errors.push(err) });
+const database = createDatabase({
+  dataDir: mkdtempSync(path.join(os.tmpdir(), 'voltas-cut-')),
+  databaseUrl: url,
+  onError: (err) => errors.push(err),
+});
 afterAll(() => database.close());
 
 /** Terminates every other connection to this database, as a PostgreSQL restart does. */
@@ -20,7 +24,9 @@ async function cutConnections(): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+    await admin.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+    );
   } finally {
     await admin.end();
   }

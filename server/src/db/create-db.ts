@@ -30,7 +30,9 @@ export function createDatabase(opts: {
   onError?: (err: Error) => void;
   onQuery?: (seconds: number, ok: boolean) => void;
 }): Database {
-  const log = opts.onQuery ? (event: LogEvent) => opts.onQuery!(event.queryDurationMillis / 1000, event.level === 'query') : undefined;
+  const log = opts.onQuery
+    ? (event: LogEvent) => opts.onQuery!(event.queryDurationMillis / 1000, event.level === 'query')
+    : undefined;
   if (opts.databaseUrl) {
     // Connections that wait for a free client give up after 5 s (a 503, not a request hanging for
     // ever while PostgreSQL restarts); an idle client whose server went away is dropped, not fatal.

@@ -17,7 +17,11 @@ function isRetryable(err: unknown): boolean {
  * Runs `work` in a transaction, retrying on SQLITE_BUSY and PostgreSQL serialization or
  * deadlock failures up to maxAttempts (default 5).
  */
-export async function inTransaction<T>(db: Kysely<DB>, work: (trx: Transaction<DB>) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+export async function inTransaction<T>(
+  db: Kysely<DB>,
+  work: (trx: Transaction<DB>) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
   const maxAttempts = options.maxAttempts ?? 5;
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
     throw new RangeError('Max attempts must be at least 1');

@@ -141,7 +141,12 @@ export function createInProcessQueue(opts: { timer?: Timer; now?: () => number }
       return queue.send(name, {});
     },
     async counts() {
-      return [...kinds].map(([name, k]) => ({ name, queued: k.waiting.length, active: k.running ? 1 : 0, failed: k.failed }));
+      return [...kinds].map(([name, k]) => ({
+        name,
+        queued: k.waiting.length,
+        active: k.running ? 1 : 0,
+        failed: k.failed,
+      }));
     },
     async stop() {
       stopped = true;

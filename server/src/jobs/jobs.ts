@@ -5,7 +5,11 @@ import type { TracksService } from '../modules/tracks/tracks.service';
 import type { JobQueue } from './job-queue';
 
 /** Every background job of the server, by name (the `job` label of the metrics). */
-export const JOBS = { analyseSession: 'analyse-session', recoverUploads: 'recover-uploads', settleFigures: 'settle-figures' } as const;
+export const JOBS = {
+  analyseSession: 'analyse-session',
+  recoverUploads: 'recover-uploads',
+  settleFigures: 'settle-figures',
+} as const;
 
 /** How long after a session arrives it is analysed (its upload has answered by then, and its other file arrived). */
 const ANALYSIS_DELAY_MS = 2_000;
@@ -25,7 +29,12 @@ interface Log {
  */
 export async function startJobs(
   queue: JobQueue,
-  deps: { receiver: SessionReceiver; tracks: Pick<TracksService, 'analyzeArrived' | 'settleStoredFigures'>; events: SessionEvents; log: Log },
+  deps: {
+    receiver: SessionReceiver;
+    tracks: Pick<TracksService, 'analyzeArrived' | 'settleStoredFigures'>;
+    events: SessionEvents;
+    log: Log;
+  },
 ): Promise<() => void> {
   const { receiver, tracks, events, log } = deps;
   const logged =

@@ -10,7 +10,12 @@ import { RETRY_DELAY_MS, type JobQueue } from './job-queue';
  */
 export function createPgBossQueue(opts: { connectionString: string; onError: (err: Error) => void }): JobQueue {
   // Small pool: polling and a few sends. pg-boss's own cron is off: our periods are offered by each instance.
-  const boss = new PgBoss({ connectionString: opts.connectionString, max: 4, schedule: false, application_name: 'voltas-jobs' });
+  const boss = new PgBoss({
+    connectionString: opts.connectionString,
+    max: 4,
+    schedule: false,
+    application_name: 'voltas-jobs',
+  });
   boss.on('error', opts.onError);
   const names = new Set<string>();
   const periods = new Map<string, number>();
@@ -26,12 +31,19 @@ export function createPgBossQueue(opts: { connectionString: string; onError: (er
       // An existing queue keeps its policy; its retries follow this code.
       await boss.updateQueue(name, retry);
       names.add(name);
-      await boss.work<Parameters<typeof handler>[0]>(name, { batchSize: 1, localConcurrency: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
-        if (job) await handler(job.data);
-      });
+      await boss.work<Parameters<typeof handler>[0]>(
+        name,
+        { batchSize: 1, localConcurrency: 1, pollingIntervalSeconds: 1 },
+        async ([job]) => {
+          if (job) await handler(job.data);
+        },
+      );
     },
     async send(name, data, { singletonKey = '', delayMs = 0 } = {}) {
-      const id = await boss.send(name, data, { ...(singletonKey ? { singletonKey } : {}), ...(delayMs > 0 ? { startAfter: Math.ceil(delayMs / 1000) } : {}) });
+      const id = await boss.send(name, data, {
+        ...(singletonKey ? { singletonKey } : {}),
+        ...(delayMs > 0 ? { startAfter: Math.ceil(delayMs / 1000) } : {}),
+      });
       return id !== null;
     },
     async schedule(name, everyMs) {

@@ -1,4 +1,4 @@
-import { AppError } from '../../../core/errors';
+import { AppError } from '#core/errors.ts';
 
 /** Accounts that `voltas demo` creates and the local sign-in page offers for one click. */
 export const DEMO_ACCOUNTS = [

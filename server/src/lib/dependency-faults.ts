@@ -1,5 +1,5 @@
 import { BlobStoreError } from '../blobs/blob-store';
-import type { ErrorCode } from '../../../core/errors';
+import type { ErrorCode } from '#core/errors.ts';
 
 export interface DependencyFault {
   code: ErrorCode;
@@ -50,7 +50,8 @@ export function dependencyFault(err: unknown): DependencyFault | undefined {
       retryAfterS: 60,
     };
   if (err instanceof BlobStoreError) {
-    const httpStatus = (err.cause as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+    const httpStatus = (err.cause as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata
+      ?.httpStatusCode;
     // A store that answers 4xx is not away: that is a bug or a misconfiguration, a 500.
     if (httpStatus !== undefined && httpStatus < 500) return undefined;
     return {
@@ -60,7 +61,12 @@ export function dependencyFault(err: unknown): DependencyFault | undefined {
       retryAfterS: 10,
     };
   }
-  if (NETWORK.has(code) || PG_UNAVAILABLE.test(code) || code === 'SQLITE_BUSY' || (err instanceof Error && PG_MESSAGES.test(err.message))) {
+  if (
+    NETWORK.has(code) ||
+    PG_UNAVAILABLE.test(code) ||
+    code === 'SQLITE_BUSY' ||
+    (err instanceof Error && PG_MESSAGES.test(err.message))
+  ) {
     return {
       code: 'storage/retry-limit-exceeded',
       status: 503,

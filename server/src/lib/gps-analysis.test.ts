@@ -1,12 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyzeGps, decimateMinMax, deltaAgainst } from '../../../core/analysis/gps-analysis';
-import { CODEC_BLOCK, decodeGpsColumns, encodeGpsColumns } from '../../../core/formats/gps-columns-codec';
-import { toGpx, toRaceRenderCsv } from '../../../core/formats/exports';
-import { parseGpsSix } from '../../../core/formats/gps-six';
-import { GPS_COLUMN_KEYS } from '../../../core/formats/gps-columns';
-import { generateSession } from '../../../core/sim/session-generator';
+import { analyzeGps, decimateMinMax, deltaAgainst } from '#core/analysis/gps-analysis.ts';
+import { CODEC_BLOCK, decodeGpsColumns, encodeGpsColumns } from '#core/formats/gps-columns-codec.ts';
+import { toGpx, toRaceRenderCsv } from '#core/formats/exports.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { GPS_COLUMN_KEYS } from '#core/formats/gps-columns.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from './track-files';
 
 // Lives beside track-files because it reads the real geometries; the code under test is core/.
@@ -25,12 +25,18 @@ describe('GPS analysis on a generated session with known values', () => {
   });
 
   it('splits laps like lap.six (heats, out-laps, numbers) with distances within 2 % of the track', () => {
-    expect(analysis.laps.map((l) => `${l.heat}${l.lapCount}`)).toEqual(session.laps.map((l) => `${l.heat}${l.lapCount}`));
+    expect(analysis.laps.map((l) => `${l.heat}${l.lapCount}`)).toEqual(
+      session.laps.map((l) => `${l.heat}${l.lapCount}`),
+    );
     expect(analysis.laps.filter((l) => l.outLap).map((l) => l.lapCount)).toEqual([0, 0]);
     for (const lap of analysis.laps) {
       expect(Math.abs(lap.distanceM - track.officialLengthM!) / track.officialLengthM!).toBeLessThan(0.02);
       // First to last sample: each end may sit up to one interval (100 ms) inside the timed lap.
-      expect(Math.abs(lap.durationMs - session.laps.find((l) => l.heat === lap.heat && l.lapCount === lap.lapCount)!.lapTimeMs)).toBeLessThanOrEqual(200);
+      expect(
+        Math.abs(
+          lap.durationMs - session.laps.find((l) => l.heat === lap.heat && l.lapCount === lap.lapCount)!.lapTimeMs,
+        ),
+      ).toBeLessThanOrEqual(200);
       expect(lap.sampleRateHz).toBeCloseTo(10, 0);
       expect(lap.minSpeedKmh).toBeLessThan(lap.topSpeedKmh);
     }
@@ -52,7 +58,9 @@ describe('GPS analysis on a generated session with known values', () => {
     for (let i = lap.start; i < lap.start + 20; i++) copy.satellites[i] = 4;
     const flagged = analyzeGps(copy).laps;
     expect(flagged[2]!.weakFix).toBe(true);
-    expect(flagged.filter((l) => l.weakFix).length).toBe(analysis.laps.filter((l) => l.weakFix).length + (analysis.laps[2]!.weakFix ? 0 : 1));
+    expect(flagged.filter((l) => l.weakFix).length).toBe(
+      analysis.laps.filter((l) => l.weakFix).length + (analysis.laps[2]!.weakFix ? 0 : 1),
+    );
   });
 });
 
@@ -122,7 +130,9 @@ describe('binary columns and exports', () => {
     const gpx = toGpx(gps, { name: 'Interlagos <teste> & cia', date: '21112026' }, analysis.laps[1]!);
     expect(gpx).toContain('<gpx version="1.1"');
     expect(gpx).toContain('Interlagos &lt;teste&gt; &amp; cia');
-    const pts = [...gpx.matchAll(/<trkpt lat="([-\d.]+)" lon="([-\d.]+)"><time>([^<]+)<\/time>.*?<gpxtpx:speed>([\d.]+)</g)];
+    const pts = [
+      ...gpx.matchAll(/<trkpt lat="([-\d.]+)" lon="([-\d.]+)"><time>([^<]+)<\/time>.*?<gpxtpx:speed>([\d.]+)</g),
+    ];
     expect(pts).toHaveLength(analysis.laps[1]!.end - analysis.laps[1]!.start);
     expect(pts[0]![3]).toMatch(/^2026-11-21T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(Number(pts[0]![4])).toBeCloseTo(gps.speed[analysis.laps[1]!.start]! / 3.6, 2);

@@ -10,11 +10,18 @@ describe('addresses as logged', () => {
   });
 
   it('a share link’s secret never reaches a log line, wherever it travels', () => {
-    for (const url of [`/v/${SECRET}`, `/api/shared/${SECRET}`, `/api/shared/${SECRET}/lap?lap=A3`, `/api/shared/${SECRET}/preview.png`]) {
+    for (const url of [
+      `/v/${SECRET}`,
+      `/api/shared/${SECRET}`,
+      `/api/shared/${SECRET}/lap?lap=A3`,
+      `/api/shared/${SECRET}/preview.png`,
+    ]) {
       expect(logSafeUrl(url)).not.toContain(SECRET);
     }
     expect(logSafeUrl(`/api/shared/${SECRET}/lap?lap=A3`)).toBe('/api/shared/[redacted]/lap?lap=A3');
-    expect(logSafeUrl(`/api/sessions/compare?device=1&share=${SECRET}&lap=A1`)).toBe('/api/sessions/compare?device=1&share=[redacted]&lap=A1');
+    expect(logSafeUrl(`/api/sessions/compare?device=1&share=${SECRET}&lap=A1`)).toBe(
+      '/api/sessions/compare?device=1&share=[redacted]&lap=A1',
+    );
   });
 
   it('everything else as it came', () => {

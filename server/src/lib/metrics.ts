@@ -91,7 +91,11 @@ export function createMetrics() {
       labelNames: ['result', 'reason'] as const,
       registers,
     }),
-    liveConnections: new Gauge({ name: 'voltas_live_connections', help: 'Open live-update streams (server-sent events)', registers }),
+    liveConnections: new Gauge({
+      name: 'voltas_live_connections',
+      help: 'Open live-update streams (server-sent events)',
+      registers,
+    }),
     dbQueryDuration: new Histogram({
       name: 'voltas_db_query_duration_seconds',
       help: 'Database queries through Kysely, by outcome',

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseGpsSix } from '../../../core/formats/gps-six';
-import { parseLapSix } from '../../../core/formats/lap-six';
-import { analyzeSession } from '../../../core/laps/lap-math';
-import { closedLengthM, haversineM } from '../../../core/sim/geo';
-import { generateSession } from '../../../core/sim/session-generator';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { parseLapSix } from '#core/formats/lap-six.ts';
+import { analyzeSession } from '#core/laps/lap-math.ts';
+import { closedLengthM, haversineM } from '#core/sim/geo.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from './track-files';
 
 describe('session generator on the real track geometries', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TrackGeometry } from '../../../core/sim/session-generator';
+import type { TrackGeometry } from '#core/sim/session-generator.ts';
 
 const TRACK_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../assets/tracks');
 
@@ -45,7 +45,12 @@ export function loadTracks(): TrackGeometry[] {
     { name: 'Curitiba', points: curitiba.points, startFinish: curitiba.startFinish },
     // Start/finish points from the track catalogue (Silverstone Circuit, Autodromo Nazionale di Monza):
     // generated laps start where the catalogue's gate times them.
-    { name: 'Silverstone', points: silverstone.points, startFinish: [52.06828, -1.0235066], officialLengthM: silverstone.length },
+    {
+      name: 'Silverstone',
+      points: silverstone.points,
+      startFinish: [52.06828, -1.0235066],
+      officialLengthM: silverstone.length,
+    },
     { name: 'Monza', points: monza.points, startFinish: [45.6189809, 9.2811335], officialLengthM: monza.length },
   ];
 }

@@ -127,12 +127,14 @@ export class Canvas {
   /** A line `r` px either side of its middle, with round ends. */
   line(a: [number, number], b: [number, number], r: number, colour: Rgb): void {
     const steps = Math.max(1, Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1]) / Math.max(1, r / 2)));
-    for (let s = 0; s <= steps; s++) this.disc([a[0] + ((b[0] - a[0]) * s) / steps, a[1] + ((b[1] - a[1]) * s) / steps], r, colour);
+    for (let s = 0; s <= steps; s++)
+      this.disc([a[0] + ((b[0] - a[0]) * s) / steps, a[1] + ((b[1] - a[1]) * s) / steps], r, colour);
   }
 
   png(): Buffer {
     const rows = Buffer.alloc((this.width * 3 + 1) * this.height);
-    for (let y = 0; y < this.height; y++) this.rgb.copy(rows, y * (this.width * 3 + 1) + 1, y * this.width * 3, (y + 1) * this.width * 3);
+    for (let y = 0; y < this.height; y++)
+      this.rgb.copy(rows, y * (this.width * 3 + 1) + 1, y * this.width * 3, (y + 1) * this.width * 3);
     const header = Buffer.alloc(13);
     header.writeUInt32BE(this.width, 0);
     header.writeUInt32BE(this.height, 4);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hash } from 'node:crypto';
-import { USER_HEADER } from '../../../core/contracts/user-header';
+import { USER_HEADER } from '#core/contracts/user-header.ts';
 import { hashToken, newToken } from '../lib/tokens';
 
 /** The cookie over plain http (local use). */
@@ -74,7 +74,13 @@ function isLive(row: AuthSessionRow, now: number): boolean {
 }
 
 function identityOf(row: AuthSessionRow, idHash: string): AuthSessionIdentity {
-  return { email: row.email, authSessionHash: idHash, disabled: Number(row.disabled) !== 0, admin: row.adm === '1', seller: row.seller !== '' };
+  return {
+    email: row.email,
+    authSessionHash: idHash,
+    disabled: Number(row.disabled) !== 0,
+    admin: row.adm === '1',
+    seller: row.seller !== '',
+  };
 }
 
 /** A user's key in USER_HEADER: fixed-length, not the e-mail itself, the same on every instance. */
@@ -125,7 +131,12 @@ export const authSessionPlugin = fp(async (app: FastifyInstance, opts: AuthSessi
       const token = newToken();
       const now = new Date();
       const expires = new Date(now.getTime() + SESSION_DAYS * 86_400_000);
-      await store.insert({ idHash: hashToken(token), email, createdAt: now.toISOString(), expiresAt: expires.toISOString() });
+      await store.insert({
+        idHash: hashToken(token),
+        email,
+        createdAt: now.toISOString(),
+        expiresAt: expires.toISOString(),
+      });
       setCookie(reply, token, expires);
     },
     async end(req, reply) {

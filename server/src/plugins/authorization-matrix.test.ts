@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessRule } from './policy';
-import { addDevice, GPS_LINE, LAP_LINE, put } from '../../test/fixtures';
-import { Browser, startTestServer, type TestServer } from '../../test/test-server';
+import { addDevice, GPS_LINE, LAP_LINE, put } from '#test/fixtures.ts';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 import { setRoles } from '../modules/users/users.repository';
 import { insertTrack } from '../modules/tracks/tracks.repository';
 import { loadTracks } from '../lib/track-files';
-import { catalogueStartFinish } from '../../../core/tracks/start-finish';
-import { parseGpsSix } from '../../../core/formats/gps-six';
-import { writeGpx } from '../../../core/imports/test-support/writers';
-import { generateSession } from '../../../core/sim/session-generator';
+import { catalogueStartFinish } from '#core/tracks/start-finish.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { writeGpx } from '#core/imports/test-support/writers.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
 
 /**
  * Enumerates every route the app registered (app.accessRules, filled by the policy plugin) and
@@ -17,7 +17,18 @@ import { generateSession } from '../../../core/sim/session-generator';
  * hands: its previous owner, its new owner, and the token it had before (stale).
  */
 type Identity =
-  'anonymous' | 'linkHolder' | 'riderA' | 'riderB' | 'sellerS' | 'sellerT' | 'admin' | 'deviceA' | 'deviceOther' | 'previousOwner' | 'newOwner' | 'deviceStale';
+  | 'anonymous'
+  | 'linkHolder'
+  | 'riderA'
+  | 'riderB'
+  | 'sellerS'
+  | 'sellerT'
+  | 'admin'
+  | 'deviceA'
+  | 'deviceOther'
+  | 'previousOwner'
+  | 'newOwner'
+  | 'deviceStale';
 const IDENTITIES: Identity[] = [
   'anonymous',
   // Signed out, holding a link rider A shared (of A's imported session): it opens that, nothing else.
@@ -45,7 +56,8 @@ const MAY_SEE_A: Identity[] = ['riderA', 'admin', 'deviceA'];
 // The previous owner's session on the sold device: theirs and admins' only, never the new owner's.
 const PREVIOUS_MARKERS = [`${SOLD_DEVICE}/Monza`, '0201999'];
 const MAY_SEE_PREVIOUS: Identity[] = ['previousOwner', 'admin'];
-const PREVIOUS_LAP = '0201999|A|121.999|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
+const PREVIOUS_LAP =
+  '0201999|A|121.999|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';
 
 /** A track the admin routes act on. */
 const TRACK_ID = 'bundled:Curitiba';
@@ -96,7 +108,10 @@ beforeAll(async () => {
   }
   const handover = await browsers
     .get('admin')!
-    .json('/api/admin/assign-owner', { method: 'POST', body: JSON.stringify({ email: 'new@example.com', deviceId: SOLD_DEVICE }) });
+    .json('/api/admin/assign-owner', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'new@example.com', deviceId: SOLD_DEVICE }),
+    });
   expect(handover.body.token).toBeTruthy();
   const curitiba = loadTracks().find((t) => t.name === 'Curitiba')!;
   const now = new Date().toISOString();
@@ -128,24 +143,28 @@ beforeAll(async () => {
   });
   expect(res.status).toBe(201);
   IMPORTED = ((await res.json()) as { session: typeof IMPORTED }).session;
-  const share = await browsers.get('riderA')!.json('/api/shares', { method: 'POST', body: JSON.stringify({ ...IMPORTED, lap: 'A1' }) });
+  const share = await browsers
+    .get('riderA')!
+    .json('/api/shares', { method: 'POST', body: JSON.stringify({ ...IMPORTED, lap: 'A1' }) });
   expect(share.status).toBe(201);
   SHARE_TOKEN = new URL((share.body as { url: string }).url).pathname.split('/').pop()!;
   // A's own video syncs of both A sessions, named with A's marker: nobody else's answer may hold them.
   for (const s of [{ device: A_DEVICE, track: 'Interlagos', date: '01112026' }, IMPORTED]) {
-    const stored = await browsers.get('riderA')!.json(`/api/devices/${s.device}/sessions/${encodeURIComponent(s.track)}/${s.date}/videos/${VIDEO_ID}`, {
-      method: 'PUT',
-      body: JSON.stringify({
-        id: VIDEO_ID,
-        name: 'GX010132456.MP4',
-        size: 4_000_000_000,
-        fingerprint: 'a'.repeat(64),
-        offsetMs: 1.7e12,
-        driftPpm: 0,
-        method: 'gpmf',
-        errorMs: 20,
-      }),
-    });
+    const stored = await browsers
+      .get('riderA')!
+      .json(`/api/devices/${s.device}/sessions/${encodeURIComponent(s.track)}/${s.date}/videos/${VIDEO_ID}`, {
+        method: 'PUT',
+        body: JSON.stringify({
+          id: VIDEO_ID,
+          name: 'GX010132456.MP4',
+          size: 4_000_000_000,
+          fingerprint: 'a'.repeat(64),
+          offsetMs: 1.7e12,
+          driftPpm: 0,
+          method: 'gpmf',
+          errorMs: 20,
+        }),
+      });
     expect(stored.status).toBe(200);
   }
   // The link holder opened the link's page first, as a friend does: it gives no cookie.
@@ -158,10 +177,12 @@ beforeAll(async () => {
 /** Which session a device route is called on: rider A's, the previous owner's on the sold device, or one rider A imported. */
 type Target = 'A' | 'sold' | 'imported';
 
-const isDeleteSession = (rule: AccessRule) => rule.method === 'DELETE' && rule.url === '/api/devices/:id/sessions/:track/:date';
+const isDeleteSession = (rule: AccessRule) =>
+  rule.method === 'DELETE' && rule.url === '/api/devices/:id/sessions/:track/:date';
 
 /** Routes about one device's sessions and files, called on both targets. */
-const isSessionRoute = (rule: AccessRule) => rule.url.startsWith('/api/devices/:id') || rule.url === '/api/storage/metadata';
+const isSessionRoute = (rule: AccessRule) =>
+  rule.url.startsWith('/api/devices/:id') || rule.url === '/api/storage/metadata';
 
 function expected(rule: AccessRule, who: Identity, target: Target): 'allow' | 'deny' {
   switch (rule.access) {
@@ -209,10 +230,17 @@ function concretePath(rule: AccessRule, target: Target): string {
       .replace(':date', IMPORTED.date)
       .replace(':format', 'csv')
       .replace(':videoId', VIDEO_ID);
-    return path === '/api/storage/metadata' ? `${path}?path=${IMPORTED.device}/${IMPORTED.track}/${IMPORTED.date}/gps.six` : path;
+    return path === '/api/storage/metadata'
+      ? `${path}?path=${IMPORTED.device}/${IMPORTED.track}/${IMPORTED.date}/gps.six`
+      : path;
   }
   if (target === 'sold') {
-    let path = rule.url.replace(':id', id).replace(':track', 'Monza').replace(':date', '02112026').replace(':format', 'lap.six').replace(':videoId', VIDEO_ID);
+    let path = rule.url
+      .replace(':id', id)
+      .replace(':track', 'Monza')
+      .replace(':date', '02112026')
+      .replace(':format', 'lap.six')
+      .replace(':videoId', VIDEO_ID);
     if (path === '/api/storage/metadata') path += `?path=${SOLD_DEVICE}/Monza/02112026/lap.six`;
     return path;
   }
@@ -305,7 +333,11 @@ describe('authorization matrix', () => {
     const failures: string[] = [];
     for (const who of IDENTITIES) {
       const browser = browsers.get(who) ?? new Browser(server.baseUrl);
-      const headers = { origin: server.baseUrl, 'content-type': 'application/json', ...(tokens[who] ? { authorization: `Bearer ${tokens[who]}` } : {}) };
+      const headers = {
+        origin: server.baseUrl,
+        'content-type': 'application/json',
+        ...(tokens[who] ? { authorization: `Bearer ${tokens[who]}` } : {}),
+      };
       const renamed = await browser.request(`/api/tracks/${encodeURIComponent(id)}/name`, {
         method: 'PUT',
         headers,
@@ -313,7 +345,8 @@ describe('authorization matrix', () => {
       });
       const wantRename = who === 'riderA' || who === 'admin' ? 200 : SIGNED_IN.includes(who) ? 404 : 401;
       if (renamed.status !== wantRename) failures.push(`rename as ${who}: want ${wantRename}, got ${renamed.status}`);
-      if (renamed.status !== 200 && (await renamed.text()).includes('Pista do A')) failures.push(`rename as ${who} leaked the track's name`);
+      if (renamed.status !== 200 && (await renamed.text()).includes('Pista do A'))
+        failures.push(`rename as ${who} leaked the track's name`);
       const shared = await browser.request(`/api/admin/tracks/${encodeURIComponent(id)}/shared`, {
         method: 'PUT',
         headers,
@@ -331,22 +364,35 @@ describe('authorization matrix', () => {
       // Deleting the imported session, then logout (it ends the caller's session), run last.
       .sort(
         (a, b) =>
-          Number(a.url === '/api/auth/logout') * 2 + Number(isDeleteSession(a)) - (Number(b.url === '/api/auth/logout') * 2 + Number(isDeleteSession(b))),
+          Number(a.url === '/api/auth/logout') * 2 +
+          Number(isDeleteSession(a)) -
+          (Number(b.url === '/api/auth/logout') * 2 + Number(isDeleteSession(b))),
       );
     const failures: string[] = [];
-    const calls = rules.flatMap((rule) => (isSessionRoute(rule) ? (['A', 'sold', 'imported'] as const) : (['A'] as const)).map((target) => ({ rule, target })));
+    const calls = rules.flatMap((rule) =>
+      (isSessionRoute(rule) ? (['A', 'sold', 'imported'] as const) : (['A'] as const)).map((target) => ({
+        rule,
+        target,
+      })),
+    );
     for (const { rule, target } of calls) {
       for (const who of IDENTITIES) {
         const want = expected(rule, who, target);
         const { status, text } = await call(rule, who, target);
         const denied = status === 401 || status === 403 || status === 404;
         const label = `${rule.method} ${rule.url} (${target}) as ${who}: want ${want}, got ${status}`;
-        if (!MAY_SEE_A.includes(who) && A_MARKERS.some((m) => text.includes(m))) failures.push(`${label} (leaked A's data)`);
-        if (!MAY_SEE_PREVIOUS.includes(who) && PREVIOUS_MARKERS.some((m) => text.includes(m))) failures.push(`${label} (leaked the previous owner's data)`);
-        if (!MAY_SEE_IMPORTED.includes(who) && text.includes(IMPORTED.device)) failures.push(`${label} (leaked A's import collection)`);
+        if (!MAY_SEE_A.includes(who) && A_MARKERS.some((m) => text.includes(m)))
+          failures.push(`${label} (leaked A's data)`);
+        if (!MAY_SEE_PREVIOUS.includes(who) && PREVIOUS_MARKERS.some((m) => text.includes(m)))
+          failures.push(`${label} (leaked the previous owner's data)`);
+        if (!MAY_SEE_IMPORTED.includes(who) && text.includes(IMPORTED.device))
+          failures.push(`${label} (leaked A's import collection)`);
         if (want === 'deny') {
           if (!denied) failures.push(label);
-        } else if (rule.access !== 'public' && (status === 401 || status === 403 || (status === 404 && rule.url.startsWith('/api/')))) {
+        } else if (
+          rule.access !== 'public' &&
+          (status === 401 || status === 403 || (status === 404 && rule.url.startsWith('/api/')))
+        ) {
           failures.push(label);
         }
       }

@@ -15,7 +15,8 @@ export interface CompressedAnswer {
 }
 
 /** An encoding named in accept-encoding and not refused with `;q=0`. */
-const acceptedBy = (encoding: string) => new RegExp(`(?:^|[\\s,])${encoding}(?!\\s*;\\s*q=0(?:\\.0*)?\\s*(?:,|$))(?=\\s*(?:[;,]|$))`);
+const acceptedBy = (encoding: string) =>
+  new RegExp(`(?:^|[\\s,])${encoding}(?!\\s*;\\s*q=0(?:\\.0*)?\\s*(?:,|$))(?=\\s*(?:[;,]|$))`);
 const ACCEPTS = { gzip: acceptedBy('gzip'), br: acceptedBy('br') };
 
 /** Whether the client takes gzip (every browser does) or Brotli (every current browser). */

@@ -1,8 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, DEFAULT_ERROR_MESSAGE, type ErrorCode } from '../../../core/errors';
-import { fill, ptBR } from '../../../core/i18n/pt-BR';
+import { AppError, DEFAULT_ERROR_MESSAGE, type ErrorCode } from '#core/errors.ts';
+import { fill, ptBR } from '#core/i18n/pt-BR.ts';
 import { dependencyFault } from '../lib/dependency-faults';
 import { mediaTypeOf } from '../lib/media-type';
 
@@ -41,7 +41,15 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
     if (err instanceof AppError) {
       if (err.status === 503) reply.header('retry-after', '5');
       const mensagem = err.mensagem ?? ptBR.errors[err.code];
-      return reply.code(err.status).send({ code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}), requestId, mensagem });
+      return reply
+        .code(err.status)
+        .send({
+          code: err.code,
+          message: err.message,
+          ...(err.fields ? { fields: err.fields } : {}),
+          requestId,
+          mensagem,
+        });
     }
     // The database or blob store away, or the disk full: 503/507 with Retry-After, never a bare 500.
     const fault = dependencyFault(err);
@@ -80,9 +88,13 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
     }
     if (status >= 500) {
       req.log.error({ err }, 'request failed');
-      return reply.code(status).send({ code, message: DEFAULT_ERROR_MESSAGE[code], requestId, mensagem: ptBR.errors[code] });
+      return reply
+        .code(status)
+        .send({ code, message: DEFAULT_ERROR_MESSAGE[code], requestId, mensagem: ptBR.errors[code] });
     }
-    return reply.code(status).send({ code, message: err.message || DEFAULT_ERROR_MESSAGE[code], requestId, mensagem: ptBR.errors[code] });
+    return reply
+      .code(status)
+      .send({ code, message: err.message || DEFAULT_ERROR_MESSAGE[code], requestId, mensagem: ptBR.errors[code] });
   });
 
   app.setNotFoundHandler((req, reply) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../../../core/errors';
+import { AppError } from '#core/errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -10,14 +10,20 @@ export const metricsPlugin = fp(async (app: FastifyInstance, opts: { metrics: Me
   const { metrics } = opts;
   app.addHook('onResponse', (req, reply, done) => {
     const route = req.routeOptions.url ?? 'unmatched';
-    metrics.httpDuration.observe({ method: req.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    metrics.httpDuration.observe(
+      { method: req.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   app.get(
     '/metrics',
     {
       config: { access: 'metrics', rateLimit: false },
-      schema: { tags: ['operators'], summary: 'Prometheus metrics (text format); needs Authorization: Bearer <METRICS_TOKEN>' },
+      schema: {
+        tags: ['operators'],
+        summary: 'Prometheus metrics (text format); needs Authorization: Bearer <METRICS_TOKEN>',
+      },
     },
     async (_req, reply) => {
       reply.type(metrics.registry.contentType).header('cache-control', 'no-store');

@@ -4,7 +4,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
-import { decide, mayRenameTrack, mayRideTrack, maySetTrackShared, type Access, type Subject, type TrackOwnership } from './policy';
+import {
+  decide,
+  mayRenameTrack,
+  mayRideTrack,
+  maySetTrackShared,
+  type Access,
+  type Subject,
+  type TrackOwnership,
+} from './policy';
 
 describe('decide (the policy, pure)', () => {
   const anon: Subject = { user: null, device: null };
@@ -57,11 +65,20 @@ describe('track rules (pure)', () => {
     expect([mayRideTrack('b@x', aShared), mayRideTrack('b@x', circuit)]).toEqual([true, true]);
   });
   it('a rider renames only a derived track still their own; an admin any', () => {
-    expect([mayRenameTrack(a, aOwn), mayRenameTrack(b, aOwn), mayRenameTrack(a, aShared), mayRenameTrack(a, circuit)]).toEqual([true, false, false, false]);
+    expect([
+      mayRenameTrack(a, aOwn),
+      mayRenameTrack(b, aOwn),
+      mayRenameTrack(a, aShared),
+      mayRenameTrack(a, circuit),
+    ]).toEqual([true, false, false, false]);
     expect([mayRenameTrack(admin, aOwn), mayRenameTrack(admin, circuit)]).toEqual([true, true]);
   });
   it('only an admin shares, and only a derived track', () => {
-    expect([maySetTrackShared(admin, aOwn), maySetTrackShared(admin, circuit), maySetTrackShared(a, aOwn)]).toEqual([true, false, false]);
+    expect([maySetTrackShared(admin, aOwn), maySetTrackShared(admin, circuit), maySetTrackShared(a, aOwn)]).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 });
 
@@ -77,10 +94,18 @@ describe('policy', () => {
     const config = loadConfig({ DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'voltas-pol-')), LOG_LEVEL: 'silent' });
     const { app } = await buildApp(config, { webRoot: '/nonexistent' });
     await app.ready();
-    const api = app.accessRules.filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.method !== 'HEAD');
-    expect(api.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['GET /api/me', 'PUT /api/me/profile', 'GET /api/health']));
+    const api = app.accessRules.filter(
+      (r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.method !== 'HEAD',
+    );
+    expect(api.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['GET /api/me', 'PUT /api/me/profile', 'GET /api/health']),
+    );
     for (const rule of api.filter((r) => r.access !== 'public')) {
-      const res = await app.inject({ method: rule.method as 'GET', url: rule.url.replace(/:(\w+)/g, 'x'), payload: rule.method === 'GET' ? undefined : {} });
+      const res = await app.inject({
+        method: rule.method as 'GET',
+        url: rule.url.replace(/:(\w+)/g, 'x'),
+        payload: rule.method === 'GET' ? undefined : {},
+      });
       expect([401, 403], `${rule.method} ${rule.url}`).toContain(res.statusCode);
     }
     await app.close();

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../../../core/errors';
+import { AppError } from '#core/errors.ts';
 import { hashToken } from '../lib/tokens';
 
 /**
@@ -36,14 +36,18 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** What a refused caller must send instead (a device or a script reads these). */
 const UNAUTHENTICATED_MESSAGES: Partial<Record<Access, string>> = {
   device: 'A valid device token is required (Authorization: Bearer <token>).',
-  metrics: "Metrics need the operators' token (Authorization: Bearer <METRICS_TOKEN>), or read them on METRICS_PORT from this machine.",
+  metrics:
+    "Metrics need the operators' token (Authorization: Bearer <METRICS_TOKEN>), or read them on METRICS_PORT from this machine.",
 };
 
 /** Whether `Authorization: Bearer <token>` carries `expected`, compared in constant time. */
 function bearerMatches(header: string | undefined, expected: string | undefined): boolean {
   if (!expected) return false;
   const given = /^Bearer (\S+)$/.exec(header ?? '')?.[1];
-  return given !== undefined && timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
+  return (
+    given !== undefined &&
+    timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest())
+  );
 }
 
 export interface Subject {
@@ -61,7 +65,8 @@ export type Decision = 'allow' | 'unauthenticated' | 'disabled' | 'forbidden';
 export function decide(access: Access, subject: Subject): Decision {
   if (access === 'public') return 'allow';
   if (access === 'metrics') return subject.metricsToken ? 'allow' : 'unauthenticated';
-  if (access === 'device') return !subject.device ? 'unauthenticated' : subject.device.ownerDisabled ? 'disabled' : 'allow';
+  if (access === 'device')
+    return !subject.device ? 'unauthenticated' : subject.device.ownerDisabled ? 'disabled' : 'allow';
   if (!subject.user) return 'unauthenticated';
   if (subject.user.disabled) return 'disabled';
   if (access === 'rider') return 'allow';
@@ -158,7 +163,10 @@ export const policyPlugin = fp(async (app: FastifyInstance, opts: PolicyOptions)
     }
     if (decision === 'disabled') {
       if (access === 'device')
-        throw new AppError('auth/user-disabled', "This device's owner account is disabled: it may neither upload nor read its configuration.");
+        throw new AppError(
+          'auth/user-disabled',
+          "This device's owner account is disabled: it may neither upload nor read its configuration.",
+        );
       await opts.signOut(req, reply);
       throw new AppError('auth/user-disabled');
     }

@@ -36,7 +36,10 @@ export interface SecurityHeadersOptions {
  * above instead, with HSTS when helmet sets it.
  */
 export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: SecurityHeadersOptions) => {
-  const pageHeaders = helmet({ ...options.helmet, strictTransportSecurity: options.https ? { maxAge: HSTS_MAX_AGE, includeSubDomains: true } : false });
+  const pageHeaders = helmet({
+    ...options.helmet,
+    strictTransportSecurity: options.https ? { maxAge: HSTS_MAX_AGE, includeSubDomains: true } : false,
+  });
   const api: Record<string, string> = options.https
     ? { ...API_HEADERS, 'strict-transport-security': `max-age=${HSTS_MAX_AGE}; includeSubDomains` }
     : { ...API_HEADERS };

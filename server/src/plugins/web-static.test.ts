@@ -61,7 +61,10 @@ describe('serving', () => {
     const gz = await get('/assets/laps-page-abc123.js', 'gzip');
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
-    for (const plain of [await get('/assets/laps-page-abc123.js'), await get('/assets/laps-page-abc123.js', 'identity')]) {
+    for (const plain of [
+      await get('/assets/laps-page-abc123.js'),
+      await get('/assets/laps-page-abc123.js', 'identity'),
+    ]) {
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(plain.body).toBe(script);
     }
@@ -86,17 +89,29 @@ describe('serving', () => {
 
 describe('preloads named by the address', () => {
   it("the analytics page's analysis and laps start downloading with its HTML (its GPS file once they have painted)", async () => {
-    const res = await app.inject({ method: 'GET', url: '/analytics?hw=000000000900&pista=Vila%20Real&data=02112026&cor=inclinacao' });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/analytics?hw=000000000900&pista=Vila%20Real&data=02112026&cor=inclinacao',
+    });
     expect(res.statusCode).toBe(200);
     const base = '/api/devices/000000000900/sessions/Vila%20Real/02112026';
-    expect(res.headers.link).toBe(['analysis', 'laps'].map((p) => `<${base}/${p}>; rel=preload; as=fetch; crossorigin`).join(', '));
+    expect(res.headers.link).toBe(
+      ['analysis', 'laps'].map((p) => `<${base}/${p}>; rel=preload; as=fetch; crossorigin`).join(', '),
+    );
   });
 
   it('none for other pages, or for an address that names no valid session', async () => {
-    expect((await app.inject({ method: 'GET', url: '/laps?hw=000000000900&pista=Interlagos&data=02112026' })).headers.link).toBeUndefined();
+    expect(
+      (await app.inject({ method: 'GET', url: '/laps?hw=000000000900&pista=Interlagos&data=02112026' })).headers.link,
+    ).toBeUndefined();
     // A name given twice is no session either.
     expect(
-      (await app.inject({ method: 'GET', url: '/analytics?hw=000000000900&hw=000000000901&pista=Interlagos&data=02112026' })).headers.link,
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/analytics?hw=000000000900&hw=000000000901&pista=Interlagos&data=02112026',
+        })
+      ).headers.link,
     ).toBeUndefined();
     for (const query of [
       '',
@@ -118,6 +133,8 @@ describe('preloads named by the address', () => {
     expect(link.split(', ')).toHaveLength(2);
     expect(link).not.toMatch(/[\r\n]|evil\.example\/a\.js>|as=script/);
     for (const part of link.split(', '))
-      expect(part).toMatch(/^<\/api\/devices\/000000000900\/sessions\/[^<>;, ]+\/02112026\/(analysis|laps)>; rel=preload; as=fetch; crossorigin$/);
+      expect(part).toMatch(
+        /^<\/api\/devices\/000000000900\/sessions\/[^<>;, ]+\/02112026\/(analysis|laps)>; rel=preload; as=fetch; crossorigin$/,
+      );
   });
 });

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { ANALYTICS_PRELOADS, sessionPath } from '../../../core/contracts/session-paths';
-import { sessionParamsSchema } from '../../../core/contracts/sessions.contract';
+import { ANALYTICS_PRELOADS, sessionPath } from '#core/contracts/session-paths.ts';
+import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 
 /**
  * `Link: rel=preload` for what a page downloads first, named by its address: the browser starts
@@ -44,7 +44,8 @@ export async function webStatic(app: FastifyInstance, opts: { root: string }): P
     index: false,
     preCompressed: true,
     setHeaders: (reply, file) => {
-      if (file.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+      if (file.includes(`${path.sep}assets${path.sep}`))
+        reply.header('cache-control', 'public, max-age=31536000, immutable');
       else reply.header('cache-control', 'no-cache');
     },
   });

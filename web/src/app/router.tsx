@@ -141,7 +141,10 @@ export function createRoutes(queryClient: QueryClient) {
   const ImportPage = lazyPage(() => import('../features/imports/import-page').then((m) => m.ImportPage));
   const MakePage = lazyPage(() => import('../features/make/make-page').then((m) => m.MakePage));
   const AdmPage = lazyPage(() => import('../features/admin/adm-page').then((m) => m.AdmPage), 'admin');
-  const SellerAdmPage = lazyPage(() => import('../features/admin/seller-adm-page').then((m) => m.SellerAdmPage), 'admin');
+  const SellerAdmPage = lazyPage(
+    () => import('../features/admin/seller-adm-page').then((m) => m.SellerAdmPage),
+    'admin',
+  );
   const HardwarePage = lazyPage(() => import('../features/admin/hardware-page').then((m) => m.HardwarePage), 'admin');
   const AuditPage = lazyPage(() => import('../features/admin/audit-page').then((m) => m.AuditPage), 'admin');
   const TracksPage = lazyPage(() => import('../features/admin/tracks-page').then((m) => m.TracksPage), 'admin');

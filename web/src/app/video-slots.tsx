@@ -7,7 +7,9 @@ import { codeOnDemand } from '../lib/code-on-demand';
 import type { LapVideosProps, SessionVideoProps } from '../lib/video-slot';
 import { t } from '../i18n/messages';
 
-const sessionVideo = codeOnDemand<SessionVideoProps>(() => import('../features/video/video-entry').then((m) => m.VideoSyncRecord));
+const sessionVideo = codeOnDemand<SessionVideoProps>(() =>
+  import('../features/video/video-entry').then((m) => m.VideoSyncRecord),
+);
 const lapVideos = codeOnDemand<LapVideosProps>(() => import('../features/video/video-entry').then((m) => m.LapVideos));
 
 function Failed() {

@@ -10,7 +10,8 @@ export function CompareLink(props: { to: string; lap: string }) {
     <>
       {' '}
       <Link className="compare-link" to={props.to}>
-        {t.history.compareRecord} <span className="visually-hidden">{fill(t.history.compareRecordWhich, { lap: props.lap })}</span>
+        {t.history.compareRecord}{' '}
+        <span className="visually-hidden">{fill(t.history.compareRecordWhich, { lap: props.lap })}</span>
       </Link>
     </>
   );

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import { formatDdmmyyyy } from '../../../core/formats/dates';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { errorMessage, fill, t } from '../i18n/messages';
 import { useDates, useTracks } from '../lib/sessions-api';
-import type { SessionAddress } from '../../../core/contracts/session-paths';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { deviceName } from '../lib/device-name';
 
 /**
@@ -19,7 +19,9 @@ export function SessionSelector(props: {
   onLoad: (s: SessionAddress) => void;
 }) {
   const { devices } = props;
-  const [device, setDevice] = useState(props.initial.device && devices.includes(props.initial.device) ? props.initial.device : devices[0]!);
+  const [device, setDevice] = useState(
+    props.initial.device && devices.includes(props.initial.device) ? props.initial.device : devices[0]!,
+  );
   const [track, setTrack] = useState<string | undefined>(props.initial.track);
   const [date, setDate] = useState<string | undefined>(props.initial.date);
   const tracks = useTracks(device);
@@ -35,7 +37,11 @@ export function SessionSelector(props: {
   }, [dates.data, date]);
 
   const listed = Boolean(track && date && tracks.data?.tracks.includes(track) && dates.data?.dates.includes(date));
-  const waiting = !listed && !tracks.isError && !dates.isError && (tracks.isPending || (Boolean(track) && dates.isPending) || dates.isFetching);
+  const waiting =
+    !listed &&
+    !tracks.isError &&
+    !dates.isError &&
+    (tracks.isPending || (Boolean(track) && dates.isPending) || dates.isFetching);
   const { loaded } = props;
   const shown = Boolean(loaded && loaded.device === device && loaded.track === track && loaded.date === date);
   const reasonId = `sel-reason-${device}`;
@@ -95,7 +101,13 @@ export function SessionSelector(props: {
         </div>
         <div className="field">
           <label htmlFor="sel-date">{t.laps.data}</label>
-          <select id="sel-date" value={date ?? ''} onChange={(e) => setDate(e.target.value)} disabled={!dates.data?.dates.length} aria-busy={dates.isFetching}>
+          <select
+            id="sel-date"
+            value={date ?? ''}
+            onChange={(e) => setDate(e.target.value)}
+            disabled={!dates.data?.dates.length}
+            aria-busy={dates.isFetching}
+          >
             {(dates.data?.dates ?? []).map((d) => (
               <option key={d} value={d}>
                 {formatDdmmyyyy(d)}
@@ -103,7 +115,12 @@ export function SessionSelector(props: {
             ))}
           </select>
         </div>
-        <button type="submit" className="btn btn-primary" disabled={!listed || shown} aria-describedby={waiting || shown ? reasonId : undefined}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={!listed || shown}
+          aria-describedby={waiting || shown ? reasonId : undefined}
+        >
           {t.laps.carregar}
         </button>
         {waiting && (

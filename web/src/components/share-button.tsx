@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import type { SessionAddress } from '../../../core/contracts/session-paths';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { errorMessage, fill, t } from '../i18n/messages';
 import { createShare } from '../lib/history-api';
 
@@ -20,7 +20,8 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
   const [days, setDays] = useState<number>(0);
   const [copied, setCopied] = useState(false);
   const make = useMutation({
-    mutationFn: () => createShare({ ...props.session, ...(what ? { lap: what } : {}), ...(days ? { expiresInDays: days } : {}) }),
+    mutationFn: () =>
+      createShare({ ...props.session, ...(what ? { lap: what } : {}), ...(days ? { expiresInDays: days } : {}) }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['shares'] }),
   });
   const close = () => {
@@ -81,7 +82,15 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
           <label htmlFor={`${id}-url`} className="visually-hidden">
             {h.shareTitle}
           </label>
-          <input id={`${id}-url`} className="share-url" type="text" readOnly value={make.data.url} data-testid="share-url" onFocus={(e) => e.target.select()} />
+          <input
+            id={`${id}-url`}
+            className="share-url"
+            type="text"
+            readOnly
+            value={make.data.url}
+            data-testid="share-url"
+            onFocus={(e) => e.target.select()}
+          />
           <p className="actions-row">
             <button
               type="button"

@@ -1,5 +1,5 @@
-import { fill, ptBR } from '../../../core/i18n/pt-BR';
-import { isErrorCode } from '../../../core/errors';
+import { fill, ptBR } from '#core/i18n/pt-BR.ts';
+import { isErrorCode } from '#core/errors.ts';
 
 /** The web's handle on the one pt-BR catalog (core/i18n/pt-BR.ts). */
 export const t = ptBR;

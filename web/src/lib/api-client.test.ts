@@ -29,7 +29,10 @@ describe('api client retry policy', () => {
       .mockResolvedValueOnce(respond(200, { n: 1 }));
     vi.stubGlobal('fetch', fetchMock);
     const sleeps: number[] = [];
-    const out = await apiRequest('/api/x', { schema: z.object({ n: z.number() }), sleep: async (ms) => void sleeps.push(ms) });
+    const out = await apiRequest('/api/x', {
+      schema: z.object({ n: z.number() }),
+      sleep: async (ms) => void sleeps.push(ms),
+    });
     expect(out).toEqual({ n: 1 });
     expect(fetchMock).toHaveBeenCalledTimes(2);
     expect(sleeps).toHaveLength(1);
@@ -46,7 +49,11 @@ describe('api client retry policy', () => {
   });
 
   it('surfaces the server code and field errors of a 4xx at once', async () => {
-    const fetchMock = vi.fn().mockResolvedValue(respond(400, { code: 'storage/invalid-argument', message: 'bad', fields: { wifi: 'required' } }));
+    const fetchMock = vi
+      .fn()
+      .mockResolvedValue(
+        respond(400, { code: 'storage/invalid-argument', message: 'bad', fields: { wifi: 'required' } }),
+      );
     vi.stubGlobal('fetch', fetchMock);
     const err = (await apiRequest('/api/x').catch((e: unknown) => e)) as ApiError;
     expect(err.code).toBe('storage/invalid-argument');

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { ApiErrorBody } from '../../../core/contracts/common.contract';
-import { isErrorCode, type ErrorCode } from '../../../core/errors';
-import { backoffMs, isRetryableStatus, RETRY_POLICY } from '../../../core/retry-policy';
+import type { ApiErrorBody } from '#core/contracts/common.contract.ts';
+import { isErrorCode, type ErrorCode } from '#core/errors.ts';
+import { backoffMs, isRetryableStatus, RETRY_POLICY } from '#core/retry-policy.ts';
 import { noteAnswer } from './offline';
 
 /** A failed API call, with the server's code (or a client-side one) and per-field errors. */
@@ -44,7 +44,10 @@ async function toApiError(res: Response): Promise<ApiError> {
   const e = body as Partial<ApiErrorBody> | undefined;
   const requestId = res.headers.get('x-request-id') ?? undefined;
   if (e && typeof e === 'object' && isErrorCode(e.code) && typeof e.message === 'string') {
-    const fields = e.fields && typeof e.fields === 'object' ? Object.fromEntries(Object.entries(e.fields).filter(([, v]) => typeof v === 'string')) : {};
+    const fields =
+      e.fields && typeof e.fields === 'object'
+        ? Object.fromEntries(Object.entries(e.fields).filter(([, v]) => typeof v === 'string'))
+        : {};
     return new ApiError(e.code, res.status, e.message, fields, requestId);
   }
   const code: ErrorCode =
@@ -74,7 +77,10 @@ export async function apiRequest<T>(path: string, opts: RequestOptions<T> = {}):
       res = await fetch(path, {
         method: opts.method ?? 'GET',
         credentials: 'same-origin',
-        headers: opts.body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+        headers:
+          opts.body === undefined
+            ? { accept: 'application/json' }
+            : { accept: 'application/json', 'content-type': 'application/json' },
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
         signal,
       });
@@ -90,11 +96,17 @@ export async function apiRequest<T>(path: string, opts: RequestOptions<T> = {}):
     }
     // The browser knows it has no network (a phone in the paddock): say so now rather than retry
     // for two minutes; the page offers its retry, and kept copies answer where there are some.
-    if (networkError && typeof navigator !== 'undefined' && navigator.onLine === false) throw new ApiError('auth/network-request-failed', 0, 'offline');
+    if (networkError && typeof navigator !== 'undefined' && navigator.onLine === false)
+      throw new ApiError('auth/network-request-failed', 0, 'offline');
     const retryable = networkError || (res !== undefined && isRetryableStatus(res.status));
     const wait = backoffMs(attempt);
     if (!retryable || Date.now() - started + wait > budget) {
-      if (networkError) throw new ApiError(attempt > 0 ? 'storage/retry-limit-exceeded' : 'auth/network-request-failed', 0, 'network error');
+      if (networkError)
+        throw new ApiError(
+          attempt > 0 ? 'storage/retry-limit-exceeded' : 'auth/network-request-failed',
+          0,
+          'network error',
+        );
       const error = await toApiError(res!);
       if (retryable) throw new ApiError('storage/retry-limit-exceeded', error.status, error.message);
       throw error;

@@ -1,4 +1,4 @@
-import { isImportCollection } from '../../../core/contracts/session-paths';
+import { isImportCollection } from '#core/contracts/session-paths.ts';
 import { t } from '../i18n/messages';
 
 /** How a session's device is named on screen: a rider's import collection is "Importados", not its id. */

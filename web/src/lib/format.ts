@@ -8,7 +8,11 @@ const formats = new Map<number, Intl.NumberFormat>();
 /** n with `digits` fraction digits (0–20), the Brazilian way: '.' between thousands, ',' before the decimals. */
 export function decimalBR(n: number, digits: number): string {
   let format = formats.get(digits);
-  if (!format) formats.set(digits, (format = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: digits, maximumFractionDigits: digits })));
+  if (!format)
+    formats.set(
+      digits,
+      (format = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: digits, maximumFractionDigits: digits })),
+    );
   return format.format(n);
 }
 

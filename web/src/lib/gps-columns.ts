@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { GpsColumns } from '../../../core/formats/gps-columns';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { ApiError } from './api-client';
 import { downloadGps, failure, type GpsDownloadMessage } from './gps-download';
 import { noteStoredAt } from './offline';
-import { sessionPath, type SessionAddress } from '../../../core/contracts/session-paths';
+import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
 
 export const gpsColumnsKey = (s: SessionAddress | null) => ['gps-columns', s?.device, s?.track, s?.date] as const;
 
@@ -13,14 +13,19 @@ export const gpsColumnsKey = (s: SessionAddress | null) => ['gps-columns', s?.de
  * worker where the browser has one (a day's decoding held a phone's main thread for a tenth of a
  * second), else here.
  */
-export function fetchGpsColumns(s: SessionAddress, onProgress: (share: number) => void = () => {}, signal?: AbortSignal): Promise<GpsColumns> {
+export function fetchGpsColumns(
+  s: SessionAddress,
+  onProgress: (share: number) => void = () => {},
+  signal?: AbortSignal,
+): Promise<GpsColumns> {
   const url = new URL(`${sessionPath(s)}/gps.bin`, window.location.href).href;
   return new Promise((resolve, reject) => {
     let stop = () => {};
     const answer = (m: GpsDownloadMessage) => {
       if (m.kind === 'progress') return onProgress(m.share);
       stop();
-      if (m.kind === 'refused') return reject(new ApiError((m.code as never) ?? 'storage/unknown', m.status, m.message));
+      if (m.kind === 'refused')
+        return reject(new ApiError((m.code as never) ?? 'storage/unknown', m.status, m.message));
       noteStoredAt(m.storedAt);
       resolve(m.columns);
     };

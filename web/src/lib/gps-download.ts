@@ -4,8 +4,8 @@
  * page, so that a phone's main thread stays free to answer taps; here as plain functions, so
  * the same code runs where there is no worker.
  */
-import { decodeGpsColumns } from '../../../core/formats/gps-columns-codec';
-import type { GpsColumns } from '../../../core/formats/gps-columns';
+import { decodeGpsColumns } from '#core/formats/gps-columns-codec.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { STORED_AT_HEADER } from './offline-contract';
 
 export type GpsDownloadMessage =
@@ -14,7 +14,11 @@ export type GpsDownloadMessage =
   | { kind: 'refused'; status: number; code?: string; message: string };
 
 /** Downloads and decodes `url`, telling `post` its progress (in steps of 5 %) and the outcome. */
-export async function downloadGps(url: string, post: (m: GpsDownloadMessage) => void, signal?: AbortSignal): Promise<void> {
+export async function downloadGps(
+  url: string,
+  post: (m: GpsDownloadMessage) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   post({ kind: 'progress', share: 0 });
   const res = await fetch(url, { credentials: 'same-origin', signal });
   if (!res.ok) {
@@ -53,5 +57,7 @@ export function columnBuffers(c: GpsColumns): ArrayBuffer[] {
 /** A download that failed on the way: no network (the common case at a track), or bytes that do not decode. */
 export function failure(err: unknown): GpsDownloadMessage {
   const message = err instanceof Error ? err.message : String(err);
-  return err instanceof RangeError ? { kind: 'refused', status: 0, message } : { kind: 'refused', status: 0, code: 'auth/network-request-failed', message };
+  return err instanceof RangeError
+    ? { kind: 'refused', status: 0, message }
+    : { kind: 'refused', status: 0, code: 'auth/network-request-failed', message };
 }

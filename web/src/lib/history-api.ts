@@ -6,9 +6,14 @@ import {
   personalBestsResponseSchema,
   progressResponseSchema,
   type PersonalBest,
-} from '../../../core/contracts/progress.contract';
-import { createShareResponseSchema, sharedLapSchema, sharedViewSchema, sharesResponseSchema } from '../../../core/contracts/shares.contract';
-import type { SessionAddress } from '../../../core/contracts/session-paths';
+} from '#core/contracts/progress.contract.ts';
+import {
+  createShareResponseSchema,
+  sharedLapSchema,
+  sharedViewSchema,
+  sharesResponseSchema,
+} from '#core/contracts/shares.contract.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { apiRequest } from './api-client';
 
 /** The rider's personal best per track; refreshed by live updates when a session arrives. */
@@ -22,14 +27,30 @@ export function useRecords(enabled = true) {
 }
 
 /** The record this lap is, if it is one (green on every screen that shows it). */
-export function isPersonalBest(records: readonly PersonalBest[] | undefined, s: SessionAddress, lap: { heat: string; lapCount: number }): boolean {
-  return Boolean(records?.some((r) => r.device === s.device && r.track === s.track && r.date === s.date && r.heat === lap.heat && r.lapCount === lap.lapCount));
+export function isPersonalBest(
+  records: readonly PersonalBest[] | undefined,
+  s: SessionAddress,
+  lap: { heat: string; lapCount: number },
+): boolean {
+  return Boolean(
+    records?.some(
+      (r) =>
+        r.device === s.device &&
+        r.track === s.track &&
+        r.date === s.date &&
+        r.heat === lap.heat &&
+        r.lapCount === lap.lapCount,
+    ),
+  );
 }
 
 export function useProgress(track: string | null) {
   return useQuery({
     queryKey: ['progress', track],
-    queryFn: () => apiRequest(`/api/sessions/progress?${new URLSearchParams({ track: track! }).toString()}`, { schema: progressResponseSchema }),
+    queryFn: () =>
+      apiRequest(`/api/sessions/progress?${new URLSearchParams({ track: track! }).toString()}`, {
+        schema: progressResponseSchema,
+      }),
     enabled: Boolean(track),
   });
 }
@@ -38,9 +59,12 @@ export function useCornerProgress(track: string | null, from: string | null, to:
   return useQuery({
     queryKey: ['corner-progress', track, from, to],
     queryFn: () =>
-      apiRequest(`/api/sessions/progress/corners?${new URLSearchParams({ track: track!, from: from!, to: to! }).toString()}`, {
-        schema: cornerProgressResponseSchema,
-      }),
+      apiRequest(
+        `/api/sessions/progress/corners?${new URLSearchParams({ track: track!, from: from!, to: to! }).toString()}`,
+        {
+          schema: cornerProgressResponseSchema,
+        },
+      ),
     enabled: Boolean(track && from && to && from !== to),
   });
 }
@@ -53,7 +77,9 @@ export type CompareRequest = SessionAddress & { lap: string } & (
   );
 
 export function useCompare(q: CompareRequest | null) {
-  const params = q ? new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => typeof e[1] === 'string')) : null;
+  const params = q
+    ? new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => typeof e[1] === 'string'))
+    : null;
   return useQuery({
     queryKey: ['compare', params?.toString()],
     queryFn: () => apiRequest(`/api/sessions/compare?${params!.toString()}`, { schema: compareResponseSchema }),
@@ -71,7 +97,10 @@ export function createShare(body: SessionAddress & { lap?: string; expiresInDays
 }
 
 export function revokeShare(id: string) {
-  return apiRequest(`/api/shares/${encodeURIComponent(id)}`, { method: 'DELETE', schema: z.object({ ok: z.literal(true) }) });
+  return apiRequest(`/api/shares/${encodeURIComponent(id)}`, {
+    method: 'DELETE',
+    schema: z.object({ ok: z.literal(true) }),
+  });
 }
 
 /** A shared link's laps, read without signing in. */
@@ -86,7 +115,10 @@ export function useSharedView(token: string) {
 export function useSharedLap(token: string, lap: string | null) {
   return useQuery({
     queryKey: ['shared-lap', token, lap],
-    queryFn: () => apiRequest(`/api/shared/${encodeURIComponent(token)}/lap${lap ? `?lap=${encodeURIComponent(lap)}` : ''}`, { schema: sharedLapSchema }),
+    queryFn: () =>
+      apiRequest(`/api/shared/${encodeURIComponent(token)}/lap${lap ? `?lap=${encodeURIComponent(lap)}` : ''}`, {
+        schema: sharedLapSchema,
+      }),
     retry: false,
     placeholderData: (previous) => previous,
   });

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { sessionEventSchema } from '../../../core/contracts/sessions.contract';
-import { formatLapTime } from '../../../core/formats/lap-six';
+import { sessionEventSchema } from '#core/contracts/sessions.contract.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
 import { fill, t } from '../i18n/messages';
 import { decimalBR } from './format';
 import { useMe } from './session';
@@ -39,13 +39,19 @@ export function LiveUpdates() {
       void qc.invalidateQueries({ queryKey: ['tracks', deviceId] });
       void qc.invalidateQueries({ queryKey: ['dates', deviceId, track] });
       for (const key of ['my-sessions', 'records', 'progress']) void qc.invalidateQueries({ queryKey: [key] });
-      for (const key of ['laps', 'analysis', 'gps-columns']) void qc.invalidateQueries({ queryKey: [key, deviceId, track, date] });
+      for (const key of ['laps', 'analysis', 'gps-columns'])
+        void qc.invalidateQueries({ queryKey: [key, deviceId, track, date] });
       if (personalBest) setRecord({ track, ...personalBest });
     });
     return () => source.close();
   }, [signedIn, qc]);
   return (
-    <div role="status" aria-live="assertive" className={record ? 'pb-banner' : 'visually-hidden'} data-testid="new-record">
+    <div
+      role="status"
+      aria-live="assertive"
+      className={record ? 'pb-banner' : 'visually-hidden'}
+      data-testid="new-record"
+    >
       {record && (
         <>
           <span>

@@ -1,7 +1,15 @@
 /** Marks drawn on the track maps (analytics, the admin's gate editor): one look for each. */
 
 /** A filled disc with an outline: the cursor, a gate's handle. */
-export function drawDot(ctx: CanvasRenderingContext2D, x: number, y: number, radius: number, fill = '#fff', stroke = '#000', width = 2): void {
+export function drawDot(
+  ctx: CanvasRenderingContext2D,
+  x: number,
+  y: number,
+  radius: number,
+  fill = '#fff',
+  stroke = '#000',
+  width = 2,
+): void {
   ctx.fillStyle = fill;
   ctx.strokeStyle = stroke;
   ctx.lineWidth = width;

@@ -11,7 +11,9 @@ export function useNearViewport(ref: RefObject<Element | null>, margin = '100%')
     const el = ref.current;
     if (near || !el) return;
     if (typeof IntersectionObserver === 'undefined') return setNear(true);
-    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: `${margin} 0px` });
+    const io = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), {
+      rootMargin: `${margin} 0px`,
+    });
     io.observe(el);
     return () => io.disconnect();
   }, [ref, near, margin]);

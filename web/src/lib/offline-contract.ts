@@ -1,5 +1,5 @@
 /** Shared by the service worker (web/src/sw.ts) and the page: the cache of kept answers and its stamps. */
-export { USER_HEADER } from '../../../core/contracts/user-header';
+export { USER_HEADER } from '#core/contracts/user-header.ts';
 export const DATA_CACHE = 'voltas-data';
 /** On an answer the service worker served from its cache: when it was kept (ISO). */
 export const STORED_AT_HEADER = 'x-voltas-stored-at';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Me } from '../../../core/contracts/me.contract';
+import type { Me } from '#core/contracts/me.contract.ts';
 import { apiRequest, ApiError } from './api-client';
 
 export const ME_KEY = ['me'] as const;

@@ -1,8 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { datesResponseSchema, lapsResponseSchema, latestSessionSchema, tracksResponseSchema } from '../../../core/contracts/sessions.contract';
-import { trackAnalysisResponseSchema, trackLapTimesSchema } from '../../../core/contracts/tracks.contract';
+import {
+  datesResponseSchema,
+  lapsResponseSchema,
+  latestSessionSchema,
+  tracksResponseSchema,
+} from '#core/contracts/sessions.contract.ts';
+import { trackAnalysisResponseSchema, trackLapTimesSchema } from '#core/contracts/tracks.contract.ts';
 import { apiRequest } from './api-client';
-import { sessionPath, type SessionAddress } from '../../../core/contracts/session-paths';
+import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
 
 const seg = encodeURIComponent;
 
@@ -17,7 +22,8 @@ export function useTracks(device: string | undefined) {
 export function useDates(device: string | undefined, track: string | undefined) {
   return useQuery({
     queryKey: ['dates', device, track],
-    queryFn: () => apiRequest(`/api/devices/${seg(device!)}/tracks/${seg(track!)}/dates`, { schema: datesResponseSchema }),
+    queryFn: () =>
+      apiRequest(`/api/devices/${seg(device!)}/tracks/${seg(track!)}/dates`, { schema: datesResponseSchema }),
     enabled: Boolean(device && track),
   });
 }
@@ -32,7 +38,10 @@ export function useLaps(s: SessionAddress | null) {
 }
 
 export function useLatestSession() {
-  return useQuery({ queryKey: ['latest'], queryFn: () => apiRequest('/api/sessions/latest', { schema: latestSessionSchema }) });
+  return useQuery({
+    queryKey: ['latest'],
+    queryFn: () => apiRequest('/api/sessions/latest', { schema: latestSessionSchema }),
+  });
 }
 
 export { sessionPath };

@@ -4,10 +4,10 @@
  * (app/video-slots.tsx) joins them, the video code loaded only where it is used.
  */
 import type { ComponentType } from 'react';
-import type { LapSegment } from '../../../core/analysis/gps-analysis';
-import type { CompareResponse } from '../../../core/contracts/progress.contract';
-import type { SessionAddress } from '../../../core/contracts/session-paths';
-import type { GpsColumns } from '../../../core/formats/gps-columns';
+import type { LapSegment } from '#core/analysis/gps-analysis.ts';
+import type { CompareResponse } from '#core/contracts/progress.contract.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
 
 export interface SessionVideoProps {
   session: SessionAddress;

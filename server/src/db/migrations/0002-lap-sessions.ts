@@ -21,8 +21,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('lap_sessions_owner_idx').on('lap_sessions').columns(['owner_email', 'device_id']).execute();
-  await db.schema.createIndex('lap_sessions_device_idx').on('lap_sessions').columns(['device_id', 'track', 'date_iso']).execute();
+  await db.schema
+    .createIndex('lap_sessions_owner_idx')
+    .on('lap_sessions')
+    .columns(['owner_email', 'device_id'])
+    .execute();
+  await db.schema
+    .createIndex('lap_sessions_device_idx')
+    .on('lap_sessions')
+    .columns(['device_id', 'track', 'date_iso'])
+    .execute();
 
   await db.schema
     .createTable('laps')

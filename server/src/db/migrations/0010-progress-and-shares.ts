@@ -21,7 +21,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'text')
     .execute();
   await db.schema.createIndex('shares_owner_idx').on('shares').columns(['owner_email', 'created_at']).execute();
-  await db.schema.createIndex('lap_sessions_owner_track_idx').on('lap_sessions').columns(['owner_email', 'track', 'date_iso']).execute();
+  await db.schema
+    .createIndex('lap_sessions_owner_track_idx')
+    .on('lap_sessions')
+    .columns(['owner_email', 'track', 'date_iso'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -10,7 +10,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('shared', 'integer', (c) => c.notNull().defaultTo(1))
     .execute();
   const tracks = db as Kysely<{ tracks: { shared: number; source: string; created_by: string } }>;
-  await tracks.updateTable('tracks').set({ shared: 0 }).where('source', '=', 'derived').where('created_by', '<>', '').execute();
+  await tracks
+    .updateTable('tracks')
+    .set({ shared: 0 })
+    .where('source', '=', 'derived')
+    .where('created_by', '<>', '')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { AdminDevice, AdminUser } from '../../../../core/contracts/admin.contract';
-import type { DB } from '../../db/schema';
-import { nowIso } from '../../lib/tokens';
+import type { AdminDevice, AdminUser } from '#core/contracts/admin.contract.ts';
+import type { DB } from '#server/db/schema.ts';
+import { nowIso } from '#server/lib/tokens.ts';
 
-export async function listUsersWithHardware(db: Kysely<DB>, filter: { userSeller?: string; sellersOnly?: boolean } = {}): Promise<AdminUser[]> {
+export async function listUsersWithHardware(
+  db: Kysely<DB>,
+  filter: { userSeller?: string; sellersOnly?: boolean } = {},
+): Promise<AdminUser[]> {
   let q = db.selectFrom('users').selectAll().orderBy('email');
   if (filter.userSeller !== undefined) q = q.where('user_seller', '=', filter.userSeller);
   if (filter.sellersOnly) q = q.where('seller', '!=', '');
@@ -25,12 +28,23 @@ export async function listUsersWithHardware(db: Kysely<DB>, filter: { userSeller
   }));
 }
 
-export async function listDevices(db: Kysely<DB>, filter: { seller?: string; owner?: string } = {}): Promise<AdminDevice[]> {
+export async function listDevices(
+  db: Kysely<DB>,
+  filter: { seller?: string; owner?: string } = {},
+): Promise<AdminDevice[]> {
   let q = db.selectFrom('devices').selectAll().orderBy('id');
   if (filter.seller !== undefined) q = q.where('seller_email', '=', filter.seller);
   if (filter.owner !== undefined) q = q.where('owner_email', '=', filter.owner);
   const rows = await q.execute();
-  return rows.map((d) => ({ id: d.id, owner: d.owner_email, seller: d.seller_email, up: d.up, version: d.version, name: d.name, lastSeenAt: d.last_seen_at }));
+  return rows.map((d) => ({
+    id: d.id,
+    owner: d.owner_email,
+    seller: d.seller_email,
+    up: d.up,
+    version: d.version,
+    name: d.name,
+    lastSeenAt: d.last_seen_at,
+  }));
 }
 
 export async function setUserSeller(db: Kysely<DB>, buyer: string, seller: string): Promise<void> {

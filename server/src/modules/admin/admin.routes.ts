@@ -15,8 +15,8 @@ import {
   ownerChangeResponseSchema,
   registerDeviceSchema,
   setRolesSchema,
-} from '../../../../core/contracts/admin.contract';
-import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
+} from '#core/contracts/admin.contract.ts';
+import { apiErrorSchema, okSchema } from '#core/contracts/common.contract.ts';
 import type { AdminService } from './admin.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
@@ -31,20 +31,43 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
 
   r.get(
     '/api/admin/users',
-    { config: cfg, schema: { tags, summary: 'All users (Wi-Fi name, never the password)', response: { 200: z.array(adminUserSchema), ...errors } } },
+    {
+      config: cfg,
+      schema: {
+        tags,
+        summary: 'All users (Wi-Fi name, never the password)',
+        response: { 200: z.array(adminUserSchema), ...errors },
+      },
+    },
     () => admin.users(),
   );
   r.get(
     '/api/admin/sellers',
-    { config: cfg, schema: { tags, summary: 'Users whose seller is non-empty', response: { 200: z.array(adminUserSchema), ...errors } } },
+    {
+      config: cfg,
+      schema: {
+        tags,
+        summary: 'Users whose seller is non-empty',
+        response: { 200: z.array(adminUserSchema), ...errors },
+      },
+    },
     () => admin.sellers(),
   );
-  r.get('/api/admin/devices', { config: cfg, schema: { tags, summary: 'All devices', response: { 200: z.array(adminDeviceSchema), ...errors } } }, () =>
-    admin.devices(),
+  r.get(
+    '/api/admin/devices',
+    { config: cfg, schema: { tags, summary: 'All devices', response: { 200: z.array(adminDeviceSchema), ...errors } } },
+    () => admin.devices(),
   );
   r.get(
     '/api/admin/audit',
-    { config: cfg, schema: { tags, summary: 'The latest 500 audit entries', response: { 200: z.array(auditEntrySchema), ...errors } } },
+    {
+      config: cfg,
+      schema: {
+        tags,
+        summary: 'The latest 500 audit entries',
+        response: { 200: z.array(auditEntrySchema), ...errors },
+      },
+    },
     () => admin.audit(),
   );
 
@@ -59,11 +82,23 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
         response: { 200: ownerChangeResponseSchema, ...errors },
       },
     },
-    async (req) => ({ ok: true as const, id: req.body.deviceId, token: await admin.assignOwner(req.identity!.email, req.body.email, req.body.deviceId) }),
+    async (req) => ({
+      ok: true as const,
+      id: req.body.deviceId,
+      token: await admin.assignOwner(req.identity!.email, req.body.email, req.body.deviceId),
+    }),
   );
   r.post(
     '/api/admin/assign-buyer-seller',
-    { config: cfg, schema: { tags, summary: '[seller-adm] seller → buyer', body: assignBuyerSellerSchema, response: { 200: okSchema, ...errors } } },
+    {
+      config: cfg,
+      schema: {
+        tags,
+        summary: '[seller-adm] seller → buyer',
+        body: assignBuyerSellerSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
     async (req) => {
       await admin.assignBuyerSeller(req.identity!.email, req.body.buyer, req.body.seller);
       return ok;
@@ -71,7 +106,15 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   );
   r.post(
     '/api/admin/assign-device-seller',
-    { config: cfg, schema: { tags, summary: '[hardware] device → seller', body: assignDeviceSellerSchema, response: { 200: okSchema, ...errors } } },
+    {
+      config: cfg,
+      schema: {
+        tags,
+        summary: '[hardware] device → seller',
+        body: assignDeviceSellerSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
     async (req) => {
       await admin.assignDeviceSeller(req.identity!.email, req.body.deviceId, req.body.seller);
       return ok;
@@ -128,7 +171,16 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   );
   r.put(
     '/api/admin/users/:email/roles',
-    { config: cfg, schema: { tags, summary: "Sets a user's roles", params: emailParamsSchema, body: setRolesSchema, response: { 200: okSchema, ...errors } } },
+    {
+      config: cfg,
+      schema: {
+        tags,
+        summary: "Sets a user's roles",
+        params: emailParamsSchema,
+        body: setRolesSchema,
+        response: { 200: okSchema, ...errors },
+      },
+    },
     async (req) => {
       await admin.setRoles(req.identity!.email, req.params.email.toLowerCase(), req.body);
       return ok;

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { AppError } from '../../../../core/errors';
-import type { DB } from '../../db/schema';
-import { inTransaction } from '../../db/transaction';
-import { refuseDemoDevice } from '../../lib/demo-accounts';
-import { hashToken, newToken } from '../../lib/tokens';
+import { AppError } from '#core/errors.ts';
+import type { DB } from '#server/db/schema.ts';
+import { inTransaction } from '#server/db/transaction.ts';
+import { refuseDemoDevice } from '#server/lib/demo-accounts.ts';
+import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { deleteAuthSessionsOf } from '../auth/auth-sessions.repository';
-import type { Coordination } from '../../db/coordination';
+import type { Coordination } from '#server/db/coordination.ts';
 import { listAudit, recordAudit } from '../audit/audit.repository';
 import { signInRevoked } from '../auth/auth-events';
 import { findDevice, insertDevice, setDeviceOwner, setDeviceToken } from '../devices/devices.repository';
@@ -52,7 +52,12 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
      * A change of owner revokes the device's token in the same transaction and returns the new
      * one, shown once to load into the device; null when the owner stays the same.
      */
-    async assignOwner(actor: string, email: string, deviceId: string, opts: { createUser?: boolean } = {}): Promise<string | null> {
+    async assignOwner(
+      actor: string,
+      email: string,
+      deviceId: string,
+      opts: { createUser?: boolean } = {},
+    ): Promise<string | null> {
       return inTransaction(db, async (trx) => {
         const device = await requireDevice(trx, deviceId);
         if (opts.createUser) await ensureUser(trx, email);
@@ -91,21 +96,37 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
         const device = await requireDevice(trx, deviceId);
         await requireSeller(trx, seller);
         await setDeviceSeller(trx, deviceId, seller);
-        await recordAudit(trx, { actor, action: 'assign-device-seller', target: deviceId, before: { seller: device.seller_email }, after: { seller } });
+        await recordAudit(trx, {
+          actor,
+          action: 'assign-device-seller',
+          target: deviceId,
+          before: { seller: device.seller_email },
+          after: { seller },
+        });
       });
     },
 
     /** Registers a device (owner defaults to the company account: seller stock). Returns the token, once. */
-    async registerDevice(actor: string, input: { id: string; owner?: string | undefined; seller?: string | undefined }): Promise<string> {
+    async registerDevice(
+      actor: string,
+      input: { id: string; owner?: string | undefined; seller?: string | undefined },
+    ): Promise<string> {
       refuseDemoDevice(input.id);
       const token = newToken();
       const owner = input.owner ?? deps.companyAccount;
       const seller = input.seller ?? '';
       await inTransaction(db, async (trx) => {
-        if (await findDevice(trx, input.id)) throw new AppError('storage/invalid-argument', `Device ${input.id} already exists.`);
+        if (await findDevice(trx, input.id))
+          throw new AppError('storage/invalid-argument', `Device ${input.id} already exists.`);
         for (const email of [owner, seller].filter(Boolean)) await ensureUser(trx, email);
         await insertDevice(trx, { id: input.id, owner, seller, tokenHash: hashToken(token) });
-        await recordAudit(trx, { actor, action: 'register-device', target: input.id, before: {}, after: { owner, seller } });
+        await recordAudit(trx, {
+          actor,
+          action: 'register-device',
+          target: input.id,
+          before: {},
+          after: { owner, seller },
+        });
       });
       return token;
     },
@@ -116,7 +137,13 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
         await requireDevice(trx, deviceId);
         await setDeviceToken(trx, deviceId, hashToken(token));
         // Never the token or its hash: only that it changed.
-        await recordAudit(trx, { actor, action: 'rotate-token', target: deviceId, before: {}, after: { rotated: true } });
+        await recordAudit(trx, {
+          actor,
+          action: 'rotate-token',
+          target: deviceId,
+          before: {},
+          after: { rotated: true },
+        });
       });
       return token;
     },
@@ -126,14 +153,21 @@ export function createAdminService(deps: { db: Kysely<DB>; companyAccount: strin
         const user = await requireUser(trx, email);
         const next = { adm: roles.adm ? '1' : '', seller: roles.seller ? '1' : '' };
         await setRoles(trx, email, next);
-        await recordAudit(trx, { actor, action: 'set-roles', target: email, before: { adm: user.adm, seller: user.seller }, after: next });
+        await recordAudit(trx, {
+          actor,
+          action: 'set-roles',
+          target: email,
+          before: { adm: user.adm, seller: user.seller },
+          after: next,
+        });
       });
       await revokeSignIns(email);
     },
 
     /** A disabled user is signed out at once (sessions deleted) and cannot sign in again. */
     async setDisabled(actor: string, email: string, disabled: boolean): Promise<void> {
-      if (disabled && actor === email) throw new AppError('storage/invalid-argument', 'An admin cannot disable their own account.');
+      if (disabled && actor === email)
+        throw new AppError('storage/invalid-argument', 'An admin cannot disable their own account.');
       await inTransaction(db, async (trx) => {
         const user = await requireUser(trx, email);
         await setDisabled(trx, email, disabled);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { nowIso } from '../../lib/tokens';
+import type { DB } from '#server/db/schema.ts';
+import { nowIso } from '#server/lib/tokens.ts';
 
 export type AuditAction =
   | 'assign-owner'

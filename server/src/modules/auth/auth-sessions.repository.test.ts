@@ -3,10 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, testDatabaseUrl } from '../../../test/test-database';
-import { createDatabase } from '../../db/create-db';
-import { migrateToLatest } from '../../db/migrate';
-import { inTransaction } from '../../db/transaction';
+import { onPostgres, testDatabaseUrl } from '#test/test-database.ts';
+import { createDatabase } from '#server/db/create-db.ts';
+import { migrateToLatest } from '#server/db/migrate.ts';
+import { inTransaction } from '#server/db/transaction.ts';
 import { findDeviceByTokenHash } from '../devices/devices.repository';
 import { findAuthSession, insertAuthSession } from './auth-sessions.repository';
 
@@ -23,10 +23,22 @@ const role = async () => (await findAuthSession(db, 'cookie-hash'))?.adm;
 beforeAll(async () => {
   await migrateToLatest(db);
   await db.insertInto('users').values({ email: 'ana@example.com', created_at: 'now', updated_at: 'now' }).execute();
-  await insertAuthSession(db, { idHash: 'cookie-hash', email: 'ana@example.com', createdAt: 'now', expiresAt: '2100-01-01T00:00:00Z' });
+  await insertAuthSession(db, {
+    idHash: 'cookie-hash',
+    email: 'ana@example.com',
+    createdAt: 'now',
+    expiresAt: '2100-01-01T00:00:00Z',
+  });
   await db
     .insertInto('devices')
-    .values({ id: '000000000001', owner_email: 'ana@example.com', seller_email: '', token_hash: 'token-hash', name: '', created_at: 'now' })
+    .values({
+      id: '000000000001',
+      owner_email: 'ana@example.com',
+      seller_email: '',
+      token_hash: 'token-hash',
+      name: '',
+      created_at: 'now',
+    })
     .execute();
 });
 
@@ -43,7 +55,12 @@ describe('sign-in and device reads', () => {
     expect((await findDeviceByTokenHash(db, 'token-hash'))?.ownerDisabled).toBe(false);
     await db.deleteFrom('auth_sessions').where('id_hash', '=', 'cookie-hash').execute();
     expect(await findAuthSession(db, 'cookie-hash')).toBeUndefined();
-    await insertAuthSession(db, { idHash: 'cookie-hash', email: 'ana@example.com', createdAt: 'now', expiresAt: '2100-01-01T00:00:00Z' });
+    await insertAuthSession(db, {
+      idHash: 'cookie-hash',
+      email: 'ana@example.com',
+      createdAt: 'now',
+      expiresAt: '2100-01-01T00:00:00Z',
+    });
   });
 
   it.skipIf(onPostgres)("see another process's commit (the CLI granting a role) on the next read", async () => {
@@ -81,7 +98,9 @@ describe('sign-in and device reads', () => {
     await expect(rolledBack).rejects.toThrow('roll back');
     expect(await outside).toBe('');
     expect(await role()).toBe('');
-    await inTransaction(db, (t) => t.updateTable('users').set({ adm: '1' }).where('email', '=', 'ana@example.com').execute());
+    await inTransaction(db, (t) =>
+      t.updateTable('users').set({ adm: '1' }).where('email', '=', 'ana@example.com').execute(),
+    );
     expect(await role()).toBe('1');
   });
 });

@@ -1,10 +1,19 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
+import type { DB } from '#server/db/schema.ts';
 
-export async function insertAuthSession(db: Kysely<DB>, s: { idHash: string; email: string; createdAt: string; expiresAt: string }): Promise<void> {
+export async function insertAuthSession(
+  db: Kysely<DB>,
+  s: { idHash: string; email: string; createdAt: string; expiresAt: string },
+): Promise<void> {
   await db
     .insertInto('auth_sessions')
-    .values({ id_hash: s.idHash, user_email: s.email, created_at: s.createdAt, expires_at: s.expiresAt, renewed_at: s.createdAt })
+    .values({
+      id_hash: s.idHash,
+      user_email: s.email,
+      created_at: s.createdAt,
+      expires_at: s.expiresAt,
+      renewed_at: s.createdAt,
+    })
     .execute();
 }
 
@@ -26,8 +35,17 @@ export function findAuthSession(db: Kysely<DB>, idHash: string) {
     .executeTakeFirst();
 }
 
-export async function renewAuthSession(db: Kysely<DB>, idHash: string, renewedAt: string, expiresAt: string): Promise<void> {
-  await db.updateTable('auth_sessions').set({ renewed_at: renewedAt, expires_at: expiresAt }).where('id_hash', '=', idHash).execute();
+export async function renewAuthSession(
+  db: Kysely<DB>,
+  idHash: string,
+  renewedAt: string,
+  expiresAt: string,
+): Promise<void> {
+  await db
+    .updateTable('auth_sessions')
+    .set({ renewed_at: renewedAt, expires_at: expiresAt })
+    .where('id_hash', '=', idHash)
+    .execute();
 }
 
 export async function deleteAuthSession(db: Kysely<DB>, idHash: string): Promise<void> {
@@ -42,8 +60,14 @@ export async function deleteExpiredAuthSessions(db: Kysely<DB>, now: string): Pr
   await db.deleteFrom('auth_sessions').where('expires_at', '<', now).execute();
 }
 
-export async function insertFlow(db: Kysely<DB>, f: { state: string; codeVerifier: string; nonce: string; mode: string; createdAt: string }): Promise<void> {
-  await db.insertInto('auth_flows').values({ state: f.state, code_verifier: f.codeVerifier, nonce: f.nonce, mode: f.mode, created_at: f.createdAt }).execute();
+export async function insertFlow(
+  db: Kysely<DB>,
+  f: { state: string; codeVerifier: string; nonce: string; mode: string; createdAt: string },
+): Promise<void> {
+  await db
+    .insertInto('auth_flows')
+    .values({ state: f.state, code_verifier: f.codeVerifier, nonce: f.nonce, mode: f.mode, created_at: f.createdAt })
+    .execute();
 }
 
 /** Takes the flow out in one step: a replayed callback finds nothing. */

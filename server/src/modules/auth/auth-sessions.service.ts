@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
+import type { DB } from '#server/db/schema.ts';
 import { deleteAuthSession, findAuthSession, insertAuthSession, renewAuthSession } from './auth-sessions.repository';
 
 /** Sign-in sessions (the cookie's server side), as the session plugin uses them. */

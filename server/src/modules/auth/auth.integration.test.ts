@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 
 let server: TestServer;
 
@@ -169,7 +169,11 @@ describe('server-side sessions', () => {
     const b = new Browser(server.baseUrl);
     await b.signIn('disabled@example.com');
     expect((await b.json('/api/me')).status).toBe(200);
-    await server.database.db.updateTable('users').set({ disabled: 1 }).where('email', '=', 'disabled@example.com').execute();
+    await server.database.db
+      .updateTable('users')
+      .set({ disabled: 1 })
+      .where('email', '=', 'disabled@example.com')
+      .execute();
     const res = await b.json('/api/me');
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('auth/user-disabled');

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { callbackQuerySchema, loginQuerySchema } from '../../../../core/contracts/auth.contract';
-import { okSchema } from '../../../../core/contracts/common.contract';
-import type { ErrorCode } from '../../../../core/errors';
-import type { Metrics } from '../../lib/metrics';
+import { callbackQuerySchema, loginQuerySchema } from '#core/contracts/auth.contract.ts';
+import { okSchema } from '#core/contracts/common.contract.ts';
+import type { ErrorCode } from '#core/errors.ts';
+import type { Metrics } from '#server/lib/metrics.ts';
 import { FLOW_TTL_MS, SignInError, type AuthService } from './auth.service';
 
 const FLOW_COOKIE = 'voltas_flow';
@@ -31,7 +31,11 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
     '/api/auth/login',
     {
       config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
-      schema: { tags: ['auth'], summary: 'Starts an OpenID Connect sign-in (authorization code + PKCE)', querystring: loginQuerySchema },
+      schema: {
+        tags: ['auth'],
+        summary: 'Starts an OpenID Connect sign-in (authorization code + PKCE)',
+        querystring: loginQuerySchema,
+      },
     },
     async (req, reply) => {
       const { mode } = req.query;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { ErrorCode } from '../../../../core/errors';
-import type { DB } from '../../db/schema';
-import { nowIso } from '../../lib/tokens';
+import type { ErrorCode } from '#core/errors.ts';
+import type { DB } from '#server/db/schema.ts';
+import { nowIso } from '#server/lib/tokens.ts';
 import { findUser, upsertUserAtSignIn } from '../users/users.repository';
 import { deleteFlowsBefore, insertFlow, takeFlow } from './auth-sessions.repository';
 import { oidc, type IdentityProvider } from './oidc-client';
@@ -69,10 +69,13 @@ export function createAuthService(deps: { db: Kysely<DB>; idp: IdentityProvider;
     }): Promise<string> {
       const { flow, state } = input;
       if (!state || !flow) throw new SignInError('auth/invalid-credential', 'unknown, expired or replayed state');
-      if (input.browserState !== state) throw new SignInError('auth/invalid-credential', 'state not bound to this browser');
-      if (Date.parse(flow.created_at) < Date.now() - FLOW_TTL_MS) throw new SignInError('auth/user-token-expired', 'sign-in took too long');
+      if (input.browserState !== state)
+        throw new SignInError('auth/invalid-credential', 'state not bound to this browser');
+      if (Date.parse(flow.created_at) < Date.now() - FLOW_TTL_MS)
+        throw new SignInError('auth/user-token-expired', 'sign-in took too long');
       if (input.providerError) {
-        const code: ErrorCode = input.providerError === 'access_denied' ? 'auth/popup-closed-by-user' : 'auth/operation-not-allowed';
+        const code: ErrorCode =
+          input.providerError === 'access_denied' ? 'auth/popup-closed-by-user' : 'auth/operation-not-allowed';
         throw new SignInError(code, `provider error ${input.providerError}`);
       }
       let config: oidc.Configuration;
@@ -94,14 +97,24 @@ export function createAuthService(deps: { db: Kysely<DB>; idp: IdentityProvider;
         const network = err instanceof TypeError || (err as { code?: string }).code === 'OAUTH_TIMEOUT';
         // The provider's own words (e.g. invalid_grant and why) for the log; never the code itself.
         const said = err as { error?: unknown; error_description?: unknown };
-        const detail = typeof said.error === 'string' ? `: ${said.error} ${typeof said.error_description === 'string' ? said.error_description : ''}` : '';
-        throw new SignInError(network ? 'auth/network-request-failed' : 'auth/invalid-credential', `${String(err)}${detail}`);
+        const detail =
+          typeof said.error === 'string'
+            ? `: ${said.error} ${typeof said.error_description === 'string' ? said.error_description : ''}`
+            : '';
+        throw new SignInError(
+          network ? 'auth/network-request-failed' : 'auth/invalid-credential',
+          `${String(err)}${detail}`,
+        );
       }
       const email = typeof claims?.email === 'string' ? claims.email.trim().toLowerCase() : '';
-      if (!email || claims?.email_verified === false) throw new SignInError('auth/invalid-credential', 'no verified e-mail in the ID token');
+      if (!email || claims?.email_verified === false)
+        throw new SignInError('auth/invalid-credential', 'no verified e-mail in the ID token');
       const existing = await findUser(db, email);
       if (existing?.disabled) throw new SignInError('auth/user-disabled', 'user is disabled');
-      const displayName = typeof claims?.name === 'string' && claims.name.trim() ? claims.name.trim().slice(0, 120) : email.split('@')[0]!;
+      const displayName =
+        typeof claims?.name === 'string' && claims.name.trim()
+          ? claims.name.trim().slice(0, 120)
+          : email.split('@')[0]!;
       const avatarUrl = typeof claims?.picture === 'string' && /^https:\/\//.test(claims.picture) ? claims.picture : '';
       await upsertUserAtSignIn(db, { email, displayName, avatarUrl, makeAdmin: deps.adminEmails.includes(email) });
       return email;

@@ -7,7 +7,14 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
  * once it evicted authorization codes before their exchange (invalid_grant).
  */
 /** The models a grant issues (as oidc-provider's own adapter counts them). */
-const GRANTABLE = new Set(['AccessToken', 'AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest', 'PreAuthorizedCode']);
+const GRANTABLE = new Set([
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'PreAuthorizedCode',
+]);
 
 export class ExpiringStore {
   private readonly entries = new Map<string, { payload: AdapterPayload; expiresAt: number }>();
@@ -28,7 +35,10 @@ export class ExpiringStore {
 
   set(key: string, payload: AdapterPayload, expiresInSeconds: number | undefined): void {
     this.delete(key);
-    this.entries.set(key, { payload, expiresAt: expiresInSeconds === undefined ? Infinity : Date.now() + expiresInSeconds * 1000 });
+    this.entries.set(key, {
+      payload,
+      expiresAt: expiresInSeconds === undefined ? Infinity : Date.now() + expiresInSeconds * 1000,
+    });
     if (payload.uid && key.startsWith('Session:')) this.sessionByUid.set(payload.uid, key);
     if (payload.grantId && GRANTABLE.has(key.slice(0, key.indexOf(':')))) {
       let issued = this.byGrant.get(payload.grantId);

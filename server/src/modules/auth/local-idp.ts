@@ -2,9 +2,9 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { z } from 'zod';
-import { ptBR } from '../../../../core/i18n/pt-BR';
-import { DEMO_ACCOUNTS } from '../../lib/demo-accounts';
-import { escapeHtml } from '../../lib/html';
+import { ptBR } from '#core/i18n/pt-BR.ts';
+import { DEMO_ACCOUNTS } from '#server/lib/demo-accounts.ts';
+import { escapeHtml } from '#server/lib/html.ts';
 import { ExpiringStore } from './local-idp-adapter';
 
 export const LOCAL_IDP_PATH = '/oidc';
@@ -25,7 +25,12 @@ const loginFormSchema = z.object({
  * The bundled OpenID Connect provider used when no Google client is configured, so `npm start`
  * works offline through the very same authorization-code + PKCE code path. Refused in production.
  */
-export function createLocalIdp(opts: { publicUrl: string; redirectUri: string; production: boolean; trustProxy: boolean }): LocalIdp {
+export function createLocalIdp(opts: {
+  publicUrl: string;
+  redirectUri: string;
+  production: boolean;
+  trustProxy: boolean;
+}): LocalIdp {
   if (opts.production) {
     throw new Error('The local identity provider is refused when NODE_ENV=production.');
   }
@@ -36,7 +41,12 @@ export function createLocalIdp(opts: { publicUrl: string; redirectUri: string; p
   const names = new Map<string, string>(DEMO_ACCOUNTS.map((a) => [a.email, a.name]));
 
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), use: 'sig', alg: 'RS256' };
+  const jwk = {
+    ...privateKey.export({ format: 'jwk' }),
+    kid: randomBytes(8).toString('hex'),
+    use: 'sig',
+    alg: 'RS256',
+  };
 
   const store = new ExpiringStore();
   const configuration: Configuration = {
@@ -79,10 +89,20 @@ export function createLocalIdp(opts: { publicUrl: string; redirectUri: string; p
     jwks: { keys: [jwk as never] },
     // Every sign-in asks prompt=login, so the provider's session and grant serve one flow only:
     // kept 10 minutes, not an hour (a busy track day would otherwise hold an hour of them).
-    ttl: { Session: 10 * 60, Interaction: 10 * 60, Grant: 10 * 60, AuthorizationCode: 60, IdToken: 300, AccessToken: 300 },
+    ttl: {
+      Session: 10 * 60,
+      Interaction: 10 * 60,
+      Grant: 10 * 60,
+      AuthorizationCode: 60,
+      IdToken: 300,
+      AccessToken: 300,
+    },
     renderError: (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = page(ptBR.localIdp.title, `<p role="alert">${escapeHtml(String(out.error_description ?? out.error))}</p>`);
+      ctx.body = page(
+        ptBR.localIdp.title,
+        `<p role="alert">${escapeHtml(String(out.error_description ?? out.error))}</p>`,
+      );
     },
   };
   const provider = new Provider(issuer, configuration);
@@ -90,9 +110,13 @@ export function createLocalIdp(opts: { publicUrl: string; redirectUri: string; p
 
   async function register(app: FastifyInstance): Promise<void> {
     await app.register(async (scope) => {
-      scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) => {
-        done(null, Object.fromEntries(new URLSearchParams(body as string)));
-      });
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 4096 },
+        (_req, body, done) => {
+          done(null, Object.fromEntries(new URLSearchParams(body as string)));
+        },
+      );
 
       scope.get('/oidc/interaction/:uid', { config: { access: 'public' } }, async (req, reply) => {
         const details = await provider.interactionDetails(req.raw, reply.raw);
@@ -107,7 +131,12 @@ export function createLocalIdp(opts: { publicUrl: string; redirectUri: string; p
           return sendLoginPage(reply.code(400), details.uid, String(raw.email ?? ''), ptBR.localIdp.invalidEmail);
         }
         if (parsed.data.name) names.set(parsed.data.email, parsed.data.name);
-        const to = await provider.interactionResult(req.raw, reply.raw, { login: { accountId: parsed.data.email } }, { mergeWithLastSubmission: false });
+        const to = await provider.interactionResult(
+          req.raw,
+          reply.raw,
+          { login: { accountId: parsed.data.email } },
+          { mergeWithLastSubmission: false },
+        );
         return reply.redirect(to, 303);
       });
 

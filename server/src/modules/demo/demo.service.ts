@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { generateSession } from '../../../../core/sim/session-generator';
-import type { BlobStore } from '../../blobs/blob-store';
-import type { Coordination } from '../../db/coordination';
-import type { DB } from '../../db/schema';
-import { DEMO_ACCOUNTS, DEMO_DEVICE_ID } from '../../lib/demo-accounts';
-import { loadTracks } from '../../lib/track-files';
-import { hashToken, newToken } from '../../lib/tokens';
+import { generateSession } from '#core/sim/session-generator.ts';
+import type { BlobStore } from '#server/blobs/blob-store.ts';
+import type { Coordination } from '#server/db/coordination.ts';
+import type { DB } from '#server/db/schema.ts';
+import { DEMO_ACCOUNTS, DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { insertDeviceIfAbsent } from '../devices/devices.repository';
 import { createSessionEvents } from '../sessions/session-events.service';
 import { createSessionReceiver } from '../sessions/session-receiver.service';
@@ -43,7 +43,10 @@ export async function loadDemo(
   const seller = DEMO_ACCOUNTS.find((a) => a.role === 'seller')!.email;
   for (const account of DEMO_ACCOUNTS) {
     await ensureUser(db, account.email, account.name);
-    await setRoles(db, account.email, { adm: account.role === 'admin' ? '1' : '', seller: account.role === 'seller' ? '1' : '' });
+    await setRoles(db, account.email, {
+      adm: account.role === 'admin' ? '1' : '',
+      seller: account.role === 'seller' ? '1' : '',
+    });
   }
   await ensureUser(db, opts.companyAccount, 'Voltas (estoque)');
   await setBuyerDetails(db, rider, { userSeller: seller, nomePiloto: 'Ana Piloto', numeroMoto: '27' });
@@ -63,8 +66,22 @@ export async function loadDemo(
   for (const s of DEMO_SESSIONS) {
     const generated = generateSession(tracks.get(s.track)!, { seed: s.seed, heats: s.heats });
     const owner = s.device === DEMO_DEVICE_ID ? '' : rider;
-    await receiver.receive({ deviceId: s.device, owner, track: s.track, date: s.date, kind: 'gps', body: Buffer.from(generated.gpsSix) });
-    await receiver.receive({ deviceId: s.device, owner, track: s.track, date: s.date, kind: 'lap', body: Buffer.from(generated.lapSix) });
+    await receiver.receive({
+      deviceId: s.device,
+      owner,
+      track: s.track,
+      date: s.date,
+      kind: 'gps',
+      body: Buffer.from(generated.gpsSix),
+    });
+    await receiver.receive({
+      deviceId: s.device,
+      owner,
+      track: s.track,
+      date: s.date,
+      kind: 'lap',
+      body: Buffer.from(generated.lapSix),
+    });
     samples += generated.sampleCount;
   }
   await receiver.drain();

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { loadTracks } from '../../lib/track-files';
-import { addDevice, GPS_LINE, LAP_LINE, put } from '../../../test/fixtures';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { addDevice, GPS_LINE, LAP_LINE, put } from '#test/fixtures.ts';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 
 let server: TestServer;
 let tokenA: string;
@@ -49,14 +49,20 @@ describe('device upload → list → laps round trip', () => {
       indexed: session.sampleCount,
       warnings: [],
     });
-    const lap = await put(server, lapPath(), tokenA, session.lapSix, { 'content-md5': createHash('md5').update(session.lapSix).digest('base64') });
+    const lap = await put(server, lapPath(), tokenA, session.lapSix, {
+      'content-md5': createHash('md5').update(session.lapSix).digest('base64'),
+    });
     expect(lap.status).toBe(200);
     expect(lap.body.indexed).toBe(session.laps.length);
 
     const rider = new Browser(server.baseUrl);
     await rider.signIn('rider.a@example.com');
     expect((await rider.json('/api/me')).body.devices).toEqual(['000000000010']);
-    expect((await rider.json('/api/devices/000000000010/tracks')).body).toEqual({ device: '000000000010', demo: false, tracks: ['Interlagos'] });
+    expect((await rider.json('/api/devices/000000000010/tracks')).body).toEqual({
+      device: '000000000010',
+      demo: false,
+      tracks: ['Interlagos'],
+    });
     expect((await rider.json('/api/devices/000000000010/tracks/Interlagos/dates')).body.dates).toEqual(['21112026']);
     const laps = await rider.json('/api/devices/000000000010/sessions/Interlagos/21112026/laps');
     expect(laps.status).toBe(200);
@@ -68,10 +74,17 @@ describe('device upload → list → laps round trip', () => {
     expect(gpsRead.body.count).toBe(session.sampleCount);
     expect(Math.max(...gpsRead.body.columns.strSpeedGps)).toBe(session.topSpeedKmh);
     const summary = await rider.json('/api/devices/000000000010/sessions/Interlagos/21112026/summary');
-    expect(summary.body).toMatchObject({ lapCount: session.laps.length, sampleCount: session.sampleCount, files: { lap: true, gps: true } });
+    expect(summary.body).toMatchObject({
+      lapCount: session.laps.length,
+      sampleCount: session.sampleCount,
+      files: { lap: true, gps: true },
+    });
 
     const list = await rider.json('/api/storage/list?prefix=000000000010/Interlagos/21112026/');
-    expect(list.body).toEqual({ prefixes: [], items: ['000000000010/Interlagos/21112026/gps.six', '000000000010/Interlagos/21112026/lap.six'] });
+    expect(list.body).toEqual({
+      prefixes: [],
+      items: ['000000000010/Interlagos/21112026/gps.six', '000000000010/Interlagos/21112026/lap.six'],
+    });
     const meta = await rider.json('/api/storage/metadata?path=000000000010/Interlagos/21112026/lap.six');
     expect(meta.body).toMatchObject({
       bucket: server.config.s3?.bucket ?? 'voltas',
@@ -126,18 +139,73 @@ describe('bad input gets a clear error and stores nothing', () => {
   const cases: [string, () => Promise<{ status: number; body: any }>, number, string][] = [
     ['no token', () => put(server, lapPath('X1'), undefined, LAP_LINE), 401, 'storage/unauthenticated'],
     ['unknown token', () => put(server, lapPath('X2'), 'x'.repeat(43), LAP_LINE), 401, 'storage/unauthenticated'],
-    ['date that is not a date', () => put(server, lapPath('X3', '31022026'), tokenA, LAP_LINE), 400, 'storage/invalid-argument'],
-    ['date not ddmmyyyy', () => put(server, lapPath('X4', '2026-11-21'), tokenA, LAP_LINE), 400, 'storage/invalid-argument'],
+    [
+      'date that is not a date',
+      () => put(server, lapPath('X3', '31022026'), tokenA, LAP_LINE),
+      400,
+      'storage/invalid-argument',
+    ],
+    [
+      'date not ddmmyyyy',
+      () => put(server, lapPath('X4', '2026-11-21'), tokenA, LAP_LINE),
+      400,
+      'storage/invalid-argument',
+    ],
     ['dot-dot track', () => put(server, lapPath('..', '21112026'), tokenA, LAP_LINE), 400, 'storage/invalid-argument'],
-    ['encoded dot-dot track', () => put(server, lapPath('%2e%2e', '21112026'), tokenA, LAP_LINE), 400, 'storage/invalid-argument'],
-    ['encoded slash in track', () => put(server, lapPath('a%2Fb', '21112026'), tokenA, LAP_LINE), 400, 'storage/invalid-argument'],
-    ['control character in track', () => put(server, lapPath('a%00b', '21112026'), tokenA, LAP_LINE), 400, 'storage/invalid-argument'],
-    ['fullwidth slash look-alike', () => put(server, lapPath('a%EF%BC%8Fb', '21112026'), tokenA, LAP_LINE), 400, 'storage/invalid-argument'],
-    ['too long track', () => put(server, lapPath('t'.repeat(65), '21112026'), tokenA, LAP_LINE), 400, 'storage/invalid-argument'],
-    ['wrong Content-MD5', () => put(server, lapPath('X5'), tokenA, LAP_LINE, { 'content-md5': 'AAAAAAAAAAAAAAAAAAAAAA==' }), 400, 'storage/invalid-checksum'],
-    ['binary body', () => put(server, lapPath('X6'), tokenA, Buffer.from([0x30, 0x00, 0xff, 0x10])), 422, 'storage/invalid-format'],
-    ['invalid UTF-8', () => put(server, lapPath('X7'), tokenA, Buffer.from([0x30, 0xc3, 0x28])), 422, 'storage/invalid-format'],
-    ['UTF-16', () => put(server, lapPath('X8'), tokenA, Buffer.from(`\ufeff${LAP_LINE}`, 'utf16le')), 422, 'storage/invalid-format'],
+    [
+      'encoded dot-dot track',
+      () => put(server, lapPath('%2e%2e', '21112026'), tokenA, LAP_LINE),
+      400,
+      'storage/invalid-argument',
+    ],
+    [
+      'encoded slash in track',
+      () => put(server, lapPath('a%2Fb', '21112026'), tokenA, LAP_LINE),
+      400,
+      'storage/invalid-argument',
+    ],
+    [
+      'control character in track',
+      () => put(server, lapPath('a%00b', '21112026'), tokenA, LAP_LINE),
+      400,
+      'storage/invalid-argument',
+    ],
+    [
+      'fullwidth slash look-alike',
+      () => put(server, lapPath('a%EF%BC%8Fb', '21112026'), tokenA, LAP_LINE),
+      400,
+      'storage/invalid-argument',
+    ],
+    [
+      'too long track',
+      () => put(server, lapPath('t'.repeat(65), '21112026'), tokenA, LAP_LINE),
+      400,
+      'storage/invalid-argument',
+    ],
+    [
+      'wrong Content-MD5',
+      () => put(server, lapPath('X5'), tokenA, LAP_LINE, { 'content-md5': 'AAAAAAAAAAAAAAAAAAAAAA==' }),
+      400,
+      'storage/invalid-checksum',
+    ],
+    [
+      'binary body',
+      () => put(server, lapPath('X6'), tokenA, Buffer.from([0x30, 0x00, 0xff, 0x10])),
+      422,
+      'storage/invalid-format',
+    ],
+    [
+      'invalid UTF-8',
+      () => put(server, lapPath('X7'), tokenA, Buffer.from([0x30, 0xc3, 0x28])),
+      422,
+      'storage/invalid-format',
+    ],
+    [
+      'UTF-16',
+      () => put(server, lapPath('X8'), tokenA, Buffer.from(`\ufeff${LAP_LINE}`, 'utf16le')),
+      422,
+      'storage/invalid-format',
+    ],
     ['no valid line', () => put(server, lapPath('X9'), tokenA, 'hello\nworld\n'), 422, 'storage/invalid-format'],
     ['empty body', () => put(server, lapPath('X10'), tokenA, ''), 422, 'storage/invalid-format'],
     ['a gps line sent as lap.six', () => put(server, lapPath('X11'), tokenA, GPS_LINE), 422, 'storage/invalid-format'],
@@ -153,7 +221,12 @@ describe('bad input gets a clear error and stores nothing', () => {
       415,
       'request/unsupported-media-type',
     ],
-    ['lap.six over the size limit', () => put(server, lapPath('X14'), tokenA, `${LAP_LINE}\n`.repeat(25_000)), 413, 'storage/server-file-wrong-size'],
+    [
+      'lap.six over the size limit',
+      () => put(server, lapPath('X14'), tokenA, `${LAP_LINE}\n`.repeat(25_000)),
+      413,
+      'storage/server-file-wrong-size',
+    ],
   ];
   for (const [name, run, status, code] of cases) {
     it(`${name} → ${status} ${code}`, async () => {
@@ -172,14 +245,18 @@ describe('bad input gets a clear error and stores nothing', () => {
       expect(res.status, type || 'none').toBe(200);
       expect(res.body.indexed, type || 'none').toBe(1);
     }
-    const gps = await put(server, '/api/device/v1/sessions/CT9/21112026/gps.six', tokenA, GPS_LINE, { 'content-type': 'application/octet-stream' });
+    const gps = await put(server, '/api/device/v1/sessions/CT9/21112026/gps.six', tokenA, GPS_LINE, {
+      'content-type': 'application/octet-stream',
+    });
     expect(gps.status).toBe(200);
   });
 
   it('any other type: 415 with a message naming the accepted ones', async () => {
     const res = await put(server, lapPath('CT8'), tokenA, LAP_LINE, { 'content-type': 'image/png' });
     expect(res.status).toBe(415);
-    expect(res.body.message).toBe('Send lap.six as text/plain, application/octet-stream or with no Content-Type (got image/png); nothing was stored.');
+    expect(res.body.message).toBe(
+      'Send lap.six as text/plain, application/octet-stream or with no Content-Type (got image/png); nothing was stored.',
+    );
     // A JSON route of the device API says what it expects too.
     const status = await fetch(`${server.baseUrl}/api/device/v1/status`, {
       method: 'POST',
@@ -187,16 +264,28 @@ describe('bad input gets a clear error and stores nothing', () => {
       body: 'up',
     });
     expect(status.status).toBe(415);
-    expect((await status.json()).message).toBe('Unsupported Content-Type (text/plain): send the body as application/json.');
+    expect(((await status.json()) as Record<string, unknown>).message).toBe(
+      'Unsupported Content-Type (text/plain): send the body as application/json.',
+    );
   });
 
   it("a token writing another device's path → 403, nothing stored", async () => {
     const before = await blobFiles();
-    const res = await put(server, '/api/device/v1/devices/000000000020/sessions/Interlagos/21112026/lap.six', tokenA, LAP_LINE);
+    const res = await put(
+      server,
+      '/api/device/v1/devices/000000000020/sessions/Interlagos/21112026/lap.six',
+      tokenA,
+      LAP_LINE,
+    );
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('storage/unauthorized');
     expect(await blobFiles()).toEqual(before);
-    const own = await put(server, '/api/device/v1/devices/000000000020/sessions/Interlagos/21112026/lap.six', tokenB, LAP_LINE);
+    const own = await put(
+      server,
+      '/api/device/v1/devices/000000000020/sessions/Interlagos/21112026/lap.six',
+      tokenB,
+      LAP_LINE,
+    );
     expect(own.status).toBe(200);
   });
 
@@ -204,12 +293,16 @@ describe('bad input gets a clear error and stores nothing', () => {
     const token = await addDevice(server, '000000000030', 'rate@example.com');
     let limited = 0;
     for (let i = 0; i < 130; i++) {
-      const res = await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`${server.baseUrl}/api/device/v1/config`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       if (res.status === 429) limited++;
     }
     expect(limited).toBeGreaterThan(0);
     // Another device is not affected.
-    const other = await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${tokenB}` } });
+    const other = await fetch(`${server.baseUrl}/api/device/v1/config`, {
+      headers: { authorization: `Bearer ${tokenB}` },
+    });
     expect(other.status).toBe(200);
   });
 });
@@ -218,8 +311,13 @@ describe('device config and status', () => {
   it("returns the owner's enroll data to the device and records its status", async () => {
     const rider = new Browser(server.baseUrl);
     await rider.signIn('rider.b@example.com');
-    await rider.json('/api/me/profile', { method: 'PUT', body: JSON.stringify({ wifi: 'Box-B', senha: 'senha-b', nomePiloto: 'Beto', numeroMoto: '7' }) });
-    const res = await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${tokenB}` } });
+    await rider.json('/api/me/profile', {
+      method: 'PUT',
+      body: JSON.stringify({ wifi: 'Box-B', senha: 'senha-b', nomePiloto: 'Beto', numeroMoto: '7' }),
+    });
+    const res = await fetch(`${server.baseUrl}/api/device/v1/config`, {
+      headers: { authorization: `Bearer ${tokenB}` },
+    });
     expect(await res.json()).toEqual({ wifi: 'Box-B', senha: 'senha-b', nomePiloto: 'Beto', numeroMoto: '7' });
     const status = await fetch(`${server.baseUrl}/api/device/v1/status`, {
       method: 'POST',
@@ -227,7 +325,11 @@ describe('device config and status', () => {
       body: JSON.stringify({ version: '2.4.1', up: '1' }),
     });
     expect(status.status).toBe(200);
-    const row = await server.database.db.selectFrom('devices').selectAll().where('id', '=', '000000000020').executeTakeFirstOrThrow();
+    const row = await server.database.db
+      .selectFrom('devices')
+      .selectAll()
+      .where('id', '=', '000000000020')
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ version: '2.4.1', up: '1' });
     expect(row.last_seen_at).toBeTruthy();
     expect(row.token_hash).not.toBe(tokenB);

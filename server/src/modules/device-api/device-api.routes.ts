@@ -2,12 +2,18 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
-import { dateParam, deviceConfigSchema, deviceStatusInputSchema, trackParam, uploadResponseSchema } from '../../../../core/contracts/sessions.contract';
-import { AppError } from '../../../../core/errors';
-import type { Metrics } from '../../lib/metrics';
-import { mediaTypeOf } from '../../lib/media-type';
-import { hashToken } from '../../lib/tokens';
+import { apiErrorSchema, okSchema } from '#core/contracts/common.contract.ts';
+import {
+  dateParam,
+  deviceConfigSchema,
+  deviceStatusInputSchema,
+  trackParam,
+  uploadResponseSchema,
+} from '#core/contracts/sessions.contract.ts';
+import { AppError } from '#core/errors.ts';
+import type { Metrics } from '#server/lib/metrics.ts';
+import { mediaTypeOf } from '#server/lib/media-type.ts';
+import { hashToken } from '#server/lib/tokens.ts';
 import type { DevicesService } from '../devices/devices.service';
 import type { UsersService } from '../users/users.service';
 import { MAX_UPLOAD_BYTES, SIX_FILE, type SixKind } from '../sessions/session-files';
@@ -15,7 +21,14 @@ import type { SessionReceiver } from '../sessions/session-receiver.service';
 
 const uploadParams = z.object({ track: trackParam, date: dateParam });
 const uploadHeaders = z.looseObject({ 'content-md5': z.string().max(64).optional() });
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 413: apiErrorSchema, 415: apiErrorSchema, 422: apiErrorSchema, 429: apiErrorSchema };
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  413: apiErrorSchema,
+  415: apiErrorSchema,
+  422: apiErrorSchema,
+  429: apiErrorSchema,
+};
 
 /** Reads a small body into memory, refusing it as soon as it passes `limit` bytes. */
 async function readBody(stream: Readable, limit: number): Promise<Buffer> {
@@ -23,7 +36,11 @@ async function readBody(stream: Readable, limit: number): Promise<Buffer> {
   let size = 0;
   for await (const chunk of stream) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw new AppError('storage/server-file-wrong-size', `The body is limited to ${limit} bytes; nothing was stored.`);
+    if (size > limit)
+      throw new AppError(
+        'storage/server-file-wrong-size',
+        `The body is limited to ${limit} bytes; nothing was stored.`,
+      );
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -50,7 +67,12 @@ export async function deviceApiRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
   const explicitParams = uploadParams.extend({ id: z.string().max(64) });
 
-  const upload = async (req: FastifyRequest, reply: FastifyReply, kind: SixKind, params: { track: string; date: string }) => {
+  const upload = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    kind: SixKind,
+    params: { track: string; date: string },
+  ) => {
     const file = SIX_FILE[kind];
     const declared = Number(req.headers['content-length'] ?? NaN);
     const stream = (req.body as Readable | undefined) ?? Readable.from([]);
@@ -63,7 +85,10 @@ export async function deviceApiRoutes(
         );
       }
       if (declared > MAX_UPLOAD_BYTES[kind])
-        throw new AppError('storage/server-file-wrong-size', `${file} is limited to ${MAX_UPLOAD_BYTES[kind]} bytes; nothing was stored.`);
+        throw new AppError(
+          'storage/server-file-wrong-size',
+          `${file} is limited to ${MAX_UPLOAD_BYTES[kind]} bytes; nothing was stored.`,
+        );
       const device = req.device!;
       await opts.devices.seen(device.id);
       const md5Header = req.headers['content-md5'];
@@ -142,7 +167,11 @@ export async function deviceApiRoutes(
     '/api/device/v1/config',
     {
       config: { access: 'device', rateLimit: perToken(60) },
-      schema: { tags: ['device'], summary: "The owner's Wi-Fi and pilot data, for the device", response: { 200: deviceConfigSchema, 401: apiErrorSchema } },
+      schema: {
+        tags: ['device'],
+        summary: "The owner's Wi-Fi and pilot data, for the device",
+        response: { 200: deviceConfigSchema, 401: apiErrorSchema },
+      },
     },
     async (req) => opts.users.deviceConfig(req.device!.owner),
   );

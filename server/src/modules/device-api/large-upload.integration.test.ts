@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { loadTracks } from '../../lib/track-files';
-import { Browser, freePort, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { Browser, freePort, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
 
 // The server runs in a process of its own here, so its memory can be read from /proc.
 let child: ChildProcess;
@@ -26,7 +26,11 @@ beforeAll(async () => {
   dataDir = prepared.dataDir;
   const env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...sameDatabase(prepared) };
   await prepared.close();
-  const added = spawnSync(process.execPath, ['bin/voltas.mjs', 'device', 'add', '000000000090', '--owner', 'big@example.com'], { env, encoding: 'utf8' });
+  const added = spawnSync(
+    process.execPath,
+    ['bin/voltas.mjs', 'device', 'add', '000000000090', '--owner', 'big@example.com'],
+    { env, encoding: 'utf8' },
+  );
   token = added.stdout.trim().split('\n').at(-1)!;
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
@@ -56,7 +60,11 @@ function upload(pathName: string, block: Buffer, total: number): Promise<{ statu
       method: 'PUT',
       path: pathName,
       agent: false,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': total, authorization: `Bearer ${token}` },
+      headers: {
+        'content-type': 'text/plain; charset=utf-8',
+        'content-length': total,
+        authorization: `Bearer ${token}`,
+      },
     });
     req.on('error', reject);
     req.on('response', (res) => {
@@ -96,7 +104,9 @@ describe('a 100 MB gps.six', () => {
     expect((await warm.arrayBuffer()).byteLength).toBe(block.length);
     // The warm-up session is analysed as it arrives (its ideal lap, for the lists), and the first
     // analysis loads the track catalogue: both done before the measure (asked for here, it waits).
-    expect((await rider.request('/api/devices/000000000090/sessions/Interlagos/01012026/track-analysis')).status).toBe(200);
+    expect((await rider.request('/api/devices/000000000090/sessions/Interlagos/01012026/track-analysis')).status).toBe(
+      200,
+    );
     await new Promise((r) => setTimeout(r, 500));
     const before = peakRss();
     const res = await upload('/api/device/v1/sessions/Interlagos/02012026/gps.six', block, total);
@@ -131,7 +141,9 @@ describe('a 100 MB gps.six', () => {
 
   it('a body over the limit is refused with 413 before it is read, and nothing is stored', async () => {
     const block = Buffer.alloc(MB, '1,1|1|1|000000.000|1|0|A|0|0|0\n');
-    const res = await upload('/api/device/v1/sessions/Interlagos/03012026/gps.six', block, 129 * MB).catch((err: Error) => ({ status: -1, body: err.message }));
+    const res = await upload('/api/device/v1/sessions/Interlagos/03012026/gps.six', block, 129 * MB).catch(
+      (err: Error) => ({ status: -1, body: err.message }),
+    );
     // Either the 413 arrives, or the server closed the connection after answering it.
     expect([413, -1]).toContain(res.status);
     if (res.status === 413) expect(JSON.parse(res.body).code).toBe('storage/server-file-wrong-size');

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { DB, DevicesTable } from '../../db/schema';
-import { nowIso } from '../../lib/tokens';
+import type { DB, DevicesTable } from '#server/db/schema.ts';
+import { nowIso } from '#server/lib/tokens.ts';
 
 export type DeviceRow = Selectable<DevicesTable>;
 
@@ -9,7 +9,10 @@ export function findDevice(db: Kysely<DB>, id: string): Promise<DeviceRow | unde
 }
 
 /** With the owner's disabled flag: a disabled owner's device may neither upload nor read the configuration. */
-export async function findDeviceByTokenHash(db: Kysely<DB>, tokenHash: string): Promise<{ id: string; owner: string; ownerDisabled: boolean } | undefined> {
+export async function findDeviceByTokenHash(
+  db: Kysely<DB>,
+  tokenHash: string,
+): Promise<{ id: string; owner: string; ownerDisabled: boolean } | undefined> {
   const row = await db
     .selectFrom('devices')
     .leftJoin('users', 'users.email', 'devices.owner_email')
@@ -19,10 +22,20 @@ export async function findDeviceByTokenHash(db: Kysely<DB>, tokenHash: string): 
   return row && { id: row.id, owner: row.owner_email, ownerDisabled: Number(row.owner_disabled ?? 0) !== 0 };
 }
 
-export async function insertDevice(db: Kysely<DB>, d: { id: string; owner: string; seller: string; tokenHash: string; name?: string }): Promise<void> {
+export async function insertDevice(
+  db: Kysely<DB>,
+  d: { id: string; owner: string; seller: string; tokenHash: string; name?: string },
+): Promise<void> {
   await db
     .insertInto('devices')
-    .values({ id: d.id, owner_email: d.owner, seller_email: d.seller, token_hash: d.tokenHash, name: d.name ?? '', created_at: nowIso() })
+    .values({
+      id: d.id,
+      owner_email: d.owner,
+      seller_email: d.seller,
+      token_hash: d.tokenHash,
+      name: d.name ?? '',
+      created_at: nowIso(),
+    })
     .execute();
 }
 
@@ -35,7 +48,12 @@ export async function setDeviceToken(db: Kysely<DB>, id: string, tokenHash: stri
  * A change of owner replaces the device's token in the same statement: a token issued while the
  * previous owner had the device stops working (null: no token until one is issued).
  */
-export async function setDeviceOwner(db: Kysely<DB>, id: string, owner: string, tokenHash: string | null): Promise<void> {
+export async function setDeviceOwner(
+  db: Kysely<DB>,
+  id: string,
+  owner: string,
+  tokenHash: string | null,
+): Promise<void> {
   await db.updateTable('devices').set({ owner_email: owner, token_hash: tokenHash }).where('id', '=', id).execute();
 }
 
@@ -43,8 +61,16 @@ export async function revokeDeviceToken(db: Kysely<DB>, id: string): Promise<voi
   await db.updateTable('devices').set({ token_hash: null }).where('id', '=', id).execute();
 }
 
-export async function recordDeviceStatus(db: Kysely<DB>, id: string, status: { version: string; up: string }): Promise<void> {
-  await db.updateTable('devices').set({ version: status.version, up: status.up, last_seen_at: nowIso() }).where('id', '=', id).execute();
+export async function recordDeviceStatus(
+  db: Kysely<DB>,
+  id: string,
+  status: { version: string; up: string },
+): Promise<void> {
+  await db
+    .updateTable('devices')
+    .set({ version: status.version, up: status.up, last_seen_at: nowIso() })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function touchDevice(db: Kysely<DB>, id: string): Promise<void> {
@@ -62,7 +88,12 @@ export async function insertImportedDevice(db: Kysely<DB>, d: ImportedDeviceFiel
 }
 
 /** Updates an imported device; `revokeToken` when its owner changed (a new owner never inherits a token). */
-export async function updateImportedDevice(db: Kysely<DB>, id: string, fields: ImportedDeviceFields, opts: { revokeToken: boolean }): Promise<void> {
+export async function updateImportedDevice(
+  db: Kysely<DB>,
+  id: string,
+  fields: ImportedDeviceFields,
+  opts: { revokeToken: boolean },
+): Promise<void> {
   await db
     .updateTable('devices')
     .set({ ...fields, ...(opts.revokeToken ? { token_hash: null } : {}) })
@@ -71,10 +102,20 @@ export async function updateImportedDevice(db: Kysely<DB>, id: string, fields: I
 }
 
 /** Creates the device unless it exists (loading the demo again changes nothing). */
-export async function insertDeviceIfAbsent(db: Kysely<DB>, d: { id: string; owner: string; seller: string; name: string; tokenHash: string }): Promise<void> {
+export async function insertDeviceIfAbsent(
+  db: Kysely<DB>,
+  d: { id: string; owner: string; seller: string; name: string; tokenHash: string },
+): Promise<void> {
   await db
     .insertInto('devices')
-    .values({ id: d.id, owner_email: d.owner, seller_email: d.seller, name: d.name, token_hash: d.tokenHash, created_at: nowIso() })
+    .values({
+      id: d.id,
+      owner_email: d.owner,
+      seller_email: d.seller,
+      name: d.name,
+      token_hash: d.tokenHash,
+      created_at: nowIso(),
+    })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
+import type { DB } from '#server/db/schema.ts';
 import { findDeviceByTokenHash, recordDeviceStatus, touchDevice } from './devices.repository';
 
 /** What the device API needs about devices: who a token is, and what a device says of itself. */

@@ -1,15 +1,20 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { isDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
-import { parseFirebaseExport, type ExportProblem, type ExportedDevice, type ExportedUser } from '../../../../core/formats/firebase-export';
-import { AppError } from '../../../../core/errors';
-import type { BlobStore } from '../../blobs/blob-store';
-import type { Coordination } from '../../db/coordination';
-import type { DB } from '../../db/schema';
-import { inTransaction } from '../../db/transaction';
-import { DEMO_DEVICE_ID } from '../../lib/demo-accounts';
-import type { SecretBox } from '../../lib/secret-box';
+import { isDdmmyyyy, isValidTrackName } from '#core/formats/dates.ts';
+import {
+  parseFirebaseExport,
+  type ExportProblem,
+  type ExportedDevice,
+  type ExportedUser,
+} from '#core/formats/firebase-export.ts';
+import { AppError } from '#core/errors.ts';
+import type { BlobStore } from '#server/blobs/blob-store.ts';
+import type { Coordination } from '#server/db/coordination.ts';
+import type { DB } from '#server/db/schema.ts';
+import { inTransaction } from '#server/db/transaction.ts';
+import { DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
+import type { SecretBox } from '#server/lib/secret-box.ts';
 import { findDevice, insertImportedDevice, updateImportedDevice } from '../devices/devices.repository';
 import { MAX_UPLOAD_BYTES, type SixKind } from '../sessions/session-files';
 import { createSessionEvents } from '../sessions/session-events.service';
@@ -49,7 +54,10 @@ export async function importFirebase(
   const { db, box } = deps;
   const stat = await fs.stat(input.firestore).catch(() => undefined);
   if (!stat?.isFile()) throw new ImportError(`--firestore ${input.firestore}: no such file`);
-  if (stat.size > MAX_EXPORT_BYTES) throw new ImportError(`--firestore ${input.firestore}: ${stat.size} bytes, more than the ${MAX_EXPORT_BYTES} accepted`);
+  if (stat.size > MAX_EXPORT_BYTES)
+    throw new ImportError(
+      `--firestore ${input.firestore}: ${stat.size} bytes, more than the ${MAX_EXPORT_BYTES} accepted`,
+    );
   if (input.storage) {
     const dir = await fs.stat(input.storage).catch(() => undefined);
     if (!dir?.isDirectory()) throw new ImportError(`--storage ${input.storage}: no such directory`);
@@ -85,7 +93,10 @@ export async function importFirebase(
   }
   for (const device of [...devices.values()].sort((a, b) => a.id.localeCompare(b.id))) {
     if (device.id === DEMO_DEVICE_ID) {
-      report.skipped.push({ item: `join/${device.id}`, reason: 'the demo device id; its sessions are the demonstration, not imported' });
+      report.skipped.push({
+        item: `join/${device.id}`,
+        reason: 'the demo device id; its sessions are the demonstration, not imported',
+      });
       devices.delete(device.id);
       continue;
     }
@@ -109,7 +120,14 @@ export class ImportError extends Error {}
 async function importUser(db: Kysely<DB>, box: SecretBox, u: ExportedUser): Promise<keyof ImportCounts> {
   return inTransaction(db, async (trx) => {
     const existing = await findUser(trx, u.email);
-    const fields = { adm: u.adm, seller: u.seller, wifi: u.wifi, nome_piloto: u.nomePiloto, numero_moto: u.numeroMoto, user_seller: u.userSeller };
+    const fields = {
+      adm: u.adm,
+      seller: u.seller,
+      wifi: u.wifi,
+      nome_piloto: u.nomePiloto,
+      numero_moto: u.numeroMoto,
+      user_seller: u.userSeller,
+    };
     if (!existing) {
       await insertImportedUser(trx, { email: u.email, ...fields, senha_enc: box.seal(u.senha, u.email) });
       return 'created';
@@ -120,24 +138,39 @@ async function importUser(db: Kysely<DB>, box: SecretBox, u: ExportedUser): Prom
     } catch {
       senha = undefined; // sealed with another key: replaced by the export's
     }
-    const same = (Object.keys(fields) as (keyof typeof fields)[]).every((k) => existing[k] === fields[k]) && senha === u.senha;
+    const same =
+      (Object.keys(fields) as (keyof typeof fields)[]).every((k) => existing[k] === fields[k]) && senha === u.senha;
     if (same) return 'unchanged';
-    await updateImportedUser(trx, u.email, { ...fields, ...(senha === u.senha ? {} : { senha_enc: box.seal(u.senha, u.email) }) });
+    await updateImportedUser(trx, u.email, {
+      ...fields,
+      ...(senha === u.senha ? {} : { senha_enc: box.seal(u.senha, u.email) }),
+    });
     return 'updated';
   });
 }
 
 /** What became of a device, and whether it is left without a token (new, or given to a new owner). */
-async function importDevice(db: Kysely<DB>, d: ExportedDevice, companyAccount: string): Promise<{ outcome: keyof ImportCounts; withoutToken: boolean }> {
+async function importDevice(
+  db: Kysely<DB>,
+  d: ExportedDevice,
+  companyAccount: string,
+): Promise<{ outcome: keyof ImportCounts; withoutToken: boolean }> {
   // A device nobody owns is seller stock: the company account holds it, as when an admin registers one.
-  const fields = { owner_email: d.owner || companyAccount, seller_email: d.seller, up: d.up, version: d.version, name: d.name };
+  const fields = {
+    owner_email: d.owner || companyAccount,
+    seller_email: d.seller,
+    up: d.up,
+    version: d.version,
+    name: d.name,
+  };
   const existing = await findDevice(db, d.id);
   if (!existing) {
     // No token: the old devices authenticated differently; `voltas device token <id>` issues one.
     await insertImportedDevice(db, { id: d.id, ...fields });
     return { outcome: 'created', withoutToken: true };
   }
-  if ((Object.keys(fields) as (keyof typeof fields)[]).every((k) => existing[k] === fields[k])) return { outcome: 'unchanged', withoutToken: false };
+  if ((Object.keys(fields) as (keyof typeof fields)[]).every((k) => existing[k] === fields[k]))
+    return { outcome: 'unchanged', withoutToken: false };
   // A new owner never inherits the token the previous owner's device was loaded with.
   const ownerChanged = existing.owner_email !== fields.owner_email;
   await updateImportedDevice(db, d.id, fields, { revokeToken: ownerChanged });
@@ -145,7 +178,11 @@ async function importDevice(db: Kysely<DB>, d: ExportedDevice, companyAccount: s
 }
 
 /** Walks <storage>/<device id>/<track>/<ddmmyyyy>/{lap,gps}.six; anything else is reported, never followed. */
-async function importFiles(deps: { db: Kysely<DB>; blobs: BlobStore; coordination: Coordination }, root: string, report: ImportReport): Promise<void> {
+async function importFiles(
+  deps: { db: Kysely<DB>; blobs: BlobStore; coordination: Coordination },
+  root: string,
+  report: ImportReport,
+): Promise<void> {
   const events = createSessionEvents(deps.coordination, DEMO_DEVICE_ID);
   const receiver = createSessionReceiver({ db: deps.db, blobs: deps.blobs, coordination: deps.coordination, events });
   const skip = (rel: string, reason: string) => report.skipped.push({ item: `storage/${rel}`, reason });
@@ -165,7 +202,12 @@ async function importFiles(deps: { db: Kysely<DB>; blobs: BlobStore; coordinatio
       }
       const device = /^\d{12}$/.test(dev.name) ? await findDevice(deps.db, dev.name) : undefined;
       if (!device) {
-        skip(dev.name, /^\d{12}$/.test(dev.name) ? 'no such device in the join collection or any hardware list' : 'folder name is not a 12-digit device id');
+        skip(
+          dev.name,
+          /^\d{12}$/.test(dev.name)
+            ? 'no such device in the join collection or any hardware list'
+            : 'folder name is not a 12-digit device id',
+        );
         continue;
       }
       for (const track of await dirs(dev.name)) {
@@ -198,11 +240,21 @@ async function importFiles(deps: { db: Kysely<DB>; blobs: BlobStore; coordinatio
             }
             try {
               const body = await fs.readFile(path.join(root, fileRel));
-              const res = await receiver.receive({ deviceId: dev.name, owner: device.owner_email, track: track.name, date: date.name, kind, body });
+              const res = await receiver.receive({
+                deviceId: dev.name,
+                owner: device.owner_email,
+                track: track.name,
+                date: date.name,
+                kind,
+                body,
+              });
               if (res.unchanged) report.files.unchanged++;
               else report.files.stored++;
               if (res.warnings.length)
-                skip(fileRel, `stored; ${res.warnings.length} line(s) not indexed, first: line ${res.warnings[0]!.line} (${res.warnings[0]!.reason})`);
+                skip(
+                  fileRel,
+                  `stored; ${res.warnings.length} line(s) not indexed, first: line ${res.warnings[0]!.line} (${res.warnings[0]!.reason})`,
+                );
             } catch (err) {
               if (!(err instanceof AppError)) throw err;
               skip(fileRel, err.message);
@@ -228,7 +280,9 @@ export function formatImportReport(r: ImportReport): string {
     ...r.skipped.map((s) => `  ${s.item}: ${s.reason}`),
   ];
   if (r.devicesWithoutToken.length) {
-    lines.push(`devices without an upload token yet (run "npx voltas device token <id>" for each): ${r.devicesWithoutToken.join(', ')}`);
+    lines.push(
+      `devices without an upload token yet (run "npx voltas device token <id>" for each): ${r.devicesWithoutToken.join(', ')}`,
+    );
   }
   return lines.join('\n');
 }

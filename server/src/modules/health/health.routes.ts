@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { healthDetailsSchema, healthSchema } from '../../../../core/contracts/auth.contract';
-import { apiErrorSchema } from '../../../../core/contracts/common.contract';
-import { AppError } from '../../../../core/errors';
+import { healthDetailsSchema, healthSchema } from '#core/contracts/auth.contract.ts';
+import { apiErrorSchema } from '#core/contracts/common.contract.ts';
+import { AppError } from '#core/errors.ts';
 import type { HealthService } from './health.service';
 
 export async function healthRoutes(
@@ -47,7 +47,8 @@ export async function healthRoutes(
       } catch {
         throw new AppError('storage/retry-limit-exceeded', 'Database unreachable');
       }
-      if (pending.length > 0) throw new AppError('storage/retry-limit-exceeded', `Database migrations pending: ${pending.length}`);
+      if (pending.length > 0)
+        throw new AppError('storage/retry-limit-exceeded', `Database migrations pending: ${pending.length}`);
       return { status: 'ok' as const };
     },
   );
@@ -57,7 +58,11 @@ export async function healthRoutes(
     '/api/health',
     {
       config: { access: 'public', rateLimit: false },
-      schema: { tags: ['health'], summary: 'Ready when the database and the blob store answer', response: { 200: healthSchema, 503: apiErrorSchema } },
+      schema: {
+        tags: ['health'],
+        summary: 'Ready when the database and the blob store answer',
+        response: { 200: healthSchema, 503: apiErrorSchema },
+      },
     },
     async () => {
       await check();

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import type { BlobStore } from '../../blobs/blob-store';
-import { pendingMigrations } from '../../db/migrate';
-import type { DB } from '../../db/schema';
+import type { BlobStore } from '#server/blobs/blob-store.ts';
+import { pendingMigrations } from '#server/db/migrate.ts';
+import type { DB } from '#server/db/schema.ts';
 
 /** Whether this instance can serve: its database and blob store answer, its schema is current. */
 export function createHealthService(deps: { db: Kysely<DB>; blobs: BlobStore }) {

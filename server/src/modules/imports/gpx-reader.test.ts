@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { trimGpsColumns } from '../../../../core/formats/gps-columns';
-import { createGpxReader, MAX_ATTRIBUTE_CHARS, MAX_ATTRIBUTES, MAX_RUN_CHARS, MAX_TEXT_CHARS } from '../../../../core/imports/gpx';
-import { epochTimes, writeGpx } from '../../../../core/imports/test-support/writers';
-import type { ImportedFile } from '../../../../core/imports/trace';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { loadTracks } from '../../lib/track-files';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { trimGpsColumns } from '#core/formats/gps-columns.ts';
+import {
+  createGpxReader,
+  MAX_ATTRIBUTE_CHARS,
+  MAX_ATTRIBUTES,
+  MAX_RUN_CHARS,
+  MAX_TEXT_CHARS,
+} from '#core/imports/gpx.ts';
+import { epochTimes, writeGpx } from '#core/imports/test-support/writers.ts';
+import type { ImportedFile } from '#core/imports/trace.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 
 // The GPX reader (saxes): the points, counts, name and stopping line of each file, the same
 // whatever pieces the text arrives in; and its bounds on what a hostile file can make it hold.
@@ -15,7 +21,8 @@ const c = parseGpsSix(generateSession(interlagos, { seed: 3, heats: 1, lapsPerHe
 const few = trimGpsColumns({ ...c, count: 300 });
 const day = { y: 2026, m: 11, d: 15 };
 
-type Outcome = { refused: string; mensagem?: string } | (Omit<ImportedFile, 'trace'> & { trace: Record<string, number[]> });
+type Outcome =
+  { refused: string; mensagem?: string } | (Omit<ImportedFile, 'trace'> & { trace: Record<string, number[]> });
 
 function read(text: string, piece: number): Outcome {
   const reader = createGpxReader();
@@ -23,7 +30,13 @@ function read(text: string, piece: number): Outcome {
     for (let at = 0; at < text.length; at += piece) reader.write(text.slice(at, at + piece));
     const f = reader.end();
     const { count, ...columns } = f.trace;
-    return { ...f, trace: { count: [count], ...Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)])) } };
+    return {
+      ...f,
+      trace: {
+        count: [count],
+        ...Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, Array.from(v as ArrayLike<number>)])),
+      },
+    };
   } catch (e) {
     const { code, mensagem } = e as { code?: string; mensagem?: string };
     return { refused: code ?? String(e), ...(mensagem ? { mensagem } : {}) };
@@ -51,7 +64,9 @@ describe('the GPX reader', () => {
   it('GPX 1.1 with Garmin extensions and GPX 1.0 with speed, read in pieces of any size', () => {
     const times = epochTimes(few, day);
     for (const version of ['1.1', '1.0'] as const) {
-      const f = fixes(readInPieces(writeGpx(few, day, { version, name: 'Interlagos &amp; cia' }), [1 << 20, 65_536, 333, 7, 1]));
+      const f = fixes(
+        readInPieces(writeGpx(few, day, { version, name: 'Interlagos &amp; cia' }), [1 << 20, 65_536, 333, 7, 1]),
+      );
       expect(f.trackName).toBe('Interlagos & cia');
       expect(f.warnings).toEqual([]);
       expect(f.trace.count).toEqual([300]);
@@ -134,7 +149,9 @@ describe('the GPX reader', () => {
   });
 
   it('a DTD is refused before anything is read, wherever it is cut', () => {
-    expect(readInPieces(`<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY x "y">]><gpx>&x;</gpx>`, [3, 7, 1])).toMatchObject({ refused: 'import/xml-dtd' });
+    expect(
+      readInPieces(`<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY x "y">]><gpx>&x;</gpx>`, [3, 7, 1]),
+    ).toMatchObject({ refused: 'import/xml-dtd' });
   });
 });
 
@@ -144,14 +161,18 @@ describe('what a GPX can make the reader hold is bounded', () => {
   const refused = (o: Outcome) => ('refused' in o ? o : { refused: undefined, mensagem: undefined });
 
   it(`a tag with up to ${MAX_ATTRIBUTES} attributes is read; one more is refused with 422, naming what a GPX holds`, () => {
-    expect(fixes(readInPieces(wrap(`${points}\n<extensions${attributes(MAX_ATTRIBUTES)}/>`))).trace.count).toEqual([12]);
+    expect(fixes(readInPieces(wrap(`${points}\n<extensions${attributes(MAX_ATTRIBUTES)}/>`))).trace.count).toEqual([
+      12,
+    ]);
     const r = refused(readInPieces(wrap(`${points}\n<extensions${attributes(MAX_ATTRIBUTES + 1)}/>`)));
     expect(r.refused).toBe('import/xml-limit');
     expect(r.mensagem).toContain(`linha 16) tem mais de ${MAX_ATTRIBUTES} atributos`);
   });
 
   it(`an attribute value of up to ${MAX_ATTRIBUTE_CHARS} characters is read; a longer one is refused`, () => {
-    expect(fixes(readInPieces(wrap(`${points}\n<extensions a="${'x'.repeat(MAX_ATTRIBUTE_CHARS)}"/>`))).trace.count).toEqual([12]);
+    expect(
+      fixes(readInPieces(wrap(`${points}\n<extensions a="${'x'.repeat(MAX_ATTRIBUTE_CHARS)}"/>`))).trace.count,
+    ).toEqual([12]);
     const r = refused(readInPieces(wrap(`${points}\n<extensions a="${'x'.repeat(MAX_ATTRIBUTE_CHARS + 1)}"/>`)));
     expect(r.refused).toBe('import/xml-limit');
     expect(r.mensagem).toContain(`O atributo a (linha 16) passa de ${MAX_ATTRIBUTE_CHARS} caracteres`);
@@ -159,10 +180,17 @@ describe('what a GPX can make the reader hold is bounded', () => {
 
   it('the text kept of an element is capped: a long name keeps its start, an overlong time is no time, an unread text is passed over', () => {
     const name = 'Autódromo '.repeat(5_000); // 50,000 characters
-    const f = fixes(readInPieces(wrap(points).replace('<name>Pista</name>', `<name>${name}</name><desc>${'d'.repeat(60_000)}</desc>`)));
+    const f = fixes(
+      readInPieces(
+        wrap(points).replace('<name>Pista</name>', `<name>${name}</name><desc>${'d'.repeat(60_000)}</desc>`),
+      ),
+    );
     expect(f.trackName).toBe(name.slice(0, 64).trim());
     expect(f.trace.count).toEqual([12]);
-    const padded = (blanks: number) => wrap(`${points}\n<trkpt lat="-23.6988" lon="-46.69"><time>${' '.repeat(blanks)}2026-11-15T13:00:12Z</time></trkpt>`);
+    const padded = (blanks: number) =>
+      wrap(
+        `${points}\n<trkpt lat="-23.6988" lon="-46.69"><time>${' '.repeat(blanks)}2026-11-15T13:00:12Z</time></trkpt>`,
+      );
     expect(fixes(readInPieces(padded(MAX_TEXT_CHARS.time - 20))).trace.count).toEqual([13]);
     const cut = fixes(readInPieces(padded(MAX_TEXT_CHARS.time)));
     expect(cut.trace.count).toEqual([12]);
@@ -171,7 +199,12 @@ describe('what a GPX can make the reader hold is bounded', () => {
 
   it(`more than ${MAX_RUN_CHARS} characters with no tag (a text, a comment, an attribute being read) are refused`, () => {
     const long = 'x'.repeat(MAX_RUN_CHARS + 1);
-    for (const stretch of [`<desc>${long}</desc>`, `<!--${long}-->`, `<![CDATA[${long}]]>`, `<extensions a="1"${' '.repeat(MAX_RUN_CHARS)}/>`]) {
+    for (const stretch of [
+      `<desc>${long}</desc>`,
+      `<!--${long}-->`,
+      `<![CDATA[${long}]]>`,
+      `<extensions a="1"${' '.repeat(MAX_RUN_CHARS)}/>`,
+    ]) {
       const r = refused(readInPieces(wrap(`${points}\n${stretch}`), [65_536, 1000]));
       expect(r.refused, stretch.slice(0, 20)).toBe('import/xml-limit');
       expect(r.mensagem).toContain(`passa de ${MAX_RUN_CHARS} caracteres sem abrir nem fechar uma tag`);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ImportReader, readImport } from '../../../../core/imports/importer';
-import { sessionTrace } from '../../../../core/imports/to-session';
-import * as W from '../../../../core/imports/test-support/writers';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { buildRacingLine, generateSession, type TrackGeometry } from '../../../../core/sim/session-generator';
-import { gateAcross, type Gate } from '../../../../core/tracks/gate';
-import { timeLaps } from '../../../../core/tracks/lap-timing';
-import { loadTracks } from '../../lib/track-files';
+import { ImportReader, readImport } from '#core/imports/importer.ts';
+import { sessionTrace } from '#core/imports/to-session.ts';
+import * as W from '#core/imports/test-support/writers.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { buildRacingLine, generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
+import { gateAcross, type Gate } from '#core/tracks/gate.ts';
+import { timeLaps } from '#core/tracks/lap-timing.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 
 // Every format written from a generated session (the truth known), read back, and timed: the
 // flying laps within 0.02 s of the generator's, whatever the format did to the numbers.
@@ -38,7 +38,10 @@ function worstFlying(laps: { kind: string; complete: boolean; seconds: number }[
   expect(flying.length).toBeGreaterThan(3);
   let worst = 0;
   for (const l of flying)
-    worst = Math.min(...truth.map((t) => Math.abs(t - l.seconds))) > worst ? Math.min(...truth.map((t) => Math.abs(t - l.seconds))) : worst;
+    worst =
+      Math.min(...truth.map((t) => Math.abs(t - l.seconds))) > worst
+        ? Math.min(...truth.map((t) => Math.abs(t - l.seconds)))
+        : worst;
   return worst;
 }
 
@@ -53,7 +56,11 @@ describe('import formats, generated from the simulator', () => {
     ['AiM CSV', 'aim.csv', () => W.writeAim(c, day, gen.laps, 10)],
     ['NMEA 0183', 'gps.nmea', () => W.writeNmea(c, day)],
     ['SpeedAngle .sa', 'INTERLAGOS 111526.sa', () => W.writeSpeedAngle(c, day, gen.laps, trueGate(interlagos))],
-    ['TrackAddict CSV (4.x: UTC Time, km/h)', 'Log-20261115-100000 Interlagos.csv', () => W.writeTrackAddict(c, day, gen.laps)],
+    [
+      'TrackAddict CSV (4.x: UTC Time, km/h)',
+      'Log-20261115-100000 Interlagos.csv',
+      () => W.writeTrackAddict(c, day, gen.laps),
+    ],
     [
       'TrackAddict CSV (3.x: no UTC Time, the start in its name; MPH, CRLF, a BOM)',
       W.trackAddictFileName(c, day),
@@ -150,9 +157,11 @@ describe('the fix columns sized from the body length', () => {
       for (const expected of [bytes.length, 1_100_000, bytes.length * 50]) {
         const sized = readWith(expected);
         expect(sized.count).toBe(plain.count);
-        for (const k of ['timeMs', 'lat', 'lon', 'speedKmh', 'satellites', 'leanDeg'] as const) expect(sized[k]).toEqual(plain[k]);
+        for (const k of ['timeMs', 'lat', 'lon', 'speedKmh', 'satellites', 'leanDeg'] as const)
+          expect(sized[k]).toEqual(plain[k]);
         // Sized once from the right length: little room left over (growing by half leaves up to a third).
-        if (expected === bytes.length) expect(sized.lat.buffer.byteLength / 8, name).toBeLessThan(plain.count * 1.06 + 1100);
+        if (expected === bytes.length)
+          expect(sized.lat.buffer.byteLength / 8, name).toBeLessThan(plain.count * 1.06 + 1100);
       }
     }
   });

@@ -3,15 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../../core/errors';
-import { detectFormat } from '../../../../core/imports/detect';
-import { readImport, type ReadImport } from '../../../../core/imports/importer';
-import { checksumOk, createNmeaReader } from '../../../../core/imports/nmea';
-import { nmeaSentence } from '../../../../core/imports/test-support/writers';
-import { LineSplitter, MAX_LOGGER_LAPS, num, TraceBuilder } from '../../../../core/imports/trace';
-import { hhmmssToMs } from '../../../../core/imports/vbo';
-import { parseAimDate, parseClock } from '../../../../core/imports/aim-csv';
-import { trackAddictFileStart, trackAddictLapLine } from '../../../../core/imports/trackaddict-csv';
+import { AppError } from '#core/errors.ts';
+import { detectFormat } from '#core/imports/detect.ts';
+import { readImport, type ReadImport } from '#core/imports/importer.ts';
+import { checksumOk, createNmeaReader } from '#core/imports/nmea.ts';
+import { nmeaSentence } from '#core/imports/test-support/writers.ts';
+import { LineSplitter, MAX_LOGGER_LAPS, num, TraceBuilder } from '#core/imports/trace.ts';
+import { hhmmssToMs } from '#core/imports/vbo.ts';
+import { parseAimDate, parseClock } from '#core/imports/aim-csv.ts';
+import { trackAddictFileStart, trackAddictLapLine } from '#core/imports/trackaddict-csv.ts';
 import { readImportFile } from './import-worker';
 
 // Each reader on real bytes, on hand-made edge cases, and on hostile input: what is complete is
@@ -34,7 +34,10 @@ async function refusal(p: Promise<unknown>): Promise<AppError> {
   throw new Error('expected a refusal');
 }
 
-const REAL_RACECHRONO = readFileSync(new URL('../../../../assets/import-samples/racechrono-v3-tianma-excerpt.csv', import.meta.url), 'utf8');
+const REAL_RACECHRONO = readFileSync(
+  new URL('../../../../assets/import-samples/racechrono-v3-tianma-excerpt.csv', import.meta.url),
+  'utf8',
+);
 
 describe('RaceChrono CSV v3 (real export excerpt)', () => {
   it('reads GPS columns from the GPS source, speed in km/h, lean marked as calculated, the repeated row dropped', async () => {
@@ -68,7 +71,8 @@ describe('RaceChrono CSV v3 (real export excerpt)', () => {
 describe('GPX', () => {
   const gpx = (body: string, decl = '<?xml version="1.0" encoding="UTF-8"?>') =>
     `${decl}\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>Autódromo José Carlos Pace</name><trkseg>${body}</trkseg></trk></gpx>`;
-  const pt = (k: number) => `<trkpt lat="${-23.7 + k * 1e-4}" lon="-46.69"><time>2026-11-15T13:00:${String(k).padStart(2, '0')}Z</time></trkpt>`;
+  const pt = (k: number) =>
+    `<trkpt lat="${-23.7 + k * 1e-4}" lon="-46.69"><time>2026-11-15T13:00:${String(k).padStart(2, '0')}Z</time></trkpt>`;
   const points = Array.from({ length: 20 }, (_, k) => pt(k)).join('');
 
   it('windows-1252 as declared: the name decodes right, speed computed later from positions', async () => {
@@ -93,7 +97,11 @@ describe('GPX', () => {
     const xxe = '<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY x SYSTEM "file:///etc/passwd">]><gpx>&x;</gpx>';
     expect((await refusal(read(xxe))).code).toBe('import/xml-dtd');
     // Declared after a megabyte of points: still refused when it arrives.
-    const late = [enc(gpx(points).slice(0, -29)), enc(points.repeat(Math.ceil((1 << 20) / points.length))), enc('<!DOCTYPE x>')];
+    const late = [
+      enc(gpx(points).slice(0, -29)),
+      enc(points.repeat(Math.ceil((1 << 20) / points.length))),
+      enc('<!DOCTYPE x>'),
+    ];
     expect((await refusal(readImport(late, 'x.gpx'))).code).toBe('import/xml-dtd');
   });
 
@@ -127,7 +135,8 @@ describe('GPX', () => {
   });
 
   it('a <name> of 200 MB, sent in pieces: refused once 64 KiB of it went by with no tag, the rest never read', async () => {
-    const head = '<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>';
+    const head =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><name>';
     const megabyte = 'Interlagos '.repeat(95_325).slice(0, 1 << 20);
     function* name() {
       yield head;
@@ -150,7 +159,9 @@ describe('GPX', () => {
   });
 
   it('points without time, or with bad coordinates, are counted and left out', async () => {
-    const f = await trace(gpx(points + '<trkpt lat="x" lon="1"><time>2026-11-15T13:01:00Z</time></trkpt><trkpt lat="1" lon="1"></trkpt>'));
+    const f = await trace(
+      gpx(points + '<trkpt lat="x" lon="1"><time>2026-11-15T13:01:00Z</time></trkpt><trkpt lat="1" lon="1"></trkpt>'),
+    );
     expect(f.trace.count).toBe(20);
     expect(f.warnings).toContainEqual({ code: 'badLines', count: 2 });
   });
@@ -191,7 +202,10 @@ describe('NMEA 0183', () => {
   });
 
   it('a reader fed one byte at a time reads the same', () => {
-    const text = [0, 1, 2].map((k) => nmeaSentence(`GPRMC,12000${k}.00,A,4807.038,N,01131.000,E,022.4,084.4,230394,,`)).join('\n') + '\n';
+    const text =
+      [0, 1, 2]
+        .map((k) => nmeaSentence(`GPRMC,12000${k}.00,A,4807.038,N,01131.000,E,022.4,084.4,230394,,`))
+        .join('\n') + '\n';
     const r = createNmeaReader();
     for (const ch of text) r.write(ch);
     expect(r.end().trace.count).toBe(3);
@@ -211,8 +225,12 @@ describe('VBO', () => {
   });
   it('the [laptiming] line, whichever way round its points are written', async () => {
     const rows = ['009 120000.00 -01422.0 +02801.0 100.0'];
-    const latFirst = await trace(vbo(rows, '[laptiming]\r\nStart -01422.0 +02801.1 -01422.0 +02800.9 ¬ Start / Finish\r\n'));
-    const lonFirst = await trace(vbo(rows, '[laptiming]\r\nStart +02801.1 -01422.0 +02800.9 -01422.0 ¬ Start / Finish\r\n'));
+    const latFirst = await trace(
+      vbo(rows, '[laptiming]\r\nStart -01422.0 +02801.1 -01422.0 +02800.9 ¬ Start / Finish\r\n'),
+    );
+    const lonFirst = await trace(
+      vbo(rows, '[laptiming]\r\nStart +02801.1 -01422.0 +02800.9 -01422.0 ¬ Start / Finish\r\n'),
+    );
     for (const f of [latFirst, lonFirst]) {
       expect(f.fileGate!.a.lat).toBeCloseTo(-1422 / 60, 6);
       expect(f.fileGate!.a.lon).toBeCloseTo(-2801.1 / 60, 6);
@@ -313,12 +331,20 @@ describe('TrackAddict CSV', () => {
     expect(trackAddictLapLine('# Lap 0: 00:02:03.202')).toEqual([0, 123.202]);
     expect(trackAddictLapLine('# Lap 12: 01:02:03.5')).toEqual([12, 3723.5]);
     expect(trackAddictLapLine('# Lap 3: 00:01:56.145')).toEqual([3, 116.145]);
-    for (const no of ['# Sector 1: 00:00:31.000', '# Lap 1: 00:00:00.000', '# Lap 1: soon', '# Lap : 00:01:00.000', '# Pit Lane Entry'])
+    for (const no of [
+      '# Sector 1: 00:00:31.000',
+      '# Lap 1: 00:00:00.000',
+      '# Lap 1: soon',
+      '# Lap : 00:01:00.000',
+      '# Pit Lane Entry',
+    ])
       expect(trackAddictLapLine(no), no).toBeUndefined();
   });
 
   it('cut in the middle of a row: the complete rows kept, and where it stopped; without its header row: refused', async () => {
-    const f = await trace([...head, row(0, 0, 1, 50.85), row(1, 0, 1, 50.8502), row(2, 0, 1, 50.8504).slice(0, 30)].join('\n'));
+    const f = await trace(
+      [...head, row(0, 0, 1, 50.85), row(1, 0, 1, 50.8502), row(2, 0, 1, 50.8504).slice(0, 30)].join('\n'),
+    );
     expect(f.trace.count).toBe(2);
     expect(f.warnings).toContainEqual({ code: 'truncated', line: 6 });
     const e = await refusal(
@@ -396,8 +422,14 @@ describe('what every reader shares', () => {
     expect(detectFormat('; APEX Trace $Revision: 3.0.1 $\n#D=07-19-2022 17:30:14=\n')).toBe('speedangle');
     expect(detectFormat('-23.701234,-46.697654|187.3|12|140151.100|5|0|A|-42.5|-41.8|1234\n')).toBe('gps.six');
     expect(detectFormat('0132456|A|92.456|23456,1,0,0,23.456,1034|\n')).toBe('lap.six');
-    expect(detectFormat('\uFEFF# RaceRender Data: TrackAddict 4.3.5 on Android 9 [samsung SM-N960F] (Mode: 0)\r\n')).toBe('trackaddict');
-    expect(detectFormat('"Time","UTC Time","Lap","Predicted Lap Time","Predicted vs Best Lap","GPS_Update","GPS_Delay","Latitude"\n')).toBe('trackaddict');
+    expect(
+      detectFormat('\uFEFF# RaceRender Data: TrackAddict 4.3.5 on Android 9 [samsung SM-N960F] (Mode: 0)\r\n'),
+    ).toBe('trackaddict');
+    expect(
+      detectFormat(
+        '"Time","UTC Time","Lap","Predicted Lap Time","Predicted vs Best Lap","GPS_Update","GPS_Delay","Latitude"\n',
+      ),
+    ).toBe('trackaddict');
     expect(detectFormat('Time,Latitude,Longitude,Speed (KPH),Lap,Lean Angle,Satellites,Heat\r\n')).toBeUndefined(); // Voltas's own RaceRender export: no day in it
     expect(detectFormat('PK\u0003\u0004')).toBeUndefined();
     expect(detectFormat('<kml></kml>')).toBeUndefined();
@@ -405,7 +437,11 @@ describe('what every reader shares', () => {
 
   it('an empty file, and one with no fix at all, are refused with the reason', async () => {
     expect((await refusal(readImport([], 'x'))).code).toBe('import/no-fix');
-    const e = await refusal(read('File created on 15/11/2026 at 10:00:00\n[column names]\nsats time lat long velocity\n[data]\nbad row\nworse\n'));
+    const e = await refusal(
+      read(
+        'File created on 15/11/2026 at 10:00:00\n[column names]\nsats time lat long velocity\n[data]\nbad row\nworse\n',
+      ),
+    );
     expect(e.code).toBe('import/no-fix');
     expect(e.mensagem).toContain('2 linhas ilegíveis');
   });
@@ -428,7 +464,23 @@ describe('numbers and times as loggers write them', () => {
     ];
     for (const [s, v] of read) expect(num(s), JSON.stringify(s)).toBe(v);
     expect(Object.is(num('-0'), -0)).toBe(true);
-    for (const s of ['', ' ', '-', '.', 'e5', '1e', '1e+', '0x1A', 'Infinity', 'NaN', '1,5', '1.2.3', '--1', '12a', '1 2'])
+    for (const s of [
+      '',
+      ' ',
+      '-',
+      '.',
+      'e5',
+      '1e',
+      '1e+',
+      '0x1A',
+      'Infinity',
+      'NaN',
+      '1,5',
+      '1.2.3',
+      '--1',
+      '12a',
+      '1 2',
+    ])
       expect(num(s), JSON.stringify(s)).toBeUndefined();
     expect(num(undefined)).toBeUndefined();
   });
@@ -442,7 +494,17 @@ describe('numbers and times as loggers write them', () => {
       ['120000.123456', 43_200_123],
     ];
     for (const [s, v] of read) expect(hhmmssToMs(s), s).toBe(v);
-    for (const s of ['240000', '126000', '120061', '12000', '1200000', '120000.', '12a000', '-12000', `120000.${'1'.repeat(16)}`])
+    for (const s of [
+      '240000',
+      '126000',
+      '120061',
+      '12000',
+      '1200000',
+      '120000.',
+      '12a000',
+      '-12000',
+      `120000.${'1'.repeat(16)}`,
+    ])
       expect(hhmmssToMs(s), s).toBeUndefined();
   });
 });
@@ -452,7 +514,10 @@ describe('hostile input that grows with its lines, or with its inflation', () =>
     [
       '#D=11-15-2026 10:00:00=',
       '<timer #unit=KM/h>',
-      ...Array.from({ length: timerLines }, (_, k) => `#1,${Math.floor(k / 60)}:${String(k % 60).padStart(2, '0')}.000`),
+      ...Array.from(
+        { length: timerLines },
+        (_, k) => `#1,${Math.floor(k / 60)}:${String(k % 60).padStart(2, '0')}.000`,
+      ),
       '</timer>',
       '<trace #pt=1>',
       '-23.7,-46.6,0,0,0,0,50,0,9,1,0',
@@ -484,7 +549,14 @@ describe('hostile input that grows with its lines, or with its inflation', () =>
     const rows = Array.from({ length: 5100 }, (_, k) => row(k));
     const e = await refusal(
       read(
-        [...REAL_RACECHRONO.split('\n').slice(0, REAL_RACECHRONO.split('\n').indexOf(head.find((l) => l.includes('timestamp'))!) + 3), ...rows, ''].join('\n'),
+        [
+          ...REAL_RACECHRONO.split('\n').slice(
+            0,
+            REAL_RACECHRONO.split('\n').indexOf(head.find((l) => l.includes('timestamp'))!) + 3,
+          ),
+          ...rows,
+          '',
+        ].join('\n'),
       ),
     );
     expect(e.code).toBe('import/too-complex');
@@ -514,14 +586,21 @@ describe('hostile input that grows with its lines, or with its inflation', () =>
     const nmea = nmeaSentence('GPRMC,120000.00,A,2342.000,S,04641.000,W,10.0,90.0,151126,,') + '\n';
 
     it('inflating past 20 times its size: 413 there (a bomb of blanks is ~1000 times)', async () => {
-      const e = await refusal(readImportFile(job(gzipSync(Buffer.concat([Buffer.from(nmea), Buffer.alloc(500_000, 0x20)])))));
+      const e = await refusal(
+        readImportFile(job(gzipSync(Buffer.concat([Buffer.from(nmea), Buffer.alloc(500_000, 0x20)])))),
+      );
       expect(e.code).toBe('import/too-large');
       expect(e.mensagem).toContain('20 vezes');
     });
 
     it('past the import limit, whatever the ratio: 413', async () => {
       const e = await refusal(
-        readImportFile(job(gzipSync(Buffer.concat([Buffer.from(nmea), Buffer.alloc(3 << 20, 0x20)])), { maxBytes: 1 << 20, inflateRatio: 1e6 })),
+        readImportFile(
+          job(gzipSync(Buffer.concat([Buffer.from(nmea), Buffer.alloc(3 << 20, 0x20)])), {
+            maxBytes: 1 << 20,
+            inflateRatio: 1e6,
+          }),
+        ),
       );
       expect(e.code).toBe('import/too-large');
     });
@@ -532,7 +611,9 @@ describe('hostile input that grows with its lines, or with its inflation', () =>
       for (let i = 100; i < 140; i++) flipped[i] = flipped[i]! ^ 0x5a;
       const generous = { maxBytes: 1 << 20, inflateRatio: 1e6 }; // the data's own fault, not its ratio
       expect((await refusal(readImportFile(job(flipped, generous)))).code).toBe('import/corrupt-gzip');
-      expect((await refusal(readImportFile(job(good.subarray(0, good.length >> 1), generous)))).code).toBe('import/corrupt-gzip');
+      expect((await refusal(readImportFile(job(good.subarray(0, good.length >> 1), generous)))).code).toBe(
+        'import/corrupt-gzip',
+      );
       rmSync(dir, { recursive: true, force: true });
     });
   });

@@ -11,13 +11,13 @@ import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { createGunzip } from 'node:zlib';
-import { MAX_IMPORT_BYTES } from '../../../../core/contracts/imports.contract';
-import { AppError, isErrorCode } from '../../../../core/errors';
-import { isGzip } from '../../../../core/imports/detect';
-import { ImportReader, type ReadImport } from '../../../../core/imports/importer';
-import { sessionTrace, type SessionTrace } from '../../../../core/imports/to-session';
-import { makeProjection } from '../../../../core/sim/geo';
-import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '../../../../core/tracks/track-analysis';
+import { MAX_IMPORT_BYTES } from '#core/contracts/imports.contract.ts';
+import { AppError, isErrorCode } from '#core/errors.ts';
+import { isGzip } from '#core/imports/detect.ts';
+import { ImportReader, type ReadImport } from '#core/imports/importer.ts';
+import { sessionTrace, type SessionTrace } from '#core/imports/to-session.ts';
+import { makeProjection } from '#core/sim/geo.ts';
+import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
 
 export interface ImportLimits {
   /** The largest upload, and the most a .gz may inflate to (bytes). */
@@ -60,7 +60,9 @@ export interface ReadJob {
 interface AnalyzeJob {
   task: 'analyze';
   trace: SessionTrace;
-  definition: Omit<TrackDefinition, 'line'> & { line: Omit<TrackDefinition['line'], 'proj'> & { origin: [number, number] } };
+  definition: Omit<TrackDefinition, 'line'> & {
+    line: Omit<TrackDefinition['line'], 'proj'> & { origin: [number, number] };
+  };
 }
 
 type Job = ReadJob | AnalyzeJob;
@@ -92,7 +94,8 @@ const IDLE_MS = 60_000;
 /** The import workers of one instance (the server's, or the CLI's): a Piscina pool. */
 export function createImportWorkers(limits: ImportLimits) {
   // Below this a worker's isolate may not even start (seen at 2 MB), and V8 then ends the whole process, not the worker.
-  if (!(limits.heapMb >= MIN_HEAP_MB)) throw new Error(`An import worker's heap must be at least ${MIN_HEAP_MB} MB (${limits.heapMb} given).`);
+  if (!(limits.heapMb >= MIN_HEAP_MB))
+    throw new Error(`An import worker's heap must be at least ${MIN_HEAP_MB} MB (${limits.heapMb} given).`);
   const pool = new Piscina({
     filename: ENTRY.href,
     minThreads: 0,
@@ -116,7 +119,8 @@ export function createImportWorkers(limits: ImportLimits) {
       throw err;
     }
     if ('read' in m || 'analyzed' in m) return m;
-    if ('refused' in m && isErrorCode(m.refused.code)) throw new AppError(m.refused.code, m.refused.message, undefined, m.refused.mensagem);
+    if ('refused' in m && isErrorCode(m.refused.code))
+      throw new AppError(m.refused.code, m.refused.message, undefined, m.refused.mensagem);
     throw new Error(`import worker: ${'failed' in m ? m.failed : JSON.stringify(m)}`);
   }
 
@@ -139,10 +143,18 @@ export function createImportWorkers(limits: ImportLimits) {
      * `analyzeTrack` in a worker. The trace's arrays move there and back (no copy): use the
      * returned trace, the one given is left empty.
      */
-    async analyze(trace: SessionTrace, definition: TrackDefinition): Promise<{ analysis: TrackAnalysis; trace: SessionTrace }> {
+    async analyze(
+      trace: SessionTrace,
+      definition: TrackDefinition,
+    ): Promise<{ analysis: TrackAnalysis; trace: SessionTrace }> {
       const { proj, ...line } = definition.line;
-      const job: AnalyzeJob = { task: 'analyze', trace, definition: { ...definition, line: { ...line, origin: [proj.originLat, proj.originLon] } } };
-      return ((await run(job, sessionBuffers(trace))) as { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } }).analyzed;
+      const job: AnalyzeJob = {
+        task: 'analyze',
+        trace,
+        definition: { ...definition, line: { ...line, origin: [proj.originLat, proj.originLon] } },
+      };
+      return ((await run(job, sessionBuffers(trace))) as { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } })
+        .analyzed;
     },
     /** Stops the workers (the server is closing). */
     async close(): Promise<void> {
@@ -185,7 +197,8 @@ async function* inflated(job: ReadJob): AsyncGenerator<Uint8Array> {
     }
   } catch (err) {
     // zlib's own errors (Z_DATA_ERROR, Z_BUF_ERROR for one cut short): the upload's fault, not the server's.
-    if ((err as { code?: string }).code?.startsWith('Z_')) throw new AppError('import/corrupt-gzip', `The .gz cannot be inflated (${(err as Error).message}).`);
+    if ((err as { code?: string }).code?.startsWith('Z_'))
+      throw new AppError('import/corrupt-gzip', `The .gz cannot be inflated (${(err as Error).message}).`);
     throw err;
   } finally {
     raw.destroy();
@@ -201,19 +214,24 @@ export async function readImportFile(job: ReadJob): Promise<ReadImport> {
   const gz = await gzipped(job.file);
   const reader = new ImportReader(job.filename, gz ? undefined : job.size);
   // 64 kB pieces: saxes reads a GPX half again as fast in those as in 1 MB ones.
-  for await (const chunk of gz ? inflated(job) : (createReadStream(job.file) as AsyncIterable<Uint8Array>)) reader.push(chunk);
+  for await (const chunk of gz ? inflated(job) : (createReadStream(job.file) as AsyncIterable<Uint8Array>))
+    reader.push(chunk);
   const read = reader.finish();
   if (read.kind === 'trace') sessionTrace(read.file.trace);
   return read;
 }
 
 /** The buffers under a trace's columns: moved between threads, not copied. */
-const buffersOf = (...columns: ArrayBufferView[]): ArrayBuffer[] => [...new Set(columns.map((c) => c.buffer as ArrayBuffer))];
+const buffersOf = (...columns: ArrayBufferView[]): ArrayBuffer[] => [
+  ...new Set(columns.map((c) => c.buffer as ArrayBuffer)),
+];
 const sessionBuffers = (t: SessionTrace) => buffersOf(t.timeMs, t.lat, t.lon, t.speed, t.satellites, t.roll);
 
 /** An answer whose typed arrays move to the other thread instead of being copied (Piscina's transferable). */
 function moving(answer: Answer, buffers: ArrayBuffer[]) {
-  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: answer } as unknown as Parameters<typeof Piscina.move>[0]);
+  return Piscina.move({ [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: answer } as unknown as Parameters<
+    typeof Piscina.move
+  >[0]);
 }
 
 /** The worker's side (import-worker.entry.mjs): does one task, answers. */
@@ -225,7 +243,10 @@ export async function importTask(job: Job): Promise<unknown> {
       return moving({ read }, t ? buffersOf(t.timeMs, t.lat, t.lon, t.speedKmh, t.satellites, t.leanDeg) : []);
     }
     const { origin, ...line } = job.definition.line;
-    const analysis = analyzeTrack(job.trace, { ...job.definition, line: { ...line, proj: makeProjection(origin[0], origin[1]) } });
+    const analysis = analyzeTrack(job.trace, {
+      ...job.definition,
+      line: { ...line, proj: makeProjection(origin[0], origin[1]) },
+    });
     return moving({ analyzed: { analysis, trace: job.trace } }, sessionBuffers(job.trace));
   } catch (err) {
     return err instanceof AppError

@@ -1,13 +1,13 @@
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import * as W from '../../../../core/imports/test-support/writers';
-import { createRandom } from '../../../../core/sim/geo';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { loadTracks } from '../../lib/track-files';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import type { ImportAnswer } from '#core/contracts/imports.contract.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import * as W from '#core/imports/test-support/writers.ts';
+import { createRandom } from '#core/sim/geo.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 
 // Hostile imports over real HTTP, against a server whose import limits are made small (1 MB, a
 // .gz 20 times its size): each is refused with a 4xx and a reason in Portuguese, nothing is
@@ -56,7 +56,10 @@ afterAll(async () => {
 describe('hostile imports are refused with a 4xx and the server keeps serving', () => {
   it('a SpeedAngle .sa.gz whose <timer> holds 6,000 crossings: 422, not 6,000 laps kept', async () => {
     const random = createRandom(3);
-    const laps = Array.from({ length: 6000 }, (_, k) => ({ ...gen.laps[k % gen.laps.length]!, lapTimeMs: random.int(80_000, 120_000) }));
+    const laps = Array.from({ length: 6000 }, (_, k) => ({
+      ...gen.laps[k % gen.laps.length]!,
+      lapTimeMs: random.int(80_000, 120_000),
+    }));
     const sa = gzipSync(W.writeSpeedAngle(c, day, laps, gate));
     const r = await importFile(rider, 'bomba.sa.gz', sa);
     expect(r.status).toBe(422);
@@ -93,7 +96,10 @@ describe('hostile imports are refused with a 4xx and the server keeps serving', 
 
   it('a .gz that inflates past 20 times its size: 413 at that point, nothing stored', async () => {
     const bomb = gzipSync(
-      Buffer.concat([Buffer.from(W.nmeaSentence('GPRMC,120000.00,A,2342.000,S,04641.000,W,10.0,90.0,151126,,') + '\n'), Buffer.alloc(900_000, 0x20)]),
+      Buffer.concat([
+        Buffer.from(W.nmeaSentence('GPRMC,120000.00,A,2342.000,S,04641.000,W,10.0,90.0,151126,,') + '\n'),
+        Buffer.alloc(900_000, 0x20),
+      ]),
     );
     expect(bomb.length * 20).toBeLessThan(900_000); // under the 1 MB limit inflated, over the ratio
     const r = await importFile(rider, 'bomba.nmea.gz', bomb);
@@ -131,7 +137,12 @@ describe('hostile imports are refused with a 4xx and the server keeps serving', 
       },
     });
     const res = await rider
-      .request('/api/imports?filename=big.csv', { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'text/csv' } } as RequestInit)
+      .request('/api/imports?filename=big.csv', {
+        method: 'POST',
+        body,
+        duplex: 'half',
+        headers: { 'content-type': 'text/csv' },
+      } as RequestInit)
       .catch((e: Error) => e);
     if (res instanceof Error) expect(sent).toBeLessThan(300);
     else expect(res.status).toBe(413);

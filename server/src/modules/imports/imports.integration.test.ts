@@ -3,16 +3,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
-import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import * as W from '../../../../core/imports/test-support/writers';
-import { buildRacingLine, generateSession } from '../../../../core/sim/session-generator';
-import { gateAcross } from '../../../../core/tracks/gate';
-import { loadTracks } from '../../lib/track-files';
-import { addDevice, put } from '../../../test/fixtures';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
-import { run } from '../../cli/voltas';
+import type { ImportAnswer } from '#core/contracts/imports.contract.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import * as W from '#core/imports/test-support/writers.ts';
+import { buildRacingLine, generateSession } from '#core/sim/session-generator.ts';
+import { gateAcross } from '#core/tracks/gate.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { addDevice, put } from '#test/fixtures.ts';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
+import { run } from '#server/cli/voltas.ts';
 
 // Imports through the HTTP API as two riders and an admin would: the formats, the session they
 // make, who sees it, deleting it, and every kind of bad file.
@@ -102,7 +102,13 @@ describe('imports through the API', () => {
   });
 
   it('a VBO of the same day and track joins the same session (one session per track and day)', async () => {
-    const later = generateSession(interlagos, { seed: 12, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2, startTimeMs: 17 * 3_600_000 });
+    const later = generateSession(interlagos, {
+      seed: 12,
+      heats: 1,
+      lapsPerHeat: [3, 3],
+      gpsNoise: 0.2,
+      startTimeMs: 17 * 3_600_000,
+    });
     const { status, body } = await importFile(ana, 'tarde.vbo', W.writeVbo(parseGpsSix(later.gpsSix).value, day));
     expect(status).toBe(201);
     expect(body.session).toEqual(gpxAnswer.session);
@@ -115,14 +121,19 @@ describe('imports through the API', () => {
     const gpx = await importFile(ana, 'Interlagos celular.gpx', W.writeGpx(c, d));
     expect(gpx.status).toBe(201);
     const base = `/api/devices/${gpx.body.session.device}/sessions/${gpx.body.session.track}/${gpx.body.session.date}`;
-    const pieces = async () => ((await (await ana.request(base + '/track-analysis')).json()) as TrackAnalysisResponse).laps.map((l) => `${l.heat}${l.number}`);
+    const pieces = async () =>
+      ((await (await ana.request(base + '/track-analysis')).json()) as TrackAnalysisResponse).laps.map(
+        (l) => `${l.heat}${l.number}`,
+      );
     const alone = await pieces();
     const rc = await importFile(ana, 'Interlagos RaceChrono.csv', W.writeRaceChrono(c, d));
     expect(rc.status).toBe(201);
     expect(rc.body.session).toEqual(gpx.body.session);
     expect(rc.body.files).toBe(2);
     const same = rc.body.warnings.find((w) => w.code === 'sameRecording');
-    expect(same?.message).toBe('Este arquivo é a mesma gravação de Interlagos celular.gpx (mesmos horários): as voltas não foram duplicadas.');
+    expect(same?.message).toBe(
+      'Este arquivo é a mesma gravação de Interlagos celular.gpx (mesmos horários): as voltas não foram duplicadas.',
+    );
     // Each of the other file's warnings is not said again (its pause, once).
     expect(rc.body.warnings.filter((w) => w.code === 'gaps').length).toBe(1);
     // Each lap once: as many as the ride has, each heat and number once, the logger's laps once each.
@@ -133,20 +144,32 @@ describe('imports through the API', () => {
     // Shown with the logger's own time (the file with the logger's laps makes the session).
     for (const l of rc.body.laps.filter((x) => x.kind === 'flying')) expect(l.seconds).toBe(l.loggerSeconds);
     // Read again, the session lists each lap once: the laps screen and the track analysis.
-    const screen = (await (await ana.request(base + '/laps')).json()) as { laps: { heat: string; lapCount: number; lapSeconds: number }[] };
+    const screen = (await (await ana.request(base + '/laps')).json()) as {
+      laps: { heat: string; lapCount: number; lapSeconds: number }[];
+    };
     expect(screen.laps.map((l) => `${l.heat}${l.lapCount}`)).toEqual(rc.body.laps.map(key));
     const both = await pieces();
     expect(both).toEqual(alone);
     expect(new Set(both).size).toBe(both.length);
     // The logger's own file once more, as SpeedAngle: its laps, like RaceChrono's, are the logger's, listed once.
-    const sa = await importFile(ana, 'INTERLAGOS 101126.sa', W.writeSpeedAngle(c, d, gen.laps, { a: { lat: 0, lon: 0 }, b: { lat: 0, lon: 0.0001 } }));
+    const sa = await importFile(
+      ana,
+      'INTERLAGOS 101126.sa',
+      W.writeSpeedAngle(c, d, gen.laps, { a: { lat: 0, lon: 0 }, b: { lat: 0, lon: 0.0001 } }),
+    );
     expect(sa.status).toBe(201);
     expect(sa.body.warnings[0]?.code).toBe('sameRecording');
     expect(sa.body.laps.map(key)).toEqual(rc.body.laps.map(key));
     expect(sa.body.loggerLaps).toEqual(rc.body.loggerLaps); // the first imported of the two stays (neither is richer)
     expect(await pieces()).toEqual(alone);
     // A file of the afternoon still joins as today: not the same recording, its laps added.
-    const later = generateSession(interlagos, { seed: 14, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2, startTimeMs: 17 * 3_600_000 });
+    const later = generateSession(interlagos, {
+      seed: 14,
+      heats: 1,
+      lapsPerHeat: [3, 3],
+      gpsNoise: 0.2,
+      startTimeMs: 17 * 3_600_000,
+    });
     const tarde = await importFile(ana, 'tarde.vbo', W.writeVbo(parseGpsSix(later.gpsSix).value, d));
     expect(tarde.status).toBe(201);
     expect(tarde.body.warnings.map((w) => w.code)).not.toContain('sameRecording');
@@ -168,7 +191,9 @@ describe('imports through the API', () => {
   it('a device session cannot be deleted this way (403), an imported one by its importer (204, then 404)', async () => {
     const token = await addDevice(server, '000000000077', 'ana@example.com');
     await put(server, '/api/device/v1/sessions/Interlagos/05102026/lap.six', token, gen.lapSix);
-    expect((await ana.request('/api/devices/000000000077/sessions/Interlagos/05102026', { method: 'DELETE' })).status).toBe(403);
+    expect(
+      (await ana.request('/api/devices/000000000077/sessions/Interlagos/05102026', { method: 'DELETE' })).status,
+    ).toBe(403);
     const other = await importFile(ana, 'x.nmea', W.writeNmea(c, { y: 2026, m: 10, d: 6 }));
     expect(other.status).toBe(201);
     const base = `/api/devices/${other.body.session.device}/sessions/${other.body.session.track}/${other.body.session.date}`;
@@ -220,7 +245,9 @@ describe('imports through the API', () => {
       const [lat, lon] = line.proj.toLatLon(line.x[k]!, line.y[k]!);
       return gateAcross({ lat, lon }, line.x[k + 1]! - line.x[k]!, line.y[k + 1]! - line.y[k]!);
     };
-    const sa = W.writeSpeedAngle(parseGpsSix(ride.gpsSix).value, { y: 2026, m: 9, d: 25 }, ride.laps, gateAt(0), { sectorGate: gateAt(line.n >> 1) });
+    const sa = W.writeSpeedAngle(parseGpsSix(ride.gpsSix).value, { y: 2026, m: 9, d: 25 }, ride.laps, gateAt(0), {
+      sectorGate: gateAt(line.n >> 1),
+    });
     const { status, body } = await importFile(bia, 'INTERLAGOS 092526.sa', sa);
     expect(status, JSON.stringify(body).slice(0, 300)).toBe(201);
     const own = ride.laps.slice(1).map((l) => l.lapSeconds); // the four flying laps and the in-lap
@@ -233,7 +260,9 @@ describe('imports through the API', () => {
     }
     expect(body.bestLapSeconds).toBe(Math.min(...own.slice(0, 4)));
     const s = body.session;
-    const screen = (await (await bia.request(`/api/devices/${s.device}/sessions/${s.track}/${s.date}/laps`)).json()) as { laps: { lapSeconds: number }[] };
+    const screen = (await (
+      await bia.request(`/api/devices/${s.device}/sessions/${s.track}/${s.date}/laps`)
+    ).json()) as { laps: { lapSeconds: number }[] };
     for (const t of own.slice(0, 4)) expect(screen.laps.map((l) => l.lapSeconds)).toContain(t);
   });
 
@@ -242,7 +271,11 @@ describe('imports through the API', () => {
     const at = (k: number) => line.proj.toLatLon(line.x[k]!, line.y[k]!);
     const [lat, lon] = at(0);
     const across = gateAcross({ lat, lon }, line.x[1]! - line.x[0]!, line.y[1]! - line.y[0]!);
-    const crossing = await importFile(bia, 'linha.vbo', W.writeVbo(c, { y: 2026, m: 9, d: 20 }, { gate: across, lonFirst: true }));
+    const crossing = await importFile(
+      bia,
+      'linha.vbo',
+      W.writeVbo(c, { y: 2026, m: 9, d: 20 }, { gate: across, lonFirst: true }),
+    );
     expect(crossing.status).toBe(201);
     expect(crossing.body.loggerLaps.length).toBeGreaterThan(3);
     expect(crossing.body.warnings.map((w) => w.code)).not.toContain('fileLineUnused');
@@ -261,7 +294,9 @@ describe('imports through the API', () => {
   });
 
   it('a long file is stored as its gps.six line after line (written in pieces of 16,384 lines, their buffers taking turns)', async () => {
-    const long = parseGpsSix(generateSession(interlagos, { seed: 13, hz: 25, heats: 1, lapsPerHeat: [16, 16], gpsNoise: 0.2 }).gpsSix).value;
+    const long = parseGpsSix(
+      generateSession(interlagos, { seed: 13, hz: 25, heats: 1, lapsPerHeat: [16, 16], gpsNoise: 0.2 }).gpsSix,
+    ).value;
     const r = await importFile(bia, 'longa.vbo', W.writeVbo(long, { y: 2026, m: 9, d: 22 }));
     expect(r.status).toBe(201);
     expect(r.body.samples).toBeGreaterThan(3 * 16_384);
@@ -303,7 +338,8 @@ describe('the CLI, as a third rider, on the same database and blobs as the serve
     const collection = me.devices.find((d) => d.startsWith('imp'))!;
     const dates = await carla.request(`/api/devices/${collection}/tracks/Interlagos/dates`);
     expect(((await dates.json()) as { dates: string[] }).dates).toEqual(['06122025']);
-    for (const who of [ana, bia, admin]) expect((await who.request(`/api/devices/${collection}/tracks/Interlagos/dates`)).status).toBe(404);
+    for (const who of [ana, bia, admin])
+      expect((await who.request(`/api/devices/${collection}/tracks/Interlagos/dates`)).status).toBe(404);
   });
 });
 
@@ -324,13 +360,28 @@ describe('bad files are refused with a clear reason and store nothing', () => {
       422,
       'import/xml-dtd',
     ],
-    ['sem-pontos.gpx', '<?xml version="1.0"?><gpx version="1.1"><trk><trkseg></trkseg></trk></gpx>', 422, 'import/no-fix'],
-    ['sem-data.vbo', '[header]\ntime\n[column names]\nsats time lat long velocity\n[data]\n010 120000.00 +01422.0 +02801.0 100.0\n', 422, 'import/no-date'],
+    [
+      'sem-pontos.gpx',
+      '<?xml version="1.0"?><gpx version="1.1"><trk><trkseg></trkseg></trk></gpx>',
+      422,
+      'import/no-fix',
+    ],
+    [
+      'sem-data.vbo',
+      '[header]\ntime\n[column names]\nsats time lat long velocity\n[data]\n010 120000.00 +01422.0 +02801.0 100.0\n',
+      422,
+      'import/no-date',
+    ],
     ['gps.six', gen.gpsSix.slice(0, 2000), 422, 'import/no-date'],
     ['bomba.gz', gzipSync(Buffer.alloc(1)), 415, 'import/unsupported-format'],
     // A lap.six is held as text until its gps.six is found: never more than a lap.six can be (2 MiB), plain or inflated.
     ['enorme-lap.six', gen.lapSix.repeat(Math.ceil((3 << 20) / gen.lapSix.length)), 413, 'import/too-large'],
-    ['enorme-lap.six.gz', gzipSync(gen.lapSix.repeat(Math.ceil((3 << 20) / gen.lapSix.length))), 413, 'import/too-large'],
+    [
+      'enorme-lap.six.gz',
+      gzipSync(gen.lapSix.repeat(Math.ceil((3 << 20) / gen.lapSix.length))),
+      413,
+      'import/too-large',
+    ],
   ];
   for (const [name, body, status, code] of cases) {
     it(`${name}: ${status} ${code}, in Portuguese`, async () => {
@@ -342,7 +393,10 @@ describe('bad files are refused with a clear reason and store nothing', () => {
   }
 
   it('a GPX of 60 tags with 8,000 attributes each (issue 34): 422 import/xml-limit in Portuguese, nothing stored', async () => {
-    const tags = Array.from({ length: 60 }, (_, t) => `<extensions${Array.from({ length: 8000 }, (_, k) => ` a${k}="${t}"`).join('')}/>`).join('\n');
+    const tags = Array.from(
+      { length: 60 },
+      (_, t) => `<extensions${Array.from({ length: 8000 }, (_, k) => ` a${k}="${t}"`).join('')}/>`,
+    ).join('\n');
     const hostile = W.writeGpx(c, { y: 2026, m: 3, d: 9 }).replace('</trkseg>', `</trkseg>${tags}`);
     const count = async (table: 'lap_sessions' | 'import_files') =>
       Number(
@@ -368,7 +422,8 @@ describe('bad files are refused with a clear reason and store nothing', () => {
   it('the 415 lists the formats Voltas reads', async () => {
     const r = await importFile(ana, 'x.kml', '<kml></kml>');
     expect(r.status).toBe(415);
-    for (const f of ['GPX', 'RaceChrono', 'VBO', 'AiM', 'NMEA', 'SpeedAngle', 'lap.six', '.gz']) expect(r.body.mensagem).toContain(f);
+    for (const f of ['GPX', 'RaceChrono', 'VBO', 'AiM', 'NMEA', 'SpeedAngle', 'lap.six', '.gz'])
+      expect(r.body.mensagem).toContain(f);
   });
 
   it('a truncated file imports what is complete and says where it stopped', async () => {
@@ -390,7 +445,12 @@ describe('bad files are refused with a clear reason and store nothing', () => {
       },
     });
     const res = await ana
-      .request('/api/imports?filename=big.gpx', { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'text/csv' } } as RequestInit)
+      .request('/api/imports?filename=big.gpx', {
+        method: 'POST',
+        body,
+        duplex: 'half',
+        headers: { 'content-type': 'text/csv' },
+      } as RequestInit)
       .catch((e: Error) => e);
     expect(sent).toBeLessThan(100);
     if (!(res instanceof Error)) expect(res.status).toBe(415);

@@ -1,10 +1,14 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { DB, ImportFilesTable } from '../../db/schema';
+import type { DB, ImportFilesTable } from '#server/db/schema.ts';
 
 export type ImportFileRow = Selectable<ImportFilesTable>;
 
 export async function findCollection(db: Kysely<DB>, owner: string): Promise<string | undefined> {
-  const row = await db.selectFrom('import_collections').select('id').where('owner_email', '=', owner).executeTakeFirst();
+  const row = await db
+    .selectFrom('import_collections')
+    .select('id')
+    .where('owner_email', '=', owner)
+    .executeTakeFirst();
   return row?.id;
 }
 
@@ -19,7 +23,12 @@ export async function ensureCollection(db: Kysely<DB>, owner: string, id: string
 }
 
 export function findImportFile(db: Kysely<DB>, owner: string, md5: string): Promise<ImportFileRow | undefined> {
-  return db.selectFrom('import_files').selectAll().where('owner_email', '=', owner).where('md5', '=', md5).executeTakeFirst();
+  return db
+    .selectFrom('import_files')
+    .selectAll()
+    .where('owner_email', '=', owner)
+    .where('md5', '=', md5)
+    .executeTakeFirst();
 }
 
 export function listImportFiles(db: Kysely<DB>, sessionId: string): Promise<ImportFileRow[]> {
@@ -30,7 +39,9 @@ export async function recordImportFile(db: Kysely<DB>, row: ImportFileRow): Prom
   await db
     .insertInto('import_files')
     .values(row)
-    .onConflict((oc) => oc.columns(['owner_email', 'md5']).doUpdateSet({ answer: row.answer, session_id: row.session_id }))
+    .onConflict((oc) =>
+      oc.columns(['owner_email', 'md5']).doUpdateSet({ answer: row.answer, session_id: row.session_id }),
+    )
     .execute();
 }
 
@@ -50,5 +61,11 @@ export async function deleteImportedSession(db: Kysely<DB>, sessionId: string): 
 
 /** A collection's sessions, the most recently changed first. */
 export function recentSessionsOf(db: Kysely<DB>, collection: string, limit: number) {
-  return db.selectFrom('lap_sessions').select(['id', 'track', 'date']).where('device_id', '=', collection).orderBy('updated_at', 'desc').limit(limit).execute();
+  return db
+    .selectFrom('lap_sessions')
+    .select(['id', 'track', 'date'])
+    .where('device_id', '=', collection)
+    .orderBy('updated_at', 'desc')
+    .limit(limit)
+    .execute();
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorSchema } from '../../../../core/contracts/common.contract';
-import { importQuerySchema, importResponseSchema } from '../../../../core/contracts/imports.contract';
-import { sessionParamsSchema } from '../../../../core/contracts/sessions.contract';
-import { heavyReadKey } from '../../plugins/heavy-reads';
+import { apiErrorSchema } from '#core/contracts/common.contract.ts';
+import { importQuerySchema, importResponseSchema } from '#core/contracts/imports.contract.ts';
+import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
+import { heavyReadKey } from '#server/plugins/heavy-reads.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { ImportsService } from './imports.service';
@@ -19,7 +19,10 @@ const errors = {
   429: apiErrorSchema,
 };
 
-export async function importsRoutes(app: FastifyInstance, opts: { imports: ImportsService; reader: SessionReader; demoDeviceId: string }) {
+export async function importsRoutes(
+  app: FastifyInstance,
+  opts: { imports: ImportsService; reader: SessionReader; demoDeviceId: string },
+) {
   const { imports } = opts;
 
   // The file is the raw body, whatever its Content-Type: left unread here, streamed by the service.
@@ -30,7 +33,11 @@ export async function importsRoutes(app: FastifyInstance, opts: { imports: Impor
       '/api/imports',
       {
         // Heavy: at most MAX_HEAVY_READS_IN_FLIGHT imports at once per rider, and 60 a minute (per rider, not per address).
-        config: { access: 'rider', heavyRead: true, rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: heavyReadKey } },
+        config: {
+          access: 'rider',
+          heavyRead: true,
+          rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: heavyReadKey },
+        },
         bodyLimit: imports.limits.maxBytes,
         schema: {
           tags: ['imports'],

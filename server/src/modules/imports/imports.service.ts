@@ -1,16 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { Kysely } from 'kysely';
-import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
-import type { SessionAddress } from '../../../../core/contracts/session-paths';
-import { AppError } from '../../../../core/errors';
-import { dateToDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
-import { parseLapSix } from '../../../../core/formats/lap-six';
-import { HEATS } from '../../../../core/formats/six-lines';
-import { importWarningText } from '../../../../core/i18n/pt-BR-imports';
-import { detectFormat, isGzip, SNIFF_BYTES } from '../../../../core/imports/detect';
-import { ImportReader, unsupported } from '../../../../core/imports/importer';
-import { localDay } from '../../../../core/imports/local-time';
+import type { ImportAnswer } from '#core/contracts/imports.contract.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import { AppError } from '#core/errors.ts';
+import { dateToDdmmyyyy, isValidTrackName } from '#core/formats/dates.ts';
+import { parseLapSix } from '#core/formats/lap-six.ts';
+import { HEATS } from '#core/formats/six-lines.ts';
+import { importWarningText } from '#core/i18n/pt-BR-imports.ts';
+import { detectFormat, isGzip, SNIFF_BYTES } from '#core/imports/detect.ts';
+import { ImportReader, unsupported } from '#core/imports/importer.ts';
+import { localDay } from '#core/imports/local-time.ts';
 import {
   lapNumbering,
   lapSixText,
@@ -20,15 +20,15 @@ import {
   sessionFiles,
   sessionTrace,
   type SessionTrace,
-} from '../../../../core/imports/to-session';
-import type { ImportedFile, ImportWarning, LoggerLap } from '../../../../core/imports/trace';
-import { timeLaps } from '../../../../core/tracks/lap-timing';
-import { liesAcross } from '../../../../core/tracks/track-line';
-import type { BlobStore } from '../../blobs/blob-store';
-import type { Coordination } from '../../db/coordination';
-import type { DB } from '../../db/schema';
-import { bodyToFile } from '../../lib/body-to-file';
-import { nowIso } from '../../lib/tokens';
+} from '#core/imports/to-session.ts';
+import type { ImportedFile, ImportWarning, LoggerLap } from '#core/imports/trace.ts';
+import { timeLaps } from '#core/tracks/lap-timing.ts';
+import { liesAcross } from '#core/tracks/track-line.ts';
+import type { BlobStore } from '#server/blobs/blob-store.ts';
+import type { Coordination } from '#server/db/coordination.ts';
+import type { DB } from '#server/db/schema.ts';
+import { bodyToFile } from '#server/lib/body-to-file.ts';
+import { nowIso } from '#server/lib/tokens.ts';
 import type { SessionReceiver } from '../sessions/session-receiver.service';
 import { gpsColumnsKey, sessionKey } from '../sessions/session-files';
 import { findSession, type Viewer } from '../sessions/sessions.repository';
@@ -122,11 +122,16 @@ export function createImportsService(deps: {
     );
 
   async function collectionOf(owner: string): Promise<string> {
-    return (await findCollection(db, owner)) ?? ensureCollection(db, owner, `imp${randomBytes(6).toString('hex')}`, nowIso());
+    return (
+      (await findCollection(db, owner)) ?? ensureCollection(db, owner, `imp${randomBytes(6).toString('hex')}`, nowIso())
+    );
   }
 
   /** Receives the body into a temp file: size limit, MD5 and `onChunk` on the way. */
-  async function receiveBody(body: AsyncIterable<Uint8Array>, onChunk: (chunk: Uint8Array) => void): Promise<{ file: string; md5: string; size: number }> {
+  async function receiveBody(
+    body: AsyncIterable<Uint8Array>,
+    onChunk: (chunk: Uint8Array) => void,
+  ): Promise<{ file: string; md5: string; size: number }> {
     const file = await blobs.tempPath();
     const hash = createHash('md5');
     let size = 0;
@@ -143,7 +148,12 @@ export function createImportsService(deps: {
     }
     if (size === 0) {
       await fs.rm(file, { force: true });
-      throw new AppError('import/no-fix', 'The file is empty; nothing was stored.', undefined, 'O arquivo está vazio; nada foi gravado.');
+      throw new AppError(
+        'import/no-fix',
+        'The file is empty; nothing was stored.',
+        undefined,
+        'O arquivo está vazio; nada foi gravado.',
+      );
     }
     return { file, md5: hash.digest('hex'), size };
   }
@@ -175,9 +185,14 @@ export function createImportsService(deps: {
     for (const { file } of used) {
       if (!file.fileGate || file.loggerLaps.length) continue;
       const g = file.fileGate;
-      const ways = liesAcross(definition.line, g) ? [g, { a: g.b, b: g.a }].map((gate) => timeLaps(trace, gate).filter((l) => l.complete)) : [[], []];
+      const ways = liesAcross(definition.line, g)
+        ? [g, { a: g.b, b: g.a }].map((gate) => timeLaps(trace, gate).filter((l) => l.complete))
+        : [[], []];
       const best = ways[0]!.length >= ways[1]!.length ? ways[0]! : ways[1]!;
-      if (best.length) logger = logger.concat(best.map((l) => ({ seconds: Number(l.seconds.toFixed(3)), endMs: trace.timeMs[0]! + l.end.ms })));
+      if (best.length)
+        logger = logger.concat(
+          best.map((l) => ({ seconds: Number(l.seconds.toFixed(3)), endMs: trace.timeMs[0]! + l.end.ms })),
+        );
       else warnings.push({ code: 'fileLineUnused' });
     }
     const lapNumbers = lapNumbering(analysis.laps);
@@ -257,14 +272,22 @@ export function createImportsService(deps: {
       let kept = false;
       try {
         const before = await findImportFile(db, owner, received.md5);
-        if (before && (await findSession(db, before.session_id))) return { created: false, answer: storedAnswer(before.answer) };
+        if (before && (await findSession(db, before.session_id)))
+          return { created: false, answer: storedAnswer(before.answer) };
         check.end();
         const collection = await collectionOf(owner);
         const read = await workers.read(received.file, filename);
         if (read.kind === 'lap.six') {
           // The device's own laps for a gps.six already imported: kept as that session's lap.six.
           const { row, answer } = await attachLapSix(collection, read.text);
-          await receiver.receive({ deviceId: collection, owner, track: row.track, date: row.date, kind: 'lap', body: await fs.readFile(received.file) });
+          await receiver.receive({
+            deviceId: collection,
+            owner,
+            track: row.track,
+            date: row.date,
+            kind: 'lap',
+            body: await fs.readFile(received.file),
+          });
           const full: ImportAnswer = { ...answer, format: 'lap.six', replacedLaps: true };
           await recordRaw(owner, received, row.id, await putRaw(received, row.id), filename, 'lap.six', full);
           kept = true;
@@ -298,7 +321,13 @@ export function createImportsService(deps: {
           rawStored.catch(() => undefined); // awaited below
           let built: Awaited<ReturnType<typeof buildSession>>;
           try {
-            built = await buildSession({ collection, owner, track: trackName, date }, track.id, track.definition, [...others, { file, name: filename }], trace);
+            built = await buildSession(
+              { collection, owner, track: trackName, date },
+              track.id,
+              track.definition,
+              [...others, { file, name: filename }],
+              trace,
+            );
           } catch (err) {
             await rawStored.then((key) => blobs.delete(key)).catch(() => undefined);
             throw err;
@@ -348,7 +377,9 @@ export function createImportsService(deps: {
   /** The raw file, byte for byte, into the blob store; its key. */
   async function putRaw(received: { file: string; md5: string }, sessionId: string): Promise<string> {
     const key = `${sessionId}/.imports/${received.md5}`;
-    await blobs.putFile(key, received.file, 'application/octet-stream', { md5: Buffer.from(received.md5, 'hex').toString('base64') });
+    await blobs.putFile(key, received.file, 'application/octet-stream', {
+      md5: Buffer.from(received.md5, 'hex').toString('base64'),
+    });
     return key;
   }
 

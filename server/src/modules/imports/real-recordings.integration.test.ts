@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ImportAnswer } from '../../../../core/contracts/imports.contract';
-import type { SharedView } from '../../../../core/contracts/shares.contract';
-import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import type { ImportAnswer } from '#core/contracts/imports.contract.ts';
+import type { SharedView } from '#core/contracts/shares.contract.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 
 // Issue 35: every real recording in server/test/real-recordings imported through the HTTP API,
 // what Voltas gives set against what the logger itself gave (the tables come from each folder's
@@ -95,7 +95,9 @@ beforeAll(async () => {
     await rider.signIn(`piloto${k}@example.com`);
     const res = await rider.request(`/api/imports?filename=${encodeURIComponent(r.file)}`, {
       method: 'POST',
-      body: new Uint8Array(readFileSync(new URL(`../../../test/real-recordings/${r.folder}/${r.file}`, import.meta.url))),
+      body: new Uint8Array(
+        readFileSync(new URL(`../../../test/real-recordings/${r.folder}/${r.file}`, import.meta.url)),
+      ),
       headers: { 'content-type': 'application/octet-stream' },
     });
     const body = (await res.json()) as ImportAnswer;
@@ -132,16 +134,21 @@ for (const r of recordings) {
             expect(twin, `${seconds} s`).toBeDefined();
             expect(twin!.loggerSeconds).toBe(seconds);
           }
-          expect(Math.min(...r.flying.map((s) => Math.abs(s - answer().bestLapSeconds!)))).toBeLessThanOrEqual(r.tolerance);
+          expect(Math.min(...r.flying.map((s) => Math.abs(s - answer().bestLapSeconds!)))).toBeLessThanOrEqual(
+            r.tolerance,
+          );
         },
       );
 
     // `stopBug` names why this does not hold today.
-    (r.stopBug ? it.fails : it)('no lap holding a stop in the pits is a flying lap (none is over 1.5× the best)', () => {
-      const flying = answer().laps.filter((l) => l.kind === 'flying');
-      const best = Math.min(...flying.map((l) => l.seconds));
-      for (const l of flying) expect(l.seconds, `lap ${l.heat}${l.number}`).toBeLessThan(1.5 * best);
-    });
+    (r.stopBug ? it.fails : it)(
+      'no lap holding a stop in the pits is a flying lap (none is over 1.5× the best)',
+      () => {
+        const flying = answer().laps.filter((l) => l.kind === 'flying');
+        const best = Math.min(...flying.map((l) => l.seconds));
+        for (const l of flying) expect(l.seconds, `lap ${l.heat}${l.number}`).toBeLessThan(1.5 * best);
+      },
+    );
 
     it('one truth: the laps screen, the track analysis, a share link, ‘Minhas sessões’ and the records show the same best lap', async () => {
       const rider = riders.get(r.folder)!;
@@ -151,15 +158,21 @@ for (const r of recordings) {
       const laps = (await (await rider.request(`${at}/laps`)).json()) as { bestLapMs: number | null };
       const analysis = (await (await rider.request(`${at}/track-analysis`)).json()) as TrackAnalysisResponse;
       const listedBest = analysis.laps.find((l) => l.index === analysis.bestLap);
-      const mine = (await (await rider.request('/api/sessions')).json()) as { sessions: { track: string; date: string; bestLapMs: number | null }[] };
-      const records = (await (await rider.request('/api/sessions/records')).json()) as { records: { track: string; lapTimeMs: number }[] };
+      const mine = (await (await rider.request('/api/sessions')).json()) as {
+        sessions: { track: string; date: string; bestLapMs: number | null }[];
+      };
+      const records = (await (await rider.request('/api/sessions/records')).json()) as {
+        records: { track: string; lapTimeMs: number }[];
+      };
       const link = await rider.request('/api/shares', {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: server.baseUrl },
         body: JSON.stringify({ device, track, date }),
       });
       const url = ((await link.json()) as { url: string }).url;
-      const shared = (await (await fetch(`${server.baseUrl}/api/shared/${new URL(url).pathname.split('/').pop()}`)).json()) as SharedView;
+      const shared = (await (
+        await fetch(`${server.baseUrl}/api/shared/${new URL(url).pathname.split('/').pop()}`)
+      ).json()) as SharedView;
       const ms = expected === null ? null : Math.round(expected * 1000);
       expect(laps.bestLapMs).toBe(ms);
       expect(listedBest?.seconds ?? null).toBe(expected);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { WEAK_FIX_SATELLITES } from '../../../../core/analysis/gps-analysis';
-import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '../../../../core/formats/gps-columns';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { asWritten } from '../../../../core/formats/gps-six-write';
-import { readImport } from '../../../../core/imports/importer';
-import * as W from '../../../../core/imports/test-support/writers';
+import { WEAK_FIX_SATELLITES } from '#core/analysis/gps-analysis.ts';
+import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '#core/formats/gps-columns.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { asWritten } from '#core/formats/gps-six-write.ts';
+import { readImport } from '#core/imports/importer.ts';
+import * as W from '#core/imports/test-support/writers.ts';
 import {
   gpsSixText,
   lapNumbering,
@@ -14,13 +14,13 @@ import {
   sessionColumns,
   sessionFiles,
   sessionTrace,
-} from '../../../../core/imports/to-session';
-import { TraceBuilder, type ImportedTrace } from '../../../../core/imports/trace';
-import { haversineM } from '../../../../core/sim/geo';
-import { buildRacingLine, generateSession } from '../../../../core/sim/session-generator';
-import { gateAcross } from '../../../../core/tracks/gate';
-import { timeLaps, type TimedLap } from '../../../../core/tracks/lap-timing';
-import { loadTracks } from '../../lib/track-files';
+} from '#core/imports/to-session.ts';
+import { TraceBuilder, type ImportedTrace } from '#core/imports/trace.ts';
+import { haversineM } from '#core/sim/geo.ts';
+import { buildRacingLine, generateSession } from '#core/sim/session-generator.ts';
+import { gateAcross } from '#core/tracks/gate.ts';
+import { timeLaps, type TimedLap } from '#core/tracks/lap-timing.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 
 // An import's session columns are made a batch at a time from its trace (a long file is never held
 // twice whole). The plain form below, every column whole at once, is their oracle.
@@ -126,7 +126,8 @@ describe('an import’s session columns, a batch at a time', () => {
       const whole = plainColumns(raw, laps);
       let from = 0;
       for (const c of sessionColumns(trace, laps, lapNumbering(laps), size)) {
-        for (const k of GPS_COLUMN_KEYS) expect(Array.from(c[k].subarray(0, c.count)), k).toEqual(Array.from(whole[k].subarray(from, from + c.count)));
+        for (const k of GPS_COLUMN_KEYS)
+          expect(Array.from(c[k].subarray(0, c.count)), k).toEqual(Array.from(whole[k].subarray(from, from + c.count)));
         from += c.count;
       }
       expect(from).toBe(raw.count);
@@ -137,7 +138,10 @@ describe('an import’s session columns, a batch at a time', () => {
     const back = parseGpsSix(gpsSixText(sessionColumns(trace, laps, lapNumbering(laps), 500)));
     expect(back.problems).toEqual([]);
     const whole = plainColumns(raw, laps);
-    for (const k of GPS_COLUMN_KEYS) expect(Array.from(back.value[k].subarray(0, back.value.count)), k).toEqual(Array.from(whole[k].subarray(0, whole.count)));
+    for (const k of GPS_COLUMN_KEYS)
+      expect(Array.from(back.value[k].subarray(0, back.value.count)), k).toEqual(
+        Array.from(whole[k].subarray(0, whole.count)),
+      );
   });
 
   it('making the session trace again changes nothing; an empty trace has no batch', () => {
@@ -145,7 +149,8 @@ describe('an import’s session columns, a batch at a time', () => {
     sessionTrace(once); // in place
     const twice = copy(once);
     sessionTrace(twice);
-    for (const k of ['timeMs', 'lat', 'lon', 'speedKmh', 'satellites', 'leanDeg'] as const) expect(Array.from(twice[k]), k).toEqual(Array.from(once[k]));
+    for (const k of ['timeMs', 'lat', 'lon', 'speedKmh', 'satellites', 'leanDeg'] as const)
+      expect(Array.from(twice[k]), k).toEqual(Array.from(once[k]));
     expect(Array.from(once.speedKmh)).toEqual(Array.from(trace.speed));
     expect([...sessionColumns(sessionTrace(new TraceBuilder().trace()), [], new Map())]).toEqual([]);
   });
@@ -153,9 +158,18 @@ describe('an import’s session columns, a batch at a time', () => {
 
 describe('the same ride imported twice (issue 35)', () => {
   const day = { y: 2026, m: 11, d: 20 };
-  const ride = parseGpsSix(generateSession(interlagos, { seed: 5, hz: 10, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.3 }).gpsSix).value;
+  const ride = parseGpsSix(
+    generateSession(interlagos, { seed: 5, hz: 10, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.3 }).gpsSix,
+  ).value;
   const afternoon = parseGpsSix(
-    generateSession(interlagos, { seed: 6, hz: 10, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.3, startTimeMs: 17 * 3_600_000 }).gpsSix,
+    generateSession(interlagos, {
+      seed: 6,
+      hz: 10,
+      heats: 1,
+      lapsPerHeat: [3, 3],
+      gpsNoise: 0.3,
+      startTimeMs: 17 * 3_600_000,
+    }).gpsSix,
   ).value;
   const read = async (text: string, name: string) => {
     const r = await readImport([new TextEncoder().encode(text)], name);
@@ -167,7 +181,12 @@ describe('the same ride imported twice (issue 35)', () => {
     const out = new TraceBuilder();
     const t0 = Date.UTC(2026, 10, 20, 10);
     for (let k = Math.ceil(fromS * hz); k <= toS * hz; k++)
-      out.add({ timeMs: t0 + (k / hz) * 1000, lat: -23.7 + (30 * (k / hz)) / 111_195, lon: -46.69 + eastM / 101_900, speedKmh: 108 });
+      out.add({
+        timeMs: t0 + (k / hz) * 1000,
+        lat: -23.7 + (30 * (k / hz)) / 111_195,
+        lon: -46.69 + eastM / 101_900,
+        speedKmh: 108,
+      });
     return out.trace();
   };
 
@@ -201,7 +220,8 @@ describe('the same ride imported twice (issue 35)', () => {
     // Rows written while standing still are no richer.
     const standing = new TraceBuilder();
     for (let k = 0; k <= 600; k++) standing.add({ timeMs: phone.timeMs[k]!, lat: phone.lat[k]!, lon: phone.lon[k]! });
-    for (let k = 1; k <= 6000; k++) standing.add({ timeMs: phone.timeMs[600]! + k * 100, lat: phone.lat[600]!, lon: phone.lon[600]! });
+    for (let k = 1; k <= 6000; k++)
+      standing.add({ timeMs: phone.timeMs[600]! + k * 100, lat: phone.lat[600]!, lon: phone.lon[600]! });
     expect(ridingFixes(standing.trace())).toBe(ridingFixes(phone));
     expect(
       sessionFiles([
@@ -218,7 +238,10 @@ describe('the same ride imported twice (issue 35)', () => {
   });
 
   it('morning and afternoon are two recordings, both kept whole, in time order', async () => {
-    const [morning, later] = [await read(W.writeGpx(ride, day), 'manha.gpx'), await read(W.writeVbo(afternoon, day), 'tarde.vbo')];
+    const [morning, later] = [
+      await read(W.writeGpx(ride, day), 'manha.gpx'),
+      await read(W.writeVbo(afternoon, day), 'tarde.vbo'),
+    ];
     expect(sameRecording(later.trace, morning.trace)).toBe(false);
     expect(sessionFiles([morning, later]).repeats).toEqual([undefined, undefined]);
     const merged = mergeTraces([later.trace, morning.trace]);

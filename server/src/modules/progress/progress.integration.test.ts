@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompareResponse, CornerProgress, PersonalBest, ProgressResponse } from '../../../../core/contracts/progress.contract';
-import type { MySessions } from '../../../../core/contracts/sessions.contract';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { writeGpx } from '../../../../core/imports/test-support/writers';
-import { lapFigures } from '../../../../core/laps/lap-math';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { loadTracks } from '../../lib/track-files';
-import { addDevice, put, readEvents } from '../../../test/fixtures';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import type {
+  CompareResponse,
+  CornerProgress,
+  PersonalBest,
+  ProgressResponse,
+} from '#core/contracts/progress.contract.ts';
+import type { MySessions } from '#core/contracts/sessions.contract.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { writeGpx } from '#core/imports/test-support/writers.ts';
+import { lapFigures } from '#core/laps/lap-math.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { addDevice, put, readEvents } from '#test/fixtures.ts';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 
 // A rider's history through the API: personal bests across devices and imports, progress by day,
 // corners between two days, two laps of different days compared, and a new record announced live.
@@ -22,9 +27,18 @@ const curitiba = tracks.find((t) => t.name === 'Curitiba')!;
 // Three track days on Ana's bike at Interlagos, a little faster each time; then a fourth day from
 // another logger (imported), faster still.
 const days = [
-  { date: '05092026', gen: generateSession(interlagos, { seed: 41, heats: 2, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill: 0.88 }) },
-  { date: '03102026', gen: generateSession(interlagos, { seed: 42, heats: 2, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill: 0.91 }) },
-  { date: '07112026', gen: generateSession(interlagos, { seed: 43, heats: 2, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill: 0.94 }) },
+  {
+    date: '05092026',
+    gen: generateSession(interlagos, { seed: 41, heats: 2, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill: 0.88 }),
+  },
+  {
+    date: '03102026',
+    gen: generateSession(interlagos, { seed: 42, heats: 2, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill: 0.91 }),
+  },
+  {
+    date: '07112026',
+    gen: generateSession(interlagos, { seed: 43, heats: 2, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill: 0.94 }),
+  },
 ];
 const imported = generateSession(interlagos, { seed: 44, heats: 1, lapsPerHeat: [5, 5], gpsNoise: 0.2, skill: 0.99 });
 let importedAt = { device: '', track: '', date: '' };
@@ -44,8 +58,12 @@ beforeAll(async () => {
   importedAt = ((await res.json()) as { session: typeof importedAt }).session;
   expect(importedAt.track).toBe('Interlagos');
   for (const { date, gen } of days) {
-    expect((await put(server, `/api/device/v1/sessions/Interlagos/${date}/lap.six`, token, gen.lapSix)).status).toBeLessThan(300);
-    expect((await put(server, `/api/device/v1/sessions/Interlagos/${date}/gps.six`, token, gen.gpsSix)).status).toBeLessThan(300);
+    expect(
+      (await put(server, `/api/device/v1/sessions/Interlagos/${date}/lap.six`, token, gen.lapSix)).status,
+    ).toBeLessThan(300);
+    expect(
+      (await put(server, `/api/device/v1/sessions/Interlagos/${date}/gps.six`, token, gen.gpsSix)).status,
+    ).toBeLessThan(300);
   }
 });
 afterAll(async () => {
@@ -75,7 +93,11 @@ describe('personal bests and progress', () => {
   it('a session that arrives is analysed in the background: its ideal lap is in the list without anyone opening it', async () => {
     // Nobody has read these sessions' analyses: the uploads alone set their ideal laps going.
     await expect
-      .poll(async () => (await get<MySessions>(ana, '/api/sessions?track=Interlagos')).body.sessions.map((s) => s.idealLapMs), { timeout: 10_000 })
+      .poll(
+        async () =>
+          (await get<MySessions>(ana, '/api/sessions?track=Interlagos')).body.sessions.map((s) => s.idealLapMs),
+        { timeout: 10_000 },
+      )
       .not.toContain(null);
   });
 
@@ -93,7 +115,10 @@ describe('personal bests and progress', () => {
       });
       expect(f.consistencyMs).not.toBeNull();
       // The ideal lap is the track analysis's (the best piece between corners of every flying lap).
-      const analysis = await get<{ idealLapSeconds: number }>(ana, `/api/devices/000000000071/sessions/Interlagos/${date}/track-analysis`);
+      const analysis = await get<{ idealLapSeconds: number }>(
+        ana,
+        `/api/devices/000000000071/sessions/Interlagos/${date}/track-analysis`,
+      );
       expect(body.days[k]!.idealLapMs).toBe(Math.round(analysis.body.idealLapSeconds * 1000));
       expect(body.days[k]!.idealLapMs!).toBeLessThanOrEqual(body.days[k]!.bestLapMs! + 500);
     }
@@ -107,7 +132,10 @@ describe('personal bests and progress', () => {
   });
 
   it('the corners that improved most and least between two chosen days', async () => {
-    const { status, body } = await get<CornerProgress>(ana, '/api/sessions/progress/corners?track=Interlagos&from=05092026&to=07112026');
+    const { status, body } = await get<CornerProgress>(
+      ana,
+      '/api/sessions/progress/corners?track=Interlagos&from=05092026&to=07112026',
+    );
     expect(status).toBe(200);
     expect(body.corners.length).toBeGreaterThan(5);
     const gains = body.corners.filter((c) => c.gainSeconds !== null);
@@ -120,16 +148,24 @@ describe('personal bests and progress', () => {
     }
     // Faster rider, faster corners: most of them gained.
     expect(gains.filter((c) => c.gainSeconds! > 0).length).toBeGreaterThan(gains.length / 2);
-    expect((await get(ana, '/api/sessions/progress/corners?track=Interlagos&from=01012026&to=07112026')).status).toBe(404);
-    expect((await get(bia, '/api/sessions/progress/corners?track=Interlagos&from=05092026&to=07112026')).status).toBe(404);
+    expect((await get(ana, '/api/sessions/progress/corners?track=Interlagos&from=01012026&to=07112026')).status).toBe(
+      404,
+    );
+    expect((await get(bia, '/api/sessions/progress/corners?track=Interlagos&from=05092026&to=07112026')).status).toBe(
+      404,
+    );
   });
 });
 
 describe('comparing laps across days', () => {
-  const q = (extra: string) => `/api/sessions/compare?device=000000000071&track=Interlagos&date=05092026&lap=A2&${extra}`;
+  const q = (extra: string) =>
+    `/api/sessions/compare?device=000000000071&track=Interlagos&date=05092026&lap=A2&${extra}`;
 
   it('any two laps of the rider at one track: speed, lean and delta against position, corners and losses', async () => {
-    const { status, body } = await get<CompareResponse>(ana, q('reference=lap&refDevice=000000000071&refTrack=Interlagos&refDate=07112026&refLap=B2'));
+    const { status, body } = await get<CompareResponse>(
+      ana,
+      q('reference=lap&refDevice=000000000071&refTrack=Interlagos&refDate=07112026&refLap=B2'),
+    );
     expect(status).toBe(200);
     expect(body.lap).toMatchObject({ date: '05092026', heat: 'A', number: 2, device: '000000000071', shared: false });
     expect(body.reference).toMatchObject({ date: '07112026', heat: 'B', number: 2 });
@@ -155,18 +191,33 @@ describe('comparing laps across days', () => {
   });
 
   it('refuses what cannot be compared, and what is not the caller’s', async () => {
-    expect((await get(ana, q('reference=lap&refDevice=000000000071&refTrack=Interlagos&refDate=07112026&refLap=A99'))).status).toBe(404);
+    expect(
+      (await get(ana, q('reference=lap&refDevice=000000000071&refTrack=Interlagos&refDate=07112026&refLap=A99')))
+        .status,
+    ).toBe(404);
     expect((await get(ana, q('reference=lap'))).status).toBe(400);
     expect((await get(ana, q('reference=share'))).status).toBe(400);
-    expect((await get(ana, '/api/sessions/compare?device=000000000071&track=Interlagos&date=05092026&lap=Z2&reference=record')).status).toBe(400);
+    expect(
+      (
+        await get(
+          ana,
+          '/api/sessions/compare?device=000000000071&track=Interlagos&date=05092026&lap=Z2&reference=record',
+        )
+      ).status,
+    ).toBe(400);
     // Bia may not read Ana's laps, as either side.
     expect((await get(bia, q('reference=record'))).status).toBe(404);
-    expect((await get(bia, q('reference=lap&refDevice=000000000071&refTrack=Interlagos&refDate=07112026&refLap=B2'))).status).toBe(404);
+    expect(
+      (await get(bia, q('reference=lap&refDevice=000000000071&refTrack=Interlagos&refDate=07112026&refLap=B2'))).status,
+    ).toBe(404);
     // Another track: Curitiba's session against Interlagos's is 422, in Portuguese too.
     const gen = generateSession(curitiba, { seed: 45, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2 });
     await put(server, '/api/device/v1/sessions/Curitiba/12112026/lap.six', token, gen.lapSix);
     await put(server, '/api/device/v1/sessions/Curitiba/12112026/gps.six', token, gen.gpsSix);
-    const res = await get<{ code: string; mensagem: string }>(ana, q('reference=lap&refDevice=000000000071&refTrack=Curitiba&refDate=12112026&refLap=A1'));
+    const res = await get<{ code: string; mensagem: string }>(
+      ana,
+      q('reference=lap&refDevice=000000000071&refTrack=Curitiba&refDate=12112026&refLap=A1'),
+    );
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('track/different-tracks');
     expect(res.body.mensagem).toMatch(/pistas/);
@@ -185,7 +236,9 @@ describe('a new personal best, live', () => {
     await put(server, '/api/device/v1/sessions/Interlagos/22112026/lap.six', token, slow.lapSix);
     // Then one faster than the record.
     const fast = generateSession(interlagos, { seed: 47, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2, skill: 1.05 });
-    const record = (await get<{ records: PersonalBest[] }>(ana, '/api/sessions/records')).body.records.find((r) => r.track === 'Interlagos')!;
+    const record = (await get<{ records: PersonalBest[] }>(ana, '/api/sessions/records')).body.records.find(
+      (r) => r.track === 'Interlagos',
+    )!;
     expect(lapFigures(fast.laps).bestLapMs!).toBeLessThan(record.lapTimeMs);
     await put(server, '/api/device/v1/sessions/Interlagos/23112026/lap.six', token, fast.lapSix);
     // After the analysis job (pg-boss polls each second): up to 15 s on a busy machine.
@@ -205,7 +258,9 @@ describe('a new personal best, live', () => {
     expect(chefeText).not.toContain('personalBest');
     stop.abort();
     // And the record is the new lap now.
-    const now = (await get<{ records: PersonalBest[] }>(ana, '/api/sessions/records')).body.records.find((r) => r.track === 'Interlagos')!;
+    const now = (await get<{ records: PersonalBest[] }>(ana, '/api/sessions/records')).body.records.find(
+      (r) => r.track === 'Interlagos',
+    )!;
     expect(now).toMatchObject({ date: '23112026', lapTimeMs: lapFigures(fast.laps).bestLapMs });
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../../../core/contracts/common.contract';
+import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import {
   compareQuerySchema,
   compareResponseSchema,
@@ -9,11 +9,18 @@ import {
   personalBestsResponseSchema,
   progressQuerySchema,
   progressResponseSchema,
-} from '../../../../core/contracts/progress.contract';
+} from '#core/contracts/progress.contract.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { ProgressService } from './progress.service';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 422: apiErrorSchema, 429: apiErrorSchema };
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+  422: apiErrorSchema,
+  429: apiErrorSchema,
+};
 
 export async function progressRoutes(app: FastifyInstance, opts: { progress: ProgressService; demoDeviceId: string }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -52,7 +59,8 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
       config: { access: 'rider', heavyRead: true },
       schema: {
         tags: ['progress'],
-        summary: 'Each corner’s best time on two of the caller’s days at a track, and the corners that improved most and least',
+        summary:
+          'Each corner’s best time on two of the caller’s days at a track, and the corners that improved most and least',
         querystring: cornerProgressQuerySchema,
         response: { 200: cornerProgressResponseSchema, ...errors },
       },

@@ -1,7 +1,12 @@
 import type { z } from 'zod';
-import type { compareQuerySchema, CornerProgress, PersonalBest, ProgressResponse } from '../../../../core/contracts/progress.contract';
-import { AppError } from '../../../../core/errors';
-import type { LapFigures } from '../../../../core/laps/lap-math';
+import type {
+  compareQuerySchema,
+  CornerProgress,
+  PersonalBest,
+  ProgressResponse,
+} from '#core/contracts/progress.contract.ts';
+import { AppError } from '#core/errors.ts';
+import type { LapFigures } from '#core/laps/lap-math.ts';
 import { circuitKey } from '../sessions/circuits';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { Viewer } from '../sessions/sessions.repository';
@@ -12,7 +17,9 @@ type OwnSession = Awaited<ReturnType<SessionReader['ownFigures']>>[number];
 
 /** The faster of two sessions' best laps (the earlier day on a tie: a record is whoever rode it first). */
 const faster = (a: OwnSession | undefined, b: OwnSession) =>
-  b.figures.bestLapMs !== null && (!a || a.figures.bestLapMs === null || b.figures.bestLapMs < a.figures.bestLapMs) ? b : a;
+  b.figures.bestLapMs !== null && (!a || a.figures.bestLapMs === null || b.figures.bestLapMs < a.figures.bestLapMs)
+    ? b
+    : a;
 
 /** The names the sessions carry, once each, in order. */
 const namesOf = (sessions: readonly OwnSession[]) => [...new Set(sessions.map((s) => s.track))].sort();
@@ -49,7 +56,9 @@ export function createProgressService(deps: { reader: SessionReader; tracks: Tra
       const pick = faster(best.get(key), s);
       if (pick) best.set(key, pick);
     }
-    return [...best.entries()].map(([key, s]) => recordOf(s, namesOf(all.get(key)!))).sort((a, b) => a.circuit.name.localeCompare(b.circuit.name));
+    return [...best.entries()]
+      .map(([key, s]) => recordOf(s, namesOf(all.get(key)!)))
+      .sort((a, b) => a.circuit.name.localeCompare(b.circuit.name));
   }
 
   /** One session per day at the circuit a track name stands for: the one with the day's best lap; and every name there. */
@@ -122,7 +131,12 @@ export function createProgressService(deps: { reader: SessionReader; tracks: Tra
     },
 
     async compare(viewer: Viewer, q: z.infer<typeof compareQuerySchema>) {
-      const lap: LapAt = { viewer, address: { device: q.device, track: q.track, date: q.date }, lap: q.lap, shared: false };
+      const lap: LapAt = {
+        viewer,
+        address: { device: q.device, track: q.track, date: q.date },
+        lap: q.lap,
+        shared: false,
+      };
       let reference: LapAt;
       if (q.reference === 'record') {
         const [record] = await personalBests(viewer.email, q.track);
@@ -135,7 +149,8 @@ export function createProgressService(deps: { reader: SessionReader; tracks: Tra
         };
       } else if (q.reference === 'share') {
         const share = await deps.shares.open(q.share!);
-        if (share.lap && q.refLap && q.refLap !== share.lap) throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
+        if (share.lap && q.refLap && q.refLap !== share.lap)
+          throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
         let key = share.lap ?? q.refLap;
         if (key === undefined) {
           const best = await deps.tracks.sharedLap(share.address, undefined);
@@ -143,7 +158,12 @@ export function createProgressService(deps: { reader: SessionReader; tracks: Tra
         }
         reference = { viewer: SYSTEM, address: share.address, lap: key, shared: true };
       } else {
-        reference = { viewer, address: { device: q.refDevice!, track: q.refTrack!, date: q.refDate! }, lap: q.refLap!, shared: false };
+        reference = {
+          viewer,
+          address: { device: q.refDevice!, track: q.refTrack!, date: q.refDate! },
+          lap: q.refLap!,
+          shared: false,
+        };
       }
       return deps.tracks.compare(lap, reference);
     },

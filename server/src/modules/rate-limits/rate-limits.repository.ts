@@ -1,11 +1,16 @@
 import { sql, type Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
+import type { DB } from '#server/db/schema.ts';
 
 /**
  * One hit on `key` in a fixed window of `windowMs` opened by its first hit: one upsert that both
  * SQLite and PostgreSQL run. Returns the hits so far and when the window closes (epoch ms).
  */
-export async function recordHit(db: Kysely<DB>, key: string, windowMs: number, now: number): Promise<{ hits: number; resetAt: number }> {
+export async function recordHit(
+  db: Kysely<DB>,
+  key: string,
+  windowMs: number,
+  now: number,
+): Promise<{ hits: number; resetAt: number }> {
   const resetAt = now + windowMs;
   const row = await db
     .insertInto('rate_limits')
@@ -22,7 +27,11 @@ export async function recordHit(db: Kysely<DB>, key: string, windowMs: number, n
 }
 
 /** The hits of `key`'s open window, if one is open. */
-export async function readHits(db: Kysely<DB>, key: string, now: number): Promise<{ hits: number; resetAt: number } | undefined> {
+export async function readHits(
+  db: Kysely<DB>,
+  key: string,
+  now: number,
+): Promise<{ hits: number; resetAt: number } | undefined> {
   const row = await db.selectFrom('rate_limits').select(['hits', 'reset_at']).where('key', '=', key).executeTakeFirst();
   return row && Number(row.reset_at) > now ? { hits: Number(row.hits), resetAt: Number(row.reset_at) } : undefined;
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
+import type { DB } from '#server/db/schema.ts';
 import { deleteClosedWindows, readHits, recordHit } from './rate-limits.repository';
 
 /** Hit counters in the database, shared by every instance (the rate-limit plugin's store uses them). */

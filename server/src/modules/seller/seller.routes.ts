@@ -1,8 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { adminDeviceSchema, buyerSchema, ownerChangeResponseSchema, sellDeviceSchema } from '../../../../core/contracts/admin.contract';
-import { apiErrorSchema } from '../../../../core/contracts/common.contract';
+import {
+  adminDeviceSchema,
+  buyerSchema,
+  ownerChangeResponseSchema,
+  sellDeviceSchema,
+} from '#core/contracts/admin.contract.ts';
+import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import type { SellerService } from './seller.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
@@ -13,7 +18,10 @@ export async function sellerRoutes(app: FastifyInstance, opts: { seller: SellerS
   const tags = ['seller'];
   r.get(
     '/api/seller/buyers',
-    { config: { access: 'seller' }, schema: { tags, summary: 'My buyers (userSeller = me)', response: { 200: z.array(buyerSchema), ...errors } } },
+    {
+      config: { access: 'seller' },
+      schema: { tags, summary: 'My buyers (userSeller = me)', response: { 200: z.array(buyerSchema), ...errors } },
+    },
     (req) => opts.seller.buyers(req.identity!.email),
   );
   r.get(
@@ -39,6 +47,10 @@ export async function sellerRoutes(app: FastifyInstance, opts: { seller: SellerS
         response: { 200: ownerChangeResponseSchema, ...errors },
       },
     },
-    async (req) => ({ ok: true as const, id: req.body.deviceId, token: await opts.seller.sell(req.identity!.email, req.body.buyer, req.body.deviceId) }),
+    async (req) => ({
+      ok: true as const,
+      id: req.body.deviceId,
+      token: await opts.seller.sell(req.identity!.email, req.body.buyer, req.body.deviceId),
+    }),
   );
 }

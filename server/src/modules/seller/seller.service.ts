@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { AppError } from '../../../../core/errors';
-import type { DB } from '../../db/schema';
-import { inTransaction } from '../../db/transaction';
-import { hashToken, newToken } from '../../lib/tokens';
+import { AppError } from '#core/errors.ts';
+import type { DB } from '#server/db/schema.ts';
+import { inTransaction } from '#server/db/transaction.ts';
+import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { recordAudit } from '../audit/audit.repository';
 import { listDevices, listUsersWithHardware } from '../admin/admin.repository';
-import { refuseDemoDevice } from '../../lib/demo-accounts';
+import { refuseDemoDevice } from '#server/lib/demo-accounts.ts';
 import { findDevice, setDeviceOwner } from '../devices/devices.repository';
 import { findUser } from '../users/users.repository';
 
@@ -27,7 +27,8 @@ export function createSellerService(deps: { db: Kysely<DB>; companyAccount: stri
       refuseDemoDevice(deviceId);
       return inTransaction(db, async (trx) => {
         const user = await findUser(trx, buyer);
-        if (!user || user.user_seller !== seller) throw new AppError('storage/unauthorized', `${buyer} is not one of your buyers.`);
+        if (!user || user.user_seller !== seller)
+          throw new AppError('storage/unauthorized', `${buyer} is not one of your buyers.`);
         const device = await findDevice(trx, deviceId);
         if (!device || device.seller_email !== seller || device.owner_email !== deps.companyAccount) {
           throw new AppError('storage/unauthorized', `Device ${deviceId} is not in your stock.`);

@@ -1,11 +1,11 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { loadTracks } from '../../lib/track-files';
-import { addDevice, put, readEvents } from '../../../test/fixtures';
+import { decodeGpsColumns } from '#core/formats/gps-columns-codec.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { addDevice, put, readEvents } from '#test/fixtures.ts';
 import { gpsColumnsKey } from './session-files';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
 
 let server: TestServer;
 let rider: Browser;
@@ -51,7 +51,11 @@ describe('analytics reads', () => {
   it('columns stored in an older encoding (before an upgrade) are rebuilt from gps.six on their first read', async () => {
     await server.receiver.drain();
     const id = '000000000010/Curitiba/21112026';
-    const row = await server.database.db.selectFrom('lap_sessions').select('gps_md5').where('id', '=', id).executeTakeFirstOrThrow();
+    const row = await server.database.db
+      .selectFrom('lap_sessions')
+      .select('gps_md5')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
     const key = gpsColumnsKey(id, row.gps_md5);
     const old = new Uint8Array(gunzipSync((await server.blobs.get(key))!));
     old.set(Buffer.from('VGC2'), 0); // what the previous release wrote
@@ -81,20 +85,28 @@ describe('analytics reads', () => {
     await server.receiver.drain();
     await put(server, '/api/device/v1/sessions/Curitiba/21112026/gps.six', token, session.gpsSix);
     await server.receiver.drain();
-    expect(decodeGpsColumns(new Uint8Array(await (await rider.request(`${base}/gps.bin`)).arrayBuffer())).count).toBe(session.sampleCount);
+    expect(decodeGpsColumns(new Uint8Array(await (await rider.request(`${base}/gps.bin`)).arrayBuffer())).count).toBe(
+      session.sampleCount,
+    );
   });
 
   it('reports the analysis figures (what the spec only logged)', async () => {
     const res = await rider.json(`${base}/analysis`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ topSpeedKmh: session.topSpeedKmh, maxLeanLeftDeg: session.maxLeanLeftDeg, maxLeanRightDeg: session.maxLeanRightDeg });
+    expect(res.body).toMatchObject({
+      topSpeedKmh: session.topSpeedKmh,
+      maxLeanLeftDeg: session.maxLeanLeftDeg,
+      maxLeanRightDeg: session.maxLeanRightDeg,
+    });
     expect(res.body.laps).toHaveLength(session.laps.length);
   });
 
   it('exports CSV, GPX and the raw files, for the session or one lap', async () => {
     const csv = await rider.request(`${base}/export/csv?heat=A&lap=1`);
     expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
-    expect(csv.headers.get('content-disposition')).toMatch(/attachment; filename="000000000010_Curitiba_21112026_A1.csv"/);
+    expect(csv.headers.get('content-disposition')).toMatch(
+      /attachment; filename="000000000010_Curitiba_21112026_A1.csv"/,
+    );
     const text = await csv.text();
     expect(text.split('\r\n')[0]).toBe('Time,Latitude,Longitude,Speed (KPH),Lap,Lean Angle,Satellites,Heat');
     expect(
@@ -116,7 +128,8 @@ describe('analytics reads', () => {
   it('another rider gets none of it', async () => {
     const other = new Browser(server.baseUrl);
     await other.signIn('b@example.com');
-    for (const path of ['gps.bin', 'analysis', 'export/csv', 'export/gps.six']) expect((await other.request(`${base}/${path}`)).status).toBe(404);
+    for (const path of ['gps.bin', 'analysis', 'export/csv', 'export/gps.six'])
+      expect((await other.request(`${base}/${path}`)).status).toBe(404);
   });
 });
 
@@ -125,7 +138,8 @@ describe('live updates', () => {
     const other = new Browser(server.baseUrl);
     await other.signIn('b@example.com');
     const controller = new AbortController();
-    const open = (b: Browser) => fetch(`${server.baseUrl}/api/events`, { headers: { cookie: b.cookieHeader() }, signal: controller.signal });
+    const open = (b: Browser) =>
+      fetch(`${server.baseUrl}/api/events`, { headers: { cookie: b.cookieHeader() }, signal: controller.signal });
     const mine = await open(rider);
     const theirs = await open(other);
     expect(mine.headers.get('content-type')).toMatch(/text\/event-stream/);
@@ -137,6 +151,11 @@ describe('live updates', () => {
     expect(text).toContain('"track":"Interlagos"');
     expect(await pendingOther).not.toContain('event: session');
     controller.abort();
-    expect((await rider.json('/api/sessions/latest')).body).toMatchObject({ device: '000000000010', track: 'Interlagos', date: '22112026', demo: false });
+    expect((await rider.json('/api/sessions/latest')).body).toMatchObject({
+      device: '000000000010',
+      track: 'Interlagos',
+      date: '22112026',
+      demo: false,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { Circuit } from '../../../../core/contracts/sessions.contract';
+import type { Circuit } from '#core/contracts/sessions.contract.ts';
 
 /** A session's name for its track and the track Voltas identified it at (null: not yet). */
 export interface NamedAt {
@@ -17,9 +17,13 @@ export const circuitKey = (c: Circuit) => (c.id === null ? `name:${c.name}` : `i
  */
 export function circuitOf(known: readonly NamedAt[]): (row: NamedAt) => Circuit {
   const byName = new Map<string, Circuit>();
-  for (const k of known) if (k.circuit_id !== null && !byName.has(k.track)) byName.set(k.track, { id: k.circuit_id, name: k.circuit_name ?? k.track });
+  for (const k of known)
+    if (k.circuit_id !== null && !byName.has(k.track))
+      byName.set(k.track, { id: k.circuit_id, name: k.circuit_name ?? k.track });
   return (row) =>
-    row.circuit_id !== null ? { id: row.circuit_id, name: row.circuit_name ?? row.track } : (byName.get(row.track) ?? { id: null, name: row.track });
+    row.circuit_id !== null
+      ? { id: row.circuit_id, name: row.circuit_name ?? row.track }
+      : (byName.get(row.track) ?? { id: null, name: row.track });
 }
 
 /** Every circuit of the rider's, by name, with the names its sessions carry. */
@@ -32,5 +36,7 @@ export function circuitList(known: readonly NamedAt[]): (Circuit & { tracks: str
     if (!entry.tracks.includes(k.track)) entry.tracks.push(k.track);
     byKey.set(circuitKey(c), entry);
   }
-  return [...byKey.values()].map((c) => ({ ...c, tracks: c.tracks.sort() })).sort((a, b) => a.name.localeCompare(b.name));
+  return [...byKey.values()]
+    .map((c) => ({ ...c, tracks: c.tracks.sort() }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }

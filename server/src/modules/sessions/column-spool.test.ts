@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeGpsColumns, encodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
-import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '../../../../core/formats/gps-columns';
-import { LocalBlobStore } from '../../blobs/local-blob-store';
+import { decodeGpsColumns, encodeGpsColumns } from '#core/formats/gps-columns-codec.ts';
+import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '#core/formats/gps-columns.ts';
+import { LocalBlobStore } from '#server/blobs/local-blob-store.ts';
 import { ColumnSpool, SPOOL_BATCH } from './column-spool';
 
 /** Decimals as a six file holds them (stored scaled), or any doubles (stored as they are). */
@@ -29,7 +29,8 @@ function columns(count: number, seed: number, decimals = false): GpsColumns {
   }
   c.count = count;
   if (decimals) {
-    const round = (a: Float64Array, places: number) => a.forEach((v, i) => (a[i] = Math.round(v * 10 ** places) / 10 ** places));
+    const round = (a: Float64Array, places: number) =>
+      a.forEach((v, i) => (a[i] = Math.round(v * 10 ** places) / 10 ** places));
     round(c.lat, 7);
     round(c.lon, 7);
     for (const k of ['speed', 'roll', 'leanFiltered'] as const) round(c[k], 1);

@@ -4,10 +4,10 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gzip as gzipCallback } from 'node:zlib';
-import { CODEC_BLOCK, CODEC_COLUMNS, encodeBlock, encodeHeader, ScaleFinder } from '../../../../core/formats/gps-columns-codec';
-import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumnKey, type GpsColumns } from '../../../../core/formats/gps-columns';
-import { GpsSixStream, type GpsStreamSummary } from '../../../../core/formats/gps-six-stream';
-import type { BlobMetadata, BlobStore } from '../../blobs/blob-store';
+import { CODEC_BLOCK, CODEC_COLUMNS, encodeBlock, encodeHeader, ScaleFinder } from '#core/formats/gps-columns-codec.ts';
+import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumnKey, type GpsColumns } from '#core/formats/gps-columns.ts';
+import { GpsSixStream, type GpsStreamSummary } from '#core/formats/gps-six-stream.ts';
+import type { BlobMetadata, BlobStore } from '#server/blobs/blob-store.ts';
 import { isUtf8 } from 'node:buffer';
 
 const gzip = promisify(gzipCallback);
@@ -20,7 +20,8 @@ const NATIVE_WIDTH = CODEC_COLUMNS.map((k) => parsedShape[k].BYTES_PER_ELEMENT);
 
 /** A batch of one column's values as codec blocks (every block full but a column's last). */
 function* blocks(values: GpsColumns[GpsColumnKey], scale: number): Generator<Uint8Array> {
-  for (let from = 0; from < values.length; from += CODEC_BLOCK) yield encodeBlock(values.subarray(from, from + CODEC_BLOCK), scale);
+  for (let from = 0; from < values.length; from += CODEC_BLOCK)
+    yield encodeBlock(values.subarray(from, from + CODEC_BLOCK), scale);
 }
 
 /** The first `count` values of a column as bytes, without copying. */
@@ -52,7 +53,8 @@ export class ColumnSpool {
     let from = 0;
     while (from < c.count) {
       const n = Math.min(c.count - from, SPOOL_BATCH - this.batch.count);
-      for (const k of GPS_COLUMN_KEYS) (this.batch[k] as Float64Array).set((c[k] as Float64Array).subarray(from, from + n), this.batch.count);
+      for (const k of GPS_COLUMN_KEYS)
+        (this.batch[k] as Float64Array).set((c[k] as Float64Array).subarray(from, from + n), this.batch.count);
       this.scales.add(this.batch, this.batch.count, this.batch.count + n);
       this.batch.count += n;
       this.total += n;
@@ -101,7 +103,9 @@ export class ColumnSpool {
     if (this.fd === undefined) {
       const parts: Uint8Array[] = [];
       for await (const part of this.encoded()) parts.push(part);
-      return blobs.put(key, await gzip(Buffer.concat(parts), { level: 6 }), 'application/octet-stream', { durable: false });
+      return blobs.put(key, await gzip(Buffer.concat(parts), { level: 6 }), 'application/octet-stream', {
+        durable: false,
+      });
     }
     const file = await blobs.tempPath();
     const md5 = createHash('md5');
@@ -112,7 +116,12 @@ export class ColumnSpool {
       },
     });
     try {
-      await pipeline(Readable.from(this.encoded(), { highWaterMark: 1 }), createGzip({ level: 6 }), hashing, createWriteStream(file, { mode: 0o600 }));
+      await pipeline(
+        Readable.from(this.encoded(), { highWaterMark: 1 }),
+        createGzip({ level: 6 }),
+        hashing,
+        createWriteStream(file, { mode: 0o600 }),
+      );
     } catch (err) {
       await fs.rm(file, { force: true });
       throw err;
@@ -131,7 +140,11 @@ export class ColumnSpool {
 }
 
 /** Parses a stored gps.six as a stream (bounded memory), its columns into `spool` when given. */
-export async function parseStoredGps(blobs: BlobStore, key: string, spool?: ColumnSpool): Promise<GpsStreamSummary | undefined> {
+export async function parseStoredGps(
+  blobs: BlobStore,
+  key: string,
+  spool?: ColumnSpool,
+): Promise<GpsStreamSummary | undefined> {
   const src = await blobs.getStream(key);
   if (!src) return undefined;
   const parser = new GpsSixStream(spool ? (c) => spool.add(c) : undefined, isUtf8);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../../../../core/errors';
+import { AppError } from '#core/errors.ts';
 import type { SessionReader } from './session-reader.service';
 import type { Viewer } from './sessions.repository';
 

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PersonalBest, ProgressResponse } from '../../../../core/contracts/progress.contract';
-import type { LapsResponse, MySessions } from '../../../../core/contracts/sessions.contract';
-import type { SharedView } from '../../../../core/contracts/shares.contract';
-import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { msToLapTimeRaw, serializeLapSix, type Lap } from '../../../../core/formats/lap-six';
-import { writeGpx } from '../../../../core/imports/test-support/writers';
-import { lapFigures } from '../../../../core/laps/lap-math';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { loadTracks } from '../../lib/track-files';
-import { addDevice, put, readEvents } from '../../../test/fixtures';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
+import type { PersonalBest, ProgressResponse } from '#core/contracts/progress.contract.ts';
+import type { LapsResponse, MySessions } from '#core/contracts/sessions.contract.ts';
+import type { SharedView } from '#core/contracts/shares.contract.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { msToLapTimeRaw, serializeLapSix, type Lap } from '#core/formats/lap-six.ts';
+import { writeGpx } from '#core/imports/test-support/writers.ts';
+import { lapFigures } from '#core/laps/lap-math.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { addDevice, put, readEvents } from '#test/fixtures.ts';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
 
 // Issue 35: the figures kept beside a session (laps screen, 'Minhas sessões', records, 'Evolução')
 // follow its one lap list, as the track analysis and a share link do; figures kept by the old
@@ -22,7 +22,9 @@ let token: string;
 const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
 const gen = generateSession(interlagos, { seed: 51, heats: 2, lapsPerHeat: [4, 4], gpsNoise: 0.2 });
 const flyingBest = Math.min(
-  ...gen.laps.filter((l, k) => l.lapCount > 0 && gen.laps[k + 1]?.heat === l.heat && gen.laps[k + 1]!.lapCount > 0).map((l) => l.lapTimeMs),
+  ...gen.laps
+    .filter((l, k) => l.lapCount > 0 && gen.laps[k + 1]?.heat === l.heat && gen.laps[k + 1]!.lapCount > 0)
+    .map((l) => l.lapTimeMs),
 );
 /**
  * Heat A's in-lap as the device timed it: faster than any flying lap (its line cut short), so not
@@ -31,7 +33,14 @@ const flyingBest = Math.min(
  */
 const inLapA = gen.laps.findIndex((l, k) => l.heat === 'A' && gen.laps[k + 1]?.heat !== 'A');
 const laps: Lap[] = gen.laps.map((l, k) =>
-  k === inLapA ? { ...l, lapTimeMs: flyingBest - 250, lapSeconds: (flyingBest - 250) / 1000, lapTime: msToLapTimeRaw(flyingBest - 250) } : l,
+  k === inLapA
+    ? {
+        ...l,
+        lapTimeMs: flyingBest - 250,
+        lapSeconds: (flyingBest - 250) / 1000,
+        lapTime: msToLapTimeRaw(flyingBest - 250),
+      }
+    : l,
 );
 const lapSix = serializeLapSix(laps);
 const D = '000000000081';
@@ -56,8 +65,13 @@ afterAll(async () => {
 /** The best lap the track analysis shows: its fastest flying lap by the time shown. */
 async function analysisBest(date: string) {
   const a = await get<TrackAnalysisResponse>(ana, `${base(date)}/track-analysis`);
-  const flying = a.laps.filter((l) => l.kind === 'flying' && l.seconds !== null).sort((x, y) => x.seconds! - y.seconds!);
-  return { analysis: a, best: { heat: flying[0]!.heat, number: flying[0]!.number, ms: Math.round(flying[0]!.seconds! * 1000) } };
+  const flying = a.laps
+    .filter((l) => l.kind === 'flying' && l.seconds !== null)
+    .sort((x, y) => x.seconds! - y.seconds!);
+  return {
+    analysis: a,
+    best: { heat: flying[0]!.heat, number: flying[0]!.number, ms: Math.round(flying[0]!.seconds! * 1000) },
+  };
 }
 
 describe('kept figures follow the one lap list', () => {
@@ -68,8 +82,12 @@ describe('kept figures follow the one lap list', () => {
 
   it('a device session shows one best lap on the laps API, the analysis, Minhas sessões, records, progress and a share link', async () => {
     const date = '01112026';
-    expect((await put(server, `/api/device/v1/sessions/Interlagos/${date}/lap.six`, token, lapSix)).status).toBeLessThan(300);
-    expect((await put(server, `/api/device/v1/sessions/Interlagos/${date}/gps.six`, token, gen.gpsSix)).status).toBeLessThan(300);
+    expect(
+      (await put(server, `/api/device/v1/sessions/Interlagos/${date}/lap.six`, token, lapSix)).status,
+    ).toBeLessThan(300);
+    expect(
+      (await put(server, `/api/device/v1/sessions/Interlagos/${date}/gps.six`, token, gen.gpsSix)).status,
+    ).toBeLessThan(300);
     const { analysis, best } = await analysisBest(date);
     // The list calls heat A's last lap the in-lap, and its best is a flying lap at the device's time.
     const inLap = analysis.laps.find((l) => l.heat === 'A' && l.number === laps[inLapA]!.lapCount)!;
@@ -78,7 +96,9 @@ describe('kept figures follow the one lap list', () => {
 
     const lapsAnswer = await get<LapsResponse>(ana, `${base(date)}/laps`);
     expect(lapsAnswer.bestLapMs).toBe(best.ms);
-    expect(lapsAnswer.laps.filter((l) => l.isBest).map((l) => `${l.heat}${l.lapCount}`)).toEqual([`${best.heat}${best.number}`]);
+    expect(lapsAnswer.laps.filter((l) => l.isBest).map((l) => `${l.heat}${l.lapCount}`)).toEqual([
+      `${best.heat}${best.number}`,
+    ]);
     expect(lapsAnswer.laps[inLapA]).toMatchObject({ kind: 'in', isBest: false, gapMs: -250 });
 
     const mine = await get<MySessions>(ana, '/api/sessions');
@@ -100,7 +120,9 @@ describe('kept figures follow the one lap list', () => {
     const secret = ((await share.json()) as { url: string }).url.split('/v/')[1]!;
     const shared = (await (await fetch(`${server.baseUrl}/api/shared/${secret}`)).json()) as SharedView;
     expect(Math.round(shared.bestLapSeconds! * 1000)).toBe(best.ms);
-    expect(shared.laps.filter((l) => l.best).map((l) => `${l.heat}${l.number}`)).toEqual([`${best.heat}${best.number}`]);
+    expect(shared.laps.filter((l) => l.best).map((l) => `${l.heat}${l.number}`)).toEqual([
+      `${best.heat}${best.number}`,
+    ]);
   });
 
   it('a session that arrives is settled in the background: nobody opens its analysis', async () => {
@@ -115,7 +137,9 @@ describe('kept figures follow the one lap list', () => {
             .select(['lap_figures', 'figures_version'])
             .where('id', 'like', `${D}%${date}`)
             .executeTakeFirst();
-          return row?.figures_version && row.lap_figures ? (JSON.parse(row.lap_figures) as { bestLapMs: number }).bestLapMs : null;
+          return row?.figures_version && row.lap_figures
+            ? (JSON.parse(row.lap_figures) as { bestLapMs: number }).bestLapMs
+            : null;
         },
         { timeout: 15_000 },
       )
@@ -125,7 +149,11 @@ describe('kept figures follow the one lap list', () => {
   it('figures kept by the old rule are computed again on their next read, and by the sweep at start-up', async () => {
     const old = JSON.stringify(lapFigures(laps));
     const sessionId = (date: string) =>
-      server.database.db.selectFrom('lap_sessions').select('id').where('id', 'like', `${D}%${date}`).executeTakeFirstOrThrow();
+      server.database.db
+        .selectFrom('lap_sessions')
+        .select('id')
+        .where('id', 'like', `${D}%${date}`)
+        .executeTakeFirstOrThrow();
     const keepOld = async (date: string) =>
       server.database.db
         .updateTable('lap_sessions')
@@ -150,7 +178,9 @@ describe('kept figures follow the one lap list', () => {
               .select(['lap_figures', 'figures_version'])
               .where('id', '=', id)
               .executeTakeFirstOrThrow();
-            return row.figures_version === null ? null : (JSON.parse(row.lap_figures!) as { bestLapMs: number }).bestLapMs;
+            return row.figures_version === null
+              ? null
+              : (JSON.parse(row.lap_figures!) as { bestLapMs: number }).bestLapMs;
           },
           { timeout: 15_000 },
         )
@@ -170,21 +200,33 @@ describe('kept figures follow the one lap list', () => {
 
     const records = await get<{ records: PersonalBest[] }>(ana, '/api/sessions/records');
     expect(records.records).toHaveLength(1);
-    expect(records.records[0]).toMatchObject({ circuit: { name: 'Interlagos' }, tracks: ['Autodromo JCP', 'Interlagos'], device: imported.device });
+    expect(records.records[0]).toMatchObject({
+      circuit: { name: 'Interlagos' },
+      tracks: ['Autodromo JCP', 'Interlagos'],
+      device: imported.device,
+    });
     const device = await get<ProgressResponse>(ana, '/api/sessions/progress?track=Interlagos');
     const byImport = await get<ProgressResponse>(ana, '/api/sessions/progress?track=Autodromo%20JCP');
     for (const p of [device, byImport]) {
-      expect(p.days.map((d) => `${d.track} ${d.date}`)).toEqual(['Interlagos 01112026', 'Interlagos 02112026', 'Autodromo JCP 20112026']);
+      expect(p.days.map((d) => `${d.track} ${d.date}`)).toEqual([
+        'Interlagos 01112026',
+        'Interlagos 02112026',
+        'Autodromo JCP 20112026',
+      ]);
       expect(p.circuit?.name).toBe('Interlagos');
       expect(p.personalBest).toMatchObject({ device: imported.device });
     }
     const list = await get<MySessions>(ana, '/api/sessions?track=Interlagos');
     expect(list.sessions.map((s) => s.date)).toEqual(['20112026', '02112026', '01112026']);
     expect(new Set(list.sessions.map((s) => s.circuit.id)).size).toBe(1);
-    expect(list.circuits).toEqual([{ id: list.sessions[0]!.circuit.id, name: 'Interlagos', tracks: ['Autodromo JCP', 'Interlagos'] }]);
+    expect(list.circuits).toEqual([
+      { id: list.sessions[0]!.circuit.id, name: 'Interlagos', tracks: ['Autodromo JCP', 'Interlagos'] },
+    ]);
     expect((await get<MySessions>(ana, '/api/sessions?track=Autodromo%20JCP')).sessions).toHaveLength(3);
     // "Comparar com meu recorde" from the device's session finds the import's lap.
-    const compare = await ana.request(`/api/sessions/compare?device=${D}&track=Interlagos&date=01112026&lap=A2&reference=record`);
+    const compare = await ana.request(
+      `/api/sessions/compare?device=${D}&track=Interlagos&date=01112026&lap=A2&reference=record`,
+    );
     expect(compare.status).toBe(200);
     expect(((await compare.json()) as { reference: { device: string } }).reference.device).toBe(imported.device);
   });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { writeGpx } from '../../../../core/imports/test-support/writers';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { loadTracks } from '../../lib/track-files';
-import { addDevice, LAP_LINE, put, readEvents, streamEnds } from '../../../test/fixtures';
-import { onPostgres } from '../../../test/test-database';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { writeGpx } from '#core/imports/test-support/writers.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { addDevice, LAP_LINE, put, readEvents, streamEnds } from '#test/fixtures.ts';
+import { onPostgres } from '#test/test-database.ts';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
 import { setDisabled, setRoles } from '../users/users.repository';
 import { MAX_STREAMS_PER_SIGN_IN, MAX_STREAMS_PER_USER } from './live.routes';
 
@@ -16,7 +16,10 @@ let server: TestServer;
 let admin: Browser;
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'chefe@example.com' }, { live: { heartbeatMs: HEARTBEAT_MS, maxStreams: 12 } });
+  server = await startTestServer(
+    { ADMIN_EMAILS: 'chefe@example.com' },
+    { live: { heartbeatMs: HEARTBEAT_MS, maxStreams: 12 } },
+  );
   admin = new Browser(server.baseUrl);
   await admin.signIn('chefe@example.com');
 });
@@ -45,7 +48,12 @@ describe('hole 3: a live stream closes when its sign-in no longer allows it', ()
     const stream = await b.request('/api/events');
     const ended = streamEnds(stream, 3000);
     expect(
-      (await admin.json('/api/admin/users/disabled.live%40example.com/disabled', { method: 'PUT', body: JSON.stringify({ disabled: true }) })).status,
+      (
+        await admin.json('/api/admin/users/disabled.live%40example.com/disabled', {
+          method: 'PUT',
+          body: JSON.stringify({ disabled: true }),
+        })
+      ).status,
     ).toBe(200);
     expect(await ended).toBe(true);
 
@@ -54,7 +62,12 @@ describe('hole 3: a live stream closes when its sign-in no longer allows it', ()
     const bossStream = await boss.request('/api/events');
     const bossEnded = streamEnds(bossStream, 3000);
     expect(
-      (await admin.json('/api/admin/users/boss.live%40example.com/roles', { method: 'PUT', body: JSON.stringify({ adm: false, seller: false }) })).status,
+      (
+        await admin.json('/api/admin/users/boss.live%40example.com/roles', {
+          method: 'PUT',
+          body: JSON.stringify({ adm: false, seller: false }),
+        })
+      ).status,
     ).toBe(200);
     expect(await bossEnded).toBe(true);
     // Reconnected, as a rider now: another rider's upload is not theirs to hear.
@@ -103,7 +116,10 @@ describe('hole 3: a live stream closes when its sign-in no longer allows it', ()
 describe("an admin's stream carries what an admin may read", () => {
   it("a rider's import is announced to that rider alone (admins get 404 reading it), a device session to admins too", async () => {
     const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
-    const gpx = writeGpx(parseGpsSix(generateSession(interlagos, { seed: 5, heats: 1, lapsPerHeat: [2, 2] }).gpsSix).value, { y: 2026, m: 10, d: 9 });
+    const gpx = writeGpx(
+      parseGpsSix(generateSession(interlagos, { seed: 5, heats: 1, lapsPerHeat: [2, 2] }).gpsSix).value,
+      { y: 2026, m: 10, d: 9 },
+    );
     const importer = await rider('importer.live@example.com');
     const [adminStream, ownStream] = [await admin.request('/api/events'), await importer.request('/api/events')];
     const imported = await importer.request('/api/imports?filename=manha.gpx', {
@@ -134,7 +150,7 @@ describe('hole 6: live streams are bounded', () => {
     }
     const refused = await b.request('/api/events');
     expect(refused.status).toBe(429);
-    expect((await refused.json()).code).toBe('auth/too-many-requests');
+    expect(((await refused.json()) as Record<string, unknown>).code).toBe('auth/too-many-requests');
     await open.pop()!.body!.cancel();
     await new Promise((r) => setTimeout(r, 100));
     const again = await b.request('/api/events');
@@ -154,7 +170,7 @@ describe('hole 6: live streams are bounded', () => {
       }
     }
     expect(opened).toHaveLength(MAX_STREAMS_PER_USER);
-    expect((await refused!.json()).message).toMatch(/per rider/);
+    expect(((await refused!.json()) as Record<string, unknown>).message).toMatch(/per rider/);
     for (const res of opened) await res.body?.cancel();
   });
 
@@ -177,7 +193,10 @@ describe('hole 6: live streams are bounded', () => {
 
 describe.skipIf(!onPostgres)('on every instance (the coordination bus)', () => {
   it('logging out on one instance closes the streams opened on another', async () => {
-    const other = await startTestServer({ ...sameDatabase(server), SECRET_KEY: server.config.secretKey }, { live: { heartbeatMs: 60_000 } });
+    const other = await startTestServer(
+      { ...sameDatabase(server), SECRET_KEY: server.config.secretKey },
+      { live: { heartbeatMs: 60_000 } },
+    );
     try {
       const onA = await rider('bus.live@example.com');
       const onB = new Browser(other.baseUrl);

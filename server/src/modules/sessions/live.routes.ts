@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../../../core/contracts/common.contract';
-import { latestSessionSchema } from '../../../../core/contracts/sessions.contract';
-import { AppError } from '../../../../core/errors';
-import type { Coordination } from '../../db/coordination';
-import type { Metrics } from '../../lib/metrics';
-import type { AuthSessionIdentity } from '../../plugins/auth-session';
+import { apiErrorSchema } from '#core/contracts/common.contract.ts';
+import { latestSessionSchema } from '#core/contracts/sessions.contract.ts';
+import { AppError } from '#core/errors.ts';
+import type { Coordination } from '#server/db/coordination.ts';
+import type { Metrics } from '#server/lib/metrics.ts';
+import type { AuthSessionIdentity } from '#server/plugins/auth-session.ts';
 import { isSignInRevoked } from '../auth/auth-events';
 import type { SessionEvent, SessionEvents } from './session-events.service';
 import type { SessionReader } from './session-reader.service';
@@ -67,7 +67,8 @@ export async function liveRoutes(
         response: { 200: latestSessionSchema, 401: apiErrorSchema },
       },
     },
-    async (req) => opts.reader.latest({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId }),
+    async (req) =>
+      opts.reader.latest({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId }),
   );
 
   r.get(
@@ -83,12 +84,19 @@ export async function liveRoutes(
     async (req, reply) => {
       const identity = req.identity!;
       if (countOf((s) => s.identity.authSessionHash === identity.authSessionHash) >= MAX_STREAMS_PER_SIGN_IN) {
-        throw new AppError('auth/too-many-requests', `At most ${MAX_STREAMS_PER_SIGN_IN} live-update streams per sign-in; close another tab.`);
+        throw new AppError(
+          'auth/too-many-requests',
+          `At most ${MAX_STREAMS_PER_SIGN_IN} live-update streams per sign-in; close another tab.`,
+        );
       }
       if (countOf((s) => s.identity.email === identity.email) >= MAX_STREAMS_PER_USER) {
-        throw new AppError('auth/too-many-requests', `At most ${MAX_STREAMS_PER_USER} live-update streams per rider; close another tab.`);
+        throw new AppError(
+          'auth/too-many-requests',
+          `At most ${MAX_STREAMS_PER_USER} live-update streams per rider; close another tab.`,
+        );
       }
-      if (open.size >= maxStreams) throw new AppError('auth/too-many-requests', 'Too many live-update streams on this server; try again later.');
+      if (open.size >= maxStreams)
+        throw new AppError('auth/too-many-requests', 'Too many live-update streams on this server; try again later.');
       const viewer = { email: identity.email, admin: identity.admin, demoDeviceId: opts.demoDeviceId };
       reply.hijack();
       const res = reply.raw;

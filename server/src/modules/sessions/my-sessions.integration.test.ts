@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MySessions } from '../../../../core/contracts/sessions.contract';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { writeGpx } from '../../../../core/imports/test-support/writers';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { loadTracks } from '../../lib/track-files';
-import { addDevice, put } from '../../../test/fixtures';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import type { MySessions } from '#core/contracts/sessions.contract.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { writeGpx } from '#core/imports/test-support/writers.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { addDevice, put } from '#test/fixtures.ts';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 
 // 'Minhas sessões' through the API: the rider's own sessions (device and imports), newest first,
 // page by page, filtered by track; nobody else's, not the demo device's.
@@ -23,7 +23,10 @@ const dates = Array.from({ length: 9 }, (_, k) => `${String(k + 1).padStart(2, '
 beforeAll(async () => {
   server = await startTestServer();
   const token = await addDevice(server, '000000000061', 'ana@example.com');
-  for (const date of dates) expect((await put(server, `/api/device/v1/sessions/Interlagos/${date}/lap.six`, token, gen.lapSix)).status).toBeLessThan(300);
+  for (const date of dates)
+    expect(
+      (await put(server, `/api/device/v1/sessions/Interlagos/${date}/lap.six`, token, gen.lapSix)).status,
+    ).toBeLessThan(300);
   await put(server, `/api/device/v1/sessions/Curitiba/15102026/lap.six`, token, gen.lapSix);
   const other = await addDevice(server, '000000000062', 'bia@example.com');
   await put(server, `/api/device/v1/sessions/Monza/20102026/lap.six`, other, gen.lapSix);
@@ -58,7 +61,13 @@ describe('Minhas sessões', () => {
     expect(seen[0]).toMatchObject({ track: 'Interlagos', imported: true, heats: 2 });
     expect(seen[0]!.device).toMatch(/^imp/);
     const device = seen.find((s) => s.date === '01102026')!;
-    expect(device).toMatchObject({ device: '000000000061', imported: false, bestLapMs: best, laps: gen.laps.length, heats: 2 });
+    expect(device).toMatchObject({
+      device: '000000000061',
+      imported: false,
+      bestLapMs: best,
+      laps: gen.laps.length,
+      heats: 2,
+    });
     const { body } = await page(ana, '');
     expect(body.tracks).toEqual(['Curitiba', 'Interlagos']);
   });

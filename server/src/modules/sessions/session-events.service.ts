@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { isImportCollection } from '../../../../core/contracts/session-paths';
-import type { Coordination } from '../../db/coordination';
+import { isImportCollection } from '#core/contracts/session-paths.ts';
+import type { Coordination } from '#server/db/coordination.ts';
 import type { Viewer } from './sessions.repository';
 
 /** A session was uploaded or replaced, on any instance. */
@@ -61,7 +61,9 @@ export function createSessionEvents(coordination: Coordination, demoDeviceId: st
      * device's viewers, and admins for device sessions (an import is its importer's alone).
      */
     concerns: (viewer: Viewer, event: SessionEvent) =>
-      event.owner === viewer.email || event.deviceId === demoDeviceId || (viewer.admin && !isImportCollection(event.deviceId)),
+      event.owner === viewer.email ||
+      event.deviceId === demoDeviceId ||
+      (viewer.admin && !isImportCollection(event.deviceId)),
     /** Stops hearing other instances' events (server close). */
     stop: unsubscribe,
   };

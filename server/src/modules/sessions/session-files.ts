@@ -1,6 +1,6 @@
-import { isDdmmyyyy, isValidTrackName } from '../../../../core/formats/dates';
-import { AppError } from '../../../../core/errors';
-import { MAX_LAP_SIX_BYTES } from '../../../../core/formats/lap-six';
+import { isDdmmyyyy, isValidTrackName } from '#core/formats/dates.ts';
+import { AppError } from '#core/errors.ts';
+import { MAX_LAP_SIX_BYTES } from '#core/formats/lap-six.ts';
 
 /** The two files of a track session, as the device names them. */
 export type SixKind = 'lap' | 'gps';
@@ -28,6 +28,10 @@ export function gpsColumnsKey(sessionId: string, gpsMd5: string): string {
 /** Validates what becomes part of a storage key: 400 with a clear reason. */
 export function assertSessionAddress(track: string, date: string): void {
   if (!isValidTrackName(track))
-    throw new AppError('storage/invalid-argument', 'Invalid track name: 1-64 letters, digits, spaces, "-", "_" or "."; no "/", ".." or control characters.');
-  if (!isDdmmyyyy(date)) throw new AppError('storage/invalid-argument', 'Invalid date: expected a real calendar date as ddmmyyyy.');
+    throw new AppError(
+      'storage/invalid-argument',
+      'Invalid track name: 1-64 letters, digits, spaces, "-", "_" or "."; no "/", ".." or control characters.',
+    );
+  if (!isDdmmyyyy(date))
+    throw new AppError('storage/invalid-argument', 'Invalid date: expected a real calendar date as ddmmyyyy.');
 }

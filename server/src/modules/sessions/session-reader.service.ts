@@ -4,20 +4,24 @@ import { promisify } from 'node:util';
 import { gunzip, gunzipSync } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { gpsResponseSchema, lapsResponseSchema, summaryResponseSchema } from '../../../../core/contracts/sessions.contract';
-import { analyzeGps } from '../../../../core/analysis/gps-analysis';
-import { gpxChunks, raceRenderCsvChunks } from '../../../../core/formats/exports';
-import { decodeGpsColumns } from '../../../../core/formats/gps-columns-codec';
-import { HEATS, type LineProblem } from '../../../../core/formats/six-lines';
-import { msToGpsTime } from '../../../../core/formats/gps-six';
-import { type GpsColumns } from '../../../../core/formats/gps-columns';
-import { analyzeSession, FIGURES_VERSION, lapFigures, type LapFigures } from '../../../../core/laps/lap-math';
-import { AppError } from '../../../../core/errors';
-import type { BlobStore } from '../../blobs/blob-store';
-import type { DB } from '../../db/schema';
-import { LruCache } from '../../lib/lru';
+import type {
+  gpsResponseSchema,
+  lapsResponseSchema,
+  summaryResponseSchema,
+} from '#core/contracts/sessions.contract.ts';
+import { analyzeGps } from '#core/analysis/gps-analysis.ts';
+import { gpxChunks, raceRenderCsvChunks } from '#core/formats/exports.ts';
+import { decodeGpsColumns } from '#core/formats/gps-columns-codec.ts';
+import { HEATS, type LineProblem } from '#core/formats/six-lines.ts';
+import { msToGpsTime } from '#core/formats/gps-six.ts';
+import { type GpsColumns } from '#core/formats/gps-columns.ts';
+import { analyzeSession, FIGURES_VERSION, lapFigures, type LapFigures } from '#core/laps/lap-math.ts';
+import { AppError } from '#core/errors.ts';
+import type { BlobStore } from '#server/blobs/blob-store.ts';
+import type { DB } from '#server/db/schema.ts';
+import { LruCache } from '#server/lib/lru.ts';
 import { ColumnSpool, parseStoredGps } from './column-spool';
-import { isImportCollection, type SessionAddress } from '../../../../core/contracts/session-paths';
+import { isImportCollection, type SessionAddress } from '#core/contracts/session-paths.ts';
 import { gpsColumnsKey, sessionKey } from './session-files';
 import { circuitKey, circuitList, circuitOf } from './circuits';
 import {
@@ -72,7 +76,14 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
   /** Settles a session's figures by the current rule (the tracks service's: its one lap list where it has one). */
   let settle: ((s: SessionAddress) => Promise<void>) | undefined;
 
-  type FiguresRow = { id: string; device_id: string; track: string; date: string; lap_figures: string | null; figures_version: number | null };
+  type FiguresRow = {
+    id: string;
+    device_id: string;
+    track: string;
+    date: string;
+    lap_figures: string | null;
+    figures_version: number | null;
+  };
 
   /**
    * A session's kept lap figures. A row kept by an older rule (or not settled since a file
@@ -80,13 +91,15 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
    * analyse on a list's read) the lap.six's figures stand in, kept, until it is.
    */
   async function figuresOf(row: FiguresRow): Promise<LapFigures> {
-    if (row.lap_figures && Number(row.figures_version) === FIGURES_VERSION) return JSON.parse(row.lap_figures) as LapFigures;
+    if (row.lap_figures && Number(row.figures_version) === FIGURES_VERSION)
+      return JSON.parse(row.lap_figures) as LapFigures;
     if (settle) {
       // Settling is the read's extra, never its condition: a session that cannot be analysed now
       // (no track, the file store or the disk away) keeps the figures it has, and the read goes on.
       await settle({ device: row.device_id, track: row.track, date: row.date }).catch(() => undefined);
       const now = await findSession(db, row.id);
-      if (now?.lap_figures && Number(now.figures_version) === FIGURES_VERSION) return JSON.parse(now.lap_figures) as LapFigures;
+      if (now?.lap_figures && Number(now.figures_version) === FIGURES_VERSION)
+        return JSON.parse(now.lap_figures) as LapFigures;
       if (now?.lap_figures) return JSON.parse(now.lap_figures) as LapFigures;
     }
     if (row.lap_figures) return JSON.parse(row.lap_figures) as LapFigures;
@@ -122,7 +135,8 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       const spool = new ColumnSpool(await blobs.tempPath());
       try {
         const summary = await parseStoredGps(blobs, `${row.id}/gps.six`, spool);
-        if (!summary || summary.rejection) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
+        if (!summary || summary.rejection)
+          throw new AppError('storage/object-not-found', 'This session has no GPS file.');
         await spool.store(blobs, derivedKey);
       } finally {
         await spool.dispose();
@@ -137,7 +151,10 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
   }
 
   /** The session's GPS analysis, once per gps.six version and process. */
-  async function analysisOf(row: SessionRow, columns: () => Promise<GpsColumns>): Promise<ReturnType<typeof analyzeGps>> {
+  async function analysisOf(
+    row: SessionRow,
+    columns: () => Promise<GpsColumns>,
+  ): Promise<ReturnType<typeof analyzeGps>> {
     const version = `${row.id}@${row.gps_md5}`;
     const known = analyses.get(version);
     if (known) return known;
@@ -154,7 +171,13 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
 
     /** A session's figures by the lap.six's rules, kept as settled (no trace, or none timed at a track). */
     async keepLapSixFigures(sessionId: string, files: { lapMd5: string; gpsMd5: string }): Promise<void> {
-      await settleLapFigures(db, sessionId, files, JSON.stringify(lapFigures(await listLaps(db, sessionId))), FIGURES_VERSION);
+      await settleLapFigures(
+        db,
+        sessionId,
+        files,
+        JSON.stringify(lapFigures(await listLaps(db, sessionId))),
+        FIGURES_VERSION,
+      );
     },
 
     /** Each remembered cache's size, by name (the `voltas_cache_entries` metric). */
@@ -190,7 +213,11 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     },
 
     async tracks(viewer: Viewer, deviceId: string) {
-      return { device: deviceId, demo: deviceId === deps.demoDeviceId, tracks: await listVisibleTracks(db, viewer, deviceId) };
+      return {
+        device: deviceId,
+        demo: deviceId === deps.demoDeviceId,
+        tracks: await listVisibleTracks(db, viewer, deviceId),
+      };
     },
 
     async dates(viewer: Viewer, deviceId: string, track: string) {
@@ -202,7 +229,10 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
      * callers may keep one answer per version), its entity tag, and how to build the answer. Each
      * lap's kind, the best lap and the gaps follow the session's one lap list where it has one.
      */
-    async laps(viewer: Viewer, s: SessionAddress): Promise<{ version: string; etag: string; build: () => Promise<z.infer<typeof lapsResponseSchema>> }> {
+    async laps(
+      viewer: Viewer,
+      s: SessionAddress,
+    ): Promise<{ version: string; etag: string; build: () => Promise<z.infer<typeof lapsResponseSchema>> }> {
       const row = await requireVisible(viewer, s);
       const figures = await figuresOf(row);
       const build = async () => {
@@ -237,7 +267,9 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
         };
       };
       const kept = createHash('sha256')
-        .update(`${row.lap_md5}|${JSON.stringify({ kinds: figures.lapKinds ?? null, best: figures.bestLap, ms: figures.bestLapMs })}`)
+        .update(
+          `${row.lap_md5}|${JSON.stringify({ kinds: figures.lapKinds ?? null, best: figures.bestLap, ms: figures.bestLapMs })}`,
+        )
         .digest('base64url')
         .slice(0, 22);
       return { version: `${row.id}@${kept}`, etag: row.lap_md5 ? kept : '', build };
@@ -304,27 +336,45 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     },
 
     /** CSV (RaceRender), GPX, or the raw six files, for the session or one lap (heat + lap number); streamed. */
-    async export(viewer: Viewer, s: SessionAddress, format: 'csv' | 'gpx' | 'lap.six' | 'gps.six', lap?: { heat: string; lapCount: number }) {
+    async export(
+      viewer: Viewer,
+      s: SessionAddress,
+      format: 'csv' | 'gpx' | 'lap.six' | 'gps.six',
+      lap?: { heat: string; lapCount: number },
+    ) {
       const row = await requireVisible(viewer, s);
       const base = `${s.device}_${s.track}_${s.date}`.replace(/[^\p{L}\p{N}_.-]+/gu, '-');
       if (format === 'lap.six' || format === 'gps.six') {
         // Streamed out as stored (a gps.six may be large).
-        const src = (format === 'lap.six' ? row.lap_md5 : row.gps_md5) ? await blobs.getStream(`${row.id}/${format}`) : undefined;
+        const src = (format === 'lap.six' ? row.lap_md5 : row.gps_md5)
+          ? await blobs.getStream(`${row.id}/${format}`)
+          : undefined;
         if (!src) throw new AppError('storage/object-not-found');
-        return { body: src.body, size: src.size, contentType: 'text/plain; charset=utf-8', filename: `${base}_${format}` };
+        return {
+          body: src.body,
+          size: src.size,
+          contentType: 'text/plain; charset=utf-8',
+          filename: `${base}_${format}`,
+        };
       }
       const c = await (await gpsColumns(row)).columns();
       let range = { start: 0, end: c.count };
       let suffix = '';
       if (lap) {
-        const seg = (await analysisOf(row, async () => c)).laps.find((l) => l.heat === lap.heat && l.lapCount === lap.lapCount);
+        const seg = (await analysisOf(row, async () => c)).laps.find(
+          (l) => l.heat === lap.heat && l.lapCount === lap.lapCount,
+        );
         if (!seg) throw new AppError('storage/object-not-found', 'No such lap in this session.');
         range = seg;
         suffix = `_${lap.heat}${lap.lapCount}`;
       }
       // Streamed piece by piece as the client reads (see EXPORT_ROWS_PER_CHUNK).
       if (format === 'csv')
-        return { body: Readable.from(raceRenderCsvChunks(c, range)), contentType: 'text/csv; charset=utf-8', filename: `${base}${suffix}.csv` };
+        return {
+          body: Readable.from(raceRenderCsvChunks(c, range)),
+          contentType: 'text/csv; charset=utf-8',
+          filename: `${base}${suffix}.csv`,
+        };
       const name = `${s.track} ${s.date.slice(0, 2)}/${s.date.slice(2, 4)}/${s.date.slice(4)}${suffix ? ` ${suffix.slice(1)}` : ''}`;
       return {
         body: Readable.from(gpxChunks(c, { name, date: s.date }, range)),
@@ -346,7 +396,9 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
           if (typeof dateIso !== 'string' || typeof id !== 'string') throw new Error('cursor');
           after = { dateIso, id };
         } catch {
-          throw new AppError('storage/invalid-argument', 'Invalid cursor: pass the `next` of the previous page.', { after: 'invalid' });
+          throw new AppError('storage/invalid-argument', 'Invalid cursor: pass the `next` of the previous page.', {
+            after: 'invalid',
+          });
         }
       }
       const rows = await listOwnSessions(db, viewer.email, { track: q.track, after, limit: q.limit + 1 });
@@ -370,7 +422,10 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
           heats: figures[k]!.heats,
           updatedAt: r.updated_at,
         })),
-        next: rows.length > q.limit && last ? Buffer.from(JSON.stringify([last.date_iso, last.id])).toString('base64url') : null,
+        next:
+          rows.length > q.limit && last
+            ? Buffer.from(JSON.stringify([last.date_iso, last.id])).toString('base64url')
+            : null,
         tracks: await listOwnTracks(db, viewer.email),
         circuits: circuitList(known),
       };
@@ -406,7 +461,15 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     /** The most recently updated session the viewer may see (for the home screen). */
     async latest(viewer: Viewer) {
       const row = await latestVisibleSession(db, viewer);
-      return row ? { device: row.device_id, track: row.track, date: row.date, updatedAt: row.updated_at, demo: row.device_id === deps.demoDeviceId } : null;
+      return row
+        ? {
+            device: row.device_id,
+            track: row.track,
+            date: row.date,
+            updatedAt: row.updated_at,
+            demo: row.device_id === deps.demoDeviceId,
+          }
+        : null;
     },
 
     async summary(viewer: Viewer, s: SessionAddress): Promise<z.infer<typeof summaryResponseSchema>> {
@@ -424,7 +487,10 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
         theoreticalBestMs: figures.theoreticalBestMs,
         heats: a.heats,
         files: { lap: row.lap_md5 !== '', gps: row.gps_md5 !== '' },
-        warnings: { lap: JSON.parse(row.lap_problems) as LineProblem[], gps: JSON.parse(row.gps_problems) as LineProblem[] },
+        warnings: {
+          lap: JSON.parse(row.lap_problems) as LineProblem[],
+          gps: JSON.parse(row.gps_problems) as LineProblem[],
+        },
         updatedAt: row.updated_at,
       };
     },

@@ -3,22 +3,29 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { uploadResponseSchema } from '../../../../core/contracts/sessions.contract';
-import { ddmmyyyyToIso } from '../../../../core/formats/dates';
-import { decodeSixBody, type LineProblem } from '../../../../core/formats/six-lines';
-import { GpsSixStream, type GpsStreamSummary } from '../../../../core/formats/gps-six-stream';
-import { gpsSixLines } from '../../../../core/formats/gps-six-write';
-import { parseLapSix, type Lap } from '../../../../core/formats/lap-six';
-import { AppError } from '../../../../core/errors';
-import type { BlobStore } from '../../blobs/blob-store';
-import type { Coordination } from '../../db/coordination';
-import type { DB } from '../../db/schema';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
-import { inTransaction } from '../../db/transaction';
-import { bodyToFile } from '../../lib/body-to-file';
-import { nowIso } from '../../lib/tokens';
+import type { uploadResponseSchema } from '#core/contracts/sessions.contract.ts';
+import { ddmmyyyyToIso } from '#core/formats/dates.ts';
+import { decodeSixBody, type LineProblem } from '#core/formats/six-lines.ts';
+import { GpsSixStream, type GpsStreamSummary } from '#core/formats/gps-six-stream.ts';
+import { gpsSixLines } from '#core/formats/gps-six-write.ts';
+import { parseLapSix, type Lap } from '#core/formats/lap-six.ts';
+import { AppError } from '#core/errors.ts';
+import type { BlobStore } from '#server/blobs/blob-store.ts';
+import type { Coordination } from '#server/db/coordination.ts';
+import type { DB } from '#server/db/schema.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import { inTransaction } from '#server/db/transaction.ts';
+import { bodyToFile } from '#server/lib/body-to-file.ts';
+import { nowIso } from '#server/lib/tokens.ts';
 import { ColumnSpool, parseStoredGps } from './column-spool';
-import { assertSessionAddress, gpsColumnsKey, MAX_UPLOAD_BYTES, sessionKey, SIX_FILE, type SixKind } from './session-files';
+import {
+  assertSessionAddress,
+  gpsColumnsKey,
+  MAX_UPLOAD_BYTES,
+  sessionKey,
+  SIX_FILE,
+  type SixKind,
+} from './session-files';
 import type { SessionEvents } from './session-events.service';
 import { findSession, indexSessionFile, listVisibleSessions } from './sessions.repository';
 import { deleteIntent, findIntent, listIntentKeys, recordIntent } from './upload-intents.repository';
@@ -88,11 +95,16 @@ async function receiveGps(
   await bodyToFile('body' in source ? source.body : writtenFrom(source.columns, spool), file, (chunk) => {
     size += chunk.length;
     if (size > MAX_UPLOAD_BYTES.gps)
-      throw new AppError('storage/server-file-wrong-size', `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`);
+      throw new AppError(
+        'storage/server-file-wrong-size',
+        `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`,
+      );
     hash.update(chunk);
     parser?.push(chunk);
   });
-  const summary = parser ? parser.end() : { lines: spool.total, indexed: spool.total, problems: [], rejection: undefined };
+  const summary = parser
+    ? parser.end()
+    : { lines: spool.total, indexed: spool.total, problems: [], rejection: undefined };
   return { size, md5: hash.digest('base64'), summary };
 }
 
@@ -101,7 +113,12 @@ async function receiveGps(
  * intent row, the blob, the index, and recovery after a crash between them. Keeps the raw bytes
  * exactly as sent, indexes every line that parses, reports the others as warnings.
  */
-export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; coordination: Coordination; events: SessionEvents }) {
+export function createSessionReceiver(deps: {
+  db: Kysely<DB>;
+  blobs: BlobStore;
+  coordination: Coordination;
+  events: SessionEvents;
+}) {
   const { db, blobs, coordination, events } = deps;
 
   /** Derived data built after the upload answered; awaited on close so a clean stop loses none. */
@@ -121,12 +138,27 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
   }
 
   /** The index row and the intent's removal, in one transaction; then the live update. */
-  async function commitIndex(address: SessionAddress, kind: SixKind, key: string, md5: string, size: number, parsed: ParsedSix): Promise<void> {
+  async function commitIndex(
+    address: SessionAddress,
+    kind: SixKind,
+    key: string,
+    md5: string,
+    size: number,
+    parsed: ParsedSix,
+  ): Promise<void> {
     const id = sessionKey(address.deviceId, address.track, address.date);
     await inTransaction(db, async (trx) => {
       await indexSessionFile(
         trx,
-        { id, deviceId: address.deviceId, track: address.track, date: address.date, dateIso: ddmmyyyyToIso(address.date), owner: address.owner, now: nowIso() },
+        {
+          id,
+          deviceId: address.deviceId,
+          track: address.track,
+          date: address.date,
+          dateIso: ddmmyyyyToIso(address.date),
+          owner: address.owner,
+          now: nowIso(),
+        },
         kind,
         { md5, size, lines: parsed.lines, problems: parsed.problems },
         parsed.laps ? { laps: parsed.laps } : { sampleCount: parsed.indexed },
@@ -158,7 +190,12 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
       assertSessionAddress(input.track, input.date);
       const id = sessionKey(input.deviceId, input.track, input.date);
       const key = `${id}/${SIX_FILE[input.kind]}`;
-      const address: SessionAddress = { deviceId: input.deviceId, track: input.track, date: input.date, owner: input.owner };
+      const address: SessionAddress = {
+        deviceId: input.deviceId,
+        track: input.track,
+        date: input.date,
+        owner: input.owner,
+      };
       const checkMd5 = (md5: string) => {
         if (input.contentMd5 !== undefined && input.contentMd5.trim() !== md5) {
           throw new AppError('storage/invalid-checksum', 'Content-MD5 does not match the body.');
@@ -174,7 +211,11 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
         const existing = await findSession(db, id);
         if (existing && existing.owner_email !== input.owner) throw new AppError('session/previous-owner');
         const lap = input.kind === 'lap';
-        if (!existing || (lap ? existing.lap_md5 : existing.gps_md5) !== md5 || (await blobs.head(key))?.md5Hash !== md5)
+        if (
+          !existing ||
+          (lap ? existing.lap_md5 : existing.gps_md5) !== md5 ||
+          (await blobs.head(key))?.md5Hash !== md5
+        )
           return { existing, answer: undefined };
         const warnings = JSON.parse(lap ? existing.lap_problems : existing.gps_problems) as LineProblem[];
         const answer = {
@@ -190,7 +231,15 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
         return { existing, answer };
       };
       const intent = (md5: string) =>
-        recordIntent(db, { blobKey: key, md5, deviceId: input.deviceId, track: input.track, date: input.date, kind: input.kind, owner: input.owner });
+        recordIntent(db, {
+          blobKey: key,
+          md5,
+          deviceId: input.deviceId,
+          track: input.track,
+          date: input.date,
+          kind: input.kind,
+          owner: input.owner,
+        });
 
       if (input.kind === 'lap') {
         if (!('body' in input) || !Buffer.isBuffer(input.body)) throw new Error('lap.six arrives as a Buffer');
@@ -200,7 +249,8 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
         const rejection = rejectNonSixBody(body);
         if (rejection) throw notASixFile('lap', rejection);
         const parsed = parseLap(body.toString('utf8'));
-        if (parsed.indexed === 0) throw new AppError('storage/invalid-format', 'No valid lap.six line; nothing was stored.');
+        if (parsed.indexed === 0)
+          throw new AppError('storage/invalid-format', 'No valid lap.six line; nothing was stored.');
         // One writer per file across all instances: the blob and its index are replaced together.
         return coordination.withKeyLock(key, async () => {
           const { answer } = await unchanged(md5);
@@ -228,12 +278,14 @@ export function createSessionReceiver(deps: { db: Kysely<DB>; blobs: BlobStore; 
       let fileTaken = false;
       let spoolTaken = false;
       try {
-        const source = 'columns' in input ? input : { body: Buffer.isBuffer(input.body) ? slices(input.body) : input.body };
+        const source =
+          'columns' in input ? input : { body: Buffer.isBuffer(input.body) ? slices(input.body) : input.body };
         const received = await receiveGps(source, file, spool);
         const { md5, summary } = received;
         checkMd5(md5);
         if (summary.rejection) throw notASixFile('gps', summary.rejection);
-        if (summary.indexed === 0) throw new AppError('storage/invalid-format', 'No valid gps.six line; nothing was stored.');
+        if (summary.indexed === 0)
+          throw new AppError('storage/invalid-format', 'No valid gps.six line; nothing was stored.');
         return await coordination.withKeyLock(key, async () => {
           const { existing, answer } = await unchanged(md5);
           if (answer) return answer;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDevice, LAP_LINE, put } from '../../../test/fixtures';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import { addDevice, LAP_LINE, put } from '#test/fixtures.ts';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 import { setDeviceOwner } from '../devices/devices.repository';
-import { hashToken, newToken } from '../../lib/tokens';
+import { hashToken, newToken } from '#server/lib/tokens.ts';
 
 let server: TestServer;
 let tokenA: string;
@@ -31,7 +31,10 @@ afterAll(async () => {
 describe('who sees which sessions (enforced by the server)', () => {
   it('dates come ascending by date, not by text', async () => {
     expect((await a.json('/api/devices/000000000010/tracks')).body.tracks).toEqual(['Curitiba', 'Interlagos']);
-    expect((await a.json('/api/devices/000000000010/tracks/Interlagos/dates')).body.dates).toEqual(['15102026', '01112026']);
+    expect((await a.json('/api/devices/000000000010/tracks/Interlagos/dates')).body.dates).toEqual([
+      '15102026',
+      '01112026',
+    ]);
   });
 
   it("a rider reading another rider's device or session gets 404 and no data", async () => {
@@ -59,13 +62,13 @@ describe('who sees which sessions (enforced by the server)', () => {
     const zipped = await a.request(url, { headers: { 'accept-encoding': 'gzip, deflate' } });
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
     expect(zipped.headers.get('vary')).toContain('accept-encoding');
-    const fromZipped = await zipped.json(); // fetch inflates it
+    const fromZipped = (await zipped.json()) as { laps: { lapTime: string }[] }; // fetch inflates it
     for (const encoding of ['identity', 'gzip;q=0, identity']) {
       const plain = await a.request(url, { headers: { 'accept-encoding': encoding } });
       expect(plain.headers.get('content-encoding')).toBeNull();
       expect(await plain.json()).toEqual(fromZipped);
     }
-    expect(fromZipped.laps[0].lapTime).toBe('0132456');
+    expect(fromZipped.laps[0]?.lapTime).toBe('0132456');
     const again = await a.request(url, { headers: { 'if-none-match': zipped.headers.get('etag')! } });
     expect(again.status).toBe(304);
   });
@@ -100,10 +103,17 @@ describe('who sees which sessions (enforced by the server)', () => {
   it('a device changing hands: each owner keeps only their own sessions', async () => {
     const tokenOfB = newToken();
     await setDeviceOwner(server.database.db, '000000000010', 'b@example.com', hashToken(tokenOfB));
-    expect((await put(server, '/api/device/v1/sessions/Interlagos/20112026/lap.six', tokenA, LAP_LINE)).status).toBe(401);
-    expect((await put(server, '/api/device/v1/sessions/Interlagos/20112026/lap.six', tokenOfB, LAP_LINE)).status).toBe(200);
+    expect((await put(server, '/api/device/v1/sessions/Interlagos/20112026/lap.six', tokenA, LAP_LINE)).status).toBe(
+      401,
+    );
+    expect((await put(server, '/api/device/v1/sessions/Interlagos/20112026/lap.six', tokenOfB, LAP_LINE)).status).toBe(
+      200,
+    );
     // The previous owner keeps theirs and does not see the new owner's.
-    expect((await a.json('/api/devices/000000000010/tracks/Interlagos/dates')).body.dates).toEqual(['15102026', '01112026']);
+    expect((await a.json('/api/devices/000000000010/tracks/Interlagos/dates')).body.dates).toEqual([
+      '15102026',
+      '01112026',
+    ]);
     expect((await a.json('/api/devices/000000000010/sessions/Interlagos/20112026/laps')).status).toBe(404);
     expect((await a.json('/api/me')).body.devices).toEqual(['000000000010']);
     // The new owner sees only what was uploaded after the sale.
@@ -116,19 +126,26 @@ describe('who sees which sessions (enforced by the server)', () => {
 describe('GET /api/storage/list', () => {
   it('lists levels: devices, tracks, dates, files', async () => {
     expect((await a.json('/api/storage/list')).body).toEqual({ prefixes: ['000000000001', '000000000010'], items: [] });
-    expect((await a.json('/api/storage/list?prefix=000000000010/')).body.prefixes).toEqual(['000000000010/Curitiba', '000000000010/Interlagos']);
+    expect((await a.json('/api/storage/list?prefix=000000000010/')).body.prefixes).toEqual([
+      '000000000010/Curitiba',
+      '000000000010/Interlagos',
+    ]);
     expect((await a.json('/api/storage/list?prefix=000000000010/Interlagos')).body.prefixes).toEqual([
       '000000000010/Interlagos/01112026',
       '000000000010/Interlagos/15102026',
     ]);
-    expect((await a.json('/api/storage/list?prefix=000000000010/Interlagos/01112026')).body.items).toEqual(['000000000010/Interlagos/01112026/lap.six']);
+    expect((await a.json('/api/storage/list?prefix=000000000010/Interlagos/01112026')).body.items).toEqual([
+      '000000000010/Interlagos/01112026/lap.six',
+    ]);
   });
 
   it('paginates with maxResults and pageToken', async () => {
     const first = await a.json('/api/storage/list?prefix=000000000010/Interlagos/&maxResults=1');
     expect(first.body.prefixes).toEqual(['000000000010/Interlagos/01112026']);
     expect(first.body.nextPageToken).toBeTruthy();
-    const second = await a.json(`/api/storage/list?prefix=000000000010/Interlagos/&maxResults=1&pageToken=${first.body.nextPageToken}`);
+    const second = await a.json(
+      `/api/storage/list?prefix=000000000010/Interlagos/&maxResults=1&pageToken=${first.body.nextPageToken}`,
+    );
     expect(second.body.prefixes).toEqual(['000000000010/Interlagos/15102026']);
     expect(second.body.nextPageToken).toBeUndefined();
   });
@@ -151,6 +168,8 @@ describe('GET /api/storage/list', () => {
   it('refuses path tricks in the prefix and unknown metadata paths', async () => {
     expect((await a.json('/api/storage/list?prefix=000000000010/../x')).status).toBe(400);
     expect((await a.json('/api/storage/metadata?path=../../etc/passwd')).status).toBe(404);
-    expect((await a.json('/api/storage/metadata?path=000000000010/Interlagos/01112026/other.txt')).body.code).toBe('storage/object-not-found');
+    expect((await a.json('/api/storage/metadata?path=000000000010/Interlagos/01112026/other.txt')).body.code).toBe(
+      'storage/object-not-found',
+    );
   });
 });

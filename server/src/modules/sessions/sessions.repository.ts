@@ -1,8 +1,8 @@
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
-import type { Lap } from '../../../../core/formats/lap-six';
-import { lapFigures } from '../../../../core/laps/lap-math';
-import type { LineProblem } from '../../../../core/formats/six-lines';
-import type { DB, LapSessionsTable } from '../../db/schema';
+import type { Lap } from '#core/formats/lap-six.ts';
+import { lapFigures } from '#core/laps/lap-math.ts';
+import type { LineProblem } from '#core/formats/six-lines.ts';
+import type { DB, LapSessionsTable } from '#server/db/schema.ts';
 
 export type SessionRow = Selectable<LapSessionsTable>;
 
@@ -26,7 +26,9 @@ function visible(db: Kysely<DB>, viewer: Viewer) {
   if (!viewer.admin) {
     q = q.where((eb) => eb.or([eb('owner_email', '=', viewer.email), eb('device_id', '=', viewer.demoDeviceId)]));
   } else {
-    q = q.where((eb) => eb.or([eb('owner_email', '=', viewer.email), eb('device_id', 'not like', `${IMPORT_COLLECTION_PREFIX}%`)]));
+    q = q.where((eb) =>
+      eb.or([eb('owner_email', '=', viewer.email), eb('device_id', 'not like', `${IMPORT_COLLECTION_PREFIX}%`)]),
+    );
   }
   return q;
 }
@@ -46,7 +48,13 @@ export async function viewerHasDevice(db: Kysely<DB>, email: string, deviceId: s
       eb
         .or([
           eb.exists(db.selectFrom('devices').select('id').where('id', '=', deviceId).where('owner_email', '=', email)),
-          eb.exists(db.selectFrom('lap_sessions').select('device_id').where('device_id', '=', deviceId).where('owner_email', '=', email)),
+          eb.exists(
+            db
+              .selectFrom('lap_sessions')
+              .select('device_id')
+              .where('device_id', '=', deviceId)
+              .where('owner_email', '=', email),
+          ),
         ])
         .as('ok'),
     )
@@ -55,11 +63,21 @@ export async function viewerHasDevice(db: Kysely<DB>, email: string, deviceId: s
 }
 
 export async function listVisibleTracks(db: Kysely<DB>, viewer: Viewer, deviceId: string): Promise<string[]> {
-  const rows = await visible(db, viewer).select('track').distinct().where('device_id', '=', deviceId).orderBy('track').execute();
+  const rows = await visible(db, viewer)
+    .select('track')
+    .distinct()
+    .where('device_id', '=', deviceId)
+    .orderBy('track')
+    .execute();
   return rows.map((r) => r.track);
 }
 
-export async function listVisibleDates(db: Kysely<DB>, viewer: Viewer, deviceId: string, track: string): Promise<string[]> {
+export async function listVisibleDates(
+  db: Kysely<DB>,
+  viewer: Viewer,
+  deviceId: string,
+  track: string,
+): Promise<string[]> {
   const rows = await visible(db, viewer)
     .select(['date', 'date_iso'])
     .where('device_id', '=', deviceId)
@@ -207,7 +225,9 @@ const ownColumns = [
  * was identified at.
  */
 function atCircuitOf(db: Kysely<DB>, email: string, track: string) {
-  return (eb: ExpressionBuilder<DB & { lap_sessions: LapSessionsTable }, 'lap_sessions' | 'session_tracks' | 'tracks'>) =>
+  return (
+    eb: ExpressionBuilder<DB & { lap_sessions: LapSessionsTable }, 'lap_sessions' | 'session_tracks' | 'tracks'>,
+  ) =>
     eb.or([
       eb('lap_sessions.track', '=', track),
       eb(
@@ -237,14 +257,26 @@ export function listOwnSessions(
   const after = q.after;
   if (after)
     query = query.where((eb) =>
-      eb.or([eb('lap_sessions.date_iso', '<', after.dateIso), eb.and([eb('lap_sessions.date_iso', '=', after.dateIso), eb('lap_sessions.id', '<', after.id)])]),
+      eb.or([
+        eb('lap_sessions.date_iso', '<', after.dateIso),
+        eb.and([eb('lap_sessions.date_iso', '=', after.dateIso), eb('lap_sessions.id', '<', after.id)]),
+      ]),
     );
   return query.orderBy('lap_sessions.date_iso', 'desc').orderBy('lap_sessions.id', 'desc').limit(q.limit).execute();
 }
 
 /** A session's kept lap figures, by the rule `version` (null: the lap.six's rules, not settled yet). */
-export async function saveLapFigures(db: Kysely<DB>, sessionId: string, figures: string, version: number | null = null): Promise<void> {
-  await db.updateTable('lap_sessions').set({ lap_figures: figures, figures_version: version }).where('id', '=', sessionId).execute();
+export async function saveLapFigures(
+  db: Kysely<DB>,
+  sessionId: string,
+  figures: string,
+  version: number | null = null,
+): Promise<void> {
+  await db
+    .updateTable('lap_sessions')
+    .set({ lap_figures: figures, figures_version: version })
+    .where('id', '=', sessionId)
+    .execute();
 }
 
 /**
@@ -298,6 +330,12 @@ export function listOwnCircuits(db: Kysely<DB>, email: string) {
 
 /** The tracks the rider has sessions on. */
 export async function listOwnTracks(db: Kysely<DB>, email: string): Promise<string[]> {
-  const rows = await db.selectFrom('lap_sessions').select('track').distinct().where('owner_email', '=', email).orderBy('track').execute();
+  const rows = await db
+    .selectFrom('lap_sessions')
+    .select('track')
+    .distinct()
+    .where('owner_email', '=', email)
+    .orderBy('track')
+    .execute();
   return rows.map((r) => r.track);
 }

@@ -2,7 +2,7 @@ import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorSchema } from '../../../../core/contracts/common.contract';
+import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import {
   analysisResponseSchema,
   datesResponseSchema,
@@ -17,11 +17,11 @@ import {
   summaryResponseSchema,
   trackParamsSchema,
   tracksResponseSchema,
-} from '../../../../core/contracts/sessions.contract';
-import { AppError } from '../../../../core/errors';
-import { accepts, createAnswerCache, sendCompressed } from '../../plugins/compressed-answers';
-import { heavyReadRateLimit } from '../../plugins/heavy-reads';
-import type { SessionAddress } from '../../../../core/contracts/session-paths';
+} from '#core/contracts/sessions.contract.ts';
+import { AppError } from '#core/errors.ts';
+import { accepts, createAnswerCache, sendCompressed } from '#server/plugins/compressed-answers.ts';
+import { heavyReadRateLimit } from '#server/plugins/heavy-reads.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { hideUnseenDevices, viewerOf } from './device-check';
 import { MAX_JSON_SAMPLES, type SessionReader } from './session-reader.service';
 import type { Viewer } from './sessions.repository';
@@ -34,7 +34,11 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { reader } = opts;
   const viewer = (req: FastifyRequest): Viewer => viewerOf(req, opts.demoDeviceId);
-  const ref = (p: { id: string; track: string; date: string }): SessionAddress => ({ device: p.id, track: p.track, date: p.date });
+  const ref = (p: { id: string; track: string; date: string }): SessionAddress => ({
+    device: p.id,
+    track: p.track,
+    date: p.date,
+  });
   const lapsAnswers = createAnswerCache();
 
   hideUnseenDevices(app, reader, opts.demoDeviceId);
@@ -45,7 +49,8 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
       config: { access: 'rider' },
       schema: {
         tags: ['sessions'],
-        summary: "'Minhas sessões': the caller's own sessions (devices and imports), newest first, a page at a time; filter by track",
+        summary:
+          "'Minhas sessões': the caller's own sessions (devices and imports), newest first, a page at a time; filter by track",
         querystring: mySessionsQuerySchema,
         response: { 200: mySessionsResponseSchema, 400: apiErrorSchema, ...errors },
       },
@@ -95,7 +100,9 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     async (req, reply) => {
       // The answer depends only on the session's lap.six and kept figures: validated, serialized and compressed once per version.
       const laps = await reader.laps(viewer(req), ref(req.params));
-      const answer = await lapsAnswers.get(laps.version, `"${laps.etag || 'none'}"`, async () => JSON.stringify(lapsResponseSchema.parse(await laps.build())));
+      const answer = await lapsAnswers.get(laps.version, `"${laps.etag || 'none'}"`, async () =>
+        JSON.stringify(lapsResponseSchema.parse(await laps.build())),
+      );
       // Already serialized: the untyped reply sends the text as is.
       return sendCompressed(req, reply as FastifyReply, answer);
     },
@@ -186,7 +193,8 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     },
     async (req, reply) => {
       const { heat, lap } = req.query;
-      if ((heat === undefined) !== (lap === undefined)) throw new AppError('storage/invalid-argument', 'Give both heat and lap, or neither.');
+      if ((heat === undefined) !== (lap === undefined))
+        throw new AppError('storage/invalid-argument', 'Give both heat and lap, or neither.');
       const file = await reader.export(
         viewer(req),
         ref(req.params),

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
-import { nowIso } from '../../lib/tokens';
+import type { DB } from '#server/db/schema.ts';
+import { nowIso } from '#server/lib/tokens.ts';
 import type { SixKind } from './session-files';
 
 export interface UploadIntent {
@@ -17,7 +17,16 @@ export interface UploadIntent {
 export async function recordIntent(db: Kysely<DB>, i: UploadIntent): Promise<void> {
   await db
     .insertInto('upload_intents')
-    .values({ blob_key: i.blobKey, md5: i.md5, device_id: i.deviceId, track: i.track, date: i.date, kind: i.kind, owner_email: i.owner, created_at: nowIso() })
+    .values({
+      blob_key: i.blobKey,
+      md5: i.md5,
+      device_id: i.deviceId,
+      track: i.track,
+      date: i.date,
+      kind: i.kind,
+      owner_email: i.owner,
+      created_at: nowIso(),
+    })
     .onConflict((oc) => oc.column('blob_key').doUpdateSet({ md5: i.md5, owner_email: i.owner, created_at: nowIso() }))
     .execute();
 }
@@ -34,6 +43,14 @@ export async function listIntentKeys(db: Kysely<DB>): Promise<string[]> {
 export async function findIntent(db: Kysely<DB>, blobKey: string): Promise<UploadIntent | undefined> {
   const r = await db.selectFrom('upload_intents').selectAll().where('blob_key', '=', blobKey).executeTakeFirst();
   return (
-    r && { blobKey: r.blob_key, md5: r.md5, deviceId: r.device_id, track: r.track, date: r.date, kind: r.kind === 'gps' ? 'gps' : 'lap', owner: r.owner_email }
+    r && {
+      blobKey: r.blob_key,
+      md5: r.md5,
+      deviceId: r.device_id,
+      track: r.track,
+      date: r.date,
+      kind: r.kind === 'gps' ? 'gps' : 'lap',
+      owner: r.owner_email,
+    }
   );
 }

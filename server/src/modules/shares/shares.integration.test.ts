@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompareResponse } from '../../../../core/contracts/progress.contract';
-import type { SharedLap, SharedView } from '../../../../core/contracts/shares.contract';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { loadTracks } from '../../lib/track-files';
-import { addDevice, put } from '../../../test/fixtures';
-import { onPostgres } from '../../../test/test-database';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
+import type { CompareResponse } from '#core/contracts/progress.contract.ts';
+import type { SharedLap, SharedView } from '#core/contracts/shares.contract.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { addDevice, put } from '#test/fixtures.ts';
+import { onPostgres } from '#test/test-database.ts';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
 
 // Share links through the API: made by the rider, opened signed out, nothing else of theirs shown,
 // revoked (at once, on another instance too), expiring, previewed by messaging apps, and a friend
@@ -48,7 +48,11 @@ afterAll(async () => {
 });
 
 const post = (b: Browser, body: unknown) =>
-  b.request('/api/shares', { method: 'POST', headers: { 'content-type': 'application/json', origin: server.baseUrl }, body: JSON.stringify(body) });
+  b.request('/api/shares', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.baseUrl },
+    body: JSON.stringify(body),
+  });
 const tokenOf = (url: string) => new URL(url).pathname.split('/').pop()!;
 const session = { device: ANA_DEVICE, track: 'Interlagos', date: '14112026' };
 
@@ -63,7 +67,9 @@ describe('share links', () => {
     expect(lapLink.url).toMatch(new RegExp(`^${server.config.publicUrl}/v/[A-Za-z0-9_-]{43}$`));
     const whole = await post(ana, session);
     sessionLink = (await whole.json()) as typeof sessionLink;
-    const list = (await (await ana.request('/api/shares')).json()) as { shares: { id: string; lap: string | null; track: string; date: string }[] };
+    const list = (await (await ana.request('/api/shares')).json()) as {
+      shares: { id: string; lap: string | null; track: string; date: string }[];
+    };
     expect(list.shares.map((s) => [s.id, s.lap])).toEqual([
       [sessionLink.id, null],
       [lapLink.id, 'A2'],
@@ -104,7 +110,9 @@ describe('share links', () => {
     expect((await send(JSON.stringify({ ...session, pad: 'x'.repeat(2 * 1024 * 1024) }))).status).toBe(413);
     // From another site's page, a cookie-authenticated change is refused (CSRF).
     const foreign = { 'content-type': 'application/json', origin: 'https://outro.example' };
-    expect((await ana.request('/api/shares', { method: 'POST', headers: foreign, body: JSON.stringify(session) })).status).toBe(403);
+    expect(
+      (await ana.request('/api/shares', { method: 'POST', headers: foreign, body: JSON.stringify(session) })).status,
+    ).toBe(403);
     expect((await server.database.db.selectFrom('shares').selectAll().execute()).length).toBe(before);
   });
 
@@ -117,16 +125,31 @@ describe('share links', () => {
     expect(res.headers.get('referrer-policy')).toBe('no-referrer');
     const view = (await res.json()) as SharedView;
     expect(Object.keys(view).sort()).toEqual(
-      ['bestLapSeconds', 'consistencyMs', 'corners', 'date', 'idealLapSeconds', 'lap', 'laps', 'lengthM', 'track'].sort(),
+      [
+        'bestLapSeconds',
+        'consistencyMs',
+        'corners',
+        'date',
+        'idealLapSeconds',
+        'lap',
+        'laps',
+        'lengthM',
+        'track',
+      ].sort(),
     );
     expect(view).toMatchObject({ track: 'Interlagos', date: '14112026', lap: null });
-    for (const lap of view.laps) expect(Object.keys(lap).sort()).toEqual(['best', 'complete', 'heat', 'kind', 'number', 'seconds']);
-    for (const corner of view.corners) expect(Object.keys(corner).sort()).toEqual(['apex', 'apexM', 'direction', 'endM', 'number', 'startM']);
+    for (const lap of view.laps)
+      expect(Object.keys(lap).sort()).toEqual(['best', 'complete', 'heat', 'kind', 'number', 'seconds']);
+    for (const corner of view.corners)
+      expect(Object.keys(corner).sort()).toEqual(['apex', 'apexM', 'direction', 'endM', 'number', 'startM']);
     expect(view.laps.filter((l) => l.best)).toHaveLength(1);
     const text = JSON.stringify(view);
-    for (const secret of ['ana@example.com', 'Ana Piloto', ANA_DEVICE, ANA_WIFI, 'senha', '01112026', BIA_DEVICE]) expect(text).not.toContain(secret);
+    for (const secret of ['ana@example.com', 'Ana Piloto', ANA_DEVICE, ANA_WIFI, 'senha', '01112026', BIA_DEVICE])
+      expect(text).not.toContain(secret);
     // One lap of it, on the track's grid, with its path.
-    const lap = (await (await stranger.request(`/api/shared/${tokenOf(sessionLink.url)}/lap?lap=B2`)).json()) as SharedLap;
+    const lap = (await (
+      await stranger.request(`/api/shared/${tokenOf(sessionLink.url)}/lap?lap=B2`)
+    ).json()) as SharedLap;
     expect(Object.keys(lap).sort()).toEqual(['heat', 'lean', 'number', 'path', 'seconds', 'speed', 'x']);
     expect(lap).toMatchObject({ heat: 'B', number: 2 });
     expect(lap.path.length).toBeGreaterThan(50);
@@ -167,7 +190,9 @@ describe('share links', () => {
     const html = await page.text();
     expect(html).toContain('<meta property="og:title" content="Interlagos · 14/11/2026">');
     expect(html).toMatch(/<meta property="og:description" content="Melhor volta: \d\d:\d\d\.\d{3}">/);
-    expect(html).toContain(`<meta property="og:image" content="${server.config.publicUrl}/api/shared/${t}/preview.png">`);
+    expect(html).toContain(
+      `<meta property="og:image" content="${server.config.publicUrl}/api/shared/${t}/preview.png">`,
+    );
     const png = await fetch(`${server.baseUrl}/api/shared/${t}/preview.png`);
     expect(png.headers.get('content-type')).toBe('image/png');
     const bytes = Buffer.from(await png.arrayBuffer());
@@ -181,7 +206,9 @@ describe('share links', () => {
 
   it('a signed-in friend lays the shared lap over their own laps there ("comparar com minhas voltas")', async () => {
     const t = tokenOf(lapLink.url);
-    const res = await bia.request(`/api/sessions/compare?device=${BIA_DEVICE}&track=Interlagos&date=10112026&lap=A2&reference=share&share=${t}`);
+    const res = await bia.request(
+      `/api/sessions/compare?device=${BIA_DEVICE}&track=Interlagos&date=10112026&lap=A2&reference=share&share=${t}`,
+    );
     expect(res.status).toBe(200);
     const body = (await res.json()) as CompareResponse;
     expect(body.reference).toMatchObject({ device: null, shared: true, heat: 'A', number: 2, date: '14112026' });
@@ -189,7 +216,11 @@ describe('share links', () => {
     expect(body.x.length).toBeGreaterThan(500);
     // Only the lap the link shares.
     expect(
-      (await bia.request(`/api/sessions/compare?device=${BIA_DEVICE}&track=Interlagos&date=10112026&lap=A2&reference=share&share=${t}&refLap=A3`)).status,
+      (
+        await bia.request(
+          `/api/sessions/compare?device=${BIA_DEVICE}&track=Interlagos&date=10112026&lap=A2&reference=share&share=${t}&refLap=A3`,
+        )
+      ).status,
     ).toBe(404);
     // A session's link: any of its laps, the best by default.
     const whole = await bia.request(
@@ -201,9 +232,14 @@ describe('share links', () => {
   it('altered, expired and revoked links answer 404; only the rider revokes theirs', async () => {
     const t = tokenOf(lapLink.url);
     const altered = `${t.slice(0, -1)}${t.endsWith('A') ? 'B' : 'A'}`;
-    for (const bad of [altered, t.slice(0, 20), `${t}x`, '%00']) expect((await fetch(`${server.baseUrl}/api/shared/${bad}`)).status, bad).toBe(404);
+    for (const bad of [altered, t.slice(0, 20), `${t}x`, '%00'])
+      expect((await fetch(`${server.baseUrl}/api/shared/${bad}`)).status, bad).toBe(404);
     // Expiry: a link made for one day, a day later.
-    const expiring = (await (await post(ana, { ...session, expiresInDays: 1 })).json()) as { id: string; url: string; expiresAt: string };
+    const expiring = (await (await post(ana, { ...session, expiresInDays: 1 })).json()) as {
+      id: string;
+      url: string;
+      expiresAt: string;
+    };
     expect(Date.parse(expiring.expiresAt) - Date.now()).toBeGreaterThan(86_000_000);
     expect((await fetch(`${server.baseUrl}/api/shared/${tokenOf(expiring.url)}`)).status).toBe(200);
     await server.database.db
@@ -213,17 +249,20 @@ describe('share links', () => {
       .execute();
     expect((await fetch(`${server.baseUrl}/api/shared/${tokenOf(expiring.url)}`)).status).toBe(404);
     // A disabled rider's links open nothing; enabled again, they do.
-    const disable = (on: number) => server.database.db.updateTable('users').set({ disabled: on }).where('email', '=', 'ana@example.com').execute();
+    const disable = (on: number) =>
+      server.database.db.updateTable('users').set({ disabled: on }).where('email', '=', 'ana@example.com').execute();
     await disable(1);
     expect((await fetch(`${server.baseUrl}/api/shared/${t}`)).status).toBe(404);
     await disable(0);
     expect((await fetch(`${server.baseUrl}/api/shared/${t}`)).status).toBe(200);
     // Bia cannot revoke Ana's link.
-    const del = (b: Browser, id: string) => b.request(`/api/shares/${id}`, { method: 'DELETE', headers: { origin: server.baseUrl } });
+    const del = (b: Browser, id: string) =>
+      b.request(`/api/shares/${id}`, { method: 'DELETE', headers: { origin: server.baseUrl } });
     expect((await del(bia, lapLink.id)).status).toBe(404);
     expect((await fetch(`${server.baseUrl}/api/shared/${t}`)).status).toBe(200);
     expect((await del(ana, lapLink.id)).status).toBe(200);
-    for (const path of ['', '/lap', '/preview.png']) expect((await fetch(`${server.baseUrl}/api/shared/${t}${path}`)).status).toBe(404);
+    for (const path of ['', '/lap', '/preview.png'])
+      expect((await fetch(`${server.baseUrl}/api/shared/${t}${path}`)).status).toBe(404);
     expect((await fetch(`${server.baseUrl}/v/${t}`)).status).toBe(404);
     expect((await del(ana, lapLink.id)).status).toBe(404);
   });
@@ -243,7 +282,9 @@ describe.skipIf(!onPostgres)('revocation across instances', () => {
     const made = (await (await post(ana, session)).json()) as { id: string; url: string };
     const t = tokenOf(made.url);
     expect((await fetch(`${other.baseUrl}/api/shared/${t}`)).status).toBe(200);
-    expect((await ana.request(`/api/shares/${made.id}`, { method: 'DELETE', headers: { origin: server.baseUrl } })).status).toBe(200);
+    expect(
+      (await ana.request(`/api/shares/${made.id}`, { method: 'DELETE', headers: { origin: server.baseUrl } })).status,
+    ).toBe(200);
     expect((await fetch(`${other.baseUrl}/api/shared/${t}`)).status).toBe(404);
   });
 });
@@ -252,7 +293,8 @@ describe.skipIf(!onPostgres)('revocation across instances', () => {
 describe('rate limits', () => {
   it('public reads are rate limited per address', async () => {
     let status = 0;
-    for (let i = 0; i < 80 && status !== 429; i++) status = (await fetch(`${server.baseUrl}/api/shared/${'y'.repeat(43)}`)).status;
+    for (let i = 0; i < 80 && status !== 429; i++)
+      status = (await fetch(`${server.baseUrl}/api/shared/${'y'.repeat(43)}`)).status;
     expect(status).toBe(429);
   });
 });

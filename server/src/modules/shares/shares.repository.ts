@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema';
+import type { DB } from '#server/db/schema.ts';
 
 export interface ShareRow {
   id: string;
@@ -28,7 +28,14 @@ export function listShares(db: Kysely<DB>, email: string) {
   return db
     .selectFrom('shares')
     .innerJoin('lap_sessions', 'lap_sessions.id', 'shares.session_id')
-    .select(['shares.id', 'shares.lap', 'shares.created_at', 'shares.expires_at', 'lap_sessions.track', 'lap_sessions.date'])
+    .select([
+      'shares.id',
+      'shares.lap',
+      'shares.created_at',
+      'shares.expires_at',
+      'lap_sessions.track',
+      'lap_sessions.date',
+    ])
     .where('shares.owner_email', '=', email)
     .orderBy('shares.created_at', 'desc')
     .orderBy('shares.id', 'desc')
@@ -51,7 +58,15 @@ export function findLiveShare(db: Kysely<DB>, tokenHash: string, now: string) {
     .innerJoin('lap_sessions', 'lap_sessions.id', 'shares.session_id')
     .innerJoin('users', 'users.email', 'shares.owner_email')
     .where('users.disabled', '=', 0)
-    .select(['shares.id', 'shares.lap', 'shares.expires_at', 'lap_sessions.device_id', 'lap_sessions.track', 'lap_sessions.date', 'lap_sessions.lap_figures'])
+    .select([
+      'shares.id',
+      'shares.lap',
+      'shares.expires_at',
+      'lap_sessions.device_id',
+      'lap_sessions.track',
+      'lap_sessions.date',
+      'lap_sessions.lap_figures',
+    ])
     .where('shares.token_hash', '=', tokenHash)
     .where((eb) => eb.or([eb('shares.expires_at', 'is', null), eb('shares.expires_at', '>', now)]))
     .executeTakeFirst();

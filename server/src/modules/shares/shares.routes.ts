@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema, okSchema, writeErrors } from '../../../../core/contracts/common.contract';
+import { apiErrorSchema, okSchema, writeErrors } from '#core/contracts/common.contract.ts';
 import {
   createShareBodySchema,
   createShareResponseSchema,
@@ -10,10 +10,10 @@ import {
   sharedParamsSchema,
   sharedViewSchema,
   sharesResponseSchema,
-} from '../../../../core/contracts/shares.contract';
-import { AppError } from '../../../../core/errors';
-import { escapeHtml } from '../../lib/html';
-import { perUserWrites } from '../../plugins/rate-limit-store';
+} from '#core/contracts/shares.contract.ts';
+import { AppError } from '#core/errors.ts';
+import { escapeHtml } from '#server/lib/html.ts';
+import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { SharesService } from './shares.service';
 
@@ -47,7 +47,8 @@ export async function sharesRoutes(
       config: { access: 'rider', heavyRead: true, rateLimit: perUserWrites(SHARES_PER_MINUTE) },
       schema: {
         tags: ['shares'],
-        summary: 'Makes a read-only link to one of the caller’s sessions, or one lap of it (optionally expiring); the link is in this answer only',
+        summary:
+          'Makes a read-only link to one of the caller’s sessions, or one lap of it (optionally expiring); the link is in this answer only',
         body: createShareBodySchema,
         response: { 201: createShareResponseSchema, ...writeErrors },
       },
@@ -59,7 +60,11 @@ export async function sharesRoutes(
     '/api/shares',
     {
       config: { access: 'rider' },
-      schema: { tags: ['shares'], summary: 'The caller’s links, newest first', response: { 200: sharesResponseSchema, ...writeErrors } },
+      schema: {
+        tags: ['shares'],
+        summary: 'The caller’s links, newest first',
+        response: { 200: sharesResponseSchema, ...writeErrors },
+      },
     },
     async (req) => shares.list(viewerOf(req, opts.demoDeviceId)),
   );
@@ -89,7 +94,8 @@ export async function sharesRoutes(
         config: { access: 'public', rateLimit: PUBLIC_RATE },
         schema: {
           tags: ['shares'],
-          summary: 'A shared session or lap: its laps, best and ideal lap, consistency and corners (no sign-in; a revoked, expired or altered link is 404)',
+          summary:
+            'A shared session or lap: its laps, best and ideal lap, consistency and corners (no sign-in; a revoked, expired or altered link is 404)',
           params: sharedParamsSchema,
           response: { 200: sharedViewSchema, 404: apiErrorSchema, 429: apiErrorSchema, 400: apiErrorSchema },
         },
@@ -116,7 +122,11 @@ export async function sharesRoutes(
       '/api/shared/:token/preview.png',
       {
         config: { access: 'public', rateLimit: PUBLIC_RATE },
-        schema: { tags: ['shares'], summary: 'The link preview image (Open Graph): the track and the lap time', params: sharedParamsSchema },
+        schema: {
+          tags: ['shares'],
+          summary: 'The link preview image (Open Graph): the track and the lap time',
+          params: sharedParamsSchema,
+        },
       },
       async (req, reply) => {
         const preview = await shares.preview(req.params.token);
@@ -125,32 +135,38 @@ export async function sharesRoutes(
     );
 
     // The page a link opens: the app, with the preview a messaging app reads from its HTML.
-    s.get('/v/:token', { config: { access: 'public', rateLimit: PUBLIC_RATE }, schema: { hide: true } }, async (req, reply) => {
-      const token = (req.params as { token: string }).token;
-      let head = '<meta name="robots" content="noindex, nofollow">';
-      let found = false;
-      if (sharedParamsSchema.safeParse({ token }).success) {
-        try {
-          const p = await shares.preview(token);
-          found = true;
-          const image = `${opts.publicUrl}/api/shared/${token}/preview.png`;
-          head += [
-            `<meta property="og:title" content="${escapeHtml(p.title)}">`,
-            `<meta property="og:description" content="${escapeHtml(p.description)}">`,
-            `<meta property="og:image" content="${escapeHtml(image)}">`,
-            '<meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">',
-            '<meta property="og:type" content="website">',
-            '<meta name="twitter:card" content="summary_large_image">',
-          ].join('');
-        } catch (err) {
-          if (!(err instanceof AppError) || err.code !== 'storage/object-not-found') throw err;
+    s.get(
+      '/v/:token',
+      { config: { access: 'public', rateLimit: PUBLIC_RATE }, schema: { hide: true } },
+      async (req, reply) => {
+        const token = (req.params as { token: string }).token;
+        let head = '<meta name="robots" content="noindex, nofollow">';
+        let found = false;
+        if (sharedParamsSchema.safeParse({ token }).success) {
+          try {
+            const p = await shares.preview(token);
+            found = true;
+            const image = `${opts.publicUrl}/api/shared/${token}/preview.png`;
+            head += [
+              `<meta property="og:title" content="${escapeHtml(p.title)}">`,
+              `<meta property="og:description" content="${escapeHtml(p.description)}">`,
+              `<meta property="og:image" content="${escapeHtml(image)}">`,
+              '<meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">',
+              '<meta property="og:type" content="website">',
+              '<meta name="twitter:card" content="summary_large_image">',
+            ].join('');
+          } catch (err) {
+            if (!(err instanceof AppError) || err.code !== 'storage/object-not-found') throw err;
+          }
         }
-      }
-      const index = opts.indexHtml() ?? '<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Voltas</title></head><body></body></html>';
-      return reply
-        .code(found ? 200 : 404)
-        .type('text/html; charset=utf-8')
-        .send(index.replace('</head>', `${head}</head>`));
-    });
+        const index =
+          opts.indexHtml() ??
+          '<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Voltas</title></head><body></body></html>';
+        return reply
+          .code(found ? 200 : 404)
+          .type('text/html; charset=utf-8')
+          .send(index.replace('</head>', `${head}</head>`));
+      },
+    );
   });
 }

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { createShareBodySchema, SharedLap, SharedView } from '../../../../core/contracts/shares.contract';
-import { MAX_SHARES_PER_RIDER, SHARE_TOKEN } from '../../../../core/contracts/shares.contract';
-import type { SessionAddress } from '../../../../core/contracts/session-paths';
-import { AppError } from '../../../../core/errors';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { fill, ptBR } from '../../../../core/i18n/pt-BR';
-import type { LapFigures } from '../../../../core/laps/lap-math';
-import type { DB } from '../../db/schema';
-import { hashToken, newToken, nowIso } from '../../lib/tokens';
-import { trackPreviewPng } from '../../lib/track-png';
+import type { createShareBodySchema, SharedLap, SharedView } from '#core/contracts/shares.contract.ts';
+import { MAX_SHARES_PER_RIDER, SHARE_TOKEN } from '#core/contracts/shares.contract.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import { AppError } from '#core/errors.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { fill, ptBR } from '#core/i18n/pt-BR.ts';
+import type { LapFigures } from '#core/laps/lap-math.ts';
+import type { DB } from '#server/db/schema.ts';
+import { hashToken, newToken, nowIso } from '#server/lib/tokens.ts';
+import { trackPreviewPng } from '#server/lib/track-png.ts';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { Viewer } from '../sessions/sessions.repository';
 import type { TracksService } from '../tracks/tracks.service';
@@ -29,13 +29,19 @@ export interface OpenedShare {
  * once; only its hash is kept, so a leaked database opens nothing. Every read looks the hash up,
  * so a revoked (deleted) or expired link stops at once on every instance.
  */
-export function createSharesService(deps: { db: Kysely<DB>; reader: SessionReader; tracks: TracksService; publicUrl: string }) {
+export function createSharesService(deps: {
+  db: Kysely<DB>;
+  reader: SessionReader;
+  tracks: TracksService;
+  publicUrl: string;
+}) {
   const { db } = deps;
 
   /** 404 for a link that never existed, was revoked, expired, or whose session is gone: one answer for all. */
   async function open(token: string): Promise<OpenedShare> {
     const row = SHARE_TOKEN.test(token) ? await findLiveShare(db, hashToken(token), nowIso()) : undefined;
-    if (!row) throw new AppError('storage/object-not-found', 'No such link (it may have been revoked or have expired).');
+    if (!row)
+      throw new AppError('storage/object-not-found', 'No such link (it may have been revoked or have expired).');
     return {
       address: { device: row.device_id, track: row.track, date: row.date },
       lap: row.lap,
@@ -50,13 +56,16 @@ export function createSharesService(deps: { db: Kysely<DB>; reader: SessionReade
       const address = { device: body.device, track: body.track, date: body.date };
       const session = await deps.reader.sessionOf(viewer, address);
       // Only a session's rider shares it (an admin reading it does not).
-      if (session.owner !== viewer.email) throw new AppError('storage/unauthorized', 'Only the rider whose session it is may share it.');
+      if (session.owner !== viewer.email)
+        throw new AppError('storage/unauthorized', 'Only the rider whose session it is may share it.');
       if ((await countShares(db, viewer.email)) >= MAX_SHARES_PER_RIDER) throw new AppError('share/limit-reached');
       // The lap must exist (a complete lap of the session), and the session must have a GPS trace to show.
       await deps.tracks.sharedLap(address, body.lap);
       const token = newToken();
       const now = new Date();
-      const expiresAt = body.expiresInDays ? new Date(now.getTime() + body.expiresInDays * 86_400_000).toISOString() : null;
+      const expiresAt = body.expiresInDays
+        ? new Date(now.getTime() + body.expiresInDays * 86_400_000).toISOString()
+        : null;
       const id = `sh${randomBytes(8).toString('hex')}`;
       await insertShare(db, {
         id,
@@ -72,11 +81,21 @@ export function createSharesService(deps: { db: Kysely<DB>; reader: SessionReade
 
     async list(viewer: Viewer) {
       const rows = await listShares(db, viewer.email);
-      return { shares: rows.map((r) => ({ id: r.id, track: r.track, date: r.date, lap: r.lap, createdAt: r.created_at, expiresAt: r.expires_at })) };
+      return {
+        shares: rows.map((r) => ({
+          id: r.id,
+          track: r.track,
+          date: r.date,
+          lap: r.lap,
+          createdAt: r.created_at,
+          expiresAt: r.expires_at,
+        })),
+      };
     },
 
     async revoke(viewer: Viewer, id: string) {
-      if (!(await deleteShare(db, viewer.email, id))) throw new AppError('storage/object-not-found', 'No such link of yours.');
+      if (!(await deleteShare(db, viewer.email, id)))
+        throw new AppError('storage/object-not-found', 'No such link of yours.');
       return { ok: true as const };
     },
 
@@ -101,7 +120,8 @@ export function createSharesService(deps: { db: Kysely<DB>; reader: SessionReade
     /** One lap of the link on the position grid: the shared lap, or (a session's link) any of its laps, the best by default. */
     async lap(token: string, key: string | undefined): Promise<SharedLap> {
       const share = await open(token);
-      if (share.lap && key !== undefined && key !== share.lap) throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
+      if (share.lap && key !== undefined && key !== share.lap)
+        throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
       return deps.tracks.sharedLap(share.address, share.lap ?? key);
     },
 
@@ -113,7 +133,9 @@ export function createSharesService(deps: { db: Kysely<DB>; reader: SessionReade
       const time = formatLapTime(Math.round(lap.seconds * 1000));
       return {
         title: `${share.address.track} · ${d}/${m}/${y}`,
-        description: share.lap ? fill(ptBR.history.previewLap, { lap: share.lap, time }) : fill(ptBR.history.previewBest, { time }),
+        description: share.lap
+          ? fill(ptBR.history.previewLap, { lap: share.lap, time })
+          : fill(ptBR.history.previewBest, { time }),
         image: async () => trackPreviewPng(await deps.tracks.outline(share.address), time),
       };
     },

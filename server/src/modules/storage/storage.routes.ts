@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../../../core/contracts/common.contract';
+import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import {
   storageListQuerySchema,
   storageListResponseSchema,
   storageMetadataQuerySchema,
   storageMetadataSchema,
-} from '../../../../core/contracts/sessions.contract';
+} from '#core/contracts/sessions.contract.ts';
 import { parseMaxResults, type StorageService } from './storage.service';
 
 export async function storageRoutes(app: FastifyInstance, opts: { storage: StorageService; demoDeviceId: string }) {
@@ -44,6 +44,10 @@ export async function storageRoutes(app: FastifyInstance, opts: { storage: Stora
         response: { 200: storageMetadataSchema, 401: apiErrorSchema, 404: apiErrorSchema },
       },
     },
-    async (req) => opts.storage.metadata({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId }, req.query.path),
+    async (req) =>
+      opts.storage.metadata(
+        { email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId },
+        req.query.path,
+      ),
   );
 }

@@ -1,9 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import { MAX_RESULTS_MESSAGES, type storageListResponseSchema, type storageMetadataSchema } from '../../../../core/contracts/sessions.contract';
-import { AppError } from '../../../../core/errors';
-import type { BlobStore } from '../../blobs/blob-store';
-import type { DB } from '../../db/schema';
+import {
+  MAX_RESULTS_MESSAGES,
+  type storageListResponseSchema,
+  type storageMetadataSchema,
+} from '#core/contracts/sessions.contract.ts';
+import { AppError } from '#core/errors.ts';
+import type { BlobStore } from '#server/blobs/blob-store.ts';
+import type { DB } from '#server/db/schema.ts';
 import { findVisibleSession, listVisibleSessions, type Viewer } from '../sessions/sessions.repository';
 
 /** The spec's list page size rule, with its exact messages. */
@@ -22,7 +26,12 @@ export function parseMaxResults(raw: string | undefined): number {
  */
 export function createStorageService(deps: { db: Kysely<DB>; blobs: BlobStore; bucket: string }) {
   return {
-    async list(viewer: Viewer, prefixRaw: string, maxResults: number, pageToken: string | undefined): Promise<z.infer<typeof storageListResponseSchema>> {
+    async list(
+      viewer: Viewer,
+      prefixRaw: string,
+      maxResults: number,
+      pageToken: string | undefined,
+    ): Promise<z.infer<typeof storageListResponseSchema>> {
       const prefix = prefixRaw.replace(/^\/+/, '').replace(/\/+$/, '');
       const parts = prefix === '' ? [] : prefix.split('/');
       if (parts.length > 3 || parts.some((p) => p === '' || p === '.' || p === '..')) {
@@ -40,9 +49,10 @@ export function createStorageService(deps: { db: Kysely<DB>; blobs: BlobStore; b
           if (s.lap_md5) items.push(`${path.join('/')}/lap.six`);
         }
       }
-      const all = [...[...children].map((p) => ({ name: p, prefix: true })), ...items.map((p) => ({ name: p, prefix: false }))].sort((a, b) =>
-        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-      );
+      const all = [
+        ...[...children].map((p) => ({ name: p, prefix: true })),
+        ...items.map((p) => ({ name: p, prefix: false })),
+      ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       let after = '';
       if (pageToken) {
         try {

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { deltaOnGrid, GRID_STEP_M, lapOnGrid } from '../../../../core/tracks/lap-grid';
-import { continuousTime, type Trace } from '../../../../core/tracks/lap-timing';
-import { analyzeTrack } from '../../../../core/tracks/track-analysis';
-import { definitionFromCatalogue } from '../../../../core/tracks/track-definition';
-import { loadTracks } from '../../lib/track-files';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { deltaOnGrid, GRID_STEP_M, lapOnGrid } from '#core/tracks/lap-grid.ts';
+import { continuousTime, type Trace } from '#core/tracks/lap-timing.ts';
+import { analyzeTrack } from '#core/tracks/track-analysis.ts';
+import { definitionFromCatalogue } from '#core/tracks/track-definition.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 
 const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
-const trace = parseGpsSix(generateSession(interlagos, { seed: 11, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2 }).gpsSix).value;
+const trace = parseGpsSix(
+  generateSession(interlagos, { seed: 11, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2 }).gpsSix,
+).value;
 const definition = definitionFromCatalogue(interlagos.points, interlagos.startFinish!, true);
 
 /** The same ride seen by another device: every fix moved `northM` north and `outM` away from the track's middle (a wider line). */
@@ -63,12 +65,20 @@ describe('laps against position along the track', () => {
 });
 
 /** The oracle's way, by metres travelled from the lap's start: seconds of lap b behind lap a at each 5 m. */
-function distanceDeltas(ta: Trace, a: { start: { index: number }; end: { index: number } }, tb: Trace, b: typeof a): number[] {
+function distanceDeltas(
+  ta: Trace,
+  a: { start: { index: number }; end: { index: number } },
+  tb: Trace,
+  b: typeof a,
+): number[] {
   const run = (t: Trace, l: typeof a) => {
     const d = [0];
     const s = [0];
     for (let i = l.start.index + 1; i <= l.end.index; i++) {
-      const m = Math.hypot((t.lat[i]! - t.lat[i - 1]!) * 111_320, (t.lon[i]! - t.lon[i - 1]!) * 111_320 * Math.cos((t.lat[i]! * Math.PI) / 180));
+      const m = Math.hypot(
+        (t.lat[i]! - t.lat[i - 1]!) * 111_320,
+        (t.lon[i]! - t.lon[i - 1]!) * 111_320 * Math.cos((t.lat[i]! * Math.PI) / 180),
+      );
       d.push(d.at(-1)! + m);
       s.push((t.timeMs[i]! - t.timeMs[l.start.index]!) / 1000);
     }
@@ -90,7 +100,10 @@ describe('laps against position along the track, slower laps', () => {
     const laps = analyzeTrack(trace, definition).laps.filter((l) => l.complete && l.kind === 'flying');
     const [fast, slow] = [...laps].sort((x, y) => x.seconds - y.seconds);
     const time = continuousTime(trace);
-    const delta = deltaOnGrid(lapOnGrid(trace, time, definition.line, slow!), lapOnGrid(trace, time, definition.line, fast!));
+    const delta = deltaOnGrid(
+      lapOnGrid(trace, time, definition.line, slow!),
+      lapOnGrid(trace, time, definition.line, fast!),
+    );
     const last = delta.filter((d): d is number => d !== null).at(-1)!;
     expect(last).toBeCloseTo(slow!.seconds - fast!.seconds, 0);
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { buildRacingLine, generateSession, type TrackGeometry } from '../../../../core/sim/session-generator';
-import { gateAcross, type Gate } from '../../../../core/tracks/gate';
-import { timeLaps, type Trace } from '../../../../core/tracks/lap-timing';
-import { loadTracks } from '../../lib/track-files';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { buildRacingLine, generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
+import { gateAcross, type Gate } from '#core/tracks/gate.ts';
+import { timeLaps, type Trace } from '#core/tracks/lap-timing.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 
 // Lap timing from the trace against the exact truth: the generator knows the continuous path,
 // and each of its laps starts where its racing line starts (index 0), at a known time.
@@ -41,7 +41,8 @@ describe('lap timing from the GPS trace', () => {
         for (const [k, track] of tracks.entries()) {
           const gen = generateSession(track, { seed: 40 + k, hz, heats: 2, lapsPerHeat: [4, 6], gpsNoise: noise });
           const laps = timeLaps(traceOf(gen.gpsSix), trueGate(track));
-          const lastOfHeat = (heat: string) => Math.max(...gen.laps.filter((m) => m.heat === heat).map((m) => m.lapCount));
+          const lastOfHeat = (heat: string) =>
+            Math.max(...gen.laps.filter((m) => m.heat === heat).map((m) => m.lapCount));
           const truth = gen.laps.filter((l) => l.lapCount > 0 && l.lapCount < lastOfHeat(l.heat));
           const flying = laps.filter((l) => l.kind === 'flying');
           expect(flying.map((l) => l.run)).toEqual(truth.map((l) => (l.heat === 'A' ? 1 : 2)));

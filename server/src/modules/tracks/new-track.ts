@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { TrackGeometry } from '../../../../core/sim/session-generator';
-import { catalogueStartFinish, derivedStartFinish } from '../../../../core/tracks/start-finish';
-import { definitionFromTrace, gateCentre } from '../../../../core/tracks/track-definition';
-import type { Trace } from '../../../../core/tracks/lap-timing';
-import { latLonAt } from '../../../../core/tracks/track-line';
-import { fitOutline } from '../../../../core/tracks/track-match';
-import { nowIso } from '../../lib/tokens';
+import type { TrackGeometry } from '#core/sim/session-generator.ts';
+import { catalogueStartFinish, derivedStartFinish } from '#core/tracks/start-finish.ts';
+import { definitionFromTrace, gateCentre } from '#core/tracks/track-definition.ts';
+import type { Trace } from '#core/tracks/lap-timing.ts';
+import { latLonAt } from '#core/tracks/track-line.ts';
+import { fitOutline } from '#core/tracks/track-match.ts';
+import { nowIso } from '#server/lib/tokens.ts';
 import type { TrackCatalogue } from './track-catalogue';
 import type { TrackRow } from './tracks.repository';
 

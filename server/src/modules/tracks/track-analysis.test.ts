@@ -1,32 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { haversineM } from '../../../../core/sim/geo';
-import { generateSession, type TrackGeometry } from '../../../../core/sim/session-generator';
-import { findCorners } from '../../../../core/tracks/corners';
-import { compareLaps } from '../../../../core/tracks/lap-comparison';
-import type { Trace } from '../../../../core/tracks/lap-timing';
-import { analyzeTrack } from '../../../../core/tracks/track-analysis';
-import { definitionFromCatalogue, definitionFromTrace } from '../../../../core/tracks/track-definition';
-import { reversed, trackLine } from '../../../../core/tracks/track-line';
-import { loadTracks } from '../../lib/track-files';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { haversineM } from '#core/sim/geo.ts';
+import { generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
+import { findCorners } from '#core/tracks/corners.ts';
+import { compareLaps } from '#core/tracks/lap-comparison.ts';
+import type { Trace } from '#core/tracks/lap-timing.ts';
+import { analyzeTrack } from '#core/tracks/track-analysis.ts';
+import { definitionFromCatalogue, definitionFromTrace } from '#core/tracks/track-definition.ts';
+import { reversed, trackLine } from '#core/tracks/track-line.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 import { trackCatalogue } from './track-catalogue';
 
 const tracks = loadTracks();
 const byName = (name: string) => tracks.find((t) => t.name === name)!;
-const traceOf = (track: TrackGeometry, seed: number, hz = 10): Trace => parseGpsSix(generateSession(track, { seed, hz }).gpsSix).value;
+const traceOf = (track: TrackGeometry, seed: number, hz = 10): Trace =>
+  parseGpsSix(generateSession(track, { seed, hz }).gpsSix).value;
 
 describe('corners and segments', () => {
   it('every complete lap on every bundled circuit is cut into segments that add up to its time', () => {
     for (const [k, track] of tracks.entries()) {
       const trace = traceOf(track, 60 + k);
       const found = trackCatalogue().find(trace);
-      const definition = found ? definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward) : definitionFromTrace(trace)!;
+      const definition = found
+        ? definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward)
+        : definitionFromTrace(trace)!;
       const analysis = analyzeTrack(trace, definition);
       const complete = analysis.laps.filter((l) => l.complete);
       expect(complete.length, track.name).toBeGreaterThan(10);
-      expect(analysis.segments.filter((s) => s.kind === 'corner').map((s) => s.corner)).toEqual(definition.corners.map((c) => c.number));
+      expect(analysis.segments.filter((s) => s.kind === 'corner').map((s) => s.corner)).toEqual(
+        definition.corners.map((c) => c.number),
+      );
       // Default sector gates: three, in order, each on a straight (at a section's cut, never inside a corner).
-      expect(definition.sectors.map((g) => g.atM)).toEqual([...definition.sectors.map((g) => g.atM)].sort((a, b) => a - b));
+      expect(definition.sectors.map((g) => g.atM)).toEqual(
+        [...definition.sectors.map((g) => g.atM)].sort((a, b) => a - b),
+      );
       for (const g of definition.sectors)
         expect(
           definition.corners.some((c) => g.atM > c.startM && g.atM < c.endM),
@@ -47,10 +54,14 @@ describe('corners and segments', () => {
       const one = definitionFromTrace(traceOf(byName(name), 1))!;
       const other = definitionFromTrace(traceOf(byName(name), 2, 25))!;
       expect(one.corners.length).toBeGreaterThanOrEqual(7);
-      expect(other.corners.map((c) => `T${c.number}${c.direction}`)).toEqual(one.corners.map((c) => `T${c.number}${c.direction}`));
+      expect(other.corners.map((c) => `T${c.number}${c.direction}`)).toEqual(
+        one.corners.map((c) => `T${c.number}${c.direction}`),
+      );
       // Each day's gate is where that day was fastest: apexes compared on the ground.
       for (const [k, c] of one.corners.entries())
-        expect(haversineM(c.apex.lat, c.apex.lon, other.corners[k]!.apex.lat, other.corners[k]!.apex.lon)).toBeLessThan(60);
+        expect(haversineM(c.apex.lat, c.apex.lon, other.corners[k]!.apex.lat, other.corners[k]!.apex.lon)).toBeLessThan(
+          60,
+        );
     }
   });
 
@@ -60,7 +71,9 @@ describe('corners and segments', () => {
     const forward = findCorners(line);
     const back = findCorners(reversed(line));
     expect(back.length).toBe(forward.length);
-    expect(back.map((c) => c.direction)).toEqual(forward.map((c) => (c.direction === 'left' ? 'right' : 'left')).reverse());
+    expect(back.map((c) => c.direction)).toEqual(
+      forward.map((c) => (c.direction === 'left' ? 'right' : 'left')).reverse(),
+    );
     for (const [k, c] of back.entries()) {
       const twin = forward[forward.length - 1 - k]!;
       expect(haversineM(c.apex.lat, c.apex.lon, twin.apex.lat, twin.apex.lon)).toBeLessThan(30);
@@ -102,7 +115,9 @@ describe('ideal lap and where the time goes', () => {
     const comparison = compareLaps(slower, best, analysis.segments);
     expect(comparison.deltaSeconds).toBeCloseTo(slower.seconds - best.seconds, 9);
     expect(comparison.segments.reduce((sum, s) => sum + s.deltaSeconds, 0)).toBeCloseTo(comparison.deltaSeconds, 9);
-    expect(comparison.segments.map((s) => s.deltaSeconds)).toEqual(comparison.segments.map((s) => s.deltaSeconds).sort((a, b) => b - a));
+    expect(comparison.segments.map((s) => s.deltaSeconds)).toEqual(
+      comparison.segments.map((s) => s.deltaSeconds).sort((a, b) => b - a),
+    );
     const corner = comparison.segments.find((s) => s.kind === 'corner')!;
     expect(corner.apexKmh).toEqual(expect.any(Number));
     expect(corner.exitKmh).toEqual(expect.any(Number));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { timeLaps, type Trace } from '../../../../core/tracks/lap-timing';
-import { catalogueStartFinish, derivedStartFinish } from '../../../../core/tracks/start-finish';
-import { loadTracks } from '../../lib/track-files';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { timeLaps, type Trace } from '#core/tracks/lap-timing.ts';
+import { catalogueStartFinish, derivedStartFinish } from '#core/tracks/start-finish.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
 import { createTrackCatalogue, parseCatalogue, trackCatalogue } from './track-catalogue';
 
 const tracks = loadTracks();
@@ -53,7 +53,11 @@ describe('the shipped track catalogue', () => {
   it('a trace at a place it does not know: no circuit, and a start/finish from the trace that times the laps', () => {
     const track = tracks.find((t) => t.name === 'Interlagos')!;
     // The same circuit moved to the middle of the South Atlantic.
-    const moved = { ...track, points: track.points.map(([lat, lon]) => [lat - 10, lon + 20] as [number, number]), startFinish: undefined };
+    const moved = {
+      ...track,
+      points: track.points.map(([lat, lon]) => [lat - 10, lon + 20] as [number, number]),
+      startFinish: undefined,
+    };
     const gen = generateSession(moved, { seed: 9, heats: 2, lapsPerHeat: [4, 4], gpsNoise: 0.3 });
     const trace = traceOf(gen.gpsSix);
     expect(catalogue.find(trace)).toBeUndefined();

@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import type { Trace } from '../../../../core/tracks/lap-timing';
-import { fitOutline, movingSamples } from '../../../../core/tracks/track-match';
+import type { Trace } from '#core/tracks/lap-timing.ts';
+import { fitOutline, movingSamples } from '#core/tracks/track-match.ts';
 
-const CATALOGUE_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../assets/track-catalogue/tracks.ndjson.gz');
+const CATALOGUE_FILE = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../assets/track-catalogue/tracks.ndjson.gz',
+);
 
 /** A circuit of the catalogue (zaggyai/track_data, MIT; assets/track-catalogue). */
 export interface CatalogueTrack {
@@ -79,7 +82,11 @@ export function createTrackCatalogue(tracks: CatalogueTrack[]): TrackCatalogue {
       if (!words.length) return [];
       return folded
         .filter((f) => words.every((w) => f.name.includes(w)))
-        .sort((a, b) => Number(!a.name.startsWith(words[0]!)) - Number(!b.name.startsWith(words[0]!)) || a.track.name.localeCompare(b.track.name))
+        .sort(
+          (a, b) =>
+            Number(!a.name.startsWith(words[0]!)) - Number(!b.name.startsWith(words[0]!)) ||
+            a.track.name.localeCompare(b.track.name),
+        )
         .slice(0, limit)
         .map((f) => f.track);
     },
@@ -92,7 +99,13 @@ export function createTrackCatalogue(tracks: CatalogueTrack[]): TrackCatalogue {
       let best: { track: CatalogueTrack; forward: boolean; score: number } | undefined;
       for (const track of tracks) {
         const [s, w, n, e] = track.box;
-        if (lat < s - BOX_MARGIN_DEG || lat > n + BOX_MARGIN_DEG || lon < w - BOX_MARGIN_DEG || lon > e + BOX_MARGIN_DEG) continue;
+        if (
+          lat < s - BOX_MARGIN_DEG ||
+          lat > n + BOX_MARGIN_DEG ||
+          lon < w - BOX_MARGIN_DEG ||
+          lon > e + BOX_MARGIN_DEG
+        )
+          continue;
         const fit = fitOutline(trace, track.outline, samples);
         if (fit.onShare < MIN_ON_SHARE || fit.coverage < MIN_COVERAGE) continue;
         // Of the layouts that fit (a circuit's old and new ones), the one the trace follows closest.

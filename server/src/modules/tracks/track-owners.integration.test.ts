@@ -1,18 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
-import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { ptBR } from '../../../../core/i18n/pt-BR';
-import { writeGpx } from '../../../../core/imports/test-support/writers';
-import { generateSession, type TrackGeometry } from '../../../../core/sim/session-generator';
-import { catalogueStartFinish } from '../../../../core/tracks/start-finish';
-import * as trackOwners from '../../db/migrations/0012-track-owners';
-import { loadTracks } from '../../lib/track-files';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { ptBR } from '#core/i18n/pt-BR.ts';
+import { writeGpx } from '#core/imports/test-support/writers.ts';
+import { generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
+import { catalogueStartFinish } from '#core/tracks/start-finish.ts';
+import * as trackOwners from '#server/db/migrations/0012-track-owners.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 import { trackCatalogue } from './track-catalogue';
 import { insertTrack, setTrackOfSession } from './tracks.repository';
-import { TRACK_CHOICES_PER_MINUTE, TRACK_RENAMES_PER_MINUTE, TRACK_SHARES_PER_MINUTE, GATE_MOVES_PER_MINUTE } from './tracks.routes';
+import {
+  TRACK_CHOICES_PER_MINUTE,
+  TRACK_RENAMES_PER_MINUTE,
+  TRACK_SHARES_PER_MINUTE,
+  GATE_MOVES_PER_MINUTE,
+} from './tracks.routes';
 import { SHARES_PER_MINUTE } from '../shares/shares.routes';
 
 // Issue 34, findings 3 and 4: a rider must not take a circuit (or a session's name) from the
@@ -25,7 +30,8 @@ const metres = (a: readonly [number, number], b: readonly [number, number]) =>
   Math.hypot((a[0] - b[0]) * 111_320, (a[1] - b[1]) * 111_320 * Math.cos((a[0] * Math.PI) / 180));
 
 /** A session at `track` as a logger records it (GPS columns). */
-const ridden = (track: TrackGeometry, seed: number) => parseGpsSix(generateSession(track, { seed, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2 }).gpsSix).value;
+const ridden = (track: TrackGeometry, seed: number) =>
+  parseGpsSix(generateSession(track, { seed, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2 }).gpsSix).value;
 
 /**
  * Rider A's odd file: the laps, then 2.5 minutes on the roads beside the circuit (no catalogue
@@ -35,7 +41,20 @@ const ridden = (track: TrackGeometry, seed: number) => parseGpsSix(generateSessi
 function odd(c: GpsColumns): GpsColumns {
   const extra = 1500;
   const o = { count: c.count + extra } as GpsColumns;
-  for (const key of ['line', 'lat', 'lon', 'speed', 'satellites', 'timeMs', 'lapCount', 'firstLap', 'heat', 'roll', 'leanFiltered', 'meterSum'] as const) {
+  for (const key of [
+    'line',
+    'lat',
+    'lon',
+    'speed',
+    'satellites',
+    'timeMs',
+    'lapCount',
+    'firstLap',
+    'heat',
+    'roll',
+    'leanFiltered',
+    'meterSum',
+  ] as const) {
     const from = c[key];
     const to = new (from.constructor as new (n: number) => typeof from)(o.count);
     to.set(from as never);
@@ -86,12 +105,15 @@ async function importFile(who: Browser, c: GpsColumns, d: number): Promise<Impor
 const imported: { who: Browser; session: ImportAnswer['session'] }[] = [];
 
 const analysisOf = async (who: Browser, s: ImportAnswer['session']) =>
-  (await who.json(`/api/devices/${s.device}/sessions/${encodeURIComponent(s.track)}/${s.date}/track-analysis`)).body as TrackAnalysisResponse;
+  (await who.json(`/api/devices/${s.device}/sessions/${encodeURIComponent(s.track)}/${s.date}/track-analysis`))
+    .body as TrackAnalysisResponse;
 const rename = (who: Browser, id: string, name: string) =>
   who.json(`/api/tracks/${encodeURIComponent(id)}/name`, { method: 'PUT', body: JSON.stringify({ name }) });
 /** The rate limits' window passing (their counts are rows in the database, shared by every instance). */
-const nextMinute = () => (server.database.db as unknown as Kysely<{ rate_limits: object }>).deleteFrom('rate_limits').execute();
-const cacheEntries = async (cache: string) => (await server.metrics.cacheEntries.get()).values.find((v) => v.labels.cache === cache)?.value ?? 0;
+const nextMinute = () =>
+  (server.database.db as unknown as Kysely<{ rate_limits: object }>).deleteFrom('rate_limits').execute();
+const cacheEntries = async (cache: string) =>
+  (await server.metrics.cacheEntries.get()).values.find((v) => v.labels.cache === cache)?.value ?? 0;
 
 let aDerived: ImportAnswer;
 
@@ -152,7 +174,10 @@ describe('a derived track is its rider’s own', () => {
   it('an admin shares a derived track: every rider’s file there then lands on it, and only admins rename it', async () => {
     // A place no catalogue circuit knows (a bundled circuit moved out to sea).
     const curitiba = loadTracks().find((t) => t.name === 'Curitiba')!;
-    const far: TrackGeometry = { name: 'Longe', points: curitiba.points.map(([lat, lon]) => [lat - 12, lon + 18] as [number, number]) };
+    const far: TrackGeometry = {
+      name: 'Longe',
+      points: curitiba.points.map(([lat, lon]) => [lat - 12, lon + 18] as [number, number]),
+    };
     const a = await importFile(riderA, ridden(far, 11), 5);
     expect(a.track.source).toBe('derived');
     const b = await importFile(riderB, ridden(far, 12), 5);
@@ -160,7 +185,10 @@ describe('a derived track is its rider’s own', () => {
     expect(b.track.id).not.toBe(a.track.id); // B's own, not A's
 
     const share = (who: Browser, id: string, shared: boolean) =>
-      who.json(`/api/admin/tracks/${encodeURIComponent(id)}/shared`, { method: 'PUT', body: JSON.stringify({ shared }) });
+      who.json(`/api/admin/tracks/${encodeURIComponent(id)}/shared`, {
+        method: 'PUT',
+        body: JSON.stringify({ shared }),
+      });
     expect((await share(riderA, a.track.id, true)).status).toBe(403);
     const bundled = await share(admin, `catalogue:${goiania.id}`, false);
     expect(bundled.status).toBe(400);
@@ -187,7 +215,10 @@ describe('bounded caches and rate limits', () => {
     await nextMinute();
     // Every session analysed once: the background analyses of the imports (a moment after each) find theirs remembered.
     for (const { who, session } of imported) await analysisOf(who, session);
-    const before = { definitions: await cacheEntries('track-definitions'), analyses: await cacheEntries('track-analyses') };
+    const before = {
+      definitions: await cacheEntries('track-definitions'),
+      analyses: await cacheEntries('track-analyses'),
+    };
     expect(before.definitions).toBeGreaterThan(0);
     for (let k = 0; k < 300; k++) {
       if (k % TRACK_RENAMES_PER_MINUTE === 0) await nextMinute();
@@ -203,20 +234,40 @@ describe('bounded caches and rate limits', () => {
     const s = aDerived.session;
     const writes: [string, Browser, string, string, number][] = [
       ['rename', riderA, 'PUT', `/api/tracks/${encodeURIComponent(aDerived.track.id)}/name`, TRACK_RENAMES_PER_MINUTE],
-      ['track choice', riderA, 'PUT', `/api/devices/${s.device}/sessions/${encodeURIComponent(s.track)}/${s.date}/track`, TRACK_CHOICES_PER_MINUTE],
-      ['gate move', admin, 'PUT', `/api/admin/tracks/${encodeURIComponent(aDerived.track.id)}/gate`, GATE_MOVES_PER_MINUTE],
-      ['share of a track', admin, 'PUT', `/api/admin/tracks/${encodeURIComponent(aDerived.track.id)}/shared`, TRACK_SHARES_PER_MINUTE],
+      [
+        'track choice',
+        riderA,
+        'PUT',
+        `/api/devices/${s.device}/sessions/${encodeURIComponent(s.track)}/${s.date}/track`,
+        TRACK_CHOICES_PER_MINUTE,
+      ],
+      [
+        'gate move',
+        admin,
+        'PUT',
+        `/api/admin/tracks/${encodeURIComponent(aDerived.track.id)}/gate`,
+        GATE_MOVES_PER_MINUTE,
+      ],
+      [
+        'share of a track',
+        admin,
+        'PUT',
+        `/api/admin/tracks/${encodeURIComponent(aDerived.track.id)}/shared`,
+        TRACK_SHARES_PER_MINUTE,
+      ],
       ['link', riderA, 'POST', '/api/shares', SHARES_PER_MINUTE],
       ['import', riderA, 'POST', '/api/imports?filename=x.gpx', 60],
     ];
     for (const [what, who, method, url, max] of writes) {
       // Bodies the route refuses (400): each still counts, and nothing is written.
-      for (let k = 0; k < max; k++) expect((await who.json(url, { method, body: '{}' })).status, `${what} ${k + 1}`).not.toBe(429);
+      for (let k = 0; k < max; k++)
+        expect((await who.json(url, { method, body: '{}' })).status, `${what} ${k + 1}`).not.toBe(429);
       const past = await who.json(url, { method, body: '{}' });
       expect(past.status, what).toBe(429);
       expect(past.body.mensagem).toBe(ptBR.errors['auth/too-many-requests']);
       // Per user: another rider still gets through.
-      if (who !== admin) expect((await riderB.json(url, { method, body: '{}' })).status, `${what} as another rider`).not.toBe(429);
+      if (who !== admin)
+        expect((await riderB.json(url, { method, body: '{}' })).status, `${what} as another rider`).not.toBe(429);
     }
   });
 });
@@ -233,7 +284,19 @@ describe('migration 0012', () => {
       ] as const) {
         await (db as unknown as Kysely<{ tracks: Record<string, unknown> }>)
           .insertInto('tracks')
-          .values({ id, name: id, source, gate: '{}', south: 0, west: 0, north: 0, east: 0, created_by, created_at: now, updated_at: now })
+          .values({
+            id,
+            name: id,
+            source,
+            gate: '{}',
+            south: 0,
+            west: 0,
+            north: 0,
+            east: 0,
+            created_by,
+            created_at: now,
+            updated_at: now,
+          })
           .execute();
       }
     } finally {
@@ -262,6 +325,8 @@ describe('migration 0012', () => {
       created_at: now,
       updated_at: now,
     });
-    expect(Number((await db.selectFrom('tracks').select('shared').where('id', '=', 'bundled:x').executeTakeFirst())!.shared)).toBe(1);
+    expect(
+      Number((await db.selectFrom('tracks').select('shared').where('id', '=', 'bundled:x').executeTakeFirst())!.shared),
+    ).toBe(1);
   });
 });

@@ -1,11 +1,11 @@
-import { analyzeSession } from '../../../../core/laps/lap-math';
-import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
-import { AppError } from '../../../../core/errors';
-import { bestOf, type ListedLap } from '../../../../core/laps/session-laps';
-import type { Lap } from '../../../../core/formats/lap-six';
-import type { Gate } from '../../../../core/tracks/gate';
-import { compareLaps } from '../../../../core/tracks/lap-comparison';
-import type { AnalyzedLap, TrackAnalysis, TrackDefinition } from '../../../../core/tracks/track-analysis';
+import { analyzeSession } from '#core/laps/lap-math.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import { AppError } from '#core/errors.ts';
+import { bestOf, type ListedLap } from '#core/laps/session-laps.ts';
+import type { Lap } from '#core/formats/lap-six.ts';
+import type { Gate } from '#core/tracks/gate.ts';
+import { compareLaps } from '#core/tracks/lap-comparison.ts';
+import type { AnalyzedLap, TrackAnalysis, TrackDefinition } from '#core/tracks/track-analysis.ts';
 import type { TrackRow } from './tracks.repository';
 
 // How a track analysis is shown: the session's one lap list (core/laps/session-laps.ts) with each
@@ -54,10 +54,12 @@ export function present(
   }));
   const best = bestOf(list);
   const bestLap = best < 0 ? null : analysis.laps[best]!.number;
-  const byIndex = (i: number | undefined) => (i === undefined ? undefined : analysis.laps.find((l) => l.number === i && l.complete));
+  const byIndex = (i: number | undefined) =>
+    i === undefined ? undefined : analysis.laps.find((l) => l.number === i && l.complete);
   const flying = analysis.laps.filter((l) => l.kind === 'flying');
   const reference = byIndex(query.reference ?? bestLap ?? undefined);
-  const studied: AnalyzedLap | undefined = byIndex(query.lap) ?? (query.lap === undefined ? flying[flying.length - 1] : undefined);
+  const studied: AnalyzedLap | undefined =
+    byIndex(query.lap) ?? (query.lap === undefined ? flying[flying.length - 1] : undefined);
   if ((query.lap !== undefined && !studied) || (query.reference !== undefined && !reference)) {
     throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
   }
@@ -77,7 +79,11 @@ export function present(
       ? {
           ...comparison,
           // The gap between the two laps' times as they are shown (the segments stay GPS-timed).
-          deltaSeconds: shownGap(list[analysis.laps.indexOf(studied!)]!, list[analysis.laps.indexOf(reference!)]!, comparison.deltaSeconds),
+          deltaSeconds: shownGap(
+            list[analysis.laps.indexOf(studied!)]!,
+            list[analysis.laps.indexOf(reference!)]!,
+            comparison.deltaSeconds,
+          ),
           lapCorners: studied!.corners,
           referenceCorners: reference!.corners,
         }
@@ -87,5 +93,7 @@ export function present(
 
 /** The gap between two laps by the times a rider sees (the one lap list), the GPS gap where one has none. */
 export function shownGap(lap: ListedLap, reference: ListedLap, gpsGap: number): number {
-  return lap.seconds === null || reference.seconds === null ? gpsGap : Number((lap.seconds - reference.seconds).toFixed(3));
+  return lap.seconds === null || reference.seconds === null
+    ? gpsGap
+    : Number((lap.seconds - reference.seconds).toFixed(3));
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { gateAcross } from '../../../../core/tracks/gate';
-import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
-import { loadTracks } from '../../lib/track-files';
-import { addDevice, put } from '../../../test/fixtures';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { gateAcross } from '#core/tracks/gate.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { addDevice, put } from '#test/fixtures.ts';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
 
 // Sessions uploaded through the device API, analysed through the HTTP API as a rider (and an admin) would.
 
@@ -15,11 +15,19 @@ const DEVICE = '000000000031';
 const tracks = loadTracks();
 // GPS noise ×0.2 (σ ≈ 0.16 m): the API path is what is tested here; the accuracy bound itself, at
 // σ ≈ 0.25 m over many more laps, is lap-timing.test.ts's.
-const sessions = tracks.map((track, k) => ({ track, gen: generateSession(track, { seed: 70 + k, heats: 2, lapsPerHeat: [4, 5], gpsNoise: 0.2 }) }));
+const sessions = tracks.map((track, k) => ({
+  track,
+  gen: generateSession(track, { seed: 70 + k, heats: 2, lapsPerHeat: [4, 5], gpsNoise: 0.2 }),
+}));
 const path = (track: string, date = '01112026') => `/api/devices/${DEVICE}/sessions/${track}/${date}/track-analysis`;
 
 // The same circuit moved to where no catalogue circuit is: its track is derived from the trace.
-const moved = { ...tracks[1]!, name: 'Longe', points: tracks[1]!.points.map(([lat, lon]) => [lat - 12, lon + 18] as [number, number]), startFinish: undefined };
+const moved = {
+  ...tracks[1]!,
+  name: 'Longe',
+  points: tracks[1]!.points.map(([lat, lon]) => [lat - 12, lon + 18] as [number, number]),
+  startFinish: undefined,
+};
 const far = generateSession(moved, { seed: 90, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.3 });
 
 beforeAll(async () => {
@@ -28,8 +36,12 @@ beforeAll(async () => {
   await put(server, `/api/device/v1/sessions/Longe/01112026/lap.six`, token, far.lapSix);
   await put(server, `/api/device/v1/sessions/Longe/01112026/gps.six`, token, far.gpsSix);
   for (const { track, gen } of sessions) {
-    expect((await put(server, `/api/device/v1/sessions/${track.name}/01112026/lap.six`, token, gen.lapSix)).status).toBeLessThan(300);
-    expect((await put(server, `/api/device/v1/sessions/${track.name}/01112026/gps.six`, token, gen.gpsSix)).status).toBeLessThan(300);
+    expect(
+      (await put(server, `/api/device/v1/sessions/${track.name}/01112026/lap.six`, token, gen.lapSix)).status,
+    ).toBeLessThan(300);
+    expect(
+      (await put(server, `/api/device/v1/sessions/${track.name}/01112026/gps.six`, token, gen.gpsSix)).status,
+    ).toBeLessThan(300);
   }
   rider = new Browser(server.baseUrl);
   await rider.signIn('piloto@example.com');
@@ -56,13 +68,18 @@ describe('track analysis through the API', () => {
         expect(lap.seconds).toBe(lap.deviceSeconds);
         expect(lap.timeSource).toBe('device');
         // The device's times are the generator's exact ones.
-        expect(Math.abs(lap.gpsSeconds - lap.deviceSeconds!), `${track.name} ${lap.heat}${lap.number}`).toBeLessThanOrEqual(0.02);
+        expect(
+          Math.abs(lap.gpsSeconds - lap.deviceSeconds!),
+          `${track.name} ${lap.heat}${lap.number}`,
+        ).toBeLessThanOrEqual(0.02);
         expect(lap.differs).toBe(false);
         expect(lap.segmentSeconds.reduce((s, x) => s + x, 0)).toBeCloseTo(lap.gpsSeconds, 6);
       }
       // Laps numbered as the device numbers them.
       expect(flying.map((l) => `${l.heat}${l.number}`)).toEqual(
-        gen.laps.filter((l, i, all) => l.lapCount > 0 && all.some((m) => m.heat === l.heat && m.lapCount > l.lapCount)).map((l) => `${l.heat}${l.lapCount}`),
+        gen.laps
+          .filter((l, i, all) => l.lapCount > 0 && all.some((m) => m.heat === l.heat && m.lapCount > l.lapCount))
+          .map((l) => `${l.heat}${l.lapCount}`),
       );
       expect(a.corners.length).toBeGreaterThanOrEqual(7);
       expect(a.corners.map((c) => c.number)).toEqual(a.corners.map((_, k) => k + 1));
@@ -103,10 +120,18 @@ describe('track analysis through the API', () => {
     const [lat, lon] = line[k]!;
     const [lat2, lon2] = line[k + 1]!;
     const gate = gateAcross({ lat, lon }, (lon2 - lon) * Math.cos((lat * Math.PI) / 180), lat2 - lat);
-    expect((await rider.json(`/api/admin/tracks/${encodeURIComponent(before.track.id)}/gate`, { method: 'PUT', body: JSON.stringify({ gate }) })).status).toBe(
-      403,
-    );
-    const moved = await admin.json(`/api/admin/tracks/${encodeURIComponent(before.track.id)}/gate`, { method: 'PUT', body: JSON.stringify({ gate }) });
+    expect(
+      (
+        await rider.json(`/api/admin/tracks/${encodeURIComponent(before.track.id)}/gate`, {
+          method: 'PUT',
+          body: JSON.stringify({ gate }),
+        })
+      ).status,
+    ).toBe(403);
+    const moved = await admin.json(`/api/admin/tracks/${encodeURIComponent(before.track.id)}/gate`, {
+      method: 'PUT',
+      body: JSON.stringify({ gate }),
+    });
     expect(moved.status).toBe(200);
     expect(moved.body.version).toBe(before.track.version + 1);
 
@@ -124,7 +149,11 @@ describe('track analysis through the API', () => {
       expect(times(after)).not.toEqual(times(before));
       expect(after.corners[0]!.startM).not.toBe(before.corners[0]!.startM);
       const audit = await admin.json('/api/admin/audit');
-      expect(audit.body.some((e: { action: string; target: string }) => e.action === 'move-track-gate' && e.target === before.track.id)).toBe(true);
+      expect(
+        audit.body.some(
+          (e: { action: string; target: string }) => e.action === 'move-track-gate' && e.target === before.track.id,
+        ),
+      ).toBe(true);
     } finally {
       await other.close();
     }
@@ -135,7 +164,9 @@ describe('track analysis through the API', () => {
     expect(before.track.sectors).toHaveLength(3);
     const lapsOf = (a: TrackAnalysisResponse) => a.laps.filter((l) => l.kind === 'flying');
     for (const l of lapsOf(before)) expect(l.sectorSeconds.reduce((s, x) => s + x, 0)).toBeCloseTo(l.gpsSeconds, 6);
-    const detail = (await admin.json(`/api/admin/tracks/${encodeURIComponent(before.track.id)}`)).body as { line: [number, number][] };
+    const detail = (await admin.json(`/api/admin/tracks/${encodeURIComponent(before.track.id)}`)).body as {
+      line: [number, number][];
+    };
     // Sector 2 onto the line ~150 m along from the start/finish.
     const [lat, lon] = detail.line[15]!;
     const [lat2, lon2] = detail.line[16]!;
@@ -217,16 +248,26 @@ describe('track analysis through the API', () => {
     // A bundled track is not the rider's to rename.
     const bundled = ((await rider.json(path('Curitiba'))).body as TrackAnalysisResponse).track;
     expect(bundled.renamable).toBe(false);
-    expect((await rider.json(`/api/tracks/${encodeURIComponent(bundled.id)}/name`, { method: 'PUT', body: JSON.stringify({ name: 'Outra' }) })).status).toBe(
-      403,
-    );
+    expect(
+      (
+        await rider.json(`/api/tracks/${encodeURIComponent(bundled.id)}/name`, {
+          method: 'PUT',
+          body: JSON.stringify({ name: 'Outra' }),
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('the rider picks the catalogue circuit a session was ridden on: its laps are timed there', async () => {
     const pick = (who: Browser, track: string, catalogueId: string, device = DEVICE, date = '01112026') =>
-      who.json(`/api/devices/${device}/sessions/${track}/${date}/track`, { method: 'PUT', body: JSON.stringify({ catalogueId }) });
+      who.json(`/api/devices/${device}/sessions/${track}/${date}/track`, {
+        method: 'PUT',
+        body: JSON.stringify({ catalogueId }),
+      });
     const interlagos = '/api/tracks/catalogue?q=interlagos';
-    const id = ((await rider.json(interlagos)).body.tracks as { id: string; name: string }[]).find((t) => t.name === 'Autódromo de Interlagos')!.id;
+    const id = ((await rider.json(interlagos)).body.tracks as { id: string; name: string }[]).find(
+      (t) => t.name === 'Autódromo de Interlagos',
+    )!.id;
     expect((await pick(rider, 'Interlagos', 'no-such-circuit')).status).toBe(404);
     const picked = await pick(rider, 'Interlagos', id);
     expect(picked.status).toBe(200);

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { DB, TracksTable } from '../../db/schema';
+import type { DB, TracksTable } from '#server/db/schema.ts';
 
 export type TrackRow = Selectable<TracksTable>;
 
@@ -11,7 +11,13 @@ export function findTrack(db: Kysely<DB>, id: string): Promise<TrackRow | undefi
  * Tracks whose box, widened by `margin` degrees, holds the point, that a trace of `rider` may be
  * matched to: everyone's and the rider's own (the policy's mayRideTrack, as SQL).
  */
-export function tracksNear(db: Kysely<DB>, lat: number, lon: number, margin: number, rider: string): Promise<TrackRow[]> {
+export function tracksNear(
+  db: Kysely<DB>,
+  lat: number,
+  lon: number,
+  margin: number,
+  rider: string,
+): Promise<TrackRow[]> {
   return db
     .selectFrom('tracks')
     .selectAll()
@@ -78,7 +84,15 @@ export function listTracks(db: Kysely<DB>) {
       'tracks.created_by',
       eb.fn.count<number>('session_tracks.session_id').as('sessions'),
     ])
-    .groupBy(['tracks.id', 'tracks.name', 'tracks.source', 'tracks.version', 'tracks.updated_at', 'tracks.shared', 'tracks.created_by'])
+    .groupBy([
+      'tracks.id',
+      'tracks.name',
+      'tracks.source',
+      'tracks.version',
+      'tracks.updated_at',
+      'tracks.shared',
+      'tracks.created_by',
+    ])
     .orderBy('tracks.name')
     .execute();
 }

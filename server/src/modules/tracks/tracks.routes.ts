@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '../../../../core/contracts/common.contract';
-import { sessionParamsSchema } from '../../../../core/contracts/sessions.contract';
+import { apiErrorSchema } from '#core/contracts/common.contract.ts';
+import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 import {
   catalogueQuerySchema,
   catalogueResponseSchema,
@@ -15,14 +15,20 @@ import {
   trackIdParamsSchema,
   trackListSchema,
   trackSummarySchema,
-} from '../../../../core/contracts/tracks.contract';
-import { AppError } from '../../../../core/errors';
-import { perUserWrites } from '../../plugins/rate-limit-store';
+} from '#core/contracts/tracks.contract.ts';
+import { AppError } from '#core/errors.ts';
+import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
 import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { TracksService } from './tracks.service';
 
-const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 422: apiErrorSchema, 429: apiErrorSchema };
+const errors = {
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+  422: apiErrorSchema,
+  429: apiErrorSchema,
+};
 
 /** Writes a rider (or an admin) can repeat, per user and minute: each re-times sessions or writes an audit line. */
 export const TRACK_RENAMES_PER_MINUTE = 10;
@@ -30,7 +36,10 @@ export const TRACK_CHOICES_PER_MINUTE = 10;
 export const GATE_MOVES_PER_MINUTE = 60;
 export const TRACK_SHARES_PER_MINUTE = 30;
 
-export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksService; reader: SessionReader; demoDeviceId: string }) {
+export async function tracksRoutes(
+  app: FastifyInstance,
+  opts: { tracks: TracksService; reader: SessionReader; demoDeviceId: string },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { tracks } = opts;
   hideUnseenDevices(app, opts.reader, opts.demoDeviceId);
@@ -41,13 +50,19 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
       config: { access: 'rider', heavyRead: true },
       schema: {
         tags: ['tracks'],
-        summary: 'Laps timed from the GPS trace at the track’s start/finish, corners, segments, the ideal lap, and one lap against a reference',
+        summary:
+          'Laps timed from the GPS trace at the track’s start/finish, corners, segments, the ideal lap, and one lap against a reference',
         params: sessionParamsSchema,
         querystring: trackAnalysisQuerySchema,
         response: { 200: trackAnalysisResponseSchema, ...errors },
       },
     },
-    async (req) => tracks.analysis(viewerOf(req, opts.demoDeviceId), { device: req.params.id, track: req.params.track, date: req.params.date }, req.query),
+    async (req) =>
+      tracks.analysis(
+        viewerOf(req, opts.demoDeviceId),
+        { device: req.params.id, track: req.params.track, date: req.params.date },
+        req.query,
+      ),
   );
 
   r.put(
@@ -57,20 +72,31 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
       // A session the caller may not see is 404 before its body is looked at, as for every session route.
       preValidation: async (req) => {
         const p = req.params as { id: string; track: string; date: string };
-        if (!(await opts.reader.canSeeSession(viewerOf(req, opts.demoDeviceId), { device: p.id, track: p.track, date: p.date }))) {
+        if (
+          !(await opts.reader.canSeeSession(viewerOf(req, opts.demoDeviceId), {
+            device: p.id,
+            track: p.track,
+            date: p.date,
+          }))
+        ) {
           throw new AppError('storage/object-not-found');
         }
       },
       schema: {
         tags: ['tracks'],
-        summary: 'Says which catalogue circuit the session was ridden on (its owner or an admin); its laps are timed there',
+        summary:
+          'Says which catalogue circuit the session was ridden on (its owner or an admin); its laps are timed there',
         params: sessionParamsSchema,
         body: chooseTrackBodySchema,
         response: { 200: trackSummarySchema, ...errors },
       },
     },
     async (req) =>
-      tracks.choose(viewerOf(req, opts.demoDeviceId), { device: req.params.id, track: req.params.track, date: req.params.date }, req.body.catalogueId),
+      tracks.choose(
+        viewerOf(req, opts.demoDeviceId),
+        { device: req.params.id, track: req.params.track, date: req.params.date },
+        req.body.catalogueId,
+      ),
   );
 
   r.put(
@@ -79,7 +105,8 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
       config: { access: 'rider', rateLimit: perUserWrites(TRACK_RENAMES_PER_MINUTE) },
       schema: {
         tags: ['tracks'],
-        summary: 'Renames a track: one derived from the caller’s own sessions and not shared (or any, for an admin); another rider’s own track is 404',
+        summary:
+          'Renames a track: one derived from the caller’s own sessions and not shared (or any, for an admin); another rider’s own track is 404',
         params: trackIdParamsSchema,
         body: renameTrackBodySchema,
         response: { 200: trackSummarySchema, ...errors },
@@ -106,7 +133,11 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
     '/api/admin/tracks',
     {
       config: { access: 'admin' },
-      schema: { tags: ['tracks'], summary: 'Every track Voltas knows, with its number of sessions', response: { 200: trackListSchema, ...errors } },
+      schema: {
+        tags: ['tracks'],
+        summary: 'Every track Voltas knows, with its number of sessions',
+        response: { 200: trackListSchema, ...errors },
+      },
     },
     async () => tracks.list(),
   );
@@ -146,7 +177,8 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
       config: { access: 'admin', rateLimit: perUserWrites(TRACK_SHARES_PER_MINUTE) },
       schema: {
         tags: ['tracks'],
-        summary: 'Makes a derived track everyone’s (every rider’s traces there may be matched to it; only admins rename it), or its creator’s own again',
+        summary:
+          'Makes a derived track everyone’s (every rider’s traces there may be matched to it; only admins rename it), or its creator’s own again',
         params: trackIdParamsSchema,
         body: shareTrackBodySchema,
         response: { 200: trackSummarySchema, ...errors },

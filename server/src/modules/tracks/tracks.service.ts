@@ -1,27 +1,27 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import type { moveGateBodySchema, TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
-import type { SessionAddress } from '../../../../core/contracts/session-paths';
-import { AppError } from '../../../../core/errors';
-import type { CompareResponse } from '../../../../core/contracts/progress.contract';
-import { deltaOnGrid, lapOnGrid } from '../../../../core/tracks/lap-grid';
-import { continuousTime, type Trace } from '../../../../core/tracks/lap-timing';
-import type { TrackGeometry } from '../../../../core/sim/session-generator';
-import type { Gate } from '../../../../core/tracks/gate';
-import { compareLaps } from '../../../../core/tracks/lap-comparison';
-import { isImportCollection } from '../../../../core/contracts/session-paths';
-import { bestOf, listLaps } from '../../../../core/laps/session-laps';
-import { FIGURES_VERSION, listFigures, type LapFigures } from '../../../../core/laps/lap-math';
-import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '../../../../core/tracks/track-analysis';
-import { definitionFromOutline } from '../../../../core/tracks/track-definition';
-import { latLonAt } from '../../../../core/tracks/track-line';
-import { fitOutline, movingSamples } from '../../../../core/tracks/track-match';
-import { catalogueStartFinish } from '../../../../core/tracks/start-finish';
-import type { DB } from '../../db/schema';
-import { inTransaction } from '../../db/transaction';
-import { LruCache } from '../../lib/lru';
-import { nowIso } from '../../lib/tokens';
-import type { TrackRules } from '../../plugins/policy';
+import type { moveGateBodySchema, TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import { AppError } from '#core/errors.ts';
+import type { CompareResponse } from '#core/contracts/progress.contract.ts';
+import { deltaOnGrid, lapOnGrid } from '#core/tracks/lap-grid.ts';
+import { continuousTime, type Trace } from '#core/tracks/lap-timing.ts';
+import type { TrackGeometry } from '#core/sim/session-generator.ts';
+import type { Gate } from '#core/tracks/gate.ts';
+import { compareLaps } from '#core/tracks/lap-comparison.ts';
+import { isImportCollection } from '#core/contracts/session-paths.ts';
+import { bestOf, listLaps } from '#core/laps/session-laps.ts';
+import { FIGURES_VERSION, listFigures, type LapFigures } from '#core/laps/lap-math.ts';
+import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
+import { definitionFromOutline } from '#core/tracks/track-definition.ts';
+import { latLonAt } from '#core/tracks/track-line.ts';
+import { fitOutline, movingSamples } from '#core/tracks/track-match.ts';
+import { catalogueStartFinish } from '#core/tracks/start-finish.ts';
+import type { DB } from '#server/db/schema.ts';
+import { inTransaction } from '#server/db/transaction.ts';
+import { LruCache } from '#server/lib/lru.ts';
+import { nowIso } from '#server/lib/tokens.ts';
+import type { TrackRules } from '#server/plugins/policy.ts';
 import { recordAudit } from '../audit/audit.repository';
 import type { SessionReader } from '../sessions/session-reader.service';
 import { ownSessionFigures, settleLapFigures, unsettledFigures, type Viewer } from '../sessions/sessions.repository';
@@ -90,7 +90,12 @@ export function createTracksService(deps: {
     const shape = shapeOf(row);
     const known = definitions.get(row.id);
     if (known?.shape === shape) return known.definition;
-    const definition = definitionFromOutline(outlineOf(row), JSON.parse(row.gate) as Gate, row.forward === 1, JSON.parse(row.sectors) as Gate[]);
+    const definition = definitionFromOutline(
+      outlineOf(row),
+      JSON.parse(row.gate) as Gate,
+      row.forward === 1,
+      JSON.parse(row.sectors) as Gate[],
+    );
     definitions.set(row.id, { shape, definition });
     return definition;
   }
@@ -119,7 +124,9 @@ export function createTracksService(deps: {
     const samples = movingSamples(trace);
     if (samples.length < 10) throw new AppError('track/no-complete-lap');
     const mid = samples[Math.floor(samples.length / 2)]!;
-    const near = (await tracksNear(db, trace.lat[mid]!, trace.lon[mid]!, NEAR_DEG, owner)).filter((row) => mayRideTrack(owner, row));
+    const near = (await tracksNear(db, trace.lat[mid]!, trace.lon[mid]!, NEAR_DEG, owner)).filter((row) =>
+      mayRideTrack(owner, row),
+    );
     const circuit = bestFit(
       trace,
       samples,
@@ -175,7 +182,11 @@ export function createTracksService(deps: {
       analysis = analyzeTrack(trace, definition);
       analyses.set(key, analysis);
       // Kept beside the session: 'Minhas sessões' and 'Evolução' show it without analysing.
-      await saveSessionIdeal(db, inputs.sessionId, analysis.ideal.seconds === null ? null : Math.round(analysis.ideal.seconds * 1000));
+      await saveSessionIdeal(
+        db,
+        inputs.sessionId,
+        analysis.ideal.seconds === null ? null : Math.round(analysis.ideal.seconds * 1000),
+      );
     }
     const deviceLaps = await inputs.laps();
     const list = listLaps(analysis.laps, trace, deviceLaps, isImportCollection(s.device));
@@ -189,7 +200,13 @@ export function createTracksService(deps: {
     list: Parameters<typeof listFigures>[0],
     deviceLaps: Parameters<typeof listFigures>[1],
   ) {
-    await settleLapFigures(db, inputs.sessionId, inputs.files, JSON.stringify(listFigures(list, deviceLaps)), FIGURES_VERSION);
+    await settleLapFigures(
+      db,
+      inputs.sessionId,
+      inputs.files,
+      JSON.stringify(listFigures(list, deviceLaps)),
+      FIGURES_VERSION,
+    );
   }
 
   /**
@@ -239,7 +256,11 @@ export function createTracksService(deps: {
       if (row.id === id) best = ms;
       else if (before === null || ms < before) before = ms;
     }
-    return { owner, personalBest: best !== null && before !== null && best < before ? { lapTimeMs: best, previousMs: before } : undefined };
+    return {
+      owner,
+      personalBest:
+        best !== null && before !== null && best < before ? { lapTimeMs: best, previousMs: before } : undefined,
+    };
   }
 
   return {
@@ -256,7 +277,11 @@ export function createTracksService(deps: {
       await setTrackOfSession(db, sessionId, trackId);
     },
 
-    async analysis(viewer: Viewer, s: SessionAddress, query: { lap?: number; reference?: number }): Promise<TrackAnalysisResponse> {
+    async analysis(
+      viewer: Viewer,
+      s: SessionAddress,
+      query: { lap?: number; reference?: number },
+    ): Promise<TrackAnalysisResponse> {
       const { inputs, track, definition, analysis, deviceLaps, list } = await analyzed(viewer, s);
       const may = {
         renamable: track.source === 'derived' && mayRenameTrack(viewer, track),
@@ -342,7 +367,13 @@ export function createTracksService(deps: {
     /** Each corner's best time in a session (its section, as in the ideal lap), and the track it is timed on. */
     async cornerBests(viewer: Viewer, s: SessionAddress) {
       const { track, analysis } = await analyzed(viewer, s);
-      return { trackId: track.id, corners: analysis.sections.map((section, k) => ({ corner: section.corner, seconds: analysis.ideal.sections[k]!.seconds })) };
+      return {
+        trackId: track.id,
+        corners: analysis.sections.map((section, k) => ({
+          corner: section.corner,
+          seconds: analysis.ideal.sections[k]!.seconds,
+        })),
+      };
     },
 
     /** A session's laps as a shared link shows them: timed on its track, with the ideal lap and the corners. */
@@ -372,8 +403,17 @@ export function createTracksService(deps: {
       const chosen = lapByKey(at, key ?? (best ? `${best.heat}${best.number}` : ''));
       const grid = lapOnGrid(at.trace, continuousTime(at.trace), at.definition.line, chosen.lap);
       const path: [number, number][] = [];
-      for (let i = chosen.lap.start.index; i <= chosen.lap.end.index; i += 5) path.push([round6(at.trace.lat[i]!), round6(at.trace.lon[i]!)]);
-      return { heat: chosen.heat, number: chosen.number, seconds: chosen.seconds ?? chosen.gpsSeconds, x: grid.x, speed: grid.speed, lean: grid.lean, path };
+      for (let i = chosen.lap.start.index; i <= chosen.lap.end.index; i += 5)
+        path.push([round6(at.trace.lat[i]!), round6(at.trace.lon[i]!)]);
+      return {
+        heat: chosen.heat,
+        number: chosen.number,
+        seconds: chosen.seconds ?? chosen.gpsSeconds,
+        x: grid.x,
+        speed: grid.speed,
+        lean: grid.lean,
+        path,
+      };
     },
 
     /** The outline of the track a session was ridden on (every ~10 m), for a link's preview image. */
@@ -427,7 +467,8 @@ export function createTracksService(deps: {
         if (body.sector === undefined) change = { gate: JSON.stringify(body.gate) };
         else {
           const sectors = definitionOf(before).sectors.map((s) => s.gate);
-          if (body.sector > sectors.length) throw new AppError('storage/object-not-found', 'No such sector gate on this track.');
+          if (body.sector > sectors.length)
+            throw new AppError('storage/object-not-found', 'No such sector gate on this track.');
           sectors[body.sector - 1] = body.gate;
           change = { sectors: JSON.stringify(sectors) };
         }
@@ -437,7 +478,10 @@ export function createTracksService(deps: {
           actor,
           action: 'move-track-gate',
           target: id,
-          before: { [what]: body.sector === undefined ? JSON.parse(before.gate) : definitionOf(before).sectors[body.sector - 1]!.gate },
+          before: {
+            [what]:
+              body.sector === undefined ? JSON.parse(before.gate) : definitionOf(before).sectors[body.sector - 1]!.gate,
+          },
           after: { [what]: body.gate },
         });
         return summaryOf(after, definitionOf(after));
@@ -449,10 +493,17 @@ export function createTracksService(deps: {
       return inTransaction(db, async (trx) => {
         const before = await findTrack(trx, id);
         // Another rider's own track is not there for this rider, as for every route.
-        if (!before || !(viewer.admin || mayRideTrack(viewer.email, before))) throw new AppError('storage/object-not-found');
+        if (!before || !(viewer.admin || mayRideTrack(viewer.email, before)))
+          throw new AppError('storage/object-not-found');
         if (!mayRenameTrack(viewer, before)) throw new AppError('storage/unauthorized');
         const after = (await updateTrack(trx, id, { name }, nowIso()))!;
-        await recordAudit(trx, { actor: viewer.email, action: 'rename-track', target: id, before: { name: before.name }, after: { name } });
+        await recordAudit(trx, {
+          actor: viewer.email,
+          action: 'rename-track',
+          target: id,
+          before: { name: before.name },
+          after: { name },
+        });
         return summaryOf(after, definitionOf(after));
       });
     },
@@ -505,7 +556,13 @@ export function createTracksService(deps: {
           );
         }
         const after = (await updateTrack(trx, id, { shared: shared ? 1 : 0 }, nowIso()))!;
-        await recordAudit(trx, { actor: actor.email, action: 'share-track', target: id, before: { shared: before.shared === 1 }, after: { shared } });
+        await recordAudit(trx, {
+          actor: actor.email,
+          action: 'share-track',
+          target: id,
+          before: { shared: before.shared === 1 },
+          after: { shared },
+        });
         return summaryOf(after, definitionOf(after));
       });
     },
@@ -520,7 +577,12 @@ export function createTracksService(deps: {
         tracks: deps
           .catalogue()
           .search(q)
-          .map((t) => ({ id: t.id, name: t.name, shortName: t.shortName, startFinish: { lat: t.startFinish[0], lon: t.startFinish[1] } })),
+          .map((t) => ({
+            id: t.id,
+            name: t.name,
+            shortName: t.shortName,
+            startFinish: { lat: t.startFinish[0], lon: t.startFinish[1] },
+          })),
       };
     },
   };

@@ -3,11 +3,11 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres } from '../../../test/test-database';
-import { onS3 } from '../../../test/test-s3';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '../../../test/test-server';
-import { addDevice } from '../../../test/fixtures';
-import { USER_HEADER } from '../../../../core/contracts/user-header';
+import { onPostgres } from '#test/test-database.ts';
+import { onS3 } from '#test/test-s3.ts';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
+import { addDevice } from '#test/fixtures.ts';
+import { USER_HEADER } from '#core/contracts/user-header.ts';
 import { setRoles } from './users.repository';
 
 let server: TestServer;
@@ -35,19 +35,29 @@ describe('PUT /api/me/profile (enroll)', () => {
   it('keeps the Wi-Fi password encrypted at rest: the database never holds it', async () => {
     if (onPostgres) {
       // Every row of every table, as text.
-      const tables = await sql<{ t: string }>`select tablename as t from pg_tables where schemaname = 'public'`.execute(server.database.db);
+      const tables = await sql<{ t: string }>`select tablename as t from pg_tables where schemaname = 'public'`.execute(
+        server.database.db,
+      );
       for (const { t } of tables.rows) {
-        const dump = await sql<{ r: string }>`select ${sql.table(t)}::text as r from ${sql.table(t)}`.execute(server.database.db);
+        const dump = await sql<{ r: string }>`select ${sql.table(t)}::text as r from ${sql.table(t)}`.execute(
+          server.database.db,
+        );
         expect(dump.rows.some((row) => row.r.includes(valid.senha))).toBe(false);
       }
     } else {
-      const files = ['voltas.sqlite', 'voltas.sqlite-wal'].map((f) => path.join(server.dataDir, f)).filter((f) => existsSync(f));
+      const files = ['voltas.sqlite', 'voltas.sqlite-wal']
+        .map((f) => path.join(server.dataDir, f))
+        .filter((f) => existsSync(f));
       expect(files.length).toBeGreaterThan(0);
       for (const file of files) {
         expect(readFileSync(file).includes(Buffer.from(valid.senha))).toBe(false);
       }
     }
-    const row = await server.database.db.selectFrom('users').select('senha_enc').where('email', '=', 'enroll@example.com').executeTakeFirstOrThrow();
+    const row = await server.database.db
+      .selectFrom('users')
+      .select('senha_enc')
+      .where('email', '=', 'enroll@example.com')
+      .executeTakeFirstOrThrow();
     expect(row.senha_enc).toMatch(/^v2:/);
     expect(row.senha_enc).not.toContain(valid.senha);
   });
@@ -59,12 +69,18 @@ describe('PUT /api/me/profile (enroll)', () => {
     expect(me.body.profile.senha).toBe('');
     expect(JSON.stringify(me.body)).not.toContain(valid.senha);
     // The cipher is bound to its user: someone able to write rows cannot move a password to read it.
-    const { senha_enc } = await server.database.db.selectFrom('users').select('senha_enc').where('email', '=', 'enroll@example.com').executeTakeFirstOrThrow();
+    const { senha_enc } = await server.database.db
+      .selectFrom('users')
+      .select('senha_enc')
+      .where('email', '=', 'enroll@example.com')
+      .executeTakeFirstOrThrow();
     await server.database.db.updateTable('users').set({ senha_enc }).where('email', '=', 'other@example.com').execute();
     expect((await other.json('/api/me')).body.profile.senha).toBe('');
     const token = await addDevice(server, '000000000321', 'other@example.com');
-    const config = await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } });
-    expect((await config.json()).senha).toBe('');
+    const config = await fetch(`${server.baseUrl}/api/device/v1/config`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(((await config.json()) as Record<string, unknown>).senha).toBe('');
   });
 
   it('passwords sealed before the binding (v1) are sealed again, bound to their owner, at start-up', async () => {
@@ -75,11 +91,22 @@ describe('PUT /api/me/profile (enroll)', () => {
     const legacy = `v1:${Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64')}`;
     const old = new Browser(server.baseUrl);
     await old.signIn('legacy@example.com');
-    await server.database.db.updateTable('users').set({ senha_enc: legacy }).where('email', '=', 'legacy@example.com').execute();
+    await server.database.db
+      .updateTable('users')
+      .set({ senha_enc: legacy })
+      .where('email', '=', 'legacy@example.com')
+      .execute();
     expect((await old.json('/api/me')).body.profile.senha).toBe('senha-antiga');
-    const restarted = await startTestServer({ ...sameDatabase(server), SECRET_KEY: server.config.secretKey }, { dataDir: server.dataDir, keepDataDir: true });
+    const restarted = await startTestServer(
+      { ...sameDatabase(server), SECRET_KEY: server.config.secretKey },
+      { dataDir: server.dataDir, keepDataDir: true },
+    );
     try {
-      const row = await restarted.database.db.selectFrom('users').select('senha_enc').where('email', '=', 'legacy@example.com').executeTakeFirstOrThrow();
+      const row = await restarted.database.db
+        .selectFrom('users')
+        .select('senha_enc')
+        .where('email', '=', 'legacy@example.com')
+        .executeTakeFirstOrThrow();
       expect(row.senha_enc).toMatch(/^v2:/);
       expect((await old.json('/api/me')).body.profile.senha).toBe('senha-antiga');
     } finally {
@@ -88,7 +115,10 @@ describe('PUT /api/me/profile (enroll)', () => {
   });
 
   it('rejects missing fields with 400 and a message key per field', async () => {
-    const res = await rider.json('/api/me/profile', { method: 'PUT', body: JSON.stringify({ wifi: '  ', nomePiloto: 'x' }) });
+    const res = await rider.json('/api/me/profile', {
+      method: 'PUT',
+      body: JSON.stringify({ wifi: '  ', nomePiloto: 'x' }),
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('storage/invalid-argument');
     expect(res.body.fields).toEqual({ wifi: 'required', senha: 'required', numeroMoto: 'required' });
@@ -108,13 +138,19 @@ describe('PUT /api/me/profile (enroll)', () => {
   it('rejects a body that is not JSON, and hostile extra fields change nothing', async () => {
     const bad = await rider.json('/api/me/profile', { method: 'PUT', body: '{"wifi":' });
     expect(bad.status).toBe(400);
-    const sneaky = await rider.json('/api/me/profile', { method: 'PUT', body: JSON.stringify({ ...valid, adm: '1', seller: '1' }) });
+    const sneaky = await rider.json('/api/me/profile', {
+      method: 'PUT',
+      body: JSON.stringify({ ...valid, adm: '1', seller: '1' }),
+    });
     expect(sneaky.status).toBe(200);
     expect((await rider.json('/api/me')).body.roles).toEqual({ admin: false, seller: false });
   });
 
   it('is refused signed out', async () => {
-    const res = await new Browser(server.baseUrl).json('/api/me/profile', { method: 'PUT', body: JSON.stringify(valid) });
+    const res = await new Browser(server.baseUrl).json('/api/me/profile', {
+      method: 'PUT',
+      body: JSON.stringify(valid),
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -159,7 +195,9 @@ describe('health and docs', () => {
     const res = await server.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
     const doc = res.json();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/me', '/api/me/profile', '/api/health', '/api/auth/login']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/me', '/api/me/profile', '/api/health', '/api/auth/login']),
+    );
     const html = await server.app.inject({ method: 'GET', url: '/api/docs' });
     expect([200, 302]).toContain(html.statusCode);
   });

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { deviceIdParamsSchema } from '../../../../core/contracts/admin.contract';
-import { apiErrorSchema, okSchema } from '../../../../core/contracts/common.contract';
-import { meSchema, profileInputSchema } from '../../../../core/contracts/me.contract';
+import { deviceIdParamsSchema } from '#core/contracts/admin.contract.ts';
+import { apiErrorSchema, okSchema } from '#core/contracts/common.contract.ts';
+import { meSchema, profileInputSchema } from '#core/contracts/me.contract.ts';
 import type { UsersService } from './users.service';
 
 export async function meRoutes(app: FastifyInstance, opts: { users: UsersService }): Promise<void> {
@@ -13,7 +13,11 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
     '/api/me',
     {
       config: { access: 'rider' },
-      schema: { tags: ['me'], summary: 'The signed-in user, roles and devices', response: { 200: meSchema, 401: apiErrorSchema } },
+      schema: {
+        tags: ['me'],
+        summary: 'The signed-in user, roles and devices',
+        response: { 200: meSchema, 401: apiErrorSchema },
+      },
     },
     async (req) => users.me(req.identity!.email),
   );

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { DB, UsersTable } from '../../db/schema';
-import { nowIso } from '../../lib/tokens';
+import type { DB, UsersTable } from '#server/db/schema.ts';
+import { nowIso } from '#server/lib/tokens.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -45,13 +45,27 @@ export async function updateProfile(
 ): Promise<void> {
   await db
     .updateTable('users')
-    .set({ wifi: p.wifi, senha_enc: p.senhaEnc, nome_piloto: p.nomePiloto, numero_moto: p.numeroMoto, updated_at: nowIso() })
+    .set({
+      wifi: p.wifi,
+      senha_enc: p.senhaEnc,
+      nome_piloto: p.nomePiloto,
+      numero_moto: p.numeroMoto,
+      updated_at: nowIso(),
+    })
     .where('email', '=', email)
     .execute();
 }
 
-export async function setRoles(db: Kysely<DB>, email: string, roles: { adm: string; seller: string }): Promise<boolean> {
-  const res = await db.updateTable('users').set({ adm: roles.adm, seller: roles.seller, updated_at: nowIso() }).where('email', '=', email).executeTakeFirst();
+export async function setRoles(
+  db: Kysely<DB>,
+  email: string,
+  roles: { adm: string; seller: string },
+): Promise<boolean> {
+  const res = await db
+    .updateTable('users')
+    .set({ adm: roles.adm, seller: roles.seller, updated_at: nowIso() })
+    .where('email', '=', email)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
 
@@ -75,13 +89,23 @@ export async function setDisabled(db: Kysely<DB>, email: string, disabled: boole
 /** The user's devices: those they own now, plus those holding sessions they owned when uploaded. */
 /** Devices this user owns now, and whether each has an upload token. */
 export async function listOwnedDevices(db: Kysely<DB>, email: string): Promise<{ id: string; hasToken: boolean }[]> {
-  const rows = await db.selectFrom('devices').select(['id', 'token_hash']).where('owner_email', '=', email).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('devices')
+    .select(['id', 'token_hash'])
+    .where('owner_email', '=', email)
+    .orderBy('id')
+    .execute();
   return rows.map((r) => ({ id: r.id, hasToken: Boolean(r.token_hash) }));
 }
 
 export async function listDeviceIdsOf(db: Kysely<DB>, email: string): Promise<string[]> {
   const owned = await db.selectFrom('devices').select('id').where('owner_email', '=', email).execute();
-  const withSessions = await db.selectFrom('lap_sessions').select('device_id').distinct().where('owner_email', '=', email).execute();
+  const withSessions = await db
+    .selectFrom('lap_sessions')
+    .select('device_id')
+    .distinct()
+    .where('owner_email', '=', email)
+    .execute();
   return [...new Set([...owned.map((r) => r.id), ...withSessions.map((r) => r.device_id)])].sort();
 }
 
@@ -91,14 +115,34 @@ export function listLegacySealedPasswords(db: Kysely<DB>): Promise<{ email: stri
 }
 
 /** Replaces a sealed password only if it is still `previous` (another instance may have done it). */
-export async function replaceSealedPassword(db: Kysely<DB>, email: string, previous: string, sealed: string): Promise<void> {
-  await db.updateTable('users').set({ senha_enc: sealed }).where('email', '=', email).where('senha_enc', '=', previous).execute();
+export async function replaceSealedPassword(
+  db: Kysely<DB>,
+  email: string,
+  previous: string,
+  sealed: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ senha_enc: sealed })
+    .where('email', '=', email)
+    .where('senha_enc', '=', previous)
+    .execute();
 }
 
-type ImportedUserFields = { adm: string; seller: string; wifi: string; nome_piloto: string; numero_moto: string; user_seller: string };
+type ImportedUserFields = {
+  adm: string;
+  seller: string;
+  wifi: string;
+  nome_piloto: string;
+  numero_moto: string;
+  user_seller: string;
+};
 
 /** A user moved over from the old installation (Firebase import). */
-export async function insertImportedUser(db: Kysely<DB>, u: ImportedUserFields & { email: string; senha_enc: string }): Promise<void> {
+export async function insertImportedUser(
+  db: Kysely<DB>,
+  u: ImportedUserFields & { email: string; senha_enc: string },
+): Promise<void> {
   const now = nowIso();
   await db
     .insertInto('users')
@@ -106,7 +150,11 @@ export async function insertImportedUser(db: Kysely<DB>, u: ImportedUserFields &
     .execute();
 }
 
-export async function updateImportedUser(db: Kysely<DB>, email: string, fields: ImportedUserFields & { senha_enc?: string }): Promise<void> {
+export async function updateImportedUser(
+  db: Kysely<DB>,
+  email: string,
+  fields: ImportedUserFields & { senha_enc?: string },
+): Promise<void> {
   await db
     .updateTable('users')
     .set({ ...fields, updated_at: nowIso() })
@@ -119,7 +167,11 @@ export async function anyUserExists(db: Kysely<DB>): Promise<boolean> {
 }
 
 /** A buyer's seller and pilot details (the demo rider). */
-export async function setBuyerDetails(db: Kysely<DB>, email: string, d: { userSeller: string; nomePiloto: string; numeroMoto: string }): Promise<void> {
+export async function setBuyerDetails(
+  db: Kysely<DB>,
+  email: string,
+  d: { userSeller: string; nomePiloto: string; numeroMoto: string },
+): Promise<void> {
   await db
     .updateTable('users')
     .set({ user_seller: d.userSeller, nome_piloto: d.nomePiloto, numero_moto: d.numeroMoto, updated_at: nowIso() })

@@ -1,12 +1,19 @@
 import type { Kysely } from 'kysely';
-import type { Me, ProfileInput } from '../../../../core/contracts/me.contract';
-import { AppError } from '../../../../core/errors';
-import type { DB } from '../../db/schema';
-import type { SecretBox } from '../../lib/secret-box';
-import { inTransaction } from '../../db/transaction';
+import type { Me, ProfileInput } from '#core/contracts/me.contract.ts';
+import { AppError } from '#core/errors.ts';
+import type { DB } from '#server/db/schema.ts';
+import type { SecretBox } from '#server/lib/secret-box.ts';
+import { inTransaction } from '#server/db/transaction.ts';
 import { recordAudit } from '../audit/audit.repository';
 import { findDevice, revokeDeviceToken } from '../devices/devices.repository';
-import { findUser, listDeviceIdsOf, listLegacySealedPasswords, listOwnedDevices, replaceSealedPassword, updateProfile } from './users.repository';
+import {
+  findUser,
+  listDeviceIdsOf,
+  listLegacySealedPasswords,
+  listOwnedDevices,
+  replaceSealedPassword,
+  updateProfile,
+} from './users.repository';
 
 export interface UsersService {
   me(email: string): Promise<Me>;
@@ -32,7 +39,12 @@ export function createUsersService(db: Kysely<DB>, box: SecretBox, demoDevice: s
     async deviceConfig(ownerEmail) {
       const owner = ownerEmail ? await findUser(db, ownerEmail) : undefined;
       if (!owner) return { wifi: '', senha: '', nomePiloto: '', numeroMoto: '' };
-      return { wifi: owner.wifi, senha: openSenha(owner), nomePiloto: owner.nome_piloto, numeroMoto: owner.numero_moto };
+      return {
+        wifi: owner.wifi,
+        senha: openSenha(owner),
+        nomePiloto: owner.nome_piloto,
+        numeroMoto: owner.numero_moto,
+      };
     },
     async upgradeSealedPasswords() {
       let upgraded = 0;

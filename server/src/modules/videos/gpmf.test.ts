@@ -3,11 +3,11 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../../../core/errors';
-import { fingerprint, isHevc, readVideoTelemetry, type VideoTelemetry } from '../../../../core/video/gpmf';
-import { syncVideo } from '../../../../core/video/sync';
-import { fileSource, SAMPLE_VIDEOS, writePaddedCopy } from '../../../test/video-files';
-import { traceFromFixes } from '../../../test/video-traces';
+import { AppError } from '#core/errors.ts';
+import { fingerprint, isHevc, readVideoTelemetry, type VideoTelemetry } from '#core/video/gpmf.ts';
+import { syncVideo } from '#core/video/sync.ts';
+import { fileSource, SAMPLE_VIDEOS, writePaddedCopy } from '#test/video-files.ts';
+import { traceFromFixes } from '#test/video-traces.ts';
 
 // The reading half of issue 37 on the two real GoPro samples, and on a 4 GB file made from one.
 const MAX = path.join(SAMPLE_VIDEOS, 'max-heromode.mp4');
@@ -97,7 +97,8 @@ describe('a 4 GB chapter', () => {
     const trace = traceFromFixes(original.fixes, { seed: 1 });
     const sync = syncVideo(t, trace)!;
     expect(sync.method).toBe('gpmf');
-    for (const f of original.fixes.slice(40, 150)) expect(Math.abs(sync.offsetMs + f.videoMs - f.utcMs)).toBeLessThan(100);
+    for (const f of original.fixes.slice(40, 150))
+      expect(Math.abs(sync.offsetMs + f.videoMs - f.utcMs)).toBeLessThan(100);
   });
 });
 

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../../../core/errors';
-import { ptBR } from '../../../../core/i18n/pt-BR';
-import { readVideoTelemetry, type VideoTelemetry } from '../../../../core/video/gpmf';
-import { manualSync, sessionToVideo, syncVideo, syncVideos, videoToSession } from '../../../../core/video/sync';
-import { loadTracks } from '../../lib/track-files';
-import { fileSource, SAMPLE_VIDEOS } from '../../../test/video-files';
-import { cameraOn, generatedTrace, traceFromFixes } from '../../../test/video-traces';
+import { AppError } from '#core/errors.ts';
+import { ptBR } from '#core/i18n/pt-BR.ts';
+import { readVideoTelemetry, type VideoTelemetry } from '#core/video/gpmf.ts';
+import { manualSync, sessionToVideo, syncVideo, syncVideos, videoToSession } from '#core/video/sync.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { fileSource, SAMPLE_VIDEOS } from '#test/video-files.ts';
+import { cameraOn, generatedTrace, traceFromFixes } from '#test/video-traces.ts';
 
 // Automatic sync against sessions with a known answer: traces laid along the sample videos' own
 // GPS tracks, and a camera riding a generated session at Interlagos.
@@ -74,7 +74,9 @@ describe('the sample videos on traces along their own GPS tracks', () => {
     const maxTrace = traceFromFixes(max.fixes, { seed: 6, padMs: 300_000 });
     const byMaxClock = syncVideo({ ...max, fixes: [] }, maxTrace)!;
     expect(byMaxClock).toMatchObject({ method: 'clock', note: 'part' });
-    expect(Math.abs(byMaxClock.offsetMs + max.fixes[0]!.videoMs - max.fixes[0]!.utcMs)).toBeLessThanOrEqual(byMaxClock.errorMs);
+    expect(Math.abs(byMaxClock.offsetMs + max.fixes[0]!.videoMs - max.fixes[0]!.utcMs)).toBeLessThanOrEqual(
+      byMaxClock.errorMs,
+    );
     // The Karma's camera wrote UTC.
     const karmaTrace = traceFromFixes(karma.fixes, { seed: 7, padMs: 300_000 });
     const byKarmaClock = syncVideo({ ...karma, fixes: [] }, karmaTrace)!;
@@ -94,7 +96,13 @@ describe('a camera on a bike at Interlagos', () => {
 
   it("finds the logger's clock from positions and the camera's drift from a fit over the clip", () => {
     const from = trace.timeMs[0]! + 200_000;
-    const { telemetry, sessionMs } = cameraOn(trace, { fromMs: from, durationMs: 600_000, seed: 12, shiftMs: 400, driftPpm: 80 });
+    const { telemetry, sessionMs } = cameraOn(trace, {
+      fromMs: from,
+      durationMs: 600_000,
+      seed: 12,
+      shiftMs: 400,
+      driftPpm: 80,
+    });
     const sync = syncVideo(telemetry, trace)!;
     expect(sync.method).toBe('gpmf');
     expect(Math.abs(sync.driftPpm - 80)).toBeLessThan(10);
@@ -111,7 +119,9 @@ describe('a camera on a bike at Interlagos', () => {
 
   it('syncs each chapter file on its own and says they are chapters', () => {
     const start = trace.timeMs[0]! + 100_000;
-    const parts = [0, 1].map((n) => cameraOn(trace, { fromMs: start + n * 300_000, durationMs: 300_000, seed: 20 + n, shiftMs: -250 }));
+    const parts = [0, 1].map((n) =>
+      cameraOn(trace, { fromMs: start + n * 300_000, durationMs: 300_000, seed: 20 + n, shiftMs: -250 }),
+    );
     const synced = syncVideos(
       parts.map((p) => p.telemetry),
       trace,
@@ -132,7 +142,11 @@ describe('a camera on a bike at Interlagos', () => {
 
 describe('manualSync', () => {
   it('takes an offset from one mark, and the drift too from two', () => {
-    expect(manualSync([{ videoMs: 5_000, sessionUtcMs: 1_000_000 }])).toMatchObject({ offsetMs: 995_000, driftPpm: 0, method: 'manual' });
+    expect(manualSync([{ videoMs: 5_000, sessionUtcMs: 1_000_000 }])).toMatchObject({
+      offsetMs: 995_000,
+      driftPpm: 0,
+      method: 'manual',
+    });
     const two = manualSync(
       [
         { videoMs: 10_000, sessionUtcMs: 2_000_000 },

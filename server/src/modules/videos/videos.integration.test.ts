@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseGpsSix } from '../../../../core/formats/gps-six';
-import { ptBR } from '../../../../core/i18n/pt-BR';
-import { writeGpx } from '../../../../core/imports/test-support/writers';
-import { generateSession } from '../../../../core/sim/session-generator';
-import { loadTracks } from '../../lib/track-files';
-import { addDevice, GPS_LINE, LAP_LINE, put } from '../../../test/fixtures';
-import { Browser, startTestServer, type TestServer } from '../../../test/test-server';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { ptBR } from '#core/i18n/pt-BR.ts';
+import { writeGpx } from '#core/imports/test-support/writers.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { addDevice, GPS_LINE, LAP_LINE, put } from '#test/fixtures.ts';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 
 // Video syncs over real HTTP: a rider keeps how their files line up with a session; nobody else,
 // not an admin reading that session nor a link holder, sees them.
@@ -53,10 +53,15 @@ describe('video syncs', () => {
     expect((await rider.json(`${SESSION}/videos`)).body).toEqual([]);
     const first = await rider.json(`${SESSION}/videos/${uuid(1)}`, { method: 'PUT', body: JSON.stringify(sync(1)) });
     expect(first).toEqual({ status: 200, body: sync(1) });
-    await rider.json(`${SESSION}/videos/${uuid(2)}`, { method: 'PUT', body: JSON.stringify(sync(2, { method: 'manual', driftPpm: 0 })) });
+    await rider.json(`${SESSION}/videos/${uuid(2)}`, {
+      method: 'PUT',
+      body: JSON.stringify(sync(2, { method: 'manual', driftPpm: 0 })),
+    });
     // Synced again (by hand this time): the same id is replaced, not added.
     const again = sync(1, { method: 'manual', offsetMs: 1_793_000_000_123.5, errorMs: 100 });
-    expect((await rider.json(`${SESSION}/videos/${uuid(1)}`, { method: 'PUT', body: JSON.stringify(again) })).status).toBe(200);
+    expect(
+      (await rider.json(`${SESSION}/videos/${uuid(1)}`, { method: 'PUT', body: JSON.stringify(again) })).status,
+    ).toBe(200);
     const listed = await rider.json(`${SESSION}/videos`);
     expect(listed.body).toHaveLength(2);
     expect(listed.body).toContainEqual(again);
@@ -77,13 +82,17 @@ describe('video syncs', () => {
       expect(res.status).toBe(400);
       expect(typeof res.body.mensagem).toBe('string');
     }
-    expect((await rider.json(`${SESSION}/videos/not-a-uuid`, { method: 'PUT', body: JSON.stringify(sync(3)) })).status).toBe(400);
+    expect(
+      (await rider.json(`${SESSION}/videos/not-a-uuid`, { method: 'PUT', body: JSON.stringify(sync(3)) })).status,
+    ).toBe(400);
     expect((await rider.json(`${SESSION}/videos`)).body.map((v: { id: string }) => v.id)).toEqual([uuid(1)]);
   });
 
   it('shows them to nobody else: another rider gets 404, an admin reading the session sees only their own', async () => {
     expect((await other.json(`${SESSION}/videos`)).status).toBe(404);
-    expect((await other.json(`${SESSION}/videos/${uuid(9)}`, { method: 'PUT', body: JSON.stringify(sync(9)) })).status).toBe(404);
+    expect(
+      (await other.json(`${SESSION}/videos/${uuid(9)}`, { method: 'PUT', body: JSON.stringify(sync(9)) })).status,
+    ).toBe(404);
     expect((await forget(other, `${SESSION}/videos/${uuid(1)}`)).status).toBe(404);
     expect((await admin.json(`${SESSION}/videos`)).body).toEqual([]);
     // The admin's delete reaches only the admin's own syncs.
@@ -95,7 +104,9 @@ describe('video syncs', () => {
 
   it('keeps at most 50 per rider and session, and rate-limits the writes', async () => {
     for (let n = 100; n < 150; n++) {
-      expect((await admin.json(`${SESSION}/videos/${uuid(n)}`, { method: 'PUT', body: JSON.stringify(sync(n)) })).status).toBe(200);
+      expect(
+        (await admin.json(`${SESSION}/videos/${uuid(n)}`, { method: 'PUT', body: JSON.stringify(sync(n)) })).status,
+      ).toBe(200);
     }
     const full = await admin.json(`${SESSION}/videos/${uuid(150)}`, { method: 'PUT', body: JSON.stringify(sync(150)) });
     expect(full.status).toBe(409);
@@ -103,7 +114,8 @@ describe('video syncs', () => {
     // Replacing one already kept is still fine, until the minute's writes run out.
     let status = 200;
     for (let i = 0; i < 20 && status === 200; i++) {
-      status = (await admin.json(`${SESSION}/videos/${uuid(100)}`, { method: 'PUT', body: JSON.stringify(sync(100)) })).status;
+      status = (await admin.json(`${SESSION}/videos/${uuid(100)}`, { method: 'PUT', body: JSON.stringify(sync(100)) }))
+        .status;
     }
     expect(status).toBe(429);
     expect((await admin.json(`${SESSION}/videos`)).body).toHaveLength(50);
@@ -122,7 +134,10 @@ describe('video syncs', () => {
     const path = `/api/devices/${session.device}/sessions/${encodeURIComponent(session.track)}/${session.date}/videos/${uuid(7)}`;
     expect((await rider.json(path, { method: 'PUT', body: JSON.stringify(sync(7)) })).status).toBe(200);
     for (const lap of [undefined, 'A1']) {
-      const share = await rider.json('/api/shares', { method: 'POST', body: JSON.stringify({ ...session, ...(lap ? { lap } : {}) }) });
+      const share = await rider.json('/api/shares', {
+        method: 'POST',
+        body: JSON.stringify({ ...session, ...(lap ? { lap } : {}) }),
+      });
       expect(share.status).toBe(201);
       const token = new URL((share.body as { url: string }).url).pathname.split('/').pop()!;
       const holder = new Browser(server.baseUrl);
@@ -130,10 +145,13 @@ describe('video syncs', () => {
         const res = await holder.request(url);
         expect(res.status).toBe(200);
         const text = await res.text();
-        for (const secret of [sync(7).name, sync(7).fingerprint, uuid(7), 'offsetMs', 'video']) expect(text).not.toContain(secret);
+        for (const secret of [sync(7).name, sync(7).fingerprint, uuid(7), 'offsetMs', 'video'])
+          expect(text).not.toContain(secret);
       }
     }
     // No route under a link reads videos.
-    expect(server.app.accessRules.filter((r) => r.url.startsWith('/api/shared') && r.url.includes('video'))).toEqual([]);
+    expect(server.app.accessRules.filter((r) => r.url.startsWith('/api/shared') && r.url.includes('video'))).toEqual(
+      [],
+    );
   });
 });

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { DB, VideoSyncsTable } from '../../db/schema';
+import type { DB, VideoSyncsTable } from '#server/db/schema.ts';
 
 /** A sync as the repository hands it out: the size a number whichever the database. */
 export type VideoSyncRow = Omit<Selectable<VideoSyncsTable>, 'size'> & { size: number };
@@ -49,5 +49,10 @@ export async function hasVideoSync(db: Kysely<DB>, owner: string, sessionId: str
 }
 
 export async function deleteVideoSync(db: Kysely<DB>, owner: string, sessionId: string, id: string): Promise<void> {
-  await db.deleteFrom('video_syncs').where('owner_email', '=', owner).where('session_id', '=', sessionId).where('id', '=', id).execute();
+  await db
+    .deleteFrom('video_syncs')
+    .where('owner_email', '=', owner)
+    .where('session_id', '=', sessionId)
+    .where('id', '=', id)
+    .execute();
 }

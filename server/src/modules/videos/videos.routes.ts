@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { okSchema, writeErrors } from '../../../../core/contracts/common.contract';
-import { sessionParamsSchema } from '../../../../core/contracts/sessions.contract';
-import { videoListSchema, videoParamsSchema, videoSyncSchema } from '../../../../core/contracts/videos.contract';
-import { AppError } from '../../../../core/errors';
-import { perUserWrites } from '../../plugins/rate-limit-store';
+import { okSchema, writeErrors } from '#core/contracts/common.contract.ts';
+import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
+import { videoListSchema, videoParamsSchema, videoSyncSchema } from '#core/contracts/videos.contract.ts';
+import { AppError } from '#core/errors.ts';
+import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
 import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { VideosService } from './videos.service';
@@ -12,14 +12,22 @@ import type { VideosService } from './videos.service';
 /** Syncs a rider stores or forgets per minute: picking files, re-syncing, marking by hand. */
 export const VIDEO_SYNC_WRITES_PER_MINUTE = 60;
 
-export async function videosRoutes(app: FastifyInstance, opts: { videos: VideosService; reader: SessionReader; demoDeviceId: string }) {
+export async function videosRoutes(
+  app: FastifyInstance,
+  opts: { videos: VideosService; reader: SessionReader; demoDeviceId: string },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { videos } = opts;
   hideUnseenDevices(app, opts.reader, opts.demoDeviceId);
   const address = (p: { id: string; track: string; date: string }) => ({ device: p.id, track: p.track, date: p.date });
   // A session the caller may not see is 404 before its body is looked at, as for every session route.
   const sessionVisible = async (req: FastifyRequest) => {
-    if (!(await opts.reader.canSeeSession(viewerOf(req, opts.demoDeviceId), address(req.params as { id: string; track: string; date: string })))) {
+    if (
+      !(await opts.reader.canSeeSession(
+        viewerOf(req, opts.demoDeviceId),
+        address(req.params as { id: string; track: string; date: string }),
+      ))
+    ) {
       throw new AppError('storage/object-not-found');
     }
   };
@@ -52,7 +60,8 @@ export async function videosRoutes(app: FastifyInstance, opts: { videos: VideosS
       },
     },
     async (req) => {
-      if (req.body.id !== req.params.videoId) throw new AppError('storage/invalid-argument', 'The body’s id must be the one in the path.');
+      if (req.body.id !== req.params.videoId)
+        throw new AppError('storage/invalid-argument', 'The body’s id must be the one in the path.');
       return videos.put(viewerOf(req, opts.demoDeviceId), address(req.params), req.body);
     },
   );

@@ -1,12 +1,19 @@
 import type { Kysely } from 'kysely';
-import type { SessionAddress } from '../../../../core/contracts/session-paths';
-import { MAX_VIDEO_SYNCS_PER_SESSION, type VideoSyncRecord } from '../../../../core/contracts/videos.contract';
-import { AppError } from '../../../../core/errors';
-import type { DB } from '../../db/schema';
-import { nowIso } from '../../lib/tokens';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import { MAX_VIDEO_SYNCS_PER_SESSION, type VideoSyncRecord } from '#core/contracts/videos.contract.ts';
+import { AppError } from '#core/errors.ts';
+import type { DB } from '#server/db/schema.ts';
+import { nowIso } from '#server/lib/tokens.ts';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { Viewer } from '../sessions/sessions.repository';
-import { countVideoSyncs, deleteVideoSync, hasVideoSync, listVideoSyncs, putVideoSync, type VideoSyncRow } from './videos.repository';
+import {
+  countVideoSyncs,
+  deleteVideoSync,
+  hasVideoSync,
+  listVideoSyncs,
+  putVideoSync,
+  type VideoSyncRow,
+} from './videos.repository';
 
 function toRecord(row: VideoSyncRow): VideoSyncRecord {
   return {
@@ -38,7 +45,8 @@ export function createVideosService(deps: { db: Kysely<DB>; reader: SessionReade
     async put(viewer: Viewer, s: SessionAddress, sync: VideoSyncRecord): Promise<VideoSyncRecord> {
       const id = await sessionId(viewer, s);
       const isNew = !(await hasVideoSync(db, viewer.email, id, sync.id));
-      if (isNew && (await countVideoSyncs(db, viewer.email, id)) >= MAX_VIDEO_SYNCS_PER_SESSION) throw new AppError('video/limit-reached');
+      if (isNew && (await countVideoSyncs(db, viewer.email, id)) >= MAX_VIDEO_SYNCS_PER_SESSION)
+        throw new AppError('video/limit-reached');
       const row: VideoSyncRow = {
         owner_email: viewer.email,
         session_id: id,

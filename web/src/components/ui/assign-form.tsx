@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { errorMessage, t } from '../../i18n/messages';
+import { errorMessage, t } from '#web/i18n/messages.ts';
 
 export interface Option {
   value: string;

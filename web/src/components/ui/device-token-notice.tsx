@@ -1,8 +1,16 @@
 import { useState } from 'react';
-import { fill, t } from '../../i18n/messages';
+import { fill, t } from '#web/i18n/messages.ts';
 
 /** Shows a device's upload token the one time it exists in clear (`message` says why it is new). */
-export function DeviceTokenNotice({ id, token, message = t.admin.tokenOnce }: { id: string; token: string; message?: string }) {
+export function DeviceTokenNotice({
+  id,
+  token,
+  message = t.admin.tokenOnce,
+}: {
+  id: string;
+  token: string;
+  message?: string;
+}) {
   const [copied, setCopied] = useState(false);
   return (
     <div className="notice notice-token" role="status">

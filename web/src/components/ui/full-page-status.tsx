@@ -1,10 +1,15 @@
-import { errorMessage, t } from '../../i18n/messages';
+import { errorMessage, t } from '#web/i18n/messages.ts';
 
 /**
  * Whole-page loading or error state, with a retry button for errors; `errorText` replaces the
  * message an error code would give.
  */
-export function FullPageStatus(props: { loading?: boolean; error?: unknown; errorText?: string; onRetry?: () => void }) {
+export function FullPageStatus(props: {
+  loading?: boolean;
+  error?: unknown;
+  errorText?: string;
+  onRetry?: () => void;
+}) {
   if (props.loading) {
     return (
       <main className="page page-status" aria-busy="true">

@@ -1,7 +1,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { fill, t } from '../../i18n/messages';
-import { setTheme, THEME_CHOICES, useTheme } from '../../lib/theme';
+import { fill, t } from '#web/i18n/messages.ts';
+import { setTheme, THEME_CHOICES, useTheme } from '#web/lib/theme.ts';
 
 export interface MenuItem {
   to: string;
@@ -15,7 +15,13 @@ export function Menu({ items, children }: { items: MenuItem[]; children?: ReactN
   // Inline below the header (no overlay hiding the page on a phone); Escape closes it.
   return (
     <>
-      <button type="button" className="btn btn-secondary" aria-expanded={open} aria-controls={id} onClick={() => setOpen((o) => !o)}>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen((o) => !o)}
+      >
         {t.menu.toggle}
       </button>
       <nav

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Menu, type MenuItem } from './menu';
-import { fill, t } from '../../i18n/messages';
-import { useOnline, useStoredAt, useUpdate } from '../../lib/offline';
+import { fill, t } from '#web/i18n/messages.ts';
+import { useOnline, useStoredAt, useUpdate } from '#web/lib/offline.ts';
 
 /** Page frame: a header with the title and the Menu toggle, then the content. */
 export function Page(props: { title: ReactNode; menu: MenuItem[]; aside?: ReactNode; children: ReactNode }) {
@@ -47,7 +47,10 @@ function OfflineBanners() {
   const storedAt = useStoredAt();
   const online = useOnline();
   const update = useUpdate();
-  const when = storedAt && { date: storedAt.toLocaleDateString('pt-BR'), time: storedAt.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' }) };
+  const when = storedAt && {
+    date: storedAt.toLocaleDateString('pt-BR'),
+    time: storedAt.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' }),
+  };
   return (
     <>
       {when && (

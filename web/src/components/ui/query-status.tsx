@@ -1,9 +1,17 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { errorMessage, t } from '../../i18n/messages';
+import { errorMessage, t } from '#web/i18n/messages.ts';
 
 /** Loading and error states for a list, then its content. */
-export function QueryStatus<T>({ query, loading, children }: { query: UseQueryResult<T>; loading?: string; children: (data: T) => ReactNode }) {
+export function QueryStatus<T>({
+  query,
+  loading,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  loading?: string;
+  children: (data: T) => ReactNode;
+}) {
   if (query.isPending)
     return (
       <p className="loading-inline" role="status">

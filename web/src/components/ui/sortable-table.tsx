@@ -19,7 +19,10 @@ export function SortableTable<T>(props: {
   empty: string;
   rowClass?: (row: T) => string;
 }) {
-  const accessors = Object.fromEntries(props.columns.map((c) => [c.key, c.value])) as Record<string, (row: T) => string | number>;
+  const accessors = Object.fromEntries(props.columns.map((c) => [c.key, c.value])) as Record<
+    string,
+    (row: T) => string | number
+  >;
   const { sorted, sort, toggle } = useSort(props.rows, accessors);
   if (props.rows.length === 0) return <p className="empty-state">{props.empty}</p>;
   return (

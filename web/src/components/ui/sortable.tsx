@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { t } from '../../i18n/messages';
+import { t } from '#web/i18n/messages.ts';
 
 export type SortDir = 'asc' | 'desc';
 export interface SortState<K extends string> {
@@ -33,17 +33,29 @@ export function useSort<K extends string, T>(
 }
 
 /** A header cell that sorts on click or Enter/Space, with an arrow and aria-sort. */
-export function SortHeader<K extends string>(props: { label: string; column: K; sort: SortState<K>; onSort: (key: K) => void; className?: string }) {
+export function SortHeader<K extends string>(props: {
+  label: string;
+  column: K;
+  sort: SortState<K>;
+  onSort: (key: K) => void;
+  className?: string;
+}) {
   const active = props.sort.key === props.column;
   const arrow = active ? (props.sort.dir === 'asc' ? '▲' : '▼') : '↕';
   return (
-    <th scope="col" className={props.className} aria-sort={active ? (props.sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+    <th
+      scope="col"
+      className={props.className}
+      aria-sort={active ? (props.sort.dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+    >
       <button type="button" className="sort-button" onClick={() => props.onSort(props.column)}>
         {props.label}{' '}
         <span aria-hidden="true" className="sort-arrow">
           {arrow}
         </span>
-        {active && <span className="visually-hidden">, {props.sort.dir === 'asc' ? t.laps.sortAsc : t.laps.sortDesc}</span>}
+        {active && (
+          <span className="visually-hidden">, {props.sort.dir === 'asc' ? t.laps.sortAsc : t.laps.sortDesc}</span>
+        )}
       </button>
     </th>
   );

@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from 'react';
-import { useNearViewport } from '../../lib/near-viewport';
+import { useNearViewport } from '#web/lib/near-viewport.ts';
 
 /**
  * Renders `children` once the place they take comes within half a screen of the viewport (a long
@@ -11,5 +11,7 @@ export function WhenNear(props: { height: number; label: string; children: React
   const place = useRef<HTMLDivElement>(null);
   const near = useNearViewport(place, '50%');
   if (near) return props.children;
-  return <div ref={place} role="region" aria-label={props.label} aria-busy="true" style={{ minHeight: props.height }} />;
+  return (
+    <div ref={place} role="region" aria-label={props.label} aria-busy="true" style={{ minHeight: props.height }} />
+  );
 }

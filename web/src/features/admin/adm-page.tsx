@@ -1,14 +1,14 @@
-import type { AdminUser } from '../../../../core/contracts/admin.contract';
+import type { AdminUser } from '#core/contracts/admin.contract.ts';
 import { useState } from 'react';
-import { AssignForm } from '../../components/ui/assign-form';
-import { DeviceTokenNotice } from '../../components/ui/device-token-notice';
-import { Page } from '../../components/ui/page';
-import { SortableTable, type Column } from '../../components/ui/sortable-table';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { useMe } from '../../lib/session';
+import { AssignForm } from '#web/components/ui/assign-form.tsx';
+import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
+import { Page } from '#web/components/ui/page.tsx';
+import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { useMe } from '#web/lib/session.ts';
 import { useAdminDevices, useAdminUsers, useAssignOwner, useSetDisabled } from './admin.api';
 import { ADMIN_MENUS } from './admin-menus';
-import { QueryStatus } from '../../components/ui/query-status';
+import { QueryStatus } from '#web/components/ui/query-status.tsx';
 
 /** '[adm] Add owner em hardware': links a user and a device; lists every user. */
 export function AdmPage() {
@@ -52,7 +52,13 @@ export function AdmPage() {
     <Page title={a.admTitle} menu={ADMIN_MENUS.adm}>
       <AssignForm
         first={{ label: a.selectUser, options: (users.data ?? []).map((u) => ({ value: u.email, label: u.email })) }}
-        second={{ label: a.selectDevice, options: (devices.data ?? []).map((d) => ({ value: d.id, label: `${d.id}${d.owner ? ` (${d.owner})` : ''}` })) }}
+        second={{
+          label: a.selectDevice,
+          options: (devices.data ?? []).map((d) => ({
+            value: d.id,
+            label: `${d.id}${d.owner ? ` (${d.owner})` : ''}`,
+          })),
+        }}
         onAssign={async (email, deviceId) => setIssued(await assign.mutateAsync({ email, deviceId }))}
       />
       {issued &&

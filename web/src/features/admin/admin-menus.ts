@@ -1,5 +1,5 @@
-import type { MenuItem } from '../../components/ui/menu';
-import { t } from '../../i18n/messages';
+import type { MenuItem } from '#web/components/ui/menu.tsx';
+import { t } from '#web/i18n/messages.ts';
 
 const home = { to: '/user', label: t.menu.home };
 const adm = { to: '/adm', label: t.menu.adm };

@@ -6,21 +6,34 @@ import {
   auditEntrySchema,
   deviceTokenResponseSchema,
   ownerChangeResponseSchema,
-} from '../../../../core/contracts/admin.contract';
-import { okSchema } from '../../../../core/contracts/common.contract';
-import { trackDetailSchema, trackListSchema, trackSummarySchema } from '../../../../core/contracts/tracks.contract';
-import type { Gate } from '../../../../core/tracks/gate';
-import { apiRequest } from '../../lib/api-client';
+} from '#core/contracts/admin.contract.ts';
+import { okSchema } from '#core/contracts/common.contract.ts';
+import { trackDetailSchema, trackListSchema, trackSummarySchema } from '#core/contracts/tracks.contract.ts';
+import type { Gate } from '#core/tracks/gate.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 const KEY = ['admin'] as const;
 
 export const useAdminUsers = () =>
-  useQuery({ queryKey: [...KEY, 'users'], queryFn: () => apiRequest('/api/admin/users', { schema: z.array(adminUserSchema) }) });
+  useQuery({
+    queryKey: [...KEY, 'users'],
+    queryFn: () => apiRequest('/api/admin/users', { schema: z.array(adminUserSchema) }),
+  });
 export const useAdminSellers = () =>
-  useQuery({ queryKey: [...KEY, 'sellers'], queryFn: () => apiRequest('/api/admin/sellers', { schema: z.array(adminUserSchema) }) });
+  useQuery({
+    queryKey: [...KEY, 'sellers'],
+    queryFn: () => apiRequest('/api/admin/sellers', { schema: z.array(adminUserSchema) }),
+  });
 export const useAdminDevices = () =>
-  useQuery({ queryKey: [...KEY, 'devices'], queryFn: () => apiRequest('/api/admin/devices', { schema: z.array(adminDeviceSchema) }) });
-export const useAudit = () => useQuery({ queryKey: [...KEY, 'audit'], queryFn: () => apiRequest('/api/admin/audit', { schema: z.array(auditEntrySchema) }) });
+  useQuery({
+    queryKey: [...KEY, 'devices'],
+    queryFn: () => apiRequest('/api/admin/devices', { schema: z.array(adminDeviceSchema) }),
+  });
+export const useAudit = () =>
+  useQuery({
+    queryKey: [...KEY, 'audit'],
+    queryFn: () => apiRequest('/api/admin/audit', { schema: z.array(auditEntrySchema) }),
+  });
 
 /** A POST/PUT whose success reloads every admin list (the spec's "then the page reloads"). */
 function useAdminChange<I, O>(request: (input: I) => Promise<O>) {
@@ -33,21 +46,39 @@ export const useAssignOwner = () =>
     apiRequest('/api/admin/assign-owner', { method: 'POST', body: i, schema: ownerChangeResponseSchema }),
   );
 export const useAssignBuyerSeller = () =>
-  useAdminChange((i: { buyer: string; seller: string }) => apiRequest('/api/admin/assign-buyer-seller', { method: 'POST', body: i, schema: okSchema }));
+  useAdminChange((i: { buyer: string; seller: string }) =>
+    apiRequest('/api/admin/assign-buyer-seller', { method: 'POST', body: i, schema: okSchema }),
+  );
 export const useAssignDeviceSeller = () =>
-  useAdminChange((i: { deviceId: string; seller: string }) => apiRequest('/api/admin/assign-device-seller', { method: 'POST', body: i, schema: okSchema }));
+  useAdminChange((i: { deviceId: string; seller: string }) =>
+    apiRequest('/api/admin/assign-device-seller', { method: 'POST', body: i, schema: okSchema }),
+  );
 export const useRegisterDevice = () =>
-  useAdminChange((i: { id: string }) => apiRequest('/api/admin/devices', { method: 'POST', body: i, schema: deviceTokenResponseSchema }));
+  useAdminChange((i: { id: string }) =>
+    apiRequest('/api/admin/devices', { method: 'POST', body: i, schema: deviceTokenResponseSchema }),
+  );
 export const useRotateToken = () =>
   useAdminChange((id: string) =>
-    apiRequest(`/api/admin/devices/${encodeURIComponent(id)}/token`, { method: 'POST', body: {}, schema: deviceTokenResponseSchema }),
+    apiRequest(`/api/admin/devices/${encodeURIComponent(id)}/token`, {
+      method: 'POST',
+      body: {},
+      schema: deviceTokenResponseSchema,
+    }),
   );
 export const useSetDisabled = () =>
   useAdminChange((i: { email: string; disabled: boolean }) =>
-    apiRequest(`/api/admin/users/${encodeURIComponent(i.email)}/disabled`, { method: 'PUT', body: { disabled: i.disabled }, schema: okSchema }),
+    apiRequest(`/api/admin/users/${encodeURIComponent(i.email)}/disabled`, {
+      method: 'PUT',
+      body: { disabled: i.disabled },
+      schema: okSchema,
+    }),
   );
 
-export const useAdminTracks = () => useQuery({ queryKey: [...KEY, 'tracks'], queryFn: () => apiRequest('/api/admin/tracks', { schema: trackListSchema }) });
+export const useAdminTracks = () =>
+  useQuery({
+    queryKey: [...KEY, 'tracks'],
+    queryFn: () => apiRequest('/api/admin/tracks', { schema: trackListSchema }),
+  });
 export const useAdminTrack = (id: string | null) =>
   useQuery({
     queryKey: [...KEY, 'track', id],
@@ -56,9 +87,17 @@ export const useAdminTrack = (id: string | null) =>
   });
 export const useMoveGate = () =>
   useAdminChange((i: { id: string; gate: Gate; sector?: number }) =>
-    apiRequest(`/api/admin/tracks/${encodeURIComponent(i.id)}/gate`, { method: 'PUT', body: { gate: i.gate, sector: i.sector }, schema: trackSummarySchema }),
+    apiRequest(`/api/admin/tracks/${encodeURIComponent(i.id)}/gate`, {
+      method: 'PUT',
+      body: { gate: i.gate, sector: i.sector },
+      schema: trackSummarySchema,
+    }),
   );
 export const useShareTrack = () =>
   useAdminChange((i: { id: string; shared: boolean }) =>
-    apiRequest(`/api/admin/tracks/${encodeURIComponent(i.id)}/shared`, { method: 'PUT', body: { shared: i.shared }, schema: trackSummarySchema }),
+    apiRequest(`/api/admin/tracks/${encodeURIComponent(i.id)}/shared`, {
+      method: 'PUT',
+      body: { shared: i.shared },
+      schema: trackSummarySchema,
+    }),
   );

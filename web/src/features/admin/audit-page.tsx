@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { auditEntrySchema } from '../../../../core/contracts/admin.contract';
-import { Page } from '../../components/ui/page';
-import { SortableTable, type Column } from '../../components/ui/sortable-table';
-import { t } from '../../i18n/messages';
+import type { auditEntrySchema } from '#core/contracts/admin.contract.ts';
+import { Page } from '#web/components/ui/page.tsx';
+import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
+import { t } from '#web/i18n/messages.ts';
 import { useAudit } from './admin.api';
 import { ADMIN_MENUS } from './admin-menus';
-import { QueryStatus } from '../../components/ui/query-status';
+import { QueryStatus } from '#web/components/ui/query-status.tsx';
 
 type Entry = z.infer<typeof auditEntrySchema>;
 const show = (v: Record<string, unknown>) =>
@@ -29,7 +29,9 @@ export function AuditPage() {
   return (
     <Page title={a.auditTitle} menu={ADMIN_MENUS.audit}>
       <QueryStatus query={audit}>
-        {(rows) => <SortableTable label={a.auditTitle} columns={columns} rows={rows} rowKey={(e) => e.id} empty={a.auditEmpty} />}
+        {(rows) => (
+          <SortableTable label={a.auditTitle} columns={columns} rows={rows} rowKey={(e) => e.id} empty={a.auditEmpty} />
+        )}
       </QueryStatus>
     </Page>
   );

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { makeProjection } from '../../../../core/sim/geo';
-import type { Gate } from '../../../../core/tracks/gate';
-import { t } from '../../i18n/messages';
-import { drawCornerMark, drawDot, sizeMapCanvas } from '../../lib/map-marks';
+import { makeProjection } from '#core/sim/geo.ts';
+import type { Gate } from '#core/tracks/gate.ts';
+import { t } from '#web/i18n/messages.ts';
+import { drawCornerMark, drawDot, sizeMapCanvas } from '#web/lib/map-marks.ts';
 
 /** A handle is grabbed within this many CSS pixels (a thumb). */
 const GRAB_PX = 24;
@@ -31,7 +31,10 @@ export function GateEditor(props: {
   const [drag, setDrag] = useState<Drag>(null);
   const [handles, setHandles] = useState('');
   const centre = useRef<[number, number] | null>(null);
-  const view = useRef({ toPx: (x: number, y: number): [number, number] => [x, y], toXY: (px: number, py: number): [number, number] => [px, py] });
+  const view = useRef({
+    toPx: (x: number, y: number): [number, number] => [x, y],
+    toXY: (px: number, py: number): [number, number] => [px, py],
+  });
   const proj = useMemo(() => makeProjection(line[0]![0], line[0]![1]), [line]);
   const xy = useMemo(() => line.map(([lat, lon]) => proj.toXY(lat, lon)), [line, proj]);
   const ends = {
@@ -128,7 +131,12 @@ export function GateEditor(props: {
     last.current = null;
   };
   const onKey = (e: KeyboardEvent<HTMLCanvasElement>) => {
-    const moves: Record<string, [number, number]> = { ArrowUp: [0, MOVE_M], ArrowDown: [0, -MOVE_M], ArrowLeft: [-MOVE_M, 0], ArrowRight: [MOVE_M, 0] };
+    const moves: Record<string, [number, number]> = {
+      ArrowUp: [0, MOVE_M],
+      ArrowDown: [0, -MOVE_M],
+      ArrowLeft: [-MOVE_M, 0],
+      ArrowRight: [MOVE_M, 0],
+    };
     const move = moves[e.key];
     if (move) {
       e.preventDefault();

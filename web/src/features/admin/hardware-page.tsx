@@ -1,14 +1,20 @@
 import { useState, type FormEvent } from 'react';
-import type { AdminDevice } from '../../../../core/contracts/admin.contract';
-import { isDeviceId } from '../../../../core/formats/dates';
-import { AssignForm } from '../../components/ui/assign-form';
-import { Page } from '../../components/ui/page';
-import { SortableTable, type Column } from '../../components/ui/sortable-table';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { useAdminDevices, useAdminSellers, useAssignDeviceSeller, useRegisterDevice, useRotateToken } from './admin.api';
+import type { AdminDevice } from '#core/contracts/admin.contract.ts';
+import { isDeviceId } from '#core/formats/dates.ts';
+import { AssignForm } from '#web/components/ui/assign-form.tsx';
+import { Page } from '#web/components/ui/page.tsx';
+import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import {
+  useAdminDevices,
+  useAdminSellers,
+  useAssignDeviceSeller,
+  useRegisterDevice,
+  useRotateToken,
+} from './admin.api';
 import { ADMIN_MENUS } from './admin-menus';
-import { DeviceTokenNotice } from '../../components/ui/device-token-notice';
-import { QueryStatus } from '../../components/ui/query-status';
+import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
+import { QueryStatus } from '#web/components/ui/query-status.tsx';
 
 /** '[hardware] Add hardware ao vendedor', plus registering devices and rotating their tokens. */
 export function HardwarePage() {
@@ -58,7 +64,8 @@ export function HardwarePage() {
           className="btn btn-secondary btn-small"
           disabled={rotate.isPending}
           onClick={() => {
-            if (window.confirm(fill(a.rotateConfirm, { id: d.id }))) rotate.mutate(d.id, { onSuccess: (res) => setShown(res) });
+            if (window.confirm(fill(a.rotateConfirm, { id: d.id })))
+              rotate.mutate(d.id, { onSuccess: (res) => setShown(res) });
           }}
         >
           {a.rotate}
@@ -70,8 +77,14 @@ export function HardwarePage() {
   return (
     <Page title={a.hardwareTitle} menu={ADMIN_MENUS.hardware}>
       <AssignForm
-        first={{ label: a.selectDevice, options: (devices.data ?? []).map((d) => ({ value: d.id, label: d.seller ? `${d.id} (${d.seller})` : d.id })) }}
-        second={{ label: a.selectSeller, options: (sellers.data ?? []).map((u) => ({ value: u.email, label: u.email })) }}
+        first={{
+          label: a.selectDevice,
+          options: (devices.data ?? []).map((d) => ({ value: d.id, label: d.seller ? `${d.id} (${d.seller})` : d.id })),
+        }}
+        second={{
+          label: a.selectSeller,
+          options: (sellers.data ?? []).map((u) => ({ value: u.email, label: u.email })),
+        }}
         onAssign={(deviceId, seller) => assign.mutateAsync({ deviceId, seller })}
       />
       <section className="panel" aria-labelledby="register-title">
@@ -112,7 +125,15 @@ export function HardwarePage() {
         {shown && <DeviceTokenNotice id={shown.id} token={shown.token} />}
       </section>
       <QueryStatus query={devices}>
-        {(rows) => <SortableTable label={a.hardwareTitle} columns={columns} rows={rows} rowKey={(d) => d.id} empty={a.tableEmpty} />}
+        {(rows) => (
+          <SortableTable
+            label={a.hardwareTitle}
+            columns={columns}
+            rows={rows}
+            rowKey={(d) => d.id}
+            empty={a.tableEmpty}
+          />
+        )}
       </QueryStatus>
     </Page>
   );

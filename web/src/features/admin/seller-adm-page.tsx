@@ -1,6 +1,6 @@
-import { AssignForm } from '../../components/ui/assign-form';
-import { Page } from '../../components/ui/page';
-import { t } from '../../i18n/messages';
+import { AssignForm } from '#web/components/ui/assign-form.tsx';
+import { Page } from '#web/components/ui/page.tsx';
+import { t } from '#web/i18n/messages.ts';
 import { useAdminSellers, useAdminUsers, useAssignBuyerSeller } from './admin.api';
 import { ADMIN_MENUS } from './admin-menus';
 
@@ -15,9 +15,15 @@ export function SellerAdmPage() {
       <AssignForm
         first={{
           label: a.selectBuyer,
-          options: (users.data ?? []).map((u) => ({ value: u.email, label: u.userSeller ? `${u.email} (${u.userSeller})` : u.email })),
+          options: (users.data ?? []).map((u) => ({
+            value: u.email,
+            label: u.userSeller ? `${u.email} (${u.userSeller})` : u.email,
+          })),
         }}
-        second={{ label: a.selectSeller, options: (sellers.data ?? []).map((u) => ({ value: u.email, label: u.email })) }}
+        second={{
+          label: a.selectSeller,
+          options: (sellers.data ?? []).map((u) => ({ value: u.email, label: u.email })),
+        }}
         onAssign={(buyer, seller) => assign.mutateAsync({ buyer, seller })}
       />
     </Page>

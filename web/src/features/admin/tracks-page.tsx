@@ -1,14 +1,23 @@
 import { useState } from 'react';
-import { Page } from '../../components/ui/page';
-import { QueryStatus } from '../../components/ui/query-status';
-import { SortableTable, type Column } from '../../components/ui/sortable-table';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import type { Gate } from '../../../../core/tracks/gate';
+import { Page } from '#web/components/ui/page.tsx';
+import { QueryStatus } from '#web/components/ui/query-status.tsx';
+import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import type { Gate } from '#core/tracks/gate.ts';
 import { ADMIN_MENUS } from './admin-menus';
 import { useAdminTrack, useAdminTracks, useMoveGate, useShareTrack } from './admin.api';
 import { GateEditor } from './gate-editor';
 
-type Row = { id: string; name: string; source: string; version: number; updatedAt: string; sessions: number; shared: boolean; createdBy: string };
+type Row = {
+  id: string;
+  name: string;
+  source: string;
+  version: number;
+  updatedAt: string;
+  sessions: number;
+  shared: boolean;
+  createdBy: string;
+};
 
 /** Every track Voltas knows; an admin moves a track's start/finish gate on its map and saves it. */
 export function TracksPage() {
@@ -27,7 +36,12 @@ export function TracksPage() {
       value: () => '',
       sortable: false,
       render: (r) => (
-        <button type="button" className="btn btn-secondary" onClick={() => setChosen(r.id)} aria-pressed={chosen === r.id}>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          onClick={() => setChosen(r.id)}
+          aria-pressed={chosen === r.id}
+        >
           {a.trackEdit}
         </button>
       ),
@@ -36,9 +50,19 @@ export function TracksPage() {
   return (
     <Page title={a.tracksTitle} menu={ADMIN_MENUS.tracks}>
       <QueryStatus query={tracks}>
-        {(rows) => <SortableTable label={a.tracksTitle} columns={columns} rows={rows} rowKey={(r) => r.id} empty={a.tracksEmpty} />}
+        {(rows) => (
+          <SortableTable
+            label={a.tracksTitle}
+            columns={columns}
+            rows={rows}
+            rowKey={(r) => r.id}
+            empty={a.tracksEmpty}
+          />
+        )}
       </QueryStatus>
-      {chosen && <TrackGate key={chosen} id={chosen} createdBy={tracks.data?.find((r) => r.id === chosen)?.createdBy ?? ''} />}
+      {chosen && (
+        <TrackGate key={chosen} id={chosen} createdBy={tracks.data?.find((r) => r.id === chosen)?.createdBy ?? ''} />
+      )}
     </Page>
   );
 }
@@ -106,7 +130,10 @@ function TrackGate(props: { id: string; createdBy: string }) {
           type="button"
           className="btn btn-primary"
           disabled={!draft || move.isPending}
-          onClick={() => draft && move.mutate({ id: props.id, gate: draft, sector: which || undefined }, { onSuccess: () => setDraft(null) })}
+          onClick={() =>
+            draft &&
+            move.mutate({ id: props.id, gate: draft, sector: which || undefined }, { onSuccess: () => setDraft(null) })
+          }
         >
           {a.gateSave}
         </button>

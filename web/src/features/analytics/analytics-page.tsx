@@ -1,15 +1,15 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { SessionSelector, selectableDevices } from '../../components/session-selector';
-import { Page } from '../../components/ui/page';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { lean, oneDecimal, speedProse } from '../../lib/format';
-import { useMe } from '../../lib/session';
-import { sessionPath, useLaps } from '../../lib/sessions-api';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { SessionSelector, selectableDevices } from '#web/components/session-selector.tsx';
+import { Page } from '#web/components/ui/page.tsx';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { lean, oneDecimal, speedProse } from '#web/lib/format.ts';
+import { useMe } from '#web/lib/session.ts';
+import { sessionPath, useLaps } from '#web/lib/sessions-api.ts';
 import { useAnalysis, useGpsColumns, useTrackAnalysis } from './analytics.api';
-import { addressFromQuery, addressToQuery } from '../../../../core/contracts/session-paths';
-import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
+import { addressFromQuery, addressToQuery } from '#core/contracts/session-paths.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { deltasOnDistanceGrid, lapKey, lapsOnDistanceGrid, sampleAtDistance } from './chart-data';
 import { shownLaps } from './shown-laps';
 import { SessionCharts } from './session-charts';
@@ -18,12 +18,12 @@ import { TrackMap, type MapColour } from './track-map';
 import { UPlotChart, type ChartSeries } from './uplot-chart';
 import { WhereTimeGoes, type CornerFocus } from './where-time-goes';
 import { serverChoice, studyOf } from './study-choice';
-import { ShareButton } from '../../components/share-button';
-import { useRecords } from '../../lib/history-api';
-import { useAfterPaint } from '../../lib/after-paint';
-import { WhenNear } from '../../components/ui/when-near';
-import { deviceName } from '../../lib/device-name';
-import type { SessionVideoSlot } from '../../lib/video-slot';
+import { ShareButton } from '#web/components/share-button.tsx';
+import { useRecords } from '#web/lib/history-api.ts';
+import { useAfterPaint } from '#web/lib/after-paint.ts';
+import { WhenNear } from '#web/components/ui/when-near.tsx';
+import { deviceName } from '#web/lib/device-name.ts';
+import type { SessionVideoSlot } from '#web/lib/video-slot.ts';
 
 const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176', '#90caf9', '#ff8a65'];
 
@@ -49,7 +49,8 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
   const gps = useGpsColumns(foreign ? null : session);
   const colour: MapColour = params.get('cor') === 'inclinacao' ? 'lean' : 'speed';
   const [cursorIndex, setCursorIndex] = useState<number | null>(null);
-  const numberParam = (key: string) => (params.get(key) && Number.isInteger(Number(params.get(key))) ? Number(params.get(key)) : undefined);
+  const numberParam = (key: string) =>
+    params.get(key) && Number.isInteger(Number(params.get(key))) ? Number(params.get(key)) : undefined;
   const [focus, setFocus] = useState<CornerFocus | null>(null);
   const xRange: [number, number] | null = focus ? [focus.fromM, focus.toM] : null;
 
@@ -59,14 +60,19 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
   const c = useDeferredValue(gps.data);
   const records = useRecords();
   const record = session ? records.data?.records.find((r) => r.tracks.includes(session.track)) : undefined;
-  const personalBestKey = record && session && record.device === session.device && record.date === session.date ? `${record.heat}${record.lapCount}` : null;
+  const personalBestKey =
+    record && session && record.device === session.device && record.date === session.date
+      ? `${record.heat}${record.lapCount}`
+      : null;
   const segments = useMemo(() => analysis.data?.laps ?? [], [analysis.data]);
   // The track analysis (the one lap list) comes after the first paint (asked for below); until then the lap.six says.
   const [listed, setListed] = useState<TrackAnalysisResponse['laps']>();
   const shown = useMemo(() => shownLaps(segments, laps.data, listed), [segments, laps.data, listed]);
   const bestKey = useMemo(() => {
     let best: string | null = null;
-    for (const [key, l] of shown) if (l.kind === 'flying' && l.seconds !== null && (best === null || l.seconds < shown.get(best)!.seconds!)) best = key;
+    for (const [key, l] of shown)
+      if (l.kind === 'flying' && l.seconds !== null && (best === null || l.seconds < shown.get(best)!.seconds!))
+        best = key;
     return best;
   }, [shown]);
   const chosenKeys = useMemo(() => {
@@ -143,9 +149,11 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
   const track = { ...trackQuery, data: useDeferredValue(trackQuery.data) };
   useEffect(() => setListed(track.data?.laps), [track.data]);
 
-  const onChartCursor = (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
+  const onChartCursor = (x: number | null) =>
+    setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
   // The lap the cursor is on (the video may play any of them), else the reference.
-  const cursorLap = (cursorIndex !== null && segments.find((s) => cursorIndex >= s.start && cursorIndex < s.end)) || reference;
+  const cursorLap =
+    (cursorIndex !== null && segments.find((s) => cursorIndex >= s.start && cursorIndex < s.end)) || reference;
   const cursorDistance =
     c && cursorLap && cursorIndex !== null && cursorIndex >= cursorLap.start && cursorIndex < cursorLap.end
       ? c.meterSum[cursorIndex]! - c.meterSum[cursorLap.start]!
@@ -214,17 +222,25 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
             <div className="summary-item">
               <dt>{a.topSpeed}</dt>
               <dd data-testid="top-speed">{speedProse(analysis.data.topSpeedKmh)}</dd>
-              <dd className="muted">{fill(a.onLap, { lap: `${analysis.data.topSpeedHeat ?? ''}${analysis.data.topSpeedLap ?? ''}` })}</dd>
+              <dd className="muted">
+                {fill(a.onLap, { lap: `${analysis.data.topSpeedHeat ?? ''}${analysis.data.topSpeedLap ?? ''}` })}
+              </dd>
             </div>
             <div className="summary-item">
               <dt>{a.maxLeanLeft}</dt>
               <dd data-testid="lean-left">{lean(analysis.data.maxLeanLeftDeg)}</dd>
-              <dd className="muted">{fill(a.onLap, { lap: `${analysis.data.maxLeanLeftHeat ?? ''}${analysis.data.maxLeanLeftLap ?? ''}` })}</dd>
+              <dd className="muted">
+                {fill(a.onLap, { lap: `${analysis.data.maxLeanLeftHeat ?? ''}${analysis.data.maxLeanLeftLap ?? ''}` })}
+              </dd>
             </div>
             <div className="summary-item">
               <dt>{a.maxLeanRight}</dt>
               <dd data-testid="lean-right">{lean(analysis.data.maxLeanRightDeg)}</dd>
-              <dd className="muted">{fill(a.onLap, { lap: `${analysis.data.maxLeanRightHeat ?? ''}${analysis.data.maxLeanRightLap ?? ''}` })}</dd>
+              <dd className="muted">
+                {fill(a.onLap, {
+                  lap: `${analysis.data.maxLeanRightHeat ?? ''}${analysis.data.maxLeanRightLap ?? ''}`,
+                })}
+              </dd>
             </div>
             <div className="summary-item">
               <dt>{a.sampleRate}</dt>
@@ -246,7 +262,10 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
               {a.exportGpsSix}
             </a>
             {session.device !== me.demoDevice && (
-              <ShareButton session={session} laps={(track.data?.laps ?? []).filter((l) => l.complete).map((l) => `${l.heat}${l.number}`)} />
+              <ShareButton
+                session={session}
+                laps={(track.data?.laps ?? []).filter((l) => l.complete).map((l) => `${l.heat}${l.number}`)}
+              />
             )}
           </p>
           {!c && !gps.isError && (
@@ -274,10 +293,22 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                 <fieldset className="colour-toggle">
                   <legend>{a.colour}</legend>
                   <label>
-                    <input type="radio" name="cor" checked={colour === 'speed'} onChange={() => setParam('cor', null)} /> {a.colourSpeed}
+                    <input
+                      type="radio"
+                      name="cor"
+                      checked={colour === 'speed'}
+                      onChange={() => setParam('cor', null)}
+                    />{' '}
+                    {a.colourSpeed}
                   </label>
                   <label>
-                    <input type="radio" name="cor" checked={colour === 'lean'} onChange={() => setParam('cor', 'inclinacao')} /> {a.colourLean}
+                    <input
+                      type="radio"
+                      name="cor"
+                      checked={colour === 'lean'}
+                      onChange={() => setParam('cor', 'inclinacao')}
+                    />{' '}
+                    {a.colourLean}
                   </label>
                 </fieldset>
                 {reference && (

@@ -1,12 +1,12 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { analysisResponseSchema } from '../../../../core/contracts/sessions.contract';
-import { apiRequest } from '../../lib/api-client';
-import { addressFromQuery, type SessionAddress } from '../../../../core/contracts/session-paths';
-import { lapsQuery, sessionPath } from '../../lib/sessions-api';
+import { analysisResponseSchema } from '#core/contracts/sessions.contract.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { addressFromQuery, type SessionAddress } from '#core/contracts/session-paths.ts';
+import { lapsQuery, sessionPath } from '#web/lib/sessions-api.ts';
 
-export { useTrackAnalysis } from '../../lib/sessions-api';
+export { useTrackAnalysis } from '#web/lib/sessions-api.ts';
 
-export { useGpsColumnsFor as useGpsColumns } from '../../lib/gps-columns';
+export { useGpsColumnsFor as useGpsColumns } from '#web/lib/gps-columns.ts';
 
 export const analysisQuery = (s: SessionAddress) => ({
   queryKey: ['analysis', s.device, s.track, s.date],

@@ -1,10 +1,15 @@
-import { decimateMinMax, deltaAgainst, elapsedMs, lapDistances, type LapSegment } from '../../../../core/analysis/gps-analysis';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
+import { decimateMinMax, deltaAgainst, elapsedMs, lapDistances, type LapSegment } from '#core/analysis/gps-analysis.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
 
 export type Field = 'speed' | 'roll';
 
 /** Laps on one distance grid (uPlot wants one x array): linear interpolation, null past a lap's end. */
-export function lapsOnDistanceGrid(c: GpsColumns, laps: LapSegment[], field: Field, stepM = 2): { x: number[]; ys: (number | null)[][] } {
+export function lapsOnDistanceGrid(
+  c: GpsColumns,
+  laps: LapSegment[],
+  field: Field,
+  stepM = 2,
+): { x: number[]; ys: (number | null)[][] } {
   const dists = laps.map((l) => lapDistances(c, l));
   const max = Math.max(0, ...dists.map((d) => d[d.length - 1] ?? 0));
   const n = Math.floor(max / stepM) + 1;
@@ -14,7 +19,12 @@ export function lapsOnDistanceGrid(c: GpsColumns, laps: LapSegment[], field: Fie
 }
 
 /** Delta (s) of each lap against the reference, on the same distance grid. */
-export function deltasOnDistanceGrid(c: GpsColumns, laps: LapSegment[], reference: LapSegment, x: number[]): (number | null)[][] {
+export function deltasOnDistanceGrid(
+  c: GpsColumns,
+  laps: LapSegment[],
+  reference: LapSegment,
+  x: number[],
+): (number | null)[][] {
   return laps.map((lap) => {
     const { distance, delta } = deltaAgainst(c, lap, reference);
     return resample(distance, (k) => delta[k]!, x);

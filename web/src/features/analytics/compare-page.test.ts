@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PersonalBest } from '../../../../core/contracts/progress.contract';
+import type { PersonalBest } from '#core/contracts/progress.contract.ts';
 import { compareFromQuery, firstComparison, hasLean } from './compare-page';
 
 const base = 'hw=000000000042&pista=Interlagos&data=15112026&volta=A3';
@@ -7,7 +7,13 @@ const q = (s: string) => compareFromQuery(new URLSearchParams(s));
 
 describe('the comparison an address asks for', () => {
   it('against the record, another lap, or a shared link', () => {
-    expect(q(`${base}&ref=recorde`)).toEqual({ device: '000000000042', track: 'Interlagos', date: '15112026', lap: 'A3', reference: 'record' });
+    expect(q(`${base}&ref=recorde`)).toEqual({
+      device: '000000000042',
+      track: 'Interlagos',
+      date: '15112026',
+      lap: 'A3',
+      reference: 'record',
+    });
     expect(q(`${base}&ref=volta&rhw=000000000042&rpista=Interlagos&rdata=19092026&rvolta=B2`)).toMatchObject({
       reference: 'lap',
       refDevice: '000000000042',
@@ -40,7 +46,13 @@ describe('the comparison an address asks for', () => {
 describe('what /comparar opens on from the menu', () => {
   const q0 = { hw: '000000000042', pista: 'Interlagos', data: '15112026' };
   const session = { device: '000000000042', track: 'Interlagos', date: '15112026' };
-  const lap = (heat: string, number: number, seconds: number, kind = 'flying', complete = true) => ({ heat, number, seconds, kind, complete });
+  const lap = (heat: string, number: number, seconds: number, kind = 'flying', complete = true) => ({
+    heat,
+    number,
+    seconds,
+    kind,
+    complete,
+  });
   const laps = [
     lap('A', 0, 150, 'out'),
     lap('A', 1, 118.4),
@@ -66,7 +78,11 @@ describe('what /comparar opens on from the menu', () => {
   });
 
   it('when the record is a lap of that session: its fastest other lap against the record, never the record against itself', () => {
-    expect(firstComparison(session, laps, record({ date: '15112026', heat: 'B', lapCount: 1 }))).toEqual({ ...q0, volta: 'A2', ref: 'recorde' });
+    expect(firstComparison(session, laps, record({ date: '15112026', heat: 'B', lapCount: 1 }))).toEqual({
+      ...q0,
+      volta: 'A2',
+      ref: 'recorde',
+    });
   });
 
   it('without a record, its two best laps; nothing under two complete flying laps', () => {
@@ -80,6 +96,8 @@ describe('what /comparar opens on from the menu', () => {
       rvolta: 'B1',
     });
     expect(firstComparison(session, [lap('A', 1, 118)], undefined)).toBeNull();
-    expect(firstComparison(session, [lap('A', 1, 118)], record({ date: '15112026', heat: 'A', lapCount: 1 }))).toBeNull();
+    expect(
+      firstComparison(session, [lap('A', 1, 118)], record({ date: '15112026', heat: 'A', lapCount: 1 })),
+    ).toBeNull();
   });
 });

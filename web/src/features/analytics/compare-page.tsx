@@ -1,19 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { CompareResponse, PersonalBest } from '../../../../core/contracts/progress.contract';
-import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
-import { addressFromQuery, addressToQuery, type SessionAddress } from '../../../../core/contracts/session-paths';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { formatGap } from '../../../../core/laps/lap-math';
-import { Page } from '../../components/ui/page';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { decimalBR, lean, speedTable } from '../../lib/format';
-import { useCompare, useRecords, type CompareRequest } from '../../lib/history-api';
-import { apiRequest } from '../../lib/api-client';
-import { useTrackLapTimes } from '../../lib/sessions-api';
-import type { LapVideosSlot } from '../../lib/video-slot';
+import type { CompareResponse, PersonalBest } from '#core/contracts/progress.contract.ts';
+import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
+import { addressFromQuery, addressToQuery, type SessionAddress } from '#core/contracts/session-paths.ts';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { formatGap } from '#core/laps/lap-math.ts';
+import { Page } from '#web/components/ui/page.tsx';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { decimalBR, lean, speedTable } from '#web/lib/format.ts';
+import { useCompare, useRecords, type CompareRequest } from '#web/lib/history-api.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { useTrackLapTimes } from '#web/lib/sessions-api.ts';
+import type { LapVideosSlot } from '#web/lib/video-slot.ts';
 import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
 import { OwnLapPicker } from './own-lap-picker';
 import { UPlotChart, type ChartSeries } from './uplot-chart';
@@ -38,7 +38,8 @@ export function compareFromQuery(params: URLSearchParams): CompareRequest | null
     return { ...s, lap, reference: 'share', share: params.get('link')!, ...(refLap ? { refLap } : {}) };
   }
   const [refDevice, refTrack, refDate, refLap] = ['rhw', 'rpista', 'rdata', 'rvolta'].map((k) => params.get(k));
-  if (ref === 'volta' && refDevice && refTrack && refDate && refLap) return { ...s, lap, reference: 'lap', refDevice, refTrack, refDate, refLap };
+  if (ref === 'volta' && refDevice && refTrack && refDate && refLap)
+    return { ...s, lap, reference: 'lap', refDevice, refTrack, refDate, refLap };
   return null;
 }
 
@@ -65,7 +66,15 @@ export function firstComparison(
     return lap ? { ...addressToQuery(session), volta: key(lap), ref: 'recorde' } : null;
   }
   if (!second) return null;
-  return { ...addressToQuery(session), volta: key(second), ref: 'volta', rhw: session.device, rpista: session.track, rdata: session.date, rvolta: key(best) };
+  return {
+    ...addressToQuery(session),
+    volta: key(second),
+    ref: 'volta',
+    rhw: session.device,
+    rpista: session.track,
+    rdata: session.date,
+    rvolta: key(best),
+  };
 }
 
 /** Opened with nothing asked: the comparison firstComparison picks, written into the address (replacing it). */
@@ -86,7 +95,10 @@ function useFirstComparison(wanted: boolean, onFound: (query: Record<string, str
   }, [query, onFound]);
   const error = latest.error ?? laps.error ?? records.error;
   return {
-    searching: wanted && !error && (latest.isPending || (session !== null && (laps.isPending || records.isPending)) || found !== null),
+    searching:
+      wanted &&
+      !error &&
+      (latest.isPending || (session !== null && (laps.isPending || records.isPending)) || found !== null),
     noSessions: latest.data?.sessions.length === 0,
     oneLap: Boolean(session && laps.data && records.data && !found),
     error,
@@ -114,9 +126,18 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
   // The videos' position along the track (the charts' cursor), and a chart click that moves them.
   const [videoPosition, setVideoPosition] = useState<number | null>(null);
   const [videoSeek, setVideoSeek] = useState<{ positionM: number; seq: number } | null>(null);
-  const seekVideos = useCallback((positionM: number) => setVideoSeek((s) => ({ positionM, seq: (s?.seq ?? 0) + 1 })), []);
+  const seekVideos = useCallback(
+    (positionM: number) => setVideoSeek((s) => ({ positionM, seq: (s?.seq ?? 0) + 1 })),
+    [],
+  );
   const isRecord = (l: CompareResponse['lap']) =>
-    Boolean(record && l.device === record.device && l.date === record.date && l.heat === record.heat && l.number === record.lapCount);
+    Boolean(
+      record &&
+      l.device === record.device &&
+      l.date === record.date &&
+      l.heat === record.heat &&
+      l.number === record.lapCount,
+    );
 
   return (
     <Page
@@ -124,7 +145,9 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
       menu={[
         { to: '/user', label: t.menu.home },
         { to: '/sessoes', label: t.menu.minhasSessoes },
-        ...(session ? [{ to: `/laps?${new URLSearchParams(addressToQuery(session)).toString()}`, label: t.menu.laps }] : []),
+        ...(session
+          ? [{ to: `/laps?${new URLSearchParams(addressToQuery(session)).toString()}`, label: t.menu.laps }]
+          : []),
       ]}
     >
       {first.searching && (
@@ -150,7 +173,9 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
           <ReferencePicker
             session={session}
             lap={request.lap}
-            onPick={(next) => setParams(new URLSearchParams({ ...addressToQuery(session), volta: request.lap, ...next }))}
+            onPick={(next) =>
+              setParams(new URLSearchParams({ ...addressToQuery(session), volta: request.lap, ...next }))
+            }
           />
         </details>
       )}
@@ -205,7 +230,10 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
 
 function lapName(l: CompareResponse['lap']): string {
   const lap = `${l.heat}${l.number}`;
-  return fill(l.shared ? t.history.compareSharedLabel : t.history.compareLapLabel, { lap, date: formatDdmmyyyy(l.date) });
+  return fill(l.shared ? t.history.compareSharedLabel : t.history.compareLapLabel, {
+    lap,
+    date: formatDdmmyyyy(l.date),
+  });
 }
 
 function LapSummary(props: { label: string; lap: CompareResponse['lap']; colour: string; record: boolean }) {
@@ -225,7 +253,12 @@ function LapSummary(props: { label: string; lap: CompareResponse['lap']; colour:
   );
 }
 
-function CompareCharts(props: { data: CompareResponse; referenceColour: string; cursorX?: number | null; onPickX?: (x: number) => void }) {
+function CompareCharts(props: {
+  data: CompareResponse;
+  referenceColour: string;
+  cursorX?: number | null;
+  onPickX?: (x: number) => void;
+}) {
   const { data, referenceColour, cursorX, onPickX } = props;
   const h = t.history;
   const series: ChartSeries[] = [
@@ -308,7 +341,9 @@ function CornerTable({ data }: { data: CompareResponse }) {
                 <td>
                   {decimalBR(c.seconds, 2)} {ref && <small className="muted">({decimalBR(ref.seconds, 2)})</small>}
                 </td>
-                <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>{delta !== undefined ? signedSeconds(delta) : '—'}</td>
+                <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>
+                  {delta !== undefined ? signedSeconds(delta) : '—'}
+                </td>
                 <td>
                   {speedTable(c.minKmh)} {ref && <small className="muted">({speedTable(ref.minKmh)})</small>}
                 </td>
@@ -326,11 +361,20 @@ function CornerTable({ data }: { data: CompareResponse }) {
 }
 
 /** The reference: the rider's record, or any lap of theirs at this track (a session, then a lap). */
-function ReferencePicker(props: { session: SessionAddress; lap: string; onPick: (query: Record<string, string>) => void }) {
+function ReferencePicker(props: {
+  session: SessionAddress;
+  lap: string;
+  onPick: (query: Record<string, string>) => void;
+}) {
   const h = t.history;
   return (
     <div className="compare-pick">
-      <OwnLapPicker track={props.session.track} sessionLabel={h.compareChooseSession} lapLabel={h.compareChooseLap} offerRecord>
+      <OwnLapPicker
+        track={props.session.track}
+        sessionLabel={h.compareChooseSession}
+        lapLabel={h.compareChooseLap}
+        offerRecord
+      >
         {(choice) => (
           <button
             type="button"
@@ -339,14 +383,23 @@ function ReferencePicker(props: { session: SessionAddress; lap: string; onPick: 
             onClick={() => {
               if (choice === 'record') props.onPick({ ref: 'recorde' });
               else if (choice)
-                props.onPick({ ref: 'volta', rhw: choice.session.device, rpista: choice.session.track, rdata: choice.session.date, rvolta: choice.lap });
+                props.onPick({
+                  ref: 'volta',
+                  rhw: choice.session.device,
+                  rpista: choice.session.track,
+                  rdata: choice.session.date,
+                  rvolta: choice.lap,
+                });
             }}
           >
             {h.compareGo}
           </button>
         )}
       </OwnLapPicker>
-      <Link className="btn btn-secondary" to={`/progresso?${new URLSearchParams({ pista: props.session.track }).toString()}`}>
+      <Link
+        className="btn btn-secondary"
+        to={`/progresso?${new URLSearchParams({ pista: props.session.track }).toString()}`}
+      >
         {fill(h.progressLink, { track: props.session.track })}
       </Link>
     </div>

@@ -2,13 +2,18 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryRouter } from 'react-router';
-import type { AnalysisResponse } from '../../../../core/contracts/sessions.contract';
+import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import { LapFiguresTable } from './lap-figures-table';
 import { shownLaps } from './shown-laps';
 
 afterEach(cleanup);
 
-const lap = (heat: 'A' | 'B', lapCount: number, durationMs: number, outLap = false): AnalysisResponse['laps'][number] => ({
+const lap = (
+  heat: 'A' | 'B',
+  lapCount: number,
+  durationMs: number,
+  outLap = false,
+): AnalysisResponse['laps'][number] => ({
   heat,
   lapCount,
   start: 0,
@@ -74,7 +79,10 @@ describe('LapFiguresTable', () => {
 
 describe('LapFiguresTable, an import whose GPS file names the stretches outside its laps A0 too', () => {
   it('gives the list’s A0 its time on the first A0 only: the later ones are pieces, with no time', () => {
-    const stretches = { ...analysis, laps: [lap('A', 0, 8_404, true), { ...lap('A', 1, 99_783), start: 10 }, { ...lap('A', 0, 40_000), start: 20 }] };
+    const stretches = {
+      ...analysis,
+      laps: [lap('A', 0, 8_404, true), { ...lap('A', 1, 99_783), start: 10 }, { ...lap('A', 0, 40_000), start: 20 }],
+    };
     render(
       <MemoryRouter>
         <LapFiguresTable
@@ -90,7 +98,9 @@ describe('LapFiguresTable, an import whose GPS file names the stretches outside 
         />
       </MemoryRouter>,
     );
-    const rows = screen.getAllByTestId('figures-row').map((r) => [r.querySelector('td:nth-child(2)')!.textContent, r.querySelector('.lap-time')!.textContent]);
+    const rows = screen
+      .getAllByTestId('figures-row')
+      .map((r) => [r.querySelector('td:nth-child(2)')!.textContent, r.querySelector('.lap-time')!.textContent]);
     expect(rows).toEqual([
       ['A0saída', '00:08.404'],
       ['A1★ melhor', '01:39.783'],

@@ -1,13 +1,13 @@
 import { Fragment, memo } from 'react';
-import type { AnalysisResponse } from '../../../../core/contracts/sessions.contract';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { fill, t } from '../../i18n/messages';
-import { lean, oneDecimal, speedTable } from '../../lib/format';
+import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { fill, t } from '#web/i18n/messages.ts';
+import { lean, oneDecimal, speedTable } from '#web/lib/format.ts';
 import { lapKey } from './chart-data';
 import type { ShownLap } from './shown-laps';
-import { useToggleSet } from '../../lib/toggle-set';
-import { PhoneDetailsButton } from '../../components/ui/phone-details-button';
-import { CompareLink } from '../../components/compare-link';
+import { useToggleSet } from '#web/lib/toggle-set.ts';
+import { PhoneDetailsButton } from '#web/components/ui/phone-details-button.tsx';
+import { CompareLink } from '#web/components/compare-link.tsx';
 
 /** The columns a phone shows one tap away. */
 const WIDE_COLUMNS = ['colTop', 'colMin', 'colLeanL', 'colLeanR', 'colSats', 'colRate', 'colExport'] as const;
@@ -63,7 +63,10 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
             const kind = shown?.kind ?? (lap.outLap ? 'out' : 'partial');
             return (
               <Fragment key={row}>
-                <tr className={`${isBest ? 'lap-best' : kind !== 'flying' ? 'lap-out' : ''}${isRecord ? ' lap-pb' : ''}`} data-testid="figures-row">
+                <tr
+                  className={`${isBest ? 'lap-best' : kind !== 'flying' ? 'lap-out' : ''}${isRecord ? ' lap-pb' : ''}`}
+                  data-testid="figures-row"
+                >
                   <td>
                     <label className="check-target">
                       <input
@@ -92,8 +95,12 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                     )}
                   </td>
                   <td className={isRecord ? 'num time-pb' : 'num'}>
-                    <span className="lap-time">{shown?.seconds == null ? '—' : formatLapTime(Math.round(shown.seconds * 1000))}</span>
-                    {props.compareHref && kind === 'flying' && shown?.seconds != null && !isRecord && <CompareLink to={props.compareHref(lap)} lap={key} />}
+                    <span className="lap-time">
+                      {shown?.seconds == null ? '—' : formatLapTime(Math.round(shown.seconds * 1000))}
+                    </span>
+                    {props.compareHref && kind === 'flying' && shown?.seconds != null && !isRecord && (
+                      <CompareLink to={props.compareHref(lap)} lap={key} />
+                    )}
                     <PhoneDetailsButton open={open} controls={`figures-${row}`} onToggle={() => expand(row)}>
                       {a.lapDetails}
                     </PhoneDetailsButton>
@@ -156,7 +163,13 @@ function Satellites({ lap }: { lap: FiguresLap }) {
   );
 }
 
-function Exports({ lap, href }: { lap: FiguresLap; href: (format: 'csv' | 'gpx', lap: { heat: string; lapCount: number }) => string }) {
+function Exports({
+  lap,
+  href,
+}: {
+  lap: FiguresLap;
+  href: (format: 'csv' | 'gpx', lap: { heat: string; lapCount: number }) => string;
+}) {
   return (
     <>
       <a href={href('csv', lap)} download>

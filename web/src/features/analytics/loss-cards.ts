@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { segmentDeltaSchema } from '../../../../core/contracts/tracks.contract';
-import { decimalBR } from '../../lib/format';
-import { fill, t } from '../../i18n/messages';
+import type { segmentDeltaSchema } from '#core/contracts/tracks.contract.ts';
+import { decimalBR } from '#web/lib/format.ts';
+import { fill, t } from '#web/i18n/messages.ts';
 
 type SegmentDelta = z.infer<typeof segmentDeltaSchema>;
 
@@ -27,8 +27,10 @@ export function lossReason(d: SegmentDelta): string {
   const parts: string[] = [];
   const whole = (n: number) => String(Math.round(Math.abs(n)));
   if (d.kind === 'corner') {
-    if (d.brakedEarlierM !== null && d.brakedEarlierM >= BRAKE_M) parts.push(fill(t.tracks.brakedEarlier, { m: whole(d.brakedEarlierM) }));
-    if (d.brakedEarlierM !== null && d.brakedEarlierM <= -BRAKE_M) parts.push(fill(t.tracks.brakedLater, { m: whole(d.brakedEarlierM) }));
+    if (d.brakedEarlierM !== null && d.brakedEarlierM >= BRAKE_M)
+      parts.push(fill(t.tracks.brakedEarlier, { m: whole(d.brakedEarlierM) }));
+    if (d.brakedEarlierM !== null && d.brakedEarlierM <= -BRAKE_M)
+      parts.push(fill(t.tracks.brakedLater, { m: whole(d.brakedEarlierM) }));
     if (d.apexKmh !== null && d.apexKmh <= -SPEED_KMH) parts.push(fill(t.tracks.apexSlower, { v: whole(d.apexKmh) }));
     if (d.apexKmh !== null && d.apexKmh >= SPEED_KMH) parts.push(fill(t.tracks.apexFaster, { v: whole(d.apexKmh) }));
     if (d.exitKmh !== null && d.exitKmh <= -SPEED_KMH) parts.push(fill(t.tracks.exitSlower, { v: whole(d.exitKmh) }));

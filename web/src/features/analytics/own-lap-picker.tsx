@@ -1,11 +1,11 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { mySessionsResponseSchema, type MySessions } from '../../../../core/contracts/sessions.contract';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { fill, t } from '../../i18n/messages';
-import { apiRequest } from '../../lib/api-client';
-import { useLaps } from '../../lib/sessions-api';
+import { mySessionsResponseSchema, type MySessions } from '#core/contracts/sessions.contract.ts';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { fill, t } from '#web/i18n/messages.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { useLaps } from '#web/lib/sessions-api.ts';
 
 export type OwnSession = MySessions['sessions'][number];
 /** What the rider picked: one of their laps at the track, or (where offered) their record. */
@@ -30,9 +30,12 @@ export function OwnLapPicker(props: {
     queryKey: ['my-sessions', props.track],
     initialPageParam: '',
     queryFn: ({ pageParam }) =>
-      apiRequest(`/api/sessions?${new URLSearchParams({ track: props.track, limit: '100', ...(pageParam ? { after: pageParam } : {}) }).toString()}`, {
-        schema: mySessionsResponseSchema,
-      }),
+      apiRequest(
+        `/api/sessions?${new URLSearchParams({ track: props.track, limit: '100', ...(pageParam ? { after: pageParam } : {}) }).toString()}`,
+        {
+          schema: mySessionsResponseSchema,
+        },
+      ),
     getNextPageParam: (last) => last.next ?? undefined,
     enabled: props.enabled ?? true,
   });

@@ -1,20 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { ProgressResponse } from '../../../../core/contracts/progress.contract';
-import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { Page } from '../../components/ui/page';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { apiRequest } from '../../lib/api-client';
-import { decimalBR } from '../../lib/format';
-import { useCornerProgress, useProgress } from '../../lib/history-api';
+import type { ProgressResponse } from '#core/contracts/progress.contract.ts';
+import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { Page } from '#web/components/ui/page.tsx';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { decimalBR } from '#web/lib/format.ts';
+import { useCornerProgress, useProgress } from '#web/lib/history-api.ts';
 import { signedSeconds } from './loss-cards';
 import { UPlotChart } from './uplot-chart';
 
 const ms = (v: number | null) => (v === null ? '—' : formatLapTime(v));
-const spread = (v: number | null) => (v === null ? '—' : fill(t.history.consistencyValue, { s: decimalBR(v / 1000, 3) }));
+const spread = (v: number | null) =>
+  v === null ? '—' : fill(t.history.consistencyValue, { s: decimalBR(v / 1000, 3) });
 
 /**
  * 'Evolução': one track's days, oldest first: best lap, ideal lap and the spread of the flying
@@ -52,7 +53,11 @@ export function ProgressPage() {
       {tracks.data && tracks.data.length > 0 && (
         <div className="field my-sessions-filter">
           <label htmlFor="progress-track">{h.progressPick}</label>
-          <select id="progress-track" value={circuit?.tracks[0] ?? track ?? ''} onChange={(e) => setParams({ pista: e.target.value })}>
+          <select
+            id="progress-track"
+            value={circuit?.tracks[0] ?? track ?? ''}
+            onChange={(e) => setParams({ pista: e.target.value })}
+          >
             {tracks.data.map((c) => (
               <option key={c.tracks[0]} value={c.tracks[0]}>
                 {c.name}
@@ -85,13 +90,20 @@ export function ProgressPage() {
 function Progress({ data }: { data: ProgressResponse }) {
   const h = t.history;
   // Days by number on the x axis, labelled with their date (dd/mm).
-  const xFormat = useMemo(() => (k: number) => (data.days[k - 1] ? formatDdmmyyyy(data.days[k - 1]!.date).slice(0, 5) : ''), [data]);
+  const xFormat = useMemo(
+    () => (k: number) => (data.days[k - 1] ? formatDdmmyyyy(data.days[k - 1]!.date).slice(0, 5) : ''),
+    [data],
+  );
   const charts = useMemo(() => {
     const x = data.days.map((_, k) => k + 1);
     const s = (v: number | null) => (v === null ? null : v / 1000);
     return {
       x,
-      times: [data.days.map((d) => s(d.bestLapMs)), data.days.map((d) => s(d.idealLapMs)), data.days.map((d) => s(d.meanLapMs))],
+      times: [
+        data.days.map((d) => s(d.bestLapMs)),
+        data.days.map((d) => s(d.idealLapMs)),
+        data.days.map((d) => s(d.meanLapMs)),
+      ],
       spread: [data.days.map((d) => s(d.consistencyMs))],
     };
   }, [data]);
@@ -102,7 +114,8 @@ function Progress({ data }: { data: ProgressResponse }) {
           <div className="summary-item">
             <dt>{h.personalBest}</dt>
             <dd className="time-pb" data-testid="progress-record">
-              {formatLapTime(data.personalBest.lapTimeMs)} <span className="badge badge-pb">◆ {h.personalBestShort}</span>
+              {formatLapTime(data.personalBest.lapTimeMs)}{' '}
+              <span className="badge badge-pb">◆ {h.personalBestShort}</span>
             </dd>
             <dd className="muted">{formatDdmmyyyy(data.personalBest.date)}</dd>
           </div>
@@ -158,7 +171,9 @@ function Progress({ data }: { data: ProgressResponse }) {
               <tr key={d.date} className={d.personalBest ? 'lap-pb' : undefined}>
                 <td className="num">{k + 1}</td>
                 <th scope="row">
-                  <Link to={`/laps?${new URLSearchParams({ hw: d.device, pista: d.track, data: d.date }).toString()}`}>{formatDdmmyyyy(d.date)}</Link>
+                  <Link to={`/laps?${new URLSearchParams({ hw: d.device, pista: d.track, data: d.date }).toString()}`}>
+                    {formatDdmmyyyy(d.date)}
+                  </Link>
                 </th>
                 <td className={d.personalBest ? 'time-pb' : undefined}>
                   {ms(d.bestLapMs)}
@@ -209,8 +224,14 @@ function CornerProgress({ data }: { data: ProgressResponse }) {
       {c && from !== to && (
         <>
           <ul className="corner-verdicts" data-testid="corner-verdicts">
-            {c.mostImproved !== null && <li>{fill(h.mostImproved, { n: c.mostImproved, gain: `${signedSeconds(gainOf(c.mostImproved))} s` })}</li>}
-            {c.leastImproved !== null && <li>{fill(h.leastImproved, { n: c.leastImproved, gain: `${signedSeconds(gainOf(c.leastImproved))} s` })}</li>}
+            {c.mostImproved !== null && (
+              <li>{fill(h.mostImproved, { n: c.mostImproved, gain: `${signedSeconds(gainOf(c.mostImproved))} s` })}</li>
+            )}
+            {c.leastImproved !== null && (
+              <li>
+                {fill(h.leastImproved, { n: c.leastImproved, gain: `${signedSeconds(gainOf(c.leastImproved))} s` })}
+              </li>
+            )}
           </ul>
           <div className="table-scroll" role="region" aria-label={h.cornersTitle} tabIndex={0}>
             <table className="data-table">
@@ -242,7 +263,12 @@ function CornerProgress({ data }: { data: ProgressResponse }) {
   );
 }
 
-function DaySelect(props: { label: string; days: ProgressResponse['days']; value: string; onChange: (date: string) => void }) {
+function DaySelect(props: {
+  label: string;
+  days: ProgressResponse['days'];
+  value: string;
+  onChange: (date: string) => void;
+}) {
   return (
     <label>
       {props.label}

@@ -1,13 +1,17 @@
 import { useMemo } from 'react';
-import type { AnalysisResponse } from '../../../../core/contracts/sessions.contract';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
-import { t } from '../../i18n/messages';
+import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import { t } from '#web/i18n/messages.ts';
 import { lapKey, sessionSeries } from './chart-data';
 import type { ShownLap } from './shown-laps';
 import { UPlotChart } from './uplot-chart';
 
 /** The whole session: each flying lap's time in order, and the speed over the day (its figures computed when shown). */
-export function SessionCharts(props: { c: GpsColumns; segments: AnalysisResponse['laps']; shown: Map<string, ShownLap> }) {
+export function SessionCharts(props: {
+  c: GpsColumns;
+  segments: AnalysisResponse['laps'];
+  shown: Map<string, ShownLap>;
+}) {
   const a = t.analytics;
   const { c, segments, shown } = props;
   const charts = useMemo(() => {

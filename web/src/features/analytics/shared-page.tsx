@@ -1,14 +1,14 @@
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import type { SharedLap, SharedView } from '../../../../core/contracts/shares.contract';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { Page } from '../../components/ui/page';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { ApiError } from '../../lib/api-client';
-import { decimalBR } from '../../lib/format';
-import { useSharedLap, useSharedView } from '../../lib/history-api';
-import { useMe } from '../../lib/session';
+import type { SharedLap, SharedView } from '#core/contracts/shares.contract.ts';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { Page } from '#web/components/ui/page.tsx';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { ApiError } from '#web/lib/api-client.ts';
+import { decimalBR } from '#web/lib/format.ts';
+import { useSharedLap, useSharedView } from '#web/lib/history-api.ts';
+import { useMe } from '#web/lib/session.ts';
 import { hasLean } from './compare-page';
 import { OwnLapPicker, type OwnLapChoice } from './own-lap-picker';
 import { UPlotChart } from './uplot-chart';
@@ -29,7 +29,10 @@ export function SharedPage() {
   const v = view.data;
 
   return (
-    <Page title={v ? `${h.sharedTitle}: ${v.track}, ${formatDdmmyyyy(v.date)}` : h.sharedTitle} menu={[{ to: '/', label: t.app.name }]}>
+    <Page
+      title={v ? `${h.sharedTitle}: ${v.track}, ${formatDdmmyyyy(v.date)}` : h.sharedTitle}
+      menu={[{ to: '/', label: t.app.name }]}
+    >
       {view.isPending && (
         <p className="loading-inline" role="status">
           <span className="spinner" aria-hidden="true" /> {h.sharedLoading}
@@ -50,7 +53,9 @@ export function SharedPage() {
           <dl className="summary">
             <div className="summary-item summary-best">
               <dt>{v.lap ? fill(h.sharedLapChart, { lap: v.lap }) : h.sharedBest}</dt>
-              <dd data-testid="shared-best">{v.bestLapSeconds === null ? '—' : formatLapTime(v.bestLapSeconds * 1000)}</dd>
+              <dd data-testid="shared-best">
+                {v.bestLapSeconds === null ? '—' : formatLapTime(v.bestLapSeconds * 1000)}
+              </dd>
             </div>
             {v.idealLapSeconds !== null && (
               <div className="summary-item summary-ideal">
@@ -66,9 +71,17 @@ export function SharedPage() {
             )}
           </dl>
           {v.consistencyMs !== null && <p className="muted">{h.consistencyHint}</p>}
-          <SharedLaps view={v} chosen={lapData.data ? `${lapData.data.heat}${lapData.data.number}` : chosen} onChoose={setLap} />
+          <SharedLaps
+            view={v}
+            chosen={lapData.data ? `${lapData.data.heat}${lapData.data.number}` : chosen}
+            onChoose={setLap}
+          />
           {lapData.data && <SharedLapCharts lap={lapData.data} />}
-          <CompareWithMine view={v} token={token} sharedLap={lapData.data ? `${lapData.data.heat}${lapData.data.number}` : null} />
+          <CompareWithMine
+            view={v}
+            token={token}
+            sharedLap={lapData.data ? `${lapData.data.heat}${lapData.data.number}` : null}
+          />
         </section>
       )}
     </Page>

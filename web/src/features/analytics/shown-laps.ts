@@ -1,5 +1,5 @@
-import type { AnalysisResponse, LapsResponse } from '../../../../core/contracts/sessions.contract';
-import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
+import type { AnalysisResponse, LapsResponse } from '#core/contracts/sessions.contract.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 
 /** What a lap of the GPS file is in the session's one lap list: its kind and the time a rider sees (null: none). */
 export interface ShownLap {
@@ -24,7 +24,10 @@ export function shownLaps(
   }
   for (const s of segments) {
     const lap = laps?.laps.find((x) => x.heat === s.heat && x.lapCount === s.lapCount);
-    shown.set(`${s.heat}${s.lapCount}`, { kind: s.outLap ? 'out' : lap ? lap.kind : 'partial', seconds: lap ? lap.lapTimeMs / 1000 : null });
+    shown.set(`${s.heat}${s.lapCount}`, {
+      kind: s.outLap ? 'out' : lap ? lap.kind : 'partial',
+      seconds: lap ? lap.lapTimeMs / 1000 : null,
+    });
   }
   return shown;
 }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { lossesToIdeal, serverChoice, studyOf, topIdealLosses } from './study-choice';
 
-const lap = (index: number, seconds: number, sectionSeconds: (number | null)[], kind: 'out' | 'flying' | 'in' = 'flying') => ({
+const lap = (
+  index: number,
+  seconds: number,
+  sectionSeconds: (number | null)[],
+  kind: 'out' | 'flying' | 'in' = 'flying',
+) => ({
   index,
   heat: 'A' as const,
   number: index - 1,

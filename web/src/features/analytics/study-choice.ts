@@ -1,4 +1,4 @@
-import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 
 type Analysis = Pick<TrackAnalysisResponse, 'laps' | 'idealLap' | 'idealLapSeconds' | 'bestLap'>;
 
@@ -14,7 +14,8 @@ export interface StudyAsk {
  * `automatic`: nobody chose it; the screen says in a line why these laps.
  */
 export type Study =
-  { mode: 'ideal'; lap: number; automatic: boolean } | { mode: 'lap'; lap?: number | undefined; reference?: number | undefined; automatic: boolean };
+  | { mode: 'ideal'; lap: number; automatic: boolean }
+  | { mode: 'lap'; lap?: number | undefined; reference?: number | undefined; automatic: boolean };
 
 /** One section of a lap against the session's best passage there. */
 export interface IdealLoss {
@@ -37,7 +38,13 @@ export function lossesToIdeal(data: Pick<Analysis, 'laps' | 'idealLap'>, lapInde
   data.idealLap.forEach((part, k) => {
     const own = lap.sectionSeconds[k];
     if (own === null || own === undefined || part.seconds === null) return;
-    losses.push({ corner: part.corner, deltaSeconds: own - part.seconds, lapSeconds: own, idealSeconds: part.seconds, fromLap: part.lap });
+    losses.push({
+      corner: part.corner,
+      deltaSeconds: own - part.seconds,
+      lapSeconds: own,
+      idealSeconds: part.seconds,
+      fromLap: part.lap,
+    });
   });
   return losses.sort((a, b) => b.deltaSeconds - a.deltaSeconds);
 }
@@ -61,13 +68,19 @@ function recentFlyingBesides(data: Analysis, other: number | null | undefined): 
  */
 export function studyOf(data: Analysis | undefined, ask: StudyAsk): Study {
   if (typeof ask.reference === 'number') {
-    return { mode: 'lap', lap: ask.lap ?? (data ? recentFlyingBesides(data, ask.reference) : undefined), reference: ask.reference, automatic: false };
+    return {
+      mode: 'lap',
+      lap: ask.lap ?? (data ? recentFlyingBesides(data, ask.reference) : undefined),
+      reference: ask.reference,
+      automatic: false,
+    };
   }
   if (!data) return { mode: 'lap', automatic: true };
   const lap = ask.lap ?? data.bestLap;
   if (lap !== null && lap !== undefined) {
     const usable = data.idealLapSeconds !== null && topIdealLosses(lossesToIdeal(data, lap)).length > 0;
-    if (usable || ask.reference === 'ideal') return { mode: 'ideal', lap, automatic: ask.lap === undefined && ask.reference === undefined };
+    if (usable || ask.reference === 'ideal')
+      return { mode: 'ideal', lap, automatic: ask.lap === undefined && ask.reference === undefined };
   }
   return { mode: 'lap', lap: ask.lap ?? recentFlyingBesides(data, data.bestLap), automatic: ask.lap === undefined };
 }
@@ -75,5 +88,8 @@ export function studyOf(data: Analysis | undefined, ask: StudyAsk): Study {
 /** What the server is asked for a study: nothing more for the ideal lap (the default answer has it all). */
 export function serverChoice(study: Study): { lap?: number; reference?: number } {
   if (study.mode === 'ideal') return {};
-  return { ...(study.lap !== undefined ? { lap: study.lap } : {}), ...(study.reference !== undefined ? { reference: study.reference } : {}) };
+  return {
+    ...(study.lap !== undefined ? { lap: study.lap } : {}),
+    ...(study.reference !== undefined ? { reference: study.reference } : {}),
+  };
 }

@@ -1,9 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { catalogueResponseSchema, trackSummarySchema, type TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
-import { sessionPath, type SessionAddress } from '../../../../core/contracts/session-paths';
-import { errorMessage, fieldMessage, fill, t } from '../../i18n/messages';
-import { ApiError, apiRequest } from '../../lib/api-client';
+import {
+  catalogueResponseSchema,
+  trackSummarySchema,
+  type TrackAnalysisResponse,
+} from '#core/contracts/tracks.contract.ts';
+import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
+import { errorMessage, fieldMessage, fill, t } from '#web/i18n/messages.ts';
+import { ApiError, apiRequest } from '#web/lib/api-client.ts';
 
 /**
  * Which track the session was timed on, where it came from, and what the rider may do about it:
@@ -12,12 +16,20 @@ import { ApiError, apiRequest } from '../../lib/api-client';
 export function TrackIdentity(props: { session: SessionAddress; track: TrackAnalysisResponse['track'] }) {
   const tr = t.tracks;
   const qc = useQueryClient();
-  const refresh = () => Promise.all([qc.invalidateQueries({ queryKey: ['track-analysis'] }), qc.invalidateQueries({ queryKey: ['track-lap-times'] })]);
+  const refresh = () =>
+    Promise.all([
+      qc.invalidateQueries({ queryKey: ['track-analysis'] }),
+      qc.invalidateQueries({ queryKey: ['track-lap-times'] }),
+    ]);
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(props.track.name);
   const rename = useMutation({
     mutationFn: (value: string) =>
-      apiRequest(`/api/tracks/${encodeURIComponent(props.track.id)}/name`, { method: 'PUT', body: { name: value }, schema: trackSummarySchema }),
+      apiRequest(`/api/tracks/${encodeURIComponent(props.track.id)}/name`, {
+        method: 'PUT',
+        body: { name: value },
+        schema: trackSummarySchema,
+      }),
     onSuccess: () => {
       setRenaming(false);
       void refresh();
@@ -27,12 +39,17 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
   const [asked, setAsked] = useState('');
   const found = useQuery({
     queryKey: ['catalogue', asked],
-    queryFn: () => apiRequest(`/api/tracks/catalogue?q=${encodeURIComponent(asked)}`, { schema: catalogueResponseSchema }),
+    queryFn: () =>
+      apiRequest(`/api/tracks/catalogue?q=${encodeURIComponent(asked)}`, { schema: catalogueResponseSchema }),
     enabled: asked.length >= 2,
   });
   const choose = useMutation({
     mutationFn: (catalogueId: string) =>
-      apiRequest(`${sessionPath(props.session)}/track`, { method: 'PUT', body: { catalogueId }, schema: trackSummarySchema }),
+      apiRequest(`${sessionPath(props.session)}/track`, {
+        method: 'PUT',
+        body: { catalogueId },
+        schema: trackSummarySchema,
+      }),
     onSuccess: () => void refresh(),
   });
   const nameError = rename.error instanceof ApiError ? fieldMessage(rename.error.fields.name) : undefined;
@@ -40,7 +57,8 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
   return (
     <div className="track-identity">
       <p>
-        <strong>{fill(tr.trackLabel, { name: props.track.name })}</strong> <span className="muted">· {tr.source[props.track.source]}</span>
+        <strong>{fill(tr.trackLabel, { name: props.track.name })}</strong>{' '}
+        <span className="muted">· {tr.source[props.track.source]}</span>
         {props.track.renamable && !renaming && (
           <button type="button" className="btn btn-secondary btn-small" onClick={() => setRenaming(true)}>
             {tr.rename}
@@ -94,7 +112,14 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
             }}
           >
             <label htmlFor="catalogue-q">{tr.searchLabel}</label>
-            <input id="catalogue-q" type="search" value={query} onChange={(e) => setQuery(e.target.value)} minLength={2} maxLength={80} />
+            <input
+              id="catalogue-q"
+              type="search"
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              minLength={2}
+              maxLength={80}
+            />
             <button type="submit" className="btn btn-secondary" disabled={query.trim().length < 2}>
               {tr.searchButton}
             </button>
@@ -106,7 +131,12 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
             <ul className="catalogue-results">
               {found.data.tracks.map((c) => (
                 <li key={c.id}>
-                  <button type="button" className="btn btn-secondary" disabled={choose.isPending} onClick={() => choose.mutate(c.id)}>
+                  <button
+                    type="button"
+                    className="btn btn-secondary"
+                    disabled={choose.isPending}
+                    onClick={() => choose.mutate(c.id)}
+                  >
                     {fill(tr.choose, { name: c.name })}
                   </button>
                 </li>

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef } from 'react';
-import type { LapSegment } from '../../../../core/analysis/gps-analysis';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
-import { makeProjection } from '../../../../core/sim/geo';
-import { t } from '../../i18n/messages';
+import type { LapSegment } from '#core/analysis/gps-analysis.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import { makeProjection } from '#core/sim/geo.ts';
+import { t } from '#web/i18n/messages.ts';
 import { colourAt, LEGEND_GRADIENT } from './colour-scale';
-import { drawCornerMark, drawDot, sizeMapCanvas } from '../../lib/map-marks';
+import { drawCornerMark, drawDot, sizeMapCanvas } from '#web/lib/map-marks.ts';
 
 export type MapColour = 'speed' | 'lean';
 
@@ -22,7 +22,12 @@ const STEP_COLOURS = Array.from({ length: STEPS }, (_, k) => colourAt(k / (STEPS
 const MIN_STEP_PX2 = 1;
 
 /** The cursor's dot on its layer over the map; the layer is left clear when there is none. */
-function drawCursor(layer: HTMLCanvasElement, toPx: (i: number) => [number, number], index: number | null, count: number): void {
+function drawCursor(
+  layer: HTMLCanvasElement,
+  toPx: (i: number) => [number, number],
+  index: number | null,
+  count: number,
+): void {
   const ctx = layer.getContext('2d')!;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, layer.width, layer.height);
@@ -75,7 +80,13 @@ export function TrackMap(props: {
     }
     const apexes = (corners ?? []).map((k) => ({ number: k.number, at: proj.toXY(k.apex.lat, k.apex.lon) }));
     const zoom = focus ? proj.toXY(focus.lat, focus.lon) : null;
-    if (focus && zoom) [minX, maxX, minY, maxY] = [zoom[0] - focus.radiusM, zoom[0] + focus.radiusM, zoom[1] - focus.radiusM, zoom[1] + focus.radiusM];
+    if (focus && zoom)
+      [minX, maxX, minY, maxY] = [
+        zoom[0] - focus.radiusM,
+        zoom[0] + focus.radiusM,
+        zoom[1] - focus.radiusM,
+        zoom[1] + focus.radiusM,
+      ];
     return { xy, minX, maxX, minY, maxY, apexes };
   }, [c, laps, reference, corners, focus]);
 
@@ -111,7 +122,10 @@ export function TrackMap(props: {
     const scale = Math.min((width - 2 * pad) / (maxX - minX || 1), (height - 2 * pad) / (maxY - minY || 1));
     const ox = (width - (maxX - minX) * scale) / 2;
     const oy = (height - (maxY - minY) * scale) / 2;
-    const toPx = (i: number): [number, number] => [ox + (xy[2 * i]! - minX) * scale, height - (oy + (xy[2 * i + 1]! - minY) * scale)];
+    const toPx = (i: number): [number, number] => [
+      ox + (xy[2 * i]! - minX) * scale,
+      height - (oy + (xy[2 * i + 1]! - minY) * scale),
+    ];
     transform.current = toPx;
     ctx.lineCap = 'round';
     ctx.lineJoin = 'round';
@@ -162,7 +176,10 @@ export function TrackMap(props: {
       ctx.fillStyle = k % 3 === 0 ? '#fff' : '#000';
       ctx.fillRect(sx - 6 + (k % 2) * 6, sy - 6 + Math.floor(k / 2) * 6, 6, 6);
     }
-    const toPxXY = ([x, y]: [number, number]): [number, number] => [ox + (x - minX) * scale, height - (oy + (y - minY) * scale)];
+    const toPxXY = ([x, y]: [number, number]): [number, number] => [
+      ox + (x - minX) * scale,
+      height - (oy + (y - minY) * scale),
+    ];
     for (const apex of apexes) drawCornerMark(ctx, ...toPxXY(apex.at), apex.number);
     ctx.restore();
     // User Timing mark (visible in devtools; the benchmark reads the first one).
@@ -173,7 +190,10 @@ export function TrackMap(props: {
     drawCursor(overlay.current!, toPx, cursor.current, c.count);
   }, [geometry, laps, reference, colour, range, c]);
 
-  useEffect(() => drawCursor(overlay.current!, transform.current, props.cursorIndex, c.count), [props.cursorIndex, c.count]);
+  useEffect(
+    () => drawCursor(overlay.current!, transform.current, props.cursorIndex, c.count),
+    [props.cursorIndex, c.count],
+  );
 
   const nearest = (e: React.MouseEvent<HTMLCanvasElement>): number | null => {
     const rect = e.currentTarget.getBoundingClientRect();

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { decimalBR } from '../../lib/format';
-import { useNearViewport } from '../../lib/near-viewport';
-import { useDrawTurn } from '../../lib/draw-turn';
+import { decimalBR } from '#web/lib/format.ts';
+import { useNearViewport } from '#web/lib/near-viewport.ts';
+import { useDrawTurn } from '#web/lib/draw-turn.ts';
 
 export interface ChartSeries {
   label: string;
@@ -48,7 +48,8 @@ function axisValues(_u: uPlot, splits: number[], _axis: number, _space: number, 
 }
 
 /** Legend values: whole metres along the lap, one decimal for what is measured. */
-const legendValue = (digits: number) => (_u: uPlot, v: number | null) => (v === null || v === undefined ? '--' : decimalBR(v, digits));
+const legendValue = (digits: number) => (_u: uPlot, v: number | null) =>
+  v === null || v === undefined ? '--' : decimalBR(v, digits);
 
 /**
  * A uPlot chart. uPlot is in the analytics page's own file (web/vite.config.ts), so it loads with
@@ -84,14 +85,25 @@ export function UPlotChart(props: ChartProps) {
           stroke: '#bbb',
           grid: { stroke: '#2a2a2e' },
           ticks: { stroke: '#444' },
-          values: xFormat ? (_u: uPlot, splits: number[]) => splits.map((v) => (Number.isInteger(v) ? xFormat(v) : '')) : axisValues,
+          values: xFormat
+            ? (_u: uPlot, splits: number[]) => splits.map((v) => (Number.isInteger(v) ? xFormat(v) : ''))
+            : axisValues,
         },
-        { label: props.yLabel, stroke: '#bbb', grid: { stroke: '#2a2a2e' }, ticks: { stroke: '#444' }, size: 50, values: axisValues },
+        {
+          label: props.yLabel,
+          stroke: '#bbb',
+          grid: { stroke: '#2a2a2e' },
+          ticks: { stroke: '#444' },
+          size: 50,
+          values: axisValues,
+        },
       ],
       series: [
         {
           label: props.xLabel,
-          value: xFormat ? (_u: uPlot, v: number | null) => (v === null || v === undefined ? '--' : xFormat(v)) : legendValue(props.xDigits ?? 0),
+          value: xFormat
+            ? (_u: uPlot, v: number | null) => (v === null || v === undefined ? '--' : xFormat(v))
+            : legendValue(props.xDigits ?? 0),
         },
         ...props.series.map((s) => ({
           label: s.label,
@@ -130,7 +142,19 @@ export function UPlotChart(props: ChartProps) {
       chart.current = null;
     };
     // Rebuilt when the data or series change; cursor moves go through setCursor below.
-  }, [near, props.x, props.ys, props.series, props.syncKey, props.height, props.xLabel, props.yLabel, props.xDigits, props.yDigits, xFormat]);
+  }, [
+    near,
+    props.x,
+    props.ys,
+    props.series,
+    props.syncKey,
+    props.height,
+    props.xLabel,
+    props.yLabel,
+    props.xDigits,
+    props.yDigits,
+    xFormat,
+  ]);
 
   useEffect(() => {
     const u = chart.current;

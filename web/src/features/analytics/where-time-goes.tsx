@@ -1,13 +1,13 @@
 import { memo } from 'react';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { formatGap } from '../../../../core/laps/lap-math';
-import type { TrackAnalysisResponse } from '../../../../core/contracts/tracks.contract';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { decimalBR, lean, speedTable } from '../../lib/format';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { formatGap } from '#core/laps/lap-math.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { decimalBR, lean, speedTable } from '#web/lib/format.ts';
 import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
 import { lossesToIdeal, topIdealLosses, type Study } from './study-choice';
 import { TrackIdentity } from './track-identity';
-import type { SessionAddress } from '../../../../core/contracts/session-paths';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
 
 export interface CornerFocus {
   /** The segment shown (T3, R3). */
@@ -26,7 +26,12 @@ export function focusOf(data: TrackAnalysisResponse, segmentId: string): CornerF
   const corner = data.corners.find((c) => c.number === segment.corner);
   // A straight: between the apexes of the corners either side of it.
   const after = Number(segmentId.slice(1));
-  const ends = corner ? [corner, corner] : [data.corners.find((c) => c.number === after), data.corners.find((c) => c.number === after + 1) ?? data.corners[0]];
+  const ends = corner
+    ? [corner, corner]
+    : [
+        data.corners.find((c) => c.number === after),
+        data.corners.find((c) => c.number === after + 1) ?? data.corners[0],
+      ];
   const [a, b] = ends;
   if (!a || !b) return null;
   const span = segment.toM - segment.fromM;
@@ -58,7 +63,11 @@ function LapSelect(props: {
   return (
     <label>
       {props.label}
-      <select value={props.value} aria-busy={props.busy} onChange={(e) => props.onChange(e.target.value === IDEAL ? IDEAL : Number(e.target.value))}>
+      <select
+        value={props.value}
+        aria-busy={props.busy}
+        onChange={(e) => props.onChange(e.target.value === IDEAL ? IDEAL : Number(e.target.value))}
+      >
         {props.offerIdeal && <option value={IDEAL}>{t.tracks.referenceIdeal}</option>}
         {props.laps.map((l) => (
           <option key={l.index} value={l.index}>
@@ -120,7 +129,8 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
   const zoom = (segment: string) => props.onFocus(props.focus?.segment === segment ? null : focusOf(data, segment));
   const busy = Boolean(props.fetching);
   let explain: string | null = null;
-  if (ideal) explain = fill(study.lap === data.bestLap ? tr.idealExplainBest : tr.idealExplain, { lap: nameOf(study.lap) });
+  if (ideal)
+    explain = fill(study.lap === data.bestLap ? tr.idealExplainBest : tr.idealExplain, { lap: nameOf(study.lap) });
   else if (study.automatic && comparison && comparison.lap !== comparison.reference) {
     explain = fill(tr.recentExplain, { lap: nameOf(comparison.lap), best: nameOf(comparison.reference) });
   }
@@ -133,7 +143,9 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
           <dt>
             {tr.idealLap} <small>({tr.idealHint})</small>
           </dt>
-          <dd data-testid="ideal-lap">{data.idealLapSeconds !== null ? formatLapTime(data.idealLapSeconds * 1000) : tr.idealNone}</dd>
+          <dd data-testid="ideal-lap">
+            {data.idealLapSeconds !== null ? formatLapTime(data.idealLapSeconds * 1000) : tr.idealNone}
+          </dd>
         </div>
       </dl>
       {data.idealLapSeconds !== null && (
@@ -141,7 +153,13 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
           <summary>{tr.idealParts}</summary>
           <ul>
             {data.idealLap.map((part) => (
-              <li key={part.corner}>{fill(tr.idealPart, { n: part.corner, seconds: decimalBR(part.seconds ?? 0, 2), lap: nameOf(part.lap) })}</li>
+              <li key={part.corner}>
+                {fill(tr.idealPart, {
+                  n: part.corner,
+                  seconds: decimalBR(part.seconds ?? 0, 2),
+                  lap: nameOf(part.lap),
+                })}
+              </li>
             ))}
           </ul>
         </details>
@@ -173,7 +191,9 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
           )}
           <p className="muted" data-testid="total-delta">
             {ideal && studiedLap
-              ? fill(tr.totalDelta, { delta: signedSeconds((studiedLap.seconds ?? studiedLap.gpsSeconds) - data.idealLapSeconds!) })
+              ? fill(tr.totalDelta, {
+                  delta: signedSeconds((studiedLap.seconds ?? studiedLap.gpsSeconds) - data.idealLapSeconds!),
+                })
               : comparison!.lap === comparison!.reference
                 ? tr.sameLap
                 : fill(tr.totalDelta, { delta: signedSeconds(comparison!.deltaSeconds) })}
@@ -198,7 +218,13 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                 data-testid="loss-card"
               >
                 <strong>{fill(tr.cardCorner, { n: d.corner, delta: signedSeconds(d.deltaSeconds) })}</strong>
-                <span>{fill(tr.idealReason, { lap: decimalBR(d.lapSeconds, 2), ideal: decimalBR(d.idealSeconds, 2), from: nameOf(d.fromLap) })}</span>
+                <span>
+                  {fill(tr.idealReason, {
+                    lap: decimalBR(d.lapSeconds, 2),
+                    ideal: decimalBR(d.idealSeconds, 2),
+                    from: nameOf(d.fromLap),
+                  })}
+                </span>
               </button>
             </li>
           ))}
@@ -252,13 +278,20 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                 return (
                   <tr key={n} className={props.focus?.segment === `T${n}` ? 'row-focused' : ''}>
                     <th scope="row">
-                      <button type="button" className="link-button" onClick={() => zoom(`T${n}`)} aria-label={fill(tr.zoomTo, { n })}>
+                      <button
+                        type="button"
+                        className="link-button"
+                        onClick={() => zoom(`T${n}`)}
+                        aria-label={fill(tr.zoomTo, { n })}
+                      >
                         T{n}
                       </button>
                     </th>
                     <td>{d ? decimalBR(d.lapSeconds, 2) : '—'}</td>
                     <td>{part.seconds !== null ? decimalBR(part.seconds, 2) : '—'}</td>
-                    <td className={d && d.deltaSeconds > 0.005 ? 'delta-lost' : 'delta-gained'}>{d ? formatGap(Math.round(d.deltaSeconds * 1000)) : '—'}</td>
+                    <td className={d && d.deltaSeconds > 0.005 ? 'delta-lost' : 'delta-gained'}>
+                      {d ? formatGap(Math.round(d.deltaSeconds * 1000)) : '—'}
+                    </td>
                     <td>{nameOf(part.lap)}</td>
                   </tr>
                 );
@@ -290,7 +323,12 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                 return (
                   <tr key={c.corner} className={props.focus?.segment === `T${c.corner}` ? 'row-focused' : ''}>
                     <th scope="row">
-                      <button type="button" className="link-button" onClick={() => zoom(`T${c.corner}`)} aria-label={fill(tr.zoomTo, { n: c.corner })}>
+                      <button
+                        type="button"
+                        className="link-button"
+                        onClick={() => zoom(`T${c.corner}`)}
+                        aria-label={fill(tr.zoomTo, { n: c.corner })}
+                      >
                         T{c.corner}
                       </button>
                     </th>
@@ -308,7 +346,9 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                       {speedTable(c.exitKmh)} {ref && <small className="muted">({speedTable(ref.exitKmh)})</small>}
                     </td>
                     <td>{c.maxLeanDeg !== null ? lean(c.maxLeanDeg) : '—'}</td>
-                    <td>{c.brakeBeforeApexM !== null ? fill(tr.brakeBefore, { m: Math.round(c.brakeBeforeApexM) }) : '—'}</td>
+                    <td>
+                      {c.brakeBeforeApexM !== null ? fill(tr.brakeBefore, { m: Math.round(c.brakeBeforeApexM) }) : '—'}
+                    </td>
                   </tr>
                 );
               })}

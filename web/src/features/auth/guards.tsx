@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { FullPageStatus } from '../../components/ui/full-page-status';
-import { useMe } from '../../lib/session';
+import { FullPageStatus } from '#web/components/ui/full-page-status.tsx';
+import { useMe } from '#web/lib/session.ts';
 
 /** Every route but /login: a signed-out visitor is sent to /login. */
 export function RequireAuth({ children, loading }: { children: ReactNode; loading?: ReactNode }) {

@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { isErrorCode } from '../../../../core/errors';
-import { t } from '../../i18n/messages';
-import { ME_KEY } from '../../lib/session';
-import { forgetKeptAnswers, useOnline } from '../../lib/offline';
+import { isErrorCode } from '#core/errors.ts';
+import { t } from '#web/i18n/messages.ts';
+import { ME_KEY } from '#web/lib/session.ts';
+import { forgetKeptAnswers, useOnline } from '#web/lib/offline.ts';
 import { signInWithPopup } from './popup-sign-in';
 
 export function LoginPage() {
@@ -51,7 +51,13 @@ export function LoginPage() {
           <strong>{t.login.errorTitle}.</strong> {error}
         </p>
       )}
-      <button type="button" className="btn btn-google" onClick={() => void onClick()} disabled={waiting} aria-busy={waiting}>
+      <button
+        type="button"
+        className="btn btn-google"
+        onClick={() => void onClick()}
+        disabled={waiting}
+        aria-busy={waiting}
+      >
         {t.login.button}
       </button>
       {waiting && (

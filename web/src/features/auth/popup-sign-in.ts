@@ -1,5 +1,5 @@
-import type { ErrorCode } from '../../../../core/errors';
-import { isErrorCode } from '../../../../core/errors';
+import type { ErrorCode } from '#core/errors.ts';
+import { isErrorCode } from '#core/errors.ts';
 
 export type SignInResult = { ok: true } | { ok: false; error: ErrorCode };
 
@@ -39,7 +39,9 @@ export function signInWithPopup(onLateSuccess: () => void): Promise<SignInResult
     const onData = (data: unknown) => {
       if (!isAuthMessage(data)) return;
       cleanup();
-      finish(data.ok ? { ok: true } : { ok: false, error: isErrorCode(data.error) ? data.error : 'auth/invalid-credential' });
+      finish(
+        data.ok ? { ok: true } : { ok: false, error: isErrorCode(data.error) ? data.error : 'auth/invalid-credential' },
+      );
     };
     const onMessage = (ev: MessageEvent) => {
       if (ev.origin === window.location.origin) onData(ev.data);

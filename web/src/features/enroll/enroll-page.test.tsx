@@ -3,8 +3,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Me } from '../../../../core/contracts/me.contract';
-import { ME_KEY } from '../../lib/session';
+import type { Me } from '#core/contracts/me.contract.ts';
+import { ME_KEY } from '#web/lib/session.ts';
 import { EnrollPage } from './enroll-page';
 
 afterEach(() => {
@@ -25,7 +25,8 @@ const me: Me = {
 
 /** The enroll page in a router, signed in as `me`; the server's answers come from `fetch`. */
 function renderPage(fetch: (url: string, init?: RequestInit) => Promise<Response>) {
-  const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
+  const json = (body: unknown) =>
+    new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } });
   vi.stubGlobal(
     'fetch',
     vi.fn((url: string, init?: RequestInit) => (url === '/api/me' ? Promise.resolve(json(me)) : fetch(url, init))),
@@ -69,7 +70,9 @@ describe('EnrollPage (Meus Dados)', () => {
   });
 
   it('saves the four fields and goes home', async () => {
-    const { router, fetch } = renderPage(async () => new Response(JSON.stringify({ ok: true }), { headers: { 'content-type': 'application/json' } }));
+    const { router, fetch } = renderPage(
+      async () => new Response(JSON.stringify({ ok: true }), { headers: { 'content-type': 'application/json' } }),
+    );
     for (const [label, value] of [
       ['Wi-Fi', 'Box 12'],
       ['Senha do Wi-Fi', ' s3nha '],

@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { PROFILE_LIMITS, profileInputSchema, type ProfileInput } from '../../../../core/contracts/me.contract';
-import { Page } from '../../components/ui/page';
-import { ApiError } from '../../lib/api-client';
-import { errorMessage, fieldMessage, fill, t } from '../../i18n/messages';
-import { useMe } from '../../lib/session';
+import { PROFILE_LIMITS, profileInputSchema, type ProfileInput } from '#core/contracts/me.contract.ts';
+import { Page } from '#web/components/ui/page.tsx';
+import { ApiError } from '#web/lib/api-client.ts';
+import { errorMessage, fieldMessage, fill, t } from '#web/i18n/messages.ts';
+import { useMe } from '#web/lib/session.ts';
 import { useRevokeDeviceToken, useSaveProfile } from './enroll.api';
 
 type Field = keyof ProfileInput;
@@ -35,13 +35,19 @@ export function EnrollPage() {
       onSuccess: () => void navigate('/user'),
       onError: (err) => {
         if (err instanceof ApiError && Object.keys(err.fields).length) {
-          setErrors(Object.fromEntries(FIELDS.filter((f) => err.fields[f]).map((f) => [f, fieldMessage(err.fields[f])])));
+          setErrors(
+            Object.fromEntries(FIELDS.filter((f) => err.fields[f]).map((f) => [f, fieldMessage(err.fields[f])])),
+          );
         }
       },
     });
   };
 
-  const field = (name: Field, label: string, extra: { type?: string; autoComplete?: string; inputMode?: 'numeric' | 'text' } = {}) => (
+  const field = (
+    name: Field,
+    label: string,
+    extra: { type?: string; autoComplete?: string; inputMode?: 'numeric' | 'text' } = {},
+  ) => (
     <div className="field">
       <label htmlFor={`f-${name}`}>{label}</label>
       <input

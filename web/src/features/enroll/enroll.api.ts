@@ -1,13 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { okSchema } from '../../../../core/contracts/common.contract';
-import type { ProfileInput } from '../../../../core/contracts/me.contract';
-import { apiRequest } from '../../lib/api-client';
-import { ME_KEY } from '../../lib/session';
+import { okSchema } from '#core/contracts/common.contract.ts';
+import type { ProfileInput } from '#core/contracts/me.contract.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { ME_KEY } from '#web/lib/session.ts';
 
 export function useRevokeDeviceToken() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest(`/api/me/devices/${encodeURIComponent(id)}/token`, { method: 'DELETE', schema: okSchema }),
+    mutationFn: (id: string) =>
+      apiRequest(`/api/me/devices/${encodeURIComponent(id)}/token`, { method: 'DELETE', schema: okSchema }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ME_KEY }),
   });
 }
@@ -15,7 +16,8 @@ export function useRevokeDeviceToken() {
 export function useSaveProfile() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: ProfileInput) => apiRequest('/api/me/profile', { method: 'PUT', body: input, schema: okSchema }),
+    mutationFn: (input: ProfileInput) =>
+      apiRequest('/api/me/profile', { method: 'PUT', body: input, schema: okSchema }),
     onSuccess: () => qc.invalidateQueries({ queryKey: ME_KEY }),
   });
 }

@@ -1,6 +1,6 @@
-import type { Me } from '../../../../core/contracts/me.contract';
-import type { MenuItem } from '../../components/ui/menu';
-import { t } from '../../i18n/messages';
+import type { Me } from '#core/contracts/me.contract.ts';
+import type { MenuItem } from '#web/components/ui/menu.tsx';
+import { t } from '#web/i18n/messages.ts';
 
 /** The spec's home menu: everyone, then sellers, then admins. Roles come from /api/me. */
 export function homeMenu(me: Me): MenuItem[] {
@@ -15,7 +15,11 @@ export function homeMenu(me: Me): MenuItem[] {
   ];
   if (me.roles.seller) items.push({ to: '/seller', label: t.menu.vendas });
   if (me.roles.admin) {
-    items.push({ to: '/adm', label: t.menu.adm }, { to: '/seller-adm', label: t.menu.admSeller }, { to: '/hardware', label: t.menu.hardware });
+    items.push(
+      { to: '/adm', label: t.menu.adm },
+      { to: '/seller-adm', label: t.menu.admSeller },
+      { to: '/hardware', label: t.menu.hardware },
+    );
   }
   return items;
 }

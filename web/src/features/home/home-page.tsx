@@ -1,8 +1,8 @@
 import { useNavigate } from 'react-router';
-import { Page } from '../../components/ui/page';
-import { fill, t } from '../../i18n/messages';
-import { useLogout } from '../../lib/logout';
-import { useMe } from '../../lib/session';
+import { Page } from '#web/components/ui/page.tsx';
+import { fill, t } from '#web/i18n/messages.ts';
+import { useLogout } from '#web/lib/logout.ts';
+import { useMe } from '#web/lib/session.ts';
 import { homeMenu } from './home-menu';
 import { LatestSession } from './latest-session';
 import { MySessionsBlock } from './my-sessions-block';
@@ -45,7 +45,11 @@ export function HomePage() {
               referrerPolicy="no-referrer"
             />
           ) : (
-            <span className="avatar avatar-initials" role="img" aria-label={fill(t.home.avatarAlt, { name: me.displayName })}>
+            <span
+              className="avatar avatar-initials"
+              role="img"
+              aria-label={fill(t.home.avatarAlt, { name: me.displayName })}
+            >
               {initials(me.displayName)}
             </span>
           )}

@@ -1,9 +1,9 @@
-import { addressToQuery } from '../../../../core/contracts/session-paths';
+import { addressToQuery } from '#core/contracts/session-paths.ts';
 import { Link } from 'react-router';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { t } from '../../i18n/messages';
-import { useLatestSession } from '../../lib/sessions-api';
-import { deviceName } from '../../lib/device-name';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { t } from '#web/i18n/messages.ts';
+import { useLatestSession } from '#web/lib/sessions-api.ts';
+import { deviceName } from '#web/lib/device-name.ts';
 
 /** Home: the latest session (live: refreshed when a device uploads), with links to laps, analytics and the track drawing. */
 export function LatestSession() {
@@ -17,7 +17,8 @@ export function LatestSession() {
       <h2 id="latest-title">{h.latestTitle}</h2>
       {s ? (
         <p>
-          <strong>{s.track}</strong> — {formatDdmmyyyy(s.date)} · {deviceName(s.device)} {s.demo && <span className="muted">{h.latestDemo}</span>}
+          <strong>{s.track}</strong> — {formatDdmmyyyy(s.date)} · {deviceName(s.device)}{' '}
+          {s.demo && <span className="muted">{h.latestDemo}</span>}
         </p>
       ) : (
         <p>{h.latestNone}</p>

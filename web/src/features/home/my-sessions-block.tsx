@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { addressToQuery } from '../../../../core/contracts/session-paths';
-import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { fill, t } from '../../i18n/messages';
-import { apiRequest } from '../../lib/api-client';
-import { useRecords } from '../../lib/history-api';
+import { addressToQuery } from '#core/contracts/session-paths.ts';
+import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { fill, t } from '#web/i18n/messages.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { useRecords } from '#web/lib/history-api.ts';
 
 const SHOWN = 3;
 
@@ -37,7 +37,9 @@ export function MySessionsBlock() {
                 {fill(h.sessionLabel, { track: s.track, date: formatDdmmyyyy(s.date) })}
               </Link>
               {' · '}
-              <span className={isRecord(s) ? 'time-pb' : undefined}>{s.bestLapMs === null ? '—' : formatLapTime(s.bestLapMs)}</span>
+              <span className={isRecord(s) ? 'time-pb' : undefined}>
+                {s.bestLapMs === null ? '—' : formatLapTime(s.bestLapMs)}
+              </span>
               {isRecord(s) && <span className="badge badge-pb">◆ {h.personalBestShort}</span>}
             </li>
           ))}
@@ -50,7 +52,13 @@ export function MySessionsBlock() {
             {records.data!.records.map((r) => (
               <li key={r.track}>
                 <Link to={`/progresso?${new URLSearchParams({ pista: r.track }).toString()}`}>
-                  <span className="time-pb">{fill(h.recordAt, { track: r.track, time: formatLapTime(r.lapTimeMs), date: formatDdmmyyyy(r.date) })}</span>
+                  <span className="time-pb">
+                    {fill(h.recordAt, {
+                      track: r.track,
+                      time: formatLapTime(r.lapTimeMs),
+                      date: formatDdmmyyyy(r.date),
+                    })}
+                  </span>
                 </Link>
               </li>
             ))}

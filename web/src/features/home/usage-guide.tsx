@@ -1,4 +1,4 @@
-import { t } from '../../i18n/messages';
+import { t } from '#web/i18n/messages.ts';
 
 function TermList({ entries }: { entries: readonly (readonly [string, string])[] }) {
   return (

@@ -1,15 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
-import { MAX_IMPORT_BYTES, type ImportAnswer } from '../../../../core/contracts/imports.contract';
-import { addressToQuery, type SessionAddress } from '../../../../core/contracts/session-paths';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { Page } from '../../components/ui/page';
-import { useOnline } from '../../lib/offline';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { ME_KEY } from '../../lib/session';
-import { deleteImportedSession } from '../../lib/sessions-api';
+import { MAX_IMPORT_BYTES, type ImportAnswer } from '#core/contracts/imports.contract.ts';
+import { addressToQuery, type SessionAddress } from '#core/contracts/session-paths.ts';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { Page } from '#web/components/ui/page.tsx';
+import { useOnline } from '#web/lib/offline.ts';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { ME_KEY } from '#web/lib/session.ts';
+import { deleteImportedSession } from '#web/lib/sessions-api.ts';
 import { ImportFailure, uploadImport } from './imports.api';
 
 const MAX_MB = MAX_IMPORT_BYTES / 1024 / 1024;
@@ -37,7 +37,8 @@ export function ImportPage() {
   const input = useRef<HTMLInputElement>(null);
   const queue = useRef<Promise<void>>(Promise.resolve());
   const queryClient = useQueryClient();
-  const update = (key: string, change: Partial<Item>) => setItems((list) => list.map((it) => (it.key === key ? { ...it, ...change } : it)));
+  const update = (key: string, change: Partial<Item>) =>
+    setItems((list) => list.map((it) => (it.key === key ? { ...it, ...change } : it)));
 
   const add = (files: FileList | null) => {
     if (!files?.length) return;
@@ -53,7 +54,9 @@ export function ImportPage() {
         if (!navigator.onLine) return update(item.key, { status: 'failed', error: im.offline });
         update(item.key, { status: 'sending' });
         try {
-          const { created, answer } = await uploadImport(file, (share) => update(item.key, { progress: share, status: share >= 1 ? 'processing' : 'sending' }));
+          const { created, answer } = await uploadImport(file, (share) =>
+            update(item.key, { progress: share, status: share >= 1 ? 'processing' : 'sending' }),
+          );
           update(item.key, { status: created ? 'done' : 'again', answer, progress: 1 });
           void queryClient.invalidateQueries({ queryKey: ME_KEY });
           void queryClient.invalidateQueries({ queryKey: ['tracks'] });
@@ -143,7 +146,11 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
       <h2 className="import-name">{item.name}</h2>
       {(item.status === 'sending' || item.status === 'waiting') && (
         <p>
-          <progress max={1} value={item.progress} aria-label={fill(im.sending, { pct: Math.round(item.progress * 100) })} />{' '}
+          <progress
+            max={1}
+            value={item.progress}
+            aria-label={fill(im.sending, { pct: Math.round(item.progress * 100) })}
+          />{' '}
           {fill(im.sending, { pct: Math.round(item.progress * 100) })}
         </p>
       )}
@@ -161,11 +168,16 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
       {a && item.status !== 'deleted' && (
         <>
           <p className="import-found">
-            <strong>{item.status === 'again' ? im.again : im.done}:</strong> {fill(im.found, { track: a.track.name, date: formatDdmmyyyy(a.session.date) })}
+            <strong>{item.status === 'again' ? im.again : im.done}:</strong>{' '}
+            {fill(im.found, { track: a.track.name, date: formatDdmmyyyy(a.session.date) })}
           </p>
           <p>{a.laps.length ? im.lapsCount(a.laps.length) : im.noLaps}</p>
-          {a.bestLapSeconds !== null && <p className="import-best">{fill(im.bestLap, { time: formatLapTime(a.bestLapSeconds * 1000) })}</p>}
-          {a.loggerLaps.length > 0 && <p>{im.loggerLaps(a.loggerLaps.length, formatLapTime(Math.min(...a.loggerLaps) * 1000))}</p>}
+          {a.bestLapSeconds !== null && (
+            <p className="import-best">{fill(im.bestLap, { time: formatLapTime(a.bestLapSeconds * 1000) })}</p>
+          )}
+          {a.loggerLaps.length > 0 && (
+            <p>{im.loggerLaps(a.loggerLaps.length, formatLapTime(Math.min(...a.loggerLaps) * 1000))}</p>
+          )}
           {a.warnings.length > 0 && (
             <ul className="notice notice-warning import-warnings">
               {a.warnings.map((w, k) => (
@@ -185,7 +197,12 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
               className="btn btn-secondary"
               disabled={deleting}
               onClick={async () => {
-                if (!window.confirm(fill(im.confirmDelete, { track: a.session.track, date: formatDdmmyyyy(a.session.date) }))) return;
+                if (
+                  !window.confirm(
+                    fill(im.confirmDelete, { track: a.session.track, date: formatDdmmyyyy(a.session.date) }),
+                  )
+                )
+                  return;
                 setDeleting(true);
                 setDeleteError(null);
                 try {

@@ -1,6 +1,6 @@
-import { importResponseSchema, type ImportAnswer } from '../../../../core/contracts/imports.contract';
-import { isErrorCode } from '../../../../core/errors';
-import { ApiError } from '../../lib/api-client';
+import { importResponseSchema, type ImportAnswer } from '#core/contracts/imports.contract.ts';
+import { isErrorCode } from '#core/errors.ts';
+import { ApiError } from '#web/lib/api-client.ts';
 
 /** A refused import: the error, and the server's Portuguese words for it (they name what was wrong). */
 export class ImportFailure extends Error {
@@ -18,7 +18,11 @@ export type UploadResult = { created: boolean; answer: ImportAnswer };
  * Sends one file to POST /api/imports with upload progress (XMLHttpRequest: fetch reports none).
  * Resolves with the answer, or rejects with an ApiError carrying the server's code.
  */
-export function uploadImport(file: File, onProgress: (share: number) => void, signal?: AbortSignal): Promise<UploadResult> {
+export function uploadImport(
+  file: File,
+  onProgress: (share: number) => void,
+  signal?: AbortSignal,
+): Promise<UploadResult> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `/api/imports?filename=${encodeURIComponent(file.name)}`);
@@ -36,7 +40,12 @@ export function uploadImport(file: File, onProgress: (share: number) => void, si
         return;
       }
       const code = isErrorCode(body?.code) ? body.code : 'storage/unknown';
-      reject(new ImportFailure(new ApiError(code, xhr.status, body?.message ?? `HTTP ${xhr.status}`, {}, body?.requestId), body?.mensagem));
+      reject(
+        new ImportFailure(
+          new ApiError(code, xhr.status, body?.message ?? `HTTP ${xhr.status}`, {}, body?.requestId),
+          body?.mensagem,
+        ),
+      );
     };
     xhr.onerror = () => reject(new ImportFailure(new ApiError('auth/network-request-failed', 0, 'network error')));
     signal?.addEventListener('abort', () => xhr.abort());

@@ -1,19 +1,24 @@
 import { Link, useSearchParams } from 'react-router';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { Page } from '../../components/ui/page';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { addressFromQuery, addressToQuery, isImportCollection, type SessionAddress } from '../../../../core/contracts/session-paths';
-import { SessionSelector, selectableDevices } from '../../components/session-selector';
-import { ME_KEY, useMe } from '../../lib/session';
-import { deleteImportedSession, useLaps, useTrackLapTimes } from '../../lib/sessions-api';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { Page } from '#web/components/ui/page.tsx';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import {
+  addressFromQuery,
+  addressToQuery,
+  isImportCollection,
+  type SessionAddress,
+} from '#core/contracts/session-paths.ts';
+import { SessionSelector, selectableDevices } from '#web/components/session-selector.tsx';
+import { ME_KEY, useMe } from '#web/lib/session.ts';
+import { deleteImportedSession, useLaps, useTrackLapTimes } from '#web/lib/sessions-api.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { LapsTable, type GpsLapTimes } from './laps-table';
-import { ShareButton } from '../../components/share-button';
-import { useRecords } from '../../lib/history-api';
-import { consistencyMs } from '../../../../core/laps/lap-math';
-import { decimalBR } from '../../lib/format';
+import { ShareButton } from '#web/components/share-button.tsx';
+import { useRecords } from '#web/lib/history-api.ts';
+import { consistencyMs } from '#core/laps/lap-math.ts';
+import { decimalBR } from '#web/lib/format.ts';
 
 /**
  * The spec's lap viewer. The loaded selection lives in the address (?hw=&pista=&data=) so reload
@@ -30,7 +35,8 @@ export function LapsPage() {
   const ideal = track.data?.idealLapSeconds;
   const records = useRecords();
   const record = loaded ? records.data?.records.find((r) => r.tracks.includes(loaded.track)) : undefined;
-  const ownRecordHere = record && loaded && record.device === loaded.device && record.date === loaded.date ? record : undefined;
+  const ownRecordHere =
+    record && loaded && record.device === loaded.device && record.date === loaded.date ? record : undefined;
   // The table (memoized) renders again only when what it shows changes, and then in slices
   // (deferred values): the GPS times and the rider's record arrive after it has painted.
   const trackLaps = useDeferredValue(track.data?.laps);
@@ -38,14 +44,19 @@ export function LapsPage() {
     () =>
       new Map(
         (trackLaps ?? []).flatMap((l) =>
-          l.timeSource === 'gps' ? [] : [[`${l.heat}${l.number}`, { seconds: l.gpsSeconds, differs: l.differs, source: l.timeSource }] as const],
+          l.timeSource === 'gps'
+            ? []
+            : [[`${l.heat}${l.number}`, { seconds: l.gpsSeconds, differs: l.differs, source: l.timeSource }] as const],
         ),
       ),
     [trackLaps],
   );
   const pbHeat = useDeferredValue(ownRecordHere?.heat);
   const pbLap = useDeferredValue(ownRecordHere?.lapCount);
-  const personalBest = useMemo(() => (pbHeat !== undefined && pbLap !== undefined ? { heat: pbHeat, lapCount: pbLap } : undefined), [pbHeat, pbLap]);
+  const personalBest = useMemo(
+    () => (pbHeat !== undefined && pbLap !== undefined ? { heat: pbHeat, lapCount: pbLap } : undefined),
+    [pbHeat, pbLap],
+  );
   const hasRecord = useDeferredValue(Boolean(record));
   const lapsData = laps.data;
   const compareHref = useMemo(
@@ -116,12 +127,20 @@ export function LapsPage() {
             </div>
           </dl>
           <p className="actions-row">
-            <Link className="btn btn-secondary" to={`/analytics?${new URLSearchParams(addressToQuery(laps.data)).toString()}`}>
+            <Link
+              className="btn btn-secondary"
+              to={`/analytics?${new URLSearchParams(addressToQuery(laps.data)).toString()}`}
+            >
               {t.laps.analyze}
             </Link>
-            {isImportCollection(laps.data.device) && <DeleteImported session={laps.data} onDeleted={() => setParams({})} />}
+            {isImportCollection(laps.data.device) && (
+              <DeleteImported session={laps.data} onDeleted={() => setParams({})} />
+            )}
             {laps.data.device !== me.demoDevice && (
-              <ShareButton session={laps.data} laps={(track.data?.laps ?? []).filter((l) => l.complete).map((l) => `${l.heat}${l.number}`)} />
+              <ShareButton
+                session={laps.data}
+                laps={(track.data?.laps ?? []).filter((l) => l.complete).map((l) => `${l.heat}${l.number}`)}
+              />
             )}
           </p>
           {laps.data.warnings.length > 0 && (
@@ -170,7 +189,10 @@ function DeleteImported(props: { session: SessionAddress; onDeleted: () => void 
         className="btn btn-secondary"
         disabled={busy}
         onClick={async () => {
-          if (!window.confirm(fill(t.imports.confirmDelete, { track: session.track, date: formatDdmmyyyy(session.date) }))) return;
+          if (
+            !window.confirm(fill(t.imports.confirmDelete, { track: session.track, date: formatDdmmyyyy(session.date) }))
+          )
+            return;
           setBusy(true);
           setError(null);
           try {

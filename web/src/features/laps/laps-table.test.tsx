@@ -1,13 +1,20 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LapRow, LapsResponse } from '../../../../core/contracts/sessions.contract';
+import type { LapRow, LapsResponse } from '#core/contracts/sessions.contract.ts';
 import { MemoryRouter } from 'react-router';
 import { LapsTable } from './laps-table';
 
 afterEach(cleanup);
 
-const sector = (ms: number) => ({ timerMs: ms, upFlag: 0 as const, upMax: 0, upTrack: 0, displayTime: '', distanceM: 1000 });
+const sector = (ms: number) => ({
+  timerMs: ms,
+  upFlag: 0 as const,
+  upMax: 0,
+  upTrack: 0,
+  displayTime: '',
+  distanceM: 1000,
+});
 function lap(heat: 'A' | 'B', lapCount: number, lapTimeMs: number, over: Partial<LapRow> = {}): LapRow {
   return {
     lapCount,
@@ -72,7 +79,11 @@ describe('LapsTable', () => {
   it('marks the rider’s personal best in green with its label, and links every other flying lap to a comparison with it', () => {
     render(
       <MemoryRouter>
-        <LapsTable data={data} personalBest={{ heat: 'B', lapCount: 1 }} compareHref={(r) => `/comparar?volta=${r.heat}${r.lapCount}&ref=recorde`} />
+        <LapsTable
+          data={data}
+          personalBest={{ heat: 'B', lapCount: 1 }}
+          compareHref={(r) => `/comparar?volta=${r.heat}${r.lapCount}&ref=recorde`}
+        />
       </MemoryRouter>,
     );
     const rows = screen.getAllByTestId('lap-row');
@@ -84,13 +95,20 @@ describe('LapsTable', () => {
     expect(rows.find((r) => r.classList.contains('lap-best'))!.classList.contains('lap-pb')).toBe(false);
     const links = screen.getAllByRole('link', { name: /^Comparar com meu recorde/ });
     // Flying laps only (A2, A3), not the out-lap, the in-lap or the record itself.
-    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/comparar?volta=A2&ref=recorde', '/comparar?volta=A3&ref=recorde']);
+    expect(links.map((a) => a.getAttribute('href'))).toEqual([
+      '/comparar?volta=A2&ref=recorde',
+      '/comparar?volta=A3&ref=recorde',
+    ]);
   });
 
   it('keeps the time and "Comparar com meu recorde" apart, on screen and for a screen reader', () => {
     render(
       <MemoryRouter>
-        <LapsTable data={data} personalBest={{ heat: 'B', lapCount: 1 }} compareHref={(r) => `/comparar?volta=${r.heat}${r.lapCount}&ref=recorde`} />
+        <LapsTable
+          data={data}
+          personalBest={{ heat: 'B', lapCount: 1 }}
+          compareHref={(r) => `/comparar?volta=${r.heat}${r.lapCount}&ref=recorde`}
+        />
       </MemoryRouter>,
     );
     const row = screen.getAllByTestId('lap-row').find((r) => r.textContent!.includes('01:33.500'))!;

@@ -1,12 +1,12 @@
 import { Fragment, memo, useMemo, type ReactNode } from 'react';
-import type { LapRow, LapsResponse } from '../../../../core/contracts/sessions.contract';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { formatGap } from '../../../../core/laps/lap-math';
-import { SortHeader, useSort } from '../../components/ui/sortable';
-import { fill, t } from '../../i18n/messages';
-import { useToggleSet } from '../../lib/toggle-set';
-import { PhoneDetailsButton } from '../../components/ui/phone-details-button';
-import { CompareLink } from '../../components/compare-link';
+import type { LapRow, LapsResponse } from '#core/contracts/sessions.contract.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { formatGap } from '#core/laps/lap-math.ts';
+import { SortHeader, useSort } from '#web/components/ui/sortable.tsx';
+import { fill, t } from '#web/i18n/messages.ts';
+import { useToggleSet } from '#web/lib/toggle-set.ts';
+import { PhoneDetailsButton } from '#web/components/ui/phone-details-button.tsx';
+import { CompareLink } from '#web/components/compare-link.tsx';
 
 type Column = 'number' | 'tempo' | 'distancia';
 const accessors: Record<Column, (r: LapRow) => number> = {
@@ -57,7 +57,13 @@ export const LapsTable = memo(function LapsTable({
               {t.laps.colBateria}
             </th>
             <SortHeader label={t.laps.colTempo} column="tempo" sort={sort} onSort={toggle} />
-            <SortHeader label={t.laps.colDistancia} column="distancia" sort={sort} onSort={toggle} className="wide-only" />
+            <SortHeader
+              label={t.laps.colDistancia}
+              column="distancia"
+              sort={sort}
+              onSort={toggle}
+              className="wide-only"
+            />
             <th scope="col" className="wide-only">
               {t.laps.colEntrada}
             </th>
@@ -79,7 +85,10 @@ export const LapsTable = memo(function LapsTable({
               const open = expanded.has(key);
               return (
                 <Fragment key={key}>
-                  <tr className={`lap-row lap-${row.kind}${row.isBest ? ' lap-best' : ''}${pb ? ' lap-pb' : ''}`} data-testid="lap-row">
+                  <tr
+                    className={`lap-row lap-${row.kind}${row.isBest ? ' lap-best' : ''}${pb ? ' lap-pb' : ''}`}
+                    data-testid="lap-row"
+                  >
                     <td className="num">{row.lapCount}</td>
                     <td className="wide-only">{row.heat}</td>
                     <td className="time">
@@ -97,9 +106,15 @@ export const LapsTable = memo(function LapsTable({
                           {t.tracks.partialLap}
                         </span>
                       )}
-                      {row.kind === 'flying' && !row.isBest && row.gapMs !== null && <span className="gap">{formatGap(row.gapMs)}</span>}
-                      {gps?.has(`${row.heat}${row.lapCount}`) && <GpsTime {...gps.get(`${row.heat}${row.lapCount}`)!} deviceMs={row.lapTimeMs} />}
-                      {compareHref && row.kind === 'flying' && !pb && <CompareLink to={compareHref(row)} lap={`${row.heat}${row.lapCount}`} />}
+                      {row.kind === 'flying' && !row.isBest && row.gapMs !== null && (
+                        <span className="gap">{formatGap(row.gapMs)}</span>
+                      )}
+                      {gps?.has(`${row.heat}${row.lapCount}`) && (
+                        <GpsTime {...gps.get(`${row.heat}${row.lapCount}`)!} deviceMs={row.lapTimeMs} />
+                      )}
+                      {compareHref && row.kind === 'flying' && !pb && (
+                        <CompareLink to={compareHref(row)} lap={`${row.heat}${row.lapCount}`} />
+                      )}
                       <PhoneDetailsButton open={open} controls={`details-${key}`} onToggle={() => expand(key)}>
                         {t.laps.colSetores}
                       </PhoneDetailsButton>
@@ -115,7 +130,8 @@ export const LapsTable = memo(function LapsTable({
                       <td colSpan={3}>
                         <Sectors row={row} />
                         <p className="muted">
-                          {t.laps.colDistancia}: {fill(t.laps.metres, { m: row.distanceM })} · {t.laps.colEntrada}: {row.sprintCount}
+                          {t.laps.colDistancia}: {fill(t.laps.metres, { m: row.distanceM })} · {t.laps.colEntrada}:{' '}
+                          {row.sprintCount}
                         </p>
                       </td>
                     </tr>
@@ -135,9 +151,11 @@ function Sectors({ row }: { row: LapRow }): ReactNode {
     <ol className="sectors">
       {row.sectors.map((s, i) => (
         <li key={i} className={row.bestSectors[i] ? 'sector sector-best' : 'sector'}>
-          <span className="sector-n">{fill(t.laps.sector, { n: i + 1 })}</span> <span className="sector-time">{formatLapTime(s.timerMs)}</span>
+          <span className="sector-n">{fill(t.laps.sector, { n: i + 1 })}</span>{' '}
+          <span className="sector-time">{formatLapTime(s.timerMs)}</span>
           {row.bestSectors[i] && <span className="visually-hidden"> ({t.laps.bestSectorMarker})</span>}
-          {row.bestSectors[i] && <span aria-hidden="true"> ★</span>} <span className="sector-dist">{fill(t.laps.metres, { m: s.distanceM })}</span>
+          {row.bestSectors[i] && <span aria-hidden="true"> ★</span>}{' '}
+          <span className="sector-dist">{fill(t.laps.metres, { m: s.distanceM })}</span>
         </li>
       ))}
     </ol>
@@ -152,7 +170,8 @@ function GpsTime(props: { seconds: number; differs: boolean; source: 'device' | 
       {props.differs && (
         <>
           {/* The sign is for the eye: a screen reader reads the words after it. */} <span aria-hidden="true">≠</span>{' '}
-          {fill(t.tracks.differs[props.source], { delta })} <small className="muted gps-why">{t.tracks.differsWhy[props.source]}</small>
+          {fill(t.tracks.differs[props.source], { delta })}{' '}
+          <small className="muted gps-why">{t.tracks.differsWhy[props.source]}</small>
         </>
       )}
     </span>

@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { analyzeGps } from '../../../../core/analysis/gps-analysis';
-import { makeProjection } from '../../../../core/sim/geo';
-import type { SessionAddress } from '../../../../core/contracts/session-paths';
-import { SessionSelector } from '../../components/session-selector';
-import { Page } from '../../components/ui/page';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { useGpsColumnsFor } from '../../lib/gps-columns';
-import { oneDecimal } from '../../lib/format';
-import { useMe } from '../../lib/session';
-import { useDates, useTracks } from '../../lib/sessions-api';
+import { analyzeGps } from '#core/analysis/gps-analysis.ts';
+import { makeProjection } from '#core/sim/geo.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import { SessionSelector } from '#web/components/session-selector.tsx';
+import { Page } from '#web/components/ui/page.tsx';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { useGpsColumnsFor } from '#web/lib/gps-columns.ts';
+import { oneDecimal } from '#web/lib/format.ts';
+import { useMe } from '#web/lib/session.ts';
+import { useDates, useTracks } from '#web/lib/sessions-api.ts';
 
 export const MAKE = { width: 800, height: 600, degPerPx: 0.1, zoomStep: 0.1, zoomMin: 0.1, zoomMax: 5 } as const;
 
@@ -28,7 +28,10 @@ export function MakePage() {
   const firstTrack = demoTracks.data?.tracks[0];
   const demoDates = useDates(me.demoDevice, firstTrack);
   const [chosen, setChosen] = useState<SessionAddress | null>(null);
-  const fallback = firstTrack && demoDates.data?.dates[0] ? { device: me.demoDevice, track: firstTrack, date: demoDates.data.dates[0] } : null;
+  const fallback =
+    firstTrack && demoDates.data?.dates[0]
+      ? { device: me.demoDevice, track: firstTrack, date: demoDates.data.dates[0] }
+      : null;
   const session = chosen ?? fallback;
   const gps = useGpsColumnsFor(session);
 

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
-import type { buyerSchema } from '../../../../core/contracts/admin.contract';
+import type { buyerSchema } from '#core/contracts/admin.contract.ts';
 import { useState } from 'react';
-import { AssignForm } from '../../components/ui/assign-form';
-import { DeviceTokenNotice } from '../../components/ui/device-token-notice';
-import { Page } from '../../components/ui/page';
-import { QueryStatus } from '../../components/ui/query-status';
-import { SortableTable, type Column } from '../../components/ui/sortable-table';
-import { t } from '../../i18n/messages';
+import { AssignForm } from '#web/components/ui/assign-form.tsx';
+import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
+import { Page } from '#web/components/ui/page.tsx';
+import { QueryStatus } from '#web/components/ui/query-status.tsx';
+import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
+import { t } from '#web/i18n/messages.ts';
 import { useBuyers, useSell, useStock } from './seller.api';
 
 type Buyer = z.infer<typeof buyerSchema>;
@@ -29,7 +29,10 @@ export function SellerPage() {
       <AssignForm
         first={{
           label: s.selectUser,
-          options: (buyers.data ?? []).map((b) => ({ value: b.email, label: b.nomePiloto ? `${b.email} (${b.nomePiloto})` : b.email })),
+          options: (buyers.data ?? []).map((b) => ({
+            value: b.email,
+            label: b.nomePiloto ? `${b.email} (${b.nomePiloto})` : b.email,
+          })),
         }}
         second={{ label: s.selectLaptime, options: (stock.data ?? []).map((d) => ({ value: d.id, label: d.id })) }}
         onAssign={async (buyer, deviceId) => setIssued(await sell.mutateAsync({ buyer, deviceId }))}
@@ -37,7 +40,9 @@ export function SellerPage() {
       {issued?.token && <DeviceTokenNotice id={issued.id} token={issued.token} message={t.admin.newOwnerToken} />}
       {stock.data?.length === 0 && <p className="muted">{s.noStock}</p>}
       <QueryStatus query={buyers}>
-        {(rows) => <SortableTable label={s.title} columns={columns} rows={rows} rowKey={(b) => b.email} empty={s.noBuyers} />}
+        {(rows) => (
+          <SortableTable label={s.title} columns={columns} rows={rows} rowKey={(b) => b.email} empty={s.noBuyers} />
+        )}
       </QueryStatus>
     </Page>
   );

@@ -1,15 +1,24 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { adminDeviceSchema, buyerSchema, ownerChangeResponseSchema } from '../../../../core/contracts/admin.contract';
-import { apiRequest } from '../../lib/api-client';
+import { adminDeviceSchema, buyerSchema, ownerChangeResponseSchema } from '#core/contracts/admin.contract.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 
 const KEY = ['seller'] as const;
-export const useBuyers = () => useQuery({ queryKey: [...KEY, 'buyers'], queryFn: () => apiRequest('/api/seller/buyers', { schema: z.array(buyerSchema) }) });
-export const useStock = () => useQuery({ queryKey: [...KEY, 'stock'], queryFn: () => apiRequest('/api/seller/stock', { schema: z.array(adminDeviceSchema) }) });
+export const useBuyers = () =>
+  useQuery({
+    queryKey: [...KEY, 'buyers'],
+    queryFn: () => apiRequest('/api/seller/buyers', { schema: z.array(buyerSchema) }),
+  });
+export const useStock = () =>
+  useQuery({
+    queryKey: [...KEY, 'stock'],
+    queryFn: () => apiRequest('/api/seller/stock', { schema: z.array(adminDeviceSchema) }),
+  });
 export function useSell() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (i: { buyer: string; deviceId: string }) => apiRequest('/api/seller/assign', { method: 'POST', body: i, schema: ownerChangeResponseSchema }),
+    mutationFn: (i: { buyer: string; deviceId: string }) =>
+      apiRequest('/api/seller/assign', { method: 'POST', body: i, schema: ownerChangeResponseSchema }),
     onSuccess: () => qc.invalidateQueries({ queryKey: KEY }),
   });
 }

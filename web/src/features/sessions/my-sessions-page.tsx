@@ -1,15 +1,15 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { mySessionsResponseSchema } from '../../../../core/contracts/sessions.contract';
-import { addressToQuery } from '../../../../core/contracts/session-paths';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { Page } from '../../components/ui/page';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { apiRequest } from '../../lib/api-client';
-import { decimalBR } from '../../lib/format';
-import { useRecords } from '../../lib/history-api';
+import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
+import { addressToQuery } from '#core/contracts/session-paths.ts';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { Page } from '#web/components/ui/page.tsx';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
+import { decimalBR } from '#web/lib/format.ts';
+import { useRecords } from '#web/lib/history-api.ts';
 
 const PAGE = 20;
 
@@ -108,7 +108,11 @@ export function MySessionsPage() {
                     <dt>
                       <abbr title={h.consistencyHint}>{h.colConsistency}</abbr>
                     </dt>
-                    <dd>{s.consistencyMs === null ? '—' : fill(h.consistencyValue, { s: decimalBR(s.consistencyMs / 1000, 3) })}</dd>
+                    <dd>
+                      {s.consistencyMs === null
+                        ? '—'
+                        : fill(h.consistencyValue, { s: decimalBR(s.consistencyMs / 1000, 3) })}
+                    </dd>
                   </div>
                   <div>
                     <dt>{h.colLaps}</dt>
@@ -126,7 +130,10 @@ export function MySessionsPage() {
                   <Link className="btn" to={`/analytics?${query}`}>
                     {h.openAnalytics}
                   </Link>
-                  <Link className="btn btn-secondary" to={`/progresso?${new URLSearchParams({ pista: s.track }).toString()}`}>
+                  <Link
+                    className="btn btn-secondary"
+                    to={`/progresso?${new URLSearchParams({ pista: s.track }).toString()}`}
+                  >
                     {fill(h.progressLink, { track: s.track })}
                   </Link>
                 </p>
@@ -136,7 +143,12 @@ export function MySessionsPage() {
         </ul>
       )}
       {list.hasNextPage && (
-        <button type="button" className="btn btn-secondary" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={list.isFetchingNextPage}
+          onClick={() => void list.fetchNextPage()}
+        >
           {h.more}
         </button>
       )}

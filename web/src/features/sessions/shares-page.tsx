@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { Page } from '../../components/ui/page';
-import { QueryStatus } from '../../components/ui/query-status';
-import { errorMessage, fill, t } from '../../i18n/messages';
-import { revokeShare, useShares } from '../../lib/history-api';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { Page } from '#web/components/ui/page.tsx';
+import { QueryStatus } from '#web/components/ui/query-status.tsx';
+import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { revokeShare, useShares } from '#web/lib/history-api.ts';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString('pt-BR');
 
@@ -52,7 +52,8 @@ export function SharesPage() {
                     <strong>{fill(h.sharesWhat, { track: s.track, date: formatDdmmyyyy(s.date) })}</strong> ·{' '}
                     {s.lap ? fill(h.sharesLap, { lap: s.lap }) : h.sharesWhole}
                     <div className="muted">
-                      {fill(h.sharesCreated, { date: day(s.createdAt) })} · {s.expiresAt ? fill(h.sharesExpires, { date: day(s.expiresAt) }) : h.sharesNoExpiry}
+                      {fill(h.sharesCreated, { date: day(s.createdAt) })} ·{' '}
+                      {s.expiresAt ? fill(h.sharesExpires, { date: day(s.expiresAt) }) : h.sharesNoExpiry}
                     </div>
                   </div>
                   <button

@@ -3,7 +3,7 @@
  * about 4 GB (or 8.5 min at high bit rates): GOPR1234.MP4, GP011234.MP4, … on HERO5 and older;
  * GH011234.MP4, GH021234.MP4 (GX… in HEVC) from HERO6 on. Pure; no DOM.
  */
-import { sessionToVideo, videoToSession, type VideoSync } from '../../../../core/video/sync';
+import { sessionToVideo, videoToSession, type VideoSync } from '#core/video/sync.ts';
 
 type Clock = Pick<VideoSync, 'offsetMs' | 'driftPpm'>;
 
@@ -49,7 +49,10 @@ export function chapterStarts(durationsMs: readonly number[]): number[] {
 }
 
 /** The chapter and the time within it of a point on the timeline (clamped to the recording). */
-export function locateOnTimeline(durationsMs: readonly number[], timelineMs: number): { index: number; localMs: number } {
+export function locateOnTimeline(
+  durationsMs: readonly number[],
+  timelineMs: number,
+): { index: number; localMs: number } {
   const starts = chapterStarts(durationsMs);
   for (let k = durationsMs.length - 1; k >= 0; k--) {
     if (timelineMs >= starts[k]!) return { index: k, localMs: Math.min(timelineMs - starts[k]!, durationsMs[k]!) };
@@ -62,11 +65,17 @@ export function locateOnTimeline(durationsMs: readonly number[], timelineMs: num
  * across chapters are): chapter k's video ms 0 is the timeline's start_k.
  */
 export function chapterClocks(timeline: Clock, durationsMs: readonly number[]): Clock[] {
-  return chapterStarts(durationsMs).map((start) => ({ offsetMs: videoToSession(timeline, start), driftPpm: timeline.driftPpm }));
+  return chapterStarts(durationsMs).map((start) => ({
+    offsetMs: videoToSession(timeline, start),
+    driftPpm: timeline.driftPpm,
+  }));
 }
 
 /** The chapter showing a session time, and where in it; null when no chapter does. */
-export function chapterAtSession(chapters: readonly { clock: Clock; durationMs: number }[], sessionUtcMs: number): { index: number; videoMs: number } | null {
+export function chapterAtSession(
+  chapters: readonly { clock: Clock; durationMs: number }[],
+  sessionUtcMs: number,
+): { index: number; videoMs: number } | null {
   for (let k = 0; k < chapters.length; k++) {
     const videoMs = sessionToVideo(chapters[k]!.clock, sessionUtcMs);
     if (videoMs >= 0 && videoMs <= chapters[k]!.durationMs) return { index: k, videoMs };

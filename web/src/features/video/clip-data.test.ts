@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeGps } from '../../../../core/analysis/gps-analysis';
-import { allocGpsColumns, setSample } from '../../../../core/formats/gps-columns';
-import { manualSync } from '../../../../core/video/sync';
+import { analyzeGps } from '#core/analysis/gps-analysis.ts';
+import { allocGpsColumns, setSample } from '#core/formats/gps-columns.ts';
+import { manualSync } from '#core/video/sync.ts';
 import { clipOverlay, overlayAt } from './clip-data';
 import { followRate, fractionAt, lapTrack, onGrid, utcAtFraction } from './lap-align';
 import { sessionUtcTimes } from './video-time';

@@ -3,10 +3,10 @@
  * handed to the export worker: per GPS sample inside the clip, its time in the video file and
  * what the overlay shows. Pure; no DOM.
  */
-import { deltaAgainst, type LapSegment } from '../../../../core/analysis/gps-analysis';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
-import { makeProjection } from '../../../../core/sim/geo';
-import { sessionToVideo } from '../../../../core/video/sync';
+import { deltaAgainst, type LapSegment } from '#core/analysis/gps-analysis.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import { makeProjection } from '#core/sim/geo.ts';
+import { sessionToVideo } from '#core/video/sync.ts';
 import type { Clock } from './video-set';
 
 export interface ClipOverlay {

@@ -3,7 +3,17 @@
  * the MP4, decodes with WebCodecs' VideoDecoder, hands each frame to us to draw on, encodes H.264
  * with VideoEncoder and muxes the MP4 (the sound copied as it is). Run in a worker (clip-worker.ts).
  */
-import { ALL_FORMATS, BlobSource, BufferTarget, canEncodeVideo, Conversion, Input, Mp4OutputFormat, Output, Quality } from 'mediabunny';
+import {
+  ALL_FORMATS,
+  BlobSource,
+  BufferTarget,
+  canEncodeVideo,
+  Conversion,
+  Input,
+  Mp4OutputFormat,
+  Output,
+  Quality,
+} from 'mediabunny';
 import type { ClipOverlay } from './clip-data';
 import { drawOverlay, type OverlayLabels } from './clip-overlay';
 
@@ -25,15 +35,21 @@ export type ClipMessage =
 
 const even = (n: number) => Math.max(2, Math.round(n / 2) * 2);
 
-export async function encodeClip(req: ClipRequest, post: (m: ClipMessage) => void, cancelled: { conversion?: Conversion; requested: boolean }): Promise<void> {
+export async function encodeClip(
+  req: ClipRequest,
+  post: (m: ClipMessage) => void,
+  cancelled: { conversion?: Conversion; requested: boolean },
+): Promise<void> {
   const started = performance.now();
-  if (typeof VideoEncoder === 'undefined' || typeof VideoDecoder === 'undefined') return post({ kind: 'refused', reason: 'no-encoder' });
+  if (typeof VideoEncoder === 'undefined' || typeof VideoDecoder === 'undefined')
+    return post({ kind: 'refused', reason: 'no-encoder' });
   const { overlay } = req;
   if (overlay.toMs <= overlay.fromMs) return post({ kind: 'refused', reason: 'empty' });
   const input = new Input({ source: new BlobSource(req.file), formats: ALL_FORMATS });
   const track = await input.getPrimaryVideoTrack();
   if (!track) return post({ kind: 'refused', reason: 'cannot-decode' });
-  if (!(await track.canDecode())) return post({ kind: 'refused', reason: track.codec === 'hevc' ? 'hevc' : 'cannot-decode' });
+  if (!(await track.canDecode()))
+    return post({ kind: 'refused', reason: track.codec === 'hevc' ? 'hevc' : 'cannot-decode' });
   const height = even(req.height);
   const width = even((height * track.displayWidth) / track.displayHeight);
   if (!(await canEncodeVideo('avc', { width, height }))) return post({ kind: 'refused', reason: 'no-h264' });
@@ -83,5 +99,12 @@ export async function encodeClip(req: ClipRequest, post: (m: ClipMessage) => voi
     throw err;
   }
   const mp4 = (output.target as BufferTarget).buffer!;
-  post({ kind: 'done', mp4, width, height, seconds: (overlay.toMs - overlay.fromMs) / 1000, workMs: performance.now() - started });
+  post({
+    kind: 'done',
+    mp4,
+    width,
+    height,
+    seconds: (overlay.toMs - overlay.fromMs) / 1000,
+    workMs: performance.now() - started,
+  });
 }

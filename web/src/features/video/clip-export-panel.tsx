@@ -1,9 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { LapSegment } from '../../../../core/analysis/gps-analysis';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
-import { fill } from '../../i18n/messages';
-import { videoPtBR } from '../../../../core/i18n/pt-BR-video';
-import { decimalBR } from '../../lib/format';
+import type { LapSegment } from '#core/analysis/gps-analysis.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import { fill } from '#web/i18n/messages.ts';
+import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
+import { decimalBR } from '#web/lib/format.ts';
 import { chapterAtSession } from './chapters';
 import { clipOverlay } from './clip-data';
 import type { ClipMessage, ClipRequest } from './clip-encode';
@@ -32,7 +32,10 @@ export function ClipExport(props: {
 }) {
   const v = videoPtBR;
   const { chapters, clocks, utc, laps } = props;
-  const placed = useMemo(() => chapters.map((ch, k) => ({ clock: clocks[k]!, durationMs: ch.durationMs })), [chapters, clocks]);
+  const placed = useMemo(
+    () => chapters.map((ch, k) => ({ clock: clocks[k]!, durationMs: ch.durationMs })),
+    [chapters, clocks],
+  );
   // The laps the video shows from start to end, each within one file.
   const lapsInVideo = useMemo(
     () =>
@@ -64,7 +67,8 @@ export function ClipExport(props: {
     const seconds = (s: string) => Number(s.replace(',', '.'));
     const fromMs = chosen ? chosen.fromMs : Math.max(0, seconds(from) * 1000);
     const toMs = chosen ? chosen.toMs : Math.min(durationMs, seconds(to) * 1000);
-    if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs <= fromMs) return setState({ kind: 'message', text: v.exportEmpty });
+    if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs <= fromMs)
+      return setState({ kind: 'message', text: v.exportEmpty });
     if (typeof VideoEncoder === 'undefined') return setState({ kind: 'message', text: v.exportNoEncoder });
     const outlineLap = chosen?.lap ?? props.best ?? props.reference;
     const overlay = clipOverlay(props.c, utc, clocks[chapter]!, laps, props.best, outlineLap, fromMs, toMs);
@@ -86,7 +90,14 @@ export function ClipExport(props: {
       worker.current = null;
       if (m.kind === 'done') {
         const blob = new Blob([m.mp4], { type: 'video/mp4' });
-        setState({ kind: 'done', url: URL.createObjectURL(blob), name, seconds: m.seconds, size: blob.size, workMs: m.workMs });
+        setState({
+          kind: 'done',
+          url: URL.createObjectURL(blob),
+          name,
+          seconds: m.seconds,
+          size: blob.size,
+          workMs: m.workMs,
+        });
       } else if (m.kind === 'canceled') setState({ kind: 'message', text: v.exportCanceled });
       else if (m.kind === 'failed') setState({ kind: 'message', text: fill(v.exportFailed, { reason: m.message }) });
       else
@@ -143,10 +154,24 @@ export function ClipExport(props: {
         {what === 'stretch' && (
           <>
             <label>
-              {v.exportFrom} <input inputMode="decimal" size={5} value={from} onChange={(e) => setFrom(e.currentTarget.value)} data-testid="clip-from" />
+              {v.exportFrom}{' '}
+              <input
+                inputMode="decimal"
+                size={5}
+                value={from}
+                onChange={(e) => setFrom(e.currentTarget.value)}
+                data-testid="clip-from"
+              />
             </label>
             <label>
-              {v.exportTo} <input inputMode="decimal" size={5} value={to} onChange={(e) => setTo(e.currentTarget.value)} data-testid="clip-to" />
+              {v.exportTo}{' '}
+              <input
+                inputMode="decimal"
+                size={5}
+                value={to}
+                onChange={(e) => setTo(e.currentTarget.value)}
+                data-testid="clip-to"
+              />
             </label>
           </>
         )}
@@ -160,7 +185,11 @@ export function ClipExport(props: {
         </fieldset>
         {state.kind === 'working' ? (
           <div className="video-progress" role="status">
-            <progress max={1} value={state.share} aria-label={fill(v.exportProgress, { pct: String(Math.round(state.share * 100)) })} />{' '}
+            <progress
+              max={1}
+              value={state.share}
+              aria-label={fill(v.exportProgress, { pct: String(Math.round(state.share * 100)) })}
+            />{' '}
             {fill(v.exportProgress, { pct: String(Math.round(state.share * 100)) })}{' '}
             <button type="button" className="btn btn-secondary btn-small" onClick={cancel}>
               {v.exportCancel}

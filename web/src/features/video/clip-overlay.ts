@@ -3,9 +3,9 @@
  * running, speed, lean, the gap to the best lap, and a small map with the position. Sized from
  * the frame's height so 720p and 1080p look alike.
  */
-import { formatLapTime } from '../../../../core/formats/lap-six';
-import { formatGap } from '../../../../core/laps/lap-math';
-import { lean } from '../../lib/format';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { formatGap } from '#core/laps/lap-math.ts';
+import { lean } from '#web/lib/format.ts';
 import { overlayAt, type ClipOverlay } from './clip-data';
 
 export interface OverlayLabels {
@@ -21,12 +21,25 @@ export const OVERLAY_MARK = { colour: '#b388ff', rgb: [0xb3, 0x88, 0xff] as cons
 /** Where the data panel sits on a frame of `height` (for the test that reads it back). */
 export function overlayPanel(height: number) {
   const s = height / 720;
-  return { x: Math.round(16 * s), y: Math.round(height - 176 * s), w: Math.round(440 * s), h: Math.round(160 * s), strip: Math.round(10 * s) };
+  return {
+    x: Math.round(16 * s),
+    y: Math.round(height - 176 * s),
+    w: Math.round(440 * s),
+    h: Math.round(160 * s),
+    strip: Math.round(10 * s),
+  };
 }
 
 type Ctx = OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
 
-export function drawOverlay(ctx: Ctx, o: ClipOverlay, labels: OverlayLabels, ms: number, width: number, height: number): void {
+export function drawOverlay(
+  ctx: Ctx,
+  o: ClipOverlay,
+  labels: OverlayLabels,
+  ms: number,
+  width: number,
+  height: number,
+): void {
   const at = overlayAt(o, ms);
   const s = height / 720;
   const p = overlayPanel(height);

@@ -13,5 +13,7 @@ self.onmessage = (ev: MessageEvent<{ kind: 'start'; request: ClipRequest } | { k
     return;
   }
   const post = (m: ClipMessage) => self.postMessage(m, m.kind === 'done' ? [m.mp4] : []);
-  encodeClip(ev.data.request, post, cancelled).catch((err: unknown) => post({ kind: 'failed', message: err instanceof Error ? err.message : String(err) }));
+  encodeClip(ev.data.request, post, cancelled).catch((err: unknown) =>
+    post({ kind: 'failed', message: err instanceof Error ? err.message : String(err) }),
+  );
 };

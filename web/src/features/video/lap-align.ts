@@ -2,8 +2,8 @@
  * Two laps' videos kept together by position along the track: a lap's time and distance from its
  * start, to go from a moment of one video to the same place in the other. Pure; no DOM.
  */
-import { lapDistances, type LapSegment } from '../../../../core/analysis/gps-analysis';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
+import { lapDistances, type LapSegment } from '#core/analysis/gps-analysis.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
 
 export interface LapTrack {
   /** UTC ms of the lap's first sample. */

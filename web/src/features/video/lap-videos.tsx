@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { analyzeGps } from '../../../../core/analysis/gps-analysis';
-import type { CompareResponse } from '../../../../core/contracts/progress.contract';
-import type { SessionAddress } from '../../../../core/contracts/session-paths';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { fill } from '../../i18n/messages';
-import { videoPtBR } from '../../../../core/i18n/pt-BR-video';
-import { formatGap } from '../../../../core/laps/lap-math';
-import { sessionToVideo, videoToSession, type SessionTrace } from '../../../../core/video/sync';
-import { decimalBR, lean } from '../../lib/format';
-import { useGpsColumnsFor } from '../../lib/gps-columns';
-import type { LapVideosProps } from '../../lib/video-slot';
+import { analyzeGps } from '#core/analysis/gps-analysis.ts';
+import type { CompareResponse } from '#core/contracts/progress.contract.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { fill } from '#web/i18n/messages.ts';
+import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
+import { formatGap } from '#core/laps/lap-math.ts';
+import { sessionToVideo, videoToSession, type SessionTrace } from '#core/video/sync.ts';
+import { decimalBR, lean } from '#web/lib/format.ts';
+import { useGpsColumnsFor } from '#web/lib/gps-columns.ts';
+import type { LapVideosProps } from '#web/lib/video-slot.ts';
 import { chapterAtSession } from './chapters';
 import { followRate, fractionAt, lapTrack, onGrid, utcAtFraction, type LapTrack } from './lap-align';
 import { VideoPicker, VideoReadState } from './video-picker';
@@ -58,7 +58,11 @@ export function LapVideos({ data, onPosition, seek }: LapVideosProps) {
       if (!lead || handles.current[side] !== lead) return;
       const f = lead.fractionAt(videoMs);
       const position = f === null ? null : f * lengthM;
-      if (position === null ? lastPosition.current !== null : lastPosition.current === null || Math.abs(position - lastPosition.current) >= 2) {
+      if (
+        position === null
+          ? lastPosition.current !== null
+          : lastPosition.current === null || Math.abs(position - lastPosition.current) >= 2
+      ) {
         lastPosition.current = position;
         setPositionM(position);
         onPositionRef.current(position);
@@ -133,7 +137,9 @@ export function LapVideos({ data, onPosition, seek }: LapVideosProps) {
         <button type="button" className="btn btn-primary" onClick={toggle} data-testid="play-both">
           {playing ? v.pauseBoth : friend ? v.playOne : v.playBoth}
         </button>
-        <span data-testid="lap-videos-position">{positionM === null ? '' : fill(v.position, { m: String(Math.round(positionM)) })}</span>{' '}
+        <span data-testid="lap-videos-position">
+          {positionM === null ? '' : fill(v.position, { m: String(Math.round(positionM)) })}
+        </span>{' '}
         <strong data-testid="lap-videos-gap">{delta === null ? '' : `${v.gap} ${formatGap(delta * 1000)}`}</strong>
       </p>
     </section>
@@ -154,13 +160,27 @@ function useLapTrack(
   }, [c, utc, lap.heat, lap.number]);
   const trace = useCallback(
     (): SessionTrace | null =>
-      c && utc ? { count: c.count, lat: c.lat.slice(0, c.count), lon: c.lon.slice(0, c.count), timeMs: utc, speed: c.speed.slice(0, c.count) } : null,
+      c && utc
+        ? {
+            count: c.count,
+            lat: c.lat.slice(0, c.count),
+            lon: c.lon.slice(0, c.count),
+            timeMs: utc,
+            speed: c.speed.slice(0, c.count),
+          }
+        : null,
     [c, utc],
   );
   return { track, utc, trace, pending: gps.isPending };
 }
 
-function LapVideoSide(props: { lap: Lap; session: SessionAddress; register: (h: SideHandle | null) => void; onTime: (ms: number) => void; testId: string }) {
+function LapVideoSide(props: {
+  lap: Lap;
+  session: SessionAddress;
+  register: (h: SideHandle | null) => void;
+  onTime: (ms: number) => void;
+  testId: string;
+}) {
   const v = videoPtBR;
   const { track, trace, pending } = useLapTrack(props.session, props.lap);
   const video = useVideoSet(props.session, trace);
@@ -168,7 +188,11 @@ function LapVideoSide(props: { lap: Lap; session: SessionAddress; register: (h: 
   const { set } = video;
   const name = `${props.lap.heat}${props.lap.number}`;
   // The chapter that shows the lap's start (a lap is played within one file).
-  const placed = useMemo(() => (set?.sync ? set.chapters.map((ch, k) => ({ clock: set.sync!.clocks[k]!, durationMs: ch.durationMs })) : null), [set]);
+  const placed = useMemo(
+    () =>
+      set?.sync ? set.chapters.map((ch, k) => ({ clock: set.sync!.clocks[k]!, durationMs: ch.durationMs })) : null,
+    [set],
+  );
   const chapter = (placed && track && chapterAtSession(placed, track.startUtcMs)?.index) ?? 0;
   const clock = placed?.[chapter]?.clock ?? null;
   const { register } = props;
@@ -199,7 +223,12 @@ function LapVideoSide(props: { lap: Lap; session: SessionAddress; register: (h: 
         {fill(v.playerOf, { lap: name })} · {formatDdmmyyyy(props.lap.date)}
       </h3>
       {!pending && !track && <p className="notice">{v.noGpsForLap}</p>}
-      <VideoPicker again={Boolean(set)} onPick={(files) => void video.pick(files)} testId={`${props.testId}-file`} dropOnPage={false} />
+      <VideoPicker
+        again={Boolean(set)}
+        onPick={(files) => void video.pick(files)}
+        testId={`${props.testId}-file`}
+        dropOnPage={false}
+      />
       <VideoReadState reading={video.reading} problem={video.problem} />
       {set?.chapters[chapter] && (
         <>

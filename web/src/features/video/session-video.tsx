@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { LapSegment } from '../../../../core/analysis/gps-analysis';
-import { formatDdmmyyyy } from '../../../../core/formats/dates';
-import { fill } from '../../i18n/messages';
-import { videoPtBR } from '../../../../core/i18n/pt-BR-video';
-import { videoToSession, type SessionTrace } from '../../../../core/video/sync';
-import type { SessionVideoProps } from '../../lib/video-slot';
+import type { LapSegment } from '#core/analysis/gps-analysis.ts';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { fill } from '#web/i18n/messages.ts';
+import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
+import { videoToSession, type SessionTrace } from '#core/video/sync.ts';
+import type { SessionVideoProps } from '#web/lib/video-slot.ts';
 import { chapterAtSession, chapterStarts } from './chapters';
 import { ClipExport } from './clip-export-panel';
 import { VideoPicker, VideoReadState } from './video-picker';
@@ -24,7 +24,13 @@ export function VideoSyncRecord(props: SessionVideoProps) {
   const { c, session, laps } = props;
   const utc = useMemo(() => sessionUtcTimes(c, session.date), [c, session.date]);
   const trace = useCallback(
-    (): SessionTrace => ({ count: c.count, lat: c.lat.slice(0, c.count), lon: c.lon.slice(0, c.count), timeMs: utc, speed: c.speed.slice(0, c.count) }),
+    (): SessionTrace => ({
+      count: c.count,
+      lat: c.lat.slice(0, c.count),
+      lon: c.lon.slice(0, c.count),
+      timeMs: utc,
+      speed: c.speed.slice(0, c.count),
+    }),
     [c, utc],
   );
   const video = useVideoSet(session, trace);
@@ -47,7 +53,10 @@ export function VideoSyncRecord(props: SessionVideoProps) {
 
   const chapters = useMemo(() => set?.chapters ?? [], [set?.chapters]);
   const starts = useMemo(() => chapterStarts(chapters.map((ch) => ch.durationMs)), [chapters]);
-  const placed = useMemo(() => (sync ? chapters.map((ch, k) => ({ clock: sync.clocks[k]!, durationMs: ch.durationMs })) : null), [chapters, sync]);
+  const placed = useMemo(
+    () => (sync ? chapters.map((ch, k) => ({ clock: sync.clocks[k]!, durationMs: ch.durationMs })) : null),
+    [chapters, sync],
+  );
 
   const onTime = useCallback(
     (videoMs: number) => {
@@ -187,7 +196,10 @@ export function VideoSyncRecord(props: SessionVideoProps) {
             laps={laps}
             utc={utc}
             nearLap={currentLap}
-            onMark={(lap) => el.current && video.mark({ videoMs: starts[active]! + el.current.currentTime * 1000, sessionUtcMs: utc[lap.start]! })}
+            onMark={(lap) =>
+              el.current &&
+              video.mark({ videoMs: starts[active]! + el.current.currentTime * 1000, sessionUtcMs: utc[lap.start]! })
+            }
             onNudge={video.nudge}
             onClear={video.clearMarks}
           />
@@ -218,12 +230,21 @@ function SyncStatus({ set, utc, sessionDate }: { set: VideoSet; utc: Float64Arra
   let coverage: string | null = null;
   if (sync && utc.length) {
     const last = chapters.length - 1;
-    const span = { fromMs: videoToSession(sync.clocks[0]!, 0), toMs: videoToSession(sync.clocks[last]!, chapters[last]!.durationMs) };
+    const span = {
+      fromMs: videoToSession(sync.clocks[0]!, 0),
+      toMs: videoToSession(sync.clocks[last]!, chapters[last]!.durationMs),
+    };
     const session = { fromMs: utc[0]!, toMs: utc[utc.length - 1]! };
     const kind = coverageOf(span, session);
-    const times = { from: clockTime(span.fromMs), to: clockTime(span.toMs), sessionFrom: clockTime(session.fromMs), sessionTo: clockTime(session.toMs) };
+    const times = {
+      from: clockTime(span.fromMs),
+      to: clockTime(span.toMs),
+      sessionFrom: clockTime(session.fromMs),
+      sessionTo: clockTime(session.toMs),
+    };
     const day = new Date(span.fromMs);
-    const date = [day.getDate(), day.getMonth() + 1].map((n) => String(n).padStart(2, '0')).join('/') + `/${day.getFullYear()}`;
+    const date =
+      [day.getDate(), day.getMonth() + 1].map((n) => String(n).padStart(2, '0')).join('/') + `/${day.getFullYear()}`;
     coverage =
       kind === 'whole'
         ? v.coverage.whole
@@ -297,10 +318,20 @@ function ManualSync(props: {
       {props.set.sync && (
         <p className="video-nudge">
           <span>{v.nudge}:</span>
-          <button type="button" className="btn btn-secondary btn-small" aria-label={v.nudgeEarlier} onClick={() => props.onNudge(-100)}>
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            aria-label={v.nudgeEarlier}
+            onClick={() => props.onNudge(-100)}
+          >
             {v.earlier}
           </button>
-          <button type="button" className="btn btn-secondary btn-small" aria-label={v.nudgeLater} onClick={() => props.onNudge(100)}>
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            aria-label={v.nudgeLater}
+            onClick={() => props.onNudge(100)}
+          >
             {v.later}
           </button>
         </p>

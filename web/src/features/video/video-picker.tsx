@@ -1,11 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
-import { videoPtBR } from '../../../../core/i18n/pt-BR-video';
+import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
 
 /**
  * Picks the rider's video: a button that opens the file chooser (keyboard and touch), or a file
  * dropped anywhere on the page while this is shown. The file is only read here, never sent.
  */
-export function VideoPicker(props: { onPick: (files: File[]) => void; again: boolean; testId?: string; label?: string; dropOnPage?: boolean }) {
+export function VideoPicker(props: {
+  onPick: (files: File[]) => void;
+  again: boolean;
+  testId?: string;
+  label?: string;
+  dropOnPage?: boolean;
+}) {
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const onPick = useRef(props.onPick);
@@ -42,7 +48,11 @@ export function VideoPicker(props: { onPick: (files: File[]) => void; again: boo
 
   return (
     <div className="video-pick">
-      <button type="button" className={props.again ? 'btn btn-secondary btn-small' : 'btn btn-primary'} onClick={() => input.current?.click()}>
+      <button
+        type="button"
+        className={props.again ? 'btn btn-secondary btn-small' : 'btn btn-primary'}
+        onClick={() => input.current?.click()}
+      >
         {props.label ?? (props.again ? videoPtBR.pickAnother : videoPtBR.pick)}
       </button>
       <input

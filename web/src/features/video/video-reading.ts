@@ -4,8 +4,8 @@
  * Runs in a worker (video-sync-worker.ts) by the page; each step may fail on its own, and what
  * did not fail is kept (a video without GPS is still played and synced by hand).
  */
-import { fingerprint, readVideoTelemetry, type VideoTelemetry } from '../../../../core/video/gpmf';
-import { syncVideo, type SessionTrace, type VideoSync } from '../../../../core/video/sync';
+import { fingerprint, readVideoTelemetry, type VideoTelemetry } from '#core/video/gpmf.ts';
+import { syncVideo, type SessionTrace, type VideoSync } from '#core/video/sync.ts';
 import { blobSource } from './byte-source';
 
 export interface VideoReading {

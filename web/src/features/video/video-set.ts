@@ -5,12 +5,12 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { SessionAddress } from '../../../../core/contracts/session-paths';
-import type { VideoSyncRecord } from '../../../../core/contracts/videos.contract';
-import { videoPtBR } from '../../../../core/i18n/pt-BR-video';
-import type { VideoTelemetry } from '../../../../core/video/gpmf';
-import { manualSync, type SessionTrace, type VideoSync } from '../../../../core/video/sync';
-import { errorMessage, fill } from '../../i18n/messages';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import type { VideoSyncRecord } from '#core/contracts/videos.contract.ts';
+import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
+import type { VideoTelemetry } from '#core/video/gpmf.ts';
+import { manualSync, type SessionTrace, type VideoSync } from '#core/video/sync.ts';
+import { errorMessage, fill } from '#web/i18n/messages.ts';
 import { chapterClocks, chapterStarts, orderChapters } from './chapters';
 import { readVideos, saveSessionVideo, sessionVideosQuery } from './video.api';
 
@@ -156,10 +156,23 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
             timelineFrom(auto, starts[autoAt]!),
             chapters.map((c) => c.durationMs),
           );
-          const clocks = readings.map((r, k) => (r.sync ? { offsetMs: r.sync.offsetMs, driftPpm: r.sync.driftPpm } : derived[k]!));
-          sync = { clocks, method: auto.method, errorMs: Math.max(...readings.flatMap((r) => (r.sync ? [r.sync.errorMs] : []))), source: 'auto' };
+          const clocks = readings.map((r, k) =>
+            r.sync ? { offsetMs: r.sync.offsetMs, driftPpm: r.sync.driftPpm } : derived[k]!,
+          );
+          sync = {
+            clocks,
+            method: auto.method,
+            errorMs: Math.max(...readings.flatMap((r) => (r.sync ? [r.sync.errorMs] : []))),
+            source: 'auto',
+          };
         }
-        setSet({ chapters, order: order.kind, sync, marks: [], save: { state: sync?.source === 'saved' ? 'saved' : 'idle' } });
+        setSet({
+          chapters,
+          order: order.kind,
+          sync,
+          marks: [],
+          save: { state: sync?.source === 'saved' ? 'saved' : 'idle' },
+        });
         if (sync?.source === 'auto') void keep(chapters, sync);
       } catch (err) {
         setProblem(errorMessage(err));
@@ -203,7 +216,12 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
   const nudge = useCallback(
     (ms: number) => {
       if (!set?.sync) return;
-      const sync: VideoSetSync = { ...set.sync, clocks: set.sync.clocks.map((c) => ({ ...c, offsetMs: c.offsetMs + ms })), method: 'manual', source: 'manual' };
+      const sync: VideoSetSync = {
+        ...set.sync,
+        clocks: set.sync.clocks.map((c) => ({ ...c, offsetMs: c.offsetMs + ms })),
+        method: 'manual',
+        source: 'manual',
+      };
       setSet({ ...set, sync, marks: set.marks.map((m) => ({ ...m, sessionUtcMs: m.sessionUtcMs + ms })) });
       clearTimeout(nudgeTimer.current);
       nudgeTimer.current = setTimeout(() => void keep(set.chapters, sync), 1_000);

@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { manualSync } from '../../../../core/video/sync';
-import { chapterAtSession, chapterClocks, chapterStarts, goProChapter, locateOnTimeline, orderChapters } from './chapters';
-import { coverageOf, sampleAtUtc, sampleForVideo, sampleNearest, sessionUtcTimes, videoMsForSample, videoSpan } from './video-time';
+import { manualSync } from '#core/video/sync.ts';
+import {
+  chapterAtSession,
+  chapterClocks,
+  chapterStarts,
+  goProChapter,
+  locateOnTimeline,
+  orderChapters,
+} from './chapters';
+import {
+  coverageOf,
+  sampleAtUtc,
+  sampleForVideo,
+  sampleNearest,
+  sessionUtcTimes,
+  videoMsForSample,
+  videoSpan,
+} from './video-time';
 
 /** 10 Hz samples from 23:59:58 UTC across midnight. */
 function columns(n: number, startOfDayMs = 86_398_000) {
@@ -46,7 +61,8 @@ describe('cursor ↔ video time', () => {
 
   it('says how the video meets the session', () => {
     const session = { fromMs: utc[0]!, toMs: utc[599]! };
-    const at = (fromMs: number, durationMs: number) => coverageOf(videoSpan({ offsetMs: fromMs, driftPpm: 0 }, durationMs), session);
+    const at = (fromMs: number, durationMs: number) =>
+      coverageOf(videoSpan({ offsetMs: fromMs, driftPpm: 0 }, durationMs), session);
     expect(at(session.fromMs - 5_000, 120_000)).toBe('whole');
     expect(at(session.fromMs + 10_000, 10_000)).toBe('part');
     expect(at(session.toMs + 3_600_000, 60_000)).toBe('outside');
@@ -83,7 +99,10 @@ describe('chapters', () => {
       kind: 'chapters',
       files: [f('GH010456.MP4'), f('GH020456.MP4'), f('GH030456.MP4')],
     });
-    expect(orderChapters([f('GP010123.MP4'), f('GOPR0123.MP4')])).toEqual({ kind: 'chapters', files: [f('GOPR0123.MP4'), f('GP010123.MP4')] });
+    expect(orderChapters([f('GP010123.MP4'), f('GOPR0123.MP4')])).toEqual({
+      kind: 'chapters',
+      files: [f('GOPR0123.MP4'), f('GP010123.MP4')],
+    });
     expect(orderChapters([f('GH010456.MP4'), f('GH010457.MP4')])).toEqual({ kind: 'mixed' });
     expect(orderChapters([f('b.mp4'), f('a.mp4')])).toEqual({ kind: 'by-name', files: [f('a.mp4'), f('b.mp4')] });
     expect(orderChapters([f('a.mp4')])).toEqual({ kind: 'one', files: [f('a.mp4')] });

@@ -2,10 +2,10 @@
  * The one clock between a video and a session: each GPS sample's UTC time, and the mappings
  * cursor (a sample) ↔ video time through a sync (core/video/sync.ts). Pure; no DOM.
  */
-import { elapsedMs } from '../../../../core/analysis/gps-analysis';
-import { parseDdmmyyyy } from '../../../../core/formats/dates';
-import type { GpsColumns } from '../../../../core/formats/gps-columns';
-import { sessionToVideo, videoToSession, type VideoSync } from '../../../../core/video/sync';
+import { elapsedMs } from '#core/analysis/gps-analysis.ts';
+import { parseDdmmyyyy } from '#core/formats/dates.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import { sessionToVideo, videoToSession, type VideoSync } from '#core/video/sync.ts';
 
 type Clock = Pick<VideoSync, 'offsetMs' | 'driftPpm'>;
 
@@ -63,7 +63,10 @@ export type Coverage = 'whole' | 'part' | 'outside' | 'other-day';
  * How a video's span meets the session's: the whole session, part of it, none of it on the same
  * day, or another day altogether (more than 12 h away: whatever the time zone, not that day's riding).
  */
-export function coverageOf(span: { fromMs: number; toMs: number }, session: { fromMs: number; toMs: number }): Coverage {
+export function coverageOf(
+  span: { fromMs: number; toMs: number },
+  session: { fromMs: number; toMs: number },
+): Coverage {
   if (span.fromMs <= session.fromMs && span.toMs >= session.toMs) return 'whole';
   if (span.toMs > session.fromMs && span.fromMs < session.toMs) return 'part';
   const away = span.toMs <= session.fromMs ? session.fromMs - span.toMs : span.fromMs - session.toMs;
@@ -71,7 +74,11 @@ export function coverageOf(span: { fromMs: number; toMs: number }, session: { fr
 }
 
 /** The sample of `lap` nearest to a place (a corner's apex): where the video jumps for "T7". */
-export function sampleNearest(c: Pick<GpsColumns, 'lat' | 'lon'>, lap: { start: number; end: number }, at: { lat: number; lon: number }): number {
+export function sampleNearest(
+  c: Pick<GpsColumns, 'lat' | 'lon'>,
+  lap: { start: number; end: number },
+  at: { lat: number; lon: number },
+): number {
   const k = Math.cos((at.lat * Math.PI) / 180);
   let best = lap.start;
   let bestD = Infinity;

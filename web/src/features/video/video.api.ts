@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { sessionPath, type SessionAddress } from '../../../../core/contracts/session-paths';
-import { videoListSchema, type VideoSyncRecord } from '../../../../core/contracts/videos.contract';
-import type { SessionTrace } from '../../../../core/video/sync';
-import { apiRequest } from '../../lib/api-client';
+import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
+import { videoListSchema, type VideoSyncRecord } from '#core/contracts/videos.contract.ts';
+import type { SessionTrace } from '#core/video/sync.ts';
+import { apiRequest } from '#web/lib/api-client.ts';
 import { readVideo, type VideoReading } from './video-reading';
 
 const videosPath = (s: SessionAddress) => `${sessionPath(s)}/videos`;
@@ -21,7 +21,11 @@ export function useSessionVideos(s: SessionAddress | null) {
 
 /** Keeps one video's sync (the file itself stays on the device). */
 export function saveSessionVideo(s: SessionAddress, video: VideoSyncRecord): Promise<unknown> {
-  return apiRequest(`${videosPath(s)}/${encodeURIComponent(video.id)}`, { method: 'PUT', body: video, maxOperationMs: 15_000 });
+  return apiRequest(`${videosPath(s)}/${encodeURIComponent(video.id)}`, {
+    method: 'PUT',
+    body: video,
+    maxOperationMs: 15_000,
+  });
 }
 
 /** Reads the videos in a module worker (here where the browser has none). */
