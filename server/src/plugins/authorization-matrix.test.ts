@@ -106,12 +106,10 @@ beforeAll(async () => {
     await b.signIn(email);
     browsers.set(id, b);
   }
-  const handover = await browsers
-    .get('admin')!
-    .json('/api/admin/assign-owner', {
-      method: 'POST',
-      body: JSON.stringify({ email: 'new@example.com', deviceId: SOLD_DEVICE }),
-    });
+  const handover = await browsers.get('admin')!.json('/api/admin/assign-owner', {
+    method: 'POST',
+    body: JSON.stringify({ email: 'new@example.com', deviceId: SOLD_DEVICE }),
+  });
   expect(handover.body.token).toBeTruthy();
   const curitiba = loadTracks().find((t) => t.name === 'Curitiba')!;
   const now = new Date().toISOString();

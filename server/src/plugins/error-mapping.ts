@@ -41,15 +41,13 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
     if (err instanceof AppError) {
       if (err.status === 503) reply.header('retry-after', '5');
       const mensagem = err.mensagem ?? ptBR.errors[err.code];
-      return reply
-        .code(err.status)
-        .send({
-          code: err.code,
-          message: err.message,
-          ...(err.fields ? { fields: err.fields } : {}),
-          requestId,
-          mensagem,
-        });
+      return reply.code(err.status).send({
+        code: err.code,
+        message: err.message,
+        ...(err.fields ? { fields: err.fields } : {}),
+        requestId,
+        mensagem,
+      });
     }
     // The database or blob store away, or the disk full: 503/507 with Retry-After, never a bare 500.
     const fault = dependencyFault(err);
