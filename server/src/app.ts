@@ -152,7 +152,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   // One run per job across instances on PostgreSQL; SQLite is one process's database.
   const jobs = measuredJobQueue(
     database.dialect === 'postgres' && config.databaseUrl
-      ? createPgBossQueue({
+      ? await createPgBossQueue({
           connectionString: config.databaseUrl,
           onError: (err) => logRef.current?.error({ err }, 'job queue'),
         })

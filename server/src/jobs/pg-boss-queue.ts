@@ -1,4 +1,3 @@
-import { PgBoss } from 'pg-boss';
 import { RETRY_DELAY_MS, type JobQueue } from './job-queue';
 
 /**
@@ -7,8 +6,14 @@ import { RETRY_DELAY_MS, type JobQueue } from './job-queue';
  * job-queue.ts map onto pg-boss's: a `stately` queue holds one job per key waiting (and one
  * running), retries back off exponentially, a scheduled job is sent throttled to one per period
  * (`sendThrottled`: a unique slot per period in the table).
+ *
+ * pg-boss is loaded only here, when PostgreSQL is in use: on SQLite nobody pays for importing it.
  */
-export function createPgBossQueue(opts: { connectionString: string; onError: (err: Error) => void }): JobQueue {
+export async function createPgBossQueue(opts: {
+  connectionString: string;
+  onError: (err: Error) => void;
+}): Promise<JobQueue> {
+  const { PgBoss } = await import('pg-boss');
   // Small pool: polling and a few sends. pg-boss's own cron is off: our periods are offered by each instance.
   const boss = new PgBoss({
     connectionString: opts.connectionString,
