@@ -4,7 +4,8 @@
 // `npm test -- unit postgres` runs only the named steps (format typecheck lint unit postgres fuzz crash load faults abuse e2e).
 // Ends with one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { startPostgres } from './postgres.mjs';
 import { refuseOldRuntime } from '../bin/runtime.mjs';
 
@@ -136,6 +137,20 @@ async function vitestRun(name, filters, jsonFile, extraEnv = {}) {
 
 if (want('unit')) ok = (await vitestRun('unit + integration (SQLite)', [], '.tmp/vitest.json')) && ok;
 
+/**
+ * The server's test files that touch the database or the blob store: those that start a test
+ * server or database (server/test/test-server.ts, test-database.ts, test-s3.ts, cli.ts). Only they
+ * run again on PostgreSQL; a database-free test would only repeat itself.
+ */
+function databaseTestFiles() {
+  const uses = /from '#test\/(test-server|test-database|test-s3|cli)\.ts'/;
+  return readdirSync('server', { recursive: true })
+    .filter((file) => file.endsWith('.test.ts'))
+    .map((file) => path.join('server', file))
+    .filter((file) => uses.test(readFileSync(file, 'utf8')))
+    .sort();
+}
+
 if (want('postgres')) {
   // The server's repository and integration tests again in the scale-out configuration: a real
   // PostgreSQL server (each test server gets its own empty database there) and blobs in a real
@@ -145,7 +160,7 @@ if (want('postgres')) {
     pgServer = await startPostgres();
     console.log(`\n[test] PostgreSQL started for the second run: ${pgServer.url}`);
     ok =
-      (await vitestRun('server integration (PostgreSQL + S3)', ['server/'], '.tmp/vitest-pg.json', {
+      (await vitestRun('server integration (PostgreSQL + S3)', databaseTestFiles(), '.tmp/vitest-pg.json', {
         VOLTAS_TEST_PG_URL: pgServer.url,
         VOLTAS_TEST_S3: '1',
       })) && ok;
