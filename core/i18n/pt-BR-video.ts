@@ -70,6 +70,8 @@ export const videoPtBR = {
   pauseBoth: 'Pausar',
   gap: 'Diferença',
   position: 'Posição: {m} m',
+  lapOffVideo:
+    'O início desta volta não está neste vídeo com a sincronização atual. Toque o vídeo até o início da volta e marque.',
   noGpsForLap: 'Sem o GPS desta volta: não dá para alinhar o vídeo.',
   speed: 'Velocidade',
   lean: 'Inclinação',
