@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './fixtures';
@@ -11,10 +14,18 @@ test.setTimeout(180_000);
 // A phone's width: the video on top, the charts below, nothing scrolls sideways.
 test.use({ viewport: { width: 360, height: 780 } });
 
+/** A short test video made with Debian's ffmpeg (scripts/e2e.mjs installs it when missing). */
+function ffmpegVideo(name: string, size: string, codec: string[]): string {
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'voltas-e2e-video-')), name);
+  const source = ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=12`];
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...source, ...codec, '-pix_fmt', 'yuv420p', out]);
+  return out;
+}
+
 const videoTime = (page: Page, testId = 'video-player') =>
   page.getByTestId(testId).evaluate((v: HTMLVideoElement) => v.currentTime);
 
-async function openWithVideo(page: Page) {
+async function openWithVideo(page: Page, file = SAMPLE) {
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.goto(`/analytics?${new URLSearchParams(SESSION).toString()}`);
   await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
@@ -24,7 +35,7 @@ async function openWithVideo(page: Page) {
   const chooser = page.waitForEvent('filechooser');
   await panel.getByRole('button', { name: 'Escolher vídeo' }).focus();
   await page.keyboard.press('Enter');
-  await (await chooser).setFiles(SAMPLE);
+  await (await chooser).setFiles(file);
   const player = page.getByTestId('video-player');
   await expect(player).toBeVisible();
   await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
@@ -172,6 +183,49 @@ test('a 10 s clip exported with the data drawn on it decodes back with its overl
   expect(Math.abs(g! - 0x88)).toBeLessThan(30);
   expect(Math.abs(b! - 0xff)).toBeLessThan(30);
   expect(read.white).toBeGreaterThan(50);
+});
+
+test('an HEVC (H.265) recording: said in Portuguese, with the camera setting to change, not a black player', async ({
+  page,
+}) => {
+  // Encoded here by libx265 and tagged hvc1, as GoPro writes H.265 (Chromium here has no HEVC decoder).
+  const hevc = ffmpegVideo('GX010001.MP4', '320x240', [
+    '-c:v',
+    'libx265',
+    '-x265-params',
+    'log-level=error',
+    '-tag:v',
+    'hvc1',
+  ]);
+  await signIn(page, { email: 'piloto@voltas.local' });
+  await page.goto(`/analytics?${new URLSearchParams(SESSION).toString()}`);
+  const panel = page.getByTestId('video-panel');
+  await expect(panel).toBeVisible();
+  await panel.getByTestId('video-file').setInputFiles(hevc);
+  const alert = panel.getByRole('alert');
+  await expect(alert).toHaveText(/Este vídeo está em HEVC \(H\.265\), que este navegador não toca/);
+  await expect(alert).toContainText('Codec de vídeo: H.264');
+  // Said once: not the player's generic "cannot play" as well.
+  await expect(panel.getByTestId('video-player')).toBeVisible();
+  await expect(alert).toHaveCount(1);
+});
+
+test('a clip the browser has no H.264 encoder for: said in Portuguese, nothing to download', async ({ page }) => {
+  // A 32:1 strip (4096×128, H.264, which plays): at 720 lines the clip would be 23040×720, a size
+  // Chromium's VideoEncoder.isConfigSupported really refuses (no override of the browser's globals).
+  const strip = ffmpegVideo('faixa.mp4', '4096x128', ['-c:v', 'libx264']);
+  const { panel } = await openWithVideo(page, strip);
+  await syncByHand(page);
+  await panel.getByText('Exportar clipe com os dados').click();
+  await panel.getByTestId('clip-from').fill('0');
+  await panel.getByTestId('clip-to').fill('10');
+  await panel.getByRole('radio', { name: '720p' }).check();
+  await panel.getByRole('button', { name: 'Exportar MP4' }).click();
+  await expect(panel.locator('.video-export').getByRole('alert')).toHaveText(
+    'Este navegador não tem como gravar um vídeo de 23040×720 em H.264 (WebCodecs), então o clipe não pode ser feito aqui. Use o Chrome ou o Edge atualizados num computador.',
+  );
+  await expect(panel.getByRole('progressbar')).toHaveCount(0);
+  await expect(panel.getByTestId('clip-download')).toHaveCount(0);
 });
 
 test('two laps side by side on the compare page, kept together by position, with the gap', async ({ page }) => {
