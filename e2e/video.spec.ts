@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signIn } from './fixtures';
 
 // Issue 37: the rider's own video beside the data, in real Chromium (WebCodecs with H.264 on 127.0.0.1).
@@ -25,6 +25,35 @@ function ffmpegVideo(name: string, size: string, codec: string[]): string {
 const videoTime = (page: Page, testId = 'video-player') =>
   page.getByTestId(testId).evaluate((v: HTMLVideoElement) => v.currentTime);
 
+/**
+ * Every control shown in `container` is reached with Tab alone, from its first: buttons, selects,
+ * fields, a details' summary, links, the player (a radio group counts once, by its checked radio).
+ */
+async function expectTabReachesAll(page: Page, container: Locator) {
+  const controls = container.locator(
+    'button:visible, select:visible, input:not([type=radio]):visible, input[type=radio]:checked:visible, summary:visible, a[href]:visible, video[controls]:visible',
+  );
+  const n = await controls.evaluateAll((els) => {
+    els.forEach((el, i) => el.setAttribute('data-kb', String(i)));
+    return els.length;
+  });
+  expect(n).toBeGreaterThan(2);
+  const reached = new Set<string>();
+  await controls.first().focus();
+  // The player's own buttons take Tabs too (its shadow controls keep the focus on the element).
+  for (let i = 0; i < n * 8 + 20 && reached.size < n; i++) {
+    const at = await page.evaluate(() => document.activeElement?.getAttribute('data-kb') ?? null);
+    if (at !== null) reached.add(at);
+    await page.keyboard.press('Tab');
+  }
+  const missed = await controls.evaluateAll(
+    (els, seen) =>
+      els.filter((el) => !seen.includes(el.getAttribute('data-kb')!)).map((el) => el.outerHTML.slice(0, 80)),
+    [...reached],
+  );
+  expect(missed).toEqual([]);
+}
+
 async function openWithVideo(page: Page, file = SAMPLE) {
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.goto(`/analytics?${new URLSearchParams(SESSION).toString()}`);
@@ -37,7 +66,8 @@ async function openWithVideo(page: Page, file = SAMPLE) {
   await page.keyboard.press('Enter');
   await (await chooser).setFiles(file);
   const player = page.getByTestId('video-player');
-  await expect(player).toBeVisible();
+  // Read first (a worker on a shared two-core machine): seconds at times.
+  await expect(player).toBeVisible({ timeout: 30_000 });
   await expect.poll(() => player.evaluate((v: HTMLVideoElement) => v.readyState)).toBeGreaterThanOrEqual(1);
   expect(await player.evaluate((v: HTMLVideoElement) => v.src)).toMatch(/^blob:/);
   return { panel, player };
@@ -114,6 +144,10 @@ test('a video picked on the analysis: synced by hand, played with the cursor, se
   const laps = await panel.getByTestId('video-jump-lap').locator('option').allTextContents();
   await panel.getByTestId('video-jump-lap').selectOption(laps.at(-1)!);
   await expect(panel.getByText(/Esse momento não está no vídeo/)).toBeVisible();
+
+  // Every control of the panel, the export's too, is reached from the keyboard.
+  await panel.locator('details.video-export > summary').click();
+  await expectTabReachesAll(page, panel);
 
   // Nothing of the file was sent.
   expect(uploads).toEqual([]);
@@ -266,6 +300,7 @@ test('two laps side by side on the compare page, kept together by position, with
   // Paused, the follower stands where the leader is on the track: the same share of their laps.
   const [t0, t1] = [await videoTime(page, 'lap-video-0-player'), await videoTime(page, 'lap-video-1-player')];
   expect(Math.abs(t0 - t1)).toBeLessThan(1.5);
+  await expectTabReachesAll(page, videos);
   // Both fit side by side on a phone.
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   const [a, b] = [
