@@ -1,10 +1,11 @@
-// End-to-end tests: build the web app, make sure Chromium is there, run Playwright on a fresh data dir.
+// End-to-end tests: build the web app, make sure Chromium and ffmpeg are there, run Playwright on a fresh data dir.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { ensureChromium } from './ensure-chromium.mjs';
+import { ensureChromium, ensureFfmpeg } from './ensure-chromium.mjs';
 
 const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
 ensureChromium();
+ensureFfmpeg();
 execFileSync(
   process.execPath,
   ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],

@@ -1,12 +1,14 @@
-// Installs Debian's Chromium when missing (never a downloaded browser build).
+// Installs Debian's Chromium (never a downloaded browser build), and Debian's ffmpeg that the video
+// tests make their H.265 and odd-sized files with, when missing.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FFMPEG = '/usr/bin/ffmpeg';
 
-export function ensureChromium() {
-  if (existsSync(CHROMIUM)) return CHROMIUM;
-  console.log(`[test] ${CHROMIUM} missing: installing Debian's chromium package`);
+function ensureDebianPackage(binary, pkg, why) {
+  if (existsSync(binary)) return binary;
+  console.log(`[test] ${binary} missing${why}: installing Debian's ${pkg} package`);
   const sudo = process.getuid && process.getuid() !== 0 ? ['sudo'] : [];
   const run = (args) =>
     execFileSync(sudo[0] ?? args[0], sudo.length ? args : args.slice(1), {
@@ -14,9 +16,20 @@ export function ensureChromium() {
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
   run(['apt-get', 'update']);
-  run(['apt-get', 'install', '-y', 'chromium']);
-  if (!existsSync(CHROMIUM)) throw new Error(`chromium installed but ${CHROMIUM} is still missing`);
-  return CHROMIUM;
+  run(['apt-get', 'install', '-y', '--no-install-recommends', pkg]);
+  if (!existsSync(binary)) throw new Error(`${pkg} installed but ${binary} is still missing`);
+  return binary;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) ensureChromium();
+export function ensureChromium() {
+  return ensureDebianPackage(CHROMIUM, 'chromium', '');
+}
+
+export function ensureFfmpeg() {
+  return ensureDebianPackage(FFMPEG, 'ffmpeg', ' (e2e/video.spec.ts makes its test videos with it)');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  ensureChromium();
+  ensureFfmpeg();
+}

@@ -70,6 +70,8 @@ export const videoPtBR = {
   pauseBoth: 'Pausar',
   gap: 'Diferença',
   position: 'Posição: {m} m',
+  lapOffVideo:
+    'O início desta volta não está neste vídeo com a sincronização atual. Toque o vídeo até o início da volta e marque.',
   noGpsForLap: 'Sem o GPS desta volta: não dá para alinhar o vídeo.',
   speed: 'Velocidade',
   lean: 'Inclinação',
@@ -90,6 +92,8 @@ export const videoPtBR = {
   exportNoEncoder:
     'Este navegador não grava vídeo (sem WebCodecs/VideoEncoder). Use o Chrome ou o Edge atualizados num computador, ou o Chrome no Android, para exportar o clipe.',
   exportNoH264: 'Este navegador não consegue gravar H.264 em {res}. Tente 720p, ou o Chrome atualizado.',
+  exportNoH264Size:
+    'Este navegador não tem como gravar um vídeo de {width}×{height} em H.264 (WebCodecs), então o clipe não pode ser feito aqui. Use o Chrome ou o Edge atualizados num computador.',
   exportEmpty: 'Esse trecho não está no vídeo: escolha uma volta que o vídeo cobre.',
   overlayLap: 'Volta {lap}',
   overlaySpeed: 'km/h',

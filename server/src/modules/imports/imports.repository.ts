@@ -54,6 +54,8 @@ export async function deleteImportedSession(db: Kysely<DB>, sessionId: string): 
   await db.deleteFrom('import_files').where('session_id', '=', sessionId).execute();
   // Its share links go with it (a recreated session of the same day is not what they showed).
   await db.deleteFrom('shares').where('session_id', '=', sessionId).execute();
+  // Every rider's video syncs of it: a session re-imported at the same address starts with none.
+  await db.deleteFrom('video_syncs').where('session_id', '=', sessionId).execute();
   await db.deleteFrom('session_tracks').where('session_id', '=', sessionId).execute();
   await db.deleteFrom('laps').where('session_id', '=', sessionId).execute();
   await db.deleteFrom('lap_sessions').where('id', '=', sessionId).execute();

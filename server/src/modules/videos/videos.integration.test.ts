@@ -121,6 +121,38 @@ describe('video syncs', () => {
     expect((await admin.json(`${SESSION}/videos`)).body).toHaveLength(50);
   });
 
+  it('go with their session: deleting an imported session removes its syncs, and a re-import starts with none', async () => {
+    const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
+    const gen = generateSession(interlagos, { seed: 9, heats: 1, lapsPerHeat: [2, 2], gpsNoise: 0.2 });
+    const gpx = writeGpx(parseGpsSix(gen.gpsSix).value, { y: 2026, m: 11, d: 8 });
+    const importIt = async () => {
+      const res = await rider.request('/api/imports?filename=b.gpx', {
+        method: 'POST',
+        headers: { origin: server.baseUrl, 'content-type': 'application/gpx+xml' },
+        body: gpx,
+      });
+      expect(res.status).toBe(201);
+      const { session } = (await res.json()) as { session: { device: string; track: string; date: string } };
+      return `/api/devices/${session.device}/sessions/${encodeURIComponent(session.track)}/${session.date}`;
+    };
+    const keptOf = async (fingerprint: string) =>
+      (await server.database.db.selectFrom('video_syncs').select('id').where('fingerprint', '=', fingerprint).execute())
+        .length;
+    const base = await importIt();
+    expect(
+      (await rider.json(`${base}/videos/${uuid(11)}`, { method: 'PUT', body: JSON.stringify(sync(11)) })).status,
+    ).toBe(200);
+    expect(await keptOf(sync(11).fingerprint)).toBe(1);
+    expect((await rider.request(base, { method: 'DELETE', headers: { origin: server.baseUrl } })).status).toBe(204);
+    expect(await keptOf(sync(11).fingerprint)).toBe(0);
+    expect((await rider.json(`${base}/videos`)).status).toBe(404);
+    // The same file imported again is the same session address: none of the deleted one's syncs come back.
+    expect(await importIt()).toBe(base);
+    expect((await rider.json(`${base}/videos`)).body).toEqual([]);
+    // The rider's syncs of other sessions stay.
+    expect((await rider.json(`${SESSION}/videos`)).body).toHaveLength(1);
+  });
+
   it('a share link carries none of them', async () => {
     const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
     const gen = generateSession(interlagos, { seed: 8, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2 });

@@ -29,7 +29,9 @@ export type ClipMessage =
   | { kind: 'progress'; share: number }
   | { kind: 'done'; mp4: ArrayBuffer; width: number; height: number; seconds: number; workMs: number }
   /** What the browser or the file cannot do, said on the page in Portuguese. */
-  | { kind: 'refused'; reason: 'no-encoder' | 'no-h264' | 'hevc' | 'cannot-decode' | 'empty' }
+  | { kind: 'refused'; reason: 'no-encoder' | 'hevc' | 'cannot-decode' | 'empty' }
+  /** The browser's H.264 encoder refuses the clip's size (VideoEncoder.isConfigSupported). */
+  | { kind: 'refused'; reason: 'no-h264'; width: number; height: number }
   | { kind: 'canceled' }
   | { kind: 'failed'; message: string };
 
@@ -52,7 +54,8 @@ export async function encodeClip(
     return post({ kind: 'refused', reason: track.codec === 'hevc' ? 'hevc' : 'cannot-decode' });
   const height = even(req.height);
   const width = even((height * track.displayWidth) / track.displayHeight);
-  if (!(await canEncodeVideo('avc', { width, height }))) return post({ kind: 'refused', reason: 'no-h264' });
+  if (!(await canEncodeVideo('avc', { width, height })))
+    return post({ kind: 'refused', reason: 'no-h264', width, height });
 
   const output = new Output({ format: new Mp4OutputFormat({ fastStart: 'in-memory' }), target: new BufferTarget() });
   const canvas = new OffscreenCanvas(width, height);

@@ -107,7 +107,10 @@ export function ClipExport(props: {
             m.reason === 'no-encoder'
               ? v.exportNoEncoder
               : m.reason === 'no-h264'
-                ? fill(v.exportNoH264, { res: `${height}p` })
+                ? // Smaller may do at 1080p; at 720p, a size this browser cannot encode at all.
+                  height > 720
+                  ? fill(v.exportNoH264, { res: `${height}p` })
+                  : fill(v.exportNoH264Size, { width: String(m.width), height: String(m.height) })
                 : m.reason === 'hevc'
                   ? v.hevc
                   : m.reason === 'empty'

@@ -193,8 +193,11 @@ function LapVideoSide(props: {
       set?.sync ? set.chapters.map((ch, k) => ({ clock: set.sync!.clocks[k]!, durationMs: ch.durationMs })) : null,
     [set],
   );
-  const chapter = (placed && track && chapterAtSession(placed, track.startUtcMs)?.index) ?? 0;
+  const atStart = placed && track ? chapterAtSession(placed, track.startUtcMs) : null;
+  const chapter = atStart?.index ?? 0;
   const clock = placed?.[chapter]?.clock ?? null;
+  // Synced, yet the lap's start is on none of the files (a video of another day, or another stretch of the session).
+  const lapOffVideo = Boolean(placed && track && !atStart);
   const { register } = props;
 
   useEffect(() => {
@@ -211,10 +214,11 @@ function LapVideoSide(props: {
     return () => register(null);
   }, [clock, track, set, chapter, register]);
 
-  // Once synced, the video waits at the lap's start.
-  const startMs = clock && track ? sessionToVideo(clock, track.startUtcMs) : null;
+  // Once synced, the video waits at the lap's start, when the video shows it: a start past the
+  // file's end would leave it on its last frame, and the rider's mark would be taken there.
+  const startMs = atStart?.videoMs ?? null;
   useEffect(() => {
-    if (el.current && startMs !== null && startMs >= 0) el.current.currentTime = startMs / 1000;
+    if (el.current && startMs !== null) el.current.currentTime = startMs / 1000;
   }, [startMs]);
 
   return (
@@ -246,6 +250,11 @@ function LapVideoSide(props: {
             </p>
           ) : (
             <p className="notice">{v.notSynced}</p>
+          )}
+          {lapOffVideo && (
+            <p className="notice" data-testid={`${props.testId}-off`}>
+              {v.lapOffVideo}
+            </p>
           )}
           {track && (
             <button

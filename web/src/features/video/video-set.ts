@@ -48,7 +48,12 @@ export interface VideoSet {
   save: { state: 'idle' | 'saving' | 'saved' } | { state: 'failed'; reason: string };
 }
 
-const HEVC = /^(hvc1|hev1)/i;
+/**
+ * HEVC this browser cannot play (Chromium without a platform decoder; Safari plays it): said, not a
+ * black player. The test is gpmf.ts's isHevc, not imported: that module brings the GPMF parser, kept to the worker.
+ */
+const unplayableHevc = (codec: string) =>
+  /^(hvc1|hev1)/i.test(codec) && document.createElement('video').canPlayType(`video/mp4; codecs="${codec}"`) === '';
 const VIDEO_NAME = /\.(mp4|mov|m4v|webm|mkv)$/i;
 
 /** The duration the browser reads from the file's index (a video element that loads metadata only). */
@@ -136,7 +141,7 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
             savedId: kept.find((v) => v.fingerprint === readings[k]!.fingerprint)?.id ?? null,
           })),
         );
-        if (chapters.some((c) => HEVC.test(c.telemetry?.codec ?? ''))) setProblem(videoPtBR.hevc);
+        if (chapters.some((c) => unplayableHevc(c.telemetry?.codec ?? ''))) setProblem(videoPtBR.hevc);
         const starts = chapterStarts(chapters.map((c) => c.durationMs));
         const keptFor = chapters.map((c) => kept.find((v) => v.fingerprint === c.fingerprint));
         const autoAt = readings.findIndex((r) => r.sync);
