@@ -106,12 +106,10 @@ beforeAll(async () => {
     await b.signIn(email);
     browsers.set(id, b);
   }
-  const handover = await browsers
-    .get('admin')!
-    .json('/api/admin/assign-owner', {
-      method: 'POST',
-      body: JSON.stringify({ email: 'new@example.com', deviceId: SOLD_DEVICE }),
-    });
+  const handover = await browsers.get('admin')!.json('/api/admin/assign-owner', {
+    method: 'POST',
+    body: JSON.stringify({ email: 'new@example.com', deviceId: SOLD_DEVICE }),
+  });
   expect(handover.body.token).toBeTruthy();
   const curitiba = loadTracks().find((t) => t.name === 'Curitiba')!;
   const now = new Date().toISOString();
@@ -354,6 +352,33 @@ describe('authorization matrix', () => {
       });
       const wantShare = who === 'admin' ? 200 : SIGNED_IN.includes(who) ? 403 : 401;
       if (shared.status !== wantShare) failures.push(`share as ${who}: want ${wantShare}, got ${shared.status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("rider A's language and units: A's own; every other signed-in identity reads its own, the rest 401", async () => {
+    const riderA = browsers.get('riderA')!;
+    expect(
+      (
+        await riderA.json('/api/me/preferences', {
+          method: 'PUT',
+          body: JSON.stringify({ language: 'es', units: 'imperial' }),
+        })
+      ).status,
+    ).toBe(200);
+    const failures: string[] = [];
+    for (const who of IDENTITIES) {
+      const browser = browsers.get(who) ?? new Browser(server.baseUrl);
+      const headers = {
+        origin: server.baseUrl,
+        'accept-language': 'pt-BR',
+        ...(tokens[who] ? { authorization: `Bearer ${tokens[who]}` } : {}),
+      };
+      const res = await browser.request('/api/me/preferences', { headers });
+      const body = res.status === 200 ? ((await res.json()) as { language: string; chosen: boolean }) : null;
+      const want = who === 'riderA' ? 'es/true' : SIGNED_IN.includes(who) ? 'pt-BR/false' : '401';
+      const got = body ? `${body.language}/${String(body.chosen)}` : String(res.status);
+      if (got !== want) failures.push(`GET /api/me/preferences as ${who}: want ${want}, got ${got}`);
     }
     expect(failures).toEqual([]);
   });
