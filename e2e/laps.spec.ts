@@ -33,7 +33,7 @@ test('the demo rider loads a session, sorts by Tempo twice, sees the best lap an
   const bestTime = (await best.locator('.lap-time').textContent())!.trim();
   await expect(page.locator('.summary-best dd')).toHaveText(bestTime);
   // Each sector: number, time and distance in metres.
-  await expect(best.locator('.sector').first()).toContainText(/S1 \d{2}:\d{2}\.\d{3}.* \d+ m/);
+  await expect(best.locator('.sector').first()).toContainText(/S1 \d{2}:\d{2}\.\d{3}.* [\d.]+ m/);
 
   // Sort by Tempo: ascending first (best lap first in its heat), then descending.
   const tempo = page.getByRole('button', { name: /^Tempo/ });

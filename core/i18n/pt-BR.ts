@@ -2,6 +2,7 @@ import { adminPtBR } from './pt-BR-admin';
 import { historyPtBR } from './pt-BR-history';
 import { plural } from './plural';
 import { offlinePtBR } from './pt-BR-offline';
+import { preferencesPtBR } from './pt-BR-preferences';
 import { importsPtBR } from './pt-BR-imports';
 import { tracksPtBR } from './pt-BR-tracks';
 import type { ErrorCode } from '../errors';
@@ -219,6 +220,7 @@ export const ptBR = {
   invalidFields: 'Pedido inválido: confira {fields}.',
   unsupportedBody: 'Formato do corpo não aceito ({got}): envie JSON (application/json).',
   offline: offlinePtBR,
+  preferences: preferencesPtBR,
   history: historyPtBR,
   make: {
     title: 'Desenho da pista',

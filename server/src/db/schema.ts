@@ -16,6 +16,10 @@ export interface UsersTable {
   numero_moto: Generated<string>;
   user_seller: Generated<string>;
   disabled: Generated<number>;
+  /** 'pt-BR' | 'en' | 'es'; null until the rider chooses (the request's languages decide). */
+  language: string | null;
+  /** 'metric' | 'imperial'; null until the rider chooses. */
+  units: string | null;
   created_at: string;
   updated_at: string;
 }

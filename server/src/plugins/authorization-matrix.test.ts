@@ -356,6 +356,33 @@ describe('authorization matrix', () => {
     expect(failures).toEqual([]);
   });
 
+  it("rider A's language and units: A's own; every other signed-in identity reads its own, the rest 401", async () => {
+    const riderA = browsers.get('riderA')!;
+    expect(
+      (
+        await riderA.json('/api/me/preferences', {
+          method: 'PUT',
+          body: JSON.stringify({ language: 'es', units: 'imperial' }),
+        })
+      ).status,
+    ).toBe(200);
+    const failures: string[] = [];
+    for (const who of IDENTITIES) {
+      const browser = browsers.get(who) ?? new Browser(server.baseUrl);
+      const headers = {
+        origin: server.baseUrl,
+        'accept-language': 'pt-BR',
+        ...(tokens[who] ? { authorization: `Bearer ${tokens[who]}` } : {}),
+      };
+      const res = await browser.request('/api/me/preferences', { headers });
+      const body = res.status === 200 ? ((await res.json()) as { language: string; chosen: boolean }) : null;
+      const want = who === 'riderA' ? 'es/true' : SIGNED_IN.includes(who) ? 'pt-BR/false' : '401';
+      const got = body ? `${body.language}/${String(body.chosen)}` : String(res.status);
+      if (got !== want) failures.push(`GET /api/me/preferences as ${who}: want ${want}, got ${got}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('each identity gets exactly what the policy says', async () => {
     const rules = server.app.accessRules
       .filter((r) => ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].includes(r.method) && !r.url.startsWith('/api/docs'))

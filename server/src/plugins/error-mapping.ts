@@ -60,17 +60,23 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields: Record<string, string> = {};
+      const expected = ptBR.preferences.fieldErrors;
       for (const v of err.validation) {
         const name = v.instancePath.replace(/^\//, '') || '_';
         // A schema's own message names a field error the web catalog words (core/i18n fieldErrors).
-        fields[name] ??= Object.hasOwn(ptBR.fieldErrors, v.message ?? '') ? v.message! : 'invalid';
+        const known = Object.hasOwn(ptBR.fieldErrors, v.message ?? '') || Object.hasOwn(expected, v.message ?? '');
+        fields[name] ??= known ? v.message! : 'invalid';
       }
+      // A field that takes one of a few values: the mensagem says which.
+      const expectations = [...new Set(Object.values(fields))].flatMap((k) =>
+        Object.hasOwn(expected, k) ? [expected[k as keyof typeof expected]] : [],
+      );
       return reply.code(400).send({
         code: 'storage/invalid-argument',
         message: `Invalid ${err.validationContext ?? 'request'}: ${Object.keys(fields).join(', ')}`,
         fields,
         requestId,
-        mensagem: fill(ptBR.invalidFields, { fields: Object.keys(fields).join(', ') }),
+        mensagem: [fill(ptBR.invalidFields, { fields: Object.keys(fields).join(', ') }), ...expectations].join(' '),
       });
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;

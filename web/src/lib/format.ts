@@ -1,7 +1,10 @@
 /**
  * Display formats from UX.md: km/h without decimals in tables, one decimal (comma) in prose; lean
- * in whole degrees with E/D; numbers the Brazilian way (12.345,6).
+ * in whole degrees with E/D; numbers the Brazilian way (12.345,6). Speeds follow the rider's units
+ * (units-format.ts); metric when none is given.
  */
+import { speedIn, type Units } from '#core/units.ts';
+import { formatSpeed } from './units-format';
 
 const formats = new Map<number, Intl.NumberFormat>();
 
@@ -16,12 +19,12 @@ export function decimalBR(n: number, digits: number): string {
   return format.format(n);
 }
 
-export function speedTable(kmh: number): string {
-  return String(Math.round(kmh));
+export function speedTable(kmh: number, units: Units = 'metric'): string {
+  return String(Math.round(speedIn(kmh, units)));
 }
 
-export function speedProse(kmh: number): string {
-  return `${decimalBR(kmh, 1)} km/h`;
+export function speedProse(kmh: number, units: Units = 'metric'): string {
+  return formatSpeed(kmh, units);
 }
 
 /** Negative roll is to the left (esquerda, E); positive to the right (direita, D). */

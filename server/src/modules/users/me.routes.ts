@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deviceIdParamsSchema } from '#core/contracts/admin.contract.ts';
 import { apiErrorSchema, okSchema } from '#core/contracts/common.contract.ts';
 import { meSchema, profileInputSchema } from '#core/contracts/me.contract.ts';
+import { preferencesInputSchema, preferencesSchema } from '#core/contracts/preferences.contract.ts';
+import { parseAcceptLanguage } from '#core/preferences.ts';
 import type { UsersService } from './users.service';
 
 export async function meRoutes(app: FastifyInstance, opts: { users: UsersService }): Promise<void> {
@@ -52,6 +54,41 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
     },
     async (req) => {
       await users.saveProfile(req.identity!.email, req.body);
+      return { ok: true as const };
+    },
+  );
+
+  r.get(
+    '/api/me/preferences',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['me'],
+        summary:
+          "The rider's language and units: as chosen, else (chosen: false) those of the request's Accept-Language",
+        response: { 200: preferencesSchema, 401: apiErrorSchema },
+      },
+    },
+    async (req, reply) => {
+      // The same URL answers differently by language while nothing is chosen.
+      reply.header('vary', 'Accept-Language');
+      return users.preferences(req.identity!.email, parseAcceptLanguage(req.headers['accept-language']));
+    },
+  );
+
+  r.put(
+    '/api/me/preferences',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['me'],
+        summary: "Stores the rider's language ('pt-BR', 'en', 'es') and units ('metric', 'imperial'), both required",
+        body: preferencesInputSchema,
+        response: { 200: okSchema, 400: apiErrorSchema, 401: apiErrorSchema },
+      },
+    },
+    async (req) => {
+      await users.savePreferences(req.identity!.email, req.body);
       return { ok: true as const };
     },
   );

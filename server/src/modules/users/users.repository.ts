@@ -178,3 +178,23 @@ export async function setBuyerDetails(
     .where('email', '=', email)
     .execute();
 }
+
+/** The rider's stored language and units (null each until they choose). */
+export async function findPreferences(
+  db: Kysely<DB>,
+  email: string,
+): Promise<{ language: string | null; units: string | null } | undefined> {
+  return db.selectFrom('users').select(['language', 'units']).where('email', '=', email).executeTakeFirst();
+}
+
+export async function updatePreferences(
+  db: Kysely<DB>,
+  email: string,
+  p: { language: string; units: string },
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ language: p.language, units: p.units, updated_at: nowIso() })
+    .where('email', '=', email)
+    .execute();
+}

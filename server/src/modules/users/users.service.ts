@@ -1,5 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Me, ProfileInput } from '#core/contracts/me.contract.ts';
+import type { PreferencesAnswer, PreferencesInput } from '#core/contracts/preferences.contract.ts';
+import { LANGUAGES, negotiatePreferences, type Language } from '#core/preferences.ts';
+import { UNITS, type Units } from '#core/units.ts';
 import { AppError } from '#core/errors.ts';
 import type { DB } from '#server/db/schema.ts';
 import type { SecretBox } from '#server/lib/secret-box.ts';
@@ -7,11 +10,13 @@ import { inTransaction } from '#server/db/transaction.ts';
 import { recordAudit } from '../audit/audit.repository';
 import { findDevice, revokeDeviceToken } from '../devices/devices.repository';
 import {
+  findPreferences,
   findUser,
   listDeviceIdsOf,
   listLegacySealedPasswords,
   listOwnedDevices,
   replaceSealedPassword,
+  updatePreferences,
   updateProfile,
 } from './users.repository';
 
@@ -24,7 +29,13 @@ export interface UsersService {
   upgradeSealedPasswords(): Promise<number>;
   /** The owner revokes their device's token (lost or stolen): it can neither upload nor read the Wi-Fi until an admin issues a new one. */
   revokeDeviceToken(email: string, deviceId: string): Promise<void>;
+  /** The rider's language and units; when they chose none, those of `languages` (most wanted first). */
+  preferences(email: string, languages: readonly string[]): Promise<PreferencesAnswer>;
+  savePreferences(email: string, input: PreferencesInput): Promise<void>;
 }
+
+const isLanguage = (v: string | null): v is Language => LANGUAGES.some((l) => l === v);
+const isUnits = (v: string | null): v is Units => UNITS.some((u) => u === v);
 
 export function createUsersService(db: Kysely<DB>, box: SecretBox, demoDevice: string): UsersService {
   /** The Wi-Fi password in clear; '' when sealed with another SECRET_KEY (the owner re-enters it). */
@@ -90,6 +101,17 @@ export function createUsersService(db: Kysely<DB>, box: SecretBox, demoDevice: s
         demoDevice,
         profile: { wifi: user.wifi, senha, nomePiloto: user.nome_piloto, numeroMoto: user.numero_moto },
       };
+    },
+    async preferences(email, languages) {
+      const stored = await findPreferences(db, email);
+      if (!stored) throw new AppError('storage/unauthenticated');
+      const negotiated = negotiatePreferences(languages);
+      if (isLanguage(stored.language) && isUnits(stored.units))
+        return { language: stored.language, units: stored.units, chosen: true };
+      return { ...negotiated, chosen: false };
+    },
+    async savePreferences(email, input) {
+      await updatePreferences(db, email, input);
     },
     async saveProfile(email, input) {
       await updateProfile(db, email, {

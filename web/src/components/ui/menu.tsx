@@ -2,6 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { fill, t } from '#web/i18n/messages.ts';
 import { setTheme, THEME_CHOICES, useTheme } from '#web/lib/theme.ts';
+import { PreferencesSettings } from './preferences-settings';
 
 export interface MenuItem {
   to: string;
@@ -43,6 +44,7 @@ export function Menu({ items, children }: { items: MenuItem[]; children?: ReactN
           ))}
         </ul>
         <ThemeSwitch />
+        <PreferencesSettings />
         {children}
       </nav>
     </>

@@ -6,6 +6,8 @@ import { Page } from '#web/components/ui/page.tsx';
 import { errorMessage, fill, t } from '#web/i18n/messages.ts';
 import { lean, oneDecimal, speedProse } from '#web/lib/format.ts';
 import { useMe } from '#web/lib/session.ts';
+import { useUnits } from '#web/lib/preferences.ts';
+import { unitLabel } from '#web/lib/units-format.ts';
 import { sessionPath, useLaps } from '#web/lib/sessions-api.ts';
 import { useAnalysis, useGpsColumns, useTrackAnalysis } from './analytics.api';
 import { addressFromQuery, addressToQuery } from '#core/contracts/session-paths.ts';
@@ -35,6 +37,8 @@ const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176
  */
 export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
   const me = useMe().data!;
+  const units = useUnits();
+  const axisX = fill(t.preferences.axisDistance, { unit: unitLabel('distance', units) });
   const devices = selectableDevices(me);
   const [params, setParams] = useSearchParams();
   const session = useMemo(() => addressFromQuery(params), [params]);
@@ -221,7 +225,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
           <dl className="summary" data-testid="analysis-summary">
             <div className="summary-item">
               <dt>{a.topSpeed}</dt>
-              <dd data-testid="top-speed">{speedProse(analysis.data.topSpeedKmh)}</dd>
+              <dd data-testid="top-speed">{speedProse(analysis.data.topSpeedKmh, units)}</dd>
               <dd className="muted">
                 {fill(a.onLap, { lap: `${analysis.data.topSpeedHeat ?? ''}${analysis.data.topSpeedLap ?? ''}` })}
               </dd>
@@ -313,6 +317,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                 </fieldset>
                 {reference && (
                   <TrackMap
+                    units={units}
                     c={c}
                     laps={chosen.length ? chosen : [reference]}
                     reference={reference}
@@ -332,8 +337,11 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                     <UPlotChart
                       testId="chart-speed"
                       title={a.chartSpeed}
-                      xLabel={a.axisDistance}
-                      yLabel={a.axisSpeed}
+                      xLabel={axisX}
+                      yLabel={unitLabel('speed', units)}
+                      units={units}
+                      xIn="distance"
+                      yIn="speed"
                       x={charts.speed.x}
                       ys={charts.speed.ys}
                       series={charts.series}
@@ -346,8 +354,10 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                     <UPlotChart
                       testId="chart-lean"
                       title={a.chartLean}
-                      xLabel={a.axisDistance}
+                      xLabel={axisX}
                       yLabel={a.axisLean}
+                      units={units}
+                      xIn="distance"
                       x={charts.roll.x}
                       ys={charts.roll.ys}
                       series={charts.series}
@@ -360,8 +370,10 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                       <UPlotChart
                         testId="chart-delta"
                         title={a.chartDelta}
-                        xLabel={a.axisDistance}
+                        xLabel={axisX}
                         yLabel={a.axisDelta}
+                        units={units}
+                        xIn="distance"
                         x={charts.speed.x}
                         ys={charts.deltas}
                         series={charts.deltaSeries}
@@ -378,6 +390,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
             </div>
           )}
           <WhereTimeGoes
+            units={units}
             data={track.data}
             study={study}
             session={session}
@@ -392,6 +405,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
             // Drawn as the rider scrolls towards it (a full day is a hundred rows); its room kept meanwhile.
             <WhenNear height={48 * (analysis.data.laps.length + 1)} label={a.lapsTable}>
               <LapFiguresTable
+                units={units}
                 analysis={analysis.data}
                 shown={shown}
                 chosen={chosenKeys}
@@ -405,7 +419,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
           )}
           {c && charts && restShown && (
             <WhenNear height={2 * 260} label={a.chartSession}>
-              <SessionCharts c={c} segments={segments} shown={shown} />
+              <SessionCharts c={c} segments={segments} shown={shown} units={units} />
             </WhenNear>
           )}
         </section>

@@ -9,7 +9,10 @@ import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import type { Units } from '#core/units.ts';
 import { decimalBR, lean, speedTable } from '#web/lib/format.ts';
+import { useUnits } from '#web/lib/preferences.ts';
+import { unitLabel } from '#web/lib/units-format.ts';
 import { useCompare, useRecords, type CompareRequest } from '#web/lib/history-api.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { useTrackLapTimes } from '#web/lib/sessions-api.ts';
@@ -112,6 +115,7 @@ function useFirstComparison(wanted: boolean, onFound: (query: Record<string, str
  */
 export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
   const h = t.history;
+  const units = useUnits();
   const [params, setParams] = useSearchParams();
   const request = compareFromQuery(params);
   const compare = useCompare(request);
@@ -211,17 +215,18 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
             referenceColour={isRecord(data.reference) ? RECORD_COLOUR : REFERENCE_COLOUR}
             cursorX={videoPosition}
             onPickX={Video ? seekVideos : undefined}
+            units={units}
           />
           <ol className="loss-cards" data-testid="loss-cards">
             {topLosses(data.comparison.segments).length === 0 && <li className="muted">{t.tracks.noLoss}</li>}
             {topLosses(data.comparison.segments).map((d) => (
               <li key={d.segment} className="loss-card">
                 <strong>{lossTitle(d)}</strong>
-                <span>{lossReason(d)}</span>
+                <span>{lossReason(d, units)}</span>
               </li>
             ))}
           </ol>
-          <CornerTable data={data} />
+          <CornerTable data={data} units={units} />
         </section>
       )}
     </Page>
@@ -258,9 +263,11 @@ function CompareCharts(props: {
   referenceColour: string;
   cursorX?: number | null;
   onPickX?: (x: number) => void;
+  units: Units;
 }) {
-  const { data, referenceColour, cursorX, onPickX } = props;
+  const { data, referenceColour, cursorX, onPickX, units } = props;
   const h = t.history;
+  const axisX = fill(t.preferences.axisPosition, { unit: unitLabel('distance', units) });
   const series: ChartSeries[] = [
     { label: lapName(data.lap), stroke: LAP_COLOUR, width: 2 },
     { label: lapName(data.reference), stroke: referenceColour, width: 2, dash: [6, 4] },
@@ -270,8 +277,11 @@ function CompareCharts(props: {
       <UPlotChart
         testId="compare-speed"
         title={h.chartSpeed}
-        xLabel={h.axisPosition}
-        yLabel={h.axisSpeed}
+        xLabel={axisX}
+        yLabel={unitLabel('speed', units)}
+        units={units}
+        xIn="distance"
+        yIn="speed"
         x={data.x}
         ys={data.speed}
         series={series}
@@ -283,8 +293,10 @@ function CompareCharts(props: {
         <UPlotChart
           testId="compare-lean"
           title={h.chartLean}
-          xLabel={h.axisPosition}
+          xLabel={axisX}
           yLabel={h.axisLean}
+          units={units}
+          xIn="distance"
           x={data.x}
           ys={data.lean}
           series={series}
@@ -295,8 +307,10 @@ function CompareCharts(props: {
       <UPlotChart
         testId="compare-delta-chart"
         title={h.chartDelta}
-        xLabel={h.axisPosition}
+        xLabel={axisX}
         yLabel={h.axisDelta}
+        units={units}
+        xIn="distance"
         x={data.x}
         ys={[data.delta]}
         series={[{ label: h.chartDelta, stroke: '#ffd54f', width: 2 }]}
@@ -313,7 +327,7 @@ export function hasLean(series: readonly (readonly (number | null)[])[]): boolea
   return series.some((s) => s.some((v) => v !== null && v !== 0));
 }
 
-function CornerTable({ data }: { data: CompareResponse }) {
+function CornerTable({ data, units }: { data: CompareResponse; units: Units }) {
   const tr = t.tracks;
   const deltaOf = (n: number) => data.comparison.segments.find((s) => s.segment === `T${n}`)?.deltaSeconds;
   if (!data.comparison.lapCorners.length) return null;
@@ -345,10 +359,12 @@ function CornerTable({ data }: { data: CompareResponse }) {
                   {delta !== undefined ? signedSeconds(delta) : '—'}
                 </td>
                 <td>
-                  {speedTable(c.minKmh)} {ref && <small className="muted">({speedTable(ref.minKmh)})</small>}
+                  {speedTable(c.minKmh, units)}{' '}
+                  {ref && <small className="muted">({speedTable(ref.minKmh, units)})</small>}
                 </td>
                 <td>
-                  {speedTable(c.exitKmh)} {ref && <small className="muted">({speedTable(ref.exitKmh)})</small>}
+                  {speedTable(c.exitKmh, units)}{' '}
+                  {ref && <small className="muted">({speedTable(ref.exitKmh, units)})</small>}
                 </td>
                 <td>{c.maxLeanDeg !== null ? lean(c.maxLeanDeg) : '—'}</td>
               </tr>

@@ -2,7 +2,9 @@ import { Fragment, memo } from 'react';
 import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { fill, t } from '#web/i18n/messages.ts';
+import type { Units } from '#core/units.ts';
 import { lean, oneDecimal, speedTable } from '#web/lib/format.ts';
+import { unitLabel } from '#web/lib/units-format.ts';
 import { lapKey } from './chart-data';
 import type { ShownLap } from './shown-laps';
 import { useToggleSet } from '#web/lib/toggle-set.ts';
@@ -29,8 +31,17 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
   personalBestKey?: string | null;
   /** "Comparar com meu recorde" for a lap (none without a record). */
   compareHref?: ((lap: { heat: string; lapCount: number }) => string) | undefined;
+  /** The rider's units (metric when not given). */
+  units?: Units;
 }) {
-  const a = t.analytics;
+  const units = props.units ?? 'metric';
+  const speedUnit = { unit: unitLabel('speed', units) };
+  // The speed columns name the rider's unit.
+  const a = {
+    ...t.analytics,
+    colTop: fill(t.preferences.colTop, speedUnit),
+    colMin: fill(t.preferences.colMin, speedUnit),
+  };
   const [expanded, expand] = useToggleSet();
   // An import's GPS file names every stretch outside its laps (a lead-in, a stand in the pits) A0:
   // only the first stretch of a name is that lap of the list; the others are pieces, with no time.
@@ -105,8 +116,8 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                       {a.lapDetails}
                     </PhoneDetailsButton>
                   </td>
-                  <td className="num wide-only">{speedTable(lap.topSpeedKmh)}</td>
-                  <td className="num wide-only">{speedTable(lap.minSpeedKmh)}</td>
+                  <td className="num wide-only">{speedTable(lap.topSpeedKmh, units)}</td>
+                  <td className="num wide-only">{speedTable(lap.minSpeedKmh, units)}</td>
                   <td className="num wide-only">{lean(lap.maxLeanLeftDeg)}</td>
                   <td className="num wide-only">{lean(lap.maxLeanRightDeg)}</td>
                   <td className="num wide-only">
@@ -122,9 +133,9 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                     <td colSpan={3}>
                       <dl className="lap-figures">
                         <dt>{a.colTop}</dt>
-                        <dd>{speedTable(lap.topSpeedKmh)}</dd>
+                        <dd>{speedTable(lap.topSpeedKmh, units)}</dd>
                         <dt>{a.colMin}</dt>
-                        <dd>{speedTable(lap.minSpeedKmh)}</dd>
+                        <dd>{speedTable(lap.minSpeedKmh, units)}</dd>
                         <dt>{a.colLeanL}</dt>
                         <dd>{lean(lap.maxLeanLeftDeg)}</dd>
                         <dt>{a.colLeanR}</dt>

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { segmentDeltaSchema } from '#core/contracts/tracks.contract.ts';
+import type { Units } from '#core/units.ts';
 import { decimalBR } from '#web/lib/format.ts';
+import { formatDistance, formatSpeed } from '#web/lib/units-format.ts';
 import { fill, t } from '#web/i18n/messages.ts';
 
 type SegmentDelta = z.infer<typeof segmentDeltaSchema>;
@@ -22,20 +24,23 @@ export function lossTitle(d: SegmentDelta): string {
   return after === 0 ? fill(t.tracks.cardStartStraight, { delta }) : fill(t.tracks.cardStraight, { n: after, delta });
 }
 
-/** What differed there, in plain Portuguese: "freou 12 m antes e passou 6 km/h mais lento no ápice". */
-export function lossReason(d: SegmentDelta): string {
+/** What differed there, in plain Portuguese: "freou 12 m antes e passou 6 km/h mais lento no ápice" (in the rider's units). */
+export function lossReason(d: SegmentDelta, units: Units = 'metric'): string {
   const parts: string[] = [];
-  const whole = (n: number) => String(Math.round(Math.abs(n)));
+  const p = t.preferences;
+  // Whole units, the size of the difference (the words say which way).
+  const distance = (m: number) => formatDistance(Math.abs(m), units, undefined, 0);
+  const speed = (kmh: number) => formatSpeed(Math.abs(kmh), units, undefined, 0);
   if (d.kind === 'corner') {
     if (d.brakedEarlierM !== null && d.brakedEarlierM >= BRAKE_M)
-      parts.push(fill(t.tracks.brakedEarlier, { m: whole(d.brakedEarlierM) }));
+      parts.push(fill(p.brakedEarlier, { distance: distance(d.brakedEarlierM) }));
     if (d.brakedEarlierM !== null && d.brakedEarlierM <= -BRAKE_M)
-      parts.push(fill(t.tracks.brakedLater, { m: whole(d.brakedEarlierM) }));
-    if (d.apexKmh !== null && d.apexKmh <= -SPEED_KMH) parts.push(fill(t.tracks.apexSlower, { v: whole(d.apexKmh) }));
-    if (d.apexKmh !== null && d.apexKmh >= SPEED_KMH) parts.push(fill(t.tracks.apexFaster, { v: whole(d.apexKmh) }));
-    if (d.exitKmh !== null && d.exitKmh <= -SPEED_KMH) parts.push(fill(t.tracks.exitSlower, { v: whole(d.exitKmh) }));
+      parts.push(fill(p.brakedLater, { distance: distance(d.brakedEarlierM) }));
+    if (d.apexKmh !== null && d.apexKmh <= -SPEED_KMH) parts.push(fill(p.apexSlower, { speed: speed(d.apexKmh) }));
+    if (d.apexKmh !== null && d.apexKmh >= SPEED_KMH) parts.push(fill(p.apexFaster, { speed: speed(d.apexKmh) }));
+    if (d.exitKmh !== null && d.exitKmh <= -SPEED_KMH) parts.push(fill(p.exitSlower, { speed: speed(d.exitKmh) }));
   } else if (d.topKmh !== null && d.topKmh <= -SPEED_KMH) {
-    parts.push(fill(t.tracks.topSlower, { v: whole(d.topKmh) }));
+    parts.push(fill(p.topSlower, { speed: speed(d.topKmh) }));
   }
   if (!parts.length) return t.tracks.slowerThrough;
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} ${t.tracks.and} ${parts[parts.length - 1]}`;

@@ -1,7 +1,9 @@
 import { useMemo } from 'react';
 import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import type { Units } from '#core/units.ts';
 import { t } from '#web/i18n/messages.ts';
+import { unitLabel } from '#web/lib/units-format.ts';
 import { lapKey, sessionSeries } from './chart-data';
 import type { ShownLap } from './shown-laps';
 import { UPlotChart } from './uplot-chart';
@@ -11,6 +13,7 @@ export function SessionCharts(props: {
   c: GpsColumns;
   segments: AnalysisResponse['laps'];
   shown: Map<string, ShownLap>;
+  units?: Units;
 }) {
   const a = t.analytics;
   const { c, segments, shown } = props;
@@ -40,10 +43,12 @@ export function SessionCharts(props: {
         testId="chart-session"
         title={a.chartSession}
         xLabel={a.axisMinutes}
-        yLabel={a.axisSpeed}
+        yLabel={unitLabel('speed', props.units ?? 'metric')}
+        units={props.units}
+        yIn="speed"
         x={charts.whole.x}
         ys={[charts.whole.y]}
-        series={[{ label: a.axisSpeed, stroke: '#4dd0e1', width: 1 }]}
+        series={[{ label: unitLabel('speed', props.units ?? 'metric'), stroke: '#4dd0e1', width: 1 }]}
         xDigits={1}
         height={180}
       />

@@ -9,6 +9,8 @@ import { ApiError } from '#web/lib/api-client.ts';
 import { decimalBR } from '#web/lib/format.ts';
 import { useSharedLap, useSharedView } from '#web/lib/history-api.ts';
 import { useMe } from '#web/lib/session.ts';
+import { useUnits } from '#web/lib/preferences.ts';
+import { unitLabel } from '#web/lib/units-format.ts';
 import { hasLean } from './compare-page';
 import { OwnLapPicker, type OwnLapChoice } from './own-lap-picker';
 import { UPlotChart } from './uplot-chart';
@@ -141,6 +143,9 @@ function SharedLaps(props: { view: SharedView; chosen: string | null; onChoose: 
 
 function SharedLapCharts({ lap }: { lap: SharedLap }) {
   const h = t.history;
+  // The viewer's units: their own when signed in, else their browser's.
+  const units = useUnits();
+  const axisX = fill(t.preferences.axisPosition, { unit: unitLabel('distance', units) });
   const name = fill(h.sharedLapChart, { lap: `${lap.heat}${lap.number}` });
   const series = [{ label: name, stroke: '#4dd0e1', width: 2 }];
   return (
@@ -149,8 +154,11 @@ function SharedLapCharts({ lap }: { lap: SharedLap }) {
         <UPlotChart
           testId="shared-speed"
           title={h.chartSpeed}
-          xLabel={h.axisPosition}
-          yLabel={h.axisSpeed}
+          xLabel={axisX}
+          yLabel={unitLabel('speed', units)}
+          units={units}
+          xIn="distance"
+          yIn="speed"
           x={lap.x}
           ys={[lap.speed]}
           series={series}
@@ -160,8 +168,10 @@ function SharedLapCharts({ lap }: { lap: SharedLap }) {
           <UPlotChart
             testId="shared-lean"
             title={h.chartLean}
-            xLabel={h.axisPosition}
+            xLabel={axisX}
             yLabel={h.axisLean}
+            units={units}
+            xIn="distance"
             x={lap.x}
             ys={[lap.lean]}
             series={series}

@@ -2,7 +2,9 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { makeProjection } from '#core/sim/geo.ts';
+import { speedIn, type Units } from '#core/units.ts';
 import { t } from '#web/i18n/messages.ts';
+import { unitLabel } from '#web/lib/units-format.ts';
 import { colourAt, LEGEND_GRADIENT } from './colour-scale';
 import { drawCornerMark, drawDot, sizeMapCanvas } from '#web/lib/map-marks.ts';
 
@@ -56,8 +58,11 @@ export function TrackMap(props: {
   corners?: readonly { number: number; apex: { lat: number; lon: number } }[];
   /** Zoomed to this place (a corner); null or absent shows the whole lap. */
   focus?: { lat: number; lon: number; radiusM: number } | null;
+  /** The rider's units for the speed legend (metric when not given). */
+  units?: Units;
 }) {
   const { c, laps, reference, colour, corners, focus } = props;
+  const units = props.units ?? 'metric';
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlay = useRef<HTMLCanvasElement>(null);
   const geometry = useMemo(() => {
@@ -219,7 +224,8 @@ export function TrackMap(props: {
     if (i !== null) props.onPickIndex?.(i);
   };
 
-  const unit = colour === 'speed' ? 'km/h' : '°';
+  const unit = colour === 'speed' ? unitLabel('speed', units) : '°';
+  const shown = (v: number) => Math.round(colour === 'speed' ? speedIn(v, units) : v);
   return (
     <figure className="track-map">
       <div className="map-layers">
@@ -240,11 +246,11 @@ export function TrackMap(props: {
       </div>
       <figcaption className="legend">
         <span>
-          {Math.round(range.lo)} {unit}
+          {shown(range.lo)} {unit}
         </span>
         <span className="legend-bar" style={{ background: LEGEND_GRADIENT }} aria-hidden="true" />
         <span>
-          {Math.round(range.hi)} {unit}
+          {shown(range.hi)} {unit}
         </span>
         <span className="legend-sf">▣ {t.analytics.startFinish}</span>
       </figcaption>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { distanceIn, speedIn, type Quantity, type Units } from '#core/units.ts';
 import { decimalBR } from '#web/lib/format.ts';
 import { useNearViewport } from '#web/lib/near-viewport.ts';
 import { useDrawTurn } from '#web/lib/draw-turn.ts';
@@ -36,7 +37,18 @@ export interface ChartProps {
   /** Labels for whole x values (a day's date for its number); other x values get no label. */
   xFormat?: (x: number) => string;
   yDigits?: number;
+  /**
+   * The rider's units, and what x and y hold (stored metric: metres, km/h): the chart shows them
+   * converted, and hands x back to onCursorX/onPickX (and takes cursorX, xRange) in metres.
+   */
+  units?: Units;
+  xIn?: Quantity;
+  yIn?: Quantity;
 }
+
+/** What one stored unit (a metre, a km/h) is in the rider's units. */
+const factorOf = (quantity: Quantity | undefined, units: Units | undefined) =>
+  !quantity || !units ? 1 : quantity === 'speed' ? speedIn(1, units) : distanceIn(1, units);
 
 /**
  * Axis labels the Brazilian way, with as many decimals as the step between them needs (a 0.5 s
@@ -68,6 +80,8 @@ export function UPlotChart(props: ChartProps) {
   onPick.current = props.onPickX;
   const [ready, setReady] = useState(false);
   const { xFormat } = props;
+  const fx = factorOf(props.xIn, props.units);
+  const fy = factorOf(props.yIn, props.units);
 
   useEffect(() => {
     if (!near) return;
@@ -119,16 +133,20 @@ export function UPlotChart(props: ChartProps) {
         setCursor: [
           (u: uPlot) => {
             const idx = u.cursor.idx;
-            onCursor.current?.(idx === null || idx === undefined ? null : (u.data[0][idx] ?? null));
+            const x = idx === null || idx === undefined ? null : (u.data[0][idx] ?? null);
+            onCursor.current?.(x === null ? null : x / fx);
           },
         ],
       },
     };
-    const u = (chart.current = new uPlot(opts, [props.x, ...props.ys] as uPlot.AlignedData, el));
+    const scaled = (values: readonly (number | null)[], f: number) =>
+      f === 1 ? values : values.map((v) => (v === null ? null : v * f));
+    const data = [scaled(props.x, fx), ...props.ys.map((y) => scaled(y, fy))];
+    const u = (chart.current = new uPlot(opts, data as uPlot.AlignedData, el));
     u.over.addEventListener('click', () => {
       const idx = u.cursor.idx;
       const x = idx === null || idx === undefined ? undefined : u.data[0][idx];
-      if (x !== undefined) onPick.current?.(x);
+      if (x !== undefined) onPick.current?.(x / fx);
     });
     performance.mark('voltas:chart-painted');
     setReady(true);
@@ -154,20 +172,22 @@ export function UPlotChart(props: ChartProps) {
     props.xDigits,
     props.yDigits,
     xFormat,
+    fx,
+    fy,
   ]);
 
   useEffect(() => {
     const u = chart.current;
     if (!u || props.cursorX === undefined || props.cursorX === null) return;
-    u.setCursor({ left: u.valToPos(props.cursorX, 'x'), top: 10 }, false);
-  }, [props.cursorX, ready]);
+    u.setCursor({ left: u.valToPos(props.cursorX * fx, 'x'), top: 10 }, false);
+  }, [props.cursorX, ready, fx]);
 
   useEffect(() => {
     const u = chart.current;
     if (!u || !ready) return;
     const [min, max] = props.xRange ?? [props.x[0] ?? 0, props.x[props.x.length - 1] ?? 0];
-    u.setScale('x', { min, max });
-  }, [props.xRange, props.x, ready]);
+    u.setScale('x', { min: min * fx, max: max * fx });
+  }, [props.xRange, props.x, ready, fx]);
 
   return (
     <figure

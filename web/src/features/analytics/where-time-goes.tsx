@@ -3,7 +3,9 @@ import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import type { Units } from '#core/units.ts';
 import { decimalBR, lean, speedTable } from '#web/lib/format.ts';
+import { formatDistance } from '#web/lib/units-format.ts';
 import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
 import { lossesToIdeal, topIdealLosses, type Study } from './study-choice';
 import { TrackIdentity } from './track-identity';
@@ -96,8 +98,10 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
   onChoose: (choice: { lap?: number; reference?: number | 'ideal' }) => void;
   focus: CornerFocus | null;
   onFocus: (focus: CornerFocus | null) => void;
+  units?: Units;
 }) {
   const tr = t.tracks;
+  const units = props.units ?? 'metric';
   const { data, study } = props;
   if (props.error) {
     return (
@@ -243,7 +247,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                 data-testid="loss-card"
               >
                 <strong>{lossTitle(d)}</strong>
-                <span>{lossReason(d)}</span>
+                <span>{lossReason(d, units)}</span>
               </button>
             </li>
           ))}
@@ -337,17 +341,22 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                       {delta !== undefined ? formatGap(Math.round(delta * 1000)) : '—'}
                     </td>
                     <td>
-                      {speedTable(c.entryKmh)} {ref && <small className="muted">({speedTable(ref.entryKmh)})</small>}
+                      {speedTable(c.entryKmh, units)}{' '}
+                      {ref && <small className="muted">({speedTable(ref.entryKmh, units)})</small>}
                     </td>
                     <td>
-                      {speedTable(c.minKmh)} {ref && <small className="muted">({speedTable(ref.minKmh)})</small>}
+                      {speedTable(c.minKmh, units)}{' '}
+                      {ref && <small className="muted">({speedTable(ref.minKmh, units)})</small>}
                     </td>
                     <td>
-                      {speedTable(c.exitKmh)} {ref && <small className="muted">({speedTable(ref.exitKmh)})</small>}
+                      {speedTable(c.exitKmh, units)}{' '}
+                      {ref && <small className="muted">({speedTable(ref.exitKmh, units)})</small>}
                     </td>
                     <td>{c.maxLeanDeg !== null ? lean(c.maxLeanDeg) : '—'}</td>
                     <td>
-                      {c.brakeBeforeApexM !== null ? fill(tr.brakeBefore, { m: Math.round(c.brakeBeforeApexM) }) : '—'}
+                      {c.brakeBeforeApexM !== null
+                        ? fill(t.preferences.brakeBefore, { distance: formatDistance(c.brakeBeforeApexM, units) })
+                        : '—'}
                     </td>
                   </tr>
                 );

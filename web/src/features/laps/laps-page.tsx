@@ -11,6 +11,7 @@ import {
 } from '#core/contracts/session-paths.ts';
 import { SessionSelector, selectableDevices } from '#web/components/session-selector.tsx';
 import { ME_KEY, useMe } from '#web/lib/session.ts';
+import { useUnits } from '#web/lib/preferences.ts';
 import { deleteImportedSession, useLaps, useTrackLapTimes } from '#web/lib/sessions-api.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
@@ -27,6 +28,7 @@ import { decimalBR } from '#web/lib/format.ts';
  */
 export function LapsPage() {
   const me = useMe().data!;
+  const units = useUnits();
   const [params, setParams] = useSearchParams();
   const loaded = addressFromQuery(params);
   const laps = useLaps(loaded);
@@ -162,7 +164,13 @@ export function LapsPage() {
           {laps.data.laps.length === 0 ? (
             <p className="empty-state">{t.laps.noLaps}</p>
           ) : (
-            <LapsTable data={laps.data} gps={gpsTimes} personalBest={personalBest} compareHref={compareHref} />
+            <LapsTable
+              data={laps.data}
+              gps={gpsTimes}
+              personalBest={personalBest}
+              compareHref={compareHref}
+              units={units}
+            />
           )}
         </section>
       )}

@@ -2,6 +2,8 @@ import { Fragment, memo, useMemo, type ReactNode } from 'react';
 import type { LapRow, LapsResponse } from '#core/contracts/sessions.contract.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
+import type { Units } from '#core/units.ts';
+import { formatDistance } from '#web/lib/units-format.ts';
 import { SortHeader, useSort } from '#web/components/ui/sortable.tsx';
 import { fill, t } from '#web/i18n/messages.ts';
 import { useToggleSet } from '#web/lib/toggle-set.ts';
@@ -29,6 +31,7 @@ export const LapsTable = memo(function LapsTable({
   gps,
   personalBest,
   compareHref,
+  units = 'metric',
 }: {
   data: LapsResponse;
   gps?: GpsLapTimes;
@@ -36,6 +39,8 @@ export const LapsTable = memo(function LapsTable({
   personalBest?: { heat: string; lapCount: number } | undefined;
   /** Where "comparar com meu recorde" goes for a lap (none: no link). */
   compareHref?: ((row: LapRow) => string) | undefined;
+  /** The rider's units for distances (metric when not given). */
+  units?: Units;
 }) {
   const { sorted, sort, toggle } = useSort(data.laps, accessors);
   // On a phone: lap and time (with its gap) in the row, the heat in its group's heading; sectors,
@@ -119,18 +124,18 @@ export const LapsTable = memo(function LapsTable({
                         {t.laps.colSetores}
                       </PhoneDetailsButton>
                     </td>
-                    <td className="num wide-only">{fill(t.laps.metres, { m: row.distanceM })}</td>
+                    <td className="num wide-only">{formatDistance(row.distanceM, units)}</td>
                     <td className="num wide-only">{row.sprintCount}</td>
                     <td className="wide-only">
-                      <Sectors row={row} />
+                      <Sectors row={row} units={units} />
                     </td>
                   </tr>
                   {open && (
                     <tr className="lap-details phone-only" id={`details-${key}`}>
                       <td colSpan={3}>
-                        <Sectors row={row} />
+                        <Sectors row={row} units={units} />
                         <p className="muted">
-                          {t.laps.colDistancia}: {fill(t.laps.metres, { m: row.distanceM })} · {t.laps.colEntrada}:{' '}
+                          {t.laps.colDistancia}: {formatDistance(row.distanceM, units)} · {t.laps.colEntrada}:{' '}
                           {row.sprintCount}
                         </p>
                       </td>
@@ -146,7 +151,7 @@ export const LapsTable = memo(function LapsTable({
   );
 });
 
-function Sectors({ row }: { row: LapRow }): ReactNode {
+function Sectors({ row, units }: { row: LapRow; units: Units }): ReactNode {
   return (
     <ol className="sectors">
       {row.sectors.map((s, i) => (
@@ -155,7 +160,7 @@ function Sectors({ row }: { row: LapRow }): ReactNode {
           <span className="sector-time">{formatLapTime(s.timerMs)}</span>
           {row.bestSectors[i] && <span className="visually-hidden"> ({t.laps.bestSectorMarker})</span>}
           {row.bestSectors[i] && <span aria-hidden="true"> ★</span>}{' '}
-          <span className="sector-dist">{fill(t.laps.metres, { m: s.distanceM })}</span>
+          <span className="sector-dist">{formatDistance(s.distanceM, units)}</span>
         </li>
       ))}
     </ol>

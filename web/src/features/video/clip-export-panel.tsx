@@ -3,7 +3,10 @@ import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { fill } from '#web/i18n/messages.ts';
 import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
+import { speedIn } from '#core/units.ts';
 import { decimalBR } from '#web/lib/format.ts';
+import { useUnits } from '#web/lib/preferences.ts';
+import { unitLabel } from '#web/lib/units-format.ts';
 import { chapterAtSession } from './chapters';
 import { clipOverlay } from './clip-data';
 import type { ClipMessage, ClipRequest } from './clip-encode';
@@ -31,6 +34,7 @@ export function ClipExport(props: {
   currentVideoMs: () => number;
 }) {
   const v = videoPtBR;
+  const units = useUnits();
   const { chapters, clocks, utc, laps } = props;
   const placed = useMemo(
     () => chapters.map((ch, k) => ({ clock: clocks[k]!, durationMs: ch.durationMs })),
@@ -72,10 +76,12 @@ export function ClipExport(props: {
     if (typeof VideoEncoder === 'undefined') return setState({ kind: 'message', text: v.exportNoEncoder });
     const outlineLap = chosen?.lap ?? props.best ?? props.reference;
     const overlay = clipOverlay(props.c, utc, clocks[chapter]!, laps, props.best, outlineLap, fromMs, toMs);
+    // The overlay's speed in the rider's units (stored km/h).
+    overlay.speed.forEach((kmh, k) => (overlay.speed[k] = speedIn(kmh, units)));
     const request: ClipRequest = {
       file: chapters[chapter]!.file,
       overlay,
-      labels: { lap: v.overlayLap, speed: v.overlaySpeed, lean: v.overlayLean, delta: v.overlayDelta },
+      labels: { lap: v.overlayLap, speed: unitLabel('speed', units), lean: v.overlayLean, delta: v.overlayDelta },
       height,
     };
     worker.current?.terminate();

@@ -3,11 +3,13 @@ import { analyzeGps } from '#core/analysis/gps-analysis.ts';
 import type { CompareResponse } from '#core/contracts/progress.contract.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
-import { fill } from '#web/i18n/messages.ts';
+import { fill, t } from '#web/i18n/messages.ts';
 import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import { sessionToVideo, videoToSession, type SessionTrace } from '#core/video/sync.ts';
-import { decimalBR, lean } from '#web/lib/format.ts';
+import { lean } from '#web/lib/format.ts';
+import { useUnits } from '#web/lib/preferences.ts';
+import { formatDistance, formatSpeed } from '#web/lib/units-format.ts';
 import { useGpsColumnsFor } from '#web/lib/gps-columns.ts';
 import type { LapVideosProps } from '#web/lib/video-slot.ts';
 import { chapterAtSession } from './chapters';
@@ -33,6 +35,7 @@ interface SideHandle {
  */
 export function LapVideos({ data, onPosition, seek }: LapVideosProps) {
   const v = videoPtBR;
+  const units = useUnits();
   const handles = useRef<(SideHandle | null)[]>([null, null]);
   const [positionM, setPositionM] = useState<number | null>(null);
   const lastPosition = useRef<number | null>(null);
@@ -138,7 +141,7 @@ export function LapVideos({ data, onPosition, seek }: LapVideosProps) {
           {playing ? v.pauseBoth : friend ? v.playOne : v.playBoth}
         </button>
         <span data-testid="lap-videos-position">
-          {positionM === null ? '' : fill(v.position, { m: String(Math.round(positionM)) })}
+          {positionM === null ? '' : fill(t.preferences.position, { distance: formatDistance(positionM, units) })}
         </span>{' '}
         <strong data-testid="lap-videos-gap">{delta === null ? '' : `${v.gap} ${formatGap(delta * 1000)}`}</strong>
       </p>
@@ -280,6 +283,7 @@ function LapVideoSide(props: {
 /** A friend's shared lap: no video of theirs, their figures at the place the rider's video shows. */
 function FriendFigures({ data, positionM }: { data: CompareResponse; positionM: number | null }) {
   const v = videoPtBR;
+  const units = useUnits();
   const speed = positionM === null ? null : onGrid(data.x, data.speed[1], positionM);
   const roll = positionM === null ? null : onGrid(data.x, data.lean[1], positionM);
   return (
@@ -288,7 +292,7 @@ function FriendFigures({ data, positionM }: { data: CompareResponse; positionM: 
       <dl className="summary">
         <div className="summary-item">
           <dt>{v.speed}</dt>
-          <dd>{speed === null ? '—' : `${decimalBR(speed, 1)} km/h`}</dd>
+          <dd>{speed === null ? '—' : formatSpeed(speed, units)}</dd>
         </div>
         <div className="summary-item">
           <dt>{v.lean}</dt>

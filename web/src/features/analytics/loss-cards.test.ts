@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { lossReason } from './loss-cards';
+
+describe('loss cards', () => {
+  it("words a loss card's differences in the rider's units", () => {
+    const delta = {
+      segment: 'T3',
+      kind: 'corner' as const,
+      corner: 3,
+      deltaSeconds: 0.31,
+      brakedEarlierM: 12,
+      apexKmh: -6,
+      exitKmh: null,
+      topKmh: null,
+    };
+    expect(lossReason(delta)).toBe('freou 12 m antes e passou 6 km/h mais lento no ápice');
+    expect(lossReason(delta, 'imperial')).toBe('freou 39 ft antes e passou 4 mph mais lento no ápice');
+  });
+});

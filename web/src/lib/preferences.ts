@@ -1,0 +1,51 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { PreferencesAnswer, PreferencesInput } from '#core/contracts/preferences.contract.ts';
+import { negotiatePreferences } from '#core/preferences.ts';
+import type { Units } from '#core/units.ts';
+import { apiRequest } from './api-client';
+import { useMe } from './session';
+
+export const PREFERENCES_KEY = ['me', 'preferences'] as const;
+
+/** The browser's languages, most wanted first (what a signed-out visitor's page follows). */
+export function browserLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : [navigator.language];
+}
+
+/** The signed-in rider's language and units (GET /api/me/preferences); disabled when signed out. */
+export function usePreferences() {
+  const me = useMe();
+  return useQuery({
+    queryKey: PREFERENCES_KEY,
+    // Typed, not parsed: the server validates its answer against preferencesSchema (decision 002).
+    queryFn: () => apiRequest<PreferencesAnswer>('/api/me/preferences'),
+    enabled: Boolean(me.data),
+    staleTime: 60_000,
+  });
+}
+
+/** Stores the rider's choice (PUT), shown at once (optimistic) and read again once stored. */
+export function useSetPreferences() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: PreferencesInput) =>
+      apiRequest<{ ok: true }>('/api/me/preferences', { method: 'PUT', body: input }),
+    onMutate: async (input) => {
+      await qc.cancelQueries({ queryKey: PREFERENCES_KEY });
+      const previous = qc.getQueryData<PreferencesAnswer>(PREFERENCES_KEY);
+      qc.setQueryData<PreferencesAnswer>(PREFERENCES_KEY, { ...input, chosen: true });
+      return { previous };
+    },
+    onError: (_err, _input, context) => {
+      if (context?.previous) qc.setQueryData(PREFERENCES_KEY, context.previous);
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: PREFERENCES_KEY }),
+  });
+}
+
+/** The units every speed and distance shows in: the rider's, else (signed out, or still loading) the browser's languages'. */
+export function useUnits(): Units {
+  const preferences = usePreferences();
+  return preferences.data?.units ?? negotiatePreferences(browserLanguages()).units;
+}
