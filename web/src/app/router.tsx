@@ -129,15 +129,15 @@ export function createRoutes(queryClient: QueryClient) {
     ),
   );
   const MySessionsPage = lazyPage(() => import('../features/sessions/my-sessions-page').then((m) => m.MySessionsPage));
-  const ProgressPage = lazyPage(() => import('../features/analytics/progress-page').then((m) => m.ProgressPage));
+  const ProgressPage = lazyPage(() => import('../features/progress/progress-page').then((m) => m.ProgressPage));
   const ComparePage = lazyPage(() =>
-    Promise.all([import('../features/analytics/compare-page'), import('./video-slots')]).then(([m, video]) =>
+    Promise.all([import('../features/compare/compare-page'), import('./video-slots')]).then(([m, video]) =>
       withProps(m.ComparePage, { Video: video.LapVideosOnDemand }),
     ),
   );
   const SharesPage = lazyPage(() => import('../features/sessions/shares-page').then((m) => m.SharesPage));
   // A shared link: no sign-in.
-  const SharedPage = lazyPage(() => import('../features/analytics/shared-page').then((m) => m.SharedPage), 'public');
+  const SharedPage = lazyPage(() => import('../features/shared/shared-page').then((m) => m.SharedPage), 'public');
   const ImportPage = lazyPage(() => import('../features/imports/import-page').then((m) => m.ImportPage));
   const MakePage = lazyPage(() => import('../features/make/make-page').then((m) => m.MakePage));
   const AdmPage = lazyPage(() => import('../features/admin/adm-page').then((m) => m.AdmPage), 'admin');

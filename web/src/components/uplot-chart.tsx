@@ -5,6 +5,11 @@ import { decimalBR } from '#web/lib/format.ts';
 import { useNearViewport } from '#web/lib/near-viewport.ts';
 import { useDrawTurn } from '#web/lib/draw-turn.ts';
 
+/** Loggers without a lean sensor (most GPX) write 0: no chart of nothing. */
+export function hasLean(series: readonly (readonly (number | null)[])[]): boolean {
+  return series.some((s) => s.some((v) => v !== null && v !== 0));
+}
+
 export interface ChartSeries {
   label: string;
   stroke: string;

@@ -4,7 +4,7 @@ import { formatGap } from '#core/laps/lap-math.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { errorMessage, fill, t } from '#web/i18n/messages.ts';
 import { decimalBR, lean, speedTable } from '#web/lib/format.ts';
-import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
+import { lossReason, lossTitle, signedSeconds, topLosses } from '#web/lib/loss-cards.ts';
 import { lossesToIdeal, topIdealLosses, type Study } from './study-choice';
 import { TrackIdentity } from './track-identity';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';

@@ -9,9 +9,8 @@ import { ApiError } from '#web/lib/api-client.ts';
 import { decimalBR } from '#web/lib/format.ts';
 import { useSharedLap, useSharedView } from '#web/lib/history-api.ts';
 import { useMe } from '#web/lib/session.ts';
-import { hasLean } from './compare-page';
-import { OwnLapPicker, type OwnLapChoice } from './own-lap-picker';
-import { UPlotChart } from './uplot-chart';
+import { OwnLapPicker, type OwnLapChoice } from '#web/components/own-lap-picker.tsx';
+import { hasLean, UPlotChart } from '#web/components/uplot-chart.tsx';
 
 /**
  * What a shared link opens, signed in or not: the laps and figures of one session (or one lap),
