@@ -34,8 +34,8 @@ function withProps<P extends object>(Page: ComponentType<P>, props: P): Componen
  * A page whose code loads on its first visit, behind its guard: riders need a session; admin and
  * seller pages a role. The download starts when the route first renders, beside the guard's
  * session check (not after it); `prefetch` starts the page's data with the address's query.
- * Loaded without Suspense (see code-on-demand.ts): a page whose code and data were all there at
- * 300 ms had painted at 450. A failed download (offline at the track, or an old tab after a
+ * Loaded without Suspense (see code-on-demand.ts): React's fallback throttle would hold back a
+ * page whose code and data are already there. A failed download (offline at the track, or an old tab after a
  * release) shows a message with a retry instead of a blank screen.
  */
 function lazyPage(
@@ -98,7 +98,7 @@ function lazyPage(
 /**
  * Routes exactly as the spec names them; every one but /login is guarded. Pages load lazily.
  * Declarative routes, not a data router: nothing here uses loaders or actions, and the data
- * router's code is 15 KB (gzip) of the first page load.
+ * router's code would weigh on the first page load.
  */
 export function createRoutes(queryClient: QueryClient) {
   const HomePage = lazyPage(() => import('../features/home/home-page').then((m) => m.HomePage));

@@ -59,8 +59,8 @@ const legendValue = (digits: number) => (_u: uPlot, v: number | null) =>
 /**
  * A uPlot chart. uPlot is in the analytics page's own file (web/vite.config.ts), so it loads with
  * the page, not with the app; imported statically, a chart is drawn in the effect that makes it,
- * before the next frame, where an import() resolved a task later, after the content below the
- * first screen had been computed in the meantime (~25 ms).
+ * before the next frame, where an import() would resolve a task later, after the content below the
+ * first screen.
  */
 export function UPlotChart(props: ChartProps) {
   const figure = useRef<HTMLElement>(null);
