@@ -45,10 +45,6 @@ export async function recordImportFile(db: Kysely<DB>, row: ImportFileRow): Prom
     .execute();
 }
 
-export async function updateAnswers(db: Kysely<DB>, sessionId: string, answer: string): Promise<void> {
-  await db.updateTable('import_files').set({ answer }).where('session_id', '=', sessionId).execute();
-}
-
 /** An imported session and everything indexed of it (its blobs are the service's to delete). */
 export async function deleteImportedSession(db: Kysely<DB>, sessionId: string): Promise<void> {
   await db.deleteFrom('import_files').where('session_id', '=', sessionId).execute();
