@@ -1,3 +1,4 @@
+// A uPlot line chart, as the analytics, compare, progress and shared pages draw them.
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';

@@ -1,3 +1,4 @@
+// SQL of imports: each rider's import collection and the raw files kept for each imported session.
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, ImportFilesTable } from '#server/db/schema.ts';
 

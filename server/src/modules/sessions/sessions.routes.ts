@@ -1,3 +1,4 @@
+// The web's session reads: my sessions, tracks, dates, laps, GPS samples and columns, analysis, exports.
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,3 +1,4 @@
+// The shipped catalogue of circuits: their outlines and start/finish lines, searched by name.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

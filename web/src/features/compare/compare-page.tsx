@@ -1,3 +1,4 @@
+// Comparing two laps of one track along its line: the rider's lap against a record, another lap or a friend's.
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';

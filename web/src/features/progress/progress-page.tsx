@@ -1,3 +1,4 @@
+// 'Evolução': a rider's days at one track, charted and tabled, and the corners that changed most.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';

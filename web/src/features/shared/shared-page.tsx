@@ -1,3 +1,4 @@
+// What a shared link opens, signed in or not: one session's (or one lap's) laps, speed and lean.
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { SharedLap, SharedView } from '#core/contracts/shares.contract.ts';
