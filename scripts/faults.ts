@@ -1,4 +1,4 @@
-// Dependency faults with real servers (issue 20): the server keeps serving and loses nothing when
+// Dependency faults with real servers: the server keeps serving and loses nothing when
 //   1. PostgreSQL restarts while riders read and devices upload,
 //   2. the S3 store is unreachable for a while,
 //   3. the data directory fills up (embedded setup; a small tmpfs, when we may mount one).

@@ -66,7 +66,7 @@ const importSamples: [string, string, Uint8Array][] = [
       Buffer.from(W.writeGpx(fewFixes, day, { version: '1.0', encoding: 'windows-1252', name: 'Autódromo' }), 'latin1'),
     ),
   ],
-  // Hostile GPX (issue 34): a tag of more attributes than a GPX has, and nesting past the 64 levels read.
+  // Hostile GPX: a tag of more attributes than a GPX has, and nesting past the 64 levels read.
   [
     'GPX, a tag of 100 attributes',
     'a.gpx',

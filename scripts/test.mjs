@@ -173,7 +173,7 @@ if (want('postgres')) {
   }
 }
 
-// The scripts of issue 8 with smaller counts than `npm run fuzz|crash|load`; each counts as one test.
+// The robustness scripts with smaller counts than `npm run fuzz|crash|load`; each counts as one test.
 async function scriptStep(name, args, limitMinutes) {
   const result = await step(name, ['node_modules/tsx/dist/cli.mjs', ...args], limitMinutes);
   if (result === 'ok') passed += 1;

@@ -61,12 +61,13 @@ export default defineConfig(({ mode }) => ({
         codeSplitting: {
           // The analytics page's code in one file, chart library included: a browser keeps six
           // connections per host, and on a first visit the page's GPS file, analysis and laps
-          // already hold three of them; half a dozen small files queued behind those.
+          // already hold three of them; half a dozen small files queued behind those. The pages
+          // that draw the same charts (compare, progress, shared) ride in it too.
           includeDependenciesRecursively: false,
           groups: [
             {
               name: 'analytics',
-              test: /[\\/](features[\\/]analytics[\\/]|app[\\/]video-slots\.tsx|lib[\\/]gps-columns\.ts|analysis[\\/]gps-analysis\.ts|formats[\\/]gps-columns-codec\.ts|node_modules[\\/]uplot[\\/])/,
+              test: /[\\/](features[\\/](analytics|compare|progress|shared)[\\/]|components[\\/](uplot-chart|own-lap-picker)\.tsx|lib[\\/]loss-cards\.ts|app[\\/]video-slots\.tsx|lib[\\/]gps-columns\.ts|analysis[\\/]gps-analysis\.ts|formats[\\/]gps-columns-codec\.ts|node_modules[\\/]uplot[\\/])/,
             },
           ],
         },

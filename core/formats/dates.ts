@@ -29,13 +29,6 @@ export function dateToDdmmyyyy(date: Date): string {
   return `${String(date.getUTCDate()).padStart(2, '0')}${String(date.getUTCMonth() + 1).padStart(2, '0')}${date.getUTCFullYear()}`;
 }
 
-/** Sorts ddmmyyyy strings ascending by date. */
-export function sortDdmmyyyy(dates: readonly string[]): string[] {
-  return [...dates].sort((a, b) =>
-    ddmmyyyyToIso(a) < ddmmyyyyToIso(b) ? -1 : ddmmyyyyToIso(a) > ddmmyyyyToIso(b) ? 1 : 0,
-  );
-}
-
 /** Track names as path segments: no '/', '..', control characters; 1–64 characters. */
 export const TRACK_NAME_MAX = 64;
 export function isValidTrackName(s: string): boolean {

@@ -8,9 +8,8 @@ import { allocGpsColumns, type GpsColumnKey, type GpsColumns } from './gps-colum
  * value = m / 10^scale (the smallest scale that holds the whole column, |m| < 2^31), in blocks
  * of CODEC_BLOCK values: the block's first integer, then the differences between neighbours
  * (samples 100 ms apart barely change) in as few bytes as hold them all (1, 2 or 4, signed), split
- * into byte planes (all low bytes, then all second bytes…). 110,000 samples take 1.85 MB before
- * gzip and 0.56 MB after, where 4-byte differences (VGC2) took 5.25 MB and 0.68 MB and plain
- * doubles 2.7 MB gzipped: the browser inflates and reads a third of what it did. A column that no
+ * into byte planes (all low bytes, then all second bytes…), which gzip packs far better than
+ * doubles: less to download over a track's mobile data (sizes: bench/README.md). A column that no
  * scale holds is kept as its 8-byte doubles, also in byte planes (RAW). Dividing exact integers
  * is correctly rounded, as parsing is: m / 10^s gives back the very double the parser made of the
  * text (a negative zero comes back as 0).
@@ -273,9 +272,8 @@ function decodeColumn(
 }
 
 // The decoder's loops, each a small function of its own, called once per block: a page decodes
-// once, and they are optimized after a few blocks, where one loop inside a long function ran
-// unoptimized (37 ms in a Chromium profile for what takes 4 once optimized). One loop a block
-// from bytes to values: what runs unoptimized runs once (three passes before: planes, sums, /p).
+// once, and a small function is optimized after a few blocks where one loop inside a long
+// function would run unoptimized to the end. One loop a block from bytes to values.
 
 /** A block's n values from its first integer and its 1-byte differences at `at`, each m / p. */
 function block1(b: Uint8Array, at: number, n: number, first: number, p: number, out: Float64Array, from: number): void {

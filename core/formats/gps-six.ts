@@ -135,13 +135,3 @@ export function gpsSampleAt(c: GpsColumns, i: number): GpsSample {
     meterSum: c.meterSum[i]!,
   };
 }
-
-export function serializeGpsSample(s: GpsSample): string {
-  return `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}`;
-}
-
-export function serializeGpsSix(c: GpsColumns): string {
-  const out: string[] = new Array(c.count);
-  for (let i = 0; i < c.count; i++) out[i] = serializeGpsSample(gpsSampleAt(c, i));
-  return out.length ? `${out.join('\n')}\n` : '';
-}

@@ -244,7 +244,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
           styleSrc: ["'self'", "'unsafe-inline'"],
           imgSrc: ["'self'", 'data:', 'https://*.googleusercontent.com'],
           connectSrc: ["'self'"],
-          // The rider's video plays from their device, through an object URL (issue 37); nothing is fetched.
+          // The rider's video plays from their device, through an object URL; nothing is fetched.
           mediaSrc: ["'self'", 'blob:'],
           formAction: ["'self'", ...(config.google ? ['https://accounts.google.com'] : [])],
           frameAncestors: ["'none'"],

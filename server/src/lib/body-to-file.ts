@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 
@@ -21,4 +22,25 @@ export async function bodyToFile(
     },
     createWriteStream(file, { mode: 0o600, highWaterMark: 1 << 20 }),
   );
+}
+
+/**
+ * `bodyToFile` with the checks every upload makes on the way: its size against `maxBytes`
+ * (`tooLarge()` thrown past it, the rest left unread) and its MD5.
+ */
+export async function receiveToFile(
+  body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  file: string,
+  limit: { maxBytes: number; tooLarge: () => Error },
+  onChunk: (chunk: Uint8Array) => void = () => undefined,
+): Promise<{ size: number; md5: Buffer }> {
+  const hash = createHash('md5');
+  let size = 0;
+  await bodyToFile(body, file, (chunk) => {
+    size += chunk.length;
+    if (size > limit.maxBytes) throw limit.tooLarge();
+    hash.update(chunk);
+    onChunk(chunk);
+  });
+  return { size, md5: hash.digest() };
 }

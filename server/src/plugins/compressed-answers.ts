@@ -4,8 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /**
  * JSON answers serialized and compressed once per version of what they are made of (a laps
  * answer per lap.six), sent as is with an ETag: gzip at once, Brotli (a third smaller) built in
- * the background and used as soon as it is there. 60 laps are ~35 KB of JSON, ~4 KB gzipped over
- * a track's mobile data.
+ * the background and used as soon as it is there: a track's mobile data carries a tenth of the JSON.
  */
 export interface CompressedAnswer {
   json: string;
@@ -25,7 +24,7 @@ export function accepts(req: FastifyRequest, encoding: keyof typeof ACCEPTS): bo
 }
 
 /**
- * Brotli at its strongest, off the event loop (~50 ms for 90 laps, once per version), with a
+ * Brotli at its strongest, off the event loop (it is slow, but once per version), with a
  * window the size of the answer, not the default 4 MB: less native memory per compression.
  */
 function addBrotli(answer: CompressedAnswer): void {

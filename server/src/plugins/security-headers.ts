@@ -7,8 +7,8 @@ import helmet, { type HelmetOptions } from 'helmet';
  * OWASP REST Security Cheat Sheet. Nothing may load or frame it (CSP `default-src 'none'`,
  * `frame-ancestors 'none'`), no sniffing it into something runnable, no other site reading it
  * (CORP). Helmet's page headers (referrer policy, COOP, DNS prefetch, the legacy IE and Flash
- * ones, the page CSP: ~600 bytes) do nothing on such an answer; on a 4 KB laps answer they were a
- * tenth of the bytes over a track's mobile data, and each is parsed by the client.
+ * ones, the page CSP) do nothing on such an answer, yet would weigh on every small answer over a
+ * track's mobile data.
  */
 const API_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",

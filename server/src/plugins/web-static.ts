@@ -8,7 +8,7 @@ import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 /**
  * `Link: rel=preload` for what a page downloads first, named by its address: the browser starts
  * on them as the page's HTML arrives, beside the app's code, instead of once that code has run
- * (~50 ms later on a fast machine, far more on a phone). Only the address is used (a preload is
+ * (later still on a phone). Only the address is used (a preload is
  * an ordinary request, authorized when made); an address that names no valid session gets none.
  * `crossorigin`: what fetch() asks for same-origin (credentials included), so the app's own
  * request takes the preloaded answer.

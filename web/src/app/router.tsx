@@ -34,8 +34,8 @@ function withProps<P extends object>(Page: ComponentType<P>, props: P): Componen
  * A page whose code loads on its first visit, behind its guard: riders need a session; admin and
  * seller pages a role. The download starts when the route first renders, beside the guard's
  * session check (not after it); `prefetch` starts the page's data with the address's query.
- * Loaded without Suspense (see code-on-demand.ts): a page whose code and data were all there at
- * 300 ms had painted at 450. A failed download (offline at the track, or an old tab after a
+ * Loaded without Suspense (see code-on-demand.ts): React's fallback throttle would hold back a
+ * page whose code and data are already there. A failed download (offline at the track, or an old tab after a
  * release) shows a message with a retry instead of a blank screen.
  */
 function lazyPage(
@@ -98,7 +98,7 @@ function lazyPage(
 /**
  * Routes exactly as the spec names them; every one but /login is guarded. Pages load lazily.
  * Declarative routes, not a data router: nothing here uses loaders or actions, and the data
- * router's code is 15 KB (gzip) of the first page load.
+ * router's code would weigh on the first page load.
  */
 export function createRoutes(queryClient: QueryClient) {
   const HomePage = lazyPage(() => import('../features/home/home-page').then((m) => m.HomePage));
@@ -129,15 +129,15 @@ export function createRoutes(queryClient: QueryClient) {
     ),
   );
   const MySessionsPage = lazyPage(() => import('../features/sessions/my-sessions-page').then((m) => m.MySessionsPage));
-  const ProgressPage = lazyPage(() => import('../features/analytics/progress-page').then((m) => m.ProgressPage));
+  const ProgressPage = lazyPage(() => import('../features/progress/progress-page').then((m) => m.ProgressPage));
   const ComparePage = lazyPage(() =>
-    Promise.all([import('../features/analytics/compare-page'), import('./video-slots')]).then(([m, video]) =>
+    Promise.all([import('../features/compare/compare-page'), import('./video-slots')]).then(([m, video]) =>
       withProps(m.ComparePage, { Video: video.LapVideosOnDemand }),
     ),
   );
   const SharesPage = lazyPage(() => import('../features/sessions/shares-page').then((m) => m.SharesPage));
   // A shared link: no sign-in.
-  const SharedPage = lazyPage(() => import('../features/analytics/shared-page').then((m) => m.SharedPage), 'public');
+  const SharedPage = lazyPage(() => import('../features/shared/shared-page').then((m) => m.SharedPage), 'public');
   const ImportPage = lazyPage(() => import('../features/imports/import-page').then((m) => m.ImportPage));
   const MakePage = lazyPage(() => import('../features/make/make-page').then((m) => m.MakePage));
   const AdmPage = lazyPage(() => import('../features/admin/adm-page').then((m) => m.AdmPage), 'admin');

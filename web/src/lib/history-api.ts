@@ -5,7 +5,6 @@ import {
   cornerProgressResponseSchema,
   personalBestsResponseSchema,
   progressResponseSchema,
-  type PersonalBest,
 } from '#core/contracts/progress.contract.ts';
 import {
   createShareResponseSchema,
@@ -24,24 +23,6 @@ export function useRecords(enabled = true) {
     enabled,
     staleTime: 60_000,
   });
-}
-
-/** The record this lap is, if it is one (green on every screen that shows it). */
-export function isPersonalBest(
-  records: readonly PersonalBest[] | undefined,
-  s: SessionAddress,
-  lap: { heat: string; lapCount: number },
-): boolean {
-  return Boolean(
-    records?.some(
-      (r) =>
-        r.device === s.device &&
-        r.track === s.track &&
-        r.date === s.date &&
-        r.heat === lap.heat &&
-        r.lapCount === lap.lapCount,
-    ),
-  );
 }
 
 export function useProgress(track: string | null) {

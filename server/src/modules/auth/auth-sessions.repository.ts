@@ -56,10 +56,6 @@ export async function deleteAuthSessionsOf(db: Kysely<DB>, email: string): Promi
   await db.deleteFrom('auth_sessions').where('user_email', '=', email).execute();
 }
 
-export async function deleteExpiredAuthSessions(db: Kysely<DB>, now: string): Promise<void> {
-  await db.deleteFrom('auth_sessions').where('expires_at', '<', now).execute();
-}
-
 export async function insertFlow(
   db: Kysely<DB>,
   f: { state: string; codeVerifier: string; nonce: string; mode: string; createdAt: string },

@@ -1,3 +1,4 @@
+// SQL of imports: each rider's import collection and the raw files kept for each imported session.
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, ImportFilesTable } from '#server/db/schema.ts';
 
@@ -43,10 +44,6 @@ export async function recordImportFile(db: Kysely<DB>, row: ImportFileRow): Prom
       oc.columns(['owner_email', 'md5']).doUpdateSet({ answer: row.answer, session_id: row.session_id }),
     )
     .execute();
-}
-
-export async function updateAnswers(db: Kysely<DB>, sessionId: string, answer: string): Promise<void> {
-  await db.updateTable('import_files').set({ answer }).where('session_id', '=', sessionId).execute();
 }
 
 /** An imported session and everything indexed of it (its blobs are the service's to delete). */

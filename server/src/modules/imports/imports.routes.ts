@@ -1,3 +1,4 @@
+// Import routes: a file posted as the raw body, and deleting an imported session.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -11,7 +11,8 @@ import { circuitKey } from '../sessions/circuits';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { Viewer } from '../sessions/sessions.repository';
 import type { SharesService } from '../shares/shares.service';
-import type { LapAt, TracksService } from '../tracks/tracks.service';
+import type { LapAt } from '../tracks/track-analysis.service';
+import type { TracksService } from '../tracks/tracks.service';
 
 type OwnSession = Awaited<ReturnType<SessionReader['ownFigures']>>[number];
 

@@ -1,3 +1,4 @@
+// Grouping a rider's sessions by circuit: the track Voltas identified, else the session's own name.
 import type { Circuit } from '#core/contracts/sessions.contract.ts';
 
 /** A session's name for its track and the track Voltas identified it at (null: not yet). */

@@ -1,3 +1,4 @@
+// Parsed GPS columns spooled to a scratch file as they arrive, then stored as the derived columns blob.
 import { createHash } from 'node:crypto';
 import { closeSync, createWriteStream, openSync, promises as fs, writeSync } from 'node:fs';
 import { Readable, Transform } from 'node:stream';

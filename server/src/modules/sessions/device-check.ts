@@ -1,3 +1,4 @@
+// The caller as a session reader, and the one device check for routes with a device in their path.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '#core/errors.ts';
 import type { SessionReader } from './session-reader.service';

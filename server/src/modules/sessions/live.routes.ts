@@ -1,3 +1,4 @@
+// Live updates: a server-sent event stream of the sessions a rider may see, bounded per sign-in and user.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '#core/contracts/common.contract.ts';

@@ -1,3 +1,4 @@
+// Session events (an upload, a personal best) across instances, for the live routes.
 import { EventEmitter } from 'node:events';
 import { isImportCollection } from '#core/contracts/session-paths.ts';
 import type { Coordination } from '#server/db/coordination.ts';

@@ -1,3 +1,4 @@
+// A session's files: their names, size limits, blob keys, and the checks on a session's address.
 import { isDdmmyyyy, isValidTrackName } from '#core/formats/dates.ts';
 import { AppError } from '#core/errors.ts';
 import { MAX_LAP_SIX_BYTES } from '#core/formats/lap-six.ts';

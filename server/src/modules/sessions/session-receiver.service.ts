@@ -1,112 +1,26 @@
-import { isUtf8 } from 'node:buffer';
+// A session's files as they arrive (a device's upload, or the files an import builds): checked,
+// written with an intent row first, indexed; the raw bytes kept exactly as sent.
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { uploadResponseSchema } from '#core/contracts/sessions.contract.ts';
-import { ddmmyyyyToIso } from '#core/formats/dates.ts';
-import { decodeSixBody, type LineProblem } from '#core/formats/six-lines.ts';
-import { GpsSixStream, type GpsStreamSummary } from '#core/formats/gps-six-stream.ts';
-import { gpsSixLines } from '#core/formats/gps-six-write.ts';
-import { parseLapSix, type Lap } from '#core/formats/lap-six.ts';
+import type { LineProblem } from '#core/formats/six-lines.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { AppError } from '#core/errors.ts';
 import type { BlobStore } from '#server/blobs/blob-store.ts';
 import type { Coordination } from '#server/db/coordination.ts';
 import type { DB } from '#server/db/schema.ts';
-import type { GpsColumns } from '#core/formats/gps-columns.ts';
-import { inTransaction } from '#server/db/transaction.ts';
-import { bodyToFile } from '#server/lib/body-to-file.ts';
-import { nowIso } from '#server/lib/tokens.ts';
-import { ColumnSpool, parseStoredGps } from './column-spool';
-import {
-  assertSessionAddress,
-  gpsColumnsKey,
-  MAX_UPLOAD_BYTES,
-  sessionKey,
-  SIX_FILE,
-  type SixKind,
-} from './session-files';
+import { ColumnSpool } from './column-spool';
+import { assertSessionAddress, gpsColumnsKey, sessionKey, SIX_FILE, type SixKind } from './session-files';
 import type { SessionEvents } from './session-events.service';
-import { findSession, indexSessionFile, listVisibleSessions } from './sessions.repository';
-import { deleteIntent, findIntent, listIntentKeys, recordIntent } from './upload-intents.repository';
+import { commitIndex, type SessionAddress } from './session-index';
+import { findSession } from './sessions.repository';
+import { notASixFile, parseLap, receiveGps, rejectNonSixBody, slices } from './six-body';
+import { recordIntent } from './upload-intents.repository';
+import { createUploadRecovery } from './upload-recovery.service';
 
 export type UploadAnswer = z.infer<typeof uploadResponseSchema>;
-
-/** Where a file belongs: a device's (or an import collection's) session, and who owns it. */
-export interface SessionAddress {
-  deviceId: string;
-  owner: string;
-  track: string;
-  date: string;
-}
-
-interface ParsedSix {
-  lines: number;
-  indexed: number;
-  problems: LineProblem[];
-  laps?: Lap[];
-}
-
-function parseLap(text: string): ParsedSix {
-  const r = parseLapSix(text);
-  return { lines: r.lines, indexed: r.value.length, problems: r.problems, laps: r.value };
-}
-
-/**
- * Refuses what is not a six text file at all, without decoding it: empty, NUL bytes (binary,
- * UTF-16), or invalid UTF-8 (native check). Same rules as core's decodeSixBody.
- */
-function rejectNonSixBody(body: Buffer): string | undefined {
-  if (body.length === 0) return 'empty';
-  if (body.includes(0)) return 'binary';
-  if (!isUtf8(body)) return 'invalidUtf8';
-  return undefined;
-}
-
-function notASixFile(kind: SixKind, rejection: string): AppError {
-  return new AppError('storage/invalid-format', `Not a ${SIX_FILE[kind]} file (${rejection}); nothing was stored.`);
-}
-
-/** A body already in memory, in the chunk sizes a socket would bring (bounded parse batches). */
-function* slices(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
-  for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
-}
-
-/** Columns Voltas writes as a gps.six (an import's), a batch at a time: the body is made from them and they are its parse. */
-function* writtenFrom(batches: Iterable<GpsColumns>, spool: ColumnSpool): Generator<Uint8Array> {
-  for (const c of batches) {
-    spool.add(c);
-    yield Buffer.from(gpsSixLines(c));
-  }
-}
-
-/**
- * Receives a gps.six body into `file` chunk by chunk: MD5, size limit, the whole-body checks and
- * the line parse all happen on the way, parsed columns go to `spool`; nothing holds the body.
- */
-async function receiveGps(
-  source: { body: AsyncIterable<Uint8Array> | Iterable<Uint8Array> } | { columns: Iterable<GpsColumns> },
-  file: string,
-  spool: ColumnSpool,
-): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
-  const hash = createHash('md5');
-  const parser = 'body' in source ? new GpsSixStream((c) => spool.add(c), isUtf8) : undefined;
-  let size = 0;
-  await bodyToFile('body' in source ? source.body : writtenFrom(source.columns, spool), file, (chunk) => {
-    size += chunk.length;
-    if (size > MAX_UPLOAD_BYTES.gps)
-      throw new AppError(
-        'storage/server-file-wrong-size',
-        `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`,
-      );
-    hash.update(chunk);
-    parser?.push(chunk);
-  });
-  const summary = parser
-    ? parser.end()
-    : { lines: spool.total, indexed: spool.total, problems: [], rejection: undefined };
-  return { size, md5: hash.digest('base64'), summary };
-}
 
 /**
  * Receiving a session's files, from a device or any other source (an import): validation, the
@@ -119,7 +33,7 @@ export function createSessionReceiver(deps: {
   coordination: Coordination;
   events: SessionEvents;
 }) {
-  const { db, blobs, coordination, events } = deps;
+  const { db, blobs, coordination } = deps;
 
   /** Derived data built after the upload answered; awaited on close so a clean stop loses none. */
   const pendingDerived = new Set<Promise<unknown>>();
@@ -135,38 +49,6 @@ export function createSessionReceiver(deps: {
         return spool.dispose();
       });
     pendingDerived.add(task);
-  }
-
-  /** The index row and the intent's removal, in one transaction; then the live update. */
-  async function commitIndex(
-    address: SessionAddress,
-    kind: SixKind,
-    key: string,
-    md5: string,
-    size: number,
-    parsed: ParsedSix,
-  ): Promise<void> {
-    const id = sessionKey(address.deviceId, address.track, address.date);
-    await inTransaction(db, async (trx) => {
-      await indexSessionFile(
-        trx,
-        {
-          id,
-          deviceId: address.deviceId,
-          track: address.track,
-          date: address.date,
-          dateIso: ddmmyyyyToIso(address.date),
-          owner: address.owner,
-          now: nowIso(),
-        },
-        kind,
-        { md5, size, lines: parsed.lines, problems: parsed.problems },
-        parsed.laps ? { laps: parsed.laps } : { sampleCount: parsed.indexed },
-      );
-      await deleteIntent(trx, key, md5);
-    });
-    // A new personal best is announced once the session's figures are settled (jobs.ts): by its one lap list.
-    await events.publish(address);
   }
 
   return {
@@ -257,7 +139,7 @@ export function createSessionReceiver(deps: {
           if (answer) return answer;
           await intent(md5);
           await blobs.put(key, body, 'text/plain; charset=utf-8', { md5 });
-          await commitIndex(address, 'lap', key, md5, body.length, parsed);
+          await commitIndex(deps, address, 'lap', key, md5, body.length, parsed);
           return {
             stored: true,
             unchanged: false,
@@ -292,7 +174,7 @@ export function createSessionReceiver(deps: {
           await intent(md5);
           fileTaken = true;
           await blobs.putFile(key, file, 'text/plain; charset=utf-8', { md5 });
-          await commitIndex(address, 'gps', key, md5, received.size, summary);
+          await commitIndex(deps, address, 'gps', key, md5, received.size, summary);
           spoolTaken = true;
           deriveInBackground(id, md5, existing?.gps_md5 || undefined, spool);
           return {
@@ -312,79 +194,7 @@ export function createSessionReceiver(deps: {
       }
     },
 
-    /**
-     * Finishes uploads interrupted between the blob write and the index update (a crash, a
-     * kill): the blob holds the new bytes → index them; it holds the old ones → drop the intent.
-     * Runs at start-up, before the server listens, and now and then after.
-     */
-    async recoverInterruptedUploads(): Promise<{ reindexed: number; dropped: number }> {
-      let reindexed = 0;
-      let dropped = 0;
-      for (const key of await listIntentKeys(db)) {
-        // Under the file's lock: an upload still running on another instance finishes first, and
-        // its intent is gone when we look again.
-        await coordination.withKeyLock(key, async () => {
-          const intent = await findIntent(db, key);
-          if (!intent) return;
-          const head = await blobs.head(intent.blobKey);
-          let parsed: ParsedSix | undefined;
-          if (head?.md5Hash === intent.md5) {
-            if (intent.kind === 'gps') {
-              const summary = await parseStoredGps(blobs, intent.blobKey);
-              if (summary && !summary.rejection) parsed = summary;
-            } else {
-              const body = await blobs.get(intent.blobKey);
-              const decoded = body ? decodeSixBody(body) : undefined;
-              if (decoded && 'text' in decoded) parsed = parseLap(decoded.text);
-            }
-          }
-          if (parsed && head) {
-            await commitIndex(
-              { deviceId: intent.deviceId, track: intent.track, date: intent.date, owner: intent.owner },
-              intent.kind,
-              intent.blobKey,
-              intent.md5,
-              head.size,
-              parsed,
-            );
-            reindexed++;
-          } else {
-            await deleteIntent(db, intent.blobKey, intent.md5);
-            dropped++;
-          }
-        });
-      }
-      return { reindexed, dropped };
-    },
-
-    /**
-     * After a restore: every file whose blob is newer than the database copy becomes an
-     * interrupted upload, which recovery indexes from the blob (the same path as after a crash).
-     */
-    async reindexBlobsNewerThanIndex(): Promise<number> {
-      const everything = { admin: true, email: '', demoDeviceId: '', system: true };
-      for (const row of await listVisibleSessions(db, everything)) {
-        for (const [kind, md5] of [
-          ['lap', row.lap_md5],
-          ['gps', row.gps_md5],
-        ] as const) {
-          if (!md5) continue;
-          const key = `${row.id}/${SIX_FILE[kind]}`;
-          const head = await blobs.head(key);
-          if (head && head.md5Hash !== md5)
-            await recordIntent(db, {
-              blobKey: key,
-              md5: head.md5Hash,
-              deviceId: row.device_id,
-              track: row.track,
-              date: row.date,
-              kind,
-              owner: row.owner_email,
-            });
-        }
-      }
-      return (await this.recoverInterruptedUploads()).reindexed;
-    },
+    ...createUploadRecovery(deps),
   };
 }
 

@@ -1,3 +1,4 @@
+// SQL of sessions and their laps: the index, who may read which session, and the kept figures.
 import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysely';
 import type { Lap } from '#core/formats/lap-six.ts';
 import { lapFigures } from '#core/laps/lap-math.ts';

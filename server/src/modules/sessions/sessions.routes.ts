@@ -1,3 +1,4 @@
+// The web's session reads: my sessions, tracks, dates, laps, GPS samples and columns, analysis, exports.
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -140,7 +141,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     '/api/devices/:id/sessions/:track/:date/gps.bin',
     {
       // A heavy read all the same: a long session's columns are megabytes each time, and unbounded
-      // they pushed another rider's p99 past a second in the abuse check.
+      // they would slow every other rider's reads.
       config: { access: 'rider', heavyRead: true },
       schema: {
         tags: ['sessions'],

@@ -1,3 +1,4 @@
+// SQL of upload intents: written before a blob is replaced, removed with the index update.
 import type { Kysely } from 'kysely';
 import type { DB } from '#server/db/schema.ts';
 import { nowIso } from '#server/lib/tokens.ts';

@@ -1,3 +1,4 @@
+// A track made for a trace no known track fits: a real circuit (bundled or catalogue) or one derived from it.
 import { randomBytes } from 'node:crypto';
 import type { TrackGeometry } from '#core/sim/session-generator.ts';
 import { catalogueStartFinish, derivedStartFinish } from '#core/tracks/start-finish.ts';

@@ -1,3 +1,4 @@
+// The shipped catalogue of circuits: their outlines and start/finish lines, searched by name.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,7 +120,7 @@ export function createTrackCatalogue(tracks: CatalogueTrack[]): TrackCatalogue {
 
 let shipped: TrackCatalogue | undefined;
 
-/** The shipped catalogue, read on first use (~6 MB compressed; ~0.3 s). */
+/** The shipped catalogue, read on first use (it is large: no start-up pays for it). */
 export function trackCatalogue(): TrackCatalogue {
   shipped ??= createTrackCatalogue(parseCatalogue(gunzipSync(readFileSync(CATALOGUE_FILE)).toString('utf8')));
   return shipped;

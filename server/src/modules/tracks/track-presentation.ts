@@ -1,3 +1,4 @@
+// Track and analysis answers as the API shapes them: summaries, corners, laps by name, shown gaps.
 import { analyzeSession } from '#core/laps/lap-math.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { AppError } from '#core/errors.ts';

@@ -1,3 +1,4 @@
+// SQL of tracks and of which track each session was ridden on.
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB, TracksTable } from '#server/db/schema.ts';
 

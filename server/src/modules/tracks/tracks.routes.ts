@@ -1,3 +1,4 @@
+// Track routes: a session's track analysis and track choice, catalogue search, renames, and admins' track edits.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiErrorSchema } from '#core/contracts/common.contract.ts';

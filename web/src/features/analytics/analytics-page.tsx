@@ -17,7 +17,7 @@ import { shownLaps } from './shown-laps';
 import { SessionCharts } from './session-charts';
 import { LapFiguresTable } from './lap-figures-table';
 import { TrackMap, type MapColour } from './track-map';
-import { UPlotChart, type ChartSeries } from './uplot-chart';
+import { UPlotChart, type ChartSeries } from '#web/components/uplot-chart.tsx';
 import { WhereTimeGoes, type CornerFocus } from './where-time-goes';
 import { serverChoice, studyOf } from './study-choice';
 import { ShareButton } from '#web/components/share-button.tsx';

@@ -6,7 +6,7 @@ import { t } from '#web/i18n/messages.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 import { lapKey, sessionSeries } from './chart-data';
 import type { ShownLap } from './shown-laps';
-import { UPlotChart } from './uplot-chart';
+import { UPlotChart } from '#web/components/uplot-chart.tsx';
 
 /** The whole session: each flying lap's time in order, and the speed over the day (its figures computed when shown). */
 export function SessionCharts(props: {

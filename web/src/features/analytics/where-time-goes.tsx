@@ -6,7 +6,7 @@ import { errorMessage, fill, t } from '#web/i18n/messages.ts';
 import type { Units } from '#core/units.ts';
 import { decimalBR, lean, speedTable } from '#web/lib/format.ts';
 import { formatDistance } from '#web/lib/units-format.ts';
-import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
+import { lossReason, lossTitle, signedSeconds, topLosses } from '#web/lib/loss-cards.ts';
 import { lossesToIdeal, topIdealLosses, type Study } from './study-choice';
 import { TrackIdentity } from './track-identity';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';

@@ -1,3 +1,4 @@
+// 'Evolução': a rider's days at one track, charted and tabled, and the corners that changed most.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -10,8 +11,8 @@ import { errorMessage, fill, t } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { decimalBR } from '#web/lib/format.ts';
 import { useCornerProgress, useProgress } from '#web/lib/history-api.ts';
-import { signedSeconds } from './loss-cards';
-import { UPlotChart } from './uplot-chart';
+import { UPlotChart } from '#web/components/uplot-chart.tsx';
+import { signedSeconds } from '#web/lib/loss-cards.ts';
 
 const ms = (v: number | null) => (v === null ? '—' : formatLapTime(v));
 const spread = (v: number | null) =>

@@ -1,3 +1,4 @@
+// A uPlot line chart, as the analytics, compare, progress and shared pages draw them.
 import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
@@ -5,6 +6,11 @@ import { distanceIn, speedIn, type Quantity, type Units } from '#core/units.ts';
 import { decimalBR } from '#web/lib/format.ts';
 import { useNearViewport } from '#web/lib/near-viewport.ts';
 import { useDrawTurn } from '#web/lib/draw-turn.ts';
+
+/** Loggers without a lean sensor (most GPX) write 0: no chart of nothing. */
+export function hasLean(series: readonly (readonly (number | null)[])[]): boolean {
+  return series.some((s) => s.some((v) => v !== null && v !== 0));
+}
 
 export interface ChartSeries {
   label: string;
@@ -66,8 +72,8 @@ const legendValue = (digits: number) => (_u: uPlot, v: number | null) =>
 /**
  * A uPlot chart. uPlot is in the analytics page's own file (web/vite.config.ts), so it loads with
  * the page, not with the app; imported statically, a chart is drawn in the effect that makes it,
- * before the next frame, where an import() resolved a task later, after the content below the
- * first screen had been computed in the meantime (~25 ms).
+ * before the next frame, where an import() would resolve a task later, after the content below the
+ * first screen.
  */
 export function UPlotChart(props: ChartProps) {
   const figure = useRef<HTMLElement>(null);

@@ -1,3 +1,4 @@
+// Picking one of the rider's own laps at a track (or their record), for the compare and shared pages.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { mySessionsResponseSchema, type MySessions } from '#core/contracts/sessions.contract.ts';

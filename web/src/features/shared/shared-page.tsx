@@ -1,3 +1,4 @@
+// What a shared link opens, signed in or not: one session's (or one lap's) laps, speed and lean.
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { SharedLap, SharedView } from '#core/contracts/shares.contract.ts';
@@ -11,9 +12,8 @@ import { useSharedLap, useSharedView } from '#web/lib/history-api.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
-import { hasLean } from './compare-page';
-import { OwnLapPicker, type OwnLapChoice } from './own-lap-picker';
-import { UPlotChart } from './uplot-chart';
+import { OwnLapPicker, type OwnLapChoice } from '#web/components/own-lap-picker.tsx';
+import { hasLean, UPlotChart } from '#web/components/uplot-chart.tsx';
 
 /**
  * What a shared link opens, signed in or not: the laps and figures of one session (or one lap),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PersonalBest } from '#core/contracts/progress.contract.ts';
-import { compareFromQuery, firstComparison, hasLean } from './compare-page';
+import { hasLean } from '#web/components/uplot-chart.tsx';
+import { compareFromQuery, firstComparison } from './compare-page';
 
 const base = 'hw=000000000042&pista=Interlagos&data=15112026&volta=A3';
 const q = (s: string) => compareFromQuery(new URLSearchParams(s));

@@ -1,3 +1,4 @@
+// Where a lap loses time to another, as short cards: the biggest losses, each with its likely reason.
 import type { z } from 'zod';
 import type { segmentDeltaSchema } from '#core/contracts/tracks.contract.ts';
 import type { Units } from '#core/units.ts';

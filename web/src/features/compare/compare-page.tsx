@@ -1,3 +1,4 @@
+// Comparing two laps of one track along its line: the rider's lap against a record, another lap or a friend's.
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -17,9 +18,9 @@ import { useCompare, useRecords, type CompareRequest } from '#web/lib/history-ap
 import { apiRequest } from '#web/lib/api-client.ts';
 import { useTrackLapTimes } from '#web/lib/sessions-api.ts';
 import type { LapVideosSlot } from '#web/lib/video-slot.ts';
-import { lossReason, lossTitle, signedSeconds, topLosses } from './loss-cards';
-import { OwnLapPicker } from './own-lap-picker';
-import { UPlotChart, type ChartSeries } from './uplot-chart';
+import { OwnLapPicker } from '#web/components/own-lap-picker.tsx';
+import { hasLean, UPlotChart, type ChartSeries } from '#web/components/uplot-chart.tsx';
+import { lossReason, lossTitle, signedSeconds, topLosses } from '#web/lib/loss-cards.ts';
 
 const LAP_COLOUR = '#ffb74d';
 const REFERENCE_COLOUR = '#b388ff';
@@ -320,11 +321,6 @@ function CompareCharts(props: {
       />
     </div>
   );
-}
-
-/** Loggers without a lean sensor (most GPX) write 0: no chart of nothing. */
-export function hasLean(series: readonly (readonly (number | null)[])[]): boolean {
-  return series.some((s) => s.some((v) => v !== null && v !== 0));
 }
 
 function CornerTable({ data, units }: { data: CompareResponse; units: Units }) {

@@ -1,0 +1,153 @@
+// Building a session from imported files: their traces merged, timed at the track they ran on,
+// written as the session's gps.six and lap.six through the session receiver; and a lap.six
+// matched to the gps.six it belongs to.
+import type { Kysely } from 'kysely';
+import { AppError } from '#core/errors.ts';
+import { isValidTrackName } from '#core/formats/dates.ts';
+import { parseLapSix } from '#core/formats/lap-six.ts';
+import { HEATS } from '#core/formats/six-lines.ts';
+import { importWarningText } from '#core/i18n/pt-BR-imports.ts';
+import {
+  lapNumbering,
+  lapSixText,
+  loggerTwin,
+  mergeTraces,
+  sessionColumns,
+  sessionFiles,
+  sessionTrace,
+  type SessionTrace,
+} from '#core/imports/to-session.ts';
+import type { ImportedFile, ImportWarning, LoggerLap } from '#core/imports/trace.ts';
+import { timeLaps } from '#core/tracks/lap-timing.ts';
+import { liesAcross } from '#core/tracks/track-line.ts';
+import type { DB } from '#server/db/schema.ts';
+import type { SessionReceiver } from '../sessions/session-receiver.service';
+import { sessionKey } from '../sessions/session-files';
+import type { TracksService } from '../tracks/tracks.service';
+import { storedAnswer } from './import-body';
+import type { ImportWorkers } from './import-worker';
+import { listImportFiles, recentSessionsOf } from './imports.repository';
+
+/** A track's name as a session path segment: the characters a track name may hold, at most 64. */
+export function trackSegment(name: string): string {
+  const cleaned = name
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N} _.-]+/gu, ' ')
+    .replace(/\.{2,}/g, '.')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 64)
+    .trim();
+  return isValidTrackName(cleaned) ? cleaned : 'Pista';
+}
+
+/** The import's warnings, each with its Portuguese text. */
+function present(warnings: ImportWarning[]) {
+  return warnings.map((w) => ({ ...w, message: importWarningText(w) }));
+}
+
+export function createSessionBuilder(deps: {
+  db: Kysely<DB>;
+  receiver: SessionReceiver;
+  tracks: TracksService;
+  workers: ImportWorkers;
+}) {
+  const { db, receiver, tracks, workers } = deps;
+
+  /** Builds (again) the session from all its imported files, and answers for the newest. */
+  async function buildSession(
+    address: { collection: string; owner: string; track: string; date: string },
+    trackId: string,
+    definition: Awaited<ReturnType<TracksService['identify']>>['definition'],
+    /** In the order they were imported, the newest last. */
+    files: { file: ImportedFile; name: string }[],
+    /** The newest file's trace, made the session's to find its track: the session's whole when it is alone. */
+    newest: SessionTrace,
+  ) {
+    // The same ride imported twice (exported again, or from another app) is built once: from the
+    // file with the logger's own laps, else the richer one (sessionFiles says why); the other
+    // adds only fixes outside that one's time, and neither its laps nor its warnings again.
+    const { order, repeats } = sessionFiles(files.map((f) => f.file));
+    const used = files.filter((_, k) => repeats[k] === undefined);
+    const source = files.length === 1 ? newest : sessionTrace(mergeTraces(order.map((k) => files[k]!.file.trace)));
+    // Analysed in a worker (the best part of a second on a million fixes); its arrays come back as `trace`.
+    const { analysis, trace } = await workers.analyze(source, definition);
+    const warnings: ImportWarning[] = used.flatMap((f) => f.file.warnings);
+    const last = files.length - 1;
+    const twin = repeats[last] ?? repeats.findIndex((j) => j === last);
+    if (twin >= 0) warnings.unshift({ code: 'sameRecording', file: files[twin]!.name });
+    // The logger's own laps: its file's, or timed at the file's own line where that really crosses the trace.
+    let logger: LoggerLap[] = used.flatMap((f) => f.file.loggerLaps);
+    for (const { file } of used) {
+      if (!file.fileGate || file.loggerLaps.length) continue;
+      const g = file.fileGate;
+      const ways = liesAcross(definition.line, g)
+        ? [g, { a: g.b, b: g.a }].map((gate) => timeLaps(trace, gate).filter((l) => l.complete))
+        : [[], []];
+      const best = ways[0]!.length >= ways[1]!.length ? ways[0]! : ways[1]!;
+      if (best.length)
+        logger = logger.concat(
+          best.map((l) => ({ seconds: Number(l.seconds.toFixed(3)), endMs: trace.timeMs[0]! + l.end.ms })),
+        );
+      else warnings.push({ code: 'fileLineUnused' });
+    }
+    const lapNumbers = lapNumbering(analysis.laps);
+    const lap = lapSixText(analysis.laps, lapNumbers, trace.timeMs[0]!, logger, definition.line.length);
+    const at = { deviceId: address.collection, owner: address.owner, track: address.track, date: address.date };
+    // Received side by side, as a device may send them: each waits on its own disk writes.
+    await Promise.all([
+      receiver.receive({ ...at, kind: 'gps', columns: sessionColumns(trace, analysis.laps, lapNumbers) }),
+      lap.laps.length ? receiver.receive({ ...at, kind: 'lap', body: Buffer.from(lap.text) }) : undefined,
+    ]);
+    await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId); // once the session's row exists
+    // The one lap list's rule: a lap's time is the logger's own where its file timed it, else the GPS's.
+    const laps = analysis.laps
+      .filter((l) => l.complete)
+      .map((l) => {
+        const n = lapNumbers.get(l.number)!;
+        const mine = loggerTwin(l, trace.timeMs[0]!, logger);
+        const gpsSeconds = Number(l.seconds.toFixed(3));
+        return {
+          heat: HEATS[n.heat]!,
+          number: n.lapCount,
+          seconds: mine ? mine.seconds : gpsSeconds,
+          gpsSeconds,
+          kind: l.kind,
+          loggerSeconds: mine ? mine.seconds : null,
+        };
+      });
+    const flying = laps.filter((l) => l.kind === 'flying');
+    return {
+      laps,
+      bestLapSeconds: flying.length ? Math.min(...flying.map((l) => l.seconds)) : null,
+      loggerLaps: logger.map((l) => Number(l.seconds.toFixed(3))),
+      samples: trace.count,
+      warnings: present(warnings),
+    };
+  }
+
+  /** A lap.six: the laps of a gps.six imported before, matched by their times. */
+  async function attachLapSix(collection: string, text: string) {
+    const parsed = parseLapSix(text);
+    const times = parsed.value.map((l) => l.lapSeconds);
+    if (!times.length)
+      throw new AppError(
+        'storage/invalid-format',
+        'No valid lap.six line; nothing was stored.',
+        undefined,
+        'Nenhuma linha válida de lap.six; nada foi gravado.',
+      );
+    const candidates = await recentSessionsOf(db, collection, 50);
+    for (const row of candidates) {
+      const file = (await listImportFiles(db, row.id)).find((f) => f.format === 'gps.six');
+      if (!file) continue;
+      const answer = storedAnswer(file.answer);
+      const gpsTimes = answer.laps.map((l) => l.seconds);
+      const matched = times.filter((t) => gpsTimes.some((g) => Math.abs(g - t) <= 0.2)).length;
+      if (matched >= Math.max(1, Math.ceil(times.length / 2))) return { row, answer };
+    }
+    throw new AppError('import/laps-without-trace');
+  }
+
+  return { buildSession, attachLapSix };
+}

@@ -1,0 +1,177 @@
+// A session's GPS trace as readers get it: the derived binary columns (rebuilt from gps.six when
+// missing or unreadable), the JSON samples, the analysis, and the exports; for rows already checked.
+import { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { gunzip, gunzipSync } from 'node:zlib';
+import type { z } from 'zod';
+import { analyzeGps } from '#core/analysis/gps-analysis.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import type { gpsResponseSchema } from '#core/contracts/sessions.contract.ts';
+import { AppError } from '#core/errors.ts';
+import { gpxChunks, raceRenderCsvChunks } from '#core/formats/exports.ts';
+import { decodeGpsColumns } from '#core/formats/gps-columns-codec.ts';
+import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import { msToGpsTime } from '#core/formats/gps-six.ts';
+import { HEATS, type LineProblem } from '#core/formats/six-lines.ts';
+import type { BlobStore } from '#server/blobs/blob-store.ts';
+import { LruCache } from '#server/lib/lru.ts';
+import { ColumnSpool, parseStoredGps } from './column-spool';
+import { gpsColumnsKey } from './session-files';
+import type { SessionRow } from './sessions.repository';
+
+/**
+ * The JSON samples answer holds at most this many samples, evenly spaced over the session (a
+ * day at 10 Hz is ~110k): arrays of millions of numbers in JSON would hold the event loop for
+ * seconds. Full resolution is the binary columns (gps.bin).
+ */
+export const MAX_JSON_SAMPLES = 25_000;
+/** Analyses remembered per process (one per gps.six version read). */
+const ANALYSES_KEPT = 200;
+const CHECKS_KEPT = 10_000;
+const gunzipAsync = promisify(gunzip);
+
+function isReadableColumns(gzipped: Buffer): boolean {
+  try {
+    decodeGpsColumns(new Uint8Array(gunzipSync(gzipped)));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function createSessionGps(blobs: BlobStore) {
+  // Derived GPS blobs checked readable once per session version and process (not per read); the
+  // latest CHECKS_KEPT versions are remembered (a key is ~60 bytes), the others checked again.
+  const checkedColumns = new LruCache<string, true>(CHECKS_KEPT);
+  const analyses = new LruCache<string, ReturnType<typeof analyzeGps>>(ANALYSES_KEPT);
+
+  /** The session's GPS columns; rebuilt from gps.six (and stored) if the derived blob is missing. */
+  async function gpsColumns(row: SessionRow): Promise<{ gzipped: Buffer; columns: () => Promise<GpsColumns> }> {
+    if (!row.gps_md5) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
+    const version = `${row.id}@${row.gps_md5}`;
+    const derivedKey = gpsColumnsKey(row.id, row.gps_md5);
+    let gzipped = await blobs.get(derivedKey);
+    if (gzipped && !checkedColumns.has(version)) {
+      if (isReadableColumns(gzipped)) checkedColumns.set(version, true);
+      else gzipped = undefined;
+    }
+    if (!gzipped) {
+      const spool = new ColumnSpool(await blobs.tempPath());
+      try {
+        const summary = await parseStoredGps(blobs, `${row.id}/gps.six`, spool);
+        if (!summary || summary.rejection)
+          throw new AppError('storage/object-not-found', 'This session has no GPS file.');
+        await spool.store(blobs, derivedKey);
+      } finally {
+        await spool.dispose();
+      }
+      gzipped = await blobs.get(derivedKey);
+      if (!gzipped) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
+      checkedColumns.set(version, true);
+    }
+    const bytes = gzipped;
+    // Inflated off the event loop (a long session's columns are tens of MB).
+    return { gzipped: bytes, columns: async () => decodeGpsColumns(new Uint8Array(await gunzipAsync(bytes))) };
+  }
+
+  /** The session's GPS analysis, once per gps.six version and process. */
+  async function analysisOf(
+    row: SessionRow,
+    columns: () => Promise<GpsColumns>,
+  ): Promise<ReturnType<typeof analyzeGps>> {
+    const version = `${row.id}@${row.gps_md5}`;
+    const known = analyses.get(version);
+    if (known) return known;
+    const fresh = analyzeGps(await columns());
+    analyses.set(version, fresh);
+    return fresh;
+  }
+
+  return {
+    gpsColumns,
+    analysisOf,
+
+    /** Each remembered cache's size, by name (the `voltas_cache_entries` metric). */
+    caches(): Record<string, () => number> {
+      return { 'gps-column-checks': () => checkedColumns.size, 'gps-analyses': () => analyses.size };
+    },
+
+    /** The samples as JSON columns: every `step`-th sample, at most MAX_JSON_SAMPLES of them. */
+    async gps(row: SessionRow, s: SessionAddress): Promise<z.infer<typeof gpsResponseSchema>> {
+      const c = await (await gpsColumns(row)).columns();
+      const step = Math.max(1, Math.ceil(c.count / MAX_JSON_SAMPLES));
+      const picked = Array.from({ length: Math.ceil(c.count / step) }, (_, k) => k * step);
+      const pick = <T>(column: ArrayLike<number>, as: (v: number) => T) => picked.map((i) => as(column[i]!));
+      const same = (v: number) => v;
+      return {
+        device: s.device,
+        track: s.track,
+        date: s.date,
+        count: picked.length,
+        totalCount: c.count,
+        step,
+        columns: {
+          latitude: pick(c.lat, same),
+          longitude: pick(c.lon, same),
+          strSpeedGps: pick(c.speed, same),
+          strSatGps: pick(c.satellites, same),
+          timeGps: pick(c.timeMs, msToGpsTime),
+          lapCount: pick(c.lapCount, same),
+          bFirstLap: pick(c.firstLap, same),
+          strBateria: pick(c.heat, (h) => HEATS[h]!),
+          roll: pick(c.roll, same),
+          leanFiltered: pick(c.leanFiltered, same),
+          meterSum: pick(c.meterSum, same),
+        },
+        warnings: JSON.parse(row.gps_problems) as LineProblem[],
+      };
+    },
+
+    /** CSV (RaceRender), GPX, or the raw six files, for the session or one lap (heat + lap number); streamed. */
+    async export(
+      row: SessionRow,
+      s: SessionAddress,
+      format: 'csv' | 'gpx' | 'lap.six' | 'gps.six',
+      lap?: { heat: string; lapCount: number },
+    ) {
+      const base = `${s.device}_${s.track}_${s.date}`.replace(/[^\p{L}\p{N}_.-]+/gu, '-');
+      if (format === 'lap.six' || format === 'gps.six') {
+        // Streamed out as stored (a gps.six may be large).
+        const src = (format === 'lap.six' ? row.lap_md5 : row.gps_md5)
+          ? await blobs.getStream(`${row.id}/${format}`)
+          : undefined;
+        if (!src) throw new AppError('storage/object-not-found');
+        return {
+          body: src.body,
+          size: src.size,
+          contentType: 'text/plain; charset=utf-8',
+          filename: `${base}_${format}`,
+        };
+      }
+      const c = await (await gpsColumns(row)).columns();
+      let range = { start: 0, end: c.count };
+      let suffix = '';
+      if (lap) {
+        const seg = (await analysisOf(row, async () => c)).laps.find(
+          (l) => l.heat === lap.heat && l.lapCount === lap.lapCount,
+        );
+        if (!seg) throw new AppError('storage/object-not-found', 'No such lap in this session.');
+        range = seg;
+        suffix = `_${lap.heat}${lap.lapCount}`;
+      }
+      // Streamed piece by piece as the client reads (see EXPORT_ROWS_PER_CHUNK).
+      if (format === 'csv')
+        return {
+          body: Readable.from(raceRenderCsvChunks(c, range)),
+          contentType: 'text/csv; charset=utf-8',
+          filename: `${base}${suffix}.csv`,
+        };
+      const name = `${s.track} ${s.date.slice(0, 2)}/${s.date.slice(2, 4)}/${s.date.slice(4)}${suffix ? ` ${suffix.slice(1)}` : ''}`;
+      return {
+        body: Readable.from(gpxChunks(c, { name, date: s.date }, range)),
+        contentType: 'application/gpx+xml; charset=utf-8',
+        filename: `${base}${suffix}.gpx`,
+      };
+    },
+  };
+}

@@ -1,0 +1,214 @@
+// The analysis of a session's laps on the track it was ridden on (remembered per session version
+// and track definition), and what is read from it: the track analysis, lap comparisons, a shared
+// link's laps and map.
+import type { Kysely } from 'kysely';
+import type { CompareResponse } from '#core/contracts/progress.contract.ts';
+import { isImportCollection, type SessionAddress } from '#core/contracts/session-paths.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import { AppError } from '#core/errors.ts';
+import { FIGURES_VERSION, listFigures } from '#core/laps/lap-math.ts';
+import { bestOf, listLaps } from '#core/laps/session-laps.ts';
+import { deltaOnGrid, lapOnGrid } from '#core/tracks/lap-grid.ts';
+import { compareLaps } from '#core/tracks/lap-comparison.ts';
+import { continuousTime } from '#core/tracks/lap-timing.ts';
+import { analyzeTrack, type TrackAnalysis } from '#core/tracks/track-analysis.ts';
+import { latLonAt } from '#core/tracks/track-line.ts';
+import type { DB } from '#server/db/schema.ts';
+import { LruCache } from '#server/lib/lru.ts';
+import type { TrackRules } from '#server/plugins/policy.ts';
+import type { SessionReader } from '../sessions/session-reader.service';
+import { settleLapFigures, type Viewer } from '../sessions/sessions.repository';
+import type { TrackDefinitions } from './track-definitions.service';
+import { cornerOf, lapByKey, present, shownGap } from './track-presentation';
+import { saveSessionIdeal } from './tracks.repository';
+
+/** Analyses remembered (per session version and track definition), the least recently used forgotten first. */
+const ANALYSES_KEPT = 100;
+
+/** One lap to compare: a session read as `viewer` may, and the lap ('A3'); `shared` hides its device. */
+export interface LapAt {
+  viewer: Viewer;
+  address: SessionAddress;
+  lap: string;
+  shared: boolean;
+}
+
+/** A shared link's session is read through the link (checked by the shares service), not as a person. */
+export const SYSTEM: Viewer = { email: '', admin: false, demoDeviceId: '', system: true };
+
+export function createTrackAnalysis(deps: {
+  db: Kysely<DB>;
+  reader: SessionReader;
+  definitions: TrackDefinitions;
+  rules: TrackRules;
+}) {
+  const { db, reader } = deps;
+  const { trackFor, definitionOf, shapeOf } = deps.definitions;
+  const { mayRenameTrack } = deps.rules;
+  const analyses = new LruCache<string, TrackAnalysis>(ANALYSES_KEPT);
+
+  /** A session's trace, the track it was ridden on, and the analysis of its laps there (remembered). */
+  async function analyzed(viewer: Viewer, s: SessionAddress, mayCreateTrack = true) {
+    const inputs = await reader.trackInputs(viewer, s);
+    const trace = await inputs.columns();
+    const track = await trackFor(inputs.sessionId, inputs.ownerEmail, trace, mayCreateTrack);
+    const definition = definitionOf(track);
+    const key = `${inputs.version}#${track.id}#${shapeOf(track)}`;
+    let analysis = analyses.get(key);
+    const fresh = !analysis;
+    if (!analysis) {
+      analysis = analyzeTrack(trace, definition);
+      analyses.set(key, analysis);
+      // Kept beside the session: 'Minhas sessões' and 'Evolução' show it without analysing.
+      await saveSessionIdeal(
+        db,
+        inputs.sessionId,
+        analysis.ideal.seconds === null ? null : Math.round(analysis.ideal.seconds * 1000),
+      );
+    }
+    const deviceLaps = await inputs.laps();
+    const list = listLaps(analysis.laps, trace, deviceLaps, isImportCollection(s.device));
+    // Its figures by this list, kept beside it: every screen shows the same best lap (decision 028).
+    if (fresh) await keepListFigures(inputs, list, deviceLaps);
+    return { inputs, trace, track, definition, analysis, deviceLaps, list, fresh };
+  }
+
+  async function keepListFigures(
+    inputs: { sessionId: string; files: { lapMd5: string; gpsMd5: string } },
+    list: Parameters<typeof listFigures>[0],
+    deviceLaps: Parameters<typeof listFigures>[1],
+  ) {
+    await settleLapFigures(
+      db,
+      inputs.sessionId,
+      inputs.files,
+      JSON.stringify(listFigures(list, deviceLaps)),
+      FIGURES_VERSION,
+    );
+  }
+
+  return {
+    analyzed,
+    keepListFigures,
+    cached: () => analyses.size,
+
+    async analysis(
+      viewer: Viewer,
+      s: SessionAddress,
+      query: { lap?: number; reference?: number },
+    ): Promise<TrackAnalysisResponse> {
+      const { inputs, track, definition, analysis, deviceLaps, list } = await analyzed(viewer, s);
+      const may = {
+        renamable: track.source === 'derived' && mayRenameTrack(viewer, track),
+        choosable: viewer.admin || inputs.ownerEmail === viewer.email,
+      };
+      return present(track, definition, analysis, list, deviceLaps, query, may);
+    },
+
+    /**
+     * Two complete laps of one track, whatever their sessions (each read as its own viewer may:
+     * a shared link's is read through the link), against position along the track's line.
+     */
+    async compare(a: LapAt, b: LapAt): Promise<CompareResponse> {
+      const [one, other] = await Promise.all([analyzed(a.viewer, a.address), analyzed(b.viewer, b.address)]);
+      if (one.track.id !== other.track.id) throw new AppError('track/different-tracks');
+      const lap = lapByKey(one, a.lap);
+      const reference = lapByKey(other, b.lap);
+      const gridA = lapOnGrid(one.trace, continuousTime(one.trace), one.definition.line, lap.lap);
+      const gridB = lapOnGrid(other.trace, continuousTime(other.trace), other.definition.line, reference.lap);
+      const c = compareLaps(lap.lap, reference.lap, one.analysis.segments);
+      const described = (at: LapAt, l: ReturnType<typeof lapByKey>) => ({
+        track: at.address.track,
+        date: at.address.date,
+        device: at.shared ? null : at.address.device,
+        heat: l.heat,
+        number: l.number,
+        seconds: l.seconds ?? l.gpsSeconds,
+        shared: at.shared,
+      });
+      return {
+        track: { id: one.track.id, name: one.track.name, lengthM: one.definition.line.length },
+        lap: described(a, lap),
+        reference: described(b, reference),
+        x: gridA.x,
+        speed: [gridA.speed, gridB.speed],
+        lean: [gridA.lean, gridB.lean],
+        delta: deltaOnGrid(gridA, gridB),
+        corners: one.definition.corners.map(cornerOf),
+        comparison: {
+          deltaSeconds: shownGap(lap, reference, c.deltaSeconds),
+          lapCorners: lap.lap.corners,
+          referenceCorners: reference.lap.corners,
+          segments: c.segments,
+        },
+      };
+    },
+
+    /** Each corner's best time in a session (its section, as in the ideal lap), and the track it is timed on. */
+    async cornerBests(viewer: Viewer, s: SessionAddress) {
+      const { track, analysis } = await analyzed(viewer, s);
+      return {
+        trackId: track.id,
+        corners: analysis.sections.map((section, k) => ({
+          corner: section.corner,
+          seconds: analysis.ideal.sections[k]!.seconds,
+        })),
+      };
+    },
+
+    /** A session's laps as a shared link shows them: timed on its track, with the ideal lap and the corners. */
+    async sharedSession(s: SessionAddress) {
+      const { definition, analysis, list } = await analyzed(SYSTEM, s);
+      const best = bestOf(list);
+      return {
+        laps: list.map((l, k) => ({
+          heat: l.heat,
+          number: l.number,
+          seconds: l.seconds,
+          kind: l.kind,
+          complete: analysis.laps[k]!.complete,
+          best: k === best,
+        })),
+        bestLapSeconds: best < 0 ? null : list[best]!.seconds,
+        idealLapSeconds: analysis.ideal.seconds,
+        corners: definition.corners.map(cornerOf),
+        lengthM: definition.line.length,
+      };
+    },
+
+    /** One complete lap of a shared session on the position grid, with its path for the map. */
+    async sharedLap(s: SessionAddress, key: string | undefined) {
+      const at = await analyzed(SYSTEM, s);
+      const best = at.list[bestOf(at.list)];
+      const chosen = lapByKey(at, key ?? (best ? `${best.heat}${best.number}` : ''));
+      const grid = lapOnGrid(at.trace, continuousTime(at.trace), at.definition.line, chosen.lap);
+      const path: [number, number][] = [];
+      for (let i = chosen.lap.start.index; i <= chosen.lap.end.index; i += 5)
+        path.push([round6(at.trace.lat[i]!), round6(at.trace.lon[i]!)]);
+      return {
+        heat: chosen.heat,
+        number: chosen.number,
+        seconds: chosen.seconds ?? chosen.gpsSeconds,
+        x: grid.x,
+        speed: grid.speed,
+        lean: grid.lean,
+        path,
+      };
+    },
+
+    /** The outline of the track a session was ridden on (every ~10 m), for a link's preview image. */
+    async outline(s: SessionAddress): Promise<[number, number][]> {
+      const { definition } = await analyzed(SYSTEM, s);
+      const line: [number, number][] = [];
+      for (let k = 0; k < definition.line.x.length; k += 5) {
+        const p = latLonAt(definition.line, k);
+        line.push([p.lat, p.lon]);
+      }
+      return line;
+    },
+  };
+}
+
+export type TrackAnalyses = ReturnType<typeof createTrackAnalysis>;
+
+const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
