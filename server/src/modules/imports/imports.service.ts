@@ -7,7 +7,8 @@ import { AppError } from '#core/errors.ts';
 import { dateToDdmmyyyy, isValidTrackName } from '#core/formats/dates.ts';
 import { parseLapSix } from '#core/formats/lap-six.ts';
 import { HEATS } from '#core/formats/six-lines.ts';
-import { importWarningText } from '#core/i18n/pt-BR-imports.ts';
+import { importWarningText } from '#core/i18n/import-warnings.ts';
+import { translate } from '#server/lib/i18n.ts';
 import { detectFormat, isGzip, SNIFF_BYTES } from '#core/imports/detect.ts';
 import { ImportReader, unsupported } from '#core/imports/importer.ts';
 import { localDay } from '#core/imports/local-time.ts';
@@ -89,9 +90,10 @@ function storedAnswer(json: string): ImportAnswer {
   return { ...answer, laps: answer.laps.map((l) => ({ ...l, gpsSeconds: l.gpsSeconds ?? l.seconds })) };
 }
 
-/** The import's warnings, each with its Portuguese text. */
+/** The import's warnings, each with its text (pt-BR: the web words them again in the page's language). */
 function present(warnings: ImportWarning[]) {
-  return warnings.map((w) => ({ ...w, message: importWarningText(w) }));
+  const t = translate('pt-BR');
+  return warnings.map((w) => ({ ...w, message: importWarningText(t, w) }));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { segmentDeltaSchema } from '#core/contracts/tracks.contract.ts';
 import { decimalBR } from '#web/lib/format.ts';
-import { fill, t } from '#web/i18n/messages.ts';
+import type { Translate } from '#web/i18n/messages.ts';
 
 type SegmentDelta = z.infer<typeof segmentDeltaSchema>;
 
@@ -15,30 +15,32 @@ export function signedSeconds(s: number): string {
 }
 
 /** The card's title: which piece of the lap and the time lost there. */
-export function lossTitle(d: SegmentDelta): string {
+export function lossTitle(t: Translate, d: SegmentDelta): string {
   const delta = signedSeconds(d.deltaSeconds);
-  if (d.kind === 'corner') return fill(t.tracks.cardCorner, { n: d.corner!, delta });
+  if (d.kind === 'corner') return t('tracks.cardCorner', { n: d.corner!, delta });
   const after = Number(d.segment.slice(1));
-  return after === 0 ? fill(t.tracks.cardStartStraight, { delta }) : fill(t.tracks.cardStraight, { n: after, delta });
+  return after === 0 ? t('tracks.cardStartStraight', { delta }) : t('tracks.cardStraight', { n: after, delta });
 }
 
 /** What differed there, in plain Portuguese: "freou 12 m antes e passou 6 km/h mais lento no ápice". */
-export function lossReason(d: SegmentDelta): string {
+export function lossReason(t: Translate, d: SegmentDelta): string {
   const parts: string[] = [];
   const whole = (n: number) => String(Math.round(Math.abs(n)));
   if (d.kind === 'corner') {
     if (d.brakedEarlierM !== null && d.brakedEarlierM >= BRAKE_M)
-      parts.push(fill(t.tracks.brakedEarlier, { m: whole(d.brakedEarlierM) }));
+      parts.push(t('tracks.brakedEarlier', { m: whole(d.brakedEarlierM) }));
     if (d.brakedEarlierM !== null && d.brakedEarlierM <= -BRAKE_M)
-      parts.push(fill(t.tracks.brakedLater, { m: whole(d.brakedEarlierM) }));
-    if (d.apexKmh !== null && d.apexKmh <= -SPEED_KMH) parts.push(fill(t.tracks.apexSlower, { v: whole(d.apexKmh) }));
-    if (d.apexKmh !== null && d.apexKmh >= SPEED_KMH) parts.push(fill(t.tracks.apexFaster, { v: whole(d.apexKmh) }));
-    if (d.exitKmh !== null && d.exitKmh <= -SPEED_KMH) parts.push(fill(t.tracks.exitSlower, { v: whole(d.exitKmh) }));
+      parts.push(t('tracks.brakedLater', { m: whole(d.brakedEarlierM) }));
+    if (d.apexKmh !== null && d.apexKmh <= -SPEED_KMH) parts.push(t('tracks.apexSlower', { v: whole(d.apexKmh) }));
+    if (d.apexKmh !== null && d.apexKmh >= SPEED_KMH) parts.push(t('tracks.apexFaster', { v: whole(d.apexKmh) }));
+    if (d.exitKmh !== null && d.exitKmh <= -SPEED_KMH) parts.push(t('tracks.exitSlower', { v: whole(d.exitKmh) }));
   } else if (d.topKmh !== null && d.topKmh <= -SPEED_KMH) {
-    parts.push(fill(t.tracks.topSlower, { v: whole(d.topKmh) }));
+    parts.push(t('tracks.topSlower', { v: whole(d.topKmh) }));
   }
-  if (!parts.length) return t.tracks.slowerThrough;
-  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} ${t.tracks.and} ${parts[parts.length - 1]}`;
+  if (!parts.length) return t('tracks.slowerThrough');
+  return parts.length === 1
+    ? parts[0]!
+    : `${parts.slice(0, -1).join(', ')} ${t('tracks.and')} ${parts[parts.length - 1]}`;
 }
 
 /** The three pieces of the lap where the most time went, largest first (only where time was lost). */

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
-import { t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { lapKey, sessionSeries } from './chart-data';
 import type { ShownLap } from './shown-laps';
 import { UPlotChart } from './uplot-chart';
@@ -12,7 +12,7 @@ export function SessionCharts(props: {
   segments: AnalysisResponse['laps'];
   shown: Map<string, ShownLap>;
 }) {
-  const a = t.analytics;
+  const t = useT();
   const { c, segments, shown } = props;
   const charts = useMemo(() => {
     // Flying laps only: out- and in-laps and partial pieces are no point on a chart of lap times.
@@ -27,23 +27,23 @@ export function SessionCharts(props: {
     <div className="analytics-grid">
       <UPlotChart
         testId="chart-progression"
-        title={a.chartProgression}
-        xLabel={a.axisLap}
-        yLabel={a.axisLapTime}
+        title={t('analytics.chartProgression')}
+        xLabel={t('analytics.axisLap')}
+        yLabel={t('analytics.axisLapTime')}
         x={charts.progression.x}
         ys={charts.progression.ys}
-        series={[{ label: a.colTime, stroke: '#ffd54f', points: true }]}
+        series={[{ label: t('analytics.colTime'), stroke: '#ffd54f', points: true }]}
         yDigits={3}
         height={180}
       />
       <UPlotChart
         testId="chart-session"
-        title={a.chartSession}
-        xLabel={a.axisMinutes}
-        yLabel={a.axisSpeed}
+        title={t('analytics.chartSession')}
+        xLabel={t('analytics.axisMinutes')}
+        yLabel={t('analytics.axisSpeed')}
         x={charts.whole.x}
         ys={[charts.whole.y]}
-        series={[{ label: a.axisSpeed, stroke: '#4dd0e1', width: 1 }]}
+        series={[{ label: t('analytics.axisSpeed'), stroke: '#4dd0e1', width: 1 }]}
         xDigits={1}
         height={180}
       />

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { makeProjection } from '#core/sim/geo.ts';
-import { t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { colourAt, LEGEND_GRADIENT } from './colour-scale';
 import { drawCornerMark, drawDot, sizeMapCanvas } from '#web/lib/map-marks.ts';
 
@@ -57,6 +57,7 @@ export function TrackMap(props: {
   /** Zoomed to this place (a corner); null or absent shows the whole lap. */
   focus?: { lat: number; lon: number; radiusM: number } | null;
 }) {
+  const t = useT();
   const { c, laps, reference, colour, corners, focus } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlay = useRef<HTMLCanvasElement>(null);
@@ -231,7 +232,7 @@ export function TrackMap(props: {
           data-corners={corners?.length ?? 0}
           data-focus={focus ? `${focus.lat.toFixed(5)},${focus.lon.toFixed(5)}` : ''}
           role="img"
-          aria-label={t.analytics.mapLabel}
+          aria-label={t('analytics.mapLabel')}
           onPointerMove={onMove}
           onPointerLeave={() => props.onHoverIndex(null)}
           onClick={props.onPickIndex ? onClick : undefined}
@@ -246,7 +247,7 @@ export function TrackMap(props: {
         <span>
           {Math.round(range.hi)} {unit}
         </span>
-        <span className="legend-sf">▣ {t.analytics.startFinish}</span>
+        <span className="legend-sf">▣ {t('analytics.startFinish')}</span>
       </figcaption>
     </figure>
   );
