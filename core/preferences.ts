@@ -36,7 +36,7 @@ export function parseAcceptLanguage(header: string | undefined): string[] {
 }
 
 /** The first of `tags` Voltas speaks, with the tag it came from; Portuguese when none. */
-function firstSpoken(tags: readonly string[]): { language: Language; tag: string } {
+export function firstSpoken(tags: readonly string[]): { language: Language; tag: string } {
   for (const tag of tags) {
     const primary = tag.split('-')[0]!.toLowerCase();
     if (primary === 'pt') return { language: 'pt-BR', tag };

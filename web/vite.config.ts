@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompiledMessages } from './build/precompiled-messages.ts';
 import { precompress } from './build/precompress.ts';
 import { serviceWorker } from './build/service-worker.ts';
 
@@ -11,6 +12,7 @@ export default defineConfig(({ mode }) => ({
   root: here,
   plugins: [
     react(),
+    precompiledMessages(),
     // An installable app that opens without a signal: our service worker (src/sw.ts), Workbox's
     // precache of every built file and its kept copies of what the rider opened (decision 025).
     serviceWorker({
@@ -42,6 +44,11 @@ export default defineConfig(({ mode }) => ({
       { find: /^zod$/, replacement: path.resolve(here, 'build/zod-jitless.ts') },
       ...(mode === 'production'
         ? [
+            // The catalogs arrive parsed (build/precompiled-messages.ts): no ICU parser in the bundle.
+            {
+              find: /^@formatjs\/icu-messageformat-parser$/,
+              replacement: path.resolve(here, '../node_modules/@formatjs/icu-messageformat-parser/no-parser.js'),
+            },
             {
               find: /^react-router$/,
               replacement: path.resolve(here, '../node_modules/react-router/dist/production/index.mjs'),

@@ -5,7 +5,8 @@
  */
 import { AppError } from '../errors';
 import { MAX_LAP_SIX_BYTES } from '../formats/lap-six';
-import { importWarningText } from '../i18n/pt-BR-imports';
+import { importWarningText } from '../i18n/import-warnings';
+import { intlFor, translator } from '../i18n/intl';
 import { createAimReader } from './aim-csv';
 import { detectFormat, SNIFF_BYTES, xmlEncoding } from './detect';
 import { createGpxReader } from './gpx';
@@ -109,7 +110,8 @@ export class ImportReader {
     const file = this.reader!.end();
     if (file.trace.count === 0) {
       const why = file.warnings.map((w) => `${w.code}${w.count !== undefined ? ` ${w.count}` : ''}`).join(', ');
-      const porque = file.warnings.map(importWarningText).join(' ');
+      const t = translator(intlFor('pt-BR'));
+      const porque = file.warnings.map((w) => importWarningText(t, w)).join(' ');
       throw new AppError(
         'import/no-fix',
         `The file holds no usable GPS fix${why ? ` (${why})` : ''}; nothing was stored.`,

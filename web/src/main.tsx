@@ -1,9 +1,14 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { RawIntlProvider, type IntlShape } from 'react-intl';
+import { intlFor } from '#core/i18n/intl.ts';
+import { pageLanguage } from './app/language';
 import { createRoutes } from './app/router';
 import { codeOnDemand } from './lib/code-on-demand';
 import { createQueryClient } from './lib/query-client';
+import { loadCatalog } from './i18n/catalogs';
+import { setRequestLanguage } from './lib/api-client';
 import { fetchMe, ME_KEY } from './lib/session';
 import './styles.css';
 import { applyTheme, storedTheme } from './lib/theme';
@@ -50,16 +55,30 @@ if ('serviceWorker' in navigator && import.meta.env.PROD) {
   });
 }
 
+// The page's words: the rider's language, its catalog downloaded first when it is not pt-BR's.
+const language = pageLanguage();
+document.documentElement.lang = language;
+setRequestLanguage(language);
+
 const queryClient = createQueryClient();
 // Who is signed in is needed by every route: ask at boot, beside the route's own code.
 void queryClient.prefetchQuery({ queryKey: ME_KEY, queryFn: fetchMe });
 const AppRoutes = createRoutes(queryClient);
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <LiveUpdatesLater />
-      <AppRoutes />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+const render = () => {
+  // The same intl as non-React code uses (core/i18n/intl.ts); react-intl's type differs only in its
+  // rich-text elements (React nodes), which no message of the catalogs has.
+  const intl = intlFor(language) as unknown as IntlShape;
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <RawIntlProvider value={intl}>
+        <QueryClientProvider client={queryClient}>
+          <LiveUpdatesLater />
+          <AppRoutes />
+        </QueryClientProvider>
+      </RawIntlProvider>
+    </StrictMode>,
+  );
+};
+// A catalog that fails to download (offline, old tab after a release) leaves the page in pt-BR.
+void loadCatalog(language).then(render, render);

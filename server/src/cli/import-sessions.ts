@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { AppError } from '#core/errors.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
-import { ptBR } from '#core/i18n/pt-BR.ts';
+import { translate } from '#server/lib/i18n.ts';
 import type { BlobStore } from '../blobs/blob-store';
 import type { Database } from '../db/create-db';
 import { createImportsService } from '../modules/imports/imports.service';
@@ -73,7 +73,7 @@ export async function importSessionsCommand(
           failed++;
           const message =
             err instanceof AppError
-              ? (err.mensagem ?? ptBR.errors[err.code])
+              ? (err.mensagem ?? translate('pt-BR')(`errors.${err.code}`))
               : `não foi possível ler o arquivo (${(err as Error).message})`;
           process.stdout.write(`recusado  ${path}: ${message}\n`);
         }

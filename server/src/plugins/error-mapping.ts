@@ -2,8 +2,9 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, DEFAULT_ERROR_MESSAGE, type ErrorCode } from '#core/errors.ts';
-import { fill, ptBR } from '#core/i18n/pt-BR.ts';
+import { isMessageId } from '#core/i18n/intl.ts';
 import { dependencyFault } from '../lib/dependency-faults';
+import { requestLanguage, translate } from '../lib/i18n';
 import { mediaTypeOf } from '../lib/media-type';
 
 /** Fastify's own error codes → the API's codes. */
@@ -38,9 +39,11 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const requestId = req.id;
+    // Every `mensagem` in the request's language.
+    const t = translate(requestLanguage(req));
     if (err instanceof AppError) {
       if (err.status === 503) reply.header('retry-after', '5');
-      const mensagem = err.mensagem ?? ptBR.errors[err.code];
+      const mensagem = err.mensagem ?? t(`errors.${err.code}`);
       return reply.code(err.status).send({
         code: err.code,
         message: err.message,
@@ -56,27 +59,25 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
       return reply
         .code(fault.status)
         .header('retry-after', String(fault.retryAfterS))
-        .send({ code: fault.code, message: fault.message, requestId, mensagem: ptBR.errors[fault.code] });
+        .send({ code: fault.code, message: fault.message, requestId, mensagem: t(`errors.${fault.code}`) });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields: Record<string, string> = {};
-      const expected = ptBR.preferences.fieldErrors;
       for (const v of err.validation) {
         const name = v.instancePath.replace(/^\//, '') || '_';
         // A schema's own message names a field error the web catalog words (core/i18n fieldErrors).
-        const known = Object.hasOwn(ptBR.fieldErrors, v.message ?? '') || Object.hasOwn(expected, v.message ?? '');
-        fields[name] ??= known ? v.message! : 'invalid';
+        fields[name] ??= isMessageId(`fieldErrors.${v.message}`) ? v.message! : 'invalid';
       }
       // A field that takes one of a few values: the mensagem says which.
-      const expectations = [...new Set(Object.values(fields))].flatMap((k) =>
-        Object.hasOwn(expected, k) ? [expected[k as keyof typeof expected]] : [],
-      );
+      const expectations = [...new Set(Object.values(fields))]
+        .filter((k) => k.startsWith('expected'))
+        .map((k) => t(`fieldErrors.${k}` as 'fieldErrors.expectedLanguage'));
       return reply.code(400).send({
         code: 'storage/invalid-argument',
         message: `Invalid ${err.validationContext ?? 'request'}: ${Object.keys(fields).join(', ')}`,
         fields,
         requestId,
-        mensagem: [fill(ptBR.invalidFields, { fields: Object.keys(fields).join(', ') }), ...expectations].join(' '),
+        mensagem: [t('request.invalidFields', { fields: Object.keys(fields).join(', ') }), ...expectations].join(' '),
       });
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 ? err.statusCode : 500;
@@ -87,18 +88,18 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
         code,
         message: `Unsupported Content-Type (${got}): send the body as application/json.`,
         requestId,
-        mensagem: fill(ptBR.unsupportedBody, { got }),
+        mensagem: t('request.unsupportedBody', { got }),
       });
     }
     if (status >= 500) {
       req.log.error({ err }, 'request failed');
       return reply
         .code(status)
-        .send({ code, message: DEFAULT_ERROR_MESSAGE[code], requestId, mensagem: ptBR.errors[code] });
+        .send({ code, message: DEFAULT_ERROR_MESSAGE[code], requestId, mensagem: t(`errors.${code}`) });
     }
     return reply
       .code(status)
-      .send({ code, message: err.message || DEFAULT_ERROR_MESSAGE[code], requestId, mensagem: ptBR.errors[code] });
+      .send({ code, message: err.message || DEFAULT_ERROR_MESSAGE[code], requestId, mensagem: t(`errors.${code}`) });
   });
 
   app.setNotFoundHandler((req, reply) => {
@@ -106,7 +107,7 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
       code: 'storage/object-not-found',
       message: DEFAULT_ERROR_MESSAGE['storage/object-not-found'],
       requestId: req.id,
-      mensagem: ptBR.errors['storage/object-not-found'],
+      mensagem: translate(requestLanguage(req))('errors.storage/object-not-found'),
     });
   });
 });

@@ -5,17 +5,18 @@ import { FullPageStatus } from '../components/ui/full-page-status';
 import { PageSkeleton } from '../components/ui/page';
 import { RedirectIfSignedIn, RequireAuth, RequireRole, RootRedirect } from '../features/auth/guards';
 import { LoginPage } from '../features/auth/login-page';
-import { t } from '../i18n/messages';
+import { type Translate, useT } from '../i18n/messages';
 import { codeOnDemand } from '../lib/code-on-demand';
 import { deviceName } from '../lib/device-name';
 
 function NotFound() {
+  const t = useT();
   return (
     <main className="page page-status">
-      <h1>{t.app.notFoundTitle}</h1>
-      <p>{t.app.notFoundBody}</p>
+      <h1>{t('app.notFoundTitle')}</h1>
+      <p>{t('app.notFoundBody')}</p>
       <Link className="btn" to="/">
-        {t.app.goHome}
+        {t('app.goHome')}
       </Link>
     </main>
   );
@@ -43,20 +44,22 @@ function lazyPage(
   guard: Guard = 'rider',
   prefetch?: (search: URLSearchParams) => void,
   /** The page's title, shown in its frame while its code and the rider's session arrive. */
-  title?: (search: URLSearchParams) => ReactNode,
+  title?: (search: URLSearchParams, t: Translate) => ReactNode,
 ) {
   const code = codeOnDemand(load);
   /** `hold`: the rider's session is still being checked (the frame shows, nothing of the page yet). */
   function PageCode({ skeleton, hold = false }: { skeleton: ReactNode; hold?: boolean }) {
+    const t = useT();
     const { Component, failed } = code.useCode(!hold);
     if (Component && !hold) return <Component />;
     // Retry reloads: after a release the old file names are gone, and the new page knows the new ones.
-    if (failed) return <FullPageStatus errorText={t.app.pageLoadFailed} onRetry={() => window.location.reload()} />;
+    if (failed) return <FullPageStatus errorText={t('app.pageLoadFailed')} onRetry={() => window.location.reload()} />;
     return skeleton ?? <FullPageStatus loading />;
   }
   return function LazyPage() {
     const { search } = useLocation();
-    const skeleton = title ? <PageSkeleton title={title(new URLSearchParams(search))} /> : undefined;
+    const t = useT();
+    const skeleton = title ? <PageSkeleton title={title(new URLSearchParams(search), t)} /> : undefined;
     // The data first, then the code: a browser opens six connections per host, and the page's
     // code is a dozen small files. Asked while rendering (idempotent: repeated asks share one
     // download), not in an effect, which would queue the data behind the code.
@@ -107,7 +110,7 @@ export function createRoutes(queryClient: QueryClient) {
     () => import('../features/laps/laps-page').then((m) => m.LapsPage),
     'rider',
     undefined,
-    () => t.laps.title,
+    (_search, t) => t('laps.title'),
   );
   // The session's figures and laps start downloading beside the page's own code (chart library
   // included); opened directly, the server's `Link: rel=preload` header has already started them.
@@ -122,9 +125,9 @@ export function createRoutes(queryClient: QueryClient) {
       void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));
     },
     // As the page titles itself (analytics-page.tsx): the same words, so nothing moves when it comes.
-    (search) => (
+    (search, t) => (
       <>
-        {t.analytics.title} <span className="hw-id">{deviceName(search.get('hw') ?? '')}</span>
+        {t('analytics.title')} <span className="hw-id">{deviceName(t, search.get('hw') ?? '')}</span>
       </>
     ),
   );

@@ -5,7 +5,7 @@
  */
 import { codeOnDemand } from '../lib/code-on-demand';
 import type { LapVideosProps, SessionVideoProps } from '../lib/video-slot';
-import { t } from '../i18n/messages';
+import { useT } from '../i18n/messages';
 
 const sessionVideo = codeOnDemand<SessionVideoProps>(() =>
   import('../features/video/video-entry').then((m) => m.VideoSyncRecord),
@@ -13,7 +13,8 @@ const sessionVideo = codeOnDemand<SessionVideoProps>(() =>
 const lapVideos = codeOnDemand<LapVideosProps>(() => import('../features/video/video-entry').then((m) => m.LapVideos));
 
 function Failed() {
-  return <p className="notice">{t.app.pageLoadFailed}</p>;
+  const t = useT();
+  return <p className="notice">{t('app.pageLoadFailed')}</p>;
 }
 
 export function SessionVideoOnDemand(props: SessionVideoProps) {

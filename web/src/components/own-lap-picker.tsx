@@ -4,7 +4,7 @@ import { useState, type ReactNode } from 'react';
 import { mySessionsResponseSchema, type MySessions } from '#core/contracts/sessions.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
-import { fill, t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { useLaps } from '#web/lib/sessions-api.ts';
 
@@ -24,7 +24,7 @@ export function OwnLapPicker(props: {
   enabled?: boolean;
   children: (choice: OwnLapChoice, state: { empty: boolean }) => ReactNode;
 }) {
-  const h = t.history;
+  const t = useT();
   const [session, setSession] = useState('');
   const [lap, setLap] = useState('');
   const sessions = useInfiniteQuery({
@@ -57,10 +57,10 @@ export function OwnLapPicker(props: {
           }}
         >
           <option value="">—</option>
-          {props.offerRecord && <option value="record">{h.compareRecord}</option>}
+          {props.offerRecord && <option value="record">{t('history.compareRecord')}</option>}
           {list.map((s) => (
             <option key={`${s.device}/${s.date}`} value={`${s.device}/${s.date}`}>
-              {fill(h.sessionLabel, { track: s.track, date: formatDdmmyyyy(s.date) })}
+              {t('history.sessionLabel', { track: s.track, date: formatDdmmyyyy(s.date) })}
               {s.bestLapMs !== null ? ` · ${formatLapTime(s.bestLapMs)}` : ''}
             </option>
           ))}

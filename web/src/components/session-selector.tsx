@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
-import { errorMessage, fill, t } from '../i18n/messages';
+import { errorMessage, useT } from '../i18n/messages';
 import { useDates, useTracks } from '../lib/sessions-api';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { deviceName } from '../lib/device-name';
@@ -18,6 +18,7 @@ export function SessionSelector(props: {
   loaded?: SessionAddress | null | undefined;
   onLoad: (s: SessionAddress) => void;
 }) {
+  const t = useT();
   const { devices } = props;
   const [device, setDevice] = useState(
     props.initial.device && devices.includes(props.initial.device) ? props.initial.device : devices[0]!,
@@ -50,7 +51,7 @@ export function SessionSelector(props: {
     <>
       {tracks.data?.demo && (
         <p className="notice notice-demo" role="note">
-          {fill(t.laps.demoBanner, { device })}
+          {t('laps.demoBanner', { device })}
         </p>
       )}
       <form
@@ -62,7 +63,7 @@ export function SessionSelector(props: {
       >
         {devices.length > 1 && (
           <div className="field">
-            <label htmlFor="sel-device">{t.laps.hardware}</label>
+            <label htmlFor="sel-device">{t('laps.hardware')}</label>
             <select
               id="sel-device"
               value={device}
@@ -74,14 +75,14 @@ export function SessionSelector(props: {
             >
               {devices.map((d) => (
                 <option key={d} value={d}>
-                  {deviceName(d)}
+                  {deviceName(t, d)}
                 </option>
               ))}
             </select>
           </div>
         )}
         <div className="field">
-          <label htmlFor="sel-track">{t.laps.pista}</label>
+          <label htmlFor="sel-track">{t('laps.pista')}</label>
           <select
             id="sel-track"
             value={track ?? ''}
@@ -100,7 +101,7 @@ export function SessionSelector(props: {
           </select>
         </div>
         <div className="field">
-          <label htmlFor="sel-date">{t.laps.data}</label>
+          <label htmlFor="sel-date">{t('laps.data')}</label>
           <select
             id="sel-date"
             value={date ?? ''}
@@ -121,28 +122,28 @@ export function SessionSelector(props: {
           disabled={!listed || shown}
           aria-describedby={waiting || shown ? reasonId : undefined}
         >
-          {t.laps.carregar}
+          {t('laps.carregar')}
         </button>
         {waiting && (
           <span className="loading-inline selector-reason" role="status" id={reasonId}>
-            <span className="spinner" aria-hidden="true" /> {t.laps.loadingLists}
+            <span className="spinner" aria-hidden="true" /> {t('laps.loadingLists')}
           </span>
         )}
         {!waiting && shown && (
           <span className="muted selector-reason" id={reasonId}>
-            {t.laps.alreadyLoaded}
+            {t('laps.alreadyLoaded')}
           </span>
         )}
       </form>
       {tracks.isError && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(tracks.error)}
+          {errorMessage(t, tracks.error)}
         </p>
       )}
-      {tracks.data && tracks.data.tracks.length === 0 && <p className="empty-state">{t.laps.noTracks}</p>}
+      {tracks.data && tracks.data.tracks.length === 0 && <p className="empty-state">{t('laps.noTracks')}</p>}
       {dates.isError && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(dates.error)}
+          {errorMessage(t, dates.error)}
         </p>
       )}
     </>

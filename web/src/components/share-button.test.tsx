@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { renderInIntl } from '#web/i18n/render-in.tsx';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ShareButton } from './share-button';
@@ -9,7 +10,7 @@ afterEach(cleanup);
 
 describe('ShareButton', () => {
   it('reads its expiries as Portuguese: "1 dia", "7 dias"', () => {
-    render(
+    renderInIntl(
       <QueryClientProvider client={new QueryClient()}>
         <MemoryRouter>
           <ShareButton session={{ device: '000000000042', track: 'Interlagos', date: '15112026' }} laps={['A1']} />

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
-import { errorMessage, fill, t } from '../i18n/messages';
+import { errorMessage, useT } from '../i18n/messages';
 import { createShare } from '../lib/history-api';
 
 const EXPIRY_DAYS = [0, 1, 7, 30] as const;
@@ -12,7 +12,7 @@ const EXPIRY_DAYS = [0, 1, 7, 30] as const;
  * expiry. The link is shown once (only its hash is kept), with a copy button.
  */
 export function ShareButton(props: { session: SessionAddress; laps: string[]; initialLap?: string | undefined }) {
-  const h = t.history;
+  const t = useT();
   const id = useId();
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -32,55 +32,55 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
   if (!open) {
     return (
       <button type="button" className="btn btn-secondary btn-small" onClick={() => setOpen(true)} aria-expanded={false}>
-        {h.share}
+        {t('history.share')}
       </button>
     );
   }
   return (
     <section className="share-panel" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{h.shareTitle}</h2>
-      <p className="muted">{h.shareExplain}</p>
+      <h2 id={`${id}-title`}>{t('history.shareTitle')}</h2>
+      <p className="muted">{t('history.shareExplain')}</p>
       {!make.data && (
         <>
-          <label htmlFor={`${id}-what`}>{h.shareWhat}</label>
+          <label htmlFor={`${id}-what`}>{t('history.shareWhat')}</label>
           <select id={`${id}-what`} value={what} onChange={(e) => setWhat(e.target.value)}>
-            <option value="">{h.shareSession}</option>
+            <option value="">{t('history.shareSession')}</option>
             {props.laps.map((lap) => (
               <option key={lap} value={lap}>
-                {fill(h.shareLap, { lap })}
+                {t('history.shareLap', { lap })}
               </option>
             ))}
           </select>
-          <label htmlFor={`${id}-days`}>{h.shareExpiry}</label>
+          <label htmlFor={`${id}-days`}>{t('history.shareExpiry')}</label>
           <select id={`${id}-days`} value={days} onChange={(e) => setDays(Number(e.target.value))}>
             {EXPIRY_DAYS.map((d) => (
               <option key={d} value={d}>
-                {d === 0 ? h.shareNever : h.shareDays(d)}
+                {d === 0 ? t('history.shareNever') : t('history.shareDays', { count: d })}
               </option>
             ))}
           </select>
           <p className="actions-row">
             <button type="button" className="btn btn-primary" disabled={make.isPending} onClick={() => make.mutate()}>
-              {make.isPending ? h.shareCreating : h.shareCreate}
+              {make.isPending ? t('history.shareCreating') : t('history.shareCreate')}
             </button>
             <button type="button" className="btn btn-secondary" onClick={close}>
-              {h.shareClose}
+              {t('history.shareClose')}
             </button>
           </p>
         </>
       )}
       {make.isError && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(make.error)}
+          {errorMessage(t, make.error)}
         </p>
       )}
       {make.data && (
         <>
           <p role="status" className="alert alert-success">
-            {h.shareCreated}
+            {t('history.shareCreated')}
           </p>
           <label htmlFor={`${id}-url`} className="visually-hidden">
-            {h.shareTitle}
+            {t('history.shareTitle')}
           </label>
           <input
             id={`${id}-url`}
@@ -102,16 +102,16 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
                 )
               }
             >
-              {h.shareCopy}
+              {t('history.shareCopy')}
             </button>
             <Link className="btn btn-secondary" to="/links">
-              {h.sharesTitle}
+              {t('history.sharesTitle')}
             </Link>
             <button type="button" className="btn btn-secondary" onClick={close}>
-              {h.shareClose}
+              {t('history.shareClose')}
             </button>
           </p>
-          {copied && <p role="status">{h.shareCopied}</p>}
+          {copied && <p role="status">{t('history.shareCopied')}</p>}
         </>
       )}
     </section>

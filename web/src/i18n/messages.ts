@@ -1,20 +1,26 @@
-import { fill, ptBR } from '#core/i18n/pt-BR.ts';
+import { useIntl } from 'react-intl';
 import { isErrorCode } from '#core/errors.ts';
+import { isMessageId, translator, type MessageId, type Translate } from '#core/i18n/intl.ts';
 
-/** The web's handle on the one pt-BR catalog (core/i18n/pt-BR.ts). */
-export const t = ptBR;
-export { fill };
+export { isMessageId };
+export type { MessageId, Translate };
 
-/** Portuguese message for any error a user can meet. */
-/** The Portuguese message for an error, with the server's request id for support when there is one. */
-export function errorMessage(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  const text = isErrorCode(code) ? ptBR.errors[code] : ptBR.errors['storage/unknown'];
-  const requestId = (error as { requestId?: unknown } | null)?.requestId;
-  return typeof requestId === 'string' && requestId ? `${text} ${fill(ptBR.errorCodeHint, { id: requestId })}` : text;
+/** The typed message function of the page's language (react-intl's intl, from the provider at the root). */
+export function useT(): Translate {
+  return translator(useIntl());
 }
 
-export function fieldMessage(key: string | undefined): string | undefined {
+/** The message for an error, with the server's request id for support when there is one. */
+export function errorMessage(t: Translate, error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const text = t(isErrorCode(code) ? `errors.${code}` : 'errors.storage/unknown');
+  const requestId = (error as { requestId?: unknown } | null)?.requestId;
+  return typeof requestId === 'string' && requestId ? `${text} ${t('app.errorCodeHint', { id: requestId })}` : text;
+}
+
+/** A field's error from its key (the server's and the forms' field error names). */
+export function fieldMessage(t: Translate, key: string | undefined): string | undefined {
   if (!key) return undefined;
-  return key in ptBR.fieldErrors ? ptBR.fieldErrors[key as keyof typeof ptBR.fieldErrors] : ptBR.fieldErrors.invalid;
+  const id = `fieldErrors.${key}`;
+  return t(isMessageId(id) ? (id as 'fieldErrors.invalid') : 'fieldErrors.invalid');
 }

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { apiRequest, ApiError, backoffMs, isRetryableStatus } from './api-client';
+import { intlFor, translator } from '#core/i18n/intl.ts';
 import { errorMessage } from '../i18n/messages';
+
+const t = translator(intlFor('pt-BR'));
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -78,7 +81,7 @@ describe('the request id, for support', () => {
     const err = await apiRequest('/api/x').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).requestId).toBe('a1b2c3d4e5');
-    expect(errorMessage(err)).toBe('Você não tem permissão para isso. (código do erro: a1b2c3d4e5)');
-    expect(errorMessage(new ApiError('storage/unauthorized', 403, 'no'))).toBe('Você não tem permissão para isso.');
+    expect(errorMessage(t, err)).toBe('Você não tem permissão para isso. (código do erro: a1b2c3d4e5)');
+    expect(errorMessage(t, new ApiError('storage/unauthorized', 403, 'no'))).toBe('Você não tem permissão para isso.');
   });
 });

@@ -63,6 +63,18 @@ async function toApiError(res: Response): Promise<ApiError> {
   return new ApiError(code, res.status, res.statusText, {}, requestId);
 }
 
+let requestLanguage: string | undefined;
+
+/** The page's language, sent with every request so that the server's messages come in it. */
+export function setRequestLanguage(language: string): void {
+  requestLanguage = language;
+}
+
+/** Headers every request of the app carries. */
+export function languageHeaders(): Record<string, string> {
+  return requestLanguage ? { 'accept-language': requestLanguage } : {};
+}
+
 /** JSON request with a 30 s time-out per try and retries on 5xx, 408 and 429. */
 export async function apiRequest<T>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
   const started = Date.now();
@@ -79,8 +91,8 @@ export async function apiRequest<T>(path: string, opts: RequestOptions<T> = {}):
         credentials: 'same-origin',
         headers:
           opts.body === undefined
-            ? { accept: 'application/json' }
-            : { accept: 'application/json', 'content-type': 'application/json' },
+            ? { accept: 'application/json', ...languageHeaders() }
+            : { accept: 'application/json', 'content-type': 'application/json', ...languageHeaders() },
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
         signal,
       });

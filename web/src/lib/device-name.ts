@@ -1,7 +1,7 @@
 import { isImportCollection } from '#core/contracts/session-paths.ts';
-import { t } from '../i18n/messages';
+import type { Translate } from '../i18n/messages';
 
 /** How a session's device is named on screen: a rider's import collection is "Importados", not its id. */
-export function deviceName(id: string): string {
-  return isImportCollection(id) ? t.imports.collection : id;
+export function deviceName(t: Translate, id: string): string {
+  return isImportCollection(id) ? t('imports.collection') : id;
 }

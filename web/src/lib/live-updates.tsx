@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { sessionEventSchema } from '#core/contracts/sessions.contract.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
-import { fill, t } from '../i18n/messages';
+import { useT } from '../i18n/messages';
 import { decimalBR } from './format';
 import { useMe } from './session';
 
@@ -18,6 +18,7 @@ interface NewRecord {
  * records. A new personal best is announced (read out by screen readers) until dismissed.
  */
 export function LiveUpdates() {
+  const t = useT();
   const me = useMe();
   const qc = useQueryClient();
   const signedIn = Boolean(me.data);
@@ -55,14 +56,14 @@ export function LiveUpdates() {
       {record && (
         <>
           <span>
-            {fill(t.history.newRecord, {
+            {t('history.newRecord', {
               track: record.track,
               time: formatLapTime(record.lapTimeMs),
               gain: decimalBR((record.previousMs - record.lapTimeMs) / 1000, 3),
             })}
           </span>
           <button type="button" className="btn btn-secondary btn-small" onClick={() => setRecord(null)}>
-            {t.history.dismiss}
+            {t('history.dismiss')}
           </button>
         </>
       )}

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { intlFor, translator } from '#core/i18n/intl.ts';
 import { lossReason } from './loss-cards';
+
+const t = translator(intlFor('pt-BR'));
 
 describe('loss cards', () => {
   it("words a loss card's differences in the rider's units", () => {
@@ -13,7 +16,7 @@ describe('loss cards', () => {
       exitKmh: null,
       topKmh: null,
     };
-    expect(lossReason(delta)).toBe('freou 12 m antes e passou 6 km/h mais lento no ápice');
-    expect(lossReason(delta, 'imperial')).toBe('freou 39 ft antes e passou 4 mph mais lento no ápice');
+    expect(lossReason(t, delta)).toBe('freou 12 m antes e passou 6 km/h mais lento no ápice');
+    expect(lossReason(t, delta, 'imperial')).toBe('freou 39 ft antes e passou 4 mph mais lento no ápice');
   });
 });

@@ -2,9 +2,10 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { z } from 'zod';
-import { ptBR } from '#core/i18n/pt-BR.ts';
+import { negotiateLanguage, type Language } from '#core/i18n/intl.ts';
 import { DEMO_ACCOUNTS } from '#server/lib/demo-accounts.ts';
 import { escapeHtml } from '#server/lib/html.ts';
+import { requestLanguage, translate } from '#server/lib/i18n.ts';
 import { ExpiringStore } from './local-idp-adapter';
 
 export const LOCAL_IDP_PATH = '/oidc';
@@ -98,9 +99,11 @@ export function createLocalIdp(opts: {
       AccessToken: 300,
     },
     renderError: (ctx, out) => {
+      const language = negotiateLanguage(ctx.get('accept-language') || undefined);
       ctx.type = 'html';
       ctx.body = page(
-        ptBR.localIdp.title,
+        language,
+        translate(language)('localIdp.title'),
         `<p role="alert">${escapeHtml(String(out.error_description ?? out.error))}</p>`,
       );
     },
@@ -120,7 +123,7 @@ export function createLocalIdp(opts: {
 
       scope.get('/oidc/interaction/:uid', { config: { access: 'public' } }, async (req, reply) => {
         const details = await provider.interactionDetails(req.raw, reply.raw);
-        return sendLoginPage(reply, details.uid, '', '');
+        return sendLoginPage(reply, requestLanguage(req), details.uid, '', false);
       });
 
       scope.post('/oidc/interaction/:uid/login', { config: { access: 'public' } }, async (req, reply) => {
@@ -128,7 +131,7 @@ export function createLocalIdp(opts: {
         const parsed = loginFormSchema.safeParse(req.body ?? {});
         if (!parsed.success) {
           const raw = (req.body ?? {}) as Record<string, unknown>;
-          return sendLoginPage(reply.code(400), details.uid, String(raw.email ?? ''), ptBR.localIdp.invalidEmail);
+          return sendLoginPage(reply.code(400), requestLanguage(req), details.uid, String(raw.email ?? ''), true);
         }
         if (parsed.data.name) names.set(parsed.data.email, parsed.data.name);
         const to = await provider.interactionResult(
@@ -169,8 +172,10 @@ export function createLocalIdp(opts: {
   return { issuer, clientId, clientSecret, register };
 }
 
-function sendLoginPage(reply: FastifyReply, uid: string, email: string, error: string) {
-  const t = ptBR.localIdp;
+/** The sign-in page in the language of the browser that opened it; `invalid`: the e-mail typed was refused. */
+function sendLoginPage(reply: FastifyReply, language: Language, uid: string, email: string, invalid: boolean) {
+  const t = translate(language);
+  const error = invalid ? t('localIdp.invalidEmail') : '';
   const action = `${LOCAL_IDP_PATH}/interaction/${encodeURIComponent(uid)}`;
   const demo = DEMO_ACCOUNTS.map(
     (a) =>
@@ -179,21 +184,24 @@ function sendLoginPage(reply: FastifyReply, uid: string, email: string, error: s
       `<button type="submit" class="demo">${escapeHtml(a.name)} <small>${escapeHtml(a.email)}</small></button></form>`,
   ).join('');
   const body = `
-    <p>${escapeHtml(t.intro)}</p>
+    <p>${escapeHtml(t('localIdp.intro'))}</p>
     ${error ? `<p role="alert" class="error">${escapeHtml(error)}</p>` : ''}
     <form method="post" action="${action}/login" class="main">
-      <label>${escapeHtml(t.email)}<input name="email" type="email" required autocomplete="email" autofocus value="${escapeHtml(email)}"></label>
-      <label>${escapeHtml(t.name)}<input name="name" type="text" maxlength="80" autocomplete="name"></label>
-      <button type="submit">${escapeHtml(t.submit)}</button>
+      <label>${escapeHtml(t('localIdp.email'))}<input name="email" type="email" required autocomplete="email" autofocus value="${escapeHtml(email)}"></label>
+      <label>${escapeHtml(t('localIdp.name'))}<input name="name" type="text" maxlength="80" autocomplete="name"></label>
+      <button type="submit">${escapeHtml(t('localIdp.submit'))}</button>
     </form>
-    <h2>${escapeHtml(t.demoAccounts)}</h2>
+    <h2>${escapeHtml(t('localIdp.demoAccounts'))}</h2>
     <div class="demos">${demo}</div>
-    <form method="post" action="${action}/abort"><button type="submit" class="link">${escapeHtml(t.cancel)}</button></form>`;
-  return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(t.title, body));
+    <form method="post" action="${action}/abort"><button type="submit" class="link">${escapeHtml(t('localIdp.cancel'))}</button></form>`;
+  return reply
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(page(language, t('localIdp.title'), body));
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8">
+function page(language: Language, title: string, body: string): string {
+  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
 <style>
 body{font:16px/1.4 system-ui,sans-serif;margin:0;padding:16px;background:#111;color:#f4f4f4;max-width:480px;margin-inline:auto}

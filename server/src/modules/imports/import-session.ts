@@ -6,7 +6,8 @@ import { AppError } from '#core/errors.ts';
 import { isValidTrackName } from '#core/formats/dates.ts';
 import { parseLapSix } from '#core/formats/lap-six.ts';
 import { HEATS } from '#core/formats/six-lines.ts';
-import { importWarningText } from '#core/i18n/pt-BR-imports.ts';
+import { importWarningText } from '#core/i18n/import-warnings.ts';
+import { translate } from '#server/lib/i18n.ts';
 import {
   lapNumbering,
   lapSixText,
@@ -41,9 +42,10 @@ export function trackSegment(name: string): string {
   return isValidTrackName(cleaned) ? cleaned : 'Pista';
 }
 
-/** The import's warnings, each with its Portuguese text. */
+/** The import's warnings, each with its text (pt-BR: the web words them again in the page's language). */
 function present(warnings: ImportWarning[]) {
-  return warnings.map((w) => ({ ...w, message: importWarningText(w) }));
+  const t = translate('pt-BR');
+  return warnings.map((w) => ({ ...w, message: importWarningText(t, w) }));
 }
 
 export function createSessionBuilder(deps: {

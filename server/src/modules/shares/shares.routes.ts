@@ -13,6 +13,7 @@ import {
 } from '#core/contracts/shares.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { escapeHtml } from '#server/lib/html.ts';
+import { requestLanguage } from '#server/lib/i18n.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { SharesService } from './shares.service';
@@ -129,7 +130,7 @@ export async function sharesRoutes(
         },
       },
       async (req, reply) => {
-        const preview = await shares.preview(req.params.token);
+        const preview = await shares.preview(req.params.token, requestLanguage(req));
         return reply.type('image/png').send(await preview.image());
       },
     );
@@ -140,11 +141,12 @@ export async function sharesRoutes(
       { config: { access: 'public', rateLimit: PUBLIC_RATE }, schema: { hide: true } },
       async (req, reply) => {
         const token = (req.params as { token: string }).token;
+        const language = requestLanguage(req);
         let head = '<meta name="robots" content="noindex, nofollow">';
         let found = false;
         if (sharedParamsSchema.safeParse({ token }).success) {
           try {
-            const p = await shares.preview(token);
+            const p = await shares.preview(token, language);
             found = true;
             const image = `${opts.publicUrl}/api/shared/${token}/preview.png`;
             head += [
@@ -165,7 +167,8 @@ export async function sharesRoutes(
         return reply
           .code(found ? 200 : 404)
           .type('text/html; charset=utf-8')
-          .send(index.replace('</head>', `${head}</head>`));
+          .header('vary', 'accept-language')
+          .send(index.replace('<html lang="pt-BR">', `<html lang="${language}">`).replace('</head>', `${head}</head>`));
       },
     );
   });

@@ -6,9 +6,10 @@ import { MAX_SHARES_PER_RIDER, SHARE_TOKEN } from '#core/contracts/shares.contra
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { AppError } from '#core/errors.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
-import { fill, ptBR } from '#core/i18n/pt-BR.ts';
+import type { Language } from '#core/i18n/intl.ts';
 import type { LapFigures } from '#core/laps/lap-math.ts';
 import type { DB } from '#server/db/schema.ts';
+import { translate } from '#server/lib/i18n.ts';
 import { hashToken, newToken, nowIso } from '#server/lib/tokens.ts';
 import { trackPreviewPng } from '#server/lib/track-png.ts';
 import type { SessionReader } from '../sessions/session-reader.service';
@@ -125,17 +126,16 @@ export function createSharesService(deps: {
       return deps.tracks.sharedLap(share.address, share.lap ?? key);
     },
 
-    /** The link preview's title, description and image (PNG). */
-    async preview(token: string) {
+    /** The link preview's title, description (in the language of who opens it) and image (PNG, no words). */
+    async preview(token: string, language: Language) {
+      const t = translate(language);
       const share = await open(token);
       const lap = await deps.tracks.sharedLap(share.address, share.lap ?? undefined);
       const [d, m, y] = [share.address.date.slice(0, 2), share.address.date.slice(2, 4), share.address.date.slice(4)];
       const time = formatLapTime(Math.round(lap.seconds * 1000));
       return {
         title: `${share.address.track} · ${d}/${m}/${y}`,
-        description: share.lap
-          ? fill(ptBR.history.previewLap, { lap: share.lap, time })
-          : fill(ptBR.history.previewBest, { time }),
+        description: share.lap ? t('history.previewLap', { lap: share.lap, time }) : t('history.previewBest', { time }),
         image: async () => trackPreviewPng(await deps.tracks.outline(share.address), time),
       };
     },

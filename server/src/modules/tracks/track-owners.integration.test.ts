@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
-import { ptBR } from '#core/i18n/pt-BR.ts';
+import { ptBR } from '#core/i18n/messages/pt-BR.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
 import { catalogueStartFinish } from '#core/tracks/start-finish.ts';
@@ -264,7 +264,7 @@ describe('bounded caches and rate limits', () => {
         expect((await who.json(url, { method, body: '{}' })).status, `${what} ${k + 1}`).not.toBe(429);
       const past = await who.json(url, { method, body: '{}' });
       expect(past.status, what).toBe(429);
-      expect(past.body.mensagem).toBe(ptBR.errors['auth/too-many-requests']);
+      expect(past.body.mensagem).toBe(ptBR['errors.auth/too-many-requests']);
       // Per user: another rider still gets through.
       if (who !== admin)
         expect((await riderB.json(url, { method, body: '{}' })).status, `${what} as another rider`).not.toBe(429);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '#core/errors.ts';
-import { ptBR } from '#core/i18n/pt-BR.ts';
+import { ptBR } from '#core/i18n/messages/pt-BR.ts';
 import { readVideoTelemetry, type VideoTelemetry } from '#core/video/gpmf.ts';
 import { manualSync, sessionToVideo, syncVideo, syncVideos, videoToSession } from '#core/video/sync.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
@@ -175,6 +175,6 @@ describe('manualSync', () => {
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).code).toBe('video/bad-marks');
     }
-    expect(ptBR.errors['video/bad-marks']).toMatch(/marque/);
+    expect(ptBR['errors.video/bad-marks']).toMatch(/marque/);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
-import { ptBR } from '#core/i18n/pt-BR.ts';
+import { ptBR } from '#core/i18n/messages/pt-BR.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
@@ -110,7 +110,7 @@ describe('video syncs', () => {
     }
     const full = await admin.json(`${SESSION}/videos/${uuid(150)}`, { method: 'PUT', body: JSON.stringify(sync(150)) });
     expect(full.status).toBe(409);
-    expect(full.body).toMatchObject({ code: 'video/limit-reached', mensagem: ptBR.errors['video/limit-reached'] });
+    expect(full.body).toMatchObject({ code: 'video/limit-reached', mensagem: ptBR['errors.video/limit-reached'] });
     // Replacing one already kept is still fine, until the minute's writes run out.
     let status = 200;
     for (let i = 0; i < 20 && status === 200; i++) {

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { renderInIntl } from '#web/i18n/render-in.tsx';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '#web/lib/api-client.ts';
 import { AssignForm } from './assign-form';
@@ -15,7 +16,7 @@ const props = (onAssign: (a: string, b: string) => Promise<unknown>) => ({
 describe("AssignForm (the spec's two dropdowns and Cadastrar)", () => {
   it('does nothing until both are chosen, and says so', () => {
     const onAssign = vi.fn(async () => undefined);
-    render(<AssignForm {...props(onAssign)} />);
+    renderInIntl(<AssignForm {...props(onAssign)} />);
     fireEvent.click(screen.getByRole('button', { name: 'Cadastrar' }));
     expect(screen.getByRole('alert').textContent).toBe('Escolha as duas opções antes de cadastrar.');
     fireEvent.change(screen.getByLabelText('Selecione um usuário'), { target: { value: 'ana@example.com' } });
@@ -25,7 +26,7 @@ describe("AssignForm (the spec's two dropdowns and Cadastrar)", () => {
 
   it("with both chosen, assigns and reads 'Cadastrado!', then clears the choices", async () => {
     const onAssign = vi.fn(async () => undefined);
-    render(<AssignForm {...props(onAssign)} />);
+    renderInIntl(<AssignForm {...props(onAssign)} />);
     fireEvent.change(screen.getByLabelText('Selecione um usuário'), { target: { value: 'ana@example.com' } });
     fireEvent.change(screen.getByLabelText('Selecione um hardware'), { target: { value: '000000000042' } });
     await act(async () => {
@@ -40,7 +41,7 @@ describe("AssignForm (the spec's two dropdowns and Cadastrar)", () => {
     const onAssign = vi.fn(async () => {
       throw new ApiError('device/reserved-id', 400, 'x', {}, 'abc123def0');
     });
-    render(<AssignForm {...props(onAssign)} />);
+    renderInIntl(<AssignForm {...props(onAssign)} />);
     fireEvent.change(screen.getByLabelText('Selecione um usuário'), { target: { value: 'ana@example.com' } });
     fireEvent.change(screen.getByLabelText('Selecione um hardware'), { target: { value: '000000000042' } });
     await act(async () => {

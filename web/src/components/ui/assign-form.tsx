@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { errorMessage, t } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 
 export interface Option {
   value: string;
@@ -16,6 +16,7 @@ export function AssignForm(props: {
   second: { label: string; options: Option[] };
   onAssign: (first: string, second: string) => Promise<unknown>;
 }) {
+  const t = useT();
   const id = useId();
   const [first, setFirst] = useState('');
   const [second, setSecond] = useState('');
@@ -69,20 +70,20 @@ export function AssignForm(props: {
         </select>
       </div>
       <button type="submit" className="btn btn-primary" disabled={state === 'saving'} aria-busy={state === 'saving'}>
-        {state === 'done' ? t.admin.cadastrado : state === 'saving' ? t.admin.cadastrando : t.admin.cadastrar}
+        {state === 'done' ? t('admin.cadastrado') : state === 'saving' ? t('admin.cadastrando') : t('admin.cadastrar')}
       </button>
       {hint && (
         <p className="field-error" role="alert">
-          {t.admin.chooseBoth}
+          {t('admin.chooseBoth')}
         </p>
       )}
       {error !== null && (
         <p className="alert alert-error" role="alert">
-          {errorMessage(error)}
+          {errorMessage(t, error)}
         </p>
       )}
       <p className="visually-hidden" role="status">
-        {state === 'done' ? t.admin.cadastrado : ''}
+        {state === 'done' ? t('admin.cadastrado') : ''}
       </p>
     </form>
   );

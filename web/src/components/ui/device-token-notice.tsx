@@ -1,20 +1,21 @@
 import { useState } from 'react';
-import { fill, t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 
 /** Shows a device's upload token the one time it exists in clear (`message` says why it is new). */
 export function DeviceTokenNotice({
   id,
   token,
-  message = t.admin.tokenOnce,
+  message = 'admin.tokenOnce',
 }: {
   id: string;
   token: string;
-  message?: string;
+  message?: 'admin.tokenOnce' | 'admin.newOwnerToken';
 }) {
+  const t = useT();
   const [copied, setCopied] = useState(false);
   return (
     <div className="notice notice-token" role="status">
-      <p>{fill(message, { id })}</p>
+      <p>{t(message, { id })}</p>
       <code className="token" data-testid="device-token">
         {token}
       </code>
@@ -28,7 +29,7 @@ export function DeviceTokenNotice({
           );
         }}
       >
-        {copied ? t.admin.copied : t.admin.copy}
+        {copied ? t('admin.copied') : t('admin.copy')}
       </button>
     </div>
   );

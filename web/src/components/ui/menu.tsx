@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { fill, t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { setTheme, THEME_CHOICES, useTheme } from '#web/lib/theme.ts';
 import { PreferencesSettings } from './preferences-settings';
 
@@ -11,6 +11,7 @@ export interface MenuItem {
 
 /** The spec's 'Menu' toggle: a button that opens and closes a list of links. */
 export function Menu({ items, children }: { items: MenuItem[]; children?: ReactNode }) {
+  const t = useT();
   const [open, setOpen] = useState(false);
   const id = useId();
   // Inline below the header (no overlay hiding the page on a phone); Escape closes it.
@@ -23,12 +24,12 @@ export function Menu({ items, children }: { items: MenuItem[]; children?: ReactN
         aria-controls={id}
         onClick={() => setOpen((o) => !o)}
       >
-        {t.menu.toggle}
+        {t('menu.toggle')}
       </button>
       <nav
         id={id}
         hidden={!open}
-        aria-label={t.menu.toggle}
+        aria-label={t('menu.toggle')}
         className="menu-list"
         onKeyDown={(e) => {
           if (e.key === 'Escape') setOpen(false);
@@ -53,12 +54,13 @@ export function Menu({ items, children }: { items: MenuItem[]; children?: ReactN
 
 /** Tema: automático → claro → escuro (a light theme reads in sunlight; 'automático' follows the phone). */
 function ThemeSwitch() {
+  const t = useT();
   const theme = useTheme();
-  const names = { auto: t.menu.themeAuto, light: t.menu.themeLight, dark: t.menu.themeDark };
+  const names = { auto: t('menu.themeAuto'), light: t('menu.themeLight'), dark: t('menu.themeDark') };
   const next = THEME_CHOICES[(THEME_CHOICES.indexOf(theme) + 1) % THEME_CHOICES.length]!;
   return (
     <button type="button" className="menu-link theme-switch" onClick={() => setTheme(next)} data-testid="theme-switch">
-      {fill(t.menu.theme, { theme: names[theme] })}
+      {t('menu.theme', { theme: names[theme] })}
     </button>
   );
 }

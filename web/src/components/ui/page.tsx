@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Menu, type MenuItem } from './menu';
-import { fill, t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { useOnline, useStoredAt, useUpdate } from '#web/lib/offline.ts';
 
 /** Page frame: a header with the title and the Menu toggle, then the content. */
@@ -25,18 +25,19 @@ export function Page(props: { title: ReactNode; menu: MenuItem[]; aside?: ReactN
  * the page comes.
  */
 export function PageSkeleton(props: { title: ReactNode }) {
+  const t = useT();
   return (
     <div className="page">
       <header className="page-header">
         <img src="/logo.svg" alt="" width={72} height={24} className="page-logo" />
         <h1 className="page-title">{props.title}</h1>
         <span className="btn btn-secondary skeleton-menu" aria-hidden="true">
-          {t.menu.toggle}
+          {t('menu.toggle')}
         </span>
       </header>
       <main className="page-body page-status">
         <div className="spinner" aria-hidden="true" />
-        <p role="status">{t.app.loading}</p>
+        <p role="status">{t('app.loading')}</p>
       </main>
     </div>
   );
@@ -44,6 +45,7 @@ export function PageSkeleton(props: { title: ReactNode }) {
 
 /** Data from the offline copy (and how old it is), and a new version of the app waiting to be taken. */
 function OfflineBanners() {
+  const t = useT();
   const storedAt = useStoredAt();
   const online = useOnline();
   const update = useUpdate();
@@ -55,14 +57,14 @@ function OfflineBanners() {
     <>
       {when && (
         <p className="notice notice-warning offline-banner" role="status" data-testid="offline-banner">
-          {fill(online ? t.offline.cachedOnline : t.offline.cached, when)}
+          {t(online ? 'offline.cachedOnline' : 'offline.cached', when)}
         </p>
       )}
       {update && (
         <p className="notice update-banner" role="status">
-          {t.offline.update}{' '}
+          {t('offline.update')}{' '}
           <button type="button" className="btn btn-secondary btn-small" onClick={() => void update()}>
-            {t.offline.updateNow}
+            {t('offline.updateNow')}
           </button>
         </p>
       )}

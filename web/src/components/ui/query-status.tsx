@@ -1,6 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { errorMessage, t } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 
 /** Loading and error states for a list, then its content. */
 export function QueryStatus<T>({
@@ -12,16 +12,17 @@ export function QueryStatus<T>({
   loading?: string;
   children: (data: T) => ReactNode;
 }) {
+  const t = useT();
   if (query.isPending)
     return (
       <p className="loading-inline" role="status">
-        <span className="spinner" aria-hidden="true" /> {loading ?? t.admin.tableLoading}
+        <span className="spinner" aria-hidden="true" /> {loading ?? t('admin.tableLoading')}
       </p>
     );
   if (query.isError)
     return (
       <p className="alert alert-error" role="alert">
-        {errorMessage(query.error)}
+        {errorMessage(t, query.error)}
       </p>
     );
   return <>{children(query.data)}</>;

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 
 export type SortDir = 'asc' | 'desc';
 export interface SortState<K extends string> {
@@ -40,6 +40,7 @@ export function SortHeader<K extends string>(props: {
   onSort: (key: K) => void;
   className?: string;
 }) {
+  const t = useT();
   const active = props.sort.key === props.column;
   const arrow = active ? (props.sort.dir === 'asc' ? '▲' : '▼') : '↕';
   return (
@@ -54,7 +55,7 @@ export function SortHeader<K extends string>(props: {
           {arrow}
         </span>
         {active && (
-          <span className="visually-hidden">, {props.sort.dir === 'asc' ? t.laps.sortAsc : t.laps.sortDesc}</span>
+          <span className="visually-hidden">, {props.sort.dir === 'asc' ? t('laps.sortAsc') : t('laps.sortDesc')}</span>
         )}
       </button>
     </th>

@@ -4,14 +4,15 @@ import { AssignForm } from '#web/components/ui/assign-form.tsx';
 import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useAdminDevices, useAdminUsers, useAssignOwner, useSetDisabled } from './admin.api';
-import { ADMIN_MENUS } from './admin-menus';
+import { adminMenus } from './admin-menus';
 import { QueryStatus } from '#web/components/ui/query-status.tsx';
 
 /** '[adm] Add owner em hardware': links a user and a device; lists every user. */
 export function AdmPage() {
+  const t = useT();
   const me = useMe().data!;
   const users = useAdminUsers();
   const devices = useAdminDevices();
@@ -19,20 +20,23 @@ export function AdmPage() {
   const setDisabled = useSetDisabled();
   // The new token after a change of owner: shown once, here.
   const [issued, setIssued] = useState<{ id: string; token: string | null } | null>(null);
-  const a = t.admin;
   const columns: Column<AdminUser>[] = [
-    { key: 'id', label: a.colId, value: (u) => u.email },
-    { key: 'hardware', label: a.colHardware, value: (u) => u.hardware.join(', ') },
-    { key: 'adm', label: a.colAdm, value: (u) => u.adm },
-    { key: 'nomePiloto', label: a.colNomePiloto, value: (u) => u.nomePiloto },
-    { key: 'numeroMoto', label: a.colNumeroMoto, value: (u) => u.numeroMoto },
-    { key: 'seller', label: a.colSeller, value: (u) => u.seller },
-    { key: 'wifi', label: a.colWifi, value: (u) => u.wifi },
-    { key: 'userSeller', label: a.colUserSeller, value: (u) => u.userSeller },
-    { key: 'status', label: a.colStatus, value: (u) => (u.disabled ? a.disabled : a.active) },
+    { key: 'id', label: t('admin.colId'), value: (u) => u.email },
+    { key: 'hardware', label: t('admin.colHardware'), value: (u) => u.hardware.join(', ') },
+    { key: 'adm', label: t('admin.colAdm'), value: (u) => u.adm },
+    { key: 'nomePiloto', label: t('admin.colNomePiloto'), value: (u) => u.nomePiloto },
+    { key: 'numeroMoto', label: t('admin.colNumeroMoto'), value: (u) => u.numeroMoto },
+    { key: 'seller', label: t('admin.colSeller'), value: (u) => u.seller },
+    { key: 'wifi', label: t('admin.colWifi'), value: (u) => u.wifi },
+    { key: 'userSeller', label: t('admin.colUserSeller'), value: (u) => u.userSeller },
+    {
+      key: 'status',
+      label: t('admin.colStatus'),
+      value: (u) => (u.disabled ? t('admin.disabled') : t('admin.active')),
+    },
     {
       key: 'actions',
-      label: a.colActions,
+      label: t('admin.colActions'),
       sortable: false,
       value: () => '',
       render: (u) =>
@@ -43,17 +47,20 @@ export function AdmPage() {
             disabled={setDisabled.isPending}
             onClick={() => setDisabled.mutate({ email: u.email, disabled: !u.disabled })}
           >
-            {u.disabled ? a.enable : a.disable}
+            {u.disabled ? t('admin.enable') : t('admin.disable')}
           </button>
         ),
     },
   ];
   return (
-    <Page title={a.admTitle} menu={ADMIN_MENUS.adm}>
+    <Page title={t('admin.admTitle')} menu={adminMenus(t).adm}>
       <AssignForm
-        first={{ label: a.selectUser, options: (users.data ?? []).map((u) => ({ value: u.email, label: u.email })) }}
+        first={{
+          label: t('admin.selectUser'),
+          options: (users.data ?? []).map((u) => ({ value: u.email, label: u.email })),
+        }}
         second={{
-          label: a.selectDevice,
+          label: t('admin.selectDevice'),
           options: (devices.data ?? []).map((d) => ({
             value: d.id,
             label: `${d.id}${d.owner ? ` (${d.owner})` : ''}`,
@@ -63,25 +70,25 @@ export function AdmPage() {
       />
       {issued &&
         (issued.token ? (
-          <DeviceTokenNotice id={issued.id} token={issued.token} message={a.newOwnerToken} />
+          <DeviceTokenNotice id={issued.id} token={issued.token} message="admin.newOwnerToken" />
         ) : (
           <p className="notice" role="status">
-            {fill(a.ownerUnchanged, { id: issued.id })}
+            {t('admin.ownerUnchanged', { id: issued.id })}
           </p>
         ))}
       {setDisabled.isError && (
         <p className="alert alert-error" role="alert">
-          {errorMessage(setDisabled.error)}
+          {errorMessage(t, setDisabled.error)}
         </p>
       )}
       <QueryStatus query={users}>
         {(rows) => (
           <SortableTable
-            label={a.admTitle}
+            label={t('admin.admTitle')}
             columns={columns}
             rows={rows}
             rowKey={(u) => u.email}
-            empty={a.tableEmpty}
+            empty={t('admin.tableEmpty')}
             rowClass={(u) => (u.disabled ? 'row-disabled' : '')}
           />
         )}

@@ -2,9 +2,9 @@ import type { z } from 'zod';
 import type { auditEntrySchema } from '#core/contracts/admin.contract.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
-import { t } from '#web/i18n/messages.ts';
+import { isMessageId, useT } from '#web/i18n/messages.ts';
 import { useAudit } from './admin.api';
-import { ADMIN_MENUS } from './admin-menus';
+import { adminMenus } from './admin-menus';
 import { QueryStatus } from '#web/components/ui/query-status.tsx';
 
 type Entry = z.infer<typeof auditEntrySchema>;
@@ -16,21 +16,34 @@ const when = (iso: string) => new Date(iso).toLocaleString('pt-BR', { dateStyle:
 
 /** Every assignment, registration, token rotation and role change: who, what, before, after, when. */
 export function AuditPage() {
+  const t = useT();
   const audit = useAudit();
-  const a = t.admin;
   const columns: Column<Entry>[] = [
-    { key: 'at', label: a.auditWhen, value: (e) => e.id, render: (e) => when(e.at) },
-    { key: 'actor', label: a.auditWho, value: (e) => e.actor },
-    { key: 'action', label: a.auditAction, value: (e) => a.actions[e.action] ?? e.action },
-    { key: 'target', label: a.auditTarget, value: (e) => e.target },
-    { key: 'before', label: a.auditBefore, value: (e) => show(e.before), sortable: false },
-    { key: 'after', label: a.auditAfter, value: (e) => show(e.after), sortable: false },
+    { key: 'at', label: t('admin.auditWhen'), value: (e) => e.id, render: (e) => when(e.at) },
+    { key: 'actor', label: t('admin.auditWho'), value: (e) => e.actor },
+    {
+      key: 'action',
+      label: t('admin.auditAction'),
+      value: (e) =>
+        isMessageId(`admin.actions.${e.action}`)
+          ? t(`admin.actions.${e.action}` as 'admin.actions.rotate-token')
+          : e.action,
+    },
+    { key: 'target', label: t('admin.auditTarget'), value: (e) => e.target },
+    { key: 'before', label: t('admin.auditBefore'), value: (e) => show(e.before), sortable: false },
+    { key: 'after', label: t('admin.auditAfter'), value: (e) => show(e.after), sortable: false },
   ];
   return (
-    <Page title={a.auditTitle} menu={ADMIN_MENUS.audit}>
+    <Page title={t('admin.auditTitle')} menu={adminMenus(t).audit}>
       <QueryStatus query={audit}>
         {(rows) => (
-          <SortableTable label={a.auditTitle} columns={columns} rows={rows} rowKey={(e) => e.id} empty={a.auditEmpty} />
+          <SortableTable
+            label={t('admin.auditTitle')}
+            columns={columns}
+            rows={rows}
+            rowKey={(e) => e.id}
+            empty={t('admin.auditEmpty')}
+          />
         )}
       </QueryStatus>
     </Page>

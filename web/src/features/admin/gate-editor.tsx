@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { makeProjection } from '#core/sim/geo.ts';
 import type { Gate } from '#core/tracks/gate.ts';
-import { t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { drawCornerMark, drawDot, sizeMapCanvas } from '#web/lib/map-marks.ts';
 
 /** A handle is grabbed within this many CSS pixels (a thumb). */
@@ -26,6 +26,7 @@ export function GateEditor(props: {
   others?: Gate[];
   onChange: (gate: Gate) => void;
 }) {
+  const t = useT();
   const { line, gate } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
   const [drag, setDrag] = useState<Drag>(null);
@@ -163,7 +164,7 @@ export function GateEditor(props: {
       data-handles={handles}
       tabIndex={0}
       role="img"
-      aria-label={t.admin.gateCanvas}
+      aria-label={t('admin.gateCanvas')}
       onPointerDown={onDown}
       onPointerMove={onMove}
       onPointerUp={onUp}

@@ -4,7 +4,7 @@ import { isDeviceId } from '#core/formats/dates.ts';
 import { AssignForm } from '#web/components/ui/assign-form.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 import {
   useAdminDevices,
   useAdminSellers,
@@ -12,12 +12,13 @@ import {
   useRegisterDevice,
   useRotateToken,
 } from './admin.api';
-import { ADMIN_MENUS } from './admin-menus';
+import { adminMenus } from './admin-menus';
 import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
 import { QueryStatus } from '#web/components/ui/query-status.tsx';
 
 /** '[hardware] Add hardware ao vendedor', plus registering devices and rotating their tokens. */
 export function HardwarePage() {
+  const t = useT();
   const devices = useAdminDevices();
   const sellers = useAdminSellers();
   const assign = useAssignDeviceSeller();
@@ -26,7 +27,6 @@ export function HardwarePage() {
   const [newId, setNewId] = useState('');
   const [idError, setIdError] = useState(false);
   const [shown, setShown] = useState<{ id: string; token: string } | null>(null);
-  const a = t.admin;
 
   const onRegister = (e: FormEvent) => {
     e.preventDefault();
@@ -48,14 +48,14 @@ export function HardwarePage() {
   };
 
   const columns: Column<AdminDevice>[] = [
-    { key: 'id', label: a.colId, value: (d) => d.id },
-    { key: 'owner', label: a.colOwner, value: (d) => d.owner },
-    { key: 'seller', label: a.colSeller, value: (d) => d.seller },
-    { key: 'up', label: a.colUp, value: (d) => d.up },
-    { key: 'version', label: a.colVersion, value: (d) => d.version },
+    { key: 'id', label: t('admin.colId'), value: (d) => d.id },
+    { key: 'owner', label: t('admin.colOwner'), value: (d) => d.owner },
+    { key: 'seller', label: t('admin.colSeller'), value: (d) => d.seller },
+    { key: 'up', label: t('admin.colUp'), value: (d) => d.up },
+    { key: 'version', label: t('admin.colVersion'), value: (d) => d.version },
     {
       key: 'actions',
-      label: a.colActions,
+      label: t('admin.colActions'),
       sortable: false,
       value: () => '',
       render: (d) => (
@@ -64,34 +64,34 @@ export function HardwarePage() {
           className="btn btn-secondary btn-small"
           disabled={rotate.isPending}
           onClick={() => {
-            if (window.confirm(fill(a.rotateConfirm, { id: d.id })))
+            if (window.confirm(t('admin.rotateConfirm', { id: d.id })))
               rotate.mutate(d.id, { onSuccess: (res) => setShown(res) });
           }}
         >
-          {a.rotate}
+          {t('admin.rotate')}
         </button>
       ),
     },
   ];
 
   return (
-    <Page title={a.hardwareTitle} menu={ADMIN_MENUS.hardware}>
+    <Page title={t('admin.hardwareTitle')} menu={adminMenus(t).hardware}>
       <AssignForm
         first={{
-          label: a.selectDevice,
+          label: t('admin.selectDevice'),
           options: (devices.data ?? []).map((d) => ({ value: d.id, label: d.seller ? `${d.id} (${d.seller})` : d.id })),
         }}
         second={{
-          label: a.selectSeller,
+          label: t('admin.selectSeller'),
           options: (sellers.data ?? []).map((u) => ({ value: u.email, label: u.email })),
         }}
         onAssign={(deviceId, seller) => assign.mutateAsync({ deviceId, seller })}
       />
       <section className="panel" aria-labelledby="register-title">
-        <h2 id="register-title">{a.registerTitle}</h2>
+        <h2 id="register-title">{t('admin.registerTitle')}</h2>
         <form className="inline-form" onSubmit={onRegister} noValidate>
           <div className="field">
-            <label htmlFor="new-device-id">{a.registerId}</label>
+            <label htmlFor="new-device-id">{t('admin.registerId')}</label>
             <input
               id="new-device-id"
               inputMode="numeric"
@@ -104,22 +104,22 @@ export function HardwarePage() {
             />
             {idError && (
               <p id="new-device-error" className="field-error" role="alert">
-                {a.registerIdInvalid}
+                {t('admin.registerIdInvalid')}
               </p>
             )}
           </div>
           <button type="submit" className="btn btn-primary" disabled={register.isPending}>
-            {a.registerButton}
+            {t('admin.registerButton')}
           </button>
         </form>
         {register.isError && (
           <p className="alert alert-error" role="alert">
-            {errorMessage(register.error)}
+            {errorMessage(t, register.error)}
           </p>
         )}
         {rotate.isError && (
           <p className="alert alert-error" role="alert">
-            {errorMessage(rotate.error)}
+            {errorMessage(t, rotate.error)}
           </p>
         )}
         {shown && <DeviceTokenNotice id={shown.id} token={shown.token} />}
@@ -127,11 +127,11 @@ export function HardwarePage() {
       <QueryStatus query={devices}>
         {(rows) => (
           <SortableTable
-            label={a.hardwareTitle}
+            label={t('admin.hardwareTitle')}
             columns={columns}
             rows={rows}
             rowKey={(d) => d.id}
-            empty={a.tableEmpty}
+            empty={t('admin.tableEmpty')}
           />
         )}
       </QueryStatus>

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Page } from '#web/components/ui/page.tsx';
 import { QueryStatus } from '#web/components/ui/query-status.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, isMessageId, useT } from '#web/i18n/messages.ts';
 import type { Gate } from '#core/tracks/gate.ts';
-import { ADMIN_MENUS } from './admin-menus';
+import { adminMenus } from './admin-menus';
 import { useAdminTrack, useAdminTracks, useMoveGate, useShareTrack } from './admin.api';
 import { GateEditor } from './gate-editor';
 
@@ -21,18 +21,23 @@ type Row = {
 
 /** Every track Voltas knows; an admin moves a track's start/finish gate on its map and saves it. */
 export function TracksPage() {
-  const a = t.admin;
+  const t = useT();
   const tracks = useAdminTracks();
   const [chosen, setChosen] = useState<string | null>(null);
   const columns: Column<Row>[] = [
-    { key: 'name', label: a.trackName, value: (r) => r.name },
-    { key: 'source', label: a.trackSource, value: (r) => t.tracks.source[r.source] ?? r.source },
-    { key: 'owner', label: a.trackOwner, value: (r) => (r.shared ? a.trackEveryone : r.createdBy) },
-    { key: 'sessions', label: a.trackSessions, value: (r) => r.sessions },
-    { key: 'version', label: a.trackVersion, value: (r) => r.version },
+    { key: 'name', label: t('admin.trackName'), value: (r) => r.name },
+    {
+      key: 'source',
+      label: t('admin.trackSource'),
+      value: (r) =>
+        isMessageId(`tracks.source.${r.source}`) ? t(`tracks.source.${r.source}` as 'tracks.source.bundled') : r.source,
+    },
+    { key: 'owner', label: t('admin.trackOwner'), value: (r) => (r.shared ? t('admin.trackEveryone') : r.createdBy) },
+    { key: 'sessions', label: t('admin.trackSessions'), value: (r) => r.sessions },
+    { key: 'version', label: t('admin.trackVersion'), value: (r) => r.version },
     {
       key: 'edit',
-      label: a.trackEdit,
+      label: t('admin.trackEdit'),
       value: () => '',
       sortable: false,
       render: (r) => (
@@ -42,21 +47,21 @@ export function TracksPage() {
           onClick={() => setChosen(r.id)}
           aria-pressed={chosen === r.id}
         >
-          {a.trackEdit}
+          {t('admin.trackEdit')}
         </button>
       ),
     },
   ];
   return (
-    <Page title={a.tracksTitle} menu={ADMIN_MENUS.tracks}>
+    <Page title={t('admin.tracksTitle')} menu={adminMenus(t).tracks}>
       <QueryStatus query={tracks}>
         {(rows) => (
           <SortableTable
-            label={a.tracksTitle}
+            label={t('admin.tracksTitle')}
             columns={columns}
             rows={rows}
             rowKey={(r) => r.id}
-            empty={a.tracksEmpty}
+            empty={t('admin.tracksEmpty')}
           />
         )}
       </QueryStatus>
@@ -68,7 +73,7 @@ export function TracksPage() {
 }
 
 function TrackGate(props: { id: string; createdBy: string }) {
-  const a = t.admin;
+  const t = useT();
   const track = useAdminTrack(props.id);
   const move = useMoveGate();
   const share = useShareTrack();
@@ -79,7 +84,7 @@ function TrackGate(props: { id: string; createdBy: string }) {
   const gate = draft ?? gates[which]!;
   return (
     <section className="panel" aria-labelledby="gate-title">
-      <h2 id="gate-title">{fill(a.gateTitle, { name: track.data.name })}</h2>
+      <h2 id="gate-title">{t('admin.gateTitle', { name: track.data.name })}</h2>
       {track.data.source === 'derived' && (
         <>
           <label>
@@ -89,18 +94,18 @@ function TrackGate(props: { id: string; createdBy: string }) {
               disabled={share.isPending}
               onChange={(e) => share.mutate({ id: props.id, shared: e.currentTarget.checked })}
             />{' '}
-            {a.trackShared}
+            {t('admin.trackShared')}
           </label>
-          <p className="muted">{fill(a.trackSharedHelp, { owner: props.createdBy })}</p>
+          <p className="muted">{t('admin.trackSharedHelp', { owner: props.createdBy })}</p>
           {share.isError && (
             <p className="alert alert-error" role="alert">
-              {errorMessage(share.error)}
+              {errorMessage(t, share.error)}
             </p>
           )}
         </>
       )}
       <fieldset className="gate-choice">
-        <legend>{a.gateWhich}</legend>
+        <legend>{t('admin.gateWhich')}</legend>
         {gates.map((_, k) => (
           <label key={k}>
             <input
@@ -112,11 +117,11 @@ function TrackGate(props: { id: string; createdBy: string }) {
                 setDraft(null);
               }}
             />{' '}
-            {k === 0 ? a.gateStart : fill(a.gateSector, { n: k })}
+            {k === 0 ? t('admin.gateStart') : t('admin.gateSector', { n: k })}
           </label>
         ))}
       </fieldset>
-      <p className="muted">{a.gateHelp}</p>
+      <p className="muted">{t('admin.gateHelp')}</p>
       <GateEditor
         key={which}
         line={track.data.line}
@@ -135,21 +140,21 @@ function TrackGate(props: { id: string; createdBy: string }) {
             move.mutate({ id: props.id, gate: draft, sector: which || undefined }, { onSuccess: () => setDraft(null) })
           }
         >
-          {a.gateSave}
+          {t('admin.gateSave')}
         </button>
         <button type="button" className="btn btn-secondary" disabled={!draft} onClick={() => setDraft(null)}>
-          {a.gateReset}
+          {t('admin.gateReset')}
         </button>
       </p>
-      {!draft && !move.isSuccess && <p className="muted">{a.gateUnchanged}</p>}
+      {!draft && !move.isSuccess && <p className="muted">{t('admin.gateUnchanged')}</p>}
       {move.isSuccess && !draft && (
         <p className="alert alert-success" role="status">
-          {a.gateSaved}
+          {t('admin.gateSaved')}
         </p>
       )}
       {move.isError && (
         <p className="alert alert-error" role="alert">
-          {errorMessage(move.error)}
+          {errorMessage(t, move.error)}
         </p>
       )}
     </section>

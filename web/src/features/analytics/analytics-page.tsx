@@ -3,7 +3,7 @@ import { useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { SessionSelector, selectableDevices } from '#web/components/session-selector.tsx';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { lean, oneDecimal, speedProse } from '#web/lib/format.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
@@ -36,9 +36,10 @@ const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176
  * rider's video beside them (the video feature's, handed in by the app), on the same cursor.
  */
 export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
+  const t = useT();
   const me = useMe().data!;
   const units = useUnits();
-  const axisX = fill(t.preferences.axisDistance, { unit: unitLabel('distance', units) });
+  const axisX = t('preferences.axisDistance', { unit: unitLabel('distance', units) });
   const devices = selectableDevices(me);
   const [params, setParams] = useSearchParams();
   const session = useMemo(() => addressFromQuery(params), [params]);
@@ -57,8 +58,6 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
     params.get(key) && Number.isInteger(Number(params.get(key))) ? Number(params.get(key)) : undefined;
   const [focus, setFocus] = useState<CornerFocus | null>(null);
   const xRange: [number, number] | null = focus ? [focus.fromM, focus.toM] : null;
-
-  const a = t.analytics;
   // What is drawn from the GPS file and the track analysis renders in slices (a deferred value), so a
   // phone keeps answering taps while it is built.
   const c = useDeferredValue(gps.data);
@@ -185,18 +184,18 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
     <Page
       title={
         <>
-          {a.title} <span className="hw-id">{deviceName(session?.device ?? devices[0]!)}</span>
+          {t('analytics.title')} <span className="hw-id">{deviceName(t, session?.device ?? devices[0]!)}</span>
         </>
       }
       menu={[
-        { to: '/user', label: t.menu.home },
-        { to: '/enroll', label: t.menu.meusDadosTitle },
-        { to: '/laps', label: t.menu.laps },
+        { to: '/user', label: t('menu.home') },
+        { to: '/enroll', label: t('menu.meusDadosTitle') },
+        { to: '/laps', label: t('menu.laps') },
       ]}
     >
       {foreign && (
         <p className="alert alert-error" role="alert">
-          {a.foreignHardware}
+          {t('analytics.foreignHardware')}
         </p>
       )}
       <SessionSelector
@@ -205,65 +204,67 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
         loaded={session}
         onLoad={(s) => setParams({ ...addressToQuery(s), ...(params.get('cor') ? { cor: params.get('cor')! } : {}) })}
       />
-      {!session && <p className="muted prompt">{a.selectPrompt}</p>}
+      {!session && <p className="muted prompt">{t('analytics.selectPrompt')}</p>}
       {session && !foreign && analysis.isPending && (
         <div className="loading-inline" role="status">
-          <progress aria-label={a.loadingFigures} /> {a.loadingFigures}
+          <progress aria-label={t('analytics.loadingFigures')} /> {t('analytics.loadingFigures')}
         </div>
       )}
       {(gps.isError || analysis.isError) &&
         ((gps.error as { status?: number } | null)?.status === 404 ? (
-          <p className="empty-state">{a.noGps}</p>
+          <p className="empty-state">{t('analytics.noGps')}</p>
         ) : (
           <p className="alert alert-error" role="alert">
-            {errorMessage(gps.error ?? analysis.error)}
+            {errorMessage(t, gps.error ?? analysis.error)}
           </p>
         ))}
-      {c && c.count === 0 && <p className="empty-state">{a.noGps}</p>}
+      {c && c.count === 0 && <p className="empty-state">{t('analytics.noGps')}</p>}
       {!(c && c.count === 0) && analysis.data && session && (
         <section aria-label={`${session.track} ${formatDdmmyyyy(session.date)}`}>
           <dl className="summary" data-testid="analysis-summary">
             <div className="summary-item">
-              <dt>{a.topSpeed}</dt>
+              <dt>{t('analytics.topSpeed')}</dt>
               <dd data-testid="top-speed">{speedProse(analysis.data.topSpeedKmh, units)}</dd>
               <dd className="muted">
-                {fill(a.onLap, { lap: `${analysis.data.topSpeedHeat ?? ''}${analysis.data.topSpeedLap ?? ''}` })}
+                {t('analytics.onLap', { lap: `${analysis.data.topSpeedHeat ?? ''}${analysis.data.topSpeedLap ?? ''}` })}
               </dd>
             </div>
             <div className="summary-item">
-              <dt>{a.maxLeanLeft}</dt>
+              <dt>{t('analytics.maxLeanLeft')}</dt>
               <dd data-testid="lean-left">{lean(analysis.data.maxLeanLeftDeg)}</dd>
               <dd className="muted">
-                {fill(a.onLap, { lap: `${analysis.data.maxLeanLeftHeat ?? ''}${analysis.data.maxLeanLeftLap ?? ''}` })}
+                {t('analytics.onLap', {
+                  lap: `${analysis.data.maxLeanLeftHeat ?? ''}${analysis.data.maxLeanLeftLap ?? ''}`,
+                })}
               </dd>
             </div>
             <div className="summary-item">
-              <dt>{a.maxLeanRight}</dt>
+              <dt>{t('analytics.maxLeanRight')}</dt>
               <dd data-testid="lean-right">{lean(analysis.data.maxLeanRightDeg)}</dd>
               <dd className="muted">
-                {fill(a.onLap, {
+                {t('analytics.onLap', {
                   lap: `${analysis.data.maxLeanRightHeat ?? ''}${analysis.data.maxLeanRightLap ?? ''}`,
                 })}
               </dd>
             </div>
             <div className="summary-item">
-              <dt>{a.sampleRate}</dt>
-              <dd>{fill(a.hz, { hz: oneDecimal(analysis.data.sampleRateHz) })}</dd>
+              <dt>{t('analytics.sampleRate')}</dt>
+              <dd>{t('analytics.hz', { hz: oneDecimal(analysis.data.sampleRateHz) })}</dd>
             </div>
           </dl>
           <p className="actions-row">
-            <span>{a.exportSession}:</span>
+            <span>{t('analytics.exportSession')}:</span>
             <a className="btn btn-secondary btn-small" href={exportHref('csv')} download>
-              {a.exportCsv}
+              {t('analytics.exportCsv')}
             </a>
             <a className="btn btn-secondary btn-small" href={exportHref('gpx')} download>
-              {a.exportGpx}
+              {t('analytics.exportGpx')}
             </a>
             <a className="btn btn-secondary btn-small" href={exportHref('lap.six')} download>
-              {a.exportLapSix}
+              {t('analytics.exportLapSix')}
             </a>
             <a className="btn btn-secondary btn-small" href={exportHref('gps.six')} download>
-              {a.exportGpsSix}
+              {t('analytics.exportGpsSix')}
             </a>
             {session.device !== me.demoDevice && (
               <ShareButton
@@ -275,7 +276,8 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
           {!c && !gps.isError && (
             // Room for the map and charts while the GPS file arrives: what lies below stays below the first screen.
             <div className="gps-pending loading-inline" role="status">
-              <progress max={1} value={gps.progress || undefined} aria-label={a.loadingGps} /> {a.loadingGps}
+              <progress max={1} value={gps.progress || undefined} aria-label={t('analytics.loadingGps')} />{' '}
+              {t('analytics.loadingGps')}
             </div>
           )}
           {c && (
@@ -295,7 +297,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                   />
                 )}
                 <fieldset className="colour-toggle">
-                  <legend>{a.colour}</legend>
+                  <legend>{t('analytics.colour')}</legend>
                   <label>
                     <input
                       type="radio"
@@ -303,7 +305,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                       checked={colour === 'speed'}
                       onChange={() => setParam('cor', null)}
                     />{' '}
-                    {a.colourSpeed}
+                    {t('analytics.colourSpeed')}
                   </label>
                   <label>
                     <input
@@ -312,7 +314,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                       checked={colour === 'lean'}
                       onChange={() => setParam('cor', 'inclinacao')}
                     />{' '}
-                    {a.colourLean}
+                    {t('analytics.colourLean')}
                   </label>
                 </fieldset>
                 {reference && (
@@ -331,12 +333,12 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                 )}
               </div>
               <div>
-                {!charts && <p className="muted">{a.pickOne}</p>}
+                {!charts && <p className="muted">{t('analytics.pickOne')}</p>}
                 {charts && (
                   <>
                     <UPlotChart
                       testId="chart-speed"
-                      title={a.chartSpeed}
+                      title={t('analytics.chartSpeed')}
                       xLabel={axisX}
                       yLabel={unitLabel('speed', units)}
                       units={units}
@@ -353,9 +355,9 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                     />
                     <UPlotChart
                       testId="chart-lean"
-                      title={a.chartLean}
+                      title={t('analytics.chartLean')}
                       xLabel={axisX}
-                      yLabel={a.axisLean}
+                      yLabel={t('analytics.axisLean')}
                       units={units}
                       xIn="distance"
                       x={charts.roll.x}
@@ -369,9 +371,9 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                     {charts.deltaSeries.length > 0 && (
                       <UPlotChart
                         testId="chart-delta"
-                        title={a.chartDelta}
+                        title={t('analytics.chartDelta')}
                         xLabel={axisX}
-                        yLabel={a.axisDelta}
+                        yLabel={t('analytics.axisDelta')}
                         units={units}
                         xIn="distance"
                         x={charts.speed.x}
@@ -403,7 +405,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
           />
           {figuresPainted && (
             // Drawn as the rider scrolls towards it (a full day is a hundred rows); its room kept meanwhile.
-            <WhenNear height={48 * (analysis.data.laps.length + 1)} label={a.lapsTable}>
+            <WhenNear height={48 * (analysis.data.laps.length + 1)} label={t('analytics.lapsTable')}>
               <LapFiguresTable
                 units={units}
                 analysis={analysis.data}
@@ -418,7 +420,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
             </WhenNear>
           )}
           {c && charts && restShown && (
-            <WhenNear height={2 * 260} label={a.chartSession}>
+            <WhenNear height={2 * 260} label={t('analytics.chartSession')}>
               <SessionCharts c={c} segments={segments} shown={shown} units={units} />
             </WhenNear>
           )}

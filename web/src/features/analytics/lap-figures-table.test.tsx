@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
-import { cleanup, render, screen, within } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
+import { renderInIntl } from '#web/i18n/render-in.tsx';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryRouter } from 'react-router';
 import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
@@ -47,7 +48,7 @@ const analysis: AnalysisResponse = {
 
 describe('LapFiguresTable', () => {
   it('keeps the lap time and "Comparar com meu recorde" apart, on screen and for a screen reader', () => {
-    render(
+    renderInIntl(
       <MemoryRouter>
         <LapFiguresTable
           analysis={analysis}
@@ -83,7 +84,7 @@ describe('LapFiguresTable, an import whose GPS file names the stretches outside 
       ...analysis,
       laps: [lap('A', 0, 8_404, true), { ...lap('A', 1, 99_783), start: 10 }, { ...lap('A', 0, 40_000), start: 20 }],
     };
-    render(
+    renderInIntl(
       <MemoryRouter>
         <LapFiguresTable
           analysis={stretches}

@@ -1,7 +1,7 @@
 import { Fragment, memo } from 'react';
 import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
-import { fill, t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import type { Units } from '#core/units.ts';
 import { lean, oneDecimal, speedTable } from '#web/lib/format.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
@@ -34,29 +34,25 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
   /** The rider's units (metric when not given). */
   units?: Units;
 }) {
+  const t = useT();
   const units = props.units ?? 'metric';
-  const speedUnit = { unit: unitLabel('speed', units) };
   // The speed columns name the rider's unit.
-  const a = {
-    ...t.analytics,
-    colTop: fill(t.preferences.colTop, speedUnit),
-    colMin: fill(t.preferences.colMin, speedUnit),
-  };
+  const speedUnit = { unit: unitLabel('speed', units) };
   const [expanded, expand] = useToggleSet();
   // An import's GPS file names every stretch outside its laps (a lead-in, a stand in the pits) A0:
   // only the first stretch of a name is that lap of the list; the others are pieces, with no time.
   const named = new Set<string>();
   return (
-    <div className="table-scroll" role="region" aria-label={a.lapsTable} tabIndex={0}>
+    <div className="table-scroll" role="region" aria-label={t('analytics.lapsTable')} tabIndex={0}>
       <table className="data-table figures-table">
         <thead>
           <tr>
-            <th scope="col">{a.colShow}</th>
-            <th scope="col">{a.colLap}</th>
-            <th scope="col">{a.colTime}</th>
+            <th scope="col">{t('analytics.colShow')}</th>
+            <th scope="col">{t('analytics.colLap')}</th>
+            <th scope="col">{t('analytics.colTime')}</th>
             {WIDE_COLUMNS.map((k) => (
               <th key={k} scope="col" className="wide-only">
-                {a[k]}
+                {t(`analytics.${k}` as const)}
               </th>
             ))}
           </tr>
@@ -85,23 +81,23 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                         className="big-check"
                         checked={props.chosen.has(key)}
                         onChange={() => props.onToggle(key)}
-                        aria-label={fill(a.showLap, { lap: key })}
+                        aria-label={t('analytics.showLap', { lap: key })}
                       />
                     </label>
                   </td>
                   <td>
                     {key}
-                    {isBest && <span className="badge badge-best">★ {a.best}</span>}
-                    {kind === 'out' && <span className="badge">{a.outLap}</span>}
-                    {kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
+                    {isBest && <span className="badge badge-best">★ {t('analytics.best')}</span>}
+                    {kind === 'out' && <span className="badge">{t('analytics.outLap')}</span>}
+                    {kind === 'in' && <span className="badge">{t('laps.inLap')}</span>}
                     {kind === 'partial' && (
-                      <span className="badge" title={t.tracks.partialHint}>
-                        {t.tracks.partialLap}
+                      <span className="badge" title={t('tracks.partialHint')}>
+                        {t('tracks.partialLap')}
                       </span>
                     )}
                     {isRecord && (
                       <span className="badge badge-pb" data-testid="personal-best">
-                        ◆ {t.history.personalBest}
+                        ◆ {t('history.personalBest')}
                       </span>
                     )}
                   </td>
@@ -113,7 +109,7 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                       <CompareLink to={props.compareHref(lap)} lap={key} />
                     )}
                     <PhoneDetailsButton open={open} controls={`figures-${row}`} onToggle={() => expand(row)}>
-                      {a.lapDetails}
+                      {t('analytics.lapDetails')}
                     </PhoneDetailsButton>
                   </td>
                   <td className="num wide-only">{speedTable(lap.topSpeedKmh, units)}</td>
@@ -132,21 +128,21 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                   <tr className="lap-details phone-only" id={`figures-${row}`}>
                     <td colSpan={3}>
                       <dl className="lap-figures">
-                        <dt>{a.colTop}</dt>
+                        <dt>{t('preferences.colTop', speedUnit)}</dt>
                         <dd>{speedTable(lap.topSpeedKmh, units)}</dd>
-                        <dt>{a.colMin}</dt>
+                        <dt>{t('preferences.colMin', speedUnit)}</dt>
                         <dd>{speedTable(lap.minSpeedKmh, units)}</dd>
-                        <dt>{a.colLeanL}</dt>
+                        <dt>{t('analytics.colLeanL')}</dt>
                         <dd>{lean(lap.maxLeanLeftDeg)}</dd>
-                        <dt>{a.colLeanR}</dt>
+                        <dt>{t('analytics.colLeanR')}</dt>
                         <dd>{lean(lap.maxLeanRightDeg)}</dd>
-                        <dt>{a.colSats}</dt>
+                        <dt>{t('analytics.colSats')}</dt>
                         <dd>
                           <Satellites lap={lap} />
                         </dd>
-                        <dt>{a.colRate}</dt>
+                        <dt>{t('analytics.colRate')}</dt>
                         <dd>{oneDecimal(lap.sampleRateHz)}</dd>
-                        <dt>{a.colExport}</dt>
+                        <dt>{t('analytics.colExport')}</dt>
                         <dd>
                           <Exports lap={lap} href={props.exportHref} />
                         </dd>
@@ -166,10 +162,11 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
 type FiguresLap = AnalysisResponse['laps'][number];
 
 function Satellites({ lap }: { lap: FiguresLap }) {
+  const t = useT();
   return (
     <>
-      {Math.round(lap.meanSatellites)} <small>{fill(t.analytics.minSatellites, { n: lap.minSatellites })}</small>
-      {lap.weakFix && <span className="badge badge-warn">⚠ {t.analytics.weakFix}</span>}
+      {Math.round(lap.meanSatellites)} <small>{t('analytics.minSatellites', { n: lap.minSatellites })}</small>
+      {lap.weakFix && <span className="badge badge-warn">⚠ {t('analytics.weakFix')}</span>}
     </>
   );
 }
@@ -181,14 +178,15 @@ function Exports({
   lap: FiguresLap;
   href: (format: 'csv' | 'gpx', lap: { heat: string; lapCount: number }) => string;
 }) {
+  const t = useT();
   return (
     <>
       <a href={href('csv', lap)} download>
-        {t.analytics.exportCsvShort}
+        {t('analytics.exportCsvShort')}
       </a>{' '}
       ·{' '}
       <a href={href('gpx', lap)} download>
-        {t.analytics.exportGpx}
+        {t('analytics.exportGpx')}
       </a>
     </>
   );

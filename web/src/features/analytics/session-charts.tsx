@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import type { Units } from '#core/units.ts';
-import { t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 import { lapKey, sessionSeries } from './chart-data';
 import type { ShownLap } from './shown-laps';
@@ -15,7 +15,7 @@ export function SessionCharts(props: {
   shown: Map<string, ShownLap>;
   units?: Units;
 }) {
-  const a = t.analytics;
+  const t = useT();
   const { c, segments, shown } = props;
   const charts = useMemo(() => {
     // Flying laps only: out- and in-laps and partial pieces are no point on a chart of lap times.
@@ -30,19 +30,19 @@ export function SessionCharts(props: {
     <div className="analytics-grid">
       <UPlotChart
         testId="chart-progression"
-        title={a.chartProgression}
-        xLabel={a.axisLap}
-        yLabel={a.axisLapTime}
+        title={t('analytics.chartProgression')}
+        xLabel={t('analytics.axisLap')}
+        yLabel={t('analytics.axisLapTime')}
         x={charts.progression.x}
         ys={charts.progression.ys}
-        series={[{ label: a.colTime, stroke: '#ffd54f', points: true }]}
+        series={[{ label: t('analytics.colTime'), stroke: '#ffd54f', points: true }]}
         yDigits={3}
         height={180}
       />
       <UPlotChart
         testId="chart-session"
-        title={a.chartSession}
-        xLabel={a.axisMinutes}
+        title={t('analytics.chartSession')}
+        xLabel={t('analytics.axisMinutes')}
         yLabel={unitLabel('speed', props.units ?? 'metric')}
         units={props.units}
         yIn="speed"

@@ -6,7 +6,7 @@ import {
   type TrackAnalysisResponse,
 } from '#core/contracts/tracks.contract.ts';
 import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
-import { errorMessage, fieldMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, fieldMessage, useT } from '#web/i18n/messages.ts';
 import { ApiError, apiRequest } from '#web/lib/api-client.ts';
 
 /**
@@ -14,7 +14,7 @@ import { ApiError, apiRequest } from '#web/lib/api-client.ts';
  * rename a track their session defined, or say which catalogue circuit it really was.
  */
 export function TrackIdentity(props: { session: SessionAddress; track: TrackAnalysisResponse['track'] }) {
-  const tr = t.tracks;
+  const t = useT();
   const qc = useQueryClient();
   const refresh = () =>
     Promise.all([
@@ -52,16 +52,16 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
       }),
     onSuccess: () => void refresh(),
   });
-  const nameError = rename.error instanceof ApiError ? fieldMessage(rename.error.fields.name) : undefined;
+  const nameError = rename.error instanceof ApiError ? fieldMessage(t, rename.error.fields.name) : undefined;
 
   return (
     <div className="track-identity">
       <p>
-        <strong>{fill(tr.trackLabel, { name: props.track.name })}</strong>{' '}
-        <span className="muted">· {tr.source[props.track.source]}</span>
+        <strong>{t('tracks.trackLabel', { name: props.track.name })}</strong>{' '}
+        <span className="muted">· {t(`tracks.source.${props.track.source}` as const)}</span>
         {props.track.renamable && !renaming && (
           <button type="button" className="btn btn-secondary btn-small" onClick={() => setRenaming(true)}>
-            {tr.rename}
+            {t('tracks.rename')}
           </button>
         )}
       </p>
@@ -73,7 +73,7 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
             rename.mutate(name);
           }}
         >
-          <label htmlFor="track-name">{tr.renameLabel}</label>
+          <label htmlFor="track-name">{t('tracks.renameLabel')}</label>
           <input
             id="track-name"
             value={name}
@@ -84,26 +84,26 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
             required
           />
           <button type="submit" className="btn btn-primary" disabled={rename.isPending}>
-            {tr.renameSave}
+            {t('tracks.renameSave')}
           </button>
           <button type="button" className="btn btn-secondary" onClick={() => setRenaming(false)}>
-            {tr.cancel}
+            {t('tracks.cancel')}
           </button>
           {rename.isError && (
             <p id="track-name-error" className="field-error" role="alert">
-              {nameError ?? errorMessage(rename.error)}
+              {nameError ?? errorMessage(t, rename.error)}
             </p>
           )}
         </form>
       )}
       {rename.isSuccess && !renaming && (
         <p className="alert alert-success" role="status">
-          {tr.renamed}
+          {t('tracks.renamed')}
         </p>
       )}
       {props.track.choosable && (
         <details className="choose-track">
-          <summary>{tr.notThisTrack}</summary>
+          <summary>{t('tracks.notThisTrack')}</summary>
           <form
             className="inline-form"
             onSubmit={(e: FormEvent) => {
@@ -111,7 +111,7 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
               setAsked(query.trim());
             }}
           >
-            <label htmlFor="catalogue-q">{tr.searchLabel}</label>
+            <label htmlFor="catalogue-q">{t('tracks.searchLabel')}</label>
             <input
               id="catalogue-q"
               type="search"
@@ -121,12 +121,12 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
               maxLength={80}
             />
             <button type="submit" className="btn btn-secondary" disabled={query.trim().length < 2}>
-              {tr.searchButton}
+              {t('tracks.searchButton')}
             </button>
           </form>
-          {query.trim().length > 0 && query.trim().length < 2 && <p className="muted">{tr.searchHint}</p>}
-          {found.isError && <p className="alert alert-error">{errorMessage(found.error)}</p>}
-          {found.data && found.data.tracks.length === 0 && <p className="empty-state">{tr.searchNone}</p>}
+          {query.trim().length > 0 && query.trim().length < 2 && <p className="muted">{t('tracks.searchHint')}</p>}
+          {found.isError && <p className="alert alert-error">{errorMessage(t, found.error)}</p>}
+          {found.data && found.data.tracks.length === 0 && <p className="empty-state">{t('tracks.searchNone')}</p>}
           {found.data && found.data.tracks.length > 0 && (
             <ul className="catalogue-results">
               {found.data.tracks.map((c) => (
@@ -137,7 +137,7 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
                     disabled={choose.isPending}
                     onClick={() => choose.mutate(c.id)}
                   >
-                    {fill(tr.choose, { name: c.name })}
+                    {t('tracks.choose', { name: c.name })}
                   </button>
                 </li>
               ))}
@@ -145,12 +145,12 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
           )}
           {choose.isError && (
             <p className="alert alert-error" role="alert">
-              {errorMessage(choose.error)}
+              {errorMessage(t, choose.error)}
             </p>
           )}
           {choose.isSuccess && (
             <p className="alert alert-success" role="status">
-              {tr.chosen}
+              {t('tracks.chosen')}
             </p>
           )}
         </details>

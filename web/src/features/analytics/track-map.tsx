@@ -3,7 +3,7 @@ import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { makeProjection } from '#core/sim/geo.ts';
 import { speedIn, type Units } from '#core/units.ts';
-import { t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 import { colourAt, LEGEND_GRADIENT } from './colour-scale';
 import { drawCornerMark, drawDot, sizeMapCanvas } from '#web/lib/map-marks.ts';
@@ -61,6 +61,7 @@ export function TrackMap(props: {
   /** The rider's units for the speed legend (metric when not given). */
   units?: Units;
 }) {
+  const t = useT();
   const { c, laps, reference, colour, corners, focus } = props;
   const units = props.units ?? 'metric';
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -237,7 +238,7 @@ export function TrackMap(props: {
           data-corners={corners?.length ?? 0}
           data-focus={focus ? `${focus.lat.toFixed(5)},${focus.lon.toFixed(5)}` : ''}
           role="img"
-          aria-label={t.analytics.mapLabel}
+          aria-label={t('analytics.mapLabel')}
           onPointerMove={onMove}
           onPointerLeave={() => props.onHoverIndex(null)}
           onClick={props.onPickIndex ? onClick : undefined}
@@ -252,7 +253,7 @@ export function TrackMap(props: {
         <span>
           {shown(range.hi)} {unit}
         </span>
-        <span className="legend-sf">▣ {t.analytics.startFinish}</span>
+        <span className="legend-sf">▣ {t('analytics.startFinish')}</span>
       </figcaption>
     </figure>
   );

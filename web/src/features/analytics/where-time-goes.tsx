@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, type Translate, useT } from '#web/i18n/messages.ts';
 import type { Units } from '#core/units.ts';
 import { decimalBR, lean, speedTable } from '#web/lib/format.ts';
 import { formatDistance } from '#web/lib/units-format.ts';
@@ -47,8 +47,8 @@ export function focusOf(data: TrackAnalysisResponse, segmentId: string): CornerF
   };
 }
 
-const lapLabel = (l: TrackAnalysisResponse['laps'][number], best: number | null) =>
-  `${fill(t.tracks.lapOption, { heat: l.heat, number: l.number, time: l.seconds === null ? '—' : formatLapTime(l.seconds * 1000) })}${l.index === best ? ` ${t.tracks.bestMark}` : ''}`;
+const lapLabel = (t: Translate, l: TrackAnalysisResponse['laps'][number], best: number | null) =>
+  `${t('tracks.lapOption', { heat: l.heat, number: l.number, time: l.seconds === null ? '—' : formatLapTime(l.seconds * 1000) })}${l.index === best ? ` ${t('tracks.bestMark')}` : ''}`;
 
 /** The reference select's value for the ideal lap (a lap's is its index). */
 const IDEAL = 'ideal';
@@ -62,6 +62,7 @@ function LapSelect(props: {
   busy: boolean;
   onChange: (value: number | typeof IDEAL) => void;
 }) {
+  const t = useT();
   return (
     <label>
       {props.label}
@@ -70,10 +71,10 @@ function LapSelect(props: {
         aria-busy={props.busy}
         onChange={(e) => props.onChange(e.target.value === IDEAL ? IDEAL : Number(e.target.value))}
       >
-        {props.offerIdeal && <option value={IDEAL}>{t.tracks.referenceIdeal}</option>}
+        {props.offerIdeal && <option value={IDEAL}>{t('tracks.referenceIdeal')}</option>}
         {props.laps.map((l) => (
           <option key={l.index} value={l.index}>
-            {lapLabel(l, props.best)}
+            {lapLabel(t, l, props.best)}
           </option>
         ))}
       </select>
@@ -100,21 +101,21 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
   onFocus: (focus: CornerFocus | null) => void;
   units?: Units;
 }) {
-  const tr = t.tracks;
+  const t = useT();
   const units = props.units ?? 'metric';
   const { data, study } = props;
   if (props.error) {
     return (
       <section className="where-time-goes" aria-labelledby="where-title">
-        <h2 id="where-title">{tr.whereTitle}</h2>
-        <p className="notice">{errorMessage(props.error)}</p>
+        <h2 id="where-title">{t('tracks.whereTitle')}</h2>
+        <p className="notice">{errorMessage(t, props.error)}</p>
       </section>
     );
   }
   if (!data) {
     return props.pending ? (
       <p className="loading-inline" role="status">
-        <span className="spinner" aria-hidden="true" /> {tr.loading}
+        <span className="spinner" aria-hidden="true" /> {t('tracks.loading')}
       </p>
     ) : null;
   }
@@ -134,31 +135,33 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
   const busy = Boolean(props.fetching);
   let explain: string | null = null;
   if (ideal)
-    explain = fill(study.lap === data.bestLap ? tr.idealExplainBest : tr.idealExplain, { lap: nameOf(study.lap) });
+    explain = t(study.lap === data.bestLap ? 'tracks.idealExplainBest' : 'tracks.idealExplain', {
+      lap: nameOf(study.lap),
+    });
   else if (study.automatic && comparison && comparison.lap !== comparison.reference) {
-    explain = fill(tr.recentExplain, { lap: nameOf(comparison.lap), best: nameOf(comparison.reference) });
+    explain = t('tracks.recentExplain', { lap: nameOf(comparison.lap), best: nameOf(comparison.reference) });
   }
 
   return (
     <section className="where-time-goes" aria-labelledby="where-title" aria-busy={busy}>
-      <h2 id="where-title">{tr.whereTitle}</h2>
+      <h2 id="where-title">{t('tracks.whereTitle')}</h2>
       <dl className="summary">
         <div className="summary-item summary-ideal">
           <dt>
-            {tr.idealLap} <small>({tr.idealHint})</small>
+            {t('tracks.idealLap')} <small>({t('tracks.idealHint')})</small>
           </dt>
           <dd data-testid="ideal-lap">
-            {data.idealLapSeconds !== null ? formatLapTime(data.idealLapSeconds * 1000) : tr.idealNone}
+            {data.idealLapSeconds !== null ? formatLapTime(data.idealLapSeconds * 1000) : t('tracks.idealNone')}
           </dd>
         </div>
       </dl>
       {data.idealLapSeconds !== null && (
         <details className="ideal-parts">
-          <summary>{tr.idealParts}</summary>
+          <summary>{t('tracks.idealParts')}</summary>
           <ul>
             {data.idealLap.map((part) => (
               <li key={part.corner}>
-                {fill(tr.idealPart, {
+                {t('tracks.idealPart', {
                   n: part.corner,
                   seconds: decimalBR(part.seconds ?? 0, 2),
                   lap: nameOf(part.lap),
@@ -172,7 +175,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
       {studied !== undefined && (comparison || ideal) && (
         <div className="lap-choice">
           <LapSelect
-            label={tr.chooseLap}
+            label={t('tracks.chooseLap')}
             laps={complete}
             best={data.bestLap}
             value={studied}
@@ -180,7 +183,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
             onChange={(lap) => props.onChoose({ lap: lap as number, reference: ideal ? IDEAL : comparison!.reference })}
           />
           <LapSelect
-            label={tr.chooseReference}
+            label={t('tracks.chooseReference')}
             laps={complete}
             best={data.bestLap}
             value={ideal ? IDEAL : comparison!.reference}
@@ -195,23 +198,23 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
           )}
           <p className="muted" data-testid="total-delta">
             {ideal && studiedLap
-              ? fill(tr.totalDelta, {
+              ? t('tracks.totalDelta', {
                   delta: signedSeconds((studiedLap.seconds ?? studiedLap.gpsSeconds) - data.idealLapSeconds!),
                 })
               : comparison!.lap === comparison!.reference
-                ? tr.sameLap
-                : fill(tr.totalDelta, { delta: signedSeconds(comparison!.deltaSeconds) })}
+                ? t('tracks.sameLap')
+                : t('tracks.totalDelta', { delta: signedSeconds(comparison!.deltaSeconds) })}
           </p>
           {busy && (
             <p className="loading-inline" role="status">
-              <span className="spinner" aria-hidden="true" /> {tr.loading}
+              <span className="spinner" aria-hidden="true" /> {t('tracks.loading')}
             </p>
           )}
         </div>
       )}
       {ideal && (
         <ol className="loss-cards" data-testid="loss-cards">
-          {idealCards.length === 0 && <li className="muted">{tr.noLoss}</li>}
+          {idealCards.length === 0 && <li className="muted">{t('tracks.noLoss')}</li>}
           {idealCards.map((d) => (
             <li key={d.corner}>
               <button
@@ -221,9 +224,9 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                 onClick={() => zoom(`T${d.corner}`)}
                 data-testid="loss-card"
               >
-                <strong>{fill(tr.cardCorner, { n: d.corner, delta: signedSeconds(d.deltaSeconds) })}</strong>
+                <strong>{t('tracks.cardCorner', { n: d.corner, delta: signedSeconds(d.deltaSeconds) })}</strong>
                 <span>
-                  {fill(tr.idealReason, {
+                  {t('tracks.idealReason', {
                     lap: decimalBR(d.lapSeconds, 2),
                     ideal: decimalBR(d.idealSeconds, 2),
                     from: nameOf(d.fromLap),
@@ -236,7 +239,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
       )}
       {comparison && comparison.lap !== comparison.reference && (
         <ol className="loss-cards" data-testid="loss-cards">
-          {cards.length === 0 && <li className="muted">{tr.noLoss}</li>}
+          {cards.length === 0 && <li className="muted">{t('tracks.noLoss')}</li>}
           {cards.map((d) => (
             <li key={d.segment}>
               <button
@@ -246,8 +249,8 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                 onClick={() => zoom(d.segment)}
                 data-testid="loss-card"
               >
-                <strong>{lossTitle(d)}</strong>
-                <span>{lossReason(d, units)}</span>
+                <strong>{lossTitle(t, d)}</strong>
+                <span>{lossReason(t, d, units)}</span>
               </button>
             </li>
           ))}
@@ -255,23 +258,23 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
       )}
       {props.focus && (
         <p className="actions-row">
-          <span>{fill(tr.zoomed, { n: props.focus.segment.slice(1) })}</span>
+          <span>{t('tracks.zoomed', { n: props.focus.segment.slice(1) })}</span>
           <button type="button" className="btn btn-secondary btn-small" onClick={() => props.onFocus(null)}>
-            {tr.showAll}
+            {t('tracks.showAll')}
           </button>
         </p>
       )}
       {ideal && data.idealLap.length > 0 && (
-        <div className="table-scroll" role="region" aria-label={tr.idealTableTitle} tabIndex={0}>
+        <div className="table-scroll" role="region" aria-label={t('tracks.idealTableTitle')} tabIndex={0}>
           <table className="data-table corner-table" data-testid="corner-table">
-            <caption>{tr.idealTableTitle}</caption>
+            <caption>{t('tracks.idealTableTitle')}</caption>
             <thead>
               <tr>
-                <th scope="col">{tr.colCorner}</th>
-                <th scope="col">{tr.colTime}</th>
-                <th scope="col">{tr.colIdealTime}</th>
-                <th scope="col">{tr.colDelta}</th>
-                <th scope="col">{tr.colBestFrom}</th>
+                <th scope="col">{t('tracks.colCorner')}</th>
+                <th scope="col">{t('tracks.colTime')}</th>
+                <th scope="col">{t('tracks.colIdealTime')}</th>
+                <th scope="col">{t('tracks.colDelta')}</th>
+                <th scope="col">{t('tracks.colBestFrom')}</th>
               </tr>
             </thead>
             <tbody>
@@ -286,7 +289,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                         type="button"
                         className="link-button"
                         onClick={() => zoom(`T${n}`)}
-                        aria-label={fill(tr.zoomTo, { n })}
+                        aria-label={t('tracks.zoomTo', { n })}
                       >
                         T{n}
                       </button>
@@ -305,19 +308,19 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
         </div>
       )}
       {comparison && data.corners.length > 0 && (
-        <div className="table-scroll" role="region" aria-label={tr.cornersTitle} tabIndex={0}>
+        <div className="table-scroll" role="region" aria-label={t('tracks.cornersTitle')} tabIndex={0}>
           <table className="data-table corner-table" data-testid="corner-table">
-            <caption>{tr.cornersTitle}</caption>
+            <caption>{t('tracks.cornersTitle')}</caption>
             <thead>
               <tr>
-                <th scope="col">{tr.colCorner}</th>
-                <th scope="col">{tr.colTime}</th>
-                <th scope="col">{tr.colDelta}</th>
-                <th scope="col">{tr.colEntry}</th>
-                <th scope="col">{tr.colApex}</th>
-                <th scope="col">{tr.colExit}</th>
-                <th scope="col">{tr.colLean}</th>
-                <th scope="col">{tr.colBrake}</th>
+                <th scope="col">{t('tracks.colCorner')}</th>
+                <th scope="col">{t('tracks.colTime')}</th>
+                <th scope="col">{t('tracks.colDelta')}</th>
+                <th scope="col">{t('tracks.colEntry')}</th>
+                <th scope="col">{t('tracks.colApex')}</th>
+                <th scope="col">{t('tracks.colExit')}</th>
+                <th scope="col">{t('tracks.colLean')}</th>
+                <th scope="col">{t('tracks.colBrake')}</th>
               </tr>
             </thead>
             <tbody>
@@ -331,7 +334,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                         type="button"
                         className="link-button"
                         onClick={() => zoom(`T${c.corner}`)}
-                        aria-label={fill(tr.zoomTo, { n: c.corner })}
+                        aria-label={t('tracks.zoomTo', { n: c.corner })}
                       >
                         T{c.corner}
                       </button>
@@ -355,7 +358,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                     <td>{c.maxLeanDeg !== null ? lean(c.maxLeanDeg) : '—'}</td>
                     <td>
                       {c.brakeBeforeApexM !== null
-                        ? fill(t.preferences.brakeBefore, { distance: formatDistance(c.brakeBeforeApexM, units) })
+                        ? t('preferences.brakeBefore', { distance: formatDistance(c.brakeBeforeApexM, units) })
                         : '—'}
                     </td>
                   </tr>

@@ -2,18 +2,19 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isErrorCode } from '#core/errors.ts';
-import { t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { ME_KEY } from '#web/lib/session.ts';
 import { forgetKeptAnswers, useOnline } from '#web/lib/offline.ts';
 import { signInWithPopup } from './popup-sign-in';
 
 export function LoginPage() {
+  const t = useT();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [waiting, setWaiting] = useState(false);
   const erro = params.get('erro');
-  const error = isErrorCode(erro) ? t.errors[erro] : erro ? t.errors['auth/invalid-credential'] : null;
+  const error = isErrorCode(erro) ? t(`errors.${erro}` as const) : erro ? t('errors.auth/invalid-credential') : null;
 
   const online = useOnline();
   const goToUser = async () => {
@@ -38,17 +39,17 @@ export function LoginPage() {
 
   return (
     <main className="login">
-      <img className="login-logo" src="/logo.svg" alt={t.app.logoAlt} width={240} height={80} />
-      <h1 className="visually-hidden">{t.app.name}</h1>
-      <p className="login-subtitle">{t.login.subtitle}</p>
+      <img className="login-logo" src="/logo.svg" alt={t('app.logoAlt')} width={240} height={80} />
+      <h1 className="visually-hidden">{t('app.name')}</h1>
+      <p className="login-subtitle">{t('login.subtitle')}</p>
       {!online && (
         <p role="status" className="notice notice-warning">
-          {t.offline.loginOffline}
+          {t('offline.loginOffline')}
         </p>
       )}
       {error && (
         <p role="alert" className="alert alert-error">
-          <strong>{t.login.errorTitle}.</strong> {error}
+          <strong>{t('login.errorTitle')}.</strong> {error}
         </p>
       )}
       <button
@@ -58,11 +59,11 @@ export function LoginPage() {
         disabled={waiting}
         aria-busy={waiting}
       >
-        {t.login.button}
+        {t('login.button')}
       </button>
       {waiting && (
         <p className="muted" role="status">
-          {t.login.waiting}
+          {t('login.waiting')}
         </p>
       )}
     </main>

@@ -9,7 +9,7 @@ import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, type Translate, useT } from '#web/i18n/messages.ts';
 import type { Units } from '#core/units.ts';
 import { decimalBR, lean, speedTable } from '#web/lib/format.ts';
 import { useUnits } from '#web/lib/preferences.ts';
@@ -115,7 +115,7 @@ function useFirstComparison(wanted: boolean, onFound: (query: Record<string, str
  * `Video`: the two laps' videos side by side (the video feature's, handed in by the app).
  */
 export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
-  const h = t.history;
+  const t = useT();
   const units = useUnits();
   const [params, setParams] = useSearchParams();
   const request = compareFromQuery(params);
@@ -146,35 +146,35 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
 
   return (
     <Page
-      title={h.compareTitle}
+      title={t('history.compareTitle')}
       menu={[
-        { to: '/user', label: t.menu.home },
-        { to: '/sessoes', label: t.menu.minhasSessoes },
+        { to: '/user', label: t('menu.home') },
+        { to: '/sessoes', label: t('menu.minhasSessoes') },
         ...(session
-          ? [{ to: `/laps?${new URLSearchParams(addressToQuery(session)).toString()}`, label: t.menu.laps }]
+          ? [{ to: `/laps?${new URLSearchParams(addressToQuery(session)).toString()}`, label: t('menu.laps') }]
           : []),
       ]}
     >
       {first.searching && (
         <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {h.compareFinding}
+          <span className="spinner" aria-hidden="true" /> {t('history.compareFinding')}
         </p>
       )}
       {first.noSessions && (
         <p className="empty-state">
-          {h.empty} <Link to="/importar">{h.importLink}</Link>
+          {t('history.empty')} <Link to="/importar">{t('history.importLink')}</Link>
         </p>
       )}
-      {first.oneLap && <p className="empty-state">{h.compareOneLap}</p>}
+      {first.oneLap && <p className="empty-state">{t('history.compareOneLap')}</p>}
       {first.error && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(first.error)}
+          {errorMessage(t, first.error)}
         </p>
       )}
-      {!request && params.size > 0 && <p className="empty-state">{h.compareNoSessions}</p>}
+      {!request && params.size > 0 && <p className="empty-state">{t('history.compareNoSessions')}</p>}
       {session && request && (
         <details className="notice" open={!data && !compare.isFetching}>
-          <summary>{h.compareOther}</summary>
+          <summary>{t('history.compareOther')}</summary>
           <ReferencePicker
             session={session}
             lap={request.lap}
@@ -186,30 +186,35 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
       )}
       {compare.isFetching && !data && (
         <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {h.compareLoading}
+          <span className="spinner" aria-hidden="true" /> {t('history.compareLoading')}
         </p>
       )}
       {compare.isError && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(compare.error)}
+          {errorMessage(t, compare.error)}
         </p>
       )}
       {data && (
-        <section aria-label={h.compareTitle} data-testid="comparison">
+        <section aria-label={t('history.compareTitle')} data-testid="comparison">
           <dl className="summary">
-            <LapSummary label={h.compareLap} lap={data.lap} colour={LAP_COLOUR} record={isRecord(data.lap)} />
             <LapSummary
-              label={h.compareReference}
+              label={t('history.compareLap')}
+              lap={data.lap}
+              colour={LAP_COLOUR}
+              record={isRecord(data.lap)}
+            />
+            <LapSummary
+              label={t('history.compareReference')}
               lap={data.reference}
               colour={isRecord(data.reference) ? RECORD_COLOUR : REFERENCE_COLOUR}
               record={isRecord(data.reference)}
             />
             <div className="summary-item">
-              <dt>{h.chartDelta}</dt>
+              <dt>{t('history.chartDelta')}</dt>
               <dd data-testid="compare-delta">{formatGap(Math.round(data.comparison.deltaSeconds * 1000))}</dd>
             </div>
           </dl>
-          <p className="muted">{h.compareHint}</p>
+          <p className="muted">{t('history.compareHint')}</p>
           {Video && <Video data={data} onPosition={setVideoPosition} seek={videoSeek} />}
           <CompareCharts
             data={data}
@@ -219,11 +224,11 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
             units={units}
           />
           <ol className="loss-cards" data-testid="loss-cards">
-            {topLosses(data.comparison.segments).length === 0 && <li className="muted">{t.tracks.noLoss}</li>}
+            {topLosses(data.comparison.segments).length === 0 && <li className="muted">{t('tracks.noLoss')}</li>}
             {topLosses(data.comparison.segments).map((d) => (
               <li key={d.segment} className="loss-card">
-                <strong>{lossTitle(d)}</strong>
-                <span>{lossReason(d, units)}</span>
+                <strong>{lossTitle(t, d)}</strong>
+                <span>{lossReason(t, d, units)}</span>
               </li>
             ))}
           </ol>
@@ -234,26 +239,27 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
   );
 }
 
-function lapName(l: CompareResponse['lap']): string {
+function lapName(t: Translate, l: CompareResponse['lap']): string {
   const lap = `${l.heat}${l.number}`;
-  return fill(l.shared ? t.history.compareSharedLabel : t.history.compareLapLabel, {
+  return t(l.shared ? 'history.compareSharedLabel' : 'history.compareLapLabel', {
     lap,
     date: formatDdmmyyyy(l.date),
   });
 }
 
 function LapSummary(props: { label: string; lap: CompareResponse['lap']; colour: string; record: boolean }) {
+  const t = useT();
   return (
     <div className="summary-item">
       <dt>
         <span aria-hidden="true" style={{ color: props.colour }}>
           ■{' '}
         </span>
-        {props.label}: {lapName(props.lap)}
+        {props.label}: {lapName(t, props.lap)}
       </dt>
       <dd className={props.record ? 'time-pb' : undefined}>
         {formatLapTime(props.lap.seconds * 1000)}
-        {props.record && <span className="badge badge-pb">◆ {t.history.personalBest}</span>}
+        {props.record && <span className="badge badge-pb">◆ {t('history.personalBest')}</span>}
       </dd>
     </div>
   );
@@ -266,18 +272,18 @@ function CompareCharts(props: {
   onPickX?: (x: number) => void;
   units: Units;
 }) {
+  const t = useT();
   const { data, referenceColour, cursorX, onPickX, units } = props;
-  const h = t.history;
-  const axisX = fill(t.preferences.axisPosition, { unit: unitLabel('distance', units) });
+  const axisX = t('preferences.axisPosition', { unit: unitLabel('distance', units) });
   const series: ChartSeries[] = [
-    { label: lapName(data.lap), stroke: LAP_COLOUR, width: 2 },
-    { label: lapName(data.reference), stroke: referenceColour, width: 2, dash: [6, 4] },
+    { label: lapName(t, data.lap), stroke: LAP_COLOUR, width: 2 },
+    { label: lapName(t, data.reference), stroke: referenceColour, width: 2, dash: [6, 4] },
   ];
   return (
     <div className="chart-grid">
       <UPlotChart
         testId="compare-speed"
-        title={h.chartSpeed}
+        title={t('history.chartSpeed')}
         xLabel={axisX}
         yLabel={unitLabel('speed', units)}
         units={units}
@@ -293,9 +299,9 @@ function CompareCharts(props: {
       {hasLean(data.lean) && (
         <UPlotChart
           testId="compare-lean"
-          title={h.chartLean}
+          title={t('history.chartLean')}
           xLabel={axisX}
-          yLabel={h.axisLean}
+          yLabel={t('history.axisLean')}
           units={units}
           xIn="distance"
           x={data.x}
@@ -307,14 +313,14 @@ function CompareCharts(props: {
       )}
       <UPlotChart
         testId="compare-delta-chart"
-        title={h.chartDelta}
+        title={t('history.chartDelta')}
         xLabel={axisX}
-        yLabel={h.axisDelta}
+        yLabel={t('history.axisDelta')}
         units={units}
         xIn="distance"
         x={data.x}
         ys={[data.delta]}
-        series={[{ label: h.chartDelta, stroke: '#ffd54f', width: 2 }]}
+        series={[{ label: t('history.chartDelta'), stroke: '#ffd54f', width: 2 }]}
         yDigits={2}
         syncKey="compare"
         onPickX={onPickX}
@@ -324,21 +330,21 @@ function CompareCharts(props: {
 }
 
 function CornerTable({ data, units }: { data: CompareResponse; units: Units }) {
-  const tr = t.tracks;
+  const t = useT();
   const deltaOf = (n: number) => data.comparison.segments.find((s) => s.segment === `T${n}`)?.deltaSeconds;
   if (!data.comparison.lapCorners.length) return null;
   return (
-    <div className="table-scroll" role="region" aria-label={tr.cornersTitle} tabIndex={0}>
+    <div className="table-scroll" role="region" aria-label={t('tracks.cornersTitle')} tabIndex={0}>
       <table className="data-table corner-table" data-testid="compare-corners">
-        <caption>{tr.cornersTitle}</caption>
+        <caption>{t('tracks.cornersTitle')}</caption>
         <thead>
           <tr>
-            <th scope="col">{tr.colCorner}</th>
-            <th scope="col">{tr.colTime}</th>
-            <th scope="col">{tr.colDelta}</th>
-            <th scope="col">{tr.colApex}</th>
-            <th scope="col">{tr.colExit}</th>
-            <th scope="col">{tr.colLean}</th>
+            <th scope="col">{t('tracks.colCorner')}</th>
+            <th scope="col">{t('tracks.colTime')}</th>
+            <th scope="col">{t('tracks.colDelta')}</th>
+            <th scope="col">{t('tracks.colApex')}</th>
+            <th scope="col">{t('tracks.colExit')}</th>
+            <th scope="col">{t('tracks.colLean')}</th>
           </tr>
         </thead>
         <tbody>
@@ -378,13 +384,13 @@ function ReferencePicker(props: {
   lap: string;
   onPick: (query: Record<string, string>) => void;
 }) {
-  const h = t.history;
+  const t = useT();
   return (
     <div className="compare-pick">
       <OwnLapPicker
         track={props.session.track}
-        sessionLabel={h.compareChooseSession}
-        lapLabel={h.compareChooseLap}
+        sessionLabel={t('history.compareChooseSession')}
+        lapLabel={t('history.compareChooseLap')}
         offerRecord
       >
         {(choice) => (
@@ -404,7 +410,7 @@ function ReferencePicker(props: {
                 });
             }}
           >
-            {h.compareGo}
+            {t('history.compareGo')}
           </button>
         )}
       </OwnLapPicker>
@@ -412,7 +418,7 @@ function ReferencePicker(props: {
         className="btn btn-secondary"
         to={`/progresso?${new URLSearchParams({ pista: props.session.track }).toString()}`}
       >
-        {fill(h.progressLink, { track: props.session.track })}
+        {t('history.progressLink', { track: props.session.track })}
       </Link>
     </div>
   );

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { PROFILE_LIMITS, profileInputSchema, type ProfileInput } from '#core/contracts/me.contract.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
-import { errorMessage, fieldMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, fieldMessage, useT } from '#web/i18n/messages.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useRevokeDeviceToken, useSaveProfile } from './enroll.api';
 
@@ -11,6 +11,7 @@ type Field = keyof ProfileInput;
 const FIELDS: Field[] = ['wifi', 'senha', 'nomePiloto', 'numeroMoto'];
 
 export function EnrollPage() {
+  const t = useT();
   const me = useMe().data!;
   const navigate = useNavigate();
   const save = useSaveProfile();
@@ -25,7 +26,7 @@ export function EnrollPage() {
       const next: Partial<Record<Field, string>> = {};
       for (const issue of parsed.error.issues) {
         const field = issue.path[0] as Field;
-        next[field] ??= fieldMessage(issue.message);
+        next[field] ??= fieldMessage(t, issue.message);
       }
       setErrors(next);
       return;
@@ -36,7 +37,7 @@ export function EnrollPage() {
       onError: (err) => {
         if (err instanceof ApiError && Object.keys(err.fields).length) {
           setErrors(
-            Object.fromEntries(FIELDS.filter((f) => err.fields[f]).map((f) => [f, fieldMessage(err.fields[f])])),
+            Object.fromEntries(FIELDS.filter((f) => err.fields[f]).map((f) => [f, fieldMessage(t, err.fields[f])])),
           );
         }
       },
@@ -72,12 +73,12 @@ export function EnrollPage() {
   );
 
   return (
-    <Page title={t.enroll.title} menu={[{ to: '/user', label: t.menu.home }]}>
-      <p>{t.enroll.intro}</p>
+    <Page title={t('enroll.title')} menu={[{ to: '/user', label: t('menu.home') }]}>
+      <p>{t('enroll.intro')}</p>
       <form className="form" onSubmit={onSubmit} noValidate>
-        {field('wifi', t.enroll.wifi)}
+        {field('wifi', t('enroll.wifi'))}
         <div className="field">
-          <label htmlFor="f-senha">{t.enroll.senha}</label>
+          <label htmlFor="f-senha">{t('enroll.senha')}</label>
           <input
             id="f-senha"
             name="senha"
@@ -85,8 +86,8 @@ export function EnrollPage() {
             autoComplete="off"
             maxLength={PROFILE_LIMITS.senha}
             required
-            title={t.enroll.senhaHint}
-            placeholder={showSenha ? '' : t.enroll.senhaHint}
+            title={t('enroll.senhaHint')}
+            placeholder={showSenha ? '' : t('enroll.senhaHint')}
             value={values.senha}
             aria-invalid={errors.senha ? true : undefined}
             aria-describedby={errors.senha ? 'e-senha' : 'h-senha'}
@@ -95,7 +96,7 @@ export function EnrollPage() {
           />
           {!showSenha && (
             <button type="button" id="h-senha" className="btn-link" onClick={() => setShowSenha(true)}>
-              {t.enroll.senhaHint}
+              {t('enroll.senhaHint')}
             </button>
           )}
           {errors.senha && (
@@ -104,15 +105,15 @@ export function EnrollPage() {
             </p>
           )}
         </div>
-        {field('nomePiloto', t.enroll.nomePiloto, { autoComplete: 'name' })}
-        {field('numeroMoto', t.enroll.numeroMoto, { inputMode: 'numeric' })}
+        {field('nomePiloto', t('enroll.nomePiloto'), { autoComplete: 'name' })}
+        {field('numeroMoto', t('enroll.numeroMoto'), { inputMode: 'numeric' })}
         {save.isError && !(save.error instanceof ApiError && Object.keys(save.error.fields).length) && (
           <p role="alert" className="alert alert-error">
-            {errorMessage(save.error)}
+            {errorMessage(t, save.error)}
           </p>
         )}
         <button type="submit" className="btn btn-primary" disabled={save.isPending} aria-busy={save.isPending}>
-          {save.isPending ? t.enroll.saving : t.enroll.save}
+          {save.isPending ? t('enroll.saving') : t('enroll.save')}
         </button>
       </form>
       <MyDevices devices={me.ownedDevices} />
@@ -122,19 +123,20 @@ export function EnrollPage() {
 
 /** The devices I own, and a way to revoke one's token (a lost or stolen device). */
 function MyDevices({ devices }: { devices: { id: string; hasToken: boolean }[] }) {
+  const t = useT();
   const revoke = useRevokeDeviceToken();
   const [revoked, setRevoked] = useState<string | null>(null);
   return (
     <section className="my-devices" aria-labelledby="my-devices-title">
-      <h2 id="my-devices-title">{t.enroll.devicesTitle}</h2>
+      <h2 id="my-devices-title">{t('enroll.devicesTitle')}</h2>
       {devices.length === 0 ? (
-        <p className="muted">{t.enroll.devicesEmpty}</p>
+        <p className="muted">{t('enroll.devicesEmpty')}</p>
       ) : (
         <ul className="device-list">
           {devices.map((d) => (
             <li key={d.id}>
               <span>
-                <strong>{d.id}</strong>: {d.hasToken ? t.enroll.deviceHasToken : t.enroll.deviceNoToken}
+                <strong>{d.id}</strong>: {d.hasToken ? t('enroll.deviceHasToken') : t('enroll.deviceNoToken')}
               </span>
               {d.hasToken && (
                 <button
@@ -142,11 +144,11 @@ function MyDevices({ devices }: { devices: { id: string; hasToken: boolean }[] }
                   className="btn btn-secondary"
                   disabled={revoke.isPending}
                   onClick={() => {
-                    if (!window.confirm(fill(t.enroll.revokeConfirm, { id: d.id }))) return;
+                    if (!window.confirm(t('enroll.revokeConfirm', { id: d.id }))) return;
                     revoke.mutate(d.id, { onSuccess: () => setRevoked(d.id) });
                   }}
                 >
-                  {t.enroll.revokeToken}
+                  {t('enroll.revokeToken')}
                 </button>
               )}
             </li>
@@ -155,12 +157,12 @@ function MyDevices({ devices }: { devices: { id: string; hasToken: boolean }[] }
       )}
       {revoked && (
         <p role="status" className="notice">
-          {fill(t.enroll.revoked, { id: revoked })}
+          {t('enroll.revoked', { id: revoked })}
         </p>
       )}
       {revoke.isError && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(revoke.error)}
+          {errorMessage(t, revoke.error)}
         </p>
       )}
     </section>

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router';
 import { Page } from '#web/components/ui/page.tsx';
-import { fill, t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { useLogout } from '#web/lib/logout.ts';
 import { useMe } from '#web/lib/session.ts';
 import { homeMenu } from './home-menu';
@@ -20,6 +20,7 @@ function initials(name: string): string {
 }
 
 export function HomePage() {
+  const t = useT();
   const me = useMe().data!;
   const logout = useLogout();
   const navigate = useNavigate();
@@ -31,15 +32,15 @@ export function HomePage() {
   };
   return (
     <Page
-      title={t.app.name}
-      menu={homeMenu(me)}
+      title={t('app.name')}
+      menu={homeMenu(t, me)}
       aside={
         <section className="user-card" aria-label={me.displayName}>
           {me.avatarUrl ? (
             <img
               className="avatar"
               src={me.avatarUrl}
-              alt={fill(t.home.avatarAlt, { name: me.displayName })}
+              alt={t('home.avatarAlt', { name: me.displayName })}
               width={56}
               height={56}
               referrerPolicy="no-referrer"
@@ -48,7 +49,7 @@ export function HomePage() {
             <span
               className="avatar avatar-initials"
               role="img"
-              aria-label={fill(t.home.avatarAlt, { name: me.displayName })}
+              aria-label={t('home.avatarAlt', { name: me.displayName })}
             >
               {initials(me.displayName)}
             </span>
@@ -58,7 +59,7 @@ export function HomePage() {
             <p className="muted">{me.email}</p>
           </div>
           <button type="button" className="btn btn-secondary" onClick={onLogout} disabled={logout.isPending}>
-            {logout.isPending ? t.menu.loggingOut : t.menu.logout}
+            {logout.isPending ? t('menu.loggingOut') : t('menu.logout')}
           </button>
         </section>
       }

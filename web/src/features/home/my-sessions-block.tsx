@@ -4,7 +4,7 @@ import { addressToQuery } from '#core/contracts/session-paths.ts';
 import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
-import { fill, t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { useRecords } from '#web/lib/history-api.ts';
 
@@ -12,7 +12,7 @@ const SHOWN = 3;
 
 /** Home's first block: the rider's latest sessions and their records per track (green), with the way to all of them. */
 export function MySessionsBlock() {
-  const h = t.history;
+  const t = useT();
   const latest = useQuery({
     queryKey: ['my-sessions', 'home'],
     queryFn: () => apiRequest(`/api/sessions?limit=${SHOWN}`, { schema: mySessionsResponseSchema }),
@@ -24,36 +24,36 @@ export function MySessionsBlock() {
     Boolean(records.data?.records.some((r) => r.device === s.device && r.track === s.track && r.date === s.date));
   return (
     <section className="panel latest" aria-labelledby="my-sessions-title" data-testid="home-my-sessions">
-      <h2 id="my-sessions-title">{h.homeTitle}</h2>
+      <h2 id="my-sessions-title">{t('history.homeTitle')}</h2>
       {sessions.length === 0 ? (
         <p>
-          {h.homeEmpty} <Link to="/importar">{h.importLink}</Link>
+          {t('history.homeEmpty')} <Link to="/importar">{t('history.importLink')}</Link>
         </p>
       ) : (
         <ul className="my-sessions home-list">
           {sessions.map((s) => (
             <li key={`${s.device}/${s.track}/${s.date}`}>
               <Link to={`/laps?${new URLSearchParams(addressToQuery(s)).toString()}`}>
-                {fill(h.sessionLabel, { track: s.track, date: formatDdmmyyyy(s.date) })}
+                {t('history.sessionLabel', { track: s.track, date: formatDdmmyyyy(s.date) })}
               </Link>
               {' · '}
               <span className={isRecord(s) ? 'time-pb' : undefined}>
                 {s.bestLapMs === null ? '—' : formatLapTime(s.bestLapMs)}
               </span>
-              {isRecord(s) && <span className="badge badge-pb">◆ {h.personalBestShort}</span>}
+              {isRecord(s) && <span className="badge badge-pb">◆ {t('history.personalBestShort')}</span>}
             </li>
           ))}
         </ul>
       )}
       {(records.data?.records.length ?? 0) > 0 && (
         <>
-          <h3>{h.homeRecords}</h3>
+          <h3>{t('history.homeRecords')}</h3>
           <ul className="my-sessions home-list">
             {records.data!.records.map((r) => (
               <li key={r.track}>
                 <Link to={`/progresso?${new URLSearchParams({ pista: r.track }).toString()}`}>
                   <span className="time-pb">
-                    {fill(h.recordAt, {
+                    {t('history.recordAt', {
                       track: r.track,
                       time: formatLapTime(r.lapTimeMs),
                       date: formatDdmmyyyy(r.date),
@@ -68,7 +68,7 @@ export function MySessionsBlock() {
       {sessions.length > 0 && (
         <p className="actions-row">
           <Link className="btn btn-secondary btn-small" to="/sessoes">
-            {h.seeAll}
+            {t('history.seeAll')}
           </Link>
         </p>
       )}

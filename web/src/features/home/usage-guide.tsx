@@ -1,12 +1,18 @@
-import { t } from '#web/i18n/messages.ts';
+import { useT, type MessageId } from '#web/i18n/messages.ts';
 
-function TermList({ entries }: { entries: readonly (readonly [string, string])[] }) {
+/** The device's own menu and screen words (they are the device's, so the same in every language) and what each does. */
+const DEVICE_MENU = ['send', 'delete', 'update', 'box', 'wifi', 'bateria', 'info'] as const;
+const SCREEN_MESSAGES = ['pitlane', 'slowdown', 'readytorace', 'warmupthetires'] as const;
+const MAINTENANCE = ['home.maintenance.1', 'home.maintenance.2', 'home.maintenance.3'] as const;
+
+function TermList({ entries }: { entries: readonly (readonly [MessageId, MessageId])[] }) {
+  const t = useT();
   return (
     <dl className="guide-list">
       {entries.map(([term, text]) => (
         <div key={term}>
-          <dt>{term}</dt>
-          <dd>{text}</dd>
+          <dt>{t(term as 'home.deviceMenu.send.term')}</dt>
+          <dd>{t(text as 'home.deviceMenu.send.text')}</dd>
         </div>
       ))}
     </dl>
@@ -15,38 +21,42 @@ function TermList({ entries }: { entries: readonly (readonly [string, string])[]
 
 /** The spec's usage guide, section by section. */
 export function UsageGuide() {
-  const g = t.home;
+  const t = useT();
   return (
     <article className="guide" aria-labelledby="guide-title">
-      <h2 id="guide-title">{g.guideTitle}</h2>
+      <h2 id="guide-title">{t('home.guideTitle')}</h2>
       <section>
-        <h3>{g.installTitle}</h3>
-        <p>{g.installBody}</p>
+        <h3>{t('home.installTitle')}</h3>
+        <p>{t('home.installBody')}</p>
       </section>
       <section>
-        <h3>{g.deviceMenuTitle}</h3>
-        <TermList entries={g.deviceMenu} />
+        <h3>{t('home.deviceMenuTitle')}</h3>
+        <TermList
+          entries={DEVICE_MENU.map((k) => [`home.deviceMenu.${k}.term`, `home.deviceMenu.${k}.text`] as const)}
+        />
       </section>
       <section>
-        <h3>{g.timingTitle}</h3>
-        <p>{g.timingBody}</p>
+        <h3>{t('home.timingTitle')}</h3>
+        <p>{t('home.timingBody')}</p>
       </section>
       <section>
-        <h3>{g.messagesTitle}</h3>
-        <TermList entries={g.messages} />
+        <h3>{t('home.messagesTitle')}</h3>
+        <TermList
+          entries={SCREEN_MESSAGES.map((k) => [`home.messages.${k}.term`, `home.messages.${k}.text`] as const)}
+        />
       </section>
       <section>
-        <h3>{g.maintenanceTitle}</h3>
+        <h3>{t('home.maintenanceTitle')}</h3>
         <ul>
-          {g.maintenance.map((line) => (
-            <li key={line}>{line}</li>
+          {MAINTENANCE.map((id) => (
+            <li key={id}>{t(id)}</li>
           ))}
         </ul>
       </section>
       <section>
-        <h3>{g.supportTitle}</h3>
+        <h3>{t('home.supportTitle')}</h3>
         <p>
-          {g.supportBody} <a href={`mailto:${g.supportEmail}`}>{g.supportEmail}</a>.
+          {t('home.supportBody')} <a href={`mailto:${t('home.supportEmail')}`}>{t('home.supportEmail')}</a>.
         </p>
       </section>
     </article>

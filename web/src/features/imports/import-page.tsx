@@ -7,7 +7,7 @@ import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { useOnline } from '#web/lib/offline.ts';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { ME_KEY } from '#web/lib/session.ts';
 import { deleteImportedSession } from '#web/lib/sessions-api.ts';
 import { ImportFailure, uploadImport } from './imports.api';
@@ -31,7 +31,7 @@ const query = (s: SessionAddress) => new URLSearchParams(addressToQuery(s)).toSt
  * to its laps and analysis. Works with the phone's file picker.
  */
 export function ImportPage() {
-  const im = t.imports;
+  const t = useT();
   const [items, setItems] = useState<Item[]>([]);
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -51,7 +51,7 @@ export function ImportPage() {
     setItems((list) => [...fresh.map((f) => f.item), ...list]);
     for (const { file, item } of fresh) {
       queue.current = queue.current.then(async () => {
-        if (!navigator.onLine) return update(item.key, { status: 'failed', error: im.offline });
+        if (!navigator.onLine) return update(item.key, { status: 'failed', error: t('imports.offline') });
         update(item.key, { status: 'sending' });
         try {
           const { created, answer } = await uploadImport(file, (share) =>
@@ -62,7 +62,8 @@ export function ImportPage() {
           void queryClient.invalidateQueries({ queryKey: ['tracks'] });
           void queryClient.invalidateQueries({ queryKey: ['dates'] });
         } catch (err) {
-          const message = err instanceof ImportFailure ? (err.mensagem ?? errorMessage(err.error)) : errorMessage(err);
+          const message =
+            err instanceof ImportFailure ? (err.mensagem ?? errorMessage(t, err.error)) : errorMessage(t, err);
           update(item.key, { status: 'failed', error: message });
         }
       });
@@ -78,16 +79,16 @@ export function ImportPage() {
 
   return (
     <Page
-      title={im.title}
+      title={t('imports.title')}
       menu={[
-        { to: '/user', label: t.menu.home },
-        { to: '/laps', label: t.menu.laps },
+        { to: '/user', label: t('menu.home') },
+        { to: '/laps', label: t('menu.laps') },
       ]}
     >
-      <p>{im.intro}</p>
+      <p>{t('imports.intro')}</p>
       {!online && (
         <p role="status" className="notice notice-warning">
-          {t.offline.importOffline}
+          {t('offline.importOffline')}
         </p>
       )}
       <div
@@ -100,17 +101,17 @@ export function ImportPage() {
         onDragLeave={() => setOver(false)}
         onDrop={onDrop}
       >
-        <p className="drop-title">{im.drop}</p>
-        <p className="muted">{im.or}</p>
+        <p className="drop-title">{t('imports.drop')}</p>
+        <p className="muted">{t('imports.or')}</p>
         <button type="button" className="btn btn-primary" onClick={() => input.current?.click()}>
-          {im.pick}
+          {t('imports.pick')}
         </button>
         <input
           ref={input}
           type="file"
           multiple
           className="visually-hidden"
-          aria-label={im.pick}
+          aria-label={t('imports.pick')}
           data-testid="import-input"
           onChange={(e) => {
             add(e.target.files);
@@ -118,11 +119,11 @@ export function ImportPage() {
           }}
         />
         <p className="muted small">
-          {im.formats} {fill(im.limit, { mb: MAX_MB })}
+          {t('imports.formats')} {t('imports.limit', { mb: MAX_MB })}
         </p>
       </div>
       {items.length === 0 ? (
-        <p className="empty-state">{im.empty}</p>
+        <p className="empty-state">{t('imports.empty')}</p>
       ) : (
         <ul className="import-list" aria-live="polite">
           {items.map((it) => (
@@ -135,7 +136,7 @@ export function ImportPage() {
 }
 
 function ImportItem(props: { item: Item; onDeleted: () => void }) {
-  const im = t.imports;
+  const t = useT();
   const queryClient = useQueryClient();
   const { item } = props;
   const [deleting, setDeleting] = useState(false);
@@ -149,34 +150,39 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
           <progress
             max={1}
             value={item.progress}
-            aria-label={fill(im.sending, { pct: Math.round(item.progress * 100) })}
+            aria-label={t('imports.sending', { pct: Math.round(item.progress * 100) })}
           />{' '}
-          {fill(im.sending, { pct: Math.round(item.progress * 100) })}
+          {t('imports.sending', { pct: Math.round(item.progress * 100) })}
         </p>
       )}
       {item.status === 'processing' && (
         <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {im.processing}
+          <span className="spinner" aria-hidden="true" /> {t('imports.processing')}
         </p>
       )}
       {item.status === 'failed' && (
         <p role="alert" className="alert alert-error">
-          {im.failed}: {item.error}
+          {t('imports.failed')}: {item.error}
         </p>
       )}
-      {item.status === 'deleted' && <p role="status">{im.deleted}</p>}
+      {item.status === 'deleted' && <p role="status">{t('imports.deleted')}</p>}
       {a && item.status !== 'deleted' && (
         <>
           <p className="import-found">
-            <strong>{item.status === 'again' ? im.again : im.done}:</strong>{' '}
-            {fill(im.found, { track: a.track.name, date: formatDdmmyyyy(a.session.date) })}
+            <strong>{item.status === 'again' ? t('imports.again') : t('imports.done')}:</strong>{' '}
+            {t('imports.found', { track: a.track.name, date: formatDdmmyyyy(a.session.date) })}
           </p>
-          <p>{a.laps.length ? im.lapsCount(a.laps.length) : im.noLaps}</p>
+          <p>{a.laps.length ? t('imports.lapsCount', { count: a.laps.length }) : t('imports.noLaps')}</p>
           {a.bestLapSeconds !== null && (
-            <p className="import-best">{fill(im.bestLap, { time: formatLapTime(a.bestLapSeconds * 1000) })}</p>
+            <p className="import-best">{t('imports.bestLap', { time: formatLapTime(a.bestLapSeconds * 1000) })}</p>
           )}
           {a.loggerLaps.length > 0 && (
-            <p>{im.loggerLaps(a.loggerLaps.length, formatLapTime(Math.min(...a.loggerLaps) * 1000))}</p>
+            <p>
+              {t('imports.loggerLaps', {
+                count: a.loggerLaps.length,
+                time: formatLapTime(Math.min(...a.loggerLaps) * 1000),
+              })}
+            </p>
           )}
           {a.warnings.length > 0 && (
             <ul className="notice notice-warning import-warnings">
@@ -187,10 +193,10 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
           )}
           <p className="import-links">
             <Link className="btn" to={`/laps?${query(a.session)}`}>
-              {im.openLaps}
+              {t('imports.openLaps')}
             </Link>
             <Link className="btn" to={`/analytics?${query(a.session)}`}>
-              {im.openAnalytics}
+              {t('imports.openAnalytics')}
             </Link>
             <button
               type="button"
@@ -199,7 +205,7 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
               onClick={async () => {
                 if (
                   !window.confirm(
-                    fill(im.confirmDelete, { track: a.session.track, date: formatDdmmyyyy(a.session.date) }),
+                    t('imports.confirmDelete', { track: a.session.track, date: formatDdmmyyyy(a.session.date) }),
                   )
                 )
                   return;
@@ -211,13 +217,13 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
                   void queryClient.invalidateQueries({ queryKey: ME_KEY });
                   props.onDeleted();
                 } catch (err) {
-                  setDeleteError(errorMessage(err));
+                  setDeleteError(errorMessage(t, err));
                 } finally {
                   setDeleting(false);
                 }
               }}
             >
-              {im.deleteSession}
+              {t('imports.deleteSession')}
             </button>
           </p>
           {deleteError && (

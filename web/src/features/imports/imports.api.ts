@@ -1,6 +1,6 @@
 import { importResponseSchema, type ImportAnswer } from '#core/contracts/imports.contract.ts';
 import { isErrorCode } from '#core/errors.ts';
-import { ApiError } from '#web/lib/api-client.ts';
+import { ApiError, languageHeaders } from '#web/lib/api-client.ts';
 
 /** A refused import: the error, and the server's Portuguese words for it (they name what was wrong). */
 export class ImportFailure extends Error {
@@ -27,6 +27,7 @@ export function uploadImport(
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `/api/imports?filename=${encodeURIComponent(file.name)}`);
     xhr.setRequestHeader('content-type', 'application/octet-stream');
+    for (const [name, value] of Object.entries(languageHeaders())) xhr.setRequestHeader(name, value);
     xhr.responseType = 'json';
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable) onProgress(e.loaded / e.total);

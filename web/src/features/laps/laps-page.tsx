@@ -2,7 +2,7 @@ import { Link, useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, isMessageId, type Translate, useT } from '#web/i18n/messages.ts';
 import {
   addressFromQuery,
   addressToQuery,
@@ -27,6 +27,7 @@ import { decimalBR } from '#web/lib/format.ts';
  * the first, choosing a track loads its dates (ascending) and picks the first.
  */
 export function LapsPage() {
+  const t = useT();
   const me = useMe().data!;
   const units = useUnits();
   const [params, setParams] = useSearchParams();
@@ -72,10 +73,10 @@ export function LapsPage() {
 
   return (
     <Page
-      title={t.laps.title}
+      title={t('laps.title')}
       menu={[
-        { to: '/enroll', label: t.menu.meusDadosTitle },
-        { to: '/user', label: t.menu.home },
+        { to: '/enroll', label: t('menu.meusDadosTitle') },
+        { to: '/user', label: t('menu.home') },
       ]}
     >
       <SessionSelector
@@ -85,47 +86,47 @@ export function LapsPage() {
         loaded={loaded}
         onLoad={(s) => setParams(addressToQuery(s))}
       />
-      {!loaded && <p className="muted prompt">{t.laps.selectPrompt}</p>}
+      {!loaded && <p className="muted prompt">{t('laps.selectPrompt')}</p>}
       {laps.isFetching && !laps.data && (
         <div className="loading-inline" role="status">
-          <div className="spinner" aria-hidden="true" /> {t.laps.carregando}
+          <div className="spinner" aria-hidden="true" /> {t('laps.carregando')}
         </div>
       )}
       {laps.isError && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(laps.error)}
+          {errorMessage(t, laps.error)}
         </p>
       )}
       {laps.data && (
         <section aria-label={`${laps.data.track} ${formatDdmmyyyy(laps.data.date)}`}>
           <dl className="summary">
             <div className="summary-item summary-best">
-              <dt>{t.laps.bestLap}</dt>
+              <dt>{t('laps.bestLap')}</dt>
               <dd>{laps.data.bestLapMs !== null ? formatLapTime(laps.data.bestLapMs) : '—'}</dd>
             </div>
             <div className="summary-item">
               <dt>
-                {t.laps.theoreticalBest} <small>({t.laps.theoreticalHint})</small>
+                {t('laps.theoreticalBest')} <small>({t('laps.theoreticalHint')})</small>
               </dt>
               <dd>{laps.data.theoreticalBestMs !== null ? formatLapTime(laps.data.theoreticalBestMs) : '—'}</dd>
             </div>
             <div className="summary-item summary-ideal">
               <dt>
-                {t.tracks.idealLap} <small>({t.tracks.idealHint})</small>
+                {t('tracks.idealLap')} <small>({t('tracks.idealHint')})</small>
               </dt>
               <dd data-testid="ideal-lap" aria-busy={track.isFetching}>
                 {ideal != null ? formatLapTime(ideal * 1000) : track.isFetching ? '…' : '—'}
               </dd>
             </div>
             <div className="summary-item">
-              <dt>{t.laps.lapCount}</dt>
+              <dt>{t('laps.lapCount')}</dt>
               <dd>{laps.data.laps.length}</dd>
             </div>
             <div className="summary-item">
               <dt>
-                {t.history.colConsistency} <small>({t.history.consistencyHint})</small>
+                {t('history.colConsistency')} <small>({t('history.consistencyHint')})</small>
               </dt>
-              <dd data-testid="consistency">{consistencyText(laps.data.laps)}</dd>
+              <dd data-testid="consistency">{consistencyText(t, laps.data.laps)}</dd>
             </div>
           </dl>
           <p className="actions-row">
@@ -133,7 +134,7 @@ export function LapsPage() {
               className="btn btn-secondary"
               to={`/analytics?${new URLSearchParams(addressToQuery(laps.data)).toString()}`}
             >
-              {t.laps.analyze}
+              {t('laps.analyze')}
             </Link>
             {isImportCollection(laps.data.device) && (
               <DeleteImported session={laps.data} onDeleted={() => setParams({})} />
@@ -147,14 +148,16 @@ export function LapsPage() {
           </p>
           {laps.data.warnings.length > 0 && (
             <details className="notice notice-warning">
-              <summary>{t.laps.warningsTitle(laps.data.warnings.length)}</summary>
+              <summary>{t('laps.warningsTitle', { count: laps.data.warnings.length })}</summary>
               <ul>
                 {laps.data.warnings.map((w) => (
                   <li key={`${w.line}-${w.field}`}>
-                    {fill(t.laps.warningLine, {
+                    {t('laps.warningLine', {
                       line: w.line,
                       field: w.field,
-                      reason: t.problemReasons[w.reason as keyof typeof t.problemReasons] ?? w.reason,
+                      reason: isMessageId(`problemReasons.${w.reason}`)
+                        ? t(`problemReasons.${w.reason}` as 'problemReasons.time')
+                        : w.reason,
                     })}
                   </li>
                 ))}
@@ -162,7 +165,7 @@ export function LapsPage() {
             </details>
           )}
           {laps.data.laps.length === 0 ? (
-            <p className="empty-state">{t.laps.noLaps}</p>
+            <p className="empty-state">{t('laps.noLaps')}</p>
           ) : (
             <LapsTable
               data={laps.data}
@@ -179,13 +182,14 @@ export function LapsPage() {
 }
 
 /** The session's consistency (core/laps/lap-math), as '± 0,412 s'; '—' under three flying laps. */
-function consistencyText(laps: readonly { kind: string; lapTimeMs: number }[]): string {
+function consistencyText(t: Translate, laps: readonly { kind: string; lapTimeMs: number }[]): string {
   const ms = consistencyMs(laps.filter((l) => l.kind === 'flying' && l.lapTimeMs > 0).map((l) => l.lapTimeMs));
-  return ms === null ? '—' : fill(t.history.consistencyValue, { s: decimalBR(ms / 1000, 3) });
+  return ms === null ? '—' : t('history.consistencyValue', { s: decimalBR(ms / 1000, 3) });
 }
 
 /** An imported session's delete button (asks first); a device session has none. */
 function DeleteImported(props: { session: SessionAddress; onDeleted: () => void }) {
+  const t = useT();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -197,9 +201,7 @@ function DeleteImported(props: { session: SessionAddress; onDeleted: () => void 
         className="btn btn-secondary"
         disabled={busy}
         onClick={async () => {
-          if (
-            !window.confirm(fill(t.imports.confirmDelete, { track: session.track, date: formatDdmmyyyy(session.date) }))
-          )
+          if (!window.confirm(t('imports.confirmDelete', { track: session.track, date: formatDdmmyyyy(session.date) })))
             return;
           setBusy(true);
           setError(null);
@@ -210,13 +212,13 @@ function DeleteImported(props: { session: SessionAddress; onDeleted: () => void 
             await queryClient.invalidateQueries({ queryKey: ME_KEY });
             props.onDeleted();
           } catch (err) {
-            setError(errorMessage(err));
+            setError(errorMessage(t, err));
           } finally {
             setBusy(false);
           }
         }}
       >
-        {t.imports.deleteSession}
+        {t('imports.deleteSession')}
       </button>
       {error && (
         <span role="alert" className="alert alert-error">

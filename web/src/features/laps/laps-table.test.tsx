@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { renderInIntl } from '#web/i18n/render-in.tsx';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LapRow, LapsResponse } from '#core/contracts/sessions.contract.ts';
 import { MemoryRouter } from 'react-router';
@@ -53,7 +54,7 @@ const times = () => screen.getAllByTestId('lap-row').map((r) => r.querySelector(
 
 describe('LapsTable', () => {
   it('groups laps by heat, marks the best lap and best sectors, and labels out- and in-laps', () => {
-    render(<LapsTable data={data} />);
+    renderInIntl(<LapsTable data={data} />);
     expect(screen.getAllByRole('rowheader').map((h) => h.textContent)).toEqual(['Bateria A', 'Bateria B']);
     const best = screen.getAllByTestId('lap-row').filter((r) => r.classList.contains('lap-best'));
     expect(best).toHaveLength(1);
@@ -65,7 +66,7 @@ describe('LapsTable', () => {
   });
 
   it('sorts by Tempo ascending, then descending, within each heat; aria-sort follows', () => {
-    render(<LapsTable data={data} />);
+    renderInIntl(<LapsTable data={data} />);
     expect(times()).toEqual(['02:10.000', '01:33.500', '01:31.000', '01:32.250', '02:05.000']);
     const tempo = screen.getByRole('button', { name: /^Tempo/ });
     fireEvent.click(tempo);
@@ -77,7 +78,7 @@ describe('LapsTable', () => {
   });
 
   it('marks the rider’s personal best in green with its label, and links every other flying lap to a comparison with it', () => {
-    render(
+    renderInIntl(
       <MemoryRouter>
         <LapsTable
           data={data}
@@ -102,7 +103,7 @@ describe('LapsTable', () => {
   });
 
   it('keeps the time and "Comparar com meu recorde" apart, on screen and for a screen reader', () => {
-    render(
+    renderInIntl(
       <MemoryRouter>
         <LapsTable
           data={data}
@@ -126,7 +127,7 @@ describe('LapsTable', () => {
       ['A2', { seconds: 93.52, differs: false, source: 'logger' as const }],
       ['A3', { seconds: 91.071, differs: true, source: 'logger' as const }],
     ]);
-    render(<LapsTable data={data} gps={gps} />);
+    renderInIntl(<LapsTable data={data} gps={gps} />);
     const rows = screen.getAllByTestId('lap-row');
     const same = within(rows[1]!).getByTestId('gps-time');
     expect(same.textContent).toBe('GPS 01:33.520');

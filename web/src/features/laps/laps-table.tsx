@@ -5,7 +5,7 @@ import { formatGap } from '#core/laps/lap-math.ts';
 import type { Units } from '#core/units.ts';
 import { formatDistance } from '#web/lib/units-format.ts';
 import { SortHeader, useSort } from '#web/components/ui/sortable.tsx';
-import { fill, t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { useToggleSet } from '#web/lib/toggle-set.ts';
 import { PhoneDetailsButton } from '#web/components/ui/phone-details-button.tsx';
 import { CompareLink } from '#web/components/compare-link.tsx';
@@ -42,6 +42,7 @@ export const LapsTable = memo(function LapsTable({
   /** The rider's units for distances (metric when not given). */
   units?: Units;
 }) {
+  const t = useT();
   const { sorted, sort, toggle } = useSort(data.laps, accessors);
   // On a phone: lap and time (with its gap) in the row, the heat in its group's heading; sectors,
   // distance and entries one tap away. So the table fits the phone, long lines (why a GPS time differs) wrapped.
@@ -53,27 +54,27 @@ export const LapsTable = memo(function LapsTable({
   }, [sorted]);
 
   return (
-    <div className="table-scroll" role="region" aria-label={t.laps.tableLabel} tabIndex={0}>
+    <div className="table-scroll" role="region" aria-label={t('laps.tableLabel')} tabIndex={0}>
       <table className="laps-table">
         <thead>
           <tr>
-            <SortHeader label={t.laps.colNumber} column="number" sort={sort} onSort={toggle} />
+            <SortHeader label={t('laps.colNumber')} column="number" sort={sort} onSort={toggle} />
             <th scope="col" className="wide-only">
-              {t.laps.colBateria}
+              {t('laps.colBateria')}
             </th>
-            <SortHeader label={t.laps.colTempo} column="tempo" sort={sort} onSort={toggle} />
+            <SortHeader label={t('laps.colTempo')} column="tempo" sort={sort} onSort={toggle} />
             <SortHeader
-              label={t.laps.colDistancia}
+              label={t('laps.colDistancia')}
               column="distancia"
               sort={sort}
               onSort={toggle}
               className="wide-only"
             />
             <th scope="col" className="wide-only">
-              {t.laps.colEntrada}
+              {t('laps.colEntrada')}
             </th>
             <th scope="col" className="wide-only">
-              {t.laps.colSetores}
+              {t('laps.colSetores')}
             </th>
           </tr>
         </thead>
@@ -81,7 +82,7 @@ export const LapsTable = memo(function LapsTable({
           <tbody key={heat}>
             <tr className="heat-row">
               <th colSpan={6} scope="rowgroup">
-                {fill(t.laps.heat, { heat })}
+                {t('laps.heat', { heat })}
               </th>
             </tr>
             {rows.map((row) => {
@@ -98,17 +99,17 @@ export const LapsTable = memo(function LapsTable({
                     <td className="wide-only">{row.heat}</td>
                     <td className="time">
                       <span className="lap-time">{formatLapTime(row.lapTimeMs)}</span>
-                      {row.isBest && <span className="badge badge-best">★ {t.laps.bestMarker}</span>}
+                      {row.isBest && <span className="badge badge-best">★ {t('laps.bestMarker')}</span>}
                       {pb && (
                         <span className="badge badge-pb" data-testid="personal-best">
-                          ◆ {t.history.personalBest}
+                          ◆ {t('history.personalBest')}
                         </span>
                       )}
-                      {row.kind === 'out' && <span className="badge">{t.laps.outLap}</span>}
-                      {row.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
+                      {row.kind === 'out' && <span className="badge">{t('laps.outLap')}</span>}
+                      {row.kind === 'in' && <span className="badge">{t('laps.inLap')}</span>}
                       {row.kind === 'partial' && (
-                        <span className="badge" title={t.tracks.partialHint}>
-                          {t.tracks.partialLap}
+                        <span className="badge" title={t('tracks.partialHint')}>
+                          {t('tracks.partialLap')}
                         </span>
                       )}
                       {row.kind === 'flying' && !row.isBest && row.gapMs !== null && (
@@ -121,7 +122,7 @@ export const LapsTable = memo(function LapsTable({
                         <CompareLink to={compareHref(row)} lap={`${row.heat}${row.lapCount}`} />
                       )}
                       <PhoneDetailsButton open={open} controls={`details-${key}`} onToggle={() => expand(key)}>
-                        {t.laps.colSetores}
+                        {t('laps.colSetores')}
                       </PhoneDetailsButton>
                     </td>
                     <td className="num wide-only">{formatDistance(row.distanceM, units)}</td>
@@ -135,7 +136,7 @@ export const LapsTable = memo(function LapsTable({
                       <td colSpan={3}>
                         <Sectors row={row} units={units} />
                         <p className="muted">
-                          {t.laps.colDistancia}: {formatDistance(row.distanceM, units)} · {t.laps.colEntrada}:{' '}
+                          {t('laps.colDistancia')}: {formatDistance(row.distanceM, units)} · {t('laps.colEntrada')}:{' '}
                           {row.sprintCount}
                         </p>
                       </td>
@@ -152,13 +153,14 @@ export const LapsTable = memo(function LapsTable({
 });
 
 function Sectors({ row, units }: { row: LapRow; units: Units }): ReactNode {
+  const t = useT();
   return (
     <ol className="sectors">
       {row.sectors.map((s, i) => (
         <li key={i} className={row.bestSectors[i] ? 'sector sector-best' : 'sector'}>
-          <span className="sector-n">{fill(t.laps.sector, { n: i + 1 })}</span>{' '}
+          <span className="sector-n">{t('laps.sector', { n: i + 1 })}</span>{' '}
           <span className="sector-time">{formatLapTime(s.timerMs)}</span>
-          {row.bestSectors[i] && <span className="visually-hidden"> ({t.laps.bestSectorMarker})</span>}
+          {row.bestSectors[i] && <span className="visually-hidden"> ({t('laps.bestSectorMarker')})</span>}
           {row.bestSectors[i] && <span aria-hidden="true"> ★</span>}{' '}
           <span className="sector-dist">{formatDistance(s.distanceM, units)}</span>
         </li>
@@ -168,15 +170,16 @@ function Sectors({ row, units }: { row: LapRow; units: Units }): ReactNode {
 }
 
 function GpsTime(props: { seconds: number; differs: boolean; source: 'device' | 'logger'; deviceMs: number }) {
+  const t = useT();
   const delta = formatGap(Math.round(props.seconds * 1000) - props.deviceMs);
   return (
     <span className={props.differs ? 'gps-time gps-differs' : 'gps-time'} data-testid="gps-time">
-      {fill(t.laps.gpsTime, { time: formatLapTime(props.seconds * 1000) })}
+      {t('laps.gpsTime', { time: formatLapTime(props.seconds * 1000) })}
       {props.differs && (
         <>
           {/* The sign is for the eye: a screen reader reads the words after it. */} <span aria-hidden="true">≠</span>{' '}
-          {fill(t.tracks.differs[props.source], { delta })}{' '}
-          <small className="muted gps-why">{t.tracks.differsWhy[props.source]}</small>
+          {t(`tracks.differs.${props.source}` as const, { delta })}{' '}
+          <small className="muted gps-why">{t(`tracks.differsWhy.${props.source}` as const)}</small>
         </>
       )}
     </span>

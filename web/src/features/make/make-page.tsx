@@ -4,7 +4,7 @@ import { makeProjection } from '#core/sim/geo.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { SessionSelector } from '#web/components/session-selector.tsx';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { useGpsColumnsFor } from '#web/lib/gps-columns.ts';
 import { oneDecimal } from '#web/lib/format.ts';
 import { useMe } from '#web/lib/session.ts';
@@ -22,6 +22,7 @@ export function clampZoom(z: number): number {
  * a red square stands in when there are no points.
  */
 export function MakePage() {
+  const t = useT();
   const me = useMe().data!;
   const devices = [...new Set([...me.devices, me.demoDevice])];
   const demoTracks = useTracks(me.demoDevice);
@@ -98,14 +99,12 @@ export function MakePage() {
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
   }, []);
-
-  const m = t.make;
   return (
     <Page
-      title={m.title}
+      title={t('make.title')}
       menu={[
-        { to: '/user', label: t.menu.home },
-        { to: '/laps', label: t.menu.laps },
+        { to: '/user', label: t('menu.home') },
+        { to: '/laps', label: t('menu.laps') },
       ]}
     >
       <SessionSelector
@@ -114,15 +113,15 @@ export function MakePage() {
         initial={session ?? {}}
         onLoad={setChosen}
       />
-      <p className="muted">{m.help}</p>
+      <p className="muted">{t('make.help')}</p>
       {gps.isError && (
         <p className="alert alert-error" role="alert">
-          {errorMessage(gps.error)}
+          {errorMessage(t, gps.error)}
         </p>
       )}
       <p className="make-state" aria-live="polite">
-        {fill(m.rotation, { deg: oneDecimal(rotation) })} · {fill(m.zoom, { zoom: oneDecimal(zoom) })}
-        {points.length < 2 && !gps.isFetching && <> · {m.noPoints}</>}
+        {t('make.rotation', { deg: oneDecimal(rotation) })} · {t('make.zoom', { zoom: oneDecimal(zoom) })}
+        {points.length < 2 && !gps.isFetching && <> · {t('make.noPoints')}</>}
       </p>
       <canvas
         ref={canvas}
@@ -135,7 +134,7 @@ export function MakePage() {
         data-points={points.length}
         tabIndex={0}
         role="img"
-        aria-label={m.canvasLabel}
+        aria-label={t('make.canvasLabel')}
         onPointerDown={(e) => {
           drag.current = e.clientX;
           e.currentTarget.setPointerCapture(e.pointerId);

@@ -7,7 +7,7 @@ import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, type Translate, useT } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { decimalBR } from '#web/lib/format.ts';
 import { useCornerProgress, useProgress } from '#web/lib/history-api.ts';
@@ -15,8 +15,8 @@ import { UPlotChart } from '#web/components/uplot-chart.tsx';
 import { signedSeconds } from '#web/lib/loss-cards.ts';
 
 const ms = (v: number | null) => (v === null ? '—' : formatLapTime(v));
-const spread = (v: number | null) =>
-  v === null ? '—' : fill(t.history.consistencyValue, { s: decimalBR(v / 1000, 3) });
+const spread = (t: Translate, v: number | null) =>
+  v === null ? '—' : t('history.consistencyValue', { s: decimalBR(v / 1000, 3) });
 
 /**
  * 'Evolução': one track's days, oldest first: best lap, ideal lap and the spread of the flying
@@ -24,7 +24,7 @@ const spread = (v: number | null) =>
  * improved most and least between two chosen days.
  */
 export function ProgressPage() {
-  const h = t.history;
+  const t = useT();
   const [params, setParams] = useSearchParams();
   const track = params.get('pista');
   const latest = useQuery({
@@ -44,16 +44,16 @@ export function ProgressPage() {
 
   return (
     <Page
-      title={track ? fill(h.progressFor, { track: circuit?.name ?? track }) : h.progressTitle}
+      title={track ? t('history.progressFor', { track: circuit?.name ?? track }) : t('history.progressTitle')}
       menu={[
-        { to: '/user', label: t.menu.home },
-        { to: '/sessoes', label: t.menu.minhasSessoes },
-        { to: '/comparar', label: t.menu.comparar },
+        { to: '/user', label: t('menu.home') },
+        { to: '/sessoes', label: t('menu.minhasSessoes') },
+        { to: '/comparar', label: t('menu.comparar') },
       ]}
     >
       {tracks.data && tracks.data.length > 0 && (
         <div className="field my-sessions-filter">
-          <label htmlFor="progress-track">{h.progressPick}</label>
+          <label htmlFor="progress-track">{t('history.progressPick')}</label>
           <select
             id="progress-track"
             value={circuit?.tracks[0] ?? track ?? ''}
@@ -69,27 +69,27 @@ export function ProgressPage() {
       )}
       {tracks.data?.length === 0 && (
         <p className="empty-state">
-          {h.empty} <Link to="/importar">{h.importLink}</Link>
+          {t('history.empty')} <Link to="/importar">{t('history.importLink')}</Link>
         </p>
       )}
       {(progress.isPending && track) || tracks.isPending ? (
         <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {h.progressLoading}
+          <span className="spinner" aria-hidden="true" /> {t('history.progressLoading')}
         </p>
       ) : null}
       {(progress.isError || tracks.isError) && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(progress.error ?? tracks.error)}
+          {errorMessage(t, progress.error ?? tracks.error)}
         </p>
       )}
-      {data && data.days.length === 0 && <p className="empty-state">{h.progressEmpty}</p>}
+      {data && data.days.length === 0 && <p className="empty-state">{t('history.progressEmpty')}</p>}
       {data && data.days.length > 0 && <Progress data={data} />}
     </Page>
   );
 }
 
 function Progress({ data }: { data: ProgressResponse }) {
-  const h = t.history;
+  const t = useT();
   // Days by number on the x axis, labelled with their date (dd/mm).
   const xFormat = useMemo(
     () => (k: number) => (data.days[k - 1] ? formatDdmmyyyy(data.days[k - 1]!.date).slice(0, 5) : ''),
@@ -109,32 +109,32 @@ function Progress({ data }: { data: ProgressResponse }) {
     };
   }, [data]);
   return (
-    <section aria-label={fill(h.progressFor, { track: data.circuit?.name ?? data.track })}>
+    <section aria-label={t('history.progressFor', { track: data.circuit?.name ?? data.track })}>
       {data.personalBest && (
         <dl className="summary">
           <div className="summary-item">
-            <dt>{h.personalBest}</dt>
+            <dt>{t('history.personalBest')}</dt>
             <dd className="time-pb" data-testid="progress-record">
               {formatLapTime(data.personalBest.lapTimeMs)}{' '}
-              <span className="badge badge-pb">◆ {h.personalBestShort}</span>
+              <span className="badge badge-pb">◆ {t('history.personalBestShort')}</span>
             </dd>
             <dd className="muted">{formatDdmmyyyy(data.personalBest.date)}</dd>
           </div>
         </dl>
       )}
-      {data.days.length === 1 && <p className="notice">{h.progressOneDay}</p>}
+      {data.days.length === 1 && <p className="notice">{t('history.progressOneDay')}</p>}
       <div className="chart-grid">
         <UPlotChart
           testId="progress-chart"
-          title={h.chartTitle}
-          xLabel={h.axisDay}
-          yLabel={h.axisLapTime}
+          title={t('history.chartTitle')}
+          xLabel={t('history.axisDay')}
+          yLabel={t('history.axisLapTime')}
           x={charts.x}
           ys={charts.times}
           series={[
-            { label: h.seriesBest, stroke: '#69f0ae', width: 3, points: true },
-            { label: h.seriesIdeal, stroke: '#b388ff', width: 2, points: true },
-            { label: h.seriesMean, stroke: '#ffd54f', width: 1, dash: [6, 4], points: true },
+            { label: t('history.seriesBest'), stroke: '#69f0ae', width: 3, points: true },
+            { label: t('history.seriesIdeal'), stroke: '#b388ff', width: 2, points: true },
+            { label: t('history.seriesMean'), stroke: '#ffd54f', width: 1, dash: [6, 4], points: true },
           ]}
           yDigits={3}
           height={240}
@@ -142,29 +142,29 @@ function Progress({ data }: { data: ProgressResponse }) {
         />
         <UPlotChart
           testId="progress-spread"
-          title={h.chartSpread}
-          xLabel={h.axisDay}
-          yLabel={h.axisSpread}
+          title={t('history.chartSpread')}
+          xLabel={t('history.axisDay')}
+          yLabel={t('history.axisSpread')}
           x={charts.x}
           ys={charts.spread}
-          series={[{ label: h.seriesSpread, stroke: '#4dd0e1', width: 2, points: true }]}
+          series={[{ label: t('history.seriesSpread'), stroke: '#4dd0e1', width: 2, points: true }]}
           yDigits={3}
           height={180}
           xFormat={xFormat}
         />
       </div>
-      <p className="muted">{h.consistencyHint}</p>
-      <div className="table-scroll" role="region" aria-label={h.tableTitle} tabIndex={0}>
+      <p className="muted">{t('history.consistencyHint')}</p>
+      <div className="table-scroll" role="region" aria-label={t('history.tableTitle')} tabIndex={0}>
         <table className="data-table" data-testid="progress-table">
-          <caption>{h.tableTitle}</caption>
+          <caption>{t('history.tableTitle')}</caption>
           <thead>
             <tr>
-              <th scope="col">{h.axisDay}</th>
-              <th scope="col">{h.colDay}</th>
-              <th scope="col">{h.colBest}</th>
-              <th scope="col">{h.colIdeal}</th>
-              <th scope="col">{h.colConsistency}</th>
-              <th scope="col">{h.colFlying}</th>
+              <th scope="col">{t('history.axisDay')}</th>
+              <th scope="col">{t('history.colDay')}</th>
+              <th scope="col">{t('history.colBest')}</th>
+              <th scope="col">{t('history.colIdeal')}</th>
+              <th scope="col">{t('history.colConsistency')}</th>
+              <th scope="col">{t('history.colFlying')}</th>
             </tr>
           </thead>
           <tbody>
@@ -180,12 +180,12 @@ function Progress({ data }: { data: ProgressResponse }) {
                   {ms(d.bestLapMs)}
                   {d.personalBest && (
                     <span className="badge badge-pb" data-testid="personal-best">
-                      ◆ {h.personalBest}
+                      ◆ {t('history.personalBest')}
                     </span>
                   )}
                 </td>
                 <td>{ms(d.idealLapMs)}</td>
-                <td>{spread(d.consistencyMs)}</td>
+                <td>{spread(t, d.consistencyMs)}</td>
                 <td className="num">{d.flyingLaps}</td>
               </tr>
             ))}
@@ -198,7 +198,7 @@ function Progress({ data }: { data: ProgressResponse }) {
 }
 
 function CornerProgress({ data }: { data: ProgressResponse }) {
-  const h = t.history;
+  const t = useT();
   const [from, setFrom] = useState(data.days[0]!.date);
   const [to, setTo] = useState(data.days[data.days.length - 1]!.date);
   const corners = useCornerProgress(data.track, from, to);
@@ -206,42 +206,47 @@ function CornerProgress({ data }: { data: ProgressResponse }) {
   const gainOf = (n: number | null) => c?.corners.find((x) => x.corner === n)?.gainSeconds ?? 0;
   return (
     <section className="where-time-goes" aria-labelledby="corner-progress-title">
-      <h2 id="corner-progress-title">{h.cornersTitle}</h2>
+      <h2 id="corner-progress-title">{t('history.cornersTitle')}</h2>
       <div className="compare-pick">
-        <DaySelect label={h.cornersFrom} days={data.days} value={from} onChange={setFrom} />
-        <DaySelect label={h.cornersTo} days={data.days} value={to} onChange={setTo} />
+        <DaySelect label={t('history.cornersFrom')} days={data.days} value={from} onChange={setFrom} />
+        <DaySelect label={t('history.cornersTo')} days={data.days} value={to} onChange={setTo} />
       </div>
-      {from === to && <p className="notice">{h.cornersSameDay}</p>}
+      {from === to && <p className="notice">{t('history.cornersSameDay')}</p>}
       {corners.isFetching && !c && (
         <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {h.cornersLoading}
+          <span className="spinner" aria-hidden="true" /> {t('history.cornersLoading')}
         </p>
       )}
       {corners.isError && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(corners.error)}
+          {errorMessage(t, corners.error)}
         </p>
       )}
       {c && from !== to && (
         <>
           <ul className="corner-verdicts" data-testid="corner-verdicts">
             {c.mostImproved !== null && (
-              <li>{fill(h.mostImproved, { n: c.mostImproved, gain: `${signedSeconds(gainOf(c.mostImproved))} s` })}</li>
+              <li>
+                {t('history.mostImproved', { n: c.mostImproved, gain: `${signedSeconds(gainOf(c.mostImproved))} s` })}
+              </li>
             )}
             {c.leastImproved !== null && (
               <li>
-                {fill(h.leastImproved, { n: c.leastImproved, gain: `${signedSeconds(gainOf(c.leastImproved))} s` })}
+                {t('history.leastImproved', {
+                  n: c.leastImproved,
+                  gain: `${signedSeconds(gainOf(c.leastImproved))} s`,
+                })}
               </li>
             )}
           </ul>
-          <div className="table-scroll" role="region" aria-label={h.cornersTitle} tabIndex={0}>
+          <div className="table-scroll" role="region" aria-label={t('history.cornersTitle')} tabIndex={0}>
             <table className="data-table">
               <thead>
                 <tr>
-                  <th scope="col">{h.colCorner}</th>
+                  <th scope="col">{t('history.colCorner')}</th>
                   <th scope="col">{formatDdmmyyyy(c.from)}</th>
                   <th scope="col">{formatDdmmyyyy(c.to)}</th>
-                  <th scope="col">{h.colGain}</th>
+                  <th scope="col">{t('history.colGain')}</th>
                 </tr>
               </thead>
               <tbody>

@@ -6,42 +6,51 @@ import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { QueryStatus } from '#web/components/ui/query-status.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
-import { t } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { useBuyers, useSell, useStock } from './seller.api';
 
 type Buyer = z.infer<typeof buyerSchema>;
 
 /** 'Vendas': hands a device from my stock to one of my buyers; lists my buyers. */
 export function SellerPage() {
+  const t = useT();
   const buyers = useBuyers();
   const stock = useStock();
   const sell = useSell();
   // The sold device's new token: shown once, to load into the device before it leaves the shop.
   const [issued, setIssued] = useState<{ id: string; token: string | null } | null>(null);
-  const s = t.seller;
   const columns: Column<Buyer>[] = [
-    { key: 'email', label: s.colEmail, value: (b) => b.email },
-    { key: 'hardware', label: s.colHardware, value: (b) => b.hardware.join(', ') },
-    { key: 'nomePiloto', label: s.colNomePiloto, value: (b) => b.nomePiloto },
+    { key: 'email', label: t('seller.colEmail'), value: (b) => b.email },
+    { key: 'hardware', label: t('seller.colHardware'), value: (b) => b.hardware.join(', ') },
+    { key: 'nomePiloto', label: t('seller.colNomePiloto'), value: (b) => b.nomePiloto },
   ];
   return (
-    <Page title={s.title} menu={[{ to: '/user', label: t.menu.home }]}>
+    <Page title={t('seller.title')} menu={[{ to: '/user', label: t('menu.home') }]}>
       <AssignForm
         first={{
-          label: s.selectUser,
+          label: t('seller.selectUser'),
           options: (buyers.data ?? []).map((b) => ({
             value: b.email,
             label: b.nomePiloto ? `${b.email} (${b.nomePiloto})` : b.email,
           })),
         }}
-        second={{ label: s.selectLaptime, options: (stock.data ?? []).map((d) => ({ value: d.id, label: d.id })) }}
+        second={{
+          label: t('seller.selectLaptime'),
+          options: (stock.data ?? []).map((d) => ({ value: d.id, label: d.id })),
+        }}
         onAssign={async (buyer, deviceId) => setIssued(await sell.mutateAsync({ buyer, deviceId }))}
       />
-      {issued?.token && <DeviceTokenNotice id={issued.id} token={issued.token} message={t.admin.newOwnerToken} />}
-      {stock.data?.length === 0 && <p className="muted">{s.noStock}</p>}
+      {issued?.token && <DeviceTokenNotice id={issued.id} token={issued.token} message="admin.newOwnerToken" />}
+      {stock.data?.length === 0 && <p className="muted">{t('seller.noStock')}</p>}
       <QueryStatus query={buyers}>
         {(rows) => (
-          <SortableTable label={s.title} columns={columns} rows={rows} rowKey={(b) => b.email} empty={s.noBuyers} />
+          <SortableTable
+            label={t('seller.title')}
+            columns={columns}
+            rows={rows}
+            rowKey={(b) => b.email}
+            empty={t('seller.noBuyers')}
+          />
         )}
       </QueryStatus>
     </Page>

@@ -6,7 +6,7 @@ import { addressToQuery } from '#core/contracts/session-paths.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { decimalBR } from '#web/lib/format.ts';
 import { useRecords } from '#web/lib/history-api.ts';
@@ -18,7 +18,7 @@ const PAGE = 20;
  * time from the server, filtered by track; each opens its laps or analysis.
  */
 export function MySessionsPage() {
-  const h = t.history;
+  const t = useT();
   const [track, setTrack] = useState('');
   const list = useInfiniteQuery({
     queryKey: ['my-sessions', track],
@@ -40,20 +40,20 @@ export function MySessionsPage() {
     Boolean(records.data?.records.some((r) => r.device === s.device && r.track === s.track && r.date === s.date));
   return (
     <Page
-      title={h.title}
+      title={t('history.title')}
       menu={[
-        { to: '/user', label: t.menu.home },
-        { to: '/progresso', label: t.menu.evolucao },
-        { to: '/comparar', label: t.menu.comparar },
-        { to: '/links', label: t.menu.links },
-        { to: '/importar', label: t.menu.importar },
+        { to: '/user', label: t('menu.home') },
+        { to: '/progresso', label: t('menu.evolucao') },
+        { to: '/comparar', label: t('menu.comparar') },
+        { to: '/links', label: t('menu.links') },
+        { to: '/importar', label: t('menu.importar') },
       ]}
     >
       {(circuits.length > 1 || track) && (
         <div className="field my-sessions-filter">
-          <label htmlFor="my-track">{h.filter}</label>
+          <label htmlFor="my-track">{t('history.filter')}</label>
           <select id="my-track" value={track} onChange={(e) => setTrack(e.target.value)}>
-            <option value="">{h.allTracks}</option>
+            <option value="">{t('history.allTracks')}</option>
             {circuits.map((c) => (
               <option key={c.tracks[0]} value={c.tracks[0]}>
                 {c.name}
@@ -64,77 +64,77 @@ export function MySessionsPage() {
       )}
       {list.isPending && (
         <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {h.loading}
+          <span className="spinner" aria-hidden="true" /> {t('history.loading')}
         </p>
       )}
       {list.isError && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(list.error)}
+          {errorMessage(t, list.error)}
         </p>
       )}
       {list.isSuccess && sessions.length === 0 && (
         <p className="empty-state">
-          {h.empty} <Link to="/importar">{h.importLink}</Link>
+          {t('history.empty')} <Link to="/importar">{t('history.importLink')}</Link>
         </p>
       )}
-      {sessions.length > 0 && <p className="muted">{h.consistencyHint}</p>}
+      {sessions.length > 0 && <p className="muted">{t('history.consistencyHint')}</p>}
       {sessions.length > 0 && (
-        <ul className="my-sessions" aria-label={h.title}>
+        <ul className="my-sessions" aria-label={t('history.title')}>
           {sessions.map((s) => {
             const query = new URLSearchParams(addressToQuery(s)).toString();
             return (
               <li key={`${s.device}/${s.track}/${s.date}`} className="panel my-session" data-testid="my-session">
                 <h2 className="my-session-title">
-                  {fill(h.sessionLabel, { track: s.track, date: formatDdmmyyyy(s.date) })}
-                  {s.imported && <span className="badge">{h.imported}</span>}
+                  {t('history.sessionLabel', { track: s.track, date: formatDdmmyyyy(s.date) })}
+                  {s.imported && <span className="badge">{t('history.imported')}</span>}
                 </h2>
                 <dl className="my-session-figures">
                   <div>
-                    <dt>{h.colBest}</dt>
+                    <dt>{t('history.colBest')}</dt>
                     <dd className={isRecord(s) ? 'time-pb' : undefined}>
                       {s.bestLapMs === null ? '—' : formatLapTime(s.bestLapMs)}
                       {isRecord(s) && (
                         <span className="badge badge-pb" data-testid="personal-best">
-                          ◆ {h.personalBest}
+                          ◆ {t('history.personalBest')}
                         </span>
                       )}
                     </dd>
                   </div>
                   <div>
-                    <dt>{h.colIdeal}</dt>
+                    <dt>{t('history.colIdeal')}</dt>
                     <dd>{s.idealLapMs === null ? '—' : formatLapTime(s.idealLapMs)}</dd>
                   </div>
                   <div>
                     <dt>
-                      <abbr title={h.consistencyHint}>{h.colConsistency}</abbr>
+                      <abbr title={t('history.consistencyHint')}>{t('history.colConsistency')}</abbr>
                     </dt>
                     <dd>
                       {s.consistencyMs === null
                         ? '—'
-                        : fill(h.consistencyValue, { s: decimalBR(s.consistencyMs / 1000, 3) })}
+                        : t('history.consistencyValue', { s: decimalBR(s.consistencyMs / 1000, 3) })}
                     </dd>
                   </div>
                   <div>
-                    <dt>{h.colLaps}</dt>
+                    <dt>{t('history.colLaps')}</dt>
                     <dd>{s.laps}</dd>
                   </div>
                   <div>
-                    <dt>{h.colHeats}</dt>
+                    <dt>{t('history.colHeats')}</dt>
                     <dd>{s.heats}</dd>
                   </div>
                 </dl>
                 <p className="import-links">
                   <Link className="btn" to={`/laps?${query}`}>
-                    {h.openLaps}
+                    {t('history.openLaps')}
                   </Link>
                   <Link className="btn" to={`/analytics?${query}`}>
-                    {h.openAnalytics}
+                    {t('history.openAnalytics')}
                   </Link>
                   <Link
                     className="btn btn-secondary"
                     to={`/progresso?${new URLSearchParams({ pista: s.track }).toString()}`}
                   >
-                    {fill(h.progressLink, { track: s.track })}
+                    {t('history.progressLink', { track: s.track })}
                   </Link>
                 </p>
               </li>
@@ -149,7 +149,7 @@ export function MySessionsPage() {
           disabled={list.isFetchingNextPage}
           onClick={() => void list.fetchNextPage()}
         >
-          {h.more}
+          {t('history.more')}
         </button>
       )}
     </Page>

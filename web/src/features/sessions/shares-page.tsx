@@ -3,14 +3,14 @@ import { useState } from 'react';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { QueryStatus } from '#web/components/ui/query-status.tsx';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { revokeShare, useShares } from '#web/lib/history-api.ts';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString('pt-BR');
 
 /** 'Links compartilhados': the rider's links, each revocable at once (it stops opening anything, everywhere). */
 export function SharesPage() {
-  const h = t.history;
+  const t = useT();
   const qc = useQueryClient();
   const shares = useShares();
   const [done, setDone] = useState(false);
@@ -23,37 +23,39 @@ export function SharesPage() {
   });
   return (
     <Page
-      title={h.sharesTitle}
+      title={t('history.sharesTitle')}
       menu={[
-        { to: '/user', label: t.menu.home },
-        { to: '/sessoes', label: t.menu.minhasSessoes },
+        { to: '/user', label: t('menu.home') },
+        { to: '/sessoes', label: t('menu.minhasSessoes') },
       ]}
     >
-      <p className="muted">{h.shareExplain}</p>
+      <p className="muted">{t('history.shareExplain')}</p>
       {revoke.isError && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(revoke.error)}
+          {errorMessage(t, revoke.error)}
         </p>
       )}
       {done && !revoke.isPending && (
         <p role="status" className="alert alert-success">
-          {h.revoked}
+          {t('history.revoked')}
         </p>
       )}
-      <QueryStatus query={shares} loading={h.sharesLoading}>
+      <QueryStatus query={shares} loading={t('history.sharesLoading')}>
         {(data) =>
           data.shares.length === 0 ? (
-            <p className="empty-state">{h.sharesEmpty}</p>
+            <p className="empty-state">{t('history.sharesEmpty')}</p>
           ) : (
-            <ul className="share-list" aria-label={h.sharesTitle}>
+            <ul className="share-list" aria-label={t('history.sharesTitle')}>
               {data.shares.map((s) => (
                 <li key={s.id} className="panel share-item" data-testid="share-item">
                   <div>
-                    <strong>{fill(h.sharesWhat, { track: s.track, date: formatDdmmyyyy(s.date) })}</strong> ·{' '}
-                    {s.lap ? fill(h.sharesLap, { lap: s.lap }) : h.sharesWhole}
+                    <strong>{t('history.sharesWhat', { track: s.track, date: formatDdmmyyyy(s.date) })}</strong> ·{' '}
+                    {s.lap ? t('history.sharesLap', { lap: s.lap }) : t('history.sharesWhole')}
                     <div className="muted">
-                      {fill(h.sharesCreated, { date: day(s.createdAt) })} ·{' '}
-                      {s.expiresAt ? fill(h.sharesExpires, { date: day(s.expiresAt) }) : h.sharesNoExpiry}
+                      {t('history.sharesCreated', { date: day(s.createdAt) })} ·{' '}
+                      {s.expiresAt
+                        ? t('history.sharesExpires', { date: day(s.expiresAt) })
+                        : t('history.sharesNoExpiry')}
                     </div>
                   </div>
                   <button
@@ -61,12 +63,12 @@ export function SharesPage() {
                     className="btn btn-secondary"
                     disabled={revoke.isPending}
                     onClick={() => {
-                      if (!window.confirm(h.revokeConfirm)) return;
+                      if (!window.confirm(t('history.revokeConfirm'))) return;
                       setDone(false);
                       revoke.mutate(s.id);
                     }}
                   >
-                    {revoke.isPending && revoke.variables === s.id ? h.revoking : h.revoke}
+                    {revoke.isPending && revoke.variables === s.id ? t('history.revoking') : t('history.revoke')}
                   </button>
                 </li>
               ))}

@@ -5,7 +5,7 @@ import type { SharedLap, SharedView } from '#core/contracts/shares.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, fill, t } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { decimalBR } from '#web/lib/format.ts';
 import { useSharedLap, useSharedView } from '#web/lib/history-api.ts';
@@ -21,7 +21,7 @@ import { hasLean, UPlotChart } from '#web/components/uplot-chart.tsx';
  * rider with sessions at the track lays it over one of their own laps.
  */
 export function SharedPage() {
-  const h = t.history;
+  const t = useT();
   const token = useParams().token ?? '';
   const view = useSharedView(token);
   const [lap, setLap] = useState<string | null>(null);
@@ -32,47 +32,47 @@ export function SharedPage() {
 
   return (
     <Page
-      title={v ? `${h.sharedTitle}: ${v.track}, ${formatDdmmyyyy(v.date)}` : h.sharedTitle}
-      menu={[{ to: '/', label: t.app.name }]}
+      title={v ? `${t('history.sharedTitle')}: ${v.track}, ${formatDdmmyyyy(v.date)}` : t('history.sharedTitle')}
+      menu={[{ to: '/', label: t('app.name') }]}
     >
       {view.isPending && (
         <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {h.sharedLoading}
+          <span className="spinner" aria-hidden="true" /> {t('history.sharedLoading')}
         </p>
       )}
       {gone && (
         <p className="empty-state" data-testid="shared-gone">
-          {h.sharedGone}
+          {t('history.sharedGone')}
         </p>
       )}
       {view.isError && !gone && (
         <p role="alert" className="alert alert-error">
-          {errorMessage(view.error)}
+          {errorMessage(t, view.error)}
         </p>
       )}
       {v && (
         <section aria-label={`${v.track} ${formatDdmmyyyy(v.date)}`} data-testid="shared-view">
           <dl className="summary">
             <div className="summary-item summary-best">
-              <dt>{v.lap ? fill(h.sharedLapChart, { lap: v.lap }) : h.sharedBest}</dt>
+              <dt>{v.lap ? t('history.sharedLapChart', { lap: v.lap }) : t('history.sharedBest')}</dt>
               <dd data-testid="shared-best">
                 {v.bestLapSeconds === null ? '—' : formatLapTime(v.bestLapSeconds * 1000)}
               </dd>
             </div>
             {v.idealLapSeconds !== null && (
               <div className="summary-item summary-ideal">
-                <dt>{h.sharedIdeal}</dt>
+                <dt>{t('history.sharedIdeal')}</dt>
                 <dd>{formatLapTime(v.idealLapSeconds * 1000)}</dd>
               </div>
             )}
             {v.consistencyMs !== null && (
               <div className="summary-item">
-                <dt>{h.colConsistency}</dt>
-                <dd>{fill(h.consistencyValue, { s: decimalBR(v.consistencyMs / 1000, 3) })}</dd>
+                <dt>{t('history.colConsistency')}</dt>
+                <dd>{t('history.consistencyValue', { s: decimalBR(v.consistencyMs / 1000, 3) })}</dd>
               </div>
             )}
           </dl>
-          {v.consistencyMs !== null && <p className="muted">{h.consistencyHint}</p>}
+          {v.consistencyMs !== null && <p className="muted">{t('history.consistencyHint')}</p>}
           <SharedLaps
             view={v}
             chosen={lapData.data ? `${lapData.data.heat}${lapData.data.number}` : chosen}
@@ -91,14 +91,14 @@ export function SharedPage() {
 }
 
 function SharedLaps(props: { view: SharedView; chosen: string | null; onChoose: (lap: string) => void }) {
-  const h = t.history;
+  const t = useT();
   return (
-    <div className="table-scroll" role="region" aria-label={t.laps.tableLabel} tabIndex={0}>
+    <div className="table-scroll" role="region" aria-label={t('laps.tableLabel')} tabIndex={0}>
       <table className="laps-table" data-testid="shared-laps">
         <thead>
           <tr>
-            <th scope="col">{h.compareLap}</th>
-            <th scope="col">{t.laps.colTempo}</th>
+            <th scope="col">{t('history.compareLap')}</th>
+            <th scope="col">{t('laps.colTempo')}</th>
           </tr>
         </thead>
         <tbody>
@@ -112,7 +112,7 @@ function SharedLaps(props: { view: SharedView; chosen: string | null; onChoose: 
                       type="button"
                       className="btn btn-secondary btn-small"
                       aria-pressed={props.chosen === key}
-                      aria-label={fill(h.sharedShowLap, { lap: key })}
+                      aria-label={t('history.sharedShowLap', { lap: key })}
                       onClick={() => props.onChoose(key)}
                     >
                       {key}
@@ -123,12 +123,12 @@ function SharedLaps(props: { view: SharedView; chosen: string | null; onChoose: 
                 </td>
                 <td className="time">
                   <span className="lap-time">{l.seconds === null ? '—' : formatLapTime(l.seconds * 1000)}</span>
-                  {l.best && <span className="badge badge-best">★ {t.laps.bestMarker}</span>}
-                  {l.kind === 'out' && <span className="badge">{t.laps.outLap}</span>}
-                  {l.kind === 'in' && <span className="badge">{t.laps.inLap}</span>}
+                  {l.best && <span className="badge badge-best">★ {t('laps.bestMarker')}</span>}
+                  {l.kind === 'out' && <span className="badge">{t('laps.outLap')}</span>}
+                  {l.kind === 'in' && <span className="badge">{t('laps.inLap')}</span>}
                   {l.kind === 'partial' && (
-                    <span className="badge" title={t.tracks.partialHint}>
-                      {t.tracks.partialLap}
+                    <span className="badge" title={t('tracks.partialHint')}>
+                      {t('tracks.partialLap')}
                     </span>
                   )}
                 </td>
@@ -142,18 +142,18 @@ function SharedLaps(props: { view: SharedView; chosen: string | null; onChoose: 
 }
 
 function SharedLapCharts({ lap }: { lap: SharedLap }) {
-  const h = t.history;
+  const t = useT();
   // The viewer's units: their own when signed in, else their browser's.
   const units = useUnits();
-  const axisX = fill(t.preferences.axisPosition, { unit: unitLabel('distance', units) });
-  const name = fill(h.sharedLapChart, { lap: `${lap.heat}${lap.number}` });
+  const axisX = t('preferences.axisPosition', { unit: unitLabel('distance', units) });
+  const name = t('history.sharedLapChart', { lap: `${lap.heat}${lap.number}` });
   const series = [{ label: name, stroke: '#4dd0e1', width: 2 }];
   return (
     <div className="chart-grid">
       <div>
         <UPlotChart
           testId="shared-speed"
-          title={h.chartSpeed}
+          title={t('history.chartSpeed')}
           xLabel={axisX}
           yLabel={unitLabel('speed', units)}
           units={units}
@@ -167,9 +167,9 @@ function SharedLapCharts({ lap }: { lap: SharedLap }) {
         {hasLean([lap.lean]) && (
           <UPlotChart
             testId="shared-lean"
-            title={h.chartLean}
+            title={t('history.chartLean')}
             xLabel={axisX}
-            yLabel={h.axisLean}
+            yLabel={t('history.axisLean')}
             units={units}
             xIn="distance"
             x={lap.x}
@@ -186,6 +186,7 @@ function SharedLapCharts({ lap }: { lap: SharedLap }) {
 
 /** The lap's line, north up, its start marked (a thumb-thick stroke). */
 function LapPath({ lap }: { lap: SharedLap }) {
+  const t = useT();
   const d = useMemo(() => {
     if (lap.path.length < 2) return null;
     const midLat = lap.path.reduce((a, p) => a + p[0], 0) / lap.path.length;
@@ -198,7 +199,7 @@ function LapPath({ lap }: { lap: SharedLap }) {
     return { line: pts.map(([x, y], k) => `${k ? 'L' : 'M'}${x.toFixed(1)} ${y.toFixed(1)}`).join(''), start: pts[0]! };
   }, [lap]);
   if (!d) return null;
-  const label = fill(t.history.sharedMap, { lap: `${lap.heat}${lap.number}` });
+  const label = t('history.sharedMap', { lap: `${lap.heat}${lap.number}` });
   return (
     <svg className="lap-path" viewBox="0 0 400 400" role="img" aria-label={label}>
       <title>{label}</title>
@@ -210,13 +211,13 @@ function LapPath({ lap }: { lap: SharedLap }) {
 
 /** "Comparar com minhas voltas": a signed-in rider's own laps at the same track, against the shared one. */
 function CompareWithMine(props: { view: SharedView; token: string; sharedLap: string | null }) {
-  const h = t.history;
+  const t = useT();
   const me = useMe();
   if (me.isPending) return null;
   if (!me.data) {
     return (
       <p className="notice">
-        <Link to="/login">{h.sharedSignIn}</Link>
+        <Link to="/login">{t('history.sharedSignIn')}</Link>
       </p>
     );
   }
@@ -234,19 +235,23 @@ function CompareWithMine(props: { view: SharedView; token: string; sharedLap: st
       : null;
   return (
     <section className="share-panel" aria-labelledby="compare-mine-title">
-      <h2 id="compare-mine-title">{h.compareMine}</h2>
+      <h2 id="compare-mine-title">{t('history.compareMine')}</h2>
       <div className="compare-pick">
-        <OwnLapPicker track={props.view.track} sessionLabel={h.sharedYourSession} lapLabel={h.sharedYourLap}>
+        <OwnLapPicker
+          track={props.view.track}
+          sessionLabel={t('history.sharedYourSession')}
+          lapLabel={t('history.sharedYourLap')}
+        >
           {(choice, { empty }) => {
-            if (empty) return <p className="muted">{h.compareNoSessions}</p>;
+            if (empty) return <p className="muted">{t('history.compareNoSessions')}</p>;
             const href = hrefOf(choice);
             return href ? (
               <Link className="btn btn-primary" to={href}>
-                {h.compareGo}
+                {t('history.compareGo')}
               </Link>
             ) : (
               <button type="button" className="btn btn-primary" disabled>
-                {h.compareGo}
+                {t('history.compareGo')}
               </button>
             );
           }}

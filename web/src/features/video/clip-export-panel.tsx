@@ -1,8 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
-import { fill } from '#web/i18n/messages.ts';
-import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { speedIn } from '#core/units.ts';
 import { decimalBR } from '#web/lib/format.ts';
 import { useUnits } from '#web/lib/preferences.ts';
@@ -33,7 +32,7 @@ export function ClipExport(props: {
   reference: LapSegment;
   currentVideoMs: () => number;
 }) {
-  const v = videoPtBR;
+  const t = useT();
   const units = useUnits();
   const { chapters, clocks, utc, laps } = props;
   const placed = useMemo(
@@ -72,8 +71,8 @@ export function ClipExport(props: {
     const fromMs = chosen ? chosen.fromMs : Math.max(0, seconds(from) * 1000);
     const toMs = chosen ? chosen.toMs : Math.min(durationMs, seconds(to) * 1000);
     if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs <= fromMs)
-      return setState({ kind: 'message', text: v.exportEmpty });
-    if (typeof VideoEncoder === 'undefined') return setState({ kind: 'message', text: v.exportNoEncoder });
+      return setState({ kind: 'message', text: t('video.exportEmpty') });
+    if (typeof VideoEncoder === 'undefined') return setState({ kind: 'message', text: t('video.exportNoEncoder') });
     const outlineLap = chosen?.lap ?? props.best ?? props.reference;
     const overlay = clipOverlay(props.c, utc, clocks[chapter]!, laps, props.best, outlineLap, fromMs, toMs);
     // The overlay's speed in the rider's units (stored km/h).
@@ -81,7 +80,13 @@ export function ClipExport(props: {
     const request: ClipRequest = {
       file: chapters[chapter]!.file,
       overlay,
-      labels: { lap: v.overlayLap, speed: unitLabel('speed', units), lean: v.overlayLean, delta: v.overlayDelta },
+      // The worker names each lap: it gets the words with the {lap} slot still in them (clip-overlay.ts).
+      labels: {
+        lap: t('video.overlayLap', { lap: '{lap}' }),
+        speed: unitLabel('speed', units),
+        lean: t('video.overlayLean'),
+        delta: t('video.overlayDelta'),
+      },
       height,
     };
     worker.current?.terminate();
@@ -104,30 +109,30 @@ export function ClipExport(props: {
           size: blob.size,
           workMs: m.workMs,
         });
-      } else if (m.kind === 'canceled') setState({ kind: 'message', text: v.exportCanceled });
-      else if (m.kind === 'failed') setState({ kind: 'message', text: fill(v.exportFailed, { reason: m.message }) });
+      } else if (m.kind === 'canceled') setState({ kind: 'message', text: t('video.exportCanceled') });
+      else if (m.kind === 'failed') setState({ kind: 'message', text: t('video.exportFailed', { reason: m.message }) });
       else
         setState({
           kind: 'message',
           text:
             m.reason === 'no-encoder'
-              ? v.exportNoEncoder
+              ? t('video.exportNoEncoder')
               : m.reason === 'no-h264'
                 ? // Smaller may do at 1080p; at 720p, a size this browser cannot encode at all.
                   height > 720
-                  ? fill(v.exportNoH264, { res: `${height}p` })
-                  : fill(v.exportNoH264Size, { width: String(m.width), height: String(m.height) })
+                  ? t('video.exportNoH264', { res: `${height}p` })
+                  : t('video.exportNoH264Size', { width: String(m.width), height: String(m.height) })
                 : m.reason === 'hevc'
-                  ? v.hevc
+                  ? t('video.hevc')
                   : m.reason === 'empty'
-                    ? v.exportEmpty
-                    : v.cannotPlay,
+                    ? t('video.exportEmpty')
+                    : t('video.cannotPlay'),
         });
     };
     w.onerror = (ev) => {
       w.terminate();
       worker.current = null;
-      setState({ kind: 'message', text: fill(v.exportFailed, { reason: ev.message || 'worker' }) });
+      setState({ kind: 'message', text: t('video.exportFailed', { reason: ev.message || 'worker' }) });
     };
     w.postMessage({ kind: 'start', request });
   };
@@ -140,22 +145,22 @@ export function ClipExport(props: {
       if (worker.current === w && w) {
         w.terminate();
         worker.current = null;
-        setState({ kind: 'message', text: v.exportCanceled });
+        setState({ kind: 'message', text: t('video.exportCanceled') });
       }
     }, 2_000);
   };
 
   return (
     <details className="video-export">
-      <summary>{v.exportTitle}</summary>
+      <summary>{t('video.exportTitle')}</summary>
       <div className="video-export-form">
         <label>
-          {v.exportWhat}{' '}
+          {t('video.exportWhat')}{' '}
           <select value={what} onChange={(e) => setWhat(e.currentTarget.value)} data-testid="clip-what">
-            <option value="stretch">{v.exportStretch}</option>
+            <option value="stretch">{t('video.exportStretch')}</option>
             {lapsInVideo.map((x) => (
               <option key={lapName(x.lap)} value={lapName(x.lap)}>
-                {fill(v.exportLap, { lap: lapName(x.lap) })}
+                {t('video.exportLap', { lap: lapName(x.lap) })}
               </option>
             ))}
           </select>
@@ -163,7 +168,7 @@ export function ClipExport(props: {
         {what === 'stretch' && (
           <>
             <label>
-              {v.exportFrom}{' '}
+              {t('video.exportFrom')}{' '}
               <input
                 inputMode="decimal"
                 size={5}
@@ -173,7 +178,7 @@ export function ClipExport(props: {
               />
             </label>
             <label>
-              {v.exportTo}{' '}
+              {t('video.exportTo')}{' '}
               <input
                 inputMode="decimal"
                 size={5}
@@ -185,7 +190,7 @@ export function ClipExport(props: {
           </>
         )}
         <fieldset className="video-quality">
-          <legend>{v.exportQuality}</legend>
+          <legend>{t('video.exportQuality')}</legend>
           {[720, 1080].map((h) => (
             <label key={h}>
               <input type="radio" name="clip-height" checked={height === h} onChange={() => setHeight(h)} /> {h}p
@@ -197,24 +202,24 @@ export function ClipExport(props: {
             <progress
               max={1}
               value={state.share}
-              aria-label={fill(v.exportProgress, { pct: String(Math.round(state.share * 100)) })}
+              aria-label={t('video.exportProgress', { pct: String(Math.round(state.share * 100)) })}
             />{' '}
-            {fill(v.exportProgress, { pct: String(Math.round(state.share * 100)) })}{' '}
+            {t('video.exportProgress', { pct: String(Math.round(state.share * 100)) })}{' '}
             <button type="button" className="btn btn-secondary btn-small" onClick={cancel}>
-              {v.exportCancel}
+              {t('video.exportCancel')}
             </button>
           </div>
         ) : (
           <button type="button" className="btn btn-primary" onClick={start}>
-            {v.exportStart}
+            {t('video.exportStart')}
           </button>
         )}
       </div>
       {state.kind === 'done' && (
         <p role="status" data-testid="clip-done" data-seconds={state.seconds} data-work-ms={Math.round(state.workMs)}>
-          {fill(v.exportDone, { seconds: decimalBR(state.seconds, 1), size: megabytes(state.size) })}{' '}
+          {t('video.exportDone', { seconds: decimalBR(state.seconds, 1), size: megabytes(state.size) })}{' '}
           <a className="btn btn-secondary btn-small" href={state.url} download={state.name} data-testid="clip-download">
-            {v.exportDownload}
+            {t('video.exportDownload')}
           </a>
         </p>
       )}

@@ -3,8 +3,7 @@ import { analyzeGps } from '#core/analysis/gps-analysis.ts';
 import type { CompareResponse } from '#core/contracts/progress.contract.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
-import { fill, t } from '#web/i18n/messages.ts';
-import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import { sessionToVideo, videoToSession, type SessionTrace } from '#core/video/sync.ts';
 import { lean } from '#web/lib/format.ts';
@@ -34,7 +33,7 @@ interface SideHandle {
  * gap live. A friend's shared lap has no video: their figures at the same place stand beside.
  */
 export function LapVideos({ data, onPosition, seek }: LapVideosProps) {
-  const v = videoPtBR;
+  const t = useT();
   const units = useUnits();
   const handles = useRef<(SideHandle | null)[]>([null, null]);
   const [positionM, setPositionM] = useState<number | null>(null);
@@ -118,8 +117,8 @@ export function LapVideos({ data, onPosition, seek }: LapVideosProps) {
   const friend = data.reference.device === null;
   return (
     <section className="lap-videos" aria-labelledby="lap-videos-title" data-testid="lap-videos">
-      <h2 id="lap-videos-title">{v.compareTitle}</h2>
-      <p className="muted">{v.compareHelp}</p>
+      <h2 id="lap-videos-title">{t('video.compareTitle')}</h2>
+      <p className="muted">{t('video.compareHelp')}</p>
       <div className="lap-videos-row">
         {sides.map((lap, k) =>
           lap.device === null ? (
@@ -138,12 +137,14 @@ export function LapVideos({ data, onPosition, seek }: LapVideosProps) {
       </div>
       <p className="lap-videos-live" aria-live="off">
         <button type="button" className="btn btn-primary" onClick={toggle} data-testid="play-both">
-          {playing ? v.pauseBoth : friend ? v.playOne : v.playBoth}
+          {playing ? t('video.pauseBoth') : friend ? t('video.playOne') : t('video.playBoth')}
         </button>
         <span data-testid="lap-videos-position">
-          {positionM === null ? '' : fill(t.preferences.position, { distance: formatDistance(positionM, units) })}
+          {positionM === null ? '' : t('preferences.position', { distance: formatDistance(positionM, units) })}
         </span>{' '}
-        <strong data-testid="lap-videos-gap">{delta === null ? '' : `${v.gap} ${formatGap(delta * 1000)}`}</strong>
+        <strong data-testid="lap-videos-gap">
+          {delta === null ? '' : `${t('video.gap')} ${formatGap(delta * 1000)}`}
+        </strong>
       </p>
     </section>
   );
@@ -184,7 +185,7 @@ function LapVideoSide(props: {
   onTime: (ms: number) => void;
   testId: string;
 }) {
-  const v = videoPtBR;
+  const t = useT();
   const { track, trace, pending } = useLapTrack(props.session, props.lap);
   const video = useVideoSet(props.session, trace);
   const el = useRef<HTMLVideoElement>(null);
@@ -227,9 +228,9 @@ function LapVideoSide(props: {
   return (
     <div className="lap-video" data-testid={props.testId}>
       <h3>
-        {fill(v.playerOf, { lap: name })} · {formatDdmmyyyy(props.lap.date)}
+        {t('video.playerOf', { lap: name })} · {formatDdmmyyyy(props.lap.date)}
       </h3>
-      {!pending && !track && <p className="notice">{v.noGpsForLap}</p>}
+      {!pending && !track && <p className="notice">{t('video.noGpsForLap')}</p>}
       <VideoPicker
         again={Boolean(set)}
         onPick={(files) => void video.pick(files)}
@@ -241,7 +242,7 @@ function LapVideoSide(props: {
         <>
           <VideoPlayer
             url={set.chapters[chapter].url}
-            label={fill(v.playerOf, { lap: name })}
+            label={t('video.playerOf', { lap: name })}
             videoRef={el}
             onTime={props.onTime}
             testId={`${props.testId}-player`}
@@ -249,14 +250,14 @@ function LapVideoSide(props: {
           {set.sync ? (
             <p className="video-synced" data-testid={`${props.testId}-synced`}>
               <span aria-hidden="true">✓ </span>
-              {fill(v.synced[set.sync.method], { ms: String(Math.round(set.sync.errorMs)) })}
+              {t(`video.synced.${set.sync.method}` as const, { ms: Math.round(set.sync.errorMs) })}
             </p>
           ) : (
-            <p className="notice">{v.notSynced}</p>
+            <p className="notice">{t('video.notSynced')}</p>
           )}
           {lapOffVideo && (
             <p className="notice" data-testid={`${props.testId}-off`}>
-              {v.lapOffVideo}
+              {t('video.lapOffVideo')}
             </p>
           )}
           {track && (
@@ -271,7 +272,7 @@ function LapVideoSide(props: {
                 video.mark({ videoMs: before + at.currentTime * 1000, sessionUtcMs: track.startUtcMs });
               }}
             >
-              {v.markLapStart}
+              {t('video.markLapStart')}
             </button>
           )}
         </>
@@ -282,20 +283,20 @@ function LapVideoSide(props: {
 
 /** A friend's shared lap: no video of theirs, their figures at the place the rider's video shows. */
 function FriendFigures({ data, positionM }: { data: CompareResponse; positionM: number | null }) {
-  const v = videoPtBR;
+  const t = useT();
   const units = useUnits();
   const speed = positionM === null ? null : onGrid(data.x, data.speed[1], positionM);
   const roll = positionM === null ? null : onGrid(data.x, data.lean[1], positionM);
   return (
     <div className="lap-video lap-video-friend" data-testid="lap-video-friend">
-      <h3>{v.compareFriend}</h3>
+      <h3>{t('video.compareFriend')}</h3>
       <dl className="summary">
         <div className="summary-item">
-          <dt>{v.speed}</dt>
+          <dt>{t('video.speed')}</dt>
           <dd>{speed === null ? '—' : formatSpeed(speed, units)}</dd>
         </div>
         <div className="summary-item">
-          <dt>{v.lean}</dt>
+          <dt>{t('video.lean')}</dt>
           <dd>{roll === null ? '—' : lean(roll)}</dd>
         </div>
       </dl>

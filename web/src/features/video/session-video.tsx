@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
-import { fill } from '#web/i18n/messages.ts';
-import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { videoToSession, type SessionTrace } from '#core/video/sync.ts';
 import type { SessionVideoProps } from '#web/lib/video-slot.ts';
 import { chapterAtSession, chapterStarts } from './chapters';
@@ -20,7 +19,7 @@ const lapName = (l: LapSegment) => `${l.heat}${l.lapCount}`;
  * page's `seek`), a lap or a corner moves the video.
  */
 export function VideoSyncRecord(props: SessionVideoProps) {
-  const v = videoPtBR;
+  const t = useT();
   const { c, session, laps } = props;
   const utc = useMemo(() => sessionUtcTimes(c, session.date), [c, session.date]);
   const trace = useCallback(
@@ -81,7 +80,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
       if (!hit) {
         const last = placed.length - 1;
         setNotice(
-          fill(v.outsideVideo, {
+          t('video.outsideVideo', {
             from: clockTime(videoToSession(placed[0]!.clock, 0)),
             to: clockTime(videoToSession(placed[last]!.clock, placed[last]!.durationMs)),
           }),
@@ -94,7 +93,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
         setActive(hit.index);
       } else if (el.current) el.current.currentTime = hit.videoMs / 1000;
     },
-    [placed, set, active, v.outsideVideo],
+    [placed, set, active, t],
   );
 
   const seekSeq = props.seek?.seq;
@@ -109,15 +108,15 @@ export function VideoSyncRecord(props: SessionVideoProps) {
 
   return (
     <section className={`video-panel${set ? ' video-on' : ''}`} aria-labelledby="video-title" data-testid="video-panel">
-      <h2 id="video-title">{v.title}</h2>
-      {!set && <p className="muted">{v.intro}</p>}
+      <h2 id="video-title">{t('video.title')}</h2>
+      {!set && <p className="muted">{t('video.intro')}</p>}
       <VideoPicker again={Boolean(set)} onPick={(files) => void video.pick(files)} />
       <VideoReadState reading={video.reading} problem={video.problem} />
       {set && chapters[active] && (
         <>
           <VideoPlayer
             url={chapters[active].url}
-            label={v.player}
+            label={t('video.player')}
             videoRef={el}
             onTime={onTime}
             onLoaded={(player) => {
@@ -138,16 +137,16 @@ export function VideoSyncRecord(props: SessionVideoProps) {
             onError={() => setCannotPlay(true)}
           />
           {/* HEVC read from the telemetry is said once, above (video-set.ts). */}
-          {cannotPlay && video.problem !== v.hevc && (
+          {cannotPlay && video.problem !== t('video.hevc') && (
             <p className="alert alert-error" role="alert">
-              {v.cannotPlay}
+              {t('video.cannotPlay')}
             </p>
           )}
           <SyncStatus set={set} utc={utc} sessionDate={session.date} />
           {sync && (
             <div className="video-jumps">
               <label>
-                {v.jumpLap}{' '}
+                {t('video.jumpLap')}{' '}
                 <select
                   value=""
                   data-testid="video-jump-lap"
@@ -156,7 +155,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
                     if (lap) goTo(utc[lap.start]!);
                   }}
                 >
-                  <option value="">{v.choose}</option>
+                  <option value="">{t('video.choose')}</option>
                   {laps.map((l) => (
                     <option key={lapName(l)} value={lapName(l)}>
                       {lapName(l)}
@@ -166,7 +165,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
               </label>
               {props.corners.length > 0 && (
                 <label>
-                  {v.jumpCorner}{' '}
+                  {t('video.jumpCorner')}{' '}
                   <select
                     value=""
                     data-testid="video-jump-corner"
@@ -175,7 +174,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
                       if (corner) goTo(utc[sampleNearest(c, currentLap, corner.apex)]!);
                     }}
                   >
-                    <option value="">{v.choose}</option>
+                    <option value="">{t('video.choose')}</option>
                     {props.corners.map((k) => (
                       <option key={k.number} value={`T${k.number}`}>
                         T{k.number}
@@ -224,7 +223,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
 
 /** How the video is synced, how much of the session it covers, its chapters, and whether the sync was kept. */
 function SyncStatus({ set, utc, sessionDate }: { set: VideoSet; utc: Float64Array; sessionDate: string }) {
-  const v = videoPtBR;
+  const t = useT();
   const { sync, chapters } = set;
   const printed = chapters.some((ch) => ch.telemetry);
   let coverage: string | null = null;
@@ -247,29 +246,29 @@ function SyncStatus({ set, utc, sessionDate }: { set: VideoSet; utc: Float64Arra
       [day.getDate(), day.getMonth() + 1].map((n) => String(n).padStart(2, '0')).join('/') + `/${day.getFullYear()}`;
     coverage =
       kind === 'whole'
-        ? v.coverage.whole
+        ? t('video.coverage.whole')
         : kind === 'part'
-          ? fill(v.coverage.part, times)
+          ? t('video.coverage.part', times)
           : kind === 'outside'
-            ? fill(v.coverage.outside, times)
-            : fill(v.coverage.otherDay, { date, sessionDate: formatDdmmyyyy(sessionDate) });
+            ? t('video.coverage.outside', times)
+            : t('video.coverage.otherDay', { date, sessionDate: formatDdmmyyyy(sessionDate) });
   }
   return (
     <div className="video-sync" data-testid="video-sync-status">
       {sync ? (
         <p className="video-synced" data-testid="video-sync" data-method={sync.method}>
           <span aria-hidden="true">✓ </span>
-          {fill(v.synced[sync.method], { ms: String(Math.round(sync.errorMs)) })}
+          {t(`video.synced.${sync.method}` as const, { ms: Math.round(sync.errorMs) })}
         </p>
       ) : (
-        <p className="notice">{printed ? v.notSynced : v.noTelemetry}</p>
+        <p className="notice">{printed ? t('video.notSynced') : t('video.noTelemetry')}</p>
       )}
-      {sync?.source === 'saved' && <p className="muted">{v.savedSync}</p>}
+      {sync?.source === 'saved' && <p className="muted">{t('video.savedSync')}</p>}
       {coverage && <p className="muted">{coverage}</p>}
-      {set.order === 'chapters' && <p className="muted">{v.chapters(chapters.length)}</p>}
-      {set.order === 'by-name' && <p className="muted">{v.severalFiles(chapters.length)}</p>}
-      {sync && set.save.state === 'saved' && sync.source !== 'saved' && <p className="muted">{v.saved}</p>}
-      {set.save.state === 'failed' && <p className="muted">{fill(v.notSaved, { reason: set.save.reason })}</p>}
+      {set.order === 'chapters' && <p className="muted">{t('video.chapters', { count: chapters.length })}</p>}
+      {set.order === 'by-name' && <p className="muted">{t('video.severalFiles', { count: chapters.length })}</p>}
+      {sync && set.save.state === 'saved' && sync.source !== 'saved' && <p className="muted">{t('video.saved')}</p>}
+      {set.save.state === 'failed' && <p className="muted">{t('video.notSaved', { reason: set.save.reason })}</p>}
     </div>
   );
 }
@@ -284,55 +283,58 @@ function ManualSync(props: {
   onNudge: (ms: number) => void;
   onClear: () => void;
 }) {
-  const v = videoPtBR;
+  const t = useT();
   const [chosen, setChosen] = useState<string>(() => lapName(props.nearLap));
   const lap = props.laps.find((l) => lapName(l) === chosen) ?? props.laps[0];
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1).replace('.', ',')} s`;
   return (
     <details className="video-manual" open={!props.set.sync}>
-      <summary>{v.manualTitle}</summary>
-      <p className="muted">{v.manualHelp}</p>
+      <summary>{t('video.manualTitle')}</summary>
+      <p className="muted">{t('video.manualHelp')}</p>
       <div className="video-mark">
         <label>
-          {v.crossing}{' '}
+          {t('video.crossing')}{' '}
           <select value={chosen} onChange={(e) => setChosen(e.currentTarget.value)} data-testid="video-crossing">
             {props.laps.map((l) => (
               <option key={lapName(l)} value={lapName(l)}>
-                {fill(v.crossingOption, { lap: lapName(l), time: clockTime(props.utc[l.start]!) })}
+                {t('video.crossingOption', { lap: lapName(l), time: clockTime(props.utc[l.start]!) })}
               </option>
             ))}
           </select>
         </label>
         <button type="button" className="btn btn-primary" disabled={!lap} onClick={() => lap && props.onMark(lap)}>
-          {v.markNow}
+          {t('video.markNow')}
         </button>
       </div>
       {props.set.marks.length > 0 && (
         <p className="muted" data-testid="video-marks">
-          {v.marks(props.set.marks.length, props.set.marks.map((m) => seconds(m.videoMs)).join(', '))}{' '}
+          {t('video.marks', {
+            count: props.set.marks.length,
+            list: props.set.marks.map((m) => seconds(m.videoMs)).join(', '),
+          })}{' '}
           <button type="button" className="btn btn-link" onClick={props.onClear}>
-            {v.clearMarks}
+            {t('video.clearMarks')}
           </button>
         </p>
       )}
       {props.set.sync && (
         <p className="video-nudge">
-          <span>{v.nudge}:</span>
+          <span>{t('video.nudge')}:</span>
           <button
             type="button"
             className="btn btn-secondary btn-small"
-            aria-label={v.nudgeEarlier}
+            aria-label={t('video.nudgeEarlier')}
             onClick={() => props.onNudge(-100)}
           >
-            {v.earlier}
+            {t('video.earlier')}
           </button>
           <button
             type="button"
             className="btn btn-secondary btn-small"
-            aria-label={v.nudgeLater}
+            aria-label={t('video.nudgeLater')}
             onClick={() => props.onNudge(100)}
           >
-            {v.later}
+            {t('video.later')}
           </button>
         </p>
       )}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
+import { useT } from '#web/i18n/messages.ts';
 
 /**
  * Picks the rider's video: a button that opens the file chooser (keyboard and touch), or a file
@@ -12,6 +12,7 @@ export function VideoPicker(props: {
   label?: string;
   dropOnPage?: boolean;
 }) {
+  const t = useT();
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   const onPick = useRef(props.onPick);
@@ -53,7 +54,7 @@ export function VideoPicker(props: {
         className={props.again ? 'btn btn-secondary btn-small' : 'btn btn-primary'}
         onClick={() => input.current?.click()}
       >
-        {props.label ?? (props.again ? videoPtBR.pickAnother : videoPtBR.pick)}
+        {props.label ?? (props.again ? t('video.pickAnother') : t('video.pick'))}
       </button>
       <input
         ref={input}
@@ -68,10 +69,10 @@ export function VideoPicker(props: {
           if (files.length) props.onPick(files);
         }}
       />
-      {!props.again && dropOnPage && <span className="muted">{videoPtBR.pickHint}</span>}
+      {!props.again && dropOnPage && <span className="muted">{t('video.pickHint')}</span>}
       {dragging && (
         <div className="video-drop" aria-hidden="true">
-          {videoPtBR.dropHere}
+          {t('video.dropHere')}
         </div>
       )}
     </div>
@@ -80,12 +81,12 @@ export function VideoPicker(props: {
 
 /** While a picked file is read, a progress line; a file that cannot be used, its reason. */
 export function VideoReadState(props: { reading: boolean; problem: string | null | undefined }) {
-  const v = videoPtBR;
+  const t = useT();
   return (
     <>
       {props.reading && (
         <p className="loading-inline" role="status">
-          <progress aria-label={v.reading} /> {v.reading}
+          <progress aria-label={t('video.reading')} /> {t('video.reading')}
         </p>
       )}
       {props.problem && (

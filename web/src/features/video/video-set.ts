@@ -7,10 +7,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import type { VideoSyncRecord } from '#core/contracts/videos.contract.ts';
-import { videoPtBR } from '#core/i18n/pt-BR-video.ts';
 import type { VideoTelemetry } from '#core/video/gpmf.ts';
 import { manualSync, type SessionTrace, type VideoSync } from '#core/video/sync.ts';
-import { errorMessage, fill } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { chapterClocks, chapterStarts, orderChapters } from './chapters';
 import { readVideos, saveSessionVideo, sessionVideosQuery } from './video.api';
 
@@ -74,6 +73,7 @@ function timelineFrom(clock: Clock, startMs: number): Clock {
 }
 
 export function useVideoSet(session: SessionAddress, trace: () => SessionTrace | null) {
+  const t = useT();
   const queryClient = useQueryClient();
   const [set, setSet] = useState<VideoSet | null>(null);
   const [reading, setReading] = useState(false);
@@ -85,7 +85,7 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
     async (chapters: Chapter[], sync: VideoSetSync) => {
       const printed = chapters.filter((c) => c.fingerprint);
       if (printed.length === 0) {
-        setSet((s) => s && { ...s, save: { state: 'failed', reason: videoPtBR.notSavedNoPrint } });
+        setSet((s) => s && { ...s, save: { state: 'failed', reason: t('video.notSavedNoPrint') } });
         return;
       }
       setSet((s) => s && { ...s, save: { state: 'saving' } });
@@ -110,19 +110,19 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
         void queryClient.invalidateQueries({ queryKey: sessionVideosQuery(session).queryKey });
         setSet((s) => s && { ...s, save: { state: 'saved' } });
       } catch (err) {
-        setSet((s) => s && { ...s, save: { state: 'failed', reason: errorMessage(err) } });
+        setSet((s) => s && { ...s, save: { state: 'failed', reason: errorMessage(t, err) } });
       }
     },
-    [session, queryClient],
+    [session, queryClient, t],
   );
 
   const pick = useCallback(
     async (picked: File[]) => {
       setProblem(null);
       const notVideo = picked.find((f) => !f.type.startsWith('video/') && !VIDEO_NAME.test(f.name));
-      if (notVideo) return setProblem(fill(videoPtBR.notVideo, { name: notVideo.name }));
+      if (notVideo) return setProblem(t('video.notVideo', { name: notVideo.name }));
       const order = orderChapters(picked);
-      if (order.kind === 'mixed') return setProblem(videoPtBR.mixedRecordings);
+      if (order.kind === 'mixed') return setProblem(t('video.mixedRecordings'));
       urls.current.forEach((u) => URL.revokeObjectURL(u));
       urls.current = order.files.map((f) => URL.createObjectURL(f));
       setReading(true);
@@ -141,7 +141,7 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
             savedId: kept.find((v) => v.fingerprint === readings[k]!.fingerprint)?.id ?? null,
           })),
         );
-        if (chapters.some((c) => unplayableHevc(c.telemetry?.codec ?? ''))) setProblem(videoPtBR.hevc);
+        if (chapters.some((c) => unplayableHevc(c.telemetry?.codec ?? ''))) setProblem(t('video.hevc'));
         const starts = chapterStarts(chapters.map((c) => c.durationMs));
         const keptFor = chapters.map((c) => kept.find((v) => v.fingerprint === c.fingerprint));
         const autoAt = readings.findIndex((r) => r.sync);
@@ -180,12 +180,12 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
         });
         if (sync?.source === 'auto') void keep(chapters, sync);
       } catch (err) {
-        setProblem(errorMessage(err));
+        setProblem(errorMessage(t, err));
       } finally {
         setReading(false);
       }
     },
-    [session, trace, queryClient, keep],
+    [session, trace, queryClient, keep, t],
   );
 
   /** Marks a moment (on the recording's timeline); two marks set the drift too. A third replaces the nearer one. */

@@ -1,0 +1,12 @@
+import type { FastifyRequest } from 'fastify';
+import { intlFor, negotiateLanguage, translator, type Language, type Translate } from '#core/i18n/intl.ts';
+
+/** The language of a request: its Accept-Language (the web app sends the page's), else pt-BR. */
+export function requestLanguage(req: Pick<FastifyRequest, 'headers'>): Language {
+  return negotiateLanguage(req.headers['accept-language']);
+}
+
+/** The message function of a language. */
+export function translate(language: Language): Translate {
+  return translator(intlFor(language));
+}

@@ -1,0 +1,30 @@
+import { isLanguage, negotiateLanguage, type Language } from '#core/i18n/intl.ts';
+
+const KEY = 'voltas.language';
+
+/**
+ * The rider's own choice of language, if they made one. For now kept in this browser; the one
+ * place that will read it from the rider's profile instead.
+ */
+export function chosenLanguage(): Language | undefined {
+  try {
+    const value = localStorage.getItem(KEY);
+    return isLanguage(value) ? value : undefined;
+  } catch {
+    return undefined; // storage refused (private mode): the browser's languages decide
+  }
+}
+
+export function chooseLanguage(language: Language): void {
+  try {
+    localStorage.setItem(KEY, language);
+  } catch {
+    // nothing kept: the browser's languages decide next time
+  }
+}
+
+/** The page's language: the rider's choice, else the first of the browser's languages Voltas speaks. */
+export function pageLanguage(): Language {
+  if (typeof navigator === 'undefined') return negotiateLanguage(undefined);
+  return chosenLanguage() ?? negotiateLanguage(navigator.languages?.length ? navigator.languages : navigator.language);
+}
