@@ -120,8 +120,23 @@ export default tseslint.config(
     { regex: '/(modules|plugins)/', message: 'lib, db and blobs are below the modules: they import none.' },
   ]),
   {
-    // core is pure: no Node, no DOM, no server or web code.
+    // core's tests stay out of the server and the web too.
+    files: ['core/**/*.test.ts', 'core/**/test-support/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '/(server|web)/|^#(server|test|web)/', message: 'core must not import server or web code' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // core is pure: no Node, no DOM, no server or web code (its tests and their fixtures may read files).
     files: ['core/**/*.ts'],
+    ignores: ['core/**/*.test.ts', 'core/**/test-support/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { readVideoTelemetry, type ByteSource } from '#core/video/gpmf.ts';
 import { syncVideo } from '#core/video/sync.ts';
-import { fileSource, SAMPLE_VIDEOS, writePaddedCopy } from '#test/video-files.ts';
-import { traceFromFixes } from '#test/video-traces.ts';
+import { fileSource, SAMPLE_VIDEOS, writePaddedCopy } from '#core/test-support/video-files.ts';
+import { traceFromFixes } from '#core/test-support/video-traces.ts';
 
 export interface VideoSyncBench {
   label: string;

@@ -4,7 +4,7 @@ import { gateAcross } from './gate';
 import { gateCrossings, continuousTime, timeLaps, type Trace } from './lap-timing';
 
 // Small made-up traces around a gate at the origin facing north: what jitter, direction and
-// gaps do. (Accuracy against exact truth on real circuits: server/src/modules/tracks.)
+// gaps do. (Accuracy against exact truth on real circuits: lap-timing-real-tracks.test.ts.)
 
 const ORIGIN = { lat: -23.7, lon: -46.7 };
 const proj = makeProjection(ORIGIN.lat, ORIGIN.lon);

@@ -1,6 +1,6 @@
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { ByteSource } from '#core/video/gpmf.ts';
+import type { ByteSource } from '../video/gpmf';
 
 /** The shared GoPro samples (read-only, outside the repository). */
 export const SAMPLE_VIDEOS = path.resolve(import.meta.dirname, '../../../shared/data/video');

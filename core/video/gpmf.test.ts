@@ -3,11 +3,11 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '#core/errors.ts';
-import { fingerprint, isHevc, readVideoTelemetry, type VideoTelemetry } from '#core/video/gpmf.ts';
-import { syncVideo } from '#core/video/sync.ts';
-import { fileSource, SAMPLE_VIDEOS, writePaddedCopy } from '#test/video-files.ts';
-import { traceFromFixes } from '#test/video-traces.ts';
+import { AppError } from '../errors';
+import { fingerprint, isHevc, readVideoTelemetry, type VideoTelemetry } from './gpmf';
+import { syncVideo } from './sync';
+import { fileSource, SAMPLE_VIDEOS, writePaddedCopy } from '../test-support/video-files';
+import { traceFromFixes } from '../test-support/video-traces';
 
 // The reading half of issue 37 on the two real GoPro samples, and on a 4 GB file made from one.
 const MAX = path.join(SAMPLE_VIDEOS, 'max-heromode.mp4');

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseGpsSix } from '#core/formats/gps-six.ts';
-import { generateSession } from '#core/sim/session-generator.ts';
-import { deltaOnGrid, GRID_STEP_M, lapOnGrid } from '#core/tracks/lap-grid.ts';
-import { continuousTime, type Trace } from '#core/tracks/lap-timing.ts';
-import { analyzeTrack } from '#core/tracks/track-analysis.ts';
-import { definitionFromCatalogue } from '#core/tracks/track-definition.ts';
-import { loadTracks } from '#server/lib/track-files.ts';
+import { parseGpsSix } from '../formats/gps-six';
+import { generateSession } from '../sim/session-generator';
+import { deltaOnGrid, GRID_STEP_M, lapOnGrid } from './lap-grid';
+import { continuousTime, type Trace } from './lap-timing';
+import { analyzeTrack } from './track-analysis';
+import { definitionFromCatalogue } from './track-definition';
+import { loadTracks } from '../test-support/track-files';
 
 const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
 const trace = parseGpsSix(

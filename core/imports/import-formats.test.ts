@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ImportReader, readImport } from '#core/imports/importer.ts';
-import { sessionTrace } from '#core/imports/to-session.ts';
-import * as W from '#core/imports/test-support/writers.ts';
-import { parseGpsSix } from '#core/formats/gps-six.ts';
-import { buildRacingLine, generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
-import { gateAcross, type Gate } from '#core/tracks/gate.ts';
-import { timeLaps } from '#core/tracks/lap-timing.ts';
-import { loadTracks } from '#server/lib/track-files.ts';
+import { ImportReader, readImport } from './importer';
+import { sessionTrace } from './to-session';
+import * as W from './test-support/writers';
+import { parseGpsSix } from '../formats/gps-six';
+import { buildRacingLine, generateSession, type TrackGeometry } from '../sim/session-generator';
+import { gateAcross, type Gate } from '../tracks/gate';
+import { timeLaps } from '../tracks/lap-timing';
+import { loadTracks } from '../test-support/track-files';
 
 // Every format written from a generated session (the truth known), read back, and timed: the
 // flying laps within 0.02 s of the generator's, whatever the format did to the numbers.

@@ -1,8 +1,8 @@
-import { parseGpsSix } from '#core/formats/gps-six.ts';
-import { createRandom, makeProjection } from '#core/sim/geo.ts';
-import { generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
-import type { VideoFix, VideoTelemetry } from '#core/video/gpmf.ts';
-import type { SessionTrace } from '#core/video/sync.ts';
+import { parseGpsSix } from '../formats/gps-six';
+import { createRandom, makeProjection } from '../sim/geo';
+import { generateSession, type TrackGeometry } from '../sim/session-generator';
+import type { VideoFix, VideoTelemetry } from '../video/gpmf';
+import type { SessionTrace } from '../video/sync';
 
 /**
  * A lap timer's trace along a video's own GPS track: the fixes resampled at the logger's rate on

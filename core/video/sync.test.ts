@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '#core/errors.ts';
-import { ptBR } from '#core/i18n/messages/pt-BR.ts';
-import { readVideoTelemetry, type VideoTelemetry } from '#core/video/gpmf.ts';
-import { manualSync, sessionToVideo, syncVideo, syncVideos, videoToSession } from '#core/video/sync.ts';
-import { loadTracks } from '#server/lib/track-files.ts';
-import { fileSource, SAMPLE_VIDEOS } from '#test/video-files.ts';
-import { cameraOn, generatedTrace, traceFromFixes } from '#test/video-traces.ts';
+import { AppError } from '../errors';
+import { ptBR } from '../i18n/messages/pt-BR';
+import { readVideoTelemetry, type VideoTelemetry } from './gpmf';
+import { manualSync, sessionToVideo, syncVideo, syncVideos, videoToSession } from './sync';
+import { loadTracks } from '../test-support/track-files';
+import { fileSource, SAMPLE_VIDEOS } from '../test-support/video-files';
+import { cameraOn, generatedTrace, traceFromFixes } from '../test-support/video-traces';
 
 // Automatic sync against sessions with a known answer: traces laid along the sample videos' own
 // GPS tracks, and a camera riding a generated session at Interlagos.

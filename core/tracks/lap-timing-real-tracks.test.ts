@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseGpsSix } from '#core/formats/gps-six.ts';
-import { buildRacingLine, generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
-import { gateAcross, type Gate } from '#core/tracks/gate.ts';
-import { timeLaps, type Trace } from '#core/tracks/lap-timing.ts';
-import { loadTracks } from '#server/lib/track-files.ts';
+import { parseGpsSix } from '../formats/gps-six';
+import { buildRacingLine, generateSession, type TrackGeometry } from '../sim/session-generator';
+import { gateAcross, type Gate } from './gate';
+import { timeLaps, type Trace } from './lap-timing';
+import { loadTracks } from '../test-support/track-files';
 
 // Lap timing from the trace against the exact truth: the generator knows the continuous path,
 // and each of its laps starts where its racing line starts (index 0), at a known time.

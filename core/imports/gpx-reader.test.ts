@@ -1,17 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseGpsSix } from '#core/formats/gps-six.ts';
-import { trimGpsColumns } from '#core/formats/gps-columns.ts';
-import {
-  createGpxReader,
-  MAX_ATTRIBUTE_CHARS,
-  MAX_ATTRIBUTES,
-  MAX_RUN_CHARS,
-  MAX_TEXT_CHARS,
-} from '#core/imports/gpx.ts';
-import { epochTimes, writeGpx } from '#core/imports/test-support/writers.ts';
-import type { ImportedFile } from '#core/imports/trace.ts';
-import { generateSession } from '#core/sim/session-generator.ts';
-import { loadTracks } from '#server/lib/track-files.ts';
+import { parseGpsSix } from '../formats/gps-six';
+import { trimGpsColumns } from '../formats/gps-columns';
+import { createGpxReader, MAX_ATTRIBUTE_CHARS, MAX_ATTRIBUTES, MAX_RUN_CHARS, MAX_TEXT_CHARS } from './gpx';
+import { epochTimes, writeGpx } from './test-support/writers';
+import type { ImportedFile } from './trace';
+import { generateSession } from '../sim/session-generator';
+import { loadTracks } from '../test-support/track-files';
 
 // The GPX reader (saxes): the points, counts, name and stopping line of each file, the same
 // whatever pieces the text arrives in; and its bounds on what a hostile file can make it hold.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { WEAK_FIX_SATELLITES } from '#core/analysis/gps-analysis.ts';
-import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '#core/formats/gps-columns.ts';
-import { parseGpsSix } from '#core/formats/gps-six.ts';
-import { asWritten } from '#core/formats/gps-six-write.ts';
-import { readImport } from '#core/imports/importer.ts';
-import * as W from '#core/imports/test-support/writers.ts';
+import { WEAK_FIX_SATELLITES } from '../analysis/gps-analysis';
+import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '../formats/gps-columns';
+import { parseGpsSix } from '../formats/gps-six';
+import { asWritten } from '../formats/gps-six-write';
+import { readImport } from './importer';
+import * as W from './test-support/writers';
 import {
   gpsSixText,
   lapNumbering,
@@ -14,13 +14,13 @@ import {
   sessionColumns,
   sessionFiles,
   sessionTrace,
-} from '#core/imports/to-session.ts';
-import { TraceBuilder, type ImportedTrace } from '#core/imports/trace.ts';
-import { haversineM } from '#core/sim/geo.ts';
-import { buildRacingLine, generateSession } from '#core/sim/session-generator.ts';
-import { gateAcross } from '#core/tracks/gate.ts';
-import { timeLaps, type TimedLap } from '#core/tracks/lap-timing.ts';
-import { loadTracks } from '#server/lib/track-files.ts';
+} from './to-session';
+import { TraceBuilder, type ImportedTrace } from './trace';
+import { haversineM } from '../sim/geo';
+import { buildRacingLine, generateSession } from '../sim/session-generator';
+import { gateAcross } from '../tracks/gate';
+import { timeLaps, type TimedLap } from '../tracks/lap-timing';
+import { loadTracks } from '../test-support/track-files';
 
 // An import's session columns are made a batch at a time from its trace (a long file is never held
 // twice whole). The plain form below, every column whole at once, is their oracle.
