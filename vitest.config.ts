@@ -8,6 +8,10 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One module graph per worker, not per file: the server's dependencies are imported twice per
+    // run instead of once per test file. Tests keep their state in what they start (servers, data
+    // dirs), never in modules.
+    isolate: false,
     setupFiles: ['server/test/setup.ts'],
   },
 });
