@@ -1,10 +1,11 @@
-// `npm test`: every check, in order — format, typecheck, lint, unit + integration (Vitest, real SQLite
-// files and real servers on loopback), the server's tests again on a real PostgreSQL server
-// (scripts/postgres.mjs), then end-to-end (Playwright driving Debian's Chromium).
+// `npm test`: every check — format, typecheck and lint (side by side), unit + integration (Vitest, real
+// SQLite files and real servers on loopback), then the server's database tests again on a real
+// PostgreSQL server (scripts/postgres.mjs) side by side with end-to-end (Playwright driving Debian's
+// Chromium), then the robustness scripts, each alone (they measure latencies).
 // `npm test -- unit postgres` runs only the named steps (format typecheck lint unit postgres fuzz crash load faults abuse e2e).
 // Ends with one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startPostgres } from './postgres.mjs';
 import { refuseOldRuntime } from '../bin/runtime.mjs';
@@ -22,11 +23,12 @@ const HANG_REPORTS = '.tmp/hang-reports';
  * Runs one step in its own process group with a wall-clock limit: a hung test (or a worker that
  * never exits) fails the run with a clear message instead of eating CI's time. Before stopping it,
  * every process of the group writes a Node diagnostic report (JS stacks, open handles) to
- * .tmp/hang-reports. Resolves 'ok', 'failed' or 'timeout'.
+ * .tmp/hang-reports. Resolves 'ok', 'failed' or 'timeout'. A step run beside others writes to
+ * `log` and its output is printed whole when it ends, so that two steps' lines never interleave.
  */
-function step(name, args, limitMinutes, extraEnv = {}) {
+function step(name, args, limitMinutes, extraEnv = {}, log = undefined) {
   const started = Date.now();
-  console.log(`\n[test] ${name}: ${args.join(' ')}`);
+  console.log(`\n[test] ${name}: ${args.join(' ')}${log ? ` (output when it ends; meanwhile in ${log})` : ''}`);
   const stepEnv = {
     ...env,
     ...extraEnv,
@@ -34,7 +36,8 @@ function step(name, args, limitMinutes, extraEnv = {}) {
       `${env.NODE_OPTIONS ?? ''} --report-on-signal --report-signal=SIGUSR2 --report-directory=${HANG_REPORTS}`.trim(),
   };
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: 'inherit', env: stepEnv, detached: true });
+    const out = log ? openSync(log, 'w') : 'inherit';
+    const child = spawn(process.execPath, args, { stdio: ['ignore', out, out], env: stepEnv, detached: true });
     let timedOut = false;
     const signal = (sig) => {
       try {
@@ -54,6 +57,7 @@ function step(name, args, limitMinutes, extraEnv = {}) {
     child.on('exit', (code) => {
       clearTimeout(timer);
       const result = timedOut ? 'timeout' : code === 0 ? 'ok' : 'failed';
+      if (log) process.stdout.write(`\n[test] ${name} output:\n${readFileSync(log, 'utf8')}`);
       console.log(
         `[test] ${name} ${result === 'ok' ? 'ok' : result.toUpperCase()} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
       );
@@ -74,19 +78,22 @@ let ok = true;
 let passed = 0;
 let failed = 0;
 
+const logOf = (name) => `.tmp/${name.replace(/\W+/g, '-')}.log`;
+
+// The static checks side by side: each is one process, and two cores finish them sooner together.
+// One typecheck project per part: core sees neither Node nor the DOM, the server no DOM, the web no Node.
+const checks = [];
 if (want('format'))
-  ok =
-    (await step(
-      'format (Prettier; npm run format fixes it)',
-      ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level', 'warn'],
-      5,
-    )) === 'ok' && ok;
-// One project per part: core sees neither Node nor the DOM, the server no DOM, the web no Node.
+  checks.push([
+    'format (Prettier; npm run format fixes it)',
+    ['node_modules/prettier/bin/prettier.cjs', '--check', '.', '--log-level', 'warn'],
+  ]);
 if (want('typecheck'))
   for (const project of ['core', 'server', 'web', '.'])
-    ok = (await step(`typecheck ${project}`, ['node_modules/typescript/bin/tsc', '-p', project], 5)) === 'ok' && ok;
-if (want('lint'))
-  ok = (await step('lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0'], 5)) === 'ok' && ok;
+    checks.push([`typecheck ${project}`, ['node_modules/typescript/bin/tsc', '-p', project]]);
+if (want('lint')) checks.push(['lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0']]);
+for (const result of await Promise.all(checks.map(([name, args]) => step(name, args, 5, {}, logOf(name)))))
+  ok = result === 'ok' && ok;
 
 /** The test files a Vitest run started and never finished (its progress reporter's lines). */
 function unfinished(progressFile) {
@@ -106,7 +113,7 @@ function unfinished(progressFile) {
 }
 
 /** One Vitest run; adds its counts to the totals. A hang fails it, naming the files that hung. */
-async function vitestRun(name, filters, jsonFile, extraEnv = {}) {
+async function vitestRun(name, filters, jsonFile, extraEnv = {}, log = undefined) {
   rmSync(jsonFile, { force: true });
   const progressFile = `${jsonFile}.progress`;
   rmSync(progressFile, { force: true });
@@ -119,7 +126,7 @@ async function vitestRun(name, filters, jsonFile, extraEnv = {}) {
     '--reporter=./scripts/vitest-progress-reporter.mjs',
     `--outputFile.json=${jsonFile}`,
   ];
-  const result = await step(name, vitest, 6, { ...extraEnv, VOLTAS_PROGRESS_FILE: progressFile });
+  const result = await step(name, vitest, 6, { ...extraEnv, VOLTAS_PROGRESS_FILE: progressFile }, log);
   if (result === 'timeout') {
     const hung = unfinished(progressFile);
     console.error(
@@ -151,27 +158,56 @@ function databaseTestFiles() {
     .sort();
 }
 
-if (want('postgres')) {
-  // The server's repository and integration tests again in the scale-out configuration: a real
-  // PostgreSQL server (each test server gets its own empty database there) and blobs in a real
-  // S3-compatible server on loopback (s3rver, one per test file, a bucket per test server).
+/** The server's database tests again in the scale-out configuration (see below). */
+async function postgresPass() {
+  // A real PostgreSQL server (each test server gets its own empty database there) and blobs in a
+  // real S3-compatible server on loopback (s3rver, one per test file, a bucket per test server).
   let pgServer;
   try {
     pgServer = await startPostgres();
     console.log(`\n[test] PostgreSQL started for the second run: ${pgServer.url}`);
-    ok =
-      (await vitestRun('server integration (PostgreSQL + S3)', databaseTestFiles(), '.tmp/vitest-pg.json', {
-        VOLTAS_TEST_PG_URL: pgServer.url,
-        VOLTAS_TEST_S3: '1',
-      })) && ok;
+    const name = 'server integration (PostgreSQL + S3)';
+    return await vitestRun(
+      name,
+      databaseTestFiles(),
+      '.tmp/vitest-pg.json',
+      { VOLTAS_TEST_PG_URL: pgServer.url, VOLTAS_TEST_S3: '1' },
+      logOf(name),
+    );
   } catch (err) {
     console.error(`[test] could not start PostgreSQL: ${err.message}`);
-    ok = false;
     failed += 1;
+    return false;
   } finally {
     pgServer?.stop();
   }
 }
+
+/** Playwright on the built app; its counts join the totals. */
+async function endToEnd() {
+  rmSync('.tmp/playwright.json', { force: true });
+  // Generous: includes installing Chromium with apt on a fresh machine and building the web app.
+  const name = 'end-to-end';
+  const result = await step(
+    name,
+    ['scripts/e2e.mjs', '--reporter=list,json'],
+    15,
+    { PLAYWRIGHT_JSON_OUTPUT_NAME: '.tmp/playwright.json' },
+    logOf(name),
+  );
+  const report = readJson('.tmp/playwright.json');
+  if (report?.stats) {
+    passed += report.stats.expected + report.stats.flaky;
+    failed += report.stats.unexpected;
+  } else failed += 1;
+  return result === 'ok';
+}
+
+// Side by side: much of both is waiting (on PostgreSQL, on the browser), not computing.
+const later = [];
+if (want('postgres')) later.push(postgresPass());
+if (want('e2e')) later.push(endToEnd());
+for (const result of await Promise.all(later)) ok = result && ok;
 
 // The robustness scripts with smaller counts than `npm run fuzz|crash|load`; each counts as one test.
 async function scriptStep(name, args, limitMinutes) {
@@ -200,18 +236,6 @@ if (want('abuse'))
       ['scripts/abuse.ts', '--samples', '300000', '--seconds', '8'],
       5,
     )) && ok;
-
-if (want('e2e')) {
-  rmSync('.tmp/playwright.json', { force: true });
-  env.PLAYWRIGHT_JSON_OUTPUT_NAME = '.tmp/playwright.json';
-  // Generous: includes installing Chromium with apt on a fresh machine and building the web app.
-  ok = (await step('end-to-end', ['scripts/e2e.mjs', '--reporter=list,json'], 15)) === 'ok' && ok;
-  const report = readJson('.tmp/playwright.json');
-  if (report?.stats) {
-    passed += report.stats.expected + report.stats.flaky;
-    failed += report.stats.unexpected;
-  } else failed += 1;
-}
 
 if (!ok && failed === 0) failed = 1;
 console.log(`\nall: ${passed} passed, ${failed} failed`);
