@@ -2,13 +2,14 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RawIntlProvider, type IntlShape } from 'react-intl';
-import { intlFor } from '#core/i18n/intl.ts';
+import { intlFor, translator } from '#core/i18n/intl.ts';
 import { pageLanguage } from './app/language';
 import { createRoutes } from './app/router';
 import { codeOnDemand } from './lib/code-on-demand';
 import { createQueryClient } from './lib/query-client';
 import { loadCatalog } from './i18n/catalogs';
 import { setRequestLanguage } from './lib/api-client';
+import { setDisplayLanguage } from './lib/format';
 import { fetchMe, ME_KEY } from './lib/session';
 import './styles.css';
 import { applyTheme, storedTheme } from './lib/theme';
@@ -66,6 +67,8 @@ void queryClient.prefetchQuery({ queryKey: ME_KEY, queryFn: fetchMe });
 const AppRoutes = createRoutes(queryClient);
 
 const render = () => {
+  const t = translator(intlFor(language));
+  setDisplayLanguage(language, { left: t('format.leanLeft'), right: t('format.leanRight') });
   // The same intl as non-React code uses (core/i18n/intl.ts); react-intl's type differs only in its
   // rich-text elements (React nodes), which no message of the catalogs has.
   const intl = intlFor(language) as unknown as IntlShape;

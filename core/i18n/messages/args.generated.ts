@@ -183,6 +183,8 @@ export interface MessageArgs {
   'analytics.exportLapSix': undefined;
   'analytics.exportGpsSix': undefined;
   'analytics.pickOne': undefined;
+  'format.leanLeft': undefined;
+  'format.leanRight': undefined;
   'request.invalidFields': { fields: string | number };
   'request.unsupportedBody': { got: string | number };
   'offline.cached': { date: string | number; time: string | number };

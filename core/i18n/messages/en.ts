@@ -196,6 +196,8 @@ const enMain = {
   'analytics.exportLapSix': 'lap.six',
   'analytics.exportGpsSix': 'gps.six',
   'analytics.pickOne': 'Pick at least one lap for the charts.',
+  'format.leanLeft': 'L',
+  'format.leanRight': 'R',
   'request.invalidFields': 'Invalid request: check {fields}.',
   'request.unsupportedBody': 'Body format not accepted ({got}): send JSON (application/json).',
   'offline.cached': 'Offline: this data was saved on {date} at {time}.',

@@ -196,6 +196,8 @@ const esMain = {
   'analytics.exportLapSix': 'lap.six',
   'analytics.exportGpsSix': 'gps.six',
   'analytics.pickOne': 'Elige al menos una vuelta para los gráficos.',
+  'format.leanLeft': 'I',
+  'format.leanRight': 'D',
   'request.invalidFields': 'Petición no válida: revisa {fields}.',
   'request.unsupportedBody': 'Formato del cuerpo no aceptado ({got}): envía JSON (application/json).',
   'offline.cached': 'Sin conexión: estos datos se guardaron el {date} a las {time}.',

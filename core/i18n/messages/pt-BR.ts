@@ -199,6 +199,8 @@ const ptBRMain = {
   'analytics.exportLapSix': 'lap.six',
   'analytics.exportGpsSix': 'gps.six',
   'analytics.pickOne': 'Escolha ao menos uma volta para os gráficos.',
+  'format.leanLeft': 'E',
+  'format.leanRight': 'D',
   'request.invalidFields': 'Pedido inválido: confira {fields}.',
   'request.unsupportedBody': 'Formato do corpo não aceito ({got}): envie JSON (application/json).',
   'offline.cached': 'Sem conexão: estes dados foram salvos em {date} às {time}.',

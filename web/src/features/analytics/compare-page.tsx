@@ -9,7 +9,7 @@ import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { errorMessage, type Translate, useT } from '#web/i18n/messages.ts';
-import { decimalBR, lean, speedTable } from '#web/lib/format.ts';
+import { decimal, lean, speedTable } from '#web/lib/format.ts';
 import { useCompare, useRecords, type CompareRequest } from '#web/lib/history-api.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { useTrackLapTimes } from '#web/lib/sessions-api.ts';
@@ -345,7 +345,7 @@ function CornerTable({ data }: { data: CompareResponse }) {
               <tr key={c.corner}>
                 <th scope="row">T{c.corner}</th>
                 <td>
-                  {decimalBR(c.seconds, 2)} {ref && <small className="muted">({decimalBR(ref.seconds, 2)})</small>}
+                  {decimal(c.seconds, 2)} {ref && <small className="muted">({decimal(ref.seconds, 2)})</small>}
                 </td>
                 <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>
                   {delta !== undefined ? signedSeconds(delta) : '—'}

@@ -6,7 +6,7 @@ import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { useT } from '#web/i18n/messages.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import { sessionToVideo, videoToSession, type SessionTrace } from '#core/video/sync.ts';
-import { decimalBR, lean } from '#web/lib/format.ts';
+import { decimal, lean } from '#web/lib/format.ts';
 import { useGpsColumnsFor } from '#web/lib/gps-columns.ts';
 import type { LapVideosProps } from '#web/lib/video-slot.ts';
 import { chapterAtSession } from './chapters';
@@ -280,7 +280,7 @@ function FriendFigures({ data, positionM }: { data: CompareResponse; positionM: 
       <dl className="summary">
         <div className="summary-item">
           <dt>{t('video.speed')}</dt>
-          <dd>{speed === null ? '—' : `${decimalBR(speed, 1)} km/h`}</dd>
+          <dd>{speed === null ? '—' : `${decimal(speed, 1)} km/h`}</dd>
         </div>
         <div className="summary-item">
           <dt>{t('video.lean')}</dt>
