@@ -46,5 +46,51 @@ export const enImports = {
   'imports.warnings.leanCalculated': 'The lean angle in this file was worked out by the app, not measured by a sensor.',
   'imports.warnings.sameRecording':
     'This file is the same recording as {file} (same times): the laps were not duplicated.',
-  'imports.warnings.otherFile': 'another file',
+  'imports.warnings.sameRecordingUnnamed':
+    'This file is the same recording as another file (same times): the laps were not duplicated.',
+  /** Why a file was refused, with its details. */
+  'imports.refused.raceChronoHeader':
+    'RaceChrono CSV without its column names, units and sources rows; nothing was saved.',
+  'imports.refused.trackAddictColumns': 'TrackAddict CSV with more than {max} columns; nothing was saved.',
+  'imports.refused.trackAddictNoDate':
+    'TrackAddict CSV without the "UTC Time" column and without its original name (Log-YYYYMMDD-HHMMSS…), so the day is unknown; nothing was saved.',
+  'imports.refused.trackAddictHeader':
+    'TrackAddict CSV without its column names row ("Time", …, "Latitude", "Longitude"); nothing was saved.',
+  'imports.refused.gpxLongRun':
+    'The GPX runs over {max} characters without opening or closing a tag (line {line}): a text, comment or tag far too long for a GPX, which has a tag every few dozen characters. Nothing was saved.',
+  'imports.refused.gpxNoPoints': "The GPX file has no track point ('<'trkpt>); nothing was saved.",
+  'imports.refused.gpxAttributes':
+    'A GPX tag (line {line}) has more than {max} attributes; a GPX element has only a few (such as lat and lon). Nothing was saved.',
+  'imports.refused.gpxLongAttribute':
+    'The attribute {name} (line {line}) is longer than {max} characters; in a GPX a value is short (such as lat="-23.701234"). Nothing was saved.',
+  'imports.refused.nmeaNoDate': 'NMEA without $GPRMC/$GNRMC sentences: only they carry the date; nothing was saved.',
+  'imports.refused.aimHeaderLines':
+    'AiM CSV with more than {max} header lines before its column names row; nothing was saved.',
+  'imports.refused.aimNoPosition': 'AiM CSV without the "GPS Latitude" and "GPS Longitude" columns; nothing was saved.',
+  'imports.refused.aimNoDate': 'AiM CSV without a readable "Date" and "Time" in its header; nothing was saved.',
+  'imports.refused.aimHeader': 'AiM CSV without its names and units rows; nothing was saved.',
+  'imports.refused.speedAngleNoStart':
+    'SpeedAngle file without the #D= line with the start of the recording; nothing was saved.',
+  'imports.refused.speedAngleNoTrace': "SpeedAngle file without its '<'trace> section; nothing was saved.",
+  'imports.refused.vboColumns': 'VBO without the time, lat and long columns; nothing was saved.',
+  'imports.refused.vboNoDate':
+    'The VBO lacks "File created on DD/MM/YYYY" in its first line, so the day is unknown; nothing was saved.',
+  'imports.refused.vboNoData': 'VBO without a [data] section; nothing was saved.',
+  'imports.refused.gpsSixNoDate':
+    'A gps.six holds only the time of each point: put the date in the file name as ddmmyyyy (15112026_gps.six, or the folder Interlagos/15112026/gps.six); nothing was saved.',
+  'imports.refused.tooManyLaps':
+    'The file ({format}) holds more than {max, number} laps of its own, which no day at a track has; nothing was saved.',
+  'imports.refused.encoding':
+    'The GPX declares an encoding Voltas does not read ({encoding}); use UTF-8 or windows-1252.',
+  'imports.refused.empty': 'The file is empty; nothing was saved.',
+  'imports.refused.noFix': 'The file ({format}) holds no usable GPS position; nothing was saved.',
+  'imports.refused.lapSixTooLarge': 'A lap.six is at most {mb} MB; nothing was saved.',
+  'imports.refused.tooComplexMemory':
+    'The file is too complex: reading it would need more than the {mb} MB of memory an import may use; nothing was saved.',
+  'imports.refused.tooComplexTime':
+    'The file is too large or complex: reading it would take longer than the {seconds} s an import may take; nothing was saved.',
+  'imports.refused.gzipTooLarge':
+    'The .gz unpacks past {mb} MB: a .gz may grow up to {ratio} times its size, and to {maxMb} MB at most; nothing was saved.',
+  'imports.refused.tooLarge': 'Imports take files of up to {mb} MB; nothing was saved.',
+  'imports.refused.noLapSixLine': 'No valid lap.six line; nothing was saved.',
 } satisfies Partial<Catalog>;

@@ -74,4 +74,6 @@ export const enTracks = {
   'tracks.searchNone': 'No circuit with that name in the catalogue.',
   'tracks.choose': 'Use {name}',
   'tracks.chosen': 'Track changed: the laps were timed on it.',
+  'tracks.shareRefused':
+    'Only a track made from a session can be shared or handed back to its rider: catalogue and bundled tracks already belong to everyone.',
 } satisfies Partial<Catalog>;

@@ -76,4 +76,6 @@ export const esTracks = {
   'tracks.searchNone': 'Ningún circuito con ese nombre en el catálogo.',
   'tracks.choose': 'Usar {name}',
   'tracks.chosen': 'Circuito cambiado: las vueltas se cronometraron en él.',
+  'tracks.shareRefused':
+    'Solo un circuito creado a partir de una sesión se puede compartir o devolver al piloto: los del catálogo y los incluidos ya son de todos.',
 } satisfies Partial<Catalog>;

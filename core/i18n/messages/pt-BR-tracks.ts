@@ -72,4 +72,6 @@ export const ptBRTracks = {
   'tracks.searchNone': 'Nenhum circuito com esse nome no catálogo.',
   'tracks.choose': 'Usar {name}',
   'tracks.chosen': 'Pista trocada: as voltas foram cronometradas nela.',
+  'tracks.shareRefused':
+    'Só uma pista criada a partir de uma sessão pode ser compartilhada ou voltar a ser do piloto: as do catálogo e as incluídas já são de todos.',
 } as const;

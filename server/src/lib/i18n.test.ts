@@ -5,7 +5,7 @@ import { en } from '#core/i18n/messages/en.ts';
 import { es } from '#core/i18n/messages/es.ts';
 import { ptBR } from '#core/i18n/messages/pt-BR.ts';
 import { GENERATED_PATH, generatedFile, shapeOf } from '../../../scripts/i18n-types.ts';
-import { startTestServer, type TestServer } from '#test/test-server.ts';
+import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 import { requestLanguage, translate } from './i18n';
 
 describe('the catalogs', () => {
@@ -70,5 +70,23 @@ describe('a refused request over HTTP', () => {
     const signedOut = await mensagem('/api/me', { 'accept-language': 'es' });
     expect(signedOut.status).toBe(401);
     expect(signedOut.body.mensagem).toBe('Tu sesión terminó. Vuelve a entrar.');
+  });
+
+  it('words an import refused with its details in the language of Accept-Language', async () => {
+    const rider = new Browser(server.baseUrl);
+    await rider.signIn('i18n@example.com');
+    const refuse = async (language: string) => {
+      const res = await rider.request('/api/imports?filename=vazio.gpx', {
+        method: 'POST',
+        body: '<?xml version="1.0"?><gpx version="1.1"><trk><trkseg></trkseg></trk></gpx>',
+        headers: { 'content-type': 'application/octet-stream', 'accept-language': language },
+      });
+      return (await res.json()) as { code: string; mensagem: string };
+    };
+    const [pt, en, es] = [await refuse('pt-BR'), await refuse('en-GB'), await refuse('es-MX')];
+    expect([pt.code, en.code, es.code]).toEqual(['import/no-fix', 'import/no-fix', 'import/no-fix']);
+    expect(pt.mensagem).toBe('O arquivo GPX não tem nenhum ponto de trajeto (<trkpt>); nada foi gravado.');
+    expect(en.mensagem).toBe('The GPX file has no track point (<trkpt>); nothing was saved.');
+    expect(es.mensagem).toBe('El archivo GPX no tiene ningún punto de trayecto (<trkpt>); no se guardó nada.');
   });
 });

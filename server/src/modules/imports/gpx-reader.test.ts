@@ -12,6 +12,9 @@ import { epochTimes, writeGpx } from '#core/imports/test-support/writers.ts';
 import type { ImportedFile } from '#core/imports/trace.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
+import type { MessageRef } from '#core/errors.ts';
+import { say } from '#core/i18n/import-warnings.ts';
+import { translate } from '#server/lib/i18n.ts';
 
 // The GPX reader (saxes): the points, counts, name and stopping line of each file, the same
 // whatever pieces the text arrives in; and its bounds on what a hostile file can make it hold.
@@ -38,8 +41,9 @@ function read(text: string, piece: number): Outcome {
       },
     };
   } catch (e) {
-    const { code, mensagem } = e as { code?: string; mensagem?: string };
-    return { refused: code ?? String(e), ...(mensagem ? { mensagem } : {}) };
+    const { code, mensagem } = e as { code?: string; mensagem?: readonly MessageRef[] };
+    const words = mensagem?.map((ref) => say(translate('pt-BR'), ref)).join(' ');
+    return { refused: code ?? String(e), ...(words ? { mensagem: words } : {}) };
   }
 }
 

@@ -120,7 +120,7 @@ export function createImportsService(deps: {
       'import/too-large',
       `Imports are limited to ${limits.maxBytes} bytes; nothing was stored.`,
       undefined,
-      `A importação aceita arquivos de até ${Math.round(limits.maxBytes / 1024 / 1024)} MB; nada foi gravado.`,
+      { id: 'imports.refused.tooLarge', values: { mb: Math.round(limits.maxBytes / 1024 / 1024) } },
     );
 
   async function collectionOf(owner: string): Promise<string> {
@@ -150,12 +150,9 @@ export function createImportsService(deps: {
     }
     if (size === 0) {
       await fs.rm(file, { force: true });
-      throw new AppError(
-        'import/no-fix',
-        'The file is empty; nothing was stored.',
-        undefined,
-        'O arquivo está vazio; nada foi gravado.',
-      );
+      throw new AppError('import/no-fix', 'The file is empty; nothing was stored.', undefined, {
+        id: 'imports.refused.empty',
+      });
     }
     return { file, md5: hash.digest('hex'), size };
   }
@@ -237,12 +234,9 @@ export function createImportsService(deps: {
     const parsed = parseLapSix(text);
     const times = parsed.value.map((l) => l.lapSeconds);
     if (!times.length)
-      throw new AppError(
-        'storage/invalid-format',
-        'No valid lap.six line; nothing was stored.',
-        undefined,
-        'Nenhuma linha válida de lap.six; nada foi gravado.',
-      );
+      throw new AppError('storage/invalid-format', 'No valid lap.six line; nothing was stored.', undefined, {
+        id: 'imports.refused.noLapSixLine',
+      });
     const candidates = await recentSessionsOf(db, collection, 50);
     for (const row of candidates) {
       const file = (await listImportFiles(db, row.id)).find((f) => f.format === 'gps.six');
