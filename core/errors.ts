@@ -1,7 +1,10 @@
+import type { MessageArgs } from './i18n/messages/args.generated';
+import type { MessageId } from './i18n/messages/pt-BR';
+
 /**
  * Error codes the API answers with. The spec's storage/... and auth/... codes where one fits,
  * each with the HTTP status it travels with. The web client shows a Portuguese message per code
- * (see i18n/pt-BR.ts); the server only sends the English default message.
+ * (core/i18n/messages), and the server sends it in the request's language as `mensagem`.
  */
 export const ERROR_STATUS = {
   'storage/unknown': 500,
@@ -104,17 +107,30 @@ export function isErrorCode(value: unknown): value is ErrorCode {
   return typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
 }
 
+/** A message of the catalogs with its values: how code words a refusal without knowing who reads it. */
+export type MessageRef = {
+  [Id in MessageId]: MessageArgs[Id] extends undefined ? { id: Id } : { id: Id; values: MessageArgs[Id] };
+}[MessageId];
+
 /** The one error type business code throws; the server's error plugin maps it to HTTP. */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly fields: Record<string, string> | undefined;
-  /** The Portuguese message with this error's details, where the catalog's general one is not enough. */
-  readonly mensagem: string | undefined;
+  /**
+   * The words with this error's details, where the catalog's general one for the code is not
+   * enough: catalog messages, said one after the other in the language of whoever reads them.
+   */
+  readonly mensagem: readonly MessageRef[] | undefined;
 
-  constructor(code: ErrorCode, message?: string, fields?: Record<string, string>, mensagem?: string) {
+  constructor(
+    code: ErrorCode,
+    message?: string,
+    fields?: Record<string, string>,
+    mensagem?: MessageRef | readonly MessageRef[],
+  ) {
     super(message ?? DEFAULT_ERROR_MESSAGE[code]);
-    this.mensagem = mensagem;
+    this.mensagem = mensagem === undefined ? undefined : Array.isArray(mensagem) ? mensagem : [mensagem as MessageRef];
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_STATUS[code];

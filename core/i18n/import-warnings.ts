@@ -1,23 +1,38 @@
+import type { MessageRef } from '../errors.ts';
 import type { ImportWarning } from '../imports/trace.ts';
 import type { Translate } from './intl.ts';
 
-/** An import's warning in words; the counted ones agree with their count (1 linha, 2 linhas). */
-export function importWarningText(t: Translate, w: Pick<ImportWarning, 'code' | 'count' | 'line' | 'file'>): string {
+type Warning = Pick<ImportWarning, 'code' | 'count' | 'line' | 'file'>;
+
+/** An import's warning as a catalog message; the counted ones agree with their count (1 linha, 2 linhas). */
+export function importWarningRef(w: Warning): MessageRef {
   const count = w.count ?? 0;
   switch (w.code) {
     case 'truncated':
-      return t('imports.warnings.truncated', { line: w.line ?? '' });
+      return { id: 'imports.warnings.truncated', values: { line: w.line ?? '' } };
     case 'badLines':
     case 'badChecksums':
     case 'backwards':
     case 'duplicates':
     case 'jumps':
     case 'gaps':
-      return t(`imports.warnings.${w.code}`, { count });
+      return { id: `imports.warnings.${w.code}`, values: { count } };
     case 'fileLineUnused':
     case 'leanCalculated':
-      return t(`imports.warnings.${w.code}`);
+      return { id: `imports.warnings.${w.code}` };
     case 'sameRecording':
-      return t('imports.warnings.sameRecording', { file: w.file ?? t('imports.warnings.otherFile') });
+      return w.file === undefined
+        ? { id: 'imports.warnings.sameRecordingUnnamed' }
+        : { id: 'imports.warnings.sameRecording', values: { file: w.file } };
   }
+}
+
+/** A catalog message with its values, in the language of `t`. */
+export function say(t: Translate, ref: MessageRef): string {
+  return (t as (id: string, values?: object) => string)(ref.id, 'values' in ref ? ref.values : undefined);
+}
+
+/** An import's warning in words. */
+export function importWarningText(t: Translate, w: Warning): string {
+  return say(t, importWarningRef(w));
 }

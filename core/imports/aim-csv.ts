@@ -89,7 +89,7 @@ export function createAimReader(): FormatReader {
           'import/too-complex',
           `AiM CSV with more than ${MAX_HEADER_LINES} header lines before its names row; nothing was stored.`,
           undefined,
-          `CSV do AiM com mais de ${MAX_HEADER_LINES} linhas de cabeçalho antes da linha de nomes das colunas; nada foi gravado.`,
+          { id: 'imports.refused.aimHeaderLines', values: { max: MAX_HEADER_LINES } },
         );
       header.set(f[0]!, f.slice(1));
       return;
@@ -113,7 +113,7 @@ export function createAimReader(): FormatReader {
           'import/no-fix',
           'AiM CSV without "GPS Latitude" and "GPS Longitude" columns; nothing was stored.',
           undefined,
-          'CSV do AiM sem as colunas "GPS Latitude" e "GPS Longitude"; nada foi gravado.',
+          { id: 'imports.refused.aimNoPosition' },
         );
       const date = parseAimDate(header.get('Date')?.[0] ?? '');
       const clock = parseClock(header.get('Time')?.[0] ?? '');
@@ -122,7 +122,7 @@ export function createAimReader(): FormatReader {
           'import/no-date',
           'AiM CSV without a readable "Date" and "Time"; nothing was stored.',
           undefined,
-          'CSV do AiM sem "Date" e "Time" legíveis no cabeçalho; nada foi gravado.',
+          { id: 'imports.refused.aimNoDate' },
         );
       startLocalMs = Date.UTC(date[0], date[1] - 1, date[2]) + clock;
       rate = num(header.get('Sample Rate')?.[0]) ?? 0;
@@ -160,7 +160,7 @@ export function createAimReader(): FormatReader {
           'import/no-fix',
           'AiM CSV without its names and units rows; nothing was stored.',
           undefined,
-          'CSV do AiM sem as linhas de nomes e unidades; nada foi gravado.',
+          { id: 'imports.refused.aimHeader' },
         );
       const trace = localToUtcMs(out.trace());
       const loggerLaps: LoggerLap[] = [];

@@ -6,6 +6,9 @@ import { epochTimes, writeGpx } from './test-support/writers';
 import type { ImportedFile } from './trace';
 import { generateSession } from '../sim/session-generator';
 import { loadTracks } from '../test-support/track-files';
+import type { MessageRef } from '../errors';
+import { say } from '../i18n/import-warnings';
+import { intlFor, translator } from '../i18n/intl';
 
 // The GPX reader (saxes): the points, counts, name and stopping line of each file, the same
 // whatever pieces the text arrives in; and its bounds on what a hostile file can make it hold.
@@ -32,8 +35,9 @@ function read(text: string, piece: number): Outcome {
       },
     };
   } catch (e) {
-    const { code, mensagem } = e as { code?: string; mensagem?: string };
-    return { refused: code ?? String(e), ...(mensagem ? { mensagem } : {}) };
+    const { code, mensagem } = e as { code?: string; mensagem?: readonly MessageRef[] };
+    const words = mensagem?.map((ref) => say(translator(intlFor('pt-BR')), ref)).join(' ');
+    return { refused: code ?? String(e), ...(words ? { mensagem: words } : {}) };
   }
 }
 

@@ -8,7 +8,7 @@
  * MAX_DEPTH levels; text is kept only of the elements read, and only so much of it.
  */
 import { SaxesParser, type SaxesAttributePlain, type SaxesTagPlain } from 'saxes';
-import { AppError } from '../errors';
+import { AppError, type MessageRef } from '../errors';
 import { num, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
 
 /** A GPX nests six deep; past this the reading stops (a file of opening tags would hold one name per tag). */
@@ -114,7 +114,7 @@ class GpxReader implements FormatReader {
       if (this.failedAtLine === undefined && this.xml.position - this.lastTagAt > MAX_RUN_CHARS)
         throw this.refuse(
           `More than ${MAX_RUN_CHARS} characters without a tag (line ${this.xml.line}); nothing was stored.`,
-          `O GPX passa de ${MAX_RUN_CHARS} caracteres sem abrir nem fechar uma tag (linha ${this.xml.line}): um texto, comentário ou tag longo demais para um GPX, que tem uma tag a cada poucas dezenas de caracteres. Nada foi gravado.`,
+          { id: 'imports.refused.gpxLongRun', values: { max: MAX_RUN_CHARS, line: this.xml.line } },
         );
     }
   }
@@ -123,12 +123,9 @@ class GpxReader implements FormatReader {
     if (this.failedAtLine === undefined) this.xml.close();
     if (this.failedAtLine !== undefined) this.fixes.truncatedAt = this.failedAtLine;
     if (this.points === 0 && this.failedAtLine === undefined)
-      throw new AppError(
-        'import/no-fix',
-        'No <trkpt> in the file; nothing was stored.',
-        undefined,
-        'O arquivo GPX não tem nenhum ponto de trajeto (<trkpt>); nada foi gravado.',
-      );
+      throw new AppError('import/no-fix', 'No <trkpt> in the file; nothing was stored.', undefined, {
+        id: 'imports.refused.gpxNoPoints',
+      });
     const trackName = this.trackName;
     return {
       format: 'gpx',
@@ -146,7 +143,7 @@ class GpxReader implements FormatReader {
     this.dtdTail = (this.dtdTail + chunk.slice(-16)).slice(-16);
   }
 
-  private refuse(message: string, mensagem: string): AppError {
+  private refuse(message: string, mensagem: MessageRef): AppError {
     return new AppError('import/xml-limit', message, undefined, mensagem);
   }
 
@@ -158,12 +155,15 @@ class GpxReader implements FormatReader {
     if (++this.attributes > MAX_ATTRIBUTES)
       throw this.refuse(
         `A tag on line ${this.xml.line} has more than ${MAX_ATTRIBUTES} attributes; nothing was stored.`,
-        `Uma tag do GPX (linha ${this.xml.line}) tem mais de ${MAX_ATTRIBUTES} atributos; um elemento de GPX tem poucos (como lat e lon). Nada foi gravado.`,
+        { id: 'imports.refused.gpxAttributes', values: { line: this.xml.line, max: MAX_ATTRIBUTES } },
       );
     if (a.value.length > MAX_ATTRIBUTE_CHARS)
       throw this.refuse(
         `The attribute ${shown(a.name)} on line ${this.xml.line} is longer than ${MAX_ATTRIBUTE_CHARS} characters; nothing was stored.`,
-        `O atributo ${shown(a.name)} (linha ${this.xml.line}) passa de ${MAX_ATTRIBUTE_CHARS} caracteres; num GPX um valor é curto (como lat="-23.701234"). Nada foi gravado.`,
+        {
+          id: 'imports.refused.gpxLongAttribute',
+          values: { name: shown(a.name), line: this.xml.line, max: MAX_ATTRIBUTE_CHARS },
+        },
       );
   };
 

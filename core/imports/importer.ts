@@ -5,8 +5,7 @@
  */
 import { AppError } from '../errors';
 import { MAX_LAP_SIX_BYTES } from '../formats/lap-six';
-import { importWarningText } from '../i18n/import-warnings';
-import { intlFor, translator } from '../i18n/intl';
+import { importWarningRef } from '../i18n/import-warnings';
 import { createAimReader } from './aim-csv';
 import { detectFormat, SNIFF_BYTES, xmlEncoding } from './detect';
 import { createGpxReader } from './gpx';
@@ -48,7 +47,7 @@ function decoderFor(format: ImportFormat, head: string): InstanceType<typeof Tex
       'import/unsupported-format',
       `The GPX declares an encoding Voltas does not read (${xmlEncoding(head)}).`,
       undefined,
-      `O GPX declara uma codificação que o Voltas não lê (${xmlEncoding(head)}); use UTF-8 ou windows-1252.`,
+      { id: 'imports.refused.encoding', values: { encoding: xmlEncoding(head) } },
     );
   }
 }
@@ -96,12 +95,9 @@ export class ImportReader {
   finish(): ReadImport {
     if (!this.decoder) {
       if (this.headBytes === 0)
-        throw new AppError(
-          'import/no-fix',
-          'The file is empty; nothing was stored.',
-          undefined,
-          'O arquivo está vazio; nada foi gravado.',
-        );
+        throw new AppError('import/no-fix', 'The file is empty; nothing was stored.', undefined, {
+          id: 'imports.refused.empty',
+        });
       this.feed(this.start());
     }
     const rest = this.decoder!.decode();
@@ -110,13 +106,14 @@ export class ImportReader {
     const file = this.reader!.end();
     if (file.trace.count === 0) {
       const why = file.warnings.map((w) => `${w.code}${w.count !== undefined ? ` ${w.count}` : ''}`).join(', ');
-      const t = translator(intlFor('pt-BR'));
-      const porque = file.warnings.map((w) => importWarningText(t, w)).join(' ');
       throw new AppError(
         'import/no-fix',
         `The file holds no usable GPS fix${why ? ` (${why})` : ''}; nothing was stored.`,
         undefined,
-        `O arquivo (${this.format}) não tem nenhuma posição de GPS utilizável; nada foi gravado.${porque ? ` ${porque}` : ''}`,
+        [
+          { id: 'imports.refused.noFix', values: { format: this.format ?? '' } },
+          ...file.warnings.map(importWarningRef),
+        ],
       );
     }
     return { kind: 'trace', file };
@@ -150,7 +147,7 @@ export class ImportReader {
           'import/too-large',
           `A lap.six is limited to ${MAX_LAP_SIX_BYTES} bytes; nothing was stored.`,
           undefined,
-          `Um lap.six tem no máximo ${MAX_LAP_SIX_BYTES / 1024 / 1024} MB; nada foi gravado.`,
+          { id: 'imports.refused.lapSixTooLarge', values: { mb: MAX_LAP_SIX_BYTES / 1024 / 1024 } },
         );
       return void this.lapText.push(text);
     }

@@ -97,7 +97,7 @@ export function createNmeaReader(): FormatReader {
           'import/no-date',
           'NMEA without $GPRMC/$GNRMC sentences: they alone carry the date; nothing was stored.',
           undefined,
-          'NMEA sem sentenças $GPRMC/$GNRMC: só elas trazem a data; nada foi gravado.',
+          { id: 'imports.refused.nmeaNoDate' },
         );
       return { format: 'nmea', trace: out.trace(), loggerLaps: [], warnings: out.warnings(), lines: lines };
     },

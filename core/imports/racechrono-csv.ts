@@ -126,7 +126,7 @@ export function createRaceChronoReader(): FormatReader {
           'import/no-fix',
           'RaceChrono CSV without its column names, units and sources rows; nothing was stored.',
           undefined,
-          'CSV do RaceChrono sem as linhas de nomes, unidades e fontes das colunas; nada foi gravado.',
+          { id: 'imports.refused.raceChronoHeader' },
         );
       const loggerLaps: LoggerLap[] = [];
       for (let k = 1; k < lapStarts.length; k++)

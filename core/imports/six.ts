@@ -25,7 +25,7 @@ export function createGpsSixReader(filename: string): FormatReader {
       'import/no-date',
       'A gps.six holds times of day only: put its date in the file name as ddmmyyyy (15112026_gps.six, or its folder Interlagos/15112026/gps.six); nothing was stored.',
       undefined,
-      'Um gps.six só tem a hora de cada ponto: ponha a data no nome do arquivo como ddmmaaaa (15112026_gps.six, ou a pasta Interlagos/15112026/gps.six); nada foi gravado.',
+      { id: 'imports.refused.gpsSixNoDate' },
     );
   const dayStart = Date.UTC(parsed.y, parsed.m - 1, parsed.d);
   const out = new TraceBuilder();

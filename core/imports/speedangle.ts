@@ -61,7 +61,7 @@ export function createSpeedAngleReader(): FormatReader {
             'import/no-date',
             'SpeedAngle file without its #D= start line; nothing was stored.',
             undefined,
-            'Arquivo SpeedAngle sem a linha #D= com o início da gravação; nada foi gravado.',
+            { id: 'imports.refused.speedAngleNoStart' },
           );
       }
       return;
@@ -130,12 +130,9 @@ export function createSpeedAngleReader(): FormatReader {
     (line) => section === 'trace' && line.split(',').length >= 11,
     (lines): ImportedFile => {
       if (section !== 'trace' && section !== 'done')
-        throw new AppError(
-          'import/no-fix',
-          'SpeedAngle file without a <trace>; nothing was stored.',
-          undefined,
-          'Arquivo SpeedAngle sem a seção <trace>; nada foi gravado.',
-        );
+        throw new AppError('import/no-fix', 'SpeedAngle file without a <trace>; nothing was stored.', undefined, {
+          id: 'imports.refused.speedAngleNoTrace',
+        });
       if (section === 'trace' || (declared !== undefined && rows < declared)) out.truncatedAt = lines;
       const trace = localToUtcMs(out.trace());
       const utcStart = trace.count ? startLocalMs! - utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;

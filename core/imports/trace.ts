@@ -86,7 +86,7 @@ export function tooManyLaps(format: string): AppError {
     'import/too-complex',
     `The ${format} file holds more than ${MAX_LOGGER_LAPS} laps of its own, which no day at a track has; nothing was stored.`,
     undefined,
-    `O arquivo (${format}) tem mais de ${MAX_LOGGER_LAPS.toLocaleString('pt-BR')} voltas próprias, o que nenhum dia de pista tem; nada foi gravado.`,
+    { id: 'imports.refused.tooManyLaps', values: { format, max: MAX_LOGGER_LAPS } },
   );
 }
 

@@ -84,7 +84,7 @@ export function createTrackAddictReader(filename = ''): FormatReader {
         'import/no-fix',
         `TrackAddict CSV with more than ${MAX_COLUMNS} columns; nothing was stored.`,
         undefined,
-        `CSV do TrackAddict com mais de ${MAX_COLUMNS} colunas; nada foi gravado.`,
+        { id: 'imports.refused.trackAddictColumns', values: { max: MAX_COLUMNS } },
       );
     names = f;
     const speed = f.findIndex((n) => /^Speed \(([^)]+)\)$/i.test(n));
@@ -108,7 +108,7 @@ export function createTrackAddictReader(filename = ''): FormatReader {
           'import/no-date',
           'TrackAddict CSV without "UTC Time", named other than Log-YYYYMMDD-HHMMSS: the day is unknown; nothing was stored.',
           undefined,
-          'CSV do TrackAddict sem a coluna "UTC Time" e sem o nome original (Log-AAAAMMDD-HHMMSS…), então não se sabe o dia; nada foi gravado.',
+          { id: 'imports.refused.trackAddictNoDate' },
         );
     }
   };
@@ -172,7 +172,7 @@ export function createTrackAddictReader(filename = ''): FormatReader {
           'import/no-fix',
           'TrackAddict CSV without its column names row ("Time", …, "Latitude", "Longitude"); nothing was stored.',
           undefined,
-          'CSV do TrackAddict sem a linha de nomes das colunas ("Time", …, "Latitude", "Longitude"); nada foi gravado.',
+          { id: 'imports.refused.trackAddictHeader' },
         );
       const trace = localStart === undefined ? out.trace() : localToUtcMs(out.trace());
       const shift = localStart !== undefined && trace.count ? utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;

@@ -78,18 +78,15 @@ export function createVboReader(): FormatReader {
         lean: at('lean-angle', 'lean_angle', 'lean', 'roll_angle'),
       };
       if (cols.time < 0 || cols.lat < 0 || cols.lon < 0)
-        throw new AppError(
-          'import/no-fix',
-          'VBO without time, lat and long columns; nothing was stored.',
-          undefined,
-          'VBO sem as colunas time, lat e long; nada foi gravado.',
-        );
+        throw new AppError('import/no-fix', 'VBO without time, lat and long columns; nothing was stored.', undefined, {
+          id: 'imports.refused.vboColumns',
+        });
       if (dayMs === undefined)
         throw new AppError(
           'import/no-date',
           'VBO without "File created on DD/MM/YYYY" in its first line; nothing was stored.',
           undefined,
-          'O VBO não traz "File created on DD/MM/AAAA" na primeira linha, então não se sabe o dia; nada foi gravado.',
+          { id: 'imports.refused.vboNoDate' },
         );
     }
     // One space between fields, as loggers write them; any run of blanks otherwise.
@@ -122,12 +119,9 @@ export function createVboReader(): FormatReader {
     (line) => section === 'data' && line.trim().split(/\s+/).length >= names.length,
     (lines): ImportedFile => {
       if (!cols)
-        throw new AppError(
-          'import/no-fix',
-          'VBO without a [data] section; nothing was stored.',
-          undefined,
-          'VBO sem a seção [data]; nada foi gravado.',
-        );
+        throw new AppError('import/no-fix', 'VBO without a [data] section; nothing was stored.', undefined, {
+          id: 'imports.refused.vboNoData',
+        });
       const trace = out.trace();
       // Of the two readings of the file's line, the one that lies where the trace runs.
       const near = (g: Gate) =>

@@ -2,13 +2,15 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RawIntlProvider, type IntlShape } from 'react-intl';
-import { intlFor } from '#core/i18n/intl.ts';
-import { pageLanguage } from './app/language';
+import { intlFor, translator } from '#core/i18n/intl.ts';
+import { chosenLanguage, pageLanguage } from './app/language';
+import { LanguageFollowsProfile } from './app/language-follows-profile';
 import { createRoutes } from './app/router';
 import { codeOnDemand } from './lib/code-on-demand';
 import { createQueryClient } from './lib/query-client';
 import { loadCatalog } from './i18n/catalogs';
 import { setRequestLanguage } from './lib/api-client';
+import { setDisplayLanguage } from './lib/format';
 import { fetchMe, ME_KEY } from './lib/session';
 import './styles.css';
 import { applyTheme, storedTheme } from './lib/theme';
@@ -58,7 +60,10 @@ if ('serviceWorker' in navigator && import.meta.env.PROD) {
 // The page's words: the rider's language, its catalog downloaded first when it is not pt-BR's.
 const language = pageLanguage();
 document.documentElement.lang = language;
-setRequestLanguage(language);
+// The rider's choice goes with every request (the server's messages in it); else the browser's own
+// Accept-Language goes, region included (en-US: mph by default).
+const chosen = chosenLanguage();
+if (chosen) setRequestLanguage(chosen);
 
 const queryClient = createQueryClient();
 // Who is signed in is needed by every route: ask at boot, beside the route's own code.
@@ -66,6 +71,8 @@ void queryClient.prefetchQuery({ queryKey: ME_KEY, queryFn: fetchMe });
 const AppRoutes = createRoutes(queryClient);
 
 const render = () => {
+  const t = translator(intlFor(language));
+  setDisplayLanguage(language, { left: t('format.leanLeft'), right: t('format.leanRight') });
   // The same intl as non-React code uses (core/i18n/intl.ts); react-intl's type differs only in its
   // rich-text elements (React nodes), which no message of the catalogs has.
   const intl = intlFor(language) as unknown as IntlShape;
@@ -74,6 +81,7 @@ const render = () => {
       <RawIntlProvider value={intl}>
         <QueryClientProvider client={queryClient}>
           <LiveUpdatesLater />
+          <LanguageFollowsProfile current={language} />
           <AppRoutes />
         </QueryClientProvider>
       </RawIntlProvider>

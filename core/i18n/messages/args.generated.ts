@@ -127,7 +127,6 @@ export interface MessageArgs {
   'laps.outLap': undefined;
   'laps.inLap': undefined;
   'laps.sector': { n: string | number };
-  'laps.metres': { m: string | number };
   'laps.warningsTitle': { count: number };
   'laps.warningLine': { line: string | number; field: string | number; reason: string | number };
   'analytics.title': undefined;
@@ -147,8 +146,6 @@ export interface MessageArgs {
   'analytics.colShow': undefined;
   'analytics.colLap': undefined;
   'analytics.colTime': undefined;
-  'analytics.colTop': undefined;
-  'analytics.colMin': undefined;
   'analytics.colLeanL': undefined;
   'analytics.colLeanR': undefined;
   'analytics.colSats': undefined;
@@ -168,8 +165,6 @@ export interface MessageArgs {
   'analytics.chartDelta': undefined;
   'analytics.chartProgression': undefined;
   'analytics.chartSession': undefined;
-  'analytics.axisDistance': undefined;
-  'analytics.axisSpeed': undefined;
   'analytics.axisLean': undefined;
   'analytics.axisDelta': undefined;
   'analytics.axisLap': undefined;
@@ -183,6 +178,8 @@ export interface MessageArgs {
   'analytics.exportLapSix': undefined;
   'analytics.exportGpsSix': undefined;
   'analytics.pickOne': undefined;
+  'format.leanLeft': undefined;
+  'format.leanRight': undefined;
   'request.invalidFields': { fields: string | number };
   'request.unsupportedBody': { got: string | number };
   'offline.cached': { date: string | number; time: string | number };
@@ -446,8 +443,6 @@ export interface MessageArgs {
   'history.chartSpeed': undefined;
   'history.chartLean': undefined;
   'history.chartDelta': undefined;
-  'history.axisPosition': undefined;
-  'history.axisSpeed': undefined;
   'history.axisLean': undefined;
   'history.axisDelta': undefined;
   'history.share': undefined;
@@ -529,7 +524,36 @@ export interface MessageArgs {
   'imports.warnings.fileLineUnused': undefined;
   'imports.warnings.leanCalculated': undefined;
   'imports.warnings.sameRecording': { file: string | number };
-  'imports.warnings.otherFile': undefined;
+  'imports.warnings.sameRecordingUnnamed': undefined;
+  'imports.refused.raceChronoHeader': undefined;
+  'imports.refused.trackAddictColumns': { max: string | number };
+  'imports.refused.trackAddictNoDate': undefined;
+  'imports.refused.trackAddictHeader': undefined;
+  'imports.refused.gpxLongRun': { max: string | number; line: string | number };
+  'imports.refused.gpxNoPoints': undefined;
+  'imports.refused.gpxAttributes': { line: string | number; max: string | number };
+  'imports.refused.gpxLongAttribute': { name: string | number; line: string | number; max: string | number };
+  'imports.refused.nmeaNoDate': undefined;
+  'imports.refused.aimHeaderLines': { max: string | number };
+  'imports.refused.aimNoPosition': undefined;
+  'imports.refused.aimNoDate': undefined;
+  'imports.refused.aimHeader': undefined;
+  'imports.refused.speedAngleNoStart': undefined;
+  'imports.refused.speedAngleNoTrace': undefined;
+  'imports.refused.vboColumns': undefined;
+  'imports.refused.vboNoDate': undefined;
+  'imports.refused.vboNoData': undefined;
+  'imports.refused.gpsSixNoDate': undefined;
+  'imports.refused.tooManyLaps': { format: string | number; max: number };
+  'imports.refused.encoding': { encoding: string | number };
+  'imports.refused.empty': undefined;
+  'imports.refused.noFix': { format: string | number };
+  'imports.refused.lapSixTooLarge': { mb: string | number };
+  'imports.refused.tooComplexMemory': { mb: string | number };
+  'imports.refused.tooComplexTime': { seconds: string | number };
+  'imports.refused.gzipTooLarge': { mb: string | number; ratio: string | number; maxMb: string | number };
+  'imports.refused.tooLarge': { mb: string | number };
+  'imports.refused.noLapSixLine': undefined;
   'preferences.title': undefined;
   'preferences.language': undefined;
   'preferences.units': undefined;
@@ -573,12 +597,6 @@ export interface MessageArgs {
   'tracks.cardCorner': { n: string | number; delta: string | number };
   'tracks.cardStraight': { n: string | number; delta: string | number };
   'tracks.cardStartStraight': { delta: string | number };
-  'tracks.brakedEarlier': { m: string | number };
-  'tracks.brakedLater': { m: string | number };
-  'tracks.apexSlower': { v: string | number };
-  'tracks.apexFaster': { v: string | number };
-  'tracks.exitSlower': { v: string | number };
-  'tracks.topSlower': { v: string | number };
   'tracks.slowerThrough': undefined;
   'tracks.and': undefined;
   'tracks.cornersTitle': undefined;
@@ -590,7 +608,6 @@ export interface MessageArgs {
   'tracks.colExit': undefined;
   'tracks.colLean': undefined;
   'tracks.colBrake': undefined;
-  'tracks.brakeBefore': { m: string | number };
   'tracks.zoomTo': { n: string | number };
   'tracks.zoomed': { n: string | number };
   'tracks.showAll': undefined;
@@ -622,6 +639,7 @@ export interface MessageArgs {
   'tracks.searchNone': undefined;
   'tracks.choose': { name: string | number };
   'tracks.chosen': undefined;
+  'tracks.shareRefused': undefined;
   'video.title': undefined;
   'video.intro': undefined;
   'video.pick': undefined;
@@ -679,7 +697,6 @@ export interface MessageArgs {
   'video.playOne': undefined;
   'video.pauseBoth': undefined;
   'video.gap': undefined;
-  'video.position': { m: string | number };
   'video.lapOffVideo': undefined;
   'video.noGpsForLap': undefined;
   'video.speed': undefined;
@@ -703,7 +720,6 @@ export interface MessageArgs {
   'video.exportNoH264': { res: string | number };
   'video.exportEmpty': undefined;
   'video.overlayLap': { lap: string | number };
-  'video.overlaySpeed': undefined;
   'video.overlayLean': undefined;
   'video.overlayDelta': undefined;
 }

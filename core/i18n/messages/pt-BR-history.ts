@@ -80,8 +80,6 @@ export const ptBRHistory = {
   'history.chartSpeed': 'Velocidade',
   'history.chartLean': 'Inclinação',
   'history.chartDelta': 'Diferença acumulada',
-  'history.axisPosition': 'Posição na pista (m)',
-  'history.axisSpeed': 'km/h',
   'history.axisLean': 'graus',
   'history.axisDelta': 's',
   'history.share': 'Compartilhar',

@@ -47,5 +47,50 @@ export const ptBRImports = {
     'A inclinação deste arquivo foi calculada pelo aplicativo, não medida por um sensor.',
   'imports.warnings.sameRecording':
     'Este arquivo é a mesma gravação de {file} (mesmos horários): as voltas não foram duplicadas.',
-  'imports.warnings.otherFile': 'outro arquivo',
+  'imports.warnings.sameRecordingUnnamed':
+    'Este arquivo é a mesma gravação de outro arquivo (mesmos horários): as voltas não foram duplicadas.',
+  /** Why a file was refused, with its details. */
+  'imports.refused.raceChronoHeader':
+    'CSV do RaceChrono sem as linhas de nomes, unidades e fontes das colunas; nada foi gravado.',
+  'imports.refused.trackAddictColumns': 'CSV do TrackAddict com mais de {max} colunas; nada foi gravado.',
+  'imports.refused.trackAddictNoDate':
+    'CSV do TrackAddict sem a coluna "UTC Time" e sem o nome original (Log-AAAAMMDD-HHMMSS…), então não se sabe o dia; nada foi gravado.',
+  'imports.refused.trackAddictHeader':
+    'CSV do TrackAddict sem a linha de nomes das colunas ("Time", …, "Latitude", "Longitude"); nada foi gravado.',
+  'imports.refused.gpxLongRun':
+    'O GPX passa de {max} caracteres sem abrir nem fechar uma tag (linha {line}): um texto, comentário ou tag longo demais para um GPX, que tem uma tag a cada poucas dezenas de caracteres. Nada foi gravado.',
+  'imports.refused.gpxNoPoints': "O arquivo GPX não tem nenhum ponto de trajeto ('<'trkpt>); nada foi gravado.",
+  'imports.refused.gpxAttributes':
+    'Uma tag do GPX (linha {line}) tem mais de {max} atributos; um elemento de GPX tem poucos (como lat e lon). Nada foi gravado.',
+  'imports.refused.gpxLongAttribute':
+    'O atributo {name} (linha {line}) passa de {max} caracteres; num GPX um valor é curto (como lat="-23.701234"). Nada foi gravado.',
+  'imports.refused.nmeaNoDate': 'NMEA sem sentenças $GPRMC/$GNRMC: só elas trazem a data; nada foi gravado.',
+  'imports.refused.aimHeaderLines':
+    'CSV do AiM com mais de {max} linhas de cabeçalho antes da linha de nomes das colunas; nada foi gravado.',
+  'imports.refused.aimNoPosition': 'CSV do AiM sem as colunas "GPS Latitude" e "GPS Longitude"; nada foi gravado.',
+  'imports.refused.aimNoDate': 'CSV do AiM sem "Date" e "Time" legíveis no cabeçalho; nada foi gravado.',
+  'imports.refused.aimHeader': 'CSV do AiM sem as linhas de nomes e unidades; nada foi gravado.',
+  'imports.refused.speedAngleNoStart': 'Arquivo SpeedAngle sem a linha #D= com o início da gravação; nada foi gravado.',
+  'imports.refused.speedAngleNoTrace': "Arquivo SpeedAngle sem a seção '<'trace>; nada foi gravado.",
+  'imports.refused.vboColumns': 'VBO sem as colunas time, lat e long; nada foi gravado.',
+  'imports.refused.vboNoDate':
+    'O VBO não traz "File created on DD/MM/AAAA" na primeira linha, então não se sabe o dia; nada foi gravado.',
+  'imports.refused.vboNoData': 'VBO sem a seção [data]; nada foi gravado.',
+  'imports.refused.gpsSixNoDate':
+    'Um gps.six só tem a hora de cada ponto: ponha a data no nome do arquivo como ddmmaaaa (15112026_gps.six, ou a pasta Interlagos/15112026/gps.six); nada foi gravado.',
+  'imports.refused.tooManyLaps':
+    'O arquivo ({format}) tem mais de {max, number} voltas próprias, o que nenhum dia de pista tem; nada foi gravado.',
+  'imports.refused.encoding':
+    'O GPX declara uma codificação que o Voltas não lê ({encoding}); use UTF-8 ou windows-1252.',
+  'imports.refused.empty': 'O arquivo está vazio; nada foi gravado.',
+  'imports.refused.noFix': 'O arquivo ({format}) não tem nenhuma posição de GPS utilizável; nada foi gravado.',
+  'imports.refused.lapSixTooLarge': 'Um lap.six tem no máximo {mb} MB; nada foi gravado.',
+  'imports.refused.tooComplexMemory':
+    'O arquivo é complexo demais: lê-lo precisaria de mais que os {mb} MB de memória que uma importação pode usar; nada foi gravado.',
+  'imports.refused.tooComplexTime':
+    'O arquivo é grande ou complexo demais: lê-lo levaria mais que os {seconds} s que uma importação pode levar; nada foi gravado.',
+  'imports.refused.gzipTooLarge':
+    'O .gz descomprimido passa de {mb} MB: um .gz pode crescer até {ratio} vezes o seu tamanho, e no máximo até {maxMb} MB; nada foi gravado.',
+  'imports.refused.tooLarge': 'A importação aceita arquivos de até {mb} MB; nada foi gravado.',
+  'imports.refused.noLapSixLine': 'Nenhuma linha válida de lap.six; nada foi gravado.',
 } as const;

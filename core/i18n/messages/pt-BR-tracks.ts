@@ -22,12 +22,6 @@ export const ptBRTracks = {
   'tracks.cardCorner': 'T{n}: {delta} s',
   'tracks.cardStraight': 'Reta após T{n}: {delta} s',
   'tracks.cardStartStraight': 'Reta da largada: {delta} s',
-  'tracks.brakedEarlier': 'freou {m} m antes',
-  'tracks.brakedLater': 'freou {m} m depois',
-  'tracks.apexSlower': 'passou {v} km/h mais lento no ápice',
-  'tracks.apexFaster': 'passou {v} km/h mais rápido no ápice',
-  'tracks.exitSlower': 'saiu {v} km/h mais lento',
-  'tracks.topSlower': 'velocidade máxima {v} km/h menor',
   'tracks.slowerThrough': 'mais devagar no trecho inteiro',
   'tracks.and': 'e',
   'tracks.cornersTitle': 'Curvas: volta estudada × referência',
@@ -39,7 +33,6 @@ export const ptBRTracks = {
   'tracks.colExit': 'Saída',
   'tracks.colLean': 'Inclinação',
   'tracks.colBrake': 'Frenagem',
-  'tracks.brakeBefore': '{m} m antes',
   'tracks.zoomTo': 'Ver a curva T{n} no mapa e nos gráficos',
   'tracks.zoomed': 'Mostrando T{n}.',
   'tracks.showAll': 'Ver a volta toda',
@@ -72,4 +65,6 @@ export const ptBRTracks = {
   'tracks.searchNone': 'Nenhum circuito com esse nome no catálogo.',
   'tracks.choose': 'Usar {name}',
   'tracks.chosen': 'Pista trocada: as voltas foram cronometradas nela.',
+  'tracks.shareRefused':
+    'Só uma pista criada a partir de uma sessão pode ser compartilhada ou voltar a ser do piloto: as do catálogo e as incluídas já são de todos.',
 } as const;

@@ -62,7 +62,6 @@ export const ptBRVideo = {
   'video.playOne': 'Tocar o vídeo',
   'video.pauseBoth': 'Pausar',
   'video.gap': 'Diferença',
-  'video.position': 'Posição: {m} m',
   'video.lapOffVideo':
     'O início desta volta não está neste vídeo com a sincronização atual. Toque o vídeo até o início da volta e marque.',
   'video.noGpsForLap': 'Sem o GPS desta volta: não dá para alinhar o vídeo.',
@@ -89,7 +88,6 @@ export const ptBRVideo = {
   'video.exportNoH264': 'Este navegador não consegue gravar H.264 em {res}. Tente 720p, ou o Chrome atualizado.',
   'video.exportEmpty': 'Esse trecho não está no vídeo: escolha uma volta que o vídeo cobre.',
   'video.overlayLap': 'Volta {lap}',
-  'video.overlaySpeed': 'km/h',
   'video.overlayLean': 'Inclinação',
   'video.overlayDelta': 'Δ melhor volta',
 } as const;

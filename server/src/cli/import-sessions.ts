@@ -3,6 +3,7 @@ import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { AppError } from '#core/errors.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
+import { say } from '#core/i18n/import-warnings.ts';
 import { translate } from '#server/lib/i18n.ts';
 import type { BlobStore } from '../blobs/blob-store';
 import type { Database } from '../db/create-db';
@@ -73,7 +74,9 @@ export async function importSessionsCommand(
           failed++;
           const message =
             err instanceof AppError
-              ? (err.mensagem ?? translate('pt-BR')(`errors.${err.code}`))
+              ? err.mensagem
+                ? err.mensagem.map((ref) => say(translate('pt-BR'), ref)).join(' ')
+                : translate('pt-BR')(`errors.${err.code}`)
               : `não foi possível ler o arquivo (${(err as Error).message})`;
           process.stdout.write(`recusado  ${path}: ${message}\n`);
         }

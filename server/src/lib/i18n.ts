@@ -1,5 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import { intlFor, negotiateLanguage, translator, type Language, type Translate } from '#core/i18n/intl.ts';
+import { addCatalog, intlFor, negotiateLanguage, translator, type Language, type Translate } from '#core/i18n/intl.ts';
+import { en } from '#core/i18n/messages/en.ts';
+import { es } from '#core/i18n/messages/es.ts';
+
+// The server speaks every language at once: all catalogs from the start.
+addCatalog('en', en);
+addCatalog('es', es);
 
 /** The language of a request: its Accept-Language (the web app sends the page's), else pt-BR. */
 export function requestLanguage(req: Pick<FastifyRequest, 'headers'>): Language {

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, DEFAULT_ERROR_MESSAGE, type ErrorCode } from '#core/errors.ts';
+import { say } from '#core/i18n/import-warnings.ts';
 import { isMessageId } from '#core/i18n/intl.ts';
 import { dependencyFault } from '../lib/dependency-faults';
 import { requestLanguage, translate } from '../lib/i18n';
@@ -43,7 +44,7 @@ export const errorMappingPlugin = fp(async (app: FastifyInstance) => {
     const t = translate(requestLanguage(req));
     if (err instanceof AppError) {
       if (err.status === 503) reply.header('retry-after', '5');
-      const mensagem = err.mensagem ?? t(`errors.${err.code}`);
+      const mensagem = err.mensagem ? err.mensagem.map((ref) => say(t, ref)).join(' ') : t(`errors.${err.code}`);
       return reply.code(err.status).send({
         code: err.code,
         message: err.message,

@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { ANALYTICS_PRELOADS, sessionPath } from '#core/contracts/session-paths.ts';
 import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
+import { requestLanguage, translate } from '../lib/i18n';
 
 /**
  * `Link: rel=preload` for what a page downloads first, named by its address: the browser starts
@@ -53,7 +54,12 @@ export async function webStatic(app: FastifyInstance, opts: { root: string }): P
     // API paths and missing files (anything with an extension) are 404s, never the SPA page.
     const pathname = req.url.split('?')[0]!;
     if (pathname.startsWith('/api/') || pathname.startsWith('/oidc/') || /\.[a-z0-9]+$/i.test(pathname)) {
-      return reply.code(404).send({ code: 'storage/object-not-found', message: 'Object does not exist' });
+      return reply.code(404).send({
+        code: 'storage/object-not-found',
+        message: 'Object does not exist',
+        requestId: req.id,
+        mensagem: translate(requestLanguage(req))('errors.storage/object-not-found'),
+      });
     }
     const preloads = pagePreloads(pathname, req.query as Record<string, unknown>);
     if (preloads) reply.header('link', preloads);

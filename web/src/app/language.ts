@@ -3,8 +3,8 @@ import { isLanguage, negotiateLanguage, type Language } from '#core/i18n/intl.ts
 const KEY = 'voltas.language';
 
 /**
- * The rider's own choice of language, if they made one. For now kept in this browser; the one
- * place that will read it from the rider's profile instead.
+ * The rider's own choice of language, if they made one: kept in this browser from their profile
+ * (language-follows-profile.tsx), so that the page opens in it before anything is fetched.
  */
 export function chosenLanguage(): Language | undefined {
   try {

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { distanceIn, speedIn, type Quantity, type Units } from '#core/units.ts';
-import { decimalBR } from '#web/lib/format.ts';
+import { decimal } from '#web/lib/format.ts';
 import { useNearViewport } from '#web/lib/near-viewport.ts';
 import { useDrawTurn } from '#web/lib/draw-turn.ts';
 
@@ -62,12 +62,12 @@ const factorOf = (quantity: Quantity | undefined, units: Units | undefined) =>
  */
 function axisValues(_u: uPlot, splits: number[], _axis: number, _space: number, step: number): string[] {
   const digits = Math.min(6, Math.max(0, -Math.floor(Math.log10(step) + 1e-9)));
-  return splits.map((v) => (v === null || v === undefined ? '' : decimalBR(v, digits)));
+  return splits.map((v) => (v === null || v === undefined ? '' : decimal(v, digits)));
 }
 
 /** Legend values: whole metres along the lap, one decimal for what is measured. */
 const legendValue = (digits: number) => (_u: uPlot, v: number | null) =>
-  v === null || v === undefined ? '--' : decimalBR(v, digits);
+  v === null || v === undefined ? '--' : decimal(v, digits);
 
 /**
  * A uPlot chart. uPlot is in the analytics page's own file (web/vite.config.ts), so it loads with

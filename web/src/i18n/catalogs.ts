@@ -6,5 +6,6 @@ import { addCatalog, hasCatalog, type Language } from '#core/i18n/intl.ts';
  */
 export async function loadCatalog(language: Language): Promise<void> {
   if (hasCatalog(language)) return;
-  void addCatalog; // the en and es catalogs come next
+  if (language === 'en') addCatalog('en', (await import('#core/i18n/messages/en.ts')).en);
+  else if (language === 'es') addCatalog('es', (await import('#core/i18n/messages/es.ts')).es);
 }

@@ -1,5 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { decimalBR, lean, oneDecimal, speedProse, speedTable } from './format';
+import { afterEach, describe, expect, it } from 'vitest';
+import { decimal, lean, oneDecimal, setDisplayLanguage, speedTable } from './format';
+import { formatSpeed } from './units-format';
+
+const speedProse = (kmh: number) => formatSpeed(kmh, 'metric');
+
+afterEach(() => setDisplayLanguage('pt-BR', { left: 'E', right: 'D' }));
 
 describe('display formats', () => {
   it('speeds: no decimals in tables, one decimal with a comma in prose', () => {
@@ -14,8 +19,8 @@ describe('display formats', () => {
   it('numbers the Brazilian way: thousands with a dot, decimals after a comma', () => {
     expect(oneDecimal(12345678.25)).toBe('12.345.678,3');
     expect(oneDecimal(999.95)).toBe('1.000,0');
-    expect(decimalBR(1234.5, 0)).toBe('1.235');
-    expect(decimalBR(0.5, 3)).toBe('0,500');
+    expect(decimal(1234.5, 0)).toBe('1.235');
+    expect(decimal(0.5, 3)).toBe('0,500');
   });
   it('rounds the decimal that reads back as the number, half away from zero', () => {
     // 1.45 and 0.15 are stored a hair below; Intl (ICU) rounds what is written.
@@ -26,9 +31,20 @@ describe('display formats', () => {
     expect(oneDecimal(-0)).toBe('-0,0');
   });
   it('the numbers String() writes with an exponent, and the non-finite ones', () => {
-    expect(decimalBR(2.5e22, 0)).toBe('25.000.000.000.000.000.000.000');
-    expect(decimalBR(1.5e-7, 7)).toBe('0,0000002');
-    expect(decimalBR(5e-324, 2)).toBe('0,00');
+    expect(decimal(2.5e22, 0)).toBe('25.000.000.000.000.000.000.000');
+    expect(decimal(1.5e-7, 7)).toBe('0,0000002');
+    expect(decimal(5e-324, 2)).toBe('0,00');
     expect([NaN, Infinity, -Infinity].map(oneDecimal)).toEqual(['NaN', '∞', '-∞']);
+  });
+  it('in English: a decimal point and L/R; in Spanish: a comma and I/D', () => {
+    setDisplayLanguage('en', { left: 'L', right: 'R' });
+    expect([speedProse(218.94), oneDecimal(12345678.25), lean(-52.4), lean(48.6)]).toEqual([
+      '218.9 km/h',
+      '12,345,678.3',
+      '52° L',
+      '49° R',
+    ]);
+    setDisplayLanguage('es', { left: 'I', right: 'D' });
+    expect([speedProse(218.94), decimal(1234.5, 1), lean(-52.4)]).toEqual(['218,9 km/h', '1234,5', '52° I']);
   });
 });

@@ -1,20 +1,41 @@
 /**
- * Display formats from UX.md: km/h without decimals in tables, one decimal (comma) in prose; lean
- * in whole degrees with E/D; numbers the Brazilian way (12.345,6). Speeds follow the rider's units
- * (units-format.ts); metric when none is given.
+ * Display formats from UX.md: km/h without decimals in tables, one decimal in prose; lean in whole
+ * degrees with the side's letter; numbers the way the page's language writes them (12.345,6 in
+ * pt-BR and es, 12,345.6 in en), through Intl. Lap times (m:ss.ccc) are a timing convention, the
+ * same everywhere: core/formats/lap-six.ts. Speeds and lengths with their unit: units-format.ts.
  */
+import { DEFAULT_LANGUAGE, type Language } from '#core/i18n/intl.ts';
 import { speedIn, type Units } from '#core/units.ts';
-import { formatSpeed } from './units-format';
 
-const formats = new Map<number, Intl.NumberFormat>();
+/** The letters of a lean's side (pt-BR E/D, en L/R, es I/D), from the page's catalog. */
+export interface LeanSides {
+  left: string;
+  right: string;
+}
 
-/** n with `digits` fraction digits (0–20), the Brazilian way: '.' between thousands, ',' before the decimals. */
-export function decimalBR(n: number, digits: number): string {
-  let format = formats.get(digits);
+let language: Language = DEFAULT_LANGUAGE;
+let sides: LeanSides = { left: 'E', right: 'D' };
+const formats = new Map<string, Intl.NumberFormat>();
+
+/** The page's language for numbers and lean sides: main.tsx sets it at boot, a worker from its request. */
+export function setDisplayLanguage(next: Language, leanSides: LeanSides): void {
+  language = next;
+  sides = leanSides;
+}
+
+/** The page's language (numbers and units are written its way). */
+export function displayLanguage(): Language {
+  return language;
+}
+
+/** n with `digits` fraction digits (0–20), grouped and separated as the page's language writes numbers. */
+export function decimal(n: number, digits: number): string {
+  const key = `${language}/${digits}`;
+  let format = formats.get(key);
   if (!format)
     formats.set(
-      digits,
-      (format = new Intl.NumberFormat('pt-BR', { minimumFractionDigits: digits, maximumFractionDigits: digits })),
+      key,
+      (format = new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits })),
     );
   return format.format(n);
 }
@@ -23,18 +44,14 @@ export function speedTable(kmh: number, units: Units = 'metric'): string {
   return String(Math.round(speedIn(kmh, units)));
 }
 
-export function speedProse(kmh: number, units: Units = 'metric'): string {
-  return formatSpeed(kmh, units);
-}
-
-/** Negative roll is to the left (esquerda, E); positive to the right (direita, D). */
-export function lean(deg: number): string {
+/** Negative roll is to the left; positive to the right. */
+export function lean(deg: number, side: LeanSides = sides): string {
   const whole = Math.round(Math.abs(deg));
   if (whole === 0) return '0°';
-  return `${whole}° ${deg < 0 ? 'E' : 'D'}`;
+  return `${whole}° ${deg < 0 ? side.left : side.right}`;
 }
 
-/** One decimal with the Brazilian comma (Hz, rotation, zoom). */
+/** One decimal (Hz, rotation, zoom). */
 export function oneDecimal(n: number): string {
-  return decimalBR(n, 1);
+  return decimal(n, 1);
 }

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { sessionEventSchema } from '#core/contracts/sessions.contract.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { useT } from '../i18n/messages';
-import { decimalBR } from './format';
+import { decimal } from './format';
 import { useMe } from './session';
 
 interface NewRecord {
@@ -59,7 +59,7 @@ export function LiveUpdates() {
             {t('history.newRecord', {
               track: record.track,
               time: formatLapTime(record.lapTimeMs),
-              gain: decimalBR((record.previousMs - record.lapTimeMs) / 1000, 3),
+              gain: decimal((record.previousMs - record.lapTimeMs) / 1000, 3),
             })}
           </span>
           <button type="button" className="btn btn-secondary btn-small" onClick={() => setRecord(null)}>

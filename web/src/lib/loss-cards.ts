@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { segmentDeltaSchema } from '#core/contracts/tracks.contract.ts';
 import type { Units } from '#core/units.ts';
-import { decimalBR } from '#web/lib/format.ts';
+import { decimal } from '#web/lib/format.ts';
 import { formatDistance, formatSpeed } from '#web/lib/units-format.ts';
 import type { Translate } from '#web/i18n/messages.ts';
 
@@ -14,7 +14,7 @@ const SPEED_KMH = 1;
 
 /** '+0,31' / '−0,12': seconds with a sign, two decimals, the Brazilian comma. */
 export function signedSeconds(s: number): string {
-  return `${s >= 0 ? '+' : '−'}${decimalBR(Math.abs(s), 2)}`;
+  return `${s >= 0 ? '+' : '−'}${decimal(Math.abs(s), 2)}`;
 }
 
 /** The card's title: which piece of the lap and the time lost there. */

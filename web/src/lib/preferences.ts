@@ -29,6 +29,7 @@ export function usePreferences() {
 export function useSetPreferences() {
   const qc = useQueryClient();
   return useMutation({
+    mutationKey: PREFERENCES_KEY,
     mutationFn: (input: PreferencesInput) =>
       apiRequest<{ ok: true }>('/api/me/preferences', { method: 'PUT', body: input }),
     onMutate: async (input) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { speedProse, speedTable } from './format';
+import { speedTable } from './format';
 import { formatDistance, formatSpeed, seriesIn, speedNumber, unitLabel } from './units-format';
 
 describe("speeds and distances in the rider's units", () => {
@@ -17,7 +17,7 @@ describe("speeds and distances in the rider's units", () => {
     expect(speedNumber(250, 'imperial')).toBe('155');
     expect(speedTable(250, 'imperial')).toBe('155');
     expect(speedTable(250)).toBe('250');
-    expect(speedProse(250, 'imperial')).toBe('155,3 mph');
+    expect(formatSpeed(250, 'imperial')).toBe('155,3 mph');
     expect(['metric', 'imperial'].map((u) => unitLabel('speed', u as 'metric'))).toEqual(['km/h', 'mph']);
     expect(['metric', 'imperial'].map((u) => unitLabel('distance', u as 'metric'))).toEqual(['m', 'ft']);
   });

@@ -4,10 +4,10 @@
  * follows the locale. The one place the web writes a speed or a length.
  */
 import { distanceIn, speedIn, UNIT_OF, type Quantity, type Units } from '#core/units.ts';
+import { displayLanguage } from './format';
 
 export type { Units };
 
-const DEFAULT_LOCALE = 'pt-BR';
 const formats = new Map<string, Intl.NumberFormat>();
 
 function numberFormat(locale: string, digits: number, unit?: string): Intl.NumberFormat {
@@ -25,22 +25,22 @@ function numberFormat(locale: string, digits: number, unit?: string): Intl.Numbe
 }
 
 /** A speed stored in km/h, with its unit: one decimal in prose by default (UX.md). */
-export function formatSpeed(kmh: number, units: Units, locale = DEFAULT_LOCALE, digits = 1): string {
+export function formatSpeed(kmh: number, units: Units, locale: string = displayLanguage(), digits = 1): string {
   return numberFormat(locale, digits, UNIT_OF.speed[units]).format(speedIn(kmh, units));
 }
 
 /** A length stored in metres, with its unit, whole by default (braking points, sector ends). */
-export function formatDistance(metres: number, units: Units, locale = DEFAULT_LOCALE, digits = 0): string {
+export function formatDistance(metres: number, units: Units, locale: string = displayLanguage(), digits = 0): string {
   return numberFormat(locale, digits, UNIT_OF.distance[units]).format(distanceIn(metres, units));
 }
 
 /** A speed's number alone, whole, for a table whose header names the unit. */
-export function speedNumber(kmh: number, units: Units, locale = DEFAULT_LOCALE): string {
+export function speedNumber(kmh: number, units: Units, locale: string = displayLanguage()): string {
   return numberFormat(locale, 0).format(speedIn(kmh, units));
 }
 
 /** A quantity's unit as Intl writes it after a number in `locale` (`km/h`, `mph`, `mi/h`, `m`, `ft`): headers and axes. */
-export function unitLabel(quantity: Quantity, units: Units, locale = DEFAULT_LOCALE): string {
+export function unitLabel(quantity: Quantity, units: Units, locale: string = displayLanguage()): string {
   return numberFormat(locale, 0, UNIT_OF[quantity][units])
     .formatToParts(1)
     .filter((p) => p.type === 'unit')

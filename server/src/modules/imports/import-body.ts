@@ -24,7 +24,7 @@ export function importTooLarge(maxBytes: number): AppError {
     'import/too-large',
     `Imports are limited to ${maxBytes} bytes; nothing was stored.`,
     undefined,
-    `A importação aceita arquivos de até ${Math.round(maxBytes / 1024 / 1024)} MB; nada foi gravado.`,
+    { id: 'imports.refused.tooLarge', values: { mb: Math.round(maxBytes / 1024 / 1024) } },
   );
 }
 
@@ -74,7 +74,7 @@ export async function receiveImportBody(
       'import/no-fix',
       'The file is empty; nothing was stored.',
       undefined,
-      'O arquivo está vazio; nada foi gravado.',
+      { id: 'imports.refused.empty' },
     );
   }
   return { file, md5: received.md5.toString('hex'), size: received.size };

@@ -13,6 +13,8 @@ import { hhmmssToMs } from '#core/imports/vbo.ts';
 import { parseAimDate, parseClock } from '#core/imports/aim-csv.ts';
 import { trackAddictFileStart, trackAddictLapLine } from '#core/imports/trackaddict-csv.ts';
 import { readImportFile } from './import-worker';
+import { say } from '#core/i18n/import-warnings.ts';
+import { translate } from '#server/lib/i18n.ts';
 
 // Each reader on real bytes, on hand-made edge cases, and on hostile input: what is complete is
 // kept, what is not is counted, and a file that cannot be read is refused with its reason.
@@ -24,6 +26,10 @@ const trace = async (text: string | Uint8Array, name = 'x') => {
   if (r.kind !== 'trace') throw new Error('expected a trace');
   return r.file;
 };
+const pt = translate('pt-BR');
+/** A refusal's mensagem as a Portuguese reader gets it. */
+const words = (e: AppError) => (e.mensagem ?? []).map((ref) => say(pt, ref)).join(' ');
+
 async function refusal(p: Promise<unknown>): Promise<AppError> {
   try {
     await p;
@@ -64,7 +70,7 @@ describe('RaceChrono CSV v3 (real export excerpt)', () => {
 
   it('without its units and sources rows: refused with the reason', async () => {
     const head = REAL_RACECHRONO.split('\n').slice(0, 10).join('\n');
-    expect((await refusal(read(head))).mensagem).toMatch(/linhas de nomes, unidades e fontes/);
+    expect(words(await refusal(read(head)))).toMatch(/linhas de nomes, unidades e fontes/);
   });
 });
 
@@ -126,7 +132,7 @@ describe('GPX', () => {
     expect(manyAttributes.length).toBeGreaterThan(3_500_000);
     const whole = await refusal(read(manyAttributes, 'x.gpx'));
     expect([whole.code, whole.status]).toEqual(['import/xml-limit', 422]);
-    expect(whole.mensagem).toContain('mais de 64 atributos');
+    expect(words(whole)).toContain('mais de 64 atributos');
     const taken = { n: 0 };
     const e = await refusal(readImport(piecesOf(manyAttributes, 1024, taken), 'x.gpx'));
     expect([e.code, e.status]).toEqual(['import/xml-limit', 422]);
@@ -146,7 +152,7 @@ describe('GPX', () => {
     const taken = { n: 0 };
     const e = await refusal(readImport(piecesOf(name(), 4096, taken), 'x.gpx'));
     expect([e.code, e.status]).toEqual(['import/xml-limit', 422]);
-    expect(e.mensagem).toContain('sem abrir nem fechar uma tag');
+    expect(words(e)).toContain('sem abrir nem fechar uma tag');
     // 64 KiB of the name and at most one piece of saxes' (16 Ki characters) more: ~20 pieces of 4 KB of the 51,200.
     expect(taken.n).toBeLessThanOrEqual(22);
   });
@@ -169,7 +175,7 @@ describe('GPX', () => {
   it('an encoding nobody reads: 415 naming it', async () => {
     const e = await refusal(read(gpx(points, '<?xml version="1.0" encoding="x-klingon"?>')));
     expect(e.code).toBe('import/unsupported-format');
-    expect(e.mensagem).toContain('x-klingon');
+    expect(words(e)).toContain('x-klingon');
   });
 });
 
@@ -239,7 +245,7 @@ describe('VBO', () => {
   it('without its date line: refused, naming it', async () => {
     const e = await refusal(read(vbo(['009 120000.00 -01422.0 +02801.0 100.0']).split('\r\n').slice(1).join('\r\n')));
     expect(e.code).toBe('import/no-date');
-    expect(e.mensagem).toContain('File created on');
+    expect(words(e)).toContain('File created on');
   });
 });
 
@@ -323,7 +329,7 @@ describe('TrackAddict CSV', () => {
     expect(new Date(f.trace.timeMs[0]!).toISOString()).toBe('2016-11-20T17:30:00.000Z');
     const e = await refusal(read(old, 'sessao.csv'));
     expect(e.code).toBe('import/no-date');
-    expect(e.mensagem).toContain('UTC Time');
+    expect(words(e)).toContain('UTC Time');
     expect(trackAddictFileStart('Log-20221399-000000.csv')).toBeUndefined();
   });
 
@@ -356,7 +362,7 @@ describe('TrackAddict CSV', () => {
       ),
     );
     expect(e.code).toBe('import/no-fix');
-    expect(e.mensagem).toContain('TrackAddict');
+    expect(words(e)).toContain('TrackAddict');
   });
 
   it('hostile: a header of thousands of columns is refused; so is a Lap column that changes on every row past MAX_LOGGER_LAPS', async () => {
@@ -365,12 +371,12 @@ describe('TrackAddict CSV', () => {
       `"Time","UTC Time","Latitude","Longitude",${Array.from({ length: 600 }, (_, k) => `"c${k}"`).join(',')}`,
       '',
     ].join('\n');
-    expect((await refusal(read(wide))).mensagem).toContain('colunas');
+    expect(words(await refusal(read(wide)))).toContain('colunas');
     const rows = [...head];
     for (let k = 0; k < MAX_LOGGER_LAPS; k++) rows.push(row(k, k, 1, 50.85 + k * 1e-5));
     expect((await trace(rows.join('\n') + '\n')).loggerLaps.length).toBe(MAX_LOGGER_LAPS - 2); // lap 0 (from the start) is no lap
     for (let k = MAX_LOGGER_LAPS; k < MAX_LOGGER_LAPS + 500; k++) rows.push(row(k, k, 1, 50.85 + k * 1e-5));
-    expect((await refusal(read(rows.join('\n') + '\n'))).mensagem).toContain('voltas próprias');
+    expect(words(await refusal(read(rows.join('\n') + '\n')))).toContain('voltas próprias');
   });
 });
 
@@ -443,7 +449,7 @@ describe('what every reader shares', () => {
       ),
     );
     expect(e.code).toBe('import/no-fix');
-    expect(e.mensagem).toContain('2 linhas ilegíveis');
+    expect(words(e)).toContain('2 linhas ilegíveis');
   });
 });
 
@@ -566,7 +572,7 @@ describe('hostile input that grows with its lines, or with its inflation', () =>
     const lines = ['"Format","AiM CSV File"', ...Array.from({ length: 600 }, (_, k) => `"Campo ${k}","valor"`), ''];
     const e = await refusal(read(lines.join('\n')));
     expect(e.code).toBe('import/too-complex');
-    expect(e.mensagem).toContain('linhas de cabeçalho');
+    expect(words(e)).toContain('linhas de cabeçalho');
   });
 
   describe('a received .gz (read as the import worker reads it)', () => {
@@ -590,7 +596,7 @@ describe('hostile input that grows with its lines, or with its inflation', () =>
         readImportFile(job(gzipSync(Buffer.concat([Buffer.from(nmea), Buffer.alloc(500_000, 0x20)])))),
       );
       expect(e.code).toBe('import/too-large');
-      expect(e.mensagem).toContain('20 vezes');
+      expect(words(e)).toContain('20 vezes');
     });
 
     it('past the import limit, whatever the ratio: 413', async () => {

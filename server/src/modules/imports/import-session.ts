@@ -137,7 +137,7 @@ export function createSessionBuilder(deps: {
         'storage/invalid-format',
         'No valid lap.six line; nothing was stored.',
         undefined,
-        'Nenhuma linha válida de lap.six; nada foi gravado.',
+        { id: 'imports.refused.noLapSixLine' },
       );
     const candidates = await recentSessionsOf(db, collection, 50);
     for (const row of candidates) {

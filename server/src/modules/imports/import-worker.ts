@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { createGunzip } from 'node:zlib';
 import { MAX_IMPORT_BYTES } from '#core/contracts/imports.contract.ts';
-import { AppError, isErrorCode } from '#core/errors.ts';
+import { AppError, isErrorCode, type MessageRef } from '#core/errors.ts';
 import { isGzip } from '#core/imports/detect.ts';
 import { ImportReader, type ReadImport } from '#core/imports/importer.ts';
 import { sessionTrace, type SessionTrace } from '#core/imports/to-session.ts';
@@ -70,7 +70,7 @@ type Job = ReadJob | AnalyzeJob;
 type Answer =
   | { read: ReadImport }
   | { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } }
-  | { refused: { code: string; message: string; mensagem: string | undefined } }
+  | { refused: { code: string; message: string; mensagem: readonly MessageRef[] | undefined } }
   | { failed: string };
 
 function tooComplex(why: 'memory' | 'time', limits: ImportLimits): AppError {
@@ -81,8 +81,8 @@ function tooComplex(why: 'memory' | 'time', limits: ImportLimits): AppError {
       : `Reading the file took more than the ${limits.timeMs / 1000} s an import may take; nothing was stored.`,
     undefined,
     why === 'memory'
-      ? `O arquivo é complexo demais: lê-lo precisaria de mais que os ${limits.heapMb} MB de memória que uma importação pode usar; nada foi gravado.`
-      : `O arquivo é grande ou complexo demais: lê-lo levaria mais que os ${limits.timeMs / 1000} s que uma importação pode levar; nada foi gravado.`,
+      ? { id: 'imports.refused.tooComplexMemory', values: { mb: limits.heapMb } }
+      : { id: 'imports.refused.tooComplexTime', values: { seconds: limits.timeMs / 1000 } },
   );
 }
 
@@ -185,12 +185,15 @@ async function* inflated(job: ReadJob): AsyncGenerator<Uint8Array> {
     for await (const chunk of raw.pipe(gunzip) as AsyncIterable<Buffer>) {
       bytes += chunk.length;
       if (bytes > job.maxInflatedBytes) {
-        const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`;
+        const mb = (n: number) => Math.round(n / 1024 / 1024);
         throw new AppError(
           'import/too-large',
           `The .gz inflates past ${job.maxInflatedBytes} bytes (${job.inflateRatio} times its size, ${job.maxBytes} at most); nothing was stored.`,
           undefined,
-          `O .gz descomprimido passa de ${mb(job.maxInflatedBytes)}: um .gz pode crescer até ${job.inflateRatio} vezes o seu tamanho, e no máximo até ${mb(job.maxBytes)}; nada foi gravado.`,
+          {
+            id: 'imports.refused.gzipTooLarge',
+            values: { mb: mb(job.maxInflatedBytes), ratio: job.inflateRatio, maxMb: mb(job.maxBytes) },
+          },
         );
       }
       yield chunk;

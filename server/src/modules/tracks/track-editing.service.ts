@@ -158,7 +158,7 @@ export function createTrackEditing(deps: {
             'storage/invalid-argument',
             'Only a track derived from a session can be shared or made its rider’s own again: catalogue and bundled tracks are everyone’s.',
             undefined,
-            'Só uma pista criada a partir de uma sessão pode ser compartilhada ou voltar a ser do piloto: as do catálogo e as incluídas já são de todos.',
+            { id: 'tracks.shareRefused' },
           );
         }
         const after = (await updateTrack(trx, id, { shared: shared ? 1 : 0 }, nowIso()))!;

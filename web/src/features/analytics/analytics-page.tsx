@@ -4,10 +4,10 @@ import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { SessionSelector, selectableDevices } from '#web/components/session-selector.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
-import { lean, oneDecimal, speedProse } from '#web/lib/format.ts';
+import { lean, oneDecimal } from '#web/lib/format.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
-import { unitLabel } from '#web/lib/units-format.ts';
+import { formatSpeed, unitLabel } from '#web/lib/units-format.ts';
 import { sessionPath, useLaps } from '#web/lib/sessions-api.ts';
 import { useAnalysis, useGpsColumns, useTrackAnalysis } from './analytics.api';
 import { addressFromQuery, addressToQuery } from '#core/contracts/session-paths.ts';
@@ -224,7 +224,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
           <dl className="summary" data-testid="analysis-summary">
             <div className="summary-item">
               <dt>{t('analytics.topSpeed')}</dt>
-              <dd data-testid="top-speed">{speedProse(analysis.data.topSpeedKmh, units)}</dd>
+              <dd data-testid="top-speed">{formatSpeed(analysis.data.topSpeedKmh, units)}</dd>
               <dd className="muted">
                 {t('analytics.onLap', { lap: `${analysis.data.topSpeedHeat ?? ''}${analysis.data.topSpeedLap ?? ''}` })}
               </dd>

@@ -52,7 +52,7 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
             <th scope="col">{t('analytics.colTime')}</th>
             {WIDE_COLUMNS.map((k) => (
               <th key={k} scope="col" className="wide-only">
-                {t(`analytics.${k}` as const)}
+                {k === 'colTop' || k === 'colMin' ? t(`preferences.${k}`, speedUnit) : t(`analytics.${k}`)}
               </th>
             ))}
           </tr>

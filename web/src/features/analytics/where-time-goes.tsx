@@ -4,7 +4,7 @@ import { formatGap } from '#core/laps/lap-math.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { errorMessage, type Translate, useT } from '#web/i18n/messages.ts';
 import type { Units } from '#core/units.ts';
-import { decimalBR, lean, speedTable } from '#web/lib/format.ts';
+import { decimal, lean, speedTable } from '#web/lib/format.ts';
 import { formatDistance } from '#web/lib/units-format.ts';
 import { lossReason, lossTitle, signedSeconds, topLosses } from '#web/lib/loss-cards.ts';
 import { lossesToIdeal, topIdealLosses, type Study } from './study-choice';
@@ -163,7 +163,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
               <li key={part.corner}>
                 {t('tracks.idealPart', {
                   n: part.corner,
-                  seconds: decimalBR(part.seconds ?? 0, 2),
+                  seconds: decimal(part.seconds ?? 0, 2),
                   lap: nameOf(part.lap),
                 })}
               </li>
@@ -227,8 +227,8 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                 <strong>{t('tracks.cardCorner', { n: d.corner, delta: signedSeconds(d.deltaSeconds) })}</strong>
                 <span>
                   {t('tracks.idealReason', {
-                    lap: decimalBR(d.lapSeconds, 2),
-                    ideal: decimalBR(d.idealSeconds, 2),
+                    lap: decimal(d.lapSeconds, 2),
+                    ideal: decimal(d.idealSeconds, 2),
                     from: nameOf(d.fromLap),
                   })}
                 </span>
@@ -294,8 +294,8 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                         T{n}
                       </button>
                     </th>
-                    <td>{d ? decimalBR(d.lapSeconds, 2) : '—'}</td>
-                    <td>{part.seconds !== null ? decimalBR(part.seconds, 2) : '—'}</td>
+                    <td>{d ? decimal(d.lapSeconds, 2) : '—'}</td>
+                    <td>{part.seconds !== null ? decimal(part.seconds, 2) : '—'}</td>
                     <td className={d && d.deltaSeconds > 0.005 ? 'delta-lost' : 'delta-gained'}>
                       {d ? formatGap(Math.round(d.deltaSeconds * 1000)) : '—'}
                     </td>
@@ -339,7 +339,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                         T{c.corner}
                       </button>
                     </th>
-                    <td>{decimalBR(c.seconds, 2)}</td>
+                    <td>{decimal(c.seconds, 2)}</td>
                     <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>
                       {delta !== undefined ? formatGap(Math.round(delta * 1000)) : '—'}
                     </td>

@@ -11,7 +11,7 @@ import { formatGap } from '#core/laps/lap-math.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { errorMessage, type Translate, useT } from '#web/i18n/messages.ts';
 import type { Units } from '#core/units.ts';
-import { decimalBR, lean, speedTable } from '#web/lib/format.ts';
+import { decimal, lean, speedTable } from '#web/lib/format.ts';
 import { useUnits } from '#web/lib/preferences.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 import { useCompare, useRecords, type CompareRequest } from '#web/lib/history-api.ts';
@@ -355,7 +355,7 @@ function CornerTable({ data, units }: { data: CompareResponse; units: Units }) {
               <tr key={c.corner}>
                 <th scope="row">T{c.corner}</th>
                 <td>
-                  {decimalBR(c.seconds, 2)} {ref && <small className="muted">({decimalBR(ref.seconds, 2)})</small>}
+                  {decimal(c.seconds, 2)} {ref && <small className="muted">({decimal(ref.seconds, 2)})</small>}
                 </td>
                 <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>
                   {delta !== undefined ? signedSeconds(delta) : '—'}

@@ -7,6 +7,7 @@ import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { useOnline } from '#web/lib/offline.ts';
+import { importWarningText } from '#core/i18n/import-warnings.ts';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { ME_KEY } from '#web/lib/session.ts';
 import { deleteImportedSession } from '#web/lib/sessions-api.ts';
@@ -187,7 +188,7 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
           {a.warnings.length > 0 && (
             <ul className="notice notice-warning import-warnings">
               {a.warnings.map((w, k) => (
-                <li key={k}>{w.message}</li>
+                <li key={k}>{importWarningText(t, w)}</li>
               ))}
             </ul>
           )}

@@ -19,7 +19,7 @@ import { LapsTable, type GpsLapTimes } from './laps-table';
 import { ShareButton } from '#web/components/share-button.tsx';
 import { useRecords } from '#web/lib/history-api.ts';
 import { consistencyMs } from '#core/laps/lap-math.ts';
-import { decimalBR } from '#web/lib/format.ts';
+import { decimal } from '#web/lib/format.ts';
 
 /**
  * The spec's lap viewer. The loaded selection lives in the address (?hw=&pista=&data=) so reload
@@ -184,7 +184,7 @@ export function LapsPage() {
 /** The session's consistency (core/laps/lap-math), as '± 0,412 s'; '—' under three flying laps. */
 function consistencyText(t: Translate, laps: readonly { kind: string; lapTimeMs: number }[]): string {
   const ms = consistencyMs(laps.filter((l) => l.kind === 'flying' && l.lapTimeMs > 0).map((l) => l.lapTimeMs));
-  return ms === null ? '—' : t('history.consistencyValue', { s: decimalBR(ms / 1000, 3) });
+  return ms === null ? '—' : t('history.consistencyValue', { s: decimal(ms / 1000, 3) });
 }
 
 /** An imported session's delete button (asks first); a device session has none. */

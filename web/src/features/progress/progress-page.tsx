@@ -9,14 +9,14 @@ import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { errorMessage, type Translate, useT } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
-import { decimalBR } from '#web/lib/format.ts';
+import { decimal } from '#web/lib/format.ts';
 import { useCornerProgress, useProgress } from '#web/lib/history-api.ts';
 import { UPlotChart } from '#web/components/uplot-chart.tsx';
 import { signedSeconds } from '#web/lib/loss-cards.ts';
 
 const ms = (v: number | null) => (v === null ? '—' : formatLapTime(v));
 const spread = (t: Translate, v: number | null) =>
-  v === null ? '—' : t('history.consistencyValue', { s: decimalBR(v / 1000, 3) });
+  v === null ? '—' : t('history.consistencyValue', { s: decimal(v / 1000, 3) });
 
 /**
  * 'Evolução': one track's days, oldest first: best lap, ideal lap and the spread of the flying
@@ -253,8 +253,8 @@ function CornerProgress({ data }: { data: ProgressResponse }) {
                 {c.corners.map((x) => (
                   <tr key={x.corner}>
                     <th scope="row">T{x.corner}</th>
-                    <td>{x.fromSeconds === null ? '—' : decimalBR(x.fromSeconds, 2)}</td>
-                    <td>{x.toSeconds === null ? '—' : decimalBR(x.toSeconds, 2)}</td>
+                    <td>{x.fromSeconds === null ? '—' : decimal(x.fromSeconds, 2)}</td>
+                    <td>{x.toSeconds === null ? '—' : decimal(x.toSeconds, 2)}</td>
                     <td className={x.gainSeconds !== null && x.gainSeconds > 0 ? 'delta-gained' : 'delta-lost'}>
                       {x.gainSeconds === null ? '—' : signedSeconds(x.gainSeconds)}
                     </td>

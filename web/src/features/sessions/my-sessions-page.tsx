@@ -8,7 +8,7 @@ import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
-import { decimalBR } from '#web/lib/format.ts';
+import { decimal } from '#web/lib/format.ts';
 import { useRecords } from '#web/lib/history-api.ts';
 
 const PAGE = 20;
@@ -111,7 +111,7 @@ export function MySessionsPage() {
                     <dd>
                       {s.consistencyMs === null
                         ? '—'
-                        : t('history.consistencyValue', { s: decimalBR(s.consistencyMs / 1000, 3) })}
+                        : t('history.consistencyValue', { s: decimal(s.consistencyMs / 1000, 3) })}
                     </dd>
                   </div>
                   <div>

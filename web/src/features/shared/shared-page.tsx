@@ -7,7 +7,7 @@ import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { ApiError } from '#web/lib/api-client.ts';
-import { decimalBR } from '#web/lib/format.ts';
+import { decimal } from '#web/lib/format.ts';
 import { useSharedLap, useSharedView } from '#web/lib/history-api.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
@@ -68,7 +68,7 @@ export function SharedPage() {
             {v.consistencyMs !== null && (
               <div className="summary-item">
                 <dt>{t('history.colConsistency')}</dt>
-                <dd>{t('history.consistencyValue', { s: decimalBR(v.consistencyMs / 1000, 3) })}</dd>
+                <dd>{t('history.consistencyValue', { s: decimal(v.consistencyMs / 1000, 3) })}</dd>
               </div>
             )}
           </dl>

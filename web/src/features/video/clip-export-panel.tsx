@@ -3,7 +3,7 @@ import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { useT } from '#web/i18n/messages.ts';
 import { speedIn } from '#core/units.ts';
-import { decimalBR } from '#web/lib/format.ts';
+import { decimal } from '#web/lib/format.ts';
 import { useUnits } from '#web/lib/preferences.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 import { chapterAtSession } from './chapters';
@@ -18,7 +18,7 @@ type State =
   | { kind: 'message'; text: string };
 
 const lapName = (l: LapSegment) => `${l.heat}${l.lapCount}`;
-const megabytes = (bytes: number) => `${decimalBR(bytes / 1e6, 1)} MB`;
+const megabytes = (bytes: number) => `${decimal(bytes / 1e6, 1)} MB`;
 
 /** Export a lap or a stretch of the video as an MP4 with the data drawn on it (in a worker), with progress and cancel. */
 export function ClipExport(props: {
@@ -86,6 +86,7 @@ export function ClipExport(props: {
         speed: unitLabel('speed', units),
         lean: t('video.overlayLean'),
         delta: t('video.overlayDelta'),
+        leanSides: { left: t('format.leanLeft'), right: t('format.leanRight') },
       },
       height,
     };
@@ -217,7 +218,7 @@ export function ClipExport(props: {
       </div>
       {state.kind === 'done' && (
         <p role="status" data-testid="clip-done" data-seconds={state.seconds} data-work-ms={Math.round(state.workMs)}>
-          {t('video.exportDone', { seconds: decimalBR(state.seconds, 1), size: megabytes(state.size) })}{' '}
+          {t('video.exportDone', { seconds: decimal(state.seconds, 1), size: megabytes(state.size) })}{' '}
           <a className="btn btn-secondary btn-small" href={state.url} download={state.name} data-testid="clip-download">
             {t('video.exportDownload')}
           </a>

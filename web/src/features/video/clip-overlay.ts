@@ -5,13 +5,15 @@
  */
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
-import { lean } from '#web/lib/format.ts';
+import { lean, type LeanSides } from '#web/lib/format.ts';
 import { overlayAt, type ClipOverlay } from './clip-data';
 
 export interface OverlayLabels {
   lap: string;
   speed: string;
   lean: string;
+  /** The page's lean side letters (the worker has no catalog). */
+  leanSides: LeanSides;
   delta: string;
 }
 
@@ -63,7 +65,7 @@ export function drawOverlay(
     const speedW = ctx.measureText(speed).width;
     ctx.font = `500 ${22 * s}px system-ui, sans-serif`;
     ctx.fillText(labels.speed, left + speedW + 8 * s, p.y + 104 * s);
-    ctx.fillText(`${labels.lean} ${lean(at.roll)}`, left + 180 * s, p.y + 80 * s);
+    ctx.fillText(`${labels.lean} ${lean(at.roll, labels.leanSides)}`, left + 180 * s, p.y + 80 * s);
     if (at.delta !== null) {
       ctx.fillStyle = at.delta > 0 ? '#ff8a80' : '#69f0ae';
       ctx.fillText(`${labels.delta} ${formatGap(at.delta * 1000)}`, left + 180 * s, p.y + 108 * s);
