@@ -20,12 +20,10 @@ export interface ReceivedImport {
 }
 
 export function importTooLarge(maxBytes: number): AppError {
-  return new AppError(
-    'import/too-large',
-    `Imports are limited to ${maxBytes} bytes; nothing was stored.`,
-    undefined,
-    { id: 'imports.refused.tooLarge', values: { mb: Math.round(maxBytes / 1024 / 1024) } },
-  );
+  return new AppError('import/too-large', `Imports are limited to ${maxBytes} bytes; nothing was stored.`, undefined, {
+    id: 'imports.refused.tooLarge',
+    values: { mb: Math.round(maxBytes / 1024 / 1024) },
+  });
 }
 
 /**
@@ -70,12 +68,9 @@ export async function receiveImportBody(
   }
   if (received.size === 0) {
     await fs.rm(file, { force: true });
-    throw new AppError(
-      'import/no-fix',
-      'The file is empty; nothing was stored.',
-      undefined,
-      { id: 'imports.refused.empty' },
-    );
+    throw new AppError('import/no-fix', 'The file is empty; nothing was stored.', undefined, {
+      id: 'imports.refused.empty',
+    });
   }
   return { file, md5: received.md5.toString('hex'), size: received.size };
 }

@@ -133,12 +133,9 @@ export function createSessionBuilder(deps: {
     const parsed = parseLapSix(text);
     const times = parsed.value.map((l) => l.lapSeconds);
     if (!times.length)
-      throw new AppError(
-        'storage/invalid-format',
-        'No valid lap.six line; nothing was stored.',
-        undefined,
-        { id: 'imports.refused.noLapSixLine' },
-      );
+      throw new AppError('storage/invalid-format', 'No valid lap.six line; nothing was stored.', undefined, {
+        id: 'imports.refused.noLapSixLine',
+      });
     const candidates = await recentSessionsOf(db, collection, 50);
     for (const row of candidates) {
       const file = (await listImportFiles(db, row.id)).find((f) => f.format === 'gps.six');
