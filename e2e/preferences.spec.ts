@@ -55,3 +55,24 @@ test.describe('a rider in the US who chose nothing', () => {
     expect((await (await page.request.get('/api/me/preferences')).json()).chosen).toBe(false);
   });
 });
+
+test('a language chosen in the menu follows the rider to another device', async ({ page, browser }) => {
+  const email = uniqueEmail('idioma');
+  await signIn(page, { email });
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
+  // Saved, then the page opens again in English.
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en', { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await expect(page.getByRole('combobox', { name: 'Language' })).toHaveValue('en');
+
+  // Another device whose browser says Portuguese: English once the profile is read.
+  const other = await browser.newContext({ locale: 'pt-BR' });
+  const second = await other.newPage();
+  await signIn(second, { email });
+  await expect(second.locator('html')).toHaveAttribute('lang', 'en', { timeout: 20_000 });
+  await second.getByRole('button', { name: 'Menu' }).click();
+  await expect(second.getByRole('button', { name: 'Logout' })).toBeVisible();
+  await expect(second.getByRole('combobox', { name: 'Units' })).toHaveValue('metric');
+  await other.close();
+});
