@@ -1,12 +1,15 @@
 /**
  * The one way to words, numbers and dates in the rider's language, server and web alike: FormatJS's
  * `createIntl` over the catalogs of messages/ (ICU MessageFormat). pt-BR is the source and the
- * default; the other languages' catalogs are added where they are loaded (all at once on the
- * server, core/i18n/all.ts; on demand on the web, so a page loads only its own language).
+ * default. The server adds every language's whole catalog at start (server/src/lib/i18n.ts); the
+ * web starts with pt-BR's first-load words and adds, on demand, its language's and then the pages'
+ * (web/src/i18n/catalogs.ts), so that /login carries only what it shows.
  */
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
 import type { MessageArgs } from './messages/args.generated.ts';
-import { ptBR, type MessageId } from './messages/pt-BR.ts';
+import type { MessageId } from './messages/pt-BR.ts';
+import { ptBRPreferences } from './messages/pt-BR-preferences.ts';
+import { ptBRShell } from './messages/pt-BR-shell.ts';
 
 export type { MessageId };
 import { DEFAULT_LANGUAGE, firstSpoken, LANGUAGES, parseAcceptLanguage, type Language } from '../preferences.ts';
@@ -28,13 +31,19 @@ export function negotiateLanguage(accepted: readonly string[] | string | undefin
 /** A catalog of another language: every id of pt-BR (a missing one fails the build). */
 export type Catalog = Record<MessageId, string>;
 
-const catalogs = new Map<Language, Catalog>([['pt-BR', ptBR]]);
+/** Each language's words loaded so far (an intl reads its catalog object as it is when it formats). */
+const catalogs = new Map<Language, Partial<Catalog>>([['pt-BR', { ...ptBRShell, ...ptBRPreferences }]]);
 const cache = createIntlCache();
 const intls = new Map<Language, IntlShape>();
 
-export function addCatalog(language: Language, messages: Catalog): void {
-  catalogs.set(language, messages);
-  intls.delete(language);
+/** Adds words to a language: its first ones, or more (a page's) into the catalog its intl already reads. */
+export function addMessages(language: Language, messages: Partial<Catalog>): void {
+  const catalog = catalogs.get(language);
+  if (catalog) Object.assign(catalog, messages);
+  else {
+    catalogs.set(language, { ...messages });
+    intls.delete(language);
+  }
 }
 
 export function hasCatalog(language: Language): boolean {
@@ -47,7 +56,11 @@ export function intlFor(language: Language): IntlShape {
   if (!intl) {
     const messages = catalogs.get(language);
     intl = createIntl(
-      { locale: messages ? language : DEFAULT_LANGUAGE, defaultLocale: DEFAULT_LANGUAGE, messages: messages ?? ptBR },
+      {
+        locale: messages ? language : DEFAULT_LANGUAGE,
+        defaultLocale: DEFAULT_LANGUAGE,
+        messages: messages ?? catalogs.get(DEFAULT_LANGUAGE)!,
+      },
       cache,
     );
     if (messages) intls.set(language, intl);
@@ -81,5 +94,5 @@ export function translator(intl: MessageFormatter): Translate {
 
 /** Whether a string is a message id (for ids built from data, such as an audit action's name). */
 export function isMessageId(id: string): id is MessageId {
-  return Object.hasOwn(ptBR, id);
+  return Object.hasOwn(catalogs.get(DEFAULT_LANGUAGE)!, id);
 }

@@ -8,7 +8,7 @@ import { LanguageFollowsProfile } from './app/language-follows-profile';
 import { createRoutes } from './app/router';
 import { codeOnDemand } from './lib/code-on-demand';
 import { createQueryClient } from './lib/query-client';
-import { loadCatalog } from './i18n/catalogs';
+import { loadCatalog, loadPageWords } from './i18n/catalogs';
 import { setRequestLanguage } from './lib/api-client';
 import { setDisplayLanguage } from './lib/format';
 import { fetchMe, ME_KEY } from './lib/session';
@@ -21,7 +21,9 @@ applyTheme(storedTheme());
 
 // Live updates load after the first paint, without Suspense (see code-on-demand.ts); nothing on
 // screen waits for them, and a failed download only means no live updates.
-const liveUpdates = codeOnDemand(() => import('./lib/live-updates').then((m) => m.LiveUpdates));
+const liveUpdates = codeOnDemand(() =>
+  Promise.all([import('./lib/live-updates'), loadPageWords(pageLanguage())]).then(([m]) => m.LiveUpdates),
+);
 function LiveUpdatesLater() {
   const { Component } = liveUpdates.useCode();
   return Component ? <Component /> : null;

@@ -26,7 +26,6 @@ export const enImports = {
   'imports.openLaps': 'See laps',
   'imports.openAnalytics': 'See analysis',
   'imports.empty': 'No file chosen yet.',
-  'imports.collection': 'Imported',
   'imports.deleteSession': 'Delete imported session',
   'imports.confirmDelete': 'Delete the imported session at {track} on {date}? Its imported files are deleted too.',
   'imports.deleted': 'Imported session deleted.',

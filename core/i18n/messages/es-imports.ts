@@ -26,7 +26,6 @@ export const esImports = {
   'imports.openLaps': 'Ver vueltas',
   'imports.openAnalytics': 'Ver análisis',
   'imports.empty': 'Aún no has elegido ningún archivo.',
-  'imports.collection': 'Importados',
   'imports.deleteSession': 'Borrar sesión importada',
   'imports.confirmDelete':
     '¿Borrar la sesión importada de {track} del {date}? También se borrarán sus archivos importados.',

@@ -24,7 +24,6 @@ export const ptBRImports = {
   'imports.openLaps': 'Ver voltas',
   'imports.openAnalytics': 'Ver análise',
   'imports.empty': 'Nenhum arquivo escolhido ainda.',
-  'imports.collection': 'Importados',
   'imports.deleteSession': 'Apagar sessão importada',
   'imports.confirmDelete':
     'Apagar a sessão importada de {track} em {date}? Os arquivos importados dela também serão apagados.',

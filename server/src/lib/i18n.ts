@@ -1,11 +1,13 @@
 import type { FastifyRequest } from 'fastify';
-import { addCatalog, intlFor, negotiateLanguage, translator, type Language, type Translate } from '#core/i18n/intl.ts';
+import { addMessages, intlFor, negotiateLanguage, translator, type Language, type Translate } from '#core/i18n/intl.ts';
 import { en } from '#core/i18n/messages/en.ts';
 import { es } from '#core/i18n/messages/es.ts';
+import { ptBR } from '#core/i18n/messages/pt-BR.ts';
 
 // The server speaks every language at once: all catalogs from the start.
-addCatalog('en', en);
-addCatalog('es', es);
+addMessages('pt-BR', ptBR);
+addMessages('en', en);
+addMessages('es', es);
 
 /** The language of a request: its Accept-Language (the web app sends the page's), else pt-BR. */
 export function requestLanguage(req: Pick<FastifyRequest, 'headers'>): Language {

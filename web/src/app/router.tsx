@@ -6,6 +6,8 @@ import { PageSkeleton } from '../components/ui/page';
 import { RedirectIfSignedIn, RequireAuth, RequireRole, RootRedirect } from '../features/auth/guards';
 import { LoginPage } from '../features/auth/login-page';
 import { type Translate, useT } from '../i18n/messages';
+import { loadPageWords } from '../i18n/catalogs';
+import { pageLanguage } from './language';
 import { codeOnDemand } from '../lib/code-on-demand';
 import { deviceName } from '../lib/device-name';
 
@@ -46,7 +48,8 @@ function lazyPage(
   /** The page's title, shown in its frame while its code and the rider's session arrive. */
   title?: (search: URLSearchParams, t: Translate) => ReactNode,
 ) {
-  const code = codeOnDemand(load);
+  // The page's words come with its code (the first page's download brings every page's).
+  const code = codeOnDemand(() => Promise.all([load(), loadPageWords(pageLanguage())]).then(([page]) => page));
   /** `hold`: the rider's session is still being checked (the frame shows, nothing of the page yet). */
   function PageCode({ skeleton, hold = false }: { skeleton: ReactNode; hold?: boolean }) {
     const t = useT();
