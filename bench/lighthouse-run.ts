@@ -1,6 +1,6 @@
 /**
- * Lighthouse's performance score, its default mobile run (a mid-range phone on slow 4G,
- * simulated). Pages behind the sign-in are measured in a Chrome whose cookie jar holds the
+ * Lighthouse's performance score, its mobile run (a mid-range phone on slow 4G, simulated), with
+ * the CPU slowdown calibrated to the host (`cpuSlowdownFor`). Pages behind the sign-in are measured in a Chrome whose cookie jar holds the
  * rider's session (`signedInChrome`), so every request the page makes carries it — a worker's
  * too, which Lighthouse's `--extra-headers` does not reach (the GPS file answered 401 that way).
  */
@@ -93,17 +93,40 @@ export async function signedInChrome(
   return { port, close };
 }
 
-export type LighthouseRun = { score: number; detail: string };
+/**
+ * The CPU slowdown that makes a host of this `benchmarkIndex` behave like Lighthouse's mid-range
+ * phone, as Lighthouse's throttling documentation calibrates it (docs/throttling.md, "Calibrating
+ * the CPU slowdown"; its calculator at lighthouse-cpu-throttling-calculator.vercel.app): straight
+ * lines through 150 → 1×, 800 → 2×, 1300 → 3×, then 1× more per 233. Lighthouse's fixed default
+ * of 4× assumes a host of about 1500; on a slower one it simulates a slower phone than that.
+ */
+export function cpuSlowdownFor(benchmarkIndex: number): number {
+  if (benchmarkIndex >= 1300) return 3 + (benchmarkIndex - 1300) / 233;
+  if (benchmarkIndex >= 800) return 2 + (benchmarkIndex - 800) / 500;
+  // Below 150 the host is slower than the phone: no slowdown at all (Lighthouse calls it too slow to emulate).
+  return Math.max(1, 1 + (benchmarkIndex - 150) / 650);
+}
+
+export type LighthouseRun = { score: number; detail: string; benchmarkIndex: number };
 
 interface Report {
   finalDisplayedUrl: string;
+  environment: { benchmarkIndex: number };
   runtimeError?: { code: string; message: string };
   categories: { performance: { score: number | null } };
   audits: Record<string, { displayValue?: string; details?: { items?: { url?: string; statusCode?: number }[] } }>;
 }
 
-/** One run on `url`: in the Chrome on `port` when given (signed in), else in one Lighthouse starts. */
-export function lighthouse(cli: string, url: string, port?: number): LighthouseRun {
+/**
+ * One run on `url`: in the Chrome on `port` when given (signed in), else in one Lighthouse starts;
+ * with `cpuSlowdown` as the CPU throttling multiplier when given, else Lighthouse's default (4×).
+ */
+export function lighthouse(
+  cli: string,
+  url: string,
+  opts: { port?: number; cpuSlowdown?: number } = {},
+): LighthouseRun {
+  const { port, cpuSlowdown } = opts;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'voltas-lh-'));
   const out = path.join(dir, 'report.json');
   try {
@@ -116,6 +139,7 @@ export function lighthouse(cli: string, url: string, port?: number): LighthouseR
         '--only-categories=performance',
         '--output=json',
         `--output-path=${out}`,
+        ...(cpuSlowdown ? [`--throttling.cpuSlowdownMultiplier=${cpuSlowdown.toFixed(2)}`] : []),
         ...(port ? [`--port=${port}`] : ['--chrome-flags=--headless=new --no-sandbox --disable-gpu']),
       ],
       { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ['ignore', 'ignore', 'inherit'] },
@@ -134,6 +158,7 @@ export function lighthouse(cli: string, url: string, port?: number): LighthouseR
     if (refused) throw new Error(`Lighthouse's signed-in page load had ${refused.url} answer ${refused.statusCode}`);
     const a = (k: string) => report.audits[k]?.displayValue ?? '?';
     return {
+      benchmarkIndex: report.environment.benchmarkIndex,
       score: Math.round((report.categories.performance.score ?? 0) * 100),
       detail: `FCP ${a('first-contentful-paint')}, LCP ${a('largest-contentful-paint')}, TBT ${a('total-blocking-time')}, CLS ${a('cumulative-layout-shift')}`,
     };
