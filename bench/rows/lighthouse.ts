@@ -1,16 +1,16 @@
 /**
  * The Lighthouse rows: the performance score of /login, /laps, the analytics page and the share
  * page (/v/…, what a friend opens on a phone), mobile, with the CPU slowdown calibrated from the
- * host's `benchmarkIndex` so a score means "a mid-range phone" on any machine. Calibration: the
- * median index of the first runs of /login at Lighthouse's default 4× (their scores printed too).
+ * host's `benchmarkIndex` in each run (bench/lighthouse-run.ts) so a score means "a mid-range
+ * phone" on any machine; the same loads' scores at Lighthouse's default 4× beside them.
  */
-import { cpuSlowdownFor, lighthouse, lighthouseCli, signedInChrome, type LighthouseRun } from '../lighthouse-run';
+import { lighthouse, lighthouseCli, signedInChrome, type LighthouseRun } from '../lighthouse-run';
 import { fmt, log, median, result, rows, verdict } from './table';
 
 const GOAL = 95;
 
 /** Runs Lighthouse on `url` until `n` runs count (a run that fails is run again, up to three failures). */
-function scoreRuns(cli: string, url: string, n: number, opts: { port?: number; cpuSlowdown?: number }) {
+function scoreRuns(cli: string, url: string, n: number, opts: { port?: number }) {
   const runs: LighthouseRun[] = [];
   let failures = 0;
   let lastError = '';
@@ -39,24 +39,7 @@ export async function benchLighthouse(base: string, session: string, sharedPath:
     return;
   }
   const n = quick ? 1 : 3;
-
-  log('Lighthouse: calibrating the CPU slowdown (/login at the default 4×)…');
-  const calibration = scoreRuns(cli, `${base}/login`, quick ? 1 : 2, {});
-  if (!calibration.runs.length) {
-    rows.push(['Lighthouse', `not measured: calibration failed (${calibration.lastError.slice(0, 120)})`, '', '', '']);
-    return;
-  }
-  const index = median(calibration.runs.map((r) => r.benchmarkIndex));
-  const cpuSlowdown = cpuSlowdownFor(index);
-  result.lighthouse_benchmark_index = index;
-  result.lighthouse_cpu_slowdown = cpuSlowdown;
-  rows.push([
-    'Lighthouse host: benchmarkIndex → CPU slowdown',
-    `index ${fmt(index, 0)} (runs ${calibration.runs.map((r) => fmt(r.benchmarkIndex, 0)).join(', ')}) → ${fmt(cpuSlowdown, 2)}×`,
-    `/login at the default 4×: ${calibration.runs.map((r) => r.score).join(', ')}`,
-    '',
-    'mid-range phone: index ~1500 ↔ 4×',
-  ]);
+  const all: LighthouseRun[] = [];
 
   // /login and the share page as a visitor; the others in a Chrome signed in as the rider.
   const signedIn = await signedInChrome(base, { name: 'voltas_session', value: session });
@@ -70,10 +53,8 @@ export async function benchLighthouse(base: string, session: string, sharedPath:
     for (const [key, route, port] of pages) {
       const name = key === 'lighthouse_shared' ? '/v/… (share link)' : route.split('?')[0];
       log(`Lighthouse ${name}…`);
-      const { runs, failures, lastError } = scoreRuns(cli, `${base}${route}`, n, {
-        cpuSlowdown,
-        ...(port ? { port } : {}),
-      });
+      const { runs, failures, lastError } = scoreRuns(cli, `${base}${route}`, n, port ? { port } : {});
+      all.push(...runs);
       if (runs.length < n) {
         rows.push([
           `Lighthouse ${name}`,
@@ -88,14 +69,25 @@ export async function benchLighthouse(base: string, session: string, sharedPath:
       result[key] = score;
       const retried = failures ? `, ${failures} failed and run again` : '';
       rows.push([
-        `Lighthouse ${name} (mobile at ${fmt(cpuSlowdown, 2)}×, median of ${n})`,
-        `${score} (runs ${runs.map((r) => `${r.score} @${fmt(r.benchmarkIndex, 0)}`).join(', ')}${retried}; ${runs.at(-1)!.detail})`,
-        '',
+        `Lighthouse ${name} (mobile, calibrated; median of ${n})`,
+        `${score} (runs ${runs.map((r) => `${r.score} at ${fmt(r.cpuSlowdown, 2)}× from index ${fmt(r.benchmarkIndex, 0)}`).join(', ')}${retried}; last: ${runs.at(-1)!.detail})`,
+        `the same loads at the default 4×: ${runs.map((r) => r.defaultScore).join(', ')}`,
         verdict(score >= GOAL),
         `≥ ${GOAL}`,
       ]);
     }
   } finally {
     await signedIn.close();
+  }
+  if (all.length) {
+    result.lighthouse_benchmark_index = median(all.map((r) => r.benchmarkIndex));
+    result.lighthouse_cpu_slowdown = median(all.map((r) => r.cpuSlowdown));
+    rows.push([
+      'Lighthouse host: benchmarkIndex → CPU slowdown',
+      `index median ${fmt(result.lighthouse_benchmark_index, 0)} (${fmt(Math.min(...all.map((r) => r.benchmarkIndex)), 0)}–${fmt(Math.max(...all.map((r) => r.benchmarkIndex)), 0)}) → ${fmt(result.lighthouse_cpu_slowdown, 2)}×`,
+      '',
+      '',
+      "Lighthouse's calibration: index 1533 ↔ 4×",
+    ]);
   }
 }
