@@ -36,7 +36,7 @@ export interface ImportBench {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 /** The first `n` samples of the columns. */
-function firstSamples(c: GpsColumns, n: number): GpsColumns {
+export function firstSamples(c: GpsColumns, n: number): GpsColumns {
   return trimGpsColumns({ ...c, count: Math.min(n, c.count) });
 }
 
@@ -64,13 +64,28 @@ function udsvMs(csv: string, runs: number): number {
 }
 
 /** saxes reading the bytes as they would arrive (64 kB pieces, decoded), doing nothing with them. */
+export function saxRead(bytes: Buffer): void {
+  const p = new SaxesParser();
+  const d = new TextDecoder();
+  for (let o = 0; o < bytes.length; o += 65_536) p.write(d.decode(bytes.subarray(o, o + 65_536), { stream: true }));
+  p.close();
+}
+
 function saxMs(bytes: Buffer, runs: number): number {
-  return timeIt(() => {
-    const p = new SaxesParser();
-    const d = new TextDecoder();
-    for (let o = 0; o < bytes.length; o += 65_536) p.write(d.decode(bytes.subarray(o, o + 65_536), { stream: true }));
-    p.close();
-  }, runs);
+  return timeIt(() => saxRead(bytes), runs);
+}
+
+/** A RaceChrono CSV's rows with their header line (the block before it is not CSV). */
+export function raceChronoRows(text: string): string {
+  return text.slice(text.indexOf('timestamp,'));
+}
+
+/** A VBO's [data] rows as plain CSV with a header line, for uDSV. */
+export function vboAsCsv(text: string): string {
+  return `sats,time,lat,long,velocity,heading,lean\n${text
+    .slice(text.indexOf('[data]') + 8)
+    .replaceAll(' ', ',')
+    .replaceAll('\r', '')}`;
 }
 
 const rssOf = (pid: number, field: 'VmRSS' | 'VmHWM') =>
@@ -97,7 +112,12 @@ async function freshServer(root: string): Promise<{ child: ChildProcess; base: s
  * POSTs the bytes with node:http: fetch (undici) spends 100–150 ms of its own preparing a 50 MB
  * body before the first byte leaves, time that is the client's and not the import's.
  */
-function post(base: string, path: string, cookie: string, bytes: Buffer): Promise<{ status: number; body: string }> {
+export function post(
+  base: string,
+  path: string,
+  cookie: string,
+  bytes: Buffer,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       new URL(path, base),
@@ -163,19 +183,14 @@ export async function benchImports(root: string, track: TrackGeometry, quick: bo
   );
 
   const csv = fileOf(c, (s) => writeRaceChrono(s, DAY));
-  const csvText = csv.toString('utf8');
-  const csvRows = csvText.slice(csvText.indexOf('timestamp,'));
+  const csvRows = raceChronoRows(csv.toString('utf8'));
   const vbo = fileOf(c, (s) => writeVbo(s, DAY));
-  const vboText = vbo.toString('utf8');
-  const vboAsCsv = `sats,time,lat,long,velocity,heading,lean\n${vboText
-    .slice(vboText.indexOf('[data]') + 8)
-    .replaceAll(' ', ',')
-    .replaceAll('\r', '')}`;
+  const vboCsv = vboAsCsv(vbo.toString('utf8'));
   const gpx = fileOf(c, (s) => writeGpx(s, DAY));
 
   const cases: [ImportBench['key'], string, string, Buffer, () => number, string][] = [
     ['import_csv_vs_udsv', 'RaceChrono CSV v3', 'session.csv', csv, () => udsvMs(csvRows, runs), 'uDSV parse'],
-    ['import_vbo_vs_udsv', 'Racelogic VBO', 'session.vbo', vbo, () => udsvMs(vboAsCsv, runs), 'uDSV parse'],
+    ['import_vbo_vs_udsv', 'Racelogic VBO', 'session.vbo', vbo, () => udsvMs(vboCsv, runs), 'uDSV parse'],
     ['import_gpx_vs_sax', 'GPX 1.1', 'session.gpx', gpx, () => saxMs(gpx, runs), 'saxes read'],
   ];
   for (const [key, label, name, bytes, baseline, baselineName] of cases) {

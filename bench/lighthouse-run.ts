@@ -1,11 +1,11 @@
 /**
- * Lighthouse's performance score, its default mobile run (a mid-range phone on slow 4G,
- * simulated). Pages behind the sign-in are measured in a Chrome whose cookie jar holds the
+ * Lighthouse's performance score, its mobile run (a mid-range phone on slow 4G, simulated), with
+ * the CPU slowdown calibrated to the host during each run (`cpuSlowdownFor`). Pages behind the sign-in are measured in a Chrome whose cookie jar holds the
  * rider's session (`signedInChrome`), so every request the page makes carries it — a worker's
  * too, which Lighthouse's `--extra-headers` does not reach (the GPS file answered 401 that way).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '#test/test-server.ts';
@@ -93,7 +93,29 @@ export async function signedInChrome(
   return { port, close };
 }
 
-export type LighthouseRun = { score: number; detail: string };
+/**
+ * The CPU slowdown that makes a host of this `benchmarkIndex` behave like Lighthouse's mid-range
+ * phone, as Lighthouse's throttling documentation calibrates it (docs/throttling.md, "Calibrating
+ * the CPU slowdown"; its calculator at lighthouse-cpu-throttling-calculator.vercel.app): straight
+ * lines through 150 → 1×, 800 → 2×, 1300 → 3×, then 1× more per 233. Lighthouse's fixed default
+ * of 4× assumes a host of about 1500; on a slower one it simulates a slower phone than that.
+ */
+export function cpuSlowdownFor(benchmarkIndex: number): number {
+  if (benchmarkIndex >= 1300) return 3 + (benchmarkIndex - 1300) / 233;
+  if (benchmarkIndex >= 800) return 2 + (benchmarkIndex - 800) / 500;
+  // Below 150 the host is slower than the phone: no slowdown at all (Lighthouse calls it too slow to emulate).
+  return Math.max(1, 1 + (benchmarkIndex - 150) / 650);
+}
+
+export type LighthouseRun = {
+  /** The score with the CPU slowdown calibrated from this very run's benchmarkIndex. */
+  score: number;
+  /** The score of the same page load at Lighthouse's fixed default of 4×. */
+  defaultScore: number;
+  benchmarkIndex: number;
+  cpuSlowdown: number;
+  detail: string;
+};
 
 interface Report {
   finalDisplayedUrl: string;
@@ -102,25 +124,54 @@ interface Report {
   audits: Record<string, { displayValue?: string; details?: { items?: { url?: string; statusCode?: number }[] } }>;
 }
 
-/** One run on `url`: in the Chrome on `port` when given (signed in), else in one Lighthouse starts. */
-export function lighthouse(cli: string, url: string, port?: number): LighthouseRun {
+/**
+ * One page load of `url`, in the Chrome on `port` when given (signed in), else in one Lighthouse
+ * starts; scored twice from the same load: with the CPU slowdown calibrated from the
+ * benchmarkIndex Lighthouse measured at its start, and at the default 4×. Lighthouse gathers
+ * first (-G: the trace and artifacts, BenchmarkIndex among them) and then audits them (-A), where
+ * the simulated throttling is applied: the slowdown is that of the host during this very load,
+ * not of a calibration run minutes before on a machine whose load swings.
+ */
+export function lighthouse(cli: string, url: string, opts: { port?: number } = {}): LighthouseRun {
+  const { port } = opts;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'voltas-lh-'));
-  const out = path.join(dir, 'report.json');
+  const artifacts = path.join(dir, 'artifacts');
+  const run = (args: string[]) =>
+    execFileSync(process.execPath, [cli, url, '--quiet', '--only-categories=performance', ...args], {
+      env: { ...process.env, CHROME_PATH: CHROMIUM },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  const artifactsFile = path.join(artifacts, 'artifacts.json');
+  /**
+   * The report of the gathered load at `cpuSlowdown`. Lighthouse refuses to audit with settings
+   * other than the gathering's, so the multiplier is also written into the artifacts' settings: it
+   * plays no part in a simulated run's gathering (the page loads unthrottled; the slowdown is
+   * applied to the trace when auditing).
+   */
+  const audit = (name: string, cpuSlowdown: number): Report => {
+    const saved = JSON.parse(readFileSync(artifactsFile, 'utf8')) as { settings: { throttling: object } };
+    saved.settings.throttling = { ...saved.settings.throttling, cpuSlowdownMultiplier: cpuSlowdown };
+    writeFileSync(artifactsFile, JSON.stringify(saved));
+    const out = path.join(dir, `${name}.json`);
+    run([
+      `-A=${artifacts}`,
+      '--output=json',
+      `--output-path=${out}`,
+      `--throttling.cpuSlowdownMultiplier=${cpuSlowdown}`,
+    ]);
+    return JSON.parse(readFileSync(out, 'utf8')) as Report;
+  };
   try {
-    execFileSync(
-      process.execPath,
-      [
-        cli,
-        url,
-        '--quiet',
-        '--only-categories=performance',
-        '--output=json',
-        `--output-path=${out}`,
-        ...(port ? [`--port=${port}`] : ['--chrome-flags=--headless=new --no-sandbox --disable-gpu']),
-      ],
-      { env: { ...process.env, CHROME_PATH: CHROMIUM }, stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-    const report = JSON.parse(readFileSync(out, 'utf8')) as Report;
+    run([
+      `-G=${artifacts}`,
+      ...(port ? [`--port=${port}`] : ['--chrome-flags=--headless=new --no-sandbox --disable-gpu']),
+    ]);
+    const { BenchmarkIndex: benchmarkIndex } = JSON.parse(readFileSync(artifactsFile, 'utf8')) as {
+      BenchmarkIndex: number;
+    };
+    // Rounded as the CLI flag would be, so the artifacts and the flag agree exactly.
+    const cpuSlowdown = Number(cpuSlowdownFor(benchmarkIndex).toFixed(2));
+    const report = audit('calibrated', cpuSlowdown);
     if (report.runtimeError) throw new Error(`Lighthouse: ${report.runtimeError.code}`);
     // A page behind the sign-in that lands on /login measured the wrong page; one whose data was
     // refused measured an error message.
@@ -132,9 +183,13 @@ export function lighthouse(cli: string, url: string, port?: number): LighthouseR
         (r) => r.url?.includes('/api/') && (r.statusCode ?? 0) >= 400,
       );
     if (refused) throw new Error(`Lighthouse's signed-in page load had ${refused.url} answer ${refused.statusCode}`);
+    const score = (r: Report) => Math.round((r.categories.performance.score ?? 0) * 100);
     const a = (k: string) => report.audits[k]?.displayValue ?? '?';
     return {
-      score: Math.round((report.categories.performance.score ?? 0) * 100),
+      score: score(report),
+      defaultScore: score(audit('default', 4)),
+      benchmarkIndex,
+      cpuSlowdown,
       detail: `FCP ${a('first-contentful-paint')}, LCP ${a('largest-contentful-paint')}, TBT ${a('total-blocking-time')}, CLS ${a('cumulative-layout-shift')}`,
     };
   } finally {

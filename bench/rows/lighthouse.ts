@@ -1,0 +1,93 @@
+/**
+ * The Lighthouse rows: the performance score of /login, /laps, the analytics page and the share
+ * page (/v/…, what a friend opens on a phone), mobile, with the CPU slowdown calibrated from the
+ * host's `benchmarkIndex` in each run (bench/lighthouse-run.ts) so a score means "a mid-range
+ * phone" on any machine; the same loads' scores at Lighthouse's default 4× beside them.
+ */
+import { lighthouse, lighthouseCli, signedInChrome, type LighthouseRun } from '../lighthouse-run';
+import { fmt, log, median, result, rows, verdict } from './table';
+
+const GOAL = 95;
+
+/** Runs Lighthouse on `url` until `n` runs count (a run that fails is run again, up to three failures). */
+function scoreRuns(cli: string, url: string, n: number, opts: { port?: number }) {
+  const runs: LighthouseRun[] = [];
+  let failures = 0;
+  let lastError = '';
+  // Lighthouse now and then loses its own trace (NO_NAVSTART): such a run is run again.
+  while (runs.length < n && failures < 3) {
+    try {
+      runs.push(lighthouse(cli, url, opts));
+    } catch (err) {
+      failures++;
+      // Lighthouse's own message is on stderr above; this is the first line of the failure.
+      lastError = (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
+      log(`Lighthouse ${url}: run failed (${failures}), ${lastError}`);
+    }
+  }
+  return { runs, failures, lastError };
+}
+
+/**
+ * `session`: the rider's session cookie (the signed-in pages); `sharedPath`: the path of a share
+ * link made in this run.
+ */
+export async function benchLighthouse(base: string, session: string, sharedPath: string, quick: boolean) {
+  const cli = lighthouseCli(log);
+  if (typeof cli !== 'string') {
+    rows.push(['Lighthouse', `not measured: ${cli.reason}`, '', '', `≥ ${GOAL}`]);
+    return;
+  }
+  const n = quick ? 1 : 3;
+  const all: LighthouseRun[] = [];
+
+  // /login and the share page as a visitor; the others in a Chrome signed in as the rider.
+  const signedIn = await signedInChrome(base, { name: 'voltas_session', value: session });
+  try {
+    const pages = [
+      ['lighthouse_login', '/login', undefined],
+      ['lighthouse_laps', '/laps', signedIn.port],
+      ['lighthouse_analytics', '/analytics?hw=000000000900&pista=Interlagos&data=02112026', signedIn.port],
+      ['lighthouse_shared', sharedPath, undefined],
+    ] as const;
+    for (const [key, route, port] of pages) {
+      const name = key === 'lighthouse_shared' ? '/v/… (share link)' : route.split('?')[0];
+      log(`Lighthouse ${name}…`);
+      const { runs, failures, lastError } = scoreRuns(cli, `${base}${route}`, n, port ? { port } : {});
+      all.push(...runs);
+      if (runs.length < n) {
+        rows.push([
+          `Lighthouse ${name}`,
+          `not measured: ${failures} runs failed (${lastError.slice(0, 120)})`,
+          '',
+          '',
+          `≥ ${GOAL}`,
+        ]);
+        continue;
+      }
+      const score = median(runs.map((r) => r.score));
+      result[key] = score;
+      const retried = failures ? `, ${failures} failed and run again` : '';
+      rows.push([
+        `Lighthouse ${name} (mobile, calibrated; median of ${n})`,
+        `${score} (runs ${runs.map((r) => `${r.score} at ${fmt(r.cpuSlowdown, 2)}× from index ${fmt(r.benchmarkIndex, 0)}`).join(', ')}${retried}; last: ${runs.at(-1)!.detail})`,
+        `the same loads at the default 4×: ${runs.map((r) => r.defaultScore).join(', ')}`,
+        verdict(score >= GOAL),
+        `≥ ${GOAL}`,
+      ]);
+    }
+  } finally {
+    await signedIn.close();
+  }
+  if (all.length) {
+    result.lighthouse_benchmark_index = median(all.map((r) => r.benchmarkIndex));
+    result.lighthouse_cpu_slowdown = median(all.map((r) => r.cpuSlowdown));
+    rows.push([
+      'Lighthouse host: benchmarkIndex → CPU slowdown',
+      `index median ${fmt(result.lighthouse_benchmark_index, 0)} (${fmt(Math.min(...all.map((r) => r.benchmarkIndex)), 0)}–${fmt(Math.max(...all.map((r) => r.benchmarkIndex)), 0)}) → ${fmt(result.lighthouse_cpu_slowdown, 2)}×`,
+      '',
+      '',
+      "Lighthouse's calibration: index 1533 ↔ 4×",
+    ]);
+  }
+}
