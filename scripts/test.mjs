@@ -1,7 +1,7 @@
-// `npm test`: every check — format, typecheck and lint (side by side), unit + integration (Vitest, real
-// SQLite files and real servers on loopback), then the server's database tests again on a real
-// PostgreSQL server (scripts/postgres.mjs) side by side with end-to-end (Playwright driving Debian's
-// Chromium), then the robustness scripts, each alone (they measure latencies).
+// `npm test`: every check — format, typecheck and lint (side by side); then end-to-end (Playwright
+// driving Debian's Chromium) beside, in turn, unit + integration (Vitest, real SQLite files and real
+// servers on loopback), the server's database tests again on a real PostgreSQL server
+// (scripts/postgres.mjs), the fuzz and crash scripts; then the latency scripts, each alone.
 // `npm test -- unit postgres` runs only the named steps (format typecheck lint unit postgres fuzz crash load faults abuse e2e).
 // Ends with one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
@@ -142,8 +142,6 @@ async function vitestRun(name, filters, jsonFile, extraEnv = {}, log = undefined
   return result === 'ok';
 }
 
-if (want('unit')) ok = (await vitestRun('unit + integration (SQLite)', [], '.tmp/vitest.json')) && ok;
-
 /**
  * The server's test files that touch the database or the blob store: those that start a test
  * server or database (server/test/test-server.ts, test-database.ts, test-s3.ts, cli.ts). Only they
@@ -203,22 +201,35 @@ async function endToEnd() {
   return result === 'ok';
 }
 
-// Side by side: much of both is waiting (on PostgreSQL, on the browser), not computing.
-const later = [];
-if (want('postgres')) later.push(postgresPass());
-if (want('e2e')) later.push(endToEnd());
-for (const result of await Promise.all(later)) ok = result && ok;
-
 // The robustness scripts with smaller counts than `npm run fuzz|crash|load`; each counts as one test.
-async function scriptStep(name, args, limitMinutes) {
-  const result = await step(name, ['node_modules/tsx/dist/cli.mjs', ...args], limitMinutes);
+async function scriptStep(name, args, limitMinutes, log = undefined) {
+  const result = await step(name, ['node_modules/tsx/dist/cli.mjs', ...args], limitMinutes, {}, log);
   if (result === 'ok') passed += 1;
   else failed += 1;
   return result === 'ok';
 }
-if (want('fuzz'))
-  ok = (await scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 5)) && ok;
-if (want('crash')) ok = (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 5)) && ok;
+
+/** Vitest on SQLite, then on PostgreSQL, then the fuzz and crash scripts: one after the other. */
+async function testsInTurn() {
+  let fine = true;
+  if (want('unit'))
+    fine = (await vitestRun('unit + integration (SQLite)', [], '.tmp/vitest.json', {}, logOf('unit'))) && fine;
+  if (want('postgres')) fine = (await postgresPass()) && fine;
+  if (want('fuzz'))
+    fine =
+      (await scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 5, logOf('fuzz'))) &&
+      fine;
+  if (want('crash'))
+    fine =
+      (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 5, logOf('crash'))) && fine;
+  return fine;
+}
+
+// End-to-end side by side with the rest: much of both is waiting (on the browser, on PostgreSQL,
+// on a killed server's restart), not computing, and end-to-end is the longest step.
+for (const result of await Promise.all([testsInTurn(), want('e2e') ? endToEnd() : true])) ok = result && ok;
+
+// Alone: these measure latencies, which nothing else may disturb.
 if (want('load'))
   ok =
     (await scriptStep('load (50 clients, 10 s)', ['scripts/load.ts', '--clients', '50', '--seconds', '10'], 5)) && ok;
