@@ -27,6 +27,11 @@ test('units switched to mph, ft in the menu: analytics and laps show them, and a
   await units.focus();
   await units.selectOption('imperial');
   await expect(page.getByTestId('top-speed')).toHaveText(mph);
+  // The session's CSV export speaks mph too (RaceRender's MPH column).
+  const csv = await page.request.get(
+    (await page.getByRole('link', { name: 'CSV (RaceRender)' }).getAttribute('href')) ?? '',
+  );
+  expect((await csv.text()).split('\r\n')[0]).toContain('Speed (MPH)');
   await expect(page.getByText('Preferências salvas.')).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');

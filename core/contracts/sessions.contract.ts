@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HEATS } from '../formats/six-lines';
+import { UNITS } from '../units';
 
 /** Bateria: the heat, A–D (never a battery level). */
 export const heatSchema = z.enum(HEATS);
@@ -193,6 +194,8 @@ export const exportParamsSchema = sessionParamsSchema.extend({ format: z.enum(['
 export const exportQuerySchema = z.object({
   heat: heatSchema.optional(),
   lap: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /** The CSV's speed column: km/h (default) or mph. */
+  units: z.enum(UNITS).optional(),
 });
 
 export const latestSessionSchema = z

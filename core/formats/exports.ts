@@ -2,6 +2,7 @@ import type { GpsColumns } from './gps-columns';
 import { HEATS } from './six-lines';
 import { elapsedMs } from '../analysis/gps-analysis';
 import { parseDdmmyyyy } from './dates';
+import { speedIn, type Units } from '../units';
 
 export interface ExportRange {
   start: number;
@@ -18,12 +19,16 @@ function csvField(s: string): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** RaceRender's column names (Time in seconds from the first exported sample), plus lean and heat; in pieces. */
+/**
+ * RaceRender's column names (Time in seconds from the first exported sample), plus lean and heat; in
+ * pieces. The speed in the rider's units: RaceRender reads "Speed (KPH)" and "Speed (MPH)" alike.
+ */
 export function* raceRenderCsvChunks(
   c: GpsColumns,
   range: ExportRange = { start: 0, end: c.count },
+  units: Units = 'metric',
 ): Generator<string> {
-  yield 'Time,Latitude,Longitude,Speed (KPH),Lap,Lean Angle,Satellites,Heat\r\n';
+  yield `Time,Latitude,Longitude,Speed (${units === 'imperial' ? 'MPH' : 'KPH'}),Lap,Lean Angle,Satellites,Heat\r\n`;
   const t0 = c.timeMs[range.start] ?? 0;
   for (let from = range.start; from < range.end; from += EXPORT_ROWS_PER_CHUNK) {
     const lines: string[] = [];
@@ -33,7 +38,7 @@ export function* raceRenderCsvChunks(
           (elapsedMs(t0, c.timeMs[i]!) / 1000).toFixed(3),
           c.lat[i]!.toFixed(7),
           c.lon[i]!.toFixed(7),
-          c.speed[i]!.toFixed(1),
+          speedIn(c.speed[i]!, units).toFixed(1),
           String(c.lapCount[i]),
           c.roll[i]!.toFixed(1),
           String(c.satellites[i]),
@@ -45,8 +50,12 @@ export function* raceRenderCsvChunks(
   }
 }
 
-export function toRaceRenderCsv(c: GpsColumns, range: ExportRange = { start: 0, end: c.count }): string {
-  return [...raceRenderCsvChunks(c, range)].join('');
+export function toRaceRenderCsv(
+  c: GpsColumns,
+  range: ExportRange = { start: 0, end: c.count },
+  units: Units = 'metric',
+): string {
+  return [...raceRenderCsvChunks(c, range, units)].join('');
 }
 
 function xml(s: string): string {

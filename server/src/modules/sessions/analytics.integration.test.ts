@@ -116,6 +116,12 @@ describe('analytics reads', () => {
         .slice(1)
         .every((l) => l.split(',')[4] === '1'),
     ).toBe(true);
+    // In the rider's units on request: RaceRender's MPH column, the same samples converted.
+    const mph = (await (await rider.request(`${base}/export/csv?heat=A&lap=1&units=imperial`)).text()).split('\r\n');
+    expect(mph[0]).toBe('Time,Latitude,Longitude,Speed (MPH),Lap,Lean Angle,Satellites,Heat');
+    const kmhRow = text.split('\r\n')[1]!.split(',');
+    expect(Number(mph[1]!.split(',')[3])).toBeCloseTo(Number(kmhRow[3]) / 1.609344, 0);
+    expect((await rider.request(`${base}/export/csv?units=furlongs`)).status).toBe(400);
     const gpx = await rider.request(`${base}/export/gpx`);
     expect(await gpx.text()).toContain('<gpx version="1.1"');
     const raw = await rider.request(`${base}/export/lap.six`);

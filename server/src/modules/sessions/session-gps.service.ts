@@ -9,6 +9,7 @@ import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import type { gpsResponseSchema } from '#core/contracts/sessions.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { gpxChunks, raceRenderCsvChunks } from '#core/formats/exports.ts';
+import type { Units } from '#core/units.ts';
 import { decodeGpsColumns } from '#core/formats/gps-columns-codec.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { msToGpsTime } from '#core/formats/gps-six.ts';
@@ -133,6 +134,7 @@ export function createSessionGps(blobs: BlobStore) {
       s: SessionAddress,
       format: 'csv' | 'gpx' | 'lap.six' | 'gps.six',
       lap?: { heat: string; lapCount: number },
+      units: Units = 'metric',
     ) {
       const base = `${s.device}_${s.track}_${s.date}`.replace(/[^\p{L}\p{N}_.-]+/gu, '-');
       if (format === 'lap.six' || format === 'gps.six') {
@@ -162,7 +164,7 @@ export function createSessionGps(blobs: BlobStore) {
       // Streamed piece by piece as the client reads (see EXPORT_ROWS_PER_CHUNK).
       if (format === 'csv')
         return {
-          body: Readable.from(raceRenderCsvChunks(c, range)),
+          body: Readable.from(raceRenderCsvChunks(c, range, units)),
           contentType: 'text/csv; charset=utf-8',
           filename: `${base}${suffix}.csv`,
         };

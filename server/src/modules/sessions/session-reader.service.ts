@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type { lapsResponseSchema, summaryResponseSchema } from '#core/contracts/sessions.contract.ts';
 import type { LineProblem } from '#core/formats/six-lines.ts';
+import type { Units } from '#core/units.ts';
 import { analyzeSession } from '#core/laps/lap-math.ts';
 import { AppError } from '#core/errors.ts';
 import type { BlobStore } from '#server/blobs/blob-store.ts';
@@ -178,8 +179,9 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       s: SessionAddress,
       format: 'csv' | 'gpx' | 'lap.six' | 'gps.six',
       lap?: { heat: string; lapCount: number },
+      units?: Units,
     ) {
-      return gps.export(await requireVisible(viewer, s), s, format, lap);
+      return gps.export(await requireVisible(viewer, s), s, format, lap, units);
     },
 
     // A rider's own sessions (rider-sessions.service.ts).

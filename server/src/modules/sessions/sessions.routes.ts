@@ -193,7 +193,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
       },
     },
     async (req, reply) => {
-      const { heat, lap } = req.query;
+      const { heat, lap, units } = req.query;
       if ((heat === undefined) !== (lap === undefined))
         throw new AppError('storage/invalid-argument', 'Give both heat and lap, or neither.');
       const file = await reader.export(
@@ -201,6 +201,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
         ref(req.params),
         req.params.format,
         heat !== undefined && lap !== undefined ? { heat, lapCount: lap } : undefined,
+        units,
       );
       if ('size' in file) reply.header('content-length', String(file.size));
       return reply

@@ -166,9 +166,15 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
   const pickIndex = useCallback((index: number) => setSeek((s) => ({ index, seq: (s?.seq ?? 0) + 1 })), []);
   const onChartPick = (x: number) => c && cursorLap && pickIndex(sampleAtDistance(c, cursorLap, x));
   const exportHref = useCallback(
-    (format: string, lap?: { heat: string; lapCount: number }) =>
-      `${session ? sessionPath(session) : ''}/export/${format}${lap ? `?heat=${lap.heat}&lap=${lap.lapCount}` : ''}`,
-    [session],
+    (format: string, lap?: { heat: string; lapCount: number }) => {
+      // The CSV's speeds in the rider's units (GPX has its own: metres per second).
+      const query = new URLSearchParams({
+        ...(lap ? { heat: lap.heat, lap: String(lap.lapCount) } : {}),
+        ...(format === 'csv' && units === 'imperial' ? { units } : {}),
+      }).toString();
+      return `${session ? sessionPath(session) : ''}/export/${format}${query ? `?${query}` : ''}`;
+    },
+    [session, units],
   );
   const hasRecord = Boolean(record);
   const compareHref = useMemo(
