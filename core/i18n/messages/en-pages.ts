@@ -177,6 +177,68 @@ const enPagesMain = {
   'problemReasons.time': 'invalid time',
   'problemReasons.lineTooLong': 'line too long',
   'problemReasons.tooManyProblems': 'too many errors; the rest are not listed',
+  'request.invalidFields': 'Invalid request: check {fields}.',
+  'request.unsupportedBody': 'Body format not accepted ({got}): send JSON (application/json).',
+  'fieldErrors.required': 'Required field.',
+  'fieldErrors.tooLong': 'Text too long.',
+  'fieldErrors.invalidBikeNumber': 'Use only letters, digits and hyphens.',
+  'fieldErrors.trackNameShort': 'Use at least 2 characters.',
+  'fieldErrors.gateWidth': 'The line must be 2 to 200 m wide.',
+  'fieldErrors.trackNameLong': 'Use up to 60 characters.',
+  'fieldErrors.trackNameChars': "Use letters, digits, spaces and . , '' ( ) & / -",
+  'fieldErrors.invalid': 'Invalid value.',
+  'fieldErrors.expectedLanguage': "Invalid language: use 'pt-BR', 'en' or 'es'.",
+  'fieldErrors.expectedUnits': "Invalid units: use 'metric' or 'imperial'.",
+  'localIdp.title': 'Sign in to Voltas (local provider)',
+  'localIdp.intro': 'Local identity provider, for use without a Google account. Type an e-mail or pick a demo account.',
+  'localIdp.email': 'E-mail',
+  'localIdp.name': 'Name (optional)',
+  'localIdp.submit': 'Sign in',
+  'localIdp.demoAccounts': 'Demo accounts',
+  'localIdp.invalidEmail': 'Type a valid e-mail.',
+  'localIdp.cancel': 'Cancel',
+  'authDone.finishing': 'Finishing the sign-in…',
+  'errors.storage/object-not-found': 'We could not find what you were looking for.',
+  'errors.storage/bucket-not-found': 'The file storage was not found.',
+  'errors.storage/quota-exceeded': 'The storage limit has been reached.',
+  'errors.storage/unauthenticated': 'Your session has ended. Sign in again.',
+  'errors.storage/unauthorized': 'You are not allowed to do that.',
+  'errors.storage/retry-limit-exceeded': 'The server did not answer in time. Try again in a moment.',
+  'errors.storage/invalid-checksum': 'The file arrived damaged. Send it again.',
+  'errors.storage/canceled': 'Cancelled.',
+  'errors.storage/invalid-argument': 'Some of the data sent is invalid.',
+  'errors.storage/invalid-format': 'The file is not in the expected format.',
+  'errors.storage/server-file-wrong-size': 'The file is too large.',
+  'errors.storage/internal-error': 'Server error. Try again in a moment.',
+  'errors.session/previous-owner':
+    'This device already holds a session at this track and date that belongs to its previous owner; nothing was saved.',
+  'errors.device/reserved-id': 'Device 000000000001 is the demo device and cannot be given to anyone.',
+  'errors.track/no-complete-lap':
+    'The GPS of this session holds no complete lap: the track cannot be recognised and no laps can be timed.',
+  'errors.track/different-tracks':
+    'These two laps were ridden on different tracks (or layouts): they cannot be compared.',
+  'errors.share/limit-reached': 'You already have too many links. Revoke one before making another.',
+  'errors.request/unsupported-media-type': 'The upload is not in the expected format (content type not accepted).',
+  'errors.storage/insufficient-storage': 'The server is out of disk space; nothing was saved. Try again later.',
+  'errors.import/unsupported-format':
+    'This file is not in a format Voltas imports. Accepted formats: GPX (1.0 and 1.1), RaceChrono CSV (v3), Racelogic VBO, AiM CSV (Race Studio), NMEA 0183, SpeedAngle .sa, TrackAddict CSV, the lap.six + gps.six pair, or a .gz of any of them.',
+  'errors.import/xml-dtd': 'XML with a DTD or entity declarations is refused (for safety); nothing was saved.',
+  'errors.import/xml-limit':
+    'The GPX holds a tag, an attribute or a text far larger than any GPX has (refused for safety); nothing was saved.',
+  'errors.import/no-fix': 'The file holds no usable GPS position; nothing was saved.',
+  'errors.import/no-date': 'The file does not say which day it was recorded; nothing was saved.',
+  'errors.import/too-large': 'The file is over the import limit; nothing was saved.',
+  'errors.import/laps-without-trace': 'A lap.six needs the gps.six of the same day imported first; nothing was saved.',
+  'errors.import/not-imported': 'Only an imported session can be deleted, and only by whoever imported it.',
+  'errors.import/too-complex':
+    'The file is too large or too complex to read (it needed more memory or time than an import may use); nothing was saved.',
+  'errors.import/corrupt-gzip': 'The .gz is damaged or incomplete and cannot be unpacked; nothing was saved.',
+  'errors.video/not-mp4':
+    'This file is not a readable MP4 video (or it is incomplete); pick the original file from the camera.',
+  'errors.video/bad-marks':
+    'These marks give an impossible clock: mark two moments further apart (for example the first and the last time over the line), or just one.',
+  'errors.video/limit-reached':
+    'This session already keeps the most synced videos it can: forget one before keeping another.',
 } satisfies Partial<Catalog>;
 
 /** English messages of the pages (the ids of pt-BR-pages.ts). Part of en.ts. */

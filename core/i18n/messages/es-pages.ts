@@ -178,6 +178,71 @@ const esPagesMain = {
   'problemReasons.time': 'hora no válida',
   'problemReasons.lineTooLong': 'línea demasiado larga',
   'problemReasons.tooManyProblems': 'demasiados errores; el resto no se lista',
+  'request.invalidFields': 'Petición no válida: revisa {fields}.',
+  'request.unsupportedBody': 'Formato del cuerpo no aceptado ({got}): envía JSON (application/json).',
+  'fieldErrors.required': 'Campo obligatorio.',
+  'fieldErrors.tooLong': 'Texto demasiado largo.',
+  'fieldErrors.invalidBikeNumber': 'Usa solo letras, números y guion.',
+  'fieldErrors.trackNameShort': 'Usa al menos 2 caracteres.',
+  'fieldErrors.gateWidth': 'La línea debe medir de 2 a 200 m de ancho.',
+  'fieldErrors.trackNameLong': 'Usa hasta 60 caracteres.',
+  'fieldErrors.trackNameChars': "Usa letras, números, espacios y . , '' ( ) & / -",
+  'fieldErrors.invalid': 'Valor no válido.',
+  'fieldErrors.expectedLanguage': "Idioma no válido: usa 'pt-BR', 'en' o 'es'.",
+  'fieldErrors.expectedUnits': "Unidades no válidas: usa 'metric' o 'imperial'.",
+  'localIdp.title': 'Entrar en Voltas (proveedor local)',
+  'localIdp.intro':
+    'Proveedor de identidad local, para usar sin cuenta de Google. Escribe un e-mail o elige una cuenta de demostración.',
+  'localIdp.email': 'E-mail',
+  'localIdp.name': 'Nombre (opcional)',
+  'localIdp.submit': 'Entrar',
+  'localIdp.demoAccounts': 'Cuentas de demostración',
+  'localIdp.invalidEmail': 'Escribe un e-mail válido.',
+  'localIdp.cancel': 'Cancelar',
+  'authDone.finishing': 'Terminando el inicio de sesión…',
+  'errors.storage/object-not-found': 'No encontramos lo que buscabas.',
+  'errors.storage/bucket-not-found': 'No se encontró el almacenamiento de archivos.',
+  'errors.storage/quota-exceeded': 'Se alcanzó el límite de almacenamiento.',
+  'errors.storage/unauthenticated': 'Tu sesión terminó. Vuelve a entrar.',
+  'errors.storage/unauthorized': 'No tienes permiso para esto.',
+  'errors.storage/retry-limit-exceeded': 'El servidor no respondió a tiempo. Vuelve a intentarlo en un momento.',
+  'errors.storage/invalid-checksum': 'El archivo llegó dañado. Envíalo de nuevo.',
+  'errors.storage/canceled': 'Operación cancelada.',
+  'errors.storage/invalid-argument': 'Algún dato enviado no es válido.',
+  'errors.storage/invalid-format': 'El archivo no tiene el formato esperado.',
+  'errors.storage/server-file-wrong-size': 'El archivo es demasiado grande.',
+  'errors.storage/internal-error': 'Error en el servidor. Vuelve a intentarlo en un momento.',
+  'errors.session/previous-owner':
+    'Este dispositivo ya tiene una sesión en este circuito y fecha que pertenece al dueño anterior; no se guardó nada.',
+  'errors.device/reserved-id': 'El dispositivo 000000000001 es el de demostración y no se puede entregar a nadie.',
+  'errors.track/no-complete-lap':
+    'El GPS de esta sesión no tiene ninguna vuelta completa: no se puede reconocer el circuito ni cronometrar las vueltas.',
+  'errors.track/different-tracks':
+    'Estas dos vueltas se dieron en circuitos (o trazados) distintos: no se pueden comparar.',
+  'errors.share/limit-reached': 'Ya tienes demasiados enlaces. Revoca uno antes de crear otro.',
+  'errors.request/unsupported-media-type': 'El envío no tiene el formato esperado (tipo de contenido no aceptado).',
+  'errors.storage/insufficient-storage':
+    'El servidor se ha quedado sin espacio en disco; no se guardó nada. Vuelve a intentarlo más tarde.',
+  'errors.import/unsupported-format':
+    'Este archivo no está en un formato que Voltas importe. Formatos aceptados: GPX (1.0 y 1.1), CSV de RaceChrono (v3), VBO de Racelogic, CSV de AiM (Race Studio), NMEA 0183, .sa de SpeedAngle, CSV de TrackAddict, el par lap.six + gps.six, o un .gz de cualquiera de ellos.',
+  'errors.import/xml-dtd': 'No se acepta XML con DTD o declaración de entidades (por seguridad); no se guardó nada.',
+  'errors.import/xml-limit':
+    'El GPX tiene una etiqueta, un atributo o un texto mucho mayor de lo que tiene un GPX (por seguridad); no se guardó nada.',
+  'errors.import/no-fix': 'El archivo no tiene ninguna posición GPS utilizable; no se guardó nada.',
+  'errors.import/no-date': 'El archivo no dice qué día se grabó; no se guardó nada.',
+  'errors.import/too-large': 'El archivo supera el límite de importación; no se guardó nada.',
+  'errors.import/laps-without-trace':
+    'Un lap.six necesita que antes se importe el gps.six del mismo día; no se guardó nada.',
+  'errors.import/not-imported': 'Solo se puede borrar una sesión importada, y solo quien la importó.',
+  'errors.import/too-complex':
+    'El archivo es demasiado grande o complejo para leerlo (necesitó más memoria o tiempo del que puede usar una importación); no se guardó nada.',
+  'errors.import/corrupt-gzip': 'El .gz está dañado o incompleto y no se puede descomprimir; no se guardó nada.',
+  'errors.video/not-mp4':
+    'Este archivo no es un vídeo MP4 legible (o está incompleto); elige el archivo original de la cámara.',
+  'errors.video/bad-marks':
+    'Estas marcas dan un reloj imposible: marca dos momentos más separados (por ejemplo, el primer y el último paso por meta), o solo uno.',
+  'errors.video/limit-reached':
+    'Esta sesión ya guarda el máximo de vídeos sincronizados: olvida uno antes de guardar otro.',
 } satisfies Partial<Catalog>;
 
 /** Spanish messages of the pages (the ids of pt-BR-pages.ts). Part of es.ts. */

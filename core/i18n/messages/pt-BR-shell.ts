@@ -1,6 +1,7 @@
 /**
- * pt-BR messages of the first load: the app's frame, sign-in, menu, errors and what every page
- * shows before its own words arrive (pt-BR-pages.ts, loaded with the page's code). Part of pt-BR.ts.
+ * pt-BR messages of the first load: the app's frame, sign-in and its errors, the menu, and what
+ * every page shows before its own words arrive (pt-BR-pages.ts, loaded with the page's code; the
+ * other errors and the forms' field errors are there). Part of pt-BR.ts.
  */
 export const ptBRShell = {
   'app.name': 'Voltas',
@@ -44,49 +45,14 @@ export const ptBRShell = {
   'analytics.title': 'Seleção de Laps',
   'format.leanLeft': 'E',
   'format.leanRight': 'D',
-  'request.invalidFields': 'Pedido inválido: confira {fields}.',
-  'request.unsupportedBody': 'Formato do corpo não aceito ({got}): envie JSON (application/json).',
   'offline.cached': 'Sem conexão: estes dados foram salvos em {date} às {time}.',
   'offline.cachedOnline': 'Mostrando dados salvos em {date} às {time}: o servidor não respondeu a tempo.',
   'offline.update': 'Há uma nova versão do Voltas.',
   'offline.updateNow': 'Atualizar agora',
   'offline.loginOffline': 'Sem conexão: para entrar é preciso internet.',
   'offline.importOffline': 'Sem conexão: enviar arquivos precisa de internet. Tente de novo quando tiver sinal.',
-  'fieldErrors.required': 'Campo obrigatório.',
-  'fieldErrors.tooLong': 'Texto longo demais.',
-  'fieldErrors.invalidBikeNumber': 'Use apenas letras, números e hífen.',
-  'fieldErrors.trackNameShort': 'Use pelo menos 2 caracteres.',
-  'fieldErrors.gateWidth': 'A linha deve ter de 2 a 200 m de largura.',
-  'fieldErrors.trackNameLong': 'Use até 60 caracteres.',
-  'fieldErrors.trackNameChars': "Use letras, números, espaços e . , '' ( ) & / -",
-  'fieldErrors.invalid': 'Valor inválido.',
-  // A field that takes one of a few values (the `mensagem` of a refused request names them).
-  'fieldErrors.expectedLanguage': "Idioma inválido: use 'pt-BR', 'en' ou 'es'.",
-  'fieldErrors.expectedUnits': "Unidades inválidas: use 'metric' ou 'imperial'.",
-  'localIdp.title': 'Entrar no Voltas (provedor local)',
-  'localIdp.intro':
-    'Provedor de identidade local, para uso sem conta Google. Digite um e-mail ou escolha uma conta de demonstração.',
-  'localIdp.email': 'E-mail',
-  'localIdp.name': 'Nome (opcional)',
-  'localIdp.submit': 'Entrar',
-  'localIdp.demoAccounts': 'Contas de demonstração',
-  'localIdp.invalidEmail': 'Digite um e-mail válido.',
-  'localIdp.cancel': 'Cancelar',
-  'authDone.finishing': 'Concluindo o login…',
   'app.errorCodeHint': '(código do erro: {id})',
   'errors.storage/unknown': 'Ocorreu um erro inesperado. Tente de novo.',
-  'errors.storage/object-not-found': 'Não encontramos o que você procurou.',
-  'errors.storage/bucket-not-found': 'O armazenamento de arquivos não foi encontrado.',
-  'errors.storage/quota-exceeded': 'O limite de armazenamento foi atingido.',
-  'errors.storage/unauthenticated': 'Sua sessão terminou. Entre de novo.',
-  'errors.storage/unauthorized': 'Você não tem permissão para isso.',
-  'errors.storage/retry-limit-exceeded': 'O servidor não respondeu a tempo. Tente de novo em instantes.',
-  'errors.storage/invalid-checksum': 'O arquivo chegou corrompido. Envie de novo.',
-  'errors.storage/canceled': 'Operação cancelada.',
-  'errors.storage/invalid-argument': 'Algum dado enviado é inválido.',
-  'errors.storage/invalid-format': 'O arquivo não está no formato esperado.',
-  'errors.storage/server-file-wrong-size': 'O arquivo é grande demais.',
-  'errors.storage/internal-error': 'Erro no servidor. Tente de novo em instantes.',
   'errors.auth/too-many-requests': 'Muitas tentativas. Aguarde um pouco e tente de novo.',
   'errors.auth/user-disabled': 'Esta conta está desativada. Fale com o suporte.',
   'errors.auth/invalid-credential': 'Não foi possível confirmar o login. Tente de novo.',
@@ -97,35 +63,5 @@ export const ptBRShell = {
   'errors.auth/popup-blocked': 'O navegador bloqueou a janela de login. Continuando na mesma página…',
   'errors.auth/unauthorized-domain': 'Este endereço não está autorizado a fazer login.',
   'errors.auth/user-token-expired': 'Sua sessão expirou. Entre de novo.',
-  'errors.session/previous-owner':
-    'Este aparelho já tem uma sessão nesta pista e data que pertence ao dono anterior; nada foi gravado.',
-  'errors.device/reserved-id': 'O aparelho 000000000001 é o de demonstração e não pode ser entregue a ninguém.',
-  'errors.track/no-complete-lap':
-    'O GPS desta sessão não tem nenhuma volta completa: não dá para reconhecer a pista nem cronometrar as voltas.',
-  'errors.track/different-tracks':
-    'Essas duas voltas foram feitas em pistas (ou traçados) diferentes: não dá para compará-las.',
-  'errors.share/limit-reached': 'Você já tem links demais. Revogue um antes de criar outro.',
-  'errors.request/unsupported-media-type': 'O envio não está no formato esperado (tipo de conteúdo não aceito).',
-  'errors.storage/insufficient-storage':
-    'O servidor está sem espaço em disco; nada foi gravado. Tente de novo mais tarde.',
-  'errors.import/unsupported-format':
-    'Este arquivo não está num formato que o Voltas importa. Formatos aceitos: GPX (1.0 e 1.1), CSV do RaceChrono (v3), VBO da Racelogic, CSV do AiM (Race Studio), NMEA 0183, .sa do SpeedAngle, CSV do TrackAddict, o par lap.six + gps.six, ou um .gz de qualquer um deles.',
-  'errors.import/xml-dtd': 'XML com DTD ou declaração de entidades não é aceito (por segurança); nada foi gravado.',
-  'errors.import/xml-limit':
-    'O GPX tem uma tag, um atributo ou um texto muito maior do que um GPX tem (por segurança); nada foi gravado.',
-  'errors.import/no-fix': 'O arquivo não tem nenhuma posição de GPS utilizável; nada foi gravado.',
-  'errors.import/no-date': 'O arquivo não diz em que dia foi gravado; nada foi gravado.',
-  'errors.import/too-large': 'O arquivo passa do limite de importação; nada foi gravado.',
-  'errors.import/laps-without-trace': 'Um lap.six precisa do gps.six do mesmo dia importado antes; nada foi gravado.',
-  'errors.import/not-imported': 'Só uma sessão importada pode ser apagada, e só por quem a importou.',
-  'errors.import/too-complex':
-    'O arquivo é grande ou complexo demais para ser lido (precisou de mais memória ou tempo do que uma importação pode usar); nada foi gravado.',
-  'errors.import/corrupt-gzip': 'O .gz está danificado ou incompleto e não pode ser descomprimido; nada foi gravado.',
-  'errors.video/not-mp4':
-    'Este arquivo não é um vídeo MP4 legível (ou está incompleto); escolha o arquivo original da câmera.',
-  'errors.video/bad-marks':
-    'Essas marcações dão um relógio impossível: marque dois momentos mais distantes um do outro (por exemplo, a primeira e a última passagem pela linha), ou só um.',
-  'errors.video/limit-reached':
-    'Esta sessão já guarda o máximo de vídeos sincronizados: esqueça um antes de guardar outro.',
   'imports.collection': 'Importados',
 } as const;
