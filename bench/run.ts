@@ -31,8 +31,10 @@ const PARSE_ONLY = args.has('--parse-only');
 const WEB_ONLY = args.has('--web-only');
 /** `--goals-only`: the rows with a goal a rider feels (typical imports, upload, Lighthouse). */
 const GOALS_ONLY = args.has('--goals-only');
+/** `--only import`: the typical import rows alone (no build, no other rows, no browser). */
+const ONLY_IMPORT = process.argv.slice(2).join(' ').includes('--only import');
 /** `--no-lighthouse`: skip the Lighthouse rows (each run takes ~12 s; the first one installs it). */
-const LIGHTHOUSE = !args.has('--no-lighthouse');
+const LIGHTHOUSE = !args.has('--no-lighthouse') && !ONLY_IMPORT;
 
 const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
 log('generating sessions…');
@@ -41,7 +43,7 @@ const sixty = generateSession(interlagos, { seed: 2, heats: 4, lapsPerHeat: [13,
 const tenMb = generateSession(interlagos, { seed: 3, heats: 4, lapsPerHeat: [31, 31] }); // ~10 MB gps.six
 
 async function main() {
-  if (!GOALS_ONLY) {
+  if (!GOALS_ONLY && !ONLY_IMPORT) {
     benchParsing({ quick: QUICK, interlagos, big, sixty });
     for (const v of await benchVideoSync(QUICK)) {
       result.video_sync_vs_read ??= Number(fmt(v.ratio, 2));
@@ -56,13 +58,15 @@ async function main() {
   }
   if (PARSE_ONLY) return;
 
-  log('building the web app…');
-  execFileSync(
-    process.execPath,
-    ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--manifest', '--logLevel', 'warn'],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
-  benchJsSizes();
+  if (!ONLY_IMPORT) {
+    log('building the web app…');
+    execFileSync(
+      process.execPath,
+      ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--manifest', '--logLevel', 'warn'],
+      { cwd: ROOT, stdio: 'inherit' },
+    );
+    benchJsSizes();
+  }
 
   log('starting servers…');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-bench-'));
@@ -99,15 +103,17 @@ async function main() {
   const session = rider.cookies.get('voltas_session')!;
 
   if (!WEB_ONLY) {
-    if (!GOALS_ONLY) {
+    if (!GOALS_ONLY && !ONLY_IMPORT) {
       log('load: hello-world, laps, gps…');
       await benchApiLoad(base, helloPort, cookie, dataDir, QUICK);
     }
 
-    log('upload: 10 MB gps.six…');
-    await benchUpload(base, helloPort, token, Buffer.from(tenMb.gpsSix), QUICK ? 3 : 7);
+    if (!ONLY_IMPORT) {
+      log('upload: 10 MB gps.six…');
+      await benchUpload(base, helloPort, token, Buffer.from(tenMb.gpsSix), QUICK ? 3 : 7);
+    }
 
-    if (!GOALS_ONLY) {
+    if (!GOALS_ONLY && !ONLY_IMPORT) {
       await benchLists(base, cookie, sixty, listTokens, progressTokens);
 
       // Imports of 50 MB files, each into a fresh server of its own (its memory read from /proc).
@@ -142,7 +148,7 @@ async function main() {
   // Web, in Chromium. First the server finishes what the uploads left it (each 10 MB upload's
   // columns are derived after its answer): pages are timed on an idle server, not against that.
   await new Promise((r) => setTimeout(r, 3000));
-  if (!GOALS_ONLY) await benchWeb(base, session, QUICK);
+  if (!GOALS_ONLY && !ONLY_IMPORT) await benchWeb(base, session, QUICK);
 
   if (LIGHTHOUSE) {
     // The share page as a friend opens it: a link to the 100k-sample session, made by the rider.

@@ -8,7 +8,7 @@ import { allocGpsColumns, type GpsColumns } from '../formats/gps-columns';
 import { asWritten, gpsSixLines } from '../formats/gps-six-write';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
 import { HEATS } from '../formats/six-lines';
-import { opensAsLapZero } from '../laps/session-laps';
+import { opensAsLapZero, type LapColumns } from '../laps/session-laps';
 import { haversineM } from '../sim/geo';
 import type { TimedLap, Trace } from '../tracks/lap-timing';
 import { TraceBuilder, type ImportedTrace, type LoggerLap } from './trace';
@@ -210,6 +210,38 @@ export function lapNumbering(laps: readonly TimedLap[]): Map<number, Numbering> 
   return lapNumbers;
 }
 
+/** The samples of each lap as the gps.six numbers them (`from` to `to`, exclusive), in order. */
+function lapRanges(count: number, laps: readonly TimedLap[], numbers: Map<number, Numbering>) {
+  const ranges = laps.map((lap) => ({
+    from: lap.start.fraction === 0 ? lap.start.index : lap.start.index + 1,
+    to: Math.min(count - 1, lap.end.index) + 1,
+    n: numbers.get(lap.number)!,
+  }));
+  // Samples between pieces (standing in the pits, a pause) belong to the piece that follows; the
+  // ones after the last, as a device counts them, to the next lap of its heat: no stretch of the
+  // file is left as an unnamed lap 0.
+  ranges.forEach((r, k) => (r.from = k === 0 ? 0 : ranges[k - 1]!.to));
+  const last = ranges[ranges.length - 1];
+  if (last && last.to < count)
+    ranges.push({ from: last.to, to: count, n: { heat: last.n.heat, lapCount: last.n.lapCount + 1, first: 0 } });
+  return ranges;
+}
+
+/** Each sample's heat and lap, whole, as `sessionColumns` writes them in its batches (the one lap list's input). */
+export function sessionLapColumns(
+  count: number,
+  laps: readonly TimedLap[],
+  numbers: Map<number, Numbering>,
+): LapColumns & Pick<GpsColumns, 'heat' | 'lapCount'> {
+  const heat = new Uint8Array(count);
+  const lapCount = new Int32Array(count);
+  for (const r of lapRanges(count, laps, numbers)) {
+    heat.fill(r.n.heat, r.from, r.to);
+    lapCount.fill(r.n.lapCount, r.from, r.to);
+  }
+  return { count, heat, lapCount };
+}
+
 /**
  * The session's GPS columns, `size` samples at a time (a long session is never held twice whole):
  * the trace's values, times of day in UTC as gps.six has them, and each sample's heat, lap and
@@ -223,18 +255,7 @@ export function* sessionColumns(
   size = 16_384,
 ): Generator<GpsColumns> {
   const c = allocGpsColumns(Math.min(size, t.count));
-  const ranges = laps.map((lap) => ({
-    from: lap.start.fraction === 0 ? lap.start.index : lap.start.index + 1,
-    to: Math.min(t.count - 1, lap.end.index) + 1,
-    n: numbers.get(lap.number)!,
-  }));
-  // Samples between pieces (standing in the pits, a pause) belong to the piece that follows; the
-  // ones after the last, as a device counts them, to the next lap of its heat: no stretch of the
-  // file is left as an unnamed lap 0.
-  ranges.forEach((r, k) => (r.from = k === 0 ? 0 : ranges[k - 1]!.to));
-  const last = ranges[ranges.length - 1];
-  if (last && last.to < t.count)
-    ranges.push({ from: last.to, to: t.count, n: { heat: last.n.heat, lapCount: last.n.lapCount + 1, first: 0 } });
+  const ranges = lapRanges(t.count, laps, numbers);
   let meters = 0;
   // The sample before: its heat and lap (none before the first), carried from batch to batch.
   let heat = -1;

@@ -15,6 +15,7 @@ import {
   mergeTraces,
   sessionColumns,
   sessionFiles,
+  sessionLapColumns,
   sessionTrace,
   type SessionTrace,
 } from '#core/imports/to-session.ts';
@@ -55,6 +56,23 @@ export function createSessionBuilder(deps: {
   workers: ImportWorkers;
 }) {
   const { db, receiver, tracks, workers } = deps;
+
+  /**
+   * Keeps the session's figures and ideal lap as its first read would keep them, from the analysis
+   * its reads make: of the trace with the heats just numbered, which cut its runs where they change
+   * (a merged day's files, a fifth run in heat D), so not always the analysis that numbered them.
+   * Made in a worker here, so that neither that read nor the arrival's job analyses the trace; the
+   * trace's arrays move there (unusable after).
+   */
+  async function keepAsRead(
+    address: { collection: string; track: string; date: string },
+    definition: Awaited<ReturnType<TracksService['identify']>>['definition'],
+    trace: SessionTrace,
+    laps: ReturnType<typeof sessionLapColumns>,
+  ) {
+    const { analysis } = await workers.analyze({ ...trace, heat: laps.heat }, definition);
+    await tracks.keepImported({ device: address.collection, track: address.track, date: address.date }, analysis, laps);
+  }
 
   /** Builds (again) the session from all its imported files, and answers for the newest. */
   async function buildSession(
@@ -119,11 +137,14 @@ export function createSessionBuilder(deps: {
         };
       });
     const flying = laps.filter((l) => l.kind === 'flying');
+    const samples = trace.count;
+    // Last: the trace's arrays move to the worker.
+    await keepAsRead(address, definition, trace, sessionLapColumns(samples, analysis.laps, lapNumbers));
     return {
       laps,
       bestLapSeconds: flying.length ? Math.min(...flying.map((l) => l.seconds)) : null,
       loggerLaps: logger.map((l) => Number(l.seconds.toFixed(3))),
-      samples: trace.count,
+      samples,
       warnings: present(warnings),
     };
   }

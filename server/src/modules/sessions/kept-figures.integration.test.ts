@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PersonalBest, ProgressResponse } from '#core/contracts/progress.contract.ts';
 import type { LapsResponse, MySessions } from '#core/contracts/sessions.contract.ts';
@@ -6,7 +7,7 @@ import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { msToLapTimeRaw, serializeLapSix, type Lap } from '#core/formats/lap-six.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
-import { lapFigures } from '#core/laps/lap-math.ts';
+import { FIGURES_VERSION, lapFigures } from '#core/laps/lap-math.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
 import { addDevice, put, readEvents } from '#test/fixtures.ts';
@@ -185,6 +186,46 @@ describe('kept figures follow the one lap list', () => {
           { timeout: 15_000 },
         )
         .toBe(flyingBest);
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('an import keeps its figures and ideal lap as it builds the session: those a read of its stored trace settles', async () => {
+    // Two real files of one day, merged: the session's heats cut its runs where the import's own analysis did not.
+    const bia = new Browser(server.baseUrl); // a rider of her own: Ana's records stay as the other tests expect them
+    await bia.signIn('bia@example.com');
+    let s = { device: '', track: '', date: '' };
+    for (const [folder, file] of [
+      ['racechrono-tianma-lap9', 'session_20251231_111318_tianma_lap9_v3.csv.gz'],
+      ['racechrono-tianma-lap13', 'session_20251231_111959_tianma_lap13_v3.csv.gz'],
+    ]) {
+      const body = readFileSync(new URL(`../../../test/real-recordings/${folder}/${file}`, import.meta.url));
+      const res = await bia.request(`/api/imports?filename=${file}`, { method: 'POST', body });
+      expect(res.status).toBe(201);
+      s = ((await res.json()) as { session: typeof s }).session;
+    }
+    const id = `${s.device}/${s.track}/${s.date}`;
+    const kept = () =>
+      server.database.db
+        .selectFrom('lap_sessions')
+        .select(['lap_figures', 'figures_version', 'ideal_ms'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    // As the import answered: nothing has read it, and its background analysis waits 2 s.
+    const atImport = await kept();
+    expect(atImport.figures_version).toBe(FIGURES_VERSION);
+    expect(atImport.ideal_ms).not.toBeNull();
+    // The same as a first analysis of the stored trace settles, by an instance that never saw the import.
+    await server.database.db
+      .updateTable('lap_sessions')
+      .set({ figures_version: null, ideal_ms: null })
+      .where('id', '=', id)
+      .execute();
+    const restarted = await startTestServer(sameDatabase(server), { dataDir: server.dataDir, keepDataDir: true });
+    try {
+      await expect.poll(async () => (await kept()).figures_version, { timeout: 15_000 }).toBe(FIGURES_VERSION);
+      expect(await kept()).toEqual(atImport);
     } finally {
       await restarted.close();
     }

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { lapsResponseSchema, summaryResponseSchema } from '#core/contracts/sessions.contract.ts';
 import type { LineProblem } from '#core/formats/six-lines.ts';
 import type { Units } from '#core/units.ts';
-import { analyzeSession } from '#core/laps/lap-math.ts';
+import { analyzeSession, FIGURES_VERSION } from '#core/laps/lap-math.ts';
 import { AppError } from '#core/errors.ts';
 import type { BlobStore } from '#server/blobs/blob-store.ts';
 import type { DB } from '#server/db/schema.ts';
@@ -44,6 +44,15 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     return row;
   }
 
+  /** What a session's figures are settled from besides its trace: its files' versions and its device laps. */
+  function figureInputs(row: SessionRow) {
+    return {
+      sessionId: row.id,
+      files: { lapMd5: row.lap_md5, gpsMd5: row.gps_md5 },
+      laps: () => listLaps(db, row.id),
+    };
+  }
+
   return {
     // Figures kept by an older rule are settled through the tracks service (session-figures.service.ts).
     settleFiguresWith: figures.settleFiguresWith,
@@ -60,10 +69,21 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
       return viewer.admin || deviceId === deps.demoDeviceId || viewerHasDevice(db, viewer.email, deviceId);
     },
 
-    /** The session's id and owner, for one the viewer may see (404 otherwise). */
-    async sessionOf(viewer: Viewer, s: SessionAddress): Promise<{ id: string; owner: string; samples: number }> {
+    /**
+     * The session's id and owner, for one the viewer may see (404 otherwise); `settled`: its kept
+     * figures follow the current rule for its files as they are.
+     */
+    async sessionOf(
+      viewer: Viewer,
+      s: SessionAddress,
+    ): Promise<{ id: string; owner: string; samples: number; settled: boolean }> {
       const row = await requireVisible(viewer, s);
-      return { id: row.id, owner: row.owner_email, samples: Number(row.sample_count) };
+      return {
+        id: row.id,
+        owner: row.owner_email,
+        samples: Number(row.sample_count),
+        settled: row.lap_figures !== null && Number(row.figures_version) === FIGURES_VERSION,
+      };
     },
 
     /** The versions of a session's two files ('' for one not there). */
@@ -164,13 +184,16 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     async trackInputs(viewer: Viewer, s: SessionAddress) {
       const row = await requireVisible(viewer, s);
       return {
-        sessionId: row.id,
+        ...figureInputs(row),
         ownerEmail: row.owner_email,
         version: `${row.id}@${row.gps_md5}@${row.lap_md5}`,
-        files: { lapMd5: row.lap_md5, gpsMd5: row.gps_md5 },
         columns: (await gpsColumns(row)).columns,
-        laps: () => listLaps(db, row.id),
       };
+    },
+
+    /** `trackInputs` without the trace: for an analysis made elsewhere (an import's) to be kept. */
+    async figureInputs(viewer: Viewer, s: SessionAddress) {
+      return figureInputs(await requireVisible(viewer, s));
     },
 
     /** CSV (RaceRender), GPX, or the raw six files, for the session or one lap (heat + lap number); streamed. */

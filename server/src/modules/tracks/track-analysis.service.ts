@@ -7,7 +7,7 @@ import { isImportCollection, type SessionAddress } from '#core/contracts/session
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { FIGURES_VERSION, listFigures } from '#core/laps/lap-math.ts';
-import { bestOf, listLaps } from '#core/laps/session-laps.ts';
+import { bestOf, listLaps, type LapColumns } from '#core/laps/session-laps.ts';
 import { deltaOnGrid, lapOnGrid } from '#core/tracks/lap-grid.ts';
 import { compareLaps } from '#core/tracks/lap-comparison.ts';
 import { continuousTime } from '#core/tracks/lap-timing.ts';
@@ -54,23 +54,38 @@ export function createTrackAnalysis(deps: {
     const track = await trackFor(inputs.sessionId, inputs.ownerEmail, trace, mayCreateTrack);
     const definition = definitionOf(track);
     const key = `${inputs.version}#${track.id}#${shapeOf(track)}`;
-    let analysis = analyses.get(key);
-    const fresh = !analysis;
-    if (!analysis) {
-      analysis = analyzeTrack(trace, definition);
-      analyses.set(key, analysis);
-      // Kept beside the session: 'Minhas sessões' and 'Evolução' show it without analysing.
-      await saveSessionIdeal(
-        db,
-        inputs.sessionId,
-        analysis.ideal.seconds === null ? null : Math.round(analysis.ideal.seconds * 1000),
-      );
+    const known = analyses.get(key);
+    if (known) {
+      const deviceLaps = await inputs.laps();
+      const list = listLaps(known.laps, trace, deviceLaps, isImportCollection(s.device));
+      return { inputs, trace, track, definition, analysis: known, deviceLaps, list, fresh: false };
     }
+    const analysis = analyzeTrack(trace, definition);
+    analyses.set(key, analysis);
+    const kept = await keepAnalysis(s, inputs, analysis, trace);
+    return { inputs, trace, track, definition, analysis, ...kept, fresh: true };
+  }
+
+  /**
+   * Keeps beside a session what the lists show of a fresh analysis of it: its ideal lap ('Minhas
+   * sessões' and 'Evolução' show it without analysing) and its figures by its one lap list, so
+   * every screen shows the same best lap (decision 028).
+   */
+  async function keepAnalysis(
+    s: SessionAddress,
+    inputs: Awaited<ReturnType<SessionReader['figureInputs']>>,
+    analysis: TrackAnalysis,
+    trace: LapColumns,
+  ) {
+    await saveSessionIdeal(
+      db,
+      inputs.sessionId,
+      analysis.ideal.seconds === null ? null : Math.round(analysis.ideal.seconds * 1000),
+    );
     const deviceLaps = await inputs.laps();
     const list = listLaps(analysis.laps, trace, deviceLaps, isImportCollection(s.device));
-    // Its figures by this list, kept beside it: every screen shows the same best lap (decision 028).
-    if (fresh) await keepListFigures(inputs, list, deviceLaps);
-    return { inputs, trace, track, definition, analysis, deviceLaps, list, fresh };
+    await keepListFigures(inputs, list, deviceLaps);
+    return { deviceLaps, list };
   }
 
   async function keepListFigures(
@@ -91,6 +106,15 @@ export function createTrackAnalysis(deps: {
     analyzed,
     keepListFigures,
     cached: () => analyses.size,
+
+    /**
+     * An import's analysis of the trace it just stored (`laps`: that trace's heat and lap columns),
+     * kept as the session's first analysis would keep it: neither its first read nor the job that
+     * follows its arrival analyses the same trace again.
+     */
+    async keepImported(s: SessionAddress, analysis: TrackAnalysis, laps: LapColumns): Promise<void> {
+      await keepAnalysis(s, await reader.figureInputs(SYSTEM, s), analysis, laps);
+    },
 
     async analysis(
       viewer: Viewer,

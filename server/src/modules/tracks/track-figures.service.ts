@@ -30,11 +30,13 @@ export function createTrackFigures(deps: { db: Kysely<DB>; reader: SessionReader
   /**
    * Keeps a session's figures by the current rule: by its one lap list where it has a trace timed at
    * a track Voltas knows, by the lap.six's rules where it has no trace or no such track. A trace
-   * over BACKGROUND_MAX_SAMPLES is left as it is: its first analysis (a read) settles it.
+   * over BACKGROUND_MAX_SAMPLES is left as it is: its first analysis (a read) settles it; one
+   * already settled, too.
    */
   async function settleFigures(s: SessionAddress): Promise<void> {
-    const { id, samples } = await reader.sessionOf(SYSTEM, s);
-    if (samples > BACKGROUND_MAX_SAMPLES) return;
+    const { id, samples, settled } = await reader.sessionOf(SYSTEM, s);
+    // Settled since it was asked for (by a read, or by its import as it built the session).
+    if (settled || samples > BACKGROUND_MAX_SAMPLES) return;
     if (samples > 0) {
       try {
         // At a track Voltas knows only: a new one is found (the catalogue searched) on the first read.

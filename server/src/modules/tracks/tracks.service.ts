@@ -56,6 +56,7 @@ export function createTracksService(deps: {
     sharedSession: analyses.sharedSession,
     sharedLap: analyses.sharedLap,
     outline: analyses.outline,
+    keepImported: analyses.keepImported,
 
     // Figures settled as sessions arrive (track-figures.service.ts).
     analyzeArrived: figures.analyzeArrived,
