@@ -12,6 +12,7 @@ test.use({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true
 test.setTimeout(60_000);
 
 const SESSION = 'hw=000000000042&pista=Interlagos&data=15112026';
+const OUT_LAP = { en: 'out lap', es: 'vuelta de salida' };
 const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
 const gpx = writeGpx(
   parseGpsSix(generateSession(interlagos, { seed: 38, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2 }).gpsSix).value,
@@ -22,7 +23,8 @@ const gpx = writeGpx(
 async function check(page: Page, language: 'en' | 'es', path: string, ready?: () => Promise<void>) {
   await page.goto(path);
   await (ready ? ready() : expect(page.locator('h1')).toBeVisible());
-  await page.waitForLoadState('networkidle');
+  // Its data too: nothing still loading.
+  await expect(page.locator('.spinner')).toHaveCount(0);
   await speaksOnly(page, language, FOREIGN[language]);
 }
 
@@ -70,6 +72,8 @@ for (const [locale, language] of [
       await expect(page.locator('[data-testid=import-item][data-status=deleted]')).toBeVisible();
       await speaksOnly(page, language, FOREIGN[language]);
       await check(page, language, `/laps?${SESSION}`, () => expect(page.getByTestId('lap-row').first()).toBeVisible());
+      // The laps a rider does not count, as riders call them.
+      await expect(page.getByTestId('lap-row').first().locator('.badge')).toHaveText(OUT_LAP[language]);
       await check(page, language, `/analytics?${SESSION}`, async () => {
         await expect(page.getByTestId('chart-speed')).toBeVisible();
         await expect(page.getByTestId('loss-card').first()).toBeVisible();
