@@ -78,6 +78,7 @@ const PORTUGUESE_AND_SPANISH = [
   'curvas',
   'entrada',
   'entrar',
+  'salvar',
   'largada',
   'trecho',
   'vendedor',
