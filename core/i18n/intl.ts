@@ -92,7 +92,11 @@ export function translator(intl: MessageFormatter): Translate {
   return t;
 }
 
-/** Whether a string is a message id (for ids built from data, such as an audit action's name). */
+/**
+ * Whether a string is a message id (for ids built from data, such as an audit action's name). Every
+ * language has the same ids, but the web loads the pages' words of the page's language only: any
+ * catalog loaded may hold it.
+ */
 export function isMessageId(id: string): id is MessageId {
-  return Object.hasOwn(catalogs.get(DEFAULT_LANGUAGE)!, id);
+  return [...catalogs.values()].some((catalog) => Object.hasOwn(catalog, id));
 }

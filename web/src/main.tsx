@@ -75,6 +75,8 @@ const AppRoutes = createRoutes(queryClient);
 const render = () => {
   const t = translator(intlFor(language));
   setDisplayLanguage(language, { left: t('format.leanLeft'), right: t('format.leanRight') });
+  // index.html is one file for every language (and the offline copy): its description follows the page's.
+  document.querySelector('meta[name=description]')?.setAttribute('content', t('app.description'));
   // The same intl as non-React code uses (core/i18n/intl.ts); react-intl's type differs only in its
   // rich-text elements (React nodes), which no message of the catalogs has.
   const intl = intlFor(language) as unknown as IntlShape;

@@ -3,6 +3,7 @@
 export interface MessageArgs {
   'app.name': undefined;
   'app.logoAlt': undefined;
+  'app.description': undefined;
   'app.loading': undefined;
   'app.retry': undefined;
   'app.notFoundTitle': undefined;
@@ -369,6 +370,19 @@ export interface MessageArgs {
   'admin.auditBefore': undefined;
   'admin.auditAfter': undefined;
   'admin.auditEmpty': undefined;
+  'admin.auditFields.owner': undefined;
+  'admin.auditFields.seller': undefined;
+  'admin.auditFields.userSeller': undefined;
+  'admin.auditFields.tokenRotated': undefined;
+  'admin.auditFields.rotated': undefined;
+  'admin.auditFields.adm': undefined;
+  'admin.auditFields.disabled': undefined;
+  'admin.auditFields.token': undefined;
+  'admin.auditFields.name': undefined;
+  'admin.auditFields.gate': undefined;
+  'admin.auditSector': { n: string | number };
+  'admin.auditYes': undefined;
+  'admin.auditNo': undefined;
   'admin.actions.assign-owner': undefined;
   'admin.actions.assign-buyer-seller': undefined;
   'admin.actions.assign-device-seller': undefined;

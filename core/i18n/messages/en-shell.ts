@@ -4,6 +4,7 @@ import type { Catalog } from '../intl.ts';
 export const enShell = {
   'app.name': 'Voltas',
   'app.logoAlt': 'Voltas — lap timing',
+  'app.description': 'Voltas: lap times, sectors and GPS lines of your bike on track.',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',
   'app.notFoundTitle': 'Page not found',

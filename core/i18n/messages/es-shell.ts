@@ -4,6 +4,7 @@ import type { Catalog } from '../intl.ts';
 export const esShell = {
   'app.name': 'Voltas',
   'app.logoAlt': 'Voltas — cronometraje de vueltas',
+  'app.description': 'Voltas: tiempos por vuelta, sectores y trazadas GPS de tu moto en pista.',
   'app.loading': 'Cargando…',
   'app.retry': 'Reintentar',
   'app.notFoundTitle': 'Página no encontrada',

@@ -6,6 +6,7 @@
 export const ptBRShell = {
   'app.name': 'Voltas',
   'app.logoAlt': 'Voltas — cronometragem de voltas',
+  'app.description': 'Voltas: tempos de volta, setores e GPS da sua moto na pista.',
   'app.loading': 'Carregando…',
   'app.retry': 'Tentar de novo',
   'app.notFoundTitle': 'Página não encontrada',

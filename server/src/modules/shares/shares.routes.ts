@@ -13,7 +13,7 @@ import {
 } from '#core/contracts/shares.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { escapeHtml } from '#server/lib/html.ts';
-import { requestLanguage } from '#server/lib/i18n.ts';
+import { requestLanguage, translate } from '#server/lib/i18n.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { SharesService } from './shares.service';
@@ -168,7 +168,16 @@ export async function sharesRoutes(
           .code(found ? 200 : 404)
           .type('text/html; charset=utf-8')
           .header('vary', 'accept-language')
-          .send(index.replace('<html lang="pt-BR">', `<html lang="${language}">`).replace('</head>', `${head}</head>`));
+          .send(
+            index
+              .replace('<html lang="pt-BR">', `<html lang="${language}">`)
+              // What a reader without scripts sees of the page, in the language of who opens the link.
+              .replace(
+                /<meta name="description" content="[^"]*"/,
+                `<meta name="description" content="${escapeHtml(translate(language)('app.description'))}"`,
+              )
+              .replace('</head>', `${head}</head>`),
+          );
       },
     );
   });

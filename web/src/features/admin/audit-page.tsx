@@ -2,16 +2,30 @@ import type { z } from 'zod';
 import type { auditEntrySchema } from '#core/contracts/admin.contract.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
-import { isMessageId, useT } from '#web/i18n/messages.ts';
+import { isMessageId, type Translate, useT } from '#web/i18n/messages.ts';
 import { useAudit } from './admin.api';
 import { adminMenus } from './admin-menus';
 import { QueryStatus } from '#web/components/ui/query-status.tsx';
 
 type Entry = z.infer<typeof auditEntrySchema>;
-const show = (v: Record<string, unknown>) =>
-  Object.entries(v)
-    .map(([k, x]) => `${k}: ${String(x)}`)
+/** A record's before or after in the page's words: its fields named, yes/no, nothing as a dash; data as stored. */
+function show(t: Translate, v: Record<string, unknown>): string {
+  const field = (k: string) => {
+    const sector = /^sector (\d+)$/.exec(k);
+    if (sector) return t('admin.auditSector', { n: Number(sector[1]) });
+    const id = `admin.auditFields.${k}`;
+    return isMessageId(id) ? t(id as 'admin.auditFields.owner') : k;
+  };
+  const value = (x: unknown) => {
+    if (x === true) return t('admin.auditYes');
+    if (x === false) return t('admin.auditNo');
+    if (x === null || x === undefined || x === '') return '—';
+    return typeof x === 'object' ? JSON.stringify(x) : String(x as string | number);
+  };
+  return Object.entries(v)
+    .map(([k, x]) => `${field(k)}: ${value(x)}`)
     .join(', ');
+}
 const when = (iso: string) => new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'medium' });
 
 /** Every assignment, registration, token rotation and role change: who, what, before, after, when. */
@@ -30,8 +44,8 @@ export function AuditPage() {
           : e.action,
     },
     { key: 'target', label: t('admin.auditTarget'), value: (e) => e.target },
-    { key: 'before', label: t('admin.auditBefore'), value: (e) => show(e.before), sortable: false },
-    { key: 'after', label: t('admin.auditAfter'), value: (e) => show(e.after), sortable: false },
+    { key: 'before', label: t('admin.auditBefore'), value: (e) => show(t, e.before), sortable: false },
+    { key: 'after', label: t('admin.auditAfter'), value: (e) => show(t, e.after), sortable: false },
   ];
   return (
     <Page title={t('admin.auditTitle')} menu={adminMenus(t).audit}>
