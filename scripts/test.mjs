@@ -1,7 +1,7 @@
-// `npm test`: every check — format, typecheck and lint (side by side); then end-to-end (Playwright
-// driving Debian's Chromium) beside, in turn, unit + integration (Vitest, real SQLite files and real
-// servers on loopback), the server's database tests again on a real PostgreSQL server
-// (scripts/postgres.mjs), the fuzz and crash scripts; then the latency scripts, each alone.
+// `npm test`: every check. End to end (Playwright driving Debian's Chromium) from the start, beside:
+// format, typecheck and lint (side by side); unit + integration (Vitest, real SQLite files and real
+// servers on loopback); the server's database tests again on a real PostgreSQL server
+// (scripts/postgres.mjs) beside the fuzzer; the crash script. Then the latency scripts, each alone.
 // `npm test -- unit postgres` runs only the named steps (format typecheck lint unit postgres fuzz crash load faults abuse e2e).
 // Ends with one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
@@ -82,6 +82,10 @@ const logOf = (name) => `.tmp/${name.replace(/\W+/g, '-')}.log`;
 
 // The static checks side by side: each is one process, and two cores finish them sooner together.
 // One typecheck project per part: core sees neither Node nor the DOM, the server no DOM, the web no Node.
+// End to end starts first and runs beside everything but the latency scripts: it is the longest
+// step, and much of it is waiting on the browser, not computing.
+const endToEndRun = want('e2e') ? endToEnd() : Promise.resolve(true);
+
 const checks = [];
 if (want('format'))
   checks.push([
@@ -214,20 +218,19 @@ async function testsInTurn() {
   let fine = true;
   if (want('unit'))
     fine = (await vitestRun('unit + integration (SQLite)', [], '.tmp/vitest.json', {}, logOf('unit'))) && fine;
-  if (want('postgres')) fine = (await postgresPass()) && fine;
+  // The PostgreSQL pass waits on its database much of the time: the fuzzer computes meanwhile.
+  const beside = [];
+  if (want('postgres')) beside.push(postgresPass());
   if (want('fuzz'))
-    fine =
-      (await scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 5, logOf('fuzz'))) &&
-      fine;
+    beside.push(scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 5, logOf('fuzz')));
+  for (const result of await Promise.all(beside)) fine = result && fine;
   if (want('crash'))
     fine =
       (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 5, logOf('crash'))) && fine;
   return fine;
 }
 
-// End-to-end side by side with the rest: much of both is waiting (on the browser, on PostgreSQL,
-// on a killed server's restart), not computing, and end-to-end is the longest step.
-for (const result of await Promise.all([testsInTurn(), want('e2e') ? endToEnd() : true])) ok = result && ok;
+for (const result of await Promise.all([testsInTurn(), endToEndRun])) ok = result && ok;
 
 // Alone: these measure latencies, which nothing else may disturb.
 if (want('load'))
