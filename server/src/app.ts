@@ -223,6 +223,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
       });
 
   const secureCookies: boolean | 'auto' = config.publicUrl.startsWith('https:') ? true : 'auto';
+  const authSessions = createAuthSessionStore(db);
   const users = createUsersService(db, box, DEMO_DEVICE_ID);
   const devices = createDevicesService(db);
   const resealed = await users.upgradeSealedPasswords();
@@ -271,7 +272,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
   await app.register(authSessionPlugin, {
-    store: createAuthSessionStore(db),
+    store: authSessions,
     secureCookies,
     onEnded: (authSessionHash) =>
       void database.coordination.publish(signInRevoked({ authSessionHash })).catch(() => undefined),
@@ -337,7 +338,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   });
   // Interrupted uploads finished (before listening) and then every minute; a session that arrives is
   // analysed in the background, so that its ideal lap is in the lists.
-  const stopSendingJobs = await startJobs(jobs, { receiver, tracks, events, log: app.log });
+  const stopSendingJobs = await startJobs(jobs, { receiver, tracks, events, signIns: authSessions, log: app.log });
   app.addHook('preClose', async () => {
     await imports.close();
     stopSendingJobs();

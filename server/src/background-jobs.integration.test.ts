@@ -39,6 +39,35 @@ describe('background jobs, one instance', () => {
   });
   afterAll(() => server?.close());
 
+  it('expired sign-ins are forgotten by the hourly sweep; live ones stay', async () => {
+    const db = server.database.db;
+    await db
+      .insertInto('users')
+      .values({ email: 'sweep@example.com', created_at: nowIso(), updated_at: nowIso() })
+      .execute();
+    const signIn = (idHash: string, expiresAt: string) =>
+      db
+        .insertInto('auth_sessions')
+        .values({
+          id_hash: idHash,
+          user_email: 'sweep@example.com',
+          created_at: nowIso(),
+          renewed_at: nowIso(),
+          expires_at: expiresAt,
+        })
+        .execute();
+    await signIn('expired', '2020-01-01T00:00:00.000Z');
+    await signIn('live', '2100-01-01T00:00:00.000Z');
+    expect(await server.jobs.offerScheduled(JOBS.forgetExpiredSignIns)).toBe(true);
+    await ranOnce([server], JOBS.forgetExpiredSignIns);
+    const left = await db
+      .selectFrom('auth_sessions')
+      .select('id_hash')
+      .where('user_email', '=', 'sweep@example.com')
+      .execute();
+    expect(left).toEqual([{ id_hash: 'live' }]);
+  });
+
   it("a session's two files uploaded one after the other are analysed once", async () => {
     const token = await addDevice(server, '000000000081', 'jobs@example.com');
     expect(

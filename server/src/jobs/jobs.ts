@@ -2,6 +2,7 @@ import { sessionKey } from '../modules/sessions/session-files';
 import type { SessionEvents } from '../modules/sessions/session-events.service';
 import type { SessionReceiver } from '../modules/sessions/session-receiver.service';
 import type { TracksService } from '../modules/tracks/tracks.service';
+import type { AuthSessionStore } from '../modules/auth/auth-sessions.service';
 import type { JobQueue } from './job-queue';
 
 /** Every background job of the server, by name (the `job` label of the metrics). */
@@ -9,12 +10,15 @@ export const JOBS = {
   analyseSession: 'analyse-session',
   recoverUploads: 'recover-uploads',
   settleFigures: 'settle-figures',
+  forgetExpiredSignIns: 'forget-expired-sign-ins',
 } as const;
 
 /** How long after a session arrives it is analysed (its upload has answered by then, and its other file arrived). */
 const ANALYSIS_DELAY_MS = 2_000;
 /** How often an interrupted upload is looked for, across all instances. */
 const RECOVERY_EVERY_MS = 60_000;
+/** How often expired sign-ins are forgotten (they are refused already; this keeps the table small). */
+const SIGN_IN_SWEEP_EVERY_MS = 3_600_000;
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -33,10 +37,11 @@ export async function startJobs(
     receiver: SessionReceiver;
     tracks: Pick<TracksService, 'analyzeArrived' | 'settleStoredFigures'>;
     events: SessionEvents;
+    signIns: Pick<AuthSessionStore, 'forgetExpired'>;
     log: Log;
   },
 ): Promise<() => void> {
-  const { receiver, tracks, events, log } = deps;
+  const { receiver, tracks, events, signIns, log } = deps;
   const logged =
     <T>(msg: string, work: (data: T) => Promise<void>) =>
     (data: T) =>
@@ -77,8 +82,15 @@ export async function startJobs(
   };
   await queue.work(JOBS.settleFigures, logged('settling stored lap figures failed', settle));
 
+  const forgetExpiredSignIns = async () => {
+    const n = await signIns.forgetExpired(new Date().toISOString());
+    if (n > 0) log.info({ signIns: n }, 'expired sign-ins forgotten');
+  };
+  await queue.work(JOBS.forgetExpiredSignIns, logged('forgetting expired sign-ins failed', forgetExpiredSignIns));
+
   await recoverUploads();
   await queue.schedule(JOBS.recoverUploads, RECOVERY_EVERY_MS);
+  await queue.schedule(JOBS.forgetExpiredSignIns, SIGN_IN_SWEEP_EVERY_MS);
   await queue.send(JOBS.settleFigures, {}, { singletonKey: 'stored' });
   // The instance that received the session sends its analysis (every instance hears the event).
   const stopListening = events.listenOwn((e) => {

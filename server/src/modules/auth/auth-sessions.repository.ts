@@ -56,6 +56,12 @@ export async function deleteAuthSessionsOf(db: Kysely<DB>, email: string): Promi
   await db.deleteFrom('auth_sessions').where('user_email', '=', email).execute();
 }
 
+/** Sign-ins past their expiry (refused already; forgotten here). */
+export async function deleteAuthSessionsExpiredBefore(db: Kysely<DB>, now: string): Promise<number> {
+  const result = await db.deleteFrom('auth_sessions').where('expires_at', '<', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function insertFlow(
   db: Kysely<DB>,
   f: { state: string; codeVerifier: string; nonce: string; mode: string; createdAt: string },
