@@ -25,6 +25,7 @@ import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
 import { FUZZ_HEAP_MB, type FuzzAnswer, type FuzzImport } from './fuzz-imports';
 import * as W from '#core/imports/test-support/writers.ts';
+import { trackAddictFileName, writeTrackAddict } from '#core/imports/test-support/trackaddict-writer.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '100000' }, seed: { type: 'string', default: '20261122' } },
@@ -102,11 +103,11 @@ const importSamples: [string, string, Uint8Array][] = [
       }),
     ),
   ],
-  ['TrackAddict CSV', 'a.csv', enc.encode(W.writeTrackAddict(acrossLap, day, session.laps))],
+  ['TrackAddict CSV', 'a.csv', enc.encode(writeTrackAddict(acrossLap, day, session.laps))],
   [
     'TrackAddict CSV 3.x (start in the name)',
-    W.trackAddictFileName(acrossLap, day),
-    enc.encode(W.writeTrackAddict(acrossLap, day, session.laps, { utc: false })),
+    trackAddictFileName(acrossLap, day),
+    enc.encode(writeTrackAddict(acrossLap, day, session.laps, { utc: false })),
   ],
   ['gps.six', '15112026_gps.six', validGps],
 ];

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ImportReader, readImport } from './importer';
 import { sessionTrace } from './to-session';
 import * as W from './test-support/writers';
+import { trackAddictFileName, writeTrackAddict } from './test-support/trackaddict-writer';
 import { parseGpsSix } from '../formats/gps-six';
 import { buildRacingLine, generateSession, type TrackGeometry } from '../sim/session-generator';
 import { gateAcross, type Gate } from '../tracks/gate';
@@ -59,12 +60,12 @@ describe('import formats, generated from the simulator', () => {
     [
       'TrackAddict CSV (4.x: UTC Time, km/h)',
       'Log-20261115-100000 Interlagos.csv',
-      () => W.writeTrackAddict(c, day, gen.laps),
+      () => writeTrackAddict(c, day, gen.laps),
     ],
     [
       'TrackAddict CSV (3.x: no UTC Time, the start in its name; MPH, CRLF, a BOM)',
-      W.trackAddictFileName(c, day),
-      () => W.writeTrackAddict(c, day, gen.laps, { utc: false, speed: 'MPH', crlf: true, bom: true }),
+      trackAddictFileName(c, day),
+      () => writeTrackAddict(c, day, gen.laps, { utc: false, speed: 'MPH', crlf: true, bom: true }),
     ],
     ['gps.six', 'Interlagos/15112026/gps.six', () => gen.gpsSix],
   ];
@@ -124,7 +125,7 @@ describe('import formats, generated from the simulator', () => {
     // Lap 0 runs from the start of the recording, and the last lap never ends: the laps between.
     const expected = truth.slice(1, -1);
     for (const options of [{}, { utc: false, speed: 'MPH' as const }]) {
-      const ta = await timed(W.writeTrackAddict(c, day, gen.laps, options), W.trackAddictFileName(c, day));
+      const ta = await timed(writeTrackAddict(c, day, gen.laps, options), trackAddictFileName(c, day));
       expect(ta.file.format).toBe('trackaddict');
       expect(ta.file.loggerLaps.map((l) => l.seconds)).toEqual(expected);
       // Each ends at the first fix of the next lap: where Voltas's own lap ends, within a fix.

@@ -7,6 +7,7 @@ import type { ImportAnswer } from '#core/contracts/imports.contract.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import * as W from '#core/imports/test-support/writers.ts';
+import { writeTrackAddict } from '#core/imports/test-support/trackaddict-writer.ts';
 import { buildRacingLine, generateSession } from '#core/sim/session-generator.ts';
 import { gateAcross } from '#core/tracks/gate.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
@@ -224,7 +225,7 @@ describe('imports through the API', () => {
     const { status, body } = await importFile(
       bia,
       'Log-20260910-100000 Interlagos.csv',
-      W.writeTrackAddict(c, { y: 2026, m: 9, d: 10 }, gen.laps, { crlf: true }),
+      writeTrackAddict(c, { y: 2026, m: 9, d: 10 }, gen.laps, { crlf: true }),
     );
     expect(status, JSON.stringify(body).slice(0, 300)).toBe(201);
     expect(body.format).toBe('trackaddict');

@@ -12,12 +12,12 @@ import { sessionPath, useLaps } from '#web/lib/sessions-api.ts';
 import { useAnalysis, useGpsColumns, useTrackAnalysis } from './analytics.api';
 import { addressFromQuery, addressToQuery } from '#core/contracts/session-paths.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
-import { deltasOnDistanceGrid, lapKey, lapsOnDistanceGrid, sampleAtDistance } from './chart-data';
+import { lapKey, sampleAtDistance } from './chart-data';
+import { LapCharts, lapCharts } from './lap-charts';
 import { shownLaps } from './shown-laps';
 import { SessionCharts } from './session-charts';
 import { LapFiguresTable } from './lap-figures-table';
 import { TrackMap, type MapColour } from './track-map';
-import { UPlotChart, type ChartSeries } from '#web/components/uplot-chart.tsx';
 import { WhereTimeGoes, type CornerFocus } from './where-time-goes';
 import { serverChoice, studyOf } from './study-choice';
 import { ShareButton } from '#web/components/share-button.tsx';
@@ -26,8 +26,6 @@ import { useAfterPaint } from '#web/lib/after-paint.ts';
 import { WhenNear } from '#web/components/ui/when-near.tsx';
 import { deviceName } from '#web/lib/device-name.ts';
 import type { SessionVideoSlot } from '#web/lib/video-slot.ts';
-
-const PALETTE = ['#b388ff', '#4dd0e1', '#ffb74d', '#81c784', '#f06292', '#fff176', '#90caf9', '#ff8a65'];
 
 /**
  * The spec's analytics screen, made whole: hardware, track and date live in the address (reload
@@ -116,20 +114,10 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
     [params, setParams],
   );
 
-  const charts = useMemo(() => {
-    if (!c || !reference || chosen.length === 0) return null;
-    const speed = lapsOnDistanceGrid(c, chosen, 'speed');
-    const roll = lapsOnDistanceGrid(c, chosen, 'roll');
-    const others = chosen.filter((l) => l !== reference);
-    const deltas = deltasOnDistanceGrid(c, others, reference, speed.x);
-    const series: ChartSeries[] = chosen.map((l, i) => ({
-      label: lapKey(l),
-      stroke: lapKey(l) === bestKey ? PALETTE[0]! : PALETTE[(i % (PALETTE.length - 1)) + 1]!,
-      width: lapKey(l) === bestKey ? 3 : 2,
-    }));
-    const deltaSeries = others.map((l) => series[chosen.indexOf(l)]!);
-    return { speed, roll, deltas, series, deltaSeries };
-  }, [c, chosen, reference, bestKey]);
+  const charts = useMemo(
+    () => (c && reference && chosen.length ? lapCharts(c, chosen, reference, bestKey) : null),
+    [c, chosen, reference, bestKey],
+  );
 
   // The map and the lap charts (each drawn in its own frame, uplot-chart.tsx) come first; what
   // lies below them (progression and whole-session charts) a frame after.
@@ -341,58 +329,15 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
               <div>
                 {!charts && <p className="muted">{t('analytics.pickOne')}</p>}
                 {charts && (
-                  <>
-                    <UPlotChart
-                      testId="chart-speed"
-                      title={t('analytics.chartSpeed')}
-                      xLabel={axisX}
-                      yLabel={unitLabel('speed', units)}
-                      units={units}
-                      xIn="distance"
-                      yIn="speed"
-                      x={charts.speed.x}
-                      ys={charts.speed.ys}
-                      series={charts.series}
-                      syncKey="dist"
-                      onCursorX={onChartCursor}
-                      onPickX={Video ? onChartPick : undefined}
-                      cursorX={cursorDistance}
-                      xRange={xRange}
-                    />
-                    <UPlotChart
-                      testId="chart-lean"
-                      title={t('analytics.chartLean')}
-                      xLabel={axisX}
-                      yLabel={t('analytics.axisLean')}
-                      units={units}
-                      xIn="distance"
-                      x={charts.roll.x}
-                      ys={charts.roll.ys}
-                      series={charts.series}
-                      syncKey="dist"
-                      onCursorX={onChartCursor}
-                      onPickX={Video ? onChartPick : undefined}
-                      xRange={xRange}
-                    />
-                    {charts.deltaSeries.length > 0 && (
-                      <UPlotChart
-                        testId="chart-delta"
-                        title={t('analytics.chartDelta')}
-                        xLabel={axisX}
-                        yLabel={t('analytics.axisDelta')}
-                        units={units}
-                        xIn="distance"
-                        x={charts.speed.x}
-                        ys={charts.deltas}
-                        series={charts.deltaSeries}
-                        yDigits={2}
-                        syncKey="dist"
-                        onCursorX={onChartCursor}
-                        onPickX={Video ? onChartPick : undefined}
-                        xRange={xRange}
-                      />
-                    )}
-                  </>
+                  <LapCharts
+                    charts={charts}
+                    units={units}
+                    xLabel={axisX}
+                    onCursorX={onChartCursor}
+                    onPickX={Video ? onChartPick : undefined}
+                    cursorX={cursorDistance}
+                    xRange={xRange}
+                  />
                 )}
               </div>
             </div>

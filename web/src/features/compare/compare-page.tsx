@@ -5,24 +5,19 @@ import { Link, useSearchParams } from 'react-router';
 import type { CompareResponse, PersonalBest } from '#core/contracts/progress.contract.ts';
 import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
 import { addressFromQuery, addressToQuery, type SessionAddress } from '#core/contracts/session-paths.ts';
-import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, type Translate, useT } from '#web/i18n/messages.ts';
-import type { Units } from '#core/units.ts';
-import { decimal, lean, speedTable } from '#web/lib/format.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { useUnits } from '#web/lib/preferences.ts';
-import { unitLabel } from '#web/lib/units-format.ts';
 import { useCompare, useRecords, type CompareRequest } from '#web/lib/history-api.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { useTrackLapTimes } from '#web/lib/sessions-api.ts';
 import type { LapVideosSlot } from '#web/lib/video-slot.ts';
 import { OwnLapPicker } from '#web/components/own-lap-picker.tsx';
-import { hasLean, UPlotChart, type ChartSeries } from '#web/components/uplot-chart.tsx';
-import { lossReason, lossTitle, signedSeconds, topLosses } from '#web/lib/loss-cards.ts';
+import { lossReason, lossTitle, topLosses } from '#web/lib/loss-cards.ts';
+import { CompareCharts, CornerTable, LAP_COLOUR, lapName } from './compare-charts';
 
-const LAP_COLOUR = '#ffb74d';
 const REFERENCE_COLOUR = '#b388ff';
 const RECORD_COLOUR = '#69f0ae';
 
@@ -239,14 +234,6 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
   );
 }
 
-function lapName(t: Translate, l: CompareResponse['lap']): string {
-  const lap = `${l.heat}${l.number}`;
-  return t(l.shared ? 'history.compareSharedLabel' : 'history.compareLapLabel', {
-    lap,
-    date: formatDdmmyyyy(l.date),
-  });
-}
-
 function LapSummary(props: { label: string; lap: CompareResponse['lap']; colour: string; record: boolean }) {
   const t = useT();
   return (
@@ -261,119 +248,6 @@ function LapSummary(props: { label: string; lap: CompareResponse['lap']; colour:
         {formatLapTime(props.lap.seconds * 1000)}
         {props.record && <span className="badge badge-pb">◆ {t('history.personalBest')}</span>}
       </dd>
-    </div>
-  );
-}
-
-function CompareCharts(props: {
-  data: CompareResponse;
-  referenceColour: string;
-  cursorX?: number | null;
-  onPickX?: (x: number) => void;
-  units: Units;
-}) {
-  const t = useT();
-  const { data, referenceColour, cursorX, onPickX, units } = props;
-  const axisX = t('preferences.axisPosition', { unit: unitLabel('distance', units) });
-  const series: ChartSeries[] = [
-    { label: lapName(t, data.lap), stroke: LAP_COLOUR, width: 2 },
-    { label: lapName(t, data.reference), stroke: referenceColour, width: 2, dash: [6, 4] },
-  ];
-  return (
-    <div className="chart-grid">
-      <UPlotChart
-        testId="compare-speed"
-        title={t('history.chartSpeed')}
-        xLabel={axisX}
-        yLabel={unitLabel('speed', units)}
-        units={units}
-        xIn="distance"
-        yIn="speed"
-        x={data.x}
-        ys={data.speed}
-        series={series}
-        syncKey="compare"
-        cursorX={cursorX}
-        onPickX={onPickX}
-      />
-      {hasLean(data.lean) && (
-        <UPlotChart
-          testId="compare-lean"
-          title={t('history.chartLean')}
-          xLabel={axisX}
-          yLabel={t('history.axisLean')}
-          units={units}
-          xIn="distance"
-          x={data.x}
-          ys={data.lean}
-          series={series}
-          syncKey="compare"
-          onPickX={onPickX}
-        />
-      )}
-      <UPlotChart
-        testId="compare-delta-chart"
-        title={t('history.chartDelta')}
-        xLabel={axisX}
-        yLabel={t('history.axisDelta')}
-        units={units}
-        xIn="distance"
-        x={data.x}
-        ys={[data.delta]}
-        series={[{ label: t('history.chartDelta'), stroke: '#ffd54f', width: 2 }]}
-        yDigits={2}
-        syncKey="compare"
-        onPickX={onPickX}
-      />
-    </div>
-  );
-}
-
-function CornerTable({ data, units }: { data: CompareResponse; units: Units }) {
-  const t = useT();
-  const deltaOf = (n: number) => data.comparison.segments.find((s) => s.segment === `T${n}`)?.deltaSeconds;
-  if (!data.comparison.lapCorners.length) return null;
-  return (
-    <div className="table-scroll" role="region" aria-label={t('tracks.cornersTitle')} tabIndex={0}>
-      <table className="data-table corner-table" data-testid="compare-corners">
-        <caption>{t('tracks.cornersTitle')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('tracks.colCorner')}</th>
-            <th scope="col">{t('tracks.colTime')}</th>
-            <th scope="col">{t('tracks.colDelta')}</th>
-            <th scope="col">{t('tracks.colApex')}</th>
-            <th scope="col">{t('tracks.colExit')}</th>
-            <th scope="col">{t('tracks.colLean')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.comparison.lapCorners.map((c) => {
-            const ref = data.comparison.referenceCorners.find((r) => r.corner === c.corner);
-            const delta = deltaOf(c.corner);
-            return (
-              <tr key={c.corner}>
-                <th scope="row">T{c.corner}</th>
-                <td>
-                  {decimal(c.seconds, 2)} {ref && <small className="muted">({decimal(ref.seconds, 2)})</small>}
-                </td>
-                <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>
-                  {delta !== undefined ? signedSeconds(delta) : '—'}
-                </td>
-                <td>
-                  {speedTable(c.minKmh, units)}{' '}
-                  {ref && <small className="muted">({speedTable(ref.minKmh, units)})</small>}
-                </td>
-                <td>
-                  {speedTable(c.exitKmh, units)}{' '}
-                  {ref && <small className="muted">({speedTable(ref.exitKmh, units)})</small>}
-                </td>
-                <td>{c.maxLeanDeg !== null ? lean(c.maxLeanDeg) : '—'}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
     </div>
   );
 }

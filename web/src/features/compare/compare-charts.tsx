@@ -1,0 +1,133 @@
+// The comparison's charts along the track (speed, lean, the gap) and its corner-by-corner table.
+import type { CompareResponse } from '#core/contracts/progress.contract.ts';
+import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import type { Units } from '#core/units.ts';
+import { hasLean, UPlotChart, type ChartSeries } from '#web/components/uplot-chart.tsx';
+import { useT, type Translate } from '#web/i18n/messages.ts';
+import { decimal, lean, speedTable } from '#web/lib/format.ts';
+import { signedSeconds } from '#web/lib/loss-cards.ts';
+import { unitLabel } from '#web/lib/units-format.ts';
+
+export const LAP_COLOUR = '#ffb74d';
+
+/** A lap as the comparison names it: its heat and number, its day, and whether it is a friend's. */
+export function lapName(t: Translate, l: CompareResponse['lap']): string {
+  const lap = `${l.heat}${l.number}`;
+  return t(l.shared ? 'history.compareSharedLabel' : 'history.compareLapLabel', {
+    lap,
+    date: formatDdmmyyyy(l.date),
+  });
+}
+
+export function CompareCharts(props: {
+  data: CompareResponse;
+  referenceColour: string;
+  cursorX?: number | null;
+  onPickX?: (x: number) => void;
+  units: Units;
+}) {
+  const t = useT();
+  const { data, referenceColour, cursorX, onPickX, units } = props;
+  const axisX = t('preferences.axisPosition', { unit: unitLabel('distance', units) });
+  const series: ChartSeries[] = [
+    { label: lapName(t, data.lap), stroke: LAP_COLOUR, width: 2 },
+    { label: lapName(t, data.reference), stroke: referenceColour, width: 2, dash: [6, 4] },
+  ];
+  return (
+    <div className="chart-grid">
+      <UPlotChart
+        testId="compare-speed"
+        title={t('history.chartSpeed')}
+        xLabel={axisX}
+        yLabel={unitLabel('speed', units)}
+        units={units}
+        xIn="distance"
+        yIn="speed"
+        x={data.x}
+        ys={data.speed}
+        series={series}
+        syncKey="compare"
+        cursorX={cursorX}
+        onPickX={onPickX}
+      />
+      {hasLean(data.lean) && (
+        <UPlotChart
+          testId="compare-lean"
+          title={t('history.chartLean')}
+          xLabel={axisX}
+          yLabel={t('history.axisLean')}
+          units={units}
+          xIn="distance"
+          x={data.x}
+          ys={data.lean}
+          series={series}
+          syncKey="compare"
+          onPickX={onPickX}
+        />
+      )}
+      <UPlotChart
+        testId="compare-delta-chart"
+        title={t('history.chartDelta')}
+        xLabel={axisX}
+        yLabel={t('history.axisDelta')}
+        units={units}
+        xIn="distance"
+        x={data.x}
+        ys={[data.delta]}
+        series={[{ label: t('history.chartDelta'), stroke: '#ffd54f', width: 2 }]}
+        yDigits={2}
+        syncKey="compare"
+        onPickX={onPickX}
+      />
+    </div>
+  );
+}
+
+export function CornerTable({ data, units }: { data: CompareResponse; units: Units }) {
+  const t = useT();
+  const deltaOf = (n: number) => data.comparison.segments.find((s) => s.segment === `T${n}`)?.deltaSeconds;
+  if (!data.comparison.lapCorners.length) return null;
+  return (
+    <div className="table-scroll" role="region" aria-label={t('tracks.cornersTitle')} tabIndex={0}>
+      <table className="data-table corner-table" data-testid="compare-corners">
+        <caption>{t('tracks.cornersTitle')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('tracks.colCorner')}</th>
+            <th scope="col">{t('tracks.colTime')}</th>
+            <th scope="col">{t('tracks.colDelta')}</th>
+            <th scope="col">{t('tracks.colApex')}</th>
+            <th scope="col">{t('tracks.colExit')}</th>
+            <th scope="col">{t('tracks.colLean')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.comparison.lapCorners.map((c) => {
+            const ref = data.comparison.referenceCorners.find((r) => r.corner === c.corner);
+            const delta = deltaOf(c.corner);
+            return (
+              <tr key={c.corner}>
+                <th scope="row">T{c.corner}</th>
+                <td>
+                  {decimal(c.seconds, 2)} {ref && <small className="muted">({decimal(ref.seconds, 2)})</small>}
+                </td>
+                <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>
+                  {delta !== undefined ? signedSeconds(delta) : '—'}
+                </td>
+                <td>
+                  {speedTable(c.minKmh, units)}{' '}
+                  {ref && <small className="muted">({speedTable(ref.minKmh, units)})</small>}
+                </td>
+                <td>
+                  {speedTable(c.exitKmh, units)}{' '}
+                  {ref && <small className="muted">({speedTable(ref.exitKmh, units)})</small>}
+                </td>
+                <td>{c.maxLeanDeg !== null ? lean(c.maxLeanDeg) : '—'}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
