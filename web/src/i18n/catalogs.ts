@@ -30,6 +30,9 @@ export function loadPageWords(language: Language): Promise<void> {
     if (language === 'en') addMessages('en', (await import('#core/i18n/messages/en-pages.ts')).enPages);
     else if (language === 'es') addMessages('es', (await import('#core/i18n/messages/es-pages.ts')).esPages);
     else addMessages('pt-BR', (await import('#core/i18n/messages/pt-BR-pages.ts')).ptBRPages);
-  })();
+  })().catch((err: unknown) => {
+    pageWords = undefined; // a failed download (no signal) is tried again by the next page
+    throw err;
+  });
   return pageWords;
 }
