@@ -1,8 +1,8 @@
 // `npm test`: every check. End to end (Playwright driving Debian's Chromium) from the start, beside:
-// format, typecheck and lint (side by side); unit + integration (Vitest, real SQLite files and real
+// format, typecheck, lint and knip (side by side); unit + integration (Vitest, real SQLite files and real
 // servers on loopback); the server's database tests again on a real PostgreSQL server
 // (scripts/postgres.mjs) beside the fuzzer; the crash script. Then the latency scripts, each alone.
-// `npm test -- unit postgres` runs only the named steps (format typecheck lint unit postgres fuzz crash load faults abuse e2e).
+// `npm test -- unit postgres` runs only the named steps (format typecheck lint knip unit postgres fuzz crash load faults abuse e2e).
 // Ends with one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -96,6 +96,8 @@ if (want('typecheck'))
   for (const project of ['core', 'server', 'web', '.'])
     checks.push([`typecheck ${project}`, ['node_modules/typescript/bin/tsc', '-p', project]]);
 if (want('lint')) checks.push(['lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0']]);
+// Unused files, exports and dependencies fail the run (knip.jsonc names the entries it cannot find).
+if (want('knip')) checks.push(['knip', ['node_modules/knip/bin/knip.js', '--reporter', 'compact']]);
 for (const result of await Promise.all(checks.map(([name, args]) => step(name, args, 5, {}, logOf(name)))))
   ok = result === 'ok' && ok;
 
