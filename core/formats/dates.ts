@@ -30,7 +30,7 @@ export function dateToDdmmyyyy(date: Date): string {
 }
 
 /** Track names as path segments: no '/', '..', control characters; 1–64 characters. */
-export const TRACK_NAME_MAX = 64;
+const TRACK_NAME_MAX = 64;
 export function isValidTrackName(s: string): boolean {
   if (s.length < 1 || s.length > TRACK_NAME_MAX) return false;
   if (s === '.' || s === '..' || s.includes('/') || s.includes('\\') || s.includes('..')) return false;

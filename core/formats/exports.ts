@@ -13,7 +13,7 @@ export interface ExportRange {
  * Rows per piece of an export: the server streams the pieces, so a session of millions of samples
  * is never one string in memory, and other requests are served between pieces.
  */
-export const EXPORT_ROWS_PER_CHUNK = 2000;
+const EXPORT_ROWS_PER_CHUNK = 2000;
 
 function csvField(s: string): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;

@@ -41,7 +41,7 @@ export interface FirebaseExport {
 }
 
 /** The spec's placeholder for "no device": not a real device to import. */
-export const PLACEHOLDER_HARDWARE = '000000000001';
+const PLACEHOLDER_HARDWARE = '000000000001';
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 const DEVICE_ID = /^\d{12}$/;

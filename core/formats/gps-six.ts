@@ -10,7 +10,7 @@ import {
 import { HEATS, lines, MAX_LINE_LENGTH, Problems, toInt, toNum, type Heat, type ParseResult } from './six-lines';
 
 /** `140151.100` → ms of day; hh < 24, mm < 60, ss < 60 (a leap second 60 is accepted). */
-export function gpsTimeToMs(raw: string): number | undefined {
+function gpsTimeToMs(raw: string): number | undefined {
   const m = /^(\d{2})(\d{2})(\d{2})(?:\.(\d{1,3}))?$/.exec(raw);
   if (!m) return undefined;
   const hh = Number(m[1]);

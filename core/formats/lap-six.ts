@@ -86,7 +86,7 @@ function parseSector(s: string): Sector | undefined {
   return { timerMs, upFlag, upMax, upTrack, displayTime, distanceM };
 }
 
-export function parseLapLine(
+function parseLapLine(
   text: string,
   lineNo: number,
   problems: { add(line: number, field: string, reason: ProblemReason): void },
@@ -147,7 +147,7 @@ function serializeSector(s: Sector): string {
   return [s.timerMs, s.upFlag, s.upMax, s.upTrack, s.displayTime, s.distanceM].join(',');
 }
 
-export function serializeLap(lap: Omit<Lap, 'line'>): string {
+function serializeLap(lap: Omit<Lap, 'line'>): string {
   return [
     lap.lapTime,
     lap.heat,

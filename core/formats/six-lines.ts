@@ -41,8 +41,8 @@ export interface ParseResult<T> {
   lines: number;
 }
 
-export const INT_RE = /^-?\d{1,15}$/;
-export const NUM_RE = /^-?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})$/;
+const INT_RE = /^-?\d{1,15}$/;
+const NUM_RE = /^-?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})$/;
 
 export function toInt(s: string | undefined): number | undefined {
   return s !== undefined && INT_RE.test(s) ? Number(s) : undefined;

@@ -9,7 +9,7 @@ import { hhmmssToMs } from './vbo';
 import { AppError } from '../errors';
 
 /** `4807.038,N` → 48.1173; undefined if malformed. */
-export function nmeaDegrees(value: string, hemisphere: string): number | undefined {
+function nmeaDegrees(value: string, hemisphere: string): number | undefined {
   const m = /^(\d{2,3})(\d{2}(?:\.\d+)?)$/.exec(value);
   if (!m || !/^[NSEW]$/.test(hemisphere)) return undefined;
   const deg = Number(m[1]) + Number(m[2]) / 60;

@@ -12,7 +12,7 @@ import { lineReader, TraceBuilder, type FormatReader, type ImportedFile } from '
 const DAY_MS = 86_400_000;
 
 /** The first ddmmyyyy in a file name or path that is a real date. */
-export function dateInName(name: string): string | undefined {
+function dateInName(name: string): string | undefined {
   for (const m of name.matchAll(/(?<!\d)(\d{8})(?!\d)/g)) if (parseDdmmyyyy(m[1]!)) return m[1];
   return undefined;
 }

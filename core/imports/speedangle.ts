@@ -158,7 +158,7 @@ export function createSpeedAngleReader(): FormatReader {
  * crossing of that line within a row of it (the logger's own time, to the ms), else at the row's
  * time (10 Hz). A file whose trace marks no row `F` has only its timer's crossings of the line.
  */
-export function finishCrossings(timer: readonly number[], finishRows: readonly number[]): number[] {
+function finishCrossings(timer: readonly number[], finishRows: readonly number[]): number[] {
   if (!finishRows.length) return [...timer];
   const out: number[] = [];
   let j = 0;

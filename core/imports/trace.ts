@@ -73,7 +73,7 @@ const MAX_JUMP_RUN = 25;
 const EARLIEST_MS = Date.UTC(1990, 0, 1);
 const LATEST_MS = Date.UTC(2100, 0, 1);
 /** No file holds more fixes than this (3 h at 100 Hz); beyond it the import stops with a warning. */
-export const MAX_FIXES = 1_080_000;
+const MAX_FIXES = 1_080_000;
 
 /**
  * A day at a track has fewer than 1,000 laps: a file whose logger laps (line crossings, lap

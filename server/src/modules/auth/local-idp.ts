@@ -8,7 +8,7 @@ import { escapeHtml } from '#server/lib/html.ts';
 import { requestLanguage, translate } from '#server/lib/i18n.ts';
 import { ExpiringStore } from './local-idp-adapter';
 
-export const LOCAL_IDP_PATH = '/oidc';
+const LOCAL_IDP_PATH = '/oidc';
 
 export interface LocalIdp {
   issuer: string;

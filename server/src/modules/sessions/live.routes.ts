@@ -17,7 +17,7 @@ export const MAX_STREAMS_PER_SIGN_IN = 4;
 /** One rider's sign-ins together (several devices): no one fills the instance's streams alone. */
 export const MAX_STREAMS_PER_USER = 8;
 /** Per instance: each open stream holds a socket and a listener. */
-export const MAX_STREAMS = 2_000;
+const MAX_STREAMS = 2_000;
 
 interface Stream {
   identity: AuthSessionIdentity;

@@ -19,7 +19,7 @@ export interface Viewer {
 }
 
 /** Import collections are 'imp' + hex; device ids are digits. */
-export const IMPORT_COLLECTION_PREFIX = 'imp';
+const IMPORT_COLLECTION_PREFIX = 'imp';
 
 function visible(db: Kysely<DB>, viewer: Viewer) {
   let q = db.selectFrom('lap_sessions');

@@ -8,7 +8,7 @@ export { useTrackAnalysis } from '#web/lib/sessions-api.ts';
 
 export { useGpsColumnsFor as useGpsColumns } from '#web/lib/gps-columns.ts';
 
-export const analysisQuery = (s: SessionAddress) => ({
+const analysisQuery = (s: SessionAddress) => ({
   queryKey: ['analysis', s.device, s.track, s.date],
   queryFn: () => apiRequest(`${sessionPath(s)}/analysis`, { schema: analysisResponseSchema }),
 });

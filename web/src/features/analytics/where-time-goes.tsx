@@ -22,7 +22,7 @@ export interface CornerFocus {
 }
 
 /** Where a segment of the track is, for the map and the charts to zoom to. */
-export function focusOf(data: TrackAnalysisResponse, segmentId: string): CornerFocus | null {
+function focusOf(data: TrackAnalysisResponse, segmentId: string): CornerFocus | null {
   const segment = data.segments.find((s) => s.id === segmentId);
   if (!segment) return null;
   const corner = data.corners.find((c) => c.number === segment.corner);
