@@ -18,8 +18,8 @@ export function defaultUnits(locale: string): Units {
   return region !== undefined && IMPERIAL_REGIONS.has(region.toUpperCase()) ? 'imperial' : 'metric';
 }
 
-export const KMH_PER_MPH = 1.609344;
-export const METRES_PER_FOOT = 0.3048;
+const KMH_PER_MPH = 1.609344;
+const METRES_PER_FOOT = 0.3048;
 
 /** A quantity as shown: what a display shows in each unit system. */
 export type Quantity = 'speed' | 'distance';

@@ -5,7 +5,7 @@ import { haversineM } from '../sim/geo';
 /** Below this many satellites a fix is weak. */
 export const WEAK_FIX_SATELLITES = 6;
 /** A lap whose sample rate falls below this share of the session's rate is flagged. */
-export const WEAK_RATE_SHARE = 0.8;
+const WEAK_RATE_SHARE = 0.8;
 
 export interface LapSegment {
   heat: Heat;
@@ -154,7 +154,7 @@ export function lapDistances(c: GpsColumns, lap: LapSegment): Float64Array {
 }
 
 /** Elapsed seconds since the lap's first sample. */
-export function lapTimes(c: GpsColumns, lap: LapSegment): Float64Array {
+function lapTimes(c: GpsColumns, lap: LapSegment): Float64Array {
   const n = lap.end - lap.start;
   const out = new Float64Array(n);
   for (let k = 0; k < n; k++) out[k] = elapsedMs(c.timeMs[lap.start]!, c.timeMs[lap.start + k]!) / 1000;

@@ -13,7 +13,7 @@ export const importQuerySchema = z.object({
   track: z.string().min(1).max(64).optional(),
 });
 
-export const importWarningSchema = z.object({
+const importWarningSchema = z.object({
   code: z.enum([
     'truncated',
     'badLines',

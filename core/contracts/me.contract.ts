@@ -21,7 +21,7 @@ export const profileInputSchema = z.object({
 });
 export type ProfileInput = z.infer<typeof profileInputSchema>;
 
-export const rolesSchema = z.object({
+const rolesSchema = z.object({
   admin: z.boolean(),
   seller: z.boolean(),
 });

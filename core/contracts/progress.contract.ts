@@ -6,7 +6,7 @@ import { circuitSchema, dateParam, deviceIdParam, heatSchema, trackParam } from 
 export const lapKeyParam = z.string().regex(/^[A-D]\d{1,4}$/, 'lap: heat and number, e.g. A3');
 
 /** The rider's fastest lap ever at one circuit (their own sessions: devices and imports, whatever each calls it). */
-export const personalBestSchema = z.object({
+const personalBestSchema = z.object({
   /** The record session's own name for the track (its address). */
   track: z.string(),
   circuit: circuitSchema,
@@ -23,7 +23,7 @@ export const personalBestsResponseSchema = z.object({ records: z.array(personalB
 
 /** `track`: any name the rider's sessions carry; the days are those at the circuit it stands for. */
 export const progressQuerySchema = z.object({ track: trackParam });
-export const progressDaySchema = z.object({
+const progressDaySchema = z.object({
   date: z.string(),
   device: z.string(),
   /** That session's own name for the track (its address). */
@@ -90,7 +90,7 @@ export const compareQuerySchema = z
   })
   .refine((q) => q.reference !== 'share' || q.share, { message: 'reference=share needs share', path: ['share'] });
 
-export const comparedLapSchema = z.object({
+const comparedLapSchema = z.object({
   track: z.string(),
   date: z.string(),
   /** null for a lap seen through a shared link: its device is not the caller's to know. */

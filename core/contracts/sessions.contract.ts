@@ -5,7 +5,7 @@ import { UNITS } from '../units';
 /** Bateria: the heat, A–D (never a battery level). */
 export const heatSchema = z.enum(HEATS);
 
-export const problemSchema = z.object({ line: z.number().int(), field: z.string(), reason: z.string() });
+const problemSchema = z.object({ line: z.number().int(), field: z.string(), reason: z.string() });
 
 /** A device (12 digits) or a rider's import collection ('imp' + 12 hex digits). */
 export const deviceIdParam = z
@@ -21,7 +21,7 @@ export const sessionParamsSchema = z.object({ id: deviceIdParam, track: trackPar
 export const tracksResponseSchema = z.object({ device: z.string(), demo: z.boolean(), tracks: z.array(z.string()) });
 export const datesResponseSchema = z.object({ device: z.string(), track: z.string(), dates: z.array(z.string()) });
 
-export const sectorSchema = z.object({
+const sectorSchema = z.object({
   timerMs: z.number().int(),
   upFlag: z.union([z.literal(0), z.literal(1)]),
   upMax: z.number().int(),
@@ -30,7 +30,7 @@ export const sectorSchema = z.object({
   distanceM: z.number().int(),
 });
 
-export const lapRowSchema = z.object({
+const lapRowSchema = z.object({
   lapCount: z.number().int(),
   heat: heatSchema,
   lapTime: z.string(),
@@ -155,7 +155,7 @@ export const MAX_RESULTS_MESSAGES = {
   tooLarge: "Invalid value for 'options.maxResults'. Expected 1000 or less.",
 } as const;
 
-export const lapSegmentSchema = z.object({
+const lapSegmentSchema = z.object({
   heat: heatSchema,
   lapCount: z.number().int(),
   start: z.number().int(),
@@ -227,7 +227,7 @@ export const mySessionsQuerySchema = z.object({
 export const circuitSchema = z.object({ id: z.string().nullable(), name: z.string() });
 export type Circuit = z.infer<typeof circuitSchema>;
 
-export const mySessionSchema = z.object({
+const mySessionSchema = z.object({
   device: z.string(),
   /** The session's own name for its track (the device's, or the import's): its address. */
   track: z.string(),

@@ -7,8 +7,8 @@ import { cornerSchema } from './tracks.contract';
 /** A link's secret: 32 random bytes, base64url. */
 export const SHARE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** Any text: an altered or cut link is a 404 like a revoked one (the service says so), never a hint. */
-export const shareTokenParam = z.string().min(1).max(200);
-export const MAX_SHARE_DAYS = 365;
+const shareTokenParam = z.string().min(1).max(200);
+const MAX_SHARE_DAYS = 365;
 /** Links one rider may hold at once (revoke one to make another). */
 export const MAX_SHARES_PER_RIDER = 200;
 
@@ -26,7 +26,7 @@ export const createShareResponseSchema = z.object({
   expiresAt: z.string().nullable(),
 });
 
-export const shareSchema = z.object({
+const shareSchema = z.object({
   id: z.string(),
   track: z.string(),
   date: z.string(),
@@ -35,7 +35,6 @@ export const shareSchema = z.object({
   expiresAt: z.string().nullable(),
 });
 export const sharesResponseSchema = z.object({ shares: z.array(shareSchema) });
-export type Share = z.infer<typeof shareSchema>;
 export const shareIdParamsSchema = z.object({ id: z.string().regex(/^sh[0-9a-f]{16}$/, 'share id') });
 export const sharedParamsSchema = z.object({ token: shareTokenParam });
 export const sharedLapQuerySchema = z.object({ lap: lapKeyParam.optional() });

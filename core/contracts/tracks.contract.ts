@@ -3,11 +3,11 @@ import { haversineM } from '../sim/geo';
 import { lapKindSchema } from './common.contract';
 import { heatSchema } from './sessions.contract';
 
-export const latLonSchema = z.object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180) });
+const latLonSchema = z.object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180) });
 /** A timing line across the track: `a` on the rider's left, `b` on the right. */
 /** A timing line is a few metres to a couple of hundred wide: across a track, never across a region. */
-export const GATE_WIDTH_M = { min: 2, max: 200 };
-export const gateSchema = z.object({ a: latLonSchema, b: latLonSchema }).refine((g) => {
+const GATE_WIDTH_M = { min: 2, max: 200 };
+const gateSchema = z.object({ a: latLonSchema, b: latLonSchema }).refine((g) => {
   const width = haversineM(g.a.lat, g.a.lon, g.b.lat, g.b.lon);
   return width >= GATE_WIDTH_M.min && width <= GATE_WIDTH_M.max;
 }, 'gateWidth');
@@ -36,16 +36,16 @@ export const cornerSchema = z.object({
   endM: z.number(),
 });
 
-export const segmentSchema = z.object({
+const segmentSchema = z.object({
   id: z.string().describe('T3: corner 3; R3: the straight after it (R0 from the line to T1)'),
   kind: z.enum(['corner', 'straight']),
   corner: z.number().int().nullable(),
   fromM: z.number(),
   toM: z.number(),
 });
-export const sectionSchema = z.object({ corner: z.number().int(), fromM: z.number(), toM: z.number() });
+const sectionSchema = z.object({ corner: z.number().int(), fromM: z.number(), toM: z.number() });
 
-export const timedLapSchema = z.object({
+const timedLapSchema = z.object({
   /** 1-based, in the order ridden: what ?lap= and ?reference= name. */
   index: z.number().int(),
   heat: heatSchema,
@@ -172,7 +172,7 @@ export const trackListSchema = z.array(
   }),
 );
 /** A track's name as a rider types it: letters, digits, spaces and common punctuation. */
-export const trackNameSchema = z
+const trackNameSchema = z
   .string()
   .trim()
   .min(2, 'trackNameShort')

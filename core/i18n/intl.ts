@@ -69,7 +69,7 @@ export function intlFor(language: Language): IntlShape {
 }
 
 /** The arguments a message takes: none, or exactly those of its pt-BR message (scripts/i18n-types.ts). */
-export type ArgsOf<Id extends MessageId> = MessageArgs[Id] extends undefined ? [] : [values: MessageArgs[Id]];
+type ArgsOf<Id extends MessageId> = MessageArgs[Id] extends undefined ? [] : [values: MessageArgs[Id]];
 
 /** A message in one language: `t('menu.theme', { theme })`. */
 export type Translate = <Id extends MessageId>(id: Id, ...args: ArgsOf<Id>) => string;

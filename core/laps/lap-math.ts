@@ -10,9 +10,9 @@ export type ShownKind = LapKind | 'partial';
  * In-lap rule: the last lap of a heat slower than this factor × the heat's median flying lap
  * (motorsport's 107 % rule). Out-lap: lapCount 0 (the device's out-lap, firstLapFlag on the GPS).
  */
-export const IN_LAP_FACTOR = 1.07;
+const IN_LAP_FACTOR = 1.07;
 
-export interface LapAnalysis {
+interface LapAnalysis {
   lapNumber: number;
   kind: ShownKind;
   /** Gap to the session's best flying lap in ms (0 for the best; null when there is none). */
@@ -107,9 +107,9 @@ export function formatGap(ms: number): string {
 }
 
 /** Share of a session's flying laps its consistency is measured on: the fastest 80 % (traffic, a mistake and the cool-down lap left out). */
-export const CONSISTENCY_SHARE = 0.8;
+const CONSISTENCY_SHARE = 0.8;
 /** Fewer flying laps than this: no consistency figure (one lap or two say nothing of it). */
-export const CONSISTENCY_MIN_LAPS = 3;
+const CONSISTENCY_MIN_LAPS = 3;
 
 /**
  * Consistency as riders ask for it: the standard deviation (sample, n − 1) of the fastest 80 %
@@ -177,7 +177,7 @@ export function lapFigures(laps: readonly Lap[]): LapFigures {
  * Each lap.six lap's kind by the one lap list: the list's lap of the same name that the device
  * timed too; the lap.six's own rule for a lap the list has no twin of.
  */
-export function listKinds(list: readonly ListedLap[], laps: readonly Lap[]): ShownKind[] {
+function listKinds(list: readonly ListedLap[], laps: readonly Lap[]): ShownKind[] {
   const own = classifyLaps(laps);
   return laps.map(
     (lap, i) =>

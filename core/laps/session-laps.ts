@@ -9,7 +9,7 @@ import type { Lap } from '../formats/lap-six';
 import { HEATS, type Heat } from '../formats/six-lines';
 import type { LapKind, TimedLap } from '../tracks/lap-timing';
 
-export type TimeSource = 'device' | 'logger' | 'gps';
+type TimeSource = 'device' | 'logger' | 'gps';
 
 export interface ListedLap {
   heat: Heat;
@@ -28,7 +28,7 @@ export interface ListedLap {
 }
 
 /** Beyond this the shown time and the GPS time are said to differ (and both are shown). */
-export const DIFFERS_S = 0.05;
+const DIFFERS_S = 0.05;
 /** A GPS lap and a lap.six lap are the same lap when their ends are this many samples apart at most (10 Hz: 2 s)… */
 const SAME_LAP_SAMPLES = 20;
 /** …and their times this close (a lap.six lap and a GPS lap of another length are other laps). */
@@ -45,7 +45,7 @@ export interface LapColumns {
 export const opensAsLapZero = (l: Pick<TimedLap, 'kind' | 'complete'>) => l.kind === 'out' || !l.complete;
 
 /** Each piece's heat and number within its heat: from 0 where a heat opens with an out-lap or a partial piece. */
-export function lapNames(laps: readonly TimedLap[], trace: LapColumns): { heat: Heat; number: number }[] {
+function lapNames(laps: readonly TimedLap[], trace: LapColumns): { heat: Heat; number: number }[] {
   const perHeat = new Map<string, { seen: number; first: number }>();
   return laps.map((l) => {
     const heat = trace.heat.length ? HEATS[trace.heat[l.start.index]!]! : HEATS[Math.min(3, l.run - 1)]!;

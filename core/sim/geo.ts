@@ -1,5 +1,5 @@
 /** Small geodesy helpers (pure). */
-export const EARTH_RADIUS_M = 6_371_008.8;
+const EARTH_RADIUS_M = 6_371_008.8;
 
 export function haversineM(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const toRad = Math.PI / 180;

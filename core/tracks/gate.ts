@@ -15,7 +15,7 @@ export interface Gate {
 }
 
 /** Half the width of a gate placed from a point: the track, its kerbs and a catalogue point's offset. */
-export const GATE_HALF_WIDTH_M = 25;
+const GATE_HALF_WIDTH_M = 25;
 
 /** A gate through `center`, across the heading (metres east, north; any length). */
 export function gateAcross(

@@ -1,7 +1,7 @@
 import type { AnalyzedLap, Segment } from './track-analysis';
 
 /** One segment of a lap against the same segment of a reference lap. */
-export interface SegmentDelta {
+interface SegmentDelta {
   segment: string;
   kind: Segment['kind'];
   corner: number | null;

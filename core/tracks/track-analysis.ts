@@ -30,7 +30,7 @@ export interface Section {
   toM: number;
 }
 
-export interface CornerFigures {
+interface CornerFigures {
   corner: number;
   seconds: number;
   entryKmh: number;
@@ -74,7 +74,7 @@ const OUTAGE_MS = 1000;
 const BRAKE_DROP_KMH = 3;
 
 /** The lap cut at each corner's start and end: corner and straight segments. */
-export function segmentsOf(corners: readonly Corner[], length: number): Segment[] {
+function segmentsOf(corners: readonly Corner[], length: number): Segment[] {
   const segments: Segment[] = [];
   let at = 0;
   let after = 0;

@@ -36,11 +36,7 @@ const DEFAULT_SECTORS = 3;
  * The sector gates on a line, in driving order: those given, or by default gates across the line
  * mid-straight nearest its quarters (a timing line mid-corner would cut a corner in two).
  */
-export function sectorsOn(
-  line: TrackLine,
-  corners: readonly Corner[],
-  gates: readonly Gate[],
-): TrackDefinition['sectors'] {
+function sectorsOn(line: TrackLine, corners: readonly Corner[], gates: readonly Gate[]): TrackDefinition['sectors'] {
   if (gates.length)
     return gates.map((gate) => ({ gate, atM: alongLine(line, gateCentre(gate)) })).sort((a, b) => a.atM - b.atM);
   const cuts = sectionsOf(corners, line.length)

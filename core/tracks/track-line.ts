@@ -14,7 +14,7 @@ export interface TrackLine {
   length: number;
 }
 
-export const STEP_M = 2;
+const STEP_M = 2;
 
 /** Resamples a closed outline ([lat, lon] points, first not repeated) every STEP_M metres, from `start`. */
 export function trackLine(points: readonly (readonly [number, number])[], start?: LatLon, step = STEP_M): TrackLine {
@@ -38,7 +38,7 @@ export function trackLine(points: readonly (readonly [number, number])[], start?
 }
 
 /** A closed polyline (points in metres, first not repeated) resampled every ~`step` metres from its first point. */
-export function resampleClosed(xy: readonly (readonly [number, number])[], step: number) {
+function resampleClosed(xy: readonly (readonly [number, number])[], step: number) {
   const m = xy.length;
   const cum = new Float64Array(m + 1);
   for (let i = 0; i < m; i++) {

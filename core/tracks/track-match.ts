@@ -3,7 +3,7 @@ import type { Trace } from './lap-timing';
 import { nearestOnPolyline } from './track-line';
 
 /** A trace sample this far from an outline is off it (track width, a rough outline, GPS error). */
-export const ON_OUTLINE_M = 35;
+const ON_OUTLINE_M = 35;
 /** Samples slower than this are left out of a fit: paddock and pit lane. */
 const MOVING_KMH = 30;
 /** Enough samples to judge a fit, spread over the whole trace. */

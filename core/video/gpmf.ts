@@ -24,7 +24,7 @@ export interface VideoFix {
 }
 
 /** Which GPMF stream the fixes came from and how far its UTC clock may be from the fixes' real time. */
-export interface GpsClock {
+interface GpsClock {
   source: 'GPS9' | 'GPS5' | 'GPRI';
   /** One standard deviation, ms. */
   errorMs: number;

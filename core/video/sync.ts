@@ -18,9 +18,9 @@ export interface SessionTrace {
   speed: Float64Array;
 }
 
-export type SyncMethod = 'gpmf' | 'clock' | 'manual';
+type SyncMethod = 'gpmf' | 'clock' | 'manual';
 /** whole/part: how much of the session the video covers; chapters: one of several files of it; other-day: not this session's day. */
-export type SyncNote = 'whole' | 'part' | 'other-day' | 'chapters';
+type SyncNote = 'whole' | 'part' | 'other-day' | 'chapters';
 
 export interface VideoSync {
   /** session UTC ms = video ms + offsetMs (+ drift). */
