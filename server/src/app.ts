@@ -68,7 +68,7 @@ import { createProgressService } from './modules/progress/progress.service';
 import { progressRoutes } from './modules/progress/progress.routes';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const DEFAULT_WEB_ROOT = path.resolve(here, '../../dist/web');
+const DEFAULT_WEB_ROOT = path.resolve(here, '../../dist/web');
 
 export interface AppDeps {
   database?: Database;

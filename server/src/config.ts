@@ -35,8 +35,6 @@ const envSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 });
 
-export type Env = z.input<typeof envSchema>;
-
 export interface AppConfig {
   production: boolean;
   port: number;
@@ -155,7 +153,7 @@ function isLoopback(host: string): boolean {
  * (IPs or CIDR ranges, comma-separated). "true" would trust every X-Forwarded-For hop, letting a
  * client choose the address the sign-in rate limit counts: refused.
  */
-export function parseTrustProxy(raw: string): false | number | string[] {
+function parseTrustProxy(raw: string): false | number | string[] {
   const value = raw.trim();
   if (value === '' || value === 'false' || value === '0') return false;
   if (/^\d+$/.test(value)) {

@@ -16,7 +16,7 @@ import { createTracksService } from '../modules/tracks/tracks.service';
 import { loadTracks } from '../lib/track-files';
 import { trackRules } from '../plugins/policy';
 
-export const IMPORT_USAGE = 'Usage: voltas import <file…> --owner <email> [--track NAME]\n';
+const IMPORT_USAGE = 'Usage: voltas import <file…> --owner <email> [--track NAME]\n';
 
 /**
  * `voltas import <file…> --owner <email> [--track NAME]`: a rider's archive moved over, file by

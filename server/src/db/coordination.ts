@@ -19,7 +19,7 @@ export interface Coordination {
 }
 
 /** Serializes work per key within this process. */
-export class KeyedMutex {
+class KeyedMutex {
   private tails = new Map<string, Promise<unknown>>();
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
     const prev = this.tails.get(key) ?? Promise.resolve();

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { inProcessCoordination, postgresCoordination, type Coordination } from './coordination';
 import type { DB } from './schema';
 
-export type Dialect = 'sqlite' | 'postgres';
+type Dialect = 'sqlite' | 'postgres';
 
 export interface Database {
   db: Kysely<DB>;

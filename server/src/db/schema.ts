@@ -36,7 +36,7 @@ export interface DevicesTable {
   created_at: string;
 }
 
-export interface AuthSessionsTable {
+interface AuthSessionsTable {
   /** sha256 of the cookie value; the cookie value itself is never stored. */
   id_hash: string;
   user_email: string;
@@ -45,7 +45,7 @@ export interface AuthSessionsTable {
   renewed_at: string;
 }
 
-export interface AuthFlowsTable {
+interface AuthFlowsTable {
   state: string;
   code_verifier: string;
   nonce: string;
@@ -82,7 +82,7 @@ export interface LapSessionsTable {
   updated_at: string;
 }
 
-export interface LapsTable {
+interface LapsTable {
   session_id: string;
   idx: number;
   line: number;
@@ -97,7 +97,7 @@ export interface LapsTable {
   distance_m: number;
 }
 
-export interface UploadIntentsTable {
+interface UploadIntentsTable {
   blob_key: string;
   md5: string;
   device_id: string;
@@ -108,7 +108,7 @@ export interface UploadIntentsTable {
   created_at: string;
 }
 
-export interface AuditLogTable {
+interface AuditLogTable {
   id: string;
   at: string;
   /** E-mail of the admin or seller, or 'cli' for the command line. */
@@ -120,7 +120,7 @@ export interface AuditLogTable {
   after: string;
 }
 
-export interface RateLimitsTable {
+interface RateLimitsTable {
   /** `${route}|${client key}`. */
   key: string;
   hits: number;
@@ -172,12 +172,12 @@ export interface TracksTable {
   updated_at: string;
 }
 
-export interface SessionTracksTable {
+interface SessionTracksTable {
   session_id: string;
   track_id: string;
 }
 
-export interface ImportCollectionsTable {
+interface ImportCollectionsTable {
   owner_email: string;
   /** 'imp' + 12 hex digits: the "device" a rider's imported sessions live under. */
   id: string;
@@ -198,7 +198,7 @@ export interface ImportFilesTable {
   created_at: string;
 }
 
-export interface SharesTable {
+interface SharesTable {
   id: string;
   /** sha256 of the link's secret (base64url): the secret itself is never stored. */
   token_hash: string;

@@ -27,7 +27,7 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
-export interface JobCounts {
+interface JobCounts {
   name: string;
   queued: number;
   active: number;

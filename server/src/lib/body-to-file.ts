@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
  * written and may throw to stop (the pipeline's error, the body left unread). Up to 1 MB is
  * buffered while a write is under way, so the socket is read meanwhile.
  */
-export async function bodyToFile(
+async function bodyToFile(
   body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   file: string,
   onChunk: (chunk: Uint8Array) => void,

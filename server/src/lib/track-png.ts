@@ -1,8 +1,8 @@
 import { crc32, deflateSync } from 'node:zlib';
 
 /** Open Graph's preferred size for a link preview. */
-export const PREVIEW_WIDTH = 1200;
-export const PREVIEW_HEIGHT = 630;
+const PREVIEW_WIDTH = 1200;
+const PREVIEW_HEIGHT = 630;
 
 export type Rgb = readonly [number, number, number];
 const BACKGROUND: Rgb = [17, 17, 17];

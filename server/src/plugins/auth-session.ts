@@ -7,10 +7,10 @@ import { hashToken, newToken } from '../lib/tokens';
 /** The cookie over plain http (local use). */
 export const SESSION_COOKIE = 'voltas_session';
 /** Over https: the `__Host-` prefix binds the cookie to this exact host, path / and Secure. */
-export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 const SESSION_DAYS = 30;
 /** However active, a sign-in ends this long after it began: a stolen cookie does not live for ever. */
-export const SESSION_MAX_DAYS = 90;
+const SESSION_MAX_DAYS = 90;
 /** Sliding sessions: renewed at most hourly, so an active rider is never signed out mid-use. */
 const RENEW_AFTER_MS = 60 * 60 * 1000;
 
@@ -32,7 +32,7 @@ declare module 'fastify' {
   }
 }
 
-export interface AuthSessionManager {
+interface AuthSessionManager {
   /** Starts a fresh session (rotation: any session the browser had is revoked first). */
   start(req: FastifyRequest, reply: FastifyReply, email: string): Promise<void>;
   end(req: FastifyRequest, reply: FastifyReply): Promise<void>;
@@ -52,7 +52,7 @@ export interface AuthSessionRow {
 }
 
 /** Where sign-in sessions live (the database; see modules/auth/auth-sessions.service.ts). */
-export interface AuthSessionStore {
+interface AuthSessionStore {
   find(idHash: string): Promise<AuthSessionRow | undefined>;
   insert(s: { idHash: string; email: string; createdAt: string; expiresAt: string }): Promise<void>;
   renew(idHash: string, renewedAt: string, expiresAt: string): Promise<void>;

@@ -105,7 +105,7 @@ export function maySetTrackShared(user: { admin: boolean }, track: TrackOwnershi
 export const trackRules = { mayRideTrack, mayRenameTrack, maySetTrackShared };
 export type TrackRules = typeof trackRules;
 
-export interface AuthenticatedDevice {
+interface AuthenticatedDevice {
   id: string;
   owner: string;
   ownerDisabled: boolean;

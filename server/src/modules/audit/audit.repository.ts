@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '#server/db/schema.ts';
 import { nowIso } from '#server/lib/tokens.ts';
 
-export type AuditAction =
+type AuditAction =
   | 'assign-owner'
   | 'assign-buyer-seller'
   | 'assign-device-seller'

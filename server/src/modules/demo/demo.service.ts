@@ -12,9 +12,9 @@ import { createSessionReceiver } from '../sessions/session-receiver.service';
 import { anyUserExists, ensureUser, setBuyerDetails, setRoles } from '../users/users.repository';
 
 /** The demo rider's own device. */
-export const DEMO_RIDER_DEVICE_ID = '000000000042';
+const DEMO_RIDER_DEVICE_ID = '000000000042';
 /** Stock of the demo seller (owned by the company account until sold). */
-export const DEMO_STOCK_DEVICE_IDS = ['000000000101', '000000000102'];
+const DEMO_STOCK_DEVICE_IDS = ['000000000101', '000000000102'];
 
 const DEMO_SESSIONS: { device: string; track: string; date: string; seed: number; heats: number }[] = [
   { device: DEMO_DEVICE_ID, track: 'Interlagos', date: '04102026', seed: 101, heats: 4 },

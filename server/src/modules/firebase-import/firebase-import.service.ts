@@ -22,10 +22,10 @@ import { createSessionReceiver } from '../sessions/session-receiver.service';
 import { ensureUser, findUser, insertImportedUser, updateImportedUser } from '../users/users.repository';
 
 /** An export file larger than this is refused before reading (a Firestore export of users and devices is small). */
-export const MAX_EXPORT_BYTES = 256 * 1024 * 1024;
+const MAX_EXPORT_BYTES = 256 * 1024 * 1024;
 const SIX_KINDS: Record<string, SixKind> = { 'lap.six': 'lap', 'gps.six': 'gps' };
 
-export interface ImportCounts {
+interface ImportCounts {
   created: number;
   updated: number;
   unchanged: number;

@@ -15,5 +15,3 @@ export function createHitCounter(db: Kysely<DB>) {
     read: (key: string) => readHits(db, key, Date.now()),
   };
 }
-
-export type HitCounter = ReturnType<typeof createHitCounter>;

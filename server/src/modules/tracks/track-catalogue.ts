@@ -47,7 +47,7 @@ export interface TrackCatalogue {
 }
 
 /** Lower case without accents: "Autódromo" finds "autodromo". */
-export function foldName(text: string): string {
+function foldName(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 

@@ -10,7 +10,7 @@ import type { SessionReader } from '../sessions/session-reader.service';
 import type { VideosService } from './videos.service';
 
 /** Syncs a rider stores or forgets per minute: picking files, re-syncing, marking by hand. */
-export const VIDEO_SYNC_WRITES_PER_MINUTE = 60;
+const VIDEO_SYNC_WRITES_PER_MINUTE = 60;
 
 export async function videosRoutes(
   app: FastifyInstance,
