@@ -8,7 +8,7 @@ import { useT } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { useLaps } from '#web/lib/sessions-api.ts';
 
-export type OwnSession = MySessions['sessions'][number];
+type OwnSession = MySessions['sessions'][number];
 /** What the rider picked: one of their laps at the track, or (where offered) their record. */
 export type OwnLapChoice = { session: OwnSession; lap: string } | 'record' | null;
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { apiRequest, ApiError, backoffMs, isRetryableStatus } from './api-client';
+import { backoffMs, isRetryableStatus } from '#core/retry-policy.ts';
+import { apiRequest, ApiError } from './api-client';
 import { intlFor, translator } from '#core/i18n/intl.ts';
 import { errorMessage } from '../i18n/messages';
 

@@ -19,8 +19,6 @@ export class ApiError extends Error {
   }
 }
 
-export { backoffMs, isRetryableStatus, RETRY_POLICY };
-
 export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;

@@ -6,14 +6,14 @@ import { downloadGps, failure, type GpsDownloadMessage } from './gps-download';
 import { noteStoredAt } from './offline';
 import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
 
-export const gpsColumnsKey = (s: SessionAddress | null) => ['gps-columns', s?.device, s?.track, s?.date] as const;
+const gpsColumnsKey = (s: SessionAddress | null) => ['gps-columns', s?.device, s?.track, s?.date] as const;
 
 /**
  * Downloads the session's binary GPS columns (parsed once on the server) and decodes them, in a
  * worker where the browser has one (a day's decoding held a phone's main thread for a tenth of a
  * second), else here.
  */
-export function fetchGpsColumns(
+function fetchGpsColumns(
   s: SessionAddress,
   onProgress: (share: number) => void = () => {},
   signal?: AbortSignal,

@@ -8,7 +8,7 @@ import { useMe } from './session';
 export const PREFERENCES_KEY = ['me', 'preferences'] as const;
 
 /** The browser's languages, most wanted first (what a signed-out visitor's page follows). */
-export function browserLanguages(): readonly string[] {
+function browserLanguages(): readonly string[] {
   if (typeof navigator === 'undefined') return [];
   return navigator.languages?.length ? navigator.languages : [navigator.language];
 }

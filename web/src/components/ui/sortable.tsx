@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useT } from '#web/i18n/messages.ts';
 
-export type SortDir = 'asc' | 'desc';
+type SortDir = 'asc' | 'desc';
 export interface SortState<K extends string> {
   key: K | null;
   dir: SortDir;

@@ -10,9 +10,9 @@ import { oneDecimal } from '#web/lib/format.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useDates, useTracks } from '#web/lib/sessions-api.ts';
 
-export const MAKE = { width: 800, height: 600, degPerPx: 0.1, zoomStep: 0.1, zoomMin: 0.1, zoomMax: 5 } as const;
+const MAKE = { width: 800, height: 600, degPerPx: 0.1, zoomStep: 0.1, zoomMin: 0.1, zoomMax: 5 } as const;
 
-export function clampZoom(z: number): number {
+function clampZoom(z: number): number {
   return Math.min(MAKE.zoomMax, Math.max(MAKE.zoomMin, Math.round(z * 10) / 10));
 }
 

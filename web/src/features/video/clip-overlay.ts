@@ -18,10 +18,10 @@ export interface OverlayLabels {
 }
 
 /** The strip along the top of the data panel, in the rider's best-lap purple: also what a test looks for. */
-export const OVERLAY_MARK = { colour: '#b388ff', rgb: [0xb3, 0x88, 0xff] as const };
+const OVERLAY_MARK = { colour: '#b388ff', rgb: [0xb3, 0x88, 0xff] as const };
 
 /** Where the data panel sits on a frame of `height` (for the test that reads it back). */
-export function overlayPanel(height: number) {
+function overlayPanel(height: number) {
   const s = height / 720;
   return {
     x: Math.round(16 * s),

@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
 import { videoListSchema, type VideoSyncRecord } from '#core/contracts/videos.contract.ts';
 import type { SessionTrace } from '#core/video/sync.ts';
@@ -13,11 +12,6 @@ export const sessionVideosQuery = (s: SessionAddress) => ({
   staleTime: 60_000,
   retry: false,
 });
-
-/** The syncs kept for this session's videos (any device of the rider made them). */
-export function useSessionVideos(s: SessionAddress | null) {
-  return useQuery({ ...sessionVideosQuery(s ?? { device: '', track: '', date: '' }), enabled: s !== null });
-}
 
 /** Keeps one video's sync (the file itself stays on the device). */
 export function saveSessionVideo(s: SessionAddress, video: VideoSyncRecord): Promise<unknown> {
