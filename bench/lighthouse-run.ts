@@ -100,7 +100,7 @@ export async function signedInChrome(
  * lines through 150 → 1×, 800 → 2×, 1300 → 3×, then 1× more per 233. Lighthouse's fixed default
  * of 4× assumes a host of about 1500; on a slower one it simulates a slower phone than that.
  */
-export function cpuSlowdownFor(benchmarkIndex: number): number {
+function cpuSlowdownFor(benchmarkIndex: number): number {
   if (benchmarkIndex >= 1300) return 3 + (benchmarkIndex - 1300) / 233;
   if (benchmarkIndex >= 800) return 2 + (benchmarkIndex - 800) / 500;
   // Below 150 the host is slower than the phone: no slowdown at all (Lighthouse calls it too slow to emulate).

@@ -203,7 +203,7 @@ const DEVICE_SCREEN = [
 ];
 
 /** Everything a rider reads or hears on the page: its text, labels, titles, alt texts, options, and its description. */
-export async function wordsOf(page: Page): Promise<string> {
+async function wordsOf(page: Page): Promise<string> {
   const text = await page.evaluate(() => {
     const attributes = [...document.querySelectorAll('[aria-label], [title], [alt], [placeholder]')].flatMap((el) =>
       ['aria-label', 'title', 'alt', 'placeholder'].map((a) => el.getAttribute(a) ?? ''),

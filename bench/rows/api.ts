@@ -9,7 +9,7 @@ import { cannon, httpLoad, putTimed, startCeiling } from './servers';
 import { fmt, log, median, result, rows } from './table';
 
 /** The laps answer of the bench rider's 60-lap session, asked as a browser asks (cookie, encodings). */
-export function lapsRequest(base: string, cookie: string) {
+function lapsRequest(base: string, cookie: string) {
   return {
     lapsUrl: `${base}/api/devices/000000000900/sessions/Interlagos/01112026/laps`,
     lapsHeaders: { cookie, 'accept-encoding': 'gzip, deflate, br' },
