@@ -17,27 +17,24 @@ import {
   setRolesSchema,
 } from '#core/contracts/admin.contract.ts';
 import { apiErrorSchema, okSchema } from '#core/contracts/common.contract.ts';
+import { routeSchemas } from '#server/lib/route-schema.ts';
 import type { AdminService } from './admin.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
+const doc = routeSchemas('admin', errors);
 const ok = { ok: true as const };
 
 /** Administrator routes: every one is `access: 'admin'` (adm = '1'), checked by the policy before the handler. */
 export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { admin } = opts;
-  const tags = ['admin'];
   const cfg = { access: 'admin' as const };
 
   r.get(
     '/api/admin/users',
     {
       config: cfg,
-      schema: {
-        tags,
-        summary: 'All users (Wi-Fi name, never the password)',
-        response: { 200: z.array(adminUserSchema), ...errors },
-      },
+      schema: doc('All users (Wi-Fi name, never the password)', z.array(adminUserSchema)),
     },
     () => admin.users(),
   );
@@ -45,28 +42,18 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     '/api/admin/sellers',
     {
       config: cfg,
-      schema: {
-        tags,
-        summary: 'Users whose seller is non-empty',
-        response: { 200: z.array(adminUserSchema), ...errors },
-      },
+      schema: doc('Users whose seller is non-empty', z.array(adminUserSchema)),
     },
     () => admin.sellers(),
   );
-  r.get(
-    '/api/admin/devices',
-    { config: cfg, schema: { tags, summary: 'All devices', response: { 200: z.array(adminDeviceSchema), ...errors } } },
-    () => admin.devices(),
+  r.get('/api/admin/devices', { config: cfg, schema: doc('All devices', z.array(adminDeviceSchema)) }, () =>
+    admin.devices(),
   );
   r.get(
     '/api/admin/audit',
     {
       config: cfg,
-      schema: {
-        tags,
-        summary: 'The latest 500 audit entries',
-        response: { 200: z.array(auditEntrySchema), ...errors },
-      },
+      schema: doc('The latest 500 audit entries', z.array(auditEntrySchema)),
     },
     () => admin.audit(),
   );
@@ -75,12 +62,11 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     '/api/admin/assign-owner',
     {
       config: cfg,
-      schema: {
-        tags,
-        summary: "[adm] device → owner; a new owner revokes the device's token and gets a new one, shown once",
-        body: assignOwnerSchema,
-        response: { 200: ownerChangeResponseSchema, ...errors },
-      },
+      schema: doc(
+        "[adm] device → owner; a new owner revokes the device's token and gets a new one, shown once",
+        ownerChangeResponseSchema,
+        { body: assignOwnerSchema },
+      ),
     },
     async (req) => ({
       ok: true as const,
@@ -92,12 +78,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     '/api/admin/assign-buyer-seller',
     {
       config: cfg,
-      schema: {
-        tags,
-        summary: '[seller-adm] seller → buyer',
-        body: assignBuyerSellerSchema,
-        response: { 200: okSchema, ...errors },
-      },
+      schema: doc('[seller-adm] seller → buyer', okSchema, { body: assignBuyerSellerSchema }),
     },
     async (req) => {
       await admin.assignBuyerSeller(req.identity!.email, req.body.buyer, req.body.seller);
@@ -108,12 +89,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     '/api/admin/assign-device-seller',
     {
       config: cfg,
-      schema: {
-        tags,
-        summary: '[hardware] device → seller',
-        body: assignDeviceSellerSchema,
-        response: { 200: okSchema, ...errors },
-      },
+      schema: doc('[hardware] device → seller', okSchema, { body: assignDeviceSellerSchema }),
     },
     async (req) => {
       await admin.assignDeviceSeller(req.identity!.email, req.body.deviceId, req.body.seller);
@@ -124,12 +100,9 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     '/api/admin/devices',
     {
       config: cfg,
-      schema: {
-        tags,
-        summary: 'Registers a device; its upload token is shown once',
+      schema: doc('Registers a device; its upload token is shown once', deviceTokenResponseSchema, {
         body: registerDeviceSchema,
-        response: { 200: deviceTokenResponseSchema, ...errors },
-      },
+      }),
     },
     async (req) => ({
       id: req.body.id,
@@ -140,12 +113,9 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     '/api/admin/devices/:id/token',
     {
       config: cfg,
-      schema: {
-        tags,
-        summary: "Rotates a device's token; the new one is shown once",
+      schema: doc("Rotates a device's token; the new one is shown once", deviceTokenResponseSchema, {
         params: deviceIdParamsSchema,
-        response: { 200: deviceTokenResponseSchema, ...errors },
-      },
+      }),
     },
     async (req) => ({
       id: req.params.id,
@@ -156,13 +126,10 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     '/api/admin/users/:email/disabled',
     {
       config: cfg,
-      schema: {
-        tags,
-        summary: 'Disables (signs out at once) or re-enables a user',
+      schema: doc('Disables (signs out at once) or re-enables a user', okSchema, {
         params: emailParamsSchema,
         body: disableUserSchema,
-        response: { 200: okSchema, ...errors },
-      },
+      }),
     },
     async (req) => {
       await admin.setDisabled(req.identity!.email, req.params.email.toLowerCase(), req.body.disabled);
@@ -173,13 +140,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
     '/api/admin/users/:email/roles',
     {
       config: cfg,
-      schema: {
-        tags,
-        summary: "Sets a user's roles",
-        params: emailParamsSchema,
-        body: setRolesSchema,
-        response: { 200: okSchema, ...errors },
-      },
+      schema: doc("Sets a user's roles", okSchema, { params: emailParamsSchema, body: setRolesSchema }),
     },
     async (req) => {
       await admin.setRoles(req.identity!.email, req.params.email.toLowerCase(), req.body);

@@ -10,6 +10,7 @@ import {
   progressQuerySchema,
   progressResponseSchema,
 } from '#core/contracts/progress.contract.ts';
+import { routeSchemas } from '#server/lib/route-schema.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { ProgressService } from './progress.service';
 
@@ -21,6 +22,7 @@ const errors = {
   422: apiErrorSchema,
   429: apiErrorSchema,
 };
+const doc = routeSchemas('progress', errors);
 
 export async function progressRoutes(app: FastifyInstance, opts: { progress: ProgressService; demoDeviceId: string }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -30,11 +32,10 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
     '/api/sessions/records',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['progress'],
-        summary: 'The caller’s personal best at each track: their fastest flying lap ever there (devices and imports)',
-        response: { 200: personalBestsResponseSchema, ...errors },
-      },
+      schema: doc(
+        'The caller’s personal best at each track: their fastest flying lap ever there (devices and imports)',
+        personalBestsResponseSchema,
+      ),
     },
     async (req) => progress.records(viewerOf(req, opts.demoDeviceId)),
   );
@@ -43,12 +44,11 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
     '/api/sessions/progress',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['progress'],
-        summary: 'The caller’s progress at a track: best lap, ideal lap and consistency of each day, oldest first',
-        querystring: progressQuerySchema,
-        response: { 200: progressResponseSchema, ...errors },
-      },
+      schema: doc(
+        'The caller’s progress at a track: best lap, ideal lap and consistency of each day, oldest first',
+        progressResponseSchema,
+        { querystring: progressQuerySchema },
+      ),
     },
     async (req) => progress.progress(viewerOf(req, opts.demoDeviceId), req.query.track),
   );
@@ -57,13 +57,11 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
     '/api/sessions/progress/corners',
     {
       config: { access: 'rider', heavyRead: true },
-      schema: {
-        tags: ['progress'],
-        summary:
-          'Each corner’s best time on two of the caller’s days at a track, and the corners that improved most and least',
-        querystring: cornerProgressQuerySchema,
-        response: { 200: cornerProgressResponseSchema, ...errors },
-      },
+      schema: doc(
+        'Each corner’s best time on two of the caller’s days at a track, and the corners that improved most and least',
+        cornerProgressResponseSchema,
+        { querystring: cornerProgressQuerySchema },
+      ),
     },
     async (req) => progress.corners(viewerOf(req, opts.demoDeviceId), req.query.track, req.query.from, req.query.to),
   );
@@ -72,13 +70,11 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
     '/api/sessions/compare',
     {
       config: { access: 'rider', heavyRead: true },
-      schema: {
-        tags: ['progress'],
-        summary:
-          'One lap of a session against another lap of the same track: another session’s (reference=lap), the caller’s record (reference=record) or a shared link’s (reference=share); aligned by position along the track',
-        querystring: compareQuerySchema,
-        response: { 200: compareResponseSchema, ...errors },
-      },
+      schema: doc(
+        'One lap of a session against another lap of the same track: another session’s (reference=lap), the caller’s record (reference=record) or a shared link’s (reference=share); aligned by position along the track',
+        compareResponseSchema,
+        { querystring: compareQuerySchema },
+      ),
     },
     async (req) => progress.compare(viewerOf(req, opts.demoDeviceId), req.query),
   );

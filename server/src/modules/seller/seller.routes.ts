@@ -8,19 +8,20 @@ import {
   sellDeviceSchema,
 } from '#core/contracts/admin.contract.ts';
 import { apiErrorSchema } from '#core/contracts/common.contract.ts';
+import { routeSchemas } from '#server/lib/route-schema.ts';
 import type { SellerService } from './seller.service';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
+const doc = routeSchemas('seller', errors);
 
 /** Seller routes ('Vendas'): `access: 'seller'`; each answers only with the caller's own buyers and stock. */
 export async function sellerRoutes(app: FastifyInstance, opts: { seller: SellerService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const tags = ['seller'];
   r.get(
     '/api/seller/buyers',
     {
       config: { access: 'seller' },
-      schema: { tags, summary: 'My buyers (userSeller = me)', response: { 200: z.array(buyerSchema), ...errors } },
+      schema: doc('My buyers (userSeller = me)', z.array(buyerSchema)),
     },
     (req) => opts.seller.buyers(req.identity!.email),
   );
@@ -28,11 +29,7 @@ export async function sellerRoutes(app: FastifyInstance, opts: { seller: SellerS
     '/api/seller/stock',
     {
       config: { access: 'seller' },
-      schema: {
-        tags,
-        summary: 'My stock: devices whose seller is me and owner is the company account',
-        response: { 200: z.array(adminDeviceSchema), ...errors },
-      },
+      schema: doc('My stock: devices whose seller is me and owner is the company account', z.array(adminDeviceSchema)),
     },
     (req) => opts.seller.stock(req.identity!.email),
   );
@@ -40,12 +37,11 @@ export async function sellerRoutes(app: FastifyInstance, opts: { seller: SellerS
     '/api/seller/assign',
     {
       config: { access: 'seller' },
-      schema: {
-        tags,
-        summary: 'Hands a device from my stock to one of my buyers; its token is replaced and the new one shown once',
-        body: sellDeviceSchema,
-        response: { 200: ownerChangeResponseSchema, ...errors },
-      },
+      schema: doc(
+        'Hands a device from my stock to one of my buyers; its token is replaced and the new one shown once',
+        ownerChangeResponseSchema,
+        { body: sellDeviceSchema },
+      ),
     },
     async (req) => ({
       ok: true as const,

@@ -15,6 +15,7 @@ import { AppError } from '#core/errors.ts';
 import { escapeHtml } from '#server/lib/html.ts';
 import { requestLanguage, translate } from '#server/lib/i18n.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
+import { routeSchemas } from '#server/lib/route-schema.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { SharesService } from './shares.service';
 
@@ -22,6 +23,7 @@ import type { SharesService } from './shares.service';
 const PUBLIC_RATE = { max: 60, timeWindow: '1 minute' };
 /** Links one rider may make a minute (each times a session's laps). */
 export const SHARES_PER_MINUTE = 30;
+const doc = routeSchemas('shares', writeErrors);
 
 /**
  * What a link holder gets: no cookie (not even a renewed sign-in of whoever opens it), nothing
@@ -61,11 +63,7 @@ export async function sharesRoutes(
     '/api/shares',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['shares'],
-        summary: 'The caller’s links, newest first',
-        response: { 200: sharesResponseSchema, ...writeErrors },
-      },
+      schema: doc('The caller’s links, newest first', sharesResponseSchema),
     },
     async (req) => shares.list(viewerOf(req, opts.demoDeviceId)),
   );
@@ -74,12 +72,9 @@ export async function sharesRoutes(
     '/api/shares/:id',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['shares'],
-        summary: 'Revokes a link of the caller’s: it opens nothing from now on, on every instance',
+      schema: doc('Revokes a link of the caller’s: it opens nothing from now on, on every instance', okSchema, {
         params: shareIdParamsSchema,
-        response: { 200: okSchema, ...writeErrors },
-      },
+      }),
     },
     async (req) => shares.revoke(viewerOf(req, opts.demoDeviceId), req.params.id),
   );

@@ -19,6 +19,7 @@ import {
 } from '#core/contracts/tracks.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
+import { routeSchemas } from '#server/lib/route-schema.ts';
 import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { TracksService } from './tracks.service';
@@ -30,6 +31,7 @@ const errors = {
   422: apiErrorSchema,
   429: apiErrorSchema,
 };
+const doc = routeSchemas('tracks', errors);
 
 /** Writes a rider (or an admin) can repeat, per user and minute: each re-times sessions or writes an audit line. */
 export const TRACK_RENAMES_PER_MINUTE = 10;
@@ -49,14 +51,11 @@ export async function tracksRoutes(
     '/api/devices/:id/sessions/:track/:date/track-analysis',
     {
       config: { access: 'rider', heavyRead: true },
-      schema: {
-        tags: ['tracks'],
-        summary:
-          'Laps timed from the GPS trace at the track’s start/finish, corners, segments, the ideal lap, and one lap against a reference',
-        params: sessionParamsSchema,
-        querystring: trackAnalysisQuerySchema,
-        response: { 200: trackAnalysisResponseSchema, ...errors },
-      },
+      schema: doc(
+        'Laps timed from the GPS trace at the track’s start/finish, corners, segments, the ideal lap, and one lap against a reference',
+        trackAnalysisResponseSchema,
+        { params: sessionParamsSchema, querystring: trackAnalysisQuerySchema },
+      ),
     },
     async (req) =>
       tracks.analysis(
@@ -83,14 +82,11 @@ export async function tracksRoutes(
           throw new AppError('storage/object-not-found');
         }
       },
-      schema: {
-        tags: ['tracks'],
-        summary:
-          'Says which catalogue circuit the session was ridden on (its owner or an admin); its laps are timed there',
-        params: sessionParamsSchema,
-        body: chooseTrackBodySchema,
-        response: { 200: trackSummarySchema, ...errors },
-      },
+      schema: doc(
+        'Says which catalogue circuit the session was ridden on (its owner or an admin); its laps are timed there',
+        trackSummarySchema,
+        { params: sessionParamsSchema, body: chooseTrackBodySchema },
+      ),
     },
     async (req) =>
       tracks.choose(
@@ -104,14 +100,11 @@ export async function tracksRoutes(
     '/api/tracks/:trackId/name',
     {
       config: { access: 'rider', rateLimit: perUserWrites(TRACK_RENAMES_PER_MINUTE) },
-      schema: {
-        tags: ['tracks'],
-        summary:
-          'Renames a track: one derived from the caller’s own sessions and not shared (or any, for an admin); another rider’s own track is 404',
-        params: trackIdParamsSchema,
-        body: renameTrackBodySchema,
-        response: { 200: trackSummarySchema, ...errors },
-      },
+      schema: doc(
+        'Renames a track: one derived from the caller’s own sessions and not shared (or any, for an admin); another rider’s own track is 404',
+        trackSummarySchema,
+        { params: trackIdParamsSchema, body: renameTrackBodySchema },
+      ),
     },
     async (req) => tracks.rename(viewerOf(req, opts.demoDeviceId), req.params.trackId, req.body.name),
   );
@@ -120,12 +113,11 @@ export async function tracksRoutes(
     '/api/tracks/catalogue',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['tracks'],
-        summary: 'Circuits of the catalogue whose name holds the words asked (accents and case ignored)',
-        querystring: catalogueQuerySchema,
-        response: { 200: catalogueResponseSchema, ...errors },
-      },
+      schema: doc(
+        'Circuits of the catalogue whose name holds the words asked (accents and case ignored)',
+        catalogueResponseSchema,
+        { querystring: catalogueQuerySchema },
+      ),
     },
     async (req) => tracks.search(req.query.q),
   );
@@ -134,11 +126,7 @@ export async function tracksRoutes(
     '/api/admin/tracks',
     {
       config: { access: 'admin' },
-      schema: {
-        tags: ['tracks'],
-        summary: 'Every track Voltas knows, with its number of sessions',
-        response: { 200: trackListSchema, ...errors },
-      },
+      schema: doc('Every track Voltas knows, with its number of sessions', trackListSchema),
     },
     async () => tracks.list(),
   );
@@ -147,12 +135,9 @@ export async function tracksRoutes(
     '/api/admin/tracks/:trackId',
     {
       config: { access: 'admin' },
-      schema: {
-        tags: ['tracks'],
-        summary: 'A track’s definition: start/finish gate, corners and line',
+      schema: doc('A track’s definition: start/finish gate, corners and line', trackDetailSchema, {
         params: trackIdParamsSchema,
-        response: { 200: trackDetailSchema, ...errors },
-      },
+      }),
     },
     async (req) => tracks.track(req.params.trackId),
   );
@@ -161,13 +146,11 @@ export async function tracksRoutes(
     '/api/admin/tracks/:trackId/gate',
     {
       config: { access: 'admin', rateLimit: perUserWrites(GATE_MOVES_PER_MINUTE) },
-      schema: {
-        tags: ['tracks'],
-        summary: 'Moves the track’s start/finish gate; every session at the track is timed again',
-        params: trackIdParamsSchema,
-        body: moveGateBodySchema,
-        response: { 200: trackSummarySchema, ...errors },
-      },
+      schema: doc(
+        'Moves the track’s start/finish gate; every session at the track is timed again',
+        trackSummarySchema,
+        { params: trackIdParamsSchema, body: moveGateBodySchema },
+      ),
     },
     async (req) => tracks.moveGate(req.identity!.email, req.params.trackId, req.body),
   );
@@ -176,14 +159,11 @@ export async function tracksRoutes(
     '/api/admin/tracks/:trackId/shared',
     {
       config: { access: 'admin', rateLimit: perUserWrites(TRACK_SHARES_PER_MINUTE) },
-      schema: {
-        tags: ['tracks'],
-        summary:
-          'Makes a derived track everyone’s (every rider’s traces there may be matched to it; only admins rename it), or its creator’s own again',
-        params: trackIdParamsSchema,
-        body: shareTrackBodySchema,
-        response: { 200: trackSummarySchema, ...errors },
-      },
+      schema: doc(
+        'Makes a derived track everyone’s (every rider’s traces there may be matched to it; only admins rename it), or its creator’s own again',
+        trackSummarySchema,
+        { params: trackIdParamsSchema, body: shareTrackBodySchema },
+      ),
     },
     async (req) => tracks.setShared(viewerOf(req, opts.demoDeviceId), req.params.trackId, req.body.shared),
   );

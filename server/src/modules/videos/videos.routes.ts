@@ -5,12 +5,14 @@ import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 import { videoListSchema, videoParamsSchema, videoSyncSchema } from '#core/contracts/videos.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
+import { routeSchemas } from '#server/lib/route-schema.ts';
 import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { VideosService } from './videos.service';
 
 /** Syncs a rider stores or forgets per minute: picking files, re-syncing, marking by hand. */
 const VIDEO_SYNC_WRITES_PER_MINUTE = 60;
+const doc = routeSchemas('videos', writeErrors);
 
 export async function videosRoutes(
   app: FastifyInstance,
@@ -36,12 +38,9 @@ export async function videosRoutes(
     '/api/devices/:id/sessions/:track/:date/videos',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['videos'],
-        summary: 'The caller’s video syncs of a session (the files stay on the rider’s devices)',
+      schema: doc('The caller’s video syncs of a session (the files stay on the rider’s devices)', videoListSchema, {
         params: sessionParamsSchema,
-        response: { 200: videoListSchema, ...writeErrors },
-      },
+      }),
     },
     async (req) => videos.list(viewerOf(req, opts.demoDeviceId), address(req.params)),
   );
@@ -51,13 +50,11 @@ export async function videosRoutes(
     {
       config: { access: 'rider', rateLimit: perUserWrites(VIDEO_SYNC_WRITES_PER_MINUTE) },
       preValidation: sessionVisible,
-      schema: {
-        tags: ['videos'],
-        summary: 'Stores how one of the caller’s video files lines up with the session (or replaces it)',
-        params: videoParamsSchema,
-        body: videoSyncSchema,
-        response: { 200: videoSyncSchema, ...writeErrors },
-      },
+      schema: doc(
+        'Stores how one of the caller’s video files lines up with the session (or replaces it)',
+        videoSyncSchema,
+        { params: videoParamsSchema, body: videoSyncSchema },
+      ),
     },
     async (req) => {
       if (req.body.id !== req.params.videoId)
@@ -71,12 +68,7 @@ export async function videosRoutes(
     {
       config: { access: 'rider', rateLimit: perUserWrites(VIDEO_SYNC_WRITES_PER_MINUTE) },
       preValidation: sessionVisible,
-      schema: {
-        tags: ['videos'],
-        summary: 'Forgets one of the caller’s video syncs of the session',
-        params: videoParamsSchema,
-        response: { 200: okSchema, ...writeErrors },
-      },
+      schema: doc('Forgets one of the caller’s video syncs of the session', okSchema, { params: videoParamsSchema }),
     },
     async (req) => {
       await videos.remove(viewerOf(req, opts.demoDeviceId), address(req.params), req.params.videoId);
