@@ -69,26 +69,31 @@ export class LocalBlobStore implements BlobStore {
     const now = new Date().toISOString();
     const previous = await this.readMeta(key);
     await this.writeAtomic(target, body, options.durable ?? true);
+    const md5 = options.md5 ?? createHash('md5').update(body).digest('base64');
+    return this.described(key, contentType, md5, previous?.timeCreated ?? now, now);
+  }
+
+  /** Writes the sidecar of the data file just put at `key`; answers its metadata. */
+  private async described(
+    key: string,
+    contentType: string,
+    md5Hash: string,
+    timeCreated: string,
+    now: string,
+  ): Promise<BlobMetadata> {
+    const target = this.file(key);
     const stat = await fs.stat(target);
     const meta: StoredMeta = {
       contentType,
-      md5Hash: options.md5 ?? createHash('md5').update(body).digest('base64'),
-      timeCreated: previous?.timeCreated ?? now,
+      md5Hash,
+      timeCreated,
       generation: newGeneration(),
       size: stat.size,
       mtimeMs: stat.mtimeMs,
     };
     // The sidecar needs no fsync: after a crash a missing or stale one is recomputed from the data.
     await this.writeAtomic(target + META_SUFFIX, JSON.stringify(meta), false);
-    return {
-      key,
-      size: body.length,
-      md5Hash: meta.md5Hash,
-      contentType,
-      timeCreated: meta.timeCreated,
-      updated: now,
-      generation: meta.generation,
-    };
+    return { key, size: stat.size, md5Hash, contentType, timeCreated, updated: now, generation: meta.generation };
   }
 
   async tempPath(): Promise<string> {
@@ -121,25 +126,7 @@ export class LocalBlobStore implements BlobStore {
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.rename(file, target);
       if (durable) await this.syncDir(path.dirname(target));
-      const stat = await fs.stat(target);
-      const meta: StoredMeta = {
-        contentType,
-        md5Hash: options.md5,
-        timeCreated: previous?.timeCreated ?? now,
-        generation: newGeneration(),
-        size: stat.size,
-        mtimeMs: stat.mtimeMs,
-      };
-      await this.writeAtomic(target + META_SUFFIX, JSON.stringify(meta), false);
-      return {
-        key,
-        size: stat.size,
-        md5Hash: meta.md5Hash,
-        contentType,
-        timeCreated: meta.timeCreated,
-        updated: now,
-        generation: meta.generation,
-      };
+      return await this.described(key, contentType, options.md5, previous?.timeCreated ?? now, now);
     } finally {
       await fs.rm(file, { force: true });
     }
