@@ -6,7 +6,7 @@ import type { DB } from '#server/db/schema.ts';
 import { DEMO_ACCOUNTS, DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
-import { insertDeviceIfAbsent } from '../devices/devices.repository';
+import { insertDevice } from '../devices/devices.repository';
 import { createSessionEvents } from '../sessions/session-events.service';
 import { createSessionReceiver } from '../sessions/session-receiver.service';
 import { anyUserExists, ensureUser, setBuyerDetails, setRoles } from '../users/users.repository';
@@ -57,7 +57,7 @@ export async function loadDemo(
   ];
   for (const d of devices) {
     // A random token nobody knows: demo devices upload only through this loader.
-    await insertDeviceIfAbsent(db, { ...d, tokenHash: hashToken(newToken()) });
+    await insertDevice(db, { ...d, tokenHash: hashToken(newToken()) }, { ifAbsent: true });
   }
   const events = createSessionEvents(coordination, DEMO_DEVICE_ID);
   const receiver = createSessionReceiver({ db, blobs, coordination, events });

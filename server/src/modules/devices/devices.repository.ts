@@ -22,21 +22,22 @@ export async function findDeviceByTokenHash(
   return row && { id: row.id, owner: row.owner_email, ownerDisabled: Number(row.owner_disabled ?? 0) !== 0 };
 }
 
+/** `ifAbsent`: an existing device is left as it is (loading the demo again changes nothing). */
 export async function insertDevice(
   db: Kysely<DB>,
   d: { id: string; owner: string; seller: string; tokenHash: string; name?: string },
+  opts: { ifAbsent?: boolean } = {},
 ): Promise<void> {
-  await db
-    .insertInto('devices')
-    .values({
-      id: d.id,
-      owner_email: d.owner,
-      seller_email: d.seller,
-      token_hash: d.tokenHash,
-      name: d.name ?? '',
-      created_at: nowIso(),
-    })
-    .execute();
+  let insert = db.insertInto('devices').values({
+    id: d.id,
+    owner_email: d.owner,
+    seller_email: d.seller,
+    token_hash: d.tokenHash,
+    name: d.name ?? '',
+    created_at: nowIso(),
+  });
+  if (opts.ifAbsent) insert = insert.onConflict((oc) => oc.column('id').doNothing());
+  await insert.execute();
 }
 
 export async function setDeviceToken(db: Kysely<DB>, id: string, tokenHash: string): Promise<boolean> {
@@ -98,24 +99,5 @@ export async function updateImportedDevice(
     .updateTable('devices')
     .set({ ...fields, ...(opts.revokeToken ? { token_hash: null } : {}) })
     .where('id', '=', id)
-    .execute();
-}
-
-/** Creates the device unless it exists (loading the demo again changes nothing). */
-export async function insertDeviceIfAbsent(
-  db: Kysely<DB>,
-  d: { id: string; owner: string; seller: string; name: string; tokenHash: string },
-): Promise<void> {
-  await db
-    .insertInto('devices')
-    .values({
-      id: d.id,
-      owner_email: d.owner,
-      seller_email: d.seller,
-      name: d.name,
-      token_hash: d.tokenHash,
-      created_at: nowIso(),
-    })
-    .onConflict((oc) => oc.column('id').doNothing())
     .execute();
 }
