@@ -10,6 +10,8 @@ export function createMetrics() {
   // Process memory, CPU, event-loop lag (nodejs_eventloop_lag_*), GC, handles.
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
   const registers = [registry];
+  const counter = <L extends string>(name: string, labelNames: readonly L[], help: string) =>
+    new Counter({ name, help, labelNames, registers });
   // Each remembered cache's size, read when the metrics are (bounded caches: decision in lib/lru.ts).
   const caches = new Map<string, () => number>();
   let jobCounts: () => Promise<{ name: string; queued: number; active: number; failed: number }[]> = async () => [];
@@ -42,18 +44,16 @@ export function createMetrics() {
     watchJobs(counts: typeof jobCounts) {
       jobCounts = counts;
     },
-    jobsSent: new Counter({
-      name: 'voltas_jobs_sent_total',
-      help: 'Background jobs sent by this instance (scheduled ones aside), by job and result (queued, or merged into one of the same key waiting)',
-      labelNames: ['job', 'result'] as const,
-      registers,
-    }),
-    jobRuns: new Counter({
-      name: 'voltas_job_runs_total',
-      help: 'Background jobs run on this instance, by job and outcome (ok, or error: retried or given up)',
-      labelNames: ['job', 'outcome'] as const,
-      registers,
-    }),
+    jobsSent: counter(
+      'voltas_jobs_sent_total',
+      ['job', 'result'],
+      'Background jobs sent by this instance (scheduled ones aside), by job and result (queued, or merged into one of the same key waiting)',
+    ),
+    jobRuns: counter(
+      'voltas_job_runs_total',
+      ['job', 'outcome'],
+      'Background jobs run on this instance, by job and outcome (ok, or error: retried or given up)',
+    ),
     httpDuration: new Histogram({
       name: 'voltas_http_request_duration_seconds',
       help: 'HTTP requests by route pattern, method and status',
@@ -61,36 +61,27 @@ export function createMetrics() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
     }),
-    uploads: new Counter({
-      name: 'voltas_uploads_total',
-      help: 'Device uploads stored or answered as unchanged, by file',
-      labelNames: ['file', 'result'] as const,
-      registers,
-    }),
-    uploadBytes: new Counter({
-      name: 'voltas_upload_bytes_total',
-      help: 'Bytes of the device uploads stored, by file',
-      labelNames: ['file'] as const,
-      registers,
-    }),
-    uploadsRefused: new Counter({
-      name: 'voltas_uploads_refused_total',
-      help: 'Device uploads refused, by file and reason (the error code)',
-      labelNames: ['file', 'reason'] as const,
-      registers,
-    }),
-    warningLines: new Counter({
-      name: 'voltas_upload_warning_lines_total',
-      help: 'Lines kept but not indexed (reported as warnings), by file',
-      labelNames: ['file'] as const,
-      registers,
-    }),
-    signIns: new Counter({
-      name: 'voltas_sign_ins_total',
-      help: 'Sign-ins, ok or failed by reason (the error code)',
-      labelNames: ['result', 'reason'] as const,
-      registers,
-    }),
+    uploads: counter(
+      'voltas_uploads_total',
+      ['file', 'result'],
+      'Device uploads stored or answered as unchanged, by file',
+    ),
+    uploadBytes: counter('voltas_upload_bytes_total', ['file'], 'Bytes of the device uploads stored, by file'),
+    uploadsRefused: counter(
+      'voltas_uploads_refused_total',
+      ['file', 'reason'],
+      'Device uploads refused, by file and reason (the error code)',
+    ),
+    warningLines: counter(
+      'voltas_upload_warning_lines_total',
+      ['file'],
+      'Lines kept but not indexed (reported as warnings), by file',
+    ),
+    signIns: counter(
+      'voltas_sign_ins_total',
+      ['result', 'reason'],
+      'Sign-ins, ok or failed by reason (the error code)',
+    ),
     liveConnections: new Gauge({
       name: 'voltas_live_connections',
       help: 'Open live-update streams (server-sent events)',
@@ -110,12 +101,7 @@ export function createMetrics() {
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 60],
       registers,
     }),
-    blobErrors: new Counter({
-      name: 'voltas_blob_errors_total',
-      help: 'Blob store operations that failed, by operation',
-      labelNames: ['operation'] as const,
-      registers,
-    }),
+    blobErrors: counter('voltas_blob_errors_total', ['operation'], 'Blob store operations that failed, by operation'),
   };
 }
 
