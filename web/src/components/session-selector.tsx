@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
-import { errorMessage, useT } from '../i18n/messages';
+import { useT } from '../i18n/messages';
 import { useDates, useTracks } from '../lib/sessions-api';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { deviceName } from '../lib/device-name';
+import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 
 /**
  * The spec's selection: a hardware dropdown only with more than one device; choosing a hardware
@@ -135,17 +136,9 @@ export function SessionSelector(props: {
           </span>
         )}
       </form>
-      {tracks.isError && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, tracks.error)}
-        </p>
-      )}
+      <ErrorAlert error={tracks.error} />
       {tracks.data && tracks.data.tracks.length === 0 && <p className="empty-state">{t('laps.noTracks')}</p>}
-      {dates.isError && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, dates.error)}
-        </p>
-      )}
+      <ErrorAlert error={dates.error} />
     </>
   );
 }

@@ -2,8 +2,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
-import { errorMessage, useT } from '../i18n/messages';
+import { useT } from '../i18n/messages';
 import { createShare } from '../lib/history-api';
+import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 
 const EXPIRY_DAYS = [0, 1, 7, 30] as const;
 
@@ -69,11 +70,7 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
           </p>
         </>
       )}
-      {make.isError && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, make.error)}
-        </p>
-      )}
+      <ErrorAlert error={make.error} />
       {make.data && (
         <>
           <p role="status" className="alert alert-success">

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { errorMessage, useT } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
+import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 
 export interface Option {
   value: string;
@@ -77,11 +78,7 @@ export function AssignForm(props: {
           {t('admin.chooseBoth')}
         </p>
       )}
-      {error !== null && (
-        <p className="alert alert-error" role="alert">
-          {errorMessage(t, error)}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       <p className="visually-hidden" role="status">
         {state === 'done' ? t('admin.cadastrado') : ''}
       </p>

@@ -4,11 +4,11 @@ import { AssignForm } from '#web/components/ui/assign-form.tsx';
 import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
-import { errorMessage, useT } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useAdminDevices, useAdminUsers, useAssignOwner, useSetDisabled } from './admin.api';
 import { adminMenus } from './admin-menus';
-import { QueryStatus } from '#web/components/ui/query-status.tsx';
+import { ErrorAlert, QueryStatus } from '#web/components/ui/query-status.tsx';
 
 /** '[adm] Add owner em hardware': links a user and a device; lists every user. */
 export function AdmPage() {
@@ -76,11 +76,7 @@ export function AdmPage() {
             {t('admin.ownerUnchanged', { id: issued.id })}
           </p>
         ))}
-      {setDisabled.isError && (
-        <p className="alert alert-error" role="alert">
-          {errorMessage(t, setDisabled.error)}
-        </p>
-      )}
+      <ErrorAlert error={setDisabled.error} />
       <QueryStatus query={users}>
         {(rows) => (
           <SortableTable

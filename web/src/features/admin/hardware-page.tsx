@@ -4,7 +4,7 @@ import { isDeviceId } from '#core/formats/dates.ts';
 import { AssignForm } from '#web/components/ui/assign-form.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
-import { errorMessage, useT } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import {
   useAdminDevices,
   useAdminSellers,
@@ -14,7 +14,7 @@ import {
 } from './admin.api';
 import { adminMenus } from './admin-menus';
 import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
-import { QueryStatus } from '#web/components/ui/query-status.tsx';
+import { ErrorAlert, QueryStatus } from '#web/components/ui/query-status.tsx';
 
 /** '[hardware] Add hardware ao vendedor', plus registering devices and rotating their tokens. */
 export function HardwarePage() {
@@ -112,16 +112,8 @@ export function HardwarePage() {
             {t('admin.registerButton')}
           </button>
         </form>
-        {register.isError && (
-          <p className="alert alert-error" role="alert">
-            {errorMessage(t, register.error)}
-          </p>
-        )}
-        {rotate.isError && (
-          <p className="alert alert-error" role="alert">
-            {errorMessage(t, rotate.error)}
-          </p>
-        )}
+        <ErrorAlert error={register.error} />
+        <ErrorAlert error={rotate.error} />
         {shown && <DeviceTokenNotice id={shown.id} token={shown.token} />}
       </section>
       <QueryStatus query={devices}>

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Page } from '#web/components/ui/page.tsx';
-import { QueryStatus } from '#web/components/ui/query-status.tsx';
+import { ErrorAlert, QueryStatus } from '#web/components/ui/query-status.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
-import { errorMessage, isMessageId, useT } from '#web/i18n/messages.ts';
+import { isMessageId, useT } from '#web/i18n/messages.ts';
 import type { Gate } from '#core/tracks/gate.ts';
 import { adminMenus } from './admin-menus';
 import { useAdminTrack, useAdminTracks, useMoveGate, useShareTrack } from './admin.api';
@@ -97,11 +97,7 @@ function TrackGate(props: { id: string; createdBy: string }) {
             {t('admin.trackShared')}
           </label>
           <p className="muted">{t('admin.trackSharedHelp', { owner: props.createdBy })}</p>
-          {share.isError && (
-            <p className="alert alert-error" role="alert">
-              {errorMessage(t, share.error)}
-            </p>
-          )}
+          <ErrorAlert error={share.error} />
         </>
       )}
       <fieldset className="gate-choice">
@@ -152,11 +148,7 @@ function TrackGate(props: { id: string; createdBy: string }) {
           {t('admin.gateSaved')}
         </p>
       )}
-      {move.isError && (
-        <p className="alert alert-error" role="alert">
-          {errorMessage(t, move.error)}
-        </p>
-      )}
+      <ErrorAlert error={move.error} />
     </section>
   );
 }

@@ -8,7 +8,7 @@ import { addressFromQuery, addressToQuery, type SessionAddress } from '#core/con
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, useT } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { useUnits } from '#web/lib/preferences.ts';
 import { useCompare, useRecords, type CompareRequest } from '#web/lib/history-api.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
@@ -17,6 +17,7 @@ import type { LapVideosSlot } from '#web/lib/video-slot.ts';
 import { OwnLapPicker } from '#web/components/own-lap-picker.tsx';
 import { lossReason, lossTitle, topLosses } from '#web/lib/loss-cards.ts';
 import { CompareCharts, CornerTable, LAP_COLOUR, lapName } from './compare-charts';
+import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 
 const REFERENCE_COLOUR = '#b388ff';
 const RECORD_COLOUR = '#69f0ae';
@@ -150,22 +151,14 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
           : []),
       ]}
     >
-      {first.searching && (
-        <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {t('history.compareFinding')}
-        </p>
-      )}
+      {first.searching && <Loading>{t('history.compareFinding')}</Loading>}
       {first.noSessions && (
         <p className="empty-state">
           {t('history.empty')} <Link to="/importar">{t('history.importLink')}</Link>
         </p>
       )}
       {first.oneLap && <p className="empty-state">{t('history.compareOneLap')}</p>}
-      {first.error && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, first.error)}
-        </p>
-      )}
+      <ErrorAlert error={first.error} />
       {!request && params.size > 0 && <p className="empty-state">{t('history.compareNoSessions')}</p>}
       {session && request && (
         <details className="notice" open={!data && !compare.isFetching}>
@@ -179,16 +172,8 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
           />
         </details>
       )}
-      {compare.isFetching && !data && (
-        <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {t('history.compareLoading')}
-        </p>
-      )}
-      {compare.isError && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, compare.error)}
-        </p>
-      )}
+      {compare.isFetching && !data && <Loading>{t('history.compareLoading')}</Loading>}
+      <ErrorAlert error={compare.error} />
       {data && (
         <section aria-label={t('history.compareTitle')} data-testid="comparison">
           <dl className="summary">

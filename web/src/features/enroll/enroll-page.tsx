@@ -3,9 +3,10 @@ import { useNavigate } from 'react-router';
 import { PROFILE_LIMITS, profileInputSchema, type ProfileInput } from '#core/contracts/me.contract.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
-import { errorMessage, fieldMessage, useT } from '#web/i18n/messages.ts';
+import { fieldMessage, useT } from '#web/i18n/messages.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useRevokeDeviceToken, useSaveProfile } from './enroll.api';
+import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 
 type Field = keyof ProfileInput;
 const FIELDS: Field[] = ['wifi', 'senha', 'nomePiloto', 'numeroMoto'];
@@ -108,9 +109,7 @@ export function EnrollPage() {
         {field('nomePiloto', t('enroll.nomePiloto'), { autoComplete: 'name' })}
         {field('numeroMoto', t('enroll.numeroMoto'), { inputMode: 'numeric' })}
         {save.isError && !(save.error instanceof ApiError && Object.keys(save.error.fields).length) && (
-          <p role="alert" className="alert alert-error">
-            {errorMessage(t, save.error)}
-          </p>
+          <ErrorAlert error={save.error} />
         )}
         <button type="submit" className="btn btn-primary" disabled={save.isPending} aria-busy={save.isPending}>
           {save.isPending ? t('enroll.saving') : t('enroll.save')}
@@ -160,11 +159,7 @@ function MyDevices({ devices }: { devices: { id: string; hasToken: boolean }[] }
           {t('enroll.revoked', { id: revoked })}
         </p>
       )}
-      {revoke.isError && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, revoke.error)}
-        </p>
-      )}
+      <ErrorAlert error={revoke.error} />
     </section>
   );
 }

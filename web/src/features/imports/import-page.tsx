@@ -12,6 +12,7 @@ import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { ME_KEY } from '#web/lib/session.ts';
 import { deleteImportedSession } from '#web/lib/sessions-api.ts';
 import { ImportFailure, uploadImport } from './imports.api';
+import { Loading } from '#web/components/ui/query-status.tsx';
 
 const MAX_MB = MAX_IMPORT_BYTES / 1024 / 1024;
 
@@ -156,11 +157,7 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
           {t('imports.sending', { pct: Math.round(item.progress * 100) })}
         </p>
       )}
-      {item.status === 'processing' && (
-        <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {t('imports.processing')}
-        </p>
-      )}
+      {item.status === 'processing' && <Loading>{t('imports.processing')}</Loading>}
       {item.status === 'failed' && (
         <p role="alert" className="alert alert-error">
           {t('imports.failed')}: {item.error}

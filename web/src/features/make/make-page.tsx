@@ -4,11 +4,12 @@ import { makeProjection } from '#core/sim/geo.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { SessionSelector } from '#web/components/session-selector.tsx';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, useT } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { useGpsColumnsFor } from '#web/lib/gps-columns.ts';
 import { oneDecimal } from '#web/lib/format.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useDates, useTracks } from '#web/lib/sessions-api.ts';
+import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 
 const MAKE = { width: 800, height: 600, degPerPx: 0.1, zoomStep: 0.1, zoomMin: 0.1, zoomMax: 5 } as const;
 
@@ -114,11 +115,7 @@ export function MakePage() {
         onLoad={setChosen}
       />
       <p className="muted">{t('make.help')}</p>
-      {gps.isError && (
-        <p className="alert alert-error" role="alert">
-          {errorMessage(t, gps.error)}
-        </p>
-      )}
+      <ErrorAlert error={gps.error} />
       <p className="make-state" aria-live="polite">
         {t('make.rotation', { deg: oneDecimal(rotation) })} · {t('make.zoom', { zoom: oneDecimal(zoom) })}
         {points.length < 2 && !gps.isFetching && <> · {t('make.noPoints')}</>}

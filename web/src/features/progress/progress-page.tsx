@@ -7,12 +7,13 @@ import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, type Translate, useT } from '#web/i18n/messages.ts';
+import { type Translate, useT } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { decimal } from '#web/lib/format.ts';
 import { useCornerProgress, useProgress } from '#web/lib/history-api.ts';
 import { UPlotChart } from '#web/components/uplot-chart.tsx';
 import { signedSeconds } from '#web/lib/loss-cards.ts';
+import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 
 const ms = (v: number | null) => (v === null ? '—' : formatLapTime(v));
 const spread = (t: Translate, v: number | null) =>
@@ -72,16 +73,8 @@ export function ProgressPage() {
           {t('history.empty')} <Link to="/importar">{t('history.importLink')}</Link>
         </p>
       )}
-      {(progress.isPending && track) || tracks.isPending ? (
-        <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {t('history.progressLoading')}
-        </p>
-      ) : null}
-      {(progress.isError || tracks.isError) && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, progress.error ?? tracks.error)}
-        </p>
-      )}
+      {((progress.isPending && track) || tracks.isPending) && <Loading>{t('history.progressLoading')}</Loading>}
+      <ErrorAlert error={progress.error ?? tracks.error} />
       {data && data.days.length === 0 && <p className="empty-state">{t('history.progressEmpty')}</p>}
       {data && data.days.length > 0 && <Progress data={data} />}
     </Page>
@@ -212,16 +205,8 @@ function CornerProgress({ data }: { data: ProgressResponse }) {
         <DaySelect label={t('history.cornersTo')} days={data.days} value={to} onChange={setTo} />
       </div>
       {from === to && <p className="notice">{t('history.cornersSameDay')}</p>}
-      {corners.isFetching && !c && (
-        <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {t('history.cornersLoading')}
-        </p>
-      )}
-      {corners.isError && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, corners.error)}
-        </p>
-      )}
+      {corners.isFetching && !c && <Loading>{t('history.cornersLoading')}</Loading>}
+      <ErrorAlert error={corners.error} />
       {c && from !== to && (
         <>
           <ul className="corner-verdicts" data-testid="corner-verdicts">

@@ -6,10 +6,11 @@ import { addressToQuery } from '#core/contracts/session-paths.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, useT } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { decimal } from '#web/lib/format.ts';
 import { useRecords } from '#web/lib/history-api.ts';
+import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 
 const PAGE = 20;
 
@@ -62,16 +63,8 @@ export function MySessionsPage() {
           </select>
         </div>
       )}
-      {list.isPending && (
-        <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {t('history.loading')}
-        </p>
-      )}
-      {list.isError && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, list.error)}
-        </p>
-      )}
+      {list.isPending && <Loading>{t('history.loading')}</Loading>}
+      <ErrorAlert error={list.error} />
       {list.isSuccess && sessions.length === 0 && (
         <p className="empty-state">
           {t('history.empty')} <Link to="/importar">{t('history.importLink')}</Link>

@@ -2,8 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { QueryStatus } from '#web/components/ui/query-status.tsx';
-import { errorMessage, useT } from '#web/i18n/messages.ts';
+import { ErrorAlert, QueryStatus } from '#web/components/ui/query-status.tsx';
+import { useT } from '#web/i18n/messages.ts';
 import { revokeShare, useShares } from '#web/lib/history-api.ts';
 
 const day = (iso: string) => new Date(iso).toLocaleDateString('pt-BR');
@@ -30,11 +30,7 @@ export function SharesPage() {
       ]}
     >
       <p className="muted">{t('history.shareExplain')}</p>
-      {revoke.isError && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, revoke.error)}
-        </p>
-      )}
+      <ErrorAlert error={revoke.error} />
       {done && !revoke.isPending && (
         <p role="status" className="alert alert-success">
           {t('history.revoked')}
