@@ -1,12 +1,15 @@
 /**
  * The OpenAPI schemas of one module's routes: its tag and the error answers they share, so that a
- * route states only its summary, its 200 answer and its inputs (params, querystring, body).
+ * route states only its summary, its 200 answer and its inputs (params, querystring, body, headers),
+ * and `errors` where its error answers differ from the module's.
  */
 export function routeSchemas<E extends object>(tag: string, errors: E) {
-  return <A, I extends object = object>(summary: string, answer: A, inputs = {} as I) => ({
-    tags: [tag],
-    summary,
-    ...inputs,
-    response: { 200: answer, ...errors },
-  });
+  return <A, I extends object = object, O extends object = E>(
+    summary: string,
+    answer: A,
+    inputs = {} as I & { errors?: O },
+  ) => {
+    const { errors: own = errors, ...rest } = inputs;
+    return { tags: [tag], summary, ...rest, response: { 200: answer, ...own } };
+  };
 }

@@ -14,6 +14,7 @@ import { AppError } from '#core/errors.ts';
 import type { Metrics } from '#server/lib/metrics.ts';
 import { mediaTypeOf } from '#server/lib/media-type.ts';
 import { hashToken } from '#server/lib/tokens.ts';
+import { routeSchemas } from '#server/lib/route-schema.ts';
 import type { DevicesService } from '../devices/devices.service';
 import type { UsersService } from '../users/users.service';
 import { MAX_UPLOAD_BYTES, SIX_FILE, type SixKind } from '../sessions/session-files';
@@ -29,6 +30,7 @@ const errors = {
   422: apiErrorSchema,
   429: apiErrorSchema,
 };
+const doc = routeSchemas('device', errors);
 
 /** Reads a small body into memory, refusing it as soon as it passes `limit` bytes. */
 async function readBody(stream: Readable, limit: number): Promise<Buffer> {
@@ -127,13 +129,11 @@ export async function deviceApiRoutes(
         `/api/device/v1/sessions/:track/:date/${SIX_FILE[kind]}`,
         {
           config: { access: 'device', rateLimit: perToken(120) },
-          schema: {
-            tags: ['device'],
-            summary: `Uploads ${SIX_FILE[kind]} (text/plain, application/octet-stream or no Content-Type; optional Content-MD5; the same bytes again are a no-op)`,
-            params: uploadParams,
-            headers: uploadHeaders,
-            response: { 200: uploadResponseSchema, 409: apiErrorSchema, ...errors },
-          },
+          schema: doc(
+            `Uploads ${SIX_FILE[kind]} (text/plain, application/octet-stream or no Content-Type; optional Content-MD5; the same bytes again are a no-op)`,
+            uploadResponseSchema,
+            { params: uploadParams, headers: uploadHeaders, errors: { 409: apiErrorSchema, ...errors } },
+          ),
         },
         (req, reply) => upload(req, reply, kind, req.params),
       );
@@ -144,13 +144,15 @@ export async function deviceApiRoutes(
         `/api/device/v1/devices/:id/sessions/:track/:date/${SIX_FILE[kind]}`,
         {
           config: { access: 'device', rateLimit: perToken(120) },
-          schema: {
-            tags: ['device'],
-            summary: `Uploads ${SIX_FILE[kind]} under an explicit device id, which must be the token's own`,
-            params: explicitParams,
-            headers: uploadHeaders,
-            response: { 200: uploadResponseSchema, 403: apiErrorSchema, 409: apiErrorSchema, ...errors },
-          },
+          schema: doc(
+            `Uploads ${SIX_FILE[kind]} under an explicit device id, which must be the token's own`,
+            uploadResponseSchema,
+            {
+              params: explicitParams,
+              headers: uploadHeaders,
+              errors: { 403: apiErrorSchema, 409: apiErrorSchema, ...errors },
+            },
+          ),
         },
         (req, reply) => {
           if (req.params.id !== req.device!.id) {
@@ -167,11 +169,9 @@ export async function deviceApiRoutes(
     '/api/device/v1/config',
     {
       config: { access: 'device', rateLimit: perToken(60) },
-      schema: {
-        tags: ['device'],
-        summary: "The owner's Wi-Fi and pilot data, for the device",
-        response: { 200: deviceConfigSchema, 401: apiErrorSchema },
-      },
+      schema: doc("The owner's Wi-Fi and pilot data, for the device", deviceConfigSchema, {
+        errors: { 401: apiErrorSchema },
+      }),
     },
     async (req) => opts.users.deviceConfig(req.device!.owner),
   );
@@ -180,12 +180,10 @@ export async function deviceApiRoutes(
     '/api/device/v1/status',
     {
       config: { access: 'device', rateLimit: perToken(60) },
-      schema: {
-        tags: ['device'],
-        summary: 'Records the firmware version and up state (JSON: {"version": "…", "up": "…"})',
+      schema: doc('Records the firmware version and up state (JSON: {"version": "…", "up": "…"})', okSchema, {
         body: deviceStatusInputSchema,
-        response: { 200: okSchema, 400: apiErrorSchema, 401: apiErrorSchema, 415: apiErrorSchema },
-      },
+        errors: { 400: apiErrorSchema, 401: apiErrorSchema, 415: apiErrorSchema },
+      }),
     },
     async (req) => {
       await opts.devices.recordStatus(req.device!.id, req.body);

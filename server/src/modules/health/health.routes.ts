@@ -4,6 +4,9 @@ import { healthDetailsSchema, healthSchema } from '#core/contracts/auth.contract
 import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import { AppError } from '#core/errors.ts';
 import type { HealthService } from './health.service';
+import { routeSchemas } from '#server/lib/route-schema.ts';
+
+const doc = routeSchemas('health', { 503: apiErrorSchema });
 
 export async function healthRoutes(
   app: FastifyInstance,
@@ -33,11 +36,10 @@ export async function healthRoutes(
     '/api/health/ready',
     {
       config: { access: 'public', rateLimit: false },
-      schema: {
-        tags: ['health'],
-        summary: 'Readiness: the database and blob store answer and no migration is pending (503 otherwise)',
-        response: { 200: healthSchema, 503: apiErrorSchema },
-      },
+      schema: doc(
+        'Readiness: the database and blob store answer and no migration is pending (503 otherwise)',
+        healthSchema,
+      ),
     },
     async () => {
       await check();
@@ -58,11 +60,7 @@ export async function healthRoutes(
     '/api/health',
     {
       config: { access: 'public', rateLimit: false },
-      schema: {
-        tags: ['health'],
-        summary: 'Ready when the database and the blob store answer',
-        response: { 200: healthSchema, 503: apiErrorSchema },
-      },
+      schema: doc('Ready when the database and the blob store answer', healthSchema),
     },
     async () => {
       await check();

@@ -22,12 +22,14 @@ import {
 import { AppError } from '#core/errors.ts';
 import { accepts, createAnswerCache, sendCompressed } from '#server/plugins/compressed-answers.ts';
 import { heavyReadRateLimit } from '#server/plugins/heavy-reads.ts';
+import { routeSchemas } from '#server/lib/route-schema.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { hideUnseenDevices, viewerOf } from './device-check';
 import { MAX_JSON_SAMPLES, type SessionReader } from './session-reader.service';
 import type { Viewer } from './sessions.repository';
 
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
+const doc = routeSchemas('sessions', errors);
 /** Bytes sent as they are (Fastify does not serialize a Buffer). */
 const binaryBody = z.unknown().describe('file bytes');
 
@@ -48,13 +50,11 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     '/api/sessions',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['sessions'],
-        summary:
-          "'Minhas sessões': the caller's own sessions (devices and imports), newest first, a page at a time; filter by track",
-        querystring: mySessionsQuerySchema,
-        response: { 200: mySessionsResponseSchema, 400: apiErrorSchema, ...errors },
-      },
+      schema: doc(
+        "'Minhas sessões': the caller's own sessions (devices and imports), newest first, a page at a time; filter by track",
+        mySessionsResponseSchema,
+        { querystring: mySessionsQuerySchema, errors: { 400: apiErrorSchema, ...errors } },
+      ),
     },
     async (req) => reader.mySessions(viewer(req), req.query),
   );
@@ -63,12 +63,9 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     '/api/devices/:id/tracks',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['sessions'],
-        summary: 'Tracks with sessions the caller may see on this device',
+      schema: doc('Tracks with sessions the caller may see on this device', tracksResponseSchema, {
         params: deviceParamsSchema,
-        response: { 200: tracksResponseSchema, ...errors },
-      },
+      }),
     },
     async (req) => reader.tracks(viewer(req), req.params.id),
   );
@@ -77,12 +74,9 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     '/api/devices/:id/tracks/:track/dates',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['sessions'],
-        summary: 'Dates (ddmmyyyy, ascending) of the sessions on a track',
+      schema: doc('Dates (ddmmyyyy, ascending) of the sessions on a track', datesResponseSchema, {
         params: trackParamsSchema,
-        response: { 200: datesResponseSchema, ...errors },
-      },
+      }),
     },
     async (req) => reader.dates(viewer(req), req.params.id, req.params.track),
   );
@@ -91,12 +85,9 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     '/api/devices/:id/sessions/:track/:date/laps',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['sessions'],
-        summary: "A session's laps with best lap, best sectors, theoretical best and gaps",
+      schema: doc("A session's laps with best lap, best sectors, theoretical best and gaps", lapsResponseSchema, {
         params: sessionParamsSchema,
-        response: { 200: lapsResponseSchema, ...errors },
-      },
+      }),
     },
     async (req, reply) => {
       // The answer depends only on the session's lap.six and kept figures: validated, serialized and compressed once per version.
@@ -113,12 +104,11 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     '/api/devices/:id/sessions/:track/:date/gps',
     {
       config: { access: 'rider', heavyRead: true, rateLimit: heavyReadRateLimit },
-      schema: {
-        tags: ['sessions'],
-        summary: `A session's GPS samples as JSON columns: at most ${MAX_JSON_SAMPLES} of them, every \`step\`-th sample of \`totalCount\` (full resolution: gps.bin)`,
-        params: sessionParamsSchema,
-        response: { 200: gpsResponseSchema, ...errors },
-      },
+      schema: doc(
+        `A session's GPS samples as JSON columns: at most ${MAX_JSON_SAMPLES} of them, every \`step\`-th sample of \`totalCount\` (full resolution: gps.bin)`,
+        gpsResponseSchema,
+        { params: sessionParamsSchema },
+      ),
     },
     async (req) => reader.gps(viewer(req), ref(req.params)),
   );
@@ -127,12 +117,9 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     '/api/devices/:id/sessions/:track/:date/summary',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['sessions'],
-        summary: 'Figures of a session and the warnings of its files',
+      schema: doc('Figures of a session and the warnings of its files', summaryResponseSchema, {
         params: sessionParamsSchema,
-        response: { 200: summaryResponseSchema, ...errors },
-      },
+      }),
     },
     async (req) => reader.summary(viewer(req), ref(req.params)),
   );
@@ -143,6 +130,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
       // A heavy read all the same: a long session's columns are megabytes each time, and unbounded
       // they would slow every other rider's reads.
       config: { access: 'rider', heavyRead: true },
+      // Spelled out, not through doc(): the typed reply of doc()'s schema would refuse the 304 below.
       schema: {
         tags: ['sessions'],
         summary: 'GPS columns as compact binary (gzip), parsed once at upload; see core/formats/gps-columns-codec.ts',
@@ -170,12 +158,11 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     '/api/devices/:id/sessions/:track/:date/analysis',
     {
       config: { access: 'rider', heavyRead: true },
-      schema: {
-        tags: ['sessions'],
-        summary: 'Top speed and roll extremes with their laps; per-lap speed, lean, satellites and sample rate',
-        params: sessionParamsSchema,
-        response: { 200: analysisResponseSchema, ...errors },
-      },
+      schema: doc(
+        'Top speed and roll extremes with their laps; per-lap speed, lean, satellites and sample rate',
+        analysisResponseSchema,
+        { params: sessionParamsSchema },
+      ),
     },
     async (req) => reader.analysis(viewer(req), ref(req.params)),
   );
@@ -184,13 +171,11 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     '/api/devices/:id/sessions/:track/:date/export/:format',
     {
       config: { access: 'rider', heavyRead: true, rateLimit: heavyReadRateLimit },
-      schema: {
-        tags: ['sessions'],
-        summary: 'Download: CSV (RaceRender columns), GPX 1.1, or the raw lap.six / gps.six; ?heat=&lap= for one lap',
-        params: exportParamsSchema,
-        querystring: exportQuerySchema,
-        response: { 200: binaryBody, ...errors },
-      },
+      schema: doc(
+        'Download: CSV (RaceRender columns), GPX 1.1, or the raw lap.six / gps.six; ?heat=&lap= for one lap',
+        binaryBody,
+        { params: exportParamsSchema, querystring: exportQuerySchema },
+      ),
     },
     async (req, reply) => {
       const { heat, lap, units } = req.query;

@@ -8,6 +8,9 @@ import {
   storageMetadataSchema,
 } from '#core/contracts/sessions.contract.ts';
 import { parseMaxResults, type StorageService } from './storage.service';
+import { routeSchemas } from '#server/lib/route-schema.ts';
+
+const doc = routeSchemas('storage', { 400: apiErrorSchema, 401: apiErrorSchema });
 
 export async function storageRoutes(app: FastifyInstance, opts: { storage: StorageService; demoDeviceId: string }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -15,12 +18,11 @@ export async function storageRoutes(app: FastifyInstance, opts: { storage: Stora
     '/api/storage/list',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['storage'],
-        summary: 'Lists prefixes and items the caller may see ({hardware}/{track}/{ddmmyyyy}/…)',
-        querystring: storageListQuerySchema,
-        response: { 200: storageListResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema },
-      },
+      schema: doc(
+        'Lists prefixes and items the caller may see ({hardware}/{track}/{ddmmyyyy}/…)',
+        storageListResponseSchema,
+        { querystring: storageListQuerySchema },
+      ),
     },
     async (req) => {
       const max = parseMaxResults(req.query.maxResults);
@@ -37,12 +39,10 @@ export async function storageRoutes(app: FastifyInstance, opts: { storage: Stora
     '/api/storage/metadata',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['storage'],
-        summary: "An object's metadata (the spec's fields)",
+      schema: doc("An object's metadata (the spec's fields)", storageMetadataSchema, {
         querystring: storageMetadataQuerySchema,
-        response: { 200: storageMetadataSchema, 401: apiErrorSchema, 404: apiErrorSchema },
-      },
+        errors: { 401: apiErrorSchema, 404: apiErrorSchema },
+      }),
     },
     async (req) =>
       opts.storage.metadata(

@@ -6,6 +6,9 @@ import { meSchema, profileInputSchema } from '#core/contracts/me.contract.ts';
 import { preferencesInputSchema, preferencesSchema } from '#core/contracts/preferences.contract.ts';
 import { parseAcceptLanguage } from '#core/preferences.ts';
 import type { UsersService } from './users.service';
+import { routeSchemas } from '#server/lib/route-schema.ts';
+
+const doc = routeSchemas('me', { 401: apiErrorSchema });
 
 export async function meRoutes(app: FastifyInstance, opts: { users: UsersService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -15,11 +18,7 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
     '/api/me',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['me'],
-        summary: 'The signed-in user, roles and devices',
-        response: { 200: meSchema, 401: apiErrorSchema },
-      },
+      schema: doc('The signed-in user, roles and devices', meSchema),
     },
     async (req) => users.me(req.identity!.email),
   );
@@ -28,12 +27,11 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
     '/api/me/devices/:id/token',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['me'],
-        summary: 'Revokes the upload token of a device I own: it stops uploading and reading the Wi-Fi at once',
-        params: deviceIdParamsSchema,
-        response: { 200: okSchema, 401: apiErrorSchema, 404: apiErrorSchema },
-      },
+      schema: doc(
+        'Revokes the upload token of a device I own: it stops uploading and reading the Wi-Fi at once',
+        okSchema,
+        { params: deviceIdParamsSchema, errors: { 401: apiErrorSchema, 404: apiErrorSchema } },
+      ),
     },
     async (req) => {
       await users.revokeDeviceToken(req.identity!.email, req.params.id);
@@ -45,12 +43,10 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
     '/api/me/profile',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['me'],
-        summary: "Enroll: the device's Wi-Fi and the pilot's data (all required)",
+      schema: doc("Enroll: the device's Wi-Fi and the pilot's data (all required)", okSchema, {
         body: profileInputSchema,
-        response: { 200: okSchema, 400: apiErrorSchema },
-      },
+        errors: { 400: apiErrorSchema },
+      }),
     },
     async (req) => {
       await users.saveProfile(req.identity!.email, req.body);
@@ -62,12 +58,10 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
     '/api/me/preferences',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['me'],
-        summary:
-          "The rider's language and units: as chosen, else (chosen: false) those of the request's Accept-Language",
-        response: { 200: preferencesSchema, 401: apiErrorSchema },
-      },
+      schema: doc(
+        "The rider's language and units: as chosen, else (chosen: false) those of the request's Accept-Language",
+        preferencesSchema,
+      ),
     },
     async (req, reply) => {
       // The same URL answers differently by language while nothing is chosen.
@@ -80,12 +74,11 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
     '/api/me/preferences',
     {
       config: { access: 'rider' },
-      schema: {
-        tags: ['me'],
-        summary: "Stores the rider's language ('pt-BR', 'en', 'es') and units ('metric', 'imperial'), both required",
-        body: preferencesInputSchema,
-        response: { 200: okSchema, 400: apiErrorSchema, 401: apiErrorSchema },
-      },
+      schema: doc(
+        "Stores the rider's language ('pt-BR', 'en', 'es') and units ('metric', 'imperial'), both required",
+        okSchema,
+        { body: preferencesInputSchema, errors: { 400: apiErrorSchema, 401: apiErrorSchema } },
+      ),
     },
     async (req) => {
       await users.savePreferences(req.identity!.email, req.body);
