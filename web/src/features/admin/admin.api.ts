@@ -14,26 +14,15 @@ import { apiRequest } from '#web/lib/api-client.ts';
 
 const KEY = ['admin'] as const;
 
-export const useAdminUsers = () =>
-  useQuery({
-    queryKey: [...KEY, 'users'],
-    queryFn: () => apiRequest('/api/admin/users', { schema: z.array(adminUserSchema) }),
-  });
-export const useAdminSellers = () =>
-  useQuery({
-    queryKey: [...KEY, 'sellers'],
-    queryFn: () => apiRequest('/api/admin/sellers', { schema: z.array(adminUserSchema) }),
-  });
-export const useAdminDevices = () =>
-  useQuery({
-    queryKey: [...KEY, 'devices'],
-    queryFn: () => apiRequest('/api/admin/devices', { schema: z.array(adminDeviceSchema) }),
-  });
-export const useAudit = () =>
-  useQuery({
-    queryKey: [...KEY, 'audit'],
-    queryFn: () => apiRequest('/api/admin/audit', { schema: z.array(auditEntrySchema) }),
-  });
+/** GET /api/admin/<list>, cached under ['admin', list] so that every admin change reloads it. */
+const useAdminList = <T>(list: string, schema: z.ZodType<T>) =>
+  useQuery({ queryKey: [...KEY, list], queryFn: () => apiRequest(`/api/admin/${list}`, { schema }) });
+
+export const useAdminUsers = () => useAdminList('users', z.array(adminUserSchema));
+export const useAdminSellers = () => useAdminList('sellers', z.array(adminUserSchema));
+export const useAdminDevices = () => useAdminList('devices', z.array(adminDeviceSchema));
+export const useAudit = () => useAdminList('audit', z.array(auditEntrySchema));
+export const useAdminTracks = () => useAdminList('tracks', trackListSchema);
 
 /** A POST/PUT whose success reloads every admin list (the spec's "then the page reloads"). */
 function useAdminChange<I, O>(request: (input: I) => Promise<O>) {
@@ -74,11 +63,6 @@ export const useSetDisabled = () =>
     }),
   );
 
-export const useAdminTracks = () =>
-  useQuery({
-    queryKey: [...KEY, 'tracks'],
-    queryFn: () => apiRequest('/api/admin/tracks', { schema: trackListSchema }),
-  });
 export const useAdminTrack = (id: string | null) =>
   useQuery({
     queryKey: [...KEY, 'track', id],
