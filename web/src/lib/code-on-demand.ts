@@ -1,4 +1,4 @@
-import { useEffect, useState, type ComponentType } from 'react';
+import { startTransition, useEffect, useState, type ComponentType } from 'react';
 
 /**
  * A component whose code is downloaded on first use, without React.lazy: a Suspense boundary
@@ -18,7 +18,8 @@ export function codeOnDemand<P extends object = object>(load: () => Promise<Comp
       if (loaded || !wanted) return;
       let live = true;
       start().then(
-        () => live && setState('arrived'),
+        // Rendered as a transition: a page's first render comes in slices, not one long task.
+        () => live && startTransition(() => setState('arrived')),
         () => live && setState('failed'),
       );
       return () => {
