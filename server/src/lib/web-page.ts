@@ -28,7 +28,7 @@ export function builtPages(root: string): BuiltPages {
 }
 
 /** A built page in `language`: its `lang`, its description in that language, and `head` added. */
-export function inLanguage(page: string, language: Language, head = ''): string {
+function inLanguage(page: string, language: Language, head = ''): string {
   return (
     page
       .replace('<html lang="pt-BR">', `<html lang="${language}">`)
@@ -41,7 +41,7 @@ export function inLanguage(page: string, language: Language, head = ''): string 
   );
 }
 
-export interface FirstScreen {
+interface FirstScreen {
   language: Language;
   /** Which first screen it is (web/src/first-screen.ts wires its controls by it). */
   page: 'login' | 'shared';
