@@ -35,6 +35,11 @@ const GOALS_ONLY = args.has('--goals-only');
 const ONLY_IMPORT = process.argv.slice(2).join(' ').includes('--only import');
 /** `--no-lighthouse`: skip the Lighthouse rows (each run takes ~12 s; the first one installs it). */
 const LIGHTHOUSE = !args.has('--no-lighthouse') && !ONLY_IMPORT;
+/** `--pages=login,shared`: only these Lighthouse rows (the keys without `lighthouse_`). */
+const PAGES = process.argv
+  .find((a) => a.startsWith('--pages='))
+  ?.slice('--pages='.length)
+  .split(',');
 
 const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
 log('generating sessions…');
@@ -157,7 +162,7 @@ async function main() {
       body: JSON.stringify({ device: '000000000900', track: 'Interlagos', date: '02112026' }),
     });
     if (share.status !== 201) throw new Error(`making a share link: ${share.status} ${JSON.stringify(share.body)}`);
-    await benchLighthouse(base, session, new URL((share.body as { url: string }).url).pathname, QUICK);
+    await benchLighthouse(base, session, new URL((share.body as { url: string }).url).pathname, QUICK, PAGES);
   }
 
   for (const c of children) c.kill('SIGTERM');

@@ -135,3 +135,43 @@ test('"comparar com meu recorde" from the laps screen', async ({ page }) => {
   await expect(page.getByTestId('new-record')).toHaveText('');
   await signOut(page);
 });
+
+test('a friend opens a session link: its first screen comes without the app’s code, which a lap’s click brings', async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, { email: uniqueEmail('primeira-tela') });
+  const imported = await page.request.post('/api/imports?filename=dia.gpx', {
+    data: gpxOf(74, 0.9, 25),
+    headers: { 'content-type': 'application/gpx+xml' },
+  });
+  const { session } = (await imported.json()) as { session: { device: string; track: string; date: string } };
+  const made = await page.request.post('/api/shares', { data: session });
+  expect(made.status()).toBe(201);
+  const path = new URL(((await made.json()) as { url: string }).url).pathname;
+
+  const stranger = await browser.newContext();
+  const friend = await stranger.newPage();
+  const scripts: string[] = [];
+  friend.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname));
+  await friend.goto(path);
+  await expect(friend.getByTestId('shared-laps').locator('tbody tr').first()).toBeVisible();
+  await expect(friend.getByRole('link', { name: 'Entre para comparar com as suas voltas nesta pista.' })).toBeVisible();
+  const app = await friend.locator('#root').getAttribute('data-app');
+  expect(app).toMatch(/^\/assets\/index-.+\.js$/);
+  await friend.waitForLoadState('networkidle');
+  expect(scripts).not.toContain(app);
+
+  // The click that brings the app is not lost: the lap's charts and line come.
+  const lap = friend.getByTestId('shared-laps').getByRole('button').nth(1);
+  const name = (await lap.getAttribute('aria-label'))!;
+  await lap.click();
+  await expect(friend.getByTestId('shared-speed').locator('canvas')).toBeVisible();
+  await expect(friend.getByRole('img', { name: `Traçado da volta ${name.split(' ')[3]}` })).toBeVisible();
+  await expect(friend.getByRole('button', { name, exact: true })).toHaveAttribute('aria-pressed', 'true');
+  expect(scripts).toContain(app);
+  // The menu, too, is the app's.
+  await friend.getByRole('button', { name: 'Menu' }).click();
+  await expect(friend.getByRole('navigation', { name: 'Menu' })).toBeVisible();
+  await stranger.close();
+});

@@ -64,17 +64,21 @@ export default defineConfig(({ mode }) => ({
     // One stylesheet (~4 KB gzip in all): a page's first visit waits on no CSS request of its own.
     cssCodeSplit: false,
     rolldownOptions: {
+      // The app's page, and the page the server writes /login and a shared link's first screen into
+      // (first-screen.html: a small script of its own, the app only when needed).
+      input: { index: path.resolve(here, 'index.html'), 'first-screen': path.resolve(here, 'first-screen.html') },
       output: {
         codeSplitting: {
           // The analytics page's code in one file, chart library included: a browser keeps six
           // connections per host, and on a first visit the page's GPS file, analysis and laps
           // already hold three of them; half a dozen small files queued behind those. The pages
-          // that draw the same charts (compare, progress, shared) ride in it too.
+          // that draw the same charts (compare, progress, shared) ride in it too; a shared link's first
+          // screen (no charts) does not.
           includeDependenciesRecursively: false,
           groups: [
             {
               name: 'analytics',
-              test: /[\\/](features[\\/](analytics|compare|progress|shared)[\\/]|components[\\/](uplot-chart|own-lap-picker)\.tsx|lib[\\/]loss-cards\.ts|app[\\/]video-slots\.tsx|lib[\\/]gps-columns\.ts|analysis[\\/]gps-analysis\.ts|formats[\\/]gps-columns-codec\.ts|node_modules[\\/]uplot[\\/])/,
+              test: /[\\/](features[\\/](analytics|compare|progress|shared)[\\/](?!.*first-screen)|components[\\/](uplot-chart|own-lap-picker)\.tsx|lib[\\/]loss-cards\.ts|app[\\/]video-slots\.tsx|lib[\\/]gps-columns\.ts|analysis[\\/]gps-analysis\.ts|formats[\\/]gps-columns-codec\.ts|node_modules[\\/]uplot[\\/])/,
             },
           ],
         },

@@ -30,9 +30,15 @@ function scoreRuns(cli: string, url: string, n: number, opts: { port?: number })
 
 /**
  * `session`: the rider's session cookie (the signed-in pages); `sharedPath`: the path of a share
- * link made in this run.
+ * link made in this run; `only`: the pages to measure (`login`, `shared`, …), all when absent.
  */
-export async function benchLighthouse(base: string, session: string, sharedPath: string, quick: boolean) {
+export async function benchLighthouse(
+  base: string,
+  session: string,
+  sharedPath: string,
+  quick: boolean,
+  only?: string[],
+) {
   const cli = lighthouseCli(log);
   if (typeof cli !== 'string') {
     rows.push(['Lighthouse', `not measured: ${cli.reason}`, '', '', `≥ ${GOAL}`]);
@@ -51,6 +57,7 @@ export async function benchLighthouse(base: string, session: string, sharedPath:
       ['lighthouse_shared', sharedPath, undefined],
     ] as const;
     for (const [key, route, port] of pages) {
+      if (only && !only.includes(key.replace('lighthouse_', ''))) continue;
       const name = key === 'lighthouse_shared' ? '/v/… (share link)' : route.split('?')[0];
       log(`Lighthouse ${name}…`);
       const { runs, failures, lastError } = scoreRuns(cli, `${base}${route}`, n, port ? { port } : {});

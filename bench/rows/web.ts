@@ -11,10 +11,10 @@ import { fmt, log, median, result, rows } from './table';
 /** The gzip size of the JS for /login and /laps, from the build's manifest. */
 export function benchJsSizes(): void {
   const manifest = JSON.parse(readFileSync(path.join(ROOT, 'dist/web/.vite/manifest.json'), 'utf8'));
-  const entry = Object.keys(manifest).find((k) => manifest[k].isEntry)!;
   const lapsKey = Object.keys(manifest).find((k) => k.includes('features/laps/laps-page'))!;
-  result.login_js_gzip_kb = jsForRoute(manifest, [entry]);
-  result.laps_js_gzip_kb = jsForRoute(manifest, [entry, lapsKey]);
+  // /login is written by the server into first-screen.html (its own small entry); /laps is the app's.
+  result.login_js_gzip_kb = jsForRoute(manifest, ['first-screen.html']);
+  result.laps_js_gzip_kb = jsForRoute(manifest, ['index.html', lapsKey]);
   rows.push(
     ['JS for /login (gzip)', `${fmt(result.login_js_gzip_kb)} KB`, '', '', '≤ 110 KB'],
     ['JS for /laps (gzip)', `${fmt(result.laps_js_gzip_kb)} KB`, '', '', '≤ 170 KB'],

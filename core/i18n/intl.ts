@@ -16,10 +16,6 @@ import { DEFAULT_LANGUAGE, firstSpoken, LANGUAGES, parseAcceptLanguage, type Lan
 
 export { DEFAULT_LANGUAGE, LANGUAGES, type Language };
 
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
-
 /**
  * The first of the accepted languages (an Accept-Language header, `navigator.languages`, or one
  * tag) Voltas speaks: pt-* is pt-BR, en-* en, es-* es; none of them, pt-BR.

@@ -59,7 +59,8 @@ import { errorMappingPlugin } from './plugins/error-mapping';
 import { heavyReadsPlugin } from './plugins/heavy-reads';
 import { policyPlugin, trackRules } from './plugins/policy';
 import { authSessionPlugin } from './plugins/auth-session';
-import { readIndexHtml, webStatic } from './plugins/web-static';
+import { webStatic } from './plugins/web-static';
+import { builtPages } from './lib/web-page';
 import { createSharesService } from './modules/shares/shares.service';
 import { sharesRoutes } from './modules/shares/shares.routes';
 import { videosRoutes } from './modules/videos/videos.routes';
@@ -290,11 +291,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     health: createHealthService({ db, blobs }),
     describe: { database: database.description, blobs: blobs.description, identityProvider: idp.description },
   });
+  const webRoot = deps.webRoot ?? DEFAULT_WEB_ROOT;
+  // /login and a shared link's page are written by the server into the built pages (lib/web-page.ts).
+  const pages = builtPages(webRoot);
   await app.register(authRoutes, {
     auth: createAuthService({ db, idp, adminEmails: config.adminEmails }),
     redirectUri,
     secureCookies,
     metrics,
+    pages,
   });
   await app.register(meRoutes, { users });
   await app.register(sessionsRoutes, { reader, demoDeviceId: DEMO_DEVICE_ID });
@@ -345,14 +350,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     await jobs.stop();
   });
   const shares = createSharesService({ db, reader, tracks, publicUrl: config.publicUrl });
-  const webRoot = deps.webRoot ?? DEFAULT_WEB_ROOT;
-  let indexHtml: string | undefined;
-  await app.register(sharesRoutes, {
-    shares,
-    demoDeviceId: DEMO_DEVICE_ID,
-    publicUrl: config.publicUrl,
-    indexHtml: () => (indexHtml ??= readIndexHtml(webRoot)),
-  });
+  await app.register(sharesRoutes, { shares, demoDeviceId: DEMO_DEVICE_ID, publicUrl: config.publicUrl, pages });
   await app.register(progressRoutes, {
     progress: createProgressService({ reader, tracks, shares }),
     demoDeviceId: DEMO_DEVICE_ID,

@@ -15,6 +15,7 @@ import { fetchMe, ME_KEY } from './lib/session';
 import './styles.css';
 import { applyTheme, storedTheme } from './lib/theme';
 import { offerUpdate } from './lib/offline';
+import { registerServiceWorker } from './lib/service-worker';
 
 // The rider's theme before the first paint (no flash of the other one).
 applyTheme(storedTheme());
@@ -29,35 +30,7 @@ function LiveUpdatesLater() {
   return Component ? <Component /> : null;
 }
 
-// The service worker (offline copies, the app without a signal) registers well after the page has
-// loaded and gone idle: its install downloads every file of the app, which must not compete with
-// the page the rider opened. A new version is offered on the page (lib/offline.ts), never forced.
-const SERVICE_WORKER_DELAY_MS = 10_000;
-if ('serviceWorker' in navigator && import.meta.env.PROD) {
-  const register = () =>
-    void import('workbox-window').then(({ Workbox }) => {
-      const wb = new Workbox('/sw.js');
-      // A new version waiting: offered on the page; taken when the rider says so (then reload).
-      wb.addEventListener('waiting', () =>
-        offerUpdate(async () => {
-          wb.addEventListener('controlling', () => window.location.reload());
-          wb.messageSkipWaiting();
-        }),
-      );
-      void wb.register();
-    });
-  const idle = (run: () => void) =>
-    'requestIdleCallback' in window ? requestIdleCallback(run, { timeout: 5_000 }) : setTimeout(run, 0);
-  // Already installed: register at once (it only checks for an update); else after the page settles.
-  void navigator.serviceWorker.getRegistration().then((existing) => {
-    if (existing) register();
-    else {
-      const later = () => setTimeout(() => idle(register), SERVICE_WORKER_DELAY_MS);
-      if (document.readyState === 'complete') later();
-      else window.addEventListener('load', later, { once: true });
-    }
-  });
-}
+registerServiceWorker(offerUpdate);
 
 // The page's words: the rider's language, its catalog downloaded first when it is not pt-BR's.
 const language = pageLanguage();

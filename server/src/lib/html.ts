@@ -7,3 +7,8 @@ export function escapeHtml(value: string): string {
     .replaceAll('"', '&quot;')
     .replaceAll("'", '&#39;');
 }
+
+/** JSON to put inside a `<script type="application/json">`: nothing in it can close the element. */
+export function jsonInHtml(value: unknown): string {
+  return JSON.stringify(value).replaceAll('<', '\\u003c');
+}

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -20,12 +20,6 @@ export function pagePreloads(pathname: string, query: Record<string, unknown>): 
   if (!s.success) return undefined;
   const base = sessionPath({ device: s.data.id, track: s.data.track, date: s.data.date });
   return ANALYTICS_PRELOADS.map((part) => `<${base}/${part}>; rel=preload; as=fetch; crossorigin`).join(', ');
-}
-
-/** The built app's page (undefined before `npm run build:web`), for pages served with their own head (a shared link's). */
-export function readIndexHtml(root: string): string | undefined {
-  const index = path.join(root, 'index.html');
-  return existsSync(index) ? readFileSync(index, 'utf8') : undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { isLanguage, negotiateLanguage, type Language } from '#core/i18n/intl.ts';
+// core/preferences.ts, not core/i18n/intl.ts: the first screen of /login reads this without FormatJS.
+import { firstSpoken, isLanguage, type Language } from '#core/preferences.ts';
 
 const KEY = 'voltas.language';
 
@@ -25,6 +26,8 @@ export function chooseLanguage(language: Language): void {
 
 /** The page's language: the rider's choice, else the first of the browser's languages Voltas speaks. */
 export function pageLanguage(): Language {
-  if (typeof navigator === 'undefined') return negotiateLanguage(undefined);
-  return chosenLanguage() ?? negotiateLanguage(navigator.languages?.length ? navigator.languages : navigator.language);
+  if (typeof navigator === 'undefined') return firstSpoken([]).language;
+  return (
+    chosenLanguage() ?? firstSpoken(navigator.languages?.length ? navigator.languages : [navigator.language]).language
+  );
 }

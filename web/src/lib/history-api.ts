@@ -11,6 +11,7 @@ import {
   sharedLapSchema,
   sharedViewSchema,
   sharesResponseSchema,
+  type SharedView,
 } from '#core/contracts/shares.contract.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { apiRequest } from './api-client';
@@ -90,7 +91,23 @@ export function useSharedView(token: string) {
     queryKey: ['shared', token],
     queryFn: () => apiRequest(`/api/shared/${encodeURIComponent(token)}`, { schema: sharedViewSchema }),
     retry: false,
+    initialData: () => viewOnScreen(token),
   });
+}
+
+/**
+ * The view the server wrote into the page with its first screen (shares.routes.ts), when the app
+ * starts on that page: the app draws the same figures at once instead of asking for them again.
+ */
+function viewOnScreen(token: string): SharedView | undefined {
+  const data = document.getElementById('shared-view');
+  if (data?.dataset.token !== token) return undefined;
+  try {
+    const view = sharedViewSchema.safeParse(JSON.parse(data.textContent));
+    return view.success ? view.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function useSharedLap(token: string, lap: string | null) {

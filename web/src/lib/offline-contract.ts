@@ -1,6 +1,12 @@
 /** Shared by the service worker (web/src/sw.ts) and the page: the cache of kept answers and its stamps. */
 export { USER_HEADER } from '#core/contracts/user-header.ts';
 export const DATA_CACHE = 'voltas-data';
+
+/** Every kept answer deleted (sign-in, sign-out): nothing of a rider's stays readable offline here. */
+export async function deleteKeptAnswers(): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  await caches.delete(DATA_CACHE).catch(() => false);
+}
 /** On an answer the service worker served from its cache: when it was kept (ISO). */
 export const STORED_AT_HEADER = 'x-voltas-stored-at';
 

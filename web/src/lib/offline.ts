@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { DATA_CACHE, STORED_AT_HEADER } from './offline-contract';
+import { deleteKeptAnswers, STORED_AT_HEADER } from './offline-contract';
 
 /** When the data on screen was kept, if the last answer came from the offline copy; null when fresh. */
 let storedAt: Date | null = null;
@@ -37,8 +37,7 @@ export function useStoredAt(): Date | null {
 export async function forgetKeptAnswers(): Promise<void> {
   storedAt = null;
   notify();
-  if (typeof caches === 'undefined') return;
-  await caches.delete(DATA_CACHE).catch(() => false);
+  await deleteKeptAnswers();
 }
 
 /** Whether the browser says it has a network (a hint: a weak signal says yes). */

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+// No React here: the pages the server writes (first-screen.ts) apply the theme before the app comes.
 
 /** 'auto' follows the system (prefers-color-scheme); the others are the rider's choice, kept on this device. */
 export type ThemeChoice = 'auto' | 'light' | 'dark';
@@ -34,13 +34,8 @@ export function setTheme(choice: ThemeChoice): void {
   for (const l of listeners) l();
 }
 
-export function useTheme(): ThemeChoice {
-  return useSyncExternalStore(
-    (onChange) => {
-      listeners.add(onChange);
-      return () => listeners.delete(onChange);
-    },
-    storedTheme,
-    () => 'auto',
-  );
+/** Calls `onChange` whenever the theme is set (for useSyncExternalStore); returns the unsubscribe. */
+export function subscribeTheme(onChange: () => void): () => void {
+  listeners.add(onChange);
+  return () => listeners.delete(onChange);
 }

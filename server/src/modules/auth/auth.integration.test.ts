@@ -136,6 +136,36 @@ describe('sign-in through OpenID Connect (code + PKCE) with the local provider',
   });
 });
 
+describe('/login, written by the server', () => {
+  it('shows the logo and "Login with Google" in the visitor’s language, with a failed attempt’s error', async () => {
+    const res = await fetch(`${server.baseUrl}/login?erro=auth/popup-closed-by-user`, {
+      headers: { 'accept-language': 'es-ES,es;q=0.9' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    const html = await res.text();
+    expect(html).toContain('<html lang="es">');
+    expect(html).toContain('<div id="root" data-page="login"');
+    expect(html).toContain(
+      '<button type="button" class="btn btn-google" data-login="button">Login with Google</button>',
+    );
+    expect(html).toContain('<img class="login-logo" src="/logo.svg" alt="Voltas — cronometraje de vueltas"');
+    expect(html).toMatch(/<p role="alert" class="alert alert-error"><strong>No se pudo entrar\.<\/strong> [^<]+<\/p>/);
+    // Text someone puts in the address is never markup.
+    const odd = await (await fetch(`${server.baseUrl}/login?erro=%3Cscript%3E`)).text();
+    expect(odd).not.toContain('<script>');
+    expect(odd).toContain('Não foi possível confirmar o login. Tente de novo.');
+  });
+
+  it('sends a signed-in visitor to /user', async () => {
+    const b = new Browser(server.baseUrl);
+    await b.signIn('login-page@example.com');
+    const res = await b.request('/login');
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/user');
+  });
+});
+
 describe('server-side sessions', () => {
   it('rotates the session at sign-in and revokes it at logout', async () => {
     const b = new Browser(server.baseUrl);

@@ -1,10 +1,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { callbackQuerySchema, loginQuerySchema } from '#core/contracts/auth.contract.ts';
 import { okSchema } from '#core/contracts/common.contract.ts';
 import type { ErrorCode } from '#core/errors.ts';
+import { requestLanguage } from '#server/lib/i18n.ts';
 import type { Metrics } from '#server/lib/metrics.ts';
+import { firstScreenPage, type BuiltPages } from '#server/lib/web-page.ts';
 import { FLOW_TTL_MS, SignInError, type AuthService } from './auth.service';
+import { loginPageHtml } from './login-page.html';
 
 const FLOW_COOKIE = 'voltas_flow';
 
@@ -14,6 +18,7 @@ export interface AuthRoutesOptions {
   redirectUri: string;
   secureCookies: boolean | 'auto';
   metrics: Metrics;
+  pages: BuiltPages;
 }
 
 /** Where the browser lands after the attempt settles; auth-done.html tells the opener (popup). */
@@ -26,6 +31,22 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { auth } = opts;
   const flowCookie = { path: '/api/auth', httpOnly: true, sameSite: 'lax' as const, secure: opts.secureCookies };
+
+  // The sign-in page, written whole in the visitor's language (login-page.html.ts): it shows and
+  // works before the app's code has run. Only for signed-out visitors, as the spec says.
+  r.get(
+    '/login',
+    { config: { access: 'public' }, schema: { hide: true, querystring: z.object({ erro: z.string().optional() }) } },
+    async (req, reply) => {
+      if (req.identity && !req.identity.disabled) return reply.redirect('/user', 303);
+      const language = requestLanguage(req);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-language')
+        .send(firstScreenPage(opts.pages, { language, page: 'login', body: loginPageHtml(language, req.query.erro) }));
+    },
+  );
 
   r.get(
     '/api/auth/login',

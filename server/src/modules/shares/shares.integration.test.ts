@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareResponse } from '#core/contracts/progress.contract.ts';
 import type { SharedLap, SharedView } from '#core/contracts/shares.contract.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
 import { addDevice, put } from '#test/fixtures.ts';
@@ -202,6 +203,46 @@ describe('share links', () => {
     const gone = await fetch(`${server.baseUrl}/v/${'x'.repeat(43)}`);
     expect(gone.status).toBe(404);
     expect(await gone.text()).not.toContain('og:title');
+  });
+
+  it('the page a link opens is its first screen, written by the server from the same view, in the visitor’s language', async () => {
+    const t = tokenOf(sessionLink.url);
+    const view = (await (await fetch(`${server.baseUrl}/api/shared/${t}`)).json()) as SharedView;
+    const res = await fetch(`${server.baseUrl}/v/${t}`, { headers: { 'accept-language': 'en-US,en;q=0.9' } });
+    expect(res.headers.get('vary')).toContain('accept-language');
+    const html = await res.text();
+    expect(html).toContain('<html lang="en">');
+    // Signed out: the app waits for the visitor's first click, and sign-in is offered.
+    expect(html).toMatch(/<div id="root" data-page="shared" data-app="[^"]*">/);
+    expect(html).toContain('<a href="/login">Sign in to compare with your own laps at this track.</a>');
+    const cells = [
+      ...html.matchAll(
+        /<tr class="lap-row[^"]*"><td>(?:<button[^>]*>)?(\w+)(?:<\/button>)?<\/td><td class="time"><span class="lap-time">([^<]+)</g,
+      ),
+    ];
+    expect(cells.map((c) => c[1])).toEqual(view.laps.map((l) => `${l.heat}${l.number}`));
+    expect(cells.map((c) => c[2])).toEqual(
+      view.laps.map((l) => (l.seconds === null ? '—' : formatLapTime(l.seconds * 1000))),
+    );
+    expect(html).toContain(`<dd data-testid="shared-best">${formatLapTime(view.bestLapSeconds! * 1000)}</dd>`);
+    expect(html).toContain('aria-label="See lap A1 on the charts"');
+    // The same view, for the app to start from when it comes.
+    const data = /<script type="application\/json" id="shared-view" data-token="[^"]+">(.*?)<\/script>/.exec(html)!;
+    expect(JSON.parse(data[1]!)).toEqual(view);
+
+    // A signed-in visitor (their own laps to compare) and a lap's link (its charts) get the app at once.
+    const signedIn = await (await bia.request(`/v/${t}`)).text();
+    expect(signedIn).toContain('data-start="now"');
+    expect(signedIn).not.toContain('href="/login"');
+    expect(await (await fetch(`${server.baseUrl}/v/${tokenOf(lapLink.url)}`)).text()).toContain('data-start="now"');
+
+    const gone = await (
+      await fetch(`${server.baseUrl}/v/${'x'.repeat(43)}`, { headers: { 'accept-language': 'es' } })
+    ).text();
+    expect(gone).toContain('<html lang="es">');
+    expect(gone).toContain('data-testid="shared-gone"');
+    expect(gone).not.toContain('data-start');
+    expect(gone).not.toContain('id="shared-view"');
   });
 
   it('a signed-in friend lays the shared lap over their own laps there ("comparar com minhas voltas")', async () => {

@@ -10,14 +10,17 @@ import {
   sharedParamsSchema,
   sharedViewSchema,
   sharesResponseSchema,
+  type SharedView,
 } from '#core/contracts/shares.contract.ts';
 import { AppError } from '#core/errors.ts';
-import { escapeHtml } from '#server/lib/html.ts';
-import { requestLanguage, translate } from '#server/lib/i18n.ts';
+import { escapeHtml, jsonInHtml } from '#server/lib/html.ts';
+import { requestLanguage } from '#server/lib/i18n.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
 import { routeSchemas } from '#server/lib/route-schema.ts';
+import { firstScreenPage, type BuiltPages } from '#server/lib/web-page.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { SharesService } from './shares.service';
+import { sharedPageHtml } from './shared-page.html';
 
 /** Per address: enough for a group chat opening a link at once, not for walking the link space. */
 const PUBLIC_RATE = { max: 60, timeWindow: '1 minute' };
@@ -38,7 +41,7 @@ function linkHolderHeaders(reply: FastifyReply): void {
 
 export async function sharesRoutes(
   app: FastifyInstance,
-  opts: { shares: SharesService; demoDeviceId: string; indexHtml: () => string | undefined; publicUrl: string },
+  opts: { shares: SharesService; demoDeviceId: string; pages: BuiltPages; publicUrl: string },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { shares } = opts;
@@ -130,7 +133,8 @@ export async function sharesRoutes(
       },
     );
 
-    // The page a link opens: the app, with the preview a messaging app reads from its HTML.
+    // The page a link opens: its first screen written here (shared-page.html.ts, from the same view
+    // as /api/shared/:token), the preview a messaging app reads in its head, the app on demand.
     s.get(
       '/v/:token',
       { config: { access: 'public', rateLimit: PUBLIC_RATE }, schema: { hide: true } },
@@ -138,11 +142,11 @@ export async function sharesRoutes(
         const token = (req.params as { token: string }).token;
         const language = requestLanguage(req);
         let head = '<meta name="robots" content="noindex, nofollow">';
-        let found = false;
+        let view: SharedView | null = null;
         if (sharedParamsSchema.safeParse({ token }).success) {
           try {
-            const p = await shares.preview(token, language);
-            found = true;
+            const [v, p] = await Promise.all([shares.view(token), shares.preview(token, language)]);
+            view = v;
             const image = `${opts.publicUrl}/api/shared/${token}/preview.png`;
             head += [
               `<meta property="og:title" content="${escapeHtml(p.title)}">`,
@@ -151,27 +155,27 @@ export async function sharesRoutes(
               '<meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">',
               '<meta property="og:type" content="website">',
               '<meta name="twitter:card" content="summary_large_image">',
+              // The app starts from the view on screen instead of asking for it again (history-api.ts).
+              `<script type="application/json" id="shared-view" data-token="${escapeHtml(token)}">${jsonInHtml(v)}</script>`,
             ].join('');
           } catch (err) {
             if (!(err instanceof AppError) || err.code !== 'storage/object-not-found') throw err;
           }
         }
-        const index =
-          opts.indexHtml() ??
-          '<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Voltas</title></head><body></body></html>';
+        const signedIn = Boolean(req.identity && !req.identity.disabled);
         return reply
-          .code(found ? 200 : 404)
+          .code(view ? 200 : 404)
           .type('text/html; charset=utf-8')
           .header('vary', 'accept-language')
           .send(
-            index
-              .replace('<html lang="pt-BR">', `<html lang="${language}">`)
-              // What a reader without scripts sees of the page, in the language of who opens the link.
-              .replace(
-                /<meta name="description" content="[^"]*"/,
-                `<meta name="description" content="${escapeHtml(translate(language)('app.description'))}"`,
-              )
-              .replace('</head>', `${head}</head>`),
+            firstScreenPage(opts.pages, {
+              language,
+              page: 'shared',
+              head,
+              body: sharedPageHtml(language, view, signedIn),
+              // A lap's link shows its charts; a signed-in visitor gets their own laps to compare.
+              startApp: Boolean(view && (view.lap || signedIn)),
+            }),
           );
       },
     );

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Me, ProfileInput } from '#core/contracts/me.contract.ts';
 import type { PreferencesAnswer, PreferencesInput } from '#core/contracts/preferences.contract.ts';
-import { LANGUAGES, negotiatePreferences, type Language } from '#core/preferences.ts';
+import { isLanguage, negotiatePreferences } from '#core/preferences.ts';
 import { UNITS, type Units } from '#core/units.ts';
 import { AppError } from '#core/errors.ts';
 import type { DB } from '#server/db/schema.ts';
@@ -34,7 +34,6 @@ export interface UsersService {
   savePreferences(email: string, input: PreferencesInput): Promise<void>;
 }
 
-const isLanguage = (v: string | null): v is Language => LANGUAGES.some((l) => l === v);
 const isUnits = (v: string | null): v is Units => UNITS.some((u) => u === v);
 
 export function createUsersService(db: Kysely<DB>, box: SecretBox, demoDevice: string): UsersService {

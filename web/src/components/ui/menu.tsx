@@ -1,7 +1,7 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useT } from '#web/i18n/messages.ts';
-import { setTheme, THEME_CHOICES, useTheme } from '#web/lib/theme.ts';
+import { setTheme, storedTheme, subscribeTheme, THEME_CHOICES, type ThemeChoice } from '#web/lib/theme.ts';
 import { PreferencesSettings } from './preferences-settings';
 
 export interface MenuItem {
@@ -55,7 +55,7 @@ export function Menu({ items, children }: { items: MenuItem[]; children?: ReactN
 /** Tema: automático → claro → escuro (a light theme reads in sunlight; 'automático' follows the phone). */
 function ThemeSwitch() {
   const t = useT();
-  const theme = useTheme();
+  const theme = useSyncExternalStore<ThemeChoice>(subscribeTheme, storedTheme, () => 'auto');
   const names = { auto: t('menu.themeAuto'), light: t('menu.themeLight'), dark: t('menu.themeDark') };
   const next = THEME_CHOICES[(THEME_CHOICES.indexOf(theme) + 1) % THEME_CHOICES.length]!;
   return (
