@@ -31,10 +31,15 @@ const PARSE_ONLY = args.has('--parse-only');
 const WEB_ONLY = args.has('--web-only');
 /** `--goals-only`: the rows with a goal a rider feels (typical imports, upload, Lighthouse). */
 const GOALS_ONLY = args.has('--goals-only');
-/** `--only import`: the typical import rows alone (no build, no other rows, no browser). */
-const ONLY_IMPORT = process.argv.slice(2).join(' ').includes('--only import');
+/**
+ * `--only import`: the typical import rows alone; `--only upload`: the full-day upload row alone
+ * (no build, no other rows, no browser).
+ */
+const onlyAt = process.argv.indexOf('--only');
+const ONLY = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
+if (ONLY !== undefined && ONLY !== 'import' && ONLY !== 'upload') throw new Error(`--only import|upload, not ${ONLY}`);
 /** `--no-lighthouse`: skip the Lighthouse rows (each run takes ~12 s; the first one installs it). */
-const LIGHTHOUSE = !args.has('--no-lighthouse') && !ONLY_IMPORT;
+const LIGHTHOUSE = !args.has('--no-lighthouse') && !ONLY;
 /** `--pages=login,shared`: only these Lighthouse rows (the keys without `lighthouse_`). */
 const PAGES = process.argv
   .find((a) => a.startsWith('--pages='))
@@ -48,7 +53,7 @@ const sixty = generateSession(interlagos, { seed: 2, heats: 4, lapsPerHeat: [13,
 const tenMb = generateSession(interlagos, { seed: 3, heats: 4, lapsPerHeat: [31, 31] }); // ~10 MB gps.six
 
 async function main() {
-  if (!GOALS_ONLY && !ONLY_IMPORT) {
+  if (!GOALS_ONLY && !ONLY) {
     benchParsing({ quick: QUICK, interlagos, big, sixty });
     for (const v of await benchVideoSync(QUICK)) {
       result.video_sync_vs_read ??= Number(fmt(v.ratio, 2));
@@ -63,7 +68,7 @@ async function main() {
   }
   if (PARSE_ONLY) return;
 
-  if (!ONLY_IMPORT) {
+  if (!ONLY) {
     log('building the web app…');
     execFileSync(
       process.execPath,
@@ -108,17 +113,17 @@ async function main() {
   const session = rider.cookies.get('voltas_session')!;
 
   if (!WEB_ONLY) {
-    if (!GOALS_ONLY && !ONLY_IMPORT) {
+    if (!GOALS_ONLY && !ONLY) {
       log('load: hello-world, laps, gps…');
       await benchApiLoad(base, helloPort, cookie, dataDir, QUICK);
     }
 
-    if (!ONLY_IMPORT) {
+    if (!ONLY || ONLY === 'upload') {
       log('upload: 10 MB gps.six…');
       await benchUpload(base, helloPort, token, Buffer.from(tenMb.gpsSix), QUICK ? 3 : 7);
     }
 
-    if (!GOALS_ONLY && !ONLY_IMPORT) {
+    if (!GOALS_ONLY && !ONLY) {
       await benchLists(base, cookie, sixty, listTokens, progressTokens);
 
       // Imports of 50 MB files, each into a fresh server of its own (its memory read from /proc).
@@ -137,23 +142,25 @@ async function main() {
       }
     }
 
-    log('imports: a typical 30-minute session (CSV, VBO, GPX)…');
-    for (const r of await benchTypicalImports(base, cookie, interlagos, QUICK ? 3 : 7)) {
-      result[r.key] = r.ratio;
-      rows.push([
-        `import, typical ${r.label} (30 min at 25 Hz)`,
-        `${fmt(r.mb)} MB imported and readable in ${fmt(r.importMs, 0)} ms; median of ${r.runs}`,
-        `${r.parser} parse ${fmt(r.parseMs, 0)} ms`,
-        `${fmt(r.ratio, 2)}×: ${verdict(r.ratio <= TYPICAL_IMPORT_GOAL)}`,
-        `≤ ${TYPICAL_IMPORT_GOAL}×`,
-      ]);
+    if (!ONLY || ONLY === 'import') {
+      log('imports: a typical 30-minute session (CSV, VBO, GPX)…');
+      for (const r of await benchTypicalImports(base, cookie, interlagos, QUICK ? 3 : 7)) {
+        result[r.key] = r.ratio;
+        rows.push([
+          `import, typical ${r.label} (30 min at 25 Hz)`,
+          `${fmt(r.mb)} MB imported and readable in ${fmt(r.importMs, 0)} ms; median of ${r.runs}`,
+          `${r.parser} parse ${fmt(r.parseMs, 0)} ms`,
+          `${fmt(r.ratio, 2)}×: ${verdict(r.ratio <= TYPICAL_IMPORT_GOAL)}`,
+          `≤ ${TYPICAL_IMPORT_GOAL}×`,
+        ]);
+      }
     }
   }
 
   // Web, in Chromium. First the server finishes what the uploads left it (each 10 MB upload's
   // columns are derived after its answer): pages are timed on an idle server, not against that.
-  await new Promise((r) => setTimeout(r, 3000));
-  if (!GOALS_ONLY && !ONLY_IMPORT) await benchWeb(base, session, QUICK);
+  if (!ONLY) await new Promise((r) => setTimeout(r, 3000));
+  if (!GOALS_ONLY && !ONLY) await benchWeb(base, session, QUICK);
 
   if (LIGHTHOUSE) {
     // The share page as a friend opens it: a link to the 100k-sample session, made by the rider.

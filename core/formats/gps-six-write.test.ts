@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allocGpsColumns, GPS_COLUMN_KEYS, setSample, trimGpsColumns } from './gps-columns';
 import { parseGpsSix } from './gps-six';
-import { asWritten, gpsSixLine, gpsSixLines } from './gps-six-write';
+import { asWritten, gpsSixBytes, gpsSixLine, gpsSixLines } from './gps-six-write';
 import { createRandom } from '../sim/geo';
 
 // The writer of an imported session's gps.six: the device's line, and values rounded as written
@@ -54,6 +54,20 @@ describe('gps.six writer', () => {
     c.count = 2;
     expect(gpsSixLine(c, 0)).toBe('-23.7012345,-46.6976543|187.3|12|140151.100|5|0|A|-42.5|-41.8|1234\n');
     expect(gpsSixLines(c)).toBe(`${gpsSixLine(c, 0)}0.0000000,180.0000000|0.1|0|235959.999|0|1|D|0.0|0.0|2000000000\n`);
+  });
+
+  it('the bytes are the lines, however long a line is', () => {
+    const c = allocGpsColumns(3);
+    setSample(c, 0, -23.7012345, -46.6976543, 187.3, 12, 50_511_100, 5, 0, 0, -42.5, -41.8, 1234);
+    // Not a device's values (no parser takes them back), but columns may hold them: far past the room a line is given.
+    setSample(c, 1, -1e300, Number.MAX_VALUE, 1e25, 65_535, 1e15, -2_147_483_648, 1, 3, NaN, -Infinity, 2_147_483_647);
+    setSample(c, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    c.count = 3;
+    const lines = [0, 1, 2].map((i) => gpsSixLine(c, i));
+    expect(lines[1]!.length).toBeGreaterThan(96);
+    expect(new TextDecoder().decode(gpsSixBytes(c))).toBe(lines.join(''));
+    expect(gpsSixLines(c)).toBe(lines.join(''));
+    expect(gpsSixBytes(allocGpsColumns(0))).toEqual(new Uint8Array(0));
   });
 
   it('values rounded as written come back from the parser exactly', () => {

@@ -7,18 +7,34 @@ import {
   type GpsColumns,
   type GpsSample,
 } from './gps-columns';
-import { HEATS, lines, MAX_LINE_LENGTH, Problems, toInt, toNum, type Heat, type ParseResult } from './six-lines';
+import {
+  HEATS,
+  INT_PATTERN,
+  lines,
+  MAX_LINE_LENGTH,
+  NUM_PATTERN,
+  Problems,
+  type Heat,
+  type ParseResult,
+  type ProblemReason,
+} from './six-lines';
+
+const TIME_PATTERN = String.raw`\d{6}(?:\.\d{1,3})?`;
+const GPS_TIME_RE = new RegExp(`^${TIME_PATTERN}$`);
 
 /** `140151.100` → ms of day; hh < 24, mm < 60, ss < 60 (a leap second 60 is accepted). */
 function gpsTimeToMs(raw: string): number | undefined {
-  const m = /^(\d{2})(\d{2})(\d{2})(?:\.(\d{1,3}))?$/.exec(raw);
-  if (!m) return undefined;
-  const hh = Number(m[1]);
-  const mi = Number(m[2]);
-  const ss = Number(m[3]);
+  return GPS_TIME_RE.test(raw) ? timeOfDayMs(raw) : undefined;
+}
+
+/** gpsTimeToMs of a text known to be `hhmmss[.sss]`. */
+function timeOfDayMs(hhmmss: string): number | undefined {
+  const t = Math.round(Number(hhmmss) * 1000); // hhmmsssss, in thousandths of a second
+  const hh = Math.floor(t / 10_000_000);
+  const mi = Math.floor(t / 100_000) % 100;
+  const ss = Math.floor(t / 1000) % 100;
   if (hh > 23 || mi > 59 || ss > 60) return undefined;
-  const frac = m[4] ? Number(m[4].padEnd(3, '0')) : 0;
-  return ((hh * 60 + mi) * 60 + ss) * 1000 + frac;
+  return ((hh * 60 + mi) * 60 + ss) * 1000 + (t % 1000);
 }
 
 export function msToGpsTime(ms: number): string {
@@ -30,46 +46,91 @@ export function msToGpsTime(ms: number): string {
   return `${String(hh).padStart(2, '0')}${String(mi).padStart(2, '0')}${String(ss).padStart(2, '0')}.${String(frac).padStart(3, '0')}`;
 }
 
-/** The strict reading of one gps.six line: stores it at c[c.count] or reports why not. */
-export function parseGpsLineStrict(line: string, n: number, problems: Problems, c: GpsColumns): boolean {
-  if (line.length > MAX_LINE_LENGTH) {
-    problems.add(n, '*', 'lineTooLong');
-    return false;
-  }
+/** One value of a gps.six line: how problems name it, its text, its range, and how its text is read (default `Number`). */
+interface Field {
+  name: string;
+  reason: ProblemReason;
+  pattern: string;
+  exact: RegExp;
+  min: number;
+  max: number;
+  read?: (text: string) => number | undefined;
+}
+
+function field(
+  name: string,
+  reason: ProblemReason,
+  pattern: string,
+  [min, max]: [number, number],
+  read?: Field['read'],
+) {
+  return { name, reason, pattern, exact: new RegExp(`^(?:${pattern})$`), min, max, ...(read ? { read } : {}) };
+}
+
+/** A line's eleven values in order: the position's two (`lat,lon`), then the other nine fields. */
+const FIELDS: Field[] = [
+  field('latitude', 'latitude', NUM_PATTERN, [-90, 90]),
+  field('longitude', 'longitude', NUM_PATTERN, [-180, 180]),
+  field('strSpeedGps', 'number', NUM_PATTERN, [0, 1000]),
+  field('strSatGps', 'integer', INT_PATTERN, [0, 255]),
+  field('timeGps', 'time', TIME_PATTERN, [0, Infinity], timeOfDayMs),
+  field('lapCount', 'integer', INT_PATTERN, [0, 1_000_000]),
+  field('bFirstLap', 'flag', '[01]', [0, 1]),
+  field('strBateria', 'heat', '[A-Da-d]', [0, 3], (text) => HEATS.indexOf(text.toUpperCase() as Heat)),
+  field('roll', 'number', NUM_PATTERN, [-90, 90]),
+  field('leanFiltered', 'number', NUM_PATTERN, [-90, 90]),
+  field('meterSum', 'integer', INT_PATTERN, [0, 2_000_000_000]),
+];
+
+/**
+ * A well-formed line, blanks allowed around each value, each value a group: one match reads a
+ * whole line (a split and a regular expression per field cost about twice as much).
+ */
+const GPS_LINE_RE = new RegExp(
+  `^${FIELDS.map((f) => String.raw`\s*(${f.pattern})\s*`).reduce((re, f, k) => re + (k === 1 ? ',' : '\\|') + f)}$`,
+);
+
+/**
+ * A line GPS_LINE_RE refuses taken apart field by field (to find the one at fault), in the shape
+ * of a match (the line, then its values' texts); or what is wrong with its shape.
+ */
+function fieldTexts(line: string): string[] | 'fieldCount' | 'position' {
   const f = line.split('|');
-  if (f.length !== 10) {
-    problems.add(n, '*', 'fieldCount');
-    return false;
+  if (f.length !== 10) return 'fieldCount';
+  const position = f[0]!.split(',');
+  if (position.length !== 2) return 'position';
+  return [line, ...[...position, ...f.slice(1)].map((text) => text.trim())];
+}
+
+const values = new Float64Array(FIELDS.length);
+
+/**
+ * The strict reading of one gps.six line: stores it at c[c.count] or reports why not (the first
+ * field at fault, in the line's order).
+ */
+export function parseGpsLineStrict(line: string, n: number, problems: Problems, c: GpsColumns): boolean {
+  if (line.length > MAX_LINE_LENGTH) return refuse(problems, n, '*', 'lineTooLong');
+  const match = GPS_LINE_RE.exec(line);
+  const texts = match ?? fieldTexts(line);
+  if (texts === 'fieldCount') return refuse(problems, n, '*', 'fieldCount');
+  if (texts === 'position') return refuse(problems, n, 'latitude', 'latitude');
+  for (let k = 0; k < FIELDS.length; k++) {
+    const f = FIELDS[k]!;
+    const text = texts[k + 1]!;
+    const value = match || f.exact.test(text) ? (f.read ? f.read(text) : Number(text)) : undefined;
+    if (value === undefined || !(value >= f.min && value <= f.max)) return refuse(problems, n, f.name, f.reason);
+    values[k] = value;
   }
-  const ll = f[0]!.split(',');
-  const lat = ll.length === 2 ? toNum(ll[0]!.trim()) : undefined;
-  const lon = ll.length === 2 ? toNum(ll[1]!.trim()) : undefined;
-  if (lat === undefined || lat < -90 || lat > 90) return (void problems.add(n, 'latitude', 'latitude'), false);
-  if (lon === undefined || lon < -180 || lon > 180) return (void problems.add(n, 'longitude', 'longitude'), false);
-  const speed = toNum(f[1]!.trim());
-  if (speed === undefined || speed < 0 || speed > 1000) return (void problems.add(n, 'strSpeedGps', 'number'), false);
-  const sats = toInt(f[2]!.trim());
-  if (sats === undefined || sats < 0 || sats > 255) return (void problems.add(n, 'strSatGps', 'integer'), false);
-  const timeMs = gpsTimeToMs(f[3]!.trim());
-  if (timeMs === undefined) return (void problems.add(n, 'timeGps', 'time'), false);
-  const lapCount = toInt(f[4]!.trim());
-  if (lapCount === undefined || lapCount < 0 || lapCount > 1_000_000)
-    return (void problems.add(n, 'lapCount', 'integer'), false);
-  const first = f[5]!.trim();
-  if (first !== '0' && first !== '1') return (void problems.add(n, 'bFirstLap', 'flag'), false);
-  const heat = HEATS.indexOf(f[6]!.trim().toUpperCase() as Heat);
-  if (heat < 0) return (void problems.add(n, 'strBateria', 'heat'), false);
-  const roll = toNum(f[7]!.trim());
-  if (roll === undefined || Math.abs(roll) > 90) return (void problems.add(n, 'roll', 'number'), false);
-  const lean = toNum(f[8]!.trim());
-  if (lean === undefined || Math.abs(lean) > 90) return (void problems.add(n, 'leanFiltered', 'number'), false);
-  const meterSum = toInt(f[9]!.trim());
-  if (meterSum === undefined || meterSum < 0 || meterSum > 2_000_000_000)
-    return (void problems.add(n, 'meterSum', 'integer'), false);
+  const v = values;
   const i = c.count++;
   c.line[i] = n;
-  setSample(c, i, lat, lon, speed, sats, timeMs, lapCount, first === '1' ? 1 : 0, heat, roll, lean, meterSum);
+  setSample(c, i, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!);
   return true;
+}
+
+function refuse(problems: Problems, n: number, field: string, reason: ProblemReason): false {
+  problems.add(n, field, reason);
+  return false;
 }
 
 const utf8 = new TextDecoder('utf-8');

@@ -129,6 +129,35 @@ describe('gps.six', () => {
     ]);
   });
 
+  it('reads blanks around any value, and reports the first field at fault whether its text or its range is wrong', () => {
+    const spaced = ' -23.701234 ,\t-46.697654 | 187.3 |12| 140151.1 | 5 |0| a |-42.5|-41.8 |1234\u00a0';
+    const { value, problems } = parseGpsSix(
+      [
+        spaced,
+        GPS_EXAMPLE.replace('-23.701234', '-93.1').replace('|12|', '|twelve|'), // range, then text
+        GPS_EXAMPLE.replace('187.3', '1e2').replace('-42.5', '-142.5'), // text, then range
+        GPS_EXAMPLE.replace('140151.100', '235960.999'), // a leap second
+        GPS_EXAMPLE.replace('140151.100', '236000'),
+        GPS_EXAMPLE.replace('|5|', '|+5|'),
+        GPS_EXAMPLE.replace('|A|', '|A |').replace('|0|', '| 1|'),
+        GPS_EXAMPLE.replace('-46.697654', '-46.697654 1'),
+        GPS_EXAMPLE.replace('|1234', '|1234|'),
+      ].join('\n'),
+    );
+    expect(problems).toEqual([
+      { line: 2, field: 'latitude', reason: 'latitude' },
+      { line: 3, field: 'strSpeedGps', reason: 'number' },
+      { line: 5, field: 'timeGps', reason: 'time' },
+      { line: 6, field: 'lapCount', reason: 'integer' },
+      { line: 8, field: 'longitude', reason: 'longitude' },
+      { line: 9, field: '*', reason: 'fieldCount' },
+    ]);
+    expect(Array.from(value.line)).toEqual([1, 4, 7]);
+    expect(gpsSampleAt(value, 0)).toMatchObject({ latitude: -23.701234, timeGps: '140151.100', strBateria: 'A' });
+    expect(value.timeMs[1]).toBe(((23 * 60 + 59) * 60 + 60) * 1000 + 999);
+    expect(gpsSampleAt(value, 2)).toMatchObject({ bFirstLap: '1', strBateria: 'A' });
+  });
+
   it('formats GPS time back to hhmmss.sss', () => {
     expect(msToGpsTime(50511100)).toBe('140151.100');
   });

@@ -2,7 +2,7 @@
 // missing or unreadable), the JSON samples, the analysis, and the exports; for rows already checked.
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
-import { gunzip, gunzipSync } from 'node:zlib';
+import { gunzip } from 'node:zlib';
 import type { z } from 'zod';
 import { analyzeGps } from '#core/analysis/gps-analysis.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
@@ -31,12 +31,12 @@ const ANALYSES_KEPT = 200;
 const CHECKS_KEPT = 10_000;
 const gunzipAsync = promisify(gunzip);
 
-function isReadableColumns(gzipped: Buffer): boolean {
+/** The columns a derived blob holds, or undefined when it cannot be read (it is rebuilt from gps.six then). */
+async function readableColumns(gzipped: Buffer): Promise<GpsColumns | undefined> {
   try {
-    decodeGpsColumns(new Uint8Array(gunzipSync(gzipped)));
-    return true;
+    return decodeGpsColumns(new Uint8Array(await gunzipAsync(gzipped)));
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -52,8 +52,11 @@ export function createSessionGps(blobs: BlobStore) {
     const version = `${row.id}@${row.gps_md5}`;
     const derivedKey = gpsColumnsKey(row.id, row.gps_md5);
     let gzipped = await blobs.get(derivedKey);
+    // The columns decoded to check them are this read's: not decoded a second time.
+    let checked: GpsColumns | undefined;
     if (gzipped && !checkedColumns.has(version)) {
-      if (isReadableColumns(gzipped)) checkedColumns.set(version, true);
+      checked = await readableColumns(gzipped);
+      if (checked) checkedColumns.set(version, true);
       else gzipped = undefined;
     }
     if (!gzipped) {
@@ -72,7 +75,10 @@ export function createSessionGps(blobs: BlobStore) {
     }
     const bytes = gzipped;
     // Inflated off the event loop (a long session's columns are tens of MB).
-    return { gzipped: bytes, columns: async () => decodeGpsColumns(new Uint8Array(await gunzipAsync(bytes))) };
+    return {
+      gzipped: bytes,
+      columns: async () => checked ?? decodeGpsColumns(new Uint8Array(await gunzipAsync(bytes))),
+    };
   }
 
   /** The session's GPS analysis, once per gps.six version and process. */

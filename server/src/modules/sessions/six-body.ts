@@ -4,7 +4,7 @@ import { isUtf8 } from 'node:buffer';
 import { AppError } from '#core/errors.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { GpsSixStream, type GpsStreamSummary } from '#core/formats/gps-six-stream.ts';
-import { gpsSixLines } from '#core/formats/gps-six-write.ts';
+import { gpsSixBytes } from '#core/formats/gps-six-write.ts';
 import { parseLapSix, type Lap } from '#core/formats/lap-six.ts';
 import type { LineProblem } from '#core/formats/six-lines.ts';
 import { receiveToFile } from '#server/lib/body-to-file.ts';
@@ -48,7 +48,7 @@ export function* slices(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
 function* writtenFrom(batches: Iterable<GpsColumns>, spool: ColumnSpool): Generator<Uint8Array> {
   for (const c of batches) {
     spool.add(c);
-    yield Buffer.from(gpsSixLines(c));
+    yield gpsSixBytes(c);
   }
 }
 
