@@ -110,14 +110,39 @@ export async function httpLoad(url: string, headers: Record<string, string>, con
   return { rps: latencies.length / seconds, p50: at(0.5), p99: at(0.99), errors, mbps: bytes / 1e6 / seconds };
 }
 
-export async function putTimed(url: string, body: Buffer, headers: Record<string, string>): Promise<number> {
+/**
+ * One PUT of `body` until its answer, ms. With `bytesPerSecond`, the body is sent 64 KB at a time
+ * at that rate, as a device's link would carry it, instead of as fast as loopback takes it.
+ */
+export async function putTimed(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+  bytesPerSecond?: number,
+): Promise<number> {
   const t = performance.now();
   const res = await fetch(url, {
     method: 'PUT',
-    body: new Uint8Array(body),
+    body: bytesPerSecond ? paced(body, bytesPerSecond) : new Uint8Array(body),
     headers: { 'content-type': 'text/plain', ...headers },
-  });
+    duplex: 'half',
+  } as RequestInit);
   await res.arrayBuffer();
   if (!res.ok) throw new Error(`PUT ${url}: ${res.status}`);
   return performance.now() - t;
+}
+
+function paced(body: Buffer, bytesPerSecond: number): ReadableStream<Uint8Array> {
+  const CHUNK = 65_536;
+  const start = performance.now();
+  let offset = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (offset >= body.length) return controller.close();
+      const due = start + (offset / bytesPerSecond) * 1000;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+      controller.enqueue(new Uint8Array(body.subarray(offset, offset + CHUNK)));
+      offset += CHUNK;
+    },
+  });
 }

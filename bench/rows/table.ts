@@ -15,6 +15,7 @@ export const result: Record<string, number | null> = {
   laps_api_vs_ceiling: null,
   gps_api_vs_hello: null,
   upload_vs_raw: null,
+  upload_link_vs_raw: null,
   login_js_gzip_kb: null,
   laps_js_gzip_kb: null,
   laps_table_ms: null,
