@@ -26,6 +26,7 @@ export const trackSummarySchema = z.object({
   /** Everyone's (a real circuit, or a derived track an admin shared); false: the rider's own, whose traces derived it. */
   shared: z.boolean(),
 });
+export type TrackSummary = z.infer<typeof trackSummarySchema>;
 
 export const cornerSchema = z.object({
   number: z.number().int(),
@@ -158,6 +159,7 @@ export const catalogueQuerySchema = z.object({ q: z.string().trim().min(2).max(8
 export const catalogueResponseSchema = z.object({
   tracks: z.array(z.object({ id: z.string(), name: z.string(), shortName: z.string(), startFinish: latLonSchema })),
 });
+export type CatalogueResponse = z.infer<typeof catalogueResponseSchema>;
 export const trackListSchema = z.array(
   z.object({
     id: z.string(),
@@ -205,3 +207,4 @@ export const trackLapTimesSchema = z.object({
     }),
   ),
 });
+export type TrackLapTimes = z.infer<typeof trackLapTimesSchema>;
