@@ -31,8 +31,15 @@ const PARSE_ONLY = args.has('--parse-only');
 const WEB_ONLY = args.has('--web-only');
 /** `--goals-only`: the rows with a goal a rider feels (typical imports, upload, Lighthouse). */
 const GOALS_ONLY = args.has('--goals-only');
+const argText = process.argv.slice(2).join(' ');
 /** `--only import`: the typical import rows alone (no build, no other rows, no browser). */
-const ONLY_IMPORT = process.argv.slice(2).join(' ').includes('--only import');
+const ONLY_IMPORT = argText.includes('--only import');
+/**
+ * `--only lighthouse [--pages laps,analytics]`: the build and the Lighthouse rows alone (of the
+ * pages named: login, laps, analytics, shared), for working on a page's score.
+ */
+const ONLY_LIGHTHOUSE = argText.includes('--only lighthouse');
+const PAGES = /--pages[ =](\S+)/.exec(argText)?.[1]?.split(',');
 /** `--no-lighthouse`: skip the Lighthouse rows (each run takes ~12 s; the first one installs it). */
 const LIGHTHOUSE = !args.has('--no-lighthouse') && !ONLY_IMPORT;
 
@@ -43,7 +50,7 @@ const sixty = generateSession(interlagos, { seed: 2, heats: 4, lapsPerHeat: [13,
 const tenMb = generateSession(interlagos, { seed: 3, heats: 4, lapsPerHeat: [31, 31] }); // ~10 MB gps.six
 
 async function main() {
-  if (!GOALS_ONLY && !ONLY_IMPORT) {
+  if (!GOALS_ONLY && !ONLY_IMPORT && !ONLY_LIGHTHOUSE) {
     benchParsing({ quick: QUICK, interlagos, big, sixty });
     for (const v of await benchVideoSync(QUICK)) {
       result.video_sync_vs_read ??= Number(fmt(v.ratio, 2));
@@ -102,7 +109,7 @@ async function main() {
   const cookie = rider.cookieHeader();
   const session = rider.cookies.get('voltas_session')!;
 
-  if (!WEB_ONLY) {
+  if (!WEB_ONLY && !ONLY_LIGHTHOUSE) {
     if (!GOALS_ONLY && !ONLY_IMPORT) {
       log('load: hello-world, laps, gps…');
       await benchApiLoad(base, helloPort, cookie, dataDir, QUICK);
@@ -148,7 +155,7 @@ async function main() {
   // Web, in Chromium. First the server finishes what the uploads left it (each 10 MB upload's
   // columns are derived after its answer): pages are timed on an idle server, not against that.
   await new Promise((r) => setTimeout(r, 3000));
-  if (!GOALS_ONLY && !ONLY_IMPORT) await benchWeb(base, session, QUICK);
+  if (!GOALS_ONLY && !ONLY_IMPORT && !ONLY_LIGHTHOUSE) await benchWeb(base, session, QUICK);
 
   if (LIGHTHOUSE) {
     // The share page as a friend opens it: a link to the 100k-sample session, made by the rider.
@@ -157,7 +164,7 @@ async function main() {
       body: JSON.stringify({ device: '000000000900', track: 'Interlagos', date: '02112026' }),
     });
     if (share.status !== 201) throw new Error(`making a share link: ${share.status} ${JSON.stringify(share.body)}`);
-    await benchLighthouse(base, session, new URL((share.body as { url: string }).url).pathname, QUICK);
+    await benchLighthouse(base, session, new URL((share.body as { url: string }).url).pathname, QUICK, PAGES);
   }
 
   for (const c of children) c.kill('SIGTERM');
