@@ -206,15 +206,14 @@ export const latestSessionSchema = z
 export type LatestSession = z.infer<typeof latestSessionSchema>;
 
 /** Server-sent event 'session': a session the viewer may see was uploaded or replaced. */
-export const sessionEventSchema = z.object({
-  type: z.literal('session-updated'),
-  deviceId: z.string(),
-  track: z.string(),
-  date: z.string(),
+export interface SessionEventMessage {
+  type: 'session-updated';
+  deviceId: string;
+  track: string;
+  date: string;
   /** Sent to the session's rider only: its best lap beat their record at the track. */
-  personalBest: z.object({ lapTimeMs: z.number().int(), previousMs: z.number().int() }).optional(),
-});
-export type SessionEventMessage = z.infer<typeof sessionEventSchema>;
+  personalBest?: { lapTimeMs: number; previousMs: number };
+}
 
 /** 'Minhas sessões': the caller's own sessions (devices and imports), newest first, a page at a time. */
 export const mySessionsQuerySchema = z.object({

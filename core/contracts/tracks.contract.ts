@@ -186,25 +186,10 @@ export const shareTrackBodySchema = z.object({
 });
 export const chooseTrackBodySchema = z.object({ catalogueId: z.string().min(1).max(200) });
 
-/**
- * What the laps screen reads of a track analysis: the ideal lap and each lap's GPS time. A client
- * validating only these (zod leaves the rest of the answer unread) spends a fraction of the full
- * answer's time on a phone.
- */
-export const trackLapTimesSchema = z.object({
-  idealLapSeconds: z.number().nullable(),
-  laps: z.array(
-    timedLapSchema.pick({
-      heat: true,
-      number: true,
-      seconds: true,
-      gpsSeconds: true,
-      timeSource: true,
-      deviceSeconds: true,
-      differs: true,
-      complete: true,
-      kind: true,
-    }),
-  ),
-});
-export type TrackLapTimes = z.infer<typeof trackLapTimesSchema>;
+/** What the laps screen reads of a track analysis (the same answer): the ideal lap and each lap's GPS time. */
+export type TrackLapTimes = Pick<TrackAnalysisResponse, 'idealLapSeconds'> & {
+  laps: Pick<
+    TrackAnalysisResponse['laps'][number],
+    'heat' | 'number' | 'seconds' | 'gpsSeconds' | 'timeSource' | 'deviceSeconds' | 'differs' | 'complete' | 'kind'
+  >[];
+};

@@ -13,7 +13,7 @@ interface NewRecord {
 }
 
 /**
- * A structural check of sessionEventSchema's shape, not the schema: this module loads on every
+ * A structural check of the event's shape (SessionEventMessage), no schema: this module loads on every
  * signed-in page, and zod stays off their first load (decision 002). The server wrote the event.
  */
 function isSessionEvent(e: Partial<SessionEventMessage> | null): e is SessionEventMessage {
