@@ -114,6 +114,8 @@ export type LighthouseRun = {
   defaultScore: number;
   benchmarkIndex: number;
   cpuSlowdown: number;
+  /** Total Blocking Time at the calibrated slowdown, ms. */
+  tbtMs: number;
   detail: string;
 };
 
@@ -121,7 +123,10 @@ interface Report {
   finalDisplayedUrl: string;
   runtimeError?: { code: string; message: string };
   categories: { performance: { score: number | null } };
-  audits: Record<string, { displayValue?: string; details?: { items?: { url?: string; statusCode?: number }[] } }>;
+  audits: Record<
+    string,
+    { displayValue?: string; numericValue?: number; details?: { items?: { url?: string; statusCode?: number }[] } }
+  >;
 }
 
 /**
@@ -190,6 +195,7 @@ export function lighthouse(cli: string, url: string, opts: { port?: number } = {
       defaultScore: score(audit('default', 4)),
       benchmarkIndex,
       cpuSlowdown,
+      tbtMs: Math.round(report.audits['total-blocking-time']?.numericValue ?? NaN),
       detail: `FCP ${a('first-contentful-paint')}, LCP ${a('largest-contentful-paint')}, TBT ${a('total-blocking-time')}, CLS ${a('cumulative-layout-shift')}`,
     };
   } finally {

@@ -33,18 +33,17 @@ const WEB_ONLY = args.has('--web-only');
 const GOALS_ONLY = args.has('--goals-only');
 /**
  * `--only import`: the typical import rows alone; `--only upload`: the full-day upload row alone
- * (no build, no other rows, no browser).
+ * (no build, no other rows, no browser); `--only lighthouse [--pages laps,analytics]`: the build and
+ * the Lighthouse rows alone (of the pages named: login, laps, analytics, shared).
  */
 const onlyAt = process.argv.indexOf('--only');
 const ONLY = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-if (ONLY !== undefined && ONLY !== 'import' && ONLY !== 'upload') throw new Error(`--only import|upload, not ${ONLY}`);
+if (ONLY !== undefined && !['import', 'upload', 'lighthouse'].includes(ONLY))
+  throw new Error(`--only import|upload|lighthouse, not ${ONLY}`);
 /** `--no-lighthouse`: skip the Lighthouse rows (each run takes ~12 s; the first one installs it). */
-const LIGHTHOUSE = !args.has('--no-lighthouse') && !ONLY;
-/** `--pages=login,shared`: only these Lighthouse rows (the keys without `lighthouse_`). */
-const PAGES = process.argv
-  .find((a) => a.startsWith('--pages='))
-  ?.slice('--pages='.length)
-  .split(',');
+const LIGHTHOUSE = !args.has('--no-lighthouse') && (!ONLY || ONLY === 'lighthouse');
+/** `--pages=login,shared` or `--pages login,shared`: only these Lighthouse rows (keys without `lighthouse_`). */
+const PAGES = /--pages[ =](\S+)/.exec(process.argv.slice(2).join(' '))?.[1]?.split(',');
 
 const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
 log('generating sessions…');
@@ -68,7 +67,7 @@ async function main() {
   }
   if (PARSE_ONLY) return;
 
-  if (!ONLY) {
+  if (!ONLY || ONLY === 'lighthouse') {
     log('building the web app…');
     execFileSync(
       process.execPath,
@@ -112,7 +111,7 @@ async function main() {
   const cookie = rider.cookieHeader();
   const session = rider.cookies.get('voltas_session')!;
 
-  if (!WEB_ONLY) {
+  if (!WEB_ONLY && ONLY !== 'lighthouse') {
     if (!GOALS_ONLY && !ONLY) {
       log('load: hello-world, laps, gps…');
       await benchApiLoad(base, helloPort, cookie, dataDir, QUICK);

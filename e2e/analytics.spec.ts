@@ -100,6 +100,34 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   await expect(page.getByTestId('figures-row').first()).toContainText(/\d+,\d/);
 });
 
+// Decision 002: the server validated every answer, so these pages read them as their types and
+// never load zod; the video readers (mp4box) load only once a video is picked (decision 031).
+test('/laps and the analytics page load no zod, and no video reader before a video is picked', async ({ page }) => {
+  /** The scripts this document has loaded (not its workers'), as the browser lists them. */
+  const scripts = () =>
+    page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((url) => url.endsWith('.js')),
+    );
+  await signIn(page, { email: 'piloto@voltas.local' });
+  await page.goto('/laps?hw=000000000042&pista=Interlagos&data=15112026');
+  await expect(page.getByRole('rowgroup').getByText('Bateria A')).toBeVisible();
+  await expect(page.getByTestId('ideal-lap')).toHaveAttribute('aria-busy', 'false');
+  await page.getByRole('link', { name: 'Analisar GPS desta sessão' }).click();
+  await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('video-panel')).toBeVisible();
+  // Live updates are listening (their code loads when the browser is idle).
+  await expect.poll(async () => (await scripts()).some((url) => url.includes('/live-updates-'))).toBe(true);
+  const bodies = await page.evaluate(
+    (urls) => Promise.all(urls.map(async (url) => ({ url, body: await (await fetch(url)).text() }))),
+    await scripts(),
+  );
+  // zod's classes are named `$Zod…` (kept by the minifier as strings); mp4box names itself.
+  expect(bodies.filter((s) => /\$ZodType|MP4Box/.test(s.body)).map((s) => s.url)).toEqual([]);
+});
+
 test('a foreign hardware in the address gets a clear message, not a broken page', async ({ page }) => {
   await signIn(page, { email: uniqueEmail('curioso') });
   await page.goto('/analytics?hw=000000000042&pista=Interlagos&data=15112026');

@@ -30,14 +30,14 @@ function scoreRuns(cli: string, url: string, n: number, opts: { port?: number })
 
 /**
  * `session`: the rider's session cookie (the signed-in pages); `sharedPath`: the path of a share
- * link made in this run; `only`: the pages to measure (`login`, `shared`, …), all when absent.
+ * link made in this run; `only`: the pages to measure (login, laps, analytics, shared), else all.
  */
 export async function benchLighthouse(
   base: string,
   session: string,
   sharedPath: string,
   quick: boolean,
-  only?: string[],
+  only?: readonly string[],
 ) {
   const cli = lighthouseCli(log);
   if (typeof cli !== 'string') {
@@ -56,8 +56,7 @@ export async function benchLighthouse(
       ['lighthouse_analytics', '/analytics?hw=000000000900&pista=Interlagos&data=02112026', signedIn.port],
       ['lighthouse_shared', sharedPath, undefined],
     ] as const;
-    for (const [key, route, port] of pages) {
-      if (only && !only.includes(key.replace('lighthouse_', ''))) continue;
+    for (const [key, route, port] of pages.filter(([key]) => !only || only.includes(key.replace('lighthouse_', '')))) {
       const name = key === 'lighthouse_shared' ? '/v/… (share link)' : route.split('?')[0];
       log(`Lighthouse ${name}…`);
       const { runs, failures, lastError } = scoreRuns(cli, `${base}${route}`, n, port ? { port } : {});
@@ -77,7 +76,7 @@ export async function benchLighthouse(
       const retried = failures ? `, ${failures} failed and run again` : '';
       rows.push([
         `Lighthouse ${name} (mobile, calibrated; median of ${n})`,
-        `${score} (runs ${runs.map((r) => `${r.score} at ${fmt(r.cpuSlowdown, 2)}× from index ${fmt(r.benchmarkIndex, 0)}`).join(', ')}${retried}; last: ${runs.at(-1)!.detail})`,
+        `${score} (runs ${runs.map((r) => `${r.score} at ${fmt(r.cpuSlowdown, 2)}× from index ${fmt(r.benchmarkIndex, 0)}, TBT ${r.tbtMs} ms`).join('; ')}${retried}; last: ${runs.at(-1)!.detail})`,
         `the same loads at the default 4×: ${runs.map((r) => r.defaultScore).join(', ')}`,
         verdict(score >= GOAL),
         `≥ ${GOAL}`,

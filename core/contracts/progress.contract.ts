@@ -20,6 +20,7 @@ const personalBestSchema = z.object({
 });
 export type PersonalBest = z.infer<typeof personalBestSchema>;
 export const personalBestsResponseSchema = z.object({ records: z.array(personalBestSchema) });
+export type PersonalBestsResponse = z.infer<typeof personalBestsResponseSchema>;
 
 /** `track`: any name the rider's sessions carry; the days are those at the circuit it stands for. */
 export const progressQuerySchema = z.object({ track: trackParam });

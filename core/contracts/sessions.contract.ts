@@ -20,6 +20,8 @@ export const sessionParamsSchema = z.object({ id: deviceIdParam, track: trackPar
 
 export const tracksResponseSchema = z.object({ device: z.string(), demo: z.boolean(), tracks: z.array(z.string()) });
 export const datesResponseSchema = z.object({ device: z.string(), track: z.string(), dates: z.array(z.string()) });
+export type TracksResponse = z.infer<typeof tracksResponseSchema>;
+export type DatesResponse = z.infer<typeof datesResponseSchema>;
 
 const sectorSchema = z.object({
   timerMs: z.number().int(),
@@ -201,16 +203,17 @@ export const exportQuerySchema = z.object({
 export const latestSessionSchema = z
   .object({ device: z.string(), track: z.string(), date: z.string(), updatedAt: z.string(), demo: z.boolean() })
   .nullable();
+export type LatestSession = z.infer<typeof latestSessionSchema>;
 
 /** Server-sent event 'session': a session the viewer may see was uploaded or replaced. */
-export const sessionEventSchema = z.object({
-  type: z.literal('session-updated'),
-  deviceId: z.string(),
-  track: z.string(),
-  date: z.string(),
+export interface SessionEventMessage {
+  type: 'session-updated';
+  deviceId: string;
+  track: string;
+  date: string;
   /** Sent to the session's rider only: its best lap beat their record at the track. */
-  personalBest: z.object({ lapTimeMs: z.number().int(), previousMs: z.number().int() }).optional(),
-});
+  personalBest?: { lapTimeMs: number; previousMs: number };
+}
 
 /** 'Minhas sessões': the caller's own sessions (devices and imports), newest first, a page at a time. */
 export const mySessionsQuerySchema = z.object({

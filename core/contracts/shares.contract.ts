@@ -25,6 +25,7 @@ export const createShareResponseSchema = z.object({
   url: z.string(),
   expiresAt: z.string().nullable(),
 });
+export type CreateShareResponse = z.infer<typeof createShareResponseSchema>;
 
 const shareSchema = z.object({
   id: z.string(),
@@ -35,6 +36,7 @@ const shareSchema = z.object({
   expiresAt: z.string().nullable(),
 });
 export const sharesResponseSchema = z.object({ shares: z.array(shareSchema) });
+export type SharesResponse = z.infer<typeof sharesResponseSchema>;
 export const shareIdParamsSchema = z.object({ id: z.string().regex(/^sh[0-9a-f]{16}$/, 'share id') });
 export const sharedParamsSchema = z.object({ token: shareTokenParam });
 export const sharedLapQuerySchema = z.object({ lap: lapKeyParam.optional() });

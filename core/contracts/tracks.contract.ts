@@ -26,6 +26,7 @@ export const trackSummarySchema = z.object({
   /** Everyone's (a real circuit, or a derived track an admin shared); false: the rider's own, whose traces derived it. */
   shared: z.boolean(),
 });
+export type TrackSummary = z.infer<typeof trackSummarySchema>;
 
 export const cornerSchema = z.object({
   number: z.number().int(),
@@ -158,6 +159,7 @@ export const catalogueQuerySchema = z.object({ q: z.string().trim().min(2).max(8
 export const catalogueResponseSchema = z.object({
   tracks: z.array(z.object({ id: z.string(), name: z.string(), shortName: z.string(), startFinish: latLonSchema })),
 });
+export type CatalogueResponse = z.infer<typeof catalogueResponseSchema>;
 export const trackListSchema = z.array(
   z.object({
     id: z.string(),
@@ -184,24 +186,10 @@ export const shareTrackBodySchema = z.object({
 });
 export const chooseTrackBodySchema = z.object({ catalogueId: z.string().min(1).max(200) });
 
-/**
- * What the laps screen reads of a track analysis: the ideal lap and each lap's GPS time. A client
- * validating only these (zod leaves the rest of the answer unread) spends a fraction of the full
- * answer's time on a phone.
- */
-export const trackLapTimesSchema = z.object({
-  idealLapSeconds: z.number().nullable(),
-  laps: z.array(
-    timedLapSchema.pick({
-      heat: true,
-      number: true,
-      seconds: true,
-      gpsSeconds: true,
-      timeSource: true,
-      deviceSeconds: true,
-      differs: true,
-      complete: true,
-      kind: true,
-    }),
-  ),
-});
+/** What the laps screen reads of a track analysis (the same answer): the ideal lap and each lap's GPS time. */
+export type TrackLapTimes = Pick<TrackAnalysisResponse, 'idealLapSeconds'> & {
+  laps: Pick<
+    TrackAnalysisResponse['laps'][number],
+    'heat' | 'number' | 'seconds' | 'gpsSeconds' | 'timeSource' | 'deviceSeconds' | 'differs' | 'complete' | 'kind'
+  >[];
+};

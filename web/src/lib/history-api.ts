@@ -1,18 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import {
-  compareResponseSchema,
-  cornerProgressResponseSchema,
-  personalBestsResponseSchema,
-  progressResponseSchema,
+// Answers read as the types of the schemas the server validated them against (decision 002):
+// they serve /laps and the pages of the analytics chunk (analytics, compare, progress, share).
+import type {
+  CompareResponse,
+  CornerProgress,
+  PersonalBestsResponse,
+  ProgressResponse,
 } from '#core/contracts/progress.contract.ts';
-import {
-  createShareResponseSchema,
-  sharedLapSchema,
-  sharedViewSchema,
-  sharesResponseSchema,
-  type SharedView,
-} from '#core/contracts/shares.contract.ts';
+import type { CreateShareResponse, SharedLap, SharedView, SharesResponse } from '#core/contracts/shares.contract.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { apiRequest } from './api-client';
 
@@ -20,7 +15,7 @@ import { apiRequest } from './api-client';
 export function useRecords(enabled = true) {
   return useQuery({
     queryKey: ['records'],
-    queryFn: () => apiRequest('/api/sessions/records', { schema: personalBestsResponseSchema }),
+    queryFn: () => apiRequest<PersonalBestsResponse>('/api/sessions/records'),
     enabled,
     staleTime: 60_000,
   });
@@ -30,9 +25,7 @@ export function useProgress(track: string | null) {
   return useQuery({
     queryKey: ['progress', track],
     queryFn: () =>
-      apiRequest(`/api/sessions/progress?${new URLSearchParams({ track: track! }).toString()}`, {
-        schema: progressResponseSchema,
-      }),
+      apiRequest<ProgressResponse>(`/api/sessions/progress?${new URLSearchParams({ track: track! }).toString()}`),
     enabled: Boolean(track),
   });
 }
@@ -41,11 +34,8 @@ export function useCornerProgress(track: string | null, from: string | null, to:
   return useQuery({
     queryKey: ['corner-progress', track, from, to],
     queryFn: () =>
-      apiRequest(
+      apiRequest<CornerProgress>(
         `/api/sessions/progress/corners?${new URLSearchParams({ track: track!, from: from!, to: to! }).toString()}`,
-        {
-          schema: cornerProgressResponseSchema,
-        },
       ),
     enabled: Boolean(track && from && to && from !== to),
   });
@@ -64,32 +54,29 @@ export function useCompare(q: CompareRequest | null) {
     : null;
   return useQuery({
     queryKey: ['compare', params?.toString()],
-    queryFn: () => apiRequest(`/api/sessions/compare?${params!.toString()}`, { schema: compareResponseSchema }),
+    queryFn: () => apiRequest<CompareResponse>(`/api/sessions/compare?${params!.toString()}`),
     enabled: params !== null,
     placeholderData: (previous) => previous,
   });
 }
 
 export function useShares() {
-  return useQuery({ queryKey: ['shares'], queryFn: () => apiRequest('/api/shares', { schema: sharesResponseSchema }) });
+  return useQuery({ queryKey: ['shares'], queryFn: () => apiRequest<SharesResponse>('/api/shares') });
 }
 
 export function createShare(body: SessionAddress & { lap?: string; expiresInDays?: number }) {
-  return apiRequest('/api/shares', { method: 'POST', body, schema: createShareResponseSchema });
+  return apiRequest<CreateShareResponse>('/api/shares', { method: 'POST', body });
 }
 
 export function revokeShare(id: string) {
-  return apiRequest(`/api/shares/${encodeURIComponent(id)}`, {
-    method: 'DELETE',
-    schema: z.object({ ok: z.literal(true) }),
-  });
+  return apiRequest<{ ok: true }>(`/api/shares/${encodeURIComponent(id)}`, { method: 'DELETE' });
 }
 
 /** A shared link's laps, read without signing in. */
 export function useSharedView(token: string) {
   return useQuery({
     queryKey: ['shared', token],
-    queryFn: () => apiRequest(`/api/shared/${encodeURIComponent(token)}`, { schema: sharedViewSchema }),
+    queryFn: () => apiRequest<SharedView>(`/api/shared/${encodeURIComponent(token)}`),
     retry: false,
     initialData: () => viewOnScreen(token),
   });
@@ -103,8 +90,8 @@ function viewOnScreen(token: string): SharedView | undefined {
   const data = document.getElementById('shared-view');
   if (data?.dataset.token !== token) return undefined;
   try {
-    const view = sharedViewSchema.safeParse(JSON.parse(data.textContent));
-    return view.success ? view.data : undefined;
+    // Written by the server from the schema it validates the API's answer with (decision 002).
+    return JSON.parse(data.textContent) as SharedView;
   } catch {
     return undefined;
   }
@@ -114,9 +101,9 @@ export function useSharedLap(token: string, lap: string | null) {
   return useQuery({
     queryKey: ['shared-lap', token, lap],
     queryFn: () =>
-      apiRequest(`/api/shared/${encodeURIComponent(token)}/lap${lap ? `?lap=${encodeURIComponent(lap)}` : ''}`, {
-        schema: sharedLapSchema,
-      }),
+      apiRequest<SharedLap>(
+        `/api/shared/${encodeURIComponent(token)}/lap${lap ? `?lap=${encodeURIComponent(lap)}` : ''}`,
+      ),
     retry: false,
     placeholderData: (previous) => previous,
   });

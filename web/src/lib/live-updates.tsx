@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { sessionEventSchema } from '#core/contracts/sessions.contract.ts';
+import type { SessionEventMessage } from '#core/contracts/sessions.contract.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { useT } from '../i18n/messages';
 import { decimal } from './format';
@@ -10,6 +10,23 @@ interface NewRecord {
   track: string;
   lapTimeMs: number;
   previousMs: number;
+}
+
+/**
+ * A structural check of the event's shape (SessionEventMessage), no schema: this module loads on every
+ * signed-in page, and zod stays off their first load (decision 002). The server wrote the event.
+ */
+function isSessionEvent(e: Partial<SessionEventMessage> | null): e is SessionEventMessage {
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    e.type === 'session-updated' &&
+    typeof e.deviceId === 'string' &&
+    typeof e.track === 'string' &&
+    typeof e.date === 'string' &&
+    (e.personalBest === undefined ||
+      (typeof e.personalBest?.lapTimeMs === 'number' && typeof e.personalBest?.previousMs === 'number'))
+  );
 }
 
 /**
@@ -27,14 +44,14 @@ export function LiveUpdates() {
     if (!signedIn || typeof EventSource === 'undefined') return;
     const source = new EventSource('/api/events');
     source.addEventListener('session', (ev) => {
-      let parsed;
+      let event: Partial<SessionEventMessage> | null;
       try {
-        parsed = sessionEventSchema.safeParse(JSON.parse((ev as MessageEvent<string>).data));
+        event = JSON.parse((ev as MessageEvent<string>).data) as Partial<SessionEventMessage> | null;
       } catch {
         return;
       }
-      if (!parsed.success) return;
-      const { deviceId, track, date, personalBest } = parsed.data;
+      if (!isSessionEvent(event)) return;
+      const { deviceId, track, date, personalBest } = event;
       void qc.invalidateQueries({ queryKey: ['latest'] });
       void qc.invalidateQueries({ queryKey: ['me'] });
       void qc.invalidateQueries({ queryKey: ['tracks', deviceId] });

@@ -1,11 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import {
-  datesResponseSchema,
-  lapsResponseSchema,
-  latestSessionSchema,
-  tracksResponseSchema,
-} from '#core/contracts/sessions.contract.ts';
-import { trackAnalysisResponseSchema, trackLapTimesSchema } from '#core/contracts/tracks.contract.ts';
+// The answers are read as the types of the schemas the server validated them against (decision
+// 002): type-only imports, so no schema code reaches the laps and analytics pages.
+import type { DatesResponse, LapsResponse, LatestSession, TracksResponse } from '#core/contracts/sessions.contract.ts';
+import type { TrackAnalysisResponse, TrackLapTimes } from '#core/contracts/tracks.contract.ts';
 import { apiRequest } from './api-client';
 import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
 
@@ -14,7 +11,7 @@ const seg = encodeURIComponent;
 export function useTracks(device: string | undefined) {
   return useQuery({
     queryKey: ['tracks', device],
-    queryFn: () => apiRequest(`/api/devices/${seg(device!)}/tracks`, { schema: tracksResponseSchema }),
+    queryFn: () => apiRequest<TracksResponse>(`/api/devices/${seg(device!)}/tracks`),
     enabled: Boolean(device),
   });
 }
@@ -22,15 +19,14 @@ export function useTracks(device: string | undefined) {
 export function useDates(device: string | undefined, track: string | undefined) {
   return useQuery({
     queryKey: ['dates', device, track],
-    queryFn: () =>
-      apiRequest(`/api/devices/${seg(device!)}/tracks/${seg(track!)}/dates`, { schema: datesResponseSchema }),
+    queryFn: () => apiRequest<DatesResponse>(`/api/devices/${seg(device!)}/tracks/${seg(track!)}/dates`),
     enabled: Boolean(device && track),
   });
 }
 
 export const lapsQuery = (s: SessionAddress | null) => ({
   queryKey: ['laps', s?.device, s?.track, s?.date],
-  queryFn: () => apiRequest(`${sessionPath(s!)}/laps`, { schema: lapsResponseSchema }),
+  queryFn: () => apiRequest<LapsResponse>(`${sessionPath(s!)}/laps`),
 });
 
 export function useLaps(s: SessionAddress | null) {
@@ -40,7 +36,7 @@ export function useLaps(s: SessionAddress | null) {
 export function useLatestSession() {
   return useQuery({
     queryKey: ['latest'],
-    queryFn: () => apiRequest('/api/sessions/latest', { schema: latestSessionSchema }),
+    queryFn: () => apiRequest<LatestSession>('/api/sessions/latest'),
   });
 }
 
@@ -54,18 +50,18 @@ export function useTrackAnalysis(s: SessionAddress | null, chosen: { lap?: numbe
   const suffix = query.size ? `?${query.toString()}` : '';
   return useQuery({
     queryKey: ['track-analysis', s?.device, s?.track, s?.date, chosen.lap ?? null, chosen.reference ?? null],
-    queryFn: () => apiRequest(`${sessionPath(s!)}/track-analysis${suffix}`, { schema: trackAnalysisResponseSchema }),
+    queryFn: () => apiRequest<TrackAnalysisResponse>(`${sessionPath(s!)}/track-analysis${suffix}`),
     enabled: Boolean(s),
     // Choosing other laps keeps the last answer on screen until the new one arrives.
     placeholderData: (previous) => previous,
   });
 }
 
-/** The ideal lap and each lap's GPS time, for the laps screen (the same answer, read for less). */
+/** The ideal lap and each lap's GPS time, for the laps screen (the same answer, typed as what it uses). */
 export function useTrackLapTimes(s: SessionAddress | null) {
   return useQuery({
     queryKey: ['track-lap-times', s?.device, s?.track, s?.date],
-    queryFn: () => apiRequest(`${sessionPath(s!)}/track-analysis`, { schema: trackLapTimesSchema }),
+    queryFn: () => apiRequest<TrackLapTimes>(`${sessionPath(s!)}/track-analysis`),
     enabled: Boolean(s),
   });
 }

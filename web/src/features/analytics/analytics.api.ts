@@ -1,5 +1,5 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { analysisResponseSchema } from '#core/contracts/sessions.contract.ts';
+import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { addressFromQuery, type SessionAddress } from '#core/contracts/session-paths.ts';
 import { lapsQuery, sessionPath } from '#web/lib/sessions-api.ts';
@@ -10,7 +10,8 @@ export { useGpsColumnsFor as useGpsColumns } from '#web/lib/gps-columns.ts';
 
 const analysisQuery = (s: SessionAddress) => ({
   queryKey: ['analysis', s.device, s.track, s.date],
-  queryFn: () => apiRequest(`${sessionPath(s)}/analysis`, { schema: analysisResponseSchema }),
+  // Read as its type, not parsed: the server validated it (decision 002).
+  queryFn: () => apiRequest<AnalysisResponse>(`${sessionPath(s)}/analysis`),
 });
 
 export function useAnalysis(s: SessionAddress | null) {

@@ -1,10 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import {
-  catalogueResponseSchema,
-  trackSummarySchema,
-  type TrackAnalysisResponse,
-} from '#core/contracts/tracks.contract.ts';
+// Answers read as their types (decision 002): this panel is part of the analytics page's code.
+import type { CatalogueResponse, TrackAnalysisResponse, TrackSummary } from '#core/contracts/tracks.contract.ts';
 import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
 import { errorMessage, fieldMessage, useT } from '#web/i18n/messages.ts';
 import { ApiError, apiRequest } from '#web/lib/api-client.ts';
@@ -25,10 +22,9 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
   const [name, setName] = useState(props.track.name);
   const rename = useMutation({
     mutationFn: (value: string) =>
-      apiRequest(`/api/tracks/${encodeURIComponent(props.track.id)}/name`, {
+      apiRequest<TrackSummary>(`/api/tracks/${encodeURIComponent(props.track.id)}/name`, {
         method: 'PUT',
         body: { name: value },
-        schema: trackSummarySchema,
       }),
     onSuccess: () => {
       setRenaming(false);
@@ -39,17 +35,12 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
   const [asked, setAsked] = useState('');
   const found = useQuery({
     queryKey: ['catalogue', asked],
-    queryFn: () =>
-      apiRequest(`/api/tracks/catalogue?q=${encodeURIComponent(asked)}`, { schema: catalogueResponseSchema }),
+    queryFn: () => apiRequest<CatalogueResponse>(`/api/tracks/catalogue?q=${encodeURIComponent(asked)}`),
     enabled: asked.length >= 2,
   });
   const choose = useMutation({
     mutationFn: (catalogueId: string) =>
-      apiRequest(`${sessionPath(props.session)}/track`, {
-        method: 'PUT',
-        body: { catalogueId },
-        schema: trackSummarySchema,
-      }),
+      apiRequest<TrackSummary>(`${sessionPath(props.session)}/track`, { method: 'PUT', body: { catalogueId } }),
     onSuccess: () => void refresh(),
   });
   const nameError = rename.error instanceof ApiError ? fieldMessage(t, rename.error.fields.name) : undefined;

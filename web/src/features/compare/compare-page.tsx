@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { CompareResponse, PersonalBest } from '#core/contracts/progress.contract.ts';
-import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
+import type { MySessions } from '#core/contracts/sessions.contract.ts';
 import { addressFromQuery, addressToQuery, type SessionAddress } from '#core/contracts/session-paths.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
@@ -81,7 +81,7 @@ export function firstComparison(
 function useFirstComparison(wanted: boolean, onFound: (query: Record<string, string>) => void) {
   const latest = useQuery({
     queryKey: ['my-sessions', 'latest'],
-    queryFn: () => apiRequest('/api/sessions?limit=1', { schema: mySessionsResponseSchema }),
+    queryFn: () => apiRequest<MySessions>('/api/sessions?limit=1'),
     enabled: wanted,
   });
   const session = wanted ? (latest.data?.sessions[0] ?? null) : null;

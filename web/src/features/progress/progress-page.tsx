@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ProgressResponse } from '#core/contracts/progress.contract.ts';
-import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
+import type { MySessions } from '#core/contracts/sessions.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
@@ -30,7 +30,7 @@ export function ProgressPage() {
   const track = params.get('pista');
   const latest = useQuery({
     queryKey: ['my-sessions', 'latest'],
-    queryFn: () => apiRequest('/api/sessions?limit=1', { schema: mySessionsResponseSchema }),
+    queryFn: () => apiRequest<MySessions>('/api/sessions?limit=1'),
   });
   // One circuit is one track, whatever each session calls it: chosen by any of its names.
   const tracks = { ...latest, data: latest.data?.circuits };

@@ -1,14 +1,15 @@
 import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
-import { videoListSchema, type VideoSyncRecord } from '#core/contracts/videos.contract.ts';
+import type { VideoSyncRecord } from '#core/contracts/videos.contract.ts';
 import type { SessionTrace } from '#core/video/sync.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
-import { readVideo, type VideoReading } from './video-reading';
+import type { VideoReading } from './video-reading';
 
 const videosPath = (s: SessionAddress) => `${sessionPath(s)}/videos`;
 
 export const sessionVideosQuery = (s: SessionAddress) => ({
   queryKey: ['session-videos', s.device, s.track, s.date] as const,
-  queryFn: () => apiRequest(videosPath(s), { schema: videoListSchema, maxOperationMs: 10_000 }),
+  // Read as its type (decision 002): the panel shows on the analytics page, which loads no zod.
+  queryFn: () => apiRequest<VideoSyncRecord[]>(videosPath(s), { maxOperationMs: 10_000 }),
   staleTime: 60_000,
   retry: false,
 });
@@ -22,9 +23,13 @@ export function saveSessionVideo(s: SessionAddress, video: VideoSyncRecord): Pro
   });
 }
 
-/** Reads the videos in a module worker (here where the browser has none). */
+/**
+ * Reads the videos in a module worker, the only place the readers (mp4box, gopro-telemetry) load:
+ * when a video is picked, never with the page showing the panel. Every browser with the video
+ * feature's WebCodecs has module workers; reading in the page too would put the readers in the
+ * page's code (and split the app's first chunks around them).
+ */
 export function readVideos(files: File[], trace: SessionTrace | null): Promise<VideoReading[]> {
-  if (typeof Worker === 'undefined') return Promise.all(files.map((f) => readVideo(f, trace)));
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./video-sync-worker.ts', import.meta.url), { type: 'module' });
     worker.onmessage = (ev: MessageEvent<VideoReading[]>) => {
