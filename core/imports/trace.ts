@@ -348,14 +348,14 @@ export function lineReader(
   };
 }
 
-/** A number as a logger writes it: optional sign, digits, decimals, exponent. */
-const NUMBER_RE = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
 /**
  * A logger's number, surrounding blanks allowed; undefined for anything else (hex, "Infinity",
- * "1,5", an empty field).
+ * "1,5", an empty field). `Number` reads the decimal forms; what it reads besides (an empty string
+ * as 0, "0x1A", "0b1", "0o7") is refused first, and what it cannot read, or reads as infinite, after.
  */
 export function num(s: string | undefined): number | undefined {
   const t = s?.trim();
-  return t !== undefined && NUMBER_RE.test(t) ? Number(t) : undefined;
+  if (!t || /^0[xbo]/i.test(t)) return undefined;
+  const v = Number(t);
+  return Number.isFinite(v) ? v : undefined;
 }

@@ -13,9 +13,8 @@ const DAY_MS = 86_400_000;
 
 /** `hhmmss.ss` → ms of the day, UTC. */
 export function hhmmssToMs(raw: string): number | undefined {
-  const m = /^(\d{2})(\d{2})(\d{2}(?:\.\d{1,15})?)$/.exec(raw);
-  if (!m) return undefined;
-  const [h, mi, s] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (!/^\d{6}(?:\.\d{1,15})?$/.test(raw)) return undefined;
+  const [h, mi, s] = [Number(raw.slice(0, 2)), Number(raw.slice(2, 4)), Number(raw.slice(4))];
   return h > 23 || mi > 59 || s >= 61 ? undefined : Math.round(((h * 60 + mi) * 60 + s) * 1000);
 }
 
@@ -104,14 +103,14 @@ export function createVboReader(): FormatReader {
     }
     if (lastTod !== undefined && tod < lastTod - DAY_MS / 2) day++; // past midnight
     lastTod = tod;
-    out.add({
-      timeMs: dayMs! + day * DAY_MS + tod,
-      lat: latMin / 60,
-      lon: -lonMin / 60,
-      speedKmh: speed,
-      satellites: sats === undefined ? undefined : Math.round(sats) & 63,
-      leanDeg: lean,
-    });
+    out.addFix(
+      dayMs! + day * DAY_MS + tod,
+      latMin / 60,
+      -lonMin / 60,
+      speed ?? NaN,
+      sats === undefined ? NaN : Math.round(sats) & 63,
+      lean ?? NaN,
+    );
   };
   return lineReader(
     out,

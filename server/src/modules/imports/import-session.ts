@@ -1,6 +1,7 @@
 // Building a session from imported files: their traces merged, timed at the track they ran on,
 // written as the session's gps.six and lap.six through the session receiver; and a lap.six
 // matched to the gps.six it belongs to.
+import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import { AppError } from '#core/errors.ts';
 import { isValidTrackName } from '#core/formats/dates.ts';
@@ -20,7 +21,8 @@ import {
   type SessionTrace,
 } from '#core/imports/to-session.ts';
 import type { ImportedFile, ImportWarning, LoggerLap } from '#core/imports/trace.ts';
-import { timeLaps } from '#core/tracks/lap-timing.ts';
+import { timeLaps, type TimedLap } from '#core/tracks/lap-timing.ts';
+import type { TrackAnalysis } from '#core/tracks/track-analysis.ts';
 import { liesAcross } from '#core/tracks/track-line.ts';
 import type { DB } from '#server/db/schema.ts';
 import type { SessionReceiver } from '../sessions/session-receiver.service';
@@ -43,6 +45,17 @@ export function trackSegment(name: string): string {
   return isValidTrackName(cleaned) ? cleaned : 'Pista';
 }
 
+/** A lap as lap timing gives it, without what the track analysis adds. */
+const timedLap = ({ number, run, kind, start, end, seconds, complete }: TimedLap): TimedLap => ({
+  number,
+  run,
+  kind,
+  start,
+  end,
+  seconds,
+  complete,
+});
+
 /** The import's warnings, each with its text (pt-BR: the web words them again in the page's language). */
 function present(warnings: ImportWarning[]) {
   const t = translate('pt-BR');
@@ -61,16 +74,21 @@ export function createSessionBuilder(deps: {
    * Keeps the session's figures and ideal lap as its first read would keep them, from the analysis
    * its reads make: of the trace with the heats just numbered, which cut its runs where they change
    * (a merged day's files, a fifth run in heat D), so not always the analysis that numbered them.
-   * Made in a worker here, so that neither that read nor the arrival's job analyses the trace; the
-   * trace's arrays move there (unusable after).
+   * Where the numbered heats time the same laps, the rest of the analysis follows from those laps
+   * and the trace alone: it is that analysis. Else it is made again, in a worker (neither that read
+   * nor the arrival's job analyses the trace), the trace's arrays moved there (unusable after).
    */
   async function keepAsRead(
     address: { collection: string; track: string; date: string },
     definition: Awaited<ReturnType<TracksService['identify']>>['definition'],
     trace: SessionTrace,
+    numbered: TrackAnalysis,
     laps: ReturnType<typeof sessionLapColumns>,
   ) {
-    const { analysis } = await workers.analyze({ ...trace, heat: laps.heat }, definition);
+    const asRead = { ...trace, heat: laps.heat };
+    const analysis = isDeepStrictEqual(timeLaps(asRead, definition.gate), numbered.laps.map(timedLap))
+      ? numbered
+      : (await workers.analyze(asRead, definition)).analysis;
     await tracks.keepImported({ device: address.collection, track: address.track, date: address.date }, analysis, laps);
   }
 
@@ -139,7 +157,7 @@ export function createSessionBuilder(deps: {
     const flying = laps.filter((l) => l.kind === 'flying');
     const samples = trace.count;
     // Last: the trace's arrays move to the worker.
-    await keepAsRead(address, definition, trace, sessionLapColumns(samples, analysis.laps, lapNumbers));
+    await keepAsRead(address, definition, trace, analysis, sessionLapColumns(samples, analysis.laps, lapNumbers));
     return {
       laps,
       bestLapSeconds: flying.length ? Math.min(...flying.map((l) => l.seconds)) : null,

@@ -6,7 +6,7 @@ import type { SharedView } from '#core/contracts/shares.contract.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { msToLapTimeRaw, serializeLapSix, type Lap } from '#core/formats/lap-six.ts';
-import { writeGpx } from '#core/imports/test-support/writers.ts';
+import { writeGpx, writeVbo } from '#core/imports/test-support/writers.ts';
 import { FIGURES_VERSION, lapFigures } from '#core/laps/lap-math.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
@@ -191,17 +191,13 @@ describe('kept figures follow the one lap list', () => {
     }
   });
 
-  it('an import keeps its figures and ideal lap as it builds the session: those a read of its stored trace settles', async () => {
-    // Two real files of one day, merged: the session's heats cut its runs where the import's own analysis did not.
-    const bia = new Browser(server.baseUrl); // a rider of her own: Ana's records stay as the other tests expect them
-    await bia.signIn('bia@example.com');
+  /** Imports the files as `email`; the session's kept figures then, and those a first read of its stored trace settles. */
+  async function keptAndRead(email: string, files: { name: string; body: Buffer }[]) {
+    const rider = new Browser(server.baseUrl);
+    await rider.signIn(email);
     let s = { device: '', track: '', date: '' };
-    for (const [folder, file] of [
-      ['racechrono-tianma-lap9', 'session_20251231_111318_tianma_lap9_v3.csv.gz'],
-      ['racechrono-tianma-lap13', 'session_20251231_111959_tianma_lap13_v3.csv.gz'],
-    ]) {
-      const body = readFileSync(new URL(`../../../test/real-recordings/${folder}/${file}`, import.meta.url));
-      const res = await bia.request(`/api/imports?filename=${file}`, { method: 'POST', body });
+    for (const { name, body } of files) {
+      const res = await rider.request(`/api/imports?filename=${name}`, { method: 'POST', body });
       expect(res.status).toBe(201);
       s = ((await res.json()) as { session: typeof s }).session;
     }
@@ -214,9 +210,7 @@ describe('kept figures follow the one lap list', () => {
         .executeTakeFirstOrThrow();
     // As the import answered: nothing has read it, and its background analysis waits 2 s.
     const atImport = await kept();
-    expect(atImport.figures_version).toBe(FIGURES_VERSION);
-    expect(atImport.ideal_ms).not.toBeNull();
-    // The same as a first analysis of the stored trace settles, by an instance that never saw the import.
+    // A first analysis of the stored trace, by an instance that never saw the import.
     await server.database.db
       .updateTable('lap_sessions')
       .set({ figures_version: null, ideal_ms: null })
@@ -225,10 +219,39 @@ describe('kept figures follow the one lap list', () => {
     const restarted = await startTestServer(sameDatabase(server), { dataDir: server.dataDir, keepDataDir: true });
     try {
       await expect.poll(async () => (await kept()).figures_version, { timeout: 15_000 }).toBe(FIGURES_VERSION);
-      expect(await kept()).toEqual(atImport);
+      return { atImport, read: await kept() };
     } finally {
       await restarted.close();
     }
+  }
+
+  it('an import keeps its figures and ideal lap as it builds the session: those a read of its stored trace settles', async () => {
+    // Two real files of one day, merged: the session's heats cut its runs where the import's own analysis did not.
+    // Bia, a rider of her own: Ana's records stay as the other tests expect them.
+    const { atImport, read } = await keptAndRead(
+      'bia@example.com',
+      [
+        ['racechrono-tianma-lap9', 'session_20251231_111318_tianma_lap9_v3.csv.gz'],
+        ['racechrono-tianma-lap13', 'session_20251231_111959_tianma_lap13_v3.csv.gz'],
+      ].map(([folder, name]) => ({
+        name: name!,
+        body: readFileSync(new URL(`../../../test/real-recordings/${folder}/${name}`, import.meta.url)),
+      })),
+    );
+    expect(atImport.figures_version).toBe(FIGURES_VERSION);
+    expect(atImport.ideal_ms).not.toBeNull();
+    expect(read).toEqual(atImport);
+  });
+
+  it('a single file whose numbered heats time the laps the import timed keeps what a read settles too', async () => {
+    // Two heats, each run its own: the import's analysis is the read's (not made twice).
+    const day = generateSession(interlagos, { seed: 53, heats: 2, lapsPerHeat: [3, 3], gpsNoise: 0.2 });
+    const vbo = writeVbo(parseGpsSix(day.gpsSix).value, { y: 2026, m: 11, d: 21 });
+    const { atImport, read } = await keptAndRead('caio@example.com', [{ name: 'day.vbo', body: Buffer.from(vbo) }]);
+    expect(atImport.figures_version).toBe(FIGURES_VERSION);
+    expect(atImport.ideal_ms).not.toBeNull();
+    expect(JSON.parse(atImport.lap_figures!)).toMatchObject({ bestLapMs: expect.any(Number) });
+    expect(read).toEqual(atImport);
   });
 
   it('a device session and an import at one circuit, named differently, are one circuit in records, progress and the filter', async () => {
