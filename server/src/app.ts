@@ -218,6 +218,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
         clientSecret: localIdp!.clientSecret,
         redirectUri,
         description: `local OpenID provider ${localIdp!.issuer}`,
+        backChannel: localIdp!.backChannel,
         // Always show the sign-in page, so switching between demo accounts works after logout.
         authParams: { prompt: 'login' },
       });
