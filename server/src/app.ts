@@ -137,6 +137,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     createDatabase({
       dataDir: config.dataDir,
       databaseUrl: config.databaseUrl,
+      poolSize: config.databasePoolSize,
       onError: (err) => logRef.current?.error({ err }, 'database coordination'),
       onQuery: (seconds, ok) => metrics.dbQueryDuration.observe({ outcome: ok ? 'ok' : 'error' }, seconds),
     });
