@@ -51,9 +51,12 @@ if (!(CLIENTS > 0 && SECONDS > 0 && THINK_MS >= 0)) {
   console.error('Usage: load [--clients N] [--seconds S] [--think MEAN_MS] [--postgres]');
   process.exit(2);
 }
-/** A rider's pause before the next action: exponential with mean THINK_MS. */
-const think = () =>
-  THINK_MS > 0 ? new Promise((r) => setTimeout(r, -THINK_MS * Math.log(1 - Math.random()))) : undefined;
+/** A rider's pause before the next action: exponential with mean THINK_MS, never past the end of the run. */
+const think = () => {
+  if (THINK_MS === 0) return undefined;
+  const pause = Math.min(-THINK_MS * Math.log(1 - Math.random()), Math.max(0, deadline - Date.now()));
+  return new Promise((r) => setTimeout(r, pause));
+};
 
 /** What a rider feels (issue 36): p99 of the reads and of a whole sign-in, ms. */
 const GOALS = { reads: 300, signIn: 1000 };
