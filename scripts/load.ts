@@ -1,12 +1,23 @@
-// Load: the real server in a process of its own, N concurrent clients for S seconds on loopback,
-// each a rider with a device of their own, mixing what a track day does: sign-ins, laps reads,
-// GPS reads, uploads and profile reads. Reports req/s and p50/p99 per kind, the p99 of reads and
-// of sign-ins against their goals (printed, never a failure: timings are not assertions), errors,
-// and the server's memory over the run. Fails on any error, or if memory keeps growing. The clock
-// starts once the server has finished the background work of the sessions uploaded beforehand.
+// Load: the real server in a process of its own, N riders for S seconds on loopback, each with a
+// device of their own, mixing what a track day does: sign-ins, laps reads, GPS reads, uploads and
+// profile reads. Reports the riders' think time, the req/s it gave, p50/p99 per kind, the p99 of
+// reads and of sign-ins against their goals (printed, never a failure: timings are not
+// assertions), errors, and the server's memory over the run. Fails on any error, or if memory
+// keeps growing. The clock starts once the server has finished the background work of the
+// sessions uploaded beforehand.
 //
-//   npm run load                                   200 clients, 60 s, SQLite
+// Think time: a rider reads a screen (a lap table, a chart) before the next tap, so each rider
+// waits a random time between actions (and before the first), exponentially distributed (riders
+// act independently) with a mean of 1.5 s. That is on the busy side of "a few seconds per screen":
+// 200 riders ask ~130 requests a second, several times what a paddock of 200 does, and well under
+// what the server answers here. `--think 0` is the closed loop instead: every rider fires the next
+// request as soon as the last one answers, all 200 start at the same instant, and the server runs
+// flat out; its p99 is then mostly the queue (200 requests in flight / throughput), the saturation
+// figure, not what a rider feels.
+//
+//   npm run load                                   200 riders, 60 s, SQLite
 //   npm run load -- --postgres                     the same on a throwaway PostgreSQL (scripts/postgres.mjs)
+//   npm run load -- --think 0                      saturation: no think time
 //   npm run load -- --clients 50 --seconds 10      what npm test runs
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,14 +40,23 @@ const { values } = parseArgs({
     clients: { type: 'string', default: '200' },
     seconds: { type: 'string', default: '60' },
     postgres: { type: 'boolean', default: false },
+    think: { type: 'string', default: '1500' },
   },
 });
 const CLIENTS = Number(values.clients);
 const SECONDS = Number(values.seconds);
-if (!(CLIENTS > 0 && SECONDS > 0)) {
-  console.error('Usage: load [--clients N] [--seconds S] [--postgres]');
+/** Mean think time between a rider's actions, ms (0: none, the closed loop at full throughput). */
+const THINK_MS = Number(values.think);
+if (!(CLIENTS > 0 && SECONDS > 0 && THINK_MS >= 0)) {
+  console.error('Usage: load [--clients N] [--seconds S] [--think MEAN_MS] [--postgres]');
   process.exit(2);
 }
+/** A rider's pause before the next action: exponential with mean THINK_MS, never past the end of the run. */
+const think = () => {
+  if (THINK_MS === 0) return undefined;
+  const pause = Math.min(-THINK_MS * Math.log(1 - Math.random()), Math.max(0, deadline - Date.now()));
+  return new Promise((r) => setTimeout(r, pause));
+};
 
 /** What a rider feels (issue 36): p99 of the reads and of a whole sign-in, ms. */
 const GOALS = { reads: 300, signIn: 1000 };
@@ -98,6 +118,11 @@ await new Promise<void>((resolve, reject) => {
   child.stdout!.on('data', (d: Buffer) => d.toString().includes('Voltas is running') && resolve());
   child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
 });
+/** The server process's CPU time so far, s (utime + stime, in clock ticks of 1/100 s). */
+const cpuSeconds = () => {
+  const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
 const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) * 1024;
 
 class Client extends Browser {
@@ -172,6 +197,7 @@ const sampler = setInterval(() => memory.push(rss()), 250);
 const deadline = Date.now() + SECONDS * 1000;
 
 const started = performance.now();
+const cpuAtStart = cpuSeconds();
 
 async function rider(i: number): Promise<void> {
   const client = new Client(`10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`);
@@ -184,9 +210,12 @@ async function rider(i: number): Promise<void> {
       if (erro) errors.push(`sign-in: ${erro}`);
       return new Response(null, { status: res.status === 303 || res.status === 302 ? 200 : res.status });
     });
+  await think();
   await signIn();
   let n = 0;
   while (Date.now() < deadline) {
+    await think();
+    if (Date.now() >= deadline) break;
     const r = Math.random();
     n++;
 
@@ -213,13 +242,20 @@ try {
   clearInterval(sampler);
 }
 const seconds = (performance.now() - started) / 1000;
+const cpu = cpuSeconds() - cpuAtStart;
+const loadAverage = os.loadavg()[0]!;
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
 };
 const total = [...latencies.values()].reduce((sum, xs) => sum + xs.length, 0);
+const thinking = THINK_MS > 0 ? `think time exponential, mean ${THINK_MS} ms` : 'no think time (saturation)';
 console.log(
-  `load: ${CLIENTS} clients for ${seconds.toFixed(0)} s on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}: ${total} requests, ${(total / seconds).toFixed(0)} req/s, ${errors.length} errors`,
+  `load: ${CLIENTS} riders, ${thinking}, ${seconds.toFixed(0)} s on ${databaseUrl ? 'PostgreSQL' : 'SQLite'}: ${total} requests (a sign-in counts once), ${(total / seconds).toFixed(0)} req/s achieved, ${errors.length} errors`,
+);
+// The server's own CPU per request does not depend on what else runs on the machine; the latencies do.
+console.log(
+  `server CPU ${cpu.toFixed(1)} s (${((100 * cpu) / seconds).toFixed(0)} % of one core), ${((1000 * cpu) / total).toFixed(2)} ms a request; machine load average ${loadAverage.toFixed(1)} on ${os.availableParallelism()} cores`,
 );
 console.log('| kind | requests | p50 ms | p99 ms |\n|---|---|---|---|');
 for (const [kind, xs] of latencies)

@@ -138,6 +138,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     createDatabase({
       dataDir: config.dataDir,
       databaseUrl: config.databaseUrl,
+      poolSize: config.databasePoolSize,
       onError: (err) => logRef.current?.error({ err }, 'database coordination'),
       onQuery: (seconds, ok) => metrics.dbQueryDuration.observe({ outcome: ok ? 'ok' : 'error' }, seconds),
     });
@@ -219,6 +220,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
         clientSecret: localIdp!.clientSecret,
         redirectUri,
         description: `local OpenID provider ${localIdp!.issuer}`,
+        backChannel: localIdp!.backChannel,
         // Always show the sign-in page, so switching between demo accounts works after logout.
         authParams: { prompt: 'login' },
       });

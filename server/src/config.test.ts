@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       publicUrl: 'http://127.0.0.1:3000',
       databaseUrl: undefined,
+      databasePoolSize: 10,
       s3: undefined,
       google: undefined,
     });
@@ -38,6 +39,7 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), PORT: 'abc' })).toThrow(/PORT/);
     expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ DATA_DIR: tmp(), SECRET_KEY: 'short' })).toThrow(/SECRET_KEY/);
+    expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
     expect(() => loadConfig({ DATA_DIR: tmp(), GOOGLE_CLIENT_ID: 'only-id' })).toThrow(ConfigError);
   });
 

@@ -14,6 +14,7 @@ const envSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
     .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   S3_BUCKET: z.string().min(1).optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().default('us-east-1'),
@@ -42,6 +43,8 @@ export interface AppConfig {
   dataDir: string;
   publicUrl: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL connections this instance keeps open at most; requests beyond them wait for one. */
+  databasePoolSize: number;
   s3:
     | {
         bucket: string;
@@ -113,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     publicUrl,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,

@@ -27,6 +27,8 @@ export interface Database {
 export function createDatabase(opts: {
   dataDir: string;
   databaseUrl?: string | undefined;
+  /** PostgreSQL: connections kept at most (DATABASE_POOL_SIZE); 10 when not given. */
+  poolSize?: number;
   onError?: (err: Error) => void;
   onQuery?: (seconds: number, ok: boolean) => void;
 }): Database {
@@ -36,7 +38,11 @@ export function createDatabase(opts: {
   if (opts.databaseUrl) {
     // Connections that wait for a free client give up after 5 s (a 503, not a request hanging for
     // ever while PostgreSQL restarts); an idle client whose server went away is dropped, not fatal.
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      connectionTimeoutMillis: 5_000,
+    });
     pool.on('error', (err) => opts.onError?.(err));
     // The pool hears an error only from an idle client; one checked out (a transaction spanning
     // awaits) whose server went away would emit an unhandled 'error' and end the process. Its

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
+import { createAuthService } from './auth.service';
+import { createIdentityProvider } from './oidc-client';
 
 let server: TestServer;
 
@@ -221,5 +223,56 @@ describe('server-side sessions', () => {
       body: JSON.stringify({ wifi: 'a', senha: 'b', nomePiloto: 'c', numeroMoto: '1' }),
     });
     expect(res.status).toBe(403);
+  });
+});
+
+describe("the relying party's back-channel (discovery, code exchange)", () => {
+  it('reaches the local provider in process: a sign-in completes while the server accepts no connection', async () => {
+    const own = await startTestServer();
+    try {
+      const b = new Browser(own.baseUrl);
+      const callback = await b.authorizeUntilCallback('inprocess@example.com');
+      // No new connection is accepted from here on (as under a burst, when they wait in the
+      // accept queue): a code exchange over loopback would fail, one in process does not.
+      await new Promise<void>((resolve) => own.app.server.close(() => resolve()));
+      const res = await own.app.inject({
+        method: 'GET',
+        url: callback.pathname + callback.search,
+        headers: { cookie: b.cookieHeader() },
+      });
+      expect(res.headers.location).toBe('/user');
+      expect(res.cookies.some((c) => c.name === 'voltas_session' && c.value)).toBe(true);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("goes over HTTP with openid-client's own fetch when none is given (Google's way): a whole code flow", async () => {
+    // The local provider's client, reached as Google is: discovery and token request over loopback.
+    const local = await server.idp.configuration();
+    const overHttp = createIdentityProvider({
+      issuer: local.serverMetadata().issuer,
+      clientId: local.clientMetadata().client_id,
+      clientSecret: String(local.clientMetadata().client_secret),
+      redirectUri: `${server.baseUrl}/api/auth/callback`,
+      description: 'the local provider over HTTP',
+    });
+    const auth = createAuthService({ db: server.database.db, idp: overHttp, adminEmails: [] });
+    const { url, state } = await auth.begin('redirect');
+    const b = new Browser(server.baseUrl);
+    const { url: interaction } = await b.follow(url.href);
+    expect(interaction.pathname).toContain('/interaction/');
+    const posted = await b.request(`${interaction.pathname}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'Over.Http@example.com', name: '' }).toString(),
+    });
+    const { url: callbackUrl } = await b.follow(
+      posted.headers.get('location')!,
+      (u) => u.pathname === '/api/auth/callback',
+    );
+    const flow = await auth.takeFlow(state);
+    const email = await auth.complete({ flow, state, browserState: state, providerError: undefined, callbackUrl });
+    expect(email).toBe('over.http@example.com');
   });
 });

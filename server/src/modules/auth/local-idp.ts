@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { CustomFetch } from 'openid-client';
 import { z } from 'zod';
 import { negotiateLanguage, type Language } from '#core/i18n/intl.ts';
 import { DEMO_ACCOUNTS } from '#server/lib/demo-accounts.ts';
@@ -15,6 +16,13 @@ export interface LocalIdp {
   clientId: string;
   clientSecret: string;
   register(app: FastifyInstance): Promise<void>;
+  /**
+   * The relying party's back-channel (discovery, code exchange) to this provider, answered in this
+   * process: the provider is this very server, and a loopback connection to a busy server waits in
+   * its accept queue (seconds under a burst of sign-ins). The browser's side of the flow still goes
+   * over HTTP; Google's back-channel is openid-client's own fetch.
+   */
+  backChannel: CustomFetch;
 }
 
 const loginFormSchema = z.object({
@@ -111,7 +119,26 @@ export function createLocalIdp(opts: {
   const provider = new Provider(issuer, configuration);
   provider.proxy = opts.trustProxy;
 
+  let registeredOn: FastifyInstance | undefined;
+
+  const backChannel: CustomFetch = async (url, init) => {
+    if (!registeredOn) throw new TypeError('The local identity provider is not registered on the app.');
+    const target = new URL(url);
+    const answer = await registeredOn.inject({
+      method: init.method as 'GET' | 'POST',
+      url: target.pathname + target.search,
+      headers: { ...init.headers, host: target.host },
+      ...(init.body == null ? {} : { payload: bodyOf(init.body) }),
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(answer.headers))
+      for (const one of [value ?? []].flat()) headers.append(name, String(one));
+    const empty = answer.statusCode === 204 || answer.statusCode === 304;
+    return new Response(empty ? null : new Uint8Array(answer.rawPayload), { status: answer.statusCode, headers });
+  };
+
   async function register(app: FastifyInstance): Promise<void> {
+    registeredOn = app;
     await app.register(async (scope) => {
       scope.addContentTypeParser(
         'application/x-www-form-urlencoded',
@@ -169,7 +196,15 @@ export function createLocalIdp(opts: {
     });
   }
 
-  return { issuer, clientId, clientSecret, register };
+  return { issuer, clientId, clientSecret, register, backChannel };
+}
+
+/** openid-client sends forms as URLSearchParams and nothing it sends here is streamed. */
+function bodyOf(body: Parameters<CustomFetch>[1]['body']): string | Buffer {
+  if (typeof body === 'string') return body;
+  if (body instanceof URLSearchParams) return body.toString();
+  if (body instanceof ArrayBuffer || body instanceof Uint8Array) return Buffer.from(body as Uint8Array);
+  throw new TypeError('A streamed request body is not sent to the local identity provider.');
 }
 
 /** The sign-in page in the language of the browser that opened it; `invalid`: the e-mail typed was refused. */

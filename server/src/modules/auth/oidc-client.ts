@@ -16,6 +16,8 @@ export function createIdentityProvider(opts: {
   redirectUri: string;
   description: string;
   authParams?: Record<string, string>;
+  /** How discovery and the code exchange reach the provider; openid-client's fetch when absent. */
+  backChannel?: oidc.CustomFetch;
 }): IdentityProvider {
   let cached: Promise<oidc.Configuration> | undefined;
   const insecure = new URL(opts.issuer).protocol === 'http:';
@@ -29,6 +31,7 @@ export function createIdentityProvider(opts: {
         .discovery(new URL(opts.issuer), opts.clientId, opts.clientSecret, undefined, {
           execute: insecure ? [oidc.allowInsecureRequests] : [],
           timeout: 30,
+          ...(opts.backChannel ? { [oidc.customFetch]: opts.backChannel } : {}),
         })
         .catch((err: unknown) => {
           cached = undefined;

@@ -131,6 +131,30 @@ describe('analytics reads', () => {
     expect((await rider.request(`${base}/export/pdf`)).status).toBe(400);
   });
 
+  it('gps.bin read again comes from memory: the same bytes, no file read', async () => {
+    await server.receiver.drain();
+    const id = '000000000010/Curitiba/21112026';
+    const { gps_md5 } = await server.database.db
+      .selectFrom('lap_sessions')
+      .select('gps_md5')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const read = () =>
+      server.app.inject({
+        method: 'GET',
+        url: `${base}/gps.bin`,
+        headers: { cookie: rider.cookieHeader(), 'accept-encoding': 'gzip' },
+      });
+    const first = await read();
+    expect(first.statusCode).toBe(200);
+    // Without the stored columns a read from storage would rebuild them from gps.six (and store them).
+    await server.blobs.delete(gpsColumnsKey(id, gps_md5));
+    const again = await read();
+    expect(again.statusCode).toBe(200);
+    expect(Buffer.compare(again.rawPayload, first.rawPayload)).toBe(0);
+    expect(await server.blobs.get(gpsColumnsKey(id, gps_md5))).toBeUndefined();
+  });
+
   it('another rider gets none of it', async () => {
     const other = new Browser(server.baseUrl);
     await other.signIn('b@example.com');

@@ -29,6 +29,13 @@ export const MAX_JSON_SAMPLES = 25_000;
 /** Analyses remembered per process (one per gps.six version read). */
 const ANALYSES_KEPT = 200;
 const CHECKS_KEPT = 10_000;
+/**
+ * Derived columns kept in memory, per session version, up to this many and only those of at most
+ * COLUMNS_KEPT_MAX_BYTES (a normal session; a long day's are read each time), 64 MB at most: a
+ * gps.bin read then needs no file read, whose steps each wait for the thread pool and an event-loop turn.
+ */
+const COLUMNS_KEPT = 64;
+const COLUMNS_KEPT_MAX_BYTES = 1024 * 1024;
 const gunzipAsync = promisify(gunzip);
 
 /** The columns a derived blob holds, or undefined when it cannot be read (it is rebuilt from gps.six then). */
@@ -45,13 +52,14 @@ export function createSessionGps(blobs: BlobStore) {
   // latest CHECKS_KEPT versions are remembered (a key is ~60 bytes), the others checked again.
   const checkedColumns = new LruCache<string, true>(CHECKS_KEPT);
   const analyses = new LruCache<string, ReturnType<typeof analyzeGps>>(ANALYSES_KEPT);
+  const keptColumns = new LruCache<string, Buffer>(COLUMNS_KEPT);
 
   /** The session's GPS columns; rebuilt from gps.six (and stored) if the derived blob is missing. */
   async function gpsColumns(row: SessionRow): Promise<{ gzipped: Buffer; columns: () => Promise<GpsColumns> }> {
     if (!row.gps_md5) throw new AppError('storage/object-not-found', 'This session has no GPS file.');
     const version = `${row.id}@${row.gps_md5}`;
     const derivedKey = gpsColumnsKey(row.id, row.gps_md5);
-    let gzipped = await blobs.get(derivedKey);
+    let gzipped = keptColumns.get(version) ?? (await blobs.get(derivedKey));
     // The columns decoded to check them are this read's: not decoded a second time.
     let checked: GpsColumns | undefined;
     if (gzipped && !checkedColumns.has(version)) {
@@ -74,6 +82,7 @@ export function createSessionGps(blobs: BlobStore) {
       checkedColumns.set(version, true);
     }
     const bytes = gzipped;
+    if (bytes.length <= COLUMNS_KEPT_MAX_BYTES) keptColumns.set(version, bytes);
     // Inflated off the event loop (a long session's columns are tens of MB).
     return {
       gzipped: bytes,
