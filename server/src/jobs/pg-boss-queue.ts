@@ -1,4 +1,8 @@
+import type { JobResult } from 'pg-boss';
 import { RETRY_DELAY_MS, type JobQueue } from './job-queue';
+
+/** Jobs one fetch takes (a track day's uploads queue hundreds of analyses at once). */
+const BATCH = 10;
 
 /**
  * The job queue on PostgreSQL: pg-boss, in its own schema (`pgboss`) of the app's database. Every
@@ -36,11 +40,30 @@ export async function createPgBossQueue(opts: {
       // An existing queue keeps its policy; its retries follow this code.
       await boss.updateQueue(name, retry);
       names.add(name);
+      // Up to BATCH jobs a fetch, run one after the other (one job of a name at a time on an
+      // instance), each settled on its own (perJobResults: a failure retries that job alone); a
+      // full batch fetches again at once (burst), so a backlog drains at the speed of its jobs,
+      // not one job per poll.
       await boss.work<Parameters<typeof handler>[0]>(
         name,
-        { batchSize: 1, localConcurrency: 1, pollingIntervalSeconds: 1 },
-        async ([job]) => {
-          if (job) await handler(job.data);
+        {
+          batchSize: BATCH,
+          burstWhenBatchFull: true,
+          perJobResults: true,
+          localConcurrency: 1,
+          pollingIntervalSeconds: 1,
+        },
+        async (jobs) => {
+          const results: JobResult[] = [];
+          for (const job of jobs) {
+            try {
+              await handler(job.data);
+              results.push({ id: job.id, status: 'completed' });
+            } catch (err) {
+              results.push({ id: job.id, status: 'failed', output: { message: (err as Error).message } });
+            }
+          }
+          return results;
         },
       );
     },
