@@ -5,7 +5,7 @@
  * too, which Lighthouse's `--extra-headers` does not reach (the GPS file answered 401 that way).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '#test/test-server.ts';
@@ -199,6 +199,9 @@ export function lighthouse(cli: string, url: string, opts: { port?: number } = {
       detail: `FCP ${a('first-contentful-paint')}, LCP ${a('largest-contentful-paint')}, TBT ${a('total-blocking-time')}, CLS ${a('cumulative-layout-shift')}`,
     };
   } finally {
+    // VOLTAS_LH_KEEP=<folder>: each run's artifacts (its trace among them) kept there, to see what blocked.
+    if (process.env.VOLTAS_LH_KEEP)
+      cpSync(dir, path.join(process.env.VOLTAS_LH_KEEP, path.basename(dir)), { recursive: true });
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -38,9 +38,12 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   await expect(page.getByTestId('lean-left')).toHaveText(leanText(server.maxLeanLeftDeg));
   await expect(page.getByTestId('lean-right')).toHaveText(leanText(server.maxLeanRightDeg));
 
+  // On a phone the charts lie below the map: each is drawn when the rider scrolls to it.
+  await page.getByTestId('chart-speed').scrollIntoViewIfNeeded();
   await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
   await expect.poll(() => paintedPixels(page.getByTestId('track-map'))).toBeGreaterThan(2000);
   await expect.poll(() => paintedPixels(page.getByTestId('chart-speed').locator('canvas'))).toBeGreaterThan(500);
+  await page.getByTestId('chart-lean').scrollIntoViewIfNeeded();
   await expect.poll(() => paintedPixels(page.getByTestId('chart-lean').locator('canvas'))).toBeGreaterThan(500);
 
   // Shared cursor: hovering the speed chart marks the map; hovering the map moves the chart cursor.
@@ -92,6 +95,7 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   await expect(page.getByRole('radio', { name: 'inclinação' })).toBeChecked();
   await expect(page).toHaveURL(/cor=inclinacao/);
   await page.reload();
+  await page.getByTestId('chart-speed').scrollIntoViewIfNeeded();
   await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
   await lapsTable.scrollIntoViewIfNeeded();
   await expect(page.getByRole('checkbox', { name: /volta A3 nos gráficos/ })).toBeChecked();
@@ -116,6 +120,7 @@ test('/laps and the analytics page load no zod, and no video reader before a vid
   await expect(page.getByRole('rowgroup').getByText('Bateria A')).toBeVisible();
   await expect(page.getByTestId('ideal-lap')).toHaveAttribute('aria-busy', 'false');
   await page.getByRole('link', { name: 'Analisar GPS desta sessão' }).click();
+  await page.getByTestId('chart-speed').scrollIntoViewIfNeeded();
   await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('video-panel')).toBeVisible();
   // Live updates are listening (their code loads when the browser is idle).

@@ -34,6 +34,7 @@ test('units switched to mph, ft in the menu: analytics and laps show them, and a
   expect((await csv.text()).split('\r\n')[0]).toContain('Speed (MPH)');
   await expect(page.getByText('Preferências salvas.')).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  await page.getByTestId('chart-speed').scrollIntoViewIfNeeded(); // drawn when scrolled to
   await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
   await expect(page.locator('.u-label', { hasText: 'Distância (ft)' }).first()).toBeVisible();
 

@@ -23,6 +23,7 @@ test('where the time goes: corner markers, the corner table and three cards; a c
 
   // Tapping a card zooms the charts and the map to that piece of the lap; again shows it all.
   const speed = page.getByTestId('chart-speed');
+  await speed.scrollIntoViewIfNeeded(); // drawn when scrolled to
   await expect(speed).toHaveAttribute('data-ready', 'true');
   await expect(speed).toHaveAttribute('data-x-range', '');
   await cards.first().click();

@@ -57,6 +57,8 @@ async function expectTabReachesAll(page: Page, container: Locator) {
 async function openWithVideo(page: Page, file = SAMPLE) {
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.goto(`/analytics?${new URLSearchParams(SESSION).toString()}`);
+  // Drawn when scrolled to (below the map on a phone).
+  await page.getByTestId('chart-speed').scrollIntoViewIfNeeded();
   await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
   const panel = page.getByTestId('video-panel');
   await expect(panel).toBeVisible();

@@ -50,6 +50,11 @@ export interface ChartProps {
   units?: Units;
   xIn?: Quantity;
   yIn?: Quantity;
+  /**
+   * How far below the viewport the chart is built (`useNearViewport`; a screen ahead by default).
+   * '0px' builds it only when the rider scrolls to it: the analytics page's charts below the map.
+   */
+  ahead?: string;
 }
 
 /** What one stored unit (a metre, a km/h) is in the rider's units. */
@@ -77,7 +82,7 @@ const legendValue = (digits: number) => (_u: uPlot, v: number | null) =>
  */
 export function UPlotChart(props: ChartProps) {
   const figure = useRef<HTMLElement>(null);
-  const near = useDrawTurn(useNearViewport(figure));
+  const near = useDrawTurn(useNearViewport(figure, props.ahead));
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   const onCursor = useRef(props.onCursorX);

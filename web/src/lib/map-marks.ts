@@ -30,17 +30,25 @@ export function drawCornerMark(ctx: CanvasRenderingContext2D, x: number, y: numb
 }
 
 /**
- * Sizes map canvases to their CSS width at `aspect` (height / width), in device pixels, and
- * returns the first one's context drawing in CSS pixels with its size. Layers over it get the same size.
+ * Sizes map canvases to their CSS width (`cssWidth` when the caller knows it, else read from the
+ * element) at `aspect` (height / width), in device pixels, and returns the first one's context
+ * drawing in CSS pixels with its size. Layers over it get the same size. A canvas already of that
+ * size keeps its backing store (setting its size clears and reallocates it).
  */
-export function sizeMapCanvas(el: HTMLCanvasElement, aspect: number, layers: HTMLCanvasElement[] = []) {
+export function sizeMapCanvas(
+  el: HTMLCanvasElement,
+  aspect: number,
+  layers: HTMLCanvasElement[] = [],
+  cssWidth?: number,
+) {
   const dpr = window.devicePixelRatio || 1;
-  const width = el.clientWidth || 360;
+  const width = cssWidth || el.clientWidth || 360;
   const height = Math.round(width * aspect);
-  el.style.height = `${height}px`;
+  if (el.style.height !== `${height}px`) el.style.height = `${height}px`;
   for (const layer of [el, ...layers]) {
-    layer.width = Math.round(width * dpr);
-    layer.height = Math.round(height * dpr);
+    const w = Math.round(width * dpr);
+    const h = Math.round(height * dpr);
+    if (layer.width !== w || layer.height !== h) [layer.width, layer.height] = [w, h];
   }
   const ctx = el.getContext('2d')!;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);

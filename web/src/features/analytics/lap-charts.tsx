@@ -35,7 +35,8 @@ export function LapCharts(props: {
 }) {
   const t = useT();
   const { charts, units, xLabel, onCursorX, onPickX, xRange } = props;
-  const shared = { xLabel, units, xIn: 'distance', syncKey: 'dist', onCursorX, onPickX, xRange } as const;
+  // Below the map on a phone: each is built when the rider scrolls to it, not while the page loads.
+  const shared = { xLabel, units, xIn: 'distance', syncKey: 'dist', onCursorX, onPickX, xRange, ahead: '0px' } as const;
   return (
     <>
       <UPlotChart

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { makeProjection } from '#core/sim/geo.ts';
@@ -6,7 +6,7 @@ import { speedIn, type Units } from '#core/units.ts';
 import { useT } from '#web/i18n/messages.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 import { colourAt, LEGEND_GRADIENT } from './colour-scale';
-import { drawCornerMark, drawDot, sizeMapCanvas } from '#web/lib/map-marks.ts';
+import { drawDot, sizeMapCanvas } from '#web/lib/map-marks.ts';
 
 export type MapColour = 'speed' | 'lean';
 
@@ -22,6 +22,8 @@ const STEP_COLOURS = Array.from({ length: STEPS }, (_, k) => colourAt(k / (STEPS
  * samples over ~1,000 px of line, so most of them fall within a pixel of the one before.
  */
 const MIN_STEP_PX2 = 1;
+/** The map's height / width (as `.map-canvas`'s aspect-ratio in styles.css). */
+const ASPECT = 0.75;
 
 /** The cursor's dot on its layer over the map; the layer is left clear when there is none. */
 function drawCursor(
@@ -30,14 +32,35 @@ function drawCursor(
   index: number | null,
   count: number,
 ): void {
+  const shown = index !== null && index >= 0 && index < count;
+  // A layer that holds no dot has nothing to clear (the map's first draw would make its context for nothing).
+  if (!shown && !layer.dataset.dot) return;
+  layer.dataset.dot = shown ? 'true' : '';
   const ctx = layer.getContext('2d')!;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, layer.width, layer.height);
-  if (index === null || index < 0 || index >= count) return;
+  if (!shown || index === null) return;
   const dpr = window.devicePixelRatio || 1;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   const [cx, cy] = toPx(index);
   drawDot(ctx, cx, cy, 7);
+}
+
+/**
+ * The element's CSS width as the browser last laid it out (0 before), from a ResizeObserver: it
+ * answers after the browser's own layout, where reading `clientWidth` right after React has added
+ * the page's parts would lay all of them out at once, in the same task as the drawing.
+ */
+function useLaidOutWidth(ref: RefObject<Element | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const ro = new ResizeObserver(([entry]) => entry && setWidth(Math.round(entry.contentRect.width)));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return width;
 }
 
 /**
@@ -66,7 +89,9 @@ export function TrackMap(props: {
   const units = props.units ?? 'metric';
   const canvas = useRef<HTMLCanvasElement>(null);
   const overlay = useRef<HTMLCanvasElement>(null);
-  const geometry = useMemo(() => {
+  const width = useLaidOutWidth(canvas);
+  // The laps' projection; the corners (which come later) and the zoom only place marks and the view on it.
+  const projected = useMemo(() => {
     const proj = makeProjection(c.lat[reference.start]!, c.lon[reference.start]!);
     let minX = Infinity;
     let maxX = -Infinity;
@@ -84,7 +109,11 @@ export function TrackMap(props: {
         maxY = Math.max(maxY, y);
       }
     }
-    const apexes = (corners ?? []).map((k) => ({ number: k.number, at: proj.toXY(k.apex.lat, k.apex.lon) }));
+    return { proj, xy, minX, maxX, minY, maxY };
+  }, [c, laps, reference]);
+  const geometry = useMemo(() => {
+    const { proj, xy } = projected;
+    let { minX, maxX, minY, maxY } = projected;
     const zoom = focus ? proj.toXY(focus.lat, focus.lon) : null;
     if (focus && zoom)
       [minX, maxX, minY, maxY] = [
@@ -93,8 +122,37 @@ export function TrackMap(props: {
         zoom[1] - focus.radiusM,
         zoom[1] + focus.radiusM,
       ];
-    return { xy, minX, maxX, minY, maxY, apexes };
-  }, [c, laps, reference, corners, focus]);
+    return { xy, minX, maxX, minY, maxY };
+  }, [projected, focus]);
+  // Where the map's metres fall on the canvas (CSS px), once its width is known.
+  const view = useMemo(() => {
+    if (!width) return null;
+    const { minX, maxX, minY, maxY } = geometry;
+    const height = Math.round(width * ASPECT);
+    const pad = 16;
+    const scale = Math.min((width - 2 * pad) / (maxX - minX || 1), (height - 2 * pad) / (maxY - minY || 1));
+    const ox = (width - (maxX - minX) * scale) / 2;
+    const oy = (height - (maxY - minY) * scale) / 2;
+    return { height, scale, ox, oy, minX, minY };
+  }, [width, geometry]);
+  // The corners (they come after the map) are marks over it, not drawn in it: their arrival redraws no lap.
+  const apexes = useMemo(
+    () =>
+      view
+        ? (corners ?? [])
+            .map((k) => {
+              const [x, y] = projected.proj.toXY(k.apex.lat, k.apex.lon);
+              return {
+                number: k.number,
+                left: view.ox + (x - view.minX) * view.scale,
+                top: view.height - (view.oy + (y - view.minY) * view.scale),
+              };
+            })
+            // Zoomed to a corner: only the marks on the canvas.
+            .filter((a) => a.left >= 0 && a.left <= width && a.top >= 0 && a.top <= view.height)
+        : [],
+    [view, corners, projected, width],
+  );
 
   const range = useMemo(() => {
     let lo = Infinity;
@@ -115,19 +173,17 @@ export function TrackMap(props: {
   cursor.current = props.cursorIndex;
 
   useEffect(() => {
+    if (!view) return; // drawn once the browser has laid the canvas out
     const el = canvas.current!;
-    const { ctx, width, height } = sizeMapCanvas(el, 0.75, [overlay.current!]);
+    const { ctx, height } = sizeMapCanvas(el, ASPECT, [overlay.current!], width);
     ctx.fillStyle = '#101012';
     ctx.fillRect(0, 0, width, height);
-    const { xy, minX, maxX, minY, maxY, apexes } = geometry;
+    const { xy } = geometry;
+    const { scale, ox, oy, minX, minY } = view;
     ctx.save();
     ctx.beginPath();
     ctx.rect(0, 0, width, height);
     ctx.clip();
-    const pad = 16;
-    const scale = Math.min((width - 2 * pad) / (maxX - minX || 1), (height - 2 * pad) / (maxY - minY || 1));
-    const ox = (width - (maxX - minX) * scale) / 2;
-    const oy = (height - (maxY - minY) * scale) / 2;
     const toPx = (i: number): [number, number] => [
       ox + (xy[2 * i]! - minX) * scale,
       height - (oy + (xy[2 * i + 1]! - minY) * scale),
@@ -182,11 +238,6 @@ export function TrackMap(props: {
       ctx.fillStyle = k % 3 === 0 ? '#fff' : '#000';
       ctx.fillRect(sx - 6 + (k % 2) * 6, sy - 6 + Math.floor(k / 2) * 6, 6, 6);
     }
-    const toPxXY = ([x, y]: [number, number]): [number, number] => [
-      ox + (x - minX) * scale,
-      height - (oy + (y - minY) * scale),
-    ];
-    for (const apex of apexes) drawCornerMark(ctx, ...toPxXY(apex.at), apex.number);
     ctx.restore();
     // User Timing mark (visible in devtools; the benchmark reads the first one).
     if (!el.dataset.painted) {
@@ -194,7 +245,7 @@ export function TrackMap(props: {
       performance.mark('voltas:map-painted');
     }
     drawCursor(overlay.current!, toPx, cursor.current, c.count);
-  }, [geometry, laps, reference, colour, range, c]);
+  }, [width, view, geometry, laps, reference, colour, range, c]);
 
   useEffect(
     () => drawCursor(overlay.current!, transform.current, props.cursorIndex, c.count),
@@ -244,6 +295,11 @@ export function TrackMap(props: {
           onClick={props.onPickIndex ? onClick : undefined}
         />
         <canvas ref={overlay} className="map-cursor" aria-hidden="true" />
+        {apexes.map((a) => (
+          <span key={a.number} className="corner-mark" style={{ left: a.left, top: a.top }} aria-hidden="true">
+            T{a.number}
+          </span>
+        ))}
       </div>
       <figcaption className="legend">
         <span>
