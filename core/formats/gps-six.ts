@@ -20,14 +20,11 @@ import {
 } from './six-lines';
 
 const TIME_PATTERN = String.raw`\d{6}(?:\.\d{1,3})?`;
-const GPS_TIME_RE = new RegExp(`^${TIME_PATTERN}$`);
 
-/** `140151.100` → ms of day; hh < 24, mm < 60, ss < 60 (a leap second 60 is accepted). */
-function gpsTimeToMs(raw: string): number | undefined {
-  return GPS_TIME_RE.test(raw) ? timeOfDayMs(raw) : undefined;
-}
-
-/** gpsTimeToMs of a text known to be `hhmmss[.sss]`. */
+/**
+ * `140151.100` (a text known to be `hhmmss[.sss]`) → ms of day; hh < 24, mm < 60, ss < 60 (a leap
+ * second 60 is accepted).
+ */
 function timeOfDayMs(hhmmss: string): number | undefined {
   const t = Math.round(Number(hhmmss) * 1000); // hhmmsssss, in thousandths of a second
   const hh = Math.floor(t / 10_000_000);
