@@ -82,7 +82,7 @@ const logOf = (name) => `.tmp/${name.replace(/\W+/g, '-')}.log`;
 
 // The static checks side by side: each is one process, and two cores finish them sooner together.
 // One typecheck project per part: core sees neither Node nor the DOM, the server no DOM, the web no Node.
-// End to end starts first and runs beside everything but the latency scripts: it is the longest
+// End to end starts first and runs beside everything but the abuse check: it is the longest
 // step, and much of it is waiting on the browser, not computing.
 const endToEndRun = want('e2e') ? endToEnd() : Promise.resolve(true);
 
@@ -215,7 +215,7 @@ async function scriptStep(name, args, limitMinutes, log = undefined) {
   return result === 'ok';
 }
 
-/** Vitest on SQLite, then on PostgreSQL, then the fuzz and crash scripts: one after the other. */
+/** Vitest on SQLite, then on PostgreSQL, then the fuzz, crash, load and faults scripts: one after the other. */
 async function testsInTurn() {
   let fine = true;
   if (want('unit'))
@@ -229,22 +229,30 @@ async function testsInTurn() {
   if (want('crash'))
     fine =
       (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 5, logOf('crash'))) && fine;
+  // Beside end to end too: they fail on errors, lost data or a leak, not on a latency (load prints its
+  // figures; faults gives each outage 10 s to recover).
+  if (want('load'))
+    fine =
+      (await scriptStep(
+        'load (50 riders, 10 s)',
+        ['scripts/load.ts', '--clients', '50', '--seconds', '10'],
+        5,
+        logOf('load'),
+      )) && fine;
+  if (want('faults'))
+    fine =
+      (await scriptStep(
+        'faults (PostgreSQL restart, S3 away, full disk; 3 s outages)',
+        ['scripts/faults.ts', '--outage', '3'],
+        5,
+        logOf('faults'),
+      )) && fine;
   return fine;
 }
 
 for (const result of await Promise.all([testsInTurn(), endToEndRun])) ok = result && ok;
 
-// Alone: these measure latencies, which nothing else may disturb.
-if (want('load'))
-  ok =
-    (await scriptStep('load (50 clients, 10 s)', ['scripts/load.ts', '--clients', '50', '--seconds', '10'], 5)) && ok;
-if (want('faults'))
-  ok =
-    (await scriptStep(
-      'faults (PostgreSQL restart, S3 away, full disk; 3 s outages)',
-      ['scripts/faults.ts', '--outage', '3'],
-      5,
-    )) && ok;
+// Alone: the abuse check's pass is an ordinary rider's p99, which nothing else may disturb.
 if (want('abuse'))
   ok =
     (await scriptStep(
