@@ -87,3 +87,20 @@ describe('negotiateLanguage', () => {
     expect(negotiateLanguage(['fr', 'de'])).toBe('pt-BR');
   });
 });
+
+describe('the typed message function', () => {
+  it('takes exactly the arguments of the pt-BR message (args.generated.ts): checked by the typecheck', () => {
+    expect(t('video.overlayLap', { lap: 3 })).toContain('3');
+    expect(t('app.name')).toBe('Voltas');
+    // Never run: each line must fail the typecheck, or its @ts-expect-error fails it instead.
+    const wrong = () => {
+      // @ts-expect-error a message with arguments called without them
+      t('video.overlayLap');
+      // @ts-expect-error arguments given to a message that takes none
+      t('app.name', { lap: 3 });
+      // @ts-expect-error an argument under the wrong name
+      t('video.overlayLap', { volta: 3 });
+    };
+    expect(typeof wrong).toBe('function');
+  });
+});
