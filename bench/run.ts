@@ -147,7 +147,7 @@ async function main() {
         result[r.key] = r.ratio;
         rows.push([
           `import, typical ${r.label} (30 min at 25 Hz)`,
-          `${fmt(r.mb)} MB imported and readable in ${fmt(r.importMs, 0)} ms; median of ${r.runs}`,
+          `${fmt(r.mb)} MB imported and readable in ${fmt(r.importMs, 0)} ms; median of ${r.runs} (its gps.six alone: written in ${fmt(r.writeMs, 0)} ms)`,
           `${r.parser} parse ${fmt(r.parseMs, 0)} ms`,
           `${fmt(r.ratio, 2)}×: ${verdict(r.ratio <= TYPICAL_IMPORT_GOAL)}`,
           `≤ ${TYPICAL_IMPORT_GOAL}×`,

@@ -7,6 +7,7 @@
  */
 import { inferSchema, initParser } from 'udsv';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { gpsSixBytes } from '#core/formats/gps-six-write.ts';
 import { writeGpx, writeRaceChrono, writeVbo, type Day } from '#core/imports/test-support/writers.ts';
 import { generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
 import { firstSamples, post, raceChronoRows, saxRead, vboAsCsv } from '../imports';
@@ -21,6 +22,8 @@ export interface TypicalImport {
   mb: number;
   importMs: number;
   parseMs: number;
+  /** The session's own gps.six (45,000 lines) written alone in this process: a part of every import, whatever the format. */
+  writeMs: number;
   parser: string;
   ratio: number;
   runs: number;
@@ -88,6 +91,7 @@ export async function benchTypicalImports(
   for (const [f, format] of formats.entries()) {
     const imports: number[] = [];
     const parses: number[] = [];
+    const writes: number[] = [];
     let mb = 0;
     for (let r = 0; r <= runs; r++) {
       // A day of its own for each run and format (2025: clear of the bench's other sessions).
@@ -96,6 +100,7 @@ export async function benchTypicalImports(
       mb = bytes.length / 1e6;
       const parse = format.parse(text);
       const parseMs = timed(parse);
+      const writeMs = timed(() => gpsSixBytes(session));
       const t = performance.now();
       const res = await post(base, `/api/imports?filename=${format.file}`, cookie, bytes);
       if (res.status !== 201)
@@ -111,6 +116,7 @@ export async function benchTypicalImports(
       if (r === 0) continue; // the warm-up: code compiled, caches filled
       imports.push(importMs);
       parses.push(parseMs);
+      writes.push(writeMs);
     }
     const importMs = median(imports);
     const parseMs = median(parses);
@@ -121,6 +127,7 @@ export async function benchTypicalImports(
       mb,
       importMs,
       parseMs,
+      writeMs: median(writes),
       ratio: importMs / parseMs,
       runs,
     });
