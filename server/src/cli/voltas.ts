@@ -16,7 +16,6 @@ import { loadDemo } from '../modules/demo/demo.service';
 import { formatImportReport, importFirebase, ImportError } from '../modules/firebase-import/firebase-import.service';
 import { simulate, today } from './simulate';
 import { importSessionsCommand } from './import-sessions';
-import { DEMO_DEVICE_ID } from '../lib/demo-accounts';
 
 const USAGE = `Usage: voltas <command>
 
@@ -77,7 +76,7 @@ export async function run(argv: string[]): Promise<number> {
         return await simulateCommand(rest);
       case 'import':
         return await importSessionsCommand(rest, (work) =>
-          withDb((_db, blobs, _config, database) => work(database, blobs, DEMO_DEVICE_ID)),
+          withDb((_db, blobs, _config, database) => work(database, blobs)),
         );
       case 'import-firebase':
         return await importCommand(rest);

@@ -20,10 +20,7 @@ const errors = {
   429: apiErrorSchema,
 };
 
-export async function importsRoutes(
-  app: FastifyInstance,
-  opts: { imports: ImportsService; reader: SessionReader; demoDeviceId: string },
-) {
+export async function importsRoutes(app: FastifyInstance, opts: { imports: ImportsService; reader: SessionReader }) {
   const { imports } = opts;
 
   // The file is the raw body, whatever its Content-Type: left unread here, streamed by the service.
@@ -78,7 +75,7 @@ export async function importsRoutes(
       },
     },
     async (req, reply) => {
-      const viewer = viewerOf(req, opts.demoDeviceId);
+      const viewer = viewerOf(req);
       const s = { device: req.params.id, track: req.params.track, date: req.params.date };
       await imports.deleteSession(viewer, s, await opts.reader.canSeeSession(viewer, s));
       return reply.code(204).send(null);

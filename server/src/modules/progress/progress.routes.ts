@@ -24,7 +24,7 @@ const errors = {
 };
 const doc = routeSchemas('progress', errors);
 
-export async function progressRoutes(app: FastifyInstance, opts: { progress: ProgressService; demoDeviceId: string }) {
+export async function progressRoutes(app: FastifyInstance, opts: { progress: ProgressService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { progress } = opts;
 
@@ -37,7 +37,7 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
         personalBestsResponseSchema,
       ),
     },
-    async (req) => progress.records(viewerOf(req, opts.demoDeviceId)),
+    async (req) => progress.records(viewerOf(req)),
   );
 
   r.get(
@@ -50,7 +50,7 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
         { querystring: progressQuerySchema },
       ),
     },
-    async (req) => progress.progress(viewerOf(req, opts.demoDeviceId), req.query.track),
+    async (req) => progress.progress(viewerOf(req), req.query.track),
   );
 
   r.get(
@@ -63,7 +63,7 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
         { querystring: cornerProgressQuerySchema },
       ),
     },
-    async (req) => progress.corners(viewerOf(req, opts.demoDeviceId), req.query.track, req.query.from, req.query.to),
+    async (req) => progress.corners(viewerOf(req), req.query.track, req.query.from, req.query.to),
   );
 
   r.get(
@@ -76,6 +76,6 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
         { querystring: compareQuerySchema },
       ),
     },
-    async (req) => progress.compare(viewerOf(req, opts.demoDeviceId), req.query),
+    async (req) => progress.compare(viewerOf(req), req.query),
   );
 }

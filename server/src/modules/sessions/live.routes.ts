@@ -8,6 +8,7 @@ import type { Coordination } from '#server/db/coordination.ts';
 import type { Metrics } from '#server/lib/metrics.ts';
 import type { AuthSessionIdentity } from '#server/plugins/auth-session.ts';
 import { isSignInRevoked } from '../auth/auth-events';
+import { viewerOf } from './device-check';
 import type { SessionEvent, SessionEvents } from './session-events.service';
 import type { SessionReader } from './session-reader.service';
 
@@ -31,7 +32,6 @@ export async function liveRoutes(
     reader: SessionReader;
     events: SessionEvents;
     coordination: Coordination;
-    demoDeviceId: string;
     metrics: Metrics;
     heartbeatMs?: number;
     maxStreams?: number;
@@ -68,8 +68,7 @@ export async function liveRoutes(
         response: { 200: latestSessionSchema, 401: apiErrorSchema },
       },
     },
-    async (req) =>
-      opts.reader.latest({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId }),
+    async (req) => opts.reader.latest(viewerOf(req)),
   );
 
   r.get(
@@ -98,7 +97,7 @@ export async function liveRoutes(
       }
       if (open.size >= maxStreams)
         throw new AppError('auth/too-many-requests', 'Too many live-update streams on this server; try again later.');
-      const viewer = { email: identity.email, admin: identity.admin, demoDeviceId: opts.demoDeviceId };
+      const viewer = viewerOf(req);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {

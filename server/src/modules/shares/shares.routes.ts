@@ -41,7 +41,7 @@ function linkHolderHeaders(reply: FastifyReply): void {
 
 export async function sharesRoutes(
   app: FastifyInstance,
-  opts: { shares: SharesService; demoDeviceId: string; pages: BuiltPages; publicUrl: string },
+  opts: { shares: SharesService; pages: BuiltPages; publicUrl: string },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { shares } = opts;
@@ -59,7 +59,7 @@ export async function sharesRoutes(
         response: { 201: createShareResponseSchema, ...writeErrors },
       },
     },
-    async (req, reply) => reply.code(201).send(await shares.create(viewerOf(req, opts.demoDeviceId), req.body)),
+    async (req, reply) => reply.code(201).send(await shares.create(viewerOf(req), req.body)),
   );
 
   r.get(
@@ -68,7 +68,7 @@ export async function sharesRoutes(
       config: { access: 'rider' },
       schema: doc('The caller’s links, newest first', sharesResponseSchema),
     },
-    async (req) => shares.list(viewerOf(req, opts.demoDeviceId)),
+    async (req) => shares.list(viewerOf(req)),
   );
 
   r.delete(
@@ -79,7 +79,7 @@ export async function sharesRoutes(
         params: shareIdParamsSchema,
       }),
     },
-    async (req) => shares.revoke(viewerOf(req, opts.demoDeviceId), req.params.id),
+    async (req) => shares.revoke(viewerOf(req), req.params.id),
   );
 
   // What the link holder reads: public, rate limited per address.

@@ -7,12 +7,13 @@ import {
   storageMetadataQuerySchema,
   storageMetadataSchema,
 } from '#core/contracts/sessions.contract.ts';
+import { viewerOf } from '../sessions/device-check';
 import { parseMaxResults, type StorageService } from './storage.service';
 import { routeSchemas } from '#server/lib/route-schema.ts';
 
 const doc = routeSchemas('storage', { 400: apiErrorSchema, 401: apiErrorSchema });
 
-export async function storageRoutes(app: FastifyInstance, opts: { storage: StorageService; demoDeviceId: string }) {
+export async function storageRoutes(app: FastifyInstance, opts: { storage: StorageService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/storage/list',
@@ -26,12 +27,7 @@ export async function storageRoutes(app: FastifyInstance, opts: { storage: Stora
     },
     async (req) => {
       const max = parseMaxResults(req.query.maxResults);
-      return opts.storage.list(
-        { email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId },
-        req.query.prefix,
-        max,
-        req.query.pageToken,
-      );
+      return opts.storage.list(viewerOf(req), req.query.prefix, max, req.query.pageToken);
     },
   );
 
@@ -44,10 +40,6 @@ export async function storageRoutes(app: FastifyInstance, opts: { storage: Stora
         errors: { 401: apiErrorSchema, 404: apiErrorSchema },
       }),
     },
-    async (req) =>
-      opts.storage.metadata(
-        { email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId },
-        req.query.path,
-      ),
+    async (req) => opts.storage.metadata(viewerOf(req), req.query.path),
   );
 }

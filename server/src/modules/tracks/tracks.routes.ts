@@ -39,13 +39,10 @@ export const TRACK_CHOICES_PER_MINUTE = 10;
 export const GATE_MOVES_PER_MINUTE = 60;
 export const TRACK_SHARES_PER_MINUTE = 30;
 
-export async function tracksRoutes(
-  app: FastifyInstance,
-  opts: { tracks: TracksService; reader: SessionReader; demoDeviceId: string },
-) {
+export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksService; reader: SessionReader }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { tracks } = opts;
-  hideUnseenDevices(app, opts.reader, opts.demoDeviceId);
+  hideUnseenDevices(app, opts.reader);
 
   r.get(
     '/api/devices/:id/sessions/:track/:date/track-analysis',
@@ -59,7 +56,7 @@ export async function tracksRoutes(
     },
     async (req) =>
       tracks.analysis(
-        viewerOf(req, opts.demoDeviceId),
+        viewerOf(req),
         { device: req.params.id, track: req.params.track, date: req.params.date },
         req.query,
       ),
@@ -73,7 +70,7 @@ export async function tracksRoutes(
       preValidation: async (req) => {
         const p = req.params as { id: string; track: string; date: string };
         if (
-          !(await opts.reader.canSeeSession(viewerOf(req, opts.demoDeviceId), {
+          !(await opts.reader.canSeeSession(viewerOf(req), {
             device: p.id,
             track: p.track,
             date: p.date,
@@ -90,7 +87,7 @@ export async function tracksRoutes(
     },
     async (req) =>
       tracks.choose(
-        viewerOf(req, opts.demoDeviceId),
+        viewerOf(req),
         { device: req.params.id, track: req.params.track, date: req.params.date },
         req.body.catalogueId,
       ),
@@ -106,7 +103,7 @@ export async function tracksRoutes(
         { params: trackIdParamsSchema, body: renameTrackBodySchema },
       ),
     },
-    async (req) => tracks.rename(viewerOf(req, opts.demoDeviceId), req.params.trackId, req.body.name),
+    async (req) => tracks.rename(viewerOf(req), req.params.trackId, req.body.name),
   );
 
   r.get(
@@ -165,6 +162,6 @@ export async function tracksRoutes(
         { params: trackIdParamsSchema, body: shareTrackBodySchema },
       ),
     },
-    async (req) => tracks.setShared(viewerOf(req, opts.demoDeviceId), req.params.trackId, req.body.shared),
+    async (req) => tracks.setShared(viewerOf(req), req.params.trackId, req.body.shared),
   );
 }
