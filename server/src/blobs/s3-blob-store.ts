@@ -14,7 +14,9 @@ import {
 } from '@aws-sdk/client-s3';
 import {
   assertSafeKey,
+  byKey,
   emptyFolder,
+  listPage,
   type BlobListPage,
   type BlobMetadata,
   type BlobStore,
@@ -221,16 +223,8 @@ export class S3BlobStore implements BlobStore {
         if (o.Key && o.Key !== base && !hidden(o.Key)) entries.push({ key: o.Key, dir: false });
       continuation = res.IsTruncated ? res.NextContinuationToken : undefined;
     } while (continuation && entries.filter((e) => !after || e.key > after).length <= opts.maxResults);
-    const names = entries
-      .filter((e) => !after || e.key > after)
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const page = names.slice(0, opts.maxResults);
-    const more = names.length > opts.maxResults || continuation !== undefined;
-    return {
-      prefixes: page.filter((n) => n.dir).map((n) => n.key),
-      items: page.filter((n) => !n.dir).map((n) => n.key),
-      nextPageToken: more && page.length ? page.at(-1)!.key : undefined,
-    };
+    const names = entries.filter((e) => !after || e.key > after).sort(byKey);
+    return listPage(names.slice(0, opts.maxResults), names.length > opts.maxResults || continuation !== undefined);
   }
 
   sweepTemp(): Promise<number> {
