@@ -22,19 +22,10 @@ import {
   type BlobStore,
   type PutOptions,
 } from './blob-store';
+import type { AppConfig } from '../config';
 
-export interface S3BlobStoreOptions {
-  bucket: string;
-  endpoint?: string | undefined;
-  region: string;
-  forcePathStyle: boolean;
-  /** 'when_required' for S3-compatible servers that store the SDK's chunk framing (s3rver). */
-  requestChecksum: 'when_supported' | 'when_required';
-  /** Explicit credentials; otherwise the SDK's default chain (env, profile, instance role). */
-  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
-  /** Local folder for large uploads on their way to the bucket (tempPath). */
-  spoolDir: string;
-}
+/** The bucket as configured, and a local folder for large uploads on their way to it (tempPath). */
+type S3BlobStoreOptions = NonNullable<AppConfig['s3']> & { spoolDir: string };
 
 /** Custom metadata kept on each object: what S3 itself does not track the way the spec does. */
 const META_MD5 = 'voltas-md5';
