@@ -16,11 +16,11 @@ import {
   registerDeviceSchema,
   setRolesSchema,
 } from '#core/contracts/admin.contract.ts';
-import { apiErrorSchema, okSchema } from '#core/contracts/common.contract.ts';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { okSchema } from '#core/contracts/common.contract.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import type { AdminService } from './admin.service';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
+const errors = errorAnswers(400, 401, 403, 404);
 const doc = routeSchemas('admin', errors);
 const ok = { ok: true as const };
 

@@ -2,23 +2,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import { importQuerySchema, importResponseSchema } from '#core/contracts/imports.contract.ts';
 import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 import { heavyReadKey } from '#server/plugins/heavy-reads.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { ImportsService } from './imports.service';
+import { errorAnswers } from '#server/lib/route-schema.ts';
 
-const errors = {
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  413: apiErrorSchema,
-  415: apiErrorSchema,
-  422: apiErrorSchema,
-  429: apiErrorSchema,
-};
+const errors = errorAnswers(401, 403, 404, 413, 415, 422, 429);
 
 export async function importsRoutes(app: FastifyInstance, opts: { imports: ImportsService; reader: SessionReader }) {
   const { imports } = opts;

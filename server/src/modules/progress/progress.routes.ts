@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import {
   compareQuerySchema,
   compareResponseSchema,
@@ -10,18 +9,11 @@ import {
   progressQuerySchema,
   progressResponseSchema,
 } from '#core/contracts/progress.contract.ts';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { ProgressService } from './progress.service';
 
-const errors = {
-  400: apiErrorSchema,
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  422: apiErrorSchema,
-  429: apiErrorSchema,
-};
+const errors = errorAnswers(400, 401, 403, 404, 422, 429);
 const doc = routeSchemas('progress', errors);
 
 export async function progressRoutes(app: FastifyInstance, opts: { progress: ProgressService }) {

@@ -11,6 +11,7 @@ import { isSignInRevoked } from '../auth/auth-events';
 import { viewerOf } from './device-check';
 import type { SessionEvent, SessionEvents } from './session-events.service';
 import type { SessionReader } from './session-reader.service';
+import { errorAnswers } from '#server/lib/route-schema.ts';
 
 const HEARTBEAT_MS = 25_000;
 /** A rider's phone and laptop with a tab or two each; a fifth stream on one sign-in is refused. */
@@ -78,7 +79,7 @@ export async function liveRoutes(
       schema: {
         tags: ['sessions'],
         summary: `Server-sent events: 'session' when a session the caller may see is uploaded or replaced. At most ${MAX_STREAMS_PER_SIGN_IN} streams per sign-in and ${MAX_STREAMS_PER_USER} per rider (429 beyond); a stream closes when its sign-in ends, its user is disabled or their roles change.`,
-        response: { 429: apiErrorSchema },
+        response: errorAnswers(429),
       },
     },
     async (req, reply) => {

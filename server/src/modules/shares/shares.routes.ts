@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema, okSchema, writeErrors } from '#core/contracts/common.contract.ts';
+import { okSchema, writeErrors } from '#core/contracts/common.contract.ts';
 import {
   createShareBodySchema,
   createShareResponseSchema,
@@ -16,7 +16,7 @@ import { AppError } from '#core/errors.ts';
 import { escapeHtml, jsonInHtml } from '#server/lib/html.ts';
 import { requestLanguage } from '#server/lib/i18n.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import { firstScreenPage, type BuiltPages } from '#server/lib/web-page.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { SharesService } from './shares.service';
@@ -96,7 +96,7 @@ export async function sharesRoutes(
           summary:
             'A shared session or lap: its laps, best and ideal lap, consistency and corners (no sign-in; a revoked, expired or altered link is 404)',
           params: sharedParamsSchema,
-          response: { 200: sharedViewSchema, 404: apiErrorSchema, 429: apiErrorSchema, 400: apiErrorSchema },
+          response: { 200: sharedViewSchema, ...errorAnswers(400, 404, 429) },
         },
       },
       async (req) => shares.view(req.params.token),
@@ -111,7 +111,7 @@ export async function sharesRoutes(
           summary: 'One lap of a shared link against position along the track (speed, lean) and its path',
           params: sharedParamsSchema,
           querystring: sharedLapQuerySchema,
-          response: { 200: sharedLapSchema, 404: apiErrorSchema, 429: apiErrorSchema, 400: apiErrorSchema },
+          response: { 200: sharedLapSchema, ...errorAnswers(400, 404, 429) },
         },
       },
       async (req) => shares.lap(req.params.token, req.query.lap),

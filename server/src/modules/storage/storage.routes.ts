@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import {
   storageListQuerySchema,
   storageListResponseSchema,
@@ -9,9 +8,9 @@ import {
 } from '#core/contracts/sessions.contract.ts';
 import { viewerOf } from '../sessions/device-check';
 import { parseMaxResults, type StorageService } from './storage.service';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 
-const doc = routeSchemas('storage', { 400: apiErrorSchema, 401: apiErrorSchema });
+const doc = routeSchemas('storage', errorAnswers(400, 401));
 
 export async function storageRoutes(app: FastifyInstance, opts: { storage: StorageService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -37,7 +36,7 @@ export async function storageRoutes(app: FastifyInstance, opts: { storage: Stora
       config: { access: 'rider' },
       schema: doc("An object's metadata (the spec's fields)", storageMetadataSchema, {
         querystring: storageMetadataQuerySchema,
-        errors: { 401: apiErrorSchema, 404: apiErrorSchema },
+        errors: errorAnswers(401, 404),
       }),
     },
     async (req) => opts.storage.metadata(viewerOf(req), req.query.path),

@@ -1,7 +1,6 @@
 // Track routes: a session's track analysis and track choice, catalogue search, renames, and admins' track edits.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 import {
   catalogueQuerySchema,
@@ -19,18 +18,12 @@ import {
 } from '#core/contracts/tracks.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { TracksService } from './tracks.service';
 
-const errors = {
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  422: apiErrorSchema,
-  429: apiErrorSchema,
-};
+const errors = errorAnswers(401, 403, 404, 422, 429);
 const doc = routeSchemas('tracks', errors);
 
 /** Writes a rider (or an admin) can repeat, per user and minute: each re-times sessions or writes an audit line. */
