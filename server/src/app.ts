@@ -304,13 +304,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   });
   await app.register(meRoutes, { users });
   await app.register(sessionsRoutes, { reader });
-  await app.register(liveRoutes, {
-    reader,
-    events,
-    coordination: database.coordination,
-    metrics,
-    ...deps.live,
-  });
+  await app.register(liveRoutes, { reader, events, coordination: database.coordination, metrics, ...deps.live });
   await app.register(deviceApiRoutes, { devices, receiver, users, metrics });
   await app.register(storageRoutes, { storage });
   const tracks = createTracksService({

@@ -18,10 +18,7 @@ export async function sellerRoutes(app: FastifyInstance, opts: { seller: SellerS
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/seller/buyers',
-    {
-      config: { access: 'seller' },
-      schema: doc('My buyers (userSeller = me)', z.array(buyerSchema)),
-    },
+    { config: { access: 'seller' }, schema: doc('My buyers (userSeller = me)', z.array(buyerSchema)) },
     (req) => opts.seller.buyers(req.identity!.email),
   );
   r.get(

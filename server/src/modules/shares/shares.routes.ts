@@ -64,10 +64,7 @@ export async function sharesRoutes(
 
   r.get(
     '/api/shares',
-    {
-      config: { access: 'rider' },
-      schema: doc('The caller’s links, newest first', sharesResponseSchema),
-    },
+    { config: { access: 'rider' }, schema: doc('The caller’s links, newest first', sharesResponseSchema) },
     async (req) => shares.list(viewerOf(req)),
   );
 

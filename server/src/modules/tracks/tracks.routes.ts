@@ -62,13 +62,7 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
       // A session the caller may not see is 404 before its body is looked at, as for every session route.
       preValidation: async (req) => {
         const p = req.params as { id: string; track: string; date: string };
-        if (
-          !(await opts.reader.canSeeSession(viewerOf(req), {
-            device: p.id,
-            track: p.track,
-            date: p.date,
-          }))
-        ) {
+        if (!(await opts.reader.canSeeSession(viewerOf(req), { device: p.id, track: p.track, date: p.date }))) {
           throw new AppError('storage/object-not-found');
         }
       },

@@ -16,10 +16,7 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
 
   r.get(
     '/api/me',
-    {
-      config: { access: 'rider' },
-      schema: doc('The signed-in user, roles and devices', meSchema),
-    },
+    { config: { access: 'rider' }, schema: doc('The signed-in user, roles and devices', meSchema) },
     async (req) => users.me(req.identity!.email),
   );
 
