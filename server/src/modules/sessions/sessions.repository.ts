@@ -269,16 +269,11 @@ export function listOwnSessions(
   return query.orderBy('lap_sessions.date_iso', 'desc').orderBy('lap_sessions.id', 'desc').limit(q.limit).execute();
 }
 
-/** A session's kept lap figures, by the rule `version` (null: the lap.six's rules, not settled yet). */
-export async function saveLapFigures(
-  db: Kysely<DB>,
-  sessionId: string,
-  figures: string,
-  version: number | null = null,
-): Promise<void> {
+/** A session's lap figures by the lap.six's rules, kept until they are settled (figures_version null). */
+export async function saveLapFigures(db: Kysely<DB>, sessionId: string, figures: string): Promise<void> {
   await db
     .updateTable('lap_sessions')
-    .set({ lap_figures: figures, figures_version: version })
+    .set({ lap_figures: figures, figures_version: null })
     .where('id', '=', sessionId)
     .execute();
 }
