@@ -53,7 +53,6 @@ import type { ImportLimits } from './modules/imports/import-worker';
 import { createTracksService } from './modules/tracks/tracks.service';
 import { trackCatalogue } from './modules/tracks/track-catalogue';
 import { loadTracks } from './lib/track-files';
-import { DEMO_DEVICE_ID } from './lib/demo-accounts';
 import { createUsersService } from './modules/users/users.service';
 import { errorMappingPlugin } from './plugins/error-mapping';
 import { heavyReadsPlugin } from './plugins/heavy-reads';
@@ -227,12 +226,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
 
   const secureCookies: boolean | 'auto' = config.publicUrl.startsWith('https:') ? true : 'auto';
   const authSessions = createAuthSessionStore(db);
-  const users = createUsersService(db, box, DEMO_DEVICE_ID);
+  const users = createUsersService(db, box);
   const devices = createDevicesService(db);
   const resealed = await users.upgradeSealedPasswords();
-  const events = createSessionEvents(database.coordination, DEMO_DEVICE_ID);
+  const events = createSessionEvents(database.coordination);
   const receiver = createSessionReceiver({ db, blobs, coordination: database.coordination, events });
-  const reader = createSessionReader({ db, blobs, demoDeviceId: DEMO_DEVICE_ID });
+  const reader = createSessionReader({ db, blobs });
   // Listening for other instances' events before serving, so none is missed.
   await database.coordination.ready();
   const sweptTemp = await blobs.sweepTemp();
@@ -304,17 +303,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     pages,
   });
   await app.register(meRoutes, { users });
-  await app.register(sessionsRoutes, { reader, demoDeviceId: DEMO_DEVICE_ID });
-  await app.register(liveRoutes, {
-    reader,
-    events,
-    coordination: database.coordination,
-    demoDeviceId: DEMO_DEVICE_ID,
-    metrics,
-    ...deps.live,
-  });
+  await app.register(sessionsRoutes, { reader });
+  await app.register(liveRoutes, { reader, events, coordination: database.coordination, metrics, ...deps.live });
   await app.register(deviceApiRoutes, { devices, receiver, users, metrics });
-  await app.register(storageRoutes, { storage, demoDeviceId: DEMO_DEVICE_ID });
+  await app.register(storageRoutes, { storage });
   const tracks = createTracksService({
     db,
     reader,
@@ -324,12 +316,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   });
   for (const [cache, size] of Object.entries({ ...tracks.caches(), ...reader.caches() }))
     metrics.watchCache(cache, size);
-  await app.register(tracksRoutes, { tracks, reader, demoDeviceId: DEMO_DEVICE_ID });
-  await app.register(videosRoutes, {
-    videos: createVideosService({ db, reader }),
-    reader,
-    demoDeviceId: DEMO_DEVICE_ID,
-  });
+  await app.register(tracksRoutes, { tracks, reader });
+  await app.register(videosRoutes, { videos: createVideosService({ db, reader }), reader });
   const imports = createImportsService({
     db,
     blobs,
@@ -338,11 +326,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     coordination: database.coordination,
     ...(deps.imports ? { limits: deps.imports } : {}),
   });
-  await app.register(importsRoutes, {
-    imports,
-    reader,
-    demoDeviceId: DEMO_DEVICE_ID,
-  });
+  await app.register(importsRoutes, { imports, reader });
   // Interrupted uploads finished (before listening) and then every minute; a session that arrives is
   // analysed in the background, so that its ideal lap is in the lists.
   const stopSendingJobs = await startJobs(jobs, { receiver, tracks, events, signIns: authSessions, log: app.log });
@@ -352,11 +336,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     await jobs.stop();
   });
   const shares = createSharesService({ db, reader, tracks, publicUrl: config.publicUrl });
-  await app.register(sharesRoutes, { shares, demoDeviceId: DEMO_DEVICE_ID, publicUrl: config.publicUrl, pages });
-  await app.register(progressRoutes, {
-    progress: createProgressService({ reader, tracks, shares }),
-    demoDeviceId: DEMO_DEVICE_ID,
-  });
+  await app.register(sharesRoutes, { shares, publicUrl: config.publicUrl, pages });
+  await app.register(progressRoutes, { progress: createProgressService({ reader, tracks, shares }) });
   await app.register(adminRoutes, {
     admin: createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }),
   });

@@ -51,6 +51,7 @@ export interface AppConfig {
         endpoint: string | undefined;
         region: string;
         forcePathStyle: boolean;
+        /** 'when_required' for S3-compatible servers that store the SDK's chunk framing (s3rver). */
         requestChecksum: 'when_supported' | 'when_required';
         /** From AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY; absent: the SDK's default chain (profile, instance role). */
         credentials: { accessKeyId: string; secretAccessKey: string } | undefined;

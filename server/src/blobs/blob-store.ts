@@ -69,6 +69,17 @@ export function assertSafeKey(key: string): void {
   }
 }
 
+/** One listing page from entries in lexical key order; `more`: entries follow this page. */
+export function listPage(entries: { key: string; dir: boolean }[], more: boolean): BlobListPage {
+  return {
+    prefixes: entries.filter((e) => e.dir).map((e) => e.key),
+    items: entries.filter((e) => !e.dir).map((e) => e.key),
+    nextPageToken: more ? entries.at(-1)?.key : undefined,
+  };
+}
+
+export const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
 /** Empties a folder of this instance's temp files; a missing folder holds none. Returns how many were removed. */
 export async function emptyFolder(dir: string): Promise<number> {
   let names: string[];

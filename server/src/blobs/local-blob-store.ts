@@ -3,7 +3,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import {
   assertSafeKey,
+  byKey,
   emptyFolder,
+  listPage,
   type BlobListPage,
   type BlobMetadata,
   type BlobStore,
@@ -14,6 +16,26 @@ const TMP_DIR = '.tmp';
 
 const newGeneration = () => String(Date.now() * 1000 + Math.floor(Math.random() * 1000));
 const META_SUFFIX = '.meta.json';
+
+/** The read's answer, or undefined when it failed with one of `missing` (the file is not there). */
+async function unlessMissing<T>(read: Promise<T>, missing = ['ENOENT']): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (err) {
+    if (missing.includes((err as NodeJS.ErrnoException).code ?? '')) return undefined;
+    throw err;
+  }
+}
+
+/** fsync of a file ('r+') or a folder ('r': the names in it). */
+async function sync(target: string, flags: 'r' | 'r+'): Promise<void> {
+  const handle = await fs.open(target, flags);
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
 
 interface StoredMeta {
   contentType: string;
@@ -32,9 +54,11 @@ interface StoredMeta {
  */
 export class LocalBlobStore implements BlobStore {
   readonly description: string;
+  private readonly tmpDir: string;
 
   constructor(private readonly root: string) {
     this.description = `filesystem ${root}`;
+    this.tmpDir = path.join(root, TMP_DIR);
   }
 
   private file(key: string): string {
@@ -42,11 +66,9 @@ export class LocalBlobStore implements BlobStore {
     return path.join(this.root, ...key.split('/'));
   }
 
-  private async writeAtomic(target: string, data: Buffer | string, durable = true): Promise<void> {
-    const tmpDir = path.join(this.root, TMP_DIR);
-    await fs.mkdir(tmpDir, { recursive: true });
+  private async writeAtomic(target: string, data: Buffer | string, durable: boolean): Promise<void> {
+    const tmp = await this.tempPath();
     await fs.mkdir(path.dirname(target), { recursive: true });
-    const tmp = path.join(tmpDir, `${randomBytes(8).toString('hex')}.part`);
     const handle = await fs.open(tmp, 'w', 0o600);
     try {
       await handle.writeFile(data);
@@ -60,8 +82,7 @@ export class LocalBlobStore implements BlobStore {
       await fs.rm(tmp, { force: true });
       throw err;
     }
-    if (!durable) return;
-    await this.syncDir(path.dirname(target));
+    if (durable) await sync(path.dirname(target), 'r');
   }
 
   async put(key: string, body: Buffer, contentType: string, options: PutOptions = {}): Promise<BlobMetadata> {
@@ -97,9 +118,8 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async tempPath(): Promise<string> {
-    const tmpDir = path.join(this.root, TMP_DIR);
-    await fs.mkdir(tmpDir, { recursive: true });
-    return path.join(tmpDir, `${randomBytes(8).toString('hex')}.part`);
+    await fs.mkdir(this.tmpDir, { recursive: true });
+    return path.join(this.tmpDir, `${randomBytes(8).toString('hex')}.part`);
   }
 
   async putFile(
@@ -111,21 +131,13 @@ export class LocalBlobStore implements BlobStore {
     const target = this.file(key);
     const durable = options.durable ?? true;
     try {
-      if (path.dirname(file) !== path.join(this.root, TMP_DIR))
-        throw new Error(`putFile takes files from tempPath() only, not ${file}`);
+      if (path.dirname(file) !== this.tmpDir) throw new Error(`putFile takes files from tempPath() only, not ${file}`);
       const now = new Date().toISOString();
       const previous = await this.readMeta(key);
-      if (durable) {
-        const handle = await fs.open(file, 'r+');
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-      }
+      if (durable) await sync(file, 'r+');
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.rename(file, target);
-      if (durable) await this.syncDir(path.dirname(target));
+      if (durable) await sync(path.dirname(target), 'r');
       return await this.described(key, contentType, options.md5, previous?.timeCreated ?? now, now);
     } finally {
       await fs.rm(file, { force: true });
@@ -133,34 +145,15 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async getStream(key: string) {
-    const file = this.file(key);
-    try {
-      const handle = await fs.open(file, 'r');
-      const { size } = await handle.stat();
-      // handle.createReadStream(): fs.createReadStream('', { fd: handle }) never ends an HTTP response it is piped to.
-      return { body: handle.createReadStream(), size };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+    const handle = await unlessMissing(fs.open(this.file(key), 'r'));
+    if (!handle) return undefined;
+    const { size } = await handle.stat();
+    // handle.createReadStream(): fs.createReadStream('', { fd: handle }) never ends an HTTP response it is piped to.
+    return { body: handle.createReadStream(), size };
   }
 
-  private async syncDir(dirPath: string): Promise<void> {
-    const dir = await fs.open(dirPath, 'r');
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
-  }
-
-  async get(key: string): Promise<Buffer | undefined> {
-    try {
-      return await fs.readFile(this.file(key));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+  get(key: string): Promise<Buffer | undefined> {
+    return unlessMissing(fs.readFile(this.file(key)));
   }
 
   private async readMeta(key: string): Promise<StoredMeta | undefined> {
@@ -172,13 +165,8 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async head(key: string): Promise<BlobMetadata | undefined> {
-    let stat;
-    try {
-      stat = await fs.stat(this.file(key));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+    const stat = await unlessMissing(fs.stat(this.file(key)));
+    if (!stat) return undefined;
     let meta = await this.readMeta(key);
     if (meta && (meta.size !== stat.size || meta.mtimeMs !== stat.mtimeMs)) meta = undefined;
     if (!meta) {
@@ -211,33 +199,19 @@ export class LocalBlobStore implements BlobStore {
   async list(prefix: string, opts: { maxResults: number; pageToken?: string | undefined }): Promise<BlobListPage> {
     const clean = prefix.replace(/\/+$/, '');
     const dir = clean ? this.file(clean) : this.root;
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await fs.readdir(dir, { withFileTypes: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') {
-        return { prefixes: [], items: [], nextPageToken: undefined };
-      }
-      throw err;
-    }
+    const entries = (await unlessMissing(fs.readdir(dir, { withFileTypes: true }), ['ENOENT', 'ENOTDIR'])) ?? [];
     const base = clean ? `${clean}/` : '';
     const names = entries
       .filter((e) => !e.name.startsWith('.') && !e.name.endsWith(META_SUFFIX))
       .map((e) => ({ key: base + e.name + (e.isDirectory() ? '/' : ''), dir: e.isDirectory() }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      .sort(byKey);
     const start = opts.pageToken ? names.findIndex((n) => n.key > opts.pageToken!) : 0;
-    const page = start < 0 ? [] : names.slice(start, start + opts.maxResults);
-    const last = page.at(-1);
-    const more = start >= 0 && start + opts.maxResults < names.length;
-    return {
-      prefixes: page.filter((n) => n.dir).map((n) => n.key),
-      items: page.filter((n) => !n.dir).map((n) => n.key),
-      nextPageToken: more && last ? last.key : undefined,
-    };
+    if (start < 0) return listPage([], false);
+    return listPage(names.slice(start, start + opts.maxResults), start + opts.maxResults < names.length);
   }
 
   sweepTemp(): Promise<number> {
-    return emptyFolder(path.join(this.root, TMP_DIR));
+    return emptyFolder(this.tmpDir);
   }
 
   async ping(): Promise<void> {

@@ -14,25 +14,18 @@ import {
 } from '@aws-sdk/client-s3';
 import {
   assertSafeKey,
+  byKey,
   emptyFolder,
+  listPage,
   type BlobListPage,
   type BlobMetadata,
   type BlobStore,
   type PutOptions,
 } from './blob-store';
+import type { AppConfig } from '../config';
 
-export interface S3BlobStoreOptions {
-  bucket: string;
-  endpoint?: string | undefined;
-  region: string;
-  forcePathStyle: boolean;
-  /** 'when_required' for S3-compatible servers that store the SDK's chunk framing (s3rver). */
-  requestChecksum: 'when_supported' | 'when_required';
-  /** Explicit credentials; otherwise the SDK's default chain (env, profile, instance role). */
-  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
-  /** Local folder for large uploads on their way to the bucket (tempPath). */
-  spoolDir: string;
-}
+/** The bucket as configured, and a local folder for large uploads on their way to it (tempPath). */
+type S3BlobStoreOptions = NonNullable<AppConfig['s3']> & { spoolDir: string };
 
 /** Custom metadata kept on each object: what S3 itself does not track the way the spec does. */
 const META_MD5 = 'voltas-md5';
@@ -221,16 +214,8 @@ export class S3BlobStore implements BlobStore {
         if (o.Key && o.Key !== base && !hidden(o.Key)) entries.push({ key: o.Key, dir: false });
       continuation = res.IsTruncated ? res.NextContinuationToken : undefined;
     } while (continuation && entries.filter((e) => !after || e.key > after).length <= opts.maxResults);
-    const names = entries
-      .filter((e) => !after || e.key > after)
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const page = names.slice(0, opts.maxResults);
-    const more = names.length > opts.maxResults || continuation !== undefined;
-    return {
-      prefixes: page.filter((n) => n.dir).map((n) => n.key),
-      items: page.filter((n) => !n.dir).map((n) => n.key),
-      nextPageToken: more && page.length ? page.at(-1)!.key : undefined,
-    };
+    const names = entries.filter((e) => !after || e.key > after).sort(byKey);
+    return listPage(names.slice(0, opts.maxResults), names.length > opts.maxResults || continuation !== undefined);
   }
 
   sweepTemp(): Promise<number> {

@@ -7,7 +7,6 @@ import type { Database } from '../db/create-db';
 import { migrateToLatest } from '../db/migrate';
 import { createSessionEvents } from '../modules/sessions/session-events.service';
 import { createSessionReceiver } from '../modules/sessions/session-receiver.service';
-import { DEMO_DEVICE_ID } from '../lib/demo-accounts';
 import { nowIso } from '../lib/tokens';
 
 /**
@@ -154,7 +153,7 @@ export async function restore(
   let reindexed = 0;
   try {
     await migrateToLatest(database.db); // a backup from an older version
-    const events = createSessionEvents(database.coordination, DEMO_DEVICE_ID);
+    const events = createSessionEvents(database.coordination);
     const receiver = createSessionReceiver({
       db: database.db,
       blobs: store,

@@ -25,7 +25,7 @@ const IMPORT_USAGE = 'Usage: voltas import <file…> --owner <email> [--track NA
  */
 export async function importSessionsCommand(
   args: string[],
-  withDb: <T>(work: (database: Database, blobs: BlobStore, demoDeviceId: string) => Promise<T>) => Promise<T>,
+  withDb: <T>(work: (database: Database, blobs: BlobStore) => Promise<T>) => Promise<T>,
 ): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -41,11 +41,11 @@ export async function importSessionsCommand(
     process.stderr.write(`Invalid e-mail "${owner}"\n`);
     return 2;
   }
-  return withDb(async (database, blobs, demoDeviceId) => {
+  return withDb(async (database, blobs) => {
     const { db, coordination } = database;
-    const events = createSessionEvents(coordination, demoDeviceId);
+    const events = createSessionEvents(coordination);
     const receiver = createSessionReceiver({ db, blobs, coordination, events });
-    const reader = createSessionReader({ db, blobs, demoDeviceId });
+    const reader = createSessionReader({ db, blobs });
     const tracks = createTracksService({
       db,
       reader,

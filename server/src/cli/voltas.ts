@@ -1,12 +1,10 @@
 import { parseArgs } from 'node:util';
-import type { Kysely } from 'kysely';
 import { isDdmmyyyy, isDeviceId } from '#core/formats/dates.ts';
 import { createBlobStore } from '../blobs/create-blob-store';
 import type { BlobStore } from '../blobs/blob-store';
 import { loadConfig, ConfigError, type AppConfig } from '../config';
 import { createDatabase, type Database } from '../db/create-db';
 import { migrateToLatest } from '../db/migrate';
-import type { DB } from '../db/schema';
 import { AppError } from '#core/errors.ts';
 import { createAdminService } from '../modules/admin/admin.service';
 import { ExportFormatError } from '#core/formats/firebase-export.ts';
@@ -16,7 +14,6 @@ import { loadDemo } from '../modules/demo/demo.service';
 import { formatImportReport, importFirebase, ImportError } from '../modules/firebase-import/firebase-import.service';
 import { simulate, today } from './simulate';
 import { importSessionsCommand } from './import-sessions';
-import { DEMO_DEVICE_ID } from '../lib/demo-accounts';
 
 const USAGE = `Usage: voltas <command>
 
@@ -60,8 +57,8 @@ export async function run(argv: string[]): Promise<number> {
       }
       case 'demo': {
         const { values } = parseArgs({ args: rest, options: { 'if-empty': { type: 'boolean', default: false } } });
-        const report = await withDb((db, blobs, config, database) =>
-          loadDemo(db, blobs, database.coordination, {
+        const report = await withDb((database, blobs, config) =>
+          loadDemo(database.db, blobs, database.coordination, {
             onlyIfEmpty: values['if-empty'],
             companyAccount: config.companyAccount,
           }),
@@ -76,9 +73,7 @@ export async function run(argv: string[]): Promise<number> {
       case 'simulate':
         return await simulateCommand(rest);
       case 'import':
-        return await importSessionsCommand(rest, (work) =>
-          withDb((_db, blobs, _config, database) => work(database, blobs, DEMO_DEVICE_ID)),
-        );
+        return await importSessionsCommand(rest, withDb);
       case 'import-firebase':
         return await importCommand(rest);
       case 'backup':
@@ -102,18 +97,19 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
-async function withDb<T>(
-  work: (db: Kysely<DB>, blobs: BlobStore, config: AppConfig, database: Database) => Promise<T>,
-): Promise<T> {
+async function withDb<T>(work: (database: Database, blobs: BlobStore, config: AppConfig) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const database = createDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(database.db);
-    return await work(database.db, createBlobStore(config), config, database);
+    return await work(database, createBlobStore(config), config);
   } finally {
     await database.close();
   }
 }
+
+const adminService = ({ db, coordination }: Database, config: AppConfig) =>
+  createAdminService({ db, coordination, companyAccount: config.companyAccount });
 
 async function deviceCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -132,12 +128,8 @@ async function deviceCommand(args: string[]): Promise<number> {
     process.stderr.write(`Invalid device id "${id}": 12 digits, e.g. 000000000042\n`);
     return 2;
   }
-  return withDb(async (db, _blobs, config, database) => {
-    const admin = createAdminService({
-      db,
-      companyAccount: config.companyAccount,
-      coordination: database.coordination,
-    });
+  return withDb(async (database, _blobs, config) => {
+    const admin = adminService(database, config);
     try {
       if (sub === 'add') {
         const owner = values.owner?.trim().toLowerCase();
@@ -192,7 +184,7 @@ async function backupCommand(command: 'backup' | 'restore', args: string[]): Pro
   try {
     let lines: string[];
     if (command === 'backup') {
-      lines = await withDb((_db, _blobs, config, database) => backup(config, database, dir));
+      lines = await withDb((database, _blobs, config) => backup(config, database, dir));
     } else {
       const config = loadConfig();
       lines = await restore(
@@ -224,11 +216,11 @@ async function importCommand(args: string[]): Promise<number> {
     return 2;
   }
   const input = { firestore: values.firestore, storage: values.storage };
-  return withDb(async (db, blobs, config, database) => {
+  return withDb(async (database, blobs, config) => {
     try {
       const report = await importFirebase(
         {
-          db,
+          db: database.db,
           blobs,
           coordination: database.coordination,
           box: new SecretBox(config.secretKey),
@@ -303,13 +295,9 @@ async function userCommand(args: string[]): Promise<number> {
     return 2;
   }
   const email = emailArg.trim().toLowerCase();
-  const ok = await withDb(async (db, _blobs, config, database) => {
+  const ok = await withDb(async (database, _blobs, config) => {
     try {
-      await createAdminService({
-        db,
-        companyAccount: config.companyAccount,
-        coordination: database.coordination,
-      }).setRoles('cli', email, {
+      await adminService(database, config).setRoles('cli', email, {
         adm: Boolean(values.adm),
         seller: Boolean(values.seller),
       });

@@ -1,3 +1,5 @@
+import { apiErrorSchema } from '#core/contracts/common.contract.ts';
+
 /**
  * The OpenAPI schemas of one module's routes: its tag and the error answers they share, so that a
  * route states only its summary, its 200 answer and its inputs (params, querystring, body, headers),
@@ -12,4 +14,9 @@ export function routeSchemas<E extends object>(tag: string, errors: E) {
     const { errors: own = errors, ...rest } = inputs;
     return { tags: [tag], summary, ...rest, response: { 200: answer, ...own } };
   };
+}
+
+/** Error answers by status, each with the API's error body: `errorAnswers(401, 404)`. */
+export function errorAnswers<const C extends number>(...codes: C[]) {
+  return Object.fromEntries(codes.map((code) => [code, apiErrorSchema])) as Record<C, typeof apiErrorSchema>;
 }

@@ -16,11 +16,11 @@ import {
   registerDeviceSchema,
   setRolesSchema,
 } from '#core/contracts/admin.contract.ts';
-import { apiErrorSchema, okSchema } from '#core/contracts/common.contract.ts';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { okSchema } from '#core/contracts/common.contract.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import type { AdminService } from './admin.service';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
+const errors = errorAnswers(400, 401, 403, 404);
 const doc = routeSchemas('admin', errors);
 const ok = { ok: true as const };
 
@@ -32,18 +32,12 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
 
   r.get(
     '/api/admin/users',
-    {
-      config: cfg,
-      schema: doc('All users (Wi-Fi name, never the password)', z.array(adminUserSchema)),
-    },
+    { config: cfg, schema: doc('All users (Wi-Fi name, never the password)', z.array(adminUserSchema)) },
     () => admin.users(),
   );
   r.get(
     '/api/admin/sellers',
-    {
-      config: cfg,
-      schema: doc('Users whose seller is non-empty', z.array(adminUserSchema)),
-    },
+    { config: cfg, schema: doc('Users whose seller is non-empty', z.array(adminUserSchema)) },
     () => admin.sellers(),
   );
   r.get('/api/admin/devices', { config: cfg, schema: doc('All devices', z.array(adminDeviceSchema)) }, () =>
@@ -51,10 +45,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   );
   r.get(
     '/api/admin/audit',
-    {
-      config: cfg,
-      schema: doc('The latest 500 audit entries', z.array(auditEntrySchema)),
-    },
+    { config: cfg, schema: doc('The latest 500 audit entries', z.array(auditEntrySchema)) },
     () => admin.audit(),
   );
 
@@ -76,10 +67,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   );
   r.post(
     '/api/admin/assign-buyer-seller',
-    {
-      config: cfg,
-      schema: doc('[seller-adm] seller → buyer', okSchema, { body: assignBuyerSellerSchema }),
-    },
+    { config: cfg, schema: doc('[seller-adm] seller → buyer', okSchema, { body: assignBuyerSellerSchema }) },
     async (req) => {
       await admin.assignBuyerSeller(req.identity!.email, req.body.buyer, req.body.seller);
       return ok;
@@ -87,10 +75,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   );
   r.post(
     '/api/admin/assign-device-seller',
-    {
-      config: cfg,
-      schema: doc('[hardware] device → seller', okSchema, { body: assignDeviceSellerSchema }),
-    },
+    { config: cfg, schema: doc('[hardware] device → seller', okSchema, { body: assignDeviceSellerSchema }) },
     async (req) => {
       await admin.assignDeviceSeller(req.identity!.email, req.body.deviceId, req.body.seller);
       return ok;
@@ -104,10 +89,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
         body: registerDeviceSchema,
       }),
     },
-    async (req) => ({
-      id: req.body.id,
-      token: await admin.registerDevice(req.identity!.email, req.body),
-    }),
+    async (req) => ({ id: req.body.id, token: await admin.registerDevice(req.identity!.email, req.body) }),
   );
   r.post(
     '/api/admin/devices/:id/token',
@@ -117,10 +99,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
         params: deviceIdParamsSchema,
       }),
     },
-    async (req) => ({
-      id: req.params.id,
-      token: await admin.rotateToken(req.identity!.email, req.params.id),
-    }),
+    async (req) => ({ id: req.params.id, token: await admin.rotateToken(req.identity!.email, req.params.id) }),
   );
   r.put(
     '/api/admin/users/:email/disabled',
@@ -138,10 +117,7 @@ export async function adminRoutes(app: FastifyInstance, opts: { admin: AdminServ
   );
   r.put(
     '/api/admin/users/:email/roles',
-    {
-      config: cfg,
-      schema: doc("Sets a user's roles", okSchema, { params: emailParamsSchema, body: setRolesSchema }),
-    },
+    { config: cfg, schema: doc("Sets a user's roles", okSchema, { params: emailParamsSchema, body: setRolesSchema }) },
     async (req) => {
       await admin.setRoles(req.identity!.email, req.params.email.toLowerCase(), req.body);
       return ok;

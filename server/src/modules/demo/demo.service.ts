@@ -59,7 +59,7 @@ export async function loadDemo(
     // A random token nobody knows: demo devices upload only through this loader.
     await insertDevice(db, { ...d, tokenHash: hashToken(newToken()) }, { ifAbsent: true });
   }
-  const events = createSessionEvents(coordination, DEMO_DEVICE_ID);
+  const events = createSessionEvents(coordination);
   const receiver = createSessionReceiver({ db, blobs, coordination, events });
   const tracks = new Map(loadTracks().map((t) => [t.name, t]));
   let samples = 0;

@@ -14,7 +14,7 @@ import { AppError } from '#core/errors.ts';
 import type { Metrics } from '#server/lib/metrics.ts';
 import { mediaTypeOf } from '#server/lib/media-type.ts';
 import { hashToken } from '#server/lib/tokens.ts';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import type { DevicesService } from '../devices/devices.service';
 import type { UsersService } from '../users/users.service';
 import { MAX_UPLOAD_BYTES, SIX_FILE, type SixKind } from '../sessions/session-files';
@@ -22,14 +22,7 @@ import type { SessionReceiver } from '../sessions/session-receiver.service';
 
 const uploadParams = z.object({ track: trackParam, date: dateParam });
 const uploadHeaders = z.looseObject({ 'content-md5': z.string().max(64).optional() });
-const errors = {
-  400: apiErrorSchema,
-  401: apiErrorSchema,
-  413: apiErrorSchema,
-  415: apiErrorSchema,
-  422: apiErrorSchema,
-  429: apiErrorSchema,
-};
+const errors = errorAnswers(400, 401, 413, 415, 422, 429);
 const doc = routeSchemas('device', errors);
 
 /** Reads a small body into memory, refusing it as soon as it passes `limit` bytes. */
@@ -170,7 +163,7 @@ export async function deviceApiRoutes(
     {
       config: { access: 'device', rateLimit: perToken(60) },
       schema: doc("The owner's Wi-Fi and pilot data, for the device", deviceConfigSchema, {
-        errors: { 401: apiErrorSchema },
+        errors: errorAnswers(401),
       }),
     },
     async (req) => opts.users.deviceConfig(req.device!.owner),
@@ -182,7 +175,7 @@ export async function deviceApiRoutes(
       config: { access: 'device', rateLimit: perToken(60) },
       schema: doc('Records the firmware version and up state (JSON: {"version": "…", "up": "…"})', okSchema, {
         body: deviceStatusInputSchema,
-        errors: { 400: apiErrorSchema, 401: apiErrorSchema, 415: apiErrorSchema },
+        errors: errorAnswers(400, 401, 415),
       }),
     },
     async (req) => {

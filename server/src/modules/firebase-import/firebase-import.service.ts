@@ -183,7 +183,7 @@ async function importFiles(
   root: string,
   report: ImportReport,
 ): Promise<void> {
-  const events = createSessionEvents(deps.coordination, DEMO_DEVICE_ID);
+  const events = createSessionEvents(deps.coordination);
   const receiver = createSessionReceiver({ db: deps.db, blobs: deps.blobs, coordination: deps.coordination, events });
   const skip = (rel: string, reason: string) => report.skipped.push({ item: `storage/${rel}`, reason });
   const dirs = async (rel: string) => {

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { healthDetailsSchema, healthSchema } from '#core/contracts/auth.contract.ts';
-import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import { AppError } from '#core/errors.ts';
 import type { HealthService } from './health.service';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 
-const doc = routeSchemas('health', { 503: apiErrorSchema });
+const doc = routeSchemas('health', errorAnswers(503));
 
 export async function healthRoutes(
   app: FastifyInstance,
@@ -75,7 +74,7 @@ export async function healthRoutes(
       schema: {
         tags: ['health', 'admin'],
         summary: 'The status and what is in use: database, blob store, identity provider',
-        response: { 200: healthDetailsSchema, 401: apiErrorSchema, 403: apiErrorSchema, 503: apiErrorSchema },
+        response: { 200: healthDetailsSchema, ...errorAnswers(401, 403, 503) },
       },
     },
     async () => {

@@ -2,28 +2,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import { importQuerySchema, importResponseSchema } from '#core/contracts/imports.contract.ts';
 import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 import { heavyReadKey } from '#server/plugins/heavy-reads.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { ImportsService } from './imports.service';
+import { errorAnswers } from '#server/lib/route-schema.ts';
 
-const errors = {
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  413: apiErrorSchema,
-  415: apiErrorSchema,
-  422: apiErrorSchema,
-  429: apiErrorSchema,
-};
+const errors = errorAnswers(401, 403, 404, 413, 415, 422, 429);
 
-export async function importsRoutes(
-  app: FastifyInstance,
-  opts: { imports: ImportsService; reader: SessionReader; demoDeviceId: string },
-) {
+export async function importsRoutes(app: FastifyInstance, opts: { imports: ImportsService; reader: SessionReader }) {
   const { imports } = opts;
 
   // The file is the raw body, whatever its Content-Type: left unread here, streamed by the service.
@@ -78,7 +67,7 @@ export async function importsRoutes(
       },
     },
     async (req, reply) => {
-      const viewer = viewerOf(req, opts.demoDeviceId);
+      const viewer = viewerOf(req);
       const s = { device: req.params.id, track: req.params.track, date: req.params.date };
       await imports.deleteSession(viewer, s, await opts.reader.canSeeSession(viewer, s));
       return reply.code(204).send(null);

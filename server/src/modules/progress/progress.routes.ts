@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import {
   compareQuerySchema,
   compareResponseSchema,
@@ -10,21 +9,14 @@ import {
   progressQuerySchema,
   progressResponseSchema,
 } from '#core/contracts/progress.contract.ts';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { ProgressService } from './progress.service';
 
-const errors = {
-  400: apiErrorSchema,
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  422: apiErrorSchema,
-  429: apiErrorSchema,
-};
+const errors = errorAnswers(400, 401, 403, 404, 422, 429);
 const doc = routeSchemas('progress', errors);
 
-export async function progressRoutes(app: FastifyInstance, opts: { progress: ProgressService; demoDeviceId: string }) {
+export async function progressRoutes(app: FastifyInstance, opts: { progress: ProgressService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { progress } = opts;
 
@@ -37,7 +29,7 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
         personalBestsResponseSchema,
       ),
     },
-    async (req) => progress.records(viewerOf(req, opts.demoDeviceId)),
+    async (req) => progress.records(viewerOf(req)),
   );
 
   r.get(
@@ -50,7 +42,7 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
         { querystring: progressQuerySchema },
       ),
     },
-    async (req) => progress.progress(viewerOf(req, opts.demoDeviceId), req.query.track),
+    async (req) => progress.progress(viewerOf(req), req.query.track),
   );
 
   r.get(
@@ -63,7 +55,7 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
         { querystring: cornerProgressQuerySchema },
       ),
     },
-    async (req) => progress.corners(viewerOf(req, opts.demoDeviceId), req.query.track, req.query.from, req.query.to),
+    async (req) => progress.corners(viewerOf(req), req.query.track, req.query.from, req.query.to),
   );
 
   r.get(
@@ -76,6 +68,6 @@ export async function progressRoutes(app: FastifyInstance, opts: { progress: Pro
         { querystring: compareQuerySchema },
       ),
     },
-    async (req) => progress.compare(viewerOf(req, opts.demoDeviceId), req.query),
+    async (req) => progress.compare(viewerOf(req), req.query),
   );
 }

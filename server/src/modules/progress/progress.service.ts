@@ -9,7 +9,7 @@ import { AppError } from '#core/errors.ts';
 import type { LapFigures } from '#core/laps/lap-math.ts';
 import { circuitKey } from '../sessions/circuits';
 import type { SessionReader } from '../sessions/session-reader.service';
-import type { Viewer } from '../sessions/sessions.repository';
+import { SYSTEM_VIEWER, type Viewer } from '../sessions/sessions.repository';
 import type { SharesService } from '../shares/shares.service';
 import type { LapAt } from '../tracks/track-analysis.service';
 import type { TracksService } from '../tracks/tracks.service';
@@ -157,7 +157,7 @@ export function createProgressService(deps: { reader: SessionReader; tracks: Tra
           const best = await deps.tracks.sharedLap(share.address, undefined);
           key = `${best.heat}${best.number}`;
         }
-        reference = { viewer: SYSTEM, address: share.address, lap: key, shared: true };
+        reference = { viewer: SYSTEM_VIEWER, address: share.address, lap: key, shared: true };
       } else {
         reference = {
           viewer,
@@ -170,8 +170,5 @@ export function createProgressService(deps: { reader: SessionReader; tracks: Tra
     },
   };
 }
-
-/** A shared link's session is read through the link, checked by the shares service. */
-const SYSTEM: Viewer = { email: '', admin: false, demoDeviceId: '', system: true };
 
 export type ProgressService = ReturnType<typeof createProgressService>;

@@ -7,11 +7,10 @@ import {
   ownerChangeResponseSchema,
   sellDeviceSchema,
 } from '#core/contracts/admin.contract.ts';
-import { apiErrorSchema } from '#core/contracts/common.contract.ts';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import type { SellerService } from './seller.service';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
+const errors = errorAnswers(400, 401, 403);
 const doc = routeSchemas('seller', errors);
 
 /** Seller routes ('Vendas'): `access: 'seller'`; each answers only with the caller's own buyers and stock. */
@@ -19,10 +18,7 @@ export async function sellerRoutes(app: FastifyInstance, opts: { seller: SellerS
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/seller/buyers',
-    {
-      config: { access: 'seller' },
-      schema: doc('My buyers (userSeller = me)', z.array(buyerSchema)),
-    },
+    { config: { access: 'seller' }, schema: doc('My buyers (userSeller = me)', z.array(buyerSchema)) },
     (req) => opts.seller.buyers(req.identity!.email),
   );
   r.get(

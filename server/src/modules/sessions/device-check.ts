@@ -5,8 +5,8 @@ import type { SessionReader } from './session-reader.service';
 import type { Viewer } from './sessions.repository';
 
 /** The signed-in caller as a reader of sessions. */
-export function viewerOf(req: FastifyRequest, demoDeviceId: string): Viewer {
-  return { email: req.identity!.email, admin: req.identity!.admin, demoDeviceId };
+export function viewerOf(req: FastifyRequest): Viewer {
+  return { email: req.identity!.email, admin: req.identity!.admin };
 }
 
 /**
@@ -15,10 +15,10 @@ export function viewerOf(req: FastifyRequest, demoDeviceId: string): Viewer {
  * (no hint the device exists). preValidation: before any validation error could tell a stranger
  * something about the route.
  */
-export function hideUnseenDevices(app: FastifyInstance, reader: SessionReader, demoDeviceId: string): void {
+export function hideUnseenDevices(app: FastifyInstance, reader: SessionReader): void {
   app.addHook('preValidation', async (req) => {
     const id = (req.params as { id?: string }).id;
     if (!id || !req.identity) return;
-    if (!(await reader.canSeeDevice(viewerOf(req, demoDeviceId), id))) throw new AppError('storage/object-not-found');
+    if (!(await reader.canSeeDevice(viewerOf(req), id))) throw new AppError('storage/object-not-found');
   });
 }

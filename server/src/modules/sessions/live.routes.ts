@@ -8,8 +8,10 @@ import type { Coordination } from '#server/db/coordination.ts';
 import type { Metrics } from '#server/lib/metrics.ts';
 import type { AuthSessionIdentity } from '#server/plugins/auth-session.ts';
 import { isSignInRevoked } from '../auth/auth-events';
+import { viewerOf } from './device-check';
 import type { SessionEvent, SessionEvents } from './session-events.service';
 import type { SessionReader } from './session-reader.service';
+import { errorAnswers } from '#server/lib/route-schema.ts';
 
 const HEARTBEAT_MS = 25_000;
 /** A rider's phone and laptop with a tab or two each; a fifth stream on one sign-in is refused. */
@@ -31,7 +33,6 @@ export async function liveRoutes(
     reader: SessionReader;
     events: SessionEvents;
     coordination: Coordination;
-    demoDeviceId: string;
     metrics: Metrics;
     heartbeatMs?: number;
     maxStreams?: number;
@@ -68,8 +69,7 @@ export async function liveRoutes(
         response: { 200: latestSessionSchema, 401: apiErrorSchema },
       },
     },
-    async (req) =>
-      opts.reader.latest({ email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId }),
+    async (req) => opts.reader.latest(viewerOf(req)),
   );
 
   r.get(
@@ -79,7 +79,7 @@ export async function liveRoutes(
       schema: {
         tags: ['sessions'],
         summary: `Server-sent events: 'session' when a session the caller may see is uploaded or replaced. At most ${MAX_STREAMS_PER_SIGN_IN} streams per sign-in and ${MAX_STREAMS_PER_USER} per rider (429 beyond); a stream closes when its sign-in ends, its user is disabled or their roles change.`,
-        response: { 429: apiErrorSchema },
+        response: errorAnswers(429),
       },
     },
     async (req, reply) => {
@@ -98,7 +98,7 @@ export async function liveRoutes(
       }
       if (open.size >= maxStreams)
         throw new AppError('auth/too-many-requests', 'Too many live-update streams on this server; try again later.');
-      const viewer = { email: identity.email, admin: identity.admin, demoDeviceId: opts.demoDeviceId };
+      const viewer = viewerOf(req);
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, {

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { isImportCollection } from '#core/contracts/session-paths.ts';
 import { AppError } from '#core/errors.ts';
 import type { DB } from '#server/db/schema.ts';
+import { DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
 import { circuitKey, circuitList, circuitOf } from './circuits';
 import type { SessionFigures } from './session-figures.service';
 import {
@@ -15,7 +16,7 @@ import {
   type Viewer,
 } from './sessions.repository';
 
-export function createRiderSessions(deps: { db: Kysely<DB>; figures: SessionFigures; demoDeviceId: string }) {
+export function createRiderSessions(deps: { db: Kysely<DB>; figures: SessionFigures }) {
   const { db } = deps;
   const { figuresOfAll } = deps.figures;
 
@@ -104,7 +105,7 @@ export function createRiderSessions(deps: { db: Kysely<DB>; figures: SessionFigu
             track: row.track,
             date: row.date,
             updatedAt: row.updated_at,
-            demo: row.device_id === deps.demoDeviceId,
+            demo: row.device_id === DEMO_DEVICE_ID,
           }
         : null;
     },

@@ -2,6 +2,7 @@
 import { EventEmitter } from 'node:events';
 import { isImportCollection } from '#core/contracts/session-paths.ts';
 import type { Coordination } from '#server/db/coordination.ts';
+import { DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
 import type { Viewer } from './sessions.repository';
 
 /** A session was uploaded or replaced, on any instance. */
@@ -33,7 +34,7 @@ function isSessionEvent(x: unknown): x is SessionEvent {
  * The live-update bus: session events of every instance (through the coordination bus), heard
  * here by the live routes and filtered per viewer like reads are.
  */
-export function createSessionEvents(coordination: Coordination, demoDeviceId: string) {
+export function createSessionEvents(coordination: Coordination) {
   const local = new EventEmitter();
   local.setMaxListeners(0);
   // This instance's own events: the work they start is done once, not once per instance hearing them.
@@ -63,7 +64,7 @@ export function createSessionEvents(coordination: Coordination, demoDeviceId: st
      */
     concerns: (viewer: Viewer, event: SessionEvent) =>
       event.owner === viewer.email ||
-      event.deviceId === demoDeviceId ||
+      event.deviceId === DEMO_DEVICE_ID ||
       (viewer.admin && !isImportCollection(event.deviceId)),
     /** Stops hearing other instances' events (server close). */
     stop: unsubscribe,

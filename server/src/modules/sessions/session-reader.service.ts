@@ -10,6 +10,7 @@ import { analyzeSession, FIGURES_VERSION } from '#core/laps/lap-math.ts';
 import { AppError } from '#core/errors.ts';
 import type { BlobStore } from '#server/blobs/blob-store.ts';
 import type { DB } from '#server/db/schema.ts';
+import { DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
 import { isImportCollection, type SessionAddress } from '#core/contracts/session-paths.ts';
 import { createRiderSessions } from './rider-sessions.service';
 import { createSessionFigures } from './session-figures.service';
@@ -31,7 +32,7 @@ export { MAX_JSON_SAMPLES } from './session-gps.service';
  * Reading sessions the viewer may see: laps, GPS columns, analysis, exports. Every read checks
  * the viewer against the session's owner (the device's owner when it was recorded).
  */
-export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; demoDeviceId: string }) {
+export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore }) {
   const { db, blobs } = deps;
   const figures = createSessionFigures(db);
   const { figuresOf } = figures;
@@ -46,11 +47,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
 
   /** What a session's figures are settled from besides its trace: its files' versions and its device laps. */
   function figureInputs(row: SessionRow) {
-    return {
-      sessionId: row.id,
-      files: { lapMd5: row.lap_md5, gpsMd5: row.gps_md5 },
-      laps: () => listLaps(db, row.id),
-    };
+    return { sessionId: row.id, files: { lapMd5: row.lap_md5, gpsMd5: row.gps_md5 }, laps: () => listLaps(db, row.id) };
   }
 
   return {
@@ -66,7 +63,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     async canSeeDevice(viewer: Viewer, deviceId: string): Promise<boolean> {
       // An import collection is its importer's alone: not even an admin's.
       if (isImportCollection(deviceId)) return viewerHasDevice(db, viewer.email, deviceId);
-      return viewer.admin || deviceId === deps.demoDeviceId || viewerHasDevice(db, viewer.email, deviceId);
+      return viewer.admin || deviceId === DEMO_DEVICE_ID || viewerHasDevice(db, viewer.email, deviceId);
     },
 
     /**
@@ -100,7 +97,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     async tracks(viewer: Viewer, deviceId: string) {
       return {
         device: deviceId,
-        demo: deviceId === deps.demoDeviceId,
+        demo: deviceId === DEMO_DEVICE_ID,
         tracks: await listVisibleTracks(db, viewer, deviceId),
       };
     },
@@ -130,7 +127,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
           device: s.device,
           track: s.track,
           date: s.date,
-          demo: s.device === deps.demoDeviceId,
+          demo: s.device === DEMO_DEVICE_ID,
           laps: laps.map((lap, i) => ({
             lapCount: lap.lapCount,
             heat: lap.heat,
@@ -208,7 +205,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
     },
 
     // A rider's own sessions (rider-sessions.service.ts).
-    ...createRiderSessions({ db, figures, demoDeviceId: deps.demoDeviceId }),
+    ...createRiderSessions({ db, figures }),
 
     async summary(viewer: Viewer, s: SessionAddress): Promise<z.infer<typeof summaryResponseSchema>> {
       const row = await requireVisible(viewer, s);
@@ -218,7 +215,7 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore; de
         device: s.device,
         track: s.track,
         date: s.date,
-        demo: s.device === deps.demoDeviceId,
+        demo: s.device === DEMO_DEVICE_ID,
         lapCount: Number(row.lap_count),
         sampleCount: Number(row.sample_count),
         bestLapMs: figures.bestLapMs,

@@ -4,6 +4,7 @@ import type { Lap } from '#core/formats/lap-six.ts';
 import { lapFigures } from '#core/laps/lap-math.ts';
 import type { LineProblem } from '#core/formats/six-lines.ts';
 import type { DB, LapSessionsTable } from '#server/db/schema.ts';
+import { DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
 
 export type SessionRow = Selectable<LapSessionsTable>;
 
@@ -14,9 +15,11 @@ export type SessionRow = Selectable<LapSessionsTable>;
 export interface Viewer {
   email: string;
   admin: boolean;
-  demoDeviceId: string;
   system?: boolean;
 }
+
+/** Recovery, background analysis and shared links read sessions as the system, not as a person. */
+export const SYSTEM_VIEWER: Viewer = { email: '', admin: false, system: true };
 
 /** Import collections are 'imp' + hex; device ids are digits. */
 const IMPORT_COLLECTION_PREFIX = 'imp';
@@ -25,7 +28,7 @@ function visible(db: Kysely<DB>, viewer: Viewer) {
   let q = db.selectFrom('lap_sessions');
   if (viewer.system) return q;
   if (!viewer.admin) {
-    q = q.where((eb) => eb.or([eb('owner_email', '=', viewer.email), eb('device_id', '=', viewer.demoDeviceId)]));
+    q = q.where((eb) => eb.or([eb('owner_email', '=', viewer.email), eb('device_id', '=', DEMO_DEVICE_ID)]));
   } else {
     q = q.where((eb) =>
       eb.or([eb('owner_email', '=', viewer.email), eb('device_id', 'not like', `${IMPORT_COLLECTION_PREFIX}%`)]),
@@ -92,7 +95,7 @@ export function latestVisibleSession(db: Kysely<DB>, viewer: Viewer): Promise<Se
   // Own sessions first: the demo device only stands in when the rider has none.
   return visible(db, viewer)
     .selectAll()
-    .orderBy(sql`case when device_id = ${viewer.demoDeviceId} then 1 else 0 end`)
+    .orderBy(sql`case when device_id = ${DEMO_DEVICE_ID} then 1 else 0 end`)
     .orderBy('updated_at', 'desc')
     .limit(1)
     .executeTakeFirst();
@@ -266,16 +269,11 @@ export function listOwnSessions(
   return query.orderBy('lap_sessions.date_iso', 'desc').orderBy('lap_sessions.id', 'desc').limit(q.limit).execute();
 }
 
-/** A session's kept lap figures, by the rule `version` (null: the lap.six's rules, not settled yet). */
-export async function saveLapFigures(
-  db: Kysely<DB>,
-  sessionId: string,
-  figures: string,
-  version: number | null = null,
-): Promise<void> {
+/** A session's lap figures by the lap.six's rules, kept until they are settled (figures_version null). */
+export async function saveLapFigures(db: Kysely<DB>, sessionId: string, figures: string): Promise<void> {
   await db
     .updateTable('lap_sessions')
-    .set({ lap_figures: figures, figures_version: version })
+    .set({ lap_figures: figures, figures_version: null })
     .where('id', '=', sessionId)
     .execute();
 }

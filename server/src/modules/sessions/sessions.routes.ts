@@ -1,6 +1,6 @@
 // The web's session reads: my sessions, tracks, dates, laps, GPS samples and columns, analysis, exports.
 import { gunzipSync } from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '#core/contracts/common.contract.ts';
@@ -26,17 +26,15 @@ import { routeSchemas } from '#server/lib/route-schema.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { hideUnseenDevices, viewerOf } from './device-check';
 import { MAX_JSON_SAMPLES, type SessionReader } from './session-reader.service';
-import type { Viewer } from './sessions.repository';
 
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
 const doc = routeSchemas('sessions', errors);
 /** Bytes sent as they are (Fastify does not serialize a Buffer). */
 const binaryBody = z.unknown().describe('file bytes');
 
-export async function sessionsRoutes(app: FastifyInstance, opts: { reader: SessionReader; demoDeviceId: string }) {
+export async function sessionsRoutes(app: FastifyInstance, opts: { reader: SessionReader }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { reader } = opts;
-  const viewer = (req: FastifyRequest): Viewer => viewerOf(req, opts.demoDeviceId);
   const ref = (p: { id: string; track: string; date: string }): SessionAddress => ({
     device: p.id,
     track: p.track,
@@ -44,7 +42,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
   });
   const lapsAnswers = createAnswerCache();
 
-  hideUnseenDevices(app, reader, opts.demoDeviceId);
+  hideUnseenDevices(app, reader);
 
   r.get(
     '/api/sessions',
@@ -56,7 +54,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
         { querystring: mySessionsQuerySchema, errors: { 400: apiErrorSchema, ...errors } },
       ),
     },
-    async (req) => reader.mySessions(viewer(req), req.query),
+    async (req) => reader.mySessions(viewerOf(req), req.query),
   );
 
   r.get(
@@ -67,7 +65,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
         params: deviceParamsSchema,
       }),
     },
-    async (req) => reader.tracks(viewer(req), req.params.id),
+    async (req) => reader.tracks(viewerOf(req), req.params.id),
   );
 
   r.get(
@@ -78,7 +76,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
         params: trackParamsSchema,
       }),
     },
-    async (req) => reader.dates(viewer(req), req.params.id, req.params.track),
+    async (req) => reader.dates(viewerOf(req), req.params.id, req.params.track),
   );
 
   r.get(
@@ -91,7 +89,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     },
     async (req, reply) => {
       // The answer depends only on the session's lap.six and kept figures: validated, serialized and compressed once per version.
-      const laps = await reader.laps(viewer(req), ref(req.params));
+      const laps = await reader.laps(viewerOf(req), ref(req.params));
       const answer = await lapsAnswers.get(laps.version, `"${laps.etag || 'none'}"`, async () =>
         JSON.stringify(lapsResponseSchema.parse(await laps.build())),
       );
@@ -110,7 +108,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
         { params: sessionParamsSchema },
       ),
     },
-    async (req) => reader.gps(viewer(req), ref(req.params)),
+    async (req) => reader.gps(viewerOf(req), ref(req.params)),
   );
 
   r.get(
@@ -121,7 +119,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
         params: sessionParamsSchema,
       }),
     },
-    async (req) => reader.summary(viewer(req), ref(req.params)),
+    async (req) => reader.summary(viewerOf(req), ref(req.params)),
   );
 
   r.get(
@@ -139,7 +137,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
       },
     },
     async (req, reply) => {
-      const { gzipped, gpsMd5 } = await reader.gpsBinary(viewer(req), ref(req.params));
+      const { gzipped, gpsMd5 } = await reader.gpsBinary(viewerOf(req), ref(req.params));
       const etag = `"${gpsMd5}"`;
       // gzip's trailer holds the inflated size: the client's progress bar divides by it.
       reply
@@ -164,7 +162,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
         { params: sessionParamsSchema },
       ),
     },
-    async (req) => reader.analysis(viewer(req), ref(req.params)),
+    async (req) => reader.analysis(viewerOf(req), ref(req.params)),
   );
 
   r.get(
@@ -182,7 +180,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
       if ((heat === undefined) !== (lap === undefined))
         throw new AppError('storage/invalid-argument', 'Give both heat and lap, or neither.');
       const file = await reader.export(
-        viewer(req),
+        viewerOf(req),
         ref(req.params),
         req.params.format,
         heat !== undefined && lap !== undefined ? { heat, lapCount: lap } : undefined,

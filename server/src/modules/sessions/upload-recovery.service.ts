@@ -9,7 +9,7 @@ import { parseStoredGps } from './column-spool';
 import type { SessionEvents } from './session-events.service';
 import { SIX_FILE } from './session-files';
 import { commitIndex } from './session-index';
-import { listVisibleSessions } from './sessions.repository';
+import { listVisibleSessions, SYSTEM_VIEWER } from './sessions.repository';
 import { parseLap, type ParsedSix } from './six-body';
 import { deleteIntent, findIntent, listIntentKeys, recordIntent } from './upload-intents.repository';
 
@@ -72,8 +72,7 @@ export function createUploadRecovery(deps: {
    * interrupted upload, which recovery indexes from the blob (the same path as after a crash).
    */
   async function reindexBlobsNewerThanIndex(): Promise<number> {
-    const everything = { admin: true, email: '', demoDeviceId: '', system: true };
-    for (const row of await listVisibleSessions(db, everything)) {
+    for (const row of await listVisibleSessions(db, SYSTEM_VIEWER)) {
       for (const [kind, md5] of [
         ['lap', row.lap_md5],
         ['gps', row.gps_md5],

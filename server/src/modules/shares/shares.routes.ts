@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema, okSchema, writeErrors } from '#core/contracts/common.contract.ts';
+import { okSchema, writeErrors } from '#core/contracts/common.contract.ts';
 import {
   createShareBodySchema,
   createShareResponseSchema,
@@ -16,7 +16,7 @@ import { AppError } from '#core/errors.ts';
 import { escapeHtml, jsonInHtml } from '#server/lib/html.ts';
 import { requestLanguage } from '#server/lib/i18n.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import { firstScreenPage, type BuiltPages } from '#server/lib/web-page.ts';
 import { viewerOf } from '../sessions/device-check';
 import type { SharesService } from './shares.service';
@@ -41,7 +41,7 @@ function linkHolderHeaders(reply: FastifyReply): void {
 
 export async function sharesRoutes(
   app: FastifyInstance,
-  opts: { shares: SharesService; demoDeviceId: string; pages: BuiltPages; publicUrl: string },
+  opts: { shares: SharesService; pages: BuiltPages; publicUrl: string },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { shares } = opts;
@@ -59,16 +59,13 @@ export async function sharesRoutes(
         response: { 201: createShareResponseSchema, ...writeErrors },
       },
     },
-    async (req, reply) => reply.code(201).send(await shares.create(viewerOf(req, opts.demoDeviceId), req.body)),
+    async (req, reply) => reply.code(201).send(await shares.create(viewerOf(req), req.body)),
   );
 
   r.get(
     '/api/shares',
-    {
-      config: { access: 'rider' },
-      schema: doc('The caller’s links, newest first', sharesResponseSchema),
-    },
-    async (req) => shares.list(viewerOf(req, opts.demoDeviceId)),
+    { config: { access: 'rider' }, schema: doc('The caller’s links, newest first', sharesResponseSchema) },
+    async (req) => shares.list(viewerOf(req)),
   );
 
   r.delete(
@@ -79,7 +76,7 @@ export async function sharesRoutes(
         params: shareIdParamsSchema,
       }),
     },
-    async (req) => shares.revoke(viewerOf(req, opts.demoDeviceId), req.params.id),
+    async (req) => shares.revoke(viewerOf(req), req.params.id),
   );
 
   // What the link holder reads: public, rate limited per address.
@@ -96,7 +93,7 @@ export async function sharesRoutes(
           summary:
             'A shared session or lap: its laps, best and ideal lap, consistency and corners (no sign-in; a revoked, expired or altered link is 404)',
           params: sharedParamsSchema,
-          response: { 200: sharedViewSchema, 404: apiErrorSchema, 429: apiErrorSchema, 400: apiErrorSchema },
+          response: { 200: sharedViewSchema, ...errorAnswers(400, 404, 429) },
         },
       },
       async (req) => shares.view(req.params.token),
@@ -111,7 +108,7 @@ export async function sharesRoutes(
           summary: 'One lap of a shared link against position along the track (speed, lean) and its path',
           params: sharedParamsSchema,
           querystring: sharedLapQuerySchema,
-          response: { 200: sharedLapSchema, 404: apiErrorSchema, 429: apiErrorSchema, 400: apiErrorSchema },
+          response: { 200: sharedLapSchema, ...errorAnswers(400, 404, 429) },
         },
       },
       async (req) => shares.lap(req.params.token, req.query.lap),

@@ -1,18 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import {
   storageListQuerySchema,
   storageListResponseSchema,
   storageMetadataQuerySchema,
   storageMetadataSchema,
 } from '#core/contracts/sessions.contract.ts';
+import { viewerOf } from '../sessions/device-check';
 import { parseMaxResults, type StorageService } from './storage.service';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 
-const doc = routeSchemas('storage', { 400: apiErrorSchema, 401: apiErrorSchema });
+const doc = routeSchemas('storage', errorAnswers(400, 401));
 
-export async function storageRoutes(app: FastifyInstance, opts: { storage: StorageService; demoDeviceId: string }) {
+export async function storageRoutes(app: FastifyInstance, opts: { storage: StorageService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/storage/list',
@@ -26,12 +26,7 @@ export async function storageRoutes(app: FastifyInstance, opts: { storage: Stora
     },
     async (req) => {
       const max = parseMaxResults(req.query.maxResults);
-      return opts.storage.list(
-        { email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId },
-        req.query.prefix,
-        max,
-        req.query.pageToken,
-      );
+      return opts.storage.list(viewerOf(req), req.query.prefix, max, req.query.pageToken);
     },
   );
 
@@ -41,13 +36,9 @@ export async function storageRoutes(app: FastifyInstance, opts: { storage: Stora
       config: { access: 'rider' },
       schema: doc("An object's metadata (the spec's fields)", storageMetadataSchema, {
         querystring: storageMetadataQuerySchema,
-        errors: { 401: apiErrorSchema, 404: apiErrorSchema },
+        errors: errorAnswers(401, 404),
       }),
     },
-    async (req) =>
-      opts.storage.metadata(
-        { email: req.identity!.email, admin: req.identity!.admin, demoDeviceId: opts.demoDeviceId },
-        req.query.path,
-      ),
+    async (req) => opts.storage.metadata(viewerOf(req), req.query.path),
   );
 }

@@ -17,7 +17,7 @@ import type { DB } from '#server/db/schema.ts';
 import { LruCache } from '#server/lib/lru.ts';
 import type { TrackRules } from '#server/plugins/policy.ts';
 import type { SessionReader } from '../sessions/session-reader.service';
-import { settleLapFigures, type Viewer } from '../sessions/sessions.repository';
+import { settleLapFigures, SYSTEM_VIEWER, type Viewer } from '../sessions/sessions.repository';
 import type { TrackDefinitions } from './track-definitions.service';
 import { cornerOf, lapByKey, present, shownGap } from './track-presentation';
 import { saveSessionIdeal } from './tracks.repository';
@@ -32,9 +32,6 @@ export interface LapAt {
   lap: string;
   shared: boolean;
 }
-
-/** A shared link's session is read through the link (checked by the shares service), not as a person. */
-export const SYSTEM: Viewer = { email: '', admin: false, demoDeviceId: '', system: true };
 
 export function createTrackAnalysis(deps: {
   db: Kysely<DB>;
@@ -113,7 +110,7 @@ export function createTrackAnalysis(deps: {
      * follows its arrival analyses the same trace again.
      */
     async keepImported(s: SessionAddress, analysis: TrackAnalysis, laps: LapColumns): Promise<void> {
-      await keepAnalysis(s, await reader.figureInputs(SYSTEM, s), analysis, laps);
+      await keepAnalysis(s, await reader.figureInputs(SYSTEM_VIEWER, s), analysis, laps);
     },
 
     async analysis(
@@ -182,7 +179,7 @@ export function createTrackAnalysis(deps: {
 
     /** A session's laps as a shared link shows them: timed on its track, with the ideal lap and the corners. */
     async sharedSession(s: SessionAddress) {
-      const { definition, analysis, list } = await analyzed(SYSTEM, s);
+      const { definition, analysis, list } = await analyzed(SYSTEM_VIEWER, s);
       const best = bestOf(list);
       return {
         laps: list.map((l, k) => ({
@@ -202,7 +199,7 @@ export function createTrackAnalysis(deps: {
 
     /** One complete lap of a shared session on the position grid, with its path for the map. */
     async sharedLap(s: SessionAddress, key: string | undefined) {
-      const at = await analyzed(SYSTEM, s);
+      const at = await analyzed(SYSTEM_VIEWER, s);
       const best = at.list[bestOf(at.list)];
       const chosen = lapByKey(at, key ?? (best ? `${best.heat}${best.number}` : ''));
       const grid = lapOnGrid(at.trace, continuousTime(at.trace), at.definition.line, chosen.lap);
@@ -222,7 +219,7 @@ export function createTrackAnalysis(deps: {
 
     /** The outline of the track a session was ridden on (every ~10 m), for a link's preview image. */
     async outline(s: SessionAddress): Promise<[number, number][]> {
-      const { definition } = await analyzed(SYSTEM, s);
+      const { definition } = await analyzed(SYSTEM_VIEWER, s);
       const line: [number, number][] = [];
       for (let k = 0; k < definition.line.x.length; k += 5) {
         const p = latLonAt(definition.line, k);

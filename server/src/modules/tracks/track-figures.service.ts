@@ -6,8 +6,8 @@ import { AppError } from '#core/errors.ts';
 import { FIGURES_VERSION, type LapFigures } from '#core/laps/lap-math.ts';
 import type { DB } from '#server/db/schema.ts';
 import type { SessionReader } from '../sessions/session-reader.service';
-import { ownSessionFigures, unsettledFigures } from '../sessions/sessions.repository';
-import { SYSTEM, type TrackAnalyses } from './track-analysis.service';
+import { ownSessionFigures, SYSTEM_VIEWER, unsettledFigures } from '../sessions/sessions.repository';
+import type { TrackAnalyses } from './track-analysis.service';
 
 /**
  * Sessions analysed in the background as they arrive, up to this size (8 h at 10 Hz): a larger one
@@ -34,13 +34,13 @@ export function createTrackFigures(deps: { db: Kysely<DB>; reader: SessionReader
    * already settled, too.
    */
   async function settleFigures(s: SessionAddress): Promise<void> {
-    const { id, samples, settled } = await reader.sessionOf(SYSTEM, s);
+    const { id, samples, settled } = await reader.sessionOf(SYSTEM_VIEWER, s);
     // Settled since it was asked for (by a read, or by its import as it built the session).
     if (settled || samples > BACKGROUND_MAX_SAMPLES) return;
     if (samples > 0) {
       try {
         // At a track Voltas knows only: a new one is found (the catalogue searched) on the first read.
-        const at = await analyzed(SYSTEM, s, false);
+        const at = await analyzed(SYSTEM_VIEWER, s, false);
         if (!at.fresh) await keepListFigures(at.inputs, at.list, at.deviceLaps);
         return;
       } catch (err) {
@@ -48,7 +48,7 @@ export function createTrackFigures(deps: { db: Kysely<DB>; reader: SessionReader
       }
     }
     // No trace, or none timed at a known track: the lap.six's rules.
-    await reader.keepLapSixFigures(id, await reader.sessionFiles(SYSTEM, s));
+    await reader.keepLapSixFigures(id, await reader.sessionFiles(SYSTEM_VIEWER, s));
   }
 
   // One settling per session at a time: a list read by two riders at once analyses it once.
@@ -67,7 +67,7 @@ export function createTrackFigures(deps: { db: Kysely<DB>; reader: SessionReader
 
   /** A settled session's owner, and its personal best if its best lap beats the rider's other sessions at that circuit. */
   async function arrived(s: SessionAddress): Promise<Arrived> {
-    const { id, owner } = await reader.sessionOf(SYSTEM, s);
+    const { id, owner } = await reader.sessionOf(SYSTEM_VIEWER, s);
     let best: number | null = null;
     let before: number | null = null;
     for (const row of await ownSessionFigures(db, owner, s.track)) {

@@ -70,30 +70,23 @@ export async function setTrackOfSession(db: Kysely<DB>, sessionId: string, track
     .execute();
 }
 
+const LISTED_COLUMNS = [
+  'tracks.id',
+  'tracks.name',
+  'tracks.source',
+  'tracks.version',
+  'tracks.updated_at',
+  'tracks.shared',
+  'tracks.created_by',
+] as const;
+
 /** Every track with how many sessions were ridden on it, by name. */
 export function listTracks(db: Kysely<DB>) {
   return db
     .selectFrom('tracks')
     .leftJoin('session_tracks', 'session_tracks.track_id', 'tracks.id')
-    .select((eb) => [
-      'tracks.id',
-      'tracks.name',
-      'tracks.source',
-      'tracks.version',
-      'tracks.updated_at',
-      'tracks.shared',
-      'tracks.created_by',
-      eb.fn.count<number>('session_tracks.session_id').as('sessions'),
-    ])
-    .groupBy([
-      'tracks.id',
-      'tracks.name',
-      'tracks.source',
-      'tracks.version',
-      'tracks.updated_at',
-      'tracks.shared',
-      'tracks.created_by',
-    ])
+    .select((eb) => [...LISTED_COLUMNS, eb.fn.count<number>('session_tracks.session_id').as('sessions')])
+    .groupBy(LISTED_COLUMNS)
     .orderBy('tracks.name')
     .execute();
 }

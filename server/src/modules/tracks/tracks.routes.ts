@@ -1,7 +1,6 @@
 // Track routes: a session's track analysis and track choice, catalogue search, renames, and admins' track edits.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiErrorSchema } from '#core/contracts/common.contract.ts';
 import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 import {
   catalogueQuerySchema,
@@ -19,18 +18,12 @@ import {
 } from '#core/contracts/tracks.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { TracksService } from './tracks.service';
 
-const errors = {
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  422: apiErrorSchema,
-  429: apiErrorSchema,
-};
+const errors = errorAnswers(401, 403, 404, 422, 429);
 const doc = routeSchemas('tracks', errors);
 
 /** Writes a rider (or an admin) can repeat, per user and minute: each re-times sessions or writes an audit line. */
@@ -39,13 +32,10 @@ export const TRACK_CHOICES_PER_MINUTE = 10;
 export const GATE_MOVES_PER_MINUTE = 60;
 export const TRACK_SHARES_PER_MINUTE = 30;
 
-export async function tracksRoutes(
-  app: FastifyInstance,
-  opts: { tracks: TracksService; reader: SessionReader; demoDeviceId: string },
-) {
+export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksService; reader: SessionReader }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { tracks } = opts;
-  hideUnseenDevices(app, opts.reader, opts.demoDeviceId);
+  hideUnseenDevices(app, opts.reader);
 
   r.get(
     '/api/devices/:id/sessions/:track/:date/track-analysis',
@@ -59,7 +49,7 @@ export async function tracksRoutes(
     },
     async (req) =>
       tracks.analysis(
-        viewerOf(req, opts.demoDeviceId),
+        viewerOf(req),
         { device: req.params.id, track: req.params.track, date: req.params.date },
         req.query,
       ),
@@ -72,13 +62,7 @@ export async function tracksRoutes(
       // A session the caller may not see is 404 before its body is looked at, as for every session route.
       preValidation: async (req) => {
         const p = req.params as { id: string; track: string; date: string };
-        if (
-          !(await opts.reader.canSeeSession(viewerOf(req, opts.demoDeviceId), {
-            device: p.id,
-            track: p.track,
-            date: p.date,
-          }))
-        ) {
+        if (!(await opts.reader.canSeeSession(viewerOf(req), { device: p.id, track: p.track, date: p.date }))) {
           throw new AppError('storage/object-not-found');
         }
       },
@@ -90,7 +74,7 @@ export async function tracksRoutes(
     },
     async (req) =>
       tracks.choose(
-        viewerOf(req, opts.demoDeviceId),
+        viewerOf(req),
         { device: req.params.id, track: req.params.track, date: req.params.date },
         req.body.catalogueId,
       ),
@@ -106,7 +90,7 @@ export async function tracksRoutes(
         { params: trackIdParamsSchema, body: renameTrackBodySchema },
       ),
     },
-    async (req) => tracks.rename(viewerOf(req, opts.demoDeviceId), req.params.trackId, req.body.name),
+    async (req) => tracks.rename(viewerOf(req), req.params.trackId, req.body.name),
   );
 
   r.get(
@@ -165,6 +149,6 @@ export async function tracksRoutes(
         { params: trackIdParamsSchema, body: shareTrackBodySchema },
       ),
     },
-    async (req) => tracks.setShared(viewerOf(req, opts.demoDeviceId), req.params.trackId, req.body.shared),
+    async (req) => tracks.setShared(viewerOf(req), req.params.trackId, req.body.shared),
   );
 }

@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deviceIdParamsSchema } from '#core/contracts/admin.contract.ts';
-import { apiErrorSchema, okSchema } from '#core/contracts/common.contract.ts';
+import { okSchema } from '#core/contracts/common.contract.ts';
 import { meSchema, profileInputSchema } from '#core/contracts/me.contract.ts';
 import { preferencesInputSchema, preferencesSchema } from '#core/contracts/preferences.contract.ts';
 import { parseAcceptLanguage } from '#core/preferences.ts';
 import type { UsersService } from './users.service';
-import { routeSchemas } from '#server/lib/route-schema.ts';
+import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 
-const doc = routeSchemas('me', { 401: apiErrorSchema });
+const doc = routeSchemas('me', errorAnswers(401));
 
 export async function meRoutes(app: FastifyInstance, opts: { users: UsersService }): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -16,10 +16,7 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
 
   r.get(
     '/api/me',
-    {
-      config: { access: 'rider' },
-      schema: doc('The signed-in user, roles and devices', meSchema),
-    },
+    { config: { access: 'rider' }, schema: doc('The signed-in user, roles and devices', meSchema) },
     async (req) => users.me(req.identity!.email),
   );
 
@@ -30,7 +27,7 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
       schema: doc(
         'Revokes the upload token of a device I own: it stops uploading and reading the Wi-Fi at once',
         okSchema,
-        { params: deviceIdParamsSchema, errors: { 401: apiErrorSchema, 404: apiErrorSchema } },
+        { params: deviceIdParamsSchema, errors: errorAnswers(401, 404) },
       ),
     },
     async (req) => {
@@ -45,7 +42,7 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
       config: { access: 'rider' },
       schema: doc("Enroll: the device's Wi-Fi and the pilot's data (all required)", okSchema, {
         body: profileInputSchema,
-        errors: { 400: apiErrorSchema },
+        errors: errorAnswers(400),
       }),
     },
     async (req) => {
@@ -77,7 +74,7 @@ export async function meRoutes(app: FastifyInstance, opts: { users: UsersService
       schema: doc(
         "Stores the rider's language ('pt-BR', 'en', 'es') and units ('metric', 'imperial'), both required",
         okSchema,
-        { body: preferencesInputSchema, errors: { 400: apiErrorSchema, 401: apiErrorSchema } },
+        { body: preferencesInputSchema, errors: errorAnswers(400, 401) },
       ),
     },
     async (req) => {

@@ -6,6 +6,7 @@ import { UNITS, type Units } from '#core/units.ts';
 import { AppError } from '#core/errors.ts';
 import type { DB } from '#server/db/schema.ts';
 import type { SecretBox } from '#server/lib/secret-box.ts';
+import { DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
 import { inTransaction } from '#server/db/transaction.ts';
 import { recordAudit } from '../audit/audit.repository';
 import { findDevice, revokeDeviceToken } from '../devices/devices.repository';
@@ -36,7 +37,7 @@ export interface UsersService {
 
 const isUnits = (v: string | null): v is Units => UNITS.some((u) => u === v);
 
-export function createUsersService(db: Kysely<DB>, box: SecretBox, demoDevice: string): UsersService {
+export function createUsersService(db: Kysely<DB>, box: SecretBox): UsersService {
   /** The Wi-Fi password in clear; '' when sealed with another SECRET_KEY (the owner re-enters it). */
   const openSenha = (user: { email: string; senha_enc: string }) => {
     try {
@@ -97,7 +98,7 @@ export function createUsersService(db: Kysely<DB>, box: SecretBox, demoDevice: s
         roles: { admin: user.adm === '1', seller: user.seller !== '' },
         devices: await listDeviceIdsOf(db, email),
         ownedDevices: await listOwnedDevices(db, email),
-        demoDevice,
+        demoDevice: DEMO_DEVICE_ID,
         profile: { wifi: user.wifi, senha, nomePiloto: user.nome_piloto, numeroMoto: user.numero_moto },
       };
     },

@@ -14,19 +14,16 @@ import type { VideosService } from './videos.service';
 const VIDEO_SYNC_WRITES_PER_MINUTE = 60;
 const doc = routeSchemas('videos', writeErrors);
 
-export async function videosRoutes(
-  app: FastifyInstance,
-  opts: { videos: VideosService; reader: SessionReader; demoDeviceId: string },
-) {
+export async function videosRoutes(app: FastifyInstance, opts: { videos: VideosService; reader: SessionReader }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { videos } = opts;
-  hideUnseenDevices(app, opts.reader, opts.demoDeviceId);
+  hideUnseenDevices(app, opts.reader);
   const address = (p: { id: string; track: string; date: string }) => ({ device: p.id, track: p.track, date: p.date });
   // A session the caller may not see is 404 before its body is looked at, as for every session route.
   const sessionVisible = async (req: FastifyRequest) => {
     if (
       !(await opts.reader.canSeeSession(
-        viewerOf(req, opts.demoDeviceId),
+        viewerOf(req),
         address(req.params as { id: string; track: string; date: string }),
       ))
     ) {
@@ -42,7 +39,7 @@ export async function videosRoutes(
         params: sessionParamsSchema,
       }),
     },
-    async (req) => videos.list(viewerOf(req, opts.demoDeviceId), address(req.params)),
+    async (req) => videos.list(viewerOf(req), address(req.params)),
   );
 
   r.put(
@@ -59,7 +56,7 @@ export async function videosRoutes(
     async (req) => {
       if (req.body.id !== req.params.videoId)
         throw new AppError('storage/invalid-argument', 'The body’s id must be the one in the path.');
-      return videos.put(viewerOf(req, opts.demoDeviceId), address(req.params), req.body);
+      return videos.put(viewerOf(req), address(req.params), req.body);
     },
   );
 
@@ -71,7 +68,7 @@ export async function videosRoutes(
       schema: doc('Forgets one of the caller’s video syncs of the session', okSchema, { params: videoParamsSchema }),
     },
     async (req) => {
-      await videos.remove(viewerOf(req, opts.demoDeviceId), address(req.params), req.params.videoId);
+      await videos.remove(viewerOf(req), address(req.params), req.params.videoId);
       return { ok: true as const };
     },
   );
