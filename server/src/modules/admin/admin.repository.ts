@@ -1,3 +1,4 @@
+// The admin screens' reads and writes: users with their devices and sellers, and the devices list.
 import type { Kysely } from 'kysely';
 import type { AdminDevice, AdminUser } from '#core/contracts/admin.contract.ts';
 import type { DB } from '#server/db/schema.ts';

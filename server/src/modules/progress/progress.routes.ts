@@ -1,3 +1,4 @@
+// A rider's progress at a track, corner by corner, their personal bests, and two laps compared.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {

@@ -1,3 +1,4 @@
+// The storage browser's reads: what a rider may list under {hardware}/{track}/{ddmmyyyy}, and one object's metadata.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {

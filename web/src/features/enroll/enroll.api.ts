@@ -1,3 +1,4 @@
+// The profile page's writes: the rider's profile, and revoking one of their devices' upload tokens.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { okSchema } from '#core/contracts/common.contract.ts';
 import type { ProfileInput } from '#core/contracts/me.contract.ts';

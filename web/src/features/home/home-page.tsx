@@ -1,3 +1,4 @@
+// The first screen after sign-in: the latest session, 'Minhas sessões' and the menu of what a rider (or seller, admin) can do.
 import { useNavigate } from 'react-router';
 import { Page } from '#web/components/ui/page.tsx';
 import { useT } from '#web/i18n/messages.ts';

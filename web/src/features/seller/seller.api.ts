@@ -1,3 +1,4 @@
+// A seller's buyers and stock of devices, and handing a device over to a buyer.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { adminDeviceSchema, buyerSchema, ownerChangeResponseSchema } from '#core/contracts/admin.contract.ts';
