@@ -54,17 +54,13 @@ export function TracksPage() {
   ];
   return (
     <Page title={t('admin.tracksTitle')} menu={adminMenus(t).tracks}>
-      <QueryStatus query={tracks}>
-        {(rows) => (
-          <SortableTable
-            label={t('admin.tracksTitle')}
-            columns={columns}
-            rows={rows}
-            rowKey={(r) => r.id}
-            empty={t('admin.tracksEmpty')}
-          />
-        )}
-      </QueryStatus>
+      <SortableTable
+        label={t('admin.tracksTitle')}
+        columns={columns}
+        query={tracks}
+        rowKey={(r) => r.id}
+        empty={t('admin.tracksEmpty')}
+      />
       {chosen && (
         <TrackGate key={chosen} id={chosen} createdBy={tracks.data?.find((r) => r.id === chosen)?.createdBy ?? ''} />
       )}
