@@ -14,6 +14,7 @@ import { useCornerProgress, useProgress } from '#web/lib/history-api.ts';
 import { UPlotChart } from '#web/components/uplot-chart.tsx';
 import { signedSeconds } from '#web/lib/loss-cards.ts';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
+import { SelectField } from '#web/components/ui/select-field.tsx';
 
 const ms = (v: number | null) => (v === null ? '—' : formatLapTime(v));
 const spread = (t: Translate, v: number | null) =>
@@ -53,20 +54,14 @@ export function ProgressPage() {
       ]}
     >
       {tracks.data && tracks.data.length > 0 && (
-        <div className="field my-sessions-filter">
-          <label htmlFor="progress-track">{t('history.progressPick')}</label>
-          <select
-            id="progress-track"
-            value={circuit?.tracks[0] ?? track ?? ''}
-            onChange={(e) => setParams({ pista: e.target.value })}
-          >
-            {tracks.data.map((c) => (
-              <option key={c.tracks[0]} value={c.tracks[0]}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          className="my-sessions-filter"
+          id="progress-track"
+          label={t('history.progressPick')}
+          value={circuit?.tracks[0] ?? track ?? ''}
+          onChange={(pista) => setParams({ pista })}
+          options={tracks.data.map((c) => ({ value: c.tracks[0]!, label: c.name }))}
+        />
       )}
       {tracks.data?.length === 0 && (
         <p className="empty-state">
