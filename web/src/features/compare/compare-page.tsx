@@ -1,17 +1,14 @@
 // Comparing two laps of one track along its line: the rider's lap against a record, another lap or a friend's.
-import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { CompareResponse, PersonalBest } from '#core/contracts/progress.contract.ts';
-import type { MySessions } from '#core/contracts/sessions.contract.ts';
 import { addressFromQuery, addressToQuery, type SessionAddress } from '#core/contracts/session-paths.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { useUnits } from '#web/lib/preferences.ts';
-import { useCompare, useRecords, type CompareRequest } from '#web/lib/history-api.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
+import { useCompare, useMostRecentSession, useRecords, type CompareRequest } from '#web/lib/history-api.ts';
 import { useTrackLapTimes } from '#web/lib/sessions-api.ts';
 import type { LapVideosSlot } from '#web/lib/video-slot.ts';
 import { OwnLapPicker } from '#web/components/own-lap-picker.tsx';
@@ -79,11 +76,7 @@ export function firstComparison(
 
 /** Opened with nothing asked: the comparison firstComparison picks, written into the address (replacing it). */
 function useFirstComparison(wanted: boolean, onFound: (query: Record<string, string>) => void) {
-  const latest = useQuery({
-    queryKey: ['my-sessions', 'latest'],
-    queryFn: () => apiRequest<MySessions>('/api/sessions?limit=1'),
-    enabled: wanted,
-  });
+  const latest = useMostRecentSession(wanted);
   const session = wanted ? (latest.data?.sessions[0] ?? null) : null;
   const laps = useTrackLapTimes(session);
   const records = useRecords(wanted);

@@ -1,16 +1,13 @@
 // 'Evolução': a rider's days at one track, charted and tabled, and the corners that changed most.
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ProgressResponse } from '#core/contracts/progress.contract.ts';
-import type { MySessions } from '#core/contracts/sessions.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { type Translate, useT } from '#web/i18n/messages.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
 import { decimal } from '#web/lib/format.ts';
-import { useCornerProgress, useProgress } from '#web/lib/history-api.ts';
+import { useCornerProgress, useMostRecentSession, useProgress } from '#web/lib/history-api.ts';
 import { UPlotChart } from '#web/components/uplot-chart.tsx';
 import { signedSeconds } from '#web/lib/loss-cards.ts';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
@@ -29,10 +26,7 @@ export function ProgressPage() {
   const t = useT();
   const [params, setParams] = useSearchParams();
   const track = params.get('pista');
-  const latest = useQuery({
-    queryKey: ['my-sessions', 'latest'],
-    queryFn: () => apiRequest<MySessions>('/api/sessions?limit=1'),
-  });
+  const latest = useMostRecentSession();
   // One circuit is one track, whatever each session calls it: chosen by any of its names.
   const tracks = { ...latest, data: latest.data?.circuits };
   const circuit = tracks.data?.find((c) => track !== null && c.tracks.includes(track));
