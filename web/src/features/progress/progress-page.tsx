@@ -72,16 +72,12 @@ export function ProgressPage() {
 
 function Progress({ data }: { data: ProgressResponse }) {
   const t = useT();
-  // Days by number on the x axis, labelled with their date (dd/mm).
-  const xFormat = useMemo(
-    () => (k: number) => (data.days[k - 1] ? formatDdmmyyyy(data.days[k - 1]!.date).slice(0, 5) : ''),
-    [data],
-  );
   const charts = useMemo(() => {
-    const x = data.days.map((_, k) => k + 1);
     const s = (v: number | null) => (v === null ? null : v / 1000);
     return {
-      x,
+      // Days by number on the x axis, labelled with their date (dd/mm).
+      x: data.days.map((_, k) => k + 1),
+      xFormat: (k: number) => (data.days[k - 1] ? formatDdmmyyyy(data.days[k - 1]!.date).slice(0, 5) : ''),
       times: [
         data.days.map((d) => s(d.bestLapMs)),
         data.days.map((d) => s(d.idealLapMs)),
@@ -90,6 +86,7 @@ function Progress({ data }: { data: ProgressResponse }) {
       spread: [data.days.map((d) => s(d.consistencyMs))],
     };
   }, [data]);
+  const byDay = { xLabel: t('history.axisDay'), x: charts.x, xFormat: charts.xFormat, yDigits: 3 };
   return (
     <section aria-label={t('history.progressFor', { track: data.circuit?.name ?? data.track })}>
       {data.personalBest && (
@@ -109,30 +106,24 @@ function Progress({ data }: { data: ProgressResponse }) {
         <UPlotChart
           testId="progress-chart"
           title={t('history.chartTitle')}
-          xLabel={t('history.axisDay')}
           yLabel={t('history.axisLapTime')}
-          x={charts.x}
           ys={charts.times}
           series={[
             { label: t('history.seriesBest'), stroke: '#69f0ae', width: 3, points: true },
             { label: t('history.seriesIdeal'), stroke: '#b388ff', width: 2, points: true },
             { label: t('history.seriesMean'), stroke: '#ffd54f', width: 1, dash: [6, 4], points: true },
           ]}
-          yDigits={3}
           height={240}
-          xFormat={xFormat}
+          {...byDay}
         />
         <UPlotChart
           testId="progress-spread"
           title={t('history.chartSpread')}
-          xLabel={t('history.axisDay')}
           yLabel={t('history.axisSpread')}
-          x={charts.x}
           ys={charts.spread}
           series={[{ label: t('history.seriesSpread'), stroke: '#4dd0e1', width: 2, points: true }]}
-          yDigits={3}
           height={180}
-          xFormat={xFormat}
+          {...byDay}
         />
       </div>
       <p className="muted">{t('history.consistencyHint')}</p>

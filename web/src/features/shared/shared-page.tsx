@@ -145,7 +145,13 @@ function SharedLapCharts({ lap }: { lap: SharedLap }) {
   const t = useT();
   // The viewer's units: their own when signed in, else their browser's.
   const units = useUnits();
-  const axisX = t('preferences.axisPosition', { unit: unitLabel('distance', units) });
+  const along = {
+    xLabel: t('preferences.axisPosition', { unit: unitLabel('distance', units) }),
+    units,
+    xIn: 'distance',
+    x: lap.x,
+    syncKey: 'shared',
+  } as const;
   const name = t('history.sharedLapChart', { lap: `${lap.heat}${lap.number}` });
   const series = [{ label: name, stroke: '#4dd0e1', width: 2 }];
   return (
@@ -154,28 +160,20 @@ function SharedLapCharts({ lap }: { lap: SharedLap }) {
         <UPlotChart
           testId="shared-speed"
           title={t('history.chartSpeed')}
-          xLabel={axisX}
           yLabel={unitLabel('speed', units)}
-          units={units}
-          xIn="distance"
           yIn="speed"
-          x={lap.x}
           ys={[lap.speed]}
           series={series}
-          syncKey="shared"
+          {...along}
         />
         {hasLean([lap.lean]) && (
           <UPlotChart
             testId="shared-lean"
             title={t('history.chartLean')}
-            xLabel={axisX}
             yLabel={t('history.axisLean')}
-            units={units}
-            xIn="distance"
-            x={lap.x}
             ys={[lap.lean]}
             series={series}
-            syncKey="shared"
+            {...along}
           />
         )}
       </div>
