@@ -5,7 +5,7 @@
 import { elapsedMs } from '#core/analysis/gps-analysis.ts';
 import { parseDdmmyyyy } from '#core/formats/dates.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
-import { sessionToVideo, videoToSession, type VideoSync } from '#core/video/sync.ts';
+import { sessionToVideo, videoToSession, type SessionTrace, type VideoSync } from '#core/video/sync.ts';
 
 type Clock = Pick<VideoSync, 'offsetMs' | 'driftPpm'>;
 
@@ -25,6 +25,12 @@ export function sessionUtcTimes(c: Pick<GpsColumns, 'count' | 'timeMs'>, date: s
   out[0] = t;
   for (let i = 1; i < c.count; i++) out[i] = t += elapsedMs(c.timeMs[i - 1]!, c.timeMs[i]!);
   return out;
+}
+
+/** The session as the video's sync reads it: its fixes at their UTC times. */
+export function sessionTrace(c: GpsColumns, utc: Float64Array): SessionTrace {
+  const n = c.count;
+  return { count: n, lat: c.lat.slice(0, n), lon: c.lon.slice(0, n), timeMs: utc, speed: c.speed.slice(0, n) };
 }
 
 /** The sample nearest to `utcMs`, or null when no fix lies within 2 s of it. */
