@@ -5,7 +5,8 @@ import type { SharedLap, SharedView } from '#core/contracts/shares.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, useT } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
+import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { decimal } from '#web/lib/format.ts';
 import { useSharedLap, useSharedView } from '#web/lib/history-api.ts';
@@ -35,21 +36,13 @@ export function SharedPage() {
       title={v ? `${t('history.sharedTitle')}: ${v.track}, ${formatDdmmyyyy(v.date)}` : t('history.sharedTitle')}
       menu={[{ to: '/', label: t('app.name') }]}
     >
-      {view.isPending && (
-        <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {t('history.sharedLoading')}
-        </p>
-      )}
+      {view.isPending && <Loading>{t('history.sharedLoading')}</Loading>}
       {gone && (
         <p className="empty-state" data-testid="shared-gone">
           {t('history.sharedGone')}
         </p>
       )}
-      {view.isError && !gone && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, view.error)}
-        </p>
-      )}
+      {!gone && <ErrorAlert error={view.error} />}
       {v && (
         <section aria-label={`${v.track} ${formatDdmmyyyy(v.date)}`} data-testid="shared-view">
           <dl className="summary">
