@@ -40,6 +40,15 @@ export function compareFromQuery(params: URLSearchParams): CompareRequest | null
   return null;
 }
 
+/** The address's part that names another of the rider's laps as the reference (compareFromQuery reads it). */
+const lapReference = (s: SessionAddress, lap: string) => ({
+  ref: 'volta',
+  rhw: s.device,
+  rpista: s.track,
+  rdata: s.date,
+  rvolta: lap,
+});
+
 /**
  * What /comparar opens on when nothing is asked (from the menu): the rider's most recent
  * session's best lap against their record at that track; when the record is a lap of that
@@ -63,15 +72,7 @@ export function firstComparison(
     return lap ? { ...addressToQuery(session), volta: key(lap), ref: 'recorde' } : null;
   }
   if (!second) return null;
-  return {
-    ...addressToQuery(session),
-    volta: key(second),
-    ref: 'volta',
-    rhw: session.device,
-    rpista: session.track,
-    rdata: session.date,
-    rvolta: key(best),
-  };
+  return { ...addressToQuery(session), volta: key(second), ...lapReference(session, key(best)) };
 }
 
 /** Opened with nothing asked: the comparison firstComparison picks, written into the address (replacing it). */
@@ -252,14 +253,7 @@ function ReferencePicker(props: {
             disabled={!choice}
             onClick={() => {
               if (choice === 'record') props.onPick({ ref: 'recorde' });
-              else if (choice)
-                props.onPick({
-                  ref: 'volta',
-                  rhw: choice.session.device,
-                  rpista: choice.session.track,
-                  rdata: choice.session.date,
-                  rvolta: choice.lap,
-                });
+              else if (choice) props.onPick(lapReference(choice.session, choice.lap));
             }}
           >
             {t('history.compareGo')}

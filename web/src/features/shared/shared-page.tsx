@@ -2,6 +2,7 @@
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { SharedLap, SharedView } from '#core/contracts/shares.contract.ts';
+import { addressToQuery } from '#core/contracts/session-paths.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
@@ -215,9 +216,7 @@ function CompareWithMine(props: { view: SharedView; token: string; sharedLap: st
   const hrefOf = (choice: OwnLapChoice) =>
     choice && choice !== 'record'
       ? `/comparar?${new URLSearchParams({
-          hw: choice.session.device,
-          pista: choice.session.track,
-          data: choice.session.date,
+          ...addressToQuery(choice.session),
           volta: choice.lap,
           ref: 'link',
           link: props.token,
