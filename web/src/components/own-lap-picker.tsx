@@ -21,7 +21,6 @@ export function OwnLapPicker(props: {
   sessionLabel: string;
   lapLabel: string;
   offerRecord?: boolean;
-  enabled?: boolean;
   children: (choice: OwnLapChoice, state: { empty: boolean }) => ReactNode;
 }) {
   const t = useT();
@@ -36,7 +35,6 @@ export function OwnLapPicker(props: {
         `/api/sessions?${new URLSearchParams({ track: props.track, limit: '100', ...(pageParam ? { after: pageParam } : {}) }).toString()}`,
       ),
     getNextPageParam: (last) => last.next ?? undefined,
-    enabled: props.enabled ?? true,
   });
   const list = sessions.data?.pages.flatMap((p) => p.sessions) ?? [];
   const picked = list.find((s) => `${s.device}/${s.date}` === session);

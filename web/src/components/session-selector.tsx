@@ -5,6 +5,7 @@ import { useDates, useTracks } from '../lib/sessions-api';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { deviceName } from '../lib/device-name';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
+import { SelectField } from '#web/components/ui/select-field.tsx';
 
 /**
  * The spec's selection: a hardware dropdown only with more than one device; choosing a hardware
@@ -63,60 +64,39 @@ export function SessionSelector(props: {
         }}
       >
         {devices.length > 1 && (
-          <div className="field">
-            <label htmlFor="sel-device">{t('laps.hardware')}</label>
-            <select
-              id="sel-device"
-              value={device}
-              onChange={(e) => {
-                setDevice(e.target.value);
-                setTrack(undefined);
-                setDate(undefined);
-              }}
-            >
-              {devices.map((d) => (
-                <option key={d} value={d}>
-                  {deviceName(t, d)}
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
-        <div className="field">
-          <label htmlFor="sel-track">{t('laps.pista')}</label>
-          <select
-            id="sel-track"
-            value={track ?? ''}
-            onChange={(e) => {
-              setTrack(e.target.value);
+          <SelectField
+            id="sel-device"
+            label={t('laps.hardware')}
+            value={device}
+            onChange={(d) => {
+              setDevice(d);
+              setTrack(undefined);
               setDate(undefined);
             }}
-            disabled={!tracks.data?.tracks.length}
-            aria-busy={tracks.isPending}
-          >
-            {(tracks.data?.tracks ?? []).map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="sel-date">{t('laps.data')}</label>
-          <select
-            id="sel-date"
-            value={date ?? ''}
-            onChange={(e) => setDate(e.target.value)}
-            disabled={!dates.data?.dates.length}
-            aria-busy={dates.isFetching}
-          >
-            {(dates.data?.dates ?? []).map((d) => (
-              <option key={d} value={d}>
-                {formatDdmmyyyy(d)}
-              </option>
-            ))}
-          </select>
-        </div>
+            options={devices.map((d) => ({ value: d, label: deviceName(t, d) }))}
+          />
+        )}
+        <SelectField
+          id="sel-track"
+          label={t('laps.pista')}
+          value={track ?? ''}
+          onChange={(name) => {
+            setTrack(name);
+            setDate(undefined);
+          }}
+          disabled={!tracks.data?.tracks.length}
+          aria-busy={tracks.isPending}
+          options={(tracks.data?.tracks ?? []).map((name) => ({ value: name, label: name }))}
+        />
+        <SelectField
+          id="sel-date"
+          label={t('laps.data')}
+          value={date ?? ''}
+          onChange={setDate}
+          disabled={!dates.data?.dates.length}
+          aria-busy={dates.isFetching}
+          options={(dates.data?.dates ?? []).map((d) => ({ value: d, label: formatDdmmyyyy(d) }))}
+        />
         <button
           type="submit"
           className="btn btn-primary"

@@ -31,6 +31,14 @@ export interface RequestOptions<T> {
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** The code of an answer without the server's error body (a proxy's, say). */
+const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
+  401: 'storage/unauthenticated',
+  403: 'storage/unauthorized',
+  404: 'storage/object-not-found',
+  429: 'auth/too-many-requests',
+};
+
 async function toApiError(res: Response): Promise<ApiError> {
   let body: unknown;
   try {
@@ -48,17 +56,7 @@ async function toApiError(res: Response): Promise<ApiError> {
         : {};
     return new ApiError(e.code, res.status, e.message, fields, requestId);
   }
-  const code: ErrorCode =
-    res.status === 401
-      ? 'storage/unauthenticated'
-      : res.status === 403
-        ? 'storage/unauthorized'
-        : res.status === 404
-          ? 'storage/object-not-found'
-          : res.status === 429
-            ? 'auth/too-many-requests'
-            : 'storage/unknown';
-  return new ApiError(code, res.status, res.statusText, {}, requestId);
+  return new ApiError(CODE_OF_STATUS[res.status] ?? 'storage/unknown', res.status, res.statusText, {}, requestId);
 }
 
 let requestLanguage: string | undefined;
@@ -94,10 +92,9 @@ export async function apiRequest<T>(path: string, opts: RequestOptions<T> = {}):
         body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
         signal,
       });
-    } catch (err) {
+    } catch {
       if (opts.signal?.aborted) throw new ApiError('storage/canceled', 0, 'canceled');
       networkError = true;
-      void err;
     }
     if (res) noteAnswer(res);
     if (res?.ok) {

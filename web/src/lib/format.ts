@@ -28,16 +28,24 @@ export function displayLanguage(): Language {
   return language;
 }
 
+/** Numbers with `digits` fraction digits in `locale`, with `unit`'s short name after them if given; made once each. */
+export function numberFormat(locale: string, digits: number, unit?: string): Intl.NumberFormat {
+  const key = `${locale}|${digits}|${unit ?? ''}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      ...(unit ? { style: 'unit', unit, unitDisplay: 'short' } : {}),
+    });
+    formats.set(key, format);
+  }
+  return format;
+}
+
 /** n with `digits` fraction digits (0–20), grouped and separated as the page's language writes numbers. */
 export function decimal(n: number, digits: number): string {
-  const key = `${language}/${digits}`;
-  let format = formats.get(key);
-  if (!format)
-    formats.set(
-      key,
-      (format = new Intl.NumberFormat(language, { minimumFractionDigits: digits, maximumFractionDigits: digits })),
-    );
-  return format.format(n);
+  return numberFormat(language, digits).format(n);
 }
 
 export function speedTable(kmh: number, units: Units = 'metric'): string {

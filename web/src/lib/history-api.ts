@@ -7,6 +7,7 @@ import type {
   PersonalBestsResponse,
   ProgressResponse,
 } from '#core/contracts/progress.contract.ts';
+import type { MySessions } from '#core/contracts/sessions.contract.ts';
 import type { CreateShareResponse, SharedLap, SharedView, SharesResponse } from '#core/contracts/shares.contract.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { apiRequest } from './api-client';
@@ -18,6 +19,15 @@ export function useRecords(enabled = true) {
     queryFn: () => apiRequest<PersonalBestsResponse>('/api/sessions/records'),
     enabled,
     staleTime: 60_000,
+  });
+}
+
+/** The rider's most recent session (and their circuits): what /comparar and /progresso open on. */
+export function useMostRecentSession(enabled = true) {
+  return useQuery({
+    queryKey: ['my-sessions', 'latest'],
+    queryFn: () => apiRequest<MySessions>('/api/sessions?limit=1'),
+    enabled,
   });
 }
 

@@ -22,12 +22,14 @@ export function noteStoredAt(stamp: string | null): void {
   notify();
 }
 
+const subscribe = (onChange: () => void) => {
+  listeners.add(onChange);
+  return () => listeners.delete(onChange);
+};
+
 export function useStoredAt(): Date | null {
   return useSyncExternalStore(
-    (onChange) => {
-      listeners.add(onChange);
-      return () => listeners.delete(onChange);
-    },
+    subscribe,
     () => storedAt,
     () => null,
   );
@@ -64,10 +66,7 @@ export function offerUpdate(apply: () => Promise<void>): void {
 }
 export function useUpdate(): (() => Promise<void>) | null {
   return useSyncExternalStore(
-    (onChange) => {
-      listeners.add(onChange);
-      return () => listeners.delete(onChange);
-    },
+    subscribe,
     () => update,
     () => null,
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { speedTable } from './format';
-import { formatDistance, formatSpeed, seriesIn, speedNumber, unitLabel } from './units-format';
+import { formatDistance, formatSpeed, unitLabel } from './units-format';
 
 describe("speeds and distances in the rider's units", () => {
   it('writes km/h and metres as stored, mph and feet converted, the locale deciding the number', () => {
@@ -14,17 +14,10 @@ describe("speeds and distances in the rider's units", () => {
   });
 
   it('gives tables the number alone and headers and axes the unit', () => {
-    expect(speedNumber(250, 'imperial')).toBe('155');
     expect(speedTable(250, 'imperial')).toBe('155');
     expect(speedTable(250)).toBe('250');
     expect(formatSpeed(250, 'imperial')).toBe('155,3 mph');
     expect(['metric', 'imperial'].map((u) => unitLabel('speed', u as 'metric'))).toEqual(['km/h', 'mph']);
     expect(['metric', 'imperial'].map((u) => unitLabel('distance', u as 'metric'))).toEqual(['m', 'ft']);
-  });
-
-  it('converts chart series, keeping the gaps', () => {
-    expect(seriesIn('speed', [160.9344, null], 'imperial').map((v) => v && Math.round(v))).toEqual([100, null]);
-    const metres = [1, null];
-    expect(seriesIn('distance', metres, 'metric')).toBe(metres);
   });
 });

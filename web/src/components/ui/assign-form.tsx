@@ -1,11 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useT } from '#web/i18n/messages.ts';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
+import { SelectField, type Option } from './select-field';
 
-export interface Option {
-  value: string;
-  label: string;
-}
+const NONE = { value: '', label: '—' };
 
 /**
  * The spec's assignment: two dropdowns and 'Cadastrar'. Nothing happens unless both are chosen;
@@ -48,28 +46,20 @@ export function AssignForm(props: {
 
   return (
     <form className="assign-form" onSubmit={(e) => void onSubmit(e)} noValidate>
-      <div className="field">
-        <label htmlFor={`${id}-a`}>{props.first.label}</label>
-        <select id={`${id}-a`} value={first} onChange={(e) => setFirst(e.target.value)}>
-          <option value="">—</option>
-          {props.first.options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-b`}>{props.second.label}</label>
-        <select id={`${id}-b`} value={second} onChange={(e) => setSecond(e.target.value)}>
-          <option value="">—</option>
-          {props.second.options.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        id={`${id}-a`}
+        label={props.first.label}
+        value={first}
+        onChange={setFirst}
+        options={[NONE, ...props.first.options]}
+      />
+      <SelectField
+        id={`${id}-b`}
+        label={props.second.label}
+        value={second}
+        onChange={setSecond}
+        options={[NONE, ...props.second.options]}
+      />
       <button type="submit" className="btn btn-primary" disabled={state === 'saving'} aria-busy={state === 'saving'}>
         {state === 'done' ? t('admin.cadastrado') : state === 'saving' ? t('admin.cadastrando') : t('admin.cadastrar')}
       </button>

@@ -1,4 +1,4 @@
-import { useId, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useId, useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import { useT } from '#web/i18n/messages.ts';
 import { setTheme, storedTheme, subscribeTheme, THEME_CHOICES, type ThemeChoice } from '#web/lib/theme.ts';
@@ -10,7 +10,7 @@ export interface MenuItem {
 }
 
 /** The spec's 'Menu' toggle: a button that opens and closes a list of links. */
-export function Menu({ items, children }: { items: MenuItem[]; children?: ReactNode }) {
+export function Menu({ items }: { items: MenuItem[] }) {
   const t = useT();
   const [open, setOpen] = useState(false);
   const id = useId();
@@ -46,7 +46,6 @@ export function Menu({ items, children }: { items: MenuItem[]; children?: ReactN
         </ul>
         <ThemeSwitch />
         <PreferencesSettings />
-        {children}
       </nav>
     </>
   );

@@ -3,6 +3,7 @@ import { LANGUAGES, type Language } from '#core/preferences.ts';
 import { UNITS, type Units } from '#core/units.ts';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { usePreferences, useSetPreferences } from '#web/lib/preferences.ts';
+import { SelectField } from './select-field';
 
 /** The menu's "Idioma e unidades": the rider's language and units, kept in their profile (issue 38). */
 export function PreferencesSettings() {
@@ -16,34 +17,20 @@ export function PreferencesSettings() {
   return (
     <fieldset className="menu-settings" data-testid="preferences">
       <legend>{t('preferences.title')}</legend>
-      <div className="field">
-        <label htmlFor={`${id}-language`}>{t('preferences.language')}</label>
-        <select
-          id={`${id}-language`}
-          value={language}
-          onChange={(e) => save.mutate({ language: e.target.value as Language, units })}
-        >
-          {LANGUAGES.map((l) => (
-            <option key={l} value={l} lang={l}>
-              {t(`preferences.languageNames.${l}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-units`}>{t('preferences.units')}</label>
-        <select
-          id={`${id}-units`}
-          value={units}
-          onChange={(e) => save.mutate({ language, units: e.target.value as Units })}
-        >
-          {UNITS.map((u) => (
-            <option key={u} value={u}>
-              {t(`preferences.unitNames.${u}`)}
-            </option>
-          ))}
-        </select>
-      </div>
+      <SelectField
+        id={`${id}-language`}
+        label={t('preferences.language')}
+        value={language}
+        onChange={(v) => save.mutate({ language: v as Language, units })}
+        options={LANGUAGES.map((l) => ({ value: l, label: t(`preferences.languageNames.${l}`), lang: l }))}
+      />
+      <SelectField
+        id={`${id}-units`}
+        label={t('preferences.units')}
+        value={units}
+        onChange={(v) => save.mutate({ language, units: v as Units })}
+        options={UNITS.map((u) => ({ value: u, label: t(`preferences.unitNames.${u}`) }))}
+      />
       <p className="muted" role="status">
         {save.isPending ? t('preferences.saving') : save.isSuccess ? t('preferences.saved') : ''}
       </p>

@@ -1,4 +1,6 @@
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { QueryStatus } from './query-status';
 import { SortHeader, useSort } from './sortable';
 
 export interface Column<T> {
@@ -10,15 +12,21 @@ export interface Column<T> {
   sortable?: boolean;
 }
 
-/** A table whose headers sort (new column ascending, again reverses); scrolls inside its own box on a phone. */
-export function SortableTable<T>(props: {
+type TableProps<T> = {
   label: string;
   columns: Column<T>[];
-  rows: readonly T[];
   rowKey: (row: T) => string;
   empty: string;
   rowClass?: (row: T) => string;
-}) {
+};
+
+/** A list's table: loading and error states, then its rows, sortable. */
+export function SortableTable<T>({ query, ...props }: TableProps<T> & { query: UseQueryResult<readonly T[]> }) {
+  return <QueryStatus query={query}>{(rows) => <Rows {...props} rows={rows} />}</QueryStatus>;
+}
+
+/** A table whose headers sort (new column ascending, again reverses); scrolls inside its own box on a phone. */
+function Rows<T>(props: TableProps<T> & { rows: readonly T[] }) {
   const accessors = Object.fromEntries(props.columns.map((c) => [c.key, c.value])) as Record<
     string,
     (row: T) => string | number

@@ -8,7 +8,7 @@ import { useT } from '#web/i18n/messages.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useAdminDevices, useAdminUsers, useAssignOwner, useSetDisabled } from './admin.api';
 import { adminMenus } from './admin-menus';
-import { ErrorAlert, QueryStatus } from '#web/components/ui/query-status.tsx';
+import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 
 /** '[adm] Add owner em hardware': links a user and a device; lists every user. */
 export function AdmPage() {
@@ -77,18 +77,14 @@ export function AdmPage() {
           </p>
         ))}
       <ErrorAlert error={setDisabled.error} />
-      <QueryStatus query={users}>
-        {(rows) => (
-          <SortableTable
-            label={t('admin.admTitle')}
-            columns={columns}
-            rows={rows}
-            rowKey={(u) => u.email}
-            empty={t('admin.tableEmpty')}
-            rowClass={(u) => (u.disabled ? 'row-disabled' : '')}
-          />
-        )}
-      </QueryStatus>
+      <SortableTable
+        label={t('admin.admTitle')}
+        columns={columns}
+        query={users}
+        rowKey={(u) => u.email}
+        empty={t('admin.tableEmpty')}
+        rowClass={(u) => (u.disabled ? 'row-disabled' : '')}
+      />
     </Page>
   );
 }

@@ -5,7 +5,6 @@ import { SortableTable, type Column } from '#web/components/ui/sortable-table.ts
 import { isMessageId, type Translate, useT } from '#web/i18n/messages.ts';
 import { useAudit } from './admin.api';
 import { adminMenus } from './admin-menus';
-import { QueryStatus } from '#web/components/ui/query-status.tsx';
 
 type Entry = z.infer<typeof auditEntrySchema>;
 /** A record's before or after in the page's words: its fields named, yes/no, nothing as a dash; data as stored. */
@@ -49,17 +48,13 @@ export function AuditPage() {
   ];
   return (
     <Page title={t('admin.auditTitle')} menu={adminMenus(t).audit}>
-      <QueryStatus query={audit}>
-        {(rows) => (
-          <SortableTable
-            label={t('admin.auditTitle')}
-            columns={columns}
-            rows={rows}
-            rowKey={(e) => e.id}
-            empty={t('admin.auditEmpty')}
-          />
-        )}
-      </QueryStatus>
+      <SortableTable
+        label={t('admin.auditTitle')}
+        columns={columns}
+        query={audit}
+        rowKey={(e) => e.id}
+        empty={t('admin.auditEmpty')}
+      />
     </Page>
   );
 }

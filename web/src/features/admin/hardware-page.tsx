@@ -14,7 +14,7 @@ import {
 } from './admin.api';
 import { adminMenus } from './admin-menus';
 import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
-import { ErrorAlert, QueryStatus } from '#web/components/ui/query-status.tsx';
+import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 
 /** '[hardware] Add hardware ao vendedor', plus registering devices and rotating their tokens. */
 export function HardwarePage() {
@@ -116,17 +116,13 @@ export function HardwarePage() {
         <ErrorAlert error={rotate.error} />
         {shown && <DeviceTokenNotice id={shown.id} token={shown.token} />}
       </section>
-      <QueryStatus query={devices}>
-        {(rows) => (
-          <SortableTable
-            label={t('admin.hardwareTitle')}
-            columns={columns}
-            rows={rows}
-            rowKey={(d) => d.id}
-            empty={t('admin.tableEmpty')}
-          />
-        )}
-      </QueryStatus>
+      <SortableTable
+        label={t('admin.hardwareTitle')}
+        columns={columns}
+        query={devices}
+        rowKey={(d) => d.id}
+        empty={t('admin.tableEmpty')}
+      />
     </Page>
   );
 }

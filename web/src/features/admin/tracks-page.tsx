@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import type { z } from 'zod';
+import type { trackListSchema } from '#core/contracts/tracks.contract.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { ErrorAlert, QueryStatus } from '#web/components/ui/query-status.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
@@ -8,16 +10,7 @@ import { adminMenus } from './admin-menus';
 import { useAdminTrack, useAdminTracks, useMoveGate, useShareTrack } from './admin.api';
 import { GateEditor } from './gate-editor';
 
-type Row = {
-  id: string;
-  name: string;
-  source: string;
-  version: number;
-  updatedAt: string;
-  sessions: number;
-  shared: boolean;
-  createdBy: string;
-};
+type Row = z.infer<typeof trackListSchema>[number];
 
 /** Every track Voltas knows; an admin moves a track's start/finish gate on its map and saves it. */
 export function TracksPage() {
@@ -54,17 +47,13 @@ export function TracksPage() {
   ];
   return (
     <Page title={t('admin.tracksTitle')} menu={adminMenus(t).tracks}>
-      <QueryStatus query={tracks}>
-        {(rows) => (
-          <SortableTable
-            label={t('admin.tracksTitle')}
-            columns={columns}
-            rows={rows}
-            rowKey={(r) => r.id}
-            empty={t('admin.tracksEmpty')}
-          />
-        )}
-      </QueryStatus>
+      <SortableTable
+        label={t('admin.tracksTitle')}
+        columns={columns}
+        query={tracks}
+        rowKey={(r) => r.id}
+        empty={t('admin.tracksEmpty')}
+      />
       {chosen && (
         <TrackGate key={chosen} id={chosen} createdBy={tracks.data?.find((r) => r.id === chosen)?.createdBy ?? ''} />
       )}

@@ -28,7 +28,15 @@ export function CompareCharts(props: {
 }) {
   const t = useT();
   const { data, referenceColour, cursorX, onPickX, units } = props;
-  const axisX = t('preferences.axisPosition', { unit: unitLabel('distance', units) });
+  // What the charts share: the position along the track on x, and one cursor.
+  const along = {
+    xLabel: t('preferences.axisPosition', { unit: unitLabel('distance', units) }),
+    units,
+    xIn: 'distance',
+    x: data.x,
+    syncKey: 'compare',
+    onPickX,
+  } as const;
   const series: ChartSeries[] = [
     { label: lapName(t, data.lap), stroke: LAP_COLOUR, width: 2 },
     { label: lapName(t, data.reference), stroke: referenceColour, width: 2, dash: [6, 4] },
@@ -38,46 +46,31 @@ export function CompareCharts(props: {
       <UPlotChart
         testId="compare-speed"
         title={t('history.chartSpeed')}
-        xLabel={axisX}
         yLabel={unitLabel('speed', units)}
-        units={units}
-        xIn="distance"
         yIn="speed"
-        x={data.x}
         ys={data.speed}
         series={series}
-        syncKey="compare"
         cursorX={cursorX}
-        onPickX={onPickX}
+        {...along}
       />
       {hasLean(data.lean) && (
         <UPlotChart
           testId="compare-lean"
           title={t('history.chartLean')}
-          xLabel={axisX}
           yLabel={t('history.axisLean')}
-          units={units}
-          xIn="distance"
-          x={data.x}
           ys={data.lean}
           series={series}
-          syncKey="compare"
-          onPickX={onPickX}
+          {...along}
         />
       )}
       <UPlotChart
         testId="compare-delta-chart"
         title={t('history.chartDelta')}
-        xLabel={axisX}
         yLabel={t('history.axisDelta')}
-        units={units}
-        xIn="distance"
-        x={data.x}
         ys={[data.delta]}
         series={[{ label: t('history.chartDelta'), stroke: '#ffd54f', width: 2 }]}
         yDigits={2}
-        syncKey="compare"
-        onPickX={onPickX}
+        {...along}
       />
     </div>
   );

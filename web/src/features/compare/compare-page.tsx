@@ -1,17 +1,14 @@
 // Comparing two laps of one track along its line: the rider's lap against a record, another lap or a friend's.
-import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { CompareResponse, PersonalBest } from '#core/contracts/progress.contract.ts';
-import type { MySessions } from '#core/contracts/sessions.contract.ts';
 import { addressFromQuery, addressToQuery, type SessionAddress } from '#core/contracts/session-paths.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { useUnits } from '#web/lib/preferences.ts';
-import { useCompare, useRecords, type CompareRequest } from '#web/lib/history-api.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
+import { useCompare, useMostRecentSession, useRecords, type CompareRequest } from '#web/lib/history-api.ts';
 import { useTrackLapTimes } from '#web/lib/sessions-api.ts';
 import type { LapVideosSlot } from '#web/lib/video-slot.ts';
 import { OwnLapPicker } from '#web/components/own-lap-picker.tsx';
@@ -43,6 +40,15 @@ export function compareFromQuery(params: URLSearchParams): CompareRequest | null
   return null;
 }
 
+/** The address's part that names another of the rider's laps as the reference (compareFromQuery reads it). */
+const lapReference = (s: SessionAddress, lap: string) => ({
+  ref: 'volta',
+  rhw: s.device,
+  rpista: s.track,
+  rdata: s.date,
+  rvolta: lap,
+});
+
 /**
  * What /comparar opens on when nothing is asked (from the menu): the rider's most recent
  * session's best lap against their record at that track; when the record is a lap of that
@@ -66,24 +72,12 @@ export function firstComparison(
     return lap ? { ...addressToQuery(session), volta: key(lap), ref: 'recorde' } : null;
   }
   if (!second) return null;
-  return {
-    ...addressToQuery(session),
-    volta: key(second),
-    ref: 'volta',
-    rhw: session.device,
-    rpista: session.track,
-    rdata: session.date,
-    rvolta: key(best),
-  };
+  return { ...addressToQuery(session), volta: key(second), ...lapReference(session, key(best)) };
 }
 
 /** Opened with nothing asked: the comparison firstComparison picks, written into the address (replacing it). */
 function useFirstComparison(wanted: boolean, onFound: (query: Record<string, string>) => void) {
-  const latest = useQuery({
-    queryKey: ['my-sessions', 'latest'],
-    queryFn: () => apiRequest<MySessions>('/api/sessions?limit=1'),
-    enabled: wanted,
-  });
+  const latest = useMostRecentSession(wanted);
   const session = wanted ? (latest.data?.sessions[0] ?? null) : null;
   const laps = useTrackLapTimes(session);
   const records = useRecords(wanted);
@@ -259,14 +253,7 @@ function ReferencePicker(props: {
             disabled={!choice}
             onClick={() => {
               if (choice === 'record') props.onPick({ ref: 'recorde' });
-              else if (choice)
-                props.onPick({
-                  ref: 'volta',
-                  rhw: choice.session.device,
-                  rpista: choice.session.track,
-                  rdata: choice.session.date,
-                  rvolta: choice.lap,
-                });
+              else if (choice) props.onPick(lapReference(choice.session, choice.lap));
             }}
           >
             {t('history.compareGo')}

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
 import { MAX_IMPORT_BYTES, type ImportAnswer } from '#core/contracts/imports.contract.ts';
@@ -12,7 +12,7 @@ import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { ME_KEY } from '#web/lib/session.ts';
 import { deleteImportedSession } from '#web/lib/sessions-api.ts';
 import { ImportFailure, uploadImport } from './imports.api';
-import { Loading } from '#web/components/ui/query-status.tsx';
+import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 
 const MAX_MB = MAX_IMPORT_BYTES / 1024 / 1024;
 
@@ -141,8 +141,14 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
   const t = useT();
   const queryClient = useQueryClient();
   const { item } = props;
-  const [deleting, setDeleting] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const remove = useMutation({
+    mutationFn: deleteImportedSession,
+    onSuccess: () => {
+      for (const key of ['tracks', 'dates', 'laps']) void queryClient.removeQueries({ queryKey: [key] });
+      void queryClient.invalidateQueries({ queryKey: ME_KEY });
+      props.onDeleted();
+    },
+  });
   const a = item.answer;
   return (
     <li className="panel import-item" data-testid="import-item" data-status={item.status}>
@@ -199,36 +205,20 @@ function ImportItem(props: { item: Item; onDeleted: () => void }) {
             <button
               type="button"
               className="btn btn-secondary"
-              disabled={deleting}
-              onClick={async () => {
+              disabled={remove.isPending}
+              onClick={() => {
                 if (
-                  !window.confirm(
+                  window.confirm(
                     t('imports.confirmDelete', { track: a.session.track, date: formatDdmmyyyy(a.session.date) }),
                   )
                 )
-                  return;
-                setDeleting(true);
-                setDeleteError(null);
-                try {
-                  await deleteImportedSession(a.session);
-                  for (const key of ['tracks', 'dates', 'laps']) void queryClient.removeQueries({ queryKey: [key] });
-                  void queryClient.invalidateQueries({ queryKey: ME_KEY });
-                  props.onDeleted();
-                } catch (err) {
-                  setDeleteError(errorMessage(t, err));
-                } finally {
-                  setDeleting(false);
-                }
+                  remove.mutate(a.session);
               }}
             >
               {t('imports.deleteSession')}
             </button>
           </p>
-          {deleteError && (
-            <p role="alert" className="alert alert-error">
-              {deleteError}
-            </p>
-          )}
+          <ErrorAlert error={remove.error} />
         </>
       )}
     </li>

@@ -1,19 +1,17 @@
 // 'Evolução': a rider's days at one track, charted and tabled, and the corners that changed most.
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ProgressResponse } from '#core/contracts/progress.contract.ts';
-import type { MySessions } from '#core/contracts/sessions.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { type Translate, useT } from '#web/i18n/messages.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
 import { decimal } from '#web/lib/format.ts';
-import { useCornerProgress, useProgress } from '#web/lib/history-api.ts';
+import { useCornerProgress, useMostRecentSession, useProgress } from '#web/lib/history-api.ts';
 import { UPlotChart } from '#web/components/uplot-chart.tsx';
 import { signedSeconds } from '#web/lib/loss-cards.ts';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
+import { SelectField } from '#web/components/ui/select-field.tsx';
 
 const ms = (v: number | null) => (v === null ? '—' : formatLapTime(v));
 const spread = (t: Translate, v: number | null) =>
@@ -28,10 +26,7 @@ export function ProgressPage() {
   const t = useT();
   const [params, setParams] = useSearchParams();
   const track = params.get('pista');
-  const latest = useQuery({
-    queryKey: ['my-sessions', 'latest'],
-    queryFn: () => apiRequest<MySessions>('/api/sessions?limit=1'),
-  });
+  const latest = useMostRecentSession();
   // One circuit is one track, whatever each session calls it: chosen by any of its names.
   const tracks = { ...latest, data: latest.data?.circuits };
   const circuit = tracks.data?.find((c) => track !== null && c.tracks.includes(track));
@@ -53,20 +48,14 @@ export function ProgressPage() {
       ]}
     >
       {tracks.data && tracks.data.length > 0 && (
-        <div className="field my-sessions-filter">
-          <label htmlFor="progress-track">{t('history.progressPick')}</label>
-          <select
-            id="progress-track"
-            value={circuit?.tracks[0] ?? track ?? ''}
-            onChange={(e) => setParams({ pista: e.target.value })}
-          >
-            {tracks.data.map((c) => (
-              <option key={c.tracks[0]} value={c.tracks[0]}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          className="my-sessions-filter"
+          id="progress-track"
+          label={t('history.progressPick')}
+          value={circuit?.tracks[0] ?? track ?? ''}
+          onChange={(pista) => setParams({ pista })}
+          options={tracks.data.map((c) => ({ value: c.tracks[0]!, label: c.name }))}
+        />
       )}
       {tracks.data?.length === 0 && (
         <p className="empty-state">
@@ -83,16 +72,12 @@ export function ProgressPage() {
 
 function Progress({ data }: { data: ProgressResponse }) {
   const t = useT();
-  // Days by number on the x axis, labelled with their date (dd/mm).
-  const xFormat = useMemo(
-    () => (k: number) => (data.days[k - 1] ? formatDdmmyyyy(data.days[k - 1]!.date).slice(0, 5) : ''),
-    [data],
-  );
   const charts = useMemo(() => {
-    const x = data.days.map((_, k) => k + 1);
     const s = (v: number | null) => (v === null ? null : v / 1000);
     return {
-      x,
+      // Days by number on the x axis, labelled with their date (dd/mm).
+      x: data.days.map((_, k) => k + 1),
+      xFormat: (k: number) => (data.days[k - 1] ? formatDdmmyyyy(data.days[k - 1]!.date).slice(0, 5) : ''),
       times: [
         data.days.map((d) => s(d.bestLapMs)),
         data.days.map((d) => s(d.idealLapMs)),
@@ -101,6 +86,7 @@ function Progress({ data }: { data: ProgressResponse }) {
       spread: [data.days.map((d) => s(d.consistencyMs))],
     };
   }, [data]);
+  const byDay = { xLabel: t('history.axisDay'), x: charts.x, xFormat: charts.xFormat, yDigits: 3 };
   return (
     <section aria-label={t('history.progressFor', { track: data.circuit?.name ?? data.track })}>
       {data.personalBest && (
@@ -120,30 +106,24 @@ function Progress({ data }: { data: ProgressResponse }) {
         <UPlotChart
           testId="progress-chart"
           title={t('history.chartTitle')}
-          xLabel={t('history.axisDay')}
           yLabel={t('history.axisLapTime')}
-          x={charts.x}
           ys={charts.times}
           series={[
             { label: t('history.seriesBest'), stroke: '#69f0ae', width: 3, points: true },
             { label: t('history.seriesIdeal'), stroke: '#b388ff', width: 2, points: true },
             { label: t('history.seriesMean'), stroke: '#ffd54f', width: 1, dash: [6, 4], points: true },
           ]}
-          yDigits={3}
           height={240}
-          xFormat={xFormat}
+          {...byDay}
         />
         <UPlotChart
           testId="progress-spread"
           title={t('history.chartSpread')}
-          xLabel={t('history.axisDay')}
           yLabel={t('history.axisSpread')}
-          x={charts.x}
           ys={charts.spread}
           series={[{ label: t('history.seriesSpread'), stroke: '#4dd0e1', width: 2, points: true }]}
-          yDigits={3}
           height={180}
-          xFormat={xFormat}
+          {...byDay}
         />
       </div>
       <p className="muted">{t('history.consistencyHint')}</p>

@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { AssignForm } from '#web/components/ui/assign-form.tsx';
 import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
 import { Page } from '#web/components/ui/page.tsx';
-import { QueryStatus } from '#web/components/ui/query-status.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { useBuyers, useSell, useStock } from './seller.api';
@@ -42,17 +41,13 @@ export function SellerPage() {
       />
       {issued?.token && <DeviceTokenNotice id={issued.id} token={issued.token} message="admin.newOwnerToken" />}
       {stock.data?.length === 0 && <p className="muted">{t('seller.noStock')}</p>}
-      <QueryStatus query={buyers}>
-        {(rows) => (
-          <SortableTable
-            label={t('seller.title')}
-            columns={columns}
-            rows={rows}
-            rowKey={(b) => b.email}
-            empty={t('seller.noBuyers')}
-          />
-        )}
-      </QueryStatus>
+      <SortableTable
+        label={t('seller.title')}
+        columns={columns}
+        query={buyers}
+        rowKey={(b) => b.email}
+        empty={t('seller.noBuyers')}
+      />
     </Page>
   );
 }

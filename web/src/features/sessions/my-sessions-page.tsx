@@ -11,6 +11,7 @@ import { apiRequest } from '#web/lib/api-client.ts';
 import { decimal } from '#web/lib/format.ts';
 import { useRecords } from '#web/lib/history-api.ts';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
+import { SelectField } from '#web/components/ui/select-field.tsx';
 
 const PAGE = 20;
 
@@ -51,17 +52,17 @@ export function MySessionsPage() {
       ]}
     >
       {(circuits.length > 1 || track) && (
-        <div className="field my-sessions-filter">
-          <label htmlFor="my-track">{t('history.filter')}</label>
-          <select id="my-track" value={track} onChange={(e) => setTrack(e.target.value)}>
-            <option value="">{t('history.allTracks')}</option>
-            {circuits.map((c) => (
-              <option key={c.tracks[0]} value={c.tracks[0]}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          className="my-sessions-filter"
+          id="my-track"
+          label={t('history.filter')}
+          value={track}
+          onChange={setTrack}
+          options={[
+            { value: '', label: t('history.allTracks') },
+            ...circuits.map((c) => ({ value: c.tracks[0]!, label: c.name })),
+          ]}
+        />
       )}
       {list.isPending && <Loading>{t('history.loading')}</Loading>}
       <ErrorAlert error={list.error} />

@@ -2,10 +2,12 @@
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { SharedLap, SharedView } from '#core/contracts/shares.contract.ts';
+import { addressToQuery } from '#core/contracts/session-paths.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, useT } from '#web/i18n/messages.ts';
+import { useT } from '#web/i18n/messages.ts';
+import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { decimal } from '#web/lib/format.ts';
 import { useSharedLap, useSharedView } from '#web/lib/history-api.ts';
@@ -35,21 +37,13 @@ export function SharedPage() {
       title={v ? `${t('history.sharedTitle')}: ${v.track}, ${formatDdmmyyyy(v.date)}` : t('history.sharedTitle')}
       menu={[{ to: '/', label: t('app.name') }]}
     >
-      {view.isPending && (
-        <p className="loading-inline" role="status">
-          <span className="spinner" aria-hidden="true" /> {t('history.sharedLoading')}
-        </p>
-      )}
+      {view.isPending && <Loading>{t('history.sharedLoading')}</Loading>}
       {gone && (
         <p className="empty-state" data-testid="shared-gone">
           {t('history.sharedGone')}
         </p>
       )}
-      {view.isError && !gone && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, view.error)}
-        </p>
-      )}
+      {!gone && <ErrorAlert error={view.error} />}
       {v && (
         <section aria-label={`${v.track} ${formatDdmmyyyy(v.date)}`} data-testid="shared-view">
           <dl className="summary">
@@ -145,7 +139,13 @@ function SharedLapCharts({ lap }: { lap: SharedLap }) {
   const t = useT();
   // The viewer's units: their own when signed in, else their browser's.
   const units = useUnits();
-  const axisX = t('preferences.axisPosition', { unit: unitLabel('distance', units) });
+  const along = {
+    xLabel: t('preferences.axisPosition', { unit: unitLabel('distance', units) }),
+    units,
+    xIn: 'distance',
+    x: lap.x,
+    syncKey: 'shared',
+  } as const;
   const name = t('history.sharedLapChart', { lap: `${lap.heat}${lap.number}` });
   const series = [{ label: name, stroke: '#4dd0e1', width: 2 }];
   return (
@@ -154,28 +154,20 @@ function SharedLapCharts({ lap }: { lap: SharedLap }) {
         <UPlotChart
           testId="shared-speed"
           title={t('history.chartSpeed')}
-          xLabel={axisX}
           yLabel={unitLabel('speed', units)}
-          units={units}
-          xIn="distance"
           yIn="speed"
-          x={lap.x}
           ys={[lap.speed]}
           series={series}
-          syncKey="shared"
+          {...along}
         />
         {hasLean([lap.lean]) && (
           <UPlotChart
             testId="shared-lean"
             title={t('history.chartLean')}
-            xLabel={axisX}
             yLabel={t('history.axisLean')}
-            units={units}
-            xIn="distance"
-            x={lap.x}
             ys={[lap.lean]}
             series={series}
-            syncKey="shared"
+            {...along}
           />
         )}
       </div>
@@ -224,9 +216,7 @@ function CompareWithMine(props: { view: SharedView; token: string; sharedLap: st
   const hrefOf = (choice: OwnLapChoice) =>
     choice && choice !== 'record'
       ? `/comparar?${new URLSearchParams({
-          hw: choice.session.device,
-          pista: choice.session.track,
-          data: choice.session.date,
+          ...addressToQuery(choice.session),
           volta: choice.lap,
           ref: 'link',
           link: props.token,

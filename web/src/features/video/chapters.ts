@@ -48,18 +48,6 @@ export function chapterStarts(durationsMs: readonly number[]): number[] {
   return starts;
 }
 
-/** The chapter and the time within it of a point on the timeline (clamped to the recording). */
-export function locateOnTimeline(
-  durationsMs: readonly number[],
-  timelineMs: number,
-): { index: number; localMs: number } {
-  const starts = chapterStarts(durationsMs);
-  for (let k = durationsMs.length - 1; k >= 0; k--) {
-    if (timelineMs >= starts[k]!) return { index: k, localMs: Math.min(timelineMs - starts[k]!, durationsMs[k]!) };
-  }
-  return { index: 0, localMs: 0 };
-}
-
 /**
  * Each chapter's own clock from the recording's (one sync made on the timeline, as manual marks
  * across chapters are): chapter k's video ms 0 is the timeline's start_k.

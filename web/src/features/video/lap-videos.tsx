@@ -16,7 +16,7 @@ import { followRate, fractionAt, lapTrack, onGrid, utcAtFraction, type LapTrack 
 import { VideoPicker, VideoReadState } from './video-picker';
 import { VideoPlayer } from './video-player';
 import { useVideoSet } from './video-set';
-import { sessionUtcTimes } from './video-time';
+import { sessionTrace, sessionUtcTimes } from './video-time';
 
 type Lap = CompareResponse['lap'];
 
@@ -162,19 +162,7 @@ function useLapTrack(
     const seg = analyzeGps(c).laps.find((l) => l.heat === lap.heat && l.lapCount === lap.number);
     return seg ? lapTrack(c, seg, utc) : null;
   }, [c, utc, lap.heat, lap.number]);
-  const trace = useCallback(
-    (): SessionTrace | null =>
-      c && utc
-        ? {
-            count: c.count,
-            lat: c.lat.slice(0, c.count),
-            lon: c.lon.slice(0, c.count),
-            timeMs: utc,
-            speed: c.speed.slice(0, c.count),
-          }
-        : null,
-    [c, utc],
-  );
+  const trace = useCallback(() => (c && utc ? sessionTrace(c, utc) : null), [c, utc]);
   return { track, utc, trace, pending: gps.isPending };
 }
 

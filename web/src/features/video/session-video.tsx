@@ -2,14 +2,14 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { useT } from '#web/i18n/messages.ts';
-import { videoToSession, type SessionTrace } from '#core/video/sync.ts';
+import { videoToSession } from '#core/video/sync.ts';
 import type { SessionVideoProps } from '#web/lib/video-slot.ts';
 import { chapterAtSession, chapterStarts } from './chapters';
 import { ClipExport } from './clip-export-panel';
 import { VideoPicker, VideoReadState } from './video-picker';
 import { VideoPlayer } from './video-player';
 import { useVideoSet, type VideoSet } from './video-set';
-import { clockTime, coverageOf, sampleForVideo, sampleNearest, sessionUtcTimes } from './video-time';
+import { clockTime, coverageOf, sampleForVideo, sampleNearest, sessionTrace, sessionUtcTimes } from './video-time';
 
 const lapName = (l: LapSegment) => `${l.heat}${l.lapCount}`;
 
@@ -22,16 +22,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
   const t = useT();
   const { c, session, laps } = props;
   const utc = useMemo(() => sessionUtcTimes(c, session.date), [c, session.date]);
-  const trace = useCallback(
-    (): SessionTrace => ({
-      count: c.count,
-      lat: c.lat.slice(0, c.count),
-      lon: c.lon.slice(0, c.count),
-      timeMs: utc,
-      speed: c.speed.slice(0, c.count),
-    }),
-    [c, utc],
-  );
+  const trace = useCallback(() => sessionTrace(c, utc), [c, utc]);
   const video = useVideoSet(session, trace);
   const { set } = video;
   const sync = set?.sync ?? null;

@@ -9,7 +9,6 @@ export function VideoPicker(props: {
   onPick: (files: File[]) => void;
   again: boolean;
   testId?: string;
-  label?: string;
   dropOnPage?: boolean;
 }) {
   const t = useT();
@@ -54,7 +53,7 @@ export function VideoPicker(props: {
         className={props.again ? 'btn btn-secondary btn-small' : 'btn btn-primary'}
         onClick={() => input.current?.click()}
       >
-        {props.label ?? (props.again ? t('video.pickAnother') : t('video.pick'))}
+        {props.again ? t('video.pickAnother') : t('video.pick')}
       </button>
       <input
         ref={input}

@@ -1,22 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { manualSync } from '#core/video/sync.ts';
-import {
-  chapterAtSession,
-  chapterClocks,
-  chapterStarts,
-  goProChapter,
-  locateOnTimeline,
-  orderChapters,
-} from './chapters';
-import {
-  coverageOf,
-  sampleAtUtc,
-  sampleForVideo,
-  sampleNearest,
-  sessionUtcTimes,
-  videoMsForSample,
-  videoSpan,
-} from './video-time';
+import { manualSync, sessionToVideo } from '#core/video/sync.ts';
+import { chapterAtSession, chapterClocks, chapterStarts, goProChapter, orderChapters } from './chapters';
+import { coverageOf, sampleAtUtc, sampleForVideo, sampleNearest, sessionUtcTimes } from './video-time';
 
 /** 10 Hz samples from 23:59:58 UTC across midnight. */
 function columns(n: number, startOfDayMs = 86_398_000) {
@@ -39,8 +24,8 @@ describe('cursor ↔ video time', () => {
   it('maps a sample to the video and back through a one-mark sync', () => {
     // The rider marked sample 100 at 12.5 s into the video.
     const sync = manualSync([{ videoMs: 12_500, sessionUtcMs: utc[100]! }]);
-    expect(videoMsForSample(sync, utc, 100)).toBe(12_500);
-    expect(videoMsForSample(sync, utc, 150)).toBe(17_500);
+    expect(sessionToVideo(sync, utc[100]!)).toBe(12_500);
+    expect(sessionToVideo(sync, utc[150]!)).toBe(17_500);
     expect(sampleForVideo(sync, utc, 17_500)).toBe(150);
     expect(sampleForVideo(sync, utc, 17_540)).toBe(150); // nearest fix
     expect(sampleForVideo(sync, utc, 17_560)).toBe(151);
@@ -55,14 +40,13 @@ describe('cursor ↔ video time', () => {
       { videoMs: 1_000 + 50_020, sessionUtcMs: utc[500]! },
     ]);
     expect(sync.driftPpm).toBeCloseTo(-399.84, 1);
-    expect(videoMsForSample(sync, utc, 250)).toBeCloseTo(1_000 + 25_010, 3);
-    for (const i of [0, 123, 250, 499, 500]) expect(sampleForVideo(sync, utc, videoMsForSample(sync, utc, i))).toBe(i);
+    expect(sessionToVideo(sync, utc[250]!)).toBeCloseTo(1_000 + 25_010, 3);
+    for (const i of [0, 123, 250, 499, 500]) expect(sampleForVideo(sync, utc, sessionToVideo(sync, utc[i]!))).toBe(i);
   });
 
   it('says how the video meets the session', () => {
     const session = { fromMs: utc[0]!, toMs: utc[599]! };
-    const at = (fromMs: number, durationMs: number) =>
-      coverageOf(videoSpan({ offsetMs: fromMs, driftPpm: 0 }, durationMs), session);
+    const at = (fromMs: number, durationMs: number) => coverageOf({ fromMs, toMs: fromMs + durationMs }, session);
     expect(at(session.fromMs - 5_000, 120_000)).toBe('whole');
     expect(at(session.fromMs + 10_000, 10_000)).toBe('part');
     expect(at(session.toMs + 3_600_000, 60_000)).toBe('outside');
@@ -108,12 +92,8 @@ describe('chapters', () => {
     expect(orderChapters([f('a.mp4')])).toEqual({ kind: 'one', files: [f('a.mp4')] });
   });
 
-  it('places a timeline time in its chapter', () => {
-    const durations = [511_000, 511_000, 120_000];
-    expect(chapterStarts(durations)).toEqual([0, 511_000, 1_022_000]);
-    expect(locateOnTimeline(durations, 0)).toEqual({ index: 0, localMs: 0 });
-    expect(locateOnTimeline(durations, 600_000)).toEqual({ index: 1, localMs: 89_000 });
-    expect(locateOnTimeline(durations, 5_000_000)).toEqual({ index: 2, localMs: 120_000 });
+  it('places each chapter on the timeline', () => {
+    expect(chapterStarts([511_000, 511_000, 120_000])).toEqual([0, 511_000, 1_022_000]);
   });
 
   it('gives each chapter its clock from one sync of the recording, and finds the chapter of a session time', () => {

@@ -5,7 +5,7 @@
 import { elapsedMs } from '#core/analysis/gps-analysis.ts';
 import { parseDdmmyyyy } from '#core/formats/dates.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
-import { sessionToVideo, videoToSession, type VideoSync } from '#core/video/sync.ts';
+import { videoToSession, type SessionTrace, type VideoSync } from '#core/video/sync.ts';
 
 type Clock = Pick<VideoSync, 'offsetMs' | 'driftPpm'>;
 
@@ -27,6 +27,12 @@ export function sessionUtcTimes(c: Pick<GpsColumns, 'count' | 'timeMs'>, date: s
   return out;
 }
 
+/** The session as the video's sync reads it: its fixes at their UTC times. */
+export function sessionTrace(c: GpsColumns, utc: Float64Array): SessionTrace {
+  const n = c.count;
+  return { count: n, lat: c.lat.slice(0, n), lon: c.lon.slice(0, n), timeMs: utc, speed: c.speed.slice(0, n) };
+}
+
 /** The sample nearest to `utcMs`, or null when no fix lies within 2 s of it. */
 export function sampleAtUtc(utc: Float64Array, utcMs: number): number | null {
   const n = utc.length;
@@ -45,16 +51,6 @@ export function sampleAtUtc(utc: Float64Array, utcMs: number): number | null {
 /** The cursor while the video plays: the sample shown at `videoMs`, or null off the trace. */
 export function sampleForVideo(sync: Clock, utc: Float64Array, videoMs: number): number | null {
   return sampleAtUtc(utc, videoToSession(sync, videoMs));
-}
-
-/** Where the video shows sample `index` (ms from its start; may lie outside the video). */
-export function videoMsForSample(sync: Clock, utc: Float64Array, index: number): number {
-  return sessionToVideo(sync, utc[index]!);
-}
-
-/** The session UTC span a video of `durationMs` covers under `sync`. */
-export function videoSpan(sync: Clock, durationMs: number): { fromMs: number; toMs: number } {
-  return { fromMs: videoToSession(sync, 0), toMs: videoToSession(sync, durationMs) };
 }
 
 export type Coverage = 'whole' | 'part' | 'outside' | 'other-day';
