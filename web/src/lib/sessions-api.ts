@@ -9,7 +9,7 @@ import { fetchMe, ME_KEY, selectableDevices } from './session';
 
 const seg = encodeURIComponent;
 
-export const tracksQuery = (device: string | undefined) => ({
+const tracksQuery = (device: string | undefined) => ({
   queryKey: ['tracks', device],
   queryFn: () => apiRequest<TracksResponse>(`/api/devices/${seg(device!)}/tracks`),
 });
@@ -18,7 +18,7 @@ export function useTracks(device: string | undefined) {
   return useQuery({ ...tracksQuery(device), enabled: Boolean(device) });
 }
 
-export const datesQuery = (device: string | undefined, track: string | undefined) => ({
+const datesQuery = (device: string | undefined, track: string | undefined) => ({
   queryKey: ['dates', device, track],
   queryFn: () => apiRequest<DatesResponse>(`/api/devices/${seg(device!)}/tracks/${seg(track!)}/dates`),
 });
