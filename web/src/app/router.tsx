@@ -10,6 +10,7 @@ import { loadPageWords } from '../i18n/catalogs';
 import { pageLanguage } from './language';
 import { codeOnDemand } from '../lib/code-on-demand';
 import { deviceName } from '../lib/device-name';
+import { prefetchLapsPage } from '../lib/sessions-api';
 
 function NotFound() {
   const t = useT();
@@ -109,10 +110,11 @@ function lazyPage(
 export function createRoutes(queryClient: QueryClient) {
   const HomePage = lazyPage(() => import('../features/home/home-page').then((m) => m.HomePage));
   const EnrollPage = lazyPage(() => import('../features/enroll/enroll-page').then((m) => m.EnrollPage));
+  // The selector's lists (and the address's laps) are asked for beside the page's code.
   const LapsPage = lazyPage(
     () => import('../features/laps/laps-page').then((m) => m.LapsPage),
     'rider',
-    undefined,
+    (search) => prefetchLapsPage(queryClient, search),
     (_search, t) => t('laps.title'),
   );
   // The session's figures and laps start downloading beside the page's own code (chart library

@@ -123,7 +123,5 @@ export function SessionSelector(props: {
   );
 }
 
-/** The rider's devices for selection: their own, or the demo device when they have none. */
-export function selectableDevices(me: { devices: string[]; demoDevice: string }): string[] {
-  return me.devices.length ? me.devices : [me.demoDevice];
-}
+// Where the pages that show a selector take it from (the first lists are asked for with lib/session's).
+export { selectableDevices } from '../lib/session';

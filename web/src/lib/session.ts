@@ -18,3 +18,8 @@ export async function fetchMe(): Promise<Me | null> {
 export function useMe() {
   return useQuery({ queryKey: ME_KEY, queryFn: fetchMe, staleTime: 60_000 });
 }
+
+/** The rider's devices for selection: their own, or the demo device when they have none. */
+export function selectableDevices(me: { devices: string[]; demoDevice: string }): string[] {
+  return me.devices.length ? me.devices : [me.demoDevice];
+}

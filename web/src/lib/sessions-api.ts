@@ -1,27 +1,30 @@
-import { useQuery } from '@tanstack/react-query';
+import { type QueryClient, useQuery } from '@tanstack/react-query';
 // The answers are read as the types of the schemas the server validated them against (decision
 // 002): type-only imports, so no schema code reaches the laps and analytics pages.
 import type { DatesResponse, LapsResponse, LatestSession, TracksResponse } from '#core/contracts/sessions.contract.ts';
 import type { TrackAnalysisResponse, TrackLapTimes } from '#core/contracts/tracks.contract.ts';
 import { apiRequest } from './api-client';
-import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
+import { addressFromQuery, sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
+import { fetchMe, ME_KEY, selectableDevices } from './session';
 
 const seg = encodeURIComponent;
 
+const tracksQuery = (device: string | undefined) => ({
+  queryKey: ['tracks', device],
+  queryFn: () => apiRequest<TracksResponse>(`/api/devices/${seg(device!)}/tracks`),
+});
+
 export function useTracks(device: string | undefined) {
-  return useQuery({
-    queryKey: ['tracks', device],
-    queryFn: () => apiRequest<TracksResponse>(`/api/devices/${seg(device!)}/tracks`),
-    enabled: Boolean(device),
-  });
+  return useQuery({ ...tracksQuery(device), enabled: Boolean(device) });
 }
 
+const datesQuery = (device: string | undefined, track: string | undefined) => ({
+  queryKey: ['dates', device, track],
+  queryFn: () => apiRequest<DatesResponse>(`/api/devices/${seg(device!)}/tracks/${seg(track!)}/dates`),
+});
+
 export function useDates(device: string | undefined, track: string | undefined) {
-  return useQuery({
-    queryKey: ['dates', device, track],
-    queryFn: () => apiRequest<DatesResponse>(`/api/devices/${seg(device!)}/tracks/${seg(track!)}/dates`),
-    enabled: Boolean(device && track),
-  });
+  return useQuery({ ...datesQuery(device, track), enabled: Boolean(device && track) });
 }
 
 export const lapsQuery = (s: SessionAddress | null) => ({
@@ -31,6 +34,27 @@ export const lapsQuery = (s: SessionAddress | null) => ({
 
 export function useLaps(s: SessionAddress | null) {
   return useQuery({ ...lapsQuery(s), enabled: s !== null });
+}
+
+/**
+ * What /laps opens on, asked for beside its code: the address's laps, and the selector's lists
+ * (the address's device and track, else the first ones, as SessionSelector chooses them). The
+ * page then draws itself with its choice made, not again as each list arrives. A failure is
+ * left to the page, which asks again and shows it.
+ */
+export function prefetchLapsPage(queryClient: QueryClient, search: URLSearchParams): void {
+  const address = addressFromQuery(search);
+  if (address) void queryClient.prefetchQuery(lapsQuery(address));
+  const lists = async () => {
+    const me = await queryClient.ensureQueryData({ queryKey: ME_KEY, queryFn: fetchMe });
+    if (!me) return;
+    const devices = selectableDevices(me);
+    const device = address && devices.includes(address.device) ? address.device : devices[0]!;
+    const { tracks } = await queryClient.ensureQueryData(tracksQuery(device));
+    const track = address && tracks.includes(address.track) ? address.track : tracks[0];
+    if (track) await queryClient.prefetchQuery(datesQuery(device, track));
+  };
+  lists().catch(() => {});
 }
 
 export function useLatestSession() {

@@ -36,7 +36,8 @@ export function LapsPage() {
   // The ideal lap needs the GPS trace: asked once the laps are in (a session without gps.six answers 404: '—').
   const track = useTrackLapTimes(laps.data ? loaded : null);
   const ideal = track.data?.idealLapSeconds;
-  const records = useRecords();
+  // The rider's records mark a shown session's laps: not asked for before one is.
+  const records = useRecords(loaded !== null);
   const record = loaded ? records.data?.records.find((r) => r.tracks.includes(loaded.track)) : undefined;
   const ownRecordHere =
     record && loaded && record.device === loaded.device && record.date === loaded.date ? record : undefined;
