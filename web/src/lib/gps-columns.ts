@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useSyncExternalStore } from 'react';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { ApiError } from './api-client';
 import { downloadGps, failure, type GpsDownloadMessage } from './gps-download';
@@ -49,18 +49,38 @@ function fetchGpsColumns(
 }
 
 /**
- * The session's GPS columns, with download progress 0..1 for the progress bar. No structural
+ * Each download's progress 0..1, by query key. Kept apart from the columns' query: only the
+ * progress bar reads it, so a step re-renders that bar, not the page that waits for the columns.
+ */
+const progressOf = new Map<string, number>();
+const progressListeners = new Set<() => void>();
+function setProgress(key: string, share: number): void {
+  progressOf.set(key, share);
+  for (const listener of progressListeners) listener();
+}
+function onProgress(listener: () => void): () => void {
+  progressListeners.add(listener);
+  return () => progressListeners.delete(listener);
+}
+
+/** The download progress 0..1 of the session's GPS columns (0 before it starts), for a progress bar. */
+export function useGpsProgress(s: SessionAddress | null): number {
+  const key = JSON.stringify(gpsColumnsKey(s));
+  return useSyncExternalStore(onProgress, () => progressOf.get(key) ?? 0);
+}
+
+/**
+ * The session's GPS columns (their download progress: `useGpsProgress`). No structural
  * sharing: a fresh download is never deep-equal to the last, and comparing would read, so
  * decode, every lazy column.
  */
 export function useGpsColumnsFor(s: SessionAddress | null) {
-  const [progress, setProgress] = useState(0);
-  const query = useQuery({
+  const key = JSON.stringify(gpsColumnsKey(s));
+  return useQuery({
     queryKey: gpsColumnsKey(s),
     enabled: Boolean(s),
     staleTime: 5 * 60_000,
     structuralSharing: false,
-    queryFn: ({ signal }) => fetchGpsColumns(s!, setProgress, signal),
+    queryFn: ({ signal }) => fetchGpsColumns(s!, (share) => setProgress(key, share), signal),
   });
-  return { ...query, progress };
 }

@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { SessionSelector, selectableDevices } from '#web/components/session-selector.tsx';
@@ -9,9 +9,11 @@ import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
 import { formatSpeed, unitLabel } from '#web/lib/units-format.ts';
 import { sessionPath, useLaps } from '#web/lib/sessions-api.ts';
-import { useAnalysis, useGpsColumns, useTrackAnalysis } from './analytics.api';
+import { useAnalysis, useGpsColumns, useGpsProgress, useTrackAnalysis } from './analytics.api';
 import { addressFromQuery, addressToQuery } from '#core/contracts/session-paths.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { lapKey, sampleAtDistance } from './chart-data';
 import { LapCharts, lapCharts } from './lap-charts';
 import { shownLaps } from './shown-laps';
@@ -36,35 +38,69 @@ import type { SessionVideoSlot } from '#web/lib/video-slot.ts';
 export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
   const t = useT();
   const me = useMe().data!;
-  const units = useUnits();
-  const axisX = t('preferences.axisDistance', { unit: unitLabel('distance', units) });
   const devices = selectableDevices(me);
   const [params, setParams] = useSearchParams();
   const session = useMemo(() => addressFromQuery(params), [params]);
   const device = params.get('hw');
   const foreign = device !== null && !devices.includes(device) && device !== me.demoDevice && !me.roles.admin;
-  const analysis = useAnalysis(foreign ? null : session);
-  const laps = useLaps(foreign ? null : session);
+  // The frame (header, selector) renders once: each answer that arrives re-renders the session's
+  // part below it, not the whole page.
+  return (
+    <Page
+      title={
+        <>
+          {t('analytics.title')} <span className="hw-id">{deviceName(t, session?.device ?? devices[0]!)}</span>
+        </>
+      }
+      menu={[
+        { to: '/user', label: t('menu.home') },
+        { to: '/enroll', label: t('menu.meusDadosTitle') },
+        { to: '/laps', label: t('menu.laps') },
+      ]}
+    >
+      {foreign && (
+        <p className="alert alert-error" role="alert">
+          {t('analytics.foreignHardware')}
+        </p>
+      )}
+      <SessionSelector
+        devices={devices}
+        initial={session ?? {}}
+        loaded={session}
+        onLoad={(s) => setParams({ ...addressToQuery(s), ...(params.get('cor') ? { cor: params.get('cor')! } : {}) })}
+      />
+      {!session && <p className="muted prompt">{t('analytics.selectPrompt')}</p>}
+      {session && !foreign && <SessionAnalytics session={session} Video={Video} />}
+    </Page>
+  );
+}
+
+/**
+ * One session: its figures, the map, the charts, the corners and the laps, with the choices the
+ * address holds. Each part that an answer feeds is memoized, so an answer re-renders what it
+ * changes; what the GPS file and the track analysis feed renders in slices (deferred values).
+ */
+function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: SessionVideoSlot | undefined }) {
+  const t = useT();
+  const units = useUnits();
+  const axisX = t('preferences.axisDistance', { unit: unitLabel('distance', units) });
+  const [params, setParams] = useSearchParams();
+  const analysis = useAnalysis(session);
+  const laps = useLaps(session);
   // The figures paint first (a text answer of a few kB), the lap table after that frame. The GPS
   // file (half a megabyte) is asked for now, after the page's frame has painted: it downloads and
   // decodes in a worker, and all drawn from it comes a frame at a time.
   const figuresPainted = useAfterPaint(Boolean(analysis.data) || analysis.isError);
-  const gps = useGpsColumns(foreign ? null : session);
+  const gps = useGpsColumns(session);
   const colour: MapColour = params.get('cor') === 'inclinacao' ? 'lean' : 'speed';
   const [cursorIndex, setCursorIndex] = useState<number | null>(null);
   const numberParam = (key: string) =>
     params.get(key) && Number.isInteger(Number(params.get(key))) ? Number(params.get(key)) : undefined;
   const [focus, setFocus] = useState<CornerFocus | null>(null);
-  const xRange: [number, number] | null = focus ? [focus.fromM, focus.toM] : null;
+  const xRange = useMemo<[number, number] | null>(() => (focus ? [focus.fromM, focus.toM] : null), [focus]);
   // What is drawn from the GPS file and the track analysis renders in slices (a deferred value), so a
   // phone keeps answering taps while it is built.
   const c = useDeferredValue(gps.data);
-  const records = useRecords();
-  const record = session ? records.data?.records.find((r) => r.tracks.includes(session.track)) : undefined;
-  const personalBestKey =
-    record && session && record.device === session.device && record.date === session.date
-      ? `${record.heat}${record.lapCount}`
-      : null;
   const segments = useMemo(() => analysis.data?.laps ?? [], [analysis.data]);
   // The track analysis (the one lap list) comes after the first paint (asked for below); until then the lap.six says.
   const [listed, setListed] = useState<TrackAnalysisResponse['laps']>();
@@ -82,7 +118,9 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
     return new Set(keys.filter((k) => segments.some((s) => lapKey(s) === k)));
   }, [params, bestKey, segments]);
   const chosen = useMemo(() => segments.filter((s) => chosenKeys.has(lapKey(s))), [segments, chosenKeys]);
-  const reference = segments.find((s) => lapKey(s) === bestKey) ?? chosen[0] ?? segments[0];
+  const best = segments.find((s) => lapKey(s) === bestKey);
+  const reference = best ?? chosen[0] ?? segments[0];
+  const mapLaps = useMemo(() => (chosen.length || !reference ? chosen : [reference]), [chosen, reference]);
 
   const setParam = useCallback(
     (key: string, value: string | null) => {
@@ -93,8 +131,8 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
     },
     [params, setParams],
   );
-  // The handlers below keep their identity between renders: the lap table and the corners (the
-  // largest parts of the page) are memoized, and render again only when what they show changes.
+  // The handlers below keep their identity between renders: the parts of the page are memoized,
+  // and render again only when what they show changes.
   const toggleLap = useCallback(
     (key: string) => {
       const next = new Set(chosenKeys);
@@ -125,23 +163,27 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
   // Corners, cards and the ideal lap are asked for once the map and the lap charts have painted:
   // their answer (and its reading) would otherwise compete with the first paint on a phone.
   const afterFirstPaint = restShown || (Boolean(c) && !charts);
-  const trackSession = foreign || !gps.data?.count || !afterFirstPaint ? null : session;
+  const trackSession = !gps.data?.count || !afterFirstPaint ? null : session;
   // The session's default answer holds its laps and ideal lap: the study (study-choice.ts) is
   // chosen from it, and only a lap against another lap asks the server again.
   const baseQuery = useTrackAnalysis(trackSession);
-  const study = studyOf(baseQuery.data, {
-    lap: numberParam('estudada'),
-    reference: params.get('referencia') === 'ideal' ? 'ideal' : numberParam('referencia'),
-  });
+  const studiedLap = numberParam('estudada');
+  const studyReference = params.get('referencia') === 'ideal' ? 'ideal' : numberParam('referencia');
+  const study = useMemo(
+    () => studyOf(baseQuery.data, { lap: studiedLap, reference: studyReference }),
+    [baseQuery.data, studiedLap, studyReference],
+  );
   const choice = serverChoice(study);
   const asksMore = choice.lap !== undefined || choice.reference !== undefined;
   const chosenQuery = useTrackAnalysis(asksMore ? trackSession : null, choice);
   const trackQuery = asksMore ? chosenQuery : baseQuery;
   const track = { ...trackQuery, data: useDeferredValue(trackQuery.data) };
   useEffect(() => setListed(track.data?.laps), [track.data]);
+  const shareLaps = useMemo(
+    () => (track.data?.laps ?? []).filter((l) => l.complete).map((l) => `${l.heat}${l.number}`),
+    [track.data],
+  );
 
-  const onChartCursor = (x: number | null) =>
-    setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x));
   // The lap the cursor is on (the video may play any of them), else the reference.
   const cursorLap =
     (cursorIndex !== null && segments.find((s) => cursorIndex >= s.start && cursorIndex < s.end)) || reference;
@@ -149,10 +191,17 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
     c && cursorLap && cursorIndex !== null && cursorIndex >= cursorLap.start && cursorIndex < cursorLap.end
       ? c.meterSum[cursorIndex]! - c.meterSum[cursorLap.start]!
       : null;
+  const onChartCursor = useCallback(
+    (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x)),
+    [c, reference],
+  );
   // A click on a chart or the map: the video (when there is one) goes there, on the lap it plays.
   const [seek, setSeek] = useState<{ index: number; seq: number } | null>(null);
   const pickIndex = useCallback((index: number) => setSeek((s) => ({ index, seq: (s?.seq ?? 0) + 1 })), []);
-  const onChartPick = (x: number) => c && cursorLap && pickIndex(sampleAtDistance(c, cursorLap, x));
+  const onChartPick = useCallback(
+    (x: number) => c && cursorLap && pickIndex(sampleAtDistance(c, cursorLap, x)),
+    [c, cursorLap, pickIndex],
+  );
   const exportHref = useCallback(
     (format: string, lap?: { heat: string; lapCount: number }) => {
       // The CSV's speeds in the rider's units (GPX has its own: metres per second).
@@ -160,46 +209,14 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
         ...(lap ? { heat: lap.heat, lap: String(lap.lapCount) } : {}),
         ...(format === 'csv' && units === 'imperial' ? { units } : {}),
       }).toString();
-      return `${session ? sessionPath(session) : ''}/export/${format}${query ? `?${query}` : ''}`;
+      return `${sessionPath(session)}/export/${format}${query ? `?${query}` : ''}`;
     },
     [session, units],
   );
-  const hasRecord = Boolean(record);
-  const compareHref = useMemo(
-    () =>
-      hasRecord && session
-        ? (l: { heat: string; lapCount: number }) =>
-            `/comparar?${new URLSearchParams({ ...addressToQuery(session), volta: `${l.heat}${l.lapCount}`, ref: 'recorde' }).toString()}`
-        : undefined,
-    [hasRecord, session],
-  );
 
   return (
-    <Page
-      title={
-        <>
-          {t('analytics.title')} <span className="hw-id">{deviceName(t, session?.device ?? devices[0]!)}</span>
-        </>
-      }
-      menu={[
-        { to: '/user', label: t('menu.home') },
-        { to: '/enroll', label: t('menu.meusDadosTitle') },
-        { to: '/laps', label: t('menu.laps') },
-      ]}
-    >
-      {foreign && (
-        <p className="alert alert-error" role="alert">
-          {t('analytics.foreignHardware')}
-        </p>
-      )}
-      <SessionSelector
-        devices={devices}
-        initial={session ?? {}}
-        loaded={session}
-        onLoad={(s) => setParams({ ...addressToQuery(s), ...(params.get('cor') ? { cor: params.get('cor')! } : {}) })}
-      />
-      {!session && <p className="muted prompt">{t('analytics.selectPrompt')}</p>}
-      {session && !foreign && analysis.isPending && (
+    <>
+      {analysis.isPending && (
         <div className="loading-inline" role="status">
           <progress aria-label={t('analytics.loadingFigures')} /> {t('analytics.loadingFigures')}
         </div>
@@ -213,67 +230,10 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
           </p>
         ))}
       {c && c.count === 0 && <p className="empty-state">{t('analytics.noGps')}</p>}
-      {!(c && c.count === 0) && analysis.data && session && (
+      {!(c && c.count === 0) && analysis.data && (
         <section aria-label={`${session.track} ${formatDdmmyyyy(session.date)}`}>
-          <dl className="summary" data-testid="analysis-summary">
-            <div className="summary-item">
-              <dt>{t('analytics.topSpeed')}</dt>
-              <dd data-testid="top-speed">{formatSpeed(analysis.data.topSpeedKmh, units)}</dd>
-              <dd className="muted">
-                {t('analytics.onLap', { lap: `${analysis.data.topSpeedHeat ?? ''}${analysis.data.topSpeedLap ?? ''}` })}
-              </dd>
-            </div>
-            <div className="summary-item">
-              <dt>{t('analytics.maxLeanLeft')}</dt>
-              <dd data-testid="lean-left">{lean(analysis.data.maxLeanLeftDeg)}</dd>
-              <dd className="muted">
-                {t('analytics.onLap', {
-                  lap: `${analysis.data.maxLeanLeftHeat ?? ''}${analysis.data.maxLeanLeftLap ?? ''}`,
-                })}
-              </dd>
-            </div>
-            <div className="summary-item">
-              <dt>{t('analytics.maxLeanRight')}</dt>
-              <dd data-testid="lean-right">{lean(analysis.data.maxLeanRightDeg)}</dd>
-              <dd className="muted">
-                {t('analytics.onLap', {
-                  lap: `${analysis.data.maxLeanRightHeat ?? ''}${analysis.data.maxLeanRightLap ?? ''}`,
-                })}
-              </dd>
-            </div>
-            <div className="summary-item">
-              <dt>{t('analytics.sampleRate')}</dt>
-              <dd>{t('analytics.hz', { hz: oneDecimal(analysis.data.sampleRateHz) })}</dd>
-            </div>
-          </dl>
-          <p className="actions-row">
-            <span>{t('analytics.exportSession')}:</span>
-            <a className="btn btn-secondary btn-small" href={exportHref('csv')} download>
-              {t('analytics.exportCsv')}
-            </a>
-            <a className="btn btn-secondary btn-small" href={exportHref('gpx')} download>
-              {t('analytics.exportGpx')}
-            </a>
-            <a className="btn btn-secondary btn-small" href={exportHref('lap.six')} download>
-              {t('analytics.exportLapSix')}
-            </a>
-            <a className="btn btn-secondary btn-small" href={exportHref('gps.six')} download>
-              {t('analytics.exportGpsSix')}
-            </a>
-            {session.device !== me.demoDevice && (
-              <ShareButton
-                session={session}
-                laps={(track.data?.laps ?? []).filter((l) => l.complete).map((l) => `${l.heat}${l.number}`)}
-              />
-            )}
-          </p>
-          {!c && !gps.isError && (
-            // Room for the map and charts while the GPS file arrives: what lies below stays below the first screen.
-            <div className="gps-pending loading-inline" role="status">
-              <progress max={1} value={gps.progress || undefined} aria-label={t('analytics.loadingGps')} />{' '}
-              {t('analytics.loadingGps')}
-            </div>
-          )}
+          <SessionFigures analysis={analysis.data} session={session} shareLaps={shareLaps} exportHref={exportHref} />
+          {!c && !gps.isError && <GpsPending session={session} />}
           {c && (
             <div className="analytics-grid">
               <div className="analytics-side">
@@ -283,7 +243,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                     c={c}
                     laps={segments}
                     reference={reference}
-                    best={segments.find((s) => lapKey(s) === bestKey) ?? null}
+                    best={best ?? null}
                     corners={track.data?.corners ?? []}
                     cursorIndex={cursorIndex}
                     onCursorIndex={setCursorIndex}
@@ -312,10 +272,10 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                   </label>
                 </fieldset>
                 {reference && (
-                  <TrackMap
+                  <MemoTrackMap
                     units={units}
                     c={c}
-                    laps={chosen.length ? chosen : [reference]}
+                    laps={mapLaps}
                     reference={reference}
                     colour={colour}
                     cursorIndex={cursorIndex}
@@ -329,7 +289,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
               <div>
                 {!charts && <p className="muted">{t('analytics.pickOne')}</p>}
                 {charts && (
-                  <LapCharts
+                  <MemoLapCharts
                     charts={charts}
                     units={units}
                     xLabel={axisX}
@@ -357,7 +317,8 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
           {figuresPainted && (
             // Drawn as the rider scrolls towards it (a full day is a hundred rows); its room kept meanwhile.
             <WhenNear height={48 * (analysis.data.laps.length + 1)} label={t('analytics.lapsTable')}>
-              <LapFiguresTable
+              <LapTable
+                session={session}
                 units={units}
                 analysis={analysis.data}
                 shown={shown}
@@ -365,18 +326,116 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
                 bestKey={bestKey}
                 onToggle={toggleLap}
                 exportHref={exportHref}
-                personalBestKey={personalBestKey}
-                compareHref={compareHref}
               />
             </WhenNear>
           )}
           {c && charts && restShown && (
             <WhenNear height={2 * 260} label={t('analytics.chartSession')}>
-              <SessionCharts c={c} segments={segments} shown={shown} units={units} />
+              <MemoSessionCharts c={c} segments={segments} shown={shown} units={units} />
             </WhenNear>
           )}
         </section>
       )}
-    </Page>
+    </>
   );
+}
+
+const MemoTrackMap = memo(TrackMap);
+const MemoLapCharts = memo(LapCharts);
+const MemoSessionCharts = memo(SessionCharts);
+
+/** The session's figures, its exports and its share button: rendered when the figures or the track's laps change. */
+const SessionFigures = memo(function SessionFigures(props: {
+  analysis: AnalysisResponse;
+  session: SessionAddress;
+  shareLaps: string[];
+  exportHref: (format: string) => string;
+}) {
+  const t = useT();
+  const me = useMe().data!;
+  const units = useUnits();
+  const { analysis, session, exportHref } = props;
+  return (
+    <>
+      <dl className="summary" data-testid="analysis-summary">
+        <div className="summary-item">
+          <dt>{t('analytics.topSpeed')}</dt>
+          <dd data-testid="top-speed">{formatSpeed(analysis.topSpeedKmh, units)}</dd>
+          <dd className="muted">
+            {t('analytics.onLap', { lap: `${analysis.topSpeedHeat ?? ''}${analysis.topSpeedLap ?? ''}` })}
+          </dd>
+        </div>
+        <div className="summary-item">
+          <dt>{t('analytics.maxLeanLeft')}</dt>
+          <dd data-testid="lean-left">{lean(analysis.maxLeanLeftDeg)}</dd>
+          <dd className="muted">
+            {t('analytics.onLap', { lap: `${analysis.maxLeanLeftHeat ?? ''}${analysis.maxLeanLeftLap ?? ''}` })}
+          </dd>
+        </div>
+        <div className="summary-item">
+          <dt>{t('analytics.maxLeanRight')}</dt>
+          <dd data-testid="lean-right">{lean(analysis.maxLeanRightDeg)}</dd>
+          <dd className="muted">
+            {t('analytics.onLap', { lap: `${analysis.maxLeanRightHeat ?? ''}${analysis.maxLeanRightLap ?? ''}` })}
+          </dd>
+        </div>
+        <div className="summary-item">
+          <dt>{t('analytics.sampleRate')}</dt>
+          <dd>{t('analytics.hz', { hz: oneDecimal(analysis.sampleRateHz) })}</dd>
+        </div>
+      </dl>
+      <p className="actions-row">
+        <span>{t('analytics.exportSession')}:</span>
+        <a className="btn btn-secondary btn-small" href={exportHref('csv')} download>
+          {t('analytics.exportCsv')}
+        </a>
+        <a className="btn btn-secondary btn-small" href={exportHref('gpx')} download>
+          {t('analytics.exportGpx')}
+        </a>
+        <a className="btn btn-secondary btn-small" href={exportHref('lap.six')} download>
+          {t('analytics.exportLapSix')}
+        </a>
+        <a className="btn btn-secondary btn-small" href={exportHref('gps.six')} download>
+          {t('analytics.exportGpsSix')}
+        </a>
+        {session.device !== me.demoDevice && <ShareButton session={session} laps={props.shareLaps} />}
+      </p>
+    </>
+  );
+});
+
+/** Room for the map and charts while the GPS file arrives (what lies below stays below the first screen), with its progress. */
+function GpsPending({ session }: { session: SessionAddress }) {
+  const t = useT();
+  // Read here, not by the page: each step of the download re-renders this bar alone.
+  const progress = useGpsProgress(session);
+  return (
+    <div className="gps-pending loading-inline" role="status">
+      <progress max={1} value={progress || undefined} aria-label={t('analytics.loadingGps')} />{' '}
+      {t('analytics.loadingGps')}
+    </div>
+  );
+}
+
+/** The lap table, with the rider's record at this track marked: the records' answer renders the table alone. */
+function LapTable(
+  props: Omit<Parameters<typeof LapFiguresTable>[0], 'personalBestKey' | 'compareHref'> & { session: SessionAddress },
+) {
+  const { session, ...table } = props;
+  const records = useRecords();
+  const record = records.data?.records.find((r) => r.tracks.includes(session.track));
+  const personalBestKey =
+    record && record.device === session.device && record.date === session.date
+      ? `${record.heat}${record.lapCount}`
+      : null;
+  const hasRecord = Boolean(record);
+  const compareHref = useMemo(
+    () =>
+      hasRecord
+        ? (l: { heat: string; lapCount: number }) =>
+            `/comparar?${new URLSearchParams({ ...addressToQuery(session), volta: `${l.heat}${l.lapCount}`, ref: 'recorde' }).toString()}`
+        : undefined,
+    [hasRecord, session],
+  );
+  return <LapFiguresTable {...table} personalBestKey={personalBestKey} compareHref={compareHref} />;
 }

@@ -6,7 +6,7 @@ import { lapsQuery, sessionPath } from '#web/lib/sessions-api.ts';
 
 export { useTrackAnalysis } from '#web/lib/sessions-api.ts';
 
-export { useGpsColumnsFor as useGpsColumns } from '#web/lib/gps-columns.ts';
+export { useGpsColumnsFor as useGpsColumns, useGpsProgress } from '#web/lib/gps-columns.ts';
 
 const analysisQuery = (s: SessionAddress) => ({
   queryKey: ['analysis', s.device, s.track, s.date],
