@@ -36,18 +36,21 @@ export interface ImportCounts {
   gaps: number;
 }
 
+export const IMPORT_WARNING_CODES = [
+  'truncated',
+  'badLines',
+  'badChecksums',
+  'backwards',
+  'duplicates',
+  'jumps',
+  'gaps',
+  'fileLineUnused',
+  'leanCalculated',
+  'sameRecording',
+] as const;
+
 export interface ImportWarning {
-  code:
-    | 'truncated'
-    | 'badLines'
-    | 'badChecksums'
-    | 'backwards'
-    | 'duplicates'
-    | 'jumps'
-    | 'gaps'
-    | 'fileLineUnused'
-    | 'leanCalculated'
-    | 'sameRecording';
+  code: (typeof IMPORT_WARNING_CODES)[number];
   /** How many (for the counted kinds). */
   count?: number;
   /** Where the file stopped being readable (1-based line), for 'truncated'. */
