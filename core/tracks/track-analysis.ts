@@ -105,7 +105,7 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
   const time = continuousTime(trace);
   const segments = segmentsOf(track.corners, track.line.length);
   const sections = sectionsOf(track.corners, track.line.length);
-  const laps: AnalyzedLap[] = timeLaps(trace, track.gate, {}, time).map((lap) => {
+  const laps: AnalyzedLap[] = timeLaps(trace, track.gate, time).map((lap) => {
     // A partial out- or in-lap does not start or end at the line: no segments.
     if (!lap.complete)
       return { ...lap, segmentSeconds: [], segmentTopKmh: [], sectorSeconds: [], sectionSeconds: [], corners: [] };
