@@ -72,7 +72,7 @@ const timedLapSchema = z.object({
   sectionSeconds: z.array(z.number().nullable()),
 });
 
-export const cornerFiguresSchema = z.object({
+const cornerFiguresSchema = z.object({
   corner: z.number().int(),
   seconds: z.number(),
   entryKmh: z.number(),
