@@ -39,13 +39,3 @@ export function speedIn(kmh: number, units: Units): number {
 export function distanceIn(metres: number, units: Units): number {
   return units === 'imperial' ? metres / METRES_PER_FOOT : metres;
 }
-
-/** Back to what is stored: a speed typed or read in the rider's unit, in km/h. */
-export function speedToKmh(value: number, units: Units): number {
-  return units === 'imperial' ? value * KMH_PER_MPH : value;
-}
-
-/** Back to what is stored: a length in the rider's unit, in metres. */
-export function distanceToMetres(value: number, units: Units): number {
-  return units === 'imperial' ? value * METRES_PER_FOOT : value;
-}

@@ -213,8 +213,7 @@ export function decimateMinMax(x: ArrayLike<number>, y: ArrayLike<number>, bucke
   let last = 0;
   const flush = () => {
     if (b < 0) return;
-    const set = [...new Set([first, min, max, last])].sort((p, q) => p - q);
-    keep.push(...set);
+    keep.push(...[...new Set([first, min, max, last])].sort((p, q) => p - q));
   };
   for (let i = 0; i < n; i++) {
     const bucket = Math.min(buckets - 1, Math.floor(((x[i]! - x0) / span) * buckets));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { lapKindSchema } from './common.contract';
-import { IMPORT_FORMATS } from '../imports/trace';
+import { IMPORT_FORMATS, IMPORT_WARNING_CODES } from '../imports/trace';
+import { sessionKey } from './sessions.contract';
 import { trackSourceSchema } from './tracks.contract';
 
 /** The largest file an import takes (it streams to disk; the reader keeps fixes, not the file). */
@@ -14,18 +15,7 @@ export const importQuerySchema = z.object({
 });
 
 const importWarningSchema = z.object({
-  code: z.enum([
-    'truncated',
-    'badLines',
-    'badChecksums',
-    'backwards',
-    'duplicates',
-    'jumps',
-    'gaps',
-    'fileLineUnused',
-    'leanCalculated',
-    'sameRecording',
-  ]),
+  code: z.enum(IMPORT_WARNING_CODES),
   count: z.number().int().optional(),
   line: z.number().int().optional(),
   /** For 'sameRecording': the name of the file imported before that holds the same recording. */
@@ -36,7 +26,7 @@ const importWarningSchema = z.object({
 
 export const importResponseSchema = z.object({
   /** Where the session is: `device` is the rider's own import collection, usable in every /api/devices/:id/... read. */
-  session: z.object({ device: z.string(), track: z.string(), date: z.string() }),
+  session: z.object(sessionKey),
   format: z.enum(IMPORT_FORMATS),
   track: z.object({ id: z.string(), name: z.string(), source: trackSourceSchema }),
   /** Files of that day at that track imported so far (one session). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cornerFiguresSchema, cornerSchema, segmentDeltaSchema } from './tracks.contract';
+import { cornerSchema, lapComparisonShape } from './tracks.contract';
 import { circuitSchema, dateParam, deviceIdParam, heatSchema, trackParam } from './sessions.contract';
 
 /** A lap as every screen names it: heat and number within the heat ('A3'). */
@@ -112,11 +112,6 @@ export const compareResponseSchema = z.object({
   /** Seconds the lap is behind the reference at each position (positive: slower). */
   delta: z.array(z.number().nullable()),
   corners: z.array(cornerSchema),
-  comparison: z.object({
-    deltaSeconds: z.number(),
-    lapCorners: z.array(cornerFiguresSchema),
-    referenceCorners: z.array(cornerFiguresSchema),
-    segments: z.array(segmentDeltaSchema),
-  }),
+  comparison: z.object(lapComparisonShape),
 });
 export type CompareResponse = z.infer<typeof compareResponseSchema>;

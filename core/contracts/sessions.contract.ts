@@ -18,6 +18,9 @@ export const deviceParamsSchema = z.object({ id: deviceIdParam });
 export const trackParamsSchema = z.object({ id: deviceIdParam, track: trackParam });
 export const sessionParamsSchema = z.object({ id: deviceIdParam, track: trackParam, date: dateParam });
 
+/** A session's address: its device (or import collection), its track's name, its day. */
+export const sessionKey = { device: z.string(), track: z.string(), date: z.string() };
+
 export const tracksResponseSchema = z.object({ device: z.string(), demo: z.boolean(), tracks: z.array(z.string()) });
 export const datesResponseSchema = z.object({ device: z.string(), track: z.string(), dates: z.array(z.string()) });
 export type TracksResponse = z.infer<typeof tracksResponseSchema>;
@@ -50,9 +53,7 @@ const lapRowSchema = z.object({
 export type LapRow = z.infer<typeof lapRowSchema>;
 
 export const lapsResponseSchema = z.object({
-  device: z.string(),
-  track: z.string(),
-  date: z.string(),
+  ...sessionKey,
   demo: z.boolean(),
   laps: z.array(lapRowSchema),
   bestLapMs: z.number().int().nullable(),
@@ -64,9 +65,7 @@ export type LapsResponse = z.infer<typeof lapsResponseSchema>;
 
 /** GPS samples as columns (one array per spec field); heat as 'A'..'D'. */
 export const gpsResponseSchema = z.object({
-  device: z.string(),
-  track: z.string(),
-  date: z.string(),
+  ...sessionKey,
   /** Samples in this answer: at most 25,000, every `step`-th of the session's `totalCount`. */
   count: z.number().int(),
   totalCount: z.number().int(),
@@ -88,9 +87,7 @@ export const gpsResponseSchema = z.object({
 });
 
 export const summaryResponseSchema = z.object({
-  device: z.string(),
-  track: z.string(),
-  date: z.string(),
+  ...sessionKey,
   demo: z.boolean(),
   lapCount: z.number().int(),
   sampleCount: z.number().int(),
@@ -200,9 +197,7 @@ export const exportQuerySchema = z.object({
   units: z.enum(UNITS).optional(),
 });
 
-export const latestSessionSchema = z
-  .object({ device: z.string(), track: z.string(), date: z.string(), updatedAt: z.string(), demo: z.boolean() })
-  .nullable();
+export const latestSessionSchema = z.object({ ...sessionKey, updatedAt: z.string(), demo: z.boolean() }).nullable();
 export type LatestSession = z.infer<typeof latestSessionSchema>;
 
 /** Server-sent event 'session': a session the viewer may see was uploaded or replaced. */

@@ -4,9 +4,9 @@ import { lapKindSchema } from './common.contract';
 import { heatSchema } from './sessions.contract';
 
 const latLonSchema = z.object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180) });
-/** A timing line across the track: `a` on the rider's left, `b` on the right. */
 /** A timing line is a few metres to a couple of hundred wide: across a track, never across a region. */
 const GATE_WIDTH_M = { min: 2, max: 200 };
+/** A timing line across the track: `a` on the rider's left, `b` on the right. */
 const gateSchema = z.object({ a: latLonSchema, b: latLonSchema }).refine((g) => {
   const width = haversineM(g.a.lat, g.a.lon, g.b.lat, g.b.lon);
   return width >= GATE_WIDTH_M.min && width <= GATE_WIDTH_M.max;
@@ -72,7 +72,7 @@ const timedLapSchema = z.object({
   sectionSeconds: z.array(z.number().nullable()),
 });
 
-export const cornerFiguresSchema = z.object({
+const cornerFiguresSchema = z.object({
   corner: z.number().int(),
   seconds: z.number(),
   entryKmh: z.number(),
@@ -96,21 +96,18 @@ export const segmentDeltaSchema = z.object({
   topKmh: z.number().nullable(),
 });
 
+const lapIndexQuery = (what: string) => z.coerce.number().int().min(1).max(100_000).optional().describe(what);
+/** A lap against its reference: corner figures of both, and the segments largest loss first. */
+export const lapComparisonShape = {
+  deltaSeconds: z.number(),
+  lapCorners: z.array(cornerFiguresSchema),
+  referenceCorners: z.array(cornerFiguresSchema),
+  segments: z.array(segmentDeltaSchema),
+};
+
 export const trackAnalysisQuerySchema = z.object({
-  lap: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .optional()
-    .describe('index of the lap to study (default: the last flying lap)'),
-  reference: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .optional()
-    .describe('index of the lap to compare with (default: the best lap)'),
+  lap: lapIndexQuery('index of the lap to study (default: the last flying lap)'),
+  reference: lapIndexQuery('index of the lap to compare with (default: the best lap)'),
 });
 
 export const trackAnalysisResponseSchema = z.object({
@@ -131,17 +128,8 @@ export const trackAnalysisResponseSchema = z.object({
   ),
   /** The sum of the device's four best sectors (lap.six), null without device laps. */
   theoreticalBestSeconds: z.number().nullable(),
-  /** The lap studied against its reference: corner figures of both, and the segments largest loss first. */
-  comparison: z
-    .object({
-      lap: z.number().int(),
-      reference: z.number().int(),
-      deltaSeconds: z.number(),
-      lapCorners: z.array(cornerFiguresSchema),
-      referenceCorners: z.array(cornerFiguresSchema),
-      segments: z.array(segmentDeltaSchema),
-    })
-    .nullable(),
+  /** The lap studied against its reference. */
+  comparison: z.object({ lap: z.number().int(), reference: z.number().int(), ...lapComparisonShape }).nullable(),
 });
 export type TrackAnalysisResponse = z.infer<typeof trackAnalysisResponseSchema>;
 

@@ -24,21 +24,6 @@ export interface GpsColumns {
   meterSum: Int32Array;
 }
 
-/** One sample with the spec's field names and types (parsed GPS row). */
-export interface GpsSample {
-  latitude: number;
-  longitude: number;
-  strSpeedGps: number;
-  strSatGps: number;
-  timeGps: string;
-  lapCount: string;
-  bFirstLap: string;
-  strBateria: string;
-  roll: number;
-  leanFiltered: number;
-  meterSum: number;
-}
-
 /** Columns with room for `capacity` samples. */
 export function allocGpsColumns(capacity: number): GpsColumns {
   const n = capacity;

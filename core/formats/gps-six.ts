@@ -1,12 +1,5 @@
 /** `gps.six`: one GPS sample per line (DESIGN.md, File formats), parsed into columns. */
-import {
-  allocGpsColumns,
-  GPS_COLUMN_KEYS,
-  setSample,
-  trimGpsColumns,
-  type GpsColumns,
-  type GpsSample,
-} from './gps-columns';
+import { allocGpsColumns, GPS_COLUMN_KEYS, setSample, trimGpsColumns, type GpsColumns } from './gps-columns';
 import {
   HEATS,
   INT_PATTERN,
@@ -176,20 +169,4 @@ export function parseGpsLinesInto(
     parseGpsLineStrict(line, lineOffset + n, problems, c);
   }
   return { lines: seen, lineCount: count, columns: c };
-}
-
-export function gpsSampleAt(c: GpsColumns, i: number): GpsSample {
-  return {
-    latitude: c.lat[i]!,
-    longitude: c.lon[i]!,
-    strSpeedGps: c.speed[i]!,
-    strSatGps: c.satellites[i]!,
-    timeGps: msToGpsTime(c.timeMs[i]!),
-    lapCount: String(c.lapCount[i]),
-    bFirstLap: String(c.firstLap[i]),
-    strBateria: HEATS[c.heat[i]!]!,
-    roll: c.roll[i]!,
-    leanFiltered: c.leanFiltered[i]!,
-    meterSum: c.meterSum[i]!,
-  };
 }

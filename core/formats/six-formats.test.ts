@@ -1,10 +1,41 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeSixBody } from './six-lines';
+import { decodeSixBody, HEATS } from './six-lines';
 import { formatLapTime, lapTimeToMs, msToLapTimeRaw, parseLapSix, serializeLapSix, type Lap } from './lap-six';
-import { gpsSampleAt, msToGpsTime, parseGpsSix } from './gps-six';
-import { GPS_COLUMN_KEYS, type GpsColumns, type GpsSample } from './gps-columns';
+import { msToGpsTime, parseGpsSix } from './gps-six';
+import { GPS_COLUMN_KEYS, type GpsColumns } from './gps-columns';
 import { GpsSixStream } from './gps-six-stream';
+
+/** One sample with the spec's field names and types (parsed GPS row). */
+interface GpsSample {
+  latitude: number;
+  longitude: number;
+  strSpeedGps: number;
+  strSatGps: number;
+  timeGps: string;
+  lapCount: string;
+  bFirstLap: string;
+  strBateria: string;
+  roll: number;
+  leanFiltered: number;
+  meterSum: number;
+}
+
+function gpsSampleAt(c: GpsColumns, i: number): GpsSample {
+  return {
+    latitude: c.lat[i]!,
+    longitude: c.lon[i]!,
+    strSpeedGps: c.speed[i]!,
+    strSatGps: c.satellites[i]!,
+    timeGps: msToGpsTime(c.timeMs[i]!),
+    lapCount: String(c.lapCount[i]),
+    bFirstLap: String(c.firstLap[i]),
+    strBateria: HEATS[c.heat[i]!]!,
+    roll: c.roll[i]!,
+    leanFiltered: c.leanFiltered[i]!,
+    meterSum: c.meterSum[i]!,
+  };
+}
 
 const LAP_EXAMPLE =
   '0132456|A|92.456|23456,1,0,0,23.456,1034|25001,0,0,0,25.001,1190|21999,0,0,0,21.999,1002|22000,0,0,0,22.000,1083|3|4309|5';

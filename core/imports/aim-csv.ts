@@ -6,7 +6,7 @@
  */
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
-import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile, type LoggerLap } from './trace';
+import { lineReader, num, TraceBuilder, type FormatReader, type LoggerLap, type RowColumns } from './trace';
 import { localToUtcMs, utcOffsetHours } from './local-time';
 
 /** Race Studio writes about 15 header lines; a file with this many and no names row yet is refused. */
@@ -67,9 +67,7 @@ export function createAimReader(): FormatReader {
   let phase: 'header' | 'units' | 'rows' = 'header';
   let names: string[] = [];
   let units: string[] = [];
-  let cols:
-    | { time: number; lat: number; lon: number; speed: number; speedFactor: number; sats: number; lean: number }
-    | undefined;
+  let cols: (RowColumns & { time: number; lat: number; lon: number }) | undefined;
   let startLocalMs: number | undefined;
   let rowIndex = 0;
   let rate = 0;
@@ -137,24 +135,14 @@ export function createAimReader(): FormatReader {
       out.counts.badLines++;
       return;
     }
-    const speed = c.speed >= 0 ? num(f[c.speed]) : undefined;
-    const sats = c.sats >= 0 ? num(f[c.sats]) : undefined;
-    const lean = c.lean >= 0 ? num(f[c.lean]) : undefined;
     // Local time for now: turned into UTC at the end, once the place is known.
-    out.add({
-      timeMs: startLocalMs! + Math.round(t * 1000),
-      lat,
-      lon,
-      speedKmh: speed === undefined ? undefined : speed * c.speedFactor,
-      satellites: sats === undefined ? undefined : Math.round(sats),
-      leanDeg: lean,
-    });
+    out.addRow(f, c, startLocalMs! + Math.round(t * 1000), lat, lon);
   };
   return lineReader(
     out,
     row,
     (line) => phase === 'rows' && splitCsvLine(line).length >= names.length,
-    (lines): ImportedFile => {
+    (lines) => {
       if (phase !== 'rows')
         throw new AppError(
           'import/no-fix',
@@ -180,7 +168,7 @@ export function createAimReader(): FormatReader {
         loggerLaps,
         ...(session ? { trackName: session } : {}),
         warnings: out.warnings(),
-        lines: lines,
+        lines,
       };
     },
   );

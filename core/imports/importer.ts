@@ -17,26 +17,17 @@ import { createTrackAddictReader } from './trackaddict-csv';
 import type { FormatReader, ImportedFile, ImportFormat } from './trace';
 import { createVboReader } from './vbo';
 
-function readerFor(format: Exclude<ImportFormat, 'lap.six'>, filename: string): FormatReader {
-  switch (format) {
-    case 'gpx':
-      return createGpxReader();
-    case 'racechrono':
-      return createRaceChronoReader();
-    case 'vbo':
-      return createVboReader();
-    case 'aim':
-      return createAimReader();
-    case 'nmea':
-      return createNmeaReader();
-    case 'speedangle':
-      return createSpeedAngleReader();
-    case 'trackaddict':
-      return createTrackAddictReader(filename);
-    case 'gps.six':
-      return createGpsSixReader(filename);
-  }
-}
+/** Each format's reader; TrackAddict and gps.six read the day from the file's name. */
+const READERS: Record<Exclude<ImportFormat, 'lap.six'>, (filename: string) => FormatReader> = {
+  gpx: createGpxReader,
+  racechrono: createRaceChronoReader,
+  vbo: createVboReader,
+  aim: createAimReader,
+  nmea: createNmeaReader,
+  speedangle: createSpeedAngleReader,
+  trackaddict: createTrackAddictReader,
+  'gps.six': createGpsSixReader,
+};
 
 function decoderFor(format: ImportFormat, head: string): InstanceType<typeof TextDecoder> {
   if (format !== 'gpx') return new TextDecoder('utf-8');
@@ -133,7 +124,7 @@ export class ImportReader {
     if (!this.format) throw unsupported();
     this.decoder = decoderFor(this.format, sniff);
     if (this.format === 'lap.six') this.lapText = [];
-    else this.reader = readerFor(this.format, this.filename);
+    else this.reader = READERS[this.format](this.filename);
     return joined;
   }
 

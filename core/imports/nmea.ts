@@ -4,7 +4,7 @@
  * second. A fix is an RMC with status A; the GGA of the same second adds its satellites. The date
  * comes only from RMC. A sentence whose checksum does not match is left out and counted.
  */
-import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
+import { lineReader, num, TraceBuilder, type FormatReader } from './trace';
 import { hhmmssToMs } from './vbo';
 import { AppError } from '../errors';
 
@@ -90,7 +90,7 @@ export function createNmeaReader(): FormatReader {
     out,
     row,
     (line) => line.includes('*') && checksumOk(line.trim()),
-    (lines): ImportedFile => {
+    (lines) => {
       flush();
       if (!rmcSeen)
         throw new AppError(
@@ -99,7 +99,7 @@ export function createNmeaReader(): FormatReader {
           undefined,
           { id: 'imports.refused.nmeaNoDate' },
         );
-      return { format: 'nmea', trace: out.trace(), loggerLaps: [], warnings: out.warnings(), lines: lines };
+      return { format: 'nmea', trace: out.trace(), loggerLaps: [], warnings: out.warnings(), lines };
     },
   );
 }

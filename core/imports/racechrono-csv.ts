@@ -8,25 +8,12 @@
  */
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
-import {
-  lineReader,
-  MAX_LOGGER_LAPS,
-  num,
-  TraceBuilder,
-  tooManyLaps,
-  type FormatReader,
-  type ImportedFile,
-  type LoggerLap,
-} from './trace';
+import { lineReader, num, refuseTooManyLaps, TraceBuilder, type FormatReader, type RowColumns } from './trace';
 
-interface Columns {
+interface Columns extends RowColumns {
   time: number;
   lat: number;
   lon: number;
-  speed: number;
-  speedFactor: number;
-  sats: number;
-  lean: number;
   lap: number;
 }
 
@@ -96,7 +83,7 @@ export function createRaceChronoReader(): FormatReader {
     if (lap !== undefined && lap !== lapNumber) {
       if (lapNumber !== undefined) {
         // Refused past the bound: a lap number changing on every row is no logger's laps.
-        if (lapStarts.length >= MAX_LOGGER_LAPS + 1) throw tooManyLaps('RaceChrono');
+        refuseTooManyLaps(lapStarts.length, 'RaceChrono');
         lapStarts.push(t * 1000);
       }
       lapNumber = lap;
@@ -104,23 +91,13 @@ export function createRaceChronoReader(): FormatReader {
     if (lat === lastLat && lon === lastLon) return; // the same fix again between two GPS updates
     lastLat = lat;
     lastLon = lon;
-    const speed = c.speed >= 0 ? num(f[c.speed]) : undefined;
-    const sats = c.sats >= 0 ? num(f[c.sats]) : undefined;
-    const lean = c.lean >= 0 ? num(f[c.lean]) : undefined;
-    out.add({
-      timeMs: Math.round(t * 1000),
-      lat,
-      lon,
-      speedKmh: speed === undefined ? undefined : speed * c.speedFactor,
-      satellites: sats === undefined ? undefined : Math.round(sats),
-      leanDeg: lean,
-    });
+    out.addRow(f, c, Math.round(t * 1000), lat, lon);
   };
   return lineReader(
     out,
     row,
     (line) => phase === 'rows' && line.split(',').length === names.length,
-    (lines): ImportedFile => {
+    (lines) => {
       if (phase !== 'rows')
         throw new AppError(
           'import/no-fix',
@@ -128,13 +105,10 @@ export function createRaceChronoReader(): FormatReader {
           undefined,
           { id: 'imports.refused.raceChronoHeader' },
         );
-      const loggerLaps: LoggerLap[] = [];
-      for (let k = 1; k < lapStarts.length; k++)
-        loggerLaps.push({ seconds: (lapStarts[k]! - lapStarts[k - 1]!) / 1000, endMs: lapStarts[k]! });
       return {
         format: 'racechrono',
         trace: out.trace(),
-        loggerLaps,
+        loggerLaps: lapStarts.slice(1).map((end, k) => ({ seconds: (end - lapStarts[k]!) / 1000, endMs: end })),
         ...(trackName ? { trackName } : {}),
         leanCalculated: leanCalculated && out.count > 0,
         warnings: [...out.warnings(), ...(leanCalculated ? [{ code: 'leanCalculated' as const }] : [])],

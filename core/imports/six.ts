@@ -7,7 +7,7 @@ import { parseDdmmyyyy } from '../formats/dates';
 import { allocGpsColumns } from '../formats/gps-columns';
 import { parseGpsLineStrict } from '../formats/gps-six';
 import { Problems } from '../formats/six-lines';
-import { lineReader, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
+import { lineReader, TraceBuilder, type FormatReader } from './trace';
 
 const DAY_MS = 86_400_000;
 
@@ -43,21 +43,19 @@ export function createGpsSixReader(filename: string): FormatReader {
     const tod = one.timeMs[0]!;
     if (lastTod !== undefined && tod < lastTod - DAY_MS / 2) day++;
     lastTod = tod;
-    out.add({
-      timeMs: dayStart + day * DAY_MS + tod,
-      lat: one.lat[0]!,
-      lon: one.lon[0]!,
-      speedKmh: one.speed[0]!,
-      satellites: one.satellites[0]!,
-      leanDeg: one.leanFiltered[0]!,
-    });
+    out.addFix(
+      dayStart + day * DAY_MS + tod,
+      one.lat[0]!,
+      one.lon[0]!,
+      one.speed[0]!,
+      one.satellites[0]!,
+      one.leanFiltered[0]!,
+    );
   };
   return lineReader(
     out,
     row,
     (line) => parseGpsLineStrict(line, 0, new Problems(), allocGpsColumns(1)),
-    (lines): ImportedFile => {
-      return { format: 'gps.six', trace: out.trace(), loggerLaps: [], warnings: out.warnings(), lines: lines };
-    },
+    (lines) => ({ format: 'gps.six', trace: out.trace(), loggerLaps: [], warnings: out.warnings(), lines }),
   );
 }

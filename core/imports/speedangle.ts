@@ -16,16 +16,7 @@
 import { AppError } from '../errors';
 import type { Gate } from '../tracks/gate';
 import { localToUtcMs, utcOffsetHours } from './local-time';
-import {
-  lineReader,
-  MAX_LOGGER_LAPS,
-  num,
-  TraceBuilder,
-  tooManyLaps,
-  type FormatReader,
-  type ImportedFile,
-  type LoggerLap,
-} from './trace';
+import { lineReader, num, refuseTooManyLaps, TraceBuilder, type FormatReader } from './trace';
 
 const STEP_MS = 100;
 const MPH = 1.609344;
@@ -71,15 +62,10 @@ export function createSpeedAngleReader(): FormatReader {
       if (!m) return;
       if (m[1] === 'D') {
         const d = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}):(\d{2})$/.exec(m[2]!.trim());
-        if (d)
-          startLocalMs = Date.UTC(
-            Number(d[3]),
-            Number(d[1]) - 1,
-            Number(d[2]),
-            Number(d[4]),
-            Number(d[5]),
-            Number(d[6]),
-          );
+        if (d) {
+          const [mo, day, y, h, mi, s] = d.slice(1).map(Number);
+          startLocalMs = Date.UTC(y!, mo! - 1, day, h, mi, s);
+        }
       } else if (m[1] === 'S') trackName = m[2]!.trim().slice(0, 64) || undefined;
       return;
     }
@@ -95,7 +81,7 @@ export function createSpeedAngleReader(): FormatReader {
       // A sector line's crossings are no lap's end: only the start/finish's are kept.
       if (!m || Number(m[1]) !== finishLine) return;
       // Refused past the bound: a timer of millions of crossings is a bomb, not a day's laps.
-      if (crossings.length >= MAX_LOGGER_LAPS + 1) throw tooManyLaps('SpeedAngle');
+      refuseTooManyLaps(crossings.length, 'SpeedAngle');
       crossings.push((Number(m[2]) * 60 + Number(m[3])) * 1000);
       return;
     }
@@ -103,7 +89,7 @@ export function createSpeedAngleReader(): FormatReader {
     const f = t.split(',');
     const k = rows++;
     if (f.length >= 11 && f[f.length - 1]!.trim() === 'F') {
-      if (finishRows.length >= MAX_LOGGER_LAPS + 1) throw tooManyLaps('SpeedAngle');
+      refuseTooManyLaps(finishRows.length, 'SpeedAngle');
       finishRows.push(k);
     }
     const lat = num(f[0]);
@@ -113,22 +99,14 @@ export function createSpeedAngleReader(): FormatReader {
       out.counts.badLines++;
       return;
     }
-    const lean = num(f[2]);
-    const sats = num(f[8]);
-    out.add({
-      timeMs: startLocalMs! + k * STEP_MS,
-      lat,
-      lon,
-      speedKmh: mph * MPH,
-      satellites: sats === undefined ? undefined : Math.round(sats),
-      leanDeg: lean,
-    });
+    const sats = Math.round(num(f[8]) ?? NaN);
+    out.addFix(startLocalMs! + k * STEP_MS, lat, lon, mph * MPH, sats, num(f[2]) ?? NaN);
   };
   return lineReader(
     out,
     row,
     (line) => section === 'trace' && line.split(',').length >= 11,
-    (lines): ImportedFile => {
+    (lines) => {
       if (section !== 'trace' && section !== 'done')
         throw new AppError('import/no-fix', 'SpeedAngle file without a <trace>; nothing was stored.', undefined, {
           id: 'imports.refused.speedAngleNoTrace',
@@ -137,13 +115,12 @@ export function createSpeedAngleReader(): FormatReader {
       const trace = localToUtcMs(out.trace());
       const utcStart = trace.count ? startLocalMs! - utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;
       const ends = finishCrossings(crossings, finishRows);
-      const loggerLaps: LoggerLap[] = [];
-      for (let k = 1; k < ends.length; k++)
-        loggerLaps.push({ seconds: Math.round(ends[k]! - ends[k - 1]!) / 1000, endMs: utcStart + ends[k]! });
       return {
         format: 'speedangle',
         trace,
-        loggerLaps,
+        loggerLaps: ends
+          .slice(1)
+          .map((end, k) => ({ seconds: Math.round(end - ends[k]!) / 1000, endMs: utcStart + end })),
         ...(fileGate ? { fileGate } : {}),
         ...(trackName ? { trackName } : {}),
         warnings: out.warnings(),

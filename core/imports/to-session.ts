@@ -143,14 +143,7 @@ export function mergeTraces(traces: readonly ImportedTrace[]): ImportedTrace {
     if (pick < 0) break;
     const t = traces[pick]!;
     const i = next[pick]!++;
-    out.add({
-      timeMs: t.timeMs[i]!,
-      lat: t.lat[i]!,
-      lon: t.lon[i]!,
-      speedKmh: t.speedKmh[i]!,
-      satellites: t.satellites[i]!,
-      leanDeg: t.leanDeg[i]!,
-    });
+    out.addFix(t.timeMs[i]!, t.lat[i]!, t.lon[i]!, t.speedKmh[i]!, t.satellites[i]!, t.leanDeg[i]!);
   }
   return out.trace();
 }

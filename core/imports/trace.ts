@@ -36,18 +36,21 @@ export interface ImportCounts {
   gaps: number;
 }
 
+export const IMPORT_WARNING_CODES = [
+  'truncated',
+  'badLines',
+  'badChecksums',
+  'backwards',
+  'duplicates',
+  'jumps',
+  'gaps',
+  'fileLineUnused',
+  'leanCalculated',
+  'sameRecording',
+] as const;
+
 export interface ImportWarning {
-  code:
-    | 'truncated'
-    | 'badLines'
-    | 'badChecksums'
-    | 'backwards'
-    | 'duplicates'
-    | 'jumps'
-    | 'gaps'
-    | 'fileLineUnused'
-    | 'leanCalculated'
-    | 'sameRecording';
+  code: (typeof IMPORT_WARNING_CODES)[number];
   /** How many (for the counted kinds). */
   count?: number;
   /** Where the file stopped being readable (1-based line), for 'truncated'. */
@@ -72,7 +75,7 @@ const MAX_JUMP_RUN = 25;
 /** A fix dated outside these years is a broken clock, not a ride. */
 const EARLIEST_MS = Date.UTC(1990, 0, 1);
 const LATEST_MS = Date.UTC(2100, 0, 1);
-/** No file holds more fixes than this (3 h at 100 Hz); beyond it the import stops with a warning. */
+/** No file holds more fixes than this (3 h at 100 Hz); the fixes beyond it are dropped. */
 const MAX_FIXES = 1_080_000;
 
 /**
@@ -81,13 +84,15 @@ const MAX_FIXES = 1_080_000;
  */
 export const MAX_LOGGER_LAPS = 5_000;
 
-export function tooManyLaps(format: string): AppError {
-  return new AppError(
-    'import/too-complex',
-    `The ${format} file holds more than ${MAX_LOGGER_LAPS} laps of its own, which no day at a track has; nothing was stored.`,
-    undefined,
-    { id: 'imports.refused.tooManyLaps', values: { format, max: MAX_LOGGER_LAPS } },
-  );
+/** Called before keeping one more of the file's own laps (`count` kept so far). */
+export function refuseTooManyLaps(count: number, format: string): void {
+  if (count > MAX_LOGGER_LAPS)
+    throw new AppError(
+      'import/too-complex',
+      `The ${format} file holds more than ${MAX_LOGGER_LAPS} laps of its own, which no day at a track has; nothing was stored.`,
+      undefined,
+      { id: 'imports.refused.tooManyLaps', values: { format, max: MAX_LOGGER_LAPS } },
+    );
 }
 
 class Growable<T extends Float64Array | Int16Array> {
@@ -152,12 +157,19 @@ export interface Fix {
   leanDeg?: number;
 }
 
+/** Where a CSV row holds speed, satellites and lean (-1: not in the file). */
+export interface RowColumns {
+  speed: number;
+  speedFactor: number;
+  sats: number;
+  lean: number;
+}
+
 /** Collects fixes in time order; drops what cannot be a real one and counts it. */
 export class TraceBuilder {
   count = 0;
   readonly counts: ImportCounts = { badLines: 0, badChecksums: 0, backwards: 0, duplicates: 0, jumps: 0, gaps: 0 };
   truncatedAt: number | undefined;
-  full = false;
   private time = new Growable((n) => new Float64Array(n));
   private lat = new Growable((n) => new Float64Array(n));
   private lon = new Growable((n) => new Float64Array(n));
@@ -170,6 +182,15 @@ export class TraceBuilder {
 
   add(f: Fix): void {
     this.addFix(f.timeMs, f.lat, f.lon, f.speedKmh ?? NaN, f.satellites ?? NaN, f.leanDeg ?? NaN);
+  }
+
+  /**
+   * The fix of a CSV row `f` at `timeMs`, `lat`, `lon`: its speed (× `speedFactor` to km/h),
+   * satellites and lean from their columns (-1 where the file has none: `f[-1]` reads as absent).
+   */
+  addRow(f: readonly string[], c: RowColumns, timeMs: number, lat: number, lon: number): void {
+    const speed = num(f[c.speed]) ?? NaN;
+    this.addFix(timeMs, lat, lon, speed * c.speedFactor, Math.round(num(f[c.sats]) ?? NaN), num(f[c.lean]) ?? NaN);
   }
 
   /** `add` with the fix as numbers (NaN: not in the file), for readers that make no object per fix. */
@@ -196,10 +217,7 @@ export class TraceBuilder {
       }
       if (dt > GAP_MS) this.counts.gaps++;
     }
-    if (n >= MAX_FIXES) {
-      this.full = true;
-      return;
-    }
+    if (n >= MAX_FIXES) return;
     this.jumpRun = 0;
     if (this.behind.length) this.behind = [];
     this.time.push(n, timeMs);
@@ -235,11 +253,6 @@ export class TraceBuilder {
   reserve(n: number): void {
     const fixes = Math.min(n, MAX_FIXES);
     for (const g of [this.time, this.lat, this.lon, this.speed, this.sats, this.lean]) g.reserve(fixes);
-  }
-
-  /** The last fix's time, for formats whose rows carry only a time of day. */
-  lastTimeMs(): number | undefined {
-    return this.count ? this.time.data[this.count - 1] : undefined;
   }
 
   trace(): ImportedTrace {

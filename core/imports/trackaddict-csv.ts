@@ -12,16 +12,7 @@
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
 import { localToUtcMs, utcOffsetHours } from './local-time';
-import {
-  lineReader,
-  MAX_LOGGER_LAPS,
-  num,
-  TraceBuilder,
-  tooManyLaps,
-  type FormatReader,
-  type ImportedFile,
-  type LoggerLap,
-} from './trace';
+import { lineReader, num, refuseTooManyLaps, TraceBuilder, type FormatReader, type RowColumns } from './trace';
 
 /** A header row longer than this is no TrackAddict header (OBD channels make it long, not this long). */
 const MAX_HEADER_LINE = 16_384;
@@ -54,18 +45,7 @@ export function createTrackAddictReader(filename = ''): FormatReader {
   const out = new TraceBuilder();
   let names: string[] | undefined;
   let cols:
-    | {
-        time: number;
-        utc: number;
-        lap: number;
-        update: number;
-        lat: number;
-        lon: number;
-        speed: number;
-        speedFactor: number;
-        sats: number;
-      }
-    | undefined;
+    (RowColumns & { time: number; utc: number; lap: number; update: number; lat: number; lon: number }) | undefined;
   /** Without `UTC Time`: the start from the file's name, local clock (moved to UTC at the end). */
   let localStart: number | undefined;
   let lastLat = NaN;
@@ -100,6 +80,7 @@ export function createTrackAddictReader(filename = ''): FormatReader {
       speed: factor === undefined ? -1 : speed,
       speedFactor: factor ?? 1,
       sats: f.findIndex((n) => /^(GPS )?Sat(ellite)?s$/i.test(n)),
+      lean: -1,
     };
     if (cols.utc < 0) {
       localStart = trackAddictFileStart(filename);
@@ -133,7 +114,7 @@ export function createTrackAddictReader(filename = ''): FormatReader {
     const lap = c.lap >= 0 ? num(f[c.lap]) : undefined;
     if (lap !== undefined && lap !== lapNumber) {
       // As every reader's: more laps of its own than any day at a track has is refused, not cut.
-      if (changes.length >= MAX_LOGGER_LAPS + 1) throw tooManyLaps('TrackAddict');
+      refuseTooManyLaps(changes.length, 'TrackAddict');
       if (lapNumber !== undefined)
         changes.push({ ms, seconds: pending && pending[0] === lapNumber ? pending[1] : undefined });
       pending = undefined;
@@ -150,23 +131,14 @@ export function createTrackAddictReader(filename = ''): FormatReader {
     if (c.update < 0 && lat === lastLat && lon === lastLon) return;
     lastLat = lat;
     lastLon = lon;
-    const speed = c.speed >= 0 ? num(f[c.speed]) : undefined;
-    const sats = c.sats >= 0 ? num(f[c.sats]) : undefined;
-    out.addFix(
-      ms,
-      lat,
-      lon,
-      speed === undefined ? NaN : speed * c.speedFactor,
-      sats === undefined ? NaN : Math.round(sats),
-      NaN,
-    );
+    out.addRow(f, c, ms, lat, lon);
   };
 
   return lineReader(
     out,
     row,
     (line) => line.startsWith('#') || (names !== undefined && line.split(',').length === names.length),
-    (lines): ImportedFile => {
+    (lines) => {
       if (!cols)
         throw new AppError(
           'import/no-fix',
@@ -177,11 +149,9 @@ export function createTrackAddictReader(filename = ''): FormatReader {
       const trace = localStart === undefined ? out.trace() : localToUtcMs(out.trace());
       const shift = localStart !== undefined && trace.count ? utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;
       // Lap 0 runs from the start of the recording: a lap is between two changes of the Lap column.
-      const loggerLaps: LoggerLap[] = [];
-      for (let k = 1; k < changes.length; k++) {
-        const { ms, seconds } = changes[k]!;
-        loggerLaps.push({ seconds: seconds ?? (ms - changes[k - 1]!.ms) / 1000, endMs: ms - shift });
-      }
+      const loggerLaps = changes
+        .slice(1)
+        .map(({ ms, seconds }, k) => ({ seconds: seconds ?? (ms - changes[k]!.ms) / 1000, endMs: ms - shift }));
       return { format: 'trackaddict', trace, loggerLaps, warnings: out.warnings(), lines };
     },
     MAX_HEADER_LINE,

@@ -7,7 +7,7 @@
  */
 import { AppError } from '../errors';
 import type { Gate } from '../tracks/gate';
-import { lineReader, num, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
+import { lineReader, num, TraceBuilder, type FormatReader } from './trace';
 
 const DAY_MS = 86_400_000;
 
@@ -116,7 +116,7 @@ export function createVboReader(): FormatReader {
     out,
     row,
     (line) => section === 'data' && line.trim().split(/\s+/).length >= names.length,
-    (lines): ImportedFile => {
+    (lines) => {
       if (!cols)
         throw new AppError('import/no-fix', 'VBO without a [data] section; nothing was stored.', undefined, {
           id: 'imports.refused.vboNoData',
@@ -132,7 +132,7 @@ export function createVboReader(): FormatReader {
         loggerLaps: [],
         ...(fileGate ? { fileGate } : {}),
         warnings: out.warnings(),
-        lines: lines,
+        lines,
       };
     },
   );

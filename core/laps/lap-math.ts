@@ -70,8 +70,7 @@ export function analyzeSession(
     if (bestIndex < 0 || lap.lapTimeMs < laps[bestIndex]!.lapTimeMs) bestIndex = i;
     lap.sectors.forEach((s, k) => {
       const current = bestSectorsMs[k];
-      if (s.timerMs > 0 && (current === null || current === undefined || s.timerMs < current))
-        bestSectorsMs[k] = s.timerMs;
+      if (s.timerMs > 0 && (current == null || s.timerMs < current)) bestSectorsMs[k] = s.timerMs;
     });
   });
   const bestLapMs = bestIndex >= 0 ? laps[bestIndex]!.lapTimeMs : null;
@@ -116,13 +115,18 @@ const CONSISTENCY_MIN_LAPS = 3;
  * of the flying laps, in ms; null with fewer than three flying laps.
  */
 export function consistencyMs(flyingLapMs: readonly number[]): number | null {
-  if (flyingLapMs.length < CONSISTENCY_MIN_LAPS) return null;
+  return spreadOf(flyingLapMs).consistencyMs;
+}
+
+/** Consistency and the mean of the laps it is measured on; both null with fewer than three flying laps. */
+function spreadOf(flyingLapMs: readonly number[]): { consistencyMs: number | null; meanLapMs: number | null } {
+  if (flyingLapMs.length < CONSISTENCY_MIN_LAPS) return { consistencyMs: null, meanLapMs: null };
   const kept = [...flyingLapMs]
     .sort((a, b) => a - b)
     .slice(0, Math.max(2, Math.floor(flyingLapMs.length * CONSISTENCY_SHARE)));
   const mean = kept.reduce((a, b) => a + b, 0) / kept.length;
   const variance = kept.reduce((a, b) => a + (b - mean) ** 2, 0) / (kept.length - 1);
-  return Math.round(Math.sqrt(variance));
+  return { consistencyMs: Math.round(Math.sqrt(variance)), meanLapMs: Math.round(mean) };
 }
 
 /** What a list of sessions or a progress chart shows of one session, kept beside it (see migrations 0010 and 0013). */
@@ -147,16 +151,6 @@ export interface LapFigures {
  * rule is computed again (decision 028).
  */
 export const FIGURES_VERSION = 2;
-
-/** Consistency and the mean of the laps it is measured on. */
-function spreadOf(flying: readonly number[]) {
-  const consistency = consistencyMs(flying);
-  const kept = [...flying].sort((x, y) => x - y).slice(0, Math.max(2, Math.floor(flying.length * CONSISTENCY_SHARE)));
-  return {
-    consistencyMs: consistency,
-    meanLapMs: consistency === null ? null : Math.round(kept.reduce((x, y) => x + y, 0) / kept.length),
-  };
-}
 
 /** A session's figures by the lap.six's rules (no GPS trace, or none timed at a track). */
 export function lapFigures(laps: readonly Lap[]): LapFigures {

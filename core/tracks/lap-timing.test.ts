@@ -116,9 +116,6 @@ describe('laps from the crossings, each by what happened on track', () => {
     expect(laps.map((l) => l.kind)).toEqual(['flying', 'flying', 'flying', 'flying', 'partial']);
     expect(laps.slice(0, 4).map((l) => l.seconds)).toEqual([50, 50, 50, 50].map((s) => expect.closeTo(s, 2)));
     expect(laps[4]!.complete).toBe(false);
-    expect(
-      timeLaps(trace(oval(4.5, 20, 10)), gate, { minLapMs: 60_000 }).filter((l) => l.kind === 'flying'),
-    ).toHaveLength(2);
   });
 
   it('a single lap exported with a few seconds on each side is one flying lap (RaceChrono exports a lap so)', () => {

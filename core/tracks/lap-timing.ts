@@ -36,19 +36,15 @@ export interface TimedLap {
   complete: boolean;
 }
 
-export interface LapTimingOptions {
-  /** No lap is shorter: GPS jitter by the line makes no laps. */
-  minLapMs?: number;
-  /** After a crossing, the trace must go this far from the gate before the next one counts. */
-  armDistanceM?: number;
-  /** A pause in the samples this long starts a new run (out of the pits again). */
-  runGapMs?: number;
-}
-
 /** Below this the bike is standing (GPS speed never reads exactly 0). */
 const STILL_KMH = 3;
 
-const DEFAULTS: Required<LapTimingOptions> = { minLapMs: 20_000, armDistanceM: 100, runGapMs: 60_000 };
+/** No lap is shorter: GPS jitter by the line makes no laps. */
+const MIN_LAP_MS = 20_000;
+/** After a crossing, the trace must go this far from the gate before the next one counts. */
+const ARM_DISTANCE_M = 100;
+/** A pause in the samples this long starts a new run (out of the pits again). */
+const RUN_GAP_MS = 60_000;
 
 /** Standing still this long is a stop (the pits, a red flag): it ends a run, and the next one leaves from it. */
 const STOP_MS = 5_000;
@@ -112,13 +108,7 @@ function crossingMs(
 }
 
 /** Forward crossings of the gate, interpolated between the two samples around each. */
-export function gateCrossings(
-  trace: Trace,
-  gate: Gate,
-  time: Float64Array,
-  options: LapTimingOptions = {},
-): TracePoint[] {
-  const { minLapMs, armDistanceM } = { ...DEFAULTS, ...options };
+export function gateCrossings(trace: Trace, gate: Gate, time: Float64Array): TracePoint[] {
   const g = planarGate(gate);
   const out: TracePoint[] = [];
   const forwardLength = Math.hypot(g.forward[0], g.forward[1]);
@@ -135,12 +125,12 @@ export function gateCrossings(
   for (let i = 1; i < trace.count; i++) {
     const qx = (trace.lon[i]! - originLon) * kx;
     const qy = (trace.lat[i]! - originLat) * ky;
-    if (!armed && Math.hypot(qx, qy) > armDistanceM) armed = true;
+    if (!armed && Math.hypot(qx, qy) > ARM_DISTANCE_M) armed = true;
     const f = armed ? crossingFraction(g, px, py, qx, qy) : undefined;
     if (f !== undefined) {
       const ms = crossingMs(trace, time, i, f, aheadM);
       const last = out[out.length - 1];
-      if (!last || ms - last.ms >= minLapMs) {
+      if (!last || ms - last.ms >= MIN_LAP_MS) {
         out.push({ index: i - 1, fraction: f, ms });
         armed = false;
       }
@@ -227,25 +217,19 @@ function longestGapMs(time: Float64Array, from: number, to: number): number {
  * or ends at one (in), or holds a gap in the fixes (partial); after the last crossing its in-lap
  * (when it came to a stop) or a partial piece. Pieces shorter than MIN_PIECE_MS are left out.
  */
-export function timeLaps(
-  trace: Trace,
-  gate: Gate,
-  options: LapTimingOptions = {},
-  time = continuousTime(trace),
-): TimedLap[] {
-  const opts = { ...DEFAULTS, ...options };
+export function timeLaps(trace: Trace, gate: Gate, time = continuousTime(trace)): TimedLap[] {
   if (trace.count < 2) return [];
-  const crossings = gateCrossings(trace, gate, time, opts);
+  const crossings = gateCrossings(trace, gate, time);
   const speeds = crossings.map((c) => speedAt(trace, c)).sort((a, b) => a - b);
   const usual = speeds.length ? speeds[speeds.length >> 1]! : 0;
   const atSpeed = (c: TracePoint) => speedAt(trace, c) >= AT_SPEED_SHARE * usual;
   const slowKmh = Math.max(FROM_STOP_KMH, PIT_SHARE * usual);
   const laps: TimedLap[] = [];
   // A run of the day (a heat) ends at a pause: the recording's, or a long stand in the pits.
-  const runs = stretches(trace, time, 0, trace.count, opts.runGapMs, opts.runGapMs);
+  const runs = stretches(trace, time, 0, trace.count, RUN_GAP_MS, RUN_GAP_MS);
   // Inside a run, a stop (the pits, a red flag) ends one stretch of riding and the next leaves from it.
   const ridden = runs.flatMap((r, run) =>
-    stretches(trace, time, r.from, r.to, opts.runGapMs, STOP_MS).map((s) => ({ ...s, run })),
+    stretches(trace, time, r.from, r.to, RUN_GAP_MS, STOP_MS).map((s) => ({ ...s, run })),
   );
   ridden.forEach((r) => {
     const { from, to, run } = r;

@@ -105,43 +105,22 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
   const time = continuousTime(trace);
   const segments = segmentsOf(track.corners, track.line.length);
   const sections = sectionsOf(track.corners, track.line.length);
-  const laps: AnalyzedLap[] = timeLaps(trace, track.gate, {}, time).map((lap) => {
+  const laps: AnalyzedLap[] = timeLaps(trace, track.gate, time).map((lap) => {
     // A partial out- or in-lap does not start or end at the line: no segments.
     if (!lap.complete)
       return { ...lap, segmentSeconds: [], segmentTopKmh: [], sectorSeconds: [], sectionSeconds: [], corners: [] };
     const from = lap.start.index;
     const to = Math.min(trace.count - 1, lap.end.index + 1);
     const positions = positionsAlong(track.line, trace, from, to);
-    const segmentCuts = cutTimes(
-      positions,
-      time,
-      from,
-      lap.start,
-      lap.end,
-      segments.slice(1).map((s) => s.fromM),
-    );
-    const segmentEdges = [lap.start.ms, ...segmentCuts, lap.end.ms];
-    const sectionCuts = cutTimes(
-      positions,
-      time,
-      from,
-      lap.start,
-      lap.end,
-      sections.slice(1).map((s) => s.fromM),
-    );
-    const sectionEdges = [lap.start.ms, ...sectionCuts, lap.end.ms];
-    const sectorEdges = [
+    /** The lap's start, when it passed each of `cutsM` (metres along the line), its end. */
+    const edges = (cutsM: number[]) => [
       lap.start.ms,
-      ...cutTimes(
-        positions,
-        time,
-        from,
-        lap.start,
-        lap.end,
-        track.sectors.map((g) => g.atM),
-      ),
+      ...cutTimes(positions, time, from, lap.start, lap.end, cutsM),
       lap.end.ms,
     ];
+    const segmentEdges = edges(segments.slice(1).map((s) => s.fromM));
+    const sectionEdges = edges(sections.slice(1).map((s) => s.fromM));
+    const sectorEdges = edges(track.sectors.map((g) => g.atM));
     return {
       ...lap,
       segmentSeconds: segments.map((_, k) => (segmentEdges[k + 1]! - segmentEdges[k]!) / 1000),
@@ -179,13 +158,14 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
   };
 }
 
-/** The first sample in [from, to] at or after `ms` (times rise). */
-function sampleAt(time: Float64Array, from: number, to: number, ms: number): number {
-  let lo = from;
-  let hi = to + 1;
+/**
+ * The first index in [lo, hi) whose value is at or past `v`, `hi` if none: `values` rise (times;
+ * positions along a lap, but for a fix's jitter).
+ */
+function firstAtOrPast(values: Float64Array, v: number, lo = 0, hi = values.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (time[mid]! < ms) lo = mid + 1;
+    if (values[mid]! < v) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -193,7 +173,7 @@ function sampleAt(time: Float64Array, from: number, to: number, ms: number): num
 
 function topSpeed(trace: Trace, time: Float64Array, from: number, to: number, fromMs: number, toMs: number): number {
   let top = 0;
-  for (let i = sampleAt(time, from, to, fromMs); i <= to && time[i]! <= toMs; i++)
+  for (let i = firstAtOrPast(time, fromMs, from, to + 1); i <= to && time[i]! <= toMs; i++)
     if (trace.speed[i]! > top) top = trace.speed[i]!;
   return top;
 }
@@ -201,7 +181,7 @@ function topSpeed(trace: Trace, time: Float64Array, from: number, to: number, fr
 /** No gap over OUTAGE_MS and no weak fix between two moments of the lap. */
 function clean(trace: Trace, time: Float64Array, from: number, to: number, fromMs: number, toMs: number): boolean {
   // From the fix before the section: a gap that spans its start counts.
-  for (let i = Math.max(from, sampleAt(time, from, to, fromMs) - 1); i <= to; i++) {
+  for (let i = Math.max(from, firstAtOrPast(time, fromMs, from, to + 1) - 1); i <= to; i++) {
     if (time[i]! > toMs) break;
     if (trace.satellites[i]! < WEAK_FIX_SATELLITES) return false;
     if (i < to && time[i + 1]! - time[i]! > OUTAGE_MS) return false;
@@ -209,20 +189,8 @@ function clean(trace: Trace, time: Float64Array, from: number, to: number, fromM
   return true;
 }
 
-/** The first fix at or past `s` along the lap (positions rise through a lap, but for a fix's jitter). */
-function firstAt(positions: Float64Array, s: number): number {
-  let lo = 0;
-  let hi = positions.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (positions[mid]! < s) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 function valueAt(positions: Float64Array, values: ArrayLike<number>, from: number, s: number): number {
-  const j = Math.max(1, firstAt(positions, s));
+  const j = Math.max(1, firstAtOrPast(positions, s));
   if (j >= positions.length) return values[from + positions.length - 1]!;
   const s0 = positions[j - 1]!;
   const s1 = positions[j]!;
@@ -239,7 +207,7 @@ function cornerFigures(
 ): CornerFigures {
   let slowest = -1;
   let lean: number | null = trace.roll ? 0 : null;
-  for (let j = firstAt(positions, c.startM); j < positions.length && positions[j]! <= c.endM; j++) {
+  for (let j = firstAtOrPast(positions, c.startM); j < positions.length && positions[j]! <= c.endM; j++) {
     const i = from + j;
     if (slowest < 0 || trace.speed[i]! < trace.speed[from + slowest]!) slowest = j;
     if (trace.roll && Math.abs(trace.roll[i]!) > Math.abs(lean!)) lean = trace.roll[i]!;

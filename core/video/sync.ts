@@ -19,8 +19,8 @@ export interface SessionTrace {
 }
 
 type SyncMethod = 'gpmf' | 'clock' | 'manual';
-/** whole/part: how much of the session the video covers; chapters: one of several files of it; other-day: not this session's day. */
-type SyncNote = 'whole' | 'part' | 'other-day' | 'chapters';
+/** whole/part: how much of the session the video covers; other-day: not this session's day. */
+type SyncNote = 'whole' | 'part' | 'other-day';
 
 export interface VideoSync {
   /** session UTC ms = video ms + offsetMs (+ drift). */
@@ -33,11 +33,6 @@ export interface VideoSync {
   /** The session UTC span the video covers (the video's own span when it is of another day). */
   coverage: { fromMs: number; toMs: number };
   note: SyncNote;
-}
-
-export interface SyncOptions {
-  /** Hours the track's clock is ahead of UTC; from the trace's longitude when not given. */
-  utcOffsetHoursAtTrack?: number;
 }
 
 export function videoToSession(sync: Pick<VideoSync, 'offsetMs' | 'driftPpm'>, videoMs: number): number {
@@ -240,10 +235,13 @@ function syncByClock(telemetry: VideoTelemetry, trace: SessionTrace, hours: numb
   return where ? { offsetMs, driftPpm: 0, method: 'clock', errorMs: CLOCK_ERROR_MS, ...where } : null;
 }
 
-/** Syncs one video file to a session's trace; null when no automatic method works (then manual). */
-export function syncVideo(telemetry: VideoTelemetry, trace: SessionTrace, options: SyncOptions = {}): VideoSync | null {
+/**
+ * Syncs one video file to a session's trace; null when no automatic method works (then manual).
+ * The chapters of one recording (a GoPro splits at 4 GB) are synced each on its own: each starts its own clock.
+ */
+export function syncVideo(telemetry: VideoTelemetry, trace: SessionTrace): VideoSync | null {
   if (trace.count < 2) return null;
-  const hours = options.utcOffsetHoursAtTrack ?? utcOffsetHours(trace.lon[0]!);
+  const hours = utcOffsetHours(trace.lon[0]!);
   const byGps = syncByGps(telemetry, trace, hours);
   // A video with GPS time that is not of this session is not made one by its (less sure) clock.
   if (byGps !== 'absent') return byGps;
@@ -251,28 +249,10 @@ export function syncVideo(telemetry: VideoTelemetry, trace: SessionTrace, option
 }
 
 /**
- * Several files of one recording (a GoPro splits at 4 GB, about 10 minutes of 4K): each synced on
- * its own, since each starts its own clock; those on the session are marked as chapters.
- */
-export function syncVideos(
-  telemetries: VideoTelemetry[],
-  trace: SessionTrace,
-  options: SyncOptions = {},
-): (VideoSync | null)[] {
-  const synced = telemetries.map((t) => syncVideo(t, trace, options));
-  const onSession = synced.filter((s) => s !== null && s.note !== 'other-day');
-  if (onSession.length > 1) for (const s of onSession) s!.note = 'chapters';
-  return synced;
-}
-
-/**
  * A sync from moments the rider marked: one gives the offset, two the offset and the clock's
- * drift (say the first and last crossing of the line). `context` places the video on the session.
+ * drift (say the first and last crossing of the line). It covers what the marks span.
  */
-export function manualSync(
-  marks: { videoMs: number; sessionUtcMs: number }[],
-  context?: { durationMs: number; session: { fromMs: number; toMs: number } },
-): VideoSync {
+export function manualSync(marks: { videoMs: number; sessionUtcMs: number }[]): VideoSync {
   if (
     marks.length < 1 ||
     marks.length > 2 ||
@@ -292,12 +272,7 @@ export function manualSync(
     }
     offsetMs = a.sessionUtcMs - a.videoMs * slope;
   }
-  const clock = { offsetMs, driftPpm };
-  const video = context
-    ? { fromMs: videoToSession(clock, 0), toMs: videoToSession(clock, context.durationMs) }
-    : { fromMs: Math.min(...marks.map((m) => m.sessionUtcMs)), toMs: Math.max(...marks.map((m) => m.sessionUtcMs)) };
-  const session = context?.session ?? video;
-  const coverage = { fromMs: Math.max(video.fromMs, session.fromMs), toMs: Math.min(video.toMs, session.toMs) };
-  const whole = coverage.toMs - coverage.fromMs >= WHOLE_SHARE * (session.toMs - session.fromMs);
-  return { ...clock, method: 'manual', errorMs: MANUAL_ERROR_MS, coverage, note: whole ? 'whole' : 'part' };
+  const at = marks.map((m) => m.sessionUtcMs);
+  const coverage = { fromMs: Math.min(...at), toMs: Math.max(...at) };
+  return { offsetMs, driftPpm, method: 'manual', errorMs: MANUAL_ERROR_MS, coverage, note: 'whole' };
 }
