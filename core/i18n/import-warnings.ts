@@ -1,5 +1,5 @@
 import type { MessageRef } from '../errors.ts';
-import type { ImportWarning } from '../imports/trace.ts';
+import { MAX_FIXES, type ImportWarning } from '../imports/trace.ts';
 import type { Translate } from './intl.ts';
 
 type Warning = Pick<ImportWarning, 'code' | 'count' | 'line' | 'file'>;
@@ -17,6 +17,8 @@ export function importWarningRef(w: Warning): MessageRef {
     case 'jumps':
     case 'gaps':
       return { id: `imports.warnings.${w.code}`, values: { count } };
+    case 'beyondLimit':
+      return { id: 'imports.warnings.beyondLimit', values: { count, max: MAX_FIXES } };
     case 'fileLineUnused':
     case 'leanCalculated':
       return { id: `imports.warnings.${w.code}` };

@@ -46,7 +46,7 @@ describe('the pt-BR catalog', () => {
     expect(t('imports.loggerLaps', { count: 4, time: '01:38.500' })).toBe(
       '4 voltas cronometradas pelo próprio equipamento (melhor 01:38.500)',
     );
-    const counted = ['badLines', 'badChecksums', 'backwards', 'duplicates', 'jumps', 'gaps'] as const;
+    const counted = ['badLines', 'badChecksums', 'backwards', 'duplicates', 'jumps', 'gaps', 'beyondLimit'] as const;
     expect(counted.map((code) => importWarningText(t, { code, count: 1 }))).toEqual([
       '1 linha ilegível ignorada.',
       '1 sentença NMEA com checksum errado ignorada.',
@@ -54,6 +54,7 @@ describe('the pt-BR catalog', () => {
       '1 ponto repetido ignorado.',
       '1 salto impossível de posição ignorado.',
       '1 intervalo de mais de 5 s sem sinal.',
+      '1 ponto além dos 1.080.000 que um arquivo pode ter ficou de fora.',
     ]);
     expect(counted.map((code) => importWarningText(t, { code, count: 12 }))).toEqual([
       '12 linhas ilegíveis ignoradas.',
@@ -62,6 +63,7 @@ describe('the pt-BR catalog', () => {
       '12 pontos repetidos ignorados.',
       '12 saltos impossíveis de posição ignorados.',
       '12 intervalos de mais de 5 s sem sinal.',
+      '12 pontos além dos 1.080.000 que um arquivo pode ter ficaram de fora.',
     ]);
     expect(importWarningText(t, { code: 'truncated', line: 40 })).toBe(
       'O arquivo termina no meio (linha 40): importado o que estava completo.',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ImportReader, readImport } from './importer';
 import { sessionTrace } from './to-session';
+import { TraceBuilder } from './trace';
 import * as W from './test-support/writers';
 import { trackAddictFileName, writeTrackAddict } from './test-support/trackaddict-writer';
 import { parseGpsSix } from '../formats/gps-six';
@@ -165,5 +166,14 @@ describe('the fix columns sized from the body length', () => {
           expect(sized.lat.buffer.byteLength / 8, name).toBeLessThan(plain.count * 1.06 + 1100);
       }
     }
+  });
+});
+
+describe('a file past the fixes a file may hold', () => {
+  it('keeps the first ones and says how many were left out', () => {
+    const out = new TraceBuilder(10);
+    for (let i = 0; i < 13; i++) out.addFix(Date.UTC(2026, 0, 1) + i * 100, -23.7 + i * 1e-5, -46.7, 80, 12, 0);
+    expect(out.trace().count).toBe(10);
+    expect(out.warnings()).toEqual([{ code: 'beyondLimit', count: 3 }]);
   });
 });

@@ -34,6 +34,8 @@ export interface ImportCounts {
   jumps: number;
   /** Pauses of over GAP_MS between fixes (kept: the rider stopped, or the signal did). */
   gaps: number;
+  /** Fixes past MAX_FIXES, left out. */
+  beyondLimit: number;
 }
 
 export const IMPORT_WARNING_CODES = [
@@ -44,6 +46,7 @@ export const IMPORT_WARNING_CODES = [
   'duplicates',
   'jumps',
   'gaps',
+  'beyondLimit',
   'fileLineUnused',
   'leanCalculated',
   'sameRecording',
@@ -75,8 +78,8 @@ const MAX_JUMP_RUN = 25;
 /** A fix dated outside these years is a broken clock, not a ride. */
 const EARLIEST_MS = Date.UTC(1990, 0, 1);
 const LATEST_MS = Date.UTC(2100, 0, 1);
-/** No file holds more fixes than this (3 h at 100 Hz); the fixes beyond it are dropped. */
-const MAX_FIXES = 1_080_000;
+/** No file holds more fixes than this (3 h at 100 Hz); the fixes beyond it are left out, and said so. */
+export const MAX_FIXES = 1_080_000;
 
 /**
  * A day at a track has fewer than 1,000 laps: a file whose logger laps (line crossings, lap
@@ -168,7 +171,15 @@ export interface RowColumns {
 /** Collects fixes in time order; drops what cannot be a real one and counts it. */
 export class TraceBuilder {
   count = 0;
-  readonly counts: ImportCounts = { badLines: 0, badChecksums: 0, backwards: 0, duplicates: 0, jumps: 0, gaps: 0 };
+  readonly counts: ImportCounts = {
+    badLines: 0,
+    badChecksums: 0,
+    backwards: 0,
+    duplicates: 0,
+    jumps: 0,
+    gaps: 0,
+    beyondLimit: 0,
+  };
   truncatedAt: number | undefined;
   private time = new Growable((n) => new Float64Array(n));
   private lat = new Growable((n) => new Float64Array(n));
@@ -179,6 +190,9 @@ export class TraceBuilder {
   private jumpRun = 0;
   /** Fixes just dropped in a row as earlier than the last one kept. */
   private behind: Fix[] = [];
+
+  /** `maxFixes`: MAX_FIXES (tests make it small). */
+  constructor(private readonly maxFixes = MAX_FIXES) {}
 
   add(f: Fix): void {
     this.addFix(f.timeMs, f.lat, f.lon, f.speedKmh ?? NaN, f.satellites ?? NaN, f.leanDeg ?? NaN);
@@ -217,7 +231,7 @@ export class TraceBuilder {
       }
       if (dt > GAP_MS) this.counts.gaps++;
     }
-    if (n >= MAX_FIXES) return;
+    if (n >= this.maxFixes) return void this.counts.beyondLimit++;
     this.jumpRun = 0;
     if (this.behind.length) this.behind = [];
     this.time.push(n, timeMs);
@@ -251,7 +265,7 @@ export class TraceBuilder {
 
   /** Room for `n` fixes in all (a guess from the file's size: see ImportReader). */
   reserve(n: number): void {
-    const fixes = Math.min(n, MAX_FIXES);
+    const fixes = Math.min(n, this.maxFixes);
     for (const g of [this.time, this.lat, this.lon, this.speed, this.sats, this.lean]) g.reserve(fixes);
   }
 
@@ -272,7 +286,15 @@ export class TraceBuilder {
   warnings(): ImportWarning[] {
     const out: ImportWarning[] = [];
     if (this.truncatedAt !== undefined) out.push({ code: 'truncated', line: this.truncatedAt });
-    for (const code of ['badLines', 'badChecksums', 'backwards', 'duplicates', 'jumps', 'gaps'] as const) {
+    for (const code of [
+      'badLines',
+      'badChecksums',
+      'backwards',
+      'duplicates',
+      'jumps',
+      'gaps',
+      'beyondLimit',
+    ] as const) {
       if (this.counts[code] > 0) out.push({ code, count: this.counts[code] });
     }
     return out;

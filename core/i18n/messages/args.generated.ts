@@ -83,6 +83,7 @@ interface Arguments {
   'imports.warnings.duplicates': { count: number };
   'imports.warnings.jumps': { count: number };
   'imports.warnings.gaps': { count: number };
+  'imports.warnings.beyondLimit': { count: number; max: number };
   'imports.warnings.sameRecording': { file: string | number };
   'imports.refused.trackAddictColumns': { max: string | number };
   'imports.refused.gpxLongRun': { max: string | number; line: string | number };

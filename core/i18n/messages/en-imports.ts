@@ -40,6 +40,8 @@ export const enImports = {
     '{count, plural, one {# impossible position jump skipped.} other {# impossible position jumps skipped.}}',
   'imports.warnings.gaps':
     '{count, plural, one {# gap of over 5 s without signal.} other {# gaps of over 5 s without signal.}}',
+  'imports.warnings.beyondLimit':
+    '{count, plural, one {# point past the {max, number} a file may hold was left out.} other {# points past the {max, number} a file may hold were left out.}}',
   'imports.warnings.fileLineUnused':
     'The file’s finish line does not cross the racing line: the track’s line was used.',
   'imports.warnings.leanCalculated': 'The lean angle in this file was worked out by the app, not measured by a sensor.',

@@ -43,6 +43,8 @@ export const esImports = {
     '{count, plural, one {# salto de posición imposible ignorado.} other {# saltos de posición imposibles ignorados.}}',
   'imports.warnings.gaps':
     '{count, plural, one {# intervalo de más de 5 s sin señal.} other {# intervalos de más de 5 s sin señal.}}',
+  'imports.warnings.beyondLimit':
+    '{count, plural, one {Quedó fuera # punto más allá de los {max, number} que puede tener un archivo.} other {Quedaron fuera # puntos más allá de los {max, number} que puede tener un archivo.}}',
   'imports.warnings.fileLineUnused': 'La línea de meta del archivo no cruza la trazada: se usó la línea del circuito.',
   'imports.warnings.leanCalculated': 'La inclinación de este archivo la calculó la aplicación, no la midió un sensor.',
   'imports.warnings.sameRecording':

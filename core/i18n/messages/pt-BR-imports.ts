@@ -41,6 +41,8 @@ export const ptBRImports = {
     '{count, plural, one {# salto impossível de posição ignorado.} other {# saltos impossíveis de posição ignorados.}}',
   'imports.warnings.gaps':
     '{count, plural, one {# intervalo de mais de 5 s sem sinal.} other {# intervalos de mais de 5 s sem sinal.}}',
+  'imports.warnings.beyondLimit':
+    '{count, plural, one {# ponto além dos {max, number} que um arquivo pode ter ficou de fora.} other {# pontos além dos {max, number} que um arquivo pode ter ficaram de fora.}}',
   'imports.warnings.fileLineUnused': 'A linha de chegada do arquivo não cruza o traçado: usada a linha da pista.',
   'imports.warnings.leanCalculated':
     'A inclinação deste arquivo foi calculada pelo aplicativo, não medida por um sensor.',
