@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ImportReader, readImport } from './importer';
+import { ImportReader } from './importer';
+import { readImport } from './test-support/read-import';
 import { sessionTrace } from './to-session';
 import { TraceBuilder } from './trace';
 import * as W from './test-support/writers';

@@ -3,7 +3,7 @@ import { WEAK_FIX_SATELLITES } from '../analysis/gps-analysis';
 import { allocGpsColumns, GPS_COLUMN_KEYS, type GpsColumns } from '../formats/gps-columns';
 import { parseGpsSix } from '../formats/gps-six';
 import { asWritten } from '../formats/gps-six-write';
-import { readImport } from './importer';
+import { readImport } from './test-support/read-import';
 import * as W from './test-support/writers';
 import {
   gpsSixText,

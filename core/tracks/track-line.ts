@@ -85,18 +85,6 @@ export function nearestOnPolyline(
   return best;
 }
 
-/** The same line driven the other way, still starting at the same point. */
-export function reversed(line: TrackLine): TrackLine {
-  const n = line.x.length;
-  const x = new Float64Array(n);
-  const y = new Float64Array(n);
-  for (let k = 0; k < n; k++) {
-    x[k] = line.x[(n - k) % n]!;
-    y[k] = line.y[(n - k) % n]!;
-  }
-  return { ...line, x, y };
-}
-
 /** Direction of travel at point k (metres east, north), over a few points either side. */
 export function headingAt(line: TrackLine, k: number, span = 5): [number, number] {
   const n = line.x.length;

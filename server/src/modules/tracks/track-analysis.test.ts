@@ -7,9 +7,21 @@ import { compareLaps } from '#core/tracks/lap-comparison.ts';
 import type { Trace } from '#core/tracks/lap-timing.ts';
 import { analyzeTrack } from '#core/tracks/track-analysis.ts';
 import { definitionFromCatalogue, definitionFromTrace } from '#core/tracks/track-definition.ts';
-import { reversed, trackLine } from '#core/tracks/track-line.ts';
+import { trackLine, type TrackLine } from '#core/tracks/track-line.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
 import { trackCatalogue } from './track-catalogue';
+
+/** The same line driven the other way, still starting at the same point. */
+function reversed(line: TrackLine): TrackLine {
+  const n = line.x.length;
+  const x = new Float64Array(n);
+  const y = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    x[k] = line.x[(n - k) % n]!;
+    y[k] = line.y[(n - k) % n]!;
+  }
+  return { ...line, x, y };
+}
 
 const tracks = loadTracks();
 const byName = (name: string) => tracks.find((t) => t.name === name)!;
