@@ -15,7 +15,7 @@ import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { lapKey, sampleAtDistance } from './chart-data';
-import { LapCharts, lapCharts } from './lap-charts';
+import { LapCharts } from './lap-charts';
 import { shownLaps } from './shown-laps';
 import { SessionCharts } from './session-charts';
 import { LapFiguresTable } from './lap-figures-table';
@@ -152,17 +152,15 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
     [params, setParams],
   );
 
-  const charts = useMemo(
-    () => (c && reference && chosen.length ? lapCharts(c, chosen, reference, bestKey) : null),
-    [c, chosen, reference, bestKey],
-  );
+  // The lap charts compute their points themselves, each when the rider scrolls to it.
+  const hasCharts = Boolean(c && reference && chosen.length);
 
   // The map and the lap charts (each drawn in its own frame, uplot-chart.tsx) come first; what
   // lies below them (progression and whole-session charts) a frame after.
-  const restShown = useAfterPaint(Boolean(charts));
+  const restShown = useAfterPaint(hasCharts);
   // Corners, cards and the ideal lap are asked for once the map and the lap charts have painted:
   // their answer (and its reading) would otherwise compete with the first paint on a phone.
-  const afterFirstPaint = restShown || (Boolean(c) && !charts);
+  const afterFirstPaint = restShown || (Boolean(c) && !hasCharts);
   const trackSession = !gps.data?.count || !afterFirstPaint ? null : session;
   // The session's default answer holds its laps and ideal lap: the study (study-choice.ts) is
   // chosen from it, and only a lap against another lap asks the server again.
@@ -287,10 +285,13 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
                 )}
               </div>
               <div>
-                {!charts && <p className="muted">{t('analytics.pickOne')}</p>}
-                {charts && (
+                {!hasCharts && <p className="muted">{t('analytics.pickOne')}</p>}
+                {c && reference && hasCharts && (
                   <MemoLapCharts
-                    charts={charts}
+                    c={c}
+                    chosen={chosen}
+                    reference={reference}
+                    bestKey={bestKey}
                     units={units}
                     xLabel={axisX}
                     onCursorX={onChartCursor}
@@ -329,7 +330,7 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
               />
             </WhenNear>
           )}
-          {c && charts && restShown && (
+          {c && hasCharts && restShown && (
             <WhenNear height={2 * 260} label={t('analytics.chartSession')}>
               <MemoSessionCharts c={c} segments={segments} shown={shown} units={units} />
             </WhenNear>

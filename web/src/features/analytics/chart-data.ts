@@ -11,11 +11,23 @@ export function lapsOnDistanceGrid(
   stepM = 2,
 ): { x: number[]; ys: (number | null)[][] } {
   const dists = laps.map((l) => lapDistances(c, l));
-  const max = Math.max(0, ...dists.map((d) => d[d.length - 1] ?? 0));
-  const n = Math.floor(max / stepM) + 1;
-  const x = Array.from({ length: n }, (_, i) => i * stepM);
+  const x = gridOf(dists, stepM);
   const ys = laps.map((lap, li) => resample(dists[li]!, (k) => c[field][lap.start + k]!, x));
   return { x, ys };
+}
+
+/** The x array `lapsOnDistanceGrid` gives the same laps, alone (a chart of gaps shares the speed chart's grid). */
+export function distanceGrid(c: GpsColumns, laps: LapSegment[], stepM = 2): number[] {
+  return gridOf(
+    laps.map((l) => lapDistances(c, l)),
+    stepM,
+  );
+}
+
+function gridOf(dists: Float64Array[], stepM: number): number[] {
+  const max = Math.max(0, ...dists.map((d) => d[d.length - 1] ?? 0));
+  const n = Math.floor(max / stepM) + 1;
+  return Array.from({ length: n }, (_, i) => i * stepM);
 }
 
 /** Delta (s) of each lap against the reference, on the same distance grid. */

@@ -174,77 +174,82 @@ export function TrackMap(props: {
 
   useEffect(() => {
     if (!view) return; // drawn once the browser has laid the canvas out
-    const el = canvas.current!;
-    const { ctx, height } = sizeMapCanvas(el, ASPECT, [overlay.current!], width);
-    ctx.fillStyle = '#101012';
-    ctx.fillRect(0, 0, width, height);
-    const { xy } = geometry;
-    const { scale, ox, oy, minX, minY } = view;
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(0, 0, width, height);
-    ctx.clip();
-    const toPx = (i: number): [number, number] => [
-      ox + (xy[2 * i]! - minX) * scale,
-      height - (oy + (xy[2 * i + 1]! - minY) * scale),
-    ];
-    transform.current = toPx;
-    ctx.lineCap = 'round';
-    ctx.lineJoin = 'round';
-    // Reference outline, thick enough for a thumb.
-    ctx.strokeStyle = '#3a3a40';
-    ctx.lineWidth = 10;
-    ctx.beginPath();
-    let [rx, ry] = toPx(reference.start);
-    ctx.moveTo(rx, ry);
-    for (let i = reference.start + 1; i < reference.end; i++) {
-      const [x, y] = toPx(i);
-      if ((x - rx) ** 2 + (y - ry) ** 2 < MIN_STEP_PX2) continue;
-      ctx.lineTo(x, y);
-      rx = x;
-      ry = y;
-    }
-    ctx.closePath();
-    ctx.stroke();
-    // Chosen laps, coloured by step: a new path where the step changes, from the last point.
-    ctx.lineWidth = 4;
-    const span = range.hi - range.lo || 1;
-    for (const lap of laps) {
-      let step = -1;
-      let [px, py] = toPx(lap.start);
-      for (let i = lap.start + 1; i < lap.end; i++) {
-        const v = colour === 'speed' ? c.speed[i]! : Math.abs(c.roll[i]!);
-        const f = (v - range.lo) / span;
-        const k = f > 0 ? (f < 1 ? Math.round(f * (STEPS - 1)) : STEPS - 1) : 0; // NaN → 0
+    // Drawn in a task of its own, not in the one that rendered the page's parts: each stays short
+    // enough for a phone to answer a tap between them.
+    const timer = setTimeout(() => {
+      const el = canvas.current!;
+      const { ctx, height } = sizeMapCanvas(el, ASPECT, [overlay.current!], width);
+      ctx.fillStyle = '#101012';
+      ctx.fillRect(0, 0, width, height);
+      const { xy } = geometry;
+      const { scale, ox, oy, minX, minY } = view;
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(0, 0, width, height);
+      ctx.clip();
+      const toPx = (i: number): [number, number] => [
+        ox + (xy[2 * i]! - minX) * scale,
+        height - (oy + (xy[2 * i + 1]! - minY) * scale),
+      ];
+      transform.current = toPx;
+      ctx.lineCap = 'round';
+      ctx.lineJoin = 'round';
+      // Reference outline, thick enough for a thumb.
+      ctx.strokeStyle = '#3a3a40';
+      ctx.lineWidth = 10;
+      ctx.beginPath();
+      let [rx, ry] = toPx(reference.start);
+      ctx.moveTo(rx, ry);
+      for (let i = reference.start + 1; i < reference.end; i++) {
         const [x, y] = toPx(i);
-        // A point within a pixel of the last one drawn, in the same colour, adds nothing seen.
-        if (k === step && i < lap.end - 1 && (x - px) ** 2 + (y - py) ** 2 < MIN_STEP_PX2) continue;
-        if (k !== step) {
-          if (step >= 0) ctx.stroke();
-          ctx.strokeStyle = STEP_COLOURS[k]!;
-          ctx.beginPath();
-          ctx.moveTo(px, py);
-          step = k;
-        }
+        if ((x - rx) ** 2 + (y - ry) ** 2 < MIN_STEP_PX2) continue;
         ctx.lineTo(x, y);
-        px = x;
-        py = y;
+        rx = x;
+        ry = y;
       }
-      if (step >= 0) ctx.stroke();
-    }
-    // Start/finish: a chequered square at the reference lap's first sample.
-    const [sx, sy] = toPx(reference.start);
-    for (let k = 0; k < 4; k++) {
-      ctx.fillStyle = k % 3 === 0 ? '#fff' : '#000';
-      ctx.fillRect(sx - 6 + (k % 2) * 6, sy - 6 + Math.floor(k / 2) * 6, 6, 6);
-    }
-    ctx.restore();
-    // User Timing mark (visible in devtools; the benchmark reads the first one).
-    if (!el.dataset.painted) {
-      el.dataset.painted = 'true';
-      performance.mark('voltas:map-painted');
-    }
-    drawCursor(overlay.current!, toPx, cursor.current, c.count);
+      ctx.closePath();
+      ctx.stroke();
+      // Chosen laps, coloured by step: a new path where the step changes, from the last point.
+      ctx.lineWidth = 4;
+      const span = range.hi - range.lo || 1;
+      for (const lap of laps) {
+        let step = -1;
+        let [px, py] = toPx(lap.start);
+        for (let i = lap.start + 1; i < lap.end; i++) {
+          const v = colour === 'speed' ? c.speed[i]! : Math.abs(c.roll[i]!);
+          const f = (v - range.lo) / span;
+          const k = f > 0 ? (f < 1 ? Math.round(f * (STEPS - 1)) : STEPS - 1) : 0; // NaN → 0
+          const [x, y] = toPx(i);
+          // A point within a pixel of the last one drawn, in the same colour, adds nothing seen.
+          if (k === step && i < lap.end - 1 && (x - px) ** 2 + (y - py) ** 2 < MIN_STEP_PX2) continue;
+          if (k !== step) {
+            if (step >= 0) ctx.stroke();
+            ctx.strokeStyle = STEP_COLOURS[k]!;
+            ctx.beginPath();
+            ctx.moveTo(px, py);
+            step = k;
+          }
+          ctx.lineTo(x, y);
+          px = x;
+          py = y;
+        }
+        if (step >= 0) ctx.stroke();
+      }
+      // Start/finish: a chequered square at the reference lap's first sample.
+      const [sx, sy] = toPx(reference.start);
+      for (let k = 0; k < 4; k++) {
+        ctx.fillStyle = k % 3 === 0 ? '#fff' : '#000';
+        ctx.fillRect(sx - 6 + (k % 2) * 6, sy - 6 + Math.floor(k / 2) * 6, 6, 6);
+      }
+      ctx.restore();
+      // User Timing mark (visible in devtools; the benchmark reads the first one).
+      if (!el.dataset.painted) {
+        el.dataset.painted = 'true';
+        performance.mark('voltas:map-painted');
+      }
+      drawCursor(overlay.current!, toPx, cursor.current, c.count);
+    });
+    return () => clearTimeout(timer);
   }, [width, view, geometry, laps, reference, colour, range, c]);
 
   useEffect(
