@@ -4,6 +4,7 @@ import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { isMessageId, type Translate, useT } from '#web/i18n/messages.ts';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
+import { SummaryItem } from '#web/components/ui/summary-item.tsx';
 import {
   addressFromQuery,
   addressToQuery,
@@ -93,34 +94,29 @@ export function LapsPage() {
       {laps.data && (
         <section aria-label={`${laps.data.track} ${formatDdmmyyyy(laps.data.date)}`}>
           <dl className="summary">
-            <div className="summary-item summary-best">
-              <dt>{t('laps.bestLap')}</dt>
-              <dd>{laps.data.bestLapMs !== null ? formatLapTime(laps.data.bestLapMs) : '—'}</dd>
-            </div>
-            <div className="summary-item">
-              <dt>
-                {t('laps.theoreticalBest')} <small>({t('laps.theoreticalHint')})</small>
-              </dt>
-              <dd>{laps.data.theoreticalBestMs !== null ? formatLapTime(laps.data.theoreticalBestMs) : '—'}</dd>
-            </div>
-            <div className="summary-item summary-ideal">
-              <dt>
-                {t('tracks.idealLap')} <small>({t('tracks.idealHint')})</small>
-              </dt>
-              <dd data-testid="ideal-lap" aria-busy={track.isFetching}>
-                {ideal != null ? formatLapTime(ideal * 1000) : track.isFetching ? '…' : '—'}
-              </dd>
-            </div>
-            <div className="summary-item">
-              <dt>{t('laps.lapCount')}</dt>
-              <dd>{laps.data.laps.length}</dd>
-            </div>
-            <div className="summary-item">
-              <dt>
-                {t('history.colConsistency')} <small>({t('history.consistencyHint')})</small>
-              </dt>
-              <dd data-testid="consistency">{consistencyText(t, laps.data.laps)}</dd>
-            </div>
+            <SummaryItem kind="best" label={t('laps.bestLap')}>
+              {laps.data.bestLapMs !== null ? formatLapTime(laps.data.bestLapMs) : '—'}
+            </SummaryItem>
+            <SummaryItem label={t('laps.theoreticalBest')} hint={t('laps.theoreticalHint')}>
+              {laps.data.theoreticalBestMs !== null ? formatLapTime(laps.data.theoreticalBestMs) : '—'}
+            </SummaryItem>
+            <SummaryItem
+              kind="ideal"
+              label={t('tracks.idealLap')}
+              hint={t('tracks.idealHint')}
+              data-testid="ideal-lap"
+              aria-busy={track.isFetching}
+            >
+              {ideal != null ? formatLapTime(ideal * 1000) : track.isFetching ? '…' : '—'}
+            </SummaryItem>
+            <SummaryItem label={t('laps.lapCount')}>{laps.data.laps.length}</SummaryItem>
+            <SummaryItem
+              label={t('history.colConsistency')}
+              hint={t('history.consistencyHint')}
+              data-testid="consistency"
+            >
+              {consistencyText(t, laps.data.laps)}
+            </SummaryItem>
           </dl>
           <div className="actions-row">
             <Link
