@@ -108,55 +108,63 @@ function lazyPage(
  * router's code would weigh on the first page load.
  */
 export function createRoutes(queryClient: QueryClient) {
-  const HomePage = lazyPage(() => import('../features/home/home-page').then((m) => m.HomePage));
-  const EnrollPage = lazyPage(() => import('../features/enroll/enroll-page').then((m) => m.EnrollPage));
-  // The selector's lists (and the address's laps) are asked for beside the page's code.
-  const LapsPage = lazyPage(
-    () => import('../features/laps/laps-page').then((m) => m.LapsPage),
-    'rider',
-    (search) => prefetchLapsPage(queryClient, search),
-    (_search, t) => t('laps.title'),
-  );
-  // The session's figures and laps start downloading beside the page's own code (chart library
-  // included); opened directly, the server's `Link: rel=preload` header has already started them.
-  // The GPS file waits until they have painted (analytics-page.tsx).
-  const AnalyticsPage = lazyPage(
-    () =>
-      Promise.all([import('../features/analytics/analytics-page'), import('./video-slots')]).then(([m, video]) =>
-        withProps(m.AnalyticsPage, { Video: video.SessionVideoOnDemand }),
+  const pages: [path: string, Page: ComponentType][] = [
+    ['/user', lazyPage(() => import('../features/home/home-page').then((m) => m.HomePage))],
+    ['/enroll', lazyPage(() => import('../features/enroll/enroll-page').then((m) => m.EnrollPage))],
+    [
+      '/laps',
+      // The selector's lists (and the address's laps) are asked for beside the page's code.
+      lazyPage(
+        () => import('../features/laps/laps-page').then((m) => m.LapsPage),
+        'rider',
+        (search) => prefetchLapsPage(queryClient, search),
+        (_search, t) => t('laps.title'),
       ),
-    'rider',
-    (search) => {
-      void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));
-    },
-    // As the page titles itself (analytics-page.tsx): the same words, so nothing moves when it comes.
-    (search, t) => (
-      <>
-        {t('analytics.title')} <span className="hw-id">{deviceName(t, search.get('hw') ?? '')}</span>
-      </>
-    ),
-  );
-  const MySessionsPage = lazyPage(() => import('../features/sessions/my-sessions-page').then((m) => m.MySessionsPage));
-  const ProgressPage = lazyPage(() => import('../features/progress/progress-page').then((m) => m.ProgressPage));
-  const ComparePage = lazyPage(() =>
-    Promise.all([import('../features/compare/compare-page'), import('./video-slots')]).then(([m, video]) =>
-      withProps(m.ComparePage, { Video: video.LapVideosOnDemand }),
-    ),
-  );
-  const SharesPage = lazyPage(() => import('../features/sessions/shares-page').then((m) => m.SharesPage));
-  // A shared link: no sign-in.
-  const SharedPage = lazyPage(() => import('../features/shared/shared-page').then((m) => m.SharedPage), 'public');
-  const ImportPage = lazyPage(() => import('../features/imports/import-page').then((m) => m.ImportPage));
-  const MakePage = lazyPage(() => import('../features/make/make-page').then((m) => m.MakePage));
-  const AdmPage = lazyPage(() => import('../features/admin/adm-page').then((m) => m.AdmPage), 'admin');
-  const SellerAdmPage = lazyPage(
-    () => import('../features/admin/seller-adm-page').then((m) => m.SellerAdmPage),
-    'admin',
-  );
-  const HardwarePage = lazyPage(() => import('../features/admin/hardware-page').then((m) => m.HardwarePage), 'admin');
-  const AuditPage = lazyPage(() => import('../features/admin/audit-page').then((m) => m.AuditPage), 'admin');
-  const TracksPage = lazyPage(() => import('../features/admin/tracks-page').then((m) => m.TracksPage), 'admin');
-  const SellerPage = lazyPage(() => import('../features/seller/seller-page').then((m) => m.SellerPage), 'seller');
+    ],
+    [
+      '/analytics',
+      // The session's figures and laps start downloading beside the page's own code (chart library
+      // included); opened directly, the server's `Link: rel=preload` header has already started them.
+      // The GPS file waits until they have painted (analytics-page.tsx).
+      lazyPage(
+        () =>
+          Promise.all([import('../features/analytics/analytics-page'), import('./video-slots')]).then(([m, video]) =>
+            withProps(m.AnalyticsPage, { Video: video.SessionVideoOnDemand }),
+          ),
+        'rider',
+        (search) => {
+          void import('../features/analytics/analytics.api').then((m) => m.prefetchAnalytics(queryClient, search));
+        },
+        // As the page titles itself (analytics-page.tsx): the same words, so nothing moves when it comes.
+        (search, t) => (
+          <>
+            {t('analytics.title')} <span className="hw-id">{deviceName(t, search.get('hw') ?? '')}</span>
+          </>
+        ),
+      ),
+    ],
+    ['/make', lazyPage(() => import('../features/make/make-page').then((m) => m.MakePage))],
+    ['/importar', lazyPage(() => import('../features/imports/import-page').then((m) => m.ImportPage))],
+    ['/sessoes', lazyPage(() => import('../features/sessions/my-sessions-page').then((m) => m.MySessionsPage))],
+    ['/progresso', lazyPage(() => import('../features/progress/progress-page').then((m) => m.ProgressPage))],
+    [
+      '/comparar',
+      lazyPage(() =>
+        Promise.all([import('../features/compare/compare-page'), import('./video-slots')]).then(([m, video]) =>
+          withProps(m.ComparePage, { Video: video.LapVideosOnDemand }),
+        ),
+      ),
+    ],
+    ['/links', lazyPage(() => import('../features/sessions/shares-page').then((m) => m.SharesPage))],
+    // A shared link: no sign-in.
+    ['/v/:token', lazyPage(() => import('../features/shared/shared-page').then((m) => m.SharedPage), 'public')],
+    ['/adm', lazyPage(() => import('../features/admin/adm-page').then((m) => m.AdmPage), 'admin')],
+    ['/seller-adm', lazyPage(() => import('../features/admin/seller-adm-page').then((m) => m.SellerAdmPage), 'admin')],
+    ['/hardware', lazyPage(() => import('../features/admin/hardware-page').then((m) => m.HardwarePage), 'admin')],
+    ['/auditoria', lazyPage(() => import('../features/admin/audit-page').then((m) => m.AuditPage), 'admin')],
+    ['/pistas', lazyPage(() => import('../features/admin/tracks-page').then((m) => m.TracksPage), 'admin')],
+    ['/seller', lazyPage(() => import('../features/seller/seller-page').then((m) => m.SellerPage), 'seller')],
+  ];
 
   return function AppRoutes() {
     return (
@@ -171,23 +179,9 @@ export function createRoutes(queryClient: QueryClient) {
               </RedirectIfSignedIn>
             }
           />
-          <Route path="/user" element={<HomePage />} />
-          <Route path="/enroll" element={<EnrollPage />} />
-          <Route path="/laps" element={<LapsPage />} />
-          <Route path="/analytics" element={<AnalyticsPage />} />
-          <Route path="/make" element={<MakePage />} />
-          <Route path="/importar" element={<ImportPage />} />
-          <Route path="/sessoes" element={<MySessionsPage />} />
-          <Route path="/progresso" element={<ProgressPage />} />
-          <Route path="/comparar" element={<ComparePage />} />
-          <Route path="/links" element={<SharesPage />} />
-          <Route path="/v/:token" element={<SharedPage />} />
-          <Route path="/adm" element={<AdmPage />} />
-          <Route path="/seller-adm" element={<SellerAdmPage />} />
-          <Route path="/hardware" element={<HardwarePage />} />
-          <Route path="/auditoria" element={<AuditPage />} />
-          <Route path="/pistas" element={<TracksPage />} />
-          <Route path="/seller" element={<SellerPage />} />
+          {pages.map(([path, Page]) => (
+            <Route key={path} path={path} element={<Page />} />
+          ))}
           <Route
             path="*"
             element={

@@ -5,6 +5,7 @@ import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { useT } from '../i18n/messages';
 import { createShare } from '../lib/history-api';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
+import { useCopy } from '#web/lib/clipboard.ts';
 
 const EXPIRY_DAYS = [0, 1, 7, 30] as const;
 
@@ -19,7 +20,7 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
   const [open, setOpen] = useState(false);
   const [what, setWhat] = useState(props.initialLap ?? '');
   const [days, setDays] = useState<number>(0);
-  const [copied, setCopied] = useState(false);
+  const { copied, copy, reset } = useCopy();
   const make = useMutation({
     mutationFn: () =>
       createShare({ ...props.session, ...(what ? { lap: what } : {}), ...(days ? { expiresInDays: days } : {}) }),
@@ -28,7 +29,7 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
   const close = () => {
     setOpen(false);
     make.reset();
-    setCopied(false);
+    reset();
   };
   if (!open) {
     return (
@@ -89,16 +90,7 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
             onFocus={(e) => e.target.select()}
           />
           <p className="actions-row">
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={() =>
-                void navigator.clipboard?.writeText(make.data.url).then(
-                  () => setCopied(true),
-                  () => setCopied(false),
-                )
-              }
-            >
+            <button type="button" className="btn btn-primary" onClick={() => copy(make.data.url)}>
               {t('history.shareCopy')}
             </button>
             <Link className="btn btn-secondary" to="/links">

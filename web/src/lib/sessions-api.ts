@@ -1,4 +1,4 @@
-import { type QueryClient, useQuery } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 // The answers are read as the types of the schemas the server validated them against (decision
 // 002): type-only imports, so no schema code reaches the laps and analytics pages.
 import type { DatesResponse, LapsResponse, LatestSession, TracksResponse } from '#core/contracts/sessions.contract.ts';
@@ -90,7 +90,18 @@ export function useTrackLapTimes(s: SessionAddress | null) {
   });
 }
 
-/** Deletes an imported session (its importer only; the server refuses a device session). */
-export function deleteImportedSession(s: SessionAddress): Promise<unknown> {
-  return apiRequest(sessionPath(s), { method: 'DELETE' });
+/**
+ * Deletes an imported session (its importer only; the server refuses a device session). Its tracks
+ * and dates are then gone, and with its last session the collection itself: asked again before `onDeleted`.
+ */
+export function useDeleteImportedSession(onDeleted: () => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (s: SessionAddress) => apiRequest(sessionPath(s), { method: 'DELETE' }),
+    onSuccess: async () => {
+      for (const key of ['tracks', 'dates', 'laps']) queryClient.removeQueries({ queryKey: [key] });
+      await queryClient.invalidateQueries({ queryKey: ME_KEY });
+      onDeleted();
+    },
+  });
 }

@@ -99,9 +99,7 @@ export function GateEditor(props: {
   };
 
   const grab = (e: PointerEvent<HTMLCanvasElement>): Drag => {
-    const rect = e.currentTarget.getBoundingClientRect();
-    const px = e.clientX - rect.left;
-    const py = e.clientY - rect.top;
+    const [px, py] = pointerAt(e);
     const [ax, ay] = view.current.toPx(...ends.a);
     const [bx, by] = view.current.toPx(...ends.b);
     if (Math.hypot(px - ax, py - ay) <= GRAB_PX) return 'a';
@@ -114,14 +112,12 @@ export function GateEditor(props: {
     const what = grab(e);
     if (!what) return;
     e.currentTarget.setPointerCapture(e.pointerId);
-    const rect = e.currentTarget.getBoundingClientRect();
-    last.current = view.current.toXY(e.clientX - rect.left, e.clientY - rect.top);
+    last.current = view.current.toXY(...pointerAt(e));
     setDrag(what);
   };
   const onMove = (e: PointerEvent<HTMLCanvasElement>) => {
     if (!drag || !last.current) return;
-    const rect = e.currentTarget.getBoundingClientRect();
-    const at = view.current.toXY(e.clientX - rect.left, e.clientY - rect.top);
+    const at = view.current.toXY(...pointerAt(e));
     const [dx, dy] = [at[0] - last.current[0], at[1] - last.current[1]];
     last.current = at;
     const shift = (p: [number, number]): [number, number] => [p[0] + dx, p[1] + dy];
@@ -172,4 +168,10 @@ export function GateEditor(props: {
       onKeyDown={onKey}
     />
   );
+}
+
+/** Where the pointer is on the canvas, in its CSS pixels from the top left. */
+function pointerAt(e: PointerEvent<HTMLCanvasElement>): [number, number] {
+  const rect = e.currentTarget.getBoundingClientRect();
+  return [e.clientX - rect.left, e.clientY - rect.top];
 }

@@ -15,6 +15,7 @@ import { OwnLapPicker } from '#web/components/own-lap-picker.tsx';
 import { lossReason, lossTitle, topLosses } from '#web/lib/loss-cards.ts';
 import { CompareCharts, CornerTable, LAP_COLOUR, lapName } from './compare-charts';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
+import { SummaryItem } from '#web/components/ui/summary-item.tsx';
 
 const REFERENCE_COLOUR = '#b388ff';
 const RECORD_COLOUR = '#69f0ae';
@@ -183,10 +184,9 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
               colour={isRecord(data.reference) ? RECORD_COLOUR : REFERENCE_COLOUR}
               record={isRecord(data.reference)}
             />
-            <div className="summary-item">
-              <dt>{t('history.chartDelta')}</dt>
-              <dd data-testid="compare-delta">{formatGap(Math.round(data.comparison.deltaSeconds * 1000))}</dd>
-            </div>
+            <SummaryItem label={t('history.chartDelta')} data-testid="compare-delta">
+              {formatGap(Math.round(data.comparison.deltaSeconds * 1000))}
+            </SummaryItem>
           </dl>
           <p className="muted">{t('history.compareHint')}</p>
           {Video && <Video data={data} onPosition={setVideoPosition} seek={videoSeek} />}

@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';
 import { MAX_IMPORT_BYTES, type ImportAnswer } from '#core/contracts/imports.contract.ts';
@@ -10,7 +10,7 @@ import { useOnline } from '#web/lib/offline.ts';
 import { importWarningText } from '#core/i18n/import-warnings.ts';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { ME_KEY } from '#web/lib/session.ts';
-import { deleteImportedSession } from '#web/lib/sessions-api.ts';
+import { useDeleteImportedSession } from '#web/lib/sessions-api.ts';
 import { ImportFailure, uploadImport } from './imports.api';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 
@@ -139,16 +139,8 @@ export function ImportPage() {
 
 function ImportItem(props: { item: Item; onDeleted: () => void }) {
   const t = useT();
-  const queryClient = useQueryClient();
   const { item } = props;
-  const remove = useMutation({
-    mutationFn: deleteImportedSession,
-    onSuccess: () => {
-      for (const key of ['tracks', 'dates', 'laps']) void queryClient.removeQueries({ queryKey: [key] });
-      void queryClient.invalidateQueries({ queryKey: ME_KEY });
-      props.onDeleted();
-    },
-  });
+  const remove = useDeleteImportedSession(props.onDeleted);
   const a = item.answer;
   return (
     <li className="panel import-item" data-testid="import-item" data-status={item.status}>

@@ -2,7 +2,9 @@ import { Link, useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
-import { errorMessage, isMessageId, type Translate, useT } from '#web/i18n/messages.ts';
+import { isMessageId, type Translate, useT } from '#web/i18n/messages.ts';
+import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
+import { SummaryItem } from '#web/components/ui/summary-item.tsx';
 import {
   addressFromQuery,
   addressToQuery,
@@ -10,11 +12,10 @@ import {
   type SessionAddress,
 } from '#core/contracts/session-paths.ts';
 import { SessionSelector, selectableDevices } from '#web/components/session-selector.tsx';
-import { ME_KEY, useMe } from '#web/lib/session.ts';
+import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
-import { deleteImportedSession, useLaps, useTrackLapTimes } from '#web/lib/sessions-api.ts';
-import { useQueryClient } from '@tanstack/react-query';
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeleteImportedSession, useLaps, useTrackLapTimes } from '#web/lib/sessions-api.ts';
+import { useDeferredValue, useMemo } from 'react';
 import { LapsTable, type GpsLapTimes } from './laps-table';
 import { ShareButton } from '#web/components/share-button.tsx';
 import { useRecords } from '#web/lib/history-api.ts';
@@ -88,49 +89,36 @@ export function LapsPage() {
         onLoad={(s) => setParams(addressToQuery(s))}
       />
       {!loaded && <p className="muted prompt">{t('laps.selectPrompt')}</p>}
-      {laps.isFetching && !laps.data && (
-        <div className="loading-inline" role="status">
-          <div className="spinner" aria-hidden="true" /> {t('laps.carregando')}
-        </div>
-      )}
-      {laps.isError && (
-        <p role="alert" className="alert alert-error">
-          {errorMessage(t, laps.error)}
-        </p>
-      )}
+      {laps.isFetching && !laps.data && <Loading>{t('laps.carregando')}</Loading>}
+      <ErrorAlert error={laps.error} />
       {laps.data && (
         <section aria-label={`${laps.data.track} ${formatDdmmyyyy(laps.data.date)}`}>
           <dl className="summary">
-            <div className="summary-item summary-best">
-              <dt>{t('laps.bestLap')}</dt>
-              <dd>{laps.data.bestLapMs !== null ? formatLapTime(laps.data.bestLapMs) : '—'}</dd>
-            </div>
-            <div className="summary-item">
-              <dt>
-                {t('laps.theoreticalBest')} <small>({t('laps.theoreticalHint')})</small>
-              </dt>
-              <dd>{laps.data.theoreticalBestMs !== null ? formatLapTime(laps.data.theoreticalBestMs) : '—'}</dd>
-            </div>
-            <div className="summary-item summary-ideal">
-              <dt>
-                {t('tracks.idealLap')} <small>({t('tracks.idealHint')})</small>
-              </dt>
-              <dd data-testid="ideal-lap" aria-busy={track.isFetching}>
-                {ideal != null ? formatLapTime(ideal * 1000) : track.isFetching ? '…' : '—'}
-              </dd>
-            </div>
-            <div className="summary-item">
-              <dt>{t('laps.lapCount')}</dt>
-              <dd>{laps.data.laps.length}</dd>
-            </div>
-            <div className="summary-item">
-              <dt>
-                {t('history.colConsistency')} <small>({t('history.consistencyHint')})</small>
-              </dt>
-              <dd data-testid="consistency">{consistencyText(t, laps.data.laps)}</dd>
-            </div>
+            <SummaryItem kind="best" label={t('laps.bestLap')}>
+              {laps.data.bestLapMs !== null ? formatLapTime(laps.data.bestLapMs) : '—'}
+            </SummaryItem>
+            <SummaryItem label={t('laps.theoreticalBest')} hint={t('laps.theoreticalHint')}>
+              {laps.data.theoreticalBestMs !== null ? formatLapTime(laps.data.theoreticalBestMs) : '—'}
+            </SummaryItem>
+            <SummaryItem
+              kind="ideal"
+              label={t('tracks.idealLap')}
+              hint={t('tracks.idealHint')}
+              data-testid="ideal-lap"
+              aria-busy={track.isFetching}
+            >
+              {ideal != null ? formatLapTime(ideal * 1000) : track.isFetching ? '…' : '—'}
+            </SummaryItem>
+            <SummaryItem label={t('laps.lapCount')}>{laps.data.laps.length}</SummaryItem>
+            <SummaryItem
+              label={t('history.colConsistency')}
+              hint={t('history.consistencyHint')}
+              data-testid="consistency"
+            >
+              {consistencyText(t, laps.data.laps)}
+            </SummaryItem>
           </dl>
-          <p className="actions-row">
+          <div className="actions-row">
             <Link
               className="btn btn-secondary"
               to={`/analytics?${new URLSearchParams(addressToQuery(laps.data)).toString()}`}
@@ -146,7 +134,7 @@ export function LapsPage() {
                 laps={(track.data?.laps ?? []).filter((l) => l.complete).map((l) => `${l.heat}${l.number}`)}
               />
             )}
-          </p>
+          </div>
           {laps.data.warnings.length > 0 && (
             <details className="notice notice-warning">
               <summary>{t('laps.warningsTitle', { count: laps.data.warnings.length })}</summary>
@@ -191,41 +179,22 @@ function consistencyText(t: Translate, laps: readonly { kind: string; lapTimeMs:
 /** An imported session's delete button (asks first); a device session has none. */
 function DeleteImported(props: { session: SessionAddress; onDeleted: () => void }) {
   const t = useT();
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const remove = useDeleteImportedSession(props.onDeleted);
   const { session } = props;
   return (
     <>
       <button
         type="button"
         className="btn btn-secondary"
-        disabled={busy}
-        onClick={async () => {
-          if (!window.confirm(t('imports.confirmDelete', { track: session.track, date: formatDdmmyyyy(session.date) })))
-            return;
-          setBusy(true);
-          setError(null);
-          try {
-            await deleteImportedSession(session);
-            // Its tracks and dates are gone, and with its last session the collection itself.
-            for (const key of ['tracks', 'dates', 'laps']) queryClient.removeQueries({ queryKey: [key] });
-            await queryClient.invalidateQueries({ queryKey: ME_KEY });
-            props.onDeleted();
-          } catch (err) {
-            setError(errorMessage(t, err));
-          } finally {
-            setBusy(false);
-          }
+        disabled={remove.isPending}
+        onClick={() => {
+          if (window.confirm(t('imports.confirmDelete', { track: session.track, date: formatDdmmyyyy(session.date) })))
+            remove.mutate(session);
         }}
       >
         {t('imports.deleteSession')}
       </button>
-      {error && (
-        <span role="alert" className="alert alert-error">
-          {error}
-        </span>
-      )}
+      <ErrorAlert error={remove.error} />
     </>
   );
 }

@@ -8,6 +8,7 @@ import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
+import { SummaryItem } from '#web/components/ui/summary-item.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { decimal } from '#web/lib/format.ts';
 import { useSharedLap, useSharedView } from '#web/lib/history-api.ts';
@@ -47,23 +48,22 @@ export function SharedPage() {
       {v && (
         <section aria-label={`${v.track} ${formatDdmmyyyy(v.date)}`} data-testid="shared-view">
           <dl className="summary">
-            <div className="summary-item summary-best">
-              <dt>{v.lap ? t('history.sharedLapChart', { lap: v.lap }) : t('history.sharedBest')}</dt>
-              <dd data-testid="shared-best">
-                {v.bestLapSeconds === null ? '—' : formatLapTime(v.bestLapSeconds * 1000)}
-              </dd>
-            </div>
+            <SummaryItem
+              kind="best"
+              label={v.lap ? t('history.sharedLapChart', { lap: v.lap }) : t('history.sharedBest')}
+              data-testid="shared-best"
+            >
+              {v.bestLapSeconds === null ? '—' : formatLapTime(v.bestLapSeconds * 1000)}
+            </SummaryItem>
             {v.idealLapSeconds !== null && (
-              <div className="summary-item summary-ideal">
-                <dt>{t('history.sharedIdeal')}</dt>
-                <dd>{formatLapTime(v.idealLapSeconds * 1000)}</dd>
-              </div>
+              <SummaryItem kind="ideal" label={t('history.sharedIdeal')}>
+                {formatLapTime(v.idealLapSeconds * 1000)}
+              </SummaryItem>
             )}
             {v.consistencyMs !== null && (
-              <div className="summary-item">
-                <dt>{t('history.colConsistency')}</dt>
-                <dd>{t('history.consistencyValue', { s: decimal(v.consistencyMs / 1000, 3) })}</dd>
-              </div>
+              <SummaryItem label={t('history.colConsistency')}>
+                {t('history.consistencyValue', { s: decimal(v.consistencyMs / 1000, 3) })}
+              </SummaryItem>
             )}
           </dl>
           {v.consistencyMs !== null && <p className="muted">{t('history.consistencyHint')}</p>}

@@ -14,6 +14,7 @@ import type { LapVideosProps } from '#web/lib/video-slot.ts';
 import { chapterAtSession } from './chapters';
 import { followRate, fractionAt, lapTrack, onGrid, utcAtFraction, type LapTrack } from './lap-align';
 import { VideoPicker, VideoReadState } from './video-picker';
+import { SummaryItem } from '#web/components/ui/summary-item.tsx';
 import { VideoPlayer } from './video-player';
 import { useVideoSet } from './video-set';
 import { sessionTrace, sessionUtcTimes } from './video-time';
@@ -279,14 +280,8 @@ function FriendFigures({ data, positionM }: { data: CompareResponse; positionM: 
     <div className="lap-video lap-video-friend" data-testid="lap-video-friend">
       <h3>{t('video.compareFriend')}</h3>
       <dl className="summary">
-        <div className="summary-item">
-          <dt>{t('video.speed')}</dt>
-          <dd>{speed === null ? '—' : formatSpeed(speed, units)}</dd>
-        </div>
-        <div className="summary-item">
-          <dt>{t('video.lean')}</dt>
-          <dd>{roll === null ? '—' : lean(roll)}</dd>
-        </div>
+        <SummaryItem label={t('video.speed')}>{speed === null ? '—' : formatSpeed(speed, units)}</SummaryItem>
+        <SummaryItem label={t('video.lean')}>{roll === null ? '—' : lean(roll)}</SummaryItem>
       </dl>
     </div>
   );

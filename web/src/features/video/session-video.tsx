@@ -136,43 +136,20 @@ export function VideoSyncRecord(props: SessionVideoProps) {
           <SyncStatus set={set} utc={utc} sessionDate={session.date} />
           {sync && (
             <div className="video-jumps">
-              <label>
-                {t('video.jumpLap')}{' '}
-                <select
-                  value=""
-                  data-testid="video-jump-lap"
-                  onChange={(e) => {
-                    const lap = laps.find((l) => lapName(l) === e.currentTarget.value);
-                    if (lap) goTo(utc[lap.start]!);
-                  }}
-                >
-                  <option value="">{t('video.choose')}</option>
-                  {laps.map((l) => (
-                    <option key={lapName(l)} value={lapName(l)}>
-                      {lapName(l)}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <JumpTo
+                label={t('video.jumpLap')}
+                testId="video-jump-lap"
+                places={laps.map((l) => [lapName(l), () => goTo(utc[l.start]!)])}
+              />
               {props.corners.length > 0 && (
-                <label>
-                  {t('video.jumpCorner')}{' '}
-                  <select
-                    value=""
-                    data-testid="video-jump-corner"
-                    onChange={(e) => {
-                      const corner = props.corners.find((k) => `T${k.number}` === e.currentTarget.value);
-                      if (corner) goTo(utc[sampleNearest(c, currentLap, corner.apex)]!);
-                    }}
-                  >
-                    <option value="">{t('video.choose')}</option>
-                    {props.corners.map((k) => (
-                      <option key={k.number} value={`T${k.number}`}>
-                        T{k.number}
-                      </option>
-                    ))}
-                  </select>
-                </label>
+                <JumpTo
+                  label={t('video.jumpCorner')}
+                  testId="video-jump-corner"
+                  places={props.corners.map((k) => [
+                    `T${k.number}`,
+                    () => goTo(utc[sampleNearest(c, currentLap, k.apex)]!),
+                  ])}
+                />
               )}
             </div>
           )}
@@ -330,5 +307,25 @@ function ManualSync(props: {
         </p>
       )}
     </details>
+  );
+}
+
+/** A dropdown that moves the video to the place chosen, then shows 'choose' again. */
+function JumpTo(props: { label: string; testId: string; places: [name: string, go: () => void][] }) {
+  const t = useT();
+  return (
+    <label>
+      {props.label}{' '}
+      <select
+        value=""
+        data-testid={props.testId}
+        onChange={(e) => props.places.find(([name]) => name === e.currentTarget.value)?.[1]()}
+      >
+        <option value="">{t('video.choose')}</option>
+        {props.places.map(([name]) => (
+          <option key={name}>{name}</option>
+        ))}
+      </select>
+    </label>
   );
 }
