@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './fixtures';
+import { scrollToSection, signIn } from './fixtures';
 import { FOREIGN, speaksOnly } from './languages';
 
 // Issue 38: the main journeys in a browser that speaks English (and one in Spanish): every word in
@@ -41,6 +41,7 @@ test('in English: sign in, the laps of a session, its analysis, my sessions — 
   await page.goto(`/analytics?${SESSION}`);
   await expect(page.getByRole('heading', { name: /^Lap selection/ })).toBeVisible();
   await expect(page.getByTestId('chart-speed')).toBeVisible();
+  await scrollToSection(page, 'Where you lose time');
   await expect(page.getByText('Where you lose time')).toBeVisible();
   await expect(page.getByTestId('loss-card').first()).toBeVisible();
   await speaksOnly(page, 'en', FOREIGN.en);

@@ -3,7 +3,7 @@ import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
-import { signIn } from './fixtures';
+import { scrollToSection, signIn } from './fixtures';
 import { FOREIGN, speaksOnly, withoutNames } from './languages';
 
 // Issue 38: every page of every role, opened by a browser that speaks English or Spanish, in that
@@ -13,6 +13,7 @@ test.setTimeout(60_000);
 
 const SESSION = 'hw=000000000042&pista=Interlagos&data=15112026';
 const OUT_LAP = { en: 'out lap', es: 'vuelta de salida' };
+const WHERE_TITLE = { en: 'Where you lose time', es: 'Dónde pierdes tiempo' };
 const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
 const gpx = writeGpx(
   parseGpsSix(generateSession(interlagos, { seed: 38, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2 }).gpsSix).value,
@@ -76,6 +77,7 @@ for (const [locale, language] of [
       await expect(page.getByTestId('lap-row').first().locator('.badge')).toHaveText(OUT_LAP[language]);
       await check(page, language, `/analytics?${SESSION}`, async () => {
         await expect(page.getByTestId('chart-speed')).toBeVisible();
+        await scrollToSection(page, WHERE_TITLE[language]);
         await expect(page.getByTestId('loss-card').first()).toBeVisible();
       });
       await check(page, language, `/comparar?${SESSION}&volta=A2&ref=recorde`, () =>

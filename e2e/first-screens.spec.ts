@@ -3,7 +3,7 @@ import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
-import { signIn, uniqueEmail } from './fixtures';
+import { scrollToSection, signIn, uniqueEmail } from './fixtures';
 
 // Issue 35, finding 7: the first screens answer the rider's question without them choosing anything.
 
@@ -14,7 +14,7 @@ test('"Onde você perde tempo" opens on the best lap against the ideal lap, with
   await page.setViewportSize({ width: 360, height: 780 });
   // A demo session whose best lap is its last flying lap: it used to open on that lap against itself.
   await page.goto('/analytics?hw=000000000001&pista=Monza&data=30082026');
-  await expect(page.getByRole('heading', { name: 'Onde você perde tempo' })).toBeVisible({ timeout: 20_000 });
+  await scrollToSection(page, 'Onde você perde tempo');
   const cards = page.getByTestId('loss-card');
   await expect(cards).toHaveCount(3);
   await expect(page.getByTestId('study-explain')).toContainText('contra a volta ideal');

@@ -28,3 +28,15 @@ export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/login$/);
 }
+
+/**
+ * Scrolls to a section the page draws only as the rider scrolls near it (`WhenNear`: until then a
+ * region of its name), as a rider would, until its heading is there.
+ */
+export async function scrollToSection(page: Page, name: string): Promise<void> {
+  const region = page.getByRole('region', { name, exact: true });
+  await expect(async () => {
+    await region.scrollIntoViewIfNeeded({ timeout: 2_000 });
+    await expect(page.getByRole('heading', { name, exact: true })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+}

@@ -3,7 +3,7 @@ import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { writeGpx, writeVbo } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
-import { signIn, signOut, uniqueEmail } from './fixtures';
+import { scrollToSection, signIn, signOut, uniqueEmail } from './fixtures';
 
 // A rider brings sessions from other loggers: drags a GPX and a VBO onto 'Importar sessões',
 // watches them go up, opens the analysis of one and deletes the other.
@@ -69,7 +69,7 @@ test('drag a GPX and a VBO, see progress and results, open the analysis of one, 
   await gpx.getByRole('link', { name: 'Ver análise' }).click();
   await expect(page).toHaveURL(/\/analytics\?hw=imp[0-9a-f]{12}&pista=Interlagos&data=11072026/);
   await expect(page.locator('canvas').first()).toBeVisible();
-  await expect(page.getByText('Onde você perde tempo')).toBeVisible({ timeout: 20_000 });
+  await scrollToSection(page, 'Onde você perde tempo');
 
   // On /laps the collection is "Importados", and only the GPX's day is left.
   await page.goto('/laps');

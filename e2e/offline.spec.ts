@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './fixtures';
+import { scrollToSection, signIn } from './fixtures';
 
 // Issue 25: at the track with no signal. The app is installable; a session the rider opened stays
 // readable offline (laps, analysis and corners) with a banner saying the data is a kept copy and
@@ -41,6 +41,7 @@ test('a session opened stays readable offline, with the banner; after logout not
   await expect(page.getByTestId('ideal-lap')).toHaveText(/\d\d:\d\d\.\d{3}/);
   await page.goto(ANALYTICS);
   await expect(page.getByTestId('chart-speed')).toBeVisible();
+  await scrollToSection(page, 'Onde você perde tempo');
   await expect(page.getByTestId('corner-table')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('offline-banner')).toHaveCount(0);
 
@@ -52,6 +53,7 @@ test('a session opened stays readable offline, with the banner; after logout not
   );
   await page.goto(ANALYTICS);
   await expect(page.getByTestId('chart-speed')).toBeVisible();
+  await scrollToSection(page, 'Onde você perde tempo');
   await expect(page.getByTestId('corner-table')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('offline-banner')).toBeVisible();
 

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { signIn, uniqueEmail } from './fixtures';
+import { scrollToSection, signIn, uniqueEmail } from './fixtures';
 
 // Issue 35 in Chromium: real recordings imported through 'Importar sessões', and a demo device
 // session. Every screen that names the session's best lap names the same time (the logger's, or
@@ -117,6 +117,7 @@ async function analytics(page: Page, query: string) {
   await page.goto(`/analytics?${query}`);
   // The two selects of 'Onde você perde tempo' (each named by its label and its chosen lap).
   const studied = page.locator('.lap-choice label', { hasText: 'Volta estudada' }).locator('select');
+  await scrollToSection(page, 'Onde você perde tempo');
   await expect(studied).toBeVisible({ timeout: 30_000 });
   // The lap table is drawn as the rider scrolls towards it.
   await expect(async () => {

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN_EMAIL } from '../playwright.config';
-import { signIn } from './fixtures';
+import { scrollToSection, signIn } from './fixtures';
 
 // Issue 25: every page, for every role, at 360 × 780: no sideways page scroll, and no touch target
 // under 44 × 44 px (links inside running text excepted, as WCAG's target size rule does).
@@ -47,7 +47,11 @@ test('a rider’s pages fit a 360 px phone', async ({ page }) => {
   for (const path of ['/user', '/enroll', '/sessoes', '/progresso?pista=Interlagos', '/links', '/importar', '/make'])
     await audit(page, path, heading(page));
   await audit(page, `/laps?${SESSION}`, () => expect(page.getByTestId('lap-row').first()).toBeVisible());
-  await audit(page, `/analytics?${SESSION}`, () => expect(page.getByTestId('chart-speed')).toBeVisible());
+  // "Onde você perde tempo" is drawn as the rider scrolls to it: its controls are audited too.
+  await audit(page, `/analytics?${SESSION}`, async () => {
+    await expect(page.getByTestId('chart-speed')).toBeVisible();
+    await scrollToSection(page, 'Onde você perde tempo');
+  });
   await audit(page, `/comparar?${SESSION}&volta=A2&ref=recorde`, () =>
     expect(page.getByTestId('comparison')).toBeVisible(),
   );

@@ -1,15 +1,22 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN_EMAIL } from '../playwright.config';
-import { signIn } from './fixtures';
+import { scrollToSection, signIn } from './fixtures';
 
 test('where the time goes: corner markers, the corner table and three cards; a card zooms the charts and the map', async ({
   page,
 }) => {
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.goto('/analytics?hw=000000000042&pista=Interlagos&data=15112026');
-  await expect(page.getByRole('heading', { name: 'Onde você perde tempo' })).toBeVisible();
+  // Below the map and the charts on a phone: drawn as the rider scrolls near it, its room kept until then.
   const map = page.getByTestId('track-map');
-  await expect(map).toHaveAttribute('data-corners', /^[1-9]\d*$/);
+  await expect(map).toHaveAttribute('data-corners', /^[1-9]\d*$/); // the track analysis has arrived
+  const where = page.getByRole('region', { name: 'Onde você perde tempo', exact: true });
+  await expect(where).toHaveAttribute('aria-busy', 'true');
+  await expect(page.getByTestId('loss-card')).toHaveCount(0);
+  const room = (await where.boundingBox())!.height;
+  await scrollToSection(page, 'Onde você perde tempo');
+  const drawn = (await where.boundingBox())!.height;
+  expect(Math.abs(drawn - room) / drawn, `room kept ${room} px, drawn ${drawn} px`).toBeLessThan(0.25);
   const corners = Number(await map.getAttribute('data-corners'));
   const table = page.getByTestId('corner-table');
   await expect(table.locator('tbody tr')).toHaveCount(corners);
@@ -46,6 +53,32 @@ test('where the time goes: corner markers, the corner table and three cards; a c
   await lapSelect.selectOption({ index: 1 });
   await expect(page).toHaveURL(/estudada=\d+/);
   await expect(page.getByTestId('total-delta')).toHaveText(/No total: [+−]\d,\d{2} s|Escolha duas voltas/);
+});
+
+test('by keyboard: scrolled down to "Onde você perde tempo", Tab from the colour choice above reaches its pickers', async ({
+  page,
+}) => {
+  await signIn(page, { email: 'piloto@voltas.local' });
+  await page.goto('/analytics?hw=000000000042&pista=Interlagos&data=15112026');
+  // The last control above the section (the map and the lap charts between them have none).
+  const colour = page.getByRole('radio', { name: 'velocidade' });
+  await expect(colour).toBeChecked();
+  await colour.focus();
+  // The rider pages down (the section is drawn as it comes near), the focus still on the colour.
+  const heading = page.getByRole('heading', { name: 'Onde você perde tempo' });
+  await expect(async () => {
+    await page.keyboard.press('PageDown');
+    await expect(heading).toBeVisible({ timeout: 500 });
+  }).toPass({ timeout: 20_000 });
+  await expect(colour).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.locator('.where-time-goes :focus')).toHaveCount(1);
+  const picker = page.getByRole('combobox', { name: 'Volta estudada' });
+  for (let tab = 0; tab < 3 && !(await picker.evaluate((e) => e === document.activeElement)); tab++)
+    await page.keyboard.press('Tab');
+  await expect(picker).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('combobox', { name: 'Comparar com' })).toBeFocused();
 });
 
 test('the laps screen shows the ideal lap beside the theoretical best', async ({ page }) => {
@@ -115,6 +148,7 @@ test('a rider says which catalogue circuit a session was ridden on: searched by 
 }) => {
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.goto('/analytics?hw=000000000042&pista=Interlagos&data=15112026');
+  await scrollToSection(page, 'Onde você perde tempo');
   await expect(page.getByText('Pista: Interlagos')).toBeVisible();
   await page.getByText('Não é esta pista? Escolha no catálogo').click();
   const search = page.getByLabel('Nome do circuito');

@@ -20,7 +20,7 @@ import { shownLaps } from './shown-laps';
 import { SessionCharts } from './session-charts';
 import { LapFiguresTable } from './lap-figures-table';
 import { TrackMap, type MapColour } from './track-map';
-import { WhereTimeGoes, type CornerFocus } from './where-time-goes';
+import { WhereTimeGoes, whereTimeGoesHeight, type CornerFocus } from './where-time-goes';
 import { serverChoice, studyOf } from './study-choice';
 import { ShareButton } from '#web/components/share-button.tsx';
 import { useRecords } from '#web/lib/history-api.ts';
@@ -303,18 +303,23 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
               </div>
             </div>
           )}
-          <WhereTimeGoes
-            units={units}
-            data={track.data}
-            study={study}
-            session={session}
-            pending={track.isPending}
-            fetching={track.isPlaceholderData && track.isFetching}
-            error={track.error}
-            onChoose={chooseStudy}
-            focus={focus}
-            onFocus={setFocus}
-          />
+          {/* Below the map and the charts on a phone, with most of the page's elements (its pickers
+              and tables): laid out as the rider scrolls near it. The corner focus lives here, so the
+              map and the charts keep it whether or not the section is drawn. */}
+          <WhenNear height={whereTimeGoesHeight(track.data)} label={t('tracks.whereTitle')}>
+            <WhereTimeGoes
+              units={units}
+              data={track.data}
+              study={study}
+              session={session}
+              pending={track.isPending}
+              fetching={track.isPlaceholderData && track.isFetching}
+              error={track.error}
+              onChoose={chooseStudy}
+              focus={focus}
+              onFocus={setFocus}
+            />
+          </WhenNear>
           {figuresPainted && (
             // Drawn as the rider scrolls towards it (a full day is a hundred rows); its room kept meanwhile.
             <WhenNear height={48 * (analysis.data.laps.length + 1)} label={t('analytics.lapsTable')}>

@@ -83,6 +83,15 @@ function LapSelect(props: {
 }
 
 /**
+ * About the height (px) the section takes on a phone, kept for it until it is drawn (`WhenNear`):
+ * the heading, the ideal lap, the track, the pickers and the cards, then a row a corner.
+ */
+export function whereTimeGoesHeight(data: TrackAnalysisResponse | undefined): number {
+  if (!data) return 40;
+  return 700 + 68 * data.corners.length;
+}
+
+/**
  * "Onde você perde tempo": the studied lap against its reference (by default the best lap
  * against the ideal lap, study-choice.ts), the three pieces of the lap where the most time went
  * as cards in plain Portuguese, and a corner table; tapping a card or a corner zooms the map and
