@@ -11,7 +11,16 @@ export function WhenNear(props: { height: number; label: string; children: React
   const place = useRef<HTMLDivElement>(null);
   const near = useNearViewport(place, '50%');
   if (near) return props.children;
+  // Focusable: a rider tabbing down the page lands here, the browser scrolls it near, and the next
+  // Tab goes on into the content drawn in its place.
   return (
-    <div ref={place} role="region" aria-label={props.label} aria-busy="true" style={{ minHeight: props.height }} />
+    <div
+      ref={place}
+      role="region"
+      tabIndex={0}
+      aria-label={props.label}
+      aria-busy="true"
+      style={{ minHeight: props.height }}
+    />
   );
 }
