@@ -62,7 +62,7 @@ export async function benchApiLoad(base: string, helloPort: number, cookie: stri
       line(laps),
       'hello-world',
       `${fmt(result.laps_api_vs_hello, 2)}× req/s, ${fmt(result.laps_api_p99_vs_hello, 2)}× p99`,
-      '≥ 0.6×, p99 ≤ 2×, 0 errors',
+      '0 errors (ratios: information; `npm run load` is the goal)',
     ],
     [
       `API laps answer's bytes, node:http alone (the ceiling)`,
