@@ -38,15 +38,12 @@ export interface ImportCounts {
   beyondLimit: number;
 }
 
+/** The warnings that count what was left out or seen (`ImportCounts`). */
+const COUNTED = ['badLines', 'badChecksums', 'backwards', 'duplicates', 'jumps', 'gaps', 'beyondLimit'] as const;
+
 export const IMPORT_WARNING_CODES = [
   'truncated',
-  'badLines',
-  'badChecksums',
-  'backwards',
-  'duplicates',
-  'jumps',
-  'gaps',
-  'beyondLimit',
+  ...COUNTED,
   'fileLineUnused',
   'leanCalculated',
   'sameRecording',
@@ -286,15 +283,7 @@ export class TraceBuilder {
   warnings(): ImportWarning[] {
     const out: ImportWarning[] = [];
     if (this.truncatedAt !== undefined) out.push({ code: 'truncated', line: this.truncatedAt });
-    for (const code of [
-      'badLines',
-      'badChecksums',
-      'backwards',
-      'duplicates',
-      'jumps',
-      'gaps',
-      'beyondLimit',
-    ] as const) {
+    for (const code of COUNTED) {
       if (this.counts[code] > 0) out.push({ code, count: this.counts[code] });
     }
     return out;
