@@ -6,6 +6,8 @@ import { distanceIn, speedIn, type Quantity, type Units } from '#core/units.ts';
 import { decimal } from '#web/lib/format.ts';
 import { useNearViewport } from '#web/lib/near-viewport.ts';
 import { useDrawTurn } from '#web/lib/draw-turn.ts';
+import type { Translate } from '#web/i18n/messages.ts';
+import { unitLabel } from '#web/lib/units-format.ts';
 
 /** Loggers without a lean sensor (most GPX) write 0: no chart of nothing. */
 export function hasLean(series: readonly (readonly (number | null)[])[]): boolean {
@@ -55,6 +57,17 @@ export interface ChartProps {
    * '0px' builds it only when the rider scrolls to it: the analytics page's charts below the map.
    */
   ahead?: string;
+}
+
+/** The x axis of charts against the position along the track, sharing one cursor (`syncKey`). */
+export function alongTheTrack(t: Translate, units: Units, x: number[], syncKey: string) {
+  return {
+    xLabel: t('preferences.axisPosition', { unit: unitLabel('distance', units) }),
+    units,
+    xIn: 'distance',
+    x,
+    syncKey,
+  } as const;
 }
 
 /** What one stored unit (a metre, a km/h) is in the rider's units. */

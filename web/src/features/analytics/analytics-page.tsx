@@ -26,6 +26,7 @@ import { ShareButton } from '#web/components/share-button.tsx';
 import { useRecords } from '#web/lib/history-api.ts';
 import { useAfterPaint } from '#web/lib/after-paint.ts';
 import { WhenNear } from '#web/components/ui/when-near.tsx';
+import { SummaryItem } from '#web/components/ui/summary-item.tsx';
 import { deviceName } from '#web/lib/device-name.ts';
 import type { SessionVideoSlot } from '#web/lib/video-slot.ts';
 
@@ -364,31 +365,30 @@ const SessionFigures = memo(function SessionFigures(props: {
   return (
     <>
       <dl className="summary" data-testid="analysis-summary">
-        <div className="summary-item">
-          <dt>{t('analytics.topSpeed')}</dt>
-          <dd data-testid="top-speed">{formatSpeed(analysis.topSpeedKmh, units)}</dd>
-          <dd className="muted">
-            {t('analytics.onLap', { lap: `${analysis.topSpeedHeat ?? ''}${analysis.topSpeedLap ?? ''}` })}
-          </dd>
-        </div>
-        <div className="summary-item">
-          <dt>{t('analytics.maxLeanLeft')}</dt>
-          <dd data-testid="lean-left">{lean(analysis.maxLeanLeftDeg)}</dd>
-          <dd className="muted">
-            {t('analytics.onLap', { lap: `${analysis.maxLeanLeftHeat ?? ''}${analysis.maxLeanLeftLap ?? ''}` })}
-          </dd>
-        </div>
-        <div className="summary-item">
-          <dt>{t('analytics.maxLeanRight')}</dt>
-          <dd data-testid="lean-right">{lean(analysis.maxLeanRightDeg)}</dd>
-          <dd className="muted">
-            {t('analytics.onLap', { lap: `${analysis.maxLeanRightHeat ?? ''}${analysis.maxLeanRightLap ?? ''}` })}
-          </dd>
-        </div>
-        <div className="summary-item">
-          <dt>{t('analytics.sampleRate')}</dt>
-          <dd>{t('analytics.hz', { hz: oneDecimal(analysis.sampleRateHz) })}</dd>
-        </div>
+        <SummaryItem
+          label={t('analytics.topSpeed')}
+          data-testid="top-speed"
+          note={t('analytics.onLap', { lap: `${analysis.topSpeedHeat ?? ''}${analysis.topSpeedLap ?? ''}` })}
+        >
+          {formatSpeed(analysis.topSpeedKmh, units)}
+        </SummaryItem>
+        <SummaryItem
+          label={t('analytics.maxLeanLeft')}
+          data-testid="lean-left"
+          note={t('analytics.onLap', { lap: `${analysis.maxLeanLeftHeat ?? ''}${analysis.maxLeanLeftLap ?? ''}` })}
+        >
+          {lean(analysis.maxLeanLeftDeg)}
+        </SummaryItem>
+        <SummaryItem
+          label={t('analytics.maxLeanRight')}
+          data-testid="lean-right"
+          note={t('analytics.onLap', { lap: `${analysis.maxLeanRightHeat ?? ''}${analysis.maxLeanRightLap ?? ''}` })}
+        >
+          {lean(analysis.maxLeanRightDeg)}
+        </SummaryItem>
+        <SummaryItem label={t('analytics.sampleRate')}>
+          {t('analytics.hz', { hz: oneDecimal(analysis.sampleRateHz) })}
+        </SummaryItem>
       </dl>
       <p className="actions-row">
         <span>{t('analytics.exportSession')}:</span>

@@ -2,7 +2,7 @@
 import type { CompareResponse } from '#core/contracts/progress.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import type { Units } from '#core/units.ts';
-import { hasLean, UPlotChart, type ChartSeries } from '#web/components/uplot-chart.tsx';
+import { alongTheTrack, hasLean, UPlotChart, type ChartSeries } from '#web/components/uplot-chart.tsx';
 import { useT, type Translate } from '#web/i18n/messages.ts';
 import { decimal, lean, speedTable } from '#web/lib/format.ts';
 import { signedSeconds } from '#web/lib/loss-cards.ts';
@@ -29,14 +29,7 @@ export function CompareCharts(props: {
   const t = useT();
   const { data, referenceColour, cursorX, onPickX, units } = props;
   // What the charts share: the position along the track on x, and one cursor.
-  const along = {
-    xLabel: t('preferences.axisPosition', { unit: unitLabel('distance', units) }),
-    units,
-    xIn: 'distance',
-    x: data.x,
-    syncKey: 'compare',
-    onPickX,
-  } as const;
+  const along = { ...alongTheTrack(t, units, data.x, 'compare'), onPickX };
   const series: ChartSeries[] = [
     { label: lapName(t, data.lap), stroke: LAP_COLOUR, width: 2 },
     { label: lapName(t, data.reference), stroke: referenceColour, width: 2, dash: [6, 4] },

@@ -16,7 +16,7 @@ import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 import { OwnLapPicker, type OwnLapChoice } from '#web/components/own-lap-picker.tsx';
-import { hasLean, UPlotChart } from '#web/components/uplot-chart.tsx';
+import { alongTheTrack, hasLean, UPlotChart } from '#web/components/uplot-chart.tsx';
 
 /**
  * What a shared link opens, signed in or not: the laps and figures of one session (or one lap),
@@ -139,13 +139,7 @@ function SharedLapCharts({ lap }: { lap: SharedLap }) {
   const t = useT();
   // The viewer's units: their own when signed in, else their browser's.
   const units = useUnits();
-  const along = {
-    xLabel: t('preferences.axisPosition', { unit: unitLabel('distance', units) }),
-    units,
-    xIn: 'distance',
-    x: lap.x,
-    syncKey: 'shared',
-  } as const;
+  const along = alongTheTrack(t, units, lap.x, 'shared');
   const name = t('history.sharedLapChart', { lap: `${lap.heat}${lap.number}` });
   const series = [{ label: name, stroke: '#4dd0e1', width: 2 }];
   return (
