@@ -1,5 +1,16 @@
 import { Link } from 'react-router';
+import { addressToQuery, type SessionAddress } from '#core/contracts/session-paths.ts';
 import { useT } from '../i18n/messages';
+
+/** The address comparing a session's lap with the rider's record ('Comparar', ref=recorde). */
+export function compareWithRecordHref(session: SessionAddress, lap: { heat: string; lapCount: number }): string {
+  const query = new URLSearchParams({
+    ...addressToQuery(session),
+    volta: `${lap.heat}${lap.lapCount}`,
+    ref: 'recorde',
+  });
+  return `/comparar?${query.toString()}`;
+}
 
 /**
  * "Comparar com meu recorde" under a lap's time: a line of its own (a space before it, so the

@@ -4,29 +4,24 @@ import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { SessionSelector, selectableDevices } from '#web/components/session-selector.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
-import { lean, oneDecimal } from '#web/lib/format.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
-import { formatSpeed, unitLabel } from '#web/lib/units-format.ts';
+import { unitLabel } from '#web/lib/units-format.ts';
 import { sessionPath, useLaps } from '#web/lib/sessions-api.ts';
-import { useAnalysis, useGpsColumns, useGpsProgress, useTrackAnalysis } from './analytics.api';
+import { useAnalysis, useGpsColumns, useTrackAnalysis } from './analytics.api';
 import { addressFromQuery, addressToQuery } from '#core/contracts/session-paths.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
-import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { lapKey, sampleAtDistance } from './chart-data';
 import { LapCharts } from './lap-charts';
 import { shownLaps } from './shown-laps';
 import { SessionCharts } from './session-charts';
-import { LapFiguresTable } from './lap-figures-table';
+import { GpsPending, LapTable, SessionFigures } from './session-figures';
 import { TrackMap, type MapColour } from './track-map';
 import { WhereTimeGoes, whereTimeGoesHeight, type CornerFocus } from './where-time-goes';
 import { serverChoice, studyOf } from './study-choice';
-import { ShareButton } from '#web/components/share-button.tsx';
-import { useRecords } from '#web/lib/history-api.ts';
 import { useAfterPaint } from '#web/lib/after-paint.ts';
 import { WhenNear } from '#web/components/ui/when-near.tsx';
-import { SummaryItem } from '#web/components/ui/summary-item.tsx';
 import { deviceName } from '#web/lib/device-name.ts';
 import type { SessionVideoSlot } from '#web/lib/video-slot.ts';
 
@@ -350,98 +345,3 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
 const MemoTrackMap = memo(TrackMap);
 const MemoLapCharts = memo(LapCharts);
 const MemoSessionCharts = memo(SessionCharts);
-
-/** The session's figures, its exports and its share button: rendered when the figures or the track's laps change. */
-const SessionFigures = memo(function SessionFigures(props: {
-  analysis: AnalysisResponse;
-  session: SessionAddress;
-  shareLaps: string[];
-  exportHref: (format: string) => string;
-}) {
-  const t = useT();
-  const me = useMe().data!;
-  const units = useUnits();
-  const { analysis, session, exportHref } = props;
-  return (
-    <>
-      <dl className="summary" data-testid="analysis-summary">
-        <SummaryItem
-          label={t('analytics.topSpeed')}
-          data-testid="top-speed"
-          note={t('analytics.onLap', { lap: `${analysis.topSpeedHeat ?? ''}${analysis.topSpeedLap ?? ''}` })}
-        >
-          {formatSpeed(analysis.topSpeedKmh, units)}
-        </SummaryItem>
-        <SummaryItem
-          label={t('analytics.maxLeanLeft')}
-          data-testid="lean-left"
-          note={t('analytics.onLap', { lap: `${analysis.maxLeanLeftHeat ?? ''}${analysis.maxLeanLeftLap ?? ''}` })}
-        >
-          {lean(analysis.maxLeanLeftDeg)}
-        </SummaryItem>
-        <SummaryItem
-          label={t('analytics.maxLeanRight')}
-          data-testid="lean-right"
-          note={t('analytics.onLap', { lap: `${analysis.maxLeanRightHeat ?? ''}${analysis.maxLeanRightLap ?? ''}` })}
-        >
-          {lean(analysis.maxLeanRightDeg)}
-        </SummaryItem>
-        <SummaryItem label={t('analytics.sampleRate')}>
-          {t('analytics.hz', { hz: oneDecimal(analysis.sampleRateHz) })}
-        </SummaryItem>
-      </dl>
-      <p className="actions-row">
-        <span>{t('analytics.exportSession')}:</span>
-        <a className="btn btn-secondary btn-small" href={exportHref('csv')} download>
-          {t('analytics.exportCsv')}
-        </a>
-        <a className="btn btn-secondary btn-small" href={exportHref('gpx')} download>
-          {t('analytics.exportGpx')}
-        </a>
-        <a className="btn btn-secondary btn-small" href={exportHref('lap.six')} download>
-          {t('analytics.exportLapSix')}
-        </a>
-        <a className="btn btn-secondary btn-small" href={exportHref('gps.six')} download>
-          {t('analytics.exportGpsSix')}
-        </a>
-        {session.device !== me.demoDevice && <ShareButton session={session} laps={props.shareLaps} />}
-      </p>
-    </>
-  );
-});
-
-/** Room for the map and charts while the GPS file arrives (what lies below stays below the first screen), with its progress. */
-function GpsPending({ session }: { session: SessionAddress }) {
-  const t = useT();
-  // Read here, not by the page: each step of the download re-renders this bar alone.
-  const progress = useGpsProgress(session);
-  return (
-    <div className="gps-pending loading-inline" role="status">
-      <progress max={1} value={progress || undefined} aria-label={t('analytics.loadingGps')} />{' '}
-      {t('analytics.loadingGps')}
-    </div>
-  );
-}
-
-/** The lap table, with the rider's record at this track marked: the records' answer renders the table alone. */
-function LapTable(
-  props: Omit<Parameters<typeof LapFiguresTable>[0], 'personalBestKey' | 'compareHref'> & { session: SessionAddress },
-) {
-  const { session, ...table } = props;
-  const records = useRecords();
-  const record = records.data?.records.find((r) => r.tracks.includes(session.track));
-  const personalBestKey =
-    record && record.device === session.device && record.date === session.date
-      ? `${record.heat}${record.lapCount}`
-      : null;
-  const hasRecord = Boolean(record);
-  const compareHref = useMemo(
-    () =>
-      hasRecord
-        ? (l: { heat: string; lapCount: number }) =>
-            `/comparar?${new URLSearchParams({ ...addressToQuery(session), volta: `${l.heat}${l.lapCount}`, ref: 'recorde' }).toString()}`
-        : undefined,
-    [hasRecord, session],
-  );
-  return <LapFiguresTable {...table} personalBestKey={personalBestKey} compareHref={compareHref} />;
-}

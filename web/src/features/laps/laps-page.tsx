@@ -18,6 +18,7 @@ import { useDeleteImportedSession, useLaps, useTrackLapTimes } from '#web/lib/se
 import { useDeferredValue, useMemo } from 'react';
 import { LapsTable, type GpsLapTimes } from './laps-table';
 import { ShareButton } from '#web/components/share-button.tsx';
+import { compareWithRecordHref } from '#web/components/compare-link.tsx';
 import { useRecords } from '#web/lib/history-api.ts';
 import { consistencyMs } from '#core/laps/lap-math.ts';
 import { decimal } from '#web/lib/format.ts';
@@ -67,8 +68,7 @@ export function LapsPage() {
   const compareHref = useMemo(
     () =>
       hasRecord && lapsData
-        ? (row: { heat: string; lapCount: number }) =>
-            `/comparar?${new URLSearchParams({ ...addressToQuery(lapsData), volta: `${row.heat}${row.lapCount}`, ref: 'recorde' }).toString()}`
+        ? (row: { heat: string; lapCount: number }) => compareWithRecordHref(lapsData, row)
         : undefined,
     [hasRecord, lapsData],
   );
