@@ -124,6 +124,8 @@ async function analytics(page: Page, query: string) {
     await page.getByRole('region', { name: 'Voltas da sessão' }).scrollIntoViewIfNeeded();
     await expect(page.getByTestId('figures-row').first()).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
+  // The rider's record (its mark, "Comparar com meu recorde") comes after the table.
+  await expect(page.getByRole('region', { name: 'Voltas da sessão' })).toHaveAttribute('aria-busy', 'false');
   const rows = await readRows(page, '[data-testid=figures-row]', 'td:nth-child(2)');
   const pickers = {
     studied: (await studied.locator('option').allTextContents()).map((s) => s.trim()),

@@ -33,6 +33,8 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
   compareHref?: ((lap: { heat: string; lapCount: number }) => string) | undefined;
   /** The rider's units (metric when not given). */
   units?: Units;
+  /** The rider's record still being asked for: its mark and "Comparar com meu recorde" come after. */
+  busy?: boolean;
 }) {
   const t = useT();
   const units = props.units ?? 'metric';
@@ -43,7 +45,13 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
   // only the first stretch of a name is that lap of the list; the others are pieces, with no time.
   const named = new Set<string>();
   return (
-    <div className="table-scroll" role="region" aria-label={t('analytics.lapsTable')} tabIndex={0}>
+    <div
+      className="table-scroll"
+      role="region"
+      aria-label={t('analytics.lapsTable')}
+      aria-busy={props.busy ?? false}
+      tabIndex={0}
+    >
       <table className="data-table figures-table">
         <thead>
           <tr>

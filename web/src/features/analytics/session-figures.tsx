@@ -103,5 +103,7 @@ export function LapTable(
     () => (hasRecord ? (l: { heat: string; lapCount: number }) => compareWithRecordHref(session, l) : undefined),
     [hasRecord, session],
   );
-  return <LapFiguresTable {...table} personalBestKey={personalBestKey} compareHref={compareHref} />;
+  return (
+    <LapFiguresTable {...table} personalBestKey={personalBestKey} compareHref={compareHref} busy={records.isPending} />
+  );
 }
