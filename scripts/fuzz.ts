@@ -20,7 +20,7 @@ import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { GPS_COLUMN_KEYS } from '#core/formats/gps-columns.ts';
 import { GpsSixStream } from '#core/formats/gps-six-stream.ts';
 import { parseLapSix } from '#core/formats/lap-six.ts';
-import { toGpx, toRaceRenderCsv } from '#core/formats/exports.ts';
+import { gpxChunks, raceRenderCsvChunks } from '#core/formats/exports.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
 import { FUZZ_HEAP_MB, type FuzzAnswer, type FuzzImport } from './fuzz-imports';
@@ -296,8 +296,8 @@ const targets: Target[] = [
     arb: bytesArb(validGps),
     run: (b: Uint8Array) => {
       const c = parseGpsSix(b).value;
-      toRaceRenderCsv(c);
-      const gpx = toGpx(c, { name: text(b.subarray(0, 40)), date: '01012026' });
+      [...raceRenderCsvChunks(c)].join('');
+      const gpx = [...gpxChunks(c, { name: text(b.subarray(0, 40)), date: '01012026' })].join('');
       if (/<script/i.test(gpx)) throw new Error('unescaped markup in GPX');
     },
   },

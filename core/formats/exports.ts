@@ -50,14 +50,6 @@ export function* raceRenderCsvChunks(
   }
 }
 
-export function toRaceRenderCsv(
-  c: GpsColumns,
-  range: ExportRange = { start: 0, end: c.count },
-  units: Units = 'metric',
-): string {
-  return [...raceRenderCsvChunks(c, range, units)].join('');
-}
-
 function xml(s: string): string {
   return s
     .replace(/&/g, '&amp;')
@@ -94,12 +86,4 @@ export function* gpxChunks(
     yield `${pts.join('\n')}\n`;
   }
   yield '</trkseg></trk>\n</gpx>\n';
-}
-
-export function toGpx(
-  c: GpsColumns,
-  meta: { name: string; date: string },
-  range: ExportRange = { start: 0, end: c.count },
-): string {
-  return [...gpxChunks(c, meta, range)].join('');
 }

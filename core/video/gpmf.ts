@@ -46,11 +46,6 @@ export interface VideoTelemetry {
   bytesRead: number;
 }
 
-/** HEVC cannot be decoded by the browsers we target: the page says so instead of a black player. */
-export function isHevc(codec: string): boolean {
-  return /^(hvc1|hev1)/.test(codec);
-}
-
 /** An index larger than this is not a camera's (a 4 GB GoPro chapter's is a few MB). */
 const MAX_MOOV_BYTES = 64 * 1024 * 1024;
 const MAX_TOP_LEVEL_BOXES = 10_000;

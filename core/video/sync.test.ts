@@ -35,7 +35,7 @@ beforeAll(async () => {
 describe('the sample videos on traces along their own GPS tracks', () => {
   it('GoPro MAX (GPS5): synced within 0.1 s, covering the whole session', () => {
     const sync = syncVideo(max, traceFromFixes(max.fixes, { seed: 3 }))!;
-    expect(sync).toMatchObject({ method: 'gpmf', note: 'whole', driftPpm: 0 });
+    expect(sync).toMatchObject({ method: 'gpmf', driftPpm: 0 });
     expect(
       worstErrorMs(
         sync,
@@ -49,7 +49,7 @@ describe('the sample videos on traces along their own GPS tracks', () => {
   it('Karma (GPRI): synced within 0.1 s, a clip covering part of a longer session', () => {
     const trace = traceFromFixes(karma.fixes, { seed: 4, padMs: 120_000 });
     const sync = syncVideo(karma, trace)!;
-    expect(sync).toMatchObject({ method: 'gpmf', note: 'part' });
+    expect(sync.method).toBe('gpmf');
     expect(
       worstErrorMs(
         sync,
@@ -57,14 +57,14 @@ describe('the sample videos on traces along their own GPS tracks', () => {
         karma.fixes.map((f) => f.utcMs),
       ),
     ).toBeLessThan(100);
-    expect(sync.coverage.fromMs).toBeGreaterThan(trace.timeMs[0]!);
-    expect(sync.coverage.toMs).toBeLessThan(trace.timeMs[trace.count - 1]!);
+    expect(videoToSession(sync, 0)).toBeGreaterThan(trace.timeMs[0]!);
+    expect(videoToSession(sync, karma.durationMs)).toBeLessThan(trace.timeMs[trace.count - 1]!);
   });
 
   it('a video of another day says so; one of the same day at another hour is not this session', () => {
     const trace = traceFromFixes(max.fixes, { seed: 5 });
     const later = { ...trace, timeMs: trace.timeMs.map((t) => t + 2 * DAY_MS) };
-    expect(syncVideo(max, later)).toMatchObject({ method: 'gpmf', note: 'other-day' });
+    expect(syncVideo(max, later)).toMatchObject({ method: 'gpmf' });
     const afternoon = { ...trace, timeMs: trace.timeMs.map((t) => t - 3 * 3_600_000) };
     expect(syncVideo(max, afternoon)).toBeNull();
   });
@@ -73,7 +73,7 @@ describe('the sample videos on traces along their own GPS tracks', () => {
     // The MAX wrote local time (UTC−8 at its longitude); its clock was also some seconds off.
     const maxTrace = traceFromFixes(max.fixes, { seed: 6, padMs: 300_000 });
     const byMaxClock = syncVideo({ ...max, fixes: [] }, maxTrace)!;
-    expect(byMaxClock).toMatchObject({ method: 'clock', note: 'part' });
+    expect(byMaxClock.method).toBe('clock');
     expect(Math.abs(byMaxClock.offsetMs + max.fixes[0]!.videoMs - max.fixes[0]!.utcMs)).toBeLessThanOrEqual(
       byMaxClock.errorMs,
     );
@@ -124,7 +124,7 @@ describe('a camera on a bike at Interlagos', () => {
     );
     parts.forEach((part) => {
       const sync = syncVideo(part.telemetry, trace);
-      expect(sync).toMatchObject({ method: 'gpmf', note: 'part' });
+      expect(sync?.method).toBe('gpmf');
       expect(
         worstErrorMs(
           sync!,
@@ -149,7 +149,6 @@ describe('manualSync', () => {
     ]);
     expect(two.driftPpm).toBeCloseTo(50, 6);
     expect(videoToSession(two, 1_010_000)).toBeCloseTo(3_000_050, 3);
-    expect(two.note).toBe('whole');
   });
 
   it('refuses marks that give an impossible clock, with a Portuguese message', () => {

@@ -19,8 +19,6 @@ export interface SessionTrace {
 }
 
 type SyncMethod = 'gpmf' | 'clock' | 'manual';
-/** whole/part: how much of the session the video covers; other-day: not this session's day. */
-type SyncNote = 'whole' | 'part' | 'other-day';
 
 export interface VideoSync {
   /** session UTC ms = video ms + offsetMs (+ drift). */
@@ -30,9 +28,6 @@ export interface VideoSync {
   method: SyncMethod;
   /** Expected error of a session time found from a video time, ms (one standard deviation). */
   errorMs: number;
-  /** The session UTC span the video covers (the video's own span when it is of another day). */
-  coverage: { fromMs: number; toMs: number };
-  note: SyncNote;
 }
 
 export function videoToSession(sync: Pick<VideoSync, 'offsetMs' | 'driftPpm'>, videoMs: number): number {
@@ -43,8 +38,6 @@ export function sessionToVideo(sync: Pick<VideoSync, 'offsetMs' | 'driftPpm'>, s
   return (sessionUtcMs - sync.offsetMs) / (1 + sync.driftPpm / 1e6);
 }
 
-/** A video covering this share of the session's span covers it whole (riders start filming late). */
-const WHOLE_SHARE = 0.9;
 /** Drift is fitted only over a clip this long; shorter, the GPS time stamps' jitter would dominate it. */
 const DRIFT_MIN_SPAN_MS = 60_000;
 /** A camera crystal is within ±100 ppm; a larger fit is noise or a broken clip. */
@@ -77,22 +70,21 @@ function localDay(utcMs: number, hours: number): number {
   return Math.floor((utcMs + hours * 3_600_000) / 86_400_000);
 }
 
-/** The video's span on the session's clock, cut to the session, and whether that is all of it. */
+/**
+ * Where the video falls on the session's clock: over the session, or on another day (the page
+ * says so); null when it is of the same day at another time, so not of this session.
+ */
 function placed(
   clock: { offsetMs: number; driftPpm: number },
   durationMs: number,
   trace: SessionTrace,
   hours: number,
-): { coverage: VideoSync['coverage']; note: SyncNote } | null {
+): 'over' | 'other-day' | null {
   const video = { fromMs: videoToSession(clock, 0), toMs: videoToSession(clock, durationMs) };
   const session = spanOf(trace);
-  if (overlapMs(video, session) > 0) {
-    const coverage = { fromMs: Math.max(video.fromMs, session.fromMs), toMs: Math.min(video.toMs, session.toMs) };
-    const whole = coverage.toMs - coverage.fromMs >= WHOLE_SHARE * (session.toMs - session.fromMs);
-    return { coverage, note: whole ? 'whole' : 'part' };
-  }
-  if (localDay(video.fromMs, hours) !== localDay(session.fromMs, hours)) return { coverage: video, note: 'other-day' };
-  return null; // the same day, another time: not of this session
+  if (overlapMs(video, session) > 0) return 'over';
+  if (localDay(video.fromMs, hours) !== localDay(session.fromMs, hours)) return 'other-day';
+  return null;
 }
 
 /** UTC against video time over the fixes: the offset, and the drift where the clip is long enough to show it. */
@@ -213,11 +205,11 @@ function syncByGps(telemetry: VideoTelemetry, trace: SessionTrace, hours: number
   const clock = clockFromFixes(fixes);
   const where = placed(clock, telemetry.durationMs, trace, hours);
   if (!where) return null;
-  if (where.note === 'other-day') return { ...clock, method: 'gpmf', errorMs: Math.round(priorMs), ...where };
+  if (where === 'other-day') return { ...clock, method: 'gpmf', errorMs: Math.round(priorMs) };
   const refined = refineOnTrace(fixes, clock, trace, priorMs);
-  const synced = { offsetMs: clock.offsetMs + (refined?.shiftMs ?? 0), driftPpm: clock.driftPpm };
+  const offsetMs = clock.offsetMs + (refined?.shiftMs ?? 0);
   const errorMs = Math.max(1, Math.round(refined?.sigmaMs ?? priorMs));
-  return { ...synced, method: 'gpmf', errorMs, ...(placed(synced, telemetry.durationMs, trace, hours) ?? where) };
+  return { offsetMs, driftPpm: clock.driftPpm, method: 'gpmf', errorMs };
 }
 
 /**
@@ -232,7 +224,7 @@ function syncByClock(telemetry: VideoTelemetry, trace: SessionTrace, hours: numb
   const covered = (offsetMs: number) => overlapMs({ fromMs: offsetMs, toMs: offsetMs + telemetry.durationMs }, session);
   const offsetMs = covered(asUtc) > covered(asLocal) ? asUtc : asLocal;
   const where = placed({ offsetMs, driftPpm: 0 }, telemetry.durationMs, trace, hours);
-  return where ? { offsetMs, driftPpm: 0, method: 'clock', errorMs: CLOCK_ERROR_MS, ...where } : null;
+  return where ? { offsetMs, driftPpm: 0, method: 'clock', errorMs: CLOCK_ERROR_MS } : null;
 }
 
 /**
@@ -250,7 +242,7 @@ export function syncVideo(telemetry: VideoTelemetry, trace: SessionTrace): Video
 
 /**
  * A sync from moments the rider marked: one gives the offset, two the offset and the clock's
- * drift (say the first and last crossing of the line). It covers what the marks span.
+ * drift (say the first and last crossing of the line).
  */
 export function manualSync(marks: { videoMs: number; sessionUtcMs: number }[]): VideoSync {
   if (
@@ -272,7 +264,5 @@ export function manualSync(marks: { videoMs: number; sessionUtcMs: number }[]): 
     }
     offsetMs = a.sessionUtcMs - a.videoMs * slope;
   }
-  const at = marks.map((m) => m.sessionUtcMs);
-  const coverage = { fromMs: Math.min(...at), toMs: Math.max(...at) };
-  return { offsetMs, driftPpm, method: 'manual', errorMs: MANUAL_ERROR_MS, coverage, note: 'whole' };
+  return { offsetMs, driftPpm, method: 'manual', errorMs: MANUAL_ERROR_MS };
 }

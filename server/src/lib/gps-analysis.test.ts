@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyzeGps, decimateMinMax, deltaAgainst } from '#core/analysis/gps-analysis.ts';
 import { CODEC_BLOCK, decodeGpsColumns, encodeGpsColumns } from '#core/formats/gps-columns-codec.ts';
-import { toGpx, toRaceRenderCsv } from '#core/formats/exports.ts';
+import { gpxChunks, raceRenderCsvChunks } from '#core/formats/exports.ts';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { GPS_COLUMN_KEYS } from '#core/formats/gps-columns.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
@@ -115,7 +115,7 @@ describe('binary columns and exports', () => {
 
   it('CSV has RaceRender columns and parses back to the samples', () => {
     const lap = analysis.laps[1]!;
-    const csv = toRaceRenderCsv(gps, lap);
+    const csv = [...raceRenderCsvChunks(gps, lap)].join('');
     const rows = csv.trim().split('\r\n');
     expect(rows[0]).toBe('Time,Latitude,Longitude,Speed (KPH),Lap,Lean Angle,Satellites,Heat');
     expect(rows).toHaveLength(lap.end - lap.start + 1);
@@ -127,7 +127,7 @@ describe('binary columns and exports', () => {
   });
 
   it('GPX 1.1 carries time and speed for each point', () => {
-    const gpx = toGpx(gps, { name: 'Interlagos <teste> & cia', date: '21112026' }, analysis.laps[1]!);
+    const gpx = [...gpxChunks(gps, { name: 'Interlagos <teste> & cia', date: '21112026' }, analysis.laps[1]!)].join('');
     expect(gpx).toContain('<gpx version="1.1"');
     expect(gpx).toContain('Interlagos &lt;teste&gt; &amp; cia');
     const pts = [

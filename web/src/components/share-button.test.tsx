@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { renderInIntl } from '#web/i18n/render-in.tsx';
+import { renderInIntl } from '#web/test-support/render-in.tsx';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ShareButton } from './share-button';

@@ -66,22 +66,12 @@ export async function loadDemo(
   for (const s of DEMO_SESSIONS) {
     const generated = generateSession(tracks.get(s.track)!, { seed: s.seed, heats: s.heats });
     const owner = s.device === DEMO_DEVICE_ID ? '' : rider;
-    await receiver.receive({
-      deviceId: s.device,
-      owner,
-      track: s.track,
-      date: s.date,
-      kind: 'gps',
-      body: Buffer.from(generated.gpsSix),
-    });
-    await receiver.receive({
-      deviceId: s.device,
-      owner,
-      track: s.track,
-      date: s.date,
-      kind: 'lap',
-      body: Buffer.from(generated.lapSix),
-    });
+    for (const [kind, six] of [
+      ['gps', generated.gpsSix],
+      ['lap', generated.lapSix],
+    ] as const) {
+      await receiver.receive({ deviceId: s.device, owner, track: s.track, date: s.date, kind, body: Buffer.from(six) });
+    }
     samples += generated.sampleCount;
   }
   await receiver.drain();

@@ -1,5 +1,6 @@
-// The caller as a session reader, and the one device check for routes with a device in their path.
+// The caller as a session reader, and the one device and session check for routes with them in their path.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { AppError } from '#core/errors.ts';
 import type { SessionReader } from './session-reader.service';
 import type { Viewer } from './sessions.repository';
@@ -7,6 +8,22 @@ import type { Viewer } from './sessions.repository';
 /** The signed-in caller as a reader of sessions. */
 export function viewerOf(req: FastifyRequest): Viewer {
   return { email: req.identity!.email, admin: req.identity!.admin };
+}
+
+/** The session a `/api/devices/:id/sessions/:track/:date` path names. */
+export function sessionAt(p: { id: string; track: string; date: string }): SessionAddress {
+  return { device: p.id, track: p.track, date: p.date };
+}
+
+/**
+ * preValidation for a session route with a body: a session the caller may not see is 404 before
+ * its body is looked at, as for every session route.
+ */
+export function hideUnseenSession(reader: SessionReader) {
+  return async (req: FastifyRequest): Promise<void> => {
+    const params = req.params as { id: string; track: string; date: string };
+    if (!(await reader.canSeeSession(viewerOf(req), sessionAt(params)))) throw new AppError('storage/object-not-found');
+  };
 }
 
 /**

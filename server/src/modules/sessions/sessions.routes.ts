@@ -23,8 +23,7 @@ import { AppError } from '#core/errors.ts';
 import { accepts, createAnswerCache, sendCompressed } from '#server/plugins/compressed-answers.ts';
 import { heavyReadRateLimit } from '#server/plugins/heavy-reads.ts';
 import { routeSchemas } from '#server/lib/route-schema.ts';
-import type { SessionAddress } from '#core/contracts/session-paths.ts';
-import { hideUnseenDevices, viewerOf } from './device-check';
+import { hideUnseenDevices, sessionAt, viewerOf } from './device-check';
 import { MAX_JSON_SAMPLES, type SessionReader } from './session-reader.service';
 
 const errors = { 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema, 429: apiErrorSchema };
@@ -35,11 +34,6 @@ const binaryBody = z.unknown().describe('file bytes');
 export async function sessionsRoutes(app: FastifyInstance, opts: { reader: SessionReader }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { reader } = opts;
-  const ref = (p: { id: string; track: string; date: string }): SessionAddress => ({
-    device: p.id,
-    track: p.track,
-    date: p.date,
-  });
   const lapsAnswers = createAnswerCache();
 
   hideUnseenDevices(app, reader);
@@ -89,7 +83,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     },
     async (req, reply) => {
       // The answer depends only on the session's lap.six and kept figures: validated, serialized and compressed once per version.
-      const laps = await reader.laps(viewerOf(req), ref(req.params));
+      const laps = await reader.laps(viewerOf(req), sessionAt(req.params));
       const answer = await lapsAnswers.get(laps.version, `"${laps.etag || 'none'}"`, async () =>
         JSON.stringify(lapsResponseSchema.parse(await laps.build())),
       );
@@ -108,7 +102,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
         { params: sessionParamsSchema },
       ),
     },
-    async (req) => reader.gps(viewerOf(req), ref(req.params)),
+    async (req) => reader.gps(viewerOf(req), sessionAt(req.params)),
   );
 
   r.get(
@@ -119,7 +113,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
         params: sessionParamsSchema,
       }),
     },
-    async (req) => reader.summary(viewerOf(req), ref(req.params)),
+    async (req) => reader.summary(viewerOf(req), sessionAt(req.params)),
   );
 
   r.get(
@@ -137,7 +131,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
       },
     },
     async (req, reply) => {
-      const { gzipped, gpsMd5 } = await reader.gpsBinary(viewerOf(req), ref(req.params));
+      const { gzipped, gpsMd5 } = await reader.gpsBinary(viewerOf(req), sessionAt(req.params));
       const etag = `"${gpsMd5}"`;
       // gzip's trailer holds the inflated size: the client's progress bar divides by it.
       reply
@@ -162,7 +156,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
         { params: sessionParamsSchema },
       ),
     },
-    async (req) => reader.analysis(viewerOf(req), ref(req.params)),
+    async (req) => reader.analysis(viewerOf(req), sessionAt(req.params)),
   );
 
   r.get(
@@ -181,7 +175,7 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
         throw new AppError('storage/invalid-argument', 'Give both heat and lap, or neither.');
       const file = await reader.export(
         viewerOf(req),
-        ref(req.params),
+        sessionAt(req.params),
         req.params.format,
         heat !== undefined && lap !== undefined ? { heat, lapCount: lap } : undefined,
         units,

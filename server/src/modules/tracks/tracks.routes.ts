@@ -16,10 +16,9 @@ import {
   trackListSchema,
   trackSummarySchema,
 } from '#core/contracts/tracks.contract.ts';
-import { AppError } from '#core/errors.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
 import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
-import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
+import { hideUnseenDevices, hideUnseenSession, sessionAt, viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { TracksService } from './tracks.service';
 
@@ -47,37 +46,21 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
         { params: sessionParamsSchema, querystring: trackAnalysisQuerySchema },
       ),
     },
-    async (req) =>
-      tracks.analysis(
-        viewerOf(req),
-        { device: req.params.id, track: req.params.track, date: req.params.date },
-        req.query,
-      ),
+    async (req) => tracks.analysis(viewerOf(req), sessionAt(req.params), req.query),
   );
 
   r.put(
     '/api/devices/:id/sessions/:track/:date/track',
     {
       config: { access: 'rider', rateLimit: perUserWrites(TRACK_CHOICES_PER_MINUTE) },
-      // A session the caller may not see is 404 before its body is looked at, as for every session route.
-      preValidation: async (req) => {
-        const p = req.params as { id: string; track: string; date: string };
-        if (!(await opts.reader.canSeeSession(viewerOf(req), { device: p.id, track: p.track, date: p.date }))) {
-          throw new AppError('storage/object-not-found');
-        }
-      },
+      preValidation: hideUnseenSession(opts.reader),
       schema: doc(
         'Says which catalogue circuit the session was ridden on (its owner or an admin); its laps are timed there',
         trackSummarySchema,
         { params: sessionParamsSchema, body: chooseTrackBodySchema },
       ),
     },
-    async (req) =>
-      tracks.choose(
-        viewerOf(req),
-        { device: req.params.id, track: req.params.track, date: req.params.date },
-        req.body.catalogueId,
-      ),
+    async (req) => tracks.choose(viewerOf(req), sessionAt(req.params), req.body.catalogueId),
   );
 
   r.put(

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { okSchema, writeErrors } from '#core/contracts/common.contract.ts';
 import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
@@ -6,7 +6,7 @@ import { videoListSchema, videoParamsSchema, videoSyncSchema } from '#core/contr
 import { AppError } from '#core/errors.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
 import { routeSchemas } from '#server/lib/route-schema.ts';
-import { hideUnseenDevices, viewerOf } from '../sessions/device-check';
+import { hideUnseenDevices, hideUnseenSession, sessionAt, viewerOf } from '../sessions/device-check';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { VideosService } from './videos.service';
 
@@ -18,18 +18,7 @@ export async function videosRoutes(app: FastifyInstance, opts: { videos: VideosS
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { videos } = opts;
   hideUnseenDevices(app, opts.reader);
-  const address = (p: { id: string; track: string; date: string }) => ({ device: p.id, track: p.track, date: p.date });
-  // A session the caller may not see is 404 before its body is looked at, as for every session route.
-  const sessionVisible = async (req: FastifyRequest) => {
-    if (
-      !(await opts.reader.canSeeSession(
-        viewerOf(req),
-        address(req.params as { id: string; track: string; date: string }),
-      ))
-    ) {
-      throw new AppError('storage/object-not-found');
-    }
-  };
+  const sessionVisible = hideUnseenSession(opts.reader);
 
   r.get(
     '/api/devices/:id/sessions/:track/:date/videos',
@@ -39,7 +28,7 @@ export async function videosRoutes(app: FastifyInstance, opts: { videos: VideosS
         params: sessionParamsSchema,
       }),
     },
-    async (req) => videos.list(viewerOf(req), address(req.params)),
+    async (req) => videos.list(viewerOf(req), sessionAt(req.params)),
   );
 
   r.put(
@@ -56,7 +45,7 @@ export async function videosRoutes(app: FastifyInstance, opts: { videos: VideosS
     async (req) => {
       if (req.body.id !== req.params.videoId)
         throw new AppError('storage/invalid-argument', 'The body’s id must be the one in the path.');
-      return videos.put(viewerOf(req), address(req.params), req.body);
+      return videos.put(viewerOf(req), sessionAt(req.params), req.body);
     },
   );
 
@@ -68,7 +57,7 @@ export async function videosRoutes(app: FastifyInstance, opts: { videos: VideosS
       schema: doc('Forgets one of the caller’s video syncs of the session', okSchema, { params: videoParamsSchema }),
     },
     async (req) => {
-      await videos.remove(viewerOf(req), address(req.params), req.params.videoId);
+      await videos.remove(viewerOf(req), sessionAt(req.params), req.params.videoId);
       return { ok: true as const };
     },
   );

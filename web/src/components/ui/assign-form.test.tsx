@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { renderInIntl } from '#web/i18n/render-in.tsx';
+import { renderInIntl } from '#web/test-support/render-in.tsx';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '#web/lib/api-client.ts';
 import { AssignForm } from './assign-form';

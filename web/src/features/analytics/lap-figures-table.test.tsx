@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, screen, within } from '@testing-library/react';
-import { renderInIntl } from '#web/i18n/render-in.tsx';
+import { renderInIntl } from '#web/test-support/render-in.tsx';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryRouter } from 'react-router';
 import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';

@@ -9,6 +9,7 @@ import { formatDistance } from '#web/lib/units-format.ts';
 import { lossReason, lossTitle, signedSeconds, topLosses } from '#web/lib/loss-cards.ts';
 import { lossesToIdeal, topIdealLosses, type Study } from './study-choice';
 import { TrackIdentity } from './track-identity';
+import { Loading } from '#web/components/ui/query-status.tsx';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 
 export interface CornerFocus {
@@ -122,11 +123,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
     );
   }
   if (!data) {
-    return props.pending ? (
-      <p className="loading-inline" role="status">
-        <span className="spinner" aria-hidden="true" /> {t('tracks.loading')}
-      </p>
-    ) : null;
+    return props.pending ? <Loading>{t('tracks.loading')}</Loading> : null;
   }
   const complete = data.laps.filter((l) => l.complete && l.kind === 'flying');
   const nameOf = (index: number | null | undefined) => {
@@ -214,11 +211,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                 ? t('tracks.sameLap')
                 : t('tracks.totalDelta', { delta: signedSeconds(comparison!.deltaSeconds) })}
           </p>
-          {busy && (
-            <p className="loading-inline" role="status">
-              <span className="spinner" aria-hidden="true" /> {t('tracks.loading')}
-            </p>
-          )}
+          {busy && <Loading>{t('tracks.loading')}</Loading>}
         </div>
       )}
       {ideal && (

@@ -160,7 +160,6 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
           <summary>{t('history.compareOther')}</summary>
           <ReferencePicker
             session={session}
-            lap={request.lap}
             onPick={(next) =>
               setParams(new URLSearchParams({ ...addressToQuery(session), volta: request.lap, ...next }))
             }
@@ -232,11 +231,7 @@ function LapSummary(props: { label: string; lap: CompareResponse['lap']; colour:
 }
 
 /** The reference: the rider's record, or any lap of theirs at this track (a session, then a lap). */
-function ReferencePicker(props: {
-  session: SessionAddress;
-  lap: string;
-  onPick: (query: Record<string, string>) => void;
-}) {
+function ReferencePicker(props: { session: SessionAddress; onPick: (query: Record<string, string>) => void }) {
   const t = useT();
   return (
     <div className="compare-pick">

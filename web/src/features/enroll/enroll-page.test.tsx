@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { renderInIntl } from '#web/i18n/render-in.tsx';
+import { renderInIntl } from '#web/test-support/render-in.tsx';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Me } from '#core/contracts/me.contract.ts';

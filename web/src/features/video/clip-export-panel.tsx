@@ -30,7 +30,6 @@ export function ClipExport(props: {
   laps: readonly LapSegment[];
   best: LapSegment | null;
   reference: LapSegment;
-  currentVideoMs: () => number;
 }) {
   const t = useT();
   const units = useUnits();

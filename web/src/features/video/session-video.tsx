@@ -180,7 +180,6 @@ export function VideoSyncRecord(props: SessionVideoProps) {
               laps={laps}
               best={props.best}
               reference={props.reference}
-              currentVideoMs={() => (el.current ? el.current.currentTime * 1000 : 0)}
             />
           )}
         </>

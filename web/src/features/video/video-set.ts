@@ -49,7 +49,7 @@ export interface VideoSet {
 
 /**
  * HEVC this browser cannot play (Chromium without a platform decoder; Safari plays it): said, not a
- * black player. The test is gpmf.ts's isHevc, not imported: that module brings the GPMF parser, kept to the worker.
+ * black player.
  */
 const unplayableHevc = (codec: string) =>
   /^(hvc1|hev1)/i.test(codec) && document.createElement('video').canPlayType(`video/mp4; codecs="${codec}"`) === '';
