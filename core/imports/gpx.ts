@@ -92,19 +92,22 @@ class GpxReader implements FormatReader {
   private trackName: string | undefined;
 
   constructor() {
-    this.xml.on('opentagstart', this.heard(this.startTag));
-    this.xml.on('attribute', this.heard(this.attribute));
-    this.xml.on('opentag', this.heard(this.openTag));
-    this.xml.on('closetag', this.heard(this.closeTag));
-    this.xml.on('cdata', this.heard(this.text));
-    this.xml.on('error', () => (this.failedAtLine ??= this.xml.line));
+    this.xml.on('opentagstart', this.startTag);
+    this.xml.on('attribute', this.attribute);
+    this.xml.on('opentag', this.openTag);
+    this.xml.on('closetag', this.closeTag);
+    this.xml.on('cdata', this.text);
+    this.xml.on('error', () => this.stop());
   }
 
-  /** The first error ends the reading: what came before it is kept, and what saxes still reports of the piece it has is not heard. */
-  private heard<T>(handle: (value: T) => void): (value: T) => void {
-    return (value) => {
-      if (this.failedAtLine === undefined) handle(value);
-    };
+  /**
+   * The first error ends the reading: what came before it is kept, and nothing saxes still reports
+   * of the piece it has is heard (its handlers are taken away).
+   */
+  private stop(): void {
+    this.failedAtLine ??= this.xml.line;
+    for (const event of ['opentagstart', 'attribute', 'opentag', 'closetag', 'cdata', 'text'] as const)
+      this.xml.off(event);
   }
 
   write(chunk: string): void {
@@ -169,7 +172,7 @@ class GpxReader implements FormatReader {
 
   private readonly openTag = (tag: SaxesTagPlain): void => {
     this.lastTagAt = this.xml.position;
-    if (this.open.length >= MAX_DEPTH) return void (this.failedAtLine = this.xml.line);
+    if (this.open.length >= MAX_DEPTH) return this.stop();
     const kind = kindOf(tag.name);
     this.open.push(kind);
     if (kind === 'point') {
@@ -188,7 +191,7 @@ class GpxReader implements FormatReader {
     if (wanted) {
       this.reading = { field: kind, depth: this.open.length, text: '', cut: false };
       // saxes gathers a text only while someone listens: only the text of an element read is held.
-      this.xml.on('text', this.heard(this.text));
+      this.xml.on('text', this.text);
     }
   };
 

@@ -14,7 +14,9 @@ const DAY_MS = 86_400_000;
 /** `hhmmss.ss` → ms of the day, UTC. */
 export function hhmmssToMs(raw: string): number | undefined {
   if (!/^\d{6}(?:\.\d{1,15})?$/.test(raw)) return undefined;
-  const [h, mi, s] = [Number(raw.slice(0, 2)), Number(raw.slice(2, 4)), Number(raw.slice(4))];
+  const h = Number(raw.slice(0, 2));
+  const mi = Number(raw.slice(2, 4));
+  const s = Number(raw.slice(4));
   return h > 23 || mi > 59 || s >= 61 ? undefined : Math.round(((h * 60 + mi) * 60 + s) * 1000);
 }
 

@@ -458,6 +458,9 @@ describe('numbers and times as loggers write them', () => {
   it('num reads a sign, digits, decimals and an exponent, blanks around; refuses anything else', () => {
     const read: [string, number][] = [
       ['1', 1],
+      ['0', 0],
+      ['0.5', 0.5],
+      ['0e5', 0],
       ['-1', -1],
       ['+1.5', 1.5],
       ['.5', 0.5],
@@ -482,6 +485,7 @@ describe('numbers and times as loggers write them', () => {
       '0x1A',
       '0b1',
       '0O7',
+      ' 0X1f ',
       '1e400',
       'Infinity',
       'NaN',
