@@ -1,3 +1,6 @@
+// The whole server put together from its config: database and migrations, blob store, job queue,
+// security headers, sign-in, rate limits, the access policy and every module's routes. main.ts adds
+// listening and shutdown; tests build the same app.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pinoPretty from 'pino-pretty';

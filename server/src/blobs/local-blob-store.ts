@@ -1,3 +1,5 @@
+// The blob store when no S3 bucket is configured: session files on the local disk (DATA_DIR/blobs),
+// each beside a small JSON file with what a file system does not keep (MD5, content type, generation).
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';

@@ -1,3 +1,6 @@
+// The blob store when an S3 bucket is configured (AWS or an S3-compatible server): session files as
+// objects, their MD5, creation time and generation in each object's metadata; large uploads wait in a
+// local spool folder until sent.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
 import path from 'node:path';

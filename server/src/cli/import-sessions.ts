@@ -1,3 +1,5 @@
+// `voltas import`: a rider's files from other loggers brought in from the command line, through the
+// same import as the web page; one line per file, in Portuguese.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';

@@ -1,3 +1,5 @@
+// `voltas simulate`: a device stand-in that generates a session on a real track and uploads it
+// through the device API, retrying as the spec's policy says (the fault scripts reuse the upload).
 import http from 'node:http';
 import https from 'node:https';
 import { createHash } from 'node:crypto';

@@ -1,3 +1,5 @@
+// The `voltas` command line: starting the server and the operator's tasks (demo data, users' roles,
+// devices and their tokens, imports, backup and restore, the device simulator).
 import { parseArgs } from 'node:util';
 import { isDdmmyyyy, isDeviceId } from '#core/formats/dates.ts';
 import { createBlobStore } from '../blobs/create-blob-store';

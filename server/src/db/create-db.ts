@@ -1,3 +1,5 @@
+// Opening the database: SQLite in DATA_DIR by default (one process), PostgreSQL when DATABASE_URL is
+// set (several instances may share it), each with the matching locks and events (Coordination).
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';

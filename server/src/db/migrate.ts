@@ -1,3 +1,5 @@
+// Bringing the database schema up to date, at every start of the server and of the CLI; a new
+// migration is imported and added to the list below. The readiness check asks what is pending.
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-lap-sessions';

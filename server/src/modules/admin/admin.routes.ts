@@ -1,3 +1,5 @@
+// Admin routes under /api/admin, for admins only: users, sellers, devices and the audit log; device
+// owners, sellers, registration and tokens; disabling users and setting their roles.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,3 +1,5 @@
+// What an admin (in the web app, or `voltas` on the command line) changes about users and devices:
+// owners, sellers, registration, tokens, roles, disabling; each change in one transaction with its audit entry.
 import type { Kysely } from 'kysely';
 import { AppError } from '#core/errors.ts';
 import type { DB } from '#server/db/schema.ts';

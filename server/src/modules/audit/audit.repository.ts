@@ -1,3 +1,5 @@
+// The audit_log table: who changed what about users, devices and tracks, before and after; written in
+// the same transaction as the change, read newest first by the admin page.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB } from '#server/db/schema.ts';

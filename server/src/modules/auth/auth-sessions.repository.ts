@@ -1,3 +1,5 @@
+// The sign-in tables: auth_sessions (a signed-in browser, kept by the hash of its cookie's id, with its
+// expiry) and auth_flows (an OpenID Connect sign-in under way, taken once by its callback).
 import type { Kysely } from 'kysely';
 import type { DB } from '#server/db/schema.ts';
 

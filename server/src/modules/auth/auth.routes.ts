@@ -1,3 +1,5 @@
+// Sign-in routes, open to anyone: the /login page, starting an OpenID Connect sign-in and its callback
+// (in a popup or by redirect), and logout.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,3 +1,5 @@
+// A sign-in provider inside this server (under /oidc) for when no Google client is configured, so a
+// development or demo machine signs in offline through the same OpenID Connect code; refused in production.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';

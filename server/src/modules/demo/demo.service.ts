@@ -1,3 +1,5 @@
+// `voltas demo`: demo accounts (rider, seller, admin), devices and generated sessions on real tracks,
+// so the app can be tried without a lap timer; loading again adds nothing new.
 import type { Kysely } from 'kysely';
 import { generateSession } from '#core/sim/session-generator.ts';
 import type { BlobStore } from '#server/blobs/blob-store.ts';

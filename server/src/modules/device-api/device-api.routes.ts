@@ -1,3 +1,5 @@
+// The lap timer's own API under /api/device/v1, called with one device's token: uploading its lap.six
+// and gps.six, reading its owner's Wi-Fi and pilot data, reporting its firmware status.
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,3 +1,5 @@
+// `voltas import-firebase`: an installation of the Firebase-based product moved over from a Firestore
+// export (users, devices) and a copy of its storage (session files); what it cannot take is reported.
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';

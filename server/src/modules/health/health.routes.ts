@@ -1,3 +1,5 @@
+// Health checks for what runs the server (a supervisor, a load balancer): liveness and readiness, public
+// and showing the status only; for admins, also which database, blob store and sign-in provider are in use.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { healthDetailsSchema, healthSchema } from '#core/contracts/auth.contract.ts';

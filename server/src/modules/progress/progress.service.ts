@@ -1,3 +1,5 @@
+// A rider's history over their own sessions: the record at each circuit, a track's days one by one, the
+// corners that improved between two days, and a lap against another day's, their record or a shared lap.
 import type { z } from 'zod';
 import type {
   compareQuerySchema,

@@ -1,3 +1,5 @@
+// Seller routes under /api/seller, for users with the seller role: their buyers, their stock of devices,
+// and handing a device from that stock to a buyer.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

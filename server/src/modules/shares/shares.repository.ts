@@ -1,3 +1,5 @@
+// The shares table: the read-only links riders make to a session or lap, kept by the hash of their
+// secret; a link opens only while unexpired, its session exists and its rider is not disabled.
 import type { Kysely } from 'kysely';
 import type { DB } from '#server/db/schema.ts';
 

@@ -1,3 +1,5 @@
+// Share links: a rider makes, lists and revokes their links (/api/shares); whoever holds one reads it
+// without signing in (/api/shared/:token, its preview image, the /v/:token page), limited per address.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { okSchema, writeErrors } from '#core/contracts/common.contract.ts';

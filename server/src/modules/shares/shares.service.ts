@@ -1,3 +1,5 @@
+// Share links' use cases: making a link to one of a rider's sessions or laps, listing and revoking
+// them, and what a link opens (its view, a lap, the preview's text and image).
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';

@@ -1,3 +1,5 @@
+// The product spec's storage view ({hardware}/{track}/{ddmmyyyy}/lap.six|gps.six): listing folders and
+// reading a file's metadata, with the spec's page-size rule and messages, for sessions the caller may read.
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import {

@@ -1,3 +1,5 @@
+// The signed-in rider's own routes under /api/me: who they are (roles, devices), the profile their
+// device reads (Wi-Fi, pilot data), language and units, and revoking a lost device's token.
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { deviceIdParamsSchema } from '#core/contracts/admin.contract.ts';

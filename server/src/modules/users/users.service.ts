@@ -1,3 +1,5 @@
+// A user's own data: their account, the profile their device reads (the Wi-Fi password sealed with the
+// server's secret key, bound to its owner), language and units, and revoking a device's token.
 import type { Kysely } from 'kysely';
 import type { Me, ProfileInput } from '#core/contracts/me.contract.ts';
 import type { PreferencesAnswer, PreferencesInput } from '#core/contracts/preferences.contract.ts';

@@ -1,3 +1,5 @@
+// Video sync routes under a session the rider may read: listing, storing and forgetting how their own
+// video files line up with it (only the alignment is kept; the videos stay on the rider's devices).
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { okSchema, writeErrors } from '#core/contracts/common.contract.ts';

@@ -1,3 +1,5 @@
+// Video syncs' use cases: listing, storing (up to a limit per session) and forgetting each rider's own
+// alignment of a video file with a session they may read.
 import type { Kysely } from 'kysely';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { MAX_VIDEO_SYNCS_PER_SESSION, type VideoSyncRecord } from '#core/contracts/videos.contract.ts';
