@@ -1,3 +1,6 @@
+// How Vite serves (in development) and builds the web app: the installable service worker, catalogs
+// precompiled, files precompressed, module aliases (zod without its JIT; in production no ICU parser and
+// react-router's production build), and the analytics page's code in one file (fewer requests).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';

@@ -1,3 +1,5 @@
+// The web app's entry point: applies the theme, registers the offline service worker, picks the language
+// and asks who is signed in, then renders the app once that language's catalog has loaded (pt-BR if it cannot).
 import { QueryClientProvider } from '@tanstack/react-query';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

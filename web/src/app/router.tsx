@@ -1,3 +1,5 @@
+// Which page each address opens, and who may open it: signed-in riders, admins, sellers, or anyone
+// (a shared link). Every page but /login loads its code on its first visit, so the first download stays small.
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Link, Route, Routes, useLocation } from 'react-router';

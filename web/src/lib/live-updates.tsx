@@ -1,3 +1,5 @@
+// Live updates while signed in: the server's events (/api/events) refresh what a new upload changes and
+// announce a new personal best. Loaded after the first paint (main.tsx); pages work without it.
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { SessionEventMessage } from '#core/contracts/sessions.contract.ts';

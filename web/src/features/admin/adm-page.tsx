@@ -1,3 +1,5 @@
+// The admin's users page (/adm): give a device to a user (the device's new upload token shown once),
+// and disable or re-enable an account; the table lists every user with their devices and profile.
 import type { AdminUser } from '#core/contracts/admin.contract.ts';
 import { useState } from 'react';
 import { AssignForm } from '#web/components/ui/assign-form.tsx';

@@ -1,3 +1,5 @@
+// What the admin pages read and change on the server: users, sellers, devices, the audit log and tracks.
+// Every list is cached under one 'admin' key, so any admin change reloads them all.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import {

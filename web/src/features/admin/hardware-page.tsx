@@ -1,3 +1,5 @@
+// The admin's devices page (/hardware): hand a device to a seller, register a new device by its id, and
+// rotate a device's upload token; a new token is shown once, to be stored on the device.
 import { useState, type FormEvent } from 'react';
 import type { AdminDevice } from '#core/contracts/admin.contract.ts';
 import { isDeviceId } from '#core/formats/dates.ts';

@@ -1,3 +1,5 @@
+// The admin's tracks page (/pistas): every track with its source, owner and sessions; choosing one opens
+// its map to move its start/finish or sector gates, and a track made from a rider's sessions can be shared.
 import { useState } from 'react';
 import type { z } from 'zod';
 import type { trackListSchema } from '#core/contracts/tracks.contract.ts';

@@ -1,3 +1,6 @@
+// The analytics page (/analytics): pick a session, then study it on a map, charts against distance,
+// "where you lose time" and a lap table. Its choices live in the address; its parts load in turn (the
+// figures first, the corners once the map and charts have painted) so a phone paints its first screen quickly.
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';

@@ -1,3 +1,5 @@
+// The analytics page's reads: the session's analysis, plus the GPS columns and track analysis it
+// shares with other pages. `prefetchAnalytics` lets the router start the analysis and laps beside the page's code.
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import { apiRequest } from '#web/lib/api-client.ts';

@@ -1,3 +1,5 @@
+// The analytics page's lap table: each lap's figures, a box to show it on the map and charts, and its
+// CSV/GPX exports. On a phone a row keeps the lap and its time; the rest opens with a tap.
 import { Fragment, memo } from 'react';
 import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';

@@ -1,3 +1,6 @@
+// The analytics page's track map, drawn on a canvas: the chosen laps coloured by speed or lean, corner
+// marks, and the cursor it shares with the charts. Few strokes, and the cursor on a layer of its own,
+// so a phone keeps up.
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';

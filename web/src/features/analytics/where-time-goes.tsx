@@ -1,3 +1,5 @@
+// "Where you lose time" on the analytics page: a chosen lap against another lap or the ideal lap, as
+// cards for the biggest losses and a corner table; tapping a card or a corner zooms the map and charts to it.
 import { memo } from 'react';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { formatGap } from '#core/laps/lap-math.ts';

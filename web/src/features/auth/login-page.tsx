@@ -1,3 +1,6 @@
+// The sign-in page as the app draws it (/login): "Login with Google" opens the sign-in popup, and a new
+// sign-in starts with nothing kept from the device's previous user. The server's own first screen of
+// /login (login-first-screen.ts) does the same before the app has loaded.
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';

@@ -1,3 +1,5 @@
+// Signing in through a popup, shared by both login screens: the popup's last page (public/auth-done.js)
+// reports the result back by message; a blocked popup becomes a full-page redirect.
 import type { ErrorCode } from '#core/errors.ts';
 import { isErrorCode } from '#core/errors.ts';
 

@@ -1,3 +1,5 @@
+// The rider's profile page (/enroll): the Wi-Fi network and password, rider name and bike number their
+// device loads, checked here with the same schema as the server; and revoking a lost device's upload token.
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { PROFILE_LIMITS, profileInputSchema, type ProfileInput } from '#core/contracts/me.contract.ts';

@@ -1,3 +1,5 @@
+// Home's "My sessions" block: the rider's three latest sessions with their best laps, their record at
+// each track (linked to its progress), and a link to all their sessions.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { addressToQuery } from '#core/contracts/session-paths.ts';

@@ -1,3 +1,5 @@
+// The import page (/importar): riders drop or pick files from other loggers, sent one at a time (lap.six
+// files last, so their laps join the trace sent before them), and see what each became, or delete it.
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type DragEvent } from 'react';
 import { Link } from 'react-router';

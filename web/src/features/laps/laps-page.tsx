@@ -1,3 +1,5 @@
+// The laps page (/laps): choose a device, track and day, then see the session's summary, its file's
+// warnings and the lap table, with links to analyse or share it (and to delete it, for an import).
 import { Link, useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';

@@ -1,3 +1,5 @@
+// The laps page's table: laps grouped by heat and sortable, the best lap, best sectors and the rider's
+// record marked, the GPS's own time under the device's; on a phone the sectors and distance open with a tap.
 import { Fragment, memo, useMemo, type ReactNode } from 'react';
 import type { LapRow, LapsResponse } from '#core/contracts/sessions.contract.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';

@@ -1,3 +1,5 @@
+// The track outline page (/make): a session's fastest lap drawn as a closed outline, to rotate and zoom;
+// before a session is chosen it shows the demo device's first track.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { analyzeGps } from '#core/analysis/gps-analysis.ts';
 import { makeProjection } from '#core/sim/geo.ts';

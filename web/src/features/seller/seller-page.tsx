@@ -1,3 +1,5 @@
+// The seller's page (/seller): hand a device from their stock to one of their buyers (its new upload
+// token shown once, to be stored on the device), and the list of their buyers.
 import type { z } from 'zod';
 import type { buyerSchema } from '#core/contracts/admin.contract.ts';
 import { useState } from 'react';

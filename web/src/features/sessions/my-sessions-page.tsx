@@ -1,3 +1,5 @@
+// "My sessions" (/sessoes): every session of the rider, newest first, fetched a page at a time and
+// filtered by track, each with its best and ideal lap, consistency, and links to its laps and analysis.
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';

@@ -1,3 +1,5 @@
+// The video panel's clip export: choose a lap or a stretch and a quality, and get an MP4 with the data
+// drawn on it. The encoding runs in a worker (clip-worker.ts), so the page stays responsive; it can be cancelled.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';

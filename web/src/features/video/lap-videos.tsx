@@ -1,3 +1,6 @@
+// The compare page's videos: the two laps' videos side by side, one following the other by position on
+// the track (a friend's lap shows its figures instead). Reached through video-entry.ts, so its code loads
+// only when the page shows it.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { analyzeGps } from '#core/analysis/gps-analysis.ts';
 import type { CompareResponse } from '#core/contracts/progress.contract.ts';

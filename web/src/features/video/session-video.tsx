@@ -1,3 +1,6 @@
+// The analytics page's video panel: a video from the rider's own device (read in the browser, never uploaded)
+// synced to the session and sharing the cursor with the map and charts; manual sync and clip export beside it.
+// Reached through video-entry.ts, so its code loads only when the page shows it.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
