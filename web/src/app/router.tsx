@@ -127,7 +127,7 @@ export function createRoutes(queryClient: QueryClient) {
       '/analytics',
       // The session's figures and laps start downloading beside the page's own code (chart library
       // included); opened directly, the server's `Link: rel=preload` header has already started them.
-      // The GPS file waits until they have painted (analytics-page.tsx).
+      // The GPS file is asked for by the page once its frame has painted (analytics-page.tsx).
       lazyPage(
         () =>
           Promise.all([import('../features/analytics/analytics-page'), import('./video-slots')]).then(([m, video]) =>

@@ -19,7 +19,6 @@ const accessors: Record<Column, (r: LapRow) => number> = {
   distancia: (r) => r.distanceM,
 };
 
-/** A lap's time from the GPS trace, by `${heat}${lapCount}`, and whether it differs from the device's. */
 /** Voltas's GPS time of each lap whose shown time is the device's or the logger's (the check beside it). */
 export type GpsLapTimes = Map<string, { seconds: number; differs: boolean; source: 'device' | 'logger' }>;
 
