@@ -227,3 +227,27 @@ test('a simulated upload appears on an open laps screen without reload', async (
   await expect(page).toHaveURL(new RegExp(`/analytics\\?hw=${id}&pista=Monza&data=21112026$`));
   await expect(page.getByTestId('top-speed')).toBeVisible();
 });
+
+test('the lap table says it is busy until the rider’s record is in, then offers "Comparar com meu recorde"', async ({
+  page,
+}) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/sessions/records', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openShared(page);
+  const table = page.getByRole('region', { name: 'Voltas da sessão' });
+  // The lap table is drawn as the rider scrolls towards it.
+  await expect(async () => {
+    await table.scrollIntoViewIfNeeded();
+    await expect(page.getByTestId('figures-row').first()).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  const compare = table.getByRole('link', { name: /Comparar com meu recorde/ });
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  await expect(compare).toHaveCount(0);
+  release();
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(compare.first()).toBeVisible();
+});

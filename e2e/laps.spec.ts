@@ -82,3 +82,24 @@ test('a rider with no device sees the demo device, labelled; a second device mak
   await expect(page.getByText('Nenhuma sessão ainda: ligue o dispositivo e use Send.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Carregar' })).toBeDisabled();
 });
+
+test('the laps table says it is busy until the rider’s record is in, then offers "Comparar com meu recorde"', async ({
+  page,
+}) => {
+  await signIn(page, { email: 'piloto@voltas.local' });
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/sessions/records', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/laps?hw=000000000042&pista=Interlagos&data=15112026');
+  const table = page.getByRole('region', { name: 'Tabela de voltas' });
+  const compare = table.getByRole('link', { name: /Comparar com meu recorde/ });
+  await expect(page.getByTestId('lap-row').first()).toBeVisible();
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  await expect(compare).toHaveCount(0);
+  release();
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(compare.first()).toBeVisible();
+});

@@ -104,6 +104,8 @@ async function lapsScreen(page: Page, query: string) {
   await expect(page.getByTestId('lap-row').first()).toBeVisible();
   // The GPS times come with the track analysis, after the table.
   await expect(page.getByTestId('ideal-lap')).not.toHaveText('…');
+  // The GPS times and the rider's record ("Comparar com meu recorde") complete the table after it is drawn.
+  await expect(page.getByRole('region', { name: 'Tabela de voltas' })).toHaveAttribute('aria-busy', 'false');
   await fits(page, 'laps screen');
   const rows = (await readRows(page, '[data-testid=lap-row]', 'td:nth-child(2), td:nth-child(1)')).map((r) => ({
     ...r,

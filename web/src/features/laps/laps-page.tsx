@@ -66,6 +66,8 @@ export function LapsPage() {
     [pbHeat, pbLap],
   );
   const hasRecord = useDeferredValue(Boolean(record));
+  // Deferred with them: the table says it is complete in the render that completes it.
+  const busy = useDeferredValue(records.isPending || track.isFetching);
   const lapsData = laps.data;
   const compareHref = useMemo(
     () =>
@@ -164,6 +166,7 @@ export function LapsPage() {
               personalBest={personalBest}
               compareHref={compareHref}
               units={units}
+              busy={busy}
             />
           )}
         </section>

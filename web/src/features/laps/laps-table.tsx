@@ -33,6 +33,7 @@ export const LapsTable = memo(function LapsTable({
   personalBest,
   compareHref,
   units = 'metric',
+  busy = false,
 }: {
   data: LapsResponse;
   gps?: GpsLapTimes;
@@ -42,6 +43,8 @@ export const LapsTable = memo(function LapsTable({
   compareHref?: ((row: LapRow) => string) | undefined;
   /** The rider's units for distances (metric when not given). */
   units?: Units;
+  /** The GPS times or the rider's record still coming: the table is completed when they are in. */
+  busy?: boolean;
 }) {
   const t = useT();
   const { sorted, sort, toggle } = useSort(data.laps, accessors);
@@ -55,7 +58,7 @@ export const LapsTable = memo(function LapsTable({
   }, [sorted]);
 
   return (
-    <div className="table-scroll" role="region" aria-label={t('laps.tableLabel')} tabIndex={0}>
+    <div className="table-scroll" role="region" aria-label={t('laps.tableLabel')} aria-busy={busy} tabIndex={0}>
       <table className="laps-table">
         <thead>
           <tr>
