@@ -372,9 +372,6 @@ export function lineReader(
   };
 }
 
-/** After a leading 0, what makes `Number` read a hexadecimal, binary or octal number. */
-const NON_DECIMAL_MARKS = 'xXbBoO';
-
 /**
  * A logger's number, surrounding blanks allowed; undefined for anything else (hex, "Infinity",
  * "1,5", an empty field). `Number` reads the decimal forms; what it reads besides (an empty string
@@ -382,7 +379,7 @@ const NON_DECIMAL_MARKS = 'xXbBoO';
  */
 export function num(s: string | undefined): number | undefined {
   const t = s?.trim();
-  if (!t || (t.length > 1 && t[0] === '0' && NON_DECIMAL_MARKS.includes(t[1]!))) return undefined;
+  if (!t || /^0[xbo]/i.test(t)) return undefined;
   const v = Number(t);
   return Number.isFinite(v) ? v : undefined;
 }
