@@ -251,3 +251,21 @@ test('the lap table says it is busy until the rider’s record is in, then offer
   await expect(table).toHaveAttribute('aria-busy', 'false');
   await expect(compare.first()).toBeVisible();
 });
+
+test('the session below the selection stays put while the selection’s lists arrive', async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/devices/*/tracks/*/dates', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openShared(page);
+  const session = page.getByRole('region', { name: 'Interlagos 15/11/2026' });
+  await expect(page.locator('#sel-track')).toBeEnabled(); // the tracks are in (and a demo notice, if any)
+  await expect(page.getByText('Buscando suas pistas e datas…')).toBeVisible();
+  await expect(page.getByTestId('top-speed')).toBeVisible();
+  const before = (await session.boundingBox())!.y;
+  release();
+  await expect(page.getByText('Esta sessão já está aberta abaixo.')).toBeVisible();
+  expect((await session.boundingBox())!.y).toBeCloseTo(before, 0);
+});
