@@ -20,6 +20,17 @@ async function paintedPixels(canvas: Locator): Promise<number> {
 const speedText = (kmh: number) => `${kmh.toFixed(1).replace('.', ',')} km/h`;
 const leanText = (deg: number) => `${Math.round(Math.abs(deg))}° ${deg < 0 ? 'E' : 'D'}`;
 
+/** Holds the answers to requests for `url` until the returned function is called. */
+async function holdAnswers(page: Page, url: string): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 async function openShared(page: Page) {
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.goto('/analytics?hw=000000000042&pista=Interlagos&data=15112026');
@@ -231,12 +242,7 @@ test('a simulated upload appears on an open laps screen without reload', async (
 test('the lap table says it is busy until the rider’s record is in, then offers "Comparar com meu recorde"', async ({
   page,
 }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/sessions/records', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdAnswers(page, '**/api/sessions/records');
   await openShared(page);
   const table = page.getByRole('region', { name: 'Voltas da sessão' });
   // The lap table is drawn as the rider scrolls towards it.
@@ -253,12 +259,7 @@ test('the lap table says it is busy until the rider’s record is in, then offer
 });
 
 test('the session below the selection stays put while the selection’s lists arrive', async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/devices/*/tracks/*/dates', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdAnswers(page, '**/api/devices/*/tracks/*/dates');
   await openShared(page);
   const session = page.getByRole('region', { name: 'Interlagos 15/11/2026' });
   await expect(page.locator('#sel-track')).toBeEnabled(); // the tracks are in (and a demo notice, if any)
