@@ -11,32 +11,18 @@ export function gpsSixLine(c: GpsColumns, i: number): string {
   return `${c.lat[i]!.toFixed(7)},${c.lon[i]!.toFixed(7)}|${c.speed[i]!.toFixed(1)}|${c.satellites[i]}|${msToGpsTime(c.timeMs[i]!)}|${c.lapCount[i]}|${c.firstLap[i]}|${HEATS[c.heat[i]!]}|${c.roll[i]!.toFixed(1)}|${c.leanFiltered[i]!.toFixed(1)}|${c.meterSum[i]}\n`;
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
-/** Lines joined before they are encoded: one encode per line cost as much as making the line; one string of all of them, more. */
-const LINES_PER_ENCODE = 64;
-
-/** Every line of the columns as UTF-8, encoded LINES_PER_ENCODE lines at a time. */
-export function gpsSixBytes(c: GpsColumns): Uint8Array {
-  let out = new Uint8Array(c.count * 96); // a device's line is 60-90 bytes
-  let at = 0;
-  for (let from = 0; from < c.count; from += LINES_PER_ENCODE) {
-    let lines = '';
-    for (let i = from; i < Math.min(from + LINES_PER_ENCODE, c.count); i++) lines += gpsSixLine(c, i);
-    if (out.length - at < 3 * lines.length) {
-      const grown = new Uint8Array(2 * out.length + 3 * lines.length);
-      grown.set(out.subarray(0, at));
-      out = grown;
-    }
-    at += encoder.encodeInto(lines, out.subarray(at)).written;
-  }
-  return out.subarray(0, at);
-}
-
 /** Every line of the columns, as text. */
 export function gpsSixLines(c: GpsColumns): string {
-  return decoder.decode(gpsSixBytes(c));
+  let text = '';
+  for (let i = 0; i < c.count; i++) text += gpsSixLine(c, i);
+  return text;
+}
+
+const encoder = new TextEncoder();
+
+/** Every line of the columns as UTF-8. */
+export function gpsSixBytes(c: GpsColumns): Uint8Array {
+  return encoder.encode(gpsSixLines(c));
 }
 
 const POW = [1, 10, 100, 1000, 1e4, 1e5, 1e6, 1e7];
