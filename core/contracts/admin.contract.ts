@@ -1,3 +1,4 @@
+// The admin API's bodies and answers (users, devices, roles, the audit log), validated by zod on the server.
 import { z } from 'zod';
 
 const email = z.string().trim().toLowerCase().pipe(z.email().max(254));

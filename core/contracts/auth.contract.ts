@@ -1,3 +1,4 @@
+// The sign-in routes' queries and the health answers, validated by zod on the server.
 import { z } from 'zod';
 
 export const loginQuerySchema = z.object({

@@ -1,3 +1,5 @@
+// The tracks API: a track's summary and corners, its analysis and lap comparisons, the catalogue,
+// and the rider's track edits.
 import { z } from 'zod';
 import { haversineM } from '../sim/geo';
 import { lapKindSchema } from './common.contract';

@@ -1,3 +1,4 @@
+// A session's samples exported as RaceRender CSV or GPX 1.1, in pieces the server streams.
 import type { GpsColumns } from './gps-columns';
 import { HEATS } from './six-lines';
 import { elapsedMs } from '../analysis/gps-analysis';

@@ -1,3 +1,4 @@
+// An import's warnings as catalog messages, and in words in a given language.
 import type { MessageRef } from '../errors.ts';
 import { MAX_FIXES, type ImportWarning } from '../imports/trace.ts';
 import type { Translate } from './intl.ts';

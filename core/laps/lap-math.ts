@@ -1,3 +1,5 @@
+// The timing screen's arithmetic on a lap list: out, in and flying laps, gaps, best sectors,
+// consistency and the figures kept.
 import type { Heat } from '../formats/six-lines';
 import type { Lap } from '../formats/lap-six';
 import { bestOf, type ListedLap } from './session-laps';

@@ -1,3 +1,4 @@
+// A track's corners (T1…Tn), found from its line's curvature.
 import { curvature, latLonAt, type TrackLine } from './track-line';
 import type { LatLon } from './gate';
 

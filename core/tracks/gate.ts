@@ -1,3 +1,4 @@
+// Timing lines (gates): placing one across a track, and where a trace crosses it.
 import { makeProjection } from '../sim/geo';
 
 export interface LatLon {

@@ -1,3 +1,4 @@
+// The server's entry: config, app, listen, and a graceful stop on SIGINT/SIGTERM.
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { startMetricsServer } from './lib/metrics';

@@ -1,3 +1,4 @@
+// Vite plugin: the message catalogs reach the browser already parsed (FormatJS ASTs).
 import { pathToFileURL } from 'node:url';
 import { parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import type { Plugin } from 'vite';

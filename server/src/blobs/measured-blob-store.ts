@@ -1,3 +1,4 @@
+// A blob store wrapped so each operation is timed for the metrics and each failure is a BlobStoreError.
 import { BlobStoreError, type BlobStore } from './blob-store';
 
 export interface BlobMeasurements {

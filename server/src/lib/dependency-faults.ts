@@ -1,3 +1,4 @@
+// Which errors are a dependency's fault (database, blob store, full disk): 503 or 507, try again, nothing lost.
 import { BlobStoreError } from '../blobs/blob-store';
 import type { ErrorCode } from '#core/errors.ts';
 

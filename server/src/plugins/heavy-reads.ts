@@ -1,3 +1,4 @@
+// Bounds the costly reads (GPS samples, exports) per user: a few in flight, a few a minute.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '#core/errors.ts';

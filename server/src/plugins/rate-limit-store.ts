@@ -1,3 +1,4 @@
+// @fastify/rate-limit's counts kept in the database, so every instance counts the same hits.
 import type { FastifyRequest } from 'fastify';
 
 type Callback = (err: Error | null, result?: { current: number; ttl: number }) => void;

@@ -1,3 +1,4 @@
+// The session's 'Compartilhar' button and its form: a read-only link, with an optional expiry.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';

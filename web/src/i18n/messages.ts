@@ -1,3 +1,4 @@
+// The page's messages: the typed `t` of its language, and an error's or a field's message.
 import { useIntl } from 'react-intl';
 import { isErrorCode } from '#core/errors.ts';
 import { isMessageId, translator, type MessageId, type Translate } from '#core/i18n/intl.ts';

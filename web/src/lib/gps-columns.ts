@@ -1,3 +1,4 @@
+// A session's GPS columns on the page: downloaded with progress, decoded in a worker, cached per session.
 import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';

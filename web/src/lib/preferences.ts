@@ -1,3 +1,4 @@
+// The rider's language and units: read, saved, and negotiated with the browser's languages when signed out.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PreferencesAnswer, PreferencesInput } from '#core/contracts/preferences.contract.ts';
 import { negotiatePreferences } from '#core/preferences.ts';

@@ -1,3 +1,4 @@
+// The app's TanStack Query client and its defaults.
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client';
 

@@ -1,3 +1,4 @@
+// The signed-in user (GET /api/me) and the devices they may choose.
 import { useQuery } from '@tanstack/react-query';
 import type { Me } from '#core/contracts/me.contract.ts';
 import { apiRequest, ApiError } from './api-client';

@@ -1,3 +1,4 @@
+// SQL for the devices table: lookups by id and token, registration, tokens, owners, last status, the Firebase import.
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, DevicesTable } from '#server/db/schema.ts';
 import { nowIso } from '#server/lib/tokens.ts';

@@ -1,3 +1,5 @@
+// SQL for the users table: sign-in upserts, profiles, roles, disabling, buyers' details,
+// preferences, the Firebase import.
 import type { Kysely, Selectable } from 'kysely';
 import type { DB, UsersTable } from '#server/db/schema.ts';
 import { nowIso } from '#server/lib/tokens.ts';

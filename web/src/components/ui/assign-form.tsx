@@ -1,3 +1,4 @@
+// The spec's assignment form: two dropdowns and 'Cadastrar'.
 import { useId, useState, type FormEvent } from 'react';
 import { useT } from '#web/i18n/messages.ts';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';

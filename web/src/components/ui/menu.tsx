@@ -1,3 +1,4 @@
+// The spec's 'Menu': a toggle that opens the page's links, the theme and the rider's preferences.
 import { useId, useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import { useT } from '#web/i18n/messages.ts';

@@ -1,3 +1,4 @@
+// A labelled dropdown for forms.
 import type { SelectHTMLAttributes } from 'react';
 
 export interface Option {

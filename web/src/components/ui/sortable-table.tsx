@@ -1,3 +1,4 @@
+// A sortable table of a query's rows, with its loading, error and empty states.
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { QueryStatus } from './query-status';

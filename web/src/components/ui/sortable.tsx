@@ -1,3 +1,4 @@
+// The spec's sorting on every column header: the state, the sorted rows, and the header button.
 import { useMemo, useState } from 'react';
 import { useT } from '#web/i18n/messages.ts';
 

@@ -1,3 +1,4 @@
+// The admins' audit log: who changed what, before and after, in the page's words.
 import type { z } from 'zod';
 import type { auditEntrySchema } from '#core/contracts/admin.contract.ts';
 import { Page } from '#web/components/ui/page.tsx';

@@ -1,3 +1,4 @@
+// The analytics charts' series: laps on one distance grid, gaps to a reference lap, the whole session decimated.
 import { decimateMinMax, deltaAgainst, elapsedMs, lapDistances, type LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 

@@ -1,3 +1,4 @@
+// 'Onde você perde tempo': which lap is studied against which reference, and the losses section by section.
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 
 type Analysis = Pick<TrackAnalysisResponse, 'laps' | 'idealLap' | 'idealLapSeconds' | 'bestLap'>;

@@ -1,3 +1,4 @@
+// 'Links compartilhados': the rider's share links, each revocable at once.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';

@@ -1,3 +1,4 @@
+// The session's video syncs on the server, and reading a rider's video files in a worker.
 import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
 import type { VideoSyncRecord } from '#core/contracts/videos.contract.ts';
 import type { SessionTrace } from '#core/video/sync.ts';
