@@ -162,13 +162,21 @@ async function main() {
   if (!GOALS_ONLY && !ONLY) await benchWeb(base, session, QUICK);
 
   if (LIGHTHOUSE) {
-    // The share page as a friend opens it: a link to the 100k-sample session, made by the rider.
-    const share = await rider.json('/api/shares', {
-      method: 'POST',
-      body: JSON.stringify({ device: '000000000900', track: 'Interlagos', date: '02112026' }),
-    });
-    if (share.status !== 201) throw new Error(`making a share link: ${share.status} ${JSON.stringify(share.body)}`);
-    await benchLighthouse(base, session, new URL((share.body as { url: string }).url).pathname, QUICK, PAGES);
+    // The share page as a friend opens it: links to the 100k-sample session and to one of its laps, made by the rider.
+    const shareLink = async (lap?: string) => {
+      const share = await rider.json('/api/shares', {
+        method: 'POST',
+        body: JSON.stringify({
+          device: '000000000900',
+          track: 'Interlagos',
+          date: '02112026',
+          ...(lap ? { lap } : {}),
+        }),
+      });
+      if (share.status !== 201) throw new Error(`making a share link: ${share.status} ${JSON.stringify(share.body)}`);
+      return new URL((share.body as { url: string }).url).pathname;
+    };
+    await benchLighthouse(base, session, { session: await shareLink(), lap: await shareLink('A3') }, QUICK, PAGES);
   }
 
   for (const c of children) c.kill('SIGTERM');

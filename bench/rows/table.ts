@@ -27,6 +27,7 @@ export const result: Record<string, number | null> = {
   lighthouse_laps: null,
   lighthouse_analytics: null,
   lighthouse_shared: null,
+  lighthouse_shared_lap: null,
   track_analysis_vs_basic: null,
   track_analysis_ns_per_sample: null,
   import_typical_csv_vs_parse: null,
