@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { signIn, uniqueEmail } from './fixtures';
+import { heavyGet, signIn, uniqueEmail } from './fixtures';
 
 /** Counts pixels that differ from the canvas background: a drawn canvas is not blank. */
 async function paintedPixels(canvas: Locator): Promise<number> {
@@ -42,9 +42,7 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   await openShared(page);
   await gpsWorker;
   await expect(page.getByRole('heading', { name: /Seleção de Laps/ })).toContainText('000000000042');
-  const server = await (
-    await page.request.get('/api/devices/000000000042/sessions/Interlagos/15112026/analysis')
-  ).json();
+  const server = await (await heavyGet(page, '/api/devices/000000000042/sessions/Interlagos/15112026/analysis')).json();
   await expect(page.getByTestId('top-speed')).toHaveText(speedText(server.topSpeedKmh));
   await expect(page.getByTestId('lean-left')).toHaveText(leanText(server.maxLeanLeftDeg));
   await expect(page.getByTestId('lean-right')).toHaveText(leanText(server.maxLeanRightDeg));

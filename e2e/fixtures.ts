@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIResponse, type Page } from '@playwright/test';
 
 /**
  * Signs in through the real popup flow and the bundled OpenID provider's page, as a person
@@ -21,6 +21,21 @@ export async function signIn(page: Page, account: { email: string; name?: string
 /** A fresh e-mail per test run, so "first sign-in" is really the first. */
 export function uniqueEmail(prefix: string): string {
   return `${prefix}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.com`;
+}
+
+/**
+ * A GET of a heavy read (an analysis, an export) made beside the page's own: a user may have two in
+ * flight and a third is refused at once with 429 (server/src/plugins/heavy-reads.ts), which a busy
+ * machine makes likely while the page still loads. Asked again until the server takes it; then it
+ * must be a 200.
+ */
+export async function heavyGet(page: Page, url: string): Promise<APIResponse> {
+  let res: APIResponse | undefined;
+  await expect
+    .poll(async () => (res = await page.request.get(url)).status(), { message: `GET ${url}`, timeout: 15_000 })
+    .not.toBe(429);
+  expect(res!.status(), `GET ${url}`).toBe(200);
+  return res!;
 }
 
 export async function signOut(page: Page): Promise<void> {

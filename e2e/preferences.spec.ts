@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn, uniqueEmail } from './fixtures';
+import { heavyGet, signIn, uniqueEmail } from './fixtures';
 
 // Issue 38: the rider's units, chosen in the menu, kept in their profile: every speed and
 // distance follows them, after a reload too; stored data stays metric.
@@ -10,9 +10,7 @@ test('units switched to mph, ft in the menu: analytics and laps show them, and a
   await page.setViewportSize({ width: 360, height: 780 });
   await page.goto(DEMO);
   await expect(page.getByTestId('top-speed')).toHaveText(/^\d+,\d km\/h$/, { timeout: 20_000 });
-  const server = await (
-    await page.request.get('/api/devices/000000000001/sessions/Interlagos/08112026/analysis')
-  ).json();
+  const server = await (await heavyGet(page, '/api/devices/000000000001/sessions/Interlagos/08112026/analysis')).json();
   const mph = `${(server.topSpeedKmh / 1.609344).toFixed(1).replace('.', ',')} mph`;
 
   // By keyboard: the Menu, then the units' select.
@@ -28,7 +26,8 @@ test('units switched to mph, ft in the menu: analytics and laps show them, and a
   await units.selectOption('imperial');
   await expect(page.getByTestId('top-speed')).toHaveText(mph);
   // The session's CSV export speaks mph too (RaceRender's MPH column).
-  const csv = await page.request.get(
+  const csv = await heavyGet(
+    page,
     (await page.getByRole('link', { name: 'CSV (RaceRender)' }).getAttribute('href')) ?? '',
   );
   expect((await csv.text()).split('\r\n')[0]).toContain('Speed (MPH)');

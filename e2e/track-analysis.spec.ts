@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN_EMAIL } from '../playwright.config';
-import { scrollToSection, signIn } from './fixtures';
+import { heavyGet, scrollToSection, signIn } from './fixtures';
 
 test('where the time goes: corner markers, the corner table and three cards; a card zooms the charts and the map', async ({
   page,
@@ -90,7 +90,7 @@ test('an admin drags a track’s start/finish gate on its map and saves it; the 
 }) => {
   await signIn(page, { email: E2E_ADMIN_EMAIL, name: 'Chefe' });
   const analysis = '/api/devices/000000000001/sessions/Interlagos/08112026/track-analysis';
-  const before = await (await page.request.get(analysis)).json();
+  const before = await (await heavyGet(page, analysis)).json();
   await page.goto('/pistas');
   await expect(page.getByRole('heading', { name: 'Pistas' })).toBeVisible();
   const row = page.getByRole('row').filter({ hasText: before.track.name });
@@ -121,7 +121,7 @@ test('an admin drags a track’s start/finish gate on its map and saves it; the 
   await save.click();
   await expect(page.getByRole('status').filter({ hasText: 'Linha salva' })).toBeVisible();
 
-  const after = await (await page.request.get(analysis)).json();
+  const after = await (await heavyGet(page, analysis)).json();
   expect(after.track.version).toBe(before.track.version + 1);
   expect(after.track.gate).not.toEqual(before.track.gate);
 
@@ -131,7 +131,7 @@ test('an admin drags a track’s start/finish gate on its map and saves it; the 
   for (let k = 0; k < 10; k++) await page.keyboard.press('ArrowRight');
   await save.click();
   await expect(page.getByRole('status').filter({ hasText: 'Linha salva' })).toBeVisible();
-  const sectors = await (await page.request.get(analysis)).json();
+  const sectors = await (await heavyGet(page, analysis)).json();
   expect(sectors.track.version).toBe(before.track.version + 2);
   expect(sectors.track.sectors).not.toEqual(after.track.sectors);
   await page.goto('/auditoria');
