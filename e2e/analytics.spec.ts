@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { heavyGet, signIn, uniqueEmail } from './fixtures';
+import { heavyGet, holdAnswers, signIn, uniqueEmail } from './fixtures';
 
 /** Counts pixels that differ from the canvas background: a drawn canvas is not blank. */
 async function paintedPixels(canvas: Locator): Promise<number> {
@@ -19,17 +19,6 @@ async function paintedPixels(canvas: Locator): Promise<number> {
 
 const speedText = (kmh: number) => `${kmh.toFixed(1).replace('.', ',')} km/h`;
 const leanText = (deg: number) => `${Math.round(Math.abs(deg))}° ${deg < 0 ? 'E' : 'D'}`;
-
-/** Holds the answers to requests for `url` until the returned function is called. */
-async function holdAnswers(page: Page, url: string): Promise<() => void> {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(url, async (route) => {
-    await held;
-    await route.continue();
-  });
-  return release;
-}
 
 async function openShared(page: Page) {
   await signIn(page, { email: 'piloto@voltas.local' });

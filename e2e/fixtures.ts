@@ -38,6 +38,17 @@ export async function heavyGet(page: Page, url: string): Promise<APIResponse> {
   return res!;
 }
 
+/** Holds the answers to requests for `url` until the returned function is called. */
+export async function holdAnswers(page: Page, url: string): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 export async function signOut(page: Page): Promise<void> {
   await page.goto('/user');
   await page.getByRole('button', { name: 'Logout' }).click();

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { signIn, signOut } from './fixtures';
+import { holdAnswers, signIn, signOut } from './fixtures';
 
 const lapTimes = async (page: import('@playwright/test').Page) =>
   (await page.getByTestId('lap-row').locator('.lap-time').allTextContents()).map((s) => s.trim());
@@ -87,12 +87,7 @@ test('the laps table says it is busy until the rider’s record is in, then offe
   page,
 }) => {
   await signIn(page, { email: 'piloto@voltas.local' });
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/api/sessions/records', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdAnswers(page, '**/api/sessions/records');
   await page.goto('/laps?hw=000000000042&pista=Interlagos&data=15112026');
   const table = page.getByRole('region', { name: 'Tabela de voltas' });
   const compare = table.getByRole('link', { name: /Comparar com meu recorde/ });

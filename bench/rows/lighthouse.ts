@@ -51,22 +51,32 @@ export async function benchLighthouse(
   // /login and the share page as a visitor; the others in a Chrome signed in as the rider.
   const signedIn = await signedInChrome(base, { name: 'voltas_session', value: session });
   try {
+    // `goal` false: a figure to watch. A lap's link starts the app at once for its charts; the
+    // share page's goal is the session's link.
     const pages = [
-      ['lighthouse_login', '/login', undefined],
-      ['lighthouse_laps', '/laps', signedIn.port],
-      ['lighthouse_analytics', '/analytics?hw=000000000900&pista=Interlagos&data=02112026', signedIn.port],
-      ['lighthouse_shared', sharedPaths.session, undefined],
-      ['lighthouse_shared_lap', sharedPaths.lap, undefined],
+      { key: 'lighthouse_login', route: '/login', name: '/login', goal: true },
+      { key: 'lighthouse_laps', route: '/laps', name: '/laps', port: signedIn.port, goal: true },
+      {
+        key: 'lighthouse_analytics',
+        route: '/analytics?hw=000000000900&pista=Interlagos&data=02112026',
+        name: '/analytics',
+        port: signedIn.port,
+        goal: true,
+      },
+      { key: 'lighthouse_shared', route: sharedPaths.session, name: '/v/… (share link)', goal: true },
+      { key: 'lighthouse_shared_lap', route: sharedPaths.lap, name: "/v/… (one lap's share link)", goal: false },
     ] as const;
-    for (const [key, route, port] of pages.filter(([key]) => !only || only.includes(key.replace('lighthouse_', '')))) {
-      const name =
-        key === 'lighthouse_shared'
-          ? '/v/… (share link)'
-          : key === 'lighthouse_shared_lap'
-            ? "/v/… (one lap's share link)"
-            : route.split('?')[0];
+    for (const { key, route, name, goal, ...page } of pages.filter(
+      ({ key }) => !only || only.includes(key.replace('lighthouse_', '')),
+    )) {
+      const target = goal ? `≥ ${GOAL}` : '(information)';
       log(`Lighthouse ${name}…`);
-      const { runs, failures, lastError } = scoreRuns(cli, `${base}${route}`, n, port ? { port } : {});
+      const { runs, failures, lastError } = scoreRuns(
+        cli,
+        `${base}${route}`,
+        n,
+        'port' in page ? { port: page.port } : {},
+      );
       all.push(...runs);
       if (runs.length < n) {
         rows.push([
@@ -74,7 +84,7 @@ export async function benchLighthouse(
           `not measured: ${failures} runs failed (${lastError.slice(0, 120)})`,
           '',
           '',
-          `≥ ${GOAL}`,
+          target,
         ]);
         continue;
       }
@@ -85,9 +95,8 @@ export async function benchLighthouse(
         `Lighthouse ${name} (mobile, calibrated; median of ${n})`,
         `${score} (runs ${runs.map((r) => `${r.score} at ${fmt(r.cpuSlowdown, 2)}× from index ${fmt(r.benchmarkIndex, 0)}, TBT ${r.tbtMs} ms`).join('; ')}${retried}; last: ${runs.at(-1)!.detail})`,
         `the same loads at the default 4×: ${runs.map((r) => r.defaultScore).join(', ')}`,
-        // A lap's link starts the app at once, for its charts: a figure to watch, the goal is the session's link.
-        key === 'lighthouse_shared_lap' ? '' : verdict(score >= GOAL),
-        key === 'lighthouse_shared_lap' ? '(information)' : `≥ ${GOAL}`,
+        goal ? verdict(score >= GOAL) : '',
+        target,
       ]);
     }
   } finally {
