@@ -3,7 +3,7 @@ import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
-import { signIn, signOut, uniqueEmail } from './fixtures';
+import { holdAnswers, signIn, signOut, uniqueEmail } from './fixtures';
 
 // A rider's history and a friend: three track days at Interlagos, the progress chart with the
 // record in green; a lap shared, opened signed out, laid over a friend's own lap; then revoked.
@@ -173,5 +173,54 @@ test('a friend opens a session link: its first screen comes without the app’s 
   // The menu, too, is the app's.
   await friend.getByRole('button', { name: 'Menu' }).click();
   await expect(friend.getByRole('navigation', { name: 'Menu' })).toBeVisible();
+  await stranger.close();
+});
+
+test('a friend opens a lap’s link on a phone: its charts come in below the laps, and nothing on screen moves', async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, { email: uniqueEmail('link-da-volta') });
+  const imported = await page.request.post('/api/imports?filename=dia.gpx', {
+    data: gpxOf(75, 0.9, 26),
+    headers: { 'content-type': 'application/gpx+xml' },
+  });
+  const { session, laps } = (await imported.json()) as {
+    session: { device: string; track: string; date: string };
+    laps: { heat: string; number: number; kind: string }[];
+  };
+  const flying = laps.find((l) => l.kind === 'flying')!;
+  const made = await page.request.post('/api/shares', { data: { ...session, lap: `${flying.heat}${flying.number}` } });
+  expect(made.status()).toBe(201);
+  const path = new URL(((await made.json()) as { url: string }).url).pathname;
+
+  const stranger = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  const friend = await stranger.newPage();
+  // Every layout shift of the page, as the browser reports it (none of them after an input here).
+  await friend.addInitScript(() => {
+    const w = window as unknown as { shifts: number };
+    w.shifts = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.shifts += (e as unknown as { value: number }).value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  // The lap's figures held back until the app has drawn the page and knows the visitor is signed out.
+  const release = await holdAnswers(friend, '**/api/shared/*/lap*');
+  const me = friend.waitForResponse((r) => new URL(r.url()).pathname === '/api/me');
+  await friend.goto(path);
+  await me;
+  await expect(friend.locator('[data-first-screen]')).toHaveCount(0);
+  await expect(friend.getByTestId('shared-laps').locator('tbody tr')).toHaveCount(1);
+  await friend.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const invitation = friend.getByRole('link', { name: 'Entre para comparar com as suas voltas nesta pista.' });
+  await expect(invitation).toHaveCount(0);
+  release();
+  await expect(friend.getByTestId('shared-speed').locator('canvas')).toBeVisible();
+  await expect(invitation).toBeAttached();
+  // Below the charts, where it stays.
+  const chartBottom = (await friend.getByTestId('shared-speed').boundingBox())!;
+  expect((await invitation.boundingBox())!.y).toBeGreaterThan(chartBottom.y + chartBottom.height);
+  await friend.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  expect(await friend.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThan(0.005);
   await stranger.close();
 });

@@ -77,7 +77,10 @@ export function sharedPageHtml(language: Language, view: SharedView | null, sign
     `<div class="table-scroll" role="region" aria-label="${h(t('laps.tableLabel'))}" tabindex="0">` +
     `<table class="laps-table" data-testid="shared-laps"><thead><tr><th scope="col">${h(t('history.compareLap'))}</th>` +
     `<th scope="col">${h(t('laps.colTempo'))}</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
-  const signIn = signedIn ? '' : `<p class="notice"><a href="/login">${h(t('history.sharedSignIn'))}</a></p>`;
+  // A lap's link: the app starts at once and puts the lap's charts above the invitation, so the app
+  // adds it after them (it would move down the screen as they arrive).
+  const signIn =
+    signedIn || view.lap ? '' : `<p class="notice"><a href="/login">${h(t('history.sharedSignIn'))}</a></p>`;
   return frame(
     `<section aria-label="${h(`${view.track} ${formatDdmmyyyy(view.date)}`)}" data-testid="shared-view">${summary}${laps}${signIn}</section>`,
   );

@@ -73,11 +73,15 @@ export function SharedPage() {
             onChoose={setLap}
           />
           {lapData.data && <SharedLapCharts lap={lapData.data} />}
-          <CompareWithMine
-            view={v}
-            token={token}
-            sharedLap={lapData.data ? `${lapData.data.heat}${lapData.data.number}` : null}
-          />
+          {/* A lap's link: what follows waits for the lap's charts, which come in above it, so
+              that nothing on screen moves when they arrive. */}
+          {!(v.lap && lapData.isPending) && (
+            <CompareWithMine
+              view={v}
+              token={token}
+              sharedLap={lapData.data ? `${lapData.data.heat}${lapData.data.number}` : null}
+            />
+          )}
         </section>
       )}
     </Page>
