@@ -222,5 +222,20 @@ test('a friend opens a lap’s link on a phone: its charts come in below the lap
   expect((await invitation.boundingBox())!.y).toBeGreaterThan(chartBottom.y + chartBottom.height);
   await friend.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   expect(await friend.evaluate(() => (window as unknown as { shifts: number }).shifts)).toBeLessThan(0.005);
+
+  // A lap that cannot be read says so, and the rest of the page stays.
+  const unreadable = await stranger.newPage();
+  await unreadable.route('**/api/shared/*/lap*', (route) =>
+    route.fulfill({
+      status: 404,
+      json: { code: 'storage/object-not-found', message: 'Object does not exist', requestId: 'req-1' },
+    }),
+  );
+  await unreadable.goto(path);
+  await expect(unreadable.getByRole('alert')).toContainText('Não encontramos o que você procurou.');
+  await expect(
+    unreadable.getByRole('link', { name: 'Entre para comparar com as suas voltas nesta pista.' }),
+  ).toBeVisible();
+  await expect(unreadable.getByTestId('shared-laps').locator('tbody tr')).toHaveCount(1);
   await stranger.close();
 });

@@ -73,6 +73,7 @@ export function SharedPage() {
             onChoose={setLap}
           />
           {lapData.data && <SharedLapCharts lap={lapData.data} />}
+          <ErrorAlert error={lapData.error} />
           {/* A lap's link: what follows waits for the lap's charts, which come in above it, so
               that nothing on screen moves when they arrive. */}
           {!(v.lap && lapData.isPending) && (
