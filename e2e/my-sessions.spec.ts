@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn, signOut } from './fixtures';
+import { signIn, signOut, uniqueEmail } from './fixtures';
 
 // 'Minhas sessões': the demo rider's own sessions, newest first, filtered by track, opening laps.
 test('the demo rider sees their sessions newest first, filters by track and opens one', async ({ page }) => {
@@ -18,4 +18,18 @@ test('the demo rider sees their sessions newest first, filters by track and open
   await expect(page).toHaveURL(/\/laps\?hw=000000000042&pista=Curitiba&data=19092026/);
   await expect(page.getByTestId('lap-row').first()).toBeVisible();
   await signOut(page);
+});
+
+test('home says when the latest sessions cannot be read, never that there are none', async ({ page }) => {
+  await signIn(page, { email: uniqueEmail('inicio') });
+  await page.route('**/api/sessions?limit=*', (route) =>
+    route.fulfill({
+      status: 404,
+      json: { code: 'storage/object-not-found', message: 'Object does not exist', requestId: 'req-3' },
+    }),
+  );
+  await page.reload();
+  const block = page.getByTestId('home-my-sessions');
+  await expect(block.getByRole('alert')).toContainText('Não encontramos o que você procurou.');
+  await expect(block).not.toContainText('Suas sessões aparecem aqui');
 });

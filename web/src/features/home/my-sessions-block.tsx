@@ -6,6 +6,7 @@ import { addressToQuery } from '#core/contracts/session-paths.ts';
 import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
+import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { useRecords } from '#web/lib/history-api.ts';
@@ -27,7 +28,10 @@ export function MySessionsBlock() {
   return (
     <section className="panel latest" aria-labelledby="my-sessions-title" data-testid="home-my-sessions">
       <h2 id="my-sessions-title">{t('history.homeTitle')}</h2>
-      {sessions.length === 0 ? (
+      {/* A failed read is said as such, never as "no sessions yet". */}
+      {latest.isError ? (
+        <ErrorAlert error={latest.error} />
+      ) : sessions.length === 0 ? (
         <p>
           {t('history.homeEmpty')} <Link to="/importar">{t('history.importLink')}</Link>
         </p>
