@@ -16,12 +16,25 @@ const gpxOf = (seed: number, skill: number, d: number) =>
     { y: 2026, m: 10, d },
   );
 
-async function importGpx(page: Page, name: string, body: string) {
+interface Imported {
+  session: { device: string; track: string; date: string };
+  laps: { heat: string; number: number; kind: string }[];
+}
+
+async function importGpx(page: Page, name: string, body: string): Promise<Imported> {
   const res = await page.request.post(`/api/imports?filename=${name}`, {
     data: body,
     headers: { 'content-type': 'application/gpx+xml' },
   });
   expect(res.status()).toBe(201);
+  return (await res.json()) as Imported;
+}
+
+/** A share link to a session (or one of its laps), as the path a friend opens. */
+async function shareLink(page: Page, what: Imported['session'] & { lap?: string }): Promise<string> {
+  const made = await page.request.post('/api/shares', { data: what });
+  expect(made.status()).toBe(201);
+  return new URL(((await made.json()) as { url: string }).url).pathname;
 }
 
 const GREEN = 'rgb(105, 240, 174)';
@@ -141,14 +154,8 @@ test('a friend opens a session link: its first screen comes without the app’s 
   browser,
 }) => {
   await signIn(page, { email: uniqueEmail('primeira-tela') });
-  const imported = await page.request.post('/api/imports?filename=dia.gpx', {
-    data: gpxOf(74, 0.9, 25),
-    headers: { 'content-type': 'application/gpx+xml' },
-  });
-  const { session } = (await imported.json()) as { session: { device: string; track: string; date: string } };
-  const made = await page.request.post('/api/shares', { data: session });
-  expect(made.status()).toBe(201);
-  const path = new URL(((await made.json()) as { url: string }).url).pathname;
+  const { session } = await importGpx(page, 'dia.gpx', gpxOf(74, 0.9, 25));
+  const path = await shareLink(page, session);
 
   const stranger = await browser.newContext();
   const friend = await stranger.newPage();
@@ -181,18 +188,9 @@ test('a friend opens a lap’s link on a phone: its charts come in below the lap
   browser,
 }) => {
   await signIn(page, { email: uniqueEmail('link-da-volta') });
-  const imported = await page.request.post('/api/imports?filename=dia.gpx', {
-    data: gpxOf(75, 0.9, 26),
-    headers: { 'content-type': 'application/gpx+xml' },
-  });
-  const { session, laps } = (await imported.json()) as {
-    session: { device: string; track: string; date: string };
-    laps: { heat: string; number: number; kind: string }[];
-  };
+  const { session, laps } = await importGpx(page, 'dia.gpx', gpxOf(75, 0.9, 26));
   const flying = laps.find((l) => l.kind === 'flying')!;
-  const made = await page.request.post('/api/shares', { data: { ...session, lap: `${flying.heat}${flying.number}` } });
-  expect(made.status()).toBe(201);
-  const path = new URL(((await made.json()) as { url: string }).url).pathname;
+  const path = await shareLink(page, { ...session, lap: `${flying.heat}${flying.number}` });
 
   const stranger = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   const friend = await stranger.newPage();
