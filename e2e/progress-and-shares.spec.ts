@@ -237,3 +237,18 @@ test('a friend opens a lap’s link on a phone: its charts come in below the lap
   await expect(unreadable.getByTestId('shared-laps').locator('tbody tr')).toHaveCount(1);
   await stranger.close();
 });
+
+test('a signed-in friend whose own sessions cannot be read is told so beside the shared laps', async ({ page }) => {
+  await signIn(page, { email: uniqueEmail('sem-lista') });
+  const { session } = await importGpx(page, 'dia.gpx', gpxOf(76, 0.9, 27));
+  const path = await shareLink(page, session);
+  await page.route('**/api/sessions?track=*', (route) =>
+    route.fulfill({
+      status: 404,
+      json: { code: 'storage/object-not-found', message: 'Object does not exist', requestId: 'req-4' },
+    }),
+  );
+  await page.goto(path);
+  const panel = page.getByRole('region', { name: 'Comparar com minhas voltas' });
+  await expect(panel.getByRole('alert')).toContainText('Não encontramos o que você procurou.');
+});

@@ -4,6 +4,7 @@ import { useState, type ReactNode } from 'react';
 import type { MySessions } from '#core/contracts/sessions.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
+import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 import { useLaps } from '#web/lib/sessions-api.ts';
@@ -76,6 +77,7 @@ export function OwnLapPicker(props: {
         </label>
       )}
       {props.children(choice, { empty: sessions.isSuccess && list.length === 0 })}
+      <ErrorAlert error={sessions.error ?? laps.error} />
     </>
   );
 }
