@@ -13,6 +13,7 @@ import {
   sameRecording,
   sessionColumns,
   sessionFiles,
+  sessionLapColumns,
   sessionTrace,
 } from './to-session';
 import { TraceBuilder, type ImportedTrace } from './trace';
@@ -51,11 +52,23 @@ function plainColumns(t: ImportedTrace, laps: readonly TimedLap[]): GpsColumns {
   }
   c.count = t.count;
   const numbers = lapNumbering(laps);
-  // Each piece from where the one before it ended (the samples between two belong to the later);
-  // after the last, the next lap of its heat.
+  // Each piece from where the one before it ended (the samples between two belong to the later),
+  // but a run's own samples stay its heat's: after its last piece, up to the pause of over a minute
+  // that ends it, and after the last piece, the next lap of its heat.
+  const pauses: number[] = [];
+  for (let i = 1; i < t.count; i++) if (t.timeMs[i]! - t.timeMs[i - 1]! > 60_000) pauses.push(i);
   let end = 0;
   let n = { heat: 0, lapCount: -1, first: 0 };
+  let run = 0;
   for (const lap of laps) {
+    if (run && lap.run !== run) {
+      const to = pauses[run - 1]!;
+      c.heat.fill(n.heat, end, to);
+      c.lapCount.fill(n.lapCount + 1, end, to);
+      c.firstLap.fill(0, end, to);
+      end = Math.max(end, to);
+    }
+    run = lap.run;
     n = numbers.get(lap.number)!;
     const to = Math.min(c.count - 1, lap.end.index) + 1;
     c.heat.fill(n.heat, end, to);
@@ -153,6 +166,36 @@ describe('an import’s session columns, a batch at a time', () => {
       expect(Array.from(twice[k]), k).toEqual(Array.from(once[k]));
     expect(Array.from(once.speedKmh)).toEqual(Array.from(trace.speed));
     expect([...sessionColumns(sessionTrace(new TraceBuilder().trace()), [], new Map())]).toEqual([]);
+  });
+});
+
+describe('a run that ends a second after its line (a lap exported alone)', () => {
+  // The first run of the test session cut 1 s after its last crossing: less than a piece, no in-lap.
+  const raw = importedTrace();
+  const whole = timeLaps(sessionTrace(importedTrace()), gate());
+  const lastLine = whole.filter((l) => l.run === 1 && l.complete).at(-1)!.end.index;
+  let pause = 1;
+  while (raw.timeMs[pause]! - raw.timeMs[pause - 1]! <= 60_000) pause++;
+  const cut = new TraceBuilder();
+  for (let i = 0; i < raw.count; i++)
+    if (i <= lastLine + 10 || i >= pause)
+      cut.addFix(raw.timeMs[i]!, raw.lat[i]!, raw.lon[i]!, raw.speedKmh[i]!, raw.satellites[i]!, raw.leanDeg[i]!);
+  const trace = sessionTrace(cut.trace());
+  const laps = timeLaps(trace, gate());
+  const columns = sessionLapColumns(trace, laps, lapNumbering(laps));
+
+  it('keeps its last lap: timed again from the columns’ heats, the laps are the same', () => {
+    const last = laps.filter((l) => l.run === 1).at(-1)!;
+    expect(last.kind).toBe('flying');
+    expect(last.end.index).toBe(lastLine);
+    expect(timeLaps({ ...trace, heat: columns.heat }, gate())).toEqual(laps);
+  });
+
+  it('the sample after the line is the next lap of the first heat, as a device counts it', () => {
+    const n = lapNumbering(laps).get(laps.filter((l) => l.run === 1).at(-1)!.number)!;
+    expect(columns.heat[lastLine + 1]).toBe(0);
+    expect(columns.lapCount[lastLine + 1]).toBe(n.lapCount + 1);
+    expect(columns.heat[lastLine + 11]).toBe(1);
   });
 });
 

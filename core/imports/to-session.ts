@@ -10,7 +10,7 @@ import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../forma
 import { HEATS } from '../formats/six-lines';
 import { opensAsLapZero, type LapColumns } from '../laps/session-laps';
 import { haversineM } from '../sim/geo';
-import type { TimedLap, Trace } from '../tracks/lap-timing';
+import { runsOfDay, type Run, type TimedLap, type Trace } from '../tracks/lap-timing';
 import { TraceBuilder, type ImportedTrace, type LoggerLap } from './trace';
 
 const DAY_MS = 86_400_000;
@@ -204,31 +204,44 @@ export function lapNumbering(laps: readonly TimedLap[]): Map<number, Numbering> 
 }
 
 /** The samples of each lap as the gps.six numbers them (`from` to `to`, exclusive), in order. */
-function lapRanges(count: number, laps: readonly TimedLap[], numbers: Map<number, Numbering>) {
-  const ranges = laps.map((lap) => ({
-    from: lap.start.fraction === 0 ? lap.start.index : lap.start.index + 1,
-    to: Math.min(count - 1, lap.end.index) + 1,
-    n: numbers.get(lap.number)!,
-  }));
-  // Samples between pieces (standing in the pits, a pause) belong to the piece that follows; the
-  // ones after the last, as a device counts them, to the next lap of its heat: no stretch of the
-  // file is left as an unnamed lap 0.
-  ranges.forEach((r, k) => (r.from = k === 0 ? 0 : ranges[k - 1]!.to));
+function lapRanges(t: Trace, laps: readonly TimedLap[], numbers: Map<number, Numbering>) {
+  const { count } = t;
+  const ranges: { from: number; to: number; n: Numbering }[] = [];
+  // The samples after a lap, as a device counts them, are the next lap of its heat: after a run's
+  // last piece, up to the run's end, so that each run keeps the sample after its last line and its
+  // laps time the same again from the gps.six's heats (the one lap list). The samples between
+  // pieces (standing in the pits, a pause) belong to the piece that follows. No stretch of the file
+  // is left as an unnamed lap 0.
+  const tail = (after: { to: number; n: Numbering }, to: number) => {
+    if (after.to < to)
+      ranges.push({ from: after.to, to, n: { heat: after.n.heat, lapCount: after.n.lapCount + 1, first: 0 } });
+  };
+  let runs: Run[] | undefined;
+  laps.forEach((lap, k) => {
+    const before = ranges[ranges.length - 1];
+    const run = laps[k - 1]?.run;
+    if (before && run !== undefined && lap.run !== run) tail(before, (runs ??= runsOfDay(t))[run - 1]!.to);
+    ranges.push({
+      from: ranges[ranges.length - 1]?.to ?? 0,
+      to: Math.min(count - 1, lap.end.index) + 1,
+      n: numbers.get(lap.number)!,
+    });
+  });
   const last = ranges[ranges.length - 1];
-  if (last && last.to < count)
-    ranges.push({ from: last.to, to: count, n: { heat: last.n.heat, lapCount: last.n.lapCount + 1, first: 0 } });
+  if (last) tail(last, count);
   return ranges;
 }
 
 /** Each sample's heat and lap, whole, as `sessionColumns` writes them in its batches (the one lap list's input). */
 export function sessionLapColumns(
-  count: number,
+  t: Trace,
   laps: readonly TimedLap[],
   numbers: Map<number, Numbering>,
 ): LapColumns & Pick<GpsColumns, 'heat' | 'lapCount'> {
+  const { count } = t;
   const heat = new Uint8Array(count);
   const lapCount = new Int32Array(count);
-  for (const r of lapRanges(count, laps, numbers)) {
+  for (const r of lapRanges(t, laps, numbers)) {
     heat.fill(r.n.heat, r.from, r.to);
     lapCount.fill(r.n.lapCount, r.from, r.to);
   }
@@ -248,7 +261,7 @@ export function* sessionColumns(
   size = 16_384,
 ): Generator<GpsColumns> {
   const c = allocGpsColumns(Math.min(size, t.count));
-  const ranges = lapRanges(t.count, laps, numbers);
+  const ranges = lapRanges(t, laps, numbers);
   let meters = 0;
   // The sample before: its heat and lap (none before the first), carried from batch to batch.
   let heat = -1;

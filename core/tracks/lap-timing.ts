@@ -141,8 +141,8 @@ export function gateCrossings(trace: Trace, gate: Gate, time: Float64Array): Tra
   return out;
 }
 
-/** A stretch of riding: where it starts and ends (sample indices, end exclusive), and how. */
-interface Run {
+/** A stretch of riding: where it starts and ends (sample indices, end exclusive). */
+export interface Run {
   from: number;
   to: number;
 }
@@ -197,6 +197,14 @@ function stretches(trace: Trace, time: Float64Array, from: number, to: number, g
   return out;
 }
 
+/**
+ * The runs of the day (heats), as sample ranges (`to` exclusive): cut by a pause in the recording,
+ * a new heat, or a long stand in the pits (its samples in neither). `TimedLap.run` k is the k-th.
+ */
+export function runsOfDay(trace: Trace, time = continuousTime(trace)): Run[] {
+  return stretches(trace, time, 0, trace.count, RUN_GAP_MS, RUN_GAP_MS);
+}
+
 const at = (index: number, time: Float64Array): TracePoint => ({ index, fraction: 0, ms: time[index]! });
 
 /** The speed at a crossing, between the samples around it. */
@@ -226,7 +234,7 @@ export function timeLaps(trace: Trace, gate: Gate, time = continuousTime(trace))
   const slowKmh = Math.max(FROM_STOP_KMH, PIT_SHARE * usual);
   const laps: TimedLap[] = [];
   // A run of the day (a heat) ends at a pause: the recording's, or a long stand in the pits.
-  const runs = stretches(trace, time, 0, trace.count, RUN_GAP_MS, RUN_GAP_MS);
+  const runs = runsOfDay(trace, time);
   // Inside a run, a stop (the pits, a red flag) ends one stretch of riding and the next leaves from it.
   const ridden = runs.flatMap((r, run) =>
     stretches(trace, time, r.from, r.to, RUN_GAP_MS, STOP_MS).map((s) => ({ ...s, run })),

@@ -157,7 +157,7 @@ export function createSessionBuilder(deps: {
     const flying = laps.filter((l) => l.kind === 'flying');
     const samples = trace.count;
     // Last: the trace's arrays move to the worker.
-    await keepAsRead(address, definition, trace, analysis, sessionLapColumns(samples, analysis.laps, lapNumbers));
+    await keepAsRead(address, definition, trace, analysis, sessionLapColumns(trace, analysis.laps, lapNumbers));
     return {
       laps,
       bestLapSeconds: flying.length ? Math.min(...flying.map((l) => l.seconds)) : null,

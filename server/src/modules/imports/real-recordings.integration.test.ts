@@ -87,22 +87,25 @@ let server: TestServer;
 const answers = new Map<string, ImportAnswer>();
 const riders = new Map<string, Browser>();
 
+/** A recording imported by `rider`, through the API, as its file is. */
+async function importAs(rider: Browser, r: Recording): Promise<ImportAnswer> {
+  const res = await rider.request(`/api/imports?filename=${encodeURIComponent(r.file)}`, {
+    method: 'POST',
+    body: new Uint8Array(readFileSync(new URL(`../../../test/real-recordings/${r.folder}/${r.file}`, import.meta.url))),
+    headers: { 'content-type': 'application/octet-stream' },
+  });
+  const body = (await res.json()) as ImportAnswer;
+  if (res.status !== 201) throw new Error(`${r.folder}: ${res.status} ${JSON.stringify(body)}`);
+  return body;
+}
+
 beforeAll(async () => {
   server = await startTestServer();
   // Each recording by a rider of its own, so that two files of one day and track stay two sessions.
   for (const [k, r] of recordings.entries()) {
     const rider = new Browser(server.baseUrl);
     await rider.signIn(`piloto${k}@example.com`);
-    const res = await rider.request(`/api/imports?filename=${encodeURIComponent(r.file)}`, {
-      method: 'POST',
-      body: new Uint8Array(
-        readFileSync(new URL(`../../../test/real-recordings/${r.folder}/${r.file}`, import.meta.url)),
-      ),
-      headers: { 'content-type': 'application/octet-stream' },
-    });
-    const body = (await res.json()) as ImportAnswer;
-    if (res.status !== 201) throw new Error(`${r.folder}: ${res.status} ${JSON.stringify(body)}`);
-    answers.set(r.folder, body);
+    answers.set(r.folder, await importAs(rider, r));
     riders.set(r.folder, rider);
   }
 });
@@ -186,3 +189,29 @@ for (const r of recordings) {
     if (r.unsettled) it.todo(`not settled: ${r.unsettled}`);
   });
 }
+
+// RaceChrono exports one lap a file: a rider who imports both Tianma laps of that morning has one
+// session of two runs, each a lap with ~4 s either side. The laps screen, the track analysis and the
+// import's answer must be the same two flying laps (the first run's lap was once a piece in the
+// analysis: its run ended a second after its last line, and that sample went to the next heat).
+describe('the two Tianma laps imported by one rider: one session, the same laps everywhere', () => {
+  it('A1 76.329 and B1 75.934, flying, each with its GPS time beside it', async () => {
+    const rider = new Browser(server.baseUrl);
+    await rider.signIn('piloto-dois-arquivos@example.com');
+    let answer: ImportAnswer | undefined;
+    for (const r of recordings.filter((x) => x.folder.startsWith('racechrono-tianma')))
+      answer = await importAs(rider, r);
+    expect(answer!.files).toBe(2);
+    const { device, track, date } = answer!.session;
+    const at = `/api/devices/${device}/sessions/${encodeURIComponent(track)}/${date}`;
+    const listed = (await (await rider.request(`${at}/laps`)).json()) as {
+      laps: { heat: string; lapCount: number; lapSeconds: number; kind: string }[];
+    };
+    const analysis = (await (await rider.request(`${at}/track-analysis`)).json()) as TrackAnalysisResponse;
+    const expected = ['A1 76.329 flying', 'B1 75.934 flying'];
+    expect(listed.laps.map((l) => `${l.heat}${l.lapCount} ${l.lapSeconds} ${l.kind}`)).toEqual(expected);
+    expect(analysis.laps.map((l) => `${l.heat}${l.number} ${l.seconds} ${l.kind}`)).toEqual(expected);
+    expect(answer!.laps.map((l) => `${l.heat}${l.number} ${l.seconds} ${l.kind}`)).toEqual(expected);
+    expect(analysis.laps.map((l) => Math.round(l.gpsSeconds * 1000))).toEqual([76335, 75937]);
+  });
+});
