@@ -110,7 +110,10 @@ export function createSessionBuilder(deps: {
     const source = files.length === 1 ? newest : sessionTrace(mergeTraces(order.map((k) => files[k]!.file.trace)));
     // Analysed in a worker (the best part of a second on a million fixes); its arrays come back as `trace`.
     const { analysis, trace } = await workers.analyze(source, definition);
-    const warnings: ImportWarning[] = used.flatMap((f) => f.file.warnings);
+    // Each said once: two files of one logger say the same of each (RaceChrono's lean, calculated).
+    const warnings: ImportWarning[] = used
+      .flatMap((f) => f.file.warnings)
+      .filter((w, k, all) => all.findIndex((o) => isDeepStrictEqual(o, w)) === k);
     const last = files.length - 1;
     const twin = repeats[last] ?? repeats.findIndex((j) => j === last);
     if (twin >= 0) warnings.unshift({ code: 'sameRecording', file: files[twin]!.name });

@@ -213,5 +213,7 @@ describe('the two Tianma laps imported by one rider: one session, the same laps 
     expect(analysis.laps.map((l) => `${l.heat}${l.number} ${l.seconds} ${l.kind}`)).toEqual(expected);
     expect(answer!.laps.map((l) => `${l.heat}${l.number} ${l.seconds} ${l.kind}`)).toEqual(expected);
     expect(analysis.laps.map((l) => Math.round(l.gpsSeconds * 1000))).toEqual([76335, 75937]);
+    // What both files say (RaceChrono's lean is calculated, not measured) is said once.
+    expect(answer!.warnings.map((w) => w.code)).toEqual(['leanCalculated']);
   });
 });
