@@ -213,6 +213,13 @@ describe('the two Tianma laps imported by one rider: one session, the same laps 
     expect(analysis.laps.map((l) => `${l.heat}${l.number} ${l.seconds} ${l.kind}`)).toEqual(expected);
     expect(answer!.laps.map((l) => `${l.heat}${l.number} ${l.seconds} ${l.kind}`)).toEqual(expected);
     expect(analysis.laps.map((l) => Math.round(l.gpsSeconds * 1000))).toEqual([76335, 75937]);
+    // The session's best everywhere else: 'Minhas sessões' and the records.
+    const mine = (await (await rider.request('/api/sessions')).json()) as { sessions: { bestLapMs: number | null }[] };
+    const records = (await (await rider.request('/api/sessions/records')).json()) as {
+      records: { lapTimeMs: number }[];
+    };
+    expect(mine.sessions.map((x) => x.bestLapMs)).toEqual([75934]);
+    expect(records.records.map((x) => x.lapTimeMs)).toEqual([75934]);
     // What both files say (RaceChrono's lean is calculated, not measured) is said once.
     expect(answer!.warnings.map((w) => w.code)).toEqual(['leanCalculated']);
   });
