@@ -207,27 +207,25 @@ export function lapNumbering(laps: readonly TimedLap[]): Map<number, Numbering> 
 function lapRanges(t: Trace, laps: readonly TimedLap[], numbers: Map<number, Numbering>) {
   const { count } = t;
   const ranges: { from: number; to: number; n: Numbering }[] = [];
-  // The samples after a lap, as a device counts them, are the next lap of its heat: after a run's
-  // last piece, up to the run's end, so that each run keeps the sample after its last line and its
-  // laps time the same again from the gps.six's heats (the one lap list). The samples between
-  // pieces (standing in the pits, a pause) belong to the piece that follows. No stretch of the file
-  // is left as an unnamed lap 0.
+  // Samples between pieces (standing in the pits, a pause) belong to the piece that follows; those
+  // after a run's last piece, up to the run's end, to the next lap of its heat, as a device counts
+  // them: each run keeps the sample after its last line, so its laps time the same again from the
+  // gps.six's heats (the one lap list). No stretch of the file is left as an unnamed lap 0.
   const tail = (after: { to: number; n: Numbering }, to: number) => {
     if (after.to < to)
       ranges.push({ from: after.to, to, n: { heat: after.n.heat, lapCount: after.n.lapCount + 1, first: 0 } });
   };
   let runs: Run[] | undefined;
   laps.forEach((lap, k) => {
-    const before = ranges[ranges.length - 1];
-    const run = laps[k - 1]?.run;
-    if (before && run !== undefined && lap.run !== run) tail(before, (runs ??= runsOfDay(t))[run - 1]!.to);
+    const before = laps[k - 1];
+    if (before && lap.run !== before.run) tail(ranges.at(-1)!, (runs ??= runsOfDay(t))[before.run - 1]!.to);
     ranges.push({
-      from: ranges[ranges.length - 1]?.to ?? 0,
+      from: ranges.at(-1)?.to ?? 0,
       to: Math.min(count - 1, lap.end.index) + 1,
       n: numbers.get(lap.number)!,
     });
   });
-  const last = ranges[ranges.length - 1];
+  const last = ranges.at(-1);
   if (last) tail(last, count);
   return ranges;
 }
