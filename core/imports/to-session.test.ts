@@ -169,6 +169,41 @@ describe('an import’s session columns, a batch at a time', () => {
   });
 });
 
+describe('a day of six runs (six files of one track day)', () => {
+  const lap = (number: number, run: number, kind: TimedLap['kind']): TimedLap => ({
+    number,
+    run,
+    kind,
+    start: { index: number * 10, fraction: 0.5, ms: number * 1000 },
+    end: { index: number * 10 + 9, fraction: 0.5, ms: number * 1000 + 900 },
+    seconds: 0.9,
+    complete: true,
+  });
+  const laps = [1, 2, 3, 4, 5, 6].flatMap((run) => [
+    lap(run * 3 - 2, run, 'out'),
+    lap(run * 3 - 1, run, 'flying'),
+    lap(run * 3, run, 'in'),
+  ]);
+  const keys = [...lapNumbering(laps).values()].map((n) => `${'ABCD'[n.heat]}${n.lapCount}`);
+
+  it('heats A to D; the fifth and sixth runs go on counting in D, no lap named twice', () => {
+    expect(keys).toEqual(
+      ['A0', 'A1', 'A2', 'B0', 'B1', 'B2', 'C0', 'C1', 'C2'].concat([
+        'D0',
+        'D1',
+        'D2',
+        'D3',
+        'D4',
+        'D5',
+        'D6',
+        'D7',
+        'D8',
+      ]),
+    );
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
 describe('a run that ends a second after its line (a lap exported alone)', () => {
   // The first run of the test session cut 1 s after its last crossing: less than a piece, no in-lap.
   const raw = importedTrace();

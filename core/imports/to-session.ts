@@ -187,18 +187,20 @@ interface Numbering {
 }
 
 /**
- * Each timed lap's heat and number, as the device numbers them: a run of the day is a heat (A-D;
- * runs past the fourth stay in D), laps numbered within it from 0 where it opens with an out-lap
- * or a partial piece (the lap.six's lap 0, the gps.six's first-lap flag).
+ * Each timed lap's heat and number, as the device numbers them: a run of the day is a heat (A-D),
+ * laps numbered within it from 0 where it opens with an out-lap or a partial piece (the lap.six's
+ * lap 0, the gps.six's first-lap flag). Runs past the fourth stay in D and go on counting there, so
+ * no two laps of a day share a heat and number.
  */
 export function lapNumbering(laps: readonly TimedLap[]): Map<number, Numbering> {
   const lapNumbers = new Map<number, Numbering>();
-  const perRun = new Map<number, number>();
+  const lastIn = new Map<number, number>();
   for (const lap of laps) {
-    const seen = perRun.get(lap.run);
+    const heat = Math.min(3, lap.run - 1);
+    const seen = lastIn.get(heat);
     const lapCount = seen === undefined ? (opensAsLapZero(lap) ? 0 : 1) : seen + 1;
-    perRun.set(lap.run, lapCount);
-    lapNumbers.set(lap.number, { heat: Math.min(3, lap.run - 1), lapCount, first: lapCount === 0 ? 1 : 0 });
+    lastIn.set(heat, lapCount);
+    lapNumbers.set(lap.number, { heat, lapCount, first: lapCount === 0 ? 1 : 0 });
   }
   return lapNumbers;
 }

@@ -177,6 +177,33 @@ describe('imports through the API', () => {
     expect(tarde.body.laps.length).toBeGreaterThan(rc.body.laps.length);
   }, 60_000); // four imports, each rebuilding the session from its files
 
+  it('six files of one track day: heats A to D, the runs past the fourth going on in D, each lap named once, the same on the laps screen and in the analysis', async () => {
+    const dia = { y: 2026, m: 10, d: 20 };
+    let answer!: ImportAnswer;
+    for (let k = 0; k < 6; k++) {
+      const run = generateSession(interlagos, {
+        seed: 40 + k,
+        heats: 1,
+        lapsPerHeat: [2, 2],
+        gpsNoise: 0.2,
+        startTimeMs: (9 + k) * 3_600_000,
+      });
+      const r = await importFile(bia, `sessao${k + 1}.gpx`, W.writeGpx(parseGpsSix(run.gpsSix).value, dia));
+      expect(r.status).toBe(201);
+      answer = r.body;
+    }
+    const base = `/api/devices/${answer.session.device}/sessions/${answer.session.track}/${answer.session.date}`;
+    const screen = (await (await bia.request(`${base}/laps`)).json()) as { laps: { heat: string; lapCount: number }[] };
+    const analysis = (await (await bia.request(`${base}/track-analysis`)).json()) as TrackAnalysisResponse;
+    const listed = screen.laps.map((l) => `${l.heat}${l.lapCount}`);
+    const analysed = analysis.laps.map((l) => `${l.heat}${l.number}`);
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(new Set(analysed).size).toBe(analysed.length);
+    expect(analysed).toEqual(expect.arrayContaining(listed));
+    expect(answer.laps.map((l) => `${l.heat}${l.number}`)).toEqual(listed);
+    expect(new Set(listed.map((k) => k[0]))).toEqual(new Set(['A', 'B', 'C', 'D']));
+  }, 60_000); // six imports, each rebuilding the session from its files
+
   it('another rider, and an admin, cannot see, read or delete it (404, as if it did not exist)', async () => {
     const s = gpxAnswer.session;
     const base = `/api/devices/${s.device}/sessions/${s.track}/${s.date}`;
