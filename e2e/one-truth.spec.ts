@@ -5,8 +5,7 @@ import { scrollToSection, signIn, uniqueEmail } from './fixtures';
 // session. Every screen that names the session's best lap names the same time (the logger's, or
 // the device's own), and a piece of the recording that is no flying lap is never shown as one:
 // no lap time, no "Comparar com meu recorde", no point on the lap-time chart. Each screen fits a
-// 360 px phone. What a rider should get and does not today is `test.fail`, naming the cause:
-// when the cause is fixed, that test fails, and becomes a plain `test`.
+// 360 px phone.
 test.use({ viewport: { width: 360, height: 780 } });
 test.setTimeout(120_000);
 
@@ -22,8 +21,6 @@ interface Recording {
   date: string;
   /** The logger's own time of its best lap (the recording's NOTES.md). */
   best: string;
-  /** Why a piece is shown with a lap time today (its test is then `test.fail`). */
-  piecesBug?: string;
 }
 
 const recordings: Recording[] = [
@@ -219,37 +216,41 @@ function expectOneBest(
     .toEqual(flying);
 }
 
+/**
+ * The recording imported through the app's own page (its file picker) by a new rider, so that it
+ * is a session of its own (two files of one day at one track would be one session); the session's
+ * query for /laps and /analytics.
+ */
+async function importAsNewRider(page: Page, r: Recording): Promise<string> {
+  await signIn(page, { email: uniqueEmail('verdade') });
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Importar sessões' }).click();
+  await page.getByTestId('import-input').setInputFiles(r.file);
+  const item = page.getByTestId('import-item');
+  await expect(item).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+  await expect(item).toContainText(`${r.track} · ${r.date}`);
+  await expect(item.locator('.import-best')).toHaveText(`Melhor volta: ${r.best}`);
+  await fits(page, 'Importar sessões');
+  return (await item.getByRole('link', { name: 'Ver voltas' }).getAttribute('href'))!.split('?')[1]!;
+}
+
 for (const r of recordings) {
-  test.describe(r.name, () => {
-    let rider: Awaited<ReturnType<Browser['newContext']>> | undefined;
-    let query = '';
+  // The screens are read once; each claim about them is a step of its own.
+  test(`${r.name}: every screen shows ${r.best} as the best lap and no piece as a lap, and fits ${PHONE} px`, async ({
+    page,
+    browser,
+  }) => {
+    const query = await importAsNewRider(page, r);
+    const laps = await lapsScreen(page, query);
+    const a = await analytics(page, query);
+    const shared = await sharedLink(page, browser, query);
+    const screens = [
+      ['laps screen', laps.rows],
+      ['analytics lap table', a.rows],
+      ['shared link', shared.rows],
+    ] as const;
 
-    // Imported through the app's own page (its file picker), by a rider of its own: two files of
-    // one day at one track would be one session.
-    test.beforeAll(async ({ browser }) => {
-      rider = await browser.newContext();
-      const page = await rider.newPage();
-      await signIn(page, { email: uniqueEmail('verdade') });
-      await page.getByRole('button', { name: 'Menu' }).click();
-      await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Importar sessões' }).click();
-      await page.getByTestId('import-input').setInputFiles(r.file);
-      const item = page.getByTestId('import-item');
-      await expect(item).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
-      await expect(item).toContainText(`${r.track} · ${r.date}`);
-      await expect(item.locator('.import-best')).toHaveText(`Melhor volta: ${r.best}`);
-      await fits(page, 'Importar sessões');
-      query = (await item.getByRole('link', { name: 'Ver voltas' }).getAttribute('href'))!.split('?')[1]!;
-      await page.close();
-    });
-    test.afterAll(async () => {
-      await rider?.close();
-    });
-
-    test(`every screen shows ${r.best} as the best lap, and fits ${PHONE} px`, async ({ browser }) => {
-      const page = await rider!.newPage();
-      const laps = await lapsScreen(page, query);
-      const a = await analytics(page, query);
-      const shared = await sharedLink(page, browser, query);
+    await test.step(`one best lap, ${r.best}, on every screen`, async () => {
       expectOneBest(r.best, {
         laps: laps.rows,
         summary: laps.summary,
@@ -270,24 +271,7 @@ for (const r of recordings) {
       expect.soft(await mySessions(page, r.track, r.date), "'Minhas sessões': Melhor volta").toBe(r.best);
     });
 
-    /** The three screens that list a session's pieces, read by a fresh page of the rider. */
-    const pieceScreens = async (browser: Browser) => {
-      const page = await rider!.newPage();
-      const laps = await lapsScreen(page, query);
-      const a = await analytics(page, query);
-      const shared = await sharedLink(page, browser, query);
-      const screens = [
-        ['laps screen', laps.rows],
-        ['analytics lap table', a.rows],
-        ['shared link', shared.rows],
-      ] as const;
-      return { screens, analytics: a };
-    };
-
-    test('no piece is offered as a lap: no "Comparar com meu recorde", no best, no point on the lap-time chart', async ({
-      browser,
-    }) => {
-      const { screens, analytics: a } = await pieceScreens(browser);
+    await test.step('no piece is offered as a lap: no "Comparar com meu recorde", no best, no point on the lap-time chart', () => {
       for (const [screen, rows] of screens) {
         for (const row of rows.filter(isPiece)) {
           expect
@@ -301,9 +285,7 @@ for (const r of recordings) {
         .toBe(a.rows.filter((x) => !isPiece(x) && TIME.test(x.time)).length);
     });
 
-    // `piecesBug` names why this does not hold today.
-    (r.piecesBug ? test.fail : test)('no piece is shown with a lap time', async ({ browser }) => {
-      const { screens } = await pieceScreens(browser);
+    await test.step('no piece is shown with a lap time', () => {
       for (const [screen, rows] of screens)
         for (const row of rows.filter(isPiece))
           expect.soft(row.time, `${screen}: ${row.name} (${row.kinds.join()}) has no lap time`).toBe('—');
