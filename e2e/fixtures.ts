@@ -18,6 +18,19 @@ export async function signIn(page: Page, account: { email: string; name?: string
   await expect(page).toHaveURL(/\/user$/);
 }
 
+/**
+ * The app's service worker installed and active. The app registers it 10 s after the page has
+ * settled (web/src/lib/service-worker.ts); a test whose page's clock was installed first
+ * (`page.clock.install()`) jumps those seconds instead of waiting them.
+ */
+export async function serviceWorkerReady(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.clock.fastForward(15_000);
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+}
+
 /** A fresh e-mail per test run, so "first sign-in" is really the first. */
 export function uniqueEmail(prefix: string): string {
   return `${prefix}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.com`;

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { signIn, uniqueEmail } from './fixtures';
+import { serviceWorkerReady, signIn, uniqueEmail } from './fixtures';
 
 // Issue 34, finding 5: offline copies belong to one rider. Rider A opens 'Minhas sessões' (kept by
 // the service worker); A's sign-in lapses; rider B signs in on the same browser by the full-page
@@ -12,10 +12,9 @@ const A = { email: 'piloto@voltas.local', name: 'Ana Piloto', session: 'Interlag
 
 /** Rider A signed in, on a page the worker controls, with 'Minhas sessões' kept. */
 async function riderAKeepsSessions(page: Page) {
+  await page.clock.install();
   await signIn(page, { email: A.email });
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
+  await serviceWorkerReady(page);
   // The page that registered the worker is not yet its client; from the next load on it is.
   await page.reload();
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { scrollToSection, signIn } from './fixtures';
+import { scrollToSection, serviceWorkerReady, signIn } from './fixtures';
 
 // Issue 25: at the track with no signal. The app is installable; a session the rider opened stays
 // readable offline (laps, analysis and corners) with a banner saying the data is a kept copy and
@@ -10,8 +10,16 @@ test.setTimeout(90_000);
 const SESSION = '/laps?hw=000000000042&pista=Interlagos&data=15112026';
 const ANALYTICS = '/analytics?hw=000000000042&pista=Interlagos&data=15112026';
 
-test('installable: a manifest with icons, and a service worker', async ({ page, request }) => {
+test('installable: a manifest with icons, and a service worker once the page has settled', async ({
+  page,
+  request,
+}) => {
+  await page.clock.install();
   await page.goto('/login');
+  await page.waitForLoadState('load');
+  // Its install downloads the whole app: not while the page the rider opened still loads.
+  await page.clock.runFor(2_000);
+  expect(await page.evaluate(async () => Boolean(await navigator.serviceWorker.getRegistration()))).toBe(false);
   const href = await page.locator('link[rel=manifest]').getAttribute('href');
   const manifest = (await (await request.get(href!)).json()) as {
     name: string;
@@ -20,15 +28,14 @@ test('installable: a manifest with icons, and a service worker', async ({ page, 
   };
   expect(manifest).toMatchObject({ name: 'Voltas', display: 'standalone' });
   expect(manifest.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
-  expect(await page.evaluate(async () => Boolean(await navigator.serviceWorker.ready))).toBe(true);
+  await serviceWorkerReady(page);
 });
 
 /** Signed in as the demo rider, on a page the service worker controls. */
 async function riderUnderServiceWorker(page: Page) {
+  await page.clock.install();
   await signIn(page, { email: 'piloto@voltas.local' });
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-  });
+  await serviceWorkerReady(page);
   // The page that registered the worker is not yet its client; from the next load on it is.
   await page.reload();
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
