@@ -68,8 +68,14 @@ export interface TrackAnalysis {
   ideal: { seconds: number | null; sections: { seconds: number | null; lap: number | null }[] };
 }
 
-/** No fix for longer than this inside a section: its time there is not trusted. */
+/**
+ * No fix for longer than this inside a section (or OUTAGE_INTERVALS of the recording's usual
+ * interval, for a logger of 1 Hz or so): its time there is not trusted.
+ */
 const OUTAGE_MS = 1000;
+const OUTAGE_INTERVALS = 2.5;
+/** The usual interval is the median of at most this many intervals spread over the recording. */
+const INTERVALS_SAMPLED = 10_000;
 /** Going back from the apex, the speed this far below its highest so far means braking began there. */
 const BRAKE_DROP_KMH = 3;
 
@@ -105,6 +111,7 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
   const time = continuousTime(trace);
   const segments = segmentsOf(track.corners, track.line.length);
   const sections = sectionsOf(track.corners, track.line.length);
+  const outageMs = Math.max(OUTAGE_MS, OUTAGE_INTERVALS * usualIntervalMs(time));
   const laps: AnalyzedLap[] = timeLaps(trace, track.gate, time).map((lap) => {
     // A partial out- or in-lap does not start or end at the line: no segments.
     if (!lap.complete)
@@ -127,7 +134,7 @@ export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysi
       segmentTopKmh: segments.map((_, k) => topSpeed(trace, time, from, to, segmentEdges[k]!, segmentEdges[k + 1]!)),
       sectorSeconds: sectorEdges.slice(1).map((edge, k) => (edge - sectorEdges[k]!) / 1000),
       sectionSeconds: sections.map((_, k) =>
-        clean(trace, time, from, to, sectionEdges[k]!, sectionEdges[k + 1]!)
+        clean(trace, time, from, to, sectionEdges[k]!, sectionEdges[k + 1]!, outageMs)
           ? (sectionEdges[k + 1]! - sectionEdges[k]!) / 1000
           : null,
       ),
@@ -178,13 +185,29 @@ function topSpeed(trace: Trace, time: Float64Array, from: number, to: number, fr
   return top;
 }
 
-/** No gap over OUTAGE_MS and no weak fix between two moments of the lap. */
-function clean(trace: Trace, time: Float64Array, from: number, to: number, fromMs: number, toMs: number): boolean {
+/** The recording's usual time between two fixes (ms; 0 with fewer than two). */
+function usualIntervalMs(time: Float64Array): number {
+  const step = Math.max(1, Math.floor((time.length - 1) / INTERVALS_SAMPLED));
+  const intervals: number[] = [];
+  for (let i = 1; i < time.length; i += step) intervals.push(time[i]! - time[i - 1]!);
+  return intervals.length ? intervals.sort((a, b) => a - b)[intervals.length >> 1]! : 0;
+}
+
+/** No gap over `outageMs` and no weak fix between two moments of the lap. */
+function clean(
+  trace: Trace,
+  time: Float64Array,
+  from: number,
+  to: number,
+  fromMs: number,
+  toMs: number,
+  outageMs: number,
+): boolean {
   // From the fix before the section: a gap that spans its start counts.
   for (let i = Math.max(from, firstAtOrPast(time, fromMs, from, to + 1) - 1); i <= to; i++) {
     if (time[i]! > toMs) break;
     if (trace.satellites[i]! < WEAK_FIX_SATELLITES) return false;
-    if (i < to && time[i + 1]! - time[i]! > OUTAGE_MS) return false;
+    if (i < to && time[i + 1]! - time[i]! > outageMs) return false;
   }
   return true;
 }

@@ -186,6 +186,20 @@ for (const r of recordings) {
       for (const l of analysis.laps) if (l.kind === 'partial') expect(l.seconds).toBeNull();
     });
 
+    // The laps screen shows it beside the best lap; a phone's 1 Hz fixes once made every section untrusted.
+    if (r.flying.length)
+      it('the ideal lap is there: the best of each section, no slower than the best lap’s GPS time', async () => {
+        const { device, track, date } = answer().session;
+        const at = `/api/devices/${device}/sessions/${encodeURIComponent(track)}/${date}`;
+        const analysis = (await (
+          await riders.get(r.folder)!.request(`${at}/track-analysis`)
+        ).json()) as TrackAnalysisResponse;
+        const bestGps = analysis.laps.find((l) => l.index === analysis.bestLap)!.gpsSeconds;
+        expect(analysis.idealLapSeconds).not.toBeNull();
+        expect(analysis.idealLapSeconds!).toBeLessThanOrEqual(bestGps + 0.001);
+        expect(analysis.idealLapSeconds!).toBeGreaterThan(bestGps - 1);
+      });
+
     if (r.unsettled) it.todo(`not settled: ${r.unsettled}`);
   });
 }

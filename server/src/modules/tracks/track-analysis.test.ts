@@ -122,6 +122,36 @@ describe('ideal lap and where the time goes', () => {
     expect(again.ideal.sections.every((s) => s.lap !== lap.number)).toBe(true);
   });
 
+  /** Every `keep`-th fix of the trace (a phone's 1 Hz logger, from 10 Hz), except those in `skip`. */
+  const thinned = (keep: number, skip = new Set<number>()): Trace => {
+    const at = [...Array(Math.ceil(trace.count / keep)).keys()].map((k) => k * keep).filter((i) => !skip.has(i));
+    return {
+      count: at.length,
+      lat: Float64Array.from(at, (i) => trace.lat[i]!),
+      lon: Float64Array.from(at, (i) => trace.lon[i]!),
+      // A phone's fixes come a few ms early or late: intervals of 992-1008 ms.
+      timeMs: Float64Array.from(at, (i, k) => trace.timeMs[i]! + (k % 3) * 4),
+      speed: Float32Array.from(at, (i) => trace.speed[i]!),
+      satellites: Uint16Array.from(at, (i) => trace.satellites[i]!),
+    } as Trace;
+  };
+
+  it('a 1 Hz logger has an ideal lap too; a gap of several of its fixes inside a section does not count', () => {
+    const phone = analyzeTrack(thinned(10), definition);
+    expect(phone.ideal.seconds).not.toBeNull();
+    expect(Math.abs(phone.ideal.seconds! - analysis.ideal.seconds!)).toBeLessThan(1);
+    // Three fixes missing in the middle of a lap: 4 s without a fix.
+    const lap = phone.laps.find((l) => l.kind === 'flying')!;
+    const middle = Math.round((lap.start.index + lap.end.index) / 2) * 10;
+    const gap = analyzeTrack(thinned(10, new Set([middle - 10, middle, middle + 10])), definition);
+    const again = gap.laps.find((l) => l.number === lap.number)!;
+    // The section around the gap (or the two it spans), not the others.
+    const lost = again.sectionSeconds.filter((s) => s === null).length;
+    expect(lost).toBeGreaterThan(0);
+    expect(lost).toBeLessThanOrEqual(2);
+    expect(lap.sectionSeconds.every((s) => s !== null)).toBe(true);
+  });
+
   it('against the best lap, a slower lap’s losses add up to the difference, largest first, with what differed', () => {
     const slower = flying.reduce((a, b) => (b.seconds > a.seconds ? b : a));
     const comparison = compareLaps(slower, best, analysis.segments);
