@@ -21,6 +21,8 @@ interface Recording {
   date: string;
   /** The logger's own time of its best lap (the recording's NOTES.md). */
   best: string;
+  /** Whether the file has a lean column (RaceChrono's, calculated from lateral g; TrackAddict has none). */
+  lean: boolean;
 }
 
 const recordings: Recording[] = [
@@ -31,6 +33,7 @@ const recordings: Recording[] = [
     track: 'Shanghai Tianma Circuit',
     date: '31/12/2025',
     best: '01:16.329',
+    lean: true,
   },
   {
     name: 'RaceChrono Tianma lap 13',
@@ -38,6 +41,7 @@ const recordings: Recording[] = [
     track: 'Shanghai Tianma Circuit',
     date: '31/12/2025',
     best: '01:15.934',
+    lean: true,
   },
   {
     // TrackAddict (1 Hz): one flying lap, 2:57.527, between an out- and an in-piece that never cross the line twice.
@@ -46,6 +50,7 @@ const recordings: Recording[] = [
     track: 'Goodwood Motor Circuit',
     date: '31/05/2022',
     best: '02:57.527',
+    lean: false,
   },
 ];
 
@@ -142,7 +147,11 @@ async function analytics(page: Page, query: string) {
   await expect(chart).toHaveAttribute('data-ready', 'true');
   const points = Number(await chart.getAttribute('data-points'));
   await fits(page, 'analytics');
-  return { rows, pickers, points };
+  const lean = {
+    left: (await page.getByTestId('lean-left').locator('xpath=..').innerText()).replace(/\s+/g, ' ').trim(),
+    chart: await page.getByTestId('chart-lean').count(),
+  };
+  return { rows, pickers, points, lean };
 }
 
 /** 'Compartilhar' on the laps screen: a link to the whole session, opened signed out. */
@@ -283,6 +292,18 @@ for (const r of recordings) {
       expect
         .soft(a.points, 'the lap-time chart: a point per flying lap')
         .toBe(a.rows.filter((x) => !isPiece(x) && TIME.test(x.time)).length);
+    });
+
+    await test.step(r.lean ? 'its lean, as the file gives it' : 'no lean in the file: unknown, never 0°', () => {
+      if (r.lean) {
+        expect.soft(a.lean.left, 'Inclinação máx. esquerda').toMatch(/\d+° E volta A\d/);
+        expect.soft(a.lean.chart, 'the lean chart').toBe(1);
+      } else {
+        expect
+          .soft(a.lean.left, 'Inclinação máx. esquerda')
+          .toBe('Inclinação máx. esquerda — não registrada neste arquivo');
+        expect.soft(a.lean.chart, 'no lean chart').toBe(0);
+      }
     });
 
     await test.step('no piece is shown with a lap time', () => {

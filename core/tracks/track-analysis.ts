@@ -107,7 +107,11 @@ export function sectionsOf(corners: readonly Corner[], length: number): Section[
 }
 
 /** Laps timed at the gate, each cut into segments and sections, with its corner figures; the ideal lap. */
-export function analyzeTrack(trace: Trace, track: TrackDefinition): TrackAnalysis {
+export function analyzeTrack(recorded: Trace, track: TrackDefinition): TrackAnalysis {
+  // A logger without a lean sensor writes 0 throughout: its corners' lean is unknown, not upright.
+  const trace = recorded.roll?.subarray(0, recorded.count).some((v) => v !== 0)
+    ? recorded
+    : { ...recorded, roll: undefined };
   const time = continuousTime(trace);
   const segments = segmentsOf(track.corners, track.line.length);
   const sections = sectionsOf(track.corners, track.line.length);

@@ -112,6 +112,7 @@ const ptBRPagesMain = {
   'analytics.maxLeanRight': 'Inclinação máx. direita',
   'analytics.sampleRate': 'Taxa de amostragem',
   'analytics.onLap': 'volta {lap}',
+  'analytics.leanNotRecorded': 'não registrada neste arquivo',
   'analytics.hz': '{hz} Hz',
   'analytics.lapsTable': 'Voltas da sessão',
   'analytics.lapDetails': 'Detalhes',

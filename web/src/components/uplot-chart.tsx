@@ -9,11 +9,6 @@ import { useDrawTurn } from '#web/lib/draw-turn.ts';
 import type { Translate } from '#web/i18n/messages.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 
-/** Loggers without a lean sensor (most GPX) write 0: no chart of nothing. */
-export function hasLean(series: readonly (readonly (number | null)[])[]): boolean {
-  return series.some((s) => s.some((v) => v !== null && v !== 0));
-}
-
 export interface ChartSeries {
   label: string;
   stroke: string;

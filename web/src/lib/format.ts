@@ -59,6 +59,19 @@ export function lean(deg: number, side: LeanSides = sides): string {
   return `${whole}° ${deg < 0 ? side.left : side.right}`;
 }
 
+/**
+ * Whether a session's file recorded lean: a logger without a lean sensor (most GPX, phone apps)
+ * writes 0 throughout, which is "unknown", not "upright".
+ */
+export function leanRecorded(figures: { maxLeanLeftDeg: number; maxLeanRightDeg: number }): boolean {
+  return figures.maxLeanLeftDeg !== 0 || figures.maxLeanRightDeg !== 0;
+}
+
+/** Whether lean series (a chart's) hold any: loggers without a lean sensor write 0 throughout. */
+export function hasLean(series: readonly (readonly (number | null)[])[]): boolean {
+  return series.some((s) => s.some((v) => v !== null && v !== 0));
+}
+
 /** One decimal (Hz, rotation, zoom). */
 export function oneDecimal(n: number): string {
   return decimal(n, 1);

@@ -131,10 +131,17 @@ describe('ideal lap and where the time goes', () => {
       lon: Float64Array.from(at, (i) => trace.lon[i]!),
       // A phone's fixes come a few ms early or late: intervals of 992-1008 ms.
       timeMs: Float64Array.from(at, (i, k) => trace.timeMs[i]! + (k % 3) * 4),
-      speed: Float32Array.from(at, (i) => trace.speed[i]!),
+      speed: Float64Array.from(at, (i) => trace.speed[i]!),
       satellites: Uint16Array.from(at, (i) => trace.satellites[i]!),
-    } as Trace;
+    };
   };
+
+  it('a file without lean (0 throughout) gives its corners no lean, rather than 0°', () => {
+    const corners = (t: Trace) => analyzeTrack(t, definition).laps.find((l) => l.kind === 'flying')!.corners;
+    expect(corners(trace).every((c) => c.maxLeanDeg !== null && Math.abs(c.maxLeanDeg) > 5)).toBe(true);
+    const flat = corners({ ...trace, roll: new Float64Array(trace.count) });
+    expect(flat.map((c) => c.maxLeanDeg)).toEqual(flat.map(() => null));
+  });
 
   it('a 1 Hz logger has an ideal lap too; a gap of several of its fixes inside a section does not count', () => {
     const phone = analyzeTrack(thinned(10), definition);

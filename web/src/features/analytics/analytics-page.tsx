@@ -10,6 +10,7 @@ import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
+import { leanRecorded } from '#web/lib/format.ts';
 import { sessionPath, useLaps } from '#web/lib/sessions-api.ts';
 import { useAnalysis, useGpsColumns, useTrackAnalysis } from './analytics.api';
 import { addressFromQuery, addressToQuery } from '#core/contracts/session-paths.ts';
@@ -297,6 +298,7 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
                     onPickX={Video ? onChartPick : undefined}
                     cursorX={cursorDistance}
                     xRange={xRange}
+                    lean={leanRecorded(analysis.data)}
                   />
                 )}
               </div>

@@ -30,6 +30,8 @@ export function LapCharts(props: {
   onPickX: ((x: number) => void) | undefined;
   cursorX: number | null;
   xRange: [number, number] | null;
+  /** The session's file recorded lean (most GPX and phone loggers do not: no chart of nothing). */
+  lean: boolean;
 }) {
   const t = useT();
   const { c, chosen, reference, bestKey, units, xLabel, onCursorX, onPickX, xRange } = props;
@@ -67,14 +69,16 @@ export function LapCharts(props: {
         series={series}
         cursorX={props.cursorX}
       />
-      <LapChart
-        {...shared}
-        points={roll}
-        testId="chart-lean"
-        title={t('analytics.chartLean')}
-        yLabel={t('analytics.axisLean')}
-        series={series}
-      />
+      {props.lean && (
+        <LapChart
+          {...shared}
+          points={roll}
+          testId="chart-lean"
+          title={t('analytics.chartLean')}
+          yLabel={t('analytics.axisLean')}
+          series={series}
+        />
+      )}
       {deltaSeries.length > 0 && (
         <LapChart
           {...shared}

@@ -5,7 +5,7 @@ import type { AnalysisResponse } from '#core/contracts/sessions.contract.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { useT } from '#web/i18n/messages.ts';
 import type { Units } from '#core/units.ts';
-import { lean, oneDecimal, speedTable } from '#web/lib/format.ts';
+import { lean, leanRecorded, oneDecimal, speedTable } from '#web/lib/format.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 import { lapKey } from './chart-data';
 import type { ShownLap } from './shown-laps';
@@ -43,6 +43,7 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
   // The speed columns name the rider's unit.
   const speedUnit = { unit: unitLabel('speed', units) };
   const [expanded, expand] = useToggleSet();
+  const leanOf = (deg: number) => (leanRecorded(props.analysis) ? lean(deg) : '—');
   // An import's GPS file names every stretch outside its laps (a lead-in, a stand in the pits) A0:
   // only the first stretch of a name is that lap of the list; the others are pieces, with no time.
   const named = new Set<string>();
@@ -124,8 +125,8 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                   </td>
                   <td className="num wide-only">{speedTable(lap.topSpeedKmh, units)}</td>
                   <td className="num wide-only">{speedTable(lap.minSpeedKmh, units)}</td>
-                  <td className="num wide-only">{lean(lap.maxLeanLeftDeg)}</td>
-                  <td className="num wide-only">{lean(lap.maxLeanRightDeg)}</td>
+                  <td className="num wide-only">{leanOf(lap.maxLeanLeftDeg)}</td>
+                  <td className="num wide-only">{leanOf(lap.maxLeanRightDeg)}</td>
                   <td className="num wide-only">
                     <Satellites lap={lap} />
                   </td>
@@ -143,9 +144,9 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                         <dt>{t('preferences.colMin', speedUnit)}</dt>
                         <dd>{speedTable(lap.minSpeedKmh, units)}</dd>
                         <dt>{t('analytics.colLeanL')}</dt>
-                        <dd>{lean(lap.maxLeanLeftDeg)}</dd>
+                        <dd>{leanOf(lap.maxLeanLeftDeg)}</dd>
                         <dt>{t('analytics.colLeanR')}</dt>
-                        <dd>{lean(lap.maxLeanRightDeg)}</dd>
+                        <dd>{leanOf(lap.maxLeanRightDeg)}</dd>
                         <dt>{t('analytics.colSats')}</dt>
                         <dd>
                           <Satellites lap={lap} />

@@ -7,7 +7,7 @@ import { compareWithRecordHref } from '#web/components/compare-link.tsx';
 import { ShareButton } from '#web/components/share-button.tsx';
 import { SummaryItem } from '#web/components/ui/summary-item.tsx';
 import { useT } from '#web/i18n/messages.ts';
-import { lean, oneDecimal } from '#web/lib/format.ts';
+import { lean, leanRecorded, oneDecimal } from '#web/lib/format.ts';
 import { useRecords } from '#web/lib/history-api.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
@@ -26,6 +26,7 @@ export const SessionFigures = memo(function SessionFigures(props: {
   const me = useMe().data!;
   const units = useUnits();
   const { analysis, session, exportHref } = props;
+  const leanKnown = leanRecorded(analysis);
   return (
     <>
       <dl className="summary" data-testid="analysis-summary">
@@ -39,16 +40,24 @@ export const SessionFigures = memo(function SessionFigures(props: {
         <SummaryItem
           label={t('analytics.maxLeanLeft')}
           data-testid="lean-left"
-          note={t('analytics.onLap', { lap: `${analysis.maxLeanLeftHeat ?? ''}${analysis.maxLeanLeftLap ?? ''}` })}
+          note={
+            leanKnown
+              ? t('analytics.onLap', { lap: `${analysis.maxLeanLeftHeat ?? ''}${analysis.maxLeanLeftLap ?? ''}` })
+              : t('analytics.leanNotRecorded')
+          }
         >
-          {lean(analysis.maxLeanLeftDeg)}
+          {leanKnown ? lean(analysis.maxLeanLeftDeg) : '—'}
         </SummaryItem>
         <SummaryItem
           label={t('analytics.maxLeanRight')}
           data-testid="lean-right"
-          note={t('analytics.onLap', { lap: `${analysis.maxLeanRightHeat ?? ''}${analysis.maxLeanRightLap ?? ''}` })}
+          note={
+            leanKnown
+              ? t('analytics.onLap', { lap: `${analysis.maxLeanRightHeat ?? ''}${analysis.maxLeanRightLap ?? ''}` })
+              : t('analytics.leanNotRecorded')
+          }
         >
-          {lean(analysis.maxLeanRightDeg)}
+          {leanKnown ? lean(analysis.maxLeanRightDeg) : '—'}
         </SummaryItem>
         <SummaryItem label={t('analytics.sampleRate')}>
           {t('analytics.hz', { hz: oneDecimal(analysis.sampleRateHz) })}

@@ -2,7 +2,8 @@
 import type { CompareResponse } from '#core/contracts/progress.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import type { Units } from '#core/units.ts';
-import { alongTheTrack, hasLean, UPlotChart, type ChartSeries } from '#web/components/uplot-chart.tsx';
+import { alongTheTrack, UPlotChart, type ChartSeries } from '#web/components/uplot-chart.tsx';
+import { hasLean } from '#web/lib/format.ts';
 import { useT, type Translate } from '#web/i18n/messages.ts';
 import { decimal, lean, speedTable } from '#web/lib/format.ts';
 import { signedSeconds } from '#web/lib/loss-cards.ts';

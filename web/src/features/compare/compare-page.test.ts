@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PersonalBest } from '#core/contracts/progress.contract.ts';
-import { hasLean } from '#web/components/uplot-chart.tsx';
+import { hasLean } from '#web/lib/format.ts';
 import { compareFromQuery, firstComparison } from './compare-page';
 
 const base = 'hw=000000000042&pista=Interlagos&data=15112026&volta=A3';

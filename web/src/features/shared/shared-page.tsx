@@ -16,7 +16,8 @@ import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 import { OwnLapPicker, type OwnLapChoice } from '#web/components/own-lap-picker.tsx';
-import { alongTheTrack, hasLean, UPlotChart } from '#web/components/uplot-chart.tsx';
+import { alongTheTrack, UPlotChart } from '#web/components/uplot-chart.tsx';
+import { hasLean } from '#web/lib/format.ts';
 
 /**
  * What a shared link opens, signed in or not: the laps and figures of one session (or one lap),

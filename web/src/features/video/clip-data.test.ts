@@ -3,6 +3,7 @@ import { analyzeGps } from '#core/analysis/gps-analysis.ts';
 import { allocGpsColumns, setSample } from '#core/formats/gps-columns.ts';
 import { manualSync } from '#core/video/sync.ts';
 import { clipOverlay, overlayAt } from './clip-data';
+import { drawOverlay } from './clip-overlay';
 import { followRate, fractionAt, lapTrack, onGrid, utcAtFraction } from './lap-align';
 import { sessionUtcTimes } from './video-time';
 
@@ -98,6 +99,34 @@ describe('the data drawn on a clip', () => {
     expect(at.delta).toBeCloseTo(1.0, 1);
     for (const v of [at.x, at.y]) expect(v >= 0 && v <= 1).toBe(true);
     expect(o.outline.length).toBeGreaterThan(100);
+  });
+
+  it('draws no lean for a file that recorded none (0 throughout is unknown, not upright)', () => {
+    /** The text a frame's overlay writes (what the canvas is asked to draw; its pixels are the e2e test's). */
+    const textOn = (o: ReturnType<typeof clipOverlay>) => {
+      const text: string[] = [];
+      const ctx = new Proxy({ fillText: (t: string) => text.push(t), measureText: () => ({ width: 10 }) } as object, {
+        get: (target, key) => (key in target ? target[key as keyof typeof target] : () => {}),
+        set: () => true,
+      }) as CanvasRenderingContext2D;
+      const labels = {
+        lap: 'volta {lap}',
+        speed: 'km/h',
+        lean: 'Incl.',
+        leanSides: { left: 'E', right: 'D' },
+        delta: 'Dif.',
+      };
+      drawOverlay(ctx, o, labels, 30_050, 1280, 720);
+      return text;
+    };
+    const withLean = clipOverlay(c, utc, sync, laps, best!, best!, 15_000, 45_000);
+    expect(withLean.leanRecorded).toBe(true);
+    expect(textOn(withLean)).toContain('Incl. 20° E');
+    const flat = { ...c, roll: new Float64Array(c.roll.length) };
+    const without = clipOverlay(flat, utc, sync, laps, best!, best!, 15_000, 45_000);
+    expect(without.leanRecorded).toBe(false);
+    expect(textOn(without).some((t) => t.startsWith('Incl.'))).toBe(false);
+    expect(textOn(without)).toContain('36');
   });
 
   it('has nothing to draw where the video shows no part of the session', () => {

@@ -29,6 +29,8 @@ export interface ClipOverlay {
   lapNames: string[];
   /** The track's outline (one lap) on the same 0..1 map, x,y pairs. */
   outline: Float32Array;
+  /** The session's file recorded lean (a logger without a lean sensor writes 0 throughout: unknown). */
+  leanRecorded: boolean;
 }
 
 /** Samples a second either side of the clip, so that every frame has one before and after it. */
@@ -64,6 +66,7 @@ export function clipOverlay(
     mapY: new Float32Array(n),
     lapNames: [],
     outline: new Float32Array(0),
+    leanRecorded: c.roll.subarray(0, c.count).some((v) => v !== 0),
   };
   const proj = makeProjection(c.lat[outlineLap.start]!, c.lon[outlineLap.start]!);
   // The map's box: the outline lap and every sample of the clip (an out-lap may leave the line).

@@ -65,20 +65,22 @@ export function drawOverlay(
     const speedW = ctx.measureText(speed).width;
     ctx.font = `500 ${22 * s}px system-ui, sans-serif`;
     ctx.fillText(labels.speed, left + speedW + 8 * s, p.y + 104 * s);
-    ctx.fillText(`${labels.lean} ${lean(at.roll, labels.leanSides)}`, left + 180 * s, p.y + 80 * s);
+    if (o.leanRecorded) ctx.fillText(`${labels.lean} ${lean(at.roll, labels.leanSides)}`, left + 180 * s, p.y + 80 * s);
     if (at.delta !== null) {
       ctx.fillStyle = at.delta > 0 ? '#ff8a80' : '#69f0ae';
       ctx.fillText(`${labels.delta} ${formatGap(at.delta * 1000)}`, left + 180 * s, p.y + 108 * s);
     }
-    // Lean as a bar from the middle: left of centre for a left lean.
-    const barY = p.y + 132 * s;
-    const mid = p.x + p.w / 2;
-    const half = (p.w - 28 * s) / 2;
-    ctx.fillStyle = 'rgba(255,255,255,0.25)';
-    ctx.fillRect(p.x + 14 * s, barY, p.w - 28 * s, 8 * s);
-    ctx.fillStyle = '#ffd54f';
-    const lw = (Math.max(-60, Math.min(60, at.roll)) / 60) * half;
-    ctx.fillRect(Math.min(mid, mid + lw), barY, Math.abs(lw), 8 * s);
+    if (o.leanRecorded) {
+      // Lean as a bar from the middle: left of centre for a left lean.
+      const barY = p.y + 132 * s;
+      const mid = p.x + p.w / 2;
+      const half = (p.w - 28 * s) / 2;
+      ctx.fillStyle = 'rgba(255,255,255,0.25)';
+      ctx.fillRect(p.x + 14 * s, barY, p.w - 28 * s, 8 * s);
+      ctx.fillStyle = '#ffd54f';
+      const lw = (Math.max(-60, Math.min(60, at.roll)) / 60) * half;
+      ctx.fillRect(Math.min(mid, mid + lw), barY, Math.abs(lw), 8 * s);
+    }
   }
   // The small map, top right.
   const m = 180 * s;

@@ -9,7 +9,7 @@ import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { useT } from '#web/i18n/messages.ts';
 import { formatGap } from '#core/laps/lap-math.ts';
 import { sessionToVideo, videoToSession, type SessionTrace } from '#core/video/sync.ts';
-import { lean } from '#web/lib/format.ts';
+import { hasLean, lean } from '#web/lib/format.ts';
 import { useUnits } from '#web/lib/preferences.ts';
 import { formatDistance, formatSpeed } from '#web/lib/units-format.ts';
 import { useGpsColumnsFor } from '#web/lib/gps-columns.ts';
@@ -278,7 +278,7 @@ function FriendFigures({ data, positionM }: { data: CompareResponse; positionM: 
   const t = useT();
   const units = useUnits();
   const speed = positionM === null ? null : onGrid(data.x, data.speed[1], positionM);
-  const roll = positionM === null ? null : onGrid(data.x, data.lean[1], positionM);
+  const roll = positionM === null || !hasLean([data.lean[1]]) ? null : onGrid(data.x, data.lean[1], positionM);
   return (
     <div className="lap-video lap-video-friend" data-testid="lap-video-friend">
       <h3>{t('video.compareFriend')}</h3>
