@@ -150,6 +150,7 @@ async function analytics(page: Page, query: string) {
   const lean = {
     left: (await page.getByTestId('lean-left').locator('xpath=..').innerText()).replace(/\s+/g, ' ').trim(),
     chart: await page.getByTestId('chart-lean').count(),
+    mapColours: await page.getByRole('group', { name: 'Cor do mapa' }).count(),
   };
   return { rows, pickers, points, lean };
 }
@@ -298,11 +299,11 @@ for (const r of recordings) {
       if (r.lean) {
         expect.soft(a.lean.left, 'Inclinação máx. esquerda').toMatch(/\d+° E volta A\d/);
         expect.soft(a.lean.chart, 'the lean chart').toBe(1);
+        expect.soft(a.lean.mapColours, 'the map coloured by speed or lean').toBe(1);
       } else {
-        expect
-          .soft(a.lean.left, 'Inclinação máx. esquerda')
-          .toBe('Inclinação máx. esquerda — não registrada neste arquivo');
+        expect.soft(a.lean.left, 'Inclinação máx. esquerda').toBe('Inclinação máx. esquerda — não registrada');
         expect.soft(a.lean.chart, 'no lean chart').toBe(0);
+        expect.soft(a.lean.mapColours, 'no lean to colour the map by').toBe(0);
       }
     });
 

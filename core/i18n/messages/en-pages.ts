@@ -114,7 +114,7 @@ const enPagesMain = {
   'analytics.maxLeanRight': 'Max lean right',
   'analytics.sampleRate': 'Sample rate',
   'analytics.onLap': 'lap {lap}',
-  'analytics.leanNotRecorded': 'not in this recording',
+  'analytics.leanNotRecorded': 'not recorded',
   'analytics.hz': '{hz} Hz',
   'analytics.lapsTable': 'Laps of the session',
   'analytics.lapDetails': 'Details',

@@ -114,7 +114,7 @@ const esPagesMain = {
   'analytics.maxLeanRight': 'Inclinación máx. derecha',
   'analytics.sampleRate': 'Frecuencia de muestreo',
   'analytics.onLap': 'vuelta {lap}',
-  'analytics.leanNotRecorded': 'no registrada en este archivo',
+  'analytics.leanNotRecorded': 'no registrada',
   'analytics.hz': '{hz} Hz',
   'analytics.lapsTable': 'Vueltas de la sesión',
   'analytics.lapDetails': 'Detalles',

@@ -112,7 +112,7 @@ const ptBRPagesMain = {
   'analytics.maxLeanRight': 'Inclinação máx. direita',
   'analytics.sampleRate': 'Taxa de amostragem',
   'analytics.onLap': 'volta {lap}',
-  'analytics.leanNotRecorded': 'não registrada neste arquivo',
+  'analytics.leanNotRecorded': 'não registrada',
   'analytics.hz': '{hz} Hz',
   'analytics.lapsTable': 'Voltas da sessão',
   'analytics.lapDetails': 'Detalhes',

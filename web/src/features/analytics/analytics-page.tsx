@@ -92,7 +92,9 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
   // decodes in a worker, and all drawn from it comes a frame at a time.
   const figuresPainted = useAfterPaint(Boolean(analysis.data) || analysis.isError);
   const gps = useGpsColumns(session);
-  const colour: MapColour = params.get('cor') === 'inclinacao' ? 'lean' : 'speed';
+  // A file without lean has no lean to colour the map by: speed, whatever the address says.
+  const leanKnown = analysis.data ? leanRecorded(analysis.data) : true;
+  const colour: MapColour = leanKnown && params.get('cor') === 'inclinacao' ? 'lean' : 'speed';
   const [cursorIndex, setCursorIndex] = useState<number | null>(null);
   const numberParam = (key: string) =>
     params.get(key) && Number.isInteger(Number(params.get(key))) ? Number(params.get(key)) : undefined;
@@ -248,27 +250,29 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
                     seek={seek}
                   />
                 )}
-                <fieldset className="colour-toggle">
-                  <legend>{t('analytics.colour')}</legend>
-                  <label>
-                    <input
-                      type="radio"
-                      name="cor"
-                      checked={colour === 'speed'}
-                      onChange={() => setParam('cor', null)}
-                    />{' '}
-                    {t('analytics.colourSpeed')}
-                  </label>
-                  <label>
-                    <input
-                      type="radio"
-                      name="cor"
-                      checked={colour === 'lean'}
-                      onChange={() => setParam('cor', 'inclinacao')}
-                    />{' '}
-                    {t('analytics.colourLean')}
-                  </label>
-                </fieldset>
+                {leanKnown && (
+                  <fieldset className="colour-toggle">
+                    <legend>{t('analytics.colour')}</legend>
+                    <label>
+                      <input
+                        type="radio"
+                        name="cor"
+                        checked={colour === 'speed'}
+                        onChange={() => setParam('cor', null)}
+                      />{' '}
+                      {t('analytics.colourSpeed')}
+                    </label>
+                    <label>
+                      <input
+                        type="radio"
+                        name="cor"
+                        checked={colour === 'lean'}
+                        onChange={() => setParam('cor', 'inclinacao')}
+                      />{' '}
+                      {t('analytics.colourLean')}
+                    </label>
+                  </fieldset>
+                )}
                 {reference && (
                   <MemoTrackMap
                     units={units}
@@ -298,7 +302,7 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
                     onPickX={Video ? onChartPick : undefined}
                     cursorX={cursorDistance}
                     xRange={xRange}
-                    lean={leanRecorded(analysis.data)}
+                    lean={leanKnown}
                   />
                 )}
               </div>
