@@ -122,3 +122,25 @@ export function bestOf(list: readonly ListedLap[]): number {
   });
   return best;
 }
+
+/** A lap of a session's lap.six by its name ('B1') and time (ms). */
+interface NamedLap {
+  name: string;
+  ms: number;
+}
+
+/**
+ * What each lap of a session is named once the session is built again (an imported file of the
+ * same day added before it renumbers its heats): the lap with its time, its own name first. A lap
+ * whose time no lap has now, or more than one, is not in the answer.
+ */
+export function lapRenames(before: readonly NamedLap[], after: readonly NamedLap[]): Map<string, string> {
+  const same = (a: NamedLap, b: NamedLap) => Math.abs(a.ms - b.ms) <= 1;
+  const renames = new Map<string, string>();
+  for (const lap of before) {
+    const twins = after.filter((l) => same(l, lap));
+    const twin = twins.find((l) => l.name === lap.name) ?? (twins.length === 1 ? twins[0] : undefined);
+    if (twin) renames.set(lap.name, twin.name);
+  }
+  return renames;
+}

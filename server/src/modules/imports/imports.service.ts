@@ -9,6 +9,7 @@ import { AppError } from '#core/errors.ts';
 import { dateToDdmmyyyy } from '#core/formats/dates.ts';
 import { localDay } from '#core/imports/local-time.ts';
 import { sessionTrace } from '#core/imports/to-session.ts';
+import { lapRenames } from '#core/laps/session-laps.ts';
 import type { ImportedFile } from '#core/imports/trace.ts';
 import type { BlobStore } from '#server/blobs/blob-store.ts';
 import type { Coordination } from '#server/db/coordination.ts';
@@ -16,7 +17,8 @@ import type { DB } from '#server/db/schema.ts';
 import { nowIso } from '#server/lib/tokens.ts';
 import type { SessionReceiver } from '../sessions/session-receiver.service';
 import { gpsColumnsKey, sessionKey } from '../sessions/session-files';
-import { findSession, type Viewer } from '../sessions/sessions.repository';
+import { findSession, listLaps, type Viewer } from '../sessions/sessions.repository';
+import { lapSharesOf, renameSharedLap } from '../shares/shares.repository';
 import type { TracksService } from '../tracks/tracks.service';
 import { firstBytesCheck, importTooLarge, putRaw, receiveImportBody, recordRaw, storedAnswer } from './import-body';
 import { createSessionBuilder, trackSegment } from './import-session';
@@ -128,6 +130,10 @@ export function createImportsService(deps: {
               await fs.rm(tmp, { force: true });
             }
           }
+          const lapLinks = await lapSharesOf(db, id);
+          const named = async () =>
+            (await listLaps(db, id)).map((l) => ({ name: `${l.heat}${l.lapCount}`, ms: l.lapTimeMs }));
+          const lapsBefore = lapLinks.length ? await named() : [];
           // The raw file goes to the blob store while the session is built: its write and sync overlap that work.
           const rawStored = putRaw(blobs, received, id);
           rawStored.catch(() => undefined); // awaited below
@@ -153,6 +159,14 @@ export function createImportsService(deps: {
           };
           await recordRaw(db, owner, received, id, await rawStored, filename, file.format, answer);
           kept = true;
+          // A file from earlier that day numbers the heats again: a link to one lap keeps showing that lap.
+          if (lapLinks.length) {
+            const renames = lapRenames(lapsBefore, await named());
+            for (const link of lapLinks) {
+              const now = renames.get(link.lap);
+              if (now && now !== link.lap) await renameSharedLap(db, link.id, now);
+            }
+          }
           return { created: true, answer };
         });
       } finally {

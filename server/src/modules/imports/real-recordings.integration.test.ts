@@ -237,4 +237,31 @@ describe('the two Tianma laps imported by one rider: one session, the same laps 
     // What both files say (RaceChrono's lean is calculated, not measured) is said once.
     expect(answer!.warnings.map((w) => w.code)).toEqual(['leanCalculated']);
   });
+
+  it('a link to one lap shows that lap after a file from earlier that day numbers the heats again', async () => {
+    const rider = new Browser(server.baseUrl);
+    await rider.signIn('piloto-link-da-volta@example.com');
+    const [lap9, lap13] = recordings.filter((x) => x.folder.startsWith('racechrono-tianma'));
+    // Lap 13 first: alone it is A1; the rider shares it.
+    const first = await importAs(rider, lap13!);
+    expect(first.laps.map((l) => `${l.heat}${l.number} ${l.seconds}`)).toEqual(['A1 75.934']);
+    const { device, track, date } = first.session;
+    const made = await rider.request('/api/shares', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.baseUrl },
+      body: JSON.stringify({ device, track, date, lap: 'A1' }),
+    });
+    const token = new URL(((await made.json()) as { url: string }).url).pathname.split('/').pop()!;
+    const shown = async () => {
+      const view = (await (await fetch(`${server.baseUrl}/api/shared/${token}`)).json()) as SharedView;
+      return view.laps.map((l) => `${l.heat}${l.number} ${l.seconds}`);
+    };
+    expect(await shown()).toEqual(['A1 75.934']);
+    // Lap 9, ridden earlier, becomes A1; lap 13 is now B1, and so is the link, in the rider's list too.
+    const second = await importAs(rider, lap9!);
+    expect(second.laps.map((l) => `${l.heat}${l.number} ${l.seconds}`)).toEqual(['A1 76.329', 'B1 75.934']);
+    expect(await shown()).toEqual(['B1 75.934']);
+    const mine = (await (await rider.request('/api/shares')).json()) as { shares: { lap: string | null }[] };
+    expect(mine.shares.map((x) => x.lap)).toEqual(['B1']);
+  });
 });

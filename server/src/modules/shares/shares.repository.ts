@@ -44,6 +44,21 @@ export function listShares(db: Kysely<DB>, email: string) {
     .execute();
 }
 
+/** The links to one lap of a session, by the lap's name. */
+export function lapSharesOf(db: Kysely<DB>, sessionId: string): Promise<{ id: string; lap: string }[]> {
+  return db
+    .selectFrom('shares')
+    .select(['id', 'lap'])
+    .where('session_id', '=', sessionId)
+    .where('lap', 'is not', null)
+    .execute() as Promise<{ id: string; lap: string }[]>;
+}
+
+/** A lap link now names its lap `lap` (the session's heats were numbered again). */
+export async function renameSharedLap(db: Kysely<DB>, id: string, lap: string): Promise<void> {
+  await db.updateTable('shares').set({ lap }).where('id', '=', id).execute();
+}
+
 /** Deletes the link (its hash goes with it: the link opens nothing from now on, on every instance). */
 export async function deleteShare(db: Kysely<DB>, email: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('shares').where('id', '=', id).where('owner_email', '=', email).executeTakeFirst();
