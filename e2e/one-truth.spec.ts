@@ -281,6 +281,15 @@ for (const r of recordings) {
       expect.soft(await mySessions(page, r.track, r.date), "'Minhas sessões': Melhor volta").toBe(r.best);
     });
 
+    await test.step("'Evolução': the one day with its best lap; no consistency chart for a lap or two", async () => {
+      await page.goto('/progresso');
+      await expect(page.getByTestId('progress-table').locator('tbody tr')).toHaveCount(1);
+      await expect(page.getByTestId('progress-record')).toContainText(r.best);
+      await expect(page.getByTestId('progress-chart')).toBeVisible();
+      await expect(page.getByTestId('progress-spread')).toHaveCount(0);
+      await fits(page, 'Evolução');
+    });
+
     await test.step('no piece is offered as a lap: no "Comparar com meu recorde", no best, no point on the lap-time chart', () => {
       for (const [screen, rows] of screens) {
         for (const row of rows.filter(isPiece)) {

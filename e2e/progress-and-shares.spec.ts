@@ -60,6 +60,17 @@ test('progress over three days with the record in green; a shared lap opened sig
   await expect(page.getByTestId('progress-chart').locator('canvas')).toBeVisible();
   const rows = page.getByTestId('progress-table').locator('tbody tr');
   await expect(rows).toHaveCount(3);
+  // One column per figure, the day once; the table's title at its left, where a phone shows it.
+  await expect(page.getByTestId('progress-table').locator('thead th')).toHaveText([
+    'Dia',
+    'Melhor volta',
+    'Volta ideal',
+    'Consistência',
+    'Voltas lançadas',
+  ]);
+  const table = (await page.getByTestId('progress-table').boundingBox())!;
+  expect((await page.getByTestId('progress-table').locator('caption').boundingBox())!.x).toBeLessThan(table.x + 20);
+  await expect(page.getByTestId('progress-spread')).toBeVisible();
   await expect(rows.nth(2)).toContainText('Recorde pessoal');
   await expect(rows.nth(2).locator('td.time-pb')).toHaveCSS('color', GREEN);
   await expect(page.getByTestId('corner-verdicts')).toContainText('Curva que mais melhorou: T');

@@ -116,15 +116,18 @@ function Progress({ data }: { data: ProgressResponse }) {
           height={240}
           {...byDay}
         />
-        <UPlotChart
-          testId="progress-spread"
-          title={t('history.chartSpread')}
-          yLabel={t('history.axisSpread')}
-          ys={charts.spread}
-          series={[{ label: t('history.seriesSpread'), stroke: '#4dd0e1', width: 2, points: true }]}
-          height={180}
-          {...byDay}
-        />
+        {/* Consistency needs flying laps enough (history.consistencyHint): no chart of none. */}
+        {data.days.some((d) => d.consistencyMs !== null) && (
+          <UPlotChart
+            testId="progress-spread"
+            title={t('history.chartSpread')}
+            yLabel={t('history.axisSpread')}
+            ys={charts.spread}
+            series={[{ label: t('history.seriesSpread'), stroke: '#4dd0e1', width: 2, points: true }]}
+            height={180}
+            {...byDay}
+          />
+        )}
       </div>
       <p className="muted">{t('history.consistencyHint')}</p>
       <div className="table-scroll" role="region" aria-label={t('history.tableTitle')} tabIndex={0}>
@@ -132,7 +135,6 @@ function Progress({ data }: { data: ProgressResponse }) {
           <caption>{t('history.tableTitle')}</caption>
           <thead>
             <tr>
-              <th scope="col">{t('history.axisDay')}</th>
               <th scope="col">{t('history.colDay')}</th>
               <th scope="col">{t('history.colBest')}</th>
               <th scope="col">{t('history.colIdeal')}</th>
@@ -141,9 +143,8 @@ function Progress({ data }: { data: ProgressResponse }) {
             </tr>
           </thead>
           <tbody>
-            {data.days.map((d, k) => (
+            {data.days.map((d) => (
               <tr key={d.date} className={d.personalBest ? 'lap-pb' : undefined}>
-                <td className="num">{k + 1}</td>
                 <th scope="row">
                   <Link to={`/laps?${new URLSearchParams({ hw: d.device, pista: d.track, data: d.date }).toString()}`}>
                     {formatDdmmyyyy(d.date)}
