@@ -320,7 +320,7 @@ export function loggerTwin(lap: TimedLap, startMs: number, logger: readonly Logg
 /**
  * lap.six text of the complete laps: their time is the logger's own where its file has that lap
  * (so the laps screen shows it with Voltas's GPS time under it, as for a device), else Voltas's
- * GPS time; four sectors from the track's sector gates.
+ * GPS time; four sectors from the track's sector gates, adding up to that time.
  */
 export function lapSixText(
   laps: readonly (TimedLap & { sectorSeconds: number[] })[],
@@ -337,8 +337,16 @@ export function lapSixText(
     const seconds = twin ? twin.seconds : lap.seconds;
     const ms = Math.round(seconds * 1000);
     const parts = lap.sectorSeconds.length === 4 ? lap.sectorSeconds : [lap.seconds, 0, 0, 0];
+    // The sectors split the lap's own time as the GPS split the lap (a logger's time is a few ms
+    // off the GPS's), to the millisecond: one lap's sectors add up to its time, as a device's do.
+    const total = parts.reduce((a, b) => a + b, 0);
+    let through = 0;
+    let before = 0;
     const sectors = parts.map((s) => {
-      const sms = Math.round(s * 1000);
+      through += s;
+      const end = Math.round((through / total) * ms);
+      const sms = end - before;
+      before = end;
       return {
         timerMs: sms,
         upFlag: 0,

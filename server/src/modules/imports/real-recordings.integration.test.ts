@@ -186,6 +186,19 @@ for (const r of recordings) {
       for (const l of analysis.laps) if (l.kind === 'partial') expect(l.seconds).toBeNull();
     });
 
+    it('each lap’s sectors add up to its time, the logger’s where it gave one: a lone lap is its own theoretical best', async () => {
+      const { device, track, date } = answer().session;
+      const at = `/api/devices/${device}/sessions/${encodeURIComponent(track)}/${date}`;
+      const laps = (await (await riders.get(r.folder)!.request(`${at}/laps`)).json()) as {
+        laps: { lapTimeMs: number; sectors: { timerMs: number }[] }[];
+        bestLapMs: number | null;
+        theoreticalBestMs: number | null;
+      };
+      expect(laps.laps.length).toBeGreaterThan(0);
+      for (const l of laps.laps) expect(l.sectors.reduce((sum, x) => sum + x.timerMs, 0)).toBe(l.lapTimeMs);
+      if (laps.laps.length === 1) expect(laps.theoreticalBestMs).toBe(laps.bestLapMs);
+    });
+
     // The laps screen shows it beside the best lap; a phone's 1 Hz fixes once made every section untrusted.
     if (r.flying.length)
       it('the ideal lap is there: the best of each section, no slower than the best lap’s GPS time', async () => {
