@@ -149,10 +149,11 @@ export interface LapFigures {
 
 /**
  * The rule kept figures follow: 1 the lap.six alone (migration 0010); 2 the one lap list where the
- * session has one (a GPS trace at a track), the lap.six's rules elsewhere. A row kept by an older
- * rule is computed again (decision 028).
+ * session has one (a GPS trace at a track), the lap.six's rules elsewhere; 3 the list's laps named
+ * by the gps.six (a stop in a device's out-lap shifted every name after it), its ideal lap with a
+ * 1 Hz logger's sections. A row kept by an older rule is computed again (decision 028).
  */
-export const FIGURES_VERSION = 2;
+export const FIGURES_VERSION = 3;
 
 /** A session's figures by the lap.six's rules (no GPS trace, or none timed at a track). */
 export function lapFigures(laps: readonly Lap[]): LapFigures {

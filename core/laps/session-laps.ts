@@ -44,11 +44,22 @@ export interface LapColumns {
 /** A heat that opens with this piece counts it as lap 0, as the device counts its out-lap. */
 export const opensAsLapZero = (l: Pick<TimedLap, 'kind' | 'complete'>) => l.kind === 'out' || !l.complete;
 
-/** Each piece's heat and number within its heat: from 0 where a heat opens with an out-lap or a partial piece. */
+/**
+ * Each piece's heat and number: the lap the session's gps.six puts its samples in (the device's
+ * own count, or an import's, which Voltas wrote from these pieces), read at its middle. A stop
+ * inside a device's lap (at the pit exit) cuts it into two pieces: both keep that lap's name, and
+ * the laps after keep theirs. Without those columns, counted per heat from 0 where a heat opens
+ * with an out-lap or a partial piece, as the device counts.
+ */
 function lapNames(laps: readonly TimedLap[], trace: LapColumns): { heat: Heat; number: number }[] {
+  if (trace.heat.length && trace.lapCount.length)
+    return laps.map((l) => {
+      const middle = (l.start.index + l.end.index + 1) >> 1;
+      return { heat: HEATS[trace.heat[middle]!]!, number: trace.lapCount[middle]! };
+    });
   const perHeat = new Map<string, { seen: number; first: number }>();
   return laps.map((l) => {
-    const heat = trace.heat.length ? HEATS[trace.heat[l.start.index]!]! : HEATS[Math.min(3, l.run - 1)]!;
+    const heat = HEATS[Math.min(3, l.run - 1)]!;
     const counter = perHeat.get(heat) ?? { seen: 0, first: opensAsLapZero(l) ? 0 : 1 };
     perHeat.set(heat, { ...counter, seen: counter.seen + 1 });
     return { heat, number: counter.first + counter.seen };
