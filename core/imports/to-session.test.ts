@@ -204,6 +204,63 @@ describe('a day of six runs (six files of one track day)', () => {
   });
 });
 
+describe('a roll in the paddock before going out (TrackAddict at Goodwood: 8 s, then a stand of minutes)', () => {
+  const lap = (number: number, run: number, kind: TimedLap['kind'], fromS: number, toS: number, complete = true) => ({
+    number,
+    run,
+    kind,
+    start: { index: fromS * 10, fraction: 0, ms: fromS * 1000 },
+    end: { index: toS * 10, fraction: 0, ms: toS * 1000 },
+    seconds: toS - fromS,
+    complete,
+  });
+  const names = (laps: TimedLap[]) =>
+    [...lapNumbering(laps).entries()].map(([k, n]) => `${k}:${'ABCD'[n.heat]}${n.lapCount}`);
+
+  it('is no heat: its piece is lap 0 of the heat that follows, as the out-lap is', () => {
+    const laps = [
+      lap(1, 1, 'out', 0, 8, false),
+      lap(2, 2, 'out', 130, 141, false),
+      lap(3, 2, 'flying', 141, 318),
+      lap(4, 2, 'in', 318, 490, false),
+    ];
+    expect(names(laps)).toEqual(['1:A0', '2:A0', '3:A1', '4:A2']);
+  });
+
+  it('after the day’s last heat, its piece counts on in that heat; a run that rode 20 s or more is a heat', () => {
+    const after = [lap(1, 1, 'out', 0, 20, false), lap(2, 1, 'flying', 20, 120), lap(3, 2, 'out', 900, 910, false)];
+    expect(names(after)).toEqual(['1:A0', '2:A1', '3:A2']);
+    const rode = [lap(1, 1, 'partial', 0, 25, false), lap(2, 2, 'out', 200, 210, false), lap(3, 2, 'flying', 210, 310)];
+    expect(names(rode)).toEqual(['1:A0', '2:B0', '3:B1']);
+  });
+
+  it('in the gps.six, the roll, the stand and the out-lap are one lap 0: no stretch named twice', () => {
+    // 10 Hz: riding, a stand from 8 s to 130 s, riding to 490 s.
+    const n = 4_901;
+    const t = {
+      count: n,
+      lat: new Float64Array(n),
+      lon: new Float64Array(n),
+      timeMs: Float64Array.from({ length: n }, (_, i) => i * 100),
+      speed: Float64Array.from({ length: n }, (_, i) => (i > 80 && i < 1_300 ? 0 : 50)),
+      satellites: new Uint16Array(n).fill(12),
+    };
+    const laps = [
+      lap(1, 1, 'out', 0, 8, false),
+      lap(2, 2, 'out', 130, 141, false),
+      lap(3, 2, 'flying', 141, 318),
+      lap(4, 2, 'in', 318, 490, false),
+    ];
+    const c = sessionLapColumns(t, laps, lapNumbering(laps));
+    const stretches: string[] = [];
+    for (let i = 0; i < c.count; i++) {
+      const name = `${'ABCD'[c.heat[i]!]}${c.lapCount[i]}`;
+      if (stretches.at(-1) !== name) stretches.push(name);
+    }
+    expect(stretches).toEqual(['A0', 'A1', 'A2']);
+  });
+});
+
 describe('a run that ends a second after its line (a lap exported alone)', () => {
   // The first run of the test session cut 1 s after its last crossing: less than a piece, no in-lap.
   const raw = importedTrace();

@@ -10,7 +10,7 @@ import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../forma
 import { HEATS } from '../formats/six-lines';
 import { opensAsLapZero, type LapColumns } from '../laps/session-laps';
 import { haversineM } from '../sim/geo';
-import { runsOfDay, type Run, type TimedLap, type Trace } from '../tracks/lap-timing';
+import { MIN_LAP_MS, runsOfDay, type Run, type TimedLap, type Trace } from '../tracks/lap-timing';
 import { TraceBuilder, type ImportedTrace, type LoggerLap } from './trace';
 
 const DAY_MS = 86_400_000;
@@ -187,20 +187,49 @@ interface Numbering {
 }
 
 /**
+ * A run that never completed a lap and was over sooner than any lap could be (rolling about the
+ * paddock before standing a minute or more, then going out) is no heat of its own.
+ */
+function paddockRuns(laps: readonly TimedLap[]): Set<number> {
+  const runs = new Map<number, TimedLap[]>();
+  for (const lap of laps) runs.set(lap.run, [...(runs.get(lap.run) ?? []), lap]);
+  const paddock = new Set<number>();
+  for (const [run, pieces] of runs)
+    if (pieces.every((l) => !l.complete) && pieces.at(-1)!.end.ms - pieces[0]!.start.ms < MIN_LAP_MS) paddock.add(run);
+  return paddock.size < runs.size ? paddock : new Set();
+}
+
+/**
  * Each timed lap's heat and number, as the device numbers them: a run of the day is a heat (A-D),
  * laps numbered within it from 0 where it opens with an out-lap or a partial piece (the lap.six's
  * lap 0, the gps.six's first-lap flag). Runs past the fourth stay in D and go on counting there, so
- * no two laps of a day share a heat and number.
+ * no two laps of a day share a heat and number. A paddock run's pieces (`paddockRuns`) are the
+ * next lap's, as the samples of a stand are (after the day's last heat: its next laps), so they
+ * take no heat letter; neither does a run with no piece at all.
  */
 export function lapNumbering(laps: readonly TimedLap[]): Map<number, Numbering> {
+  const paddock = paddockRuns(laps);
+  const heats = [...new Set(laps.filter((l) => !paddock.has(l.run)).map((l) => l.run))];
   const lapNumbers = new Map<number, Numbering>();
   const lastIn = new Map<number, number>();
+  let waiting: TimedLap[] = [];
   for (const lap of laps) {
-    const heat = Math.min(3, lap.run - 1);
+    if (paddock.has(lap.run)) {
+      waiting.push(lap);
+      continue;
+    }
+    const heat = Math.min(3, heats.indexOf(lap.run));
     const seen = lastIn.get(heat);
     const lapCount = seen === undefined ? (opensAsLapZero(lap) ? 0 : 1) : seen + 1;
     lastIn.set(heat, lapCount);
-    lapNumbers.set(lap.number, { heat, lapCount, first: lapCount === 0 ? 1 : 0 });
+    for (const l of [...waiting, lap]) lapNumbers.set(l.number, { heat, lapCount, first: lapCount === 0 ? 1 : 0 });
+    waiting = [];
+  }
+  const heat = Math.min(3, heats.length - 1);
+  for (const lap of waiting) {
+    const lapCount = lastIn.get(heat)! + 1;
+    lastIn.set(heat, lapCount);
+    lapNumbers.set(lap.number, { heat, lapCount, first: 0 });
   }
   return lapNumbers;
 }
@@ -213,14 +242,21 @@ function lapRanges(t: Trace, laps: readonly TimedLap[], numbers: Map<number, Num
   // after a run's last piece, up to the run's end, to the next lap of its heat, as a device counts
   // them: each run keeps the sample after its last line, so its laps time the same again from the
   // gps.six's heats (the one lap list). No stretch of the file is left as an unnamed lap 0.
-  const tail = (after: { to: number; n: Numbering }, to: number) => {
+  // (A paddock run's piece is numbered as the lap after it: so are the samples after it.)
+  const tail = (after: { to: number; n: Numbering }, to: number, next?: Numbering) => {
+    const same = next && next.heat === after.n.heat && next.lapCount === after.n.lapCount;
     if (after.to < to)
-      ranges.push({ from: after.to, to, n: { heat: after.n.heat, lapCount: after.n.lapCount + 1, first: 0 } });
+      ranges.push({
+        from: after.to,
+        to,
+        n: same ? after.n : { heat: after.n.heat, lapCount: after.n.lapCount + 1, first: 0 },
+      });
   };
   let runs: Run[] | undefined;
   laps.forEach((lap, k) => {
     const before = laps[k - 1];
-    if (before && lap.run !== before.run) tail(ranges.at(-1)!, (runs ??= runsOfDay(t))[before.run - 1]!.to);
+    if (before && lap.run !== before.run)
+      tail(ranges.at(-1)!, (runs ??= runsOfDay(t))[before.run - 1]!.to, numbers.get(lap.number));
     ranges.push({
       from: ranges.at(-1)?.to ?? 0,
       to: Math.min(count - 1, lap.end.index) + 1,

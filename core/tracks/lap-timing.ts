@@ -40,7 +40,7 @@ export interface TimedLap {
 const STILL_KMH = 3;
 
 /** No lap is shorter: GPS jitter by the line makes no laps. */
-const MIN_LAP_MS = 20_000;
+export const MIN_LAP_MS = 20_000;
 /** After a crossing, the trace must go this far from the gate before the next one counts. */
 const ARM_DISTANCE_M = 100;
 /** A pause in the samples this long starts a new run (out of the pits again). */

@@ -27,6 +27,8 @@ interface Recording {
   stopBug?: string;
   /** What is not settled about this file (an `it.todo`). */
   unsettled?: string;
+  /** The laps screen's laps ('A1 177.527'), in one heat. */
+  listed: string[];
 }
 
 const recordings: Recording[] = [
@@ -41,6 +43,8 @@ const recordings: Recording[] = [
     loggerLaps: [177.527],
     flying: [177.527],
     tolerance: 0.1, // a 1 Hz GPS
+    // 8 s of rolling in the paddock and a stand of two minutes before going out: no heat of their own.
+    listed: ['A1 177.527'],
   },
   {
     // TrackAddict 4.3.5 (Android, 1 Hz GPS). Logger: lap 0 155.138 (from the start), 444.553, 107.089, 116.145, 357.906;
@@ -54,6 +58,7 @@ const recordings: Recording[] = [
     loggerLaps: [444.553, 107.089, 116.145, 357.906],
     flying: [],
     tolerance: 0.1,
+    listed: ['A4 110.271'],
     unsettled:
       'which laps are right at the Spreewaldring: TrackAddict’s boundaries lie in the pit lane, 5-11 s before the crossings of the catalogue’s line, so its 107.089 and 116.145 are Voltas’s 110.271 and 110.209 cut elsewhere',
   },
@@ -68,6 +73,7 @@ const recordings: Recording[] = [
     loggerLaps: [76.329],
     flying: [76.329],
     tolerance: 0.02,
+    listed: ['A1 76.329'],
   },
   {
     // RaceChrono Pro 9.1.3 CSV v3 (25 Hz GPS). Logger: lap 13 75.934.
@@ -80,6 +86,7 @@ const recordings: Recording[] = [
     loggerLaps: [75.934],
     flying: [75.934],
     tolerance: 0.02,
+    listed: ['A1 75.934'],
   },
 ];
 
@@ -184,6 +191,29 @@ for (const r of recordings) {
       expect(shared.bestLapSeconds).toBe(expected);
       // A piece is never shown with a lap time.
       for (const l of analysis.laps) if (l.kind === 'partial') expect(l.seconds).toBeNull();
+    });
+
+    it(`one heat, A, as the rider rode it: ${r.listed.join(', ')}; a shared link names each lap once`, async () => {
+      const rider = riders.get(r.folder)!;
+      const { device, track, date } = answer().session;
+      const at = `/api/devices/${device}/sessions/${encodeURIComponent(track)}/${date}`;
+      const laps = (await (await rider.request(`${at}/laps`)).json()) as {
+        laps: { heat: string; lapCount: number; lapSeconds: number }[];
+      };
+      expect(laps.laps.map((l) => `${l.heat}${l.lapCount} ${l.lapSeconds}`)).toEqual(r.listed);
+      const mine = (await (await rider.request('/api/sessions')).json()) as {
+        sessions: { track: string; date: string; heats: number }[];
+      };
+      expect(mine.sessions.find((x) => x.track === track && x.date === date)?.heats).toBe(1);
+      const link = await rider.request('/api/shares', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.baseUrl },
+        body: JSON.stringify({ device, track, date }),
+      });
+      const token = new URL(((await link.json()) as { url: string }).url).pathname.split('/').pop()!;
+      const shared = (await (await fetch(`${server.baseUrl}/api/shared/${token}`)).json()) as SharedView;
+      const names = shared.laps.map((l) => `${l.heat}${l.number}`);
+      expect(names).toEqual([...new Set(names)]);
     });
 
     it('each lap’s sectors add up to its time, the logger’s where it gave one: a lone lap is its own theoretical best', async () => {

@@ -181,15 +181,20 @@ export function createTrackAnalysis(deps: {
     async sharedSession(s: SessionAddress) {
       const { definition, analysis, list } = await analyzed(SYSTEM_VIEWER, s);
       const best = bestOf(list);
+      const name = (k: number) => (list[k] ? `${list[k].heat}${list[k].number}` : '');
       return {
-        laps: list.map((l, k) => ({
-          heat: l.heat,
-          number: l.number,
-          seconds: l.seconds,
-          kind: l.kind,
-          complete: analysis.laps[k]!.complete,
-          best: k === best,
-        })),
+        // Pieces of one lap (a stop in a device's out-lap, a roll in the paddock before an import's)
+        // are one row: its last, the one that reaches the line.
+        laps: list
+          .map((l, k) => ({
+            heat: l.heat,
+            number: l.number,
+            seconds: l.seconds,
+            kind: l.kind,
+            complete: analysis.laps[k]!.complete,
+            best: k === best,
+          }))
+          .filter((_, k) => name(k) !== name(k + 1)),
         bestLapSeconds: best < 0 ? null : list[best]!.seconds,
         idealLapSeconds: analysis.ideal.seconds,
         corners: definition.corners.map(cornerOf),
