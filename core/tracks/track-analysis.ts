@@ -74,6 +74,8 @@ export interface TrackAnalysis {
  */
 const OUTAGE_MS = 1000;
 const OUTAGE_INTERVALS = 2.5;
+/** A complete lap's positions reach the end of the track's line within this (m), or it did not follow the line. */
+const FOLLOWED_SLACK_M = 100;
 /** The usual interval is the median of at most this many intervals spread over the recording. */
 const INTERVALS_SAMPLED = 10_000;
 /** Going back from the apex, the speed this far below its highest so far means braking began there. */
@@ -132,13 +134,16 @@ export function analyzeTrack(recorded: Trace, track: TrackDefinition): TrackAnal
     const segmentEdges = edges(segments.slice(1).map((s) => s.fromM));
     const sectionEdges = edges(sections.slice(1).map((s) => s.fromM));
     const sectorEdges = edges(track.sectors.map((g) => g.atM));
+    // A lap that never got near the end of the line did not ride it (a rough outline, another
+    // layout): where it was is unknown, and none of its sections counts towards the ideal lap.
+    const followed = positions.reduce((far, p) => Math.max(far, p), -Infinity) >= track.line.length - FOLLOWED_SLACK_M;
     return {
       ...lap,
       segmentSeconds: segments.map((_, k) => (segmentEdges[k + 1]! - segmentEdges[k]!) / 1000),
       segmentTopKmh: segments.map((_, k) => topSpeed(trace, time, from, to, segmentEdges[k]!, segmentEdges[k + 1]!)),
       sectorSeconds: sectorEdges.slice(1).map((edge, k) => (edge - sectorEdges[k]!) / 1000),
       sectionSeconds: sections.map((_, k) =>
-        clean(trace, time, from, to, sectionEdges[k]!, sectionEdges[k + 1]!, outageMs)
+        followed && clean(trace, time, from, to, sectionEdges[k]!, sectionEdges[k + 1]!, outageMs)
           ? (sectionEdges[k + 1]! - sectionEdges[k]!) / 1000
           : null,
       ),
