@@ -23,7 +23,7 @@ export interface ListedLap {
   gpsSeconds: number;
   /** The lap.six time of the same lap (the device's, or for an import the time Voltas kept from its logger). */
   deviceSeconds: number | null;
-  /** The shown time and the GPS time differ by more than DIFFERS_S. */
+  /** A lap line to line whose shown time and GPS time differ by more than DIFFERS_S. */
   differs: boolean;
 }
 
@@ -120,7 +120,8 @@ export function listLaps(
       timeSource,
       gpsSeconds,
       deviceSeconds,
-      differs: seconds !== null && Math.abs(seconds - gpsSeconds) > DIFFERS_S,
+      // Only a lap line to line is a check: an out-piece after a stop is not the device's whole out-lap.
+      differs: l.complete && seconds !== null && Math.abs(seconds - gpsSeconds) > DIFFERS_S,
     };
   });
 }
