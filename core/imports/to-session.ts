@@ -192,7 +192,11 @@ interface Numbering {
  */
 function paddockRuns(laps: readonly TimedLap[]): Set<number> {
   const runs = new Map<number, TimedLap[]>();
-  for (const lap of laps) runs.set(lap.run, [...(runs.get(lap.run) ?? []), lap]);
+  for (const lap of laps) {
+    const pieces = runs.get(lap.run);
+    if (pieces) pieces.push(lap);
+    else runs.set(lap.run, [lap]);
+  }
   const paddock = new Set<number>();
   for (const [run, pieces] of runs)
     if (pieces.every((l) => !l.complete) && pieces.at(-1)!.end.ms - pieces[0]!.start.ms < MIN_LAP_MS) paddock.add(run);
