@@ -45,12 +45,13 @@ export function compareLaps(lap: AnalyzedLap, reference: AnalyzedLap, segments: 
     const mine = lap.corners.find((c) => c.corner === segment.corner);
     const theirs = reference.corners.find((c) => c.corner === segment.corner);
     if (!mine || !theirs) return row;
+    // Where along the track each began braking: the two laps' slowest points can lie metres apart.
+    const [mineAt, theirsAt] = [mine, theirs].map((c) =>
+      c.brakeBeforeApexM === null ? null : c.apexM - c.brakeBeforeApexM,
+    );
     return {
       ...row,
-      brakedEarlierM:
-        mine.brakeBeforeApexM !== null && theirs.brakeBeforeApexM !== null
-          ? mine.brakeBeforeApexM - theirs.brakeBeforeApexM
-          : null,
+      brakedEarlierM: mineAt != null && theirsAt != null ? theirsAt - mineAt : null,
       apexKmh: mine.minKmh - theirs.minKmh,
       exitKmh: mine.exitKmh - theirs.exitKmh,
     };

@@ -78,7 +78,7 @@ const OUTAGE_INTERVALS = 2.5;
 const FOLLOWED_SLACK_M = 100;
 /** The usual interval is the median of at most this many intervals spread over the recording. */
 const INTERVALS_SAMPLED = 10_000;
-/** Going back from the apex, the speed this far below its highest so far means braking began there. */
+/** The approach's top speed this much above the apex's: the rider braked for the corner. */
 const BRAKE_DROP_KMH = 3;
 
 /** The lap cut at each corner's start and end: corner and straight segments. */
@@ -147,7 +147,10 @@ export function analyzeTrack(recorded: Trace, track: TrackDefinition): TrackAnal
           ? (sectionEdges[k + 1]! - sectionEdges[k]!) / 1000
           : null,
       ),
-      corners: track.corners.map((c) => cornerFigures(trace, time, positions, from, c)),
+      // Each corner's approach runs from the end of the corner before (the first's from the line).
+      corners: track.corners.map((c, k) =>
+        cornerFigures(trace, time, positions, from, c, k > 0 ? track.corners[k - 1]!.endM : -Infinity),
+      ),
     };
   });
 
@@ -236,6 +239,7 @@ function cornerFigures(
   positions: Float64Array,
   from: number,
   c: Corner,
+  approachFromM: number,
 ): CornerFigures {
   let slowest = -1;
   let lean: number | null = trace.roll ? 0 : null;
@@ -245,12 +249,11 @@ function cornerFigures(
     if (trace.roll && Math.abs(trace.roll[i]!) > Math.abs(lean!)) lean = trace.roll[i]!;
   }
   if (slowest < 0) slowest = nearestIndex(positions, c.apexM);
-  // Back from the apex while the speed keeps rising: where it stops rising, braking began.
+  // Braking began where the approach was fastest: a lift of a few km/h in a long corner, or a
+  // noisy GPS speed, is not where the rider braked.
   let top = slowest;
-  for (let j = slowest - 1; j >= 0; j--) {
+  for (let j = slowest - 1; j >= 0 && positions[j]! >= approachFromM; j--)
     if (trace.speed[from + j]! > trace.speed[from + top]!) top = j;
-    else if (trace.speed[from + j]! < trace.speed[from + top]! - BRAKE_DROP_KMH) break;
-  }
   const i = from + slowest;
   const entryKmh = valueAt(positions, trace.speed, from, c.startM);
   const exitKmh = valueAt(positions, trace.speed, from, c.endM);

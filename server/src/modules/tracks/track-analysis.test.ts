@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { ImportReader } from '#core/imports/importer.ts';
+import { sessionTrace } from '#core/imports/to-session.ts';
 import { haversineM } from '#core/sim/geo.ts';
 import { generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
 import { findCorners } from '#core/tracks/corners.ts';
@@ -186,5 +190,40 @@ describe('ideal lap and where the time goes', () => {
     const braked = best.corners.filter((c) => c.brakeBeforeApexM !== null);
     expect(braked.length).toBeGreaterThan(best.corners.length / 2);
     expect(braked.every((c) => c.brakeBeforeApexM! > 0 && c.brakeBeforeApexM! < 600)).toBe(true);
+  });
+});
+
+describe('two real laps of Tianma (RaceChrono, 25 Hz on a merged timeline: its speeds jitter)', () => {
+  /** The flying lap of a real recording, analysed at the catalogue's circuit. */
+  const realLap = (folder: string, file: string) => {
+    const bytes = gunzipSync(readFileSync(new URL(`../../../test/real-recordings/${folder}/${file}`, import.meta.url)));
+    const reader = new ImportReader(file.replace(/\.gz$/, ''), bytes.length);
+    reader.push(bytes);
+    const read = reader.finish();
+    if (read.kind !== 'trace') throw new Error(`${file}: no trace`);
+    const trace = sessionTrace(read.file.trace);
+    const found = trackCatalogue().find(trace)!;
+    const definition = definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward);
+    const analysis = analyzeTrack(trace, definition);
+    return { lap: analysis.laps.find((l) => l.kind === 'flying')!, segments: analysis.segments };
+  };
+  const lap9 = realLap('racechrono-tianma-lap9', 'session_20251231_111318_tianma_lap9_v3.csv.gz');
+  const lap13 = realLap('racechrono-tianma-lap13', 'session_20251231_111959_tianma_lap13_v3.csv.gz');
+
+  it('braking for T1 began on the straight, from over 150 km/h, in both laps (not at a lift mid-corner)', () => {
+    for (const { lap } of [lap9, lap13]) {
+      const t1 = lap.corners[0]!;
+      expect(t1.topKmhBefore).toBeGreaterThan(150);
+      expect(t1.brakeBeforeApexM).toBeGreaterThan(80);
+    }
+  });
+
+  it('"braked earlier" compares where along the track each began braking, not how far from its own apex', () => {
+    const c = compareLaps(lap9.lap, lap13.lap, lap9.segments);
+    const braked = (corner: number) =>
+      c.segments.find((s) => s.corner === corner && s.kind === 'corner')!.brakedEarlierM!;
+    // The same rider a few laps apart: their braking points lie metres apart, not the 60-110 m once said.
+    expect(Math.abs(braked(1))).toBeLessThan(20);
+    expect(Math.abs(braked(2))).toBeLessThan(20);
   });
 });
