@@ -55,6 +55,7 @@ export interface AnalyzedLap extends TimedLap {
   sectorSeconds: number[];
   /** Seconds of each ideal-lap section; null where the GPS was out or weak. */
   sectionSeconds: (number | null)[];
+  /** Each corner's figures; a lap that left the track's line has those of the corners it reached only. */
   corners: CornerFigures[];
 }
 
@@ -136,7 +137,8 @@ export function analyzeTrack(recorded: Trace, track: TrackDefinition): TrackAnal
     const sectorEdges = edges(track.sectors.map((g) => g.atM));
     // A lap that never got near the end of the line did not ride it (a rough outline, another
     // layout): where it was is unknown, and none of its sections counts towards the ideal lap.
-    const followed = positions.reduce((far, p) => Math.max(far, p), -Infinity) >= track.line.length - FOLLOWED_SLACK_M;
+    const furthest = positions.reduce((far, p) => Math.max(far, p), -Infinity);
+    const followed = furthest >= track.line.length - FOLLOWED_SLACK_M;
     return {
       ...lap,
       segmentSeconds: segments.map((_, k) => (segmentEdges[k + 1]! - segmentEdges[k]!) / 1000),
@@ -148,8 +150,11 @@ export function analyzeTrack(recorded: Trace, track: TrackDefinition): TrackAnal
           : null,
       ),
       // Each corner's approach runs from the end of the corner before (the first's from the line).
-      corners: track.corners.map((c, k) =>
-        cornerFigures(trace, time, positions, from, c, k > 0 ? track.corners[k - 1]!.endM : -Infinity),
+      // Such a lap has figures only for the corners it reached along the line (none of 0.00 s).
+      corners: track.corners.flatMap((c, k) =>
+        followed || c.endM <= furthest
+          ? [cornerFigures(trace, time, positions, from, c, k > 0 ? track.corners[k - 1]!.endM : -Infinity)]
+          : [],
       ),
     };
   });

@@ -193,7 +193,7 @@ describe('ideal lap and where the time goes', () => {
   });
 });
 
-describe('two real laps of Tianma (RaceChrono, 25 Hz on a merged timeline: its speeds jitter)', () => {
+describe('real laps: RaceChrono at Tianma (25 Hz on a merged timeline, its speeds jitter), TrackAddict at the Spreewaldring', () => {
   /** The flying lap of a real recording, analysed at the catalogue's circuit. */
   const realLap = (folder: string, file: string) => {
     const bytes = gunzipSync(readFileSync(new URL(`../../../test/real-recordings/${folder}/${file}`, import.meta.url)));
@@ -209,6 +209,13 @@ describe('two real laps of Tianma (RaceChrono, 25 Hz on a merged timeline: its s
   };
   const lap9 = realLap('racechrono-tianma-lap9', 'session_20251231_111318_tianma_lap9_v3.csv.gz');
   const lap13 = realLap('racechrono-tianma-lap13', 'session_20251231_111959_tianma_lap13_v3.csv.gz');
+
+  it('a lap that leaves a rough outline (the Spreewaldring’s, another layout) has figures for the corners it reached only', () => {
+    const stc = realLap('trackaddict-stc-2019', 'STC_log.csv.gz');
+    expect(stc.lap.corners.map((c) => c.corner)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    for (const c of stc.lap.corners) expect(c.seconds, `T${c.corner}`).toBeGreaterThan(1);
+    expect(stc.lap.sectionSeconds.every((s) => s === null)).toBe(true);
+  });
 
   it('braking for T1 began on the straight, from over 150 km/h, in both laps (not at a lift mid-corner)', () => {
     for (const { lap } of [lap9, lap13]) {
