@@ -106,6 +106,20 @@ async function importAs(rider: Browser, r: Recording): Promise<ImportAnswer> {
   return body;
 }
 
+/** A link `rider` makes to a session (or one of its laps): what anyone opening it reads, each time asked. */
+async function shareLink(
+  rider: Browser,
+  to: ImportAnswer['session'] & { lap?: string },
+): Promise<() => Promise<SharedView>> {
+  const made = await rider.request('/api/shares', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.baseUrl },
+    body: JSON.stringify(to),
+  });
+  const token = new URL(((await made.json()) as { url: string }).url).pathname.split('/').pop()!;
+  return async () => (await (await fetch(`${server.baseUrl}/api/shared/${token}`)).json()) as SharedView;
+}
+
 beforeAll(async () => {
   server = await startTestServer();
   // Each recording by a rider of its own, so that two files of one day and track stay two sessions.
@@ -123,6 +137,12 @@ afterAll(async () => {
 for (const r of recordings) {
   describe(`${r.folder} (${r.file})`, () => {
     const answer = () => answers.get(r.folder)!;
+    /** A read of the imported session (`laps`, `track-analysis`), as its rider. */
+    const read = async <T>(what: string): Promise<T> => {
+      const { device, track, date } = answer().session;
+      const at = `/api/devices/${device}/sessions/${encodeURIComponent(track)}/${date}/${what}`;
+      return (await (await riders.get(r.folder)!.request(at)).json()) as T;
+    };
 
     it('imports: its format, the track it ran on, the day', () => {
       expect(answer().format).toBe(r.format);
@@ -162,11 +182,10 @@ for (const r of recordings) {
 
     it('one truth: the laps screen, the track analysis, a share link, ‘Minhas sessões’ and the records show the same best lap', async () => {
       const rider = riders.get(r.folder)!;
-      const { device, track, date } = answer().session;
-      const at = `/api/devices/${device}/sessions/${encodeURIComponent(track)}/${date}`;
+      const { track, date } = answer().session;
       const expected = answer().bestLapSeconds;
-      const laps = (await (await rider.request(`${at}/laps`)).json()) as { bestLapMs: number | null };
-      const analysis = (await (await rider.request(`${at}/track-analysis`)).json()) as TrackAnalysisResponse;
+      const laps = await read<{ bestLapMs: number | null }>('laps');
+      const analysis = await read<TrackAnalysisResponse>('track-analysis');
       const listedBest = analysis.laps.find((l) => l.index === analysis.bestLap);
       const mine = (await (await rider.request('/api/sessions')).json()) as {
         sessions: { track: string; date: string; bestLapMs: number | null }[];
@@ -174,15 +193,7 @@ for (const r of recordings) {
       const records = (await (await rider.request('/api/sessions/records')).json()) as {
         records: { track: string; lapTimeMs: number }[];
       };
-      const link = await rider.request('/api/shares', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: server.baseUrl },
-        body: JSON.stringify({ device, track, date }),
-      });
-      const url = ((await link.json()) as { url: string }).url;
-      const shared = (await (
-        await fetch(`${server.baseUrl}/api/shared/${new URL(url).pathname.split('/').pop()}`)
-      ).json()) as SharedView;
+      const shared = await (await shareLink(rider, answer().session))();
       const ms = expected === null ? null : Math.round(expected * 1000);
       expect(laps.bestLapMs).toBe(ms);
       expect(listedBest?.seconds ?? null).toBe(expected);
@@ -195,35 +206,24 @@ for (const r of recordings) {
 
     it(`one heat, A, as the rider rode it: ${r.listed.join(', ')}; a shared link names each lap once`, async () => {
       const rider = riders.get(r.folder)!;
-      const { device, track, date } = answer().session;
-      const at = `/api/devices/${device}/sessions/${encodeURIComponent(track)}/${date}`;
-      const laps = (await (await rider.request(`${at}/laps`)).json()) as {
-        laps: { heat: string; lapCount: number; lapSeconds: number }[];
-      };
+      const { track, date } = answer().session;
+      const laps = await read<{ laps: { heat: string; lapCount: number; lapSeconds: number }[] }>('laps');
       expect(laps.laps.map((l) => `${l.heat}${l.lapCount} ${l.lapSeconds}`)).toEqual(r.listed);
       const mine = (await (await rider.request('/api/sessions')).json()) as {
         sessions: { track: string; date: string; heats: number }[];
       };
       expect(mine.sessions.find((x) => x.track === track && x.date === date)?.heats).toBe(1);
-      const link = await rider.request('/api/shares', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: server.baseUrl },
-        body: JSON.stringify({ device, track, date }),
-      });
-      const token = new URL(((await link.json()) as { url: string }).url).pathname.split('/').pop()!;
-      const shared = (await (await fetch(`${server.baseUrl}/api/shared/${token}`)).json()) as SharedView;
+      const shared = await (await shareLink(rider, answer().session))();
       const names = shared.laps.map((l) => `${l.heat}${l.number}`);
       expect(names).toEqual([...new Set(names)]);
     });
 
     it('each lap’s sectors add up to its time, the logger’s where it gave one: a lone lap is its own theoretical best', async () => {
-      const { device, track, date } = answer().session;
-      const at = `/api/devices/${device}/sessions/${encodeURIComponent(track)}/${date}`;
-      const laps = (await (await riders.get(r.folder)!.request(`${at}/laps`)).json()) as {
+      const laps = await read<{
         laps: { lapTimeMs: number; sectors: { timerMs: number }[] }[];
         bestLapMs: number | null;
         theoreticalBestMs: number | null;
-      };
+      }>('laps');
       expect(laps.laps.length).toBeGreaterThan(0);
       for (const l of laps.laps) expect(l.sectors.reduce((sum, x) => sum + x.timerMs, 0)).toBe(l.lapTimeMs);
       if (laps.laps.length === 1) expect(laps.theoreticalBestMs).toBe(laps.bestLapMs);
@@ -232,11 +232,7 @@ for (const r of recordings) {
     // The laps screen shows it beside the best lap; a phone's 1 Hz fixes once made every section untrusted.
     if (r.flying.length)
       it('the ideal lap is there: the best of each section, no slower than the best lap’s GPS time', async () => {
-        const { device, track, date } = answer().session;
-        const at = `/api/devices/${device}/sessions/${encodeURIComponent(track)}/${date}`;
-        const analysis = (await (
-          await riders.get(r.folder)!.request(`${at}/track-analysis`)
-        ).json()) as TrackAnalysisResponse;
+        const analysis = await read<TrackAnalysisResponse>('track-analysis');
         const bestGps = analysis.laps.find((l) => l.index === analysis.bestLap)!.gpsSeconds;
         expect(analysis.idealLapSeconds).not.toBeNull();
         expect(analysis.idealLapSeconds!).toBeLessThanOrEqual(bestGps + 0.001);
@@ -247,11 +243,7 @@ for (const r of recordings) {
     // two-thirds of the way round, so where they were after that is unknown (no 0.00 s pieces).
     if (r.folder === 'trackaddict-stc-2019')
       it('a lap that leaves the outline’s line counts no section: no ideal lap made of 0.00 s pieces', async () => {
-        const { device, track, date } = answer().session;
-        const at = `/api/devices/${device}/sessions/${encodeURIComponent(track)}/${date}`;
-        const analysis = (await (
-          await riders.get(r.folder)!.request(`${at}/track-analysis`)
-        ).json()) as TrackAnalysisResponse;
+        const analysis = await read<TrackAnalysisResponse>('track-analysis');
         expect(analysis.idealLapSeconds).toBeNull();
         expect(analysis.idealLap.map((s) => s.seconds)).toEqual(analysis.idealLap.map(() => null));
       });
@@ -301,17 +293,8 @@ describe('the two Tianma laps imported by one rider: one session, the same laps 
     // Lap 13 first: alone it is A1; the rider shares it.
     const first = await importAs(rider, lap13!);
     expect(first.laps.map((l) => `${l.heat}${l.number} ${l.seconds}`)).toEqual(['A1 75.934']);
-    const { device, track, date } = first.session;
-    const made = await rider.request('/api/shares', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: server.baseUrl },
-      body: JSON.stringify({ device, track, date, lap: 'A1' }),
-    });
-    const token = new URL(((await made.json()) as { url: string }).url).pathname.split('/').pop()!;
-    const shown = async () => {
-      const view = (await (await fetch(`${server.baseUrl}/api/shared/${token}`)).json()) as SharedView;
-      return view.laps.map((l) => `${l.heat}${l.number} ${l.seconds}`);
-    };
+    const view = await shareLink(rider, { ...first.session, lap: 'A1' });
+    const shown = async () => (await view()).laps.map((l) => `${l.heat}${l.number} ${l.seconds}`);
     expect(await shown()).toEqual(['A1 75.934']);
     // Lap 9, ridden earlier, becomes A1; lap 13 is now B1, and so is the link, in the rider's list too.
     const second = await importAs(rider, lap9!);
