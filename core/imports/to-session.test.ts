@@ -5,17 +5,8 @@ import { parseGpsSix } from '../formats/gps-six';
 import { asWritten } from '../formats/gps-six-write';
 import { readImport } from './test-support/read-import';
 import * as W from './test-support/writers';
-import {
-  gpsSixText,
-  lapNumbering,
-  mergeTraces,
-  ridingFixes,
-  sameRecording,
-  sessionColumns,
-  sessionFiles,
-  sessionLapColumns,
-  sessionTrace,
-} from './to-session';
+import { mergeTraces, ridingFixes, sameRecording, sessionFiles } from './day-files';
+import { gpsSixText, lapNumbering, sessionColumns, sessionLapColumns, sessionTrace } from './to-session';
 import { TraceBuilder, type ImportedTrace } from './trace';
 import { haversineM } from '../sim/geo';
 import { buildRacingLine, generateSession } from '../sim/session-generator';

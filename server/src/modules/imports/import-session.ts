@@ -13,13 +13,12 @@ import {
   lapNumbering,
   lapSixText,
   loggerTwin,
-  mergeTraces,
   sessionColumns,
-  sessionFiles,
   sessionLapColumns,
   sessionTrace,
   type SessionTrace,
 } from '#core/imports/to-session.ts';
+import { mergeTraces, sessionFiles } from '#core/imports/day-files.ts';
 import type { ImportedFile, ImportWarning, LoggerLap } from '#core/imports/trace.ts';
 import { timeLaps, type TimedLap } from '#core/tracks/lap-timing.ts';
 import type { TrackAnalysis } from '#core/tracks/track-analysis.ts';

@@ -133,7 +133,7 @@ describe('ideal lap and where the time goes', () => {
       count: at.length,
       lat: Float64Array.from(at, (i) => trace.lat[i]!),
       lon: Float64Array.from(at, (i) => trace.lon[i]!),
-      // A phone's fixes come a few ms early or late: intervals of 992-1008 ms.
+      // A phone's fixes come a few ms early or late, so most intervals are just over a second.
       timeMs: Float64Array.from(at, (i, k) => trace.timeMs[i]! + (k % 3) * 4),
       speed: Float64Array.from(at, (i) => trace.speed[i]!),
       satellites: Uint16Array.from(at, (i) => trace.satellites[i]!),
