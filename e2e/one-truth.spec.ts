@@ -107,7 +107,9 @@ async function lapsScreen(page: Page, query: string) {
   // The GPS times come with the track analysis, after the table.
   await expect(page.getByTestId('ideal-lap')).not.toHaveText('…');
   // The GPS times and the rider's record ("Comparar com meu recorde") complete the table after it is drawn.
-  await expect(page.getByRole('region', { name: 'Tabela de voltas' })).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByRole('region', { name: 'Tabela de voltas' })).toHaveAttribute('aria-busy', 'false', {
+    timeout: 20_000,
+  });
   await fits(page, 'laps screen');
   const rows = (await readRows(page, '[data-testid=lap-row]', 'td:nth-child(2), td:nth-child(1)')).map((r) => ({
     ...r,
@@ -129,7 +131,9 @@ async function analytics(page: Page, query: string) {
     await expect(page.getByTestId('figures-row').first()).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
   // The rider's record (its mark, "Comparar com meu recorde") comes after the table.
-  await expect(page.getByRole('region', { name: 'Voltas da sessão' })).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByRole('region', { name: 'Voltas da sessão' })).toHaveAttribute('aria-busy', 'false', {
+    timeout: 20_000,
+  });
   const rows = await readRows(page, '[data-testid=figures-row]', 'td:nth-child(2)');
   const pickers = {
     studied: (await studied.locator('option').allTextContents()).map((s) => s.trim()),
