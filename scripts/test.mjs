@@ -1,7 +1,7 @@
 // `npm test`: every check. End to end (Playwright driving Debian's Chromium) from the start, beside:
 // format, typecheck, lint and knip (side by side); unit + integration (Vitest, real SQLite files and real
 // servers on loopback); the server's database tests again on a real PostgreSQL server
-// (scripts/postgres.mjs) beside the fuzzer; the crash script. Then the latency scripts, each alone.
+// (scripts/postgres.mjs) beside the fuzz, crash and faults scripts; the load script; then the abuse check alone.
 // `npm test -- unit postgres` runs only the named steps (format typecheck lint knip unit postgres fuzz crash load faults abuse e2e).
 // Ends with one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
@@ -118,6 +118,18 @@ function unfinished(progressFile) {
   return [...open];
 }
 
+/** The last lines the test servers of a failed run logged at level error (expected ones among them). */
+function printServerErrors(name, errorLog) {
+  let lines = [];
+  try {
+    lines = readFileSync(errorLog, 'utf8').trimEnd().split('\n');
+  } catch {
+    return;
+  }
+  console.error(`\n[test] ${name}: the test servers' last errors (of ${lines.length}; many are tests' own faults):`);
+  console.error(lines.slice(-40).join('\n'));
+}
+
 /** One Vitest run; adds its counts to the totals. A hang fails it, naming the files that hung. */
 async function vitestRun(name, filters, jsonFile, extraEnv = {}, log = undefined) {
   rmSync(jsonFile, { force: true });
@@ -132,7 +144,18 @@ async function vitestRun(name, filters, jsonFile, extraEnv = {}, log = undefined
     '--reporter=./scripts/vitest-progress-reporter.mjs',
     `--outputFile.json=${jsonFile}`,
   ];
-  const result = await step(name, vitest, 6, { ...extraEnv, VOLTAS_PROGRESS_FILE: progressFile }, log);
+  // What the test servers log at level error (server/test/test-server.ts): printed when the run fails,
+  // so that an unexpected 500 says why.
+  const errorLog = `${jsonFile}.server-errors.log`;
+  rmSync(errorLog, { force: true });
+  const result = await step(
+    name,
+    vitest,
+    6,
+    { ...extraEnv, VOLTAS_PROGRESS_FILE: progressFile, VOLTAS_TEST_ERROR_LOG: errorLog },
+    log,
+  );
+  if (result !== 'ok') printServerErrors(name, errorLog);
   if (result === 'timeout') {
     const hung = unfinished(progressFile);
     console.error(
@@ -215,22 +238,41 @@ async function scriptStep(name, args, limitMinutes, log = undefined) {
   return result === 'ok';
 }
 
-/** Vitest on SQLite, then on PostgreSQL, then the fuzz, crash, load and faults scripts: one after the other. */
+/**
+ * Vitest on SQLite; then the PostgreSQL pass beside the fuzz, crash and faults scripts one after
+ * another; then the load script.
+ */
 async function testsInTurn() {
   let fine = true;
   if (want('unit'))
     fine = (await vitestRun('unit + integration (SQLite)', [], '.tmp/vitest.json', {}, logOf('unit'))) && fine;
-  // The PostgreSQL pass waits on its database much of the time: the fuzzer computes meanwhile.
-  const beside = [];
+  // The PostgreSQL pass waits on its database much of the time, and the crash and faults scripts on
+  // their kills and outages: one lane of them runs beside it. They fail on errors, lost data or a
+  // leak, not on a latency (faults gives each outage 10 s to recover).
+  const scriptsLane = async () => {
+    let laneFine = true;
+    if (want('fuzz'))
+      laneFine =
+        (await scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 5, logOf('fuzz'))) &&
+        laneFine;
+    if (want('crash'))
+      laneFine =
+        (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 5, logOf('crash'))) &&
+        laneFine;
+    if (want('faults'))
+      laneFine =
+        (await scriptStep(
+          'faults (PostgreSQL restart, S3 away, full disk; 3 s outages)',
+          ['scripts/faults.ts', '--outage', '3'],
+          5,
+          logOf('faults'),
+        )) && laneFine;
+    return laneFine;
+  };
+  const beside = [scriptsLane()];
   if (want('postgres')) beside.push(postgresPass());
-  if (want('fuzz'))
-    beside.push(scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 5, logOf('fuzz')));
   for (const result of await Promise.all(beside)) fine = result && fine;
-  if (want('crash'))
-    fine =
-      (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 5, logOf('crash'))) && fine;
-  // Beside end to end too: they fail on errors, lost data or a leak, not on a latency (load prints its
-  // figures; faults gives each outage 10 s to recover).
+  // After them, on a quieter machine: its figures are printed (the pass is no error, no leak).
   if (want('load'))
     fine =
       (await scriptStep(
@@ -238,14 +280,6 @@ async function testsInTurn() {
         ['scripts/load.ts', '--clients', '50', '--seconds', '10'],
         5,
         logOf('load'),
-      )) && fine;
-  if (want('faults'))
-    fine =
-      (await scriptStep(
-        'faults (PostgreSQL restart, S3 away, full disk; 3 s outages)',
-        ['scripts/faults.ts', '--outage', '3'],
-        5,
-        logOf('faults'),
       )) && fine;
   return fine;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,15 @@ export interface TestServer extends BuiltApp {
   dataDir: string;
   close(): Promise<void>;
 }
+
+/**
+ * Where `npm test` keeps what its test servers log at level error (VOLTAS_TEST_ERROR_LOG), so that a
+ * 500 in a failed run says why; scripts/test.mjs prints it when a run fails. Unset: nothing is logged.
+ */
+const errorLog = process.env.VOLTAS_TEST_ERROR_LOG;
+const errorLogger = errorLog
+  ? { level: 'error', stream: { write: (line: string) => appendFileSync(errorLog, line) } }
+  : undefined;
 
 /**
  * A real server on loopback with a fresh database (a SQLite file, or an empty PostgreSQL database
@@ -55,9 +64,10 @@ export async function startTestServer(
     ...s3Env,
     ...env,
   });
+  const logger = opts.logger ?? errorLogger;
   const built = await buildApp(config, {
     webRoot: path.join(dataDir, 'no-web'),
-    ...(opts.logger ? { logger: opts.logger } : {}),
+    ...(logger ? { logger } : {}),
     ...(opts.timeouts ? { timeouts: opts.timeouts } : {}),
     ...(opts.live ? { live: opts.live } : {}),
     ...(opts.imports ? { imports: opts.imports } : {}),
