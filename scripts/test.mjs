@@ -118,7 +118,7 @@ function unfinished(progressFile) {
   return [...open];
 }
 
-/** The last lines the test servers of a failed run logged at level error (expected ones among them). */
+/** The last lines the test servers of a failed run logged at level error (a passing run logs none). */
 function printServerErrors(name, errorLog) {
   let lines = [];
   try {
@@ -126,7 +126,7 @@ function printServerErrors(name, errorLog) {
   } catch {
     return;
   }
-  console.error(`\n[test] ${name}: the test servers' last errors (of ${lines.length}; many are tests' own faults):`);
+  console.error(`\n[test] ${name}: the test servers' last errors (${lines.length} in all):`);
   console.error(lines.slice(-40).join('\n'));
 }
 
