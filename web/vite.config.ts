@@ -66,10 +66,6 @@ export default defineConfig(({ mode }) => ({
     sourcemap: false,
     // One stylesheet (~4 KB gzip in all): a page's first visit waits on no CSS request of its own.
     cssCodeSplit: false,
-    // A page's HTML names the files its entry imports (fetched at once); the files a page's code
-    // imports later are not preloaded: Vite's helper would add a <link> per file in the task that
-    // starts the download (the analytics page's eighteen: the longest task after its first paint).
-    modulePreload: { resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []) },
     rolldownOptions: {
       // The app's page, and the page the server writes /login and a shared link's first screen into
       // (first-screen.html: a small script of its own, the app only when needed).
