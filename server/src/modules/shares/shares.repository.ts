@@ -1,6 +1,6 @@
 // The shares table: the read-only links riders make to a session or lap, kept by the hash of their
 // secret; a link opens only while unexpired, its session exists and its rider is not disabled.
-import type { Kysely } from 'kysely';
+import type { Kysely, NotNull } from 'kysely';
 import type { DB } from '#server/db/schema.ts';
 
 export interface ShareRow {
@@ -51,7 +51,8 @@ export function lapSharesOf(db: Kysely<DB>, sessionId: string): Promise<{ id: st
     .select(['id', 'lap'])
     .where('session_id', '=', sessionId)
     .where('lap', 'is not', null)
-    .execute() as Promise<{ id: string; lap: string }[]>;
+    .$narrowType<{ lap: NotNull }>()
+    .execute();
 }
 
 /** A lap link now names its lap `lap` (the session's heats were numbered again). */
