@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pinoPretty from 'pino-pretty';
 import { fileURLToPath } from 'node:url';
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import { securityHeadersPlugin } from './plugins/security-headers';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -265,6 +266,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     isApi: (url) => url.startsWith('/api/') && !url.startsWith('/api/auth/') && !url.startsWith('/api/docs'),
   });
   await app.register(fastifyCookie);
+  // Answers of 1 KB or more go compressed to a browser: a session's analyses are tens of KB of JSON
+  // on a track's mobile data. Answers compressed already (the laps, the GPS file, the built app's
+  // files) go as they are; the live updates' stream is never held back to be compressed.
+  await app.register(fastifyCompress, { encodings: ['br', 'gzip'] });
   // Counted in the database: every instance behind a proxy sees the same hits.
   await app.register(fastifyRateLimit, {
     global: false,

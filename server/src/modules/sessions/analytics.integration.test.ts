@@ -101,6 +101,23 @@ describe('analytics reads', () => {
     expect(res.body.laps).toHaveLength(session.laps.length);
   });
 
+  it('sends the analyses compressed to a browser that asks, and as they are to a client that does not', async () => {
+    for (const path of [`${base}/analysis`, `${base}/track-analysis`]) {
+      const plain = await rider.request(path, { headers: { 'accept-encoding': 'identity' } });
+      const text = await plain.text();
+      expect(plain.headers.get('content-encoding'), path).toBeNull();
+      expect(text.length, path).toBeGreaterThan(1024);
+      const br = await rider.request(path, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+      expect(br.headers.get('content-encoding'), path).toBe('br');
+      expect(br.headers.get('vary'), path).toMatch(/accept-encoding/i);
+      expect(Number(br.headers.get('content-length')), path).toBeLessThan(text.length / 3);
+      expect(await br.text(), path).toBe(text); // fetch inflates it
+      const gzip = await rider.request(path, { headers: { 'accept-encoding': 'gzip' } });
+      expect(gzip.headers.get('content-encoding'), path).toBe('gzip');
+      expect(await gzip.text(), path).toBe(text);
+    }
+  });
+
   it('exports CSV, GPX and the raw files, for the session or one lap', async () => {
     const csv = await rider.request(`${base}/export/csv?heat=A&lap=1`);
     expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
@@ -124,7 +141,10 @@ describe('analytics reads', () => {
     expect((await rider.request(`${base}/export/csv?units=furlongs`)).status).toBe(400);
     const gpx = await rider.request(`${base}/export/gpx`);
     expect(await gpx.text()).toContain('<gpx version="1.1"');
-    const raw = await rider.request(`${base}/export/lap.six`);
+    // A download goes as stored, with its length (the browser shows its progress), even to a browser that takes Brotli.
+    const raw = await rider.request(`${base}/export/lap.six`, { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(raw.headers.get('content-encoding')).toBeNull();
+    expect(raw.headers.get('content-length')).toBe(String(Buffer.byteLength(session.lapSix)));
     expect(await raw.text()).toBe(session.lapSix);
     expect((await rider.request(`${base}/export/csv?heat=A`)).status).toBe(400);
     expect((await rider.request(`${base}/export/csv?heat=D&lap=9`)).status).toBe(404);

@@ -163,6 +163,8 @@ export async function sessionsRoutes(app: FastifyInstance, opts: { reader: Sessi
     '/api/devices/:id/sessions/:track/:date/export/:format',
     {
       config: { access: 'rider', heavyRead: true, rateLimit: heavyReadRateLimit },
+      // Sent as stored, with its length: the browser shows the download's progress.
+      compress: false,
       schema: doc(
         'Download: CSV (RaceRender columns), GPX 1.1, or the raw lap.six / gps.six; ?heat=&lap= for one lap',
         binaryBody,
