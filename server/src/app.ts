@@ -268,8 +268,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   await app.register(fastifyCookie);
   // Answers of 1 KB or more go compressed to a browser: a session's analyses are tens of KB of JSON
   // on a track's mobile data. Answers compressed already (the laps, the GPS file, the built app's
-  // files) go as they are; the live updates' stream is never held back to be compressed.
-  await app.register(fastifyCompress, { encodings: ['br', 'gzip'] });
+  // files) go as they are; the live updates' stream is never held back to be compressed. Bodies
+  // are never inflated on the way in: an upload's limits count the bytes sent (an import's .gz is
+  // inflated by its reader, within its own limits).
+  await app.register(fastifyCompress, { encodings: ['br', 'gzip'], globalDecompression: false });
   // Counted in the database: every instance behind a proxy sees the same hits.
   await app.register(fastifyRateLimit, {
     global: false,

@@ -77,6 +77,15 @@ describe('hostile uploads', () => {
     }
   });
 
+  it('a body that says it is gzip is taken as the bytes sent: never inflated past the limits', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const body = gzipSync(Buffer.from('-23.7,-46.6|100.0|9|120000.000|1|0|A|0|0|100\n'.repeat(1000)));
+    const res = await raw(gpsPath('Gzipped'), { 'content-encoding': 'gzip', 'content-length': body.length }, [body]);
+    expect(res.status).toBe(422); // gzip's bytes are not a gps.six
+    expect(JSON.parse(res.body).code).toBe('storage/invalid-format');
+    await nothingStored('Gzipped');
+  });
+
   it('a Content-Length that lies: more promised than sent (client gives up) or less → nothing stored', async () => {
     const line = Buffer.from('-23.7,-46.6|100.0|9|120000.000|1|0|A|0|0|100\n');
     const longer = await raw(gpsPath('LieLong'), { 'content-length': 10_000 }, [line], false);
