@@ -32,13 +32,14 @@ export function lighthouseCli(log: (m: string) => void): string | { reason: stri
 }
 
 /**
- * A headless Chromium on a debugging port, its cookie jar holding `cookie` for `base` (set over
- * the DevTools protocol). Started by hand, not through Playwright: Playwright holds the pages a
+ * A headless Chromium on a debugging port, asking for pages in `language`, its cookie jar holding
+ * `cookie` for `base` (set over the DevTools protocol). Started by hand, not through Playwright: Playwright holds the pages a
  * browser opens until it resumes them, and Lighthouse's would wait for ever.
  */
 export async function signedInChrome(
   base: string,
   cookie: { name: string; value: string },
+  language: string,
 ): Promise<{ port: number; close: () => Promise<void> }> {
   const port = await freePort();
   const profile = mkdtempSync(path.join(os.tmpdir(), 'voltas-lh-profile-'));
@@ -49,6 +50,7 @@ export async function signedInChrome(
       '--no-sandbox',
       '--disable-gpu',
       '--no-first-run',
+      `--accept-lang=${language}`,
       `--remote-debugging-port=${port}`,
       `--user-data-dir=${profile}`,
       'about:blank',
@@ -130,15 +132,16 @@ interface Report {
 }
 
 /**
- * One page load of `url`, in the Chrome on `port` when given (signed in), else in one Lighthouse
- * starts; scored twice from the same load: with the CPU slowdown calibrated from the
- * benchmarkIndex Lighthouse measured at its start, and at the default 4×. Lighthouse gathers
+ * One page load of `url`, in the Chrome on `port` when given (signed in, started asking for pages
+ * in `language`), else in one Lighthouse starts asking so; scored twice from the same load: with
+ * the CPU slowdown calibrated from the benchmarkIndex Lighthouse measured at its start, and at the
+ * default 4×. Lighthouse gathers
  * first (-G: the trace and artifacts, BenchmarkIndex among them) and then audits them (-A), where
  * the simulated throttling is applied: the slowdown is that of the host during this very load,
  * not of a calibration run minutes before on a machine whose load swings.
  */
-export function lighthouse(cli: string, url: string, opts: { port?: number } = {}): LighthouseRun {
-  const { port } = opts;
+export function lighthouse(cli: string, url: string, opts: { port?: number; language: string }): LighthouseRun {
+  const { port, language } = opts;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'voltas-lh-'));
   const artifacts = path.join(dir, 'artifacts');
   const run = (args: string[]) =>
@@ -169,7 +172,9 @@ export function lighthouse(cli: string, url: string, opts: { port?: number } = {
   try {
     run([
       `-G=${artifacts}`,
-      ...(port ? [`--port=${port}`] : ['--chrome-flags=--headless=new --no-sandbox --disable-gpu']),
+      ...(port
+        ? [`--port=${port}`]
+        : [`--chrome-flags=--headless=new --no-sandbox --disable-gpu --accept-lang=${language}`]),
     ]);
     const { BenchmarkIndex: benchmarkIndex } = JSON.parse(readFileSync(artifactsFile, 'utf8')) as {
       BenchmarkIndex: number;

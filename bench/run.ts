@@ -34,7 +34,8 @@ const GOALS_ONLY = args.has('--goals-only');
 /**
  * `--only import`: the typical import rows alone; `--only upload`: the full-day upload row alone
  * (no build, no other rows, no browser); `--only lighthouse [--pages laps,analytics]`: the build and
- * the Lighthouse rows alone (of the pages named: login, laps, analytics, shared).
+ * the Lighthouse rows alone (of the pages named: login, laps, analytics, shared, shared_lap, laps_en,
+ * analytics_en).
  */
 const onlyAt = process.argv.indexOf('--only');
 const ONLY = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;

@@ -2,7 +2,9 @@
  * The Lighthouse rows: the performance score of /login, /laps, the analytics page and the share
  * page (/v/…, what a friend opens on a phone), mobile, with the CPU slowdown calibrated from the
  * host's `benchmarkIndex` in each run (bench/lighthouse-run.ts) so a score means "a mid-range
- * phone" on any machine; the same loads' scores at Lighthouse's default 4× beside them.
+ * phone" on any machine; the same loads' scores at Lighthouse's default 4× beside them. Pages are
+ * asked for in Portuguese, the riders' language; /laps and the analytics page in English too, whose
+ * words come in one more request (Chrome's own default, en-US, would measure only that page).
  */
 import { lighthouse, lighthouseCli, signedInChrome, type LighthouseRun } from '../lighthouse-run';
 import { fmt, log, median, result, rows, verdict } from './table';
@@ -10,7 +12,7 @@ import { fmt, log, median, result, rows, verdict } from './table';
 const GOAL = 95;
 
 /** Runs Lighthouse on `url` until `n` runs count (a run that fails is run again, up to three failures). */
-function scoreRuns(cli: string, url: string, n: number, opts: { port?: number }) {
+function scoreRuns(cli: string, url: string, n: number, opts: { port?: number; language: string }) {
   const runs: LighthouseRun[] = [];
   let failures = 0;
   let lastError = '';
@@ -31,7 +33,7 @@ function scoreRuns(cli: string, url: string, n: number, opts: { port?: number })
 /**
  * `session`: the rider's session cookie (the signed-in pages); `sharedPaths`: the paths of a session's
  * and a lap's share links made in this run; `only`: the pages to measure (login, laps, analytics,
- * shared, shared_lap), else all.
+ * shared, shared_lap, laps_en, analytics_en), else all.
  */
 export async function benchLighthouse(
   base: string,
@@ -48,35 +50,37 @@ export async function benchLighthouse(
   const n = quick ? 1 : 3;
   const all: LighthouseRun[] = [];
 
-  // /login and the share page as a visitor; the others in a Chrome signed in as the rider.
-  const signedIn = await signedInChrome(base, { name: 'voltas_session', value: session });
+  // /login and the share page as a visitor; the others in a Chrome signed in as the rider, one
+  // for each language (started when first needed).
+  const signedIn = new Map<string, Awaited<ReturnType<typeof signedInChrome>>>();
+  const signedInPort = async (language: string) => {
+    if (!signedIn.has(language))
+      signedIn.set(language, await signedInChrome(base, { name: 'voltas_session', value: session }, language));
+    return signedIn.get(language)!.port;
+  };
+  const analytics = '/analytics?hw=000000000900&pista=Interlagos&data=02112026';
   try {
     // `goal` false: a figure to watch. A lap's link starts the app at once for its charts; the
     // share page's goal is the session's link.
     const pages = [
       { key: 'lighthouse_login', route: '/login', name: '/login', goal: true },
-      { key: 'lighthouse_laps', route: '/laps', name: '/laps', port: signedIn.port, goal: true },
-      {
-        key: 'lighthouse_analytics',
-        route: '/analytics?hw=000000000900&pista=Interlagos&data=02112026',
-        name: '/analytics',
-        port: signedIn.port,
-        goal: true,
-      },
+      { key: 'lighthouse_laps', route: '/laps', name: '/laps', signedIn: true, goal: true },
+      { key: 'lighthouse_analytics', route: analytics, name: '/analytics', signedIn: true, goal: true },
       { key: 'lighthouse_shared', route: sharedPaths.session, name: '/v/… (share link)', goal: true },
       { key: 'lighthouse_shared_lap', route: sharedPaths.lap, name: "/v/… (one lap's share link)", goal: false },
+      { key: 'lighthouse_laps_en', route: '/laps', name: '/laps in English', signedIn: true, goal: false },
+      { key: 'lighthouse_analytics_en', route: analytics, name: '/analytics in English', signedIn: true, goal: false },
     ] as const;
     for (const { key, route, name, goal, ...page } of pages.filter(
       ({ key }) => !only || only.includes(key.replace('lighthouse_', '')),
     )) {
       const target = goal ? `≥ ${GOAL}` : '(information)';
+      const language = key.endsWith('_en') ? 'en-US' : 'pt-BR';
       log(`Lighthouse ${name}…`);
-      const { runs, failures, lastError } = scoreRuns(
-        cli,
-        `${base}${route}`,
-        n,
-        'port' in page ? { port: page.port } : {},
-      );
+      const { runs, failures, lastError } = scoreRuns(cli, `${base}${route}`, n, {
+        language,
+        ...('signedIn' in page ? { port: await signedInPort(language) } : {}),
+      });
       all.push(...runs);
       if (runs.length < n) {
         rows.push([
@@ -100,7 +104,7 @@ export async function benchLighthouse(
       ]);
     }
   } finally {
-    await signedIn.close();
+    for (const chrome of signedIn.values()) await chrome.close();
   }
   if (all.length) {
     result.lighthouse_benchmark_index = median(all.map((r) => r.benchmarkIndex));

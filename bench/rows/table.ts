@@ -28,6 +28,8 @@ export const result: Record<string, number | null> = {
   lighthouse_analytics: null,
   lighthouse_shared: null,
   lighthouse_shared_lap: null,
+  lighthouse_laps_en: null,
+  lighthouse_analytics_en: null,
   track_analysis_vs_basic: null,
   track_analysis_ns_per_sample: null,
   import_typical_csv_vs_parse: null,
