@@ -10,9 +10,14 @@ test('the demo rider loads a session, sorts by Tempo twice, sees the best lap an
   // A wide screen: every column (a phone's compact table is e2e/phone-fit.spec.ts's).
   await page.setViewportSize({ width: 1024, height: 800 });
   await signIn(page, { email: 'piloto@voltas.local' });
-  await page.goto('/laps');
+  const asksWhoIAm: string[] = [];
+  page.on('request', (r) => void (new URL(r.url()).pathname === '/api/me' && asksWhoIAm.push(r.url())));
+  const html = await page.goto('/laps');
   await expect(page.getByRole('heading', { name: 'Seleção da Pista' })).toBeVisible();
   await expect(page.getByText('Selecione pista e data.')).toBeVisible();
+  // Who the rider is starts downloading with the page's HTML, and the app takes that answer: one request.
+  expect(html!.headers().link).toContain('</api/me>; rel=preload; as=fetch; crossorigin');
+  expect(asksWhoIAm).toHaveLength(1);
   // One device: no hardware dropdown.
   await expect(page.getByLabel('Hardware')).toHaveCount(0);
   // First track picked; its dates ascending, first picked, shown dd/mm/yyyy.

@@ -124,6 +124,19 @@ describe('preloads named by the address', () => {
     }
   });
 
+  it("a signed-in rider's page starts on who they are and their preferences with its HTML", () => {
+    const me = ['/api/me', '/api/me/preferences'].map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`);
+    expect(pagePreloads('/laps', {}, true)).toBe(me.join(', '));
+    expect(pagePreloads('/laps', {}, false)).toBeUndefined();
+    const analytics = pagePreloads('/analytics', { hw: '000000000900', pista: 'Interlagos', data: '02112026' }, true);
+    expect(analytics!.split(', ')).toEqual([
+      ...me,
+      ...['analysis', 'laps'].map(
+        (p) => `</api/devices/000000000900/sessions/Interlagos/02112026/${p}>; rel=preload; as=fetch; crossorigin`,
+      ),
+    ]);
+  });
+
   it('a hostile track name stays inside its URL (percent-encoded: no header or link injection)', () => {
     const link = pagePreloads('/analytics', {
       hw: '000000000900',

@@ -6,20 +6,26 @@ import { ANALYTICS_PRELOADS, sessionPath } from '#core/contracts/session-paths.t
 import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 import { requestLanguage, translate } from '../lib/i18n';
 
+/** What every page of a signed-in rider asks first: who they are, then their language and units. */
+const SIGNED_IN_PRELOADS = ['/api/me', '/api/me/preferences'];
+
 /**
- * `Link: rel=preload` for what a page downloads first, named by its address: the browser starts
- * on them as the page's HTML arrives, beside the app's code, instead of once that code has run
- * (later still on a phone). Only the address is used (a preload is
- * an ordinary request, authorized when made); an address that names no valid session gets none.
- * `crossorigin`: what fetch() asks for same-origin (credentials included), so the app's own
- * request takes the preloaded answer.
+ * `Link: rel=preload` for what a page downloads first: the browser starts on them as the page's
+ * HTML arrives, beside the app's code, instead of once that code has run (later still on a phone).
+ * A signed-in rider's page gets who they are and their preferences; the analytics page its
+ * session's analysis and laps, named by its address. A preload is an ordinary request, authorized
+ * when made; an address that names no valid session gets none. `crossorigin`: what fetch() asks
+ * for same-origin (credentials included), so the app's own request takes the preloaded answer.
  */
-export function pagePreloads(pathname: string, query: Record<string, unknown>): string | undefined {
-  if (pathname !== '/analytics') return undefined;
-  const s = sessionParamsSchema.safeParse({ id: query.hw, track: query.pista, date: query.data });
-  if (!s.success) return undefined;
-  const base = sessionPath({ device: s.data.id, track: s.data.track, date: s.data.date });
-  return ANALYTICS_PRELOADS.map((part) => `<${base}/${part}>; rel=preload; as=fetch; crossorigin`).join(', ');
+export function pagePreloads(pathname: string, query: Record<string, unknown>, signedIn = false): string | undefined {
+  const urls = signedIn ? [...SIGNED_IN_PRELOADS] : [];
+  const s =
+    pathname === '/analytics' && sessionParamsSchema.safeParse({ id: query.hw, track: query.pista, date: query.data });
+  if (s && s.success) {
+    const base = sessionPath({ device: s.data.id, track: s.data.track, date: s.data.date });
+    urls.push(...ANALYTICS_PRELOADS.map((part) => `${base}/${part}`));
+  }
+  return urls.length ? urls.map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`).join(', ') : undefined;
 }
 
 /**
@@ -55,7 +61,8 @@ export async function webStatic(app: FastifyInstance, opts: { root: string }): P
         mensagem: translate(requestLanguage(req))('errors.storage/object-not-found'),
       });
     }
-    const preloads = pagePreloads(pathname, req.query as Record<string, unknown>);
+    const signedIn = Boolean(req.identity && !req.identity.disabled);
+    const preloads = pagePreloads(pathname, req.query as Record<string, unknown>, signedIn);
     if (preloads) reply.header('link', preloads);
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
