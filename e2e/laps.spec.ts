@@ -11,13 +11,20 @@ test('the demo rider loads a session, sorts by Tempo twice, sees the best lap an
   await page.setViewportSize({ width: 1024, height: 800 });
   await signIn(page, { email: 'piloto@voltas.local' });
   const asksWhoIAm: string[] = [];
-  page.on('request', (r) => void (new URL(r.url()).pathname === '/api/me' && asksWhoIAm.push(r.url())));
+  page.on('request', (r) => void (new URL(r.url()).pathname.startsWith('/api/me') && asksWhoIAm.push(r.url())));
   const html = await page.goto('/laps');
   await expect(page.getByRole('heading', { name: 'Seleção da Pista' })).toBeVisible();
   await expect(page.getByText('Selecione pista e data.')).toBeVisible();
-  // Who the rider is starts downloading with the page's HTML, and the app takes that answer: one request.
+  // Who the rider is and their preferences start downloading with the page's HTML, and the app takes
+  // those answers: one request each.
   expect(html!.headers().link).toContain('</api/me>; rel=preload; as=fetch; crossorigin');
-  expect(asksWhoIAm).toHaveLength(1);
+  expect(html!.headers().link).toContain('</api/me/preferences>; rel=preload; as=fetch; crossorigin');
+  const asked = () => asksWhoIAm.map((u) => new URL(u).pathname).sort();
+  // The page is there once the app knows who the rider is; their preferences are asked for then.
+  expect(asked().filter((p) => p === '/api/me')).toHaveLength(1);
+  await expect.poll(asked).toContain('/api/me/preferences');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  expect(asked()).toEqual(['/api/me', '/api/me/preferences']);
   // One device: no hardware dropdown.
   await expect(page.getByLabel('Hardware')).toHaveCount(0);
   // First track picked; its dates ascending, first picked, shown dd/mm/yyyy.

@@ -19,11 +19,10 @@ const SIGNED_IN_PRELOADS = ['/api/me', '/api/me/preferences'];
  */
 export function pagePreloads(pathname: string, query: Record<string, unknown>, signedIn = false): string | undefined {
   const urls = signedIn ? [...SIGNED_IN_PRELOADS] : [];
-  const s =
-    pathname === '/analytics' && sessionParamsSchema.safeParse({ id: query.hw, track: query.pista, date: query.data });
-  if (s && s.success) {
-    const base = sessionPath({ device: s.data.id, track: s.data.track, date: s.data.date });
-    urls.push(...ANALYTICS_PRELOADS.map((part) => `${base}/${part}`));
+  if (pathname === '/analytics') {
+    const s = sessionParamsSchema.safeParse({ id: query.hw, track: query.pista, date: query.data });
+    const base = s.success && sessionPath({ device: s.data.id, track: s.data.track, date: s.data.date });
+    if (base) urls.push(...ANALYTICS_PRELOADS.map((part) => `${base}/${part}`));
   }
   return urls.length ? urls.map((url) => `<${url}>; rel=preload; as=fetch; crossorigin`).join(', ') : undefined;
 }
