@@ -21,6 +21,7 @@ import { children, putTimed, ROOT, start } from './rows/servers';
 import { fmt, log, printTable, result, rows, verdict } from './rows/table';
 import { benchUpload } from './rows/upload';
 import { benchJsSizes, benchWeb } from './rows/web';
+import { ensureChromium } from '../scripts/ensure-chromium.mjs';
 
 const args = new Set(process.argv.slice(2));
 const QUICK = args.has('--quick');
@@ -76,6 +77,8 @@ async function main() {
       { cwd: ROOT, stdio: 'inherit' },
     );
     benchJsSizes();
+    // The browser rows drive Debian's Chromium, installed as the tests install it.
+    ensureChromium();
   }
 
   log('starting servers…');
