@@ -10,7 +10,10 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 30_000,
+  // Waits, not deadlines: the suite runs beside the server tests on two cores, and a slow, busy
+  // machine takes two or three times as long as an idle one (a failing test only fails later).
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,

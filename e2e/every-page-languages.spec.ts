@@ -9,7 +9,7 @@ import { FOREIGN, speaksOnly, withoutNames } from './languages';
 // Issue 38: every page of every role, opened by a browser that speaks English or Spanish, in that
 // language only (proper names and "Login with Google" apart), and no wider than a 360 px phone.
 test.use({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
-test.setTimeout(60_000);
+test.setTimeout(120_000);
 
 const SESSION = 'hw=000000000042&pista=Interlagos&data=15112026';
 const OUT_LAP = { en: 'out lap', es: 'vuelta de salida' };

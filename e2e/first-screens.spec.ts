@@ -52,7 +52,7 @@ test("'Evolução' from the menu opens on the rider's latest track, nothing to c
   await menuLink(page, 'Evolução');
   await expect(page.getByRole('heading', { name: /^Evolução em /, level: 1 })).toBeVisible();
   // Its days are analysed on the first visit (a few seconds on a fresh server).
-  await expect(page.getByTestId('progress-chart').locator('canvas').first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('progress-chart').locator('canvas').first()).toBeVisible({ timeout: 40_000 });
   await expect(page.getByTestId('progress-table').locator('tbody tr').first()).toBeVisible();
 });
 

@@ -77,5 +77,5 @@ export async function scrollToSection(page: Page, name: string): Promise<void> {
   await expect(async () => {
     await region.scrollIntoViewIfNeeded({ timeout: 2_000 });
     await expect(page.getByRole('heading', { name, exact: true })).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 30_000 });
+  }).toPass({ timeout: 60_000 });
 }

@@ -288,7 +288,7 @@ for (const r of recordings) {
     await test.step("'Evolução': the one day with its best lap; no consistency chart for a lap or two", async () => {
       await page.goto('/progresso');
       // Below its charts, drawn after them: a busy machine takes seconds.
-      await expect(page.getByTestId('progress-table').locator('tbody tr')).toHaveCount(1, { timeout: 20_000 });
+      await expect(page.getByTestId('progress-table').locator('tbody tr')).toHaveCount(1, { timeout: 40_000 });
       await expect(page.getByTestId('progress-record')).toContainText(r.best);
       await expect(page.getByTestId('progress-chart')).toBeVisible();
       await expect(page.getByTestId('progress-spread')).toHaveCount(0);

@@ -5,6 +5,7 @@
 // `npm test -- unit postgres` runs only the named steps (format typecheck lint knip unit postgres fuzz crash load faults abuse e2e).
 // Ends with one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startPostgres } from './postgres.mjs';
@@ -18,6 +19,8 @@ const want = (step) => only.length === 0 || only.includes(step);
 mkdirSync('.tmp', { recursive: true });
 
 const HANG_REPORTS = '.tmp/hang-reports';
+// Node writes no report into a directory that does not exist.
+mkdirSync(HANG_REPORTS, { recursive: true });
 
 /**
  * Runs one step in its own process group with a wall-clock limit: a hung test (or a worker that
@@ -25,6 +28,8 @@ const HANG_REPORTS = '.tmp/hang-reports';
  * every process of the group writes a Node diagnostic report (JS stacks, open handles) to
  * .tmp/hang-reports. Resolves 'ok', 'failed' or 'timeout'. A step run beside others writes to
  * `log` and its output is printed whole when it ends, so that two steps' lines never interleave.
+ * The limits are about twice what a step takes on a slow, busy 2-core machine: they catch a hang,
+ * not a slow run.
  */
 function step(name, args, limitMinutes, extraEnv = {}, log = undefined) {
   const started = Date.now();
@@ -52,7 +57,9 @@ function step(name, args, limitMinutes, extraEnv = {}, log = undefined) {
         `[test] ${name} TIMED OUT after ${limitMinutes} min (a test or worker hung); diagnostic reports go to ${HANG_REPORTS}`,
       );
       signal('SIGUSR2');
-      setTimeout(() => signal('SIGKILL'), 5000);
+      // SIGINT first: Playwright then stops the server it started (in a process group of its own).
+      setTimeout(() => signal('SIGINT'), 5000);
+      setTimeout(() => signal('SIGKILL'), 15_000);
     }, limitMinutes * 60_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
@@ -98,7 +105,7 @@ if (want('typecheck'))
 if (want('lint')) checks.push(['lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0']]);
 // Unused files, exports and dependencies fail the run (knip.jsonc names the entries it cannot find).
 if (want('knip')) checks.push(['knip', ['node_modules/knip/bin/knip.js', '--reporter', 'compact']]);
-for (const result of await Promise.all(checks.map(([name, args]) => step(name, args, 5, {}, logOf(name)))))
+for (const result of await Promise.all(checks.map(([name, args]) => step(name, args, 8, {}, logOf(name)))))
   ok = result === 'ok' && ok;
 
 /** The test files a Vitest run started and never finished (its progress reporter's lines). */
@@ -151,7 +158,7 @@ async function vitestRun(name, filters, jsonFile, extraEnv = {}, log = undefined
   const result = await step(
     name,
     vitest,
-    6,
+    10,
     { ...extraEnv, VOLTAS_PROGRESS_FILE: progressFile, VOLTAS_TEST_ERROR_LOG: errorLog },
     log,
   );
@@ -210,16 +217,29 @@ async function postgresPass() {
   }
 }
 
+/** A TCP port nothing listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
 /** Playwright on the built app; its counts join the totals. */
 async function endToEnd() {
   rmSync('.tmp/playwright.json', { force: true });
   // Generous: includes installing Chromium with apt on a fresh machine and building the web app.
   const name = 'end-to-end';
+  // A free port: a server some earlier run left behind cannot stand in the way of this one.
+  const port = process.env.E2E_PORT ?? String(await freePort());
   const result = await step(
     name,
     ['scripts/e2e.mjs', '--reporter=list,json'],
-    15,
-    { PLAYWRIGHT_JSON_OUTPUT_NAME: '.tmp/playwright.json' },
+    25,
+    { PLAYWRIGHT_JSON_OUTPUT_NAME: '.tmp/playwright.json', E2E_PORT: port },
     logOf(name),
   );
   const report = readJson('.tmp/playwright.json');
@@ -253,11 +273,11 @@ async function testsInTurn() {
     let laneFine = true;
     if (want('fuzz'))
       laneFine =
-        (await scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 5, logOf('fuzz'))) &&
+        (await scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 8, logOf('fuzz'))) &&
         laneFine;
     if (want('crash'))
       laneFine =
-        (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 5, logOf('crash'))) &&
+        (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 8, logOf('crash'))) &&
         laneFine;
     if (want('faults'))
       laneFine =
