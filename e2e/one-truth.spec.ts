@@ -287,8 +287,9 @@ for (const r of recordings) {
 
     await test.step("'Evolução': the one day with its best lap; no consistency chart for a lap or two", async () => {
       await page.goto('/progresso');
-      // Below its charts, drawn after them: a busy machine takes seconds.
-      await expect(page.getByTestId('progress-table').locator('tbody tr')).toHaveCount(1, { timeout: 40_000 });
+      // Below its charts, drawn after them: a busy machine takes seconds (a chart of one day's point
+      // once took tens of seconds, uplot-chart.tsx).
+      await expect(page.getByTestId('progress-table').locator('tbody tr')).toHaveCount(1, { timeout: 15_000 });
       await expect(page.getByTestId('progress-record')).toContainText(r.best);
       await expect(page.getByTestId('progress-chart')).toBeVisible();
       await expect(page.getByTestId('progress-spread')).toHaveCount(0);

@@ -106,10 +106,13 @@ export function UPlotChart(props: ChartProps) {
     if (!near) return;
     const el = box.current!;
     const width = Math.max(280, el.clientWidth);
+    // One point on x (a track's only day): uPlot's own range around it is so narrow that its axis
+    // asks for millions of ticks, seconds of a frozen page; one unit either side draws it mid-chart.
+    const only = props.x.length === 1 ? props.x[0]! * fx : null;
     const opts: uPlot.Options = {
       width,
       height: props.height ?? 220,
-      scales: { x: { time: false } },
+      scales: { x: { time: false, ...(only === null ? {} : { range: [only - 1, only + 1] as uPlot.Range.MinMax }) } },
       legend: { live: true },
       cursor: { sync: props.syncKey ? { key: props.syncKey } : undefined, drag: { x: false, y: false } },
       axes: [
