@@ -8,3 +8,5 @@ export interface TestPostgres {
 }
 export function ensurePostgres(): string;
 export function startPostgres(): Promise<TestPostgres>;
+/** A TCP port nothing listens on now. */
+export function freePort(): Promise<number>;

@@ -38,7 +38,8 @@ export function ensurePostgres() {
   return bin;
 }
 
-function freePort() {
+/** A TCP port nothing listens on now. */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, '127.0.0.1', () => {

@@ -5,10 +5,9 @@
 // `npm test -- unit postgres` runs only the named steps (format typecheck lint knip unit postgres fuzz crash load faults abuse e2e).
 // Ends with one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { startPostgres } from './postgres.mjs';
+import { freePort, startPostgres } from './postgres.mjs';
 import { refuseOldRuntime } from '../bin/runtime.mjs';
 
 refuseOldRuntime('npm test');
@@ -215,17 +214,6 @@ async function postgresPass() {
   } finally {
     pgServer?.stop();
   }
-}
-
-/** A TCP port nothing listens on now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /** Playwright on the built app; its counts join the totals. */
