@@ -1,5 +1,5 @@
 // A uPlot line chart, as the analytics, compare, progress and shared pages draw them.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type CSSProperties } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { distanceIn, speedIn, type Quantity, type Units } from '#core/units.ts';
@@ -221,8 +221,8 @@ export function UPlotChart(props: ChartProps) {
       data-points={props.x.length}
     >
       <figcaption>{props.title}</figcaption>
-      {/* Its drawn height kept before it is drawn: nothing below moves when it is. */}
-      <div ref={box} className="chart-box" style={{ minHeight: (props.height ?? 220) + 28 }} />
+      {/* Its drawn height kept before it is drawn (styles.css): nothing below moves when it is. */}
+      <div ref={box} className="chart-box" style={{ '--chart-height': `${props.height ?? 220}px` } as CSSProperties} />
     </figure>
   );
 }
