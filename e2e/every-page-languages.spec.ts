@@ -3,7 +3,7 @@ import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
-import { scrollToSection, signIn } from './fixtures';
+import { headerOnOneRow, scrollToSection, signIn } from './fixtures';
 import { FOREIGN, speaksOnly, withoutNames } from './languages';
 
 // Issue 38: every page of every role, opened by a browser that speaks English or Spanish, in that
@@ -27,6 +27,8 @@ async function check(page: Page, language: 'en' | 'es', path: string, ready?: ()
   // Its data too: nothing still loading.
   await expect(page.locator('.spinner')).toHaveCount(0);
   await speaksOnly(page, language, FOREIGN[language]);
+  // The words of a language are longer or shorter: a title still leaves the Menu beside it.
+  expect.soft(await headerOnOneRow(page), `${path}: the Menu beside the title`).toBe(true);
 }
 
 /** The menu's entries too: open it, read it, close it. */

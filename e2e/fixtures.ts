@@ -102,3 +102,16 @@ export async function scrollToSection(page: Page, name: string): Promise<void> {
     await expect(page.getByRole('heading', { name, exact: true })).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 60_000 });
 }
+
+/**
+ * Whether the page's header holds its title and its Menu button side by side (a long title wraps
+ * its words; it does not push the Menu to a row of its own). True on a page without that header.
+ */
+export async function headerOnOneRow(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const title = document.querySelector('.page-header .page-title')?.getBoundingClientRect();
+    const menu = document.querySelector('.page-header > button[aria-expanded], .page-header > .skeleton-menu');
+    const box = menu?.getBoundingClientRect();
+    return !title || !box || (box.top < title.bottom && title.top < box.bottom);
+  });
+}

@@ -1,9 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN_EMAIL } from '../playwright.config';
-import { scrollToSection, signIn } from './fixtures';
+import { headerOnOneRow, scrollToSection, signIn } from './fixtures';
 
 // Issue 25: every page, for every role, at 360 × 780: no sideways page scroll, and no touch target
-// under 44 × 44 px (links inside running text excepted, as WCAG's target size rule does).
+// under 44 × 44 px (links inside running text excepted, as WCAG's target size rule does), and the
+// Menu button beside the page's title, never on a row of its own.
 test.use({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
 test.setTimeout(120_000);
 
@@ -38,6 +39,7 @@ async function audit(page: Page, path: string, ready: () => Promise<void>) {
   });
   expect.soft(found.width, `${path}: page width`).toBeLessThanOrEqual(360);
   expect.soft(found.small, `${path}: touch targets under 44 px`).toEqual([]);
+  expect.soft(await headerOnOneRow(page), `${path}: the Menu beside the title`).toBe(true);
 }
 
 const heading = (page: Page) => () => expect(page.locator('h1')).toBeVisible();
