@@ -20,6 +20,19 @@ function initials(name: string): string {
   );
 }
 
+/** An e-mail that wraps after its @ on a narrow card (piloto@ / voltas.local), mid-word only when a part is too long. */
+function Email({ address }: { address: string }) {
+  const at = address.lastIndexOf('@');
+  if (at < 0) return address;
+  return (
+    <>
+      {address.slice(0, at + 1)}
+      <wbr />
+      {address.slice(at + 1)}
+    </>
+  );
+}
+
 export function HomePage() {
   const t = useT();
   const me = useMe().data!;
@@ -57,7 +70,9 @@ export function HomePage() {
           )}
           <div className="user-card-text">
             <p className="user-name">{me.displayName}</p>
-            <p className="muted">{me.email}</p>
+            <p className="muted">
+              <Email address={me.email} />
+            </p>
           </div>
           <button type="button" className="btn btn-secondary" onClick={onLogout} disabled={logout.isPending}>
             {logout.isPending ? t('menu.loggingOut') : t('menu.logout')}
