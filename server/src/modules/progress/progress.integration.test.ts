@@ -50,8 +50,7 @@ beforeAll(async () => {
   await ana.signIn('ana@example.com');
   bia = new Browser(server.baseUrl);
   await bia.signIn('bia@example.com');
-  // The import first: it finds Interlagos, so the device's days arrive at a track Voltas knows
-  // (the background analysis never searches the catalogue for a new one).
+  // The import first: the device's days then arrive at a track Voltas knows.
   const gpx = writeGpx(parseGpsSix(imported.gpsSix).value, { y: 2026, m: 11, d: 21 });
   const res = await ana.request('/api/imports?filename=hoje.gpx', { method: 'POST', body: gpx });
   expect(res.status).toBe(201);
@@ -99,6 +98,31 @@ describe('personal bests and progress', () => {
         { timeout: 10_000 },
       )
       .not.toContain(null);
+  });
+
+  it('a first session at a circuit this server has not met: its ideal lap in the list, unread', async () => {
+    const fresh = await startTestServer();
+    try {
+      const caioToken = await addDevice(fresh, '000000000072', 'caio@example.com');
+      const caio = new Browser(fresh.baseUrl);
+      await caio.signIn('caio@example.com');
+      const gen = generateSession(curitiba, { seed: 45, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2 });
+      for (const [file, text] of [
+        ['lap.six', gen.lapSix],
+        ['gps.six', gen.gpsSix],
+      ] as const)
+        expect(
+          (await put(fresh, `/api/device/v1/sessions/Curitiba/10102026/${file}`, caioToken, text)).status,
+        ).toBeLessThan(300);
+      // Its circuit found by the list's own settling or the arrival's job (neither makes a derived track).
+      await expect
+        .poll(async () => (await get<MySessions>(caio, '/api/sessions')).body.sessions.map((s) => s.idealLapMs), {
+          timeout: 10_000,
+        })
+        .toEqual([expect.any(Number)]);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('progress: one point per day, oldest first, with best and ideal lap and consistency; the record’s day marked', async () => {

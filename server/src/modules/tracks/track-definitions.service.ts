@@ -79,8 +79,9 @@ export function createTrackDefinitions(deps: {
    * bundled or catalogue track; else a bundled outline or catalogue circuit (kept); else a derived
    * track an admin shared; else one derived from the owner's own traces; else a new one derived
    * from this trace (kept, the owner's own). Another rider's derived track is never looked at.
-   * `mayCreate` false (a background analysis) keeps to known tracks: the catalogue is searched
-   * only where a derived track fits, so that a real circuit still wins.
+   * `mayCreate` false (a background analysis) finds real circuits too (a rider's lists then show
+   * a new session's ideal lap before its first read), but makes no derived track: that is made by
+   * a read or an import, with the rider's own traces.
    */
   async function identify(trace: Trace, owner: string, mayCreate = true): Promise<TrackRow> {
     const samples = movingSamples(trace);
@@ -106,12 +107,10 @@ export function createTrackDefinitions(deps: {
         samples,
         near.filter((row) => row.source === 'derived' && row.shared === 0),
       );
-    if (derived || mayCreate) {
-      const real = circuitTrackFor(trace, samples, owner, deps);
-      if (real) {
-        await insertTrack(db, real);
-        return (await findTrack(db, real.id))!;
-      }
+    const real = circuitTrackFor(trace, samples, owner, deps);
+    if (real) {
+      await insertTrack(db, real);
+      return (await findTrack(db, real.id))!;
     }
     if (derived) return derived;
     if (!mayCreate) throw new AppError('track/no-complete-lap', 'No known track fits this trace yet.');
