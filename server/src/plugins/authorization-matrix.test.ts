@@ -423,5 +423,5 @@ describe('authorization matrix', () => {
       }
     }
     expect(failures).toEqual([]);
-  });
+  }, 60_000); // every route as every identity: hundreds of requests, slow beside the browser tests on a busy machine
 });
