@@ -37,7 +37,9 @@ async function user(email: string) {
   }
 }
 
-describe('voltas CLI', () => {
+// Each command opens the database anew (migrations; on PostgreSQL new connections) and the demo
+// generates its sessions twice: slow beside the browser tests on a busy machine. A wait, not a deadline.
+describe('voltas CLI', { timeout: 60_000 }, () => {
   it('demo loads the demo accounts with their roles, and is idempotent', async () => {
     expect(await run(['demo'])).toBe(0);
     expect(await run(['demo'])).toBe(0);
