@@ -186,6 +186,9 @@ function repeatedLineTarget(): Target {
   };
 }
 
+/** The parts one after the other, in an array of their own (Buffer.concat may hand out a piece of its shared pool). */
+const joined = (...parts: Uint8Array[]) => new Uint8Array(Buffer.concat(parts));
+
 /** A valid file with a few edits: bytes replaced or inserted, a cut, a slice repeated. */
 function mutated(base: Uint8Array): fc.Arbitrary<Uint8Array> {
   const edit = fc.tuple(
@@ -200,12 +203,10 @@ function mutated(base: Uint8Array): fc.Arbitrary<Uint8Array> {
       if (op === 'set' && b.length) {
         b = b.slice();
         b[i % b.length] = byte;
-      } else if (op === 'insert') b = Uint8Array.from([...b.subarray(0, i), byte, ...b.subarray(i)]);
+      } else if (op === 'insert') b = joined(b.subarray(0, i), Uint8Array.of(byte), b.subarray(i));
       else if (op === 'cut') b = b.subarray(0, i);
-      else if (op === 'delete')
-        b = Uint8Array.from([...b.subarray(0, i), ...b.subarray(Math.min(b.length, i + (byte % 40)))]);
-      else if (op === 'repeat')
-        b = Uint8Array.from([...b.subarray(0, i), ...b.subarray(i, i + (byte % 200)), ...b.subarray(i)]);
+      else if (op === 'delete') b = joined(b.subarray(0, i), b.subarray(Math.min(b.length, i + (byte % 40))));
+      else if (op === 'repeat') b = joined(b.subarray(0, i), b.subarray(i, i + (byte % 200)), b.subarray(i));
     }
     return b;
   });
