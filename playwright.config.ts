@@ -1,10 +1,14 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_CHROMIUM } from './scripts/ensure-chromium.mjs';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 export const E2E_DATA_DIR = process.env.E2E_DATA_DIR ?? '.tmp/e2e-data';
 export const E2E_ADMIN_EMAIL = 'chefe@example.com';
 
-/** Debian's Chromium only; never a downloaded browser. scripts/e2e.mjs builds and installs first. */
+/**
+ * Debian's Chromium headless shell only (decision 034); never a downloaded browser. scripts/e2e.mjs
+ * builds and installs first.
+ */
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
@@ -22,7 +26,7 @@ export default defineConfig({
     // The dark theme unless a test asks for the light one (Chromium would say 'light' by default).
     colorScheme: 'dark',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: E2E_CHROMIUM,
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -1,10 +1,10 @@
-// End-to-end tests: build the web app, make sure Chromium and ffmpeg are there, run Playwright on a fresh data dir.
+// End-to-end tests: build the web app, make sure Chromium's headless shell and ffmpeg are there, run Playwright on a fresh data dir.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { ensureChromium, ensureFfmpeg } from './ensure-chromium.mjs';
+import { ensureFfmpeg, ensureHeadlessChromium } from './ensure-chromium.mjs';
 
 const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
-ensureChromium();
+ensureHeadlessChromium();
 ensureFfmpeg();
 execFileSync(
   process.execPath,

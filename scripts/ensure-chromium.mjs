@@ -1,8 +1,10 @@
-// Installs Debian's Chromium (never a downloaded browser build), and Debian's ffmpeg that the video
-// tests make their H.265 and odd-sized files with, when missing.
+// Installs Debian's browsers (never a downloaded browser build) and Debian's ffmpeg that the video
+// tests make their H.265 and odd-sized files with, when missing. The end-to-end tests drive
+// Chromium's headless shell (decision 034); the benchmarks' Lighthouse rows drive Chromium itself.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
+export const E2E_CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const FFMPEG = '/usr/bin/ffmpeg';
 
@@ -25,11 +27,15 @@ export function ensureChromium() {
   return ensureDebianPackage(CHROMIUM, 'chromium', '');
 }
 
+export function ensureHeadlessChromium() {
+  return ensureDebianPackage(E2E_CHROMIUM, 'chromium-headless-shell', ' (the end-to-end tests drive it)');
+}
+
 export function ensureFfmpeg() {
   return ensureDebianPackage(FFMPEG, 'ffmpeg', ' (e2e/video.spec.ts makes its test videos with it)');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  ensureChromium();
+  ensureHeadlessChromium();
   ensureFfmpeg();
 }

@@ -1,4 +1,4 @@
-// `npm test`: every check. End to end (Playwright driving Debian's Chromium) from the start, beside:
+// `npm test`: every check. End to end (Playwright driving Debian's Chromium headless shell) from the start, beside:
 // format, typecheck, lint and knip (side by side); unit + integration (Vitest, real SQLite files and real
 // servers on loopback); the server's database tests again on a real PostgreSQL server
 // (scripts/postgres.mjs) beside the fuzz, crash and faults scripts; the load script; then the abuse check alone.
