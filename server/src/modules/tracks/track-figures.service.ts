@@ -29,7 +29,8 @@ export function createTrackFigures(deps: { db: Kysely<DB>; reader: SessionReader
 
   /**
    * Keeps a session's figures by the current rule: by its one lap list where it has a trace timed at
-   * a track Voltas knows, by the lap.six's rules where it has no trace or no such track. A trace
+   * a track Voltas knows or a real circuit, by the lap.six's rules where it has no trace or no such
+   * track (then it is settled, and not searched for again). A trace
    * over BACKGROUND_MAX_SAMPLES is left as it is: its first analysis (a read) settles it; one
    * already settled, too.
    */
@@ -39,7 +40,7 @@ export function createTrackFigures(deps: { db: Kysely<DB>; reader: SessionReader
     if (settled || samples > BACKGROUND_MAX_SAMPLES) return;
     if (samples > 0) {
       try {
-        // At a track Voltas knows only: a new one is found (the catalogue searched) on the first read.
+        // A known track or a real circuit (the catalogue searched); a derived track only comes with a read.
         const at = await analyzed(SYSTEM_VIEWER, s, false);
         if (!at.fresh) await keepListFigures(at.inputs, at.list, at.deviceLaps);
         return;
