@@ -53,6 +53,19 @@ const big = generateSession(interlagos, { seed: 1, heats: 4, lapsPerHeat: [21, 2
 const sixty = generateSession(interlagos, { seed: 2, heats: 4, lapsPerHeat: [13, 13] }); // 60 laps
 const tenMb = generateSession(interlagos, { seed: 3, heats: 4, lapsPerHeat: [31, 31] }); // ~10 MB gps.six
 
+/** The row groups that failed: each is reported where it fails, the others still run, and the bench exits 1. */
+const failed: string[] = [];
+async function rowGroup(name: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    failed.push(name);
+    process.stderr.write(
+      `bench: ${name} failed (the other rows go on): ${err instanceof Error ? err.stack : String(err)}\n`,
+    );
+  }
+}
+
 async function main() {
   if (!GOALS_ONLY && !ONLY) {
     benchParsing({ quick: QUICK, interlagos, big, sixty });
@@ -118,52 +131,56 @@ async function main() {
   if (!WEB_ONLY && ONLY !== 'lighthouse') {
     if (!GOALS_ONLY && !ONLY) {
       log('load: hello-world, laps, gps…');
-      await benchApiLoad(base, helloPort, cookie, dataDir, QUICK);
+      await rowGroup('API load', () => benchApiLoad(base, helloPort, cookie, dataDir, QUICK));
     }
 
     if (!ONLY || ONLY === 'upload') {
       log('upload: 10 MB gps.six…');
-      await benchUpload(base, helloPort, token, Buffer.from(tenMb.gpsSix), QUICK ? 3 : 7);
+      await rowGroup('upload', () => benchUpload(base, helloPort, token, Buffer.from(tenMb.gpsSix), QUICK ? 3 : 7));
     }
 
     if (!GOALS_ONLY && !ONLY) {
-      await benchLists(base, cookie, sixty, listTokens, progressTokens);
+      await rowGroup('lists', () => benchLists(base, cookie, sixty, listTokens, progressTokens));
 
       // Imports of 50 MB files, each into a fresh server of its own (its memory read from /proc).
       log('imports: 50 MB RaceChrono CSV, VBO and GPX…');
-      for (const r of await benchImports(ROOT, interlagos, QUICK)) {
-        result[r.key] = r.ratio;
-        result[r.key.replace(/_vs_.*/, '_memory_mb')] = r.memoryGrowthMb;
-        rows.push([
-          `import ${r.label}`,
-          `${fmt(r.mb)} MB in ${fmt(r.importMs, 0)} ms (${r.laps} laps); server memory +${fmt(r.memoryGrowthMb, 0)} MB`,
-          `${r.baseline} ${fmt(r.baselineMs, 0)} ms`,
-          `${fmt(r.ratio, 2)}×`,
-          // Parser against parser: information since issue 36 (the typical-import rows are the goal).
-          'ratio: information; memory < 50 MB',
-        ]);
-      }
+      await rowGroup('50 MB imports', async () => {
+        for (const r of await benchImports(ROOT, interlagos, QUICK)) {
+          result[r.key] = r.ratio;
+          result[r.key.replace(/_vs_.*/, '_memory_mb')] = r.memoryGrowthMb;
+          rows.push([
+            `import ${r.label}`,
+            `${fmt(r.mb)} MB in ${fmt(r.importMs, 0)} ms (${r.laps} laps); server memory +${fmt(r.memoryGrowthMb, 0)} MB`,
+            `${r.baseline} ${fmt(r.baselineMs, 0)} ms`,
+            `${fmt(r.ratio, 2)}×`,
+            // Parser against parser: information since issue 36 (the typical-import rows are the goal).
+            'ratio: information; memory < 50 MB',
+          ]);
+        }
+      });
     }
 
     if (!ONLY || ONLY === 'import') {
       log('imports: a typical 30-minute session (CSV, VBO, GPX)…');
-      for (const r of await benchTypicalImports(base, cookie, interlagos, QUICK ? 3 : 7)) {
-        result[r.key] = r.ratio;
-        rows.push([
-          `import, typical ${r.label} (30 min at 25 Hz)`,
-          `${fmt(r.mb)} MB imported and readable in ${fmt(r.importMs, 0)} ms; median of ${r.runs} (its gps.six alone: written in ${fmt(r.writeMs, 0)} ms)`,
-          `${r.parser} parse ${fmt(r.parseMs, 0)} ms`,
-          `${fmt(r.ratio, 2)}×: ${verdict(r.ratio <= TYPICAL_IMPORT_GOAL)}`,
-          `≤ ${TYPICAL_IMPORT_GOAL}×`,
-        ]);
-      }
+      await rowGroup('typical imports', async () => {
+        for (const r of await benchTypicalImports(base, cookie, interlagos, QUICK ? 3 : 7)) {
+          result[r.key] = r.ratio;
+          rows.push([
+            `import, typical ${r.label} (30 min at 25 Hz)`,
+            `${fmt(r.mb)} MB imported and readable in ${fmt(r.importMs, 0)} ms; median of ${r.runs} (its gps.six alone: written in ${fmt(r.writeMs, 0)} ms)`,
+            `${r.parser} parse ${fmt(r.parseMs, 0)} ms`,
+            `${fmt(r.ratio, 2)}×: ${verdict(r.ratio <= TYPICAL_IMPORT_GOAL)}`,
+            `≤ ${TYPICAL_IMPORT_GOAL}×`,
+          ]);
+        }
+      });
     }
   }
 
   // Web, in Chromium. First the server finishes what the uploads left it (each 10 MB upload's
   // columns are derived after its answer): pages are timed on an idle server, not against that.
   if (!ONLY) await new Promise((r) => setTimeout(r, 3000));
-  if (!GOALS_ONLY && !ONLY) await benchWeb(base, session, QUICK);
+  if (!GOALS_ONLY && !ONLY) await rowGroup('Chromium rows', () => benchWeb(base, session, QUICK));
 
   if (LIGHTHOUSE) {
     // The share page as a friend opens it: links to the 100k-sample session and to one of its laps, made by the rider.
@@ -180,7 +197,9 @@ async function main() {
       if (share.status !== 201) throw new Error(`making a share link: ${share.status} ${JSON.stringify(share.body)}`);
       return new URL((share.body as { url: string }).url).pathname;
     };
-    await benchLighthouse(base, session, { session: await shareLink(), lap: await shareLink('A3') }, QUICK, PAGES);
+    await rowGroup('Lighthouse', async () =>
+      benchLighthouse(base, session, { session: await shareLink(), lap: await shareLink('A3') }, QUICK, PAGES),
+    );
   }
 
   for (const c of children) c.kill('SIGTERM');
@@ -188,7 +207,13 @@ async function main() {
 }
 
 main()
-  .then(() => printTable(JSON_OUT))
+  .then(() => {
+    printTable(JSON_OUT);
+    if (failed.length) {
+      process.stderr.write(`bench: ${failed.join(', ')} failed (above); their rows are missing or null\n`);
+      process.exit(1);
+    }
+  })
   .catch((err: unknown) => {
     for (const c of children) c.kill('SIGTERM');
     process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);

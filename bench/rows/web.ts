@@ -40,73 +40,77 @@ export async function benchWeb(base: string, session: string, quick: boolean): P
       '--disable-sync',
     ],
   });
-  const runs = quick ? 2 : 5;
-  const lapsTimes: number[] = [];
-  const analyticsTimes: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    // In Portuguese, the riders' language (the app follows the browser's, which is en-US unless told).
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'pt-BR' });
-    await context.addCookies([{ name: 'voltas_session', value: session, url: base }]);
-    const page = await context.newPage();
-    await page.goto(`${base}/laps`);
-    await page.locator('#sel-date').selectOption('01112026');
-    // In-page functions without named inner helpers (tsx would inject a helper the page lacks;
-    // the app's CSP rightly forbids evaluating strings).
-    lapsTimes.push(
-      await page.evaluate(async () => {
-        const t0 = performance.now();
-        (document.querySelector('form.selector button[type=submit]') as HTMLButtonElement).click();
-        while (!document.querySelector('.lap-best')) await new Promise((r) => requestAnimationFrame(r));
-        return performance.now() - t0;
-      }),
-    );
-    // The laps page settles first: navigating the moment its table shows counted the end of that
-    // page's work in the analytics load (+35 to +70 ms median on the same build, 8-10 loads each;
-    // two frames' wait took back half of it).
-    await page.waitForTimeout(500);
-    await page.goto(`${base}/analytics?hw=000000000900&pista=Interlagos&data=02112026`);
-    await page.waitForFunction(() => performance.getEntriesByName('voltas:map-painted').length > 0, undefined, {
-      timeout: 30_000,
-    });
-    // On a phone the charts lie below the map and are drawn when scrolled to: scrolled to at once,
-    // as a rider who goes straight for them would.
-    await page.getByTestId('chart-speed').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => performance.getEntriesByName('voltas:chart-painted').length > 0, undefined, {
-      timeout: 30_000,
-    });
-    analyticsTimes.push(
-      await page.evaluate(() =>
-        Math.max(
-          performance.getEntriesByName('voltas:map-painted')[0]!.startTime,
-          performance.getEntriesByName('voltas:chart-painted')[0]!.startTime,
+  // Closed whatever happens: a row that fails must not leave the bench waiting on its browser.
+  try {
+    const runs = quick ? 2 : 5;
+    const lapsTimes: number[] = [];
+    const analyticsTimes: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      // In Portuguese, the riders' language (the app follows the browser's, which is en-US unless told).
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'pt-BR' });
+      await context.addCookies([{ name: 'voltas_session', value: session, url: base }]);
+      const page = await context.newPage();
+      await page.goto(`${base}/laps`);
+      await page.locator('#sel-date').selectOption('01112026');
+      // In-page functions without named inner helpers (tsx would inject a helper the page lacks;
+      // the app's CSP rightly forbids evaluating strings).
+      lapsTimes.push(
+        await page.evaluate(async () => {
+          const t0 = performance.now();
+          (document.querySelector('form.selector button[type=submit]') as HTMLButtonElement).click();
+          while (!document.querySelector('.lap-best')) await new Promise((r) => requestAnimationFrame(r));
+          return performance.now() - t0;
+        }),
+      );
+      // The laps page settles first: navigating the moment its table shows counted the end of that
+      // page's work in the analytics load (+35 to +70 ms median on the same build, 8-10 loads each;
+      // two frames' wait took back half of it).
+      await page.waitForTimeout(500);
+      await page.goto(`${base}/analytics?hw=000000000900&pista=Interlagos&data=02112026`);
+      await page.waitForFunction(() => performance.getEntriesByName('voltas:map-painted').length > 0, undefined, {
+        timeout: 30_000,
+      });
+      // On a phone the charts lie below the map and are drawn when scrolled to: scrolled to at once,
+      // as a rider who goes straight for them would.
+      await page.getByTestId('chart-speed').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => performance.getEntriesByName('voltas:chart-painted').length > 0, undefined, {
+        timeout: 30_000,
+      });
+      analyticsTimes.push(
+        await page.evaluate(() =>
+          Math.max(
+            performance.getEntriesByName('voltas:map-painted')[0]!.startTime,
+            performance.getEntriesByName('voltas:chart-painted')[0]!.startTime,
+          ),
         ),
-      ),
+      );
+      await context.close();
+    }
+    result.laps_table_ms = median(lapsTimes);
+    result.analytics_100k_ms = median(analyticsTimes);
+    rows.push(
+      ["'Carregar' → laps table (60 laps)", `${fmt(result.laps_table_ms, 0)} ms`, '', '', ''],
+      [
+        'analytics load → first chart + map (100k samples)',
+        `${fmt(result.analytics_100k_ms, 0)} ms`,
+        '',
+        '',
+        '< 300 ms (issue 7), < 500 ms (issue 5)',
+      ],
     );
-    await context.close();
+    log('Chromium: clip export…');
+    const clip = await benchClipExport(browser, base, session, quick ? 1 : 3);
+    result.clip_export_720p_x_realtime = clip.speed;
+    rows.push([
+      'clip export, 10 s at 720p with the data drawn (WebCodecs H.264, in a worker)',
+      `${fmt(clip.speed, 2)} s of clip per s of work (runs ${clip.runs.map((r) => fmt(r, 2)).join(', ')})`,
+      'real time: 1 s per s',
+      `${fmt(clip.speed, 2)}×`,
+      '(reported)',
+    ]);
+  } finally {
+    await browser.close();
   }
-  result.laps_table_ms = median(lapsTimes);
-  result.analytics_100k_ms = median(analyticsTimes);
-  rows.push(
-    ["'Carregar' → laps table (60 laps)", `${fmt(result.laps_table_ms, 0)} ms`, '', '', ''],
-    [
-      'analytics load → first chart + map (100k samples)',
-      `${fmt(result.analytics_100k_ms, 0)} ms`,
-      '',
-      '',
-      '< 300 ms (issue 7), < 500 ms (issue 5)',
-    ],
-  );
-  log('Chromium: clip export…');
-  const clip = await benchClipExport(browser, base, session, quick ? 1 : 3);
-  result.clip_export_720p_x_realtime = clip.speed;
-  rows.push([
-    'clip export, 10 s at 720p with the data drawn (WebCodecs H.264, in a worker)',
-    `${fmt(clip.speed, 2)} s of clip per s of work (runs ${clip.runs.map((r) => fmt(r, 2)).join(', ')})`,
-    'real time: 1 s per s',
-    `${fmt(clip.speed, 2)}×`,
-    '(reported)',
-  ]);
-  await browser.close();
 }
 
 /**
