@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDatabase } from '../db/create-db';
 import { hashToken } from '../lib/tokens';
-import { findUser } from '../modules/users/users.repository';
+import { migrateToLatest } from '../db/migrate';
+import { findUser, upsertUserAtSignIn } from '../modules/users/users.repository';
 import { testDatabaseUrl } from '#test/test-database.ts';
 import { run } from './voltas';
 
@@ -27,6 +28,17 @@ afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
 });
+
+/** A rider who has signed in once, as `user role` asks (the user row a sign-in writes), without the whole demo. */
+async function signedInOnce(email: string) {
+  const database = createDatabase({ dataDir, databaseUrl });
+  try {
+    await migrateToLatest(database.db);
+    await upsertUserAtSignIn(database.db, { email, displayName: '', avatarUrl: '', makeAdmin: false });
+  } finally {
+    await database.close();
+  }
+}
 
 async function user(email: string) {
   const database = createDatabase({ dataDir, databaseUrl });
@@ -63,7 +75,7 @@ describe('voltas CLI', { timeout: 60_000 }, () => {
   });
 
   it('user role changes roles and refuses unknown users and bad flags', async () => {
-    await run(['demo']);
+    await signedInOnce('piloto@voltas.local');
     expect(await run(['user', 'role', 'Piloto@Voltas.local', '--adm'])).toBe(0);
     expect((await user('piloto@voltas.local'))?.adm).toBe('1');
     expect(await run(['user', 'role', 'piloto@voltas.local', '--seller'])).toBe(0);
