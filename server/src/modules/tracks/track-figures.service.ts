@@ -30,9 +30,8 @@ export function createTrackFigures(deps: { db: Kysely<DB>; reader: SessionReader
   /**
    * Keeps a session's figures by the current rule: by its one lap list where it has a trace timed at
    * a track Voltas knows or a real circuit, by the lap.six's rules where it has no trace or no such
-   * track (then it is settled, and not searched for again). A trace
-   * over BACKGROUND_MAX_SAMPLES is left as it is: its first analysis (a read) settles it; one
-   * already settled, too.
+   * track (then it is settled, and not searched for again). A trace over BACKGROUND_MAX_SAMPLES is
+   * left as it is: its first analysis (a read) settles it; one already settled, too.
    */
   async function settleFigures(s: SessionAddress): Promise<void> {
     const { id, samples, settled } = await reader.sessionOf(SYSTEM_VIEWER, s);
