@@ -1,6 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signIn } from './fixtures';
@@ -14,9 +12,12 @@ test.setTimeout(180_000);
 // A phone's width: the video on top, the charts below, nothing scrolls sideways.
 test.use({ viewport: { width: 360, height: 780 } });
 
-/** A short test video made with Debian's ffmpeg (scripts/e2e.mjs installs it when missing). */
+/**
+ * A short test video made with Debian's ffmpeg (scripts/e2e.mjs installs it when missing), in the
+ * test's own output folder (Playwright empties it at the next run).
+ */
 function ffmpegVideo(name: string, size: string, codec: string[]): string {
-  const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'voltas-e2e-video-')), name);
+  const out = test.info().outputPath(name);
   const source = ['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=30:duration=12`];
   execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...source, ...codec, '-pix_fmt', 'yuv420p', out]);
   return out;
