@@ -12,6 +12,7 @@ export default defineConfig({
     // run instead of once per test file. Tests keep their state in what they start (servers, data
     // dirs), never in modules.
     isolate: false,
+    globalSetup: ['server/test/global-setup.ts'],
     setupFiles: ['server/test/setup.ts'],
   },
 });

@@ -2,13 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { buildFirebaseExport } from '#test/firebase-export.ts';
+import { buildFirebaseExport, type BuiltExport } from '#test/firebase-export.ts';
 import { signIn, signOut } from './fixtures';
 
 // An old installation moved over with the CLI while the server runs, then checked screen by screen.
-const exp = buildFirebaseExport({ prefix: 'e2e' });
+// Built in the worker that runs the tests (not where Playwright lists them), and removed after them.
+let exp: BuiltExport;
 
 test.beforeAll(() => {
+  exp = buildFirebaseExport({ prefix: 'e2e' });
   const output = execFileSync(
     process.execPath,
     ['bin/voltas.mjs', 'import-firebase', '--firestore', exp.firestore, '--storage', exp.storage],
