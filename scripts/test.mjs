@@ -3,10 +3,12 @@
 // servers on loopback); the server's database tests again on a real PostgreSQL server
 // (scripts/postgres.mjs) beside the fuzz, crash and faults scripts; the load script; then the abuse check alone.
 // `npm test -- unit postgres` runs only the named steps (format typecheck lint knip unit postgres fuzz crash load faults abuse e2e).
-// Ends with one plain line "all: N passed, N failed" summing both runners.
+// Ends with the list of what failed (CI shows only the tail of the output), then one plain line
+// "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { freePort, startPostgres } from './postgres.mjs';
 import { refuseOldRuntime } from '../bin/runtime.mjs';
 
@@ -83,6 +85,9 @@ function readJson(file) {
 let ok = true;
 let passed = 0;
 let failed = 0;
+/** One line per failed test or step, printed again at the very end. */
+const failures = [];
+const firstLine = (message = '') => stripVTControlCharacters(message).trim().split('\n')[0].slice(0, 300);
 
 const logOf = (name) => `.tmp/${name.replace(/\W+/g, '-')}.log`;
 
@@ -104,8 +109,11 @@ if (want('typecheck'))
 if (want('lint')) checks.push(['lint', ['node_modules/eslint/bin/eslint.js', '.', '--max-warnings=0']]);
 // Unused files, exports and dependencies fail the run (knip.jsonc names the entries it cannot find).
 if (want('knip')) checks.push(['knip', ['node_modules/knip/bin/knip.js', '--reporter', 'compact']]);
-for (const result of await Promise.all(checks.map(([name, args]) => step(name, args, 8, {}, logOf(name)))))
+const checkResults = await Promise.all(checks.map(([name, args]) => step(name, args, 8, {}, logOf(name))));
+checkResults.forEach((result, i) => {
+  if (result !== 'ok') failures.push(`${checks[i][0]}: ${result} (its output is above)`);
   ok = result === 'ok' && ok;
+});
 
 /** The test files a Vitest run started and never finished (its progress reporter's lines). */
 function unfinished(progressFile) {
@@ -168,12 +176,22 @@ async function vitestRun(name, filters, jsonFile, extraEnv = {}, log = undefined
       `[test] ${name} hung in: ${hung.length ? hung.join(', ') : 'no test file (after the last one ended: a worker or the runner itself)'}`,
     );
     failed += Math.max(1, hung.length);
+    failures.push(...(hung.length ? hung : ['a worker or the runner']).map((file) => `${name}: hung in ${file}`));
   }
   const report = readJson(jsonFile);
   if (report) {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
-  } else failed += 1;
+    for (const file of report.testResults)
+      for (const test of file.assertionResults)
+        if (test.status === 'failed')
+          failures.push(
+            `${name}: ${path.relative('.', file.name)} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
+          );
+  } else {
+    failed += 1;
+    failures.push(`${name}: ${result}, no report written (its output is above)`);
+  }
   return result === 'ok';
 }
 
@@ -210,6 +228,7 @@ async function postgresPass() {
   } catch (err) {
     console.error(`[test] could not start PostgreSQL: ${err.message}`);
     failed += 1;
+    failures.push(`PostgreSQL did not start: ${err.message}`);
     return false;
   } finally {
     pgServer?.stop();
@@ -234,15 +253,40 @@ async function endToEnd() {
   if (report?.stats) {
     passed += report.stats.expected + report.stats.flaky;
     failed += report.stats.unexpected;
-  } else failed += 1;
+    failures.push(...playwrightFailures(report.config.rootDir, report.suites).map((line) => `${name}: ${line}`));
+    if (result === 'failed' && report.stats.unexpected === 0)
+      failures.push(`${name}: failed outside any test (its output is above)`);
+  } else {
+    failed += 1;
+    failures.push(`${name}: ${result}, no report written (its output is above)`);
+  }
   return result === 'ok';
+}
+
+/** "file › title: first line of the error" for each test Playwright did not expect to fail. */
+function playwrightFailures(rootDir, suites = [], titles = []) {
+  return suites.flatMap((suite) => {
+    const inside = suite.title && !suite.title.endsWith('.ts') ? [...titles, suite.title] : titles;
+    const own = (suite.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === 'unexpected')
+        .map((test) => {
+          const error = test.results.at(-1)?.error?.message;
+          return `${path.relative('.', path.join(rootDir, spec.file))} › ${[...inside, spec.title].join(' › ')}: ${firstLine(error)}`;
+        }),
+    );
+    return [...own, ...playwrightFailures(rootDir, suite.suites, inside)];
+  });
 }
 
 // The robustness scripts with smaller counts than `npm run fuzz|crash|load`; each counts as one test.
 async function scriptStep(name, args, limitMinutes, log = undefined) {
   const result = await step(name, ['node_modules/tsx/dist/cli.mjs', ...args], limitMinutes, {}, log);
   if (result === 'ok') passed += 1;
-  else failed += 1;
+  else {
+    failed += 1;
+    failures.push(`${name}: ${result} (its output is above)`);
+  }
   return result === 'ok';
 }
 
@@ -304,5 +348,6 @@ if (want('abuse'))
     )) && ok;
 
 if (!ok && failed === 0) failed = 1;
+if (failures.length) console.log(`\n[test] what failed:\n${failures.map((line) => `  - ${line}`).join('\n')}`);
 console.log(`\nall: ${passed} passed, ${failed} failed`);
 process.exit(ok && failed === 0 ? 0 : 1);
