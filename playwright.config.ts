@@ -43,7 +43,8 @@ export default defineConfig({
     command: 'node bin/voltas.mjs demo --if-empty && node bin/voltas.mjs serve',
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // About 10 s on an idle machine (the demo data loaded, then the server); a busy one is slower.
+    timeout: 120_000,
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',

@@ -255,7 +255,9 @@ async function endToEnd() {
     failed += report.stats.unexpected;
     failures.push(...playwrightFailures(report.config.rootDir, report.suites).map((line) => `${name}: ${line}`));
     if (result === 'failed' && report.stats.unexpected === 0)
-      failures.push(`${name}: failed outside any test (its output is above)`);
+      failures.push(
+        `${name}: failed outside any test: ${firstLine(report.errors?.[0]?.message) || 'its output is above'}`,
+      );
   } else {
     failed += 1;
     failures.push(`${name}: ${result}, no report written (its output is above)`);
