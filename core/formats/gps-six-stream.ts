@@ -32,8 +32,11 @@ export class GpsSixStream {
   private bytes = 0;
   private rejection: BodyRejection | undefined;
 
-  /** Reused for every batch: `onColumns` must copy what it keeps before returning. */
-  private work = allocGpsColumns(4096);
+  /**
+   * Reused for every batch: `onColumns` must copy what it keeps before returning. Empty until the
+   * first lines arrive (parsing grows it to their count), so a body refused early allocates nothing.
+   */
+  private work = allocGpsColumns(0);
 
   /**
    * `isUtf8` checks whole chunks (Node's native check on the server); by default a streaming
