@@ -186,7 +186,8 @@ async function vitestRun(name, filters, jsonFile, extraEnv = {}, log = undefined
       for (const test of file.assertionResults)
         if (test.status === 'failed')
           failures.push(
-            `${name}: ${path.relative('.', file.name)} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
+            // The duration shows a timeout, which Vitest's JSON report gives no message for.
+            `${name}: ${path.relative('.', file.name)} › ${test.fullName} (${((test.duration ?? 0) / 1000).toFixed(1)} s): ${firstLine(test.failureMessages?.[0])}`,
           );
   } else {
     failed += 1;

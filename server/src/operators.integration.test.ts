@@ -127,7 +127,8 @@ describe('GET /metrics', () => {
   });
 });
 
-describe('METRICS_PORT on a running server', () => {
+// A server process of its own: its start takes seconds on a busy machine (a wait, as the CLI's tests).
+describe('METRICS_PORT on a running server', { timeout: 60_000 }, () => {
   it('voltas serve serves /metrics on that loopback port without a token, the app on its own port', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'voltas-metrics-'));
     const [port, metricsPort] = [await freePort(), await freePort()];
