@@ -43,7 +43,7 @@ export default defineConfig({
     command: 'node bin/voltas.mjs demo --if-empty && node bin/voltas.mjs serve',
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
-    // About 10 s on an idle machine (the demo data loaded, then the server); a busy one is slower.
+    // The demo data loaded, then the server: a wait, several times longer on a busy machine.
     timeout: 120_000,
     env: {
       PORT: String(PORT),
