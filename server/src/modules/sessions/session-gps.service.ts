@@ -1,6 +1,5 @@
 // A session's GPS trace as readers get it: the derived binary columns (rebuilt from gps.six when
 // missing or unreadable), the JSON samples, the analysis, and the exports; for rows already checked.
-import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { z } from 'zod';
@@ -16,6 +15,7 @@ import { msToGpsTime } from '#core/formats/gps-six.ts';
 import { HEATS, type LineProblem } from '#core/formats/six-lines.ts';
 import type { BlobStore } from '#server/blobs/blob-store.ts';
 import { LruCache } from '#server/lib/lru.ts';
+import { pieceByTurn } from '#server/lib/piece-by-turn.ts';
 import { ColumnSpool, parseStoredGps } from './column-spool';
 import { gpsColumnsKey } from './session-files';
 import type { SessionRow } from './sessions.repository';
@@ -176,16 +176,16 @@ export function createSessionGps(blobs: BlobStore) {
         range = seg;
         suffix = `_${lap.heat}${lap.lapCount}`;
       }
-      // Streamed piece by piece as the client reads (see EXPORT_ROWS_PER_CHUNK).
+      // Streamed piece by piece as the client reads (see EXPORT_ROWS_PER_CHUNK), a piece per turn.
       if (format === 'csv')
         return {
-          body: Readable.from(raceRenderCsvChunks(c, range, units)),
+          body: pieceByTurn(raceRenderCsvChunks(c, range, units)),
           contentType: 'text/csv; charset=utf-8',
           filename: `${base}${suffix}.csv`,
         };
       const name = `${s.track} ${s.date.slice(0, 2)}/${s.date.slice(2, 4)}/${s.date.slice(4)}${suffix ? ` ${suffix.slice(1)}` : ''}`;
       return {
-        body: Readable.from(gpxChunks(c, { name, date: s.date }, range)),
+        body: pieceByTurn(gpxChunks(c, { name, date: s.date }, range)),
         contentType: 'application/gpx+xml; charset=utf-8',
         filename: `${base}${suffix}.gpx`,
       };
