@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateSession } from '#core/sim/session-generator.ts';
+import { countTurns } from '#test/event-loop-turns.ts';
 import { addDevice, put } from '#test/fixtures.ts';
 import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 import { loadTracks } from './lib/track-files';
@@ -58,6 +59,31 @@ describe('heavy reads are bounded', () => {
       if (format === 'csv') expect(text.trim().split('\r\n')).toHaveLength(session.sampleCount + 1);
       else expect(text.match(/<trkpt /g)).toHaveLength(session.sampleCount);
       expect(text.endsWith(format === 'csv' ? '\r\n' : '</gpx>\n')).toBe(true);
+    }
+  });
+
+  it('a whole-session export lets the server answer others between its pieces', async () => {
+    // Read in process (no socket to wait on), as a fast socket reads it: how many pieces in a row
+    // come without another task getting a turn of the event loop.
+    for (const format of ['csv', 'gpx']) {
+      const counter = countTurns();
+      const res = await server.app.inject({
+        method: 'GET',
+        url: `${SESSION}/export/${format}`,
+        headers: { cookie: rider.cookieHeader() },
+        payloadAsStream: true,
+      });
+      expect(res.statusCode).toBe(200);
+      const piecesAtTurn = new Map<number, number>();
+      let pieces = 0;
+      for await (const _piece of res.stream()) {
+        piecesAtTurn.set(counter.turns, (piecesAtTurn.get(counter.turns) ?? 0) + 1);
+        pieces++;
+      }
+      counter.stop();
+      // A piece is EXPORT_ROWS_PER_CHUNK (2,000) samples: a whole session is many.
+      expect(pieces, format).toBeGreaterThan(10);
+      expect(Math.max(...piecesAtTurn.values()), format).toBeLessThanOrEqual(2);
     }
   });
 

@@ -1,20 +1,15 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { countTurns } from '#test/event-loop-turns.ts';
 import { pieceByTurn } from './piece-by-turn.ts';
 
-/** How many other timers' turns come while `stream` is read to its end, and what it gave. */
+/** How many other turns come while `stream` is read to its end, and what it gave. */
 async function turnsWhileRead(stream: Readable): Promise<{ turns: number; text: string }> {
-  let turns = 0;
-  let reading = true;
-  const tick = () => {
-    turns++;
-    if (reading) setImmediate(tick);
-  };
-  setImmediate(tick);
+  const counter = countTurns();
   let text = '';
   for await (const piece of stream) text += String(piece);
-  reading = false;
-  return { turns, text };
+  counter.stop();
+  return { turns: counter.turns, text };
 }
 
 describe('pieceByTurn', () => {
