@@ -1,7 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 // @ts-expect-error -- s3rver ships no types; only the constructor, run() and close() are used.
 import S3rver from 's3rver';
@@ -72,11 +75,60 @@ function rollUpLikeS3(store: S3rverStore): void {
   };
 }
 
+interface S3rverObject {
+  bucket: string;
+  key: string;
+  content: Buffer | NodeJS.ReadableStream;
+  metadata: Record<string, string>;
+}
+interface S3rverFiles {
+  rootDirectory: string;
+  getResourcePath(bucket: string, key: string, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
+  putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
+}
+
+/**
+ * s3rver writes an object in place and answers the PUT before its bytes are all on disk, so a
+ * read during or just after a PUT gets a torn object. S3 is consistent: a read sees the old
+ * object or the new one, whole, and the new one once the PUT has answered. This writes the bytes
+ * to a file of their own and renames it over the object before answering.
+ */
+function wholeObjectsLikeS3(store: S3rverFiles): void {
+  let written = 0;
+  store.putObject = async (object) => {
+    const target = store.getResourcePath(object.bucket, object.key, 'object');
+    // In the store's root, which s3rver lists as buckets only when they are folders.
+    const incoming = path.join(store.rootDirectory, `.incoming-${process.pid}-${written++}`);
+    const hash = createHash('md5');
+    let size = 0;
+    const counting = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        hash.update(chunk);
+        size += chunk.length;
+        done(null, chunk);
+      },
+    });
+    try {
+      const content = Buffer.isBuffer(object.content) ? [object.content] : object.content;
+      await pipeline(content, counting, createWriteStream(incoming));
+      const md5 = hash.digest('hex');
+      await mkdir(path.dirname(target), { recursive: true });
+      await store.putMetadata(object.bucket, object.key, object.metadata, md5);
+      await rename(incoming, target);
+      return { size, md5 };
+    } finally {
+      await rm(incoming, { force: true });
+    }
+  };
+}
+
 async function start(): Promise<TestS3> {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'voltas-s3-'));
   const port = await freePort();
   const server = new S3rver({ port, address: '127.0.0.1', silent: true, directory });
   rollUpLikeS3(server.store);
+  wholeObjectsLikeS3(server.store);
   await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new S3Client({
