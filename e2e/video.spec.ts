@@ -179,12 +179,13 @@ test('a video picked on the analysis: synced by hand, played with the cursor, se
   expect(videoBox!.y).toBeLessThan(mapBox!.y);
 });
 
-test('a 10 s clip exported with the data drawn on it decodes back with its overlay', async ({ page }) => {
+test('a 3 s clip exported with the data drawn on it decodes back with its overlay', async ({ page }) => {
   const { panel } = await openWithVideo(page);
   await syncByHand(page);
   await panel.getByText('Exportar clipe com os dados').click();
   await panel.getByTestId('clip-from').fill('0');
-  await panel.getByTestId('clip-to').fill('10');
+  // Short: encoding is the browser's slowest work here, and a longer clip tests nothing more.
+  await panel.getByTestId('clip-to').fill('3');
   await panel.getByRole('radio', { name: '720p' }).check();
   // Started, then cancelled: said, and nothing to download.
   await panel.getByRole('button', { name: 'Exportar MP4' }).click();
@@ -211,7 +212,7 @@ test('a 10 s clip exported with the data drawn on it decodes back with its overl
       v.onloadeddata = r;
       v.onerror = () => j(new Error(`clip does not decode: ${v.error?.code} ${v.error?.message}`));
     });
-    v.currentTime = 5;
+    v.currentTime = 1.5;
     await new Promise((r) => (v.onseeked = r));
     const canvas = document.createElement('canvas');
     [canvas.width, canvas.height] = [v.videoWidth, v.videoHeight];
@@ -232,8 +233,8 @@ test('a 10 s clip exported with the data drawn on it decodes back with its overl
   }, url);
   expect(read.height).toBe(720);
   expect(read.width).toBe(1272); // 848×480 scaled to 720 lines, even
-  expect(read.duration).toBeGreaterThan(9.8);
-  expect(read.duration).toBeLessThan(10.2);
+  expect(read.duration).toBeGreaterThan(2.8);
+  expect(read.duration).toBeLessThan(3.2);
   const [r, g, b] = read.strip;
   expect(Math.abs(r! - 0xb3)).toBeLessThan(30);
   expect(Math.abs(g! - 0x88)).toBeLessThan(30);

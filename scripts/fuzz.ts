@@ -6,7 +6,7 @@
 // each format tens of thousands of times (a small .gz inflates to that), for state kept per line.
 //
 //   npm run fuzz                      100,000 inputs per parser
-//   npm run fuzz -- --runs 3000       what npm test runs
+//   npm run fuzz -- --runs 2000       what npm test runs
 //   npm run fuzz -- --seed 123        another seed (the seed of a failure is printed)
 import fc from 'fast-check';
 import { parseArgs } from 'node:util';
