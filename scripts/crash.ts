@@ -1,6 +1,7 @@
 // Crash safety: runs the real server as a child process, uploads versions of a few sessions
 // through the device API from several clients at once, kills the server with SIGKILL at a random
-// moment, restarts it, and checks after every restart that
+// moment once an upload of the round has gone through, restarts it, and checks after every restart
+// (and that some uploads went through at all) that
 //   - every file of every session is one complete version that was sent (index and laps agree),
 //   - the database and the blobs agree (same MD5 both ways; no blob the index does not know),
 //   - no interrupted upload is left pending and no temporary file remains.
@@ -220,18 +221,25 @@ try {
     allProblems.push(...(await check(round - 1)));
     const keys = [...versions.keys()];
     let stop = false;
+    let firstDone!: () => void;
+    const oneDone = new Promise<void>((resolve) => (firstDone = resolve));
     const client = async () => {
       while (!stop) {
         const key = keys[Math.floor(random() * keys.length)]!;
         const list = versions.get(key)!;
         const status = await upload(key, list[Math.floor(random() * list.length)]!.body);
-        if (status === 200) completed++;
-        else if (status === -1) interrupted++;
+        if (status === 200) {
+          completed++;
+          firstDone();
+        } else if (status === -1) interrupted++;
         else allProblems.push(`upload of ${key} answered ${status}`);
       }
     };
     const clients = [client(), client(), client(), client()];
-    await new Promise((r) => setTimeout(r, 50 + random() * 900));
+    // Once an upload of the round has gone through (on a busy machine the first take seconds), so
+    // that the kill lands among uploads replacing files already stored, not only before any commit.
+    await Promise.race([oneDone, sleep(30_000)]);
+    await sleep(50 + random() * 900);
     child!.kill('SIGKILL');
     await new Promise((r) => child!.once('exit', r));
     stop = true;
@@ -240,6 +248,7 @@ try {
   }
   await start();
   allProblems.push(...(await check(kills)));
+  if (completed === 0) allProblems.push('no upload went through between the kills: nothing stored was put at risk');
   child!.kill('SIGTERM');
   await new Promise((r) => child!.once('exit', r));
 } finally {
