@@ -329,27 +329,28 @@ describe('health', () => {
     const token = await addDevice(other, '000000000123', 'stop@example.com');
     const url = new URL(other.baseUrl);
     const body = Buffer.from(`${LAP_LINE}\n`);
+    // In flight: its headers and first bytes have reached the server (on a busy machine a fixed
+    // wait is not enough), then the stop begins, then the rest of the body arrives.
+    const arrived = new Promise<void>((resolve) => other.app.server.once('request', () => resolve()));
+    const req = http.request({
+      host: url.hostname,
+      port: url.port,
+      method: 'PUT',
+      path: '/api/device/v1/sessions/Stop/01112026/lap.six',
+      agent: false,
+      headers: { 'content-type': 'text/plain', 'content-length': body.length, authorization: `Bearer ${token}` },
+    });
     const answer = new Promise<number>((resolve) => {
-      const req = http.request({
-        host: url.hostname,
-        port: url.port,
-        method: 'PUT',
-        path: '/api/device/v1/sessions/Stop/01112026/lap.six',
-        agent: false,
-        headers: { 'content-type': 'text/plain', 'content-length': body.length, authorization: `Bearer ${token}` },
-      });
       req.on('response', (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
       });
       req.on('error', () => resolve(-1));
-      req.write(body.subarray(0, 10));
-      setTimeout(() => {
-        closing = other.close();
-        setTimeout(() => req.end(body.subarray(10)), 200);
-      }, 100);
     });
-    let closing: Promise<void> | undefined;
+    req.write(body.subarray(0, 10));
+    await arrived;
+    const closing = other.close();
+    setTimeout(() => req.end(body.subarray(10)), 200);
     expect(await answer).toBe(200);
     await closing;
   });
