@@ -294,18 +294,19 @@ async function scriptStep(name, args, limitMinutes, log = undefined) {
 }
 
 /**
- * Vitest on SQLite; then the PostgreSQL pass beside the fuzz, crash and faults scripts one after
- * another; then the load script.
+ * Two lanes side by side: Vitest on SQLite, then the fuzz, crash and faults scripts one after
+ * another; and the PostgreSQL pass, which waits on its database much of the time. Then the load
+ * script.
  */
 async function testsInTurn() {
   let fine = true;
-  if (want('unit'))
-    fine = (await vitestRun('unit + integration (SQLite)', [], '.tmp/vitest.json', {}, logOf('unit'))) && fine;
-  // The PostgreSQL pass waits on its database much of the time, and the crash and faults scripts on
-  // their kills and outages: one lane of them runs beside it. They fail on errors, lost data or a
-  // leak, not on a latency (faults gives each outage 10 s to recover).
-  const scriptsLane = async () => {
+  // The scripts fail on errors, lost data or a leak, not on a latency (faults gives each outage
+  // 10 s to recover).
+  const sqliteThenScripts = async () => {
     let laneFine = true;
+    if (want('unit'))
+      laneFine =
+        (await vitestRun('unit + integration (SQLite)', [], '.tmp/vitest.json', {}, logOf('unit'))) && laneFine;
     if (want('fuzz'))
       laneFine =
         (await scriptStep('fuzz (2,000 inputs per parser)', ['scripts/fuzz.ts', '--runs', '2000'], 8, logOf('fuzz'))) &&
@@ -324,9 +325,9 @@ async function testsInTurn() {
         )) && laneFine;
     return laneFine;
   };
-  const beside = [scriptsLane()];
-  if (want('postgres')) beside.push(postgresPass());
-  for (const result of await Promise.all(beside)) fine = result && fine;
+  const lanes = [sqliteThenScripts()];
+  if (want('postgres')) lanes.push(postgresPass());
+  for (const result of await Promise.all(lanes)) fine = result && fine;
   // After them, on a quieter machine: its figures are printed (the pass is no error, no leak).
   if (want('load'))
     fine =
