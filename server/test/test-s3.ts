@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-// @ts-expect-error -- s3rver ships no types; only the constructor, run() and close() are used.
+// @ts-expect-error -- s3rver ships no types; the constructor, run(), close() and its store (patched below) are used.
 import S3rver from 's3rver';
 import { onFileEnd } from './cleanups';
 import { freePort } from './test-server';
