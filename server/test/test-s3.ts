@@ -44,11 +44,22 @@ interface ListResult {
   commonPrefixes: string[];
   isTruncated: boolean;
 }
+interface S3rverObject {
+  bucket: string;
+  key: string;
+  content: Buffer | NodeJS.ReadableStream;
+  metadata: Record<string, string>;
+}
+/** The parts of s3rver's store (`server.store`, its FilesystemStore) patched below to act as S3 does. */
 interface S3rverStore {
+  rootDirectory: string;
+  getResourcePath(bucket: string, key: string, resource: string): string;
   listObjects(
     bucket: string,
     options: { delimiter?: string; prefix?: string; startAfter?: string; maxKeys?: number },
   ): Promise<ListResult>;
+  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
+  putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
 }
 
 /**
@@ -75,26 +86,13 @@ function rollUpLikeS3(store: S3rverStore): void {
   };
 }
 
-interface S3rverObject {
-  bucket: string;
-  key: string;
-  content: Buffer | NodeJS.ReadableStream;
-  metadata: Record<string, string>;
-}
-interface S3rverFiles {
-  rootDirectory: string;
-  getResourcePath(bucket: string, key: string, resource: string): string;
-  putMetadata(bucket: string, key: string, metadata: Record<string, string>, md5: string): Promise<void>;
-  putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
-}
-
 /**
  * s3rver writes an object in place and answers the PUT before its bytes are all on disk, so a
  * read during or just after a PUT gets a torn object. S3 is consistent: a read sees the old
  * object or the new one, whole, and the new one once the PUT has answered. This writes the bytes
  * to a file of their own and renames it over the object before answering.
  */
-function wholeObjectsLikeS3(store: S3rverFiles): void {
+function wholeObjectsLikeS3(store: S3rverStore): void {
   let written = 0;
   store.putObject = async (object) => {
     const target = store.getResourcePath(object.bucket, object.key, 'object');
