@@ -3,10 +3,11 @@
 // servers on loopback); the server's database tests again on a real PostgreSQL server
 // (scripts/postgres.mjs) beside the fuzz, crash and faults scripts; the load script; then the abuse check alone.
 // `npm test -- unit postgres` runs only the named steps (format typecheck lint knip unit postgres fuzz crash load faults abuse e2e).
-// Ends with the list of what failed (CI shows only the tail of the output), then one plain line
-// "all: N passed, N failed" summing both runners.
+// Ends with the list of what failed (CI shows only the tail of the output), the run's time beside the
+// CPU time its machine was busy, then one plain line "all: N passed, N failed" summing both runners.
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { freePort, startPostgres } from './postgres.mjs';
@@ -15,6 +16,10 @@ import { refuseOldRuntime } from '../bin/runtime.mjs';
 refuseOldRuntime('npm test');
 
 const env = { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
+
+/** Milliseconds the machine's cores have spent busy (every process's, a browser's included). */
+const busyMs = () => os.cpus().reduce((sum, { times: t }) => sum + t.user + t.nice + t.sys + t.irq, 0);
+const runStarted = { at: Date.now(), busy: busyMs() };
 const only = process.argv.slice(2);
 const want = (step) => only.length === 0 || only.includes(step);
 mkdirSync('.tmp', { recursive: true });
@@ -353,5 +358,11 @@ if (want('abuse'))
 
 if (!ok && failed === 0) failed = 1;
 if (failures.length) console.log(`\n[test] what failed:\n${failures.map((line) => `  - ${line}`).join('\n')}`);
+// Whether the run's time is the machine's CPU (cores busy throughout: only less work is faster) or waits.
+const wallS = (Date.now() - runStarted.at) / 1000;
+const cpuS = (busyMs() - runStarted.busy) / 1000;
+console.log(
+  `\n[test] ${wallS.toFixed(0)} s; the machine's ${os.cpus().length} cores busy ${cpuS.toFixed(0)} CPU-s (${((100 * cpuS) / (wallS * os.cpus().length)).toFixed(0)} %)`,
+);
 console.log(`\nall: ${passed} passed, ${failed} failed`);
 process.exit(ok && failed === 0 ? 0 : 1);
