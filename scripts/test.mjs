@@ -1,7 +1,7 @@
 // `npm test`: every check. End to end (Playwright driving Debian's Chromium headless shell) from the start, beside:
 // format, typecheck, lint and knip (side by side); unit + integration (Vitest, real SQLite files and real
-// servers on loopback); the server's database tests again on a real PostgreSQL server
-// (scripts/postgres.mjs) beside the fuzz, crash and faults scripts; the load script; then the abuse check alone.
+// servers on loopback), then the fuzz and crash scripts, beside the server's database tests again on a real
+// PostgreSQL server (scripts/postgres.mjs), then the faults script; the load script; then the abuse check alone.
 // `npm test -- unit postgres` runs only the named steps (format typecheck lint knip unit postgres fuzz crash load faults abuse e2e).
 // Ends with the list of what failed (CI shows only the tail of the output), the run's time beside the
 // CPU time its machine was busy, then one plain line "all: N passed, N failed" summing both runners.
@@ -299,9 +299,9 @@ async function scriptStep(name, args, limitMinutes, log = undefined) {
 }
 
 /**
- * Two lanes side by side: Vitest on SQLite, then the fuzz, crash and faults scripts one after
- * another; and the PostgreSQL pass, which waits on its database much of the time. Then the load
- * script.
+ * Two lanes side by side, about as long as each other: Vitest on SQLite, then the fuzz and crash
+ * scripts; the PostgreSQL pass, then the faults script (mostly waiting out its outages). Then the
+ * load script.
  */
 async function testsInTurn() {
   let fine = true;
@@ -320,6 +320,11 @@ async function testsInTurn() {
       laneFine =
         (await scriptStep('crash safety (5 kills)', ['scripts/crash.ts', '--kills', '5'], 8, logOf('crash'))) &&
         laneFine;
+    return laneFine;
+  };
+  const postgresThenFaults = async () => {
+    let laneFine = true;
+    if (want('postgres')) laneFine = (await postgresPass()) && laneFine;
     if (want('faults'))
       laneFine =
         (await scriptStep(
@@ -330,8 +335,7 @@ async function testsInTurn() {
         )) && laneFine;
     return laneFine;
   };
-  const lanes = [sqliteThenScripts()];
-  if (want('postgres')) lanes.push(postgresPass());
+  const lanes = [sqliteThenScripts(), postgresThenFaults()];
   for (const result of await Promise.all(lanes)) fine = result && fine;
   // After them, on a quieter machine: its figures are printed (the pass is no error, no leak).
   if (want('load'))
