@@ -300,8 +300,7 @@ async function scriptStep(name, args, limitMinutes, log = undefined) {
 
 /**
  * Two lanes side by side, about as long as each other: Vitest on SQLite, then the fuzz and crash
- * scripts; the PostgreSQL pass, then the faults script (mostly waiting out its outages). Then the
- * load script.
+ * scripts; the PostgreSQL pass, then the faults script. Then the load script.
  */
 async function testsInTurn() {
   let fine = true;
