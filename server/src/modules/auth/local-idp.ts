@@ -51,12 +51,15 @@ export function createLocalIdp(opts: {
   // Names typed on the sign-in page, by e-mail; the ID token carries them (dev provider only).
   const names = new Map<string, string>(DEMO_ACCOUNTS.map((a) => [a.email, a.name]));
 
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  // A new key at every start: an elliptic-curve one is made at once (an RSA key holds up each
+  // start, each test server's included) and signs each sign-in's ID token cheaply.
+  const idTokenSigningAlg = 'ES256';
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = {
     ...privateKey.export({ format: 'jwk' }),
     kid: randomBytes(8).toString('hex'),
     use: 'sig',
-    alg: 'RS256',
+    alg: idTokenSigningAlg,
   };
 
   const store = new ExpiringStore();
@@ -69,6 +72,7 @@ export function createLocalIdp(opts: {
         redirect_uris: [opts.redirectUri],
         grant_types: ['authorization_code'],
         response_types: ['code'],
+        id_token_signed_response_alg: idTokenSigningAlg,
       },
     ],
     pkce: { required: () => true },

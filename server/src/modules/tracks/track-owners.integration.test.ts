@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
-import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import { GPS_COLUMN_KEYS, type GpsColumns } from '#core/formats/gps-columns.ts';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { ptBR } from '#core/i18n/messages/pt-BR.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
@@ -41,20 +41,7 @@ const ridden = (track: TrackGeometry, seed: number) =>
 function odd(c: GpsColumns): GpsColumns {
   const extra = 1500;
   const o = { count: c.count + extra } as GpsColumns;
-  for (const key of [
-    'line',
-    'lat',
-    'lon',
-    'speed',
-    'satellites',
-    'timeMs',
-    'lapCount',
-    'firstLap',
-    'heat',
-    'roll',
-    'leanFiltered',
-    'meterSum',
-  ] as const) {
+  for (const key of GPS_COLUMN_KEYS) {
     const from = c[key];
     const to = new (from.constructor as new (n: number) => typeof from)(o.count);
     to.set(from as never);
