@@ -506,8 +506,10 @@ describe('bad files are refused with a clear reason and store nothing', () => {
         headers: { 'content-type': 'text/plain' },
       } as RequestInit),
     );
-    // Both in flight once the server says so (a busy machine takes a while to route them): until
-    // then a file of no known format gets its 415 and takes no place.
+    // Both in flight once the server says so; a busy machine takes a while to route them. A probe
+    // of no known format takes a place for a moment while it gets its 415, so the first waits the
+    // time the two usually need, and a slow machine gets more probes instead of a failure.
+    await new Promise((r) => setTimeout(r, 300));
     await expect
       .poll(async () => (await importFile(dora, 'sonda.txt', 'x')).status, { timeout: 15_000, interval: 250 })
       .toBe(429);
