@@ -2,6 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { signIn, signOut, uniqueEmail } from './fixtures';
 
+// Four roles and three device uploads in one journey, the longest test outside the video ones:
+// twice the default limit, as a busy machine takes two or three times as long.
+test.setTimeout(120_000);
+
 test('admin registers and assigns a device, the seller sells it, the buyer sees its uploaded laps', async ({
   page,
   baseURL,
