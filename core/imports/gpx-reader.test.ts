@@ -108,7 +108,7 @@ describe('the GPX reader', () => {
       expect(f.trace.timeMs).toEqual(whole.trace.timeMs!.slice(0, n));
       if (at < text.indexOf('</gpx>') + 6) expect(f.warnings[0]).toMatchObject({ code: 'truncated' });
     }
-  });
+  }, 60_000); // hundreds of reads in 7-byte pieces: seconds, and longer on a busy machine
 
   it('broken XML: unclosed or crossed tags, bad attributes, text outside the root, unknown references, a second root', () => {
     const points = Array.from({ length: 12 }, (_, k) => pt(k)).join('\n');

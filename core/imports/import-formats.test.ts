@@ -142,7 +142,8 @@ describe('import formats, generated from the simulator', () => {
 /** A column's bytes, compared whole (toEqual goes value by value: slow on columns of 100k fixes). */
 const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-describe('the fix columns sized from the body length', () => {
+// Twelve reads of files of several MB: seconds, and two or three times as long on a busy machine.
+describe('the fix columns sized from the body length', { timeout: 60_000 }, () => {
   it('read the same fixes whatever the length said (right, far too small, far too large), in pieces as from a socket', () => {
     const { c } = session(25);
     for (const [name, text] of [
