@@ -20,7 +20,7 @@ export const ptBRHistory = {
   'history.colConsistency': 'Consistência',
   'history.consistencyValue': '± {s} s',
   'history.consistencyHint':
-    'Desvio padrão das 80 % voltas lançadas mais rápidas: quanto menor, mais iguais suas voltas.',
+    'Desvio padrão das suas voltas lançadas mais rápidas (80 % delas): quanto menor, mais iguais suas voltas.',
   'history.personalBest': 'Recorde pessoal',
   'history.personalBestShort': 'Recorde',
   'history.progressLink': 'Evolução em {track}',
