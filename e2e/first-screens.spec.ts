@@ -79,6 +79,16 @@ test('an import is named "Importados", never by its collection id; Carregar says
   await page.goto('/user');
   await expect(page.getByTestId('latest-session')).toContainText('Interlagos — 07/09/2026 · Importados');
   await expect(page.getByTestId('latest-session')).not.toContainText(session.device);
+  // A rider with no device: their sessions and the import first, the device's guide folded below them.
+  await expect(page.getByTestId('home-import')).toBeVisible();
+  const guide = page.getByTestId('usage-guide');
+  await expect(guide).not.toHaveAttribute('open');
+  await expect(guide.getByRole('heading', { name: 'Guia de uso' })).toBeVisible();
+  await expect(guide.getByRole('heading', { name: 'Instalação', exact: true })).toBeHidden();
+  const [sessionsBox, guideBox] = [await page.getByTestId('home-my-sessions').boundingBox(), await guide.boundingBox()];
+  expect(guideBox!.y).toBeGreaterThan(sessionsBox!.y);
+  await guide.locator('summary').click();
+  await expect(guide).toHaveAttribute('open');
 
   await page.goto(`/analytics?hw=${session.device}&pista=${session.track}&data=${session.date}`);
   const title = page.getByRole('heading', { name: /Seleção de Laps/, level: 1 });

@@ -83,19 +83,35 @@ test('progress over three days with the record in green; a shared lap opened sig
   await expect(record).toHaveCount(1);
   await expect(record.locator('.lap-time')).toHaveCSS('color', GREEN);
 
-  // Share one lap.
+  // Share one lap, named, through the phone's share sheet (this desktop Chromium has none: the
+  // page's own navigator.share stands in for the system's sheet and records what it was handed).
+  await page.evaluate(() => {
+    (window as unknown as { sent: ShareData[] }).sent = [];
+    navigator.share = (data?: ShareData) => {
+      (window as unknown as { sent: ShareData[] }).sent.push(data ?? {});
+      return Promise.resolve();
+    };
+  });
   await page.getByRole('button', { name: 'Compartilhar' }).click();
   await page.getByLabel('O que compartilhar').selectOption({ index: 2 });
+  await page.getByLabel('Nome do link (opcional)').fill('Minha melhor em Interlagos');
   await page.getByRole('button', { name: 'Criar link' }).click();
   const url = await page.getByTestId('share-url').inputValue();
   expect(url).toMatch(/\/v\/[A-Za-z0-9_-]{43}$/);
   const path = new URL(url).pathname;
+  await page.getByRole('button', { name: 'Enviar…' }).click();
+  expect(await page.evaluate(() => (window as unknown as { sent: ShareData[] }).sent)).toEqual([
+    { title: 'Minha melhor em Interlagos', url },
+  ]);
 
   // Opened signed out: the lap, its chart and line; no cookie.
   const stranger = await browser.newContext();
   const strangerPage = await stranger.newPage();
   await strangerPage.goto(path);
   await expect(strangerPage.getByTestId('shared-view')).toBeVisible();
+  await expect(strangerPage.getByTestId('shared-name')).toHaveText('Minha melhor em Interlagos');
+  await expect(strangerPage.getByTestId('shared-top-speed')).toHaveText(/^\d{3},\d km\/h$/);
+  await expect(strangerPage.getByTestId('shared-laps').getByRole('columnheader', { name: 'S1' })).toBeVisible();
   await expect(strangerPage.getByTestId('shared-laps').locator('tbody tr')).toHaveCount(1);
   await expect(strangerPage.getByTestId('shared-speed').locator('canvas')).toBeVisible();
   await expect(strangerPage.getByRole('img', { name: /Traçado da volta/ })).toBeVisible();
@@ -128,6 +144,12 @@ test('progress over three days with the record in green; a shared lap opened sig
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Links compartilhados' }).click();
   await expect(page.getByTestId('share-item')).toHaveCount(1);
+  await expect(page.getByTestId('share-name')).toHaveText('Minha melhor em Interlagos');
+  // The link can be copied again from here.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByTestId('share-item').getByRole('button', { name: 'Copiar link' }).click();
+  await expect(page.getByTestId('share-item').getByText('Link copiado.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
   page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Revogar' }).click();
   await expect(page.getByText('Link revogado: ele não abre mais nada.')).toBeVisible();

@@ -11,6 +11,8 @@ const shareTokenParam = z.string().min(1).max(200);
 const MAX_SHARE_DAYS = 365;
 /** Links one rider may hold at once (revoke one to make another). */
 export const MAX_SHARES_PER_RIDER = 200;
+/** A link's name: what the friend who opens it reads above the laps. */
+export const MAX_SHARE_NAME = 80;
 
 export const createShareBodySchema = z.object({
   device: deviceIdParam,
@@ -19,6 +21,8 @@ export const createShareBodySchema = z.object({
   lap: lapKeyParam.optional(),
   /** The link stops working after this many days; absent: until revoked. */
   expiresInDays: z.number().int().min(1).max(MAX_SHARE_DAYS).optional(),
+  /** Shown to whoever opens the link ("Interlagos, first track day"); absent or blank: none. */
+  name: z.string().trim().max(MAX_SHARE_NAME).optional(),
 });
 export const createShareResponseSchema = z.object({
   id: z.string(),
@@ -32,8 +36,11 @@ const shareSchema = z.object({
   track: z.string(),
   date: z.string(),
   lap: z.string().nullable(),
+  name: z.string().nullable(),
   createdAt: z.string(),
   expiresAt: z.string().nullable(),
+  /** The link itself, to copy again; null for a link made before links were kept sealed (revoke and make another). */
+  url: z.string().nullable(),
 });
 export const sharesResponseSchema = z.object({ shares: z.array(shareSchema) });
 export type SharesResponse = z.infer<typeof sharesResponseSchema>;
@@ -47,6 +54,8 @@ export const sharedViewSchema = z.object({
   date: z.string(),
   /** The one lap shared ('A3'); null: the whole session. */
   lap: z.string().nullable(),
+  /** The name the rider gave the link; null: none. */
+  name: z.string().nullable(),
   laps: z.array(
     z.object({
       heat: heatSchema,
@@ -56,8 +65,16 @@ export const sharedViewSchema = z.object({
       kind: lapKindSchema,
       complete: z.boolean(),
       best: z.boolean(),
+      /** Gate to gate (start/finish, each sector gate, start/finish) for a complete lap; empty otherwise. */
+      sectorSeconds: z.array(z.number()),
+      /** The lap's top speed (km/h), null for a piece that is not a complete lap. */
+      topKmh: z.number().nullable(),
     }),
   ),
+  /** The fastest of each sector over the complete laps shown (the session's best sectors). */
+  bestSectorSeconds: z.array(z.number()),
+  /** The top speed of the laps shown (km/h); null without a complete lap. */
+  topSpeedKmh: z.number().nullable(),
   bestLapSeconds: z.number().nullable(),
   idealLapSeconds: z.number().nullable(),
   consistencyMs: z.number().int().nullable(),

@@ -345,7 +345,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     stopSendingJobs();
     await jobs.stop();
   });
-  const shares = createSharesService({ db, reader, tracks, publicUrl: config.publicUrl });
+  const shares = createSharesService({ db, reader, tracks, publicUrl: config.publicUrl, secretKey: config.secretKey });
   await app.register(sharesRoutes, { shares, publicUrl: config.publicUrl, pages });
   await app.register(progressRoutes, { progress: createProgressService({ reader, tracks, shares }) });
   await app.register(adminRoutes, {

@@ -10,6 +10,7 @@ const enPagesMain = {
   'home.greeting': 'Hi, {name}',
   'home.avatarAlt': 'Photo of {name}',
   'home.guideTitle': 'How to use it',
+  'home.guideFoldedHint': 'For riders with a Voltas device: installing, its menu, messages and care.',
   'home.installTitle': 'Mounting',
   'home.installBody':
     'Mount the device on the bike where the rider can see it easily while riding, held firmly and away from heavy vibration.',

@@ -10,6 +10,7 @@ const esPagesMain = {
   'home.greeting': 'Hola, {name}',
   'home.avatarAlt': 'Foto de {name}',
   'home.guideTitle': 'Guía de uso',
+  'home.guideFoldedHint': 'Para quien tiene el dispositivo Voltas: instalación, menú, mensajes y mantenimiento.',
   'home.installTitle': 'Instalación',
   'home.installBody':
     'Fija el dispositivo en la moto en un sitio donde el piloto lo vea con facilidad mientras rueda, bien sujeto y lejos de vibraciones fuertes.',

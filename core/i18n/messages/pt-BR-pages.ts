@@ -8,6 +8,7 @@ const ptBRPagesMain = {
   'home.greeting': 'Olá, {name}',
   'home.avatarAlt': 'Foto de {name}',
   'home.guideTitle': 'Guia de uso',
+  'home.guideFoldedHint': 'Para quem tem o aparelho Voltas: instalação, menu, mensagens e manutenção.',
   'home.installTitle': 'Instalação',
   'home.installBody':
     'Fixe o dispositivo na moto em um lugar onde o piloto consiga vê-lo com facilidade durante a pilotagem, firme e longe de vibrações excessivas.',

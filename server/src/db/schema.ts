@@ -208,6 +208,10 @@ interface SharesTable {
   lap: string | null;
   created_at: string;
   expires_at: string | null;
+  /** What the rider called the link (shown to whoever opens it); null: none. */
+  name: string | null;
+  /** The link's secret sealed with SECRET_KEY (SecretBox 'share-link', bound to the link's id); null before 0017. */
+  sealed_token: string | null;
 }
 
 export interface VideoSyncsTable {

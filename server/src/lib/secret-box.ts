@@ -15,17 +15,20 @@ const TAG_BYTES = 16;
  */
 export class SecretBox {
   private readonly key: Buffer;
+  private readonly purpose: string;
 
-  constructor(secret: string) {
+  /** `purpose` gives each kind of secret a key of its own (Wi-Fi passwords, share links). */
+  constructor(secret: string, purpose = 'wifi-password') {
     if (secret.length < 32) throw new Error('SECRET_KEY must be at least 32 characters');
-    this.key = Buffer.from(hkdfSync('sha256', secret, 'voltas', 'wifi-password/v1', 32));
+    this.purpose = purpose;
+    this.key = Buffer.from(hkdfSync('sha256', secret, 'voltas', `${purpose}/v1`, 32));
   }
 
   seal(plain: string, boundTo: string): string {
     if (plain === '') return '';
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
-    cipher.setAAD(aad(boundTo));
+    cipher.setAAD(this.aad(boundTo));
     const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return `${VERSION}:${Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64')}`;
   }
@@ -38,7 +41,7 @@ export class SecretBox {
     const raw = Buffer.from(payload, 'base64');
     if (raw.length < IV_BYTES + TAG_BYTES) throw new Error('Sealed value too short');
     const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
-    if (version === VERSION) decipher.setAAD(aad(boundTo));
+    if (version === VERSION) decipher.setAAD(this.aad(boundTo));
     decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
     return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
   }
@@ -47,8 +50,8 @@ export class SecretBox {
   isLegacy(sealed: string): boolean {
     return sealed.startsWith(`${LEGACY_VERSION}:`);
   }
-}
 
-function aad(boundTo: string): Buffer {
-  return Buffer.from(`wifi-password:${boundTo}`, 'utf8');
+  private aad(boundTo: string): Buffer {
+    return Buffer.from(`${this.purpose}:${boundTo}`, 'utf8');
+  }
 }

@@ -1,4 +1,4 @@
-// The session's 'Compartilhar' button and its form: a read-only link, with an optional expiry.
+// The session's 'Compartilhar' button and its form: a read-only link, with a name and an optional expiry.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
@@ -6,13 +6,15 @@ import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { useT } from '../i18n/messages';
 import { createShare } from '../lib/history-api';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
-import { useCopy } from '#web/lib/clipboard.ts';
+import { LinkActions } from '#web/components/link-actions.tsx';
+import { MAX_SHARE_NAME } from '#core/contracts/shares.contract.ts';
 
 const EXPIRY_DAYS = [0, 1, 7, 30] as const;
 
 /**
- * "Compartilhar": makes a read-only link to the session or one of its laps, with an optional
- * expiry. The link is shown once (only its hash is kept), with a copy button.
+ * "Compartilhar": makes a read-only link to the session or one of its laps, with a name its reader
+ * sees and an optional expiry; then hands it to the phone's share sheet or the clipboard (it can be
+ * copied again from 'Links compartilhados').
  */
 export function ShareButton(props: { session: SessionAddress; laps: string[]; initialLap?: string | undefined }) {
   const t = useT();
@@ -21,16 +23,20 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
   const [open, setOpen] = useState(false);
   const [what, setWhat] = useState(props.initialLap ?? '');
   const [days, setDays] = useState<number>(0);
-  const { copied, copy, reset } = useCopy();
+  const [name, setName] = useState('');
   const make = useMutation({
     mutationFn: () =>
-      createShare({ ...props.session, ...(what ? { lap: what } : {}), ...(days ? { expiresInDays: days } : {}) }),
+      createShare({
+        ...props.session,
+        ...(what ? { lap: what } : {}),
+        ...(days ? { expiresInDays: days } : {}),
+        ...(name.trim() ? { name: name.trim() } : {}),
+      }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['shares'] }),
   });
   const close = () => {
     setOpen(false);
     make.reset();
-    reset();
   };
   if (!open) {
     return (
@@ -54,6 +60,18 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
               </option>
             ))}
           </select>
+          <label htmlFor={`${id}-name`}>{t('history.shareName')}</label>
+          <input
+            id={`${id}-name`}
+            type="text"
+            value={name}
+            maxLength={MAX_SHARE_NAME}
+            aria-describedby={`${id}-name-hint`}
+            onChange={(e) => setName(e.target.value)}
+          />
+          <p id={`${id}-name-hint`} className="muted">
+            {t('history.shareNameHint')}
+          </p>
           <label htmlFor={`${id}-days`}>{t('history.shareExpiry')}</label>
           <select id={`${id}-days`} value={days} onChange={(e) => setDays(Number(e.target.value))}>
             {EXPIRY_DAYS.map((d) => (
@@ -91,9 +109,7 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
             onFocus={(e) => e.target.select()}
           />
           <p className="actions-row">
-            <button type="button" className="btn btn-primary" onClick={() => copy(make.data.url)}>
-              {t('history.shareCopy')}
-            </button>
+            <LinkActions url={make.data.url} title={name.trim() || t('history.sharedTitle')} primary />
             <Link className="btn btn-secondary" to="/links">
               {t('history.sharesTitle')}
             </Link>
@@ -101,7 +117,6 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
               {t('history.shareClose')}
             </button>
           </p>
-          {copied && <p role="status">{t('history.shareCopied')}</p>}
         </>
       )}
     </section>

@@ -74,7 +74,7 @@ export function useShares() {
   return useQuery({ queryKey: ['shares'], queryFn: () => apiRequest<SharesResponse>('/api/shares') });
 }
 
-export function createShare(body: SessionAddress & { lap?: string; expiresInDays?: number }) {
+export function createShare(body: SessionAddress & { lap?: string; expiresInDays?: number; name?: string }) {
   return apiRequest<CreateShareResponse>('/api/shares', { method: 'POST', body });
 }
 

@@ -61,24 +61,37 @@ describe('share links', () => {
   let lapLink: { id: string; url: string };
   let sessionLink: { id: string; url: string };
 
-  it('a rider makes a link to a lap and to a session; the list shows them, not their secrets', async () => {
-    const lap = await post(ana, { ...session, lap: 'A2' });
+  it('a rider makes a link to a lap and to a session; the list gives her the links again, the database only sealed', async () => {
+    const lap = await post(ana, { ...session, lap: 'A2', name: '  Volta dois, a boa  ' });
     expect(lap.status).toBe(201);
     lapLink = (await lap.json()) as typeof lapLink;
     expect(lapLink.url).toMatch(new RegExp(`^${server.config.publicUrl}/v/[A-Za-z0-9_-]{43}$`));
     const whole = await post(ana, session);
     sessionLink = (await whole.json()) as typeof sessionLink;
     const list = (await (await ana.request('/api/shares')).json()) as {
-      shares: { id: string; lap: string | null; track: string; date: string }[];
+      shares: { id: string; lap: string | null; name: string | null; url: string | null }[];
     };
-    expect(list.shares.map((s) => [s.id, s.lap])).toEqual([
-      [sessionLink.id, null],
-      [lapLink.id, 'A2'],
+    expect(list.shares.map((s) => [s.id, s.lap, s.name, s.url])).toEqual([
+      [sessionLink.id, null, null, sessionLink.url],
+      [lapLink.id, 'A2', 'Volta dois, a boa', lapLink.url],
     ]);
-    expect(JSON.stringify(list)).not.toContain(tokenOf(lapLink.url));
-    // Only the secret's hash is stored.
+    // The secret is stored hashed (to find the link) and sealed with SECRET_KEY (to copy it again), never in plain.
     const rows = await server.database.db.selectFrom('shares').selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain(tokenOf(lapLink.url));
+    expect(rows.every((r) => r.sealed_token?.startsWith('v2:'))).toBe(true);
+    // A sealed secret moved onto another link's row does not open there.
+    await server.database.db
+      .updateTable('shares')
+      .set({ sealed_token: rows.find((r) => r.id === lapLink.id)!.sealed_token })
+      .where('id', '=', sessionLink.id)
+      .execute();
+    const moved = (await (await ana.request('/api/shares')).json()) as { shares: { id: string; url: string | null }[] };
+    expect(moved.shares.find((s) => s.id === sessionLink.id)!.url).toBeNull();
+    await server.database.db
+      .updateTable('shares')
+      .set({ sealed_token: rows.find((r) => r.id === sessionLink.id)!.sealed_token })
+      .where('id', '=', sessionLink.id)
+      .execute();
     // Bia neither sees nor shares Ana's.
     expect(((await (await bia.request('/api/shares')).json()) as { shares: unknown[] }).shares).toEqual([]);
     expect((await post(bia, session)).status).toBe(404);
@@ -128,6 +141,7 @@ describe('share links', () => {
     expect(Object.keys(view).sort()).toEqual(
       [
         'bestLapSeconds',
+        'bestSectorSeconds',
         'consistencyMs',
         'corners',
         'date',
@@ -135,12 +149,34 @@ describe('share links', () => {
         'lap',
         'laps',
         'lengthM',
+        'name',
+        'topSpeedKmh',
         'track',
       ].sort(),
     );
     expect(view).toMatchObject({ track: 'Interlagos', date: '14112026', lap: null });
     for (const lap of view.laps)
-      expect(Object.keys(lap).sort()).toEqual(['best', 'complete', 'heat', 'kind', 'number', 'seconds']);
+      expect(Object.keys(lap).sort()).toEqual([
+        'best',
+        'complete',
+        'heat',
+        'kind',
+        'number',
+        'seconds',
+        'sectorSeconds',
+        'topKmh',
+      ]);
+    // The sectors and the top speed, for a friend who is not signed in (issue 60).
+    const flying = view.laps.filter((l) => l.kind === 'flying');
+    expect(view.bestSectorSeconds.length).toBeGreaterThanOrEqual(2);
+    for (const l of flying) {
+      expect(l.sectorSeconds).toHaveLength(view.bestSectorSeconds.length);
+      expect(l.sectorSeconds.reduce((a, b) => a + b, 0)).toBeCloseTo(l.seconds!, 0);
+    }
+    view.bestSectorSeconds.forEach((best, k) => expect(best).toBe(Math.min(...flying.map((l) => l.sectorSeconds[k]!))));
+    expect(view.topSpeedKmh).toBe(Math.max(...view.laps.flatMap((l) => (l.topKmh === null ? [] : [l.topKmh]))));
+    expect(view.topSpeedKmh).toBeGreaterThan(150);
+    expect(view.name).toBeNull();
     for (const corner of view.corners)
       expect(Object.keys(corner).sort()).toEqual(['apex', 'apexM', 'direction', 'endM', 'number', 'startM']);
     expect(view.laps.filter((l) => l.best)).toHaveLength(1);
@@ -173,10 +209,14 @@ describe('share links', () => {
     expect(view.laps.find((l) => l.best)).toMatchObject({ heat: best.heat, number: best.lapCount });
   });
 
-  it('a lap’s link shows that lap only', async () => {
+  it('a lap’s link shows that lap only, under the name its rider gave it', async () => {
     const t = tokenOf(lapLink.url);
     const view = (await (await fetch(`${server.baseUrl}/api/shared/${t}`)).json()) as SharedView;
     expect(view.lap).toBe('A2');
+    expect(view.name).toBe('Volta dois, a boa');
+    expect(view.topSpeedKmh).toBe(view.laps[0]!.topKmh);
+    const page = await (await fetch(`${server.baseUrl}/v/${t}`)).text();
+    expect(page).toContain('<p class="share-name" data-testid="shared-name">Volta dois, a boa</p>');
     expect(view.laps.map((l) => `${l.heat}${l.number}`)).toEqual(['A2']);
     expect(view.idealLapSeconds).toBeNull();
     expect((await fetch(`${server.baseUrl}/api/shared/${t}/lap`)).status).toBe(200);
@@ -225,6 +265,10 @@ describe('share links', () => {
       view.laps.map((l) => (l.seconds === null ? '—' : formatLapTime(l.seconds * 1000))),
     );
     expect(html).toContain(`<dd data-testid="shared-best">${formatLapTime(view.bestLapSeconds! * 1000)}</dd>`);
+    // The top speed in the visitor's language and units (en-US: mph, a decimal point).
+    expect(html).toContain(`<dd data-testid="shared-top-speed">${(view.topSpeedKmh! / 1.609344).toFixed(1)} mph</dd>`);
+    expect(html).toContain('<th scope="col">S1</th>');
+    expect(html.match(/class="time sector-best"/g)).toHaveLength(view.bestSectorSeconds.length);
     expect(html).toContain('aria-label="See lap A1 on the charts"');
     // The same view, for the app to start from when it comes.
     const data = /<script type="application\/json" id="shared-view" data-token="[^"]+">(.*?)<\/script>/.exec(html)!;

@@ -5,6 +5,8 @@ import type { DB } from '#server/db/schema.ts';
 
 export interface ShareRow {
   id: string;
+  name: string | null;
+  sealed_token: string | null;
   owner_email: string;
   session_id: string;
   lap: string | null;
@@ -33,6 +35,8 @@ export function listShares(db: Kysely<DB>, email: string) {
     .select([
       'shares.id',
       'shares.lap',
+      'shares.name',
+      'shares.sealed_token',
       'shares.created_at',
       'shares.expires_at',
       'lap_sessions.track',
@@ -79,6 +83,7 @@ export function findLiveShare(db: Kysely<DB>, tokenHash: string, now: string) {
     .select([
       'shares.id',
       'shares.lap',
+      'shares.name',
       'shares.expires_at',
       'lap_sessions.device_id',
       'lap_sessions.track',

@@ -15,6 +15,7 @@ import {
   type SharedView,
 } from '#core/contracts/shares.contract.ts';
 import { AppError } from '#core/errors.ts';
+import { negotiatePreferences, parseAcceptLanguage } from '#core/preferences.ts';
 import { escapeHtml, jsonInHtml } from '#server/lib/html.ts';
 import { requestLanguage } from '#server/lib/i18n.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
@@ -171,7 +172,12 @@ export async function sharesRoutes(
               language,
               page: 'shared',
               head,
-              body: sharedPageHtml(language, view, signedIn),
+              body: sharedPageHtml(
+                language,
+                view,
+                signedIn,
+                negotiatePreferences(parseAcceptLanguage(req.headers['accept-language'])).units,
+              ),
               // A lap's link shows its charts; a signed-in visitor gets their own laps to compare.
               startApp: Boolean(view && (view.lap || signedIn)),
             }),

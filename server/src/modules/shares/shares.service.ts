@@ -12,6 +12,7 @@ import type { Language } from '#core/i18n/intl.ts';
 import type { LapFigures } from '#core/laps/lap-math.ts';
 import type { DB } from '#server/db/schema.ts';
 import { translate } from '#server/lib/i18n.ts';
+import { SecretBox } from '#server/lib/secret-box.ts';
 import { hashToken, newToken, nowIso } from '#server/lib/tokens.ts';
 import { trackPreviewPng } from '#server/lib/track-png.ts';
 import type { SessionReader } from '../sessions/session-reader.service';
@@ -24,21 +25,36 @@ export interface OpenedShare {
   address: SessionAddress;
   /** 'A3', or null for the whole session. */
   lap: string | null;
+  /** What the rider called the link. */
+  name: string | null;
   figures: LapFigures | null;
 }
 
 /**
- * Links a rider makes to one session or lap: read-only, no sign-in. The link's secret is shown
- * once; only its hash is kept, so a leaked database opens nothing. Every read looks the hash up,
- * so a revoked (deleted) or expired link stops at once on every instance.
+ * Links a rider makes to one session or lap: read-only, no sign-in. A link is found by the hash of
+ * its secret; the secret itself is kept only sealed with SECRET_KEY (as Wi-Fi passwords are), so
+ * its rider can copy it again and a leaked database alone opens nothing. Every read looks the hash
+ * up, so a revoked (deleted) or expired link stops at once on every instance.
  */
 export function createSharesService(deps: {
   db: Kysely<DB>;
   reader: SessionReader;
   tracks: TracksService;
   publicUrl: string;
+  secretKey: string;
 }) {
   const { db } = deps;
+  const box = new SecretBox(deps.secretKey, 'share-link');
+  const urlOf = (token: string) => `${deps.publicUrl}/v/${token}`;
+  /** The link again, or null when it cannot be (made before links were sealed, or SECRET_KEY changed). */
+  const reopen = (id: string, sealed: string | null) => {
+    if (!sealed) return null;
+    try {
+      return urlOf(box.open(sealed, id));
+    } catch {
+      return null;
+    }
+  };
 
   /** 404 for a link that never existed, was revoked, expired, or whose session is gone: one answer for all. */
   async function open(token: string): Promise<OpenedShare> {
@@ -48,6 +64,7 @@ export function createSharesService(deps: {
     return {
       address: { device: row.device_id, track: row.track, date: row.date },
       lap: row.lap,
+      name: row.name,
       figures: row.lap_figures ? (JSON.parse(row.lap_figures) as LapFigures) : null,
     };
   }
@@ -76,10 +93,12 @@ export function createSharesService(deps: {
         owner_email: viewer.email,
         session_id: session.id,
         lap: body.lap ?? null,
+        name: body.name || null,
+        sealed_token: box.seal(token, id),
         created_at: now.toISOString(),
         expires_at: expiresAt,
       });
-      return { id, url: `${deps.publicUrl}/v/${token}`, expiresAt };
+      return { id, url: urlOf(token), expiresAt };
     },
 
     async list(viewer: Viewer) {
@@ -90,8 +109,10 @@ export function createSharesService(deps: {
           track: r.track,
           date: r.date,
           lap: r.lap,
+          name: r.name,
           createdAt: r.created_at,
           expiresAt: r.expires_at,
+          url: reopen(r.id, r.sealed_token),
         })),
       };
     },
@@ -107,11 +128,18 @@ export function createSharesService(deps: {
       const share = await open(token);
       const session = await deps.tracks.sharedSession(share.address);
       const laps = share.lap ? session.laps.filter((l) => `${l.heat}${l.number}` === share.lap) : session.laps;
+      const timed = laps.filter((l) => l.kind === 'flying' && l.sectorSeconds.length > 0);
+      const tops = laps.flatMap((l) => (l.topKmh === null ? [] : [l.topKmh]));
       return {
         track: share.address.track,
         date: share.address.date,
         lap: share.lap,
+        name: share.name,
         laps,
+        bestSectorSeconds: (timed[0]?.sectorSeconds ?? []).map((_, k) =>
+          Math.min(...timed.map((l) => l.sectorSeconds[k] ?? Infinity)),
+        ),
+        topSpeedKmh: tops.length ? Math.max(...tops) : null,
         bestLapSeconds: share.lap ? (laps[0]?.seconds ?? null) : session.bestLapSeconds,
         idealLapSeconds: share.lap ? null : session.idealLapSeconds,
         consistencyMs: share.lap ? null : (share.figures?.consistencyMs ?? null),

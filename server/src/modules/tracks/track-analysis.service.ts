@@ -186,14 +186,19 @@ export function createTrackAnalysis(deps: {
         // Pieces of one lap (a stop in a device's out-lap, a roll in the paddock before an import's)
         // are one row: its last, the one that reaches the line.
         laps: list
-          .map((l, k) => ({
-            heat: l.heat,
-            number: l.number,
-            seconds: l.seconds,
-            kind: l.kind,
-            complete: analysis.laps[k]!.complete,
-            best: k === best,
-          }))
+          .map((l, k) => {
+            const timed = analysis.laps[k]!;
+            return {
+              heat: l.heat,
+              number: l.number,
+              seconds: l.seconds,
+              kind: l.kind,
+              complete: timed.complete,
+              best: k === best,
+              sectorSeconds: timed.complete ? timed.sectorSeconds : [],
+              topKmh: timed.complete && timed.segmentTopKmh.length ? Math.max(...timed.segmentTopKmh) : null,
+            };
+          })
           .filter((_, k) => name(k) !== name(k + 1)),
         bestLapSeconds: best < 0 ? null : list[best]!.seconds,
         idealLapSeconds: analysis.ideal.seconds,

@@ -1,4 +1,5 @@
-// The first screen after sign-in: the latest session, 'Minhas sessões' and the menu of what a rider (or seller, admin) can do.
+// The first screen after sign-in: 'Minhas sessões' with the import, the latest session and the menu of
+// what a rider (or seller, admin) can do; the device guide below (folded for a rider with no device).
 import { useNavigate } from 'react-router';
 import { Page } from '#web/components/ui/page.tsx';
 import { useT } from '#web/i18n/messages.ts';
@@ -82,7 +83,8 @@ export function HomePage() {
     >
       <MySessionsBlock />
       <LatestSession />
-      <UsageGuide />
+      {/* A rider who only imports files: their sessions and the import first, the device's guide folded below. */}
+      <UsageGuide folded={me.devices.length === 0} />
     </Page>
   );
 }

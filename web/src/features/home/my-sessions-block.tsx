@@ -32,9 +32,7 @@ export function MySessionsBlock() {
       {latest.isError ? (
         <ErrorAlert error={latest.error} />
       ) : sessions.length === 0 ? (
-        <p>
-          {t('history.homeEmpty')} <Link to="/importar">{t('history.importLink')}</Link>
-        </p>
+        <p>{t('history.homeEmpty')}</p>
       ) : (
         <ul className="my-sessions home-list">
           {sessions.map((s) => (
@@ -71,13 +69,16 @@ export function MySessionsBlock() {
           </ul>
         </>
       )}
-      {sessions.length > 0 && (
-        <p className="actions-row">
+      <p className="actions-row">
+        {sessions.length > 0 && (
           <Link className="btn btn-secondary btn-small" to="/sessoes">
             {t('history.seeAll')}
           </Link>
-        </p>
-      )}
+        )}
+        <Link className="btn btn-primary btn-small" to="/importar" data-testid="home-import">
+          {t('history.importLink')}
+        </Link>
+      </p>
     </section>
   );
 }

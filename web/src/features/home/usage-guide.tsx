@@ -19,12 +19,35 @@ function TermList({ entries }: { entries: readonly (readonly [MessageId, Message
   );
 }
 
-/** The spec's usage guide, section by section. */
-export function UsageGuide() {
+/**
+ * The spec's usage guide, section by section. `folded`: for a rider with no device of their own
+ * (they import files), the guide stays on the page, closed under its title, below their sessions.
+ */
+export function UsageGuide({ folded = false }: { folded?: boolean }) {
+  const t = useT();
+  const sections = <GuideSections />;
+  if (folded)
+    return (
+      <details className="guide guide-folded" data-testid="usage-guide">
+        <summary>
+          <h2 id="guide-title">{t('home.guideTitle')}</h2>
+          <span className="muted">{t('home.guideFoldedHint')}</span>
+        </summary>
+        {sections}
+      </details>
+    );
+  return (
+    <article className="guide" aria-labelledby="guide-title" data-testid="usage-guide">
+      <h2 id="guide-title">{t('home.guideTitle')}</h2>
+      {sections}
+    </article>
+  );
+}
+
+function GuideSections() {
   const t = useT();
   return (
-    <article className="guide" aria-labelledby="guide-title">
-      <h2 id="guide-title">{t('home.guideTitle')}</h2>
+    <>
       <section>
         <h3>{t('home.installTitle')}</h3>
         <p>{t('home.installBody')}</p>
@@ -59,6 +82,6 @@ export function UsageGuide() {
           {t('home.supportBody')} <a href={`mailto:${t('home.supportEmail')}`}>{t('home.supportEmail')}</a>.
         </p>
       </section>
-    </article>
+    </>
   );
 }

@@ -2,11 +2,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { LinkActions } from '#web/components/link-actions.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { ErrorAlert, QueryStatus } from '#web/components/ui/query-status.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { revokeShare, useShares } from '#web/lib/history-api.ts';
 
+/** dd/mm/yyyy (UX.md) in the rider's own time zone. */
 const day = (iso: string) => new Date(iso).toLocaleDateString('pt-BR');
 
 /** 'Links compartilhados': the rider's links, each revocable at once (it stops opening anything, everywhere). */
@@ -46,6 +48,11 @@ export function SharesPage() {
               {data.shares.map((s) => (
                 <li key={s.id} className="panel share-item" data-testid="share-item">
                   <div>
+                    {s.name && (
+                      <strong className="share-name" data-testid="share-name">
+                        {s.name}
+                      </strong>
+                    )}
                     <strong>{t('history.sharesWhat', { track: s.track, date: formatDdmmyyyy(s.date) })}</strong> ·{' '}
                     {s.lap ? t('history.sharesLap', { lap: s.lap }) : t('history.sharesWhole')}
                     <div className="muted">
@@ -55,18 +62,25 @@ export function SharesPage() {
                         : t('history.sharesNoExpiry')}
                     </div>
                   </div>
-                  <button
-                    type="button"
-                    className="btn btn-secondary"
-                    disabled={revoke.isPending}
-                    onClick={() => {
-                      if (!window.confirm(t('history.revokeConfirm'))) return;
-                      setDone(false);
-                      revoke.mutate(s.id);
-                    }}
-                  >
-                    {revoke.isPending && revoke.variables === s.id ? t('history.revoking') : t('history.revoke')}
-                  </button>
+                  <p className="actions-row">
+                    {s.url ? (
+                      <LinkActions url={s.url} title={s.name ?? t('history.sharedTitle')} />
+                    ) : (
+                      <span className="muted">{t('history.sharesNoUrl')}</span>
+                    )}
+                    <button
+                      type="button"
+                      className="btn btn-secondary"
+                      disabled={revoke.isPending}
+                      onClick={() => {
+                        if (!window.confirm(t('history.revokeConfirm'))) return;
+                        setDone(false);
+                        revoke.mutate(s.id);
+                      }}
+                    >
+                      {revoke.isPending && revoke.variables === s.id ? t('history.revoking') : t('history.revoke')}
+                    </button>
+                  </p>
                 </li>
               ))}
             </ul>

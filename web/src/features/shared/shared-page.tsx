@@ -14,7 +14,7 @@ import { decimal } from '#web/lib/format.ts';
 import { useSharedLap, useSharedView } from '#web/lib/history-api.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useUnits } from '#web/lib/preferences.ts';
-import { unitLabel } from '#web/lib/units-format.ts';
+import { formatSpeed, unitLabel } from '#web/lib/units-format.ts';
 import { OwnLapPicker, type OwnLapChoice } from '#web/components/own-lap-picker.tsx';
 import { alongTheTrack, UPlotChart } from '#web/components/uplot-chart.tsx';
 import { hasLean } from '#web/lib/format.ts';
@@ -33,6 +33,8 @@ export function SharedPage() {
   const lapData = useSharedLap(token, view.data ? chosen : null);
   const gone = view.error instanceof ApiError && view.error.status === 404;
   const v = view.data;
+  // The viewer's units: their own when signed in, else their browser's.
+  const units = useUnits();
 
   return (
     <Page
@@ -48,6 +50,11 @@ export function SharedPage() {
       {!gone && <ErrorAlert error={view.error} />}
       {v && (
         <section aria-label={`${v.track} ${formatDdmmyyyy(v.date)}`} data-testid="shared-view">
+          {v.name && (
+            <p className="share-name" data-testid="shared-name">
+              {v.name}
+            </p>
+          )}
           <dl className="summary">
             <SummaryItem
               kind="best"
@@ -59,6 +66,11 @@ export function SharedPage() {
             {v.idealLapSeconds !== null && (
               <SummaryItem kind="ideal" label={t('history.sharedIdeal')}>
                 {formatLapTime(v.idealLapSeconds * 1000)}
+              </SummaryItem>
+            )}
+            {v.topSpeedKmh !== null && (
+              <SummaryItem label={t('analytics.topSpeed')} data-testid="shared-top-speed">
+                {formatSpeed(v.topSpeedKmh, units)}
               </SummaryItem>
             )}
             {v.consistencyMs !== null && (
@@ -99,6 +111,11 @@ function SharedLaps(props: { view: SharedView; chosen: string | null; onChoose: 
           <tr>
             <th scope="col">{t('history.compareLap')}</th>
             <th scope="col">{t('laps.colTempo')}</th>
+            {props.view.bestSectorSeconds.map((_, i) => (
+              <th key={i} scope="col">
+                {t('laps.sector', { n: i + 1 })}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -132,6 +149,17 @@ function SharedLaps(props: { view: SharedView; chosen: string | null; onChoose: 
                     </span>
                   )}
                 </td>
+                {props.view.bestSectorSeconds.map((bestS, i) => {
+                  const s = l.sectorSeconds[i];
+                  const best = s !== undefined && l.kind === 'flying' && s === bestS;
+                  return (
+                    <td key={i} className={best ? 'time sector-best' : 'time'}>
+                      <span className="sector-time">{s === undefined ? '—' : formatLapTime(s * 1000)}</span>
+                      {best && <span className="visually-hidden"> ({t('laps.bestSectorMarker')})</span>}
+                      {best && <span aria-hidden="true"> ★</span>}
+                    </td>
+                  );
+                })}
               </tr>
             );
           })}
