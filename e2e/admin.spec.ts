@@ -26,6 +26,11 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
   await page.getByRole('button', { name: 'Cadastrar hardware' }).click();
   const token = (await page.getByTestId('device-token').textContent())!.trim();
   expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  // How to put it on the device: steps, and a QR code a phone can carry.
+  await expect(page.getByRole('heading', { name: 'Como gravar no aparelho' })).toBeVisible();
+  await expect(page.getByRole('img', { name: `QR code do token do hardware ${deviceId}` })).toBeVisible();
+  // The id field is one line tall.
+  expect((await page.getByLabel('ID do hardware (12 dígitos)').boundingBox())!.height).toBeLessThan(60);
   // Nothing happens unless both dropdowns are chosen.
   await page.getByRole('button', { name: 'Cadastrar', exact: true }).click();
   await expect(page.getByText('Escolha as duas opções antes de cadastrar.')).toBeVisible();
@@ -46,7 +51,11 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
   await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('link', { name: 'adm-seller' }).click();
   await expect(page.getByRole('heading', { name: '[seller-adm] add o vendedor ao comprador' })).toBeVisible();
-  await page.getByLabel('Selecione o comprador').selectOption(buyer);
+  // The buyer is found by typing (every user is in that list): one match is chosen at once.
+  const buyers = page.getByLabel('Selecione o comprador');
+  await buyers.locator('..').getByPlaceholder('Digite para filtrar a lista').fill(buyer);
+  await expect(buyers).toHaveValue(buyer);
+  await expect(buyers.locator('option')).toHaveCount(2); // '—' and the buyer
   await page.getByLabel('Selecione o vendedor').selectOption('vendedor@voltas.local');
   await page.getByRole('button', { name: 'Cadastrar', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Cadastrado!' })).toBeVisible();
@@ -69,6 +78,14 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
   await page.goto('/seller');
   await page.getByLabel('Selecione um usuário').selectOption(buyer);
   await page.getByLabel('Selecione um Laptime').selectOption(deviceId);
+  // Selling re-keys the device: asked first; declining changes nothing.
+  page.once('dialog', (d) => {
+    expect(d.message()).toContain(`Vender o hardware ${deviceId} para ${buyer}?`);
+    void d.dismiss();
+  });
+  await page.getByRole('button', { name: 'Cadastrar', exact: true }).click();
+  await expect(page.getByTestId('device-token')).toHaveCount(0);
+  page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Cadastrar', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Cadastrado!' })).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: buyer })).toContainText(deviceId);

@@ -84,11 +84,14 @@ test('an import is named "Importados", never by its collection id; Carregar says
   const guide = page.getByTestId('usage-guide');
   await expect(guide).not.toHaveAttribute('open');
   await expect(guide.getByRole('heading', { name: 'Guia de uso' })).toBeVisible();
-  await expect(guide.getByRole('heading', { name: 'Instalação', exact: true })).toBeHidden();
+  // (A closed <details> keeps its content laid out but unrendered: the browser's own check says so.)
+  const install = guide.locator('h3', { hasText: 'Instalação' });
+  expect(await install.evaluate((e) => e.checkVisibility())).toBe(false);
   const [sessionsBox, guideBox] = [await page.getByTestId('home-my-sessions').boundingBox(), await guide.boundingBox()];
   expect(guideBox!.y).toBeGreaterThan(sessionsBox!.y);
   await guide.locator('summary').click();
   await expect(guide).toHaveAttribute('open');
+  expect(await install.evaluate((e) => e.checkVisibility())).toBe(true);
 
   await page.goto(`/analytics?hw=${session.device}&pista=${session.track}&data=${session.date}`);
   const title = page.getByRole('heading', { name: /Seleção de Laps/, level: 1 });

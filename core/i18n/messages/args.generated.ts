@@ -44,6 +44,11 @@ interface Arguments {
   'admin.tokenOnce': { id: string | number };
   'admin.newOwnerToken': { id: string | number };
   'admin.ownerUnchanged': { id: string | number };
+  'admin.tokenStep1': { server: string | number; id: string | number };
+  'admin.tokenStep3': { id: string | number };
+  'admin.tokenQr': { id: string | number };
+  'seller.sellConfirm': { id: string | number; buyer: string | number };
+  'admin.filterNone': { text: string | number };
   'admin.rotateConfirm': { id: string | number };
   'admin.auditSector': { n: string | number };
   'history.sessionLabel': { track: string | number; date: string | number };

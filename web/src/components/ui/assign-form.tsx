@@ -1,8 +1,9 @@
 // The spec's assignment form: two dropdowns and 'Cadastrar'.
 import { useId, useState, type FormEvent } from 'react';
+import { FilteredSelect } from './filtered-select';
 import { useT } from '#web/i18n/messages.ts';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
-import { SelectField, type Option } from './select-field';
+import type { Option } from './select-field';
 
 const NONE = { value: '', label: '—' };
 
@@ -15,6 +16,8 @@ export function AssignForm(props: {
   first: { label: string; options: Option[] };
   second: { label: string; options: Option[] };
   onAssign: (first: string, second: string) => Promise<unknown>;
+  /** A question to confirm first (e.g. the device gets a new token); null: none. */
+  confirm?: (first: string, second: string) => string | null;
 }) {
   const t = useT();
   const id = useId();
@@ -31,6 +34,8 @@ export function AssignForm(props: {
       return;
     }
     setHint(false);
+    const question = props.confirm?.(first, second);
+    if (question && !window.confirm(question)) return;
     setError(null);
     setState('saving');
     try {
@@ -47,19 +52,21 @@ export function AssignForm(props: {
 
   return (
     <form className="assign-form" onSubmit={(e) => void onSubmit(e)} noValidate>
-      <SelectField
+      <FilteredSelect
         id={`${id}-a`}
         label={props.first.label}
         value={first}
         onChange={setFirst}
-        options={[NONE, ...props.first.options]}
+        options={props.first.options}
+        none={NONE}
       />
-      <SelectField
+      <FilteredSelect
         id={`${id}-b`}
         label={props.second.label}
         value={second}
         onChange={setSecond}
-        options={[NONE, ...props.second.options]}
+        options={props.second.options}
+        none={NONE}
       />
       <button type="submit" className="btn btn-primary" disabled={state === 'saving'} aria-busy={state === 'saving'}>
         {state === 'done' ? t('admin.cadastrado') : state === 'saving' ? t('admin.cadastrando') : t('admin.cadastrar')}

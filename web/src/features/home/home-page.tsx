@@ -1,6 +1,7 @@
 // The first screen after sign-in: 'Minhas sessões' with the import, the latest session and the menu of
 // what a rider (or seller, admin) can do; the device guide below (folded for a rider with no device).
 import { useNavigate } from 'react-router';
+import { isImportCollection } from '#core/contracts/session-paths.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { useLogout } from '#web/lib/logout.ts';
@@ -84,7 +85,7 @@ export function HomePage() {
       <MySessionsBlock />
       <LatestSession />
       {/* A rider who only imports files: their sessions and the import first, the device's guide folded below. */}
-      <UsageGuide folded={me.devices.length === 0} />
+      <UsageGuide folded={!me.devices.some((d) => !isImportCollection(d))} />
     </Page>
   );
 }

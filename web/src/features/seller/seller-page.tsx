@@ -40,6 +40,8 @@ export function SellerPage() {
           options: (stock.data ?? []).map((d) => ({ value: d.id, label: d.id })),
         }}
         onAssign={async (buyer, deviceId) => setIssued(await sell.mutateAsync({ buyer, deviceId }))}
+        // Selling re-keys the device: the token stored on it stops working.
+        confirm={(buyer, deviceId) => t('seller.sellConfirm', { id: deviceId, buyer })}
       />
       {issued?.token && <DeviceTokenNotice id={issued.id} token={issued.token} message="admin.newOwnerToken" />}
       {stock.data?.length === 0 && <p className="muted">{t('seller.noStock')}</p>}
