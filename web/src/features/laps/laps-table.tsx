@@ -119,7 +119,8 @@ export const LapsTable = memo(function LapsTable({
                       {row.kind === 'flying' && !row.isBest && row.gapMs !== null && (
                         <span className="gap">{formatGap(row.gapMs)}</span>
                       )}
-                      {gps?.has(`${row.heat}${row.lapCount}`) && (
+                      {/* Voltas's GPS time only where it differs from the time shown (DESIGN.md: > 0.05 s), with why. */}
+                      {gps?.get(`${row.heat}${row.lapCount}`)?.differs && (
                         <GpsTime {...gps.get(`${row.heat}${row.lapCount}`)!} deviceMs={row.lapTimeMs} />
                       )}
                       {compareHref && row.kind === 'flying' && !pb && (
@@ -173,19 +174,15 @@ function Sectors({ row, units }: { row: LapRow; units: Units }): ReactNode {
   );
 }
 
-function GpsTime(props: { seconds: number; differs: boolean; source: 'device' | 'logger'; deviceMs: number }) {
+function GpsTime(props: { seconds: number; source: 'device' | 'logger'; deviceMs: number }) {
   const t = useT();
   const delta = formatGap(Math.round(props.seconds * 1000) - props.deviceMs);
   return (
-    <span className={props.differs ? 'gps-time gps-differs' : 'gps-time'} data-testid="gps-time">
+    <span className="gps-time gps-differs" data-testid="gps-time">
       {t('laps.gpsTime', { time: formatLapTime(props.seconds * 1000) })}
-      {props.differs && (
-        <>
-          {/* The sign is for the eye: a screen reader reads the words after it. */} <span aria-hidden="true">≠</span>{' '}
-          {t(`tracks.differs.${props.source}` as const, { delta })}{' '}
-          <small className="muted gps-why">{t(`tracks.differsWhy.${props.source}` as const)}</small>
-        </>
-      )}
+      {/* The sign is for the eye: a screen reader reads the words after it. */} <span aria-hidden="true">≠</span>{' '}
+      {t(`tracks.differs.${props.source}` as const, { delta })}{' '}
+      <small className="muted gps-why">{t(`tracks.differsWhy.${props.source}` as const)}</small>
     </span>
   );
 }
