@@ -3,10 +3,19 @@ import { Menu, type MenuItem } from './menu';
 import { useT } from '#web/i18n/messages.ts';
 import { useOnline, useStoredAt, useUpdate } from '#web/lib/offline.ts';
 
-/** Page frame: a header with the title and the Menu toggle, then the content. */
-export function Page(props: { title: ReactNode; menu: MenuItem[]; aside?: ReactNode; children: ReactNode }) {
+/**
+ * Page frame: a header with the title and the Menu toggle, then the content. `wide`: a page of
+ * wide tables uses a desk's whole width (a reading column suits the others).
+ */
+export function Page(props: {
+  title: ReactNode;
+  menu: MenuItem[];
+  aside?: ReactNode;
+  wide?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <div className="page">
+    <div className={props.wide ? 'page page-wide' : 'page'}>
       <header className="page-header">
         <img src="/logo.svg" alt="" width={72} height={24} className="page-logo" />
         <h1 className="page-title">{props.title}</h1>

@@ -55,7 +55,7 @@ export function AdmPage() {
     },
   ];
   return (
-    <Page title={t('admin.admTitle')} menu={adminMenus(t).adm}>
+    <Page wide title={t('admin.admTitle')} menu={adminMenus(t).adm}>
       <AssignForm
         first={{
           label: t('admin.selectUser'),

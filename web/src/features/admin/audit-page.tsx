@@ -48,7 +48,7 @@ export function AuditPage() {
     { key: 'after', label: t('admin.auditAfter'), value: (e) => show(t, e.after), sortable: false },
   ];
   return (
-    <Page title={t('admin.auditTitle')} menu={adminMenus(t).audit}>
+    <Page wide title={t('admin.auditTitle')} menu={adminMenus(t).audit}>
       <SortableTable
         label={t('admin.auditTitle')}
         columns={columns}

@@ -11,7 +11,7 @@ export function SellerAdmPage() {
   const sellers = useAdminSellers();
   const assign = useAssignBuyerSeller();
   return (
-    <Page title={t('admin.sellerAdmTitle')} menu={adminMenus(t).sellerAdm}>
+    <Page wide title={t('admin.sellerAdmTitle')} menu={adminMenus(t).sellerAdm}>
       <AssignForm
         first={{
           label: t('admin.selectBuyer'),

@@ -40,6 +40,7 @@ export function ProgressPage() {
 
   return (
     <Page
+      wide
       title={track ? t('history.progressFor', { track: circuit?.name ?? track }) : t('history.progressTitle')}
       menu={[
         { to: '/user', label: t('menu.home') },

@@ -26,7 +26,7 @@ export function SellerPage() {
     { key: 'nomePiloto', label: t('seller.colNomePiloto'), value: (b) => b.nomePiloto },
   ];
   return (
-    <Page title={t('seller.title')} menu={[{ to: '/user', label: t('menu.home') }]}>
+    <Page wide title={t('seller.title')} menu={[{ to: '/user', label: t('menu.home') }]}>
       <AssignForm
         first={{
           label: t('seller.selectUser'),
