@@ -78,9 +78,12 @@ function axisValues(_u: uPlot, splits: number[], _axis: number, _space: number, 
   return splits.map((v) => (v === null || v === undefined ? '' : decimal(v, digits)));
 }
 
-/** Legend values: whole metres along the lap, one decimal for what is measured. */
+/**
+ * Legend values: whole metres along the lap, one decimal for what is measured; nothing where the
+ * cursor is not (a phone never hovers: its legend names the lines, a touch shows their values).
+ */
 const legendValue = (digits: number) => (_u: uPlot, v: number | null) =>
-  v === null || v === undefined ? '--' : decimal(v, digits);
+  v === null || v === undefined ? '' : decimal(v, digits);
 
 /**
  * A uPlot chart. uPlot is in the analytics page's own file (web/vite.config.ts), so it loads with
@@ -138,7 +141,7 @@ export function UPlotChart(props: ChartProps) {
         {
           label: props.xLabel,
           value: xFormat
-            ? (_u: uPlot, v: number | null) => (v === null || v === undefined ? '--' : xFormat(v))
+            ? (_u: uPlot, v: number | null) => (v === null || v === undefined ? '' : xFormat(v))
             : legendValue(props.xDigits ?? 0),
         },
         ...props.series.map((s) => ({
