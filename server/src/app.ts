@@ -327,7 +327,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   for (const [cache, size] of Object.entries({ ...tracks.caches(), ...reader.caches() }))
     metrics.watchCache(cache, size);
   await app.register(tracksRoutes, { tracks, reader });
-  await app.register(videosRoutes, { videos: createVideosService({ db, reader }), reader });
+  await app.register(videosRoutes, {
+    videos: createVideosService({ db, reader, coordination: database.coordination }),
+    reader,
+  });
   const imports = createImportsService({
     db,
     blobs,
