@@ -33,6 +33,7 @@ const WEB_ONLY = args.has('--web-only');
 /** `--goals-only`: the rows with a goal a rider feels (typical imports, upload, Lighthouse). */
 const GOALS_ONLY = args.has('--goals-only');
 /**
+ * `--only api`: the API load rows alone (laps, its ceiling and gps.bin against hello-world);
  * `--only import`: the typical import rows alone; `--only upload`: the full-day upload row alone
  * (no build, no other rows, no browser); `--only lighthouse [--pages laps,analytics]`: the build and
  * the Lighthouse rows alone (of the pages named: login, laps, analytics, shared, shared_lap, laps_en,
@@ -40,8 +41,8 @@ const GOALS_ONLY = args.has('--goals-only');
  */
 const onlyAt = process.argv.indexOf('--only');
 const ONLY = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-if (ONLY !== undefined && !['import', 'upload', 'lighthouse'].includes(ONLY))
-  throw new Error(`--only import|upload|lighthouse, not ${ONLY}`);
+if (ONLY !== undefined && !['api', 'import', 'upload', 'lighthouse'].includes(ONLY))
+  throw new Error(`--only api|import|upload|lighthouse, not ${ONLY}`);
 /** `--no-lighthouse`: skip the Lighthouse rows (each run takes ~12 s; the first one installs it). */
 const LIGHTHOUSE = !args.has('--no-lighthouse') && (!ONLY || ONLY === 'lighthouse');
 /** `--pages=login,shared` or `--pages login,shared`: only these Lighthouse rows (keys without `lighthouse_`). */
@@ -131,7 +132,7 @@ async function main() {
   const session = rider.cookies.get('voltas_session')!;
 
   if (!WEB_ONLY && ONLY !== 'lighthouse') {
-    if (!GOALS_ONLY && !ONLY) {
+    if ((!GOALS_ONLY && !ONLY) || ONLY === 'api') {
       log('load: hello-world, laps, gps…');
       await rowGroup('API load', () => benchApiLoad(base, helloPort, cookie, dataDir, QUICK));
     }

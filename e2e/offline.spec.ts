@@ -81,6 +81,26 @@ test('a session opened stays readable offline, with the banner; after logout not
   await context.setOffline(false);
 });
 
+test('a session opened again is asked for with its kept copy’s ETag, and an unchanged one comes back as a 304', async ({
+  page,
+  context,
+}) => {
+  await riderUnderServiceWorker(page);
+  await page.goto(SESSION);
+  await expect(page.getByTestId('lap-row').first()).toBeVisible();
+  // Signed-in answers are `no-store`: the browser's HTTP cache keeps none, so only the worker's
+  // own copy can spare the rider the bytes again.
+  const lapsStatuses: number[] = [];
+  context.on('response', (res) => {
+    if (res.request().serviceWorker() && /\/api\/devices\/.*\/laps$/.test(new URL(res.url()).pathname))
+      lapsStatuses.push(res.status());
+  });
+  await page.reload();
+  await expect(page.getByTestId('lap-row').first()).toBeVisible();
+  await expect.poll(() => lapsStatuses).toContain(304);
+  await expect(page.getByTestId('offline-banner')).toHaveCount(0);
+});
+
 test('a new version of the app is offered, not forced, and taken when the rider says so', async ({ page }) => {
   await signIn(page, { email: 'piloto@voltas.local' });
   // The version the rider has is the worker under another address (to the browser, another

@@ -3,7 +3,6 @@ import { allocGpsColumns, GPS_COLUMN_KEYS, setSample, trimGpsColumns, type GpsCo
 import {
   HEATS,
   INT_PATTERN,
-  lines,
   MAX_LINE_LENGTH,
   NUM_PATTERN,
   Problems,
@@ -19,7 +18,11 @@ const TIME_PATTERN = String.raw`\d{6}(?:\.\d{1,3})?`;
  * second 60 is accepted).
  */
 function timeOfDayMs(hhmmss: string): number | undefined {
-  const t = Math.round(Number(hhmmss) * 1000); // hhmmsssss, in thousandths of a second
+  return clockMs(Math.round(Number(hhmmss) * 1000));
+}
+
+/** hhmmss in thousandths of a second (140151100) → ms of day, or undefined past 23:59:60.999. */
+function clockMs(t: number): number | undefined {
   const hh = Math.floor(t / 10_000_000);
   const mi = Math.floor(t / 100_000) % 100;
   const ss = Math.floor(t / 1000) % 100;
@@ -94,6 +97,172 @@ function fieldTexts(line: string): string[] | 'fieldCount' | 'position' {
 
 const values = new Float64Array(FIELDS.length);
 
+const [TAB, CR, SPACE, COMMA, MINUS, DOT, ZERO, NINE, BAR] = [9, 13, 32, 44, 45, 46, 48, 57, 124];
+const [UPPER_A, LOWER_A] = [65, 97];
+/** 10 ** k for the up to 15 decimals a number holds (a look-up: `**` is a call). */
+const POWERS_OF_TEN = Array.from({ length: 16 }, (_, k) => 10 ** k);
+
+/**
+ * A cursor over one line, reading it as the format reads: each call takes the value or separator
+ * that comes next (blanks around it allowed) and answers NaN, or leaves the line unread (`done()`
+ * false), where the line says something else. Plain lines only: at any doubt (another kind of
+ * blank, more than 15 digits in a number) the line is left to the field-by-field reading above,
+ * which decides it and names what is wrong.
+ */
+class LineCursor {
+  private text = '';
+  private at = 0;
+  private end = 0;
+  private ok = true;
+  /** Digits the last `digits()` read. */
+  private count = 0;
+
+  /** Reads text[from, to) next. */
+  start(text: string, from: number, to: number): void {
+    this.text = text;
+    this.at = from;
+    this.end = to;
+    this.ok = true;
+  }
+
+  /** Whether every read succeeded and nothing but blanks is left. */
+  done(): boolean {
+    this.blanks();
+    return this.ok && this.at === this.end;
+  }
+
+  sep(code: number): void {
+    this.blanks();
+    if (!this.take(code)) this.ok = false;
+  }
+
+  /** `-?\d{1,15}` */
+  int(): number {
+    const sign = this.sign();
+    const value = this.digits();
+    return this.count >= 1 && this.count <= 15 ? sign * value : NaN;
+  }
+
+  /** `-?(\d{1,15}(\.\d{0,15})?|\.\d{1,15})`: the double `Number` reads from it. */
+  num(): number {
+    const sign = this.sign();
+    let mantissa = this.digits();
+    let count = this.count;
+    let scale = 1;
+    if (this.take(DOT)) {
+      const fraction = this.digits();
+      scale = POWERS_OF_TEN[this.count] ?? NaN;
+      mantissa = mantissa * scale + fraction;
+      count += this.count;
+    }
+    // Up to 15 digits in all are exact in a double, and one division rounds as `Number` does.
+    return count >= 1 && count <= 15 ? (sign * mantissa) / scale : NaN;
+  }
+
+  /** `\d{6}(\.\d{1,3})?`, hhmmss[.sss]: ms of the day. */
+  time(): number {
+    this.blanks();
+    const hhmmss = this.digits();
+    if (this.count !== 6) return NaN;
+    if (!this.take(DOT)) return clockMs(hhmmss * 1000) ?? NaN;
+    const fraction = this.digits();
+    if (this.count < 1 || this.count > 3) return NaN;
+    return clockMs(hhmmss * 1000 + fraction * POWERS_OF_TEN[3 - this.count]!) ?? NaN;
+  }
+
+  /** `[01]` */
+  flag(): number {
+    this.blanks();
+    const code = this.peek();
+    if (code !== ZERO && code !== ZERO + 1) return NaN;
+    this.at++;
+    return code - ZERO;
+  }
+
+  /** `[A-Da-d]`: 0 for A … 3 for D. */
+  heat(): number {
+    this.blanks();
+    const code = this.peek();
+    const index = code >= LOWER_A ? code - LOWER_A : code - UPPER_A;
+    if (!(index >= 0 && index < HEATS.length)) return NaN;
+    this.at++;
+    return index;
+  }
+
+  /** Blanks, then an optional minus: -1 or 1. */
+  private sign(): number {
+    this.blanks();
+    return this.take(MINUS) ? -1 : 1;
+  }
+
+  /** The digits from here as a whole number (exact up to 15 of them); how many in `count`. */
+  private digits(): number {
+    const from = this.at;
+    let value = 0;
+    for (let code = this.peek(); code >= ZERO && code <= NINE; code = this.peek()) {
+      value = value * 10 + (code - ZERO);
+      this.at++;
+    }
+    this.count = this.at - from;
+    return value;
+  }
+
+  private blanks(): void {
+    for (let code = this.peek(); code === SPACE || code === TAB; code = this.peek()) this.at++;
+  }
+
+  private take(code: number): boolean {
+    if (this.peek() !== code) return false;
+    this.at++;
+    return true;
+  }
+
+  /** The character here, or NaN at the line's end. */
+  private peek(): number {
+    return this.at < this.end ? this.text.charCodeAt(this.at) : NaN;
+  }
+}
+
+const cursor = new LineCursor();
+
+/**
+ * text[from, to) read as one gps.six line, stored at c[c.count] when it is plain and every value
+ * is in its range; false otherwise (nothing stored, nothing reported).
+ */
+function readGpsLine(text: string, from: number, to: number, n: number, c: GpsColumns): boolean {
+  if (to - from > MAX_LINE_LENGTH) return false;
+  const r = cursor;
+  const v = values;
+  r.start(text, from, to);
+  v[0] = r.num(); // latitude
+  r.sep(COMMA);
+  v[1] = r.num(); // longitude
+  r.sep(BAR);
+  v[2] = r.num(); // speed
+  r.sep(BAR);
+  v[3] = r.int(); // satellites
+  r.sep(BAR);
+  v[4] = r.time();
+  r.sep(BAR);
+  v[5] = r.int(); // lap count
+  r.sep(BAR);
+  v[6] = r.flag(); // first lap
+  r.sep(BAR);
+  v[7] = r.heat();
+  r.sep(BAR);
+  v[8] = r.num(); // roll
+  r.sep(BAR);
+  v[9] = r.num(); // lean, filtered
+  r.sep(BAR);
+  v[10] = r.int(); // meters so far
+  if (!r.done()) return false;
+  for (let k = 0; k < FIELDS.length; k++) if (!(v[k]! >= FIELDS[k]!.min && v[k]! <= FIELDS[k]!.max)) return false;
+  const i = c.count++;
+  c.line[i] = n;
+  setSample(c, i, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!, v[5]!, v[6]!, v[7]!, v[8]!, v[9]!, v[10]!);
+  return true;
+}
+
 /**
  * The strict reading of one gps.six line: stores it at c[c.count] or reports why not (the first
  * field at fault, in the line's order).
@@ -163,10 +332,23 @@ export function parseGpsLinesInto(
 ): { lines: number; lineCount: number; columns: GpsColumns } {
   const count = lineCount(text);
   const c = columns.line.length - columns.count < count ? growGpsColumns(columns, columns.count + count) : columns;
+  // Each line read by the cursor; one it leaves (empty, or not plain) goes to the strict reading.
   let seen = 0;
-  for (const [n, line] of lines(text)) {
-    seen++;
-    parseGpsLineStrict(line, lineOffset + n, problems, c);
+  let n = lineOffset;
+  for (let start = 0; start <= text.length;) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    const to = end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end;
+    n++;
+    if (readGpsLine(text, start, to, n, c)) seen++;
+    else {
+      const line = text.slice(start, to);
+      if (line.trim() !== '') {
+        seen++;
+        parseGpsLineStrict(line, n, problems, c);
+      }
+    }
+    start = end + 1;
   }
   return { lines: seen, lineCount: count, columns: c };
 }

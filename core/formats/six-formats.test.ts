@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeSixBody, HEATS } from './six-lines';
+import { decodeSixBody, HEATS, lines, Problems } from './six-lines';
 import { formatLapTime, lapTimeToMs, msToLapTimeRaw, parseLapSix, serializeLapSix, type Lap } from './lap-six';
-import { msToGpsTime, parseGpsSix } from './gps-six';
-import { GPS_COLUMN_KEYS, type GpsColumns } from './gps-columns';
+import { msToGpsTime, parseGpsLineStrict, parseGpsSix } from './gps-six';
+import { allocGpsColumns, GPS_COLUMN_KEYS, trimGpsColumns, type GpsColumns } from './gps-columns';
 import { GpsSixStream } from './gps-six-stream';
 
 /** One sample with the spec's field names and types (parsed GPS row). */
@@ -272,6 +272,69 @@ describe('properties (fast-check, seeded)', () => {
         expect(Array.from({ length: parsed.value.count }, (_, i) => gpsSampleAt(parsed.value, i))).toEqual(samples);
       }),
       params,
+    );
+  });
+
+  /** The field-by-field reading alone, line by line: what the cursor's reading must agree with. */
+  const strictOnly = (text: string) => {
+    const problems = new Problems();
+    const c = allocGpsColumns(text.split('\n').length);
+    let seen = 0;
+    for (const [n, line] of lines(text)) {
+      seen++;
+      parseGpsLineStrict(line, n, problems, c);
+    }
+    return { value: trimGpsColumns(c), problems: problems.list, lines: seen };
+  };
+  const expectSameReading = (text: string) => {
+    const fast = parseGpsSix(text);
+    const strict = strictOnly(text);
+    expect(fast.lines).toBe(strict.lines);
+    expect(fast.problems).toEqual(strict.problems);
+    for (const k of GPS_COLUMN_KEYS) expect(Array.from(fast.value[k]), k).toEqual(Array.from(strict.value[k]));
+  };
+  // Values near and past what the format allows: long digit runs, signs, lone dots, odd blanks.
+  const digitsArb = fc.stringMatching(/^[0-9]{0,18}$/);
+  const numberTextArb = fc
+    .tuple(fc.constantFrom('', '-', '+'), digitsArb, fc.constantFrom('', '.'), digitsArb)
+    .map(([sign, whole, dot, fraction]) => sign + whole + dot + (dot ? fraction : ''));
+  const blankArb = fc.constantFrom('', '', '', ' ', '\t', '  ', '\u00a0', '\v');
+  const fieldTextArb = fc.oneof(
+    numberTextArb,
+    fc.stringMatching(/^[0-9]{5,7}(\.[0-9]{0,4})?$/), // times
+    fc.constantFrom('0', '1', '2', 'A', 'b', 'D', 'e', 'E', '-0', '1e3', 'NaN', 'Infinity', ''),
+  );
+  const oddLineArb = fc
+    .tuple(fc.array(fc.tuple(blankArb, fieldTextArb, blankArb), { minLength: 11, maxLength: 12 }), fc.nat(11))
+    .map(([fields, commaAt]) =>
+      fields
+        .map(([before, text, after]) => before + text + after)
+        .reduce((line, f, k) => line + (k === 1 || k === commaAt ? ',' : '|') + f),
+    );
+
+  it('the cursor reads every line as the field-by-field reading does: values, -0, problems', () => {
+    const sampleLine = (s: GpsSample) =>
+      `${s.latitude},${s.longitude}|${s.strSpeedGps}|${s.strSatGps}|${s.timeGps}|${s.lapCount}|${s.bFirstLap}|${s.strBateria}|${s.roll}|${s.leanFiltered}|${s.meterSum}`;
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(sampleArb.map(sampleLine), oddLineArb, fc.string({ maxLength: 40 })), { maxLength: 20 }),
+        fc.constantFrom('\n', '\r\n'),
+        (lineTexts, eol) => expectSameReading(lineTexts.join(eol)),
+      ),
+      { seed: 20261206, numRuns: 2000 },
+    );
+    // Known corners: 15 and 16 digits in all, a lone sign or dot, blanks the cursor leaves alone.
+    expectSameReading(
+      [
+        '-0.000000,-0|0|0|000000|0|0|a|-0.|.5|0',
+        '12.3456789012345,-46.69|1|1|235960.999|1|1|D|1|1|2000000000',
+        '12.34567890123456,-46.69|1|1|140151.1|1|1|d|1|1|1',
+        '\u00a012.5,1|1|1|140151|1|1|A|1|1|1',
+        '1,1|1|1|240000|1|1|A|1|1|1',
+        '-,1|1|1|140151|1|1|A|1|1|1',
+        '.,1|1|1|140151|1|1|A|1|1|1',
+        `${'1'.repeat(1030)},1|1|1|140151|1|1|A|1|1|1`,
+      ].join('\n'),
     );
   });
 

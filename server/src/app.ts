@@ -59,6 +59,7 @@ import { trackCatalogue } from './modules/tracks/track-catalogue';
 import { loadTracks } from './lib/track-files';
 import { createUsersService } from './modules/users/users.service';
 import { errorMappingPlugin } from './plugins/error-mapping';
+import { textInputPlugin } from './plugins/text-input';
 import { heavyReadsPlugin } from './plugins/heavy-reads';
 import { policyPlugin, trackRules } from './plugins/policy';
 import { authSessionPlugin } from './plugins/auth-session';
@@ -242,6 +243,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   const storage = createStorageService({ db, blobs, bucket: config.s3?.bucket ?? 'voltas' });
 
   await app.register(errorMappingPlugin);
+  await app.register(textInputPlugin);
   await app.register(securityHeadersPlugin, {
     helmet: {
       contentSecurityPolicy: {
@@ -327,7 +329,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
   for (const [cache, size] of Object.entries({ ...tracks.caches(), ...reader.caches() }))
     metrics.watchCache(cache, size);
   await app.register(tracksRoutes, { tracks, reader });
-  await app.register(videosRoutes, { videos: createVideosService({ db, reader }), reader });
+  await app.register(videosRoutes, {
+    videos: createVideosService({ db, reader, coordination: database.coordination }),
+    reader,
+  });
   const imports = createImportsService({
     db,
     blobs,

@@ -29,6 +29,21 @@ async function signedIn(cache: Cache): Promise<string | null> {
   return marker ? marker.text() : null;
 }
 
+/** The copy kept for `request`, if it answers whoever is signed in now. */
+async function keptCopy(request: Request): Promise<Response | undefined> {
+  const cache = await caches.open(DATA_CACHE);
+  const copy = await cache.match(request);
+  return copy && keptCopyServes(copy.headers.get(USER_HEADER), await signedIn(cache)) ? copy : undefined;
+}
+
+/** `request` with `if-none-match` set to `etag`, or without it. */
+function withIfNoneMatch(request: Request, etag: string | null): Request {
+  const headers = new Headers(request.headers);
+  if (etag) headers.set('if-none-match', etag);
+  else headers.delete('if-none-match');
+  return new Request(request, { headers });
+}
+
 /** A new user: every copy kept for anyone else goes, before this user's answer reaches the page. */
 async function noteSignedIn(user: string | null): Promise<void> {
   const cache = await caches.open(DATA_CACHE);
@@ -68,11 +83,24 @@ registerRoute(
     networkTimeoutSeconds: 8,
     plugins: [
       {
+        // Signed-in answers are `no-store`, so the browser's HTTP cache keeps none: the kept copy's
+        // ETag asks the server whether it changed (laps, GPS), and a 304 is answered with that copy.
+        requestWillFetch: async ({ request }) => {
+          const etag = (await keptCopy(request))?.headers.get('etag');
+          return etag ? withIfNoneMatch(request, etag) : request;
+        },
         // Every answer from the network says who is signed in now; awaited before the page gets it.
-        fetchDidSucceed: async ({ response }) => {
+        fetchDidSucceed: async ({ request, response }) => {
           const user = signedInBy(response.status, response.headers.get(USER_HEADER));
           if (user !== undefined) await noteSignedIn(user);
-          return response;
+          if (response.status !== 304) return response;
+          const copy = await keptCopy(request);
+          // The copy went meanwhile (another user signed in): ask for the whole answer.
+          if (!copy) return fetch(withIfNoneMatch(request, null));
+          // Fresh as the server just said: no kept-copy stamp, so the page shows no offline banner.
+          const headers = new Headers(copy.headers);
+          headers.delete(STORED_AT_HEADER);
+          return new Response(await copy.blob(), { status: 200, statusText: 'OK', headers });
         },
         // Only complete answers for a known user, stamped: a copy says when it was kept.
         cacheWillUpdate: async ({ response }) => {

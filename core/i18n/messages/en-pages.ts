@@ -189,6 +189,7 @@ const enPagesMain = {
   'fieldErrors.trackNameLong': 'Use up to 60 characters.',
   'fieldErrors.trackNameChars': "Use letters, digits, spaces and . , '' ( ) & / -",
   'fieldErrors.invalid': 'Invalid value.',
+  'fieldErrors.noNulCharacter': 'Text may not hold the NUL character (U+0000).',
   'fieldErrors.expectedLanguage': "Invalid language: use 'pt-BR', 'en' or 'es'.",
   'fieldErrors.expectedUnits': "Invalid units: use 'metric' or 'imperial'.",
   'localIdp.title': 'Sign in to Voltas (local provider)',

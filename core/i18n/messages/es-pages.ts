@@ -190,6 +190,7 @@ const esPagesMain = {
   'fieldErrors.trackNameLong': 'Usa hasta 60 caracteres.',
   'fieldErrors.trackNameChars': "Usa letras, números, espacios y . , '' ( ) & / -",
   'fieldErrors.invalid': 'Valor no válido.',
+  'fieldErrors.noNulCharacter': 'El texto no puede tener el carácter NUL (U+0000).',
   'fieldErrors.expectedLanguage': "Idioma no válido: usa 'pt-BR', 'en' o 'es'.",
   'fieldErrors.expectedUnits': "Unidades no válidas: usa 'metric' o 'imperial'.",
   'localIdp.title': 'Entrar en Voltas (proveedor local)',

@@ -188,6 +188,7 @@ const ptBRPagesMain = {
   'fieldErrors.trackNameLong': 'Use até 60 caracteres.',
   'fieldErrors.trackNameChars': "Use letras, números, espaços e . , '' ( ) & / -",
   'fieldErrors.invalid': 'Valor inválido.',
+  'fieldErrors.noNulCharacter': 'O texto não pode ter o caractere NUL (U+0000).',
   // A field that takes one of a few values (the `mensagem` of a refused request names them).
   'fieldErrors.expectedLanguage': "Idioma inválido: use 'pt-BR', 'en' ou 'es'.",
   'fieldErrors.expectedUnits': "Unidades inválidas: use 'metric' ou 'imperial'.",

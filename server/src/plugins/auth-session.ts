@@ -83,6 +83,23 @@ function identityOf(row: AuthSessionRow, idHash: string): AuthSessionIdentity {
   };
 }
 
+/**
+ * A signed-in answer is its user's alone: no shared cache (a proxy, a CDN) may keep it for someone
+ * else, nor the browser's disk cache (/api/me holds the Wi-Fi password). Whatever a route says; the
+ * service worker's offline copies are the app's own (web/src/sw.ts), not an HTTP cache.
+ */
+const SIGNED_IN_CACHE_CONTROL = 'private, no-store';
+
+/** `vary` with Cookie among its names (a route or compression may have named others already). */
+function varyOnCookie(vary: unknown): string {
+  const names = [vary ?? []]
+    .flat()
+    .flatMap((v) => String(v).split(','))
+    .map((n) => n.trim())
+    .filter(Boolean);
+  return names.some((n) => n.toLowerCase() === 'cookie') ? names.join(', ') : [...names, 'Cookie'].join(', ');
+}
+
 /** A user's key in USER_HEADER: fixed-length, not the e-mail itself, the same on every instance. */
 function userKey(email: string): string {
   return hash('sha256', email, 'base64url');
@@ -118,6 +135,14 @@ export const authSessionPlugin = fp(async (app: FastifyInstance, opts: AuthSessi
       await store.renew(idHash, new Date(now).toISOString(), expires.toISOString());
       setCookie(reply, token, expires);
     }
+  });
+
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.identity && req.url.startsWith('/api/')) {
+      reply.header('cache-control', SIGNED_IN_CACHE_CONTROL);
+      reply.header('vary', varyOnCookie(reply.getHeader('vary')));
+    }
+    done(null, payload);
   });
 
   const ended = (idHash: string) => opts.onEnded?.(idHash);

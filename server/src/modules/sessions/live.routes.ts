@@ -103,7 +103,9 @@ export async function liveRoutes(
       const res = reply.raw;
       res.writeHead(200, {
         'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
+        // Written here, past the hooks: as every signed-in answer (plugins/auth-session.ts).
+        'cache-control': 'private, no-store, no-transform',
+        vary: 'Cookie',
         connection: 'keep-alive',
         'x-accel-buffering': 'no',
       });

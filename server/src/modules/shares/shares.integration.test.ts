@@ -320,8 +320,10 @@ describe('share links', () => {
   it('altered, expired and revoked links answer 404; only the rider revokes theirs', async () => {
     const t = tokenOf(lapLink.url);
     const altered = `${t.slice(0, -1)}${t.endsWith('A') ? 'B' : 'A'}`;
-    for (const bad of [altered, t.slice(0, 20), `${t}x`, '%00'])
+    for (const bad of [altered, t.slice(0, 20), `${t}x`])
       expect((await fetch(`${server.baseUrl}/api/shared/${bad}`)).status, bad).toBe(404);
+    // A NUL character is refused as in any text (plugins/text-input.ts).
+    expect((await fetch(`${server.baseUrl}/api/shared/%00`)).status).toBe(400);
     // Expiry: a link made for one day, a day later.
     const expiring = (await (await post(ana, { ...session, expiresInDays: 1 })).json()) as {
       id: string;

@@ -121,6 +121,26 @@ describe('video syncs', () => {
     expect((await admin.json(`${SESSION}/videos`)).body).toHaveLength(50);
   });
 
+  it('keeps at most 50 when 60 PUTs arrive at once (counting and storing are one step)', async () => {
+    // A rider of their own, with the minute's 60 writes all unused.
+    const device = '000000000071';
+    const token = await addDevice(server, device, 'racer@example.com');
+    await put(server, `/api/device/v1/sessions/Interlagos/01112026/lap.six`, token, LAP_LINE);
+    await put(server, `/api/device/v1/sessions/Interlagos/01112026/gps.six`, token, GPS_LINE);
+    const racer = new Browser(server.baseUrl);
+    await racer.signIn('racer@example.com');
+    const session = `/api/devices/${device}/sessions/Interlagos/01112026`;
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        racer.json(`${session}/videos/${uuid(200 + i)}`, { method: 'PUT', body: JSON.stringify(sync(200 + i)) }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(50);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(10);
+    expect((await racer.json(`${session}/videos`)).body).toHaveLength(50);
+  });
+
   it('go with their session: deleting an imported session removes its syncs, and a re-import starts with none', async () => {
     const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
     const gen = generateSession(interlagos, { seed: 9, heats: 1, lapsPerHeat: [2, 2], gpsNoise: 0.2 });

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { MAX_VIDEO_SYNCS_PER_SESSION, type VideoSyncRecord } from '#core/contracts/videos.contract.ts';
 import { AppError } from '#core/errors.ts';
+import type { Coordination } from '#server/db/coordination.ts';
 import type { DB } from '#server/db/schema.ts';
 import { nowIso } from '#server/lib/tokens.ts';
 import type { SessionReader } from '../sessions/session-reader.service';
@@ -35,7 +36,7 @@ function toRecord(row: VideoSyncRow): VideoSyncRecord {
  * their own: an admin reading a rider's session, or riders of the demo device, see only theirs,
  * and a share link none (file names can say more than a rider means to share).
  */
-export function createVideosService(deps: { db: Kysely<DB>; reader: SessionReader }) {
+export function createVideosService(deps: { db: Kysely<DB>; reader: SessionReader; coordination: Coordination }) {
   const { db } = deps;
   const sessionId = async (viewer: Viewer, s: SessionAddress) => (await deps.reader.sessionOf(viewer, s)).id;
 
@@ -46,9 +47,6 @@ export function createVideosService(deps: { db: Kysely<DB>; reader: SessionReade
 
     async put(viewer: Viewer, s: SessionAddress, sync: VideoSyncRecord): Promise<VideoSyncRecord> {
       const id = await sessionId(viewer, s);
-      const isNew = !(await hasVideoSync(db, viewer.email, id, sync.id));
-      if (isNew && (await countVideoSyncs(db, viewer.email, id)) >= MAX_VIDEO_SYNCS_PER_SESSION)
-        throw new AppError('video/limit-reached');
       const row: VideoSyncRow = {
         owner_email: viewer.email,
         session_id: id,
@@ -62,7 +60,14 @@ export function createVideosService(deps: { db: Kysely<DB>; reader: SessionReade
         error_ms: sync.errorMs,
         updated_at: nowIso(),
       };
-      await putVideoSync(db, row);
+      // Counting and storing under one lock per rider and session (across instances on PostgreSQL):
+      // otherwise PUTs sent at once all count 49 and all store.
+      await deps.coordination.withKeyLock(`video-syncs:${viewer.email}:${id}`, async () => {
+        const isNew = !(await hasVideoSync(db, viewer.email, id, sync.id));
+        if (isNew && (await countVideoSyncs(db, viewer.email, id)) >= MAX_VIDEO_SYNCS_PER_SESSION)
+          throw new AppError('video/limit-reached');
+        await putVideoSync(db, row);
+      });
       return toRecord(row);
     },
 
