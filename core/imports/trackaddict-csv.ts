@@ -11,7 +11,7 @@
  */
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
-import { localToUtcMs, utcOffsetHours } from './local-time';
+import { localClockToUtcMs, localToUtcMs } from './local-time';
 import { lineReader, num, refuseTooManyLaps, TraceBuilder, type FormatReader, type RowColumns } from './trace';
 
 /** A header row longer than this is no TrackAddict header (OBD channels make it long, not this long). */
@@ -147,7 +147,11 @@ export function createTrackAddictReader(filename = ''): FormatReader {
           { id: 'imports.refused.trackAddictHeader' },
         );
       const trace = localStart === undefined ? out.trace() : localToUtcMs(out.trace());
-      const shift = localStart !== undefined && trace.count ? utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;
+      // The Lap column's changes are on the file's clock: moved to UTC as its fixes were.
+      const shift =
+        localStart !== undefined && trace.count
+          ? localStart - localClockToUtcMs(localStart, trace.lat[0]!, trace.lon[0]!)
+          : 0;
       // Lap 0 runs from the start of the recording: a lap is between two changes of the Lap column.
       const loggerLaps = changes
         .slice(1)

@@ -1,7 +1,7 @@
 /** TrackAddict's files written from a generated session (truth known): for the tests and the fuzzer. */
 import type { GpsColumns } from '../../formats/gps-columns';
 import type { Lap } from '../../formats/lap-six';
-import { utcOffsetHours } from '../local-time';
+import { utcToLocalClockMs } from '../local-time';
 import { epochTimes, type Day } from './writers';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -12,7 +12,7 @@ const hms = (ms: number) =>
 
 /** TrackAddict's own name for a recording: its start in the phone's local clock. */
 export function trackAddictFileName(c: GpsColumns, day: Day, track = 'Interlagos'): string {
-  const local = new Date(epochTimes(c, day)[0]! + utcOffsetHours(c.lon[0]!) * 3_600_000);
+  const local = new Date(utcToLocalClockMs(epochTimes(c, day)[0]!, c.lat[0]!, c.lon[0]!));
   const [y, m, d, h, mi, s] = [
     local.getUTCFullYear(),
     local.getUTCMonth() + 1,

@@ -6,7 +6,7 @@ import type { GpsColumns } from '../../formats/gps-columns';
 import type { Lap } from '../../formats/lap-six';
 import { HEATS } from '../../formats/six-lines';
 import { crossingFraction, planarGate, type Gate } from '../../tracks/gate';
-import { utcOffsetHours } from '../local-time';
+import { utcToLocalClockMs } from '../local-time';
 
 export interface Day {
   y: number;
@@ -132,7 +132,7 @@ const clock = (ms: number) => {
 /** AiM CSV: local date and time in the header, uniform rows, the laps as beacon markers and segment times. */
 export function writeAim(c: GpsColumns, day: Day, laps: readonly Lap[], hz: number): string {
   const times = epochTimes(c, day);
-  const local = new Date(times[0]! + utcOffsetHours(c.lon[0]!) * 3_600_000);
+  const local = new Date(utcToLocalClockMs(times[0]!, c.lat[0]!, c.lon[0]!));
   const months = [
     'January',
     'February',
@@ -242,7 +242,7 @@ export function writeSpeedAngle(
   options: { trackName?: string; sectorGate?: Gate } = {},
 ): string {
   const times = epochTimes(c, day);
-  const local = new Date(times[0]! + utcOffsetHours(c.lon[0]!) * 3_600_000);
+  const local = new Date(utcToLocalClockMs(times[0]!, c.lat[0]!, c.lon[0]!));
   const plan = options.sectorGate ? [options.sectorGate, gate] : [gate];
   const out = [
     '; APEX Trace $Revision: 3.0.1 $ (c)2009-2014 SpeedAngle.com',
