@@ -17,6 +17,7 @@ export function importWarningRef(w: Warning): MessageRef {
     case 'duplicates':
     case 'jumps':
     case 'gaps':
+    case 'loggerLapsUnmatched':
       return { id: `imports.warnings.${w.code}`, values: { count } };
     case 'beyondLimit':
       return { id: 'imports.warnings.beyondLimit', values: { count, max: MAX_FIXES } };

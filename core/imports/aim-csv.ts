@@ -7,7 +7,7 @@
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
 import { lineReader, num, TraceBuilder, type FormatReader, type LoggerLap, type RowColumns } from './trace';
-import { localToUtcMs, utcOffsetHours } from './local-time';
+import { localClockToUtcMs, localToUtcMs } from './local-time';
 
 /** Race Studio writes about 15 header lines; a file with this many and no names row yet is refused. */
 const MAX_HEADER_LINES = 500;
@@ -154,7 +154,7 @@ export function createAimReader(): FormatReader {
       const loggerLaps: LoggerLap[] = [];
       const segments = (header.get('Segment Times') ?? []).map(lapSeconds);
       const beacons = (header.get('Beacon Markers') ?? []).map((s) => num(s));
-      const utcStart = trace.count ? startLocalMs! - utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;
+      const utcStart = trace.count ? localClockToUtcMs(startLocalMs!, trace.lat[0]!, trace.lon[0]!) : 0;
       // Segment k ends at beacon k (seconds from the start); the first and last are out and in.
       segments.forEach((seconds, k) => {
         const end = beacons[k];

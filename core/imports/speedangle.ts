@@ -15,7 +15,7 @@
  */
 import { AppError } from '../errors';
 import type { Gate } from '../tracks/gate';
-import { localToUtcMs, utcOffsetHours } from './local-time';
+import { localClockToUtcMs, localToUtcMs } from './local-time';
 import { lineReader, num, refuseTooManyLaps, TraceBuilder, type FormatReader } from './trace';
 
 const STEP_MS = 100;
@@ -113,7 +113,7 @@ export function createSpeedAngleReader(): FormatReader {
         });
       if (section === 'trace' || (declared !== undefined && rows < declared)) out.truncatedAt = lines;
       const trace = localToUtcMs(out.trace());
-      const utcStart = trace.count ? startLocalMs! - utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;
+      const utcStart = trace.count ? localClockToUtcMs(startLocalMs!, trace.lat[0]!, trace.lon[0]!) : 0;
       const ends = finishCrossings(crossings, finishRows);
       return {
         format: 'speedangle',

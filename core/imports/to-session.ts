@@ -10,10 +10,17 @@ import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../forma
 import { HEATS } from '../formats/six-lines';
 import { opensAsLapZero, type LapColumns } from '../laps/session-laps';
 import { haversineM } from '../sim/geo';
-import { MIN_LAP_MS, runsOfDay, type Run, type TimedLap, type Trace } from '../tracks/lap-timing';
+import { gateAcross, type Gate, type LatLon } from '../tracks/gate';
+import { headingAt, nearestOnPolyline, type TrackLine } from '../tracks/track-line';
+import { MIN_LAP_MS, runsOfDay, timeLaps, type Run, type TimedLap, type Trace } from '../tracks/lap-timing';
 import type { ImportedTrace, LoggerLap } from './trace';
 
 const DAY_MS = 86_400_000;
+/** How far from the track's line a logger's start/finish point may be and still be its line there (a pit lane beside the straight). */
+const OWN_LINE_NEAR_M = 60;
+/** A line's half-width beyond the point: the logger's line reaches both the track and the point. */
+const OWN_LINE_MARGIN_M = 15;
+const GATE_HALF_WIDTH_M = 25;
 /** A logger's lap and Voltas's are the same lap when they end within this of each other. */
 const SAME_END_MS = 2_000;
 
@@ -216,6 +223,39 @@ export function gpsSixText(batches: Iterable<GpsColumns>): string {
   let text = '';
   for (const c of batches) text += gpsSixLines(c);
   return text;
+}
+
+/**
+ * A logger's start/finish as a line across the track (its file names a point: TrackAddict's `#
+ * End Point`): through the point of the track's line nearest it, across the line's heading there,
+ * wide enough to reach the point (a logger whose point is in the pit lane beside the straight times
+ * the laps through the pits there too). Undefined where the point is not by the track.
+ */
+export function loggerLine(point: LatLon, line: TrackLine): Gate | undefined {
+  const [px, py] = line.proj.toXY(point.lat, point.lon);
+  const xy = Array.from(line.x, (x, k) => [x, line.y[k]!] as const);
+  const near = nearestOnPolyline(xy, px, py);
+  if (near.distance > OWN_LINE_NEAR_M) return undefined;
+  const k = near.segment;
+  const next = (k + 1) % line.x.length;
+  const x = line.x[k]! + (line.x[next]! - line.x[k]!) * near.t;
+  const y = line.y[k]! + (line.y[next]! - line.y[k]!) * near.t;
+  const [lat, lon] = line.proj.toLatLon(x, y);
+  const [east, north] = headingAt(line, k);
+  return gateAcross({ lat, lon }, east, north, Math.max(GATE_HALF_WIDTH_M, near.distance + OWN_LINE_MARGIN_M));
+}
+
+/**
+ * The line a file's logger timed its laps at, where the file names its point (loggerLine) and the
+ * GPS timed there gives at least half of the logger's laps (each ending where the logger's does,
+ * in its time): a point the logger did not time at is not made the session's line.
+ */
+export function ownLine(point: LatLon, line: TrackLine, trace: Trace, logger: readonly LoggerLap[]): Gate | undefined {
+  const gate = loggerLine(point, line);
+  if (!gate || !trace.count || !logger.length) return undefined;
+  const laps = timeLaps(trace, gate).filter((l) => l.complete);
+  const paired = logger.filter((own) => laps.some((l) => loggerTwin(l, trace.timeMs[0]!, [own])));
+  return paired.length * 2 >= logger.length ? gate : undefined;
 }
 
 /** The logger's own lap that ends where this one does, if its file times laps. */

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../errors';
 import { haversineM } from '../sim/geo';
-import type { Gate } from '../tracks/gate';
+import type { Gate, LatLon } from '../tracks/gate';
 
 export const IMPORT_FORMATS = [
   'gpx',
@@ -45,13 +45,14 @@ export const IMPORT_WARNING_CODES = [
   'truncated',
   ...COUNTED,
   'fileLineUnused',
+  'loggerLapsUnmatched',
   'leanCalculated',
   'sameRecording',
 ] as const;
 
 export interface ImportWarning {
   code: (typeof IMPORT_WARNING_CODES)[number];
-  /** How many (for the counted kinds). */
+  /** How many (for the counted kinds, and the logger's laps no GPS lap matches). */
   count?: number;
   /** Where the file stopped being readable (1-based line), for 'truncated'. */
   line?: number;
@@ -139,6 +140,11 @@ export interface ImportedFile {
   loggerLaps: LoggerLap[];
   /** The file's own start/finish line, where it has one (checked against the trace before use). */
   fileGate?: Gate;
+  /**
+   * The file's own start/finish as a point (TrackAddict's `# End Point`), where its logger timed
+   * the laps it gives: the session is timed at a line across the track there (import-session.ts).
+   */
+  filePoint?: LatLon;
   /** The track's name as the file gives it. */
   trackName?: string;
   /** A lean angle present but computed by the logging app, not measured. */

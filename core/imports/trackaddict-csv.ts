@@ -7,11 +7,13 @@
  * `Log-YYYYMMDD-HHMMSS`, in the phone's local time). `Speed (MPH)` or `Speed (Km/h)` as the app
  * was set. The logger's laps: `Lap` counts them (0 from the start of the recording to the first
  * crossing), and at each crossing TrackAddict writes `# Lap N: hh:mm:ss.sss`, lap N's own time,
- * more exact than the rows around it (the crossing is interpolated between 1 Hz fixes).
+ * more exact than the rows around it (the crossing is interpolated between 1 Hz fixes). Its line
+ * is where `# End Point: lat, lon` says (the heading after `@` is -1 where unknown).
  */
 import { AppError } from '../errors';
+import type { LatLon } from '../tracks/gate';
 import { splitCsvLine } from './csv-line';
-import { localToUtcMs, utcOffsetHours } from './local-time';
+import { localClockToUtcMs, localToUtcMs } from './local-time';
 import { lineReader, num, refuseTooManyLaps, TraceBuilder, type FormatReader, type RowColumns } from './trace';
 
 /** A header row longer than this is no TrackAddict header (OBD channels make it long, not this long). */
@@ -24,6 +26,15 @@ export function trackAddictLapLine(line: string): [number, number] | undefined {
   if (!m) return undefined;
   const seconds = Number(m[2] ?? 0) * 3600 + Number(m[3]) * 60 + Number(m[4]);
   return seconds > 0 ? [Number(m[1]), Math.round(seconds * 1e6) / 1e6] : undefined;
+}
+
+/** `# End Point: 51.99907, 13.68830  @ -1.00 deg` → where TrackAddict's start/finish is. */
+export function trackAddictEndPoint(line: string): LatLon | undefined {
+  const m = /^#\s*End Point:\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)/.exec(line);
+  if (!m) return undefined;
+  const [lat, lon] = [Number(m[1]), Number(m[2])];
+  // 0, 0 is what an app writes for a point it never had.
+  return Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && (lat !== 0 || lon !== 0) ? { lat, lon } : undefined;
 }
 
 /** `Log-20220531-085930 Goodwood Motorcircuit - 2.57.527.csv` → its start in local clock ms, as if UTC. */
@@ -55,6 +66,8 @@ export function createTrackAddictReader(filename = ''): FormatReader {
   let pending: [number, number] | undefined;
   /** Where the Lap column changed (file ms) and the own time of the lap that ended there, if written. */
   const changes: { ms: number; seconds: number | undefined }[] = [];
+  /** The logger's start/finish, from its `# End Point` line. */
+  let endPoint: LatLon | undefined;
 
   const header = (line: string) => {
     const f = splitCsvLine(line).map((s) => s.trim());
@@ -98,8 +111,9 @@ export function createTrackAddictReader(filename = ''): FormatReader {
     if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (line.trim() === '') return;
     if (line.charCodeAt(0) === 35) {
-      // '#': metadata, and within the rows the logger's lap times.
+      // '#': metadata (the logger's line among it), and within the rows the logger's lap times.
       pending = trackAddictLapLine(line) ?? pending;
+      endPoint ??= trackAddictEndPoint(line);
       return;
     }
     if (!cols) return header(line);
@@ -147,12 +161,23 @@ export function createTrackAddictReader(filename = ''): FormatReader {
           { id: 'imports.refused.trackAddictHeader' },
         );
       const trace = localStart === undefined ? out.trace() : localToUtcMs(out.trace());
-      const shift = localStart !== undefined && trace.count ? utcOffsetHours(trace.lon[0]!) * 3_600_000 : 0;
+      // The Lap column's changes are on the file's clock: moved to UTC as its fixes were.
+      const shift =
+        localStart !== undefined && trace.count
+          ? localStart - localClockToUtcMs(localStart, trace.lat[0]!, trace.lon[0]!)
+          : 0;
       // Lap 0 runs from the start of the recording: a lap is between two changes of the Lap column.
       const loggerLaps = changes
         .slice(1)
         .map(({ ms, seconds }, k) => ({ seconds: seconds ?? (ms - changes[k]!.ms) / 1000, endMs: ms - shift }));
-      return { format: 'trackaddict', trace, loggerLaps, warnings: out.warnings(), lines };
+      return {
+        format: 'trackaddict',
+        trace,
+        loggerLaps,
+        ...(endPoint && loggerLaps.length ? { filePoint: endPoint } : {}),
+        warnings: out.warnings(),
+        lines,
+      };
     },
     MAX_HEADER_LINE,
   );

@@ -233,7 +233,7 @@ function syncByClock(telemetry: VideoTelemetry, trace: SessionTrace, hours: numb
  */
 export function syncVideo(telemetry: VideoTelemetry, trace: SessionTrace): VideoSync | null {
   if (trace.count < 2) return null;
-  const hours = utcOffsetHours(trace.lon[0]!);
+  const hours = utcOffsetHours(trace.lat[0]!, trace.lon[0]!, trace.timeMs[0]!);
   const byGps = syncByGps(telemetry, trace, hours);
   // A video with GPS time that is not of this session is not made one by its (less sure) clock.
   if (byGps !== 'absent') return byGps;

@@ -44,6 +44,8 @@ export const enImports = {
     '{count, plural, one {# point past the {max, number} a file may hold was left out.} other {# points past the {max, number} a file may hold were left out.}}',
   'imports.warnings.fileLineUnused':
     'The file’s finish line does not cross the racing line: the track’s line was used.',
+  'imports.warnings.loggerLapsUnmatched':
+    '{count, plural, one {# of the logger’s laps matches} other {# of the logger’s laps match}} no lap the GPS timed (they end elsewhere, or hold a stop): the GPS’s laps are shown there.',
   'imports.warnings.leanCalculated': 'The lean angle in this file was worked out by the app, not measured by a sensor.',
   'imports.warnings.sameRecording':
     'This file is the same recording as {file} (same times): the laps were not duplicated.',

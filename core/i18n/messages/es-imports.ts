@@ -46,6 +46,8 @@ export const esImports = {
   'imports.warnings.beyondLimit':
     '{count, plural, one {Quedó fuera # punto más allá de los {max, number} que puede tener un archivo.} other {Quedaron fuera # puntos más allá de los {max, number} que puede tener un archivo.}}',
   'imports.warnings.fileLineUnused': 'La línea de meta del archivo no cruza la trazada: se usó la línea del circuito.',
+  'imports.warnings.loggerLapsUnmatched':
+    '{count, plural, one {# vuelta del registrador no coincide} other {# vueltas del registrador no coinciden}} con ninguna vuelta medida por el GPS (terminan en otro punto o incluyen una parada): ahí se muestran las vueltas del GPS.',
   'imports.warnings.leanCalculated': 'La inclinación de este archivo la calculó la aplicación, no la midió un sensor.',
   'imports.warnings.sameRecording':
     'Este archivo es la misma grabación que {file} (mismas horas): las vueltas no se duplicaron.',

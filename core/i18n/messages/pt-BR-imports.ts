@@ -44,6 +44,8 @@ export const ptBRImports = {
   'imports.warnings.beyondLimit':
     '{count, plural, one {# ponto além dos {max, number} que um arquivo pode ter ficou de fora.} other {# pontos além dos {max, number} que um arquivo pode ter ficaram de fora.}}',
   'imports.warnings.fileLineUnused': 'A linha de chegada do arquivo não cruza o traçado: usada a linha da pista.',
+  'imports.warnings.loggerLapsUnmatched':
+    '{count, plural, one {# volta do aparelho não bate} other {# voltas do aparelho não batem}} com nenhuma volta medida pelo GPS (terminam em outro ponto ou incluem uma parada): ali aparecem as voltas do GPS.',
   'imports.warnings.leanCalculated':
     'A inclinação deste arquivo foi calculada pelo aplicativo, não medida por um sensor.',
   'imports.warnings.sameRecording':

@@ -1,7 +1,10 @@
 /** TrackAddict's files written from a generated session (truth known): for the tests and the fuzzer. */
 import type { GpsColumns } from '../../formats/gps-columns';
 import type { Lap } from '../../formats/lap-six';
-import { utcOffsetHours } from '../local-time';
+import { createRandom } from '../../sim/geo';
+import { crossingFraction, planarGate, type Gate } from '../../tracks/gate';
+import { gateCentre } from '../../tracks/track-definition';
+import { utcToLocalClockMs } from '../local-time';
 import { epochTimes, type Day } from './writers';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -12,7 +15,7 @@ const hms = (ms: number) =>
 
 /** TrackAddict's own name for a recording: its start in the phone's local clock. */
 export function trackAddictFileName(c: GpsColumns, day: Day, track = 'Interlagos'): string {
-  const local = new Date(epochTimes(c, day)[0]! + utcOffsetHours(c.lon[0]!) * 3_600_000);
+  const local = new Date(utcToLocalClockMs(epochTimes(c, day)[0]!, c.lat[0]!, c.lon[0]!));
   const [y, m, d, h, mi, s] = [
     local.getUTCFullYear(),
     local.getUTCMonth() + 1,
@@ -98,4 +101,118 @@ export function writeTrackAddict(
   out.push('# Session End');
   const nl = options.crlf ? '\r\n' : '\n';
   return out.join(nl) + nl;
+}
+
+/**
+ * A TrackAddict recording as a phone makes it of a ride (Android, 4.x, the layout of the real
+ * export in server/test/real-recordings/trackaddict-stc-2019): `c` is the ride's exact path (the
+ * generator's, 10 Hz, no GPS error); the phone records from `fromMs` to `toMs` (started and stopped
+ * mid-lap), a fix a second with the phone's GPS error (`noiseM`, metres, each way), rows between
+ * fixes from its other sensors. Its laps are at its own line `gate`, named by `# End Point` (the
+ * gate's centre): the Lap column counts the exact path's crossings, and each `# Lap N:` is the exact
+ * time between two (TrackAddict times its crossing between fixes). Returns the file and the
+ * logger's laps (lap 1 on; lap 0 runs from the start of the recording), seconds to the ms.
+ */
+export function writeTrackAddictRide(
+  c: GpsColumns,
+  day: Day,
+  gate: Gate,
+  options: { fromMs: number; toMs: number; noiseM: number; seed: number },
+): { text: string; laps: number[] } {
+  const times = epochTimes(c, day);
+  const g = planarGate(gate);
+  // The exact path's crossings of the logger's line while it records.
+  const crossings: number[] = [];
+  for (let i = 1; i < c.count; i++) {
+    const [px, py] = g.proj.toXY(c.lat[i - 1]!, c.lon[i - 1]!);
+    const [qx, qy] = g.proj.toXY(c.lat[i]!, c.lon[i]!);
+    const f = crossingFraction(g, px, py, qx, qy);
+    if (f === undefined) continue;
+    const ms = times[i - 1]! + f * (times[i]! - times[i - 1]!);
+    if (ms > options.fromMs && ms < options.toMs) crossings.push(ms);
+  }
+  const rnd = createRandom(options.seed);
+  const centre = gateCentre(gate);
+  const names = [
+    'Time',
+    'UTC Time',
+    'Lap',
+    'Predicted Lap Time',
+    'Predicted vs Best Lap',
+    'GPS_Update',
+    'GPS_Delay',
+    'Latitude',
+    'Longitude',
+    'Altitude (m)',
+    'Altitude (ft)',
+    'Speed (Km/h)',
+    'Heading',
+    'Accuracy (m)',
+    'Accel X',
+    'Accel Y',
+    'Accel Z',
+    'Brake (calculated)',
+    'Barometric Pressure (kPa)',
+    'Pressure Altitude (m)',
+  ];
+  const out = [
+    '# RaceRender Data: TrackAddict 4.6.2 on Android 11 [samsung SM-G991B] (Mode: 0)',
+    `# End Point: ${centre.lat.toFixed(5)}, ${centre.lon.toFixed(5)}  @ -1.00 deg`,
+    '# GPS: Android; Mode: Android',
+    '# User Settings: SL1;U1;AS1;LT1/1;EC0;VC-1;VQ3;VS0;VSOIS0;VIF1',
+    '# Device Free Space: 41236 MB',
+    names.map((n) => `"${n}"`).join(','),
+  ];
+  /** The exact path at `t` (ms since the epoch), between its samples. */
+  let j = 0;
+  const at = (t: number) => {
+    while (j + 2 < c.count && times[j + 1]! <= t) j++;
+    const f = Math.max(0, Math.min(1, (t - times[j]!) / (times[j + 1]! - times[j]! || 1)));
+    const lerp = (col: ArrayLike<number>) => col[j]! + (col[j + 1]! - col[j]!) * f;
+    return { lat: lerp(c.lat), lon: lerp(c.lon), speed: lerp(c.speed) };
+  };
+  let lap = 0;
+  let fix = { lat: 0, lon: 0, speed: 0 };
+  for (let t = options.fromMs; t <= options.toMs; t += 250) {
+    while (lap < crossings.length && crossings[lap]! <= t) {
+      const since = lap === 0 ? options.fromMs : crossings[lap - 1]!;
+      out.push(`# Lap ${lap}: ${hms(Math.round(crossings[lap]! - since))}`);
+      lap++;
+    }
+    // A fix a second (the phone's GPS), three rows of its other sensors between.
+    const gps = (t - options.fromMs) % 1000 === 0;
+    if (gps) {
+      const p = at(t);
+      const [x, y] = g.proj.toXY(p.lat, p.lon);
+      const [lat, lon] = g.proj.toLatLon(x + rnd.normal() * options.noiseM, y + rnd.normal() * options.noiseM);
+      fix = { lat, lon, speed: p.speed };
+    }
+    out.push(
+      [
+        ((t - options.fromMs) / 1000).toFixed(3),
+        (t / 1000).toFixed(3),
+        lap,
+        0,
+        0,
+        gps ? 1 : 0,
+        '0.000',
+        fix.lat.toFixed(7),
+        fix.lon.toFixed(7),
+        '780.0',
+        2559,
+        fix.speed.toFixed(1),
+        '0.0',
+        '4.0',
+        '0.01',
+        '-0.40',
+        '-0.98',
+        1,
+        '92.31',
+        '780.2',
+      ].join(','),
+    );
+  }
+  out.push('# Session End');
+  const laps = crossings.slice(1).map((ms, k) => Math.round(ms - crossings[k]!) / 1000);
+  return { text: out.join('\n') + '\n', laps };
 }

@@ -6,7 +6,8 @@ import type { GpsColumns } from '../../formats/gps-columns';
 import type { Lap } from '../../formats/lap-six';
 import { HEATS } from '../../formats/six-lines';
 import { crossingFraction, planarGate, type Gate } from '../../tracks/gate';
-import { utcOffsetHours } from '../local-time';
+import { utcToLocalClockMs } from '../local-time';
+import type { ImportedTrace } from '../trace';
 
 export interface Day {
   y: number;
@@ -56,6 +57,26 @@ export function writeGpx(
         : `<trkpt lat="${c.lat[i]}" lon="${c.lon[i]}"><time>${time}</time><speed>${ms}</speed><sat>${c.satellites[i]}</sat></trkpt>`,
     );
   }
+  out.push('</trkseg></trk></gpx>', '');
+  return out.join('\n');
+}
+
+/**
+ * A GPX of a file's fixes as Voltas read them, from `startUtcMs` on (by default as read): the
+ * same ride exported by another app (a SpeedAngle ride converted to GPX, at its real UTC times).
+ */
+export function writeGpxOfTrace(t: ImportedTrace, startUtcMs = t.timeMs[0]!): string {
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<gpx version="1.1" creator="Voltas test" xmlns="http://www.topografix.com/GPX/1/1">',
+    '<trk><name>Sessão</name><trkseg>',
+  ];
+  for (let i = 0; i < t.count; i++)
+    out.push(
+      `<trkpt lat="${t.lat[i]}" lon="${t.lon[i]}"><time>${new Date(startUtcMs + t.timeMs[i]! - t.timeMs[0]!).toISOString()}</time>` +
+        (t.satellites[i]! >= 0 ? `<sat>${t.satellites[i]}</sat>` : '') +
+        '</trkpt>',
+    );
   out.push('</trkseg></trk></gpx>', '');
   return out.join('\n');
 }
@@ -132,7 +153,7 @@ const clock = (ms: number) => {
 /** AiM CSV: local date and time in the header, uniform rows, the laps as beacon markers and segment times. */
 export function writeAim(c: GpsColumns, day: Day, laps: readonly Lap[], hz: number): string {
   const times = epochTimes(c, day);
-  const local = new Date(times[0]! + utcOffsetHours(c.lon[0]!) * 3_600_000);
+  const local = new Date(utcToLocalClockMs(times[0]!, c.lat[0]!, c.lon[0]!));
   const months = [
     'January',
     'February',
@@ -239,10 +260,15 @@ export function writeSpeedAngle(
   day: Day,
   laps: readonly Lap[],
   gate: Gate,
-  options: { trackName?: string; sectorGate?: Gate } = {},
+  /** `utcOffsetHours`: the logger's clock, hours ahead of UTC (else the place's, as the reader reads it). */
+  options: { trackName?: string; sectorGate?: Gate; utcOffsetHours?: number } = {},
 ): string {
   const times = epochTimes(c, day);
-  const local = new Date(times[0]! + utcOffsetHours(c.lon[0]!) * 3_600_000);
+  const local = new Date(
+    options.utcOffsetHours === undefined
+      ? utcToLocalClockMs(times[0]!, c.lat[0]!, c.lon[0]!)
+      : times[0]! + options.utcOffsetHours * 3_600_000,
+  );
   const plan = options.sectorGate ? [options.sectorGate, gate] : [gate];
   const out = [
     '; APEX Trace $Revision: 3.0.1 $ (c)2009-2014 SpeedAngle.com',

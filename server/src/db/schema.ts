@@ -175,6 +175,8 @@ export interface TracksTable {
 interface SessionTracksTable {
   session_id: string;
   track_id: string;
+  /** JSON Gate: the session's own start/finish (the line its logger timed at); null: the track's. */
+  gate: string | null;
 }
 
 interface ImportCollectionsTable {

@@ -12,6 +12,7 @@ import { translate } from '#server/lib/i18n.ts';
 import {
   lapNumbering,
   lapSixText,
+  ownLine,
   loggerTwin,
   sessionColumns,
   sessionLapColumns,
@@ -95,7 +96,7 @@ export function createSessionBuilder(deps: {
   async function buildSession(
     address: { collection: string; owner: string; track: string; date: string },
     trackId: string,
-    definition: Awaited<ReturnType<TracksService['identify']>>['definition'],
+    trackDefinition: Awaited<ReturnType<TracksService['identify']>>['definition'],
     /** In the order they were imported, the newest last. */
     files: { file: ImportedFile; name: string }[],
     /** The newest file's trace, made the session's to find its track: the session's whole when it is alone. */
@@ -107,6 +108,11 @@ export function createSessionBuilder(deps: {
     const { order, repeats } = sessionFiles(files.map((f) => f.file));
     const used = files.filter((_, k) => repeats[k] === undefined);
     const source = files.length === 1 ? newest : sessionTrace(mergeTraces(order.map((k) => files[k]!.file.trace)));
+    // The logger's own line, where its file names it by the track (TrackAddict's End Point): the
+    // session is timed there, so the laps listed are the laps the logger gave (issue 59).
+    const own = used.find((f) => f.file.filePoint && f.file.loggerLaps.length)?.file;
+    const ownGate = own && ownLine(own.filePoint!, trackDefinition.line, source, own.loggerLaps);
+    const definition = ownGate ? await tracks.definitionAt(trackId, ownGate) : trackDefinition;
     // Analysed in a worker (the best part of a second on a million fixes); its arrays come back as `trace`.
     const { analysis, trace } = await workers.analyze(source, definition);
     // Each said once: two files of one logger say the same of each (RaceChrono's lean, calculated).
@@ -139,7 +145,7 @@ export function createSessionBuilder(deps: {
       receiver.receive({ ...at, kind: 'gps', columns: sessionColumns(trace, analysis.laps, lapNumbers) }),
       lap.laps.length ? receiver.receive({ ...at, kind: 'lap', body: Buffer.from(lap.text) }) : undefined,
     ]);
-    await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId); // once the session's row exists
+    await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId, ownGate ?? null); // once the session's row exists
     // The one lap list's rule: a lap's time is the logger's own where its file timed it, else the GPS's.
     const laps = analysis.laps
       .filter((l) => l.complete)
@@ -156,6 +162,9 @@ export function createSessionBuilder(deps: {
           loggerSeconds: mine ? mine.seconds : null,
         };
       });
+    // Where the logger and the GPS disagree on a lap (it ends where no GPS lap does, or holds a stop), said so.
+    const unmatched = logger.filter((own) => !laps.some((l) => l.loggerSeconds === own.seconds)).length;
+    if (unmatched) warnings.push({ code: 'loggerLapsUnmatched', count: unmatched });
     const flying = laps.filter((l) => l.kind === 'flying');
     const samples = trace.count;
     // Last: the trace's arrays move to the worker.

@@ -35,7 +35,7 @@ export function createTrackDefinitions(deps: {
 }) {
   const { db } = deps;
   const { mayRideTrack } = deps.rules;
-  // By track id: a track's newer gates replace its older definition (renames reuse it).
+  // By track id and gate: a track's newer sectors replace its older definition (renames reuse it).
   const definitions = new LruCache<string, { shape: string; definition: TrackDefinition }>(DEFINITIONS_KEPT);
 
   /** The outline a stored track follows, in its own point order ([] for a derived track: its line). */
@@ -50,7 +50,9 @@ export function createTrackDefinitions(deps: {
 
   function definitionOf(row: TrackRow): TrackDefinition {
     const shape = shapeOf(row);
-    const known = definitions.get(row.id);
+    // By gate too: a session's own start/finish (trackOfSession) is another definition of the same track.
+    const key = `${row.id}|${row.gate}`;
+    const known = definitions.get(key);
     if (known?.shape === shape) return known.definition;
     const definition = definitionFromOutline(
       outlineOf(row),
@@ -58,7 +60,7 @@ export function createTrackDefinitions(deps: {
       row.forward === 1,
       JSON.parse(row.sectors) as Gate[],
     );
-    definitions.set(row.id, { shape, definition });
+    definitions.set(key, { shape, definition });
     return definition;
   }
 

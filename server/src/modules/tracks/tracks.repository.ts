@@ -53,20 +53,32 @@ export async function updateTrack(
     .executeTakeFirst();
 }
 
+/** The track a session was ridden on, with the session's own start/finish as its gate where it has one. */
 export async function trackOfSession(db: Kysely<DB>, sessionId: string): Promise<TrackRow | undefined> {
-  return db
+  const row = await db
     .selectFrom('session_tracks')
     .innerJoin('tracks', 'tracks.id', 'session_tracks.track_id')
     .selectAll('tracks')
+    .select('session_tracks.gate as session_gate')
     .where('session_tracks.session_id', '=', sessionId)
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { session_gate, ...track } = row;
+  return session_gate ? { ...track, gate: session_gate } : track;
 }
 
-export async function setTrackOfSession(db: Kysely<DB>, sessionId: string, trackId: string): Promise<void> {
+/** Ties a session to its track; `gate` (JSON Gate), its own start/finish, is kept unless given (null: none). */
+export async function setTrackOfSession(
+  db: Kysely<DB>,
+  sessionId: string,
+  trackId: string,
+  gate?: string | null,
+): Promise<void> {
+  const own = gate === undefined ? {} : { gate };
   await db
     .insertInto('session_tracks')
-    .values({ session_id: sessionId, track_id: trackId })
-    .onConflict((oc) => oc.column('session_id').doUpdateSet({ track_id: trackId }))
+    .values({ session_id: sessionId, track_id: trackId, ...own })
+    .onConflict((oc) => oc.column('session_id').doUpdateSet({ track_id: trackId, ...own }))
     .execute();
 }
 

@@ -1,5 +1,7 @@
 // The tracks service: one face over the track modules (which track, its analysis, settled figures,
 // edits), as the routes, jobs and other services call it.
+import { AppError } from '#core/errors.ts';
+import type { Gate } from '#core/tracks/gate.ts';
 import type { Trace } from '#core/tracks/lap-timing.ts';
 import type { Kysely } from 'kysely';
 import type { TrackGeometry } from '#core/sim/session-generator.ts';
@@ -11,7 +13,7 @@ import { createTrackAnalysis } from './track-analysis.service';
 import { createTrackDefinitions } from './track-definitions.service';
 import { createTrackEditing } from './track-editing.service';
 import { createTrackFigures } from './track-figures.service';
-import { setTrackOfSession } from './tracks.repository';
+import { findTrack, setTrackOfSession } from './tracks.repository';
 
 /**
  * Tracks: which track a session was ridden on (a real circuit first: a bundled outline or a
@@ -45,8 +47,16 @@ export function createTracksService(deps: {
       return { id: row.id, name: row.name, source: row.source, definition: definitionOf(row) };
     },
 
-    async remember(sessionId: string, trackId: string) {
-      await setTrackOfSession(db, sessionId, trackId);
+    /** Ties a session to its track; `gate`: its own start/finish (null: the track's), kept as given. */
+    async remember(sessionId: string, trackId: string, gate?: Gate | null) {
+      await setTrackOfSession(db, sessionId, trackId, gate === undefined ? undefined : gate && JSON.stringify(gate));
+    },
+
+    /** A track's definition timed at another start/finish: an imported session's own (its logger's line). */
+    async definitionAt(trackId: string, gate: Gate) {
+      const row = await findTrack(db, trackId);
+      if (!row) throw new AppError('track/no-complete-lap', 'The track is gone.');
+      return definitionOf({ ...row, gate: JSON.stringify(gate) });
     },
 
     // A session's analysis, and what is read from it (track-analysis.service.ts).

@@ -12,7 +12,16 @@ import { ClipExport } from './clip-export-panel';
 import { VideoPicker, VideoReadState } from './video-picker';
 import { VideoPlayer } from './video-player';
 import { useVideoSet, type VideoSet } from './video-set';
-import { clockTime, coverageOf, sampleForVideo, sampleNearest, sessionTrace, sessionUtcTimes } from './video-time';
+import {
+  clockDate,
+  clockTime,
+  coverageOf,
+  sampleForVideo,
+  sampleNearest,
+  sessionTrace,
+  sessionUtcTimes,
+  type Place,
+} from './video-time';
 
 const lapName = (l: LapSegment) => `${l.heat}${l.lapCount}`;
 
@@ -26,6 +35,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
   const { c, session, laps } = props;
   const utc = useMemo(() => sessionUtcTimes(c, session.date), [c, session.date]);
   const trace = useCallback(() => sessionTrace(c, utc), [c, utc]);
+  const place = useMemo(() => ({ lat: c.lat[0] ?? 0, lon: c.lon[0] ?? 0 }), [c]);
   const video = useVideoSet(session, trace);
   const { set } = video;
   const sync = set?.sync ?? null;
@@ -75,8 +85,8 @@ export function VideoSyncRecord(props: SessionVideoProps) {
         const last = placed.length - 1;
         setNotice(
           t('video.outsideVideo', {
-            from: clockTime(videoToSession(placed[0]!.clock, 0)),
-            to: clockTime(videoToSession(placed[last]!.clock, placed[last]!.durationMs)),
+            from: clockTime(videoToSession(placed[0]!.clock, 0), place),
+            to: clockTime(videoToSession(placed[last]!.clock, placed[last]!.durationMs), place),
           }),
         );
         return;
@@ -87,7 +97,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
         setActive(hit.index);
       } else if (el.current) el.current.currentTime = hit.videoMs / 1000;
     },
-    [placed, set, active, t],
+    [placed, set, active, t, place],
   );
 
   const seekSeq = props.seek?.seq;
@@ -136,7 +146,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
               {t('video.cannotPlay')}
             </p>
           )}
-          <SyncStatus set={set} utc={utc} sessionDate={session.date} />
+          <SyncStatus set={set} utc={utc} place={place} sessionDate={session.date} />
           {sync && (
             <div className="video-jumps">
               <JumpTo
@@ -165,6 +175,7 @@ export function VideoSyncRecord(props: SessionVideoProps) {
             set={set}
             laps={laps}
             utc={utc}
+            place={place}
             nearLap={currentLap}
             onMark={(lap) =>
               el.current &&
@@ -192,7 +203,17 @@ export function VideoSyncRecord(props: SessionVideoProps) {
 }
 
 /** How the video is synced, how much of the session it covers, its chapters, and whether the sync was kept. */
-function SyncStatus({ set, utc, sessionDate }: { set: VideoSet; utc: Float64Array; sessionDate: string }) {
+function SyncStatus({
+  set,
+  utc,
+  place,
+  sessionDate,
+}: {
+  set: VideoSet;
+  utc: Float64Array;
+  place: Place;
+  sessionDate: string;
+}) {
   const t = useT();
   const { sync, chapters } = set;
   const printed = chapters.some((ch) => ch.telemetry);
@@ -206,14 +227,12 @@ function SyncStatus({ set, utc, sessionDate }: { set: VideoSet; utc: Float64Arra
     const session = { fromMs: utc[0]!, toMs: utc[utc.length - 1]! };
     const kind = coverageOf(span, session);
     const times = {
-      from: clockTime(span.fromMs),
-      to: clockTime(span.toMs),
-      sessionFrom: clockTime(session.fromMs),
-      sessionTo: clockTime(session.toMs),
+      from: clockTime(span.fromMs, place),
+      to: clockTime(span.toMs, place),
+      sessionFrom: clockTime(session.fromMs, place),
+      sessionTo: clockTime(session.toMs, place),
     };
-    const day = new Date(span.fromMs);
-    const date =
-      [day.getDate(), day.getMonth() + 1].map((n) => String(n).padStart(2, '0')).join('/') + `/${day.getFullYear()}`;
+    const date = clockDate(span.fromMs, place);
     coverage =
       kind === 'whole'
         ? t('video.coverage.whole')
@@ -248,6 +267,7 @@ function ManualSync(props: {
   set: VideoSet;
   laps: readonly LapSegment[];
   utc: Float64Array;
+  place: Place;
   nearLap: LapSegment;
   onMark: (lap: LapSegment) => void;
   onNudge: (ms: number) => void;
@@ -267,7 +287,7 @@ function ManualSync(props: {
           <select value={chosen} onChange={(e) => setChosen(e.currentTarget.value)} data-testid="video-crossing">
             {props.laps.map((l) => (
               <option key={lapName(l)} value={lapName(l)}>
-                {t('video.crossingOption', { lap: lapName(l), time: clockTime(props.utc[l.start]!) })}
+                {t('video.crossingOption', { lap: lapName(l), time: clockTime(props.utc[l.start]!, props.place) })}
               </option>
             ))}
           </select>

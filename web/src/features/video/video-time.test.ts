@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { manualSync, sessionToVideo } from '#core/video/sync.ts';
 import { chapterAtSession, chapterClocks, chapterStarts, goProChapter, orderChapters } from './chapters';
-import { coverageOf, sampleAtUtc, sampleForVideo, sampleNearest, sessionUtcTimes } from './video-time';
+import {
+  clockDate,
+  clockTime,
+  coverageOf,
+  sampleAtUtc,
+  sampleForVideo,
+  sampleNearest,
+  sessionUtcTimes,
+} from './video-time';
 
 /** 10 Hz samples from 23:59:58 UTC across midnight. */
 function columns(n: number, startOfDayMs = 86_398_000) {
@@ -107,5 +115,15 @@ describe('chapters', () => {
     expect(chapterAtSession(chapters, tenOClock - 31_000)).toEqual({ index: 0, videoMs: 510_000 });
     expect(chapterAtSession(chapters, tenOClock + 600_000)).toEqual({ index: 2, videoMs: 119_000 }); // timeline 1,141 s, the third chapter from 1,022 s
     expect(chapterAtSession(chapters, tenOClock + 3_600_000)).toBeNull();
+  });
+});
+
+describe('the times a rider reads are the track’s clock, whatever the browser’s zone (issue 59)', () => {
+  it('Grattan in August is UTC-4: 16:00:00 UTC reads 12:00:00; Tianma 23:30 UTC reads 07:30 the next day', () => {
+    const grattan = { lat: 43.096, lon: -85.384 };
+    const tianma = { lat: 31.079, lon: 121.115 };
+    expect(clockTime(Date.UTC(2024, 7, 10, 16), grattan)).toBe('12:00:00');
+    expect(clockTime(Date.UTC(2025, 11, 30, 23, 30, 5), tianma)).toBe('07:30:05');
+    expect(clockDate(Date.UTC(2025, 11, 30, 23, 30), tianma)).toBe('31/12/2025');
   });
 });

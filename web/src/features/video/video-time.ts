@@ -5,6 +5,7 @@
 import { elapsedMs } from '#core/analysis/gps-analysis.ts';
 import { parseDdmmyyyy } from '#core/formats/dates.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
+import { utcToLocalClockMs } from '#core/imports/local-time.ts';
 import { videoToSession, type SessionTrace, type VideoSync } from '#core/video/sync.ts';
 
 type Clock = Pick<VideoSync, 'offsetMs' | 'driftPpm'>;
@@ -88,8 +89,25 @@ export function sampleNearest(
   return best;
 }
 
-/** hh:mm:ss of a UTC time, in the rider's own time zone (what the camera and the watch showed). */
-export function clockTime(utcMs: number): string {
-  const d = new Date(utcMs);
-  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((v) => String(v).padStart(2, '0')).join(':');
+/** Where the session was ridden: its clock is the one the camera and the watch showed there. */
+export interface Place {
+  lat: number;
+  lon: number;
+}
+
+/**
+ * hh:mm:ss of a UTC time on the track's clock (its time zone, summer time included), not the
+ * browser's: a rider looking at a ride abroad, or at home after it, sees the times of the day there.
+ */
+export function clockTime(utcMs: number, at: Place): string {
+  const d = new Date(utcToLocalClockMs(utcMs, at.lat, at.lon));
+  return [d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds()].map((v) => String(v).padStart(2, '0')).join(':');
+}
+
+/** dd/mm/yyyy of a UTC time on the track's clock. */
+export function clockDate(utcMs: number, at: Place): string {
+  const d = new Date(utcToLocalClockMs(utcMs, at.lat, at.lon));
+  return (
+    [d.getUTCDate(), d.getUTCMonth() + 1].map((n) => String(n).padStart(2, '0')).join('/') + `/${d.getUTCFullYear()}`
+  );
 }
