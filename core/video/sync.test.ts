@@ -43,7 +43,22 @@ describe('the sample videos on traces along their own GPS tracks', () => {
         max.fixes.map((f) => f.utcMs),
       ),
     ).toBeLessThan(100);
-    expect(sync.errorMs).toBeLessThanOrEqual(100);
+    // A walk: positions alone pin it to about 0.15 s, and the logger's clock is not taken on trust.
+    expect(sync.errorMs).toBeLessThanOrEqual(200);
+  });
+
+  it("GoPro MAX on a logger whose clock is 3.7 s off: matched by position, not by the camera's clock", () => {
+    const trace = traceFromFixes(max.fixes, { seed: 8, shiftMs: 3_700, padMs: 60_000 });
+    const sync = syncVideo(max, trace)!;
+    expect(sync.method).toBe('gpmf');
+    const sessionMs = max.fixes.map((f) => f.utcMs + 3_700);
+    const worst = worstErrorMs(
+      sync,
+      max.fixes.map((f) => f.videoMs),
+      sessionMs,
+    );
+    expect(worst).toBeLessThan(300);
+    expect(worst).toBeLessThan(2 * sync.errorMs);
   });
 
   it('Karma (GPRI): synced within 0.1 s, a clip covering part of a longer session', () => {
@@ -115,6 +130,36 @@ describe('a camera on a bike at Interlagos', () => {
     ).toBeLessThan(100);
     expect(sync.errorMs).toBeLessThan(100);
     expect(sessionToVideo(sync, videoToSession(sync, 123_456))).toBeCloseTo(123_456, 3);
+  });
+
+  // A logger's clock set by hand (3.7 s either way), or GPS time written unconverted (18 s ahead of UTC).
+  for (const loggerAheadMs of [0, 3_700, -3_700, 18_000]) {
+    it(`matches the camera's positions on a logger ${loggerAheadMs / 1000} s off UTC, saying its error honestly`, () => {
+      const { telemetry, sessionMs } = cameraOn(trace, {
+        fromMs: trace.timeMs[0]! + 150_000,
+        durationMs: 60_000,
+        seed: 30,
+        shiftMs: loggerAheadMs,
+      });
+      const sync = syncVideo(telemetry, trace)!;
+      expect(sync.method).toBe('gpmf');
+      const worst = worstErrorMs(
+        sync,
+        telemetry.fixes.map((f) => f.videoMs),
+        sessionMs,
+      );
+      expect(worst).toBeLessThan(100);
+      expect(sync.errorMs).toBeLessThan(100);
+      expect(worst).toBeLessThan(3 * sync.errorMs);
+    });
+  }
+
+  it('positions that are not on the trace leave the GPS clock with an error of a logger clock unchecked', () => {
+    const { telemetry } = cameraOn(trace, { fromMs: trace.timeMs[0]! + 150_000, durationMs: 60_000, seed: 31 });
+    const elsewhere = { ...telemetry, fixes: telemetry.fixes.map((f) => ({ ...f, lat: f.lat + 0.01 })) };
+    const sync = syncVideo(elsewhere, trace)!;
+    expect(sync.method).toBe('gpmf');
+    expect(sync.errorMs).toBeGreaterThanOrEqual(1_000);
   });
 
   it('syncs each chapter file on its own (each starts its own clock)', () => {
