@@ -137,7 +137,7 @@ interface GpmfSample {
 }
 
 /** One MP4 sample of the metadata track: its time in the video and the GPMF streams in it. */
-interface GpmfPayload {
+export interface GpmfPayload {
   ctsMs: number;
   durationMs: number;
   streams: KlvStream[];
@@ -159,7 +159,7 @@ const GPS9_EPOCH_MS = Date.UTC(2000, 0, 1);
 const STMP_TRUST_MS = 2_000;
 
 /** One stream's samples of one payload, each with its time in the video. */
-interface TimedStream {
+export interface TimedStream {
   stream: KlvStream;
   /** Index of the payload it came in. */
   payload: number;
@@ -172,7 +172,7 @@ interface TimedStream {
  * own microsecond stamp (STMP) to the next payload's where the camera writes them, else over the
  * MP4 sample's time and duration.
  */
-function timedStreams(payloads: GpmfPayload[], key: string): TimedStream[] {
+export function timedStreams(payloads: GpmfPayload[], key: string): TimedStream[] {
   const found = payloads.flatMap((p, payload) => {
     const stream = p.streams.find((s) => s.key === key);
     if (!stream) return [];

@@ -1,9 +1,13 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
 import { ptBR } from '../i18n/messages/pt-BR';
 import { readVideoTelemetry, type VideoTelemetry } from './gpmf';
 import { manualSync, sessionToVideo, syncVideo, videoToSession } from './sync';
+import { parseGpsSix } from '../formats/gps-six';
+import { generateSession } from '../sim/session-generator';
+import { goproOnTrace, positionOn } from '../test-support/gopro-on-trace';
 import { loadTracks } from '../test-support/track-files';
 import { fileSource, SAMPLE_VIDEOS } from '../test-support/video-files';
 import { cameraOn, generatedTrace, traceFromFixes } from '../test-support/video-traces';
@@ -213,5 +217,35 @@ describe('manualSync', () => {
       expect((error as AppError).code).toBe('video/bad-marks');
     }
     expect(ptBR['errors.video/bad-marks']).toMatch(/marque/);
+  });
+});
+
+describe('the MAX sample rewritten onto a lap at Interlagos (what the e2e picks)', () => {
+  it('reads back on the lap, and syncs within 0.1 s on a logger on time and one 3.7 s ahead', async () => {
+    const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
+    // The camera's GPS time (23:45:14 to 23:45:25 UTC) during the first flying lap.
+    const gen = generateSession(interlagos, { seed: 40, heats: 1, lapsPerHeat: [3, 3], startTimeMs: 85_200_000 });
+    const c = parseGpsSix(gen.gpsSix).value;
+    const day = Date.UTC(2019, 10, 18);
+    const bytes = new Uint8Array(await readFile(path.join(SAMPLE_VIDEOS, 'max-heromode.mp4')));
+    const { bytes: onLap, cameraOffsetMs } = await goproOnTrace(bytes, positionOn(c, day));
+    const memory = { size: onLap.length, read: async (o: number, n: number) => onLap.subarray(o, o + n) };
+    const t = await readVideoTelemetry(memory);
+    expect(t.fixes.length).toBe(max.fixes.length);
+    expect(t.fixes.map((f) => f.utcMs)).toEqual(max.fixes.map((f) => f.utcMs));
+    expect(Math.min(...t.fixes.map((f) => f.speedKmh))).toBeGreaterThan(40);
+    for (const shiftMs of [0, 3_700]) {
+      const trace = {
+        count: c.count,
+        lat: c.lat.slice(0, c.count),
+        lon: c.lon.slice(0, c.count),
+        speed: c.speed.slice(0, c.count),
+        timeMs: Float64Array.from(c.timeMs.subarray(0, c.count), (ms) => day + ms + shiftMs),
+      };
+      const sync = syncVideo(t, trace)!;
+      expect(sync.method).toBe('gpmf');
+      expect(Math.abs(sync.offsetMs - (cameraOffsetMs + shiftMs))).toBeLessThan(100);
+      expect(sync.errorMs).toBeLessThan(100);
+    }
   });
 });
