@@ -420,8 +420,14 @@ for (const aheadMs of [0, 3_700]) {
 }
 
 test.describe('picked before the trace has loaded', () => {
-  // The app's service worker would answer the GPS file itself, past the route that holds it.
-  test.use({ serviceWorkers: 'block' });
+  // A browser without service workers (as a private window in some browsers): the app's worker
+  // would otherwise fetch the GPS file past the route that holds it (Playwright's own blocking
+  // leaves workbox-window a registration of undefined, an uncaught error 10 s in).
+  test.beforeEach(async ({ context }) => {
+    await context.addInitScript(() => {
+      delete (Navigator.prototype as { serviceWorker?: unknown }).serviceWorker;
+    });
+  });
 
   test('a GoPro file picked on the compare page while the GPS file downloads is synced once it arrives', async ({
     page,
