@@ -5,7 +5,7 @@
  */
 import { createFile, MP4BoxBuffer, type Movie } from 'mp4box';
 import { AppError } from '../errors';
-import { gpsuToUtcMs, numbers, streamsOf, text, type KlvStream } from './gpmf-klv';
+import { gpsuToUtcMs, numbers, streamsOf, text, type KlvEntry, type KlvStream } from './gpmf-klv';
 
 /** A file read by ranges: a browser File/Blob (web/src/features/video/byte-source.ts) or a Node file handle. */
 export interface ByteSource {
@@ -155,6 +155,9 @@ async function readPayloads(source: ByteSource, samples: GpmfSample[]): Promise<
 
 /** GPS9 carries its own time: days since 2000-01-01 and seconds of the day. */
 const GPS9_EPOCH_MS = Date.UTC(2000, 0, 1);
+/** A single-value entry's value (STMP, GPSF); NaN where it is missing or unreadable. */
+const firstNumber = (entry: KlvEntry | undefined) => (entry ? (numbers(entry)?.[0]?.[0] ?? NaN) : NaN);
+
 /** A stream's microsecond stamp (STMP) further than this from its payload's MP4 time belongs to another chapter's count. */
 const STMP_TRUST_MS = 2_000;
 
@@ -181,7 +184,7 @@ export function timedStreams(payloads: GpmfPayload[], key: string): TimedStream[
     const rows = numbers(stream.samples, scale ? (numbers(scale)?.flat() ?? []) : [], type && text(type));
     if (!rows) return [];
     const stmp = stream.meta.get('STMP');
-    const stamped = stmp ? numbers(stmp)![0]![0]! / 1000 : NaN;
+    const stamped = firstNumber(stmp) / 1000;
     const startMs = Math.abs(stamped - p.ctsMs) <= STMP_TRUST_MS ? stamped : p.ctsMs;
     return [{ stream, payload, rows, startMs }];
   });
@@ -217,7 +220,7 @@ function gps9Fixes(streams: TimedStream[]): VideoFix[] {
   const fixes: VideoFix[] = [];
   for (const s of streams) {
     s.rows.forEach((v, i) => {
-      if (v.length < 9 || v[8]! < 2 || !usable(v[0]!, v[1]!)) return;
+      if (v.length < 9 || !(v[8]! >= 2) || !usable(v[0]!, v[1]!)) return;
       const utcMs = GPS9_EPOCH_MS + v[5]! * 86_400_000 + Math.round(v[6]! * 1000);
       fixes.push({ videoMs: s.videoMs[i]!, utcMs, lat: v[0]!, lon: v[1]!, speedKmh: v[3]! * 3.6 });
     });
@@ -245,8 +248,8 @@ function gps5Fixes(streams: TimedStream[]): VideoFix[] {
     const stepMs = nextUtc != null ? (nextUtc - utc) / payloads / s.rows.length : (lastStepMs ?? 1000 / s.rows.length);
     lastStepMs = stepMs;
     const gpsf = s.stream.meta.get('GPSF');
-    const fix = gpsf ? numbers(gpsf)![0]![0]! : 3;
-    if (fix < 2) return;
+    const fix = gpsf ? firstNumber(gpsf) : 3;
+    if (!(fix >= 2)) return; // no fix, or a state that does not read
     s.rows.forEach((v, i) => {
       if (v.length < 4 || !usable(v[0]!, v[1]!)) return;
       fixes.push({ videoMs: s.videoMs[i]!, utcMs: utc + i * stepMs, lat: v[0]!, lon: v[1]!, speedKmh: v[3]! * 3.6 });
@@ -259,7 +262,7 @@ function griFixes(gpri: TimedStream[], bootToUtc: number): VideoFix[] {
   const fixes: VideoFix[] = [];
   for (const s of gpri) {
     s.rows.forEach((v, i) => {
-      if (v.length < 9 || v[8]! < 2 || !usable(v[1]!, v[2]!)) return;
+      if (v.length < 9 || !(v[8]! >= 2) || !usable(v[1]!, v[2]!)) return;
       fixes.push({
         videoMs: s.videoMs[i]!,
         utcMs: v[0]! * 1000 + bootToUtc,
