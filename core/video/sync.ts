@@ -57,7 +57,8 @@ const COARSE_STEP_MS = 100;
 const COARSE_MAX_FIXES = 600;
 /** The share of the video that must fall on the trace for a shift to count. */
 const MIN_ON_TRACE = 0.6;
-const FINE_WINDOW_MS = 500;
+/** Two coarse steps either side: the coarse best on a few hundred fixes is within one of the best on all. */
+const FINE_WINDOW_MS = 200;
 const FINE_STEP_MS = 10;
 /** Beyond the match's own spread: where in a GPS payload a fix was taken, and a frame. */
 const FIX_TIMING_MS = 20;
@@ -141,27 +142,33 @@ interface PlacedFix {
   speedKmh: number;
 }
 
+/** A fix's distance from the trace (m) and speed difference (km/h), both capped. */
+interface Gap {
+  d: number;
+  dv: number;
+}
+
 /**
  * How far a fix is from where the trace was at `t`, in position and speed (capped, so one bad fix
- * cannot steer a match); null where the trace has no position then (before it, after it, a gap).
+ * cannot steer a match), written into `out` (called millions of times: no garbage); false where
+ * the trace has no position then (before it, after it, a gap).
  */
-function traceGap(trace: SessionTrace, tx: Float64Array, ty: Float64Array, fix: PlacedFix, t: number) {
+function traceGap(trace: SessionTrace, tx: Float64Array, ty: Float64Array, fix: PlacedFix, t: number, out: Gap) {
   const j = lowerBound(trace.timeMs, trace.count, t);
-  if (j === 0 || j >= trace.count) return null;
+  if (j === 0 || j >= trace.count) return false;
   const t0 = trace.timeMs[j - 1]!;
   const t1 = trace.timeMs[j]!;
-  if (t1 - t0 > TRACE_GAP_MS) return null;
+  if (t1 - t0 > TRACE_GAP_MS) return false;
   const k = t1 > t0 ? (t - t0) / (t1 - t0) : 0;
   const x = tx[j - 1]! + k * (tx[j]! - tx[j - 1]!);
   const y = ty[j - 1]! + k * (ty[j]! - ty[j - 1]!);
   const v = trace.speed[j - 1]! + k * (trace.speed[j]! - trace.speed[j - 1]!);
-  return {
-    d: Math.min(POSITION_CAP_M, Math.hypot(x - fix.x, y - fix.y)),
-    dv: Math.min(SPEED_CAP_KMH, Math.abs(v - fix.speedKmh)),
-  };
+  out.d = Math.min(POSITION_CAP_M, Math.hypot(x - fix.x, y - fix.y));
+  out.dv = Math.min(SPEED_CAP_KMH, Math.abs(v - fix.speedKmh));
+  return true;
 }
 
-const misfit = (g: { d: number; dv: number }) => (g.d / POSITION_SIGMA_M) ** 2 + (g.dv / SPEED_SIGMA_KMH) ** 2;
+const misfit = (g: Gap) => (g.d / POSITION_SIGMA_M) ** 2 + (g.dv / SPEED_SIGMA_KMH) ** 2;
 
 /**
  * The shift of the camera's GPS-time sync that lays the video's fixes best on the trace, by
@@ -187,12 +194,12 @@ function matchOnTrace(
   // Coarse: the mean misfit of the fixes that fall on the trace, where most of them do.
   const stride = Math.max(1, Math.ceil(placed.length / COARSE_MAX_FIXES));
   const sparse = placed.filter((_, i) => i % stride === 0);
+  const g: Gap = { d: 0, dv: 0 };
   const coarse = (shiftMs: number): number => {
     let sum = 0;
     let n = 0;
     for (const p of sparse) {
-      const g = traceGap(trace, tx, ty, p, p.at + shiftMs);
-      if (!g) continue;
+      if (!traceGap(trace, tx, ty, p, p.at + shiftMs, g)) continue;
       sum += misfit(g);
       n++;
     }
@@ -218,7 +225,7 @@ function matchOnTrace(
   const fine = (shiftMs: number, distances?: number[]): number => {
     let sum = 0;
     for (const p of usable) {
-      const g = traceGap(trace, tx, ty, p, p.at + shiftMs) ?? { d: POSITION_CAP_M, dv: SPEED_CAP_KMH };
+      if (!traceGap(trace, tx, ty, p, p.at + shiftMs, g)) [g.d, g.dv] = [POSITION_CAP_M, SPEED_CAP_KMH];
       distances?.push(g.d);
       sum += weight * misfit(g);
     }
