@@ -258,7 +258,7 @@ function gps5Fixes(streams: TimedStream[]): VideoFix[] {
   return fixes;
 }
 
-function griFixes(gpri: TimedStream[], bootToUtc: number): VideoFix[] {
+function gpriFixes(gpri: TimedStream[], bootToUtc: number): VideoFix[] {
   const fixes: VideoFix[] = [];
   for (const s of gpri) {
     s.rows.forEach((v, i) => {
@@ -293,7 +293,7 @@ function fixesOf(payloads: GpmfPayload[]): { fixes: VideoFix[]; clock?: GpsClock
   const bootToUtc = bootToUtcMs(timedStreams(payloads, 'SYST'));
   const gpri = timedStreams(payloads, 'GPRI');
   if (gpri.length > 0 && bootToUtc !== undefined) {
-    return { fixes: griFixes(gpri, bootToUtc), clock: { source: 'GPRI', errorMs: 700 } };
+    return { fixes: gpriFixes(gpri, bootToUtc), clock: { source: 'GPRI', errorMs: 700 } };
   }
   return { fixes: [] };
 }
