@@ -8,6 +8,7 @@ const workerScript = readdirSync('dist/web/assets').find((f) => /^video-sync-wor
 test('the guard catches a refused inline script, an uncaught page error and a worker’s', async ({
   page,
   pageGuard,
+  browser,
 }) => {
   await page.goto('/login');
   await expect(page.getByRole('button', { name: 'Login with Google' })).toBeVisible();
@@ -41,4 +42,17 @@ test('the guard catches a refused inline script, an uncaught page error and a wo
   await expect.poll(() => pageGuard.problems.join('\n')).toMatch(/not iterable[\s\S]*video-sync-worker-/);
   expect(() => pageGuard.check()).toThrow();
   pageGuard.forget();
+
+  // A context the test opens itself (a second rider, a stranger) is watched too.
+  const stranger = await browser.newContext();
+  const other = await stranger.newPage();
+  await other.goto('/login');
+  await other.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('deliberate error in another context');
+    });
+  });
+  await expect.poll(() => pageGuard.problems.join('\n')).toMatch(/deliberate error in another context/);
+  pageGuard.forget();
+  await stranger.close();
 });
