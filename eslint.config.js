@@ -149,4 +149,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Specs take Playwright from e2e/fixtures.ts, whose test fails on a CSP violation or an uncaught error.
+    files: ['e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              message: "Import from './fixtures': its test fails on CSP violations and uncaught errors.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

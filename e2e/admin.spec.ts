@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { expect, test } from '@playwright/test';
-import { signIn, signOut, uniqueEmail } from './fixtures';
+import { expect, signIn, signOut, test, uniqueEmail } from './fixtures';
 
 // Four roles and three device uploads in one journey, the longest test outside the video ones:
 // twice the default limit, as a busy machine takes two or three times as long.

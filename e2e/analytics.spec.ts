@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { heavyGet, holdAnswers, signIn, uniqueEmail } from './fixtures';
+import { expect, heavyGet, holdAnswers, type Locator, type Page, signIn, test, uniqueEmail } from './fixtures';
 
 /** Counts pixels that differ from the canvas background: a drawn canvas is not blank. */
 async function paintedPixels(canvas: Locator): Promise<number> {

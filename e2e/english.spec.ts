@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { scrollToSection, signIn } from './fixtures';
+import { expect, scrollToSection, signIn, test } from './fixtures';
 import { FOREIGN, speaksOnly } from './languages';
 
 // Issue 38: the main journeys in a browser that speaks English (and one in Spanish): every word in

@@ -1,9 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
-import { headerOnOneRow, scrollToSection, signIn } from './fixtures';
+import { expect, headerOnOneRow, type Page, scrollToSection, signIn, test } from './fixtures';
 import { FOREIGN, speaksOnly, withoutNames } from './languages';
 
 // Issue 38: every page of every role, opened by a browser that speaks English or Spanish, in that

@@ -1,9 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
-import { scrollToSection, signIn, uniqueEmail } from './fixtures';
+import { expect, type Page, scrollToSection, signIn, test, uniqueEmail } from './fixtures';
 
 // Issue 35, finding 7: the first screens answer the rider's question without them choosing anything.
 

@@ -1,4 +1,92 @@
-import { expect, type APIResponse, type Cookie, type Page } from '@playwright/test';
+import { test as base, expect, type APIResponse, type BrowserContext, type Cookie, type Page } from '@playwright/test';
+
+// Specs import Playwright through here (lint holds it), so every test runs under the guard below.
+export * from '@playwright/test';
+
+/** What the guard watches for in a test's pages and workers. */
+export interface PageGuard {
+  /** Every CSP violation and uncaught error seen so far, one line each. */
+  readonly problems: string[];
+  /** Throws, listing them, when there was any. */
+  check(): void;
+  /** Forgets what was seen (the guard's own test, after a deliberate violation). */
+  forget(): void;
+}
+
+/** Chromium's console line for a CSP refusal (in a page or a worker), and a worker's uncaught error. */
+const CSP_LINE = /Content[- ]Security[- ]Policy|Refused to/i;
+const UNCAUGHT_LINE = /^Uncaught/;
+
+/** Watches every page of `context` (popups too) and their workers, noting what broke in `problems`. */
+async function watchContext(context: BrowserContext, problems: string[]): Promise<void> {
+  await context.exposeBinding('voltasGuardViolation', ({ page }, v: string) =>
+    problems.push(`CSP violation on ${page.url()}: ${v}`),
+  );
+  await context.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (e) => {
+      void (window as unknown as { voltasGuardViolation: (v: string) => Promise<void> }).voltasGuardViolation(
+        `${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`,
+      );
+    }),
+  );
+  const watch = (page: Page) => {
+    // Playwright hands a dedicated worker's uncaught errors to its page too.
+    page.on('pageerror', (e) => problems.push(`uncaught on ${page.url()}: ${e.stack ?? e.message}`));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && CSP_LINE.test(m.text())) problems.push(`console on ${page.url()}: ${m.text()}`);
+    });
+    page.on('worker', (worker) =>
+      worker.on('console', (m) => {
+        if (m.type() === 'error' && (CSP_LINE.test(m.text()) || UNCAUGHT_LINE.test(m.text())))
+          problems.push(`worker ${worker.url()}: ${m.text()}`);
+      }),
+    );
+  };
+  context.pages().forEach(watch);
+  context.on('page', watch);
+}
+
+/**
+ * Every test fails on a Content-Security-Policy violation or an uncaught error in any page of its
+ * context, or of a context it opens itself (browser.newContext), or any of their workers: uncaught
+ * errors and unhandled rejections ('pageerror'), 'securitypolicyviolation' events, and the console
+ * lines Chromium writes for a CSP refusal or a worker's uncaught error (a refused eval caught by
+ * the code still logs one).
+ */
+export const test = base.extend<{ pageGuard: PageGuard }>({
+  pageGuard: [
+    async ({ context, browser }, use) => {
+      const problems: string[] = [];
+      const guard: PageGuard = {
+        problems,
+        check() {
+          if (problems.length > 0)
+            throw new Error(`CSP violations or uncaught errors in the pages:\n${problems.join('\n')}`);
+        },
+        forget: () => void problems.splice(0),
+      };
+      await watchContext(context, problems);
+      const contexts = [context];
+      const newContext = browser.newContext;
+      browser.newContext = async (...args) => {
+        const opened = await newContext.apply(browser, args);
+        await watchContext(opened, problems);
+        contexts.push(opened);
+        return opened;
+      };
+      try {
+        await use(guard);
+      } finally {
+        browser.newContext = newContext;
+      }
+      // A round trip to each page still open lets the events already sent arrive.
+      const pages = contexts.flatMap((c) => c.pages());
+      await Promise.all(pages.map((p) => p.evaluate(() => 0).catch(() => undefined)));
+      guard.check();
+    },
+    { auto: true },
+  ],
+});
 
 /**
  * Each account's cookies after its first real sign-in in this worker, reused by the next test that

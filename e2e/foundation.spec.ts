@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { E2E_ADMIN_EMAIL } from '../playwright.config';
-import { signIn, uniqueEmail } from './fixtures';
+import { expect, signIn, test, uniqueEmail } from './fixtures';
 
 test('signed out: /user and the empty path land on /login, which shows the logo and one red button', async ({
   page,

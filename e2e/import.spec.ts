@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config';
 import { buildFirebaseExport, type BuiltExport } from '#test/firebase-export.ts';
-import { signIn, signOut } from './fixtures';
+import { expect, signIn, signOut, test } from './fixtures';
 
 // An old installation moved over with the CLI while the server runs, then checked screen by screen.
 // Built in the worker that runs the tests (not where Playwright lists them), and removed after them.

@@ -1,9 +1,8 @@
-import { expect, test } from '@playwright/test';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { writeGpx, writeVbo } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
-import { scrollToSection, signIn, signOut, uniqueEmail } from './fixtures';
+import { expect, scrollToSection, signIn, signOut, test, uniqueEmail } from './fixtures';
 
 // A rider brings sessions from other loggers: drags a GPX and a VBO onto 'Importar sessões',
 // watches them go up, opens the analysis of one and deletes the other.

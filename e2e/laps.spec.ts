@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config';
-import { holdAnswers, signIn, signOut } from './fixtures';
+import { expect, holdAnswers, signIn, signOut, test } from './fixtures';
 
 const lapTimes = async (page: import('@playwright/test').Page) =>
   (await page.getByTestId('lap-row').locator('.lap-time').allTextContents()).map((s) => s.trim());

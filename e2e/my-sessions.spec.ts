@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { signIn, signOut, uniqueEmail } from './fixtures';
+import { expect, signIn, signOut, test, uniqueEmail } from './fixtures';
 
 // 'Minhas sessões': the demo rider's own sessions, newest first, filtered by track, opening laps.
 test('the demo rider sees their sessions newest first, filters by track and opens one', async ({ page }) => {

@@ -1,5 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
-import { serviceWorkerReady, signIn, uniqueEmail } from './fixtures';
+import { expect, type Page, serviceWorkerReady, signIn, test, uniqueEmail } from './fixtures';
 
 // Issue 34, finding 5: offline copies belong to one rider. Rider A opens 'Minhas sessões' (kept by
 // the service worker); A's sign-in lapses; rider B signs in on the same browser by the full-page

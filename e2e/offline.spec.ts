@@ -1,5 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
-import { scrollToSection, serviceWorkerReady, signIn } from './fixtures';
+import { expect, type Page, scrollToSection, serviceWorkerReady, signIn, test } from './fixtures';
 
 // Issue 25: at the track with no signal. The app is installable; a session the rider opened stays
 // readable offline (laps, analysis and corners) with a banner saying the data is a kept copy and

@@ -1,5 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { scrollToSection, signIn, uniqueEmail } from './fixtures';
+import { type Browser, expect, type Page, scrollToSection, signIn, test, uniqueEmail } from './fixtures';
 
 // Issue 35 in Chromium: real recordings imported through 'Importar sessões', and a demo device
 // session. Every screen that names the session's best lap names the same time (the logger's, or

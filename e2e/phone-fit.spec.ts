@@ -1,6 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN_EMAIL } from '../playwright.config';
-import { headerOnOneRow, scrollToSection, signIn } from './fixtures';
+import { expect, headerOnOneRow, type Page, scrollToSection, signIn, test } from './fixtures';
 
 // Issue 25: every page, for every role, at 360 × 780: no sideways page scroll, and no touch target
 // under 44 × 44 px (links inside running text excepted, as WCAG's target size rule does), and the

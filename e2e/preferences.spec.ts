@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { heavyGet, signIn, uniqueEmail } from './fixtures';
+import { expect, heavyGet, signIn, test, uniqueEmail } from './fixtures';
 
 // Issue 38: the rider's units, chosen in the menu, kept in their profile: every speed and
 // distance follows them, after a reload too; stored data stays metric.

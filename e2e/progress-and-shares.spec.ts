@@ -1,9 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
-import { holdAnswers, signIn, signOut, uniqueEmail } from './fixtures';
+import { expect, holdAnswers, type Page, signIn, signOut, test, uniqueEmail } from './fixtures';
 
 // A rider's history and a friend: three track days at Interlagos, the progress chart with the
 // record in green; a lap shared, opened signed out, laid over a friend's own lap; then revoked.

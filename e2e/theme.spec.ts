@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { signIn } from './fixtures';
+import { expect, signIn, test } from './fixtures';
 
 // Issue 25: a light, high-contrast theme for sunlight, from the phone's setting, switchable in the
 // menu and kept; the timing colours keep their meaning (with their labels) in both.

@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { E2E_ADMIN_EMAIL } from '../playwright.config';
-import { heavyGet, scrollToSection, signIn } from './fixtures';
+import { expect, heavyGet, scrollToSection, signIn, test } from './fixtures';
 
 test('where the time goes: corner markers, the corner table and three cards; a card zooms the charts and the map', async ({
   page,

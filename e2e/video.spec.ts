@@ -1,7 +1,13 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signIn } from './fixtures';
+import { parseGpsSix } from '#core/formats/gps-six.ts';
+import { writeGpx } from '#core/imports/test-support/writers.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { goproOnTrace, positionOn } from '#core/test-support/gopro-on-trace.ts';
+import { loadTracks } from '#server/lib/track-files.ts';
+import { expect, type Locator, type Page, signIn, test, uniqueEmail } from './fixtures';
 
 // Issue 37: the rider's own video beside the data, in real Chromium (WebCodecs with H.264 on 127.0.0.1).
 const SAMPLE = path.resolve('../shared/data/video/max-heromode.mp4'); // 10.5 s, 848×480, H.264 + GPMF
@@ -331,4 +337,126 @@ test('two laps side by side on the compare page, kept together by position, with
     await page.getByTestId('lap-video-1').boundingBox(),
   ];
   expect(Math.abs(a!.y - b!.y)).toBeLessThan(2);
+});
+
+// Issue 59: automatic sync by the camera's own GPS, in the browser. A session at Interlagos on the
+// evening the MAX sample was filmed (its GPS time, 23:45:14–23:45:25 UTC, falls on the first flying
+// lap), and the sample with its GPS5 fixes rewritten onto that lap: the file's layout, video and GPS
+// times kept, so the camera's clock says when and its positions say where.
+const LAP_DAY = { y: 2019, m: 11, d: 18 };
+const lapSession = generateSession(
+  loadTracks().find((t) => t.name === 'Interlagos')!,
+  {
+    seed: 40,
+    heats: 1,
+    lapsPerHeat: [3, 3],
+    startTimeMs: 85_200_000, // 23:40 UTC
+  },
+);
+const lapColumns = parseGpsSix(lapSession.gpsSix).value;
+/** The session as a logger writes it, its clock `aheadMs` ahead of UTC. */
+const lapGpx = (aheadMs: number) =>
+  writeGpx({ ...lapColumns, timeMs: lapColumns.timeMs.map((t) => t + aheadMs) }, LAP_DAY);
+let onLap: { file: string; cameraOffsetMs: number };
+
+test.beforeAll(async () => {
+  const { bytes, cameraOffsetMs } = await goproOnTrace(
+    new Uint8Array(readFileSync(SAMPLE)),
+    positionOn(lapColumns, Date.UTC(LAP_DAY.y, LAP_DAY.m - 1, LAP_DAY.d)),
+  );
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'voltas-gopro-')), 'GX010042.MP4');
+  writeFileSync(file, bytes);
+  onLap = { file, cameraOffsetMs };
+});
+
+/** A new rider imports the session (its clock `aheadMs` off) on 'Importar sessões'; returns its address. */
+async function importLapSession(page: Page, aheadMs: number) {
+  await signIn(page, { email: uniqueEmail('gopro') });
+  await page.goto('/importar');
+  await page.getByTestId('import-input').setInputFiles({
+    name: 'interlagos.gpx',
+    mimeType: 'application/gpx+xml',
+    buffer: Buffer.from(lapGpx(aheadMs)),
+  });
+  const item = page.getByTestId('import-item');
+  await expect(item).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const href = (await item.getByRole('link', { name: 'Ver análise' }).getAttribute('href'))!;
+  const params = new URL(href, 'http://x').searchParams;
+  return { hw: params.get('hw')!, pista: params.get('pista')!, data: params.get('data')! };
+}
+
+/** The sync kept for the rider's file (the page keeps every automatic sync). */
+async function keptOffsetMs(page: Page, s: { hw: string; pista: string; data: string }): Promise<number> {
+  const url = `/api/devices/${s.hw}/sessions/${s.pista}/${s.data}/videos`;
+  let kept: { offsetMs: number; method: string }[] = [];
+  await expect.poll(async () => (kept = (await (await page.request.get(url)).json()) as typeof kept).length).toBe(1);
+  expect(kept[0]!.method).toBe('gpmf');
+  return kept[0]!.offsetMs;
+}
+
+/** "Sincronizado pelo GPS da câmera (±N ms)": N, once said. */
+async function gpsSyncErrorMs(synced: Locator): Promise<number> {
+  await expect(synced).toHaveText(/Sincronizado pelo GPS da câmera \(±\d+ ms\)/, { timeout: 30_000 });
+  return Number(/±(\d+)/.exec((await synced.textContent())!)![1]);
+}
+
+for (const aheadMs of [0, 3_700]) {
+  test(`a GoPro file on a lap of an imported session is synced by its own GPS, no marks (logger ${aheadMs / 1000} s ahead)`, async ({
+    page,
+  }) => {
+    const session = await importLapSession(page, aheadMs);
+    await page.goto(`/analytics?${new URLSearchParams(session).toString()}`);
+    const panel = page.getByTestId('video-panel');
+    await expect(panel).toBeVisible({ timeout: 30_000 });
+    await panel.getByTestId('video-file').setInputFiles(onLap.file);
+    await expect(page.getByTestId('video-player')).toBeVisible({ timeout: 30_000 });
+    const synced = panel.getByTestId('video-sync');
+    await expect(synced).toHaveAttribute('data-method', 'gpmf');
+    expect(await gpsSyncErrorMs(synced)).toBeLessThan(100);
+    // Where the session's clock puts the video's first frame: the camera's GPS clock plus the logger's error.
+    const offsetMs = await keptOffsetMs(page, session);
+    expect(Math.abs(offsetMs - (onLap.cameraOffsetMs + aheadMs))).toBeLessThan(100);
+  });
+}
+
+test.describe('picked before the trace has loaded', () => {
+  // A browser without service workers (as a private window in some browsers): the app's worker
+  // would otherwise fetch the GPS file past the route that holds it (Playwright's own blocking
+  // leaves workbox-window a registration of undefined, an uncaught error 10 s in).
+  test.beforeEach(async ({ context }) => {
+    await context.addInitScript(() => {
+      delete (Navigator.prototype as { serviceWorker?: unknown }).serviceWorker;
+    });
+  });
+
+  test('a GoPro file picked on the compare page while the GPS file downloads is synced once it arrives', async ({
+    page,
+  }) => {
+    const session = await importLapSession(page, 0);
+    const analysis = (await (
+      await page.request.get(`/api/devices/${session.hw}/sessions/${session.pista}/${session.data}/track-analysis`)
+    ).json()) as { laps: { heat: string; number: number; kind: string; complete: boolean }[] };
+    const [lap, reference] = analysis.laps
+      .filter((l) => l.kind === 'flying' && l.complete)
+      .map((l) => `${l.heat}${l.number}`);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.context().route('**/gps.bin', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const { hw, pista, data } = session;
+    await page.goto(
+      `/comparar?${new URLSearchParams({ hw, pista, data, volta: lap!, ref: 'volta', rhw: hw, rpista: pista, rdata: data, rvolta: reference! }).toString()}`,
+    );
+    await page.getByTestId('lap-video-0-file').setInputFiles(onLap.file);
+    const side = page.getByTestId('lap-video-0');
+    // Read, played, and not yet synced: the session's positions are still on their way.
+    await expect(side.getByTestId('lap-video-0-player')).toBeVisible({ timeout: 30_000 });
+    await expect(side.getByTestId('lap-video-0-synced')).toHaveCount(0);
+    release();
+    expect(await gpsSyncErrorMs(side.getByTestId('lap-video-0-synced'))).toBeLessThan(100);
+    const offsetMs = await keptOffsetMs(page, session);
+    expect(Math.abs(offsetMs - onLap.cameraOffsetMs)).toBeLessThan(100);
+  });
 });

@@ -1,11 +1,11 @@
 /**
  * GoPro telemetry from an MP4, read by ranges: the box headers, the index (moov) and the samples
  * of the GPMF metadata track ('gpmd'), never the video itself. mp4box parses the index,
- * gopro-telemetry the GPMF. Runs in a web worker (a File) and in Node (a file handle) alike.
+ * gpmf-klv.ts the GPMF. Runs in a web worker (a File) and in Node (a file handle) alike.
  */
-import goproTelemetry from 'gopro-telemetry';
 import { createFile, MP4BoxBuffer, type Movie } from 'mp4box';
 import { AppError } from '../errors';
+import { gpsuToUtcMs, numbers, streamsOf, text, type KlvEntry, type KlvStream } from './gpmf-klv';
 
 /** A file read by ranges: a browser File/Blob (web/src/features/video/byte-source.ts) or a Node file handle. */
 export interface ByteSource {
@@ -136,44 +136,76 @@ interface GpmfSample {
   durationMs: number;
 }
 
-async function readSamples(source: ByteSource, samples: GpmfSample[]): Promise<Uint8Array> {
+/** One MP4 sample of the metadata track: its time in the video and the GPMF streams in it. */
+export interface GpmfPayload {
+  ctsMs: number;
+  durationMs: number;
+  streams: KlvStream[];
+}
+
+async function readPayloads(source: ByteSource, samples: GpmfSample[]): Promise<Uint8Array[]> {
   const parts: Uint8Array[] = new Array<Uint8Array>(samples.length);
   for (let i = 0; i < samples.length; i += READ_CONCURRENCY) {
     const batch = samples.slice(i, i + READ_CONCURRENCY);
     const read = await Promise.all(batch.map((s) => source.read(s.offset, s.size)));
     read.forEach((bytes, j) => (parts[i + j] = bytes));
   }
-  const total = parts.reduce((sum, p) => sum + p.length, 0);
-  const raw = new Uint8Array(total);
-  let at = 0;
-  for (const p of parts) {
-    raw.set(p, at);
-    at += p.length;
-  }
-  return raw;
+  return parts;
 }
-
-// 'GPS' picks GPS9 where every payload has it, else GPS5. ellipsoid: altitude is not used, and its
-// sea-level correction would want an optional package. The library reads GPRI and SYST, though its
-// types do not list them.
-const TELEMETRY_OPTIONS = { stream: ['GPS', 'GPRI', 'SYST'], ellipsoid: true } as unknown as Parameters<
-  typeof goproTelemetry
->[1];
 
 /** GPS9 carries its own time: days since 2000-01-01 and seconds of the day. */
 const GPS9_EPOCH_MS = Date.UTC(2000, 0, 1);
+/** A single-value entry's value (STMP, GPSF); NaN where it is missing or unreadable. */
+const firstNumber = (entry: KlvEntry | undefined) => (entry ? (numbers(entry)?.[0]?.[0] ?? NaN) : NaN);
 
-type Sample = { cts: number; date: Date | string; value: number[] | null; sticky?: Record<string, unknown> };
-type Stream = { samples: Sample[] };
+/** A stream's microsecond stamp (STMP) further than this from its payload's MP4 time belongs to another chapter's count. */
+const STMP_TRUST_MS = 2_000;
+
+/** One stream's samples of one payload, each with its time in the video. */
+export interface TimedStream {
+  stream: KlvStream;
+  /** Index of the payload it came in. */
+  payload: number;
+  rows: number[][];
+  videoMs: number[];
+}
+
+/**
+ * Every payload's `key` stream, its samples spread over the payload's span: from the stream's
+ * own microsecond stamp (STMP) to the next payload's where the camera writes them, else over the
+ * MP4 sample's time and duration.
+ */
+export function timedStreams(payloads: GpmfPayload[], key: string): TimedStream[] {
+  const found = payloads.flatMap((p, payload) => {
+    const stream = p.streams.find((s) => s.key === key);
+    if (!stream) return [];
+    const scale = stream.meta.get('SCAL');
+    const type = stream.meta.get('TYPE');
+    const rows = numbers(stream.samples, scale ? (numbers(scale)?.flat() ?? []) : [], type && text(type));
+    if (!rows) return [];
+    const stmp = stream.meta.get('STMP');
+    const stamped = firstNumber(stmp) / 1000;
+    const startMs = Math.abs(stamped - p.ctsMs) <= STMP_TRUST_MS ? stamped : p.ctsMs;
+    return [{ stream, payload, rows, startMs }];
+  });
+  return found.map((f, k) => {
+    const next = found[k + 1];
+    const p = payloads[f.payload]!;
+    const endMs = next && next.payload === f.payload + 1 ? next.startMs : f.startMs + p.durationMs;
+    const step = (endMs - f.startMs) / f.rows.length;
+    return { stream: f.stream, payload: f.payload, rows: f.rows, videoMs: f.rows.map((_, i) => f.startMs + i * step) };
+  });
+}
 
 /**
  * GPRI (a Karma drone's raw GPS) times its fixes in the drone's seconds since boot; SYST pairs
  * those with Unix seconds. Whole Unix seconds: the pairing is known to within about a second.
  */
-function bootToUtcMs(syst: Stream | undefined): number | undefined {
-  const pairs = (syst?.samples ?? [])
-    .filter((s) => s.value && s.value.length >= 2)
-    .map((s) => s.value![1]! - s.value![0]!);
+function bootToUtcMs(syst: TimedStream[]): number | undefined {
+  const pairs = syst
+    .flatMap((s) => s.rows)
+    .filter((v) => v.length >= 2)
+    .map((v) => v[1]! - v[0]!);
   if (pairs.length === 0) return undefined;
   // Unix seconds are whole: the true difference lies in [max, min + 1) when they were truncated.
   const lo = Math.max(...pairs);
@@ -182,50 +214,88 @@ function bootToUtcMs(syst: Stream | undefined): number | undefined {
   return seconds * 1000;
 }
 
-function fixesOf(streams: Record<string, Stream>): { fixes: VideoFix[]; clock?: GpsClock } {
+const usable = (lat: number, lon: number) => Number.isFinite(lat) && Number.isFinite(lon) && (lat !== 0 || lon !== 0);
+
+function gps9Fixes(streams: TimedStream[]): VideoFix[] {
   const fixes: VideoFix[] = [];
-  const usable = (lat: number, lon: number) => Number.isFinite(lat) && Number.isFinite(lon) && (lat !== 0 || lon !== 0);
-  if (streams.GPS9) {
-    for (const s of streams.GPS9.samples) {
-      const v = s.value;
-      if (!v || v.length < 9 || v[8]! < 2 || !usable(v[0]!, v[1]!)) continue;
+  for (const s of streams) {
+    s.rows.forEach((v, i) => {
+      if (v.length < 9 || !(v[8]! >= 2) || !usable(v[0]!, v[1]!)) return;
+      const utcMs = GPS9_EPOCH_MS + v[5]! * 86_400_000 + Math.round(v[6]! * 1000);
+      fixes.push({ videoMs: s.videoMs[i]!, utcMs, lat: v[0]!, lon: v[1]!, speedKmh: v[3]! * 3.6 });
+    });
+  }
+  return fixes;
+}
+
+/**
+ * GPS5 fixes carry no time of their own: GPSU stamps each payload (about a second of fixes), and
+ * the fixes are spread evenly from it to the next payload's stamp.
+ */
+function gps5Fixes(streams: TimedStream[]): VideoFix[] {
+  const stamps = streams.map((s) => {
+    const gpsu = s.stream.meta.get('GPSU');
+    return gpsu ? gpsuToUtcMs(gpsu) : null;
+  });
+  const fixes: VideoFix[] = [];
+  let lastStepMs: number | undefined;
+  streams.forEach((s, k) => {
+    const utc = stamps[k];
+    if (utc == null) return;
+    const n = k + 1 < streams.length ? k + 1 : -1;
+    const nextUtc = n > 0 ? stamps[n] : null;
+    const payloads = n > 0 ? streams[n]!.payload - s.payload : 1;
+    const stepMs = nextUtc != null ? (nextUtc - utc) / payloads / s.rows.length : (lastStepMs ?? 1000 / s.rows.length);
+    lastStepMs = stepMs;
+    const gpsf = s.stream.meta.get('GPSF');
+    const fix = gpsf ? firstNumber(gpsf) : 3;
+    if (!(fix >= 2)) return; // no fix, or a state that does not read
+    s.rows.forEach((v, i) => {
+      if (v.length < 4 || !usable(v[0]!, v[1]!)) return;
+      fixes.push({ videoMs: s.videoMs[i]!, utcMs: utc + i * stepMs, lat: v[0]!, lon: v[1]!, speedKmh: v[3]! * 3.6 });
+    });
+  });
+  return fixes;
+}
+
+function gpriFixes(gpri: TimedStream[], bootToUtc: number): VideoFix[] {
+  const fixes: VideoFix[] = [];
+  for (const s of gpri) {
+    s.rows.forEach((v, i) => {
+      if (v.length < 9 || !(v[8]! >= 2) || !usable(v[1]!, v[2]!)) return;
       fixes.push({
-        videoMs: s.cts,
-        utcMs: GPS9_EPOCH_MS + v[5]! * 86_400_000 + v[6]! * 1000,
-        lat: v[0]!,
-        lon: v[1]!,
-        speedKmh: v[3]! * 3.6,
+        videoMs: s.videoMs[i]!,
+        utcMs: v[0]! * 1000 + bootToUtc,
+        lat: v[1]!,
+        lon: v[2]!,
+        speedKmh: v[6]! * 3.6,
       });
-    }
-    return { fixes, clock: { source: 'GPS9', errorMs: 50 } };
+    });
   }
-  if (streams.GPS5) {
-    let fix = 3;
-    for (const s of streams.GPS5.samples) {
-      const v = s.value;
-      if (typeof s.sticky?.fix === 'number') fix = s.sticky.fix;
-      if (!v || v.length < 4 || fix < 2 || !usable(v[0]!, v[1]!)) continue;
-      fixes.push({ videoMs: s.cts, utcMs: new Date(s.date).getTime(), lat: v[0]!, lon: v[1]!, speedKmh: v[3]! * 3.6 });
-    }
-    // GPSU stamps a payload (about a second of fixes); the library spreads its fixes over it.
-    return { fixes, clock: { source: 'GPS5', errorMs: 100 } };
+  // The drone's fixes come unevenly within a payload: their own times, moved by the clip's median
+  // gap to the video's clock (both clocks count seconds alike), place them better than an even spread.
+  if (fixes.length === 0) return fixes;
+  const gaps = fixes.map((f) => f.videoMs - f.utcMs).sort((a, b) => a - b);
+  const gap = gaps[gaps.length >> 1]!;
+  for (const f of fixes) f.videoMs = f.utcMs + gap;
+  return fixes;
+}
+
+/** The fixes of the best GPS stream the file has: GPS9 (timed fix by fix), GPS5, or a Karma's GPRI. */
+function fixesOf(payloads: GpmfPayload[]): { fixes: VideoFix[]; clock?: GpsClock } {
+  const gps9 = timedStreams(payloads, 'GPS9');
+  // Only where every GPS payload has GPS9 (a camera writing both): else the GPS5 the others carry.
+  if (gps9.length > 0 && gps9.length >= timedStreams(payloads, 'GPS5').length) {
+    return { fixes: gps9Fixes(gps9), clock: { source: 'GPS9', errorMs: 50 } };
   }
-  const bootToUtc = bootToUtcMs(streams.SYST);
-  if (streams.GPRI && bootToUtc !== undefined) {
-    for (const s of streams.GPRI.samples) {
-      const v = s.value;
-      if (!v || v.length < 9 || v[8]! < 2 || !usable(v[1]!, v[2]!)) continue;
-      fixes.push({ videoMs: s.cts, utcMs: v[0]! * 1000 + bootToUtc, lat: v[1]!, lon: v[2]!, speedKmh: v[6]! * 3.6 });
-    }
-    // The library spreads a payload's fixes evenly over its second, but the drone's fixes come
-    // unevenly: their own times, moved by the clip's median gap to the video's clock (both clocks
-    // count seconds alike), place them better.
-    const gaps = fixes.map((f) => f.videoMs - f.utcMs).sort((a, b) => a - b);
-    const gap = gaps[gaps.length >> 1]!;
-    for (const f of fixes) f.videoMs = f.utcMs + gap;
-    return { fixes, clock: { source: 'GPRI', errorMs: 700 } };
+  const gps5 = timedStreams(payloads, 'GPS5');
+  if (gps5.length > 0) return { fixes: gps5Fixes(gps5), clock: { source: 'GPS5', errorMs: 100 } };
+  const bootToUtc = bootToUtcMs(timedStreams(payloads, 'SYST'));
+  const gpri = timedStreams(payloads, 'GPRI');
+  if (gpri.length > 0 && bootToUtc !== undefined) {
+    return { fixes: gpriFixes(gpri, bootToUtc), clock: { source: 'GPRI', errorMs: 700 } };
   }
-  return { fixes };
+  return { fixes: [] };
 }
 
 /** How far a fix's GPS time may stray from the clip's own before it is a stale stamp, ms. */
@@ -278,26 +348,13 @@ export async function readVideoTelemetry(input: ByteSource): Promise<VideoTeleme
       durationMs: (s.duration * 1000) / s.timescale,
     }));
   if (samples.length === 0) return { ...base, fixes: [], bytesRead: source.bytesRead };
-  const rawData = await readSamples(source, samples);
-
-  const frameDuration = video && video.nb_samples > 0 ? video.duration / video.timescale / video.nb_samples : 1 / 30;
-  const timing = {
-    videoDuration: durationMs / 1000,
-    frameDuration,
-    start: new Date(base.creationTimeMs ?? 0),
-    samples: samples.map((s) => ({ cts: s.ctsMs, duration: s.durationMs })),
-  };
-  let streams: Record<string, Stream> = {};
-  try {
-    const result = (await goproTelemetry({ rawData, timing }, TELEMETRY_OPTIONS)) as unknown as Record<
-      string,
-      { streams?: Record<string, Stream> }
-    >;
-    for (const device of Object.values(result)) Object.assign(streams, device.streams ?? {});
-  } catch {
-    streams = {}; // damaged telemetry: the clock and manual methods still apply
-  }
-  const { fixes: all, clock } = fixesOf(streams);
+  const payloads: GpmfPayload[] = (await readPayloads(source, samples)).map((bytes, k) => ({
+    ctsMs: samples[k]!.ctsMs,
+    durationMs: samples[k]!.durationMs,
+    // A damaged payload reads as fewer streams: the clock and manual methods still apply.
+    streams: streamsOf(bytes),
+  }));
+  const { fixes: all, clock } = fixesOf(payloads);
   const fixes = withoutStaleTimes(all.sort((a, b) => a.videoMs - b.videoMs));
   return { ...base, fixes, ...(fixes.length > 0 && clock ? { gpsClock: clock } : {}), bytesRead: source.bytesRead };
 }

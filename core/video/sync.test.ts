@@ -1,9 +1,13 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
 import { ptBR } from '../i18n/messages/pt-BR';
 import { readVideoTelemetry, type VideoTelemetry } from './gpmf';
 import { manualSync, sessionToVideo, syncVideo, videoToSession } from './sync';
+import { parseGpsSix } from '../formats/gps-six';
+import { generateSession } from '../sim/session-generator';
+import { goproOnTrace, positionOn } from '../test-support/gopro-on-trace';
 import { loadTracks } from '../test-support/track-files';
 import { fileSource, SAMPLE_VIDEOS } from '../test-support/video-files';
 import { cameraOn, generatedTrace, traceFromFixes } from '../test-support/video-traces';
@@ -43,7 +47,22 @@ describe('the sample videos on traces along their own GPS tracks', () => {
         max.fixes.map((f) => f.utcMs),
       ),
     ).toBeLessThan(100);
-    expect(sync.errorMs).toBeLessThanOrEqual(100);
+    // A walk: positions alone pin it to about 0.15 s, and the logger's clock is not taken on trust.
+    expect(sync.errorMs).toBeLessThanOrEqual(200);
+  });
+
+  it("GoPro MAX on a logger whose clock is 3.7 s off: matched by position, not by the camera's clock", () => {
+    const trace = traceFromFixes(max.fixes, { seed: 8, shiftMs: 3_700, padMs: 60_000 });
+    const sync = syncVideo(max, trace)!;
+    expect(sync.method).toBe('gpmf');
+    const sessionMs = max.fixes.map((f) => f.utcMs + 3_700);
+    const worst = worstErrorMs(
+      sync,
+      max.fixes.map((f) => f.videoMs),
+      sessionMs,
+    );
+    expect(worst).toBeLessThan(300);
+    expect(worst).toBeLessThan(2 * sync.errorMs);
   });
 
   it('Karma (GPRI): synced within 0.1 s, a clip covering part of a longer session', () => {
@@ -117,6 +136,36 @@ describe('a camera on a bike at Interlagos', () => {
     expect(sessionToVideo(sync, videoToSession(sync, 123_456))).toBeCloseTo(123_456, 3);
   });
 
+  // A logger's clock set by hand (3.7 s either way), or GPS time written unconverted (18 s ahead of UTC).
+  for (const loggerAheadMs of [0, 3_700, -3_700, 18_000]) {
+    it(`matches the camera's positions on a logger ${loggerAheadMs / 1000} s off UTC, saying its error honestly`, () => {
+      const { telemetry, sessionMs } = cameraOn(trace, {
+        fromMs: trace.timeMs[0]! + 150_000,
+        durationMs: 60_000,
+        seed: 30,
+        shiftMs: loggerAheadMs,
+      });
+      const sync = syncVideo(telemetry, trace)!;
+      expect(sync.method).toBe('gpmf');
+      const worst = worstErrorMs(
+        sync,
+        telemetry.fixes.map((f) => f.videoMs),
+        sessionMs,
+      );
+      expect(worst).toBeLessThan(100);
+      expect(sync.errorMs).toBeLessThan(100);
+      expect(worst).toBeLessThan(3 * sync.errorMs);
+    });
+  }
+
+  it('positions that are not on the trace leave the GPS clock with an error of a logger clock unchecked', () => {
+    const { telemetry } = cameraOn(trace, { fromMs: trace.timeMs[0]! + 150_000, durationMs: 60_000, seed: 31 });
+    const elsewhere = { ...telemetry, fixes: telemetry.fixes.map((f) => ({ ...f, lat: f.lat + 0.01 })) };
+    const sync = syncVideo(elsewhere, trace)!;
+    expect(sync.method).toBe('gpmf');
+    expect(sync.errorMs).toBeGreaterThanOrEqual(1_000);
+  });
+
   it('syncs each chapter file on its own (each starts its own clock)', () => {
     const start = trace.timeMs[0]! + 100_000;
     const parts = [0, 1].map((n) =>
@@ -168,5 +217,35 @@ describe('manualSync', () => {
       expect((error as AppError).code).toBe('video/bad-marks');
     }
     expect(ptBR['errors.video/bad-marks']).toMatch(/marque/);
+  });
+});
+
+describe('the MAX sample rewritten onto a lap at Interlagos (what the e2e picks)', () => {
+  it('reads back on the lap, and syncs within 0.1 s on a logger on time and one 3.7 s ahead', async () => {
+    const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
+    // The camera's GPS time (23:45:14 to 23:45:25 UTC) during the first flying lap.
+    const gen = generateSession(interlagos, { seed: 40, heats: 1, lapsPerHeat: [3, 3], startTimeMs: 85_200_000 });
+    const c = parseGpsSix(gen.gpsSix).value;
+    const day = Date.UTC(2019, 10, 18);
+    const bytes = new Uint8Array(await readFile(path.join(SAMPLE_VIDEOS, 'max-heromode.mp4')));
+    const { bytes: onLap, cameraOffsetMs } = await goproOnTrace(bytes, positionOn(c, day));
+    const memory = { size: onLap.length, read: async (o: number, n: number) => onLap.subarray(o, o + n) };
+    const t = await readVideoTelemetry(memory);
+    expect(t.fixes.length).toBe(max.fixes.length);
+    expect(t.fixes.map((f) => f.utcMs)).toEqual(max.fixes.map((f) => f.utcMs));
+    expect(Math.min(...t.fixes.map((f) => f.speedKmh))).toBeGreaterThan(40);
+    for (const shiftMs of [0, 3_700]) {
+      const trace = {
+        count: c.count,
+        lat: c.lat.slice(0, c.count),
+        lon: c.lon.slice(0, c.count),
+        speed: c.speed.slice(0, c.count),
+        timeMs: Float64Array.from(c.timeMs.subarray(0, c.count), (ms) => day + ms + shiftMs),
+      };
+      const sync = syncVideo(t, trace)!;
+      expect(sync.method).toBe('gpmf');
+      expect(Math.abs(sync.offsetMs - (cameraOffsetMs + shiftMs))).toBeLessThan(100);
+      expect(sync.errorMs).toBeLessThan(100);
+    }
   });
 });

@@ -50,7 +50,20 @@ const POSITION_CAP_M = 30;
 const SPEED_CAP_KMH = 30;
 /** A trace gap longer than this (lost signal, the bike in the pits) is not interpolated across. */
 const TRACE_GAP_MS = 2_000;
-const SEARCH_STEP_MS = 10;
+/** Where the video's positions are looked for around the camera's GPS clock: a logger's clock set by hand, or GPS time written as UTC (18 s ahead). */
+const SEARCH_WINDOW_MS = 40_000;
+const COARSE_STEP_MS = 100;
+/** The coarse search's fixes, spread over the clip (a 12-minute chapter at 18 Hz has 13 000). */
+const COARSE_MAX_FIXES = 600;
+/** The share of the video that must fall on the trace for a shift to count. */
+const MIN_ON_TRACE = 0.6;
+/** Two coarse steps either side: the coarse best on a few hundred fixes is within one of the best on all. */
+const FINE_WINDOW_MS = 200;
+const FINE_STEP_MS = 10;
+/** Beyond the match's own spread: where in a GPS payload a fix was taken, and a frame. */
+const FIX_TIMING_MS = 20;
+/** A sync the positions did not check: a logger's clock is commonly within a second of UTC. */
+const UNMATCHED_ERROR_MS = 1_000;
 /** Median distance beyond which the video's positions are not on this trace at all. */
 const NOT_HERE_M = 25;
 /** Cameras' clocks are set by hand or from a phone: commonly seconds, at times tens of seconds off. */
@@ -121,80 +134,121 @@ function lowerBound(times: Float64Array, count: number, t: number): number {
   return lo;
 }
 
+/** A fix placed on the session's clock by the camera's GPS time, in metres on the trace's plane. */
+interface PlacedFix {
+  at: number;
+  x: number;
+  y: number;
+  speedKmh: number;
+}
+
+/** A fix's distance from the trace (m) and speed difference (km/h), both capped. */
+interface Gap {
+  d: number;
+  dv: number;
+}
+
 /**
- * The shift of the GPS-time sync that lays the video's fixes best on the trace, by position and
- * speed, weighed against the GPS clock's own error (a slow clip moves too little to say more than
- * its clock does). Returns the shift and its standard deviation, or null where the positions are
- * not on this trace.
+ * How far a fix is from where the trace was at `t`, in position and speed (capped, so one bad fix
+ * cannot steer a match), written into `out` (called millions of times: no garbage); false where
+ * the trace has no position then (before it, after it, a gap).
  */
-function refineOnTrace(
+function traceGap(trace: SessionTrace, tx: Float64Array, ty: Float64Array, fix: PlacedFix, t: number, out: Gap) {
+  const j = lowerBound(trace.timeMs, trace.count, t);
+  if (j === 0 || j >= trace.count) return false;
+  const t0 = trace.timeMs[j - 1]!;
+  const t1 = trace.timeMs[j]!;
+  if (t1 - t0 > TRACE_GAP_MS) return false;
+  const k = t1 > t0 ? (t - t0) / (t1 - t0) : 0;
+  const x = tx[j - 1]! + k * (tx[j]! - tx[j - 1]!);
+  const y = ty[j - 1]! + k * (ty[j]! - ty[j - 1]!);
+  const v = trace.speed[j - 1]! + k * (trace.speed[j]! - trace.speed[j - 1]!);
+  out.d = Math.min(POSITION_CAP_M, Math.hypot(x - fix.x, y - fix.y));
+  out.dv = Math.min(SPEED_CAP_KMH, Math.abs(v - fix.speedKmh));
+  return true;
+}
+
+const misfit = (g: Gap) => (g.d / POSITION_SIGMA_M) ** 2 + (g.dv / SPEED_SIGMA_KMH) ** 2;
+
+/**
+ * The shift of the camera's GPS-time sync that lays the video's fixes best on the trace, by
+ * position and speed alone: the logger's clock is not trusted (set by hand, or GPS time written
+ * as UTC, 18 s ahead). First every 100 ms over ±40 s, on at most a few hundred fixes, where most
+ * of the video falls on the trace; then every 10 ms near the best, on every fix. Returns the
+ * shift and its standard deviation, or null where the positions are not on this trace.
+ */
+function matchOnTrace(
   fixes: VideoFix[],
   clock: { offsetMs: number; driftPpm: number },
   trace: SessionTrace,
-  priorMs: number,
 ): { shiftMs: number; sigmaMs: number } | null {
-  const windowMs = Math.max(2_000, 4 * priorMs);
-  const reach = windowMs + 2 * SEARCH_STEP_MS; // the parabola looks one step past the window
-  const { fromMs, toMs } = spanOf(trace);
-  const usable = fixes
-    .map((f) => ({ f, at: videoToSession(clock, f.videoMs) }))
-    .filter(({ at }) => at - reach >= fromMs && at + reach <= toMs);
-  if (usable.length < 5) return null;
   const proj = makeProjection(trace.lat[0]!, trace.lon[0]!);
-  const fx = usable.map(({ f }) => proj.toXY(f.lat, f.lon));
-  // The trace in metres, only where the video can fall.
-  const first = Math.max(0, lowerBound(trace.timeMs, trace.count, usable[0]!.at - reach) - 1);
-  const last = Math.min(trace.count, lowerBound(trace.timeMs, trace.count, usable[usable.length - 1]!.at + reach) + 1);
-  const tx = new Float64Array(last - first);
-  const ty = new Float64Array(last - first);
-  for (let j = first; j < last; j++) [tx[j - first], ty[j - first]] = proj.toXY(trace.lat[j]!, trace.lon[j]!);
-  // Fixes come at 4–18 Hz but their errors stay alike for about a second: weigh them as one a second.
+  const tx = new Float64Array(trace.count);
+  const ty = new Float64Array(trace.count);
+  for (let j = 0; j < trace.count; j++) [tx[j], ty[j]] = proj.toXY(trace.lat[j]!, trace.lon[j]!);
+  const placed: PlacedFix[] = fixes.map((f) => {
+    const [x, y] = proj.toXY(f.lat, f.lon);
+    return { at: videoToSession(clock, f.videoMs), x, y, speedKmh: f.speedKmh };
+  });
+
+  // Coarse: the mean misfit of the fixes that fall on the trace, where most of them do.
+  const stride = Math.max(1, Math.ceil(placed.length / COARSE_MAX_FIXES));
+  const sparse = placed.filter((_, i) => i % stride === 0);
+  const g: Gap = { d: 0, dv: 0 };
+  const coarse = (shiftMs: number): number => {
+    let sum = 0;
+    let n = 0;
+    for (const p of sparse) {
+      if (!traceGap(trace, tx, ty, p, p.at + shiftMs, g)) continue;
+      sum += misfit(g);
+      n++;
+    }
+    return n >= Math.max(5, MIN_ON_TRACE * sparse.length) ? sum / n : Infinity;
+  };
+  let start = 0;
+  let startCost = Infinity;
+  for (let s = -SEARCH_WINDOW_MS; s <= SEARCH_WINDOW_MS; s += COARSE_STEP_MS) {
+    const c = coarse(s);
+    // Ties go to the shift nearer the camera's clock.
+    if (c < startCost || (c === startCost && Math.abs(s) < Math.abs(start))) [start, startCost] = [s, c];
+  }
+  if (startCost === Infinity) return null;
+
+  // Fine: every fix that stays on the trace over the whole fine window, each second weighed as one
+  // fix (fixes come at 4–18 Hz but their errors stay alike for about a second).
+  const reach = FINE_WINDOW_MS + 2 * FINE_STEP_MS; // the parabola looks one step past the window
+  const { fromMs, toMs } = spanOf(trace);
+  const usable = placed.filter((p) => p.at + start - reach >= fromMs && p.at + start + reach <= toMs);
+  if (usable.length < 5) return null;
   const seconds = Math.max(1, (usable[usable.length - 1]!.at - usable[0]!.at) / 1000);
   const weight = Math.min(1, seconds / usable.length);
-
-  const distances: number[] = [];
-  const cost = (shiftMs: number, keep = false): number => {
-    let sum = (shiftMs / priorMs) ** 2;
-    for (let i = 0; i < usable.length; i++) {
-      const t = usable[i]!.at + shiftMs;
-      const j = Math.max(1, lowerBound(trace.timeMs, trace.count, t));
-      const t0 = trace.timeMs[j - 1]!;
-      const t1 = trace.timeMs[j]!;
-      let d = POSITION_CAP_M;
-      let dv = SPEED_CAP_KMH;
-      if (t1 - t0 <= TRACE_GAP_MS) {
-        const k = t1 > t0 ? (t - t0) / (t1 - t0) : 0;
-        const x0 = tx[j - 1 - first]!;
-        const y0 = ty[j - 1 - first]!;
-        d = Math.hypot(x0 + k * (tx[j - first]! - x0) - fx[i]![0], y0 + k * (ty[j - first]! - y0) - fx[i]![1]);
-        d = Math.min(POSITION_CAP_M, d);
-        const v = trace.speed[j - 1]! + k * (trace.speed[j]! - trace.speed[j - 1]!);
-        dv = Math.min(SPEED_CAP_KMH, Math.abs(v - usable[i]!.f.speedKmh));
-      }
-      if (keep) distances.push(d);
-      sum += weight * ((d / POSITION_SIGMA_M) ** 2 + (dv / SPEED_SIGMA_KMH) ** 2);
+  const fine = (shiftMs: number, distances?: number[]): number => {
+    let sum = 0;
+    for (const p of usable) {
+      if (!traceGap(trace, tx, ty, p, p.at + shiftMs, g)) [g.d, g.dv] = [POSITION_CAP_M, SPEED_CAP_KMH];
+      distances?.push(g.d);
+      sum += weight * misfit(g);
     }
     return sum;
   };
-
-  let best = 0;
+  let best = start;
   let bestCost = Infinity;
-  for (let s = -windowMs; s <= windowMs; s += SEARCH_STEP_MS) {
-    const c = cost(s);
+  for (let s = start - FINE_WINDOW_MS; s <= start + FINE_WINDOW_MS; s += FINE_STEP_MS) {
+    const c = fine(s);
     if (c < bestCost) [best, bestCost] = [s, c];
   }
   // A parabola through the best step and its neighbours: the minimum between steps, and the curvature.
-  const h = SEARCH_STEP_MS;
-  const left = cost(best - h);
-  const right = cost(best + h);
+  const h = FINE_STEP_MS;
+  const left = fine(best - h);
+  const right = fine(best + h);
   const curvature = (left - 2 * bestCost + right) / (h * h);
   const shiftMs = curvature > 0 ? best + (h * (left - right)) / (2 * (left - 2 * bestCost + right)) : best;
-  cost(shiftMs, true);
+  const distances: number[] = [];
+  fine(shiftMs, distances);
   distances.sort((a, b) => a - b);
   if (distances[distances.length >> 1]! > NOT_HERE_M) return null;
   // cost ≈ (shift − best)² / σ² near the minimum, so σ = √(2 / cost'').
-  const sigmaMs = curvature > 0 ? Math.sqrt(2 / curvature) : priorMs;
-  return { shiftMs, sigmaMs: Math.min(sigmaMs, priorMs) };
+  return { shiftMs, sigmaMs: curvature > 0 ? Math.sqrt(2 / curvature) : Infinity };
 }
 
 /** The video's GPS matched to the trace; 'absent' when it has no GPS, null when its GPS says it is not of this session. */
@@ -205,10 +259,16 @@ function syncByGps(telemetry: VideoTelemetry, trace: SessionTrace, hours: number
   const clock = clockFromFixes(fixes);
   const where = placed(clock, telemetry.durationMs, trace, hours);
   if (!where) return null;
+  // Another day: no position to match; the camera's clock alone says where, and that it is not this session.
   if (where === 'other-day') return { ...clock, method: 'gpmf', errorMs: Math.round(priorMs) };
-  const refined = refineOnTrace(fixes, clock, trace, priorMs);
-  const offsetMs = clock.offsetMs + (refined?.shiftMs ?? 0);
-  const errorMs = Math.max(1, Math.round(refined?.sigmaMs ?? priorMs));
+  const match = matchOnTrace(fixes, clock, trace);
+  if (!match || match.sigmaMs > UNMATCHED_ERROR_MS) {
+    // Not matched by position (off the trace, or standing still): the camera's GPS clock, with the
+    // logger's clock unchecked.
+    return { ...clock, method: 'gpmf', errorMs: Math.max(Math.round(priorMs), UNMATCHED_ERROR_MS) };
+  }
+  const offsetMs = clock.offsetMs + match.shiftMs;
+  const errorMs = Math.max(1, Math.round(Math.hypot(match.sigmaMs, FIX_TIMING_MS)));
   return { offsetMs, driftPpm: clock.driftPpm, method: 'gpmf', errorMs };
 }
 

@@ -11,6 +11,7 @@ import type { VideoTelemetry } from '#core/video/gpmf.ts';
 import { manualSync, type SessionTrace, type VideoSync } from '#core/video/sync.ts';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { chapterClocks, chapterStarts, orderChapters } from './chapters';
+import type { VideoReading } from './video-reading';
 import { readVideos, saveSessionVideo, sessionVideosQuery } from './video.api';
 
 export type Clock = Pick<VideoSync, 'offsetMs' | 'driftPpm'>;
@@ -72,6 +73,24 @@ function timelineFrom(clock: Clock, startMs: number): Clock {
   return { offsetMs: clock.offsetMs - startMs * (1 + clock.driftPpm / 1e6), driftPpm: clock.driftPpm };
 }
 
+/** The sync read from the files themselves: chapters read on their own where they could be, the others placed after them. */
+function autoSync(readings: VideoReading[], chapters: Chapter[]): VideoSetSync | null {
+  const autoAt = readings.findIndex((r) => r.sync);
+  if (autoAt < 0) return null;
+  const starts = chapterStarts(chapters.map((c) => c.durationMs));
+  const auto = readings[autoAt]!.sync!;
+  const derived = chapterClocks(
+    timelineFrom(auto, starts[autoAt]!),
+    chapters.map((c) => c.durationMs),
+  );
+  return {
+    clocks: readings.map((r, k) => (r.sync ? { offsetMs: r.sync.offsetMs, driftPpm: r.sync.driftPpm } : derived[k]!)),
+    method: auto.method,
+    errorMs: Math.max(...readings.flatMap((r) => (r.sync ? [r.sync.errorMs] : []))),
+    source: 'auto',
+  };
+}
+
 export function useVideoSet(session: SessionAddress, trace: () => SessionTrace | null) {
   const t = useT();
   const queryClient = useQueryClient();
@@ -80,6 +99,10 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
   const [problem, setProblem] = useState<string | null>(null);
   const urls = useRef<string[]>([]);
   useEffect(() => () => urls.current.forEach((u) => URL.revokeObjectURL(u)), []);
+  /** The chapters read without a trace, still to be synced when it comes. */
+  const awaitingTrace = useRef<Chapter[] | null>(null);
+  const latest = useRef(set);
+  latest.current = set;
 
   const keep = useCallback(
     async (chapters: Chapter[], sync: VideoSetSync) => {
@@ -127,8 +150,9 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
       urls.current = order.files.map((f) => URL.createObjectURL(f));
       setReading(true);
       try {
+        const withTrace = trace();
         const [readings, kept] = await Promise.all([
-          readVideos(order.files, trace()),
+          readVideos(order.files, withTrace),
           queryClient.fetchQuery(sessionVideosQuery(session)).catch(() => [] as VideoSyncRecord[]),
         ]);
         const chapters: Chapter[] = await Promise.all(
@@ -142,9 +166,7 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
           })),
         );
         if (chapters.some((c) => unplayableHevc(c.telemetry?.codec ?? ''))) setProblem(t('video.hevc'));
-        const starts = chapterStarts(chapters.map((c) => c.durationMs));
         const keptFor = chapters.map((c) => kept.find((v) => v.fingerprint === c.fingerprint));
-        const autoAt = readings.findIndex((r) => r.sync);
         let sync: VideoSetSync | null = null;
         if (keptFor.every(Boolean)) {
           const first = keptFor[0]!;
@@ -154,23 +176,12 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
             errorMs: first.errorMs,
             source: 'saved',
           };
-        } else if (autoAt >= 0) {
-          // Chapters read on their own where they could be; the others placed after them on the recording's timeline.
-          const auto = readings[autoAt]!.sync!;
-          const derived = chapterClocks(
-            timelineFrom(auto, starts[autoAt]!),
-            chapters.map((c) => c.durationMs),
-          );
-          const clocks = readings.map((r, k) =>
-            r.sync ? { offsetMs: r.sync.offsetMs, driftPpm: r.sync.driftPpm } : derived[k]!,
-          );
-          sync = {
-            clocks,
-            method: auto.method,
-            errorMs: Math.max(...readings.flatMap((r) => (r.sync ? [r.sync.errorMs] : []))),
-            source: 'auto',
-          };
+        } else {
+          sync = autoSync(readings, chapters);
         }
+        // Read before the session's trace was there (the compare page offers the picker while the
+        // GPS file downloads): synced again once it is.
+        awaitingTrace.current = sync || withTrace ? null : chapters;
         setSet({
           chapters,
           order: order.kind,
@@ -187,6 +198,29 @@ export function useVideoSet(session: SessionAddress, trace: () => SessionTrace |
     },
     [session, trace, queryClient, keep, t],
   );
+
+  // The trace arrived after the pick: the files read again with it (in the worker: the index and
+  // metadata only), unless the rider has synced them some other way meanwhile.
+  useEffect(() => {
+    const chapters = awaitingTrace.current;
+    const now = chapters && set?.chapters === chapters && !set.sync ? trace() : null;
+    if (!chapters || !now) return;
+    awaitingTrace.current = null;
+    setReading(true);
+    readVideos(
+      chapters.map((c) => c.file),
+      now,
+    )
+      .then((readings) => {
+        const sync = autoSync(readings, chapters);
+        const current = latest.current;
+        if (!sync || current?.chapters !== chapters || current.sync) return;
+        setSet({ ...current, sync, save: { state: 'idle' } });
+        void keep(chapters, sync);
+      })
+      .catch((err: unknown) => setProblem(errorMessage(t, err)))
+      .finally(() => setReading(false));
+  }, [set, trace, keep, t]);
 
   /** Marks a moment (on the recording's timeline); two marks set the drift too. A third replaces the nearer one. */
   const mark = useCallback(

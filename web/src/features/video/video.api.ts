@@ -25,7 +25,7 @@ export function saveSessionVideo(s: SessionAddress, video: VideoSyncRecord): Pro
 }
 
 /**
- * Reads the videos in a module worker, the only place the readers (mp4box, gopro-telemetry) load:
+ * Reads the videos in a module worker, the only place the readers (mp4box, the GPMF reader) load:
  * when a video is picked, never with the page showing the panel. Every browser with the video
  * feature's WebCodecs has module workers; reading in the page too would put the readers in the
  * page's code (and split the app's first chunks around them).
