@@ -16,7 +16,7 @@ function gated(log: string[], name: string) {
 }
 
 describe('fair turns', () => {
-  it("serves owners in turn: one owner's long line does not stand before another's single task", async () => {
+  it("one owner's long line does not stand before another's single task", async () => {
     const turns = createFairTurns(1);
     const log: string[] = [];
     const hostile = Array.from({ length: 8 }, (_, k) => gated(log, `h${k}`));
@@ -40,6 +40,21 @@ describe('fair turns', () => {
     for (const h of hostile) h.finish();
     expect(await Promise.all(runs)).toEqual(hostile.map((_, k) => `h${k}`));
     expect(log).toEqual(['h0', 'r0', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7']);
+  });
+
+  it('shares time, not turns: an owner of short tasks runs them all before a long-task owner runs its next', async () => {
+    const turns = createFairTurns(1);
+    const log: string[] = [];
+    const taking = (name: string, ms: number) => async () => {
+      log.push(name);
+      await new Promise((r) => setTimeout(r, ms));
+    };
+    const long = [0, 1, 2].map((k) => turns.run('long', taking(`L${k}`, 300)));
+    await Promise.resolve(); // L0 runs
+    const short = [0, 1, 2].map((k) => turns.run('short', taking(`S${k}`, 1)));
+    await Promise.all([...long, ...short]);
+    // L0's 300 ms outweigh S0-S2's few: the short owner is served three times before L1.
+    expect(log).toEqual(['L0', 'S0', 'S1', 'S2', 'L1', 'L2']);
   });
 
   it('runs at most `concurrency` at once, and a failed task frees its place', async () => {

@@ -23,18 +23,21 @@ interface Waiting {
   refuse: (err: Error) => void;
 }
 
-/** An owner's tasks: those waiting their turn, those running, and when it was last served. */
+/** An owner's tasks: those waiting their turn, how many run, the time its tasks have run, when it was last served. */
 interface Owner {
   waiting: Waiting[];
   running: number;
+  usedMs: number;
   servedAt: number;
 }
 
 /**
  * At most `concurrency` tasks at once, shared fairly: each owner's tasks wait in a line of their
- * own and a free place goes to the owner served least recently (round robin; an owner new to the
- * lines first), so one owner's many tasks never stand before everyone else's. A task's own clock
- * (its time budget) is the caller's to start inside `task`, once its turn has come.
+ * own, and a free place goes to the owner whose tasks have run the least time (on a tie, the one
+ * served least recently). An owner of long tasks thus gets fewer turns than one of short ones: a
+ * rider's half-second import waits for one of a flooder's 12 s files, not one per task. An owner
+ * arriving starts level with the least-served owner present, neither owed time nor owing it. A
+ * task's own clock (its time budget) is the caller's to start inside `task`, once its turn has come.
  */
 export function createFairTurns(concurrency: number) {
   /** Owners with a task waiting or running (a handful: a scan is cheaper than keeping them sorted). */
@@ -43,10 +46,12 @@ export function createFairTurns(concurrency: number) {
   let served = 0;
   let closed: Error | undefined;
 
+  const ahead = (a: Owner, b: Owner) => a.usedMs < b.usedMs || (a.usedMs === b.usedMs && a.servedAt < b.servedAt);
+
   function next(): void {
     while (running < concurrency) {
       let pick: Owner | undefined;
-      for (const o of owners.values()) if (o.waiting.length > 0 && (!pick || o.servedAt < pick.servedAt)) pick = o;
+      for (const o of owners.values()) if (o.waiting.length > 0 && (!pick || ahead(o, pick))) pick = o;
       if (!pick) return;
       pick.servedAt = ++served;
       pick.running++;
@@ -55,20 +60,30 @@ export function createFairTurns(concurrency: number) {
     }
   }
 
+  function ownerOf(key: string): Owner {
+    let o = owners.get(key);
+    if (!o) {
+      const level = Math.min(...[...owners.values()].map((other) => other.usedMs));
+      o = { waiting: [], running: 0, usedMs: Number.isFinite(level) ? level : 0, servedAt: 0 };
+      owners.set(key, o);
+    }
+    return o;
+  }
+
   return {
     /** Runs `task` when its turn comes, as `owner`'s. */
     async run<T>(owner: string, task: () => Promise<T>): Promise<T> {
       if (closed) throw closed;
-      let o = owners.get(owner);
-      if (!o) owners.set(owner, (o = { waiting: [], running: 0, servedAt: 0 }));
-      const mine = o;
+      const mine = ownerOf(owner);
       await new Promise<void>((start, refuse) => {
         mine.waiting.push({ start, refuse });
         next();
       });
+      const started = performance.now();
       try {
         return await task();
       } finally {
+        mine.usedMs += performance.now() - started;
         running--;
         if (--mine.running === 0 && mine.waiting.length === 0) owners.delete(owner);
         next();
@@ -85,4 +100,3 @@ export function createFairTurns(concurrency: number) {
     },
   };
 }
-export type FairTurns = ReturnType<typeof createFairTurns>;
