@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { parseGpsSix } from '../formats/gps-six';
 import { trimGpsColumns } from '../formats/gps-columns';
-import { createGpxReader, MAX_ATTRIBUTE_CHARS, MAX_ATTRIBUTES, MAX_RUN_CHARS, MAX_TEXT_CHARS } from './gpx';
+import {
+  createGpxReader,
+  FIX_STRETCH_CHARS,
+  MAX_ATTRIBUTE_CHARS,
+  MAX_ATTRIBUTES,
+  MAX_RUN_CHARS,
+  MAX_TEXT_CHARS,
+  MIN_FIXES_PER_STRETCH,
+} from './gpx';
 import { epochTimes, writeGpx } from './test-support/writers';
 import type { ImportedFile } from './trace';
 import { generateSession } from '../sim/session-generator';
@@ -207,6 +215,47 @@ describe('what a GPX can make the reader hold is bounded', () => {
       expect(r.refused, stretch.slice(0, 20)).toBe('import/xml-limit');
       expect(r.mensagem).toContain(`passa de ${MAX_RUN_CHARS} caracteres sem abrir nem fechar uma tag`);
     }
+  });
+
+  it(`a file that is mostly markup, fewer than ${MIN_FIXES_PER_STRETCH} fixes in a stretch of ${FIX_STRETCH_CHARS} characters, is refused at that stretch (issue 58)`, () => {
+    const mb = FIX_STRETCH_CHARS;
+    const bombs = {
+      // The attack: empty elements, inflated from a .gz (255 MiB of them took a worker ~12 s to read to the end).
+      'empty elements': wrap(`${points}\n${'<a/>'.repeat(mb / 2)}`),
+      // Points, but none with a position and a time: no fix.
+      'points without a time': wrap('<trkpt lat="-23.7" lon="-46.69"/>'.repeat(mb / 16)),
+      'points without a position': wrap(`<trkpt><time>2026-11-15T13:00:00Z</time></trkpt>`.repeat(mb / 24)),
+      // The zeros of a logger with no fix yet.
+      'zero positions': wrap(
+        pt(0)
+          .replace(/lat="[^"]*" lon="[^"]*"/, 'lat="0" lon="0"')
+          .repeat(mb / 32),
+      ),
+      // A fix now and then among the markup.
+      'a fix every 32 KiB': wrap(
+        Array.from({ length: 100 }, (_, k) => `${pt(k % 60)}${'<a/>'.repeat(8192)}`).join('\n'),
+      ),
+    };
+    for (const [what, text] of Object.entries(bombs)) {
+      const r = refused(readInPieces(text, [65_536, 16_384]));
+      expect(r.refused, what).toBe('import/too-few-fixes');
+      expect(r.mensagem, what).toMatch(
+        /^Em 1 MB do GPX \(até a linha \d+\) há só \d+ pontos de trajeto com posição e hora/,
+      );
+      expect(r.mensagem).toContain(`ao menos ${MIN_FIXES_PER_STRETCH} a cada 1 MB`);
+    }
+  });
+
+  it('a recording of any length reads whole: its stretches hold thousands of fixes, not the few the bound asks', () => {
+    // 16,500 fixes with their Garmin extensions: 3.4 MB, several stretches of FIX_STRETCH_CHARS.
+    const long = generateSession(interlagos, { seed: 5, heats: 1, lapsPerHeat: [3, 3], hz: 25 });
+    const columns = parseGpsSix(long.gpsSix).value;
+    const text = writeGpx(columns, day);
+    expect(text.length).toBeGreaterThan(3 * FIX_STRETCH_CHARS);
+    const f = fixes(readInPieces(text, [65_536]));
+    expect(f.trace.count).toEqual([columns.count]);
+    // Fewer fixes than the bound in a last, short stretch (the file's end) is no refusal either.
+    expect(fixes(readInPieces(wrap(points))).trace.count).toEqual([12]);
   });
 
   it('64 levels of nesting are read; the 65th stops the reading there, the points before it kept', () => {

@@ -5,7 +5,8 @@
  * the file holds: a DTD is refused before saxes sees it (so no entity is ever declared, let alone
  * expanded or fetched); a tag with too many or too long attributes, or a stretch with no tag in it
  * (saxes holds a tag, a text, a comment whole until it ends), is refused; the reading stops past
- * MAX_DEPTH levels; text is kept only of the elements read, and only so much of it.
+ * MAX_DEPTH levels; text is kept only of the elements read, and only so much of it; a file that is
+ * mostly markup with no fixes is refused at its first megabyte short of them.
  */
 import { SaxesParser, type SaxesAttributePlain, type SaxesTagPlain } from 'saxes';
 import { AppError, type MessageRef } from '../errors';
@@ -25,6 +26,15 @@ const PIECE_CHARS = 16_384;
 export const MAX_TEXT_CHARS = { time: 256, speed: 256, sat: 256, lean: 256, name: 4096 } as const;
 /** Characters of the track's name kept. */
 const NAME_CHARS = 64;
+/**
+ * Each stretch of this many characters must hold MIN_FIXES_PER_STRETCH fixes (a track point with
+ * a position and a time, not zeros; a repeat counts, as a track written twice has them): a GPX
+ * recording holds thousands (one every 150-600 characters, its extensions included), a file of
+ * markup with no fixes none. Refused at the first stretch short of them, it costs a worker a
+ * fraction of a second, not the ~12 s of reading 255 MiB of empty elements to the end (issue 58).
+ */
+export const FIX_STRETCH_CHARS = 1 << 20;
+export const MIN_FIXES_PER_STRETCH = 64;
 
 /** `<!DOCTYPE` or `<!ENTITY`: the file is refused at once. */
 const DTD_RE = /^<!(DOCTYPE|ENTITY)/i;
@@ -87,6 +97,10 @@ class GpxReader implements FormatReader {
   /** The kind of each open element. */
   private readonly open: Kind[] = [];
   private points = 0;
+  /** Fixes read: points the trace took as fixes (kept, or dropped as a repeat, out of order, past its limit). */
+  private fixesRead = 0;
+  /** Where the stretch being read ends (characters from the start), and the fixes read before it. */
+  private stretch = { end: FIX_STRETCH_CHARS, fixesBefore: 0 };
   private point: Point | undefined;
   private reading: FieldText | undefined;
   private trackName: string | undefined;
@@ -119,7 +133,26 @@ class GpxReader implements FormatReader {
           `More than ${MAX_RUN_CHARS} characters without a tag (line ${this.xml.line}); nothing was stored.`,
           { id: 'imports.refused.gpxLongRun', values: { max: MAX_RUN_CHARS, line: this.xml.line } },
         );
+      if (this.failedAtLine === undefined && this.xml.position >= this.stretch.end) this.checkStretch();
     }
+  }
+
+  /** A stretch of FIX_STRETCH_CHARS read: it must have held its fixes. */
+  private checkStretch(): void {
+    const fixes = this.fixesRead - this.stretch.fixesBefore;
+    if (fixes < MIN_FIXES_PER_STRETCH) {
+      const mb = Math.round(FIX_STRETCH_CHARS / 1024 / 1024);
+      throw new AppError(
+        'import/too-few-fixes',
+        `${mb} MB of the GPX (up to line ${this.xml.line}) hold ${fixes} track points with a position and a time; a recording holds thousands. Nothing was stored.`,
+        undefined,
+        {
+          id: 'imports.refused.gpxTooFewFixes',
+          values: { mb, line: this.xml.line, fixes, min: MIN_FIXES_PER_STRETCH },
+        },
+      );
+    }
+    this.stretch = { end: this.xml.position + FIX_STRETCH_CHARS, fixesBefore: this.fixesRead };
   }
 
   end(): ImportedFile {
@@ -215,7 +248,11 @@ class GpxReader implements FormatReader {
     } else if (kind === 'point' && this.point) {
       const p = this.point;
       if (!Number.isFinite(p.time)) this.fixes.counts.badLines++;
-      else this.fixes.addFix(p.time, p.lat, p.lon, p.speed * 3.6, p.sat, p.lean);
+      else {
+        const bad = this.fixes.counts.badLines;
+        this.fixes.addFix(p.time, p.lat, p.lon, p.speed * 3.6, p.sat, p.lean);
+        if (this.fixes.counts.badLines === bad) this.fixesRead++; // not zeros, nor a time out of range
+      }
       this.point = undefined;
     }
   };

@@ -163,6 +163,55 @@ describe('heavy reads in flight', () => {
     }
   });
 
+  it('a client that hangs up does not free its place while the server still works on its request (issue 58)', async () => {
+    const app = Fastify();
+    await app.register(errorMappingPlugin);
+    app.decorateRequest('identity', null);
+    app.decorateRequest('device', null);
+    app.addHook('onRequest', async (req) => {
+      req.identity = { email: 'ana', authSessionHash: 'h', disabled: false, admin: false, seller: false };
+    });
+    await app.register(heavyReadsPlugin);
+    // Work that goes on after its client has left (an import read on in its worker), until let go.
+    const held: (() => void)[] = [];
+    let hungUp = 0;
+    app.post('/import', { config: { heavyRead: true } }, async (req) => {
+      req.raw.socket.once('close', () => hungUp++);
+      await new Promise<void>((resolve) => held.push(resolve));
+      return 'done';
+    });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    const until = async (ok: () => boolean) => {
+      while (!ok()) await new Promise((r) => setTimeout(r, 10));
+    };
+    try {
+      const leaving = [0, 1].map(() => new AbortController());
+      const abandoned = leaving.map((c) =>
+        fetch(`${base}/import`, { method: 'POST', signal: c.signal }).catch(() => 'gone'),
+      );
+      await until(() => held.length === 2);
+      for (const c of leaving) c.abort();
+      expect(await Promise.all(abandoned)).toEqual(['gone', 'gone']);
+      await until(() => hungUp === 2); // the server has seen both clients leave
+      // Both requests are still being worked on: a third waits for none.
+      const third = fetch(`${base}/import`, { method: 'POST' });
+      const answer = await Promise.race([
+        third.then((r) => r.status),
+        until(() => held.length > 2).then(() => 'admitted'),
+      ]);
+      expect(answer).toBe(429);
+      // The work done, the places are free again.
+      for (const release of held.splice(0)) release();
+      const fourth = fetch(`${base}/import`, { method: 'POST' });
+      await until(() => held.length === 1);
+      held.shift()!();
+      expect((await fourth).status).toBe(200);
+    } finally {
+      for (const release of held) release();
+      await app.close();
+    }
+  });
+
   it('a streamed download the client abandons halfway frees its place too (no rider locked out)', async () => {
     // Closing cuts the connections its never-ending answers leave.
     const app = Fastify({ forceCloseConnections: true });

@@ -92,6 +92,12 @@ interface Arguments {
   'imports.warnings.sameRecording': { file: string | number };
   'imports.refused.trackAddictColumns': { max: string | number };
   'imports.refused.gpxLongRun': { max: string | number; line: string | number };
+  'imports.refused.gpxTooFewFixes': {
+    mb: string | number;
+    line: string | number;
+    fixes: string | number;
+    min: string | number;
+  };
   'imports.refused.gpxAttributes': { line: string | number; max: string | number };
   'imports.refused.gpxLongAttribute': { name: string | number; line: string | number; max: string | number };
   'imports.refused.aimHeaderLines': { max: string | number };

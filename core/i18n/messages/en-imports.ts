@@ -62,6 +62,8 @@ export const enImports = {
   'imports.refused.gpxLongRun':
     'The GPX runs over {max} characters without opening or closing a tag (line {line}): a text, comment or tag far too long for a GPX, which has a tag every few dozen characters. Nothing was saved.',
   'imports.refused.gpxNoPoints': "The GPX file has no track point ('<'trkpt>); nothing was saved.",
+  'imports.refused.gpxTooFewFixes':
+    "In {mb} MB of the GPX (up to line {line}) there are only {fixes} track points with a position and a time ('<'trkpt lat lon> with '<'time>); a recording holds thousands, and Voltas expects at least {min} in every {mb} MB. Nothing was saved.",
   'imports.refused.gpxAttributes':
     'A GPX tag (line {line}) has more than {max} attributes; a GPX element has only a few (such as lat and lon). Nothing was saved.',
   'imports.refused.gpxLongAttribute':

@@ -236,6 +236,8 @@ const enPagesMain = {
   'errors.import/too-complex':
     'The file is too large or too complex to read (it needed more memory or time than an import may use); nothing was saved.',
   'errors.import/corrupt-gzip': 'The .gz is damaged or incomplete and cannot be unpacked; nothing was saved.',
+  'errors.import/too-few-fixes':
+    'The file is mostly markup: it holds far fewer track points with a position and a time than a recording does; nothing was saved.',
   'errors.video/not-mp4':
     'This file is not a readable MP4 video (or it is incomplete); pick the original file from the camera.',
   'errors.video/bad-marks':

@@ -64,6 +64,8 @@ export const esImports = {
   'imports.refused.gpxLongRun':
     'El GPX pasa de {max} caracteres sin abrir ni cerrar una etiqueta (línea {line}): un texto, comentario o etiqueta demasiado largo para un GPX, que tiene una etiqueta cada pocas decenas de caracteres. No se guardó nada.',
   'imports.refused.gpxNoPoints': "El archivo GPX no tiene ningún punto de trayecto ('<'trkpt>); no se guardó nada.",
+  'imports.refused.gpxTooFewFixes':
+    "En {mb} MB del GPX (hasta la línea {line}) hay solo {fixes} puntos de trayecto con posición y hora ('<'trkpt lat lon> con '<'time>); una grabación tiene miles, y Voltas espera al menos {min} en cada {mb} MB. No se guardó nada.",
   'imports.refused.gpxAttributes':
     'Una etiqueta del GPX (línea {line}) tiene más de {max} atributos; un elemento de GPX tiene pocos (como lat y lon). No se guardó nada.',
   'imports.refused.gpxLongAttribute':

@@ -63,6 +63,8 @@ export const ptBRImports = {
   'imports.refused.gpxLongRun':
     'O GPX passa de {max} caracteres sem abrir nem fechar uma tag (linha {line}): um texto, comentário ou tag longo demais para um GPX, que tem uma tag a cada poucas dezenas de caracteres. Nada foi gravado.',
   'imports.refused.gpxNoPoints': "O arquivo GPX não tem nenhum ponto de trajeto ('<'trkpt>); nada foi gravado.",
+  'imports.refused.gpxTooFewFixes':
+    "Em {mb} MB do GPX (até a linha {line}) há só {fixes} pontos de trajeto com posição e hora ('<'trkpt lat lon> com '<'time>); uma gravação tem milhares, e o Voltas espera ao menos {min} a cada {mb} MB. Nada foi gravado.",
   'imports.refused.gpxAttributes':
     'Uma tag do GPX (linha {line}) tem mais de {max} atributos; um elemento de GPX tem poucos (como lat e lon). Nada foi gravado.',
   'imports.refused.gpxLongAttribute':

@@ -238,6 +238,8 @@ const ptBRPagesMain = {
   'errors.import/too-complex':
     'O arquivo é grande ou complexo demais para ser lido (precisou de mais memória ou tempo do que uma importação pode usar); nada foi gravado.',
   'errors.import/corrupt-gzip': 'O .gz está danificado ou incompleto e não pode ser descomprimido; nada foi gravado.',
+  'errors.import/too-few-fixes':
+    'O arquivo é quase só marcação: tem muito menos pontos de trajeto com posição e hora do que uma gravação tem; nada foi gravado.',
   'errors.video/not-mp4':
     'Este arquivo não é um vídeo MP4 legível (ou está incompleto); escolha o arquivo original da câmera.',
   'errors.video/bad-marks':

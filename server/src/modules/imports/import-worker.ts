@@ -4,7 +4,8 @@
  * 4xx, never the server or the other riders. Its laps are analysed in one too: on a million fixes
  * that takes the best part of a second, which the event loop would otherwise stand still for.
  * Workers come from a pool (Piscina): at most `concurrency` at once on an instance, the rest wait
- * their turn; one that runs out of memory or time is stopped and replaced. Decision 027.
+ * their turn, each rider's in a line of its own, served in turn (decision 035); one that runs out
+ * of memory or time (counted from its turn) is stopped and replaced. Decision 027.
  */
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
@@ -18,6 +19,7 @@ import { ImportReader, type ReadImport } from '#core/imports/importer.ts';
 import { sessionTrace, type SessionTrace } from '#core/imports/to-session.ts';
 import { makeProjection } from '#core/sim/geo.ts';
 import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
+import { createFairTurns, workOwner } from '#server/lib/fair-turns.ts';
 
 export interface ImportLimits {
   /** The largest upload, and the most a .gz may inflate to (bytes). */
@@ -106,12 +108,18 @@ export function createImportWorkers(limits: ImportLimits) {
   // A worker that fails outside a task (it could not even start) is replaced by the pool, and the
   // task waiting for it ends at its time budget: nothing to do here but not let it end the process.
   pool.on('error', () => undefined);
+  // The pool is handed no more tasks than it has threads: its own queue (first come, first served) stays empty.
+  const turns = createFairTurns(limits.concurrency);
 
   async function run(job: Job, transferList: ArrayBuffer[] = []): Promise<Answer> {
     let m: Answer;
     try {
-      // An aborted task's worker is stopped and replaced; so is one that ran out of memory.
-      m = (await pool.run(job, { transferList, signal: AbortSignal.timeout(limits.timeMs) })) as Answer;
+      // Each rider's tasks wait their turn in a line of their own, not in the pool's one queue; the
+      // time budget starts when the turn comes. An aborted task's worker is stopped and replaced;
+      // so is one that ran out of memory.
+      m = (await turns.run(workOwner(), () =>
+        pool.run(job, { transferList, signal: AbortSignal.timeout(limits.timeMs) }),
+      )) as Answer;
     } catch (err) {
       const e = err as Error & { code?: string; name?: string };
       if (e.name === 'AbortError' || e.name === 'TimeoutError') throw tooComplex('time', limits);
@@ -158,6 +166,7 @@ export function createImportWorkers(limits: ImportLimits) {
     },
     /** Stops the workers (the server is closing). */
     async close(): Promise<void> {
+      turns.close(new Error('The import workers are closing.'));
       await pool.close({ force: true });
     },
   };
