@@ -89,6 +89,7 @@ interface Arguments {
   'imports.warnings.jumps': { count: number };
   'imports.warnings.gaps': { count: number };
   'imports.warnings.beyondLimit': { count: number; max: number };
+  'imports.warnings.loggerLapsUnmatched': { count: number };
   'imports.warnings.sameRecording': { file: string | number };
   'imports.refused.trackAddictColumns': { max: string | number };
   'imports.refused.gpxLongRun': { max: string | number; line: string | number };
