@@ -1,5 +1,6 @@
 import { createFile, MP4BoxBuffer, type Movie } from 'mp4box';
 import type { GpsColumns } from '../formats/gps-columns';
+import { createRandom, makeProjection } from '../sim/geo';
 import { numbers, streamsOf } from '../video/gpmf-klv';
 import { readVideoTelemetry, timedStreams, type GpmfPayload } from '../video/gpmf';
 
@@ -27,13 +28,17 @@ export function positionOn(c: GpsColumns, dayStartMs: number): PositionAt {
 /**
  * A GoPro file whose GPS lies on another ride: a sample's GPS5 fixes rewritten in place, each put
  * where `where` says the bike was at the fix's true time (the camera's GPS clock at the fix's video
- * time). Everything else is kept byte for byte: the video, the index, the GPS times (GPSU), the
- * fix state, altitudes. Returns the new file and the camera's clock (UTC ms at video time 0).
+ * time), with the camera's own GPS noise (`noiseM` per axis, seeded) on top of the logger's.
+ * Everything else is kept byte for byte: the video, the index, the GPS times (GPSU), the fix
+ * state, altitudes. Returns the new file and the camera's clock (UTC ms at video time 0).
  */
 export async function goproOnTrace(
   sample: Uint8Array,
   where: PositionAt,
+  options: { seed?: number; noiseM?: number } = {},
 ): Promise<{ bytes: Uint8Array; cameraOffsetMs: number }> {
+  const rnd = createRandom(options.seed ?? 1);
+  const noiseM = options.noiseM ?? 1.5;
   const memory = {
     size: sample.length,
     read: (offset: number, length: number) => Promise.resolve(sample.subarray(offset, offset + length)),
@@ -63,9 +68,11 @@ export async function goproOnTrace(
     s.rows.forEach((_, r) => {
       const p = where(cameraOffsetMs + s.videoMs[r]!);
       if (!p) return;
+      const proj = makeProjection(p.lat, p.lon);
+      const [lat, lon] = proj.toLatLon(noiseM * rnd.normal(), noiseM * rnd.normal());
       const at = base + r * s.stream.samples.structSize;
-      view.setInt32(at, Math.round(p.lat * scale[0]!));
-      view.setInt32(at + 4, Math.round(p.lon * scale[1]!));
+      view.setInt32(at, Math.round(lat * scale[0]!));
+      view.setInt32(at + 4, Math.round(lon * scale[1]!));
       view.setInt32(at + 12, Math.round((p.speedKmh / 3.6) * scale[3]!));
       view.setInt32(at + 16, Math.round((p.speedKmh / 3.6) * scale[4]!));
     });
