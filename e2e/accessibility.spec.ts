@@ -1,7 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
 import { E2E_ADMIN_EMAIL } from '../playwright.config';
-import { signIn } from './fixtures';
+import { expect, type Page, signIn, test } from './fixtures';
 
 // Issue 60: every page, on a 360 px phone and a 1366 px desk, has no serious accessibility
 // violation (axe-core), no lap time cut by its table or the screen, and one decimal separator: the

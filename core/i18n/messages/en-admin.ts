@@ -67,11 +67,14 @@ export const enAdmin = {
   'admin.copy': 'Copy',
   'admin.copied': 'Copied!',
   'admin.tokenStepsTitle': 'How to store it on the device',
-  'admin.tokenStep1': 'Scan the QR code with a phone (or copy the token): it carries the server {server}, hardware {id} and the token.',
+  'admin.tokenStep1':
+    'Scan the QR code with a phone (or copy the token): it carries the server {server}, hardware {id} and the token.',
   'admin.tokenStep2': 'Store them in the device’s configuration before it leaves the shop.',
-  'admin.tokenStep3': 'Put the device on a Wi-Fi network and press Send: once this page shows hardware {id} as seen just now, it is ready.',
+  'admin.tokenStep3':
+    'Put the device on a Wi-Fi network and press Send: once this page shows hardware {id} as seen just now, it is ready.',
   'admin.tokenQr': 'QR code of hardware {id}’s token',
-  'seller.sellConfirm': 'Sell hardware {id} to {buyer}? It gets a new token: the current one stops working, and the new one must be stored on the device.',
+  'seller.sellConfirm':
+    'Sell hardware {id} to {buyer}? It gets a new token: the current one stops working, and the new one must be stored on the device.',
   'admin.filterList': 'Type to filter the list',
   'admin.filterNone': 'Nothing matches “{text}”.',
   'admin.rotate': 'New token',

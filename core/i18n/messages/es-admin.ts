@@ -67,11 +67,14 @@ export const esAdmin = {
   'admin.copy': 'Copiar',
   'admin.copied': '¡Copiado!',
   'admin.tokenStepsTitle': 'Cómo grabarlo en el dispositivo',
-  'admin.tokenStep1': 'Lee el código QR con el móvil (o copia el token): lleva el servidor {server}, el hardware {id} y el token.',
+  'admin.tokenStep1':
+    'Lee el código QR con el móvil (o copia el token): lleva el servidor {server}, el hardware {id} y el token.',
   'admin.tokenStep2': 'Grábalos en la configuración del dispositivo antes de que salga de la tienda.',
-  'admin.tokenStep3': 'Conecta el dispositivo a una Wi-Fi y pulsa Send: cuando esta página muestre el hardware {id} como visto ahora, está listo.',
+  'admin.tokenStep3':
+    'Conecta el dispositivo a una Wi-Fi y pulsa Send: cuando esta página muestre el hardware {id} como visto ahora, está listo.',
   'admin.tokenQr': 'Código QR del token del hardware {id}',
-  'seller.sellConfirm': '¿Vender el hardware {id} a {buyer}? Recibe un token nuevo: el actual deja de funcionar y el nuevo debe grabarse en el dispositivo.',
+  'seller.sellConfirm':
+    '¿Vender el hardware {id} a {buyer}? Recibe un token nuevo: el actual deja de funcionar y el nuevo debe grabarse en el dispositivo.',
   'admin.filterList': 'Escribe para filtrar la lista',
   'admin.filterNone': 'Nada coincide con «{text}».',
   'admin.rotate': 'Token nuevo',

@@ -65,11 +65,14 @@ export const ptBRAdmin = {
   'admin.copy': 'Copiar',
   'admin.copied': 'Copiado!',
   'admin.tokenStepsTitle': 'Como gravar no aparelho',
-  'admin.tokenStep1': 'Leia o QR code com o celular (ou copie o token): ele leva o servidor {server}, o hardware {id} e o token.',
+  'admin.tokenStep1':
+    'Leia o QR code com o celular (ou copie o token): ele leva o servidor {server}, o hardware {id} e o token.',
   'admin.tokenStep2': 'Grave-os na configuração do aparelho, antes de ele sair da loja.',
-  'admin.tokenStep3': 'Ligue o aparelho num Wi-Fi e aperte Send: quando esta página mostrar o hardware {id} como visto agora, está pronto.',
+  'admin.tokenStep3':
+    'Ligue o aparelho num Wi-Fi e aperte Send: quando esta página mostrar o hardware {id} como visto agora, está pronto.',
   'admin.tokenQr': 'QR code do token do hardware {id}',
-  'seller.sellConfirm': 'Vender o hardware {id} para {buyer}? Ele recebe um token novo: o atual para de funcionar, e o novo precisa ser gravado no aparelho.',
+  'seller.sellConfirm':
+    'Vender o hardware {id} para {buyer}? Ele recebe um token novo: o atual para de funcionar, e o novo precisa ser gravado no aparelho.',
   'admin.filterList': 'Digite para filtrar a lista',
   'admin.filterNone': 'Nada corresponde a “{text}”.',
   'admin.rotate': 'Novo token',
