@@ -8,8 +8,6 @@ import { expect, type Page, signIn, test } from './fixtures';
 test.setTimeout(180_000);
 
 const SESSION = 'hw=000000000042&pista=Interlagos&data=15112026';
-/** The gaps still write a decimal point in pt-BR (`+0.218`): on once one gap format serves every page. */
-const CHECK_DECIMALS = false;
 const RIDER_PAGES = [
   '/user',
   '/enroll',
@@ -91,7 +89,7 @@ for (const viewport of [
         await settle(p, path);
         for (const v of await seriousViolations(p)) problems.push(`${path} axe ${v}`);
         for (const cut of await cutLapTimes(p)) problems.push(`${path} cut lap time "${cut}"`);
-        if (CHECK_DECIMALS) for (const n of await pointDecimals(p)) problems.push(`${path} decimal point "${n}"`);
+        for (const n of await pointDecimals(p)) problems.push(`${path} decimal point "${n}"`);
       };
 
       // axe-core needs pages of contexts made with browser.newContext().

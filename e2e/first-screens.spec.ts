@@ -19,8 +19,8 @@ test('"Onde você perde tempo" opens on the best lap against the ideal lap, with
   await expect(page.getByTestId('study-explain')).toContainText('contra a volta ideal');
   await expect(page.getByRole('combobox', { name: 'Comparar com' })).toHaveValue('ideal');
   for (const card of await cards.all()) await expect(card).toContainText(/^T\d+: \+\d,(?!00)\d{2} s/);
-  await expect(page.getByTestId('total-delta')).toHaveText(/^No total: \+\d,\d{2} s$/);
-  await expect(page.getByTestId('total-delta')).not.toHaveText('No total: +0,00 s');
+  await expect(page.getByTestId('total-delta')).toHaveText(/^No total: \+\d,\d{3} s$/);
+  await expect(page.getByTestId('total-delta')).not.toHaveText('No total: +0,000 s');
 
   // On a 360 px phone nothing scrolls sideways; by keyboard, a card zooms to its corner.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);

@@ -51,7 +51,7 @@ test('where the time goes: corner markers, the corner table and three cards; a c
   expect(options.length).toBeGreaterThan(3);
   await lapSelect.selectOption({ index: 1 });
   await expect(page).toHaveURL(/estudada=\d+/);
-  await expect(page.getByTestId('total-delta')).toHaveText(/No total: [+−]\d,\d{2} s|Escolha duas voltas/);
+  await expect(page.getByTestId('total-delta')).toHaveText(/No total: [+−]\d,\d{3} s|Escolha duas voltas/);
 });
 
 test('by keyboard: Tab from the colour choice above reaches the pickers of "Onde você perde tempo"', async ({
@@ -83,7 +83,7 @@ test('the laps screen shows the ideal lap beside the theoretical best', async ({
   // The GPS's own time under the device's only where the two differ by more than 0.05 s, with why.
   await expect(page.getByTestId('lap-row').first()).toBeVisible();
   for (const gps of await page.getByTestId('gps-time').all())
-    await expect(gps).toHaveText(/^GPS \d{2}:\d{2}\.\d{3} ≠ difere do aparelho em [+-]\d/);
+    await expect(gps).toHaveText(/^GPS \d{2}:\d{2}\.\d{3} ≠ difere do aparelho em [+−]\d,\d{3} s /);
 });
 
 test('an admin drags a track’s start/finish gate on its map and saves it; the laps are timed there', async ({

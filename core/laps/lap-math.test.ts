@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { msToLapTimeRaw, type Lap } from '../formats/lap-six';
 import { type Heat } from '../formats/six-lines';
-import { analyzeSession, classifyLaps, consistencyMs, formatGap, lapFigures } from './lap-math';
+import { analyzeSession, classifyLaps, consistencyMs, lapFigures } from './lap-math';
 
 function lap(lapCount: number, heat: Heat, sectors: [number, number, number, number]): Lap {
   const ms = sectors.reduce((a, b) => a + b, 0);
@@ -61,11 +61,6 @@ describe('lap maths', () => {
     expect(analyzeSession([]).laps).toEqual([]);
   });
 
-  it('formats gaps the timing-screen way', () => {
-    expect(formatGap(734)).toBe('+0.734');
-    expect(formatGap(-100)).toBe('-0.100');
-    expect(formatGap(62345)).toBe('+1:02.345');
-  });
 });
 
 describe('consistency', () => {

@@ -97,16 +97,6 @@ export function analyzeSession(
   };
 }
 
-/** `+0.734`, `-0.100`, `+1:02.345` past a minute; UX.md's gap format. */
-export function formatGap(ms: number): string {
-  const sign = ms < 0 ? '-' : '+';
-  const abs = Math.abs(Math.round(ms));
-  const s = Math.floor(abs / 1000);
-  const mmm = String(abs % 1000).padStart(3, '0');
-  if (s < 60) return `${sign}${s}.${mmm}`;
-  return `${sign}${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}.${mmm}`;
-}
-
 /** Share of a session's flying laps its consistency is measured on: the fastest 80 % (traffic, a mistake and the cool-down lap left out). */
 const CONSISTENCY_SHARE = 0.8;
 /** Fewer flying laps than this: no consistency figure (one lap or two say nothing of it). */

@@ -69,7 +69,7 @@ export const enHistory = {
   'history.compareReference': 'Reference',
   'history.compareLapLabel': '{lap} on {date}',
   'history.compareSharedLabel': '{lap} on {date} (shared link)',
-  'history.compareDelta': 'Total gap: {delta} s',
+  'history.compareDelta': 'Total gap: {delta}',
   'history.compareHint':
     'Laps are lined up by position on the track (projected onto the racing line), not by distance covered: a different GPS or a wider line does not throw the comparison off.',
   'history.compareChooseSession': 'Reference session',

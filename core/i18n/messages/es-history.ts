@@ -69,7 +69,7 @@ export const esHistory = {
   'history.compareReference': 'Referencia',
   'history.compareLapLabel': '{lap} del {date}',
   'history.compareSharedLabel': '{lap} del {date} (enlace compartido)',
-  'history.compareDelta': 'Diferencia total: {delta} s',
+  'history.compareDelta': 'Diferencia total: {delta}',
   'history.compareHint':
     'Las vueltas se alinean por la posición en el circuito (proyectadas sobre la trazada), no por la distancia recorrida: otro GPS o una trazada más abierta no descuadran la comparación.',
   'history.compareChooseSession': 'Sesión de referencia',

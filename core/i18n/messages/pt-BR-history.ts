@@ -67,7 +67,7 @@ export const ptBRHistory = {
   'history.compareReference': 'Referência',
   'history.compareLapLabel': '{lap} de {date}',
   'history.compareSharedLabel': '{lap} de {date} (link compartilhado)',
-  'history.compareDelta': 'Diferença total: {delta} s',
+  'history.compareDelta': 'Diferença total: {delta}',
   'history.compareHint':
     'As voltas são alinhadas pela posição na pista (projetadas no traçado), não pela distância percorrida: um GPS diferente ou um traçado mais aberto não desalinha a comparação.',
   'history.compareChooseSession': 'Sessão de referência',

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { decimal, lean, oneDecimal, setDisplayLanguage, speedTable } from './format';
+import { decimal, formatGap, lean, oneDecimal, setDisplayLanguage, speedTable } from './format';
 import { formatSpeed } from './units-format';
 
 const speedProse = (kmh: number) => formatSpeed(kmh, 'metric');
@@ -29,6 +29,16 @@ describe('display formats', () => {
     expect(oneDecimal(-2.25)).toBe('-2,3');
     expect(oneDecimal(-0.04)).toBe('-0,0');
     expect(oneDecimal(-0)).toBe('-0,0');
+  });
+  it('gaps: a sign (a true minus), the language’s decimals and the unit; three decimals for a lap, two for a corner', () => {
+    expect(formatGap(0.734)).toBe('+0,734 s');
+    expect(formatGap(-0.1)).toBe('−0,100 s');
+    expect(formatGap(62.345)).toBe('+62,345 s');
+    expect(formatGap(0.8449, 2)).toBe('+0,84 s');
+    // What rounds to zero carries no minus.
+    expect(formatGap(-0.0004)).toBe('+0,000 s');
+    setDisplayLanguage('en', { left: 'L', right: 'R' });
+    expect(formatGap(-1.2044)).toBe('−1.204 s');
   });
   it('the numbers String() writes with an exponent, and the non-finite ones', () => {
     expect(decimal(2.5e22, 0)).toBe('25.000.000.000.000.000.000.000');

@@ -48,6 +48,16 @@ export function decimal(n: number, digits: number): string {
   return numberFormat(language, digits).format(n);
 }
 
+/**
+ * A gap in seconds, the one way every page writes it: a sign (a true minus), the page's decimals,
+ * the unit: '+0,218 s', '−1,204 s' (pt-BR), '+0.218 s' (en). Three decimals for a lap's gap, two
+ * for a piece of a lap (a corner, a straight), where the third is noise.
+ */
+export function formatGap(seconds: number, digits: 2 | 3 = 3): string {
+  const rounded = Math.round(seconds * 10 ** digits) / 10 ** digits;
+  return `${rounded < 0 ? '−' : '+'}${decimal(Math.abs(rounded), digits)} s`;
+}
+
 export function speedTable(kmh: number, units: Units = 'metric'): string {
   return String(Math.round(speedIn(kmh, units)));
 }

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import type { segmentDeltaSchema } from '#core/contracts/tracks.contract.ts';
 import type { Units } from '#core/units.ts';
-import { decimal } from '#web/lib/format.ts';
+import { formatGap } from '#web/lib/format.ts';
 import { formatDistance, formatSpeed } from '#web/lib/units-format.ts';
 import type { Translate } from '#web/i18n/messages.ts';
 
@@ -12,14 +12,9 @@ type SegmentDelta = z.infer<typeof segmentDeltaSchema>;
 const BRAKE_M = 3;
 const SPEED_KMH = 1;
 
-/** '+0,31' / '−0,12': seconds with a sign, two decimals, the Brazilian comma. */
-export function signedSeconds(s: number): string {
-  return `${s >= 0 ? '+' : '−'}${decimal(Math.abs(s), 2)}`;
-}
-
 /** The card's title: which piece of the lap and the time lost there. */
 export function lossTitle(t: Translate, d: SegmentDelta): string {
-  const delta = signedSeconds(d.deltaSeconds);
+  const delta = formatGap(d.deltaSeconds, 2);
   if (d.kind === 'corner') return t('tracks.cardCorner', { n: d.corner!, delta });
   const after = Number(d.segment.slice(1));
   return after === 0 ? t('tracks.cardStartStraight', { delta }) : t('tracks.cardStraight', { n: after, delta });

@@ -2,13 +2,13 @@
 // cards for the biggest losses and a corner table; tapping a card or a corner zooms the map and charts to it.
 import { memo } from 'react';
 import { formatLapTime } from '#core/formats/lap-six.ts';
-import { formatGap } from '#core/laps/lap-math.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { errorMessage, type Translate, useT } from '#web/i18n/messages.ts';
 import type { Units } from '#core/units.ts';
 import { decimal, lean, speedTable } from '#web/lib/format.ts';
 import { formatDistance } from '#web/lib/units-format.ts';
-import { lossReason, lossTitle, signedSeconds, topLosses } from '#web/lib/loss-cards.ts';
+import { lossReason, lossTitle, topLosses } from '#web/lib/loss-cards.ts';
+import { formatGap } from '#web/lib/format.ts';
 import { lossesToIdeal, topIdealLosses, type Study } from './study-choice';
 import { TrackIdentity } from './track-identity';
 import { Loading } from '#web/components/ui/query-status.tsx';
@@ -207,11 +207,11 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
           <p className="muted" data-testid="total-delta">
             {ideal && studiedLap
               ? t('tracks.totalDelta', {
-                  delta: signedSeconds((studiedLap.seconds ?? studiedLap.gpsSeconds) - data.idealLapSeconds!),
+                  delta: formatGap((studiedLap.seconds ?? studiedLap.gpsSeconds) - data.idealLapSeconds!),
                 })
               : comparison!.lap === comparison!.reference
                 ? t('tracks.sameLap')
-                : t('tracks.totalDelta', { delta: signedSeconds(comparison!.deltaSeconds) })}
+                : t('tracks.totalDelta', { delta: formatGap(comparison!.deltaSeconds) })}
           </p>
           {busy && <Loading>{t('tracks.loading')}</Loading>}
         </div>
@@ -228,7 +228,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                 onClick={() => zoom(`T${d.corner}`)}
                 data-testid="loss-card"
               >
-                <strong>{t('tracks.cardCorner', { n: d.corner, delta: signedSeconds(d.deltaSeconds) })}</strong>
+                <strong>{t('tracks.cardCorner', { n: d.corner, delta: formatGap(d.deltaSeconds, 2) })}</strong>
                 <span>
                   {t('tracks.idealReason', {
                     lap: decimal(d.lapSeconds, 2),
@@ -301,7 +301,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                     <td>{d ? decimal(d.lapSeconds, 2) : '—'}</td>
                     <td>{part.seconds !== null ? decimal(part.seconds, 2) : '—'}</td>
                     <td className={d && d.deltaSeconds > 0.005 ? 'delta-lost' : 'delta-gained'}>
-                      {d ? formatGap(Math.round(d.deltaSeconds * 1000)) : '—'}
+                      {d ? formatGap(d.deltaSeconds, 2) : '—'}
                     </td>
                     <td>{nameOf(part.lap)}</td>
                   </tr>
@@ -345,7 +345,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                     </th>
                     <td>{decimal(c.seconds, 2)}</td>
                     <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>
-                      {delta !== undefined ? formatGap(Math.round(delta * 1000)) : '—'}
+                      {delta !== undefined ? formatGap(delta, 2) : '—'}
                     </td>
                     <td>
                       {speedTable(c.entryKmh, units)}{' '}

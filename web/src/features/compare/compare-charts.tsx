@@ -6,7 +6,7 @@ import { alongTheTrack, UPlotChart, type ChartSeries } from '#web/components/upl
 import { hasLean } from '#web/lib/format.ts';
 import { useT, type Translate } from '#web/i18n/messages.ts';
 import { decimal, lean, speedTable } from '#web/lib/format.ts';
-import { signedSeconds } from '#web/lib/loss-cards.ts';
+import { formatGap } from '#web/lib/format.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 
 export const LAP_COLOUR = '#ffb74d';
@@ -99,7 +99,7 @@ export function CornerTable({ data, units }: { data: CompareResponse; units: Uni
                   {decimal(c.seconds, 2)} {ref && <small className="muted">({decimal(ref.seconds, 2)})</small>}
                 </td>
                 <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>
-                  {delta !== undefined ? signedSeconds(delta) : '—'}
+                  {delta !== undefined ? formatGap(delta, 2) : '—'}
                 </td>
                 <td>
                   {speedTable(c.minKmh, units)}{' '}

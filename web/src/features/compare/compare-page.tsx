@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { CompareResponse, PersonalBest } from '#core/contracts/progress.contract.ts';
 import { addressFromQuery, addressToQuery, type SessionAddress } from '#core/contracts/session-paths.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
-import { formatGap } from '#core/laps/lap-math.ts';
+import { formatGap } from '#web/lib/format.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { useUnits } from '#web/lib/preferences.ts';
@@ -184,7 +184,7 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
               record={isRecord(data.reference)}
             />
             <SummaryItem label={t('history.chartDelta')} data-testid="compare-delta">
-              {formatGap(Math.round(data.comparison.deltaSeconds * 1000))}
+              {formatGap(data.comparison.deltaSeconds)}
             </SummaryItem>
           </dl>
           <p className="muted">{t('history.compareHint')}</p>

@@ -134,7 +134,7 @@ describe('LapsTable', () => {
     const differs = within(rows[2]!).getByTestId('gps-time');
     expect(differs.classList.contains('gps-differs')).toBe(true);
     expect(differs.textContent).toBe(
-      'GPS 01:31.071 ≠ difere do registrador em +0.071 s Vale o tempo do próprio registrador do arquivo, marcado na linha dele; o GPS do Voltas é a conferência.',
+      'GPS 01:31.071 ≠ difere do registrador em +0,071 s Vale o tempo do próprio registrador do arquivo, marcado na linha dele; o GPS do Voltas é a conferência.',
     );
     // The sign is hidden from a screen reader (the words say it); the reason is a line of its own.
     expect(within(differs).getByText('≠').getAttribute('aria-hidden')).toBe('true');

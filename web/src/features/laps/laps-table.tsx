@@ -3,7 +3,7 @@
 import { Fragment, memo, useMemo, type ReactNode } from 'react';
 import type { LapRow, LapsResponse } from '#core/contracts/sessions.contract.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
-import { formatGap } from '#core/laps/lap-math.ts';
+import { formatGap } from '#web/lib/format.ts';
 import type { Units } from '#core/units.ts';
 import { formatDistance } from '#web/lib/units-format.ts';
 import { SortHeader, useSort } from '#web/components/ui/sortable.tsx';
@@ -117,7 +117,7 @@ export const LapsTable = memo(function LapsTable({
                         </span>
                       )}
                       {row.kind === 'flying' && !row.isBest && row.gapMs !== null && (
-                        <span className="gap">{formatGap(row.gapMs)}</span>
+                        <span className="gap">{formatGap(row.gapMs / 1000)}</span>
                       )}
                       {/* Voltas's GPS time only where it differs from the time shown (DESIGN.md: > 0.05 s), with why. */}
                       {gps?.get(`${row.heat}${row.lapCount}`)?.differs && (
@@ -176,7 +176,7 @@ function Sectors({ row, units }: { row: LapRow; units: Units }): ReactNode {
 
 function GpsTime(props: { seconds: number; source: 'device' | 'logger'; deviceMs: number }) {
   const t = useT();
-  const delta = formatGap(Math.round(props.seconds * 1000) - props.deviceMs);
+  const delta = formatGap((Math.round(props.seconds * 1000) - props.deviceMs) / 1000);
   return (
     <span className="gps-time gps-differs" data-testid="gps-time">
       {t('laps.gpsTime', { time: formatLapTime(props.seconds * 1000) })}

@@ -9,7 +9,7 @@ import { type Translate, useT } from '#web/i18n/messages.ts';
 import { decimal } from '#web/lib/format.ts';
 import { useCornerProgress, useMostRecentSession, useProgress } from '#web/lib/history-api.ts';
 import { UPlotChart } from '#web/components/uplot-chart.tsx';
-import { signedSeconds } from '#web/lib/loss-cards.ts';
+import { formatGap } from '#web/lib/format.ts';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 import { SelectField } from '#web/components/ui/select-field.tsx';
 
@@ -193,15 +193,13 @@ function CornerProgress({ data }: { data: ProgressResponse }) {
         <>
           <ul className="corner-verdicts" data-testid="corner-verdicts">
             {c.mostImproved !== null && (
-              <li>
-                {t('history.mostImproved', { n: c.mostImproved, gain: `${signedSeconds(gainOf(c.mostImproved))} s` })}
-              </li>
+              <li>{t('history.mostImproved', { n: c.mostImproved, gain: formatGap(gainOf(c.mostImproved), 2) })}</li>
             )}
             {c.leastImproved !== null && (
               <li>
                 {t('history.leastImproved', {
                   n: c.leastImproved,
-                  gain: `${signedSeconds(gainOf(c.leastImproved))} s`,
+                  gain: formatGap(gainOf(c.leastImproved), 2),
                 })}
               </li>
             )}
@@ -223,7 +221,7 @@ function CornerProgress({ data }: { data: ProgressResponse }) {
                     <td>{x.fromSeconds === null ? '—' : decimal(x.fromSeconds, 2)}</td>
                     <td>{x.toSeconds === null ? '—' : decimal(x.toSeconds, 2)}</td>
                     <td className={x.gainSeconds !== null && x.gainSeconds > 0 ? 'delta-gained' : 'delta-lost'}>
-                      {x.gainSeconds === null ? '—' : signedSeconds(x.gainSeconds)}
+                      {x.gainSeconds === null ? '—' : formatGap(x.gainSeconds, 2)}
                     </td>
                   </tr>
                 ))}

@@ -4,7 +4,7 @@
  * the frame's height so 720p and 1080p look alike.
  */
 import { formatLapTime } from '#core/formats/lap-six.ts';
-import { formatGap } from '#core/laps/lap-math.ts';
+import { formatGap } from '#web/lib/format.ts';
 import { lean, type LeanSides } from '#web/lib/format.ts';
 import { overlayAt, type ClipOverlay } from './clip-data';
 
@@ -68,7 +68,7 @@ export function drawOverlay(
     if (o.leanRecorded) ctx.fillText(`${labels.lean} ${lean(at.roll, labels.leanSides)}`, left + 180 * s, p.y + 80 * s);
     if (at.delta !== null) {
       ctx.fillStyle = at.delta > 0 ? '#ff8a80' : '#69f0ae';
-      ctx.fillText(`${labels.delta} ${formatGap(at.delta * 1000)}`, left + 180 * s, p.y + 108 * s);
+      ctx.fillText(`${labels.delta} ${formatGap(at.delta)}`, left + 180 * s, p.y + 108 * s);
     }
     if (o.leanRecorded) {
       // Lean as a bar from the middle: left of centre for a left lean.

@@ -7,7 +7,7 @@ import type { CompareResponse } from '#core/contracts/progress.contract.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { useT } from '#web/i18n/messages.ts';
-import { formatGap } from '#core/laps/lap-math.ts';
+import { formatGap } from '#web/lib/format.ts';
 import { sessionToVideo, videoToSession, type SessionTrace } from '#core/video/sync.ts';
 import { hasLean, lean } from '#web/lib/format.ts';
 import { useUnits } from '#web/lib/preferences.ts';
@@ -146,9 +146,7 @@ export function LapVideos({ data, onPosition, seek }: LapVideosProps) {
         <span data-testid="lap-videos-position">
           {positionM === null ? '' : t('preferences.position', { distance: formatDistance(positionM, units) })}
         </span>{' '}
-        <strong data-testid="lap-videos-gap">
-          {delta === null ? '' : `${t('video.gap')} ${formatGap(delta * 1000)}`}
-        </strong>
+        <strong data-testid="lap-videos-gap">{delta === null ? '' : `${t('video.gap')} ${formatGap(delta)}`}</strong>
       </p>
     </section>
   );
