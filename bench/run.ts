@@ -13,6 +13,7 @@ import { loadTracks } from '#server/lib/track-files.ts';
 import { Browser, freePort } from '#test/test-server.ts';
 import { benchImports } from './imports';
 import { benchVideoSync } from './video';
+import { benchAbuse } from './rows/abuse';
 import { benchApiLoad, benchLists } from './rows/api';
 import { benchTypicalImports, TYPICAL_IMPORT_GOAL } from './rows/import-typical';
 import { benchLighthouse } from './rows/lighthouse';
@@ -34,6 +35,7 @@ const WEB_ONLY = args.has('--web-only');
 const GOALS_ONLY = args.has('--goals-only');
 /**
  * `--only api`: the API load rows alone (laps, its ceiling and gps.bin against hello-world);
+ * `--only abuse`: the ordinary rider's p99 while another hammers heavy reads (scripts/abuse.ts);
  * `--only import`: the typical import rows alone; `--only upload`: the full-day upload row alone
  * (no build, no other rows, no browser); `--only lighthouse [--pages laps,analytics]`: the build and
  * the Lighthouse rows alone (of the pages named: login, laps, analytics, shared, shared_lap, laps_en,
@@ -41,8 +43,8 @@ const GOALS_ONLY = args.has('--goals-only');
  */
 const onlyAt = process.argv.indexOf('--only');
 const ONLY = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-if (ONLY !== undefined && !['api', 'import', 'upload', 'lighthouse'].includes(ONLY))
-  throw new Error(`--only api|import|upload|lighthouse, not ${ONLY}`);
+if (ONLY !== undefined && !['api', 'abuse', 'import', 'upload', 'lighthouse'].includes(ONLY))
+  throw new Error(`--only api|abuse|import|upload|lighthouse, not ${ONLY}`);
 /** `--no-lighthouse`: skip the Lighthouse rows (each run takes ~12 s; the first one installs it). */
 const LIGHTHOUSE = !args.has('--no-lighthouse') && (!ONLY || ONLY === 'lighthouse');
 /** `--pages=login,shared` or `--pages login,shared`: only these Lighthouse rows (keys without `lighthouse_`). */
@@ -82,6 +84,11 @@ async function main() {
     }
   }
   if (PARSE_ONLY) return;
+  if (ONLY === 'abuse') {
+    log('abuse: one rider hammering heavy reads…');
+    await rowGroup('abuse', async () => benchAbuse());
+    return;
+  }
 
   if (!ONLY || ONLY === 'lighthouse') {
     log('building the web app…');
@@ -178,6 +185,12 @@ async function main() {
         }
       });
     }
+  }
+
+  // On a server of its own (the bench's stay idle meanwhile).
+  if (!ONLY && !WEB_ONLY) {
+    log('abuse: one rider hammering heavy reads…');
+    await rowGroup('abuse', async () => benchAbuse());
   }
 
   // Web, in Chromium. First the server finishes what the uploads left it (each 10 MB upload's

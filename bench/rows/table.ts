@@ -16,6 +16,7 @@ export const result: Record<string, number | null> = {
   gps_api_vs_hello: null,
   upload_vs_raw: null,
   upload_link_vs_raw: null,
+  abuse_rider_p99_ms: null,
   login_js_gzip_kb: null,
   laps_js_gzip_kb: null,
   laps_table_ms: null,

@@ -86,6 +86,8 @@ registerRoute(
         // Signed-in answers are `no-store`, so the browser's HTTP cache keeps none: the kept copy's
         // ETag asks the server whether it changed (laps, GPS), and a 304 is answered with that copy.
         requestWillFetch: async ({ request }) => {
+          // (An address opened as a page cannot be rebuilt with other headers; it goes as it is.)
+          if (request.mode === 'navigate') return request;
           const etag = (await keptCopy(request))?.headers.get('etag');
           return etag ? withIfNoneMatch(request, etag) : request;
         },

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '#core/errors.ts';
 
 /** Where a string holding U+0000 sits in `value` ('name', 'wifi.ssid', '0'), or undefined. */
-export function nulCharacterAt(value: unknown, at = ''): string | undefined {
+function nulCharacterAt(value: unknown, at = ''): string | undefined {
   if (typeof value === 'string') return value.includes('\0') ? at || '_' : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
   // A streamed or raw body (an upload, an import) is a file's own bytes, not text.
