@@ -25,7 +25,7 @@ export function timeZoneAt(lat: number, lon: number): string {
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** Ms the zone's clock is ahead of UTC at that instant (summer time included). */
-export function utcOffsetMs(timeZone: string, utcMs: number): number {
+function utcOffsetMs(timeZone: string, utcMs: number): number {
   let format = formats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {

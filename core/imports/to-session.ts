@@ -231,7 +231,7 @@ export function gpsSixText(batches: Iterable<GpsColumns>): string {
  * wide enough to reach the point (a logger whose point is in the pit lane beside the straight times
  * the laps through the pits there too). Undefined where the point is not by the track.
  */
-export function loggerLine(point: LatLon, line: TrackLine): Gate | undefined {
+function loggerLine(point: LatLon, line: TrackLine): Gate | undefined {
   const [px, py] = line.proj.toXY(point.lat, point.lon);
   const xy = Array.from(line.x, (x, k) => [x, line.y[k]!] as const);
   const near = nearestOnPolyline(xy, px, py);
