@@ -164,7 +164,7 @@ export function createSessionBuilder(deps: {
         };
       });
     // Where the logger and the GPS disagree on a lap (it ends where no GPS lap does, or holds a stop), said so.
-    const unmatched = logger.filter((own) => !laps.some((l) => l.loggerSeconds === own.seconds)).length;
+    const unmatched = logger.filter((lap) => !laps.some((l) => l.loggerSeconds === lap.seconds)).length;
     if (unmatched) warnings.push({ code: 'loggerLapsUnmatched', count: unmatched });
     const flying = laps.filter((l) => l.kind === 'flying');
     const samples = trace.count;
