@@ -3,6 +3,7 @@ import type { GpsColumns } from './gps-columns';
 import { HEATS } from './six-lines';
 import { elapsedMs } from '../analysis/gps-analysis';
 import { parseDdmmyyyy } from './dates';
+import { sessionStartUtcMs } from '../imports/local-time';
 import { speedIn, type Units } from '../units';
 
 export interface ExportRange {
@@ -60,15 +61,23 @@ function xml(s: string): string {
     .replace(/'/g, '&apos;');
 }
 
-/** GPX 1.1 track with UTC times (session date + GPS time of day) and speed (m/s, Garmin TrackPointExtension); in pieces. */
+/**
+ * GPX 1.1 track with UTC times (session date + GPS time of day; `local`: the date is the local day
+ * where it was ridden, an import's, see sessionStartUtcMs) and speed (m/s, Garmin
+ * TrackPointExtension); in pieces.
+ */
 export function* gpxChunks(
   c: GpsColumns,
-  meta: { name: string; date: string },
+  meta: { name: string; date: string; local?: boolean },
   range: ExportRange = { start: 0, end: c.count },
 ): Generator<string> {
   const d = parseDdmmyyyy(meta.date);
-  const midnight = d ? Date.UTC(d.y, d.m - 1, d.d) : 0;
+  const at = meta.local && c.count ? { lat: c.lat[0]!, lon: c.lon[0]! } : undefined;
+  const midnight = d && c.count ? sessionStartUtcMs(d, c.timeMs[0]!, at) - c.timeMs[0]! : 0;
   let dayOffset = 0;
+  // A lap after midnight UTC of a session begun before it is of the next day.
+  for (let i = 1; i <= range.start && i < c.count; i++)
+    if (c.timeMs[i]! < c.timeMs[i - 1]! - 43_200_000) dayOffset += 86_400_000;
   yield (
     '<?xml version="1.0" encoding="UTF-8"?>\n' +
     '<gpx version="1.1" creator="Voltas" xmlns="http://www.topografix.com/GPX/1/1" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">\n' +

@@ -9,6 +9,7 @@ import tzLookup from '@photostructure/tz-lookup';
 import type { ImportedTrace } from './trace';
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 /** The place's IANA time zone ('America/Detroit'); at sea, or for coordinates it cannot place, the nautical zone. */
 export function timeZoneAt(lat: number, lon: number): string {
@@ -24,7 +25,7 @@ export function timeZoneAt(lat: number, lon: number): string {
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 /** Ms the zone's clock is ahead of UTC at that instant (summer time included). */
-export function utcOffsetMs(timeZone: string, utcMs: number): number {
+function utcOffsetMs(timeZone: string, utcMs: number): number {
   let format = formats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat('en-US', {
@@ -80,4 +81,25 @@ export function localToUtcMs(trace: ImportedTrace): ImportedTrace {
 export function localDay(trace: ImportedTrace): { y: number; m: number; d: number } {
   const at = new Date(utcToLocalClockMs(trace.timeMs[0]!, trace.lat[0]!, trace.lon[0]!));
   return { y: at.getUTCFullYear(), m: at.getUTCMonth() + 1, d: at.getUTCDate() };
+}
+
+/**
+ * When a session's first fix was (ms since the epoch), from the session's date and that fix's UTC
+ * time of day (what its gps.six holds). A device's date is that fix's UTC day; an import's is the
+ * local day at the track (localDay), the UTC day before or after where the two differ (9:00 at
+ * Phillip Island in January is 22:00 UTC the day before): `at`, the fix's place, for an import.
+ */
+export function sessionStartUtcMs(
+  day: { y: number; m: number; d: number },
+  timeOfDayMs: number,
+  at?: { lat: number; lon: number },
+): number {
+  const utc = Date.UTC(day.y, day.m - 1, day.d) + timeOfDayMs;
+  if (!at) return utc;
+  for (const shift of [0, -DAY_MS, DAY_MS]) {
+    const local = new Date(utcToLocalClockMs(utc + shift, at.lat, at.lon));
+    if (local.getUTCFullYear() === day.y && local.getUTCMonth() + 1 === day.m && local.getUTCDate() === day.d)
+      return utc + shift;
+  }
+  return utc;
 }

@@ -11,7 +11,7 @@ import { HEATS } from '../formats/six-lines';
 import { opensAsLapZero, type LapColumns } from '../laps/session-laps';
 import { haversineM } from '../sim/geo';
 import { gateAcross, type Gate, type LatLon } from '../tracks/gate';
-import { headingAt, nearestOnPolyline, type TrackLine } from '../tracks/track-line';
+import { headingAt, liesAcross, nearestOnPolyline, type TrackLine } from '../tracks/track-line';
 import { MIN_LAP_MS, runsOfDay, timeLaps, type Run, type TimedLap, type Trace } from '../tracks/lap-timing';
 import type { ImportedTrace, LoggerLap } from './trace';
 
@@ -231,7 +231,7 @@ export function gpsSixText(batches: Iterable<GpsColumns>): string {
  * wide enough to reach the point (a logger whose point is in the pit lane beside the straight times
  * the laps through the pits there too). Undefined where the point is not by the track.
  */
-export function loggerLine(point: LatLon, line: TrackLine): Gate | undefined {
+function loggerLine(point: LatLon, line: TrackLine): Gate | undefined {
   const [px, py] = line.proj.toXY(point.lat, point.lon);
   const xy = Array.from(line.x, (x, k) => [x, line.y[k]!] as const);
   const near = nearestOnPolyline(xy, px, py);
@@ -246,16 +246,26 @@ export function loggerLine(point: LatLon, line: TrackLine): Gate | undefined {
 }
 
 /**
- * The line a file's logger timed its laps at, where the file names its point (loggerLine) and the
- * GPS timed there gives at least half of the logger's laps (each ending where the logger's does,
- * in its time): a point the logger did not time at is not made the session's line.
+ * The line a file's logger timed its laps at, where the file names it (a gate that lies across the
+ * track, either way round, as SpeedAngle's plan or a VBO's; or a point, loggerLine) and the GPS
+ * timed there gives at least half of the logger's laps (each ending where the logger's does, in
+ * its time): a line the logger did not time at is not made the session's.
  */
-export function ownLine(point: LatLon, line: TrackLine, trace: Trace, logger: readonly LoggerLap[]): Gate | undefined {
-  const gate = loggerLine(point, line);
-  if (!gate || !trace.count || !logger.length) return undefined;
-  const laps = timeLaps(trace, gate).filter((l) => l.complete);
-  const paired = logger.filter((own) => laps.some((l) => loggerTwin(l, trace.timeMs[0]!, [own])));
-  return paired.length * 2 >= logger.length ? gate : undefined;
+export function ownLine(
+  named: { gate?: Gate; point?: LatLon },
+  line: TrackLine,
+  trace: Trace,
+  logger: readonly LoggerLap[],
+): Gate | undefined {
+  if (!trace.count || !logger.length) return undefined;
+  const g = named.gate;
+  const point = named.point && loggerLine(named.point, line);
+  const candidates = g ? (liesAcross(line, g) ? [g, { a: g.b, b: g.a }] : []) : point ? [point] : [];
+  return candidates.find((gate) => {
+    const laps = timeLaps(trace, gate).filter((l) => l.complete);
+    const paired = logger.filter((own) => laps.some((l) => loggerTwin(l, trace.timeMs[0]!, [own])));
+    return paired.length * 2 >= logger.length;
+  });
 }
 
 /** The logger's own lap that ends where this one does, if its file times laps. */

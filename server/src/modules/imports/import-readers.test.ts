@@ -12,7 +12,7 @@ import { nmeaSentence } from '#core/imports/test-support/writers.ts';
 import { LineSplitter, MAX_LOGGER_LAPS, num, TraceBuilder } from '#core/imports/trace.ts';
 import { hhmmssToMs } from '#core/imports/vbo.ts';
 import { parseAimDate, parseClock } from '#core/imports/aim-csv.ts';
-import { trackAddictFileStart, trackAddictLapLine } from '#core/imports/trackaddict-csv.ts';
+import { trackAddictEndPoint, trackAddictFileStart, trackAddictLapLine } from '#core/imports/trackaddict-csv.ts';
 import { readImportFile } from './import-worker';
 import { say } from '#core/i18n/import-warnings.ts';
 import { translate } from '#server/lib/i18n.ts';
@@ -346,6 +346,24 @@ describe('TrackAddict CSV', () => {
       '# Pit Lane Entry',
     ])
       expect(trackAddictLapLine(no), no).toBeUndefined();
+  });
+
+  it('its line from # End Point, as the real files write it, and nothing else (issue 59)', () => {
+    expect(trackAddictEndPoint('# End Point: 51.99907, 13.68830  @ -1.00 deg')).toEqual({
+      lat: 51.99907,
+      lon: 13.6883,
+    });
+    expect(trackAddictEndPoint('# End Point: 50.857952, -0.752617  @ -1.00 deg')).toEqual({
+      lat: 50.857952,
+      lon: -0.752617,
+    });
+    for (const no of [
+      '# End Point: 0.00000, 0.00000  @ -1.00 deg',
+      '# End Point: 95.1, 10.0',
+      '# End Point:',
+      '# GPS: iOS',
+    ])
+      expect(trackAddictEndPoint(no), no).toBeUndefined();
   });
 
   it('cut in the middle of a row: the complete rows kept, and where it stopped; without its header row: refused', async () => {

@@ -108,10 +108,11 @@ export function createSessionBuilder(deps: {
     const { order, repeats } = sessionFiles(files.map((f) => f.file));
     const used = files.filter((_, k) => repeats[k] === undefined);
     const source = files.length === 1 ? newest : sessionTrace(mergeTraces(order.map((k) => files[k]!.file.trace)));
-    // The logger's own line, where its file names it by the track (TrackAddict's End Point): the
-    // session is timed there, so the laps listed are the laps the logger gave (issue 59).
-    const own = used.find((f) => f.file.filePoint && f.file.loggerLaps.length)?.file;
-    const ownGate = own && ownLine(own.filePoint!, trackDefinition.line, source, own.loggerLaps);
+    // The logger's own line, where its file names it by the track (TrackAddict's End Point, a
+    // SpeedAngle plan's): the session is timed there, so the laps listed are the logger's (issue 59).
+    const own = used.find((f) => (f.file.filePoint || f.file.fileGate) && f.file.loggerLaps.length)?.file;
+    const ownGate =
+      own && ownLine({ gate: own.fileGate, point: own.filePoint }, trackDefinition.line, source, own.loggerLaps);
     const definition = ownGate ? await tracks.definitionAt(trackId, ownGate) : trackDefinition;
     // Analysed in a worker (the best part of a second on a million fixes); its arrays come back as `trace`.
     const { analysis, trace } = await workers.analyze(source, definition);
@@ -163,7 +164,7 @@ export function createSessionBuilder(deps: {
         };
       });
     // Where the logger and the GPS disagree on a lap (it ends where no GPS lap does, or holds a stop), said so.
-    const unmatched = logger.filter((own) => !laps.some((l) => l.loggerSeconds === own.seconds)).length;
+    const unmatched = logger.filter((lap) => !laps.some((l) => l.loggerSeconds === lap.seconds)).length;
     if (unmatched) warnings.push({ code: 'loggerLapsUnmatched', count: unmatched });
     const flying = laps.filter((l) => l.kind === 'flying');
     const samples = trace.count;

@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { gpxChunks } from '#core/formats/exports.ts';
+import { allocGpsColumns } from '#core/formats/gps-columns.ts';
 import {
   localClockToUtcMs,
   localDay,
+  sessionStartUtcMs,
   timeZoneAt,
   utcOffsetHours,
   utcToLocalClockMs,
@@ -155,5 +158,41 @@ describe('a SpeedAngle ride at Grattan (its #D= start on the logger’s local cl
     const fix = await firstFix(new TextEncoder().encode(sa), 'grattan.sa');
     expect(new Date(fix.utcMs).toISOString()).toBe('2024-08-10T16:00:00.000Z');
     expect(localDay(fix.trace)).toEqual({ y: 2024, m: 8, d: 10 });
+  });
+});
+
+describe('a session’s first fix from its date and UTC time of day (an import’s date is the local day)', () => {
+  const phillipIsland = { lat: -38.5026538, lon: 145.2321883 };
+  it('9:00 at Phillip Island on 15 Jan (an import) is 22:00 UTC on the 14th; a device’s date is the UTC day', () => {
+    const day = { y: 2024, m: 1, d: 15 };
+    const tod = 22 * 3_600_000;
+    expect(new Date(sessionStartUtcMs(day, tod, phillipIsland)).toISOString()).toBe('2024-01-14T22:00:00.000Z');
+    expect(new Date(sessionStartUtcMs(day, tod)).toISOString()).toBe('2024-01-15T22:00:00.000Z');
+    // Where the local and UTC days agree, nothing moves.
+    expect(new Date(sessionStartUtcMs(day, 3 * 3_600_000, phillipIsland)).toISOString()).toBe(
+      '2024-01-15T03:00:00.000Z',
+    );
+  });
+  it('22:30 at Interlagos on 1 Mar is 01:30 UTC on the 2nd', () => {
+    const t = sessionStartUtcMs({ y: 2024, m: 3, d: 1 }, 90 * 60_000, { lat: -23.7, lon: -46.7 });
+    expect(new Date(t).toISOString()).toBe('2024-03-02T01:30:00.000Z');
+  });
+  it('an imported morning at Phillip Island exports as GPX at its real UTC times', () => {
+    const c = allocGpsColumns(3);
+    c.count = 3;
+    [86_399_000, 0, 1_000].forEach((tod, i) => {
+      c.timeMs[i] = tod; // 23:59:59 UTC, then past midnight
+      c.lat[i] = phillipIsland.lat;
+      c.lon[i] = phillipIsland.lon;
+    });
+    const gpx = [...gpxChunks(c, { name: 'PI', date: '15012024', local: true })].join('');
+    expect([...gpx.matchAll(/<time>([^<]+)<\/time>/g)].map((m) => m[1])).toEqual([
+      '2024-01-14T23:59:59.000Z',
+      '2024-01-15T00:00:00.000Z',
+      '2024-01-15T00:00:01.000Z',
+    ]);
+    // One lap of it, past midnight, is still of that day.
+    const lap = [...gpxChunks(c, { name: 'PI', date: '15012024', local: true }, { start: 1, end: 3 })].join('');
+    expect(lap).toContain('<time>2024-01-15T00:00:00.000Z</time>');
   });
 });

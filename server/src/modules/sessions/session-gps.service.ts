@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { z } from 'zod';
 import { analyzeGps } from '#core/analysis/gps-analysis.ts';
-import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import { isImportCollection, type SessionAddress } from '#core/contracts/session-paths.ts';
 import type { gpsResponseSchema } from '#core/contracts/sessions.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { gpxChunks, raceRenderCsvChunks } from '#core/formats/exports.ts';
@@ -185,7 +185,7 @@ export function createSessionGps(blobs: BlobStore) {
         };
       const name = `${s.track} ${s.date.slice(0, 2)}/${s.date.slice(2, 4)}/${s.date.slice(4)}${suffix ? ` ${suffix.slice(1)}` : ''}`;
       return {
-        body: pieceByTurn(gpxChunks(c, { name, date: s.date }, range)),
+        body: pieceByTurn(gpxChunks(c, { name, date: s.date, local: isImportCollection(s.device) }, range)),
         contentType: 'application/gpx+xml; charset=utf-8',
         filename: `${base}${suffix}.gpx`,
       };

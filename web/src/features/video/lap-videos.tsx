@@ -20,7 +20,7 @@ import { VideoPicker, VideoReadState } from './video-picker';
 import { SummaryItem } from '#web/components/ui/summary-item.tsx';
 import { VideoPlayer } from './video-player';
 import { useVideoSet } from './video-set';
-import { sessionTrace, sessionUtcTimes } from './video-time';
+import { sessionTrace, sessionUtcTimesOf } from './video-time';
 
 type Lap = CompareResponse['lap'];
 
@@ -158,7 +158,8 @@ function useLapTrack(
 ): { track: LapTrack | null; utc: Float64Array | null; trace: () => SessionTrace | null; pending: boolean } {
   const gps = useGpsColumnsFor(session);
   const c = gps.data;
-  const utc = useMemo(() => (c ? sessionUtcTimes(c, session.date) : null), [c, session.date]);
+  const { device, date } = session;
+  const utc = useMemo(() => (c ? sessionUtcTimesOf(c, { device, date }) : null), [c, device, date]);
   const track = useMemo(() => {
     if (!c || !utc) return null;
     const seg = analyzeGps(c).laps.find((l) => l.heat === lap.heat && l.lapCount === lap.number);

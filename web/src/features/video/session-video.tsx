@@ -19,7 +19,7 @@ import {
   sampleForVideo,
   sampleNearest,
   sessionTrace,
-  sessionUtcTimes,
+  sessionUtcTimesOf,
   type Place,
 } from './video-time';
 
@@ -33,7 +33,8 @@ const lapName = (l: LapSegment) => `${l.heat}${l.lapCount}`;
 export function VideoSyncRecord(props: SessionVideoProps) {
   const t = useT();
   const { c, session, laps } = props;
-  const utc = useMemo(() => sessionUtcTimes(c, session.date), [c, session.date]);
+  const { device, date } = session;
+  const utc = useMemo(() => sessionUtcTimesOf(c, { device, date }), [c, device, date]);
   const trace = useCallback(() => sessionTrace(c, utc), [c, utc]);
   const place = useMemo(() => ({ lat: c.lat[0] ?? 0, lon: c.lon[0] ?? 0 }), [c]);
   const video = useVideoSet(session, trace);

@@ -9,6 +9,7 @@ import {
   sampleForVideo,
   sampleNearest,
   sessionUtcTimes,
+  sessionUtcTimesOf,
 } from './video-time';
 
 /** 10 Hz samples from 23:59:58 UTC across midnight. */
@@ -125,5 +126,21 @@ describe('the times a rider reads are the track’s clock, whatever the browser�
     expect(clockTime(Date.UTC(2024, 7, 10, 16), grattan)).toBe('12:00:00');
     expect(clockTime(Date.UTC(2025, 11, 30, 23, 30, 5), tianma)).toBe('07:30:05');
     expect(clockDate(Date.UTC(2025, 11, 30, 23, 30), tianma)).toBe('31/12/2025');
+  });
+});
+
+describe('an imported session’s date is the local day where it was ridden (issue 59)', () => {
+  it('9:00 at Phillip Island on 15 Jan: its samples are of 22:00 UTC on the 14th; a device’s date is the UTC day', () => {
+    const c = {
+      count: 2,
+      timeMs: Float64Array.of(79_200_000, 79_200_100),
+      lat: Float64Array.of(-38.5, -38.5),
+      lon: Float64Array.of(145.23, 145.23),
+    };
+    const imported = sessionUtcTimesOf(c, { device: 'imp0123456789ab', date: '15012024' });
+    expect(new Date(imported[0]!).toISOString()).toBe('2024-01-14T22:00:00.000Z');
+    expect(imported[1]! - imported[0]!).toBe(100);
+    const device = sessionUtcTimesOf(c, { device: 'VOLTAS-0001', date: '15012024' });
+    expect(new Date(device[0]!).toISOString()).toBe('2024-01-15T22:00:00.000Z');
   });
 });

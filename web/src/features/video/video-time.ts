@@ -3,9 +3,10 @@
  * cursor (a sample) ↔ video time through a sync (core/video/sync.ts). Pure; no DOM.
  */
 import { elapsedMs } from '#core/analysis/gps-analysis.ts';
+import { isImportCollection } from '#core/contracts/session-paths.ts';
 import { parseDdmmyyyy } from '#core/formats/dates.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
-import { utcToLocalClockMs } from '#core/imports/local-time.ts';
+import { sessionStartUtcMs, utcToLocalClockMs } from '#core/imports/local-time.ts';
 import { videoToSession, type SessionTrace, type VideoSync } from '#core/video/sync.ts';
 
 type Clock = Pick<VideoSync, 'offsetMs' | 'driftPpm'>;
@@ -15,17 +16,26 @@ const OFF_TRACE_MS = 2_000;
 
 /**
  * Each sample's time in ms since the epoch (UTC). The columns hold the UTC time of day; the day
- * is the session's date (ddmmyyyy) for the first sample, and a session that crosses midnight UTC
- * carries on into the next day.
+ * is the session's date (ddmmyyyy) for the first sample (an import's: the local day at `at`, its
+ * first fix, see sessionStartUtcMs), and a session that crosses midnight UTC carries on into the next day.
  */
-export function sessionUtcTimes(c: Pick<GpsColumns, 'count' | 'timeMs'>, date: string): Float64Array {
+export function sessionUtcTimes(c: Pick<GpsColumns, 'count' | 'timeMs'>, date: string, at?: Place): Float64Array {
   const out = new Float64Array(c.count);
   const day = parseDdmmyyyy(date);
   if (!day || c.count === 0) return out;
-  let t = Date.UTC(day.y, day.m - 1, day.d) + c.timeMs[0]!;
+  let t = sessionStartUtcMs(day, c.timeMs[0]!, at);
   out[0] = t;
   for (let i = 1; i < c.count; i++) out[i] = t += elapsedMs(c.timeMs[i - 1]!, c.timeMs[i]!);
   return out;
+}
+
+/** A session's samples' UTC times: an import's date is the local day where it was ridden, a device's the UTC day. */
+export function sessionUtcTimesOf(
+  c: Pick<GpsColumns, 'count' | 'timeMs' | 'lat' | 'lon'>,
+  session: { device: string; date: string },
+): Float64Array {
+  const at = isImportCollection(session.device) && c.count ? { lat: c.lat[0]!, lon: c.lon[0]! } : undefined;
+  return sessionUtcTimes(c, session.date, at);
 }
 
 /** The session as the video's sync reads it: its fixes at their UTC times. */
