@@ -40,13 +40,13 @@ export const ERROR_STATUS = {
   'import/xml-dtd': 422,
   'import/xml-limit': 422,
   'import/no-fix': 422,
+  'import/too-few-fixes': 422,
   'import/no-date': 422,
   'import/too-large': 413,
   'import/laps-without-trace': 422,
   'import/not-imported': 403,
   'import/too-complex': 422,
   'import/corrupt-gzip': 422,
-  'import/too-few-fixes': 422,
   'video/not-mp4': 422,
   'video/bad-marks': 422,
   'video/limit-reached': 409,
@@ -92,6 +92,8 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'import/xml-dtd': 'XML with a DTD or entity declarations is refused (no DTD, no entities); nothing was stored.',
   'import/xml-limit': 'The GPX holds a tag, an attribute or a text far larger than any GPX has; nothing was stored.',
   'import/no-fix': 'The file holds no usable GPS fix; nothing was stored.',
+  'import/too-few-fixes':
+    'The file is mostly markup: it holds far fewer track points with a position and a time than a recording does; nothing was stored.',
   'import/no-date': 'The file does not say on which day it was recorded; nothing was stored.',
   'import/too-large': 'The file is larger than the import limit; nothing was stored.',
   'import/laps-without-trace': 'A lap.six needs its gps.six imported first (same day, same laps); nothing was stored.',
@@ -99,8 +101,6 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'import/too-complex':
     'The file is too large or too complex to read (it needed more memory or time than an import may take); nothing was stored.',
   'import/corrupt-gzip': 'The .gz is damaged or cut short and cannot be inflated; nothing was stored.',
-  'import/too-few-fixes':
-    'The file is mostly markup: it holds far fewer track points with a position and a time than a recording does; nothing was stored.',
   'video/not-mp4': 'Not a readable MP4 video (or it was cut short): pick the original file from the camera.',
   'video/bad-marks': 'These marks give an impossible clock: mark two moments farther apart, or one only.',
   'video/limit-reached': 'This session already keeps as many video syncs as it may: forget one first.',

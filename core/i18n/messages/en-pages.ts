@@ -229,6 +229,8 @@ const enPagesMain = {
   'errors.import/xml-limit':
     'The GPX holds a tag, an attribute or a text far larger than any GPX has (refused for safety); nothing was saved.',
   'errors.import/no-fix': 'The file holds no usable GPS position; nothing was saved.',
+  'errors.import/too-few-fixes':
+    'The file is mostly markup: it holds far fewer track points with a position and a time than a recording does; nothing was saved.',
   'errors.import/no-date': 'The file does not say which day it was recorded; nothing was saved.',
   'errors.import/too-large': 'The file is over the import limit; nothing was saved.',
   'errors.import/laps-without-trace': 'A lap.six needs the gps.six of the same day imported first; nothing was saved.',
@@ -236,8 +238,6 @@ const enPagesMain = {
   'errors.import/too-complex':
     'The file is too large or too complex to read (it needed more memory or time than an import may use); nothing was saved.',
   'errors.import/corrupt-gzip': 'The .gz is damaged or incomplete and cannot be unpacked; nothing was saved.',
-  'errors.import/too-few-fixes':
-    'The file is mostly markup: it holds far fewer track points with a position and a time than a recording does; nothing was saved.',
   'errors.video/not-mp4':
     'This file is not a readable MP4 video (or it is incomplete); pick the original file from the camera.',
   'errors.video/bad-marks':

@@ -232,6 +232,8 @@ const esPagesMain = {
   'errors.import/xml-limit':
     'El GPX tiene una etiqueta, un atributo o un texto mucho mayor de lo que tiene un GPX (por seguridad); no se guardó nada.',
   'errors.import/no-fix': 'El archivo no tiene ninguna posición GPS utilizable; no se guardó nada.',
+  'errors.import/too-few-fixes':
+    'El archivo es casi solo marcado: tiene muchos menos puntos de trayecto con posición y hora que una grabación; no se guardó nada.',
   'errors.import/no-date': 'El archivo no dice qué día se grabó; no se guardó nada.',
   'errors.import/too-large': 'El archivo supera el límite de importación; no se guardó nada.',
   'errors.import/laps-without-trace':
@@ -240,8 +242,6 @@ const esPagesMain = {
   'errors.import/too-complex':
     'El archivo es demasiado grande o complejo para leerlo (necesitó más memoria o tiempo del que puede usar una importación); no se guardó nada.',
   'errors.import/corrupt-gzip': 'El .gz está dañado o incompleto y no se puede descomprimir; no se guardó nada.',
-  'errors.import/too-few-fixes':
-    'El archivo es casi solo marcado: tiene muchos menos puntos de trayecto con posición y hora que una grabación; no se guardó nada.',
   'errors.video/not-mp4':
     'Este archivo no es un vídeo MP4 legible (o está incompleto); elige el archivo original de la cámara.',
   'errors.video/bad-marks':

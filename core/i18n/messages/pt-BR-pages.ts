@@ -231,6 +231,8 @@ const ptBRPagesMain = {
   'errors.import/xml-limit':
     'O GPX tem uma tag, um atributo ou um texto muito maior do que um GPX tem (por segurança); nada foi gravado.',
   'errors.import/no-fix': 'O arquivo não tem nenhuma posição de GPS utilizável; nada foi gravado.',
+  'errors.import/too-few-fixes':
+    'O arquivo é quase só marcação: tem muito menos pontos de trajeto com posição e hora do que uma gravação tem; nada foi gravado.',
   'errors.import/no-date': 'O arquivo não diz em que dia foi gravado; nada foi gravado.',
   'errors.import/too-large': 'O arquivo passa do limite de importação; nada foi gravado.',
   'errors.import/laps-without-trace': 'Um lap.six precisa do gps.six do mesmo dia importado antes; nada foi gravado.',
@@ -238,8 +240,6 @@ const ptBRPagesMain = {
   'errors.import/too-complex':
     'O arquivo é grande ou complexo demais para ser lido (precisou de mais memória ou tempo do que uma importação pode usar); nada foi gravado.',
   'errors.import/corrupt-gzip': 'O .gz está danificado ou incompleto e não pode ser descomprimido; nada foi gravado.',
-  'errors.import/too-few-fixes':
-    'O arquivo é quase só marcação: tem muito menos pontos de trajeto com posição e hora do que uma gravação tem; nada foi gravado.',
   'errors.video/not-mp4':
     'Este arquivo não é um vídeo MP4 legível (ou está incompleto); escolha o arquivo original da câmera.',
   'errors.video/bad-marks':

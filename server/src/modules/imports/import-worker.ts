@@ -11,6 +11,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
+import { createFairTurns, workOwner } from '#server/lib/fair-turns.ts';
 import { createGunzip } from 'node:zlib';
 import { MAX_IMPORT_BYTES } from '#core/contracts/imports.contract.ts';
 import { AppError, isErrorCode, type MessageRef } from '#core/errors.ts';
@@ -19,7 +20,6 @@ import { ImportReader, type ReadImport } from '#core/imports/importer.ts';
 import { sessionTrace, type SessionTrace } from '#core/imports/to-session.ts';
 import { makeProjection } from '#core/sim/geo.ts';
 import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
-import { createFairTurns, workOwner } from '#server/lib/fair-turns.ts';
 
 export interface ImportLimits {
   /** The largest upload, and the most a .gz may inflate to (bytes). */
