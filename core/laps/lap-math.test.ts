@@ -60,7 +60,6 @@ describe('lap maths', () => {
     expect(a).toMatchObject({ bestIndex: -1, bestLapMs: null, theoreticalBestMs: null });
     expect(analyzeSession([]).laps).toEqual([]);
   });
-
 });
 
 describe('consistency', () => {

@@ -6,7 +6,7 @@ import { useT } from '#web/i18n/messages.ts';
 import { useCopy } from '#web/lib/clipboard.ts';
 
 /** What the QR code holds: everything the device needs to upload, as one address. */
-export function deviceSetupUri(server: string, id: string, token: string): string {
+function deviceSetupUri(server: string, id: string, token: string): string {
   return `voltas://device?${new URLSearchParams({ server, id, token }).toString()}`;
 }
 
