@@ -16,8 +16,10 @@ import { AppError, isErrorCode, type MessageRef } from '#core/errors.ts';
 import { isGzip } from '#core/imports/detect.ts';
 import { ImportReader, type ReadImport } from '#core/imports/importer.ts';
 import { sessionTrace, type SessionTrace } from '#core/imports/to-session.ts';
+import type { ImportedFile } from '#core/imports/trace.ts';
 import { makeProjection } from '#core/sim/geo.ts';
 import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
+import { mergeSession, type MergedSession } from './session-merge';
 
 export interface ImportLimits {
   /** The largest upload, and the most a .gz may inflate to (bytes). */
@@ -65,11 +67,21 @@ interface AnalyzeJob {
   };
 }
 
-type Job = ReadJob | AnalyzeJob;
+/** A session's earlier files read again, merged with the newest and analysed (session-merge.ts). */
+interface MergeJob {
+  task: 'merge';
+  earlier: (ReadJob & { name: string })[];
+  newest: { file: ImportedFile; name: string };
+  maxFixes: number;
+  definition: AnalyzeJob['definition'];
+}
+
+type Job = ReadJob | AnalyzeJob | MergeJob;
 
 type Answer =
   | { read: ReadImport }
   | { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } }
+  | { merged: { analysis: TrackAnalysis } & MergedSession }
   | { refused: { code: string; message: string; mensagem: readonly MessageRef[] | undefined } }
   | { failed: string };
 
@@ -118,26 +130,55 @@ export function createImportWorkers(limits: ImportLimits) {
       if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') throw tooComplex('memory', limits);
       throw err;
     }
-    if ('read' in m || 'analyzed' in m) return m;
+    if ('read' in m || 'analyzed' in m || 'merged' in m) return m;
     if ('refused' in m && isErrorCode(m.refused.code))
       throw new AppError(m.refused.code, m.refused.message, undefined, m.refused.mensagem);
     throw new Error(`import worker: ${'failed' in m ? m.failed : JSON.stringify(m)}`);
   }
 
+  async function readJob(file: string, filename: string): Promise<ReadJob> {
+    const { size } = await stat(file);
+    return {
+      task: 'read',
+      file,
+      filename,
+      size,
+      maxInflatedBytes: Math.min(limits.maxBytes, limits.inflateRatio * size),
+      inflateRatio: limits.inflateRatio,
+      maxBytes: limits.maxBytes,
+    };
+  }
+  const definitionJob = ({ line: { proj, ...line }, ...definition }: TrackDefinition): AnalyzeJob['definition'] => ({
+    ...definition,
+    line: { ...line, origin: [proj.originLat, proj.originLon] },
+  });
+
   return {
     /** Reads a received file (inflated if it is a .gz) in a worker: what it holds, or the refusal. */
     async read(file: string, filename: string): Promise<ReadImport> {
-      const { size } = await stat(file);
-      const answer = await run({
-        task: 'read',
-        file,
-        filename,
-        size,
-        maxInflatedBytes: Math.min(limits.maxBytes, limits.inflateRatio * size),
-        inflateRatio: limits.inflateRatio,
-        maxBytes: limits.maxBytes,
-      });
-      return (answer as { read: ReadImport }).read;
+      return ((await run(await readJob(file, filename))) as { read: ReadImport }).read;
+    },
+    /**
+     * A session of several files, in one worker: the earlier ones (raw files at `earlier`, in the
+     * order imported) read again, merged with `newest` (its arrays moved there: unusable after),
+     * refused past `maxFixes` together, and the merged trace analysed at its track.
+     */
+    async merge(
+      earlier: { file: string; name: string }[],
+      newest: { file: ImportedFile; name: string },
+      definition: TrackDefinition,
+      maxFixes: number,
+    ): Promise<{ analysis: TrackAnalysis } & MergedSession> {
+      const job: MergeJob = {
+        task: 'merge',
+        earlier: await Promise.all(earlier.map(async (f) => ({ ...(await readJob(f.file, f.name)), name: f.name }))),
+        newest,
+        maxFixes,
+        definition: definitionJob(definition),
+      };
+      const t = newest.file.trace;
+      const answer = await run(job, buffersOf(t.timeMs, t.lat, t.lon, t.speedKmh, t.satellites, t.leanDeg));
+      return (answer as { merged: { analysis: TrackAnalysis } & MergedSession }).merged;
     },
     /**
      * `analyzeTrack` in a worker. The trace's arrays move there and back (no copy): use the
@@ -147,12 +188,7 @@ export function createImportWorkers(limits: ImportLimits) {
       trace: SessionTrace,
       definition: TrackDefinition,
     ): Promise<{ analysis: TrackAnalysis; trace: SessionTrace }> {
-      const { proj, ...line } = definition.line;
-      const job: AnalyzeJob = {
-        task: 'analyze',
-        trace,
-        definition: { ...definition, line: { ...line, origin: [proj.originLat, proj.originLon] } },
-      };
+      const job: AnalyzeJob = { task: 'analyze', trace, definition: definitionJob(definition) };
       return ((await run(job, sessionBuffers(trace))) as { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } })
         .analyzed;
     },
@@ -251,10 +287,18 @@ export async function importTask(job: Job): Promise<unknown> {
       return moving({ read }, t ? buffersOf(t.timeMs, t.lat, t.lon, t.speedKmh, t.satellites, t.leanDeg) : []);
     }
     const { origin, ...line } = job.definition.line;
-    const analysis = analyzeTrack(job.trace, {
-      ...job.definition,
-      line: { ...line, proj: makeProjection(origin[0], origin[1]) },
-    });
+    const definition = { ...job.definition, line: { ...line, proj: makeProjection(origin[0], origin[1]) } };
+    if (job.task === 'merge') {
+      const files = [];
+      for (const f of job.earlier) {
+        const read = await readImportFile(f);
+        if (read.kind === 'trace') files.push({ file: read.file, name: f.name });
+      }
+      const merged = mergeSession([...files, job.newest], job.maxFixes);
+      const analysis = analyzeTrack(merged.trace, definition);
+      return moving({ merged: { ...merged, analysis } }, sessionBuffers(merged.trace));
+    }
+    const analysis = analyzeTrack(job.trace, definition);
     return moving({ analyzed: { analysis, trace: job.trace } }, sessionBuffers(job.trace));
   } catch (err) {
     return err instanceof AppError
