@@ -6,6 +6,7 @@ import * as W from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
 import { gpsColumnsKey } from '#server/modules/sessions/session-files.ts';
+import { addDevice, put } from '#test/fixtures.ts';
 import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 
 // Each rider's storage quota (issue 58: at 60 imports a minute a rider filled the disk, each
@@ -107,6 +108,25 @@ describe("each rider's storage", () => {
     ).toBe(204);
     expect((await storage(rider)).usedBytes).toBe(0);
     expect((await importFile(rider, 'outro-dia.gpx', nextDay)).status).toBe(201);
+  });
+
+  it('counts a device session of the rider as stored: its gps.six exactly as sent, its lap.six, its columns', async () => {
+    const before = (await storage(rider)).usedBytes;
+    const token = await addDevice(server, '000000000058', 'cota@example.com');
+    const g = generateSession(interlagos, { seed: 74, heats: 1, lapsPerHeat: [2, 2] });
+    expect((await put(server, '/api/device/v1/sessions/Interlagos/03082026/gps.six', token, g.gpsSix)).status).toBe(
+      200,
+    );
+    expect((await put(server, '/api/device/v1/sessions/Interlagos/03082026/lap.six', token, g.lapSix)).status).toBe(
+      200,
+    );
+    await server.receiver.drain(); // the derived columns are written after the answer
+    const id = '000000000058/Interlagos/03082026';
+    const six = await server.blobs.head(`${id}/gps.six`);
+    expect(six!.size).toBe(Buffer.byteLength(g.gpsSix));
+    const keys = [`${id}/gps.six`, `${id}/lap.six`, gpsColumnsKey(id, six!.md5Hash)];
+    const sizes = await Promise.all(keys.map(async (key) => (await server.blobs.head(key))!.size));
+    expect((await storage(rider)).usedBytes - before).toBe(sizes.reduce((a, b) => a + b, 0));
   });
 
   it('is each rider’s own: another rider imports as before', async () => {
