@@ -7,7 +7,7 @@
 import { AppError } from '#core/errors.ts';
 import { mergeTraces, sessionFiles } from '#core/imports/day-files.ts';
 import { sessionTrace, type SessionTrace } from '#core/imports/to-session.ts';
-import type { ImportedFile } from '#core/imports/trace.ts';
+import { MAX_FIXES, type ImportedFile } from '#core/imports/trace.ts';
 
 /** What a session takes at most: its files, and their fixes together. */
 export interface SessionBounds {
@@ -20,8 +20,9 @@ export interface SessionBounds {
 export const DEFAULT_SESSION_BOUNDS: SessionBounds = {
   // A track day is 4-8 heats; a file per heat from each of two loggers is 16.
   maxSessionFiles: 20,
-  // Two files of the most one file holds (MAX_FIXES: 3 h at 100 Hz): ~90 MB of trace.
-  maxSessionFixes: 2_160_000,
+  // What one file may hold (3 h at 100 Hz, ~45 MB of trace): a merged trace keeps no more
+  // (TraceBuilder stops there), so a session of more would lose fixes without a word.
+  maxSessionFixes: MAX_FIXES,
 };
 
 export function tooManyFiles(max: number): AppError {
