@@ -141,7 +141,8 @@ export function createSessionBuilder(deps: {
     const at = { deviceId: address.collection, owner: address.owner, track: address.track, date: address.date };
     // Received side by side, as a device may send them: each waits on its own disk writes.
     await Promise.all([
-      receiver.receive({ ...at, kind: 'gps', columns: sessionColumns(trace, analysis.laps, lapNumbers) }),
+      // In batches of ~15 ms of work each, the event loop's turn between them (six-body.ts).
+      receiver.receive({ ...at, kind: 'gps', columns: sessionColumns(trace, analysis.laps, lapNumbers, 4096) }),
       lap.laps.length ? receiver.receive({ ...at, kind: 'lap', body: Buffer.from(lap.text) }) : undefined,
     ]);
     await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId); // once the session's row exists

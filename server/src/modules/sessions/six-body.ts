@@ -1,6 +1,7 @@
 // Receiving a six file's body: the whole-body checks, the size limit, the MD5 and the line parse,
 // the same for a device's upload and an import's; what is kept of it is the receiver's business.
 import { isUtf8 } from 'node:buffer';
+import { setImmediate } from 'node:timers/promises';
 import { AppError } from '#core/errors.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { GpsSixStream, type GpsStreamSummary } from '#core/formats/gps-six-stream.ts';
@@ -44,11 +45,16 @@ export function* slices(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
   for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
 }
 
-/** Columns Voltas writes as a gps.six (an import's), a batch at a time: the body is made from them and they are its parse. */
-function* writtenFrom(batches: Iterable<GpsColumns>, spool: ColumnSpool): Generator<Uint8Array> {
+/**
+ * Columns Voltas writes as a gps.six (an import's), a batch at a time: the body is made from them
+ * and they are its parse. A turn of the event loop between batches: a session of a million fixes
+ * is seconds of this, which other requests must not wait behind.
+ */
+async function* writtenFrom(batches: Iterable<GpsColumns>, spool: ColumnSpool): AsyncGenerator<Uint8Array> {
   for (const c of batches) {
     spool.add(c);
     yield gpsSixBytes(c);
+    await setImmediate();
   }
 }
 
