@@ -110,7 +110,7 @@ export function createSessionBuilder(deps: {
     // file with the logger's own laps, else the richer one (sessionFiles says why); the other
     // adds only fixes outside that one's time, and neither its laps nor its warnings again.
     // Analysed in a worker (the best part of a second on a million fixes); its arrays come back as `trace`.
-    const { analysis, trace, files, repeats } = earlier.length
+    const { analysis, trace, files, repeats, six } = earlier.length
       ? await workers.merge(earlier, { file: newest.file, name: newest.name }, definition, maxFixes)
       : await alone(newest, definition, maxFixes);
     const used = files.filter((_, k) => repeats[k] === undefined);
@@ -141,8 +141,13 @@ export function createSessionBuilder(deps: {
     const at = { deviceId: address.collection, owner: address.owner, track: address.track, date: address.date };
     // Received side by side, as a device may send them: each waits on its own disk writes.
     await Promise.all([
-      // In batches of ~15 ms of work each, the event loop's turn between them (six-body.ts).
-      receiver.receive({ ...at, kind: 'gps', columns: sessionColumns(trace, analysis.laps, lapNumbers, 4096) }),
+      // Its text's digest made in the worker; its columns here in batches, a turn between them (six-body.ts).
+      receiver.receive({
+        ...at,
+        kind: 'gps',
+        columns: sessionColumns(trace, analysis.laps, lapNumbers, 4096),
+        ...(six ? { written: six } : {}),
+      }),
       lap.laps.length ? receiver.receive({ ...at, kind: 'lap', body: Buffer.from(lap.text) }) : undefined,
     ]);
     await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId); // once the session's row exists
@@ -184,8 +189,8 @@ export function createSessionBuilder(deps: {
   ) {
     const { trace: _, ...facts } = newest.file;
     if (newest.trace.count > maxFixes) throw tooManyFixes(maxFixes, newest.trace.count);
-    const { analysis, trace } = await workers.analyze(newest.trace, definition);
-    return { analysis, trace, files: [{ ...facts, name: newest.name }], repeats: [undefined] };
+    const { analysis, trace, six } = await workers.analyze(newest.trace, definition, true);
+    return { analysis, trace, six, files: [{ ...facts, name: newest.name }], repeats: [undefined] };
   }
 
   /** A lap.six: the laps of a gps.six imported before, matched by their times. */

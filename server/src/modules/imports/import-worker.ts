@@ -6,6 +6,7 @@
  * Workers come from a pool (Piscina): at most `concurrency` at once on an instance, the rest wait
  * their turn; one that runs out of memory or time is stopped and replaced. Decision 027.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -15,7 +16,9 @@ import { MAX_IMPORT_BYTES } from '#core/contracts/imports.contract.ts';
 import { AppError, isErrorCode, type MessageRef } from '#core/errors.ts';
 import { isGzip } from '#core/imports/detect.ts';
 import { ImportReader, type ReadImport } from '#core/imports/importer.ts';
-import { sessionTrace, type SessionTrace } from '#core/imports/to-session.ts';
+import { lapNumbering, sessionColumns, sessionTrace, type SessionTrace } from '#core/imports/to-session.ts';
+import { gpsSixBytes } from '#core/formats/gps-six-write.ts';
+import type { SixDigest } from '../sessions/six-body';
 import type { ImportedFile } from '#core/imports/trace.ts';
 import { makeProjection } from '#core/sim/geo.ts';
 import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
@@ -62,6 +65,8 @@ export interface ReadJob {
 interface AnalyzeJob {
   task: 'analyze';
   trace: SessionTrace;
+  /** Also the digest of the gps.six the analysis numbers (an import's session, about to be received). */
+  six?: boolean;
   definition: Omit<TrackDefinition, 'line'> & {
     line: Omit<TrackDefinition['line'], 'proj'> & { origin: [number, number] };
   };
@@ -80,8 +85,8 @@ type Job = ReadJob | AnalyzeJob | MergeJob;
 
 type Answer =
   | { read: ReadImport }
-  | { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } }
-  | { merged: { analysis: TrackAnalysis } & MergedSession }
+  | { analyzed: { analysis: TrackAnalysis; trace: SessionTrace; six?: SixDigest } }
+  | { merged: { analysis: TrackAnalysis; six: SixDigest } & MergedSession }
   | { refused: { code: string; message: string; mensagem: readonly MessageRef[] | undefined } }
   | { failed: string };
 
@@ -168,7 +173,7 @@ export function createImportWorkers(limits: ImportLimits) {
       newest: { file: ImportedFile; name: string },
       definition: TrackDefinition,
       maxFixes: number,
-    ): Promise<{ analysis: TrackAnalysis } & MergedSession> {
+    ): Promise<{ analysis: TrackAnalysis; six: SixDigest } & MergedSession> {
       const job: MergeJob = {
         task: 'merge',
         earlier: await Promise.all(earlier.map(async (f) => ({ ...(await readJob(f.file, f.name)), name: f.name }))),
@@ -178,7 +183,7 @@ export function createImportWorkers(limits: ImportLimits) {
       };
       const t = newest.file.trace;
       const answer = await run(job, buffersOf(t.timeMs, t.lat, t.lon, t.speedKmh, t.satellites, t.leanDeg));
-      return (answer as { merged: { analysis: TrackAnalysis } & MergedSession }).merged;
+      return (answer as { merged: { analysis: TrackAnalysis; six: SixDigest } & MergedSession }).merged;
     },
     /**
      * `analyzeTrack` in a worker. The trace's arrays move there and back (no copy): use the
@@ -187,10 +192,11 @@ export function createImportWorkers(limits: ImportLimits) {
     async analyze(
       trace: SessionTrace,
       definition: TrackDefinition,
-    ): Promise<{ analysis: TrackAnalysis; trace: SessionTrace }> {
-      const job: AnalyzeJob = { task: 'analyze', trace, definition: definitionJob(definition) };
-      return ((await run(job, sessionBuffers(trace))) as { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } })
-        .analyzed;
+      six = false,
+    ): Promise<{ analysis: TrackAnalysis; trace: SessionTrace; six?: SixDigest }> {
+      const job: AnalyzeJob = { task: 'analyze', trace, definition: definitionJob(definition), six };
+      type Analyzed = { analyzed: { analysis: TrackAnalysis; trace: SessionTrace; six?: SixDigest } };
+      return ((await run(job, sessionBuffers(trace))) as Analyzed).analyzed;
     },
     /** Stops the workers (the server is closing). */
     async close(): Promise<void> {
@@ -265,6 +271,21 @@ export async function readImportFile(job: ReadJob): Promise<ReadImport> {
   return read;
 }
 
+/**
+ * The MD5 (base64) and size of the gps.six text an import's session is received as (its laps
+ * numbered as `buildSession` numbers them): made here, the event loop makes only its columns.
+ */
+function gpsSixDigest(trace: SessionTrace, laps: TrackAnalysis['laps']): SixDigest {
+  const hash = createHash('md5');
+  let size = 0;
+  for (const c of sessionColumns(trace, laps, lapNumbering(laps))) {
+    const bytes = gpsSixBytes(c);
+    hash.update(bytes);
+    size += bytes.length;
+  }
+  return { md5: hash.digest('base64'), size };
+}
+
 /** The buffers under a trace's columns: moved between threads, not copied. */
 const buffersOf = (...columns: ArrayBufferView[]): ArrayBuffer[] => [
   ...new Set(columns.map((c) => c.buffer as ArrayBuffer)),
@@ -296,10 +317,12 @@ export async function importTask(job: Job): Promise<unknown> {
       }
       const merged = mergeSession([...files, job.newest], job.maxFixes);
       const analysis = analyzeTrack(merged.trace, definition);
-      return moving({ merged: { ...merged, analysis } }, sessionBuffers(merged.trace));
+      const six = gpsSixDigest(merged.trace, analysis.laps);
+      return moving({ merged: { ...merged, analysis, six } }, sessionBuffers(merged.trace));
     }
     const analysis = analyzeTrack(job.trace, definition);
-    return moving({ analyzed: { analysis, trace: job.trace } }, sessionBuffers(job.trace));
+    const six = job.six ? gpsSixDigest(job.trace, analysis.laps) : undefined;
+    return moving({ analyzed: { analysis, trace: job.trace, ...(six ? { six } : {}) } }, sessionBuffers(job.trace));
   } catch (err) {
     return err instanceof AppError
       ? ({ refused: { code: err.code, message: err.message, mensagem: err.mensagem } } satisfies Answer)

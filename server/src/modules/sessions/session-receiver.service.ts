@@ -16,7 +16,15 @@ import { assertSessionAddress, gpsColumnsKey, sessionKey, SIX_FILE, type SixKind
 import type { SessionEvents } from './session-events.service';
 import { commitIndex, type SessionAddress } from './session-index';
 import { findSession, keepColumnsSize } from './sessions.repository';
-import { notASixFile, parseLap, receiveGps, rejectNonSixBody, slices } from './six-body';
+import {
+  notASixFile,
+  parseLap,
+  receiveGps,
+  receiveWritten,
+  rejectNonSixBody,
+  slices,
+  type SixDigest,
+} from './six-body';
 import { recordIntent } from './upload-intents.repository';
 import { createUploadRecovery } from './upload-recovery.service';
 
@@ -66,8 +74,11 @@ export function createSessionReceiver(deps: {
     async receive(
       input: SessionAddress & { contentMd5?: string | undefined } & (
           | { kind: SixKind; body: Buffer | AsyncIterable<Uint8Array> | Iterable<Uint8Array> }
-          /** A gps.six Voltas writes itself (an import's): its columns, a batch at a time. */
-          | { kind: 'gps'; columns: Iterable<GpsColumns> }
+          /**
+           * A gps.six Voltas writes itself (an import's): its columns, a batch at a time; with
+           * `written`, its text's digest made elsewhere (the text is then never made here).
+           */
+          | { kind: 'gps'; columns: Iterable<GpsColumns>; written?: SixDigest }
         ),
     ): Promise<UploadAnswer> {
       assertSessionAddress(input.track, input.date);
@@ -165,7 +176,10 @@ export function createSessionReceiver(deps: {
       try {
         const source =
           'columns' in input ? input : { body: Buffer.isBuffer(input.body) ? slices(input.body) : input.body };
-        const received = await receiveGps(source, file, spool);
+        const received =
+          'columns' in input && input.written
+            ? await receiveWritten(input.columns, input.written, spool)
+            : await receiveGps(source, file, spool);
         const { md5, summary } = received;
         checkMd5(md5);
         if (summary.rejection) throw notASixFile('gps', summary.rejection);

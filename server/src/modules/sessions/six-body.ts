@@ -58,6 +58,35 @@ async function* writtenFrom(batches: Iterable<GpsColumns>, spool: ColumnSpool): 
   }
 }
 
+/** A gps.six's MD5 (base64) and size, made elsewhere from the columns it is written from. */
+export interface SixDigest {
+  md5: string;
+  size: number;
+}
+
+const gpsTooLarge = () =>
+  new AppError(
+    'storage/server-file-wrong-size',
+    `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`,
+  );
+
+/**
+ * A gps.six Voltas writes whose text is not kept (an import's): its columns into `spool`, a turn
+ * of the event loop between batches, its MD5 and size as `written` says (made in a worker).
+ */
+export async function receiveWritten(
+  batches: Iterable<GpsColumns>,
+  written: SixDigest,
+  spool: ColumnSpool,
+): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
+  if (written.size > MAX_UPLOAD_BYTES.gps) throw gpsTooLarge();
+  for (const c of batches) {
+    spool.add(c);
+    await setImmediate();
+  }
+  return { ...written, summary: { lines: spool.total, indexed: spool.total, problems: [], rejection: undefined } };
+}
+
 /**
  * Receives a gps.six body into `file` chunk by chunk: MD5, size limit, the whole-body checks and
  * the line parse all happen on the way, parsed columns go to `spool`; nothing holds the body.
@@ -68,15 +97,10 @@ export async function receiveGps(
   spool: ColumnSpool,
 ): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
   const parser = 'body' in source ? new GpsSixStream((c) => spool.add(c), isUtf8) : undefined;
-  const tooLarge = () =>
-    new AppError(
-      'storage/server-file-wrong-size',
-      `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`,
-    );
   const { size, md5 } = await receiveToFile(
     'body' in source ? source.body : writtenFrom(source.columns, spool),
     file,
-    { maxBytes: MAX_UPLOAD_BYTES.gps, tooLarge },
+    { maxBytes: MAX_UPLOAD_BYTES.gps, tooLarge: gpsTooLarge },
     (chunk) => parser?.push(chunk),
   );
   const summary = parser
