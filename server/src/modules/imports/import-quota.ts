@@ -19,7 +19,7 @@ export interface StorageUse {
 
 const mb = (bytes: number) => Math.ceil((bytes / 1024 / 1024) * 10) / 10;
 
-export function quotaExceeded(use: StorageUse, neededBytes: number): AppError {
+function quotaExceeded(use: StorageUse, neededBytes: number): AppError {
   const [usedMb, limitMb, neededMb] = [mb(use.usedBytes), mb(use.limitBytes), mb(neededBytes)];
   return new AppError(
     'import/quota-exceeded',
@@ -43,4 +43,3 @@ export function createQuota(db: Kysely<DB>, limitBytes: number) {
     },
   };
 }
-export type Quota = ReturnType<typeof createQuota>;

@@ -44,7 +44,7 @@ export function tooManyFixes(max: number, fixes: number): AppError {
 }
 
 /** What a file says of itself, its trace aside (merged into the session's). */
-export type FileFacts = Omit<ImportedFile, 'trace'> & { name: string };
+type FileFacts = Omit<ImportedFile, 'trace'> & { name: string };
 
 export interface MergedSession {
   /** The files' fixes in time order, as the session's gps.six will hold them. */
