@@ -47,6 +47,8 @@ export const ERROR_STATUS = {
   'import/not-imported': 403,
   'import/too-complex': 422,
   'import/corrupt-gzip': 422,
+  'import/session-full': 409,
+  'import/quota-exceeded': 413,
   'video/not-mp4': 422,
   'video/bad-marks': 422,
   'video/limit-reached': 409,
@@ -101,6 +103,10 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'import/too-complex':
     'The file is too large or too complex to read (it needed more memory or time than an import may take); nothing was stored.',
   'import/corrupt-gzip': 'The .gz is damaged or cut short and cannot be inflated; nothing was stored.',
+  'import/session-full':
+    'This session (one track, one day) already holds as many files or GPS fixes as a session takes; nothing was stored.',
+  'import/quota-exceeded':
+    'This import would pass the storage you may use; nothing was stored. Delete imported sessions you no longer need first.',
   'video/not-mp4': 'Not a readable MP4 video (or it was cut short): pick the original file from the camera.',
   'video/bad-marks': 'These marks give an impossible clock: mark two moments farther apart, or one only.',
   'video/limit-reached': 'This session already keeps as many video syncs as it may: forget one first.',

@@ -54,3 +54,7 @@ export const importResponseSchema = z.object({
   replacedLaps: z.boolean().optional(),
 });
 export type ImportAnswer = z.infer<typeof importResponseSchema>;
+
+/** GET /api/imports/storage: what the rider stores (imports' raw files, their sessions' files) and may store, bytes. */
+export const importStorageSchema = z.object({ usedBytes: z.number().int(), limitBytes: z.number().int() });
+export type ImportStorage = z.infer<typeof importStorageSchema>;

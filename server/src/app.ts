@@ -54,6 +54,7 @@ import { tracksRoutes } from './modules/tracks/tracks.routes';
 import { importsRoutes } from './modules/imports/imports.routes';
 import { createImportsService } from './modules/imports/imports.service';
 import type { ImportLimits } from './modules/imports/import-worker';
+import type { SessionBounds } from './modules/imports/session-merge';
 import { createTracksService } from './modules/tracks/tracks.service';
 import { trackCatalogue } from './modules/tracks/track-catalogue';
 import { loadTracks } from './lib/track-files';
@@ -84,8 +85,8 @@ export interface AppDeps {
   timeouts?: { idleMs: number; requestMs: number };
   /** Live-update streams: how often each pings and re-checks its sign-in, and how many one instance holds (tests shrink both). */
   live?: { heartbeatMs?: number; maxStreams?: number };
-  /** Import limits: size, inflation, a reading worker's memory and time (tests make them small). */
-  imports?: Partial<ImportLimits>;
+  /** Import limits: size, inflation, a reading worker's memory and time, a session's files and fixes (tests make them small). */
+  imports?: Partial<ImportLimits & SessionBounds>;
 }
 
 /**
@@ -339,7 +340,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     receiver,
     tracks,
     coordination: database.coordination,
-    ...(deps.imports ? { limits: deps.imports } : {}),
+    quotaBytes: config.riderQuotaBytes,
+    ...(deps.imports ? { limits: deps.imports, bounds: deps.imports } : {}),
   });
   await app.register(importsRoutes, { imports, reader });
   // Interrupted uploads finished (before listening) and then every minute; a session that arrives is

@@ -34,6 +34,7 @@ const envSchema = z.object({
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  RIDER_QUOTA_MB: z.coerce.number().positive().default(4096),
 });
 
 export interface AppConfig {
@@ -70,6 +71,8 @@ export interface AppConfig {
   metricsToken: string | undefined;
   /** A loopback port serving only /metrics, without a token. */
   metricsPort: number | undefined;
+  /** What each rider may store (imports' raw files and the files of their sessions); an import past it is refused. */
+  riderQuotaBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -145,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logFormat: e.LOG_FORMAT ?? (production ? 'json' : 'pretty'),
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
+    riderQuotaBytes: Math.round(e.RIDER_QUOTA_MB * 1024 * 1024),
   };
 }
 

@@ -110,6 +110,10 @@ interface Arguments {
   'imports.refused.tooComplexTime': { seconds: string | number };
   'imports.refused.gzipTooLarge': { mb: string | number; ratio: string | number; maxMb: string | number };
   'imports.refused.tooLarge': { mb: string | number };
+  'imports.refused.sessionFiles': { max: number };
+  'imports.refused.sessionFixes': { fixes: number; max: number };
+  'imports.refused.quota': { usedMb: number; limitMb: number; neededMb: number };
+  'imports.storage': { usedMb: number; limitMb: number };
   'tracks.lapOption': { heat: string | number; number: string | number; time: string | number };
   'tracks.totalDelta': { delta: string | number };
   'tracks.idealExplainBest': { lap: string | number };

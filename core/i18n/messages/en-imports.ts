@@ -98,4 +98,11 @@ export const enImports = {
     'The .gz unpacks past {mb} MB: a .gz may grow up to {ratio} times its size, and to {maxMb} MB at most; nothing was saved.',
   'imports.refused.tooLarge': 'Imports take files of up to {mb} MB; nothing was saved.',
   'imports.refused.noLapSixLine': 'No valid lap.six line; nothing was saved.',
+  'imports.refused.sessionFiles':
+    'A session (one track, one day) takes at most {max, number} files, and this one has them already; nothing was saved.',
+  'imports.refused.sessionFixes':
+    'With this file the session (one track, one day) would hold {fixes, number} GPS points, more than the {max, number} a session takes; nothing was saved.',
+  'imports.refused.quota':
+    'You store {usedMb, number} MB of {limitMb, number} MB, and this import needs about {neededMb, number} MB; nothing was saved. Delete the imported sessions you no longer need (Import sessions → Delete imported session) and try again.',
+  'imports.storage': 'Storage used: {usedMb, number} MB of {limitMb, number} MB',
 } satisfies Partial<Catalog>;

@@ -238,6 +238,10 @@ const enPagesMain = {
   'errors.import/too-complex':
     'The file is too large or too complex to read (it needed more memory or time than an import may use); nothing was saved.',
   'errors.import/corrupt-gzip': 'The .gz is damaged or incomplete and cannot be unpacked; nothing was saved.',
+  'errors.import/session-full':
+    'This session (one track, one day) already holds as many files or GPS points as a session takes; nothing was saved.',
+  'errors.import/quota-exceeded':
+    'This import would pass the storage you may use; nothing was saved. Delete imported sessions you no longer need first.',
   'errors.video/not-mp4':
     'This file is not a readable MP4 video (or it is incomplete); pick the original file from the camera.',
   'errors.video/bad-marks':

@@ -100,4 +100,11 @@ export const esImports = {
     'El .gz descomprimido pasa de {mb} MB: un .gz puede crecer hasta {ratio} veces su tamaño, y como máximo hasta {maxMb} MB; no se guardó nada.',
   'imports.refused.tooLarge': 'La importación acepta archivos de hasta {mb} MB; no se guardó nada.',
   'imports.refused.noLapSixLine': 'Ninguna línea válida de lap.six; no se guardó nada.',
+  'imports.refused.sessionFiles':
+    'Una sesión (un circuito, un día) acepta como máximo {max, number} archivos, y esta ya los tiene; no se guardó nada.',
+  'imports.refused.sessionFixes':
+    'Con este archivo la sesión (un circuito, un día) tendría {fixes, number} puntos GPS, más que los {max, number} que acepta una sesión; no se guardó nada.',
+  'imports.refused.quota':
+    'Guardas {usedMb, number} MB de {limitMb, number} MB, y esta importación necesita unos {neededMb, number} MB; no se guardó nada. Borra las sesiones importadas que ya no necesites (Importar sesiones → Borrar sesión importada) y vuelve a intentarlo.',
+  'imports.storage': 'Espacio usado: {usedMb, number} MB de {limitMb, number} MB',
 } satisfies Partial<Catalog>;

@@ -242,6 +242,10 @@ const esPagesMain = {
   'errors.import/too-complex':
     'El archivo es demasiado grande o complejo para leerlo (necesitó más memoria o tiempo del que puede usar una importación); no se guardó nada.',
   'errors.import/corrupt-gzip': 'El .gz está dañado o incompleto y no se puede descomprimir; no se guardó nada.',
+  'errors.import/session-full':
+    'Esta sesión (un circuito, un día) ya tiene tantos archivos o puntos GPS como acepta una sesión; no se guardó nada.',
+  'errors.import/quota-exceeded':
+    'Esta importación pasaría del espacio que puedes usar; no se guardó nada. Borra antes las sesiones importadas que ya no necesites.',
   'errors.video/not-mp4':
     'Este archivo no es un vídeo MP4 legible (o está incompleto); elige el archivo original de la cámara.',
   'errors.video/bad-marks':

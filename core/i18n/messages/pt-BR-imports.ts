@@ -98,4 +98,11 @@ export const ptBRImports = {
     'O .gz descomprimido passa de {mb} MB: um .gz pode crescer até {ratio} vezes o seu tamanho, e no máximo até {maxMb} MB; nada foi gravado.',
   'imports.refused.tooLarge': 'A importação aceita arquivos de até {mb} MB; nada foi gravado.',
   'imports.refused.noLapSixLine': 'Nenhuma linha válida de lap.six; nada foi gravado.',
+  'imports.refused.sessionFiles':
+    'Uma sessão (uma pista, um dia) aceita no máximo {max, number} arquivos, e esta já os tem; nada foi gravado.',
+  'imports.refused.sessionFixes':
+    'Com este arquivo a sessão (uma pista, um dia) teria {fixes, number} pontos de GPS, mais que os {max, number} que uma sessão aceita; nada foi gravado.',
+  'imports.refused.quota':
+    'Você guarda {usedMb, number} MB de {limitMb, number} MB, e esta importação precisa de uns {neededMb, number} MB; nada foi gravado. Apague as sessões importadas de que não precisa mais (Importar sessões → Apagar sessão importada) e tente de novo.',
+  'imports.storage': 'Espaço usado: {usedMb, number} MB de {limitMb, number} MB',
 } as const;

@@ -240,6 +240,10 @@ const ptBRPagesMain = {
   'errors.import/too-complex':
     'O arquivo é grande ou complexo demais para ser lido (precisou de mais memória ou tempo do que uma importação pode usar); nada foi gravado.',
   'errors.import/corrupt-gzip': 'O .gz está danificado ou incompleto e não pode ser descomprimido; nada foi gravado.',
+  'errors.import/session-full':
+    'Esta sessão (uma pista, um dia) já tem tantos arquivos ou pontos de GPS quanto uma sessão aceita; nada foi gravado.',
+  'errors.import/quota-exceeded':
+    'Esta importação passaria do espaço que você pode usar; nada foi gravado. Apague antes as sessões importadas de que não precisa mais.',
   'errors.video/not-mp4':
     'Este arquivo não é um vídeo MP4 legível (ou está incompleto); escolha o arquivo original da câmera.',
   'errors.video/bad-marks':

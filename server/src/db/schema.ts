@@ -67,6 +67,10 @@ export interface LapSessionsTable {
   lap_problems: Generated<string>;
   gps_md5: Generated<string>;
   gps_size: Generated<number>;
+  /** The derived GPS columns blob's size (0 until it is stored). */
+  columns_size: Generated<number>;
+  /** 1: the gps.six is made from the columns when asked (an import's), no blob of its own; 0: a blob. */
+  gps_from_columns: Generated<number>;
   sample_count: Generated<number>;
   gps_problems: Generated<string>;
   /** Non-empty lines of each file as sent (kept + reported). */

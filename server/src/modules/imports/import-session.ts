@@ -16,10 +16,8 @@ import {
   loggerTwin,
   sessionColumns,
   sessionLapColumns,
-  sessionTrace,
   type SessionTrace,
 } from '#core/imports/to-session.ts';
-import { mergeTraces, sessionFiles } from '#core/imports/day-files.ts';
 import type { ImportedFile, ImportWarning, LoggerLap } from '#core/imports/trace.ts';
 import { timeLaps, type TimedLap } from '#core/tracks/lap-timing.ts';
 import type { TrackAnalysis } from '#core/tracks/track-analysis.ts';
@@ -31,6 +29,7 @@ import type { TracksService } from '../tracks/tracks.service';
 import { storedAnswer } from './import-body';
 import type { ImportWorkers } from './import-worker';
 import { listImportFiles, recentSessionsOf } from './imports.repository';
+import { tooManyFixes } from './session-merge';
 
 /** A track's name as a session path segment: the characters a track name may hold, at most 64. */
 export function trackSegment(name: string): string {
@@ -92,40 +91,50 @@ export function createSessionBuilder(deps: {
     await tracks.keepImported({ device: address.collection, track: address.track, date: address.date }, analysis, laps);
   }
 
-  /** Builds (again) the session from all its imported files, and answers for the newest. */
+  /**
+   * Builds (again) the session from all its imported files, and answers for the newest. The
+   * earlier files are read again and merged in a worker (session-merge.ts): the event loop holds
+   * only the merged trace.
+   */
   async function buildSession(
     address: { collection: string; owner: string; track: string; date: string },
     trackId: string,
     trackDefinition: Awaited<ReturnType<TracksService['identify']>>['definition'],
-    /** In the order they were imported, the newest last. */
-    files: { file: ImportedFile; name: string }[],
-    /** The newest file's trace, made the session's to find its track: the session's whole when it is alone. */
-    newest: SessionTrace,
+    /** The session's earlier files, their raw bytes at `file`, in the order they were imported. */
+    earlier: { file: string; name: string }[],
+    /** The newest file, and its trace as the session's (found its track); their arrays move to a worker: unusable after. */
+    newest: { file: ImportedFile; name: string; trace: SessionTrace },
+    /** The most fixes the session's files may hold together. */
+    maxFixes: number,
   ) {
     // The same ride imported twice (exported again, or from another app) is built once: from the
     // file with the logger's own laps, else the richer one (sessionFiles says why); the other
     // adds only fixes outside that one's time, and neither its laps nor its warnings again.
-    const { order, repeats } = sessionFiles(files.map((f) => f.file));
+    // Merged and analysed in a worker (the best part of a second on a million fixes); its arrays come back as `trace`.
+    const merged = earlier.length
+      ? await workers.merge(earlier, { file: newest.file, name: newest.name }, trackDefinition, maxFixes)
+      : await alone(newest, trackDefinition, maxFixes);
+    const { files, repeats } = merged;
+    let { analysis, trace, six } = merged;
     const used = files.filter((_, k) => repeats[k] === undefined);
-    const source = files.length === 1 ? newest : sessionTrace(mergeTraces(order.map((k) => files[k]!.file.trace)));
     // The logger's own line, where its file names it by the track (TrackAddict's End Point, a
-    // SpeedAngle plan's): the session is timed there, so the laps listed are the logger's (issue 59).
-    const own = used.find((f) => (f.file.filePoint || f.file.fileGate) && f.file.loggerLaps.length)?.file;
+    // SpeedAngle plan's): the session is timed there, so the laps listed are the logger's (issue 59);
+    // analysed again at that line, in a worker (only such a file pays for it).
+    const own = used.find((f) => (f.filePoint || f.fileGate) && f.loggerLaps.length);
     const ownGate =
-      own && ownLine({ gate: own.fileGate, point: own.filePoint }, trackDefinition.line, source, own.loggerLaps);
+      own && ownLine({ gate: own.fileGate, point: own.filePoint }, trackDefinition.line, trace, own.loggerLaps);
     const definition = ownGate ? await tracks.definitionAt(trackId, ownGate) : trackDefinition;
-    // Analysed in a worker (the best part of a second on a million fixes); its arrays come back as `trace`.
-    const { analysis, trace } = await workers.analyze(source, definition);
+    if (ownGate) ({ analysis, trace, six } = await workers.analyze(trace, definition, true));
     // Each said once: two files of one logger say the same of each (RaceChrono's lean, calculated).
     const warnings: ImportWarning[] = used
-      .flatMap((f) => f.file.warnings)
+      .flatMap((f) => f.warnings)
       .filter((w, k, all) => all.findIndex((o) => isDeepStrictEqual(o, w)) === k);
     const last = files.length - 1;
     const twin = repeats[last] ?? repeats.findIndex((j) => j === last);
     if (twin >= 0) warnings.unshift({ code: 'sameRecording', file: files[twin]!.name });
     // The logger's own laps: its file's, or timed at the file's own line where that really crosses the trace.
-    let logger: LoggerLap[] = used.flatMap((f) => f.file.loggerLaps);
-    for (const { file } of used) {
+    let logger: LoggerLap[] = used.flatMap((f) => f.loggerLaps);
+    for (const file of used) {
       if (!file.fileGate || file.loggerLaps.length) continue;
       const g = file.fileGate;
       const ways = liesAcross(definition.line, g)
@@ -143,7 +152,13 @@ export function createSessionBuilder(deps: {
     const at = { deviceId: address.collection, owner: address.owner, track: address.track, date: address.date };
     // Received side by side, as a device may send them: each waits on its own disk writes.
     await Promise.all([
-      receiver.receive({ ...at, kind: 'gps', columns: sessionColumns(trace, analysis.laps, lapNumbers) }),
+      // Its text's digest made in the worker; its columns here in batches, a turn between them (six-body.ts).
+      receiver.receive({
+        ...at,
+        kind: 'gps',
+        columns: sessionColumns(trace, analysis.laps, lapNumbers, 4096),
+        ...(six ? { written: six } : {}),
+      }),
       lap.laps.length ? receiver.receive({ ...at, kind: 'lap', body: Buffer.from(lap.text) }) : undefined,
     ]);
     await tracks.remember(sessionKey(address.collection, address.track, address.date), trackId, ownGate ?? null); // once the session's row exists
@@ -171,12 +186,25 @@ export function createSessionBuilder(deps: {
     // Last: the trace's arrays move to the worker.
     await keepAsRead(address, definition, trace, analysis, sessionLapColumns(trace, analysis.laps, lapNumbers));
     return {
+      files: files.length,
       laps,
       bestLapSeconds: flying.length ? Math.min(...flying.map((l) => l.seconds)) : null,
       loggerLaps: logger.map((l) => Number(l.seconds.toFixed(3))),
       samples,
       warnings: present(warnings),
     };
+  }
+
+  /** A session of one file: its trace is the session's already. */
+  async function alone(
+    newest: { file: ImportedFile; name: string; trace: SessionTrace },
+    definition: Awaited<ReturnType<TracksService['identify']>>['definition'],
+    maxFixes: number,
+  ) {
+    const { trace: _, ...facts } = newest.file;
+    if (newest.trace.count > maxFixes) throw tooManyFixes(maxFixes, newest.trace.count);
+    const { analysis, trace, six } = await workers.analyze(newest.trace, definition, true);
+    return { analysis, trace, six, files: [{ ...facts, name: newest.name }], repeats: [undefined] };
   }
 
   /** A lap.six: the laps of a gps.six imported before, matched by their times. */

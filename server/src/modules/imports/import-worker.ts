@@ -7,6 +7,7 @@
  * their turn, each rider's in a line of its own, served in turn (decision 035); one that runs out
  * of memory or time (counted from its turn) is stopped and replaced. Decision 027.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -17,9 +18,13 @@ import { MAX_IMPORT_BYTES } from '#core/contracts/imports.contract.ts';
 import { AppError, isErrorCode, type MessageRef } from '#core/errors.ts';
 import { isGzip } from '#core/imports/detect.ts';
 import { ImportReader, type ReadImport } from '#core/imports/importer.ts';
-import { sessionTrace, type SessionTrace } from '#core/imports/to-session.ts';
+import { lapNumbering, sessionColumns, sessionTrace, type SessionTrace } from '#core/imports/to-session.ts';
+import { gpsSixBytes } from '#core/formats/gps-six-write.ts';
+import type { SixDigest } from '../sessions/six-body';
+import type { ImportedFile } from '#core/imports/trace.ts';
 import { makeProjection } from '#core/sim/geo.ts';
 import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
+import { mergeSession, type MergedSession } from './session-merge';
 
 export interface ImportLimits {
   /** The largest upload, and the most a .gz may inflate to (bytes). */
@@ -62,16 +67,28 @@ export interface ReadJob {
 interface AnalyzeJob {
   task: 'analyze';
   trace: SessionTrace;
+  /** Also the digest of the gps.six the analysis numbers (an import's session, about to be received). */
+  six?: boolean;
   definition: Omit<TrackDefinition, 'line'> & {
     line: Omit<TrackDefinition['line'], 'proj'> & { origin: [number, number] };
   };
 }
 
-type Job = ReadJob | AnalyzeJob;
+/** A session's earlier files read again, merged with the newest and analysed (session-merge.ts). */
+interface MergeJob {
+  task: 'merge';
+  earlier: (ReadJob & { name: string })[];
+  newest: { file: ImportedFile; name: string };
+  maxFixes: number;
+  definition: AnalyzeJob['definition'];
+}
+
+type Job = ReadJob | AnalyzeJob | MergeJob;
 
 type Answer =
   | { read: ReadImport }
-  | { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } }
+  | { analyzed: { analysis: TrackAnalysis; trace: SessionTrace; six?: SixDigest } }
+  | { merged: { analysis: TrackAnalysis; six: SixDigest } & MergedSession }
   | { refused: { code: string; message: string; mensagem: readonly MessageRef[] | undefined } }
   | { failed: string };
 
@@ -126,26 +143,55 @@ export function createImportWorkers(limits: ImportLimits) {
       if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') throw tooComplex('memory', limits);
       throw err;
     }
-    if ('read' in m || 'analyzed' in m) return m;
+    if ('read' in m || 'analyzed' in m || 'merged' in m) return m;
     if ('refused' in m && isErrorCode(m.refused.code))
       throw new AppError(m.refused.code, m.refused.message, undefined, m.refused.mensagem);
     throw new Error(`import worker: ${'failed' in m ? m.failed : JSON.stringify(m)}`);
   }
 
+  async function readJob(file: string, filename: string): Promise<ReadJob> {
+    const { size } = await stat(file);
+    return {
+      task: 'read',
+      file,
+      filename,
+      size,
+      maxInflatedBytes: Math.min(limits.maxBytes, limits.inflateRatio * size),
+      inflateRatio: limits.inflateRatio,
+      maxBytes: limits.maxBytes,
+    };
+  }
+  const definitionJob = ({ line: { proj, ...line }, ...definition }: TrackDefinition): AnalyzeJob['definition'] => ({
+    ...definition,
+    line: { ...line, origin: [proj.originLat, proj.originLon] },
+  });
+
   return {
     /** Reads a received file (inflated if it is a .gz) in a worker: what it holds, or the refusal. */
     async read(file: string, filename: string): Promise<ReadImport> {
-      const { size } = await stat(file);
-      const answer = await run({
-        task: 'read',
-        file,
-        filename,
-        size,
-        maxInflatedBytes: Math.min(limits.maxBytes, limits.inflateRatio * size),
-        inflateRatio: limits.inflateRatio,
-        maxBytes: limits.maxBytes,
-      });
-      return (answer as { read: ReadImport }).read;
+      return ((await run(await readJob(file, filename))) as { read: ReadImport }).read;
+    },
+    /**
+     * A session of several files, in one worker: the earlier ones (raw files at `earlier`, in the
+     * order imported) read again, merged with `newest` (its arrays moved there: unusable after),
+     * refused past `maxFixes` together, and the merged trace analysed at its track.
+     */
+    async merge(
+      earlier: { file: string; name: string }[],
+      newest: { file: ImportedFile; name: string },
+      definition: TrackDefinition,
+      maxFixes: number,
+    ): Promise<{ analysis: TrackAnalysis; six: SixDigest } & MergedSession> {
+      const job: MergeJob = {
+        task: 'merge',
+        earlier: await Promise.all(earlier.map(async (f) => ({ ...(await readJob(f.file, f.name)), name: f.name }))),
+        newest,
+        maxFixes,
+        definition: definitionJob(definition),
+      };
+      const t = newest.file.trace;
+      const answer = await run(job, buffersOf(t.timeMs, t.lat, t.lon, t.speedKmh, t.satellites, t.leanDeg));
+      return (answer as { merged: { analysis: TrackAnalysis; six: SixDigest } & MergedSession }).merged;
     },
     /**
      * `analyzeTrack` in a worker. The trace's arrays move there and back (no copy): use the
@@ -154,15 +200,11 @@ export function createImportWorkers(limits: ImportLimits) {
     async analyze(
       trace: SessionTrace,
       definition: TrackDefinition,
-    ): Promise<{ analysis: TrackAnalysis; trace: SessionTrace }> {
-      const { proj, ...line } = definition.line;
-      const job: AnalyzeJob = {
-        task: 'analyze',
-        trace,
-        definition: { ...definition, line: { ...line, origin: [proj.originLat, proj.originLon] } },
-      };
-      return ((await run(job, sessionBuffers(trace))) as { analyzed: { analysis: TrackAnalysis; trace: SessionTrace } })
-        .analyzed;
+      six = false,
+    ): Promise<{ analysis: TrackAnalysis; trace: SessionTrace; six?: SixDigest }> {
+      const job: AnalyzeJob = { task: 'analyze', trace, definition: definitionJob(definition), six };
+      type Analyzed = { analyzed: { analysis: TrackAnalysis; trace: SessionTrace; six?: SixDigest } };
+      return ((await run(job, sessionBuffers(trace))) as Analyzed).analyzed;
     },
     /** Stops the workers (the server is closing). */
     async close(): Promise<void> {
@@ -238,6 +280,21 @@ export async function readImportFile(job: ReadJob): Promise<ReadImport> {
   return read;
 }
 
+/**
+ * The MD5 (base64) and size of the gps.six text an import's session is received as (its laps
+ * numbered as `buildSession` numbers them): made here, the event loop makes only its columns.
+ */
+function gpsSixDigest(trace: SessionTrace, laps: TrackAnalysis['laps']): SixDigest {
+  const hash = createHash('md5');
+  let size = 0;
+  for (const c of sessionColumns(trace, laps, lapNumbering(laps))) {
+    const bytes = gpsSixBytes(c);
+    hash.update(bytes);
+    size += bytes.length;
+  }
+  return { md5: hash.digest('base64'), size };
+}
+
 /** The buffers under a trace's columns: moved between threads, not copied. */
 const buffersOf = (...columns: ArrayBufferView[]): ArrayBuffer[] => [
   ...new Set(columns.map((c) => c.buffer as ArrayBuffer)),
@@ -260,11 +317,21 @@ export async function importTask(job: Job): Promise<unknown> {
       return moving({ read }, t ? buffersOf(t.timeMs, t.lat, t.lon, t.speedKmh, t.satellites, t.leanDeg) : []);
     }
     const { origin, ...line } = job.definition.line;
-    const analysis = analyzeTrack(job.trace, {
-      ...job.definition,
-      line: { ...line, proj: makeProjection(origin[0], origin[1]) },
-    });
-    return moving({ analyzed: { analysis, trace: job.trace } }, sessionBuffers(job.trace));
+    const definition = { ...job.definition, line: { ...line, proj: makeProjection(origin[0], origin[1]) } };
+    if (job.task === 'merge') {
+      const files = [];
+      for (const f of job.earlier) {
+        const read = await readImportFile(f);
+        if (read.kind === 'trace') files.push({ file: read.file, name: f.name });
+      }
+      const merged = mergeSession([...files, job.newest], job.maxFixes);
+      const analysis = analyzeTrack(merged.trace, definition);
+      const six = gpsSixDigest(merged.trace, analysis.laps);
+      return moving({ merged: { ...merged, analysis, six } }, sessionBuffers(merged.trace));
+    }
+    const analysis = analyzeTrack(job.trace, definition);
+    const six = job.six ? gpsSixDigest(job.trace, analysis.laps) : undefined;
+    return moving({ analyzed: { analysis, trace: job.trace, ...(six ? { six } : {}) } }, sessionBuffers(job.trace));
   } catch (err) {
     return err instanceof AppError
       ? ({ refused: { code: err.code, message: err.message, mensagem: err.mensagem } } satisfies Answer)

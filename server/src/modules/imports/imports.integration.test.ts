@@ -321,7 +321,7 @@ describe('imports through the API', () => {
     expect(along.body.laps.length).toBeGreaterThan(3); // timed at the track's own line all the same
   });
 
-  it('a long file is stored as its gps.six line after line (written in pieces of 16,384 lines, their buffers taking turns)', async () => {
+  it('a long file is stored as its gps.six line after line (written in pieces of 4,096 lines, their buffers taking turns)', async () => {
     const long = parseGpsSix(
       generateSession(interlagos, { seed: 13, hz: 25, heats: 1, lapsPerHeat: [16, 16], gpsNoise: 0.2 }).gpsSix,
     ).value;

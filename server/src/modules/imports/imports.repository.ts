@@ -1,5 +1,5 @@
 // SQL of imports: each rider's import collection and the raw files kept for each imported session.
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, ImportFilesTable } from '#server/db/schema.ts';
 
 export type ImportFileRow = Selectable<ImportFilesTable>;
@@ -67,4 +67,27 @@ export function recentSessionsOf(db: Kysely<DB>, collection: string, limit: numb
     .orderBy('updated_at', 'desc')
     .limit(limit)
     .execute();
+}
+
+/**
+ * What a rider stores, in bytes, as the index records it: the raw files of their imports, and the
+ * blobs of the sessions they own (an import's or a device's): lap.six, gps.six where it is a blob
+ * of its own, its derived columns.
+ */
+export async function storedBytesOf(db: Kysely<DB>, owner: string): Promise<{ raw: number; files: number }> {
+  const raw = await db
+    .selectFrom('import_files')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('bytes'))
+    .where('owner_email', '=', owner)
+    .executeTakeFirstOrThrow();
+  const sessions = await db
+    .selectFrom('lap_sessions')
+    .select(
+      sql<number>`coalesce(sum(lap_size + columns_size + case when gps_from_columns = 1 then 0 else gps_size end), 0)`.as(
+        'bytes',
+      ),
+    )
+    .where('owner_email', '=', owner)
+    .executeTakeFirstOrThrow();
+  return { raw: Number(raw.bytes), files: Number(sessions.bytes) };
 }

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { importQuerySchema, importResponseSchema } from '#core/contracts/imports.contract.ts';
+import { importQuerySchema, importResponseSchema, importStorageSchema } from '#core/contracts/imports.contract.ts';
 import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 import { heavyReadKey } from '#server/plugins/heavy-reads.ts';
 import { viewerOf } from '../sessions/device-check';
@@ -54,6 +54,19 @@ export async function importsRoutes(app: FastifyInstance, opts: { imports: Impor
       },
     );
   });
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/imports/storage',
+    {
+      config: { access: 'rider' },
+      schema: {
+        tags: ['imports'],
+        summary: "What the rider stores (imports' raw files, their sessions' files) and the most they may, bytes",
+        response: { 200: importStorageSchema, ...errorAnswers(401, 403) },
+      },
+    },
+    async (req) => imports.storage(req.identity!.email),
+  );
 
   app.withTypeProvider<ZodTypeProvider>().delete(
     '/api/devices/:id/sessions/:track/:date',

@@ -10,7 +10,6 @@ import { dateToDdmmyyyy } from '#core/formats/dates.ts';
 import { localDay } from '#core/imports/local-time.ts';
 import { sessionTrace } from '#core/imports/to-session.ts';
 import { lapRenames } from '#core/laps/session-laps.ts';
-import type { ImportedFile } from '#core/imports/trace.ts';
 import type { BlobStore } from '#server/blobs/blob-store.ts';
 import type { Coordination } from '#server/db/coordination.ts';
 import type { DB } from '#server/db/schema.ts';
@@ -30,6 +29,8 @@ import {
   listImportFiles,
 } from './imports.repository';
 import { createImportWorkers, DEFAULT_IMPORT_LIMITS, type ImportLimits } from './import-worker';
+import { createQuota, SESSION_BYTES_PER_FIX } from './import-quota';
+import { DEFAULT_SESSION_BOUNDS, tooManyFiles, type SessionBounds } from './session-merge';
 
 /**
  * Sessions riders import from other loggers. A file is kept byte for byte in the blob store; its
@@ -46,9 +47,18 @@ export function createImportsService(deps: {
   coordination: Coordination;
   /** Size, inflation, memory and time limits (tests make them small). */
   limits?: Partial<ImportLimits>;
+  /** Files and fixes a session takes at most (tests make them small). */
+  bounds?: Partial<SessionBounds>;
+  /** What each rider may store, bytes (RIDER_QUOTA_MB); none: no quota (the CLI, an operator's). */
+  quotaBytes?: number;
 }) {
   const { db, blobs, receiver, tracks, coordination } = deps;
   const limits: ImportLimits = { ...DEFAULT_IMPORT_LIMITS, ...deps.limits };
+  const bounds: SessionBounds = {
+    maxSessionFiles: deps.bounds?.maxSessionFiles ?? DEFAULT_SESSION_BOUNDS.maxSessionFiles,
+    maxSessionFixes: deps.bounds?.maxSessionFixes ?? DEFAULT_SESSION_BOUNDS.maxSessionFixes,
+  };
+  const quota = createQuota(db, deps.quotaBytes ?? Infinity);
   const workers = createImportWorkers(limits);
   const { buildSession, attachLapSix } = createSessionBuilder({ db, receiver, tracks, workers });
   const tooLarge = () => importTooLarge(limits.maxBytes);
@@ -56,6 +66,24 @@ export function createImportsService(deps: {
     return (
       (await findCollection(db, owner)) ?? ensureCollection(db, owner, `imp${randomBytes(6).toString('hex')}`, nowIso())
     );
+  }
+
+  /** The raw files of a session's earlier imports, copied to temp files for a worker to read (none missing). */
+  async function rawCopies(rows: { blob_key: string; filename: string }[]) {
+    const copies: { file: string; name: string }[] = [];
+    try {
+      for (const f of rows) {
+        const src = await blobs.getStream(f.blob_key);
+        if (!src) continue;
+        const tmp = await blobs.tempPath();
+        copies.push({ file: tmp, name: f.filename });
+        await fs.writeFile(tmp, src.body as AsyncIterable<Uint8Array>);
+      }
+    } catch (err) {
+      for (const f of copies) await fs.rm(f.file, { force: true });
+      throw err;
+    }
+    return copies;
   }
 
   return {
@@ -80,6 +108,7 @@ export function createImportsService(deps: {
         if (before && (await findSession(db, before.session_id)))
           return { created: false, answer: storedAnswer(before.answer) };
         check.end();
+        await quota.check(owner, received.size); // before a worker reads it; again below with its fixes
         const collection = await collectionOf(owner);
         const read = await workers.read(received.file, filename);
         if (read.kind === 'lap.six') {
@@ -108,6 +137,7 @@ export function createImportsService(deps: {
           return { created: true, answer: full };
         }
         const file = read.file;
+        await quota.check(owner, received.size + file.trace.count * SESSION_BYTES_PER_FIX);
         const day = localDay(file.trace);
         const trace = sessionTrace(file.trace); // done in the worker already: here only its session view (again changes nothing)
         const track = await tracks.identify(trace, owner);
@@ -115,21 +145,10 @@ export function createImportsService(deps: {
         const trackName = trackSegment(options.trackName ?? track.name);
         const id = sessionKey(collection, trackName, date);
         return await coordination.withKeyLock(`import:${id}`, async () => {
-          // The other files of that day at that track: read again from their raw bytes.
-          const others: { file: ImportedFile; name: string }[] = [];
-          for (const f of await listImportFiles(db, id)) {
-            if (f.format === 'lap.six') continue;
-            const src = await blobs.getStream(f.blob_key);
-            if (!src) continue;
-            const tmp = await blobs.tempPath();
-            await fs.writeFile(tmp, src.body as AsyncIterable<Uint8Array>);
-            try {
-              const again = await workers.read(tmp, f.filename);
-              if (again.kind === 'trace') others.push({ file: again.file, name: f.filename });
-            } finally {
-              await fs.rm(tmp, { force: true });
-            }
-          }
+          // The other files of that day at that track: at most maxSessionFiles (with this one).
+          const earlierRows = (await listImportFiles(db, id)).filter((f) => f.format !== 'lap.six');
+          if (earlierRows.length >= bounds.maxSessionFiles) throw tooManyFiles(bounds.maxSessionFiles);
+          const earlier = await rawCopies(earlierRows);
           const lapLinks = await lapSharesOf(db, id);
           const named = async () =>
             (await listLaps(db, id)).map((l) => ({ name: `${l.heat}${l.lapCount}`, ms: l.lapTimeMs }));
@@ -143,18 +162,20 @@ export function createImportsService(deps: {
               { collection, owner, track: trackName, date },
               track.id,
               track.definition,
-              [...others, { file, name: filename }],
-              trace,
+              earlier,
+              { file, name: filename, trace },
+              bounds.maxSessionFixes,
             );
           } catch (err) {
             await rawStored.then((key) => blobs.delete(key)).catch(() => undefined);
             throw err;
+          } finally {
+            for (const f of earlier) await fs.rm(f.file, { force: true });
           }
           const answer: ImportAnswer = {
             session: { device: collection, track: trackName, date },
             format: file.format,
             track: { id: track.id, name: track.name, source: track.source },
-            files: others.length + 1,
             ...built,
           };
           await recordRaw(db, owner, received, id, await rawStored, filename, file.format, answer);
@@ -173,6 +194,9 @@ export function createImportsService(deps: {
         if (!kept) await fs.rm(received.file, { force: true });
       }
     },
+
+    /** What the rider stores and may store, bytes. */
+    storage: (owner: string) => quota.use(owner),
 
     /** The limits this service was made with (the route's body limit is its `maxBytes`). */
     limits,

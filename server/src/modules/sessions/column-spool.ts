@@ -99,14 +99,15 @@ export class ColumnSpool {
     }
   }
 
-  /** Writes the derived blob at `key` (not fsynced: it is rebuilt from gps.six when missing). */
-  async store(blobs: BlobStore, key: string): Promise<BlobMetadata> {
+  /**
+   * Writes the derived blob at `key`: not fsynced (it is rebuilt from gps.six when missing) unless
+   * `durable` (an import's, which has no gps.six blob).
+   */
+  async store(blobs: BlobStore, key: string, durable = false): Promise<BlobMetadata> {
     if (this.fd === undefined) {
       const parts: Uint8Array[] = [];
       for await (const part of this.encoded()) parts.push(part);
-      return blobs.put(key, await gzip(Buffer.concat(parts), { level: 6 }), 'application/octet-stream', {
-        durable: false,
-      });
+      return blobs.put(key, await gzip(Buffer.concat(parts), { level: 6 }), 'application/octet-stream', { durable });
     }
     const file = await blobs.tempPath();
     const md5 = createHash('md5');
@@ -127,7 +128,7 @@ export class ColumnSpool {
       await fs.rm(file, { force: true });
       throw err;
     }
-    return blobs.putFile(key, file, 'application/octet-stream', { durable: false, md5: md5.digest('base64') });
+    return blobs.putFile(key, file, 'application/octet-stream', { durable, md5: md5.digest('base64') });
   }
 
   async dispose(): Promise<void> {

@@ -12,6 +12,7 @@ import type { Units } from '#core/units.ts';
 import { decodeGpsColumns } from '#core/formats/gps-columns-codec.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { msToGpsTime } from '#core/formats/gps-six.ts';
+import { gpsSixLine } from '#core/formats/gps-six-write.ts';
 import { HEATS, type LineProblem } from '#core/formats/six-lines.ts';
 import type { BlobStore } from '#server/blobs/blob-store.ts';
 import { LruCache } from '#server/lib/lru.ts';
@@ -37,6 +38,16 @@ const CHECKS_KEPT = 10_000;
 const COLUMNS_KEPT = 64;
 const COLUMNS_KEPT_MAX_BYTES = 1024 * 1024;
 const gunzipAsync = promisify(gunzip);
+
+/** A gps.six's text from its columns, EXPORT_LINES lines a piece. */
+function* gpsSixPieces(c: GpsColumns): Generator<string> {
+  for (let from = 0; from < c.count; from += EXPORT_LINES) {
+    let text = '';
+    for (let i = from; i < Math.min(c.count, from + EXPORT_LINES); i++) text += gpsSixLine(c, i);
+    yield text;
+  }
+}
+const EXPORT_LINES = 4096;
 
 /** The columns a derived blob holds, or undefined when it cannot be read (it is rebuilt from gps.six then). */
 async function readableColumns(gzipped: Buffer): Promise<GpsColumns | undefined> {
@@ -67,6 +78,9 @@ export function createSessionGps(blobs: BlobStore) {
       if (checked) checkedColumns.set(version, true);
       else gzipped = undefined;
     }
+    // An import's gps.six is its columns alone (session-receiver): nothing to rebuild them from.
+    if (!gzipped && Number(row.gps_from_columns) === 1)
+      throw new AppError('storage/object-not-found', "This session's GPS columns are missing.");
     if (!gzipped) {
       const spool = new ColumnSpool(await blobs.tempPath());
       try {
@@ -152,6 +166,15 @@ export function createSessionGps(blobs: BlobStore) {
       units: Units = 'metric',
     ) {
       const base = `${s.device}_${s.track}_${s.date}`.replace(/[^\p{L}\p{N}_.-]+/gu, '-');
+      if (format === 'gps.six' && Number(row.gps_from_columns) === 1) {
+        // Made from the columns it was written from: the same text, line for line.
+        const c = await (await gpsColumns(row)).columns();
+        return {
+          body: pieceByTurn(gpsSixPieces(c)),
+          contentType: 'text/plain; charset=utf-8',
+          filename: `${base}_${format}`,
+        };
+      }
       if (format === 'lap.six' || format === 'gps.six') {
         // Streamed out as stored (a gps.six may be large).
         const src = (format === 'lap.six' ? row.lap_md5 : row.gps_md5)

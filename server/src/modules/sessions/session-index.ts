@@ -28,6 +28,8 @@ export async function commitIndex(
   md5: string,
   size: number,
   parsed: ParsedSix,
+  /** A gps.six kept only as its derived columns (an import's), of this size. */
+  onlyColumns?: number,
 ): Promise<void> {
   const id = sessionKey(address.deviceId, address.track, address.date);
   await inTransaction(deps.db, async (trx) => {
@@ -43,7 +45,7 @@ export async function commitIndex(
         now: nowIso(),
       },
       kind,
-      { md5, size, lines: parsed.lines, problems: parsed.problems },
+      { md5, size, lines: parsed.lines, problems: parsed.problems, onlyColumns },
       parsed.laps ? { laps: parsed.laps } : { sampleCount: parsed.indexed },
     );
     await deleteIntent(trx, key, md5);

@@ -15,8 +15,16 @@ import { ColumnSpool } from './column-spool';
 import { assertSessionAddress, gpsColumnsKey, sessionKey, SIX_FILE, type SixKind } from './session-files';
 import type { SessionEvents } from './session-events.service';
 import { commitIndex, type SessionAddress } from './session-index';
-import { findSession } from './sessions.repository';
-import { notASixFile, parseLap, receiveGps, rejectNonSixBody, slices } from './six-body';
+import { findSession, keepColumnsSize } from './sessions.repository';
+import {
+  notASixFile,
+  parseLap,
+  receiveGps,
+  receiveWritten,
+  rejectNonSixBody,
+  slices,
+  type SixDigest,
+} from './six-body';
 import { recordIntent } from './upload-intents.repository';
 import { createUploadRecovery } from './upload-recovery.service';
 
@@ -40,7 +48,8 @@ export function createSessionReceiver(deps: {
   function deriveInBackground(id: string, md5: string, previousMd5: string | undefined, spool: ColumnSpool): void {
     const task = spool
       .store(blobs, gpsColumnsKey(id, md5))
-      .then(async () => {
+      .then(async (stored) => {
+        await keepColumnsSize(db, id, md5, stored.size);
         if (previousMd5 && previousMd5 !== md5) await blobs.delete(gpsColumnsKey(id, previousMd5));
       })
       .catch(() => undefined) // a reader rebuilds it from gps.six
@@ -65,8 +74,11 @@ export function createSessionReceiver(deps: {
     async receive(
       input: SessionAddress & { contentMd5?: string | undefined } & (
           | { kind: SixKind; body: Buffer | AsyncIterable<Uint8Array> | Iterable<Uint8Array> }
-          /** A gps.six Voltas writes itself (an import's): its columns, a batch at a time. */
-          | { kind: 'gps'; columns: Iterable<GpsColumns> }
+          /**
+           * A gps.six Voltas writes itself (an import's): its columns, a batch at a time; with
+           * `written`, its text's digest made elsewhere (the text is then never made here).
+           */
+          | { kind: 'gps'; columns: Iterable<GpsColumns>; written?: SixDigest }
         ),
     ): Promise<UploadAnswer> {
       assertSessionAddress(input.track, input.date);
@@ -96,7 +108,9 @@ export function createSessionReceiver(deps: {
         if (
           !existing ||
           (lap ? existing.lap_md5 : existing.gps_md5) !== md5 ||
-          (await blobs.head(key))?.md5Hash !== md5
+          (!lap && Number(existing.gps_from_columns) === 1
+            ? !(await blobs.head(gpsColumnsKey(id, md5)))
+            : (await blobs.head(key))?.md5Hash !== md5)
         )
           return { existing, answer: undefined };
         const warnings = JSON.parse(lap ? existing.lap_problems : existing.gps_problems) as LineProblem[];
@@ -162,31 +176,47 @@ export function createSessionReceiver(deps: {
       try {
         const source =
           'columns' in input ? input : { body: Buffer.isBuffer(input.body) ? slices(input.body) : input.body };
-        const received = await receiveGps(source, file, spool);
+        const received =
+          'columns' in input && input.written
+            ? await receiveWritten(input.columns, input.written, spool)
+            : await receiveGps(source, file, spool);
         const { md5, summary } = received;
         checkMd5(md5);
         if (summary.rejection) throw notASixFile('gps', summary.rejection);
         if (summary.indexed === 0)
           throw new AppError('storage/invalid-format', 'No valid gps.six line; nothing was stored.');
+        const answer = {
+          stored: true,
+          unchanged: false,
+          key,
+          md5Hash: md5,
+          size: received.size,
+          lines: summary.lines,
+          indexed: summary.indexed,
+          warnings: summary.problems,
+        };
         return await coordination.withKeyLock(key, async () => {
-          const { existing, answer } = await unchanged(md5);
-          if (answer) return answer;
+          const { existing, answer: same } = await unchanged(md5);
+          if (same) return same;
+          if ('columns' in input) {
+            // A gps.six Voltas writes (an import's) is kept as its columns alone, durably: every
+            // read is of them, and its text is made from them when asked (an export). What it
+            // replaces goes: the columns before, and a gps.six blob kept before there was this rule.
+            const stored = await spool.store(blobs, gpsColumnsKey(id, md5), true);
+            await commitIndex(deps, address, 'gps', key, md5, received.size, summary, stored.size);
+            if (existing?.gps_md5 && existing.gps_md5 !== md5)
+              await blobs.delete(gpsColumnsKey(id, existing.gps_md5)).catch(() => undefined);
+            if (existing?.gps_md5 && Number(existing.gps_from_columns) !== 1)
+              await blobs.delete(key).catch(() => undefined);
+            return answer;
+          }
           await intent(md5);
           fileTaken = true;
           await blobs.putFile(key, file, 'text/plain; charset=utf-8', { md5 });
           await commitIndex(deps, address, 'gps', key, md5, received.size, summary);
           spoolTaken = true;
           deriveInBackground(id, md5, existing?.gps_md5 || undefined, spool);
-          return {
-            stored: true,
-            unchanged: false,
-            key,
-            md5Hash: md5,
-            size: received.size,
-            lines: summary.lines,
-            indexed: summary.indexed,
-            warnings: summary.problems,
-          };
+          return answer;
         });
       } finally {
         if (!fileTaken) await fs.rm(file, { force: true });

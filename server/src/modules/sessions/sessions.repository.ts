@@ -127,6 +127,8 @@ export interface FileIndex {
   size: number;
   lines: number;
   problems: LineProblem[];
+  /** A gps.six kept only as its derived columns (an import's), of this size. */
+  onlyColumns?: number | undefined;
 }
 
 /** Creates or updates the session row for one file, and for lap.six replaces its laps. Call in a transaction. */
@@ -154,6 +156,8 @@ export async function indexSessionFile(
           gps_size: file.size,
           gps_lines: file.lines,
           gps_problems: JSON.stringify(file.problems),
+          gps_from_columns: file.onlyColumns === undefined ? 0 : 1,
+          columns_size: file.onlyColumns ?? 0,
           sample_count: 'sampleCount' in content ? content.sampleCount : 0,
           // Another trace: its ideal lap and its figures are computed again (tracks.service).
           ideal_ms: null,
@@ -337,4 +341,14 @@ export async function listOwnTracks(db: Kysely<DB>, email: string): Promise<stri
     .orderBy('track')
     .execute();
   return rows.map((r) => r.track);
+}
+
+/** The derived columns' size of a session's gps.six version, once stored (counted in its owner's storage). */
+export async function keepColumnsSize(db: Kysely<DB>, id: string, gpsMd5: string, size: number): Promise<void> {
+  await db
+    .updateTable('lap_sessions')
+    .set({ columns_size: size })
+    .where('id', '=', id)
+    .where('gps_md5', '=', gpsMd5)
+    .execute();
 }

@@ -1,6 +1,7 @@
 // Receiving a six file's body: the whole-body checks, the size limit, the MD5 and the line parse,
 // the same for a device's upload and an import's; what is kept of it is the receiver's business.
 import { isUtf8 } from 'node:buffer';
+import { setImmediate } from 'node:timers/promises';
 import { AppError } from '#core/errors.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { GpsSixStream, type GpsStreamSummary } from '#core/formats/gps-six-stream.ts';
@@ -44,12 +45,46 @@ export function* slices(buf: Buffer, size = 1 << 20): Generator<Uint8Array> {
   for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
 }
 
-/** Columns Voltas writes as a gps.six (an import's), a batch at a time: the body is made from them and they are its parse. */
-function* writtenFrom(batches: Iterable<GpsColumns>, spool: ColumnSpool): Generator<Uint8Array> {
+/**
+ * Columns Voltas writes as a gps.six (an import's), a batch at a time: the body is made from them
+ * and they are its parse. A turn of the event loop between batches: a session of a million fixes
+ * is seconds of this, which other requests must not wait behind.
+ */
+async function* writtenFrom(batches: Iterable<GpsColumns>, spool: ColumnSpool): AsyncGenerator<Uint8Array> {
   for (const c of batches) {
     spool.add(c);
     yield gpsSixBytes(c);
+    await setImmediate();
   }
+}
+
+/** A gps.six's MD5 (base64) and size, made elsewhere from the columns it is written from. */
+export interface SixDigest {
+  md5: string;
+  size: number;
+}
+
+const gpsTooLarge = () =>
+  new AppError(
+    'storage/server-file-wrong-size',
+    `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`,
+  );
+
+/**
+ * A gps.six Voltas writes whose text is not kept (an import's): its columns into `spool`, a turn
+ * of the event loop between batches, its MD5 and size as `written` says (made in a worker).
+ */
+export async function receiveWritten(
+  batches: Iterable<GpsColumns>,
+  written: SixDigest,
+  spool: ColumnSpool,
+): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
+  if (written.size > MAX_UPLOAD_BYTES.gps) throw gpsTooLarge();
+  for (const c of batches) {
+    spool.add(c);
+    await setImmediate();
+  }
+  return { ...written, summary: { lines: spool.total, indexed: spool.total, problems: [], rejection: undefined } };
 }
 
 /**
@@ -62,15 +97,10 @@ export async function receiveGps(
   spool: ColumnSpool,
 ): Promise<{ size: number; md5: string; summary: GpsStreamSummary }> {
   const parser = 'body' in source ? new GpsSixStream((c) => spool.add(c), isUtf8) : undefined;
-  const tooLarge = () =>
-    new AppError(
-      'storage/server-file-wrong-size',
-      `gps.six is limited to ${MAX_UPLOAD_BYTES.gps} bytes; nothing was stored.`,
-    );
   const { size, md5 } = await receiveToFile(
     'body' in source ? source.body : writtenFrom(source.columns, spool),
     file,
-    { maxBytes: MAX_UPLOAD_BYTES.gps, tooLarge },
+    { maxBytes: MAX_UPLOAD_BYTES.gps, tooLarge: gpsTooLarge },
     (chunk) => parser?.push(chunk),
   );
   const summary = parser

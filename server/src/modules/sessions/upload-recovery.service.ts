@@ -77,7 +77,8 @@ export function createUploadRecovery(deps: {
         ['lap', row.lap_md5],
         ['gps', row.gps_md5],
       ] as const) {
-        if (!md5) continue;
+        // An import's gps.six has no blob of its own (its columns hold it): nothing to compare.
+        if (!md5 || (kind === 'gps' && Number(row.gps_from_columns) === 1)) continue;
         const key = `${row.id}/${SIX_FILE[kind]}`;
         const head = await blobs.head(key);
         if (head && head.md5Hash !== md5)

@@ -10,6 +10,7 @@ import {
 import { AppError } from '#core/errors.ts';
 import type { BlobStore } from '#server/blobs/blob-store.ts';
 import type { DB } from '#server/db/schema.ts';
+import { gpsColumnsKey } from '../sessions/session-files';
 import { findVisibleSession, listVisibleSessions, type Viewer } from '../sessions/sessions.repository';
 
 /** The spec's list page size rule, with its exact messages. */
@@ -79,8 +80,13 @@ export function createStorageService(deps: { db: Kysely<DB>; blobs: BlobStore; b
       if (!m) throw new AppError('storage/object-not-found');
       const row = await findVisibleSession(deps.db, viewer, `${m[1]}/${m[2]}/${m[3]}`);
       if (!row) throw new AppError('storage/object-not-found');
-      const head = await deps.blobs.head(path);
-      if (!head) throw new AppError('storage/object-not-found');
+      // An import's gps.six is kept as its columns (made from them when read): their blob's dates, its own size and md5.
+      const fromColumns = m[4] === 'gps.six' && Number(row.gps_from_columns) === 1 && row.gps_md5;
+      const kept = await deps.blobs.head(fromColumns ? gpsColumnsKey(row.id, row.gps_md5) : path);
+      if (!kept) throw new AppError('storage/object-not-found');
+      const head = fromColumns
+        ? { ...kept, size: Number(row.gps_size), md5Hash: row.gps_md5, contentType: 'text/plain; charset=utf-8' }
+        : kept;
       return {
         bucket: deps.bucket,
         generation: head.generation,

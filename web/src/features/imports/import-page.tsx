@@ -13,10 +13,12 @@ import { importWarningText } from '#core/i18n/import-warnings.ts';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { ME_KEY } from '#web/lib/session.ts';
 import { useDeleteImportedSession } from '#web/lib/sessions-api.ts';
-import { ImportFailure, uploadImport } from './imports.api';
+import { IMPORT_STORAGE_KEY, ImportFailure, uploadImport, useImportStorage } from './imports.api';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 
 const MAX_MB = MAX_IMPORT_BYTES / 1024 / 1024;
+/** MB to a tenth, rounded up (as the server's quota refusal words it). */
+const mb = (bytes: number) => Math.ceil((bytes / 1024 / 1024) * 10) / 10;
 
 type Item = {
   key: string;
@@ -41,6 +43,7 @@ export function ImportPage() {
   const input = useRef<HTMLInputElement>(null);
   const queue = useRef<Promise<void>>(Promise.resolve());
   const queryClient = useQueryClient();
+  const storage = useImportStorage();
   const update = (key: string, change: Partial<Item>) =>
     setItems((list) => list.map((it) => (it.key === key ? { ...it, ...change } : it)));
 
@@ -65,6 +68,7 @@ export function ImportPage() {
           void queryClient.invalidateQueries({ queryKey: ME_KEY });
           void queryClient.invalidateQueries({ queryKey: ['tracks'] });
           void queryClient.invalidateQueries({ queryKey: ['dates'] });
+          void queryClient.invalidateQueries({ queryKey: IMPORT_STORAGE_KEY });
         } catch (err) {
           const message =
             err instanceof ImportFailure ? (err.mensagem ?? errorMessage(t, err.error)) : errorMessage(t, err);
@@ -125,13 +129,25 @@ export function ImportPage() {
         <p className="muted small">
           {t('imports.formats')} {t('imports.limit', { mb: MAX_MB })}
         </p>
+        {storage.data && (
+          <p className="muted small" data-testid="import-storage">
+            {t('imports.storage', { usedMb: mb(storage.data.usedBytes), limitMb: mb(storage.data.limitBytes) })}
+          </p>
+        )}
       </div>
       {items.length === 0 ? (
         <p className="empty-state">{t('imports.empty')}</p>
       ) : (
         <ul className="import-list" aria-live="polite">
           {items.map((it) => (
-            <ImportItem key={it.key} item={it} onDeleted={() => update(it.key, { status: 'deleted' })} />
+            <ImportItem
+              key={it.key}
+              item={it}
+              onDeleted={() => {
+                update(it.key, { status: 'deleted' });
+                void queryClient.invalidateQueries({ queryKey: IMPORT_STORAGE_KEY });
+              }}
+            />
           ))}
         </ul>
       )}

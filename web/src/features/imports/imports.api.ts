@@ -1,6 +1,17 @@
-import { importResponseSchema, type ImportAnswer } from '#core/contracts/imports.contract.ts';
+import { useQuery } from '@tanstack/react-query';
+import { importResponseSchema, importStorageSchema, type ImportAnswer } from '#core/contracts/imports.contract.ts';
 import { isErrorCode } from '#core/errors.ts';
-import { ApiError, languageHeaders } from '#web/lib/api-client.ts';
+import { ApiError, apiRequest, languageHeaders } from '#web/lib/api-client.ts';
+
+export const IMPORT_STORAGE_KEY = ['import-storage'];
+
+/** What the rider stores and may store (their quota), bytes. */
+export function useImportStorage() {
+  return useQuery({
+    queryKey: IMPORT_STORAGE_KEY,
+    queryFn: () => apiRequest('/api/imports/storage', { schema: importStorageSchema }),
+  });
+}
 
 /** A refused import: the error, and the server's Portuguese words for it (they name what was wrong). */
 export class ImportFailure extends Error {
