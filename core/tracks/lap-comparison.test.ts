@@ -8,7 +8,7 @@ import { generateSession, type LapChange } from '../sim/session-generator';
 import { loadTracks } from '../test-support/track-files';
 import { coachingTips, coachLap, studySession, type CoachedCorner } from './lap-comparison';
 import type { Trace } from './lap-timing';
-import { analyzeTrack } from './track-analysis';
+import { analyzeTrack, IDEAL_JOIN_KMH, IDEAL_JOIN_M, rideableIdeal, type AnalyzedLap } from './track-analysis';
 import { definitionFromCatalogue } from './track-definition';
 
 // Laps with a known answer: the generator's rider rides every flying lap at one pace, but for
@@ -205,5 +205,48 @@ describe('what the trace cannot give is null, never a guess', () => {
     const partial = analysis.laps.find((l) => !l.complete);
     if (partial) expect(coachLap(study, partial.number, { kind: 'ideal', study }, corners)).toBeNull();
     expect(study.laps.every((l) => analysis.laps.find((a) => a.number === l.number)!.complete)).toBe(true);
+  });
+});
+
+describe('an ideal lap a rider could ride', () => {
+  /** A flying lap of three sections with their times and the speed and line at each section's start. */
+  const lap = (number: number, seconds: number[], kmh: number[], offsetM = [0, 0, 0]) =>
+    ({
+      number,
+      kind: 'flying',
+      seconds: seconds.reduce((a, b) => a + b, 0),
+      sectionSeconds: seconds,
+      sectionEntry: kmh.map((v, k) => ({ atM: k * 1000, kmh: v, offsetM: offsetM[k]! })),
+    }) as unknown as AnalyzedLap;
+
+  it('joins two laps only where their speed and line meet, and says where', () => {
+    const a = lap(2, [30, 40, 30], [200, 150, 180]);
+    // Lap 3 is faster in the middle, but arrives there 20 km/h slower: no rider links the two.
+    const b = lap(3, [33, 38, 31], [200, 130, 180]);
+    // Lap 4 is faster at the end and meets lap 2's speed and line there.
+    const c = lap(4, [31, 41, 29], [200, 150, 182], [0, 0, 1.5]);
+    const ideal = rideableIdeal([a, b, c], 3, a);
+    expect(ideal.sections.map((s) => s.lap)).toEqual([2, 2, 4]);
+    expect(ideal.seconds).toBe(99);
+    expect(ideal.joins).toEqual([{ atM: 2000, from: 2, to: 4, kmhApart: 2, metresApart: 1.5 }]);
+    // Without the speeds meeting, the sum of the best sections (97 s) is not rideable.
+    const apart = lap(4, [31, 41, 29], [200, 150, 182], [0, 0, 6]);
+    expect(rideableIdeal([a, b, apart], 3, a).sections.map((s) => s.lap)).toEqual([2, 2, 2]);
+  });
+
+  it('is never slower than the best lap ridden', () => {
+    const best = lap(2, [30, 40, 30], [200, 150, 180]);
+    const other = lap(3, [29, 42, 31], [200, 140, 170]);
+    const ideal = rideableIdeal([best, other], 3, best);
+    expect(ideal.seconds!).toBeLessThanOrEqual(best.seconds);
+    for (const hz of [10, 25]) {
+      const { analysis } = session(hz, 2);
+      const fastest = Math.min(...analysis.laps.filter((l) => l.kind === 'flying').map((l) => l.seconds));
+      expect(analysis.ideal.seconds!).toBeLessThanOrEqual(fastest);
+      for (const j of analysis.ideal.joins) {
+        expect(j.kmhApart).toBeLessThanOrEqual(IDEAL_JOIN_KMH);
+        expect(j.metresApart).toBeLessThanOrEqual(IDEAL_JOIN_M);
+      }
+    }
   });
 });

@@ -2,7 +2,7 @@ import type { Language } from '../preferences';
 import type { Translate } from '../i18n/intl';
 import { distanceIn, speedIn, UNIT_OF, type Units } from '../units';
 import type { Corner } from './corners';
-import { positionsAlong } from './lap-positions';
+import { lateralOffset, positionsAlong } from './lap-positions';
 import { continuousTime, type TimedLap, type Trace } from './lap-timing';
 import { curvature, type TrackLine } from './track-line';
 import type { AnalyzedLap, Section, Segment, TrackAnalysis, TrackDefinition } from './track-analysis';
@@ -211,10 +211,19 @@ export function timeAccuracyS(hz: number): number {
   return round(0.01 + 0.2 / Math.max(hz, 0.2), 3);
 }
 
-function usualHz(time: Float64Array): number {
-  const step = Math.max(1, Math.floor(time.length / 2000));
+/**
+ * The trace's rate of fixes: the median time between positions that moved (a logger that merges
+ * other channels' rows into its timeline repeats a fix between two, at twice the rate or more).
+ */
+function usualHz(trace: Trace, time: Float64Array): number {
   const gaps: number[] = [];
-  for (let i = step; i < time.length; i += step) if (time[i]! > time[i - 1]!) gaps.push(time[i]! - time[i - 1]!);
+  let last = 0;
+  const step = Math.max(1, Math.floor(trace.count / 20_000));
+  for (let i = 1; i < trace.count; i++) {
+    if (trace.lat[i] === trace.lat[last] && trace.lon[i] === trace.lon[last]) continue;
+    if (i % step === 0 && time[i]! > time[last]!) gaps.push(time[i]! - time[last]!);
+    last = i;
+  }
   if (!gaps.length) return 1;
   gaps.sort((a, b) => a - b);
   return round(1000 / gaps[gaps.length >> 1]!, 1);
@@ -254,7 +263,7 @@ function lapChannels(
   const step = line.length / m;
   for (let k = 0; k < n; k++) {
     const i = from + k;
-    const at = (((Math.round(s[k]! / step) % m) + m) % m) as number;
+    const at = ((Math.round(s[k]! / step) % m) + m) % m;
     if (source === 'device') {
       lean[k] = trace.roll![i]!;
       ay[k] = Math.tan((Math.max(-70, Math.min(70, lean[k]!)) * Math.PI) / 180);
@@ -262,16 +271,7 @@ function lapChannels(
       ay[k] = -(v[k]! ** 2 * kappa[at]!) / G;
       lean[k] = (Math.atan(ay[k]!) * 180) / Math.PI;
     }
-    // Left of the line is positive: the cross product of the line's direction and the fix's offset.
-    const [px, py] = [
-      (trace.lon[i]! - line.proj.originLon) * line.proj.kx,
-      (trace.lat[i]! - line.proj.originLat) * line.proj.ky,
-    ];
-    const next = (at + 1) % m;
-    const prev = (at - 1 + m) % m;
-    const [dx, dy] = [line.x[next]! - line.x[prev]!, line.y[next]! - line.y[prev]!];
-    const len = Math.hypot(dx, dy) || 1;
-    offset[k] = (dx * (py - line.y[at]!) - dy * (px - line.x[at]!)) / len;
+    offset[k] = lateralOffset(line, trace.lat[i]!, trace.lon[i]!, s[k]!);
   }
   for (let k = 0; k < n; k++) ax[k] = ax[k]! / G;
   return { s, t, v, ax, ay, lean, offset, weak };
@@ -610,7 +610,7 @@ function spread(values: readonly number[]): number | null {
  */
 export function studySession(recorded: Trace, track: TrackDefinition, analysis: TrackAnalysis): SessionStudy {
   const time = continuousTime(recorded);
-  const hz = usualHz(time);
+  const hz = usualHz(recorded, time);
   const source: LeanSource = recorded.roll?.subarray(0, recorded.count).some((v) => v !== 0) ? 'device' : 'gps';
   const kappa = curvature(track.line.x, track.line.y);
   const complete = analysis.laps.filter((l) => l.complete);
