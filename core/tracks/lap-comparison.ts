@@ -141,6 +141,8 @@ export interface CornerStudy {
   corner: number;
   /** Seconds from the section's start to the corner, through it, and on to the section's end. */
   parts: [number, number, number];
+  /** Seconds into the lap when it reached the corner. */
+  atS: number;
   /** No gap and no weak fix in the corner's section: its figures stand. */
   clean: boolean;
   /** How far the braking point, the slowest point and the throttle pick-up can be trusted (m). */
@@ -473,6 +475,7 @@ function measureCorner(
   return {
     corner: c.number,
     parts: [t1! - t0!, t2! - t1!, t3! - t2!],
+    atS: round(t1!, 2),
     clean,
     // A point where g changes slowly (a long corner opening up, a gentle squeeze of the brake) is
     // found no closer than half the stretch over which g goes from half to one and a half the
@@ -715,6 +718,8 @@ export interface CoachedCorner {
   endM: number;
   /** Which lap the reference's figures come from (the ideal lap's may differ corner to corner). */
   referenceLap: number;
+  /** Seconds into the lap studied when it reached the corner. */
+  atS: number;
   accuracyM: number;
   apexAccuracyM: number;
   throttleAccuracyM: number;
@@ -827,6 +832,7 @@ export function coachLap(
       apexM: round(c.apexM, 1),
       endM: round(c.endM, 1),
       referenceLap: refLap.number,
+      atS: mine.atS,
       accuracyM,
       apexAccuracyM,
       throttleAccuracyM,

@@ -9,9 +9,27 @@ import { AppError } from '#core/errors.ts';
 import { FIGURES_VERSION, listFigures } from '#core/laps/lap-math.ts';
 import { bestOf, listLaps, type LapColumns } from '#core/laps/session-laps.ts';
 import { deltaOnGrid, lapOnGrid } from '#core/tracks/lap-grid.ts';
-import { compareLaps } from '#core/tracks/lap-comparison.ts';
+import {
+  coachingTips,
+  coachLap,
+  compareLaps,
+  studySession,
+  type CoachingReference,
+  type ReferenceName,
+  type SessionStudy,
+} from '#core/tracks/lap-comparison.ts';
+import type { CoachingResponse } from '#core/contracts/tracks.contract.ts';
+import type { Language } from '#core/preferences.ts';
+import type { Units } from '#core/units.ts';
+import { translate } from '#server/lib/i18n.ts';
 import { continuousTime } from '#core/tracks/lap-timing.ts';
-import { analyzeTrack, type TrackAnalysis } from '#core/tracks/track-analysis.ts';
+import {
+  analyzeTrack,
+  type AnalyzedLap,
+  type TrackAnalysis,
+  type TrackDefinition,
+} from '#core/tracks/track-analysis.ts';
+import type { Trace } from '#core/tracks/lap-timing.ts';
 import { latLonAt } from '#core/tracks/track-line.ts';
 import type { DB } from '#server/db/schema.ts';
 import { LruCache } from '#server/lib/lru.ts';
@@ -43,6 +61,8 @@ export function createTrackAnalysis(deps: {
   const { trackFor, definitionOf, shapeOf } = deps.definitions;
   const { mayRenameTrack } = deps.rules;
   const analyses = new LruCache<string, TrackAnalysis>(ANALYSES_KEPT);
+  /** Each session's corner study, by the same key as its analysis (made by the analysis job, or a first read). */
+  const studies = new LruCache<string, SessionStudy>(ANALYSES_KEPT);
 
   /** A session's trace, the track it was ridden on, and the analysis of its laps there (remembered). */
   async function analyzed(viewer: Viewer, s: SessionAddress, mayCreateTrack = true) {
@@ -55,12 +75,39 @@ export function createTrackAnalysis(deps: {
     if (known) {
       const deviceLaps = await inputs.laps();
       const list = listLaps(known.laps, trace, deviceLaps, isImportCollection(s.device));
-      return { inputs, trace, track, definition, analysis: known, deviceLaps, list, fresh: false };
+      return { key, inputs, trace, track, definition, analysis: known, deviceLaps, list, fresh: false };
     }
     const analysis = analyzeTrack(trace, definition);
     analyses.set(key, analysis);
     const kept = await keepAnalysis(s, inputs, analysis, trace);
-    return { inputs, trace, track, definition, analysis, ...kept, fresh: true };
+    return { key, inputs, trace, track, definition, analysis, ...kept, fresh: true };
+  }
+
+  /** A session's analysis and its corner study (each lap measured corner by corner, remembered). */
+  async function studied(viewer: Viewer, s: SessionAddress, mayCreateTrack = true) {
+    const at = await analyzed(viewer, s, mayCreateTrack);
+    let study = studies.get(at.key);
+    if (!study) {
+      study = studySession(at.trace, at.definition, at.analysis);
+      studies.set(at.key, study);
+    }
+    return { ...at, study };
+  }
+
+  /** The lap the rider rode fastest at this session's circuit, in any of the owner's sessions the viewer may read. */
+  async function recordOf(viewer: Viewer, owner: string, s: SessionAddress) {
+    let best: { address: SessionAddress; lap: string; ms: number } | undefined;
+    for (const row of await reader.ownFigures(owner, s.track)) {
+      const f = row.figures;
+      if (f.bestLapMs === null || !f.bestLap || (best && best.ms <= f.bestLapMs)) continue;
+      best = {
+        address: { device: row.device, track: row.track, date: row.date },
+        lap: `${f.bestLap.heat}${f.bestLap.lapCount}`,
+        ms: f.bestLapMs,
+      };
+    }
+    if (!best) throw new AppError('storage/object-not-found', 'No record at this track yet.');
+    return { ...(await studied(viewer, best.address)), lapKey: best.lap, address: best.address };
   }
 
   /**
@@ -103,6 +150,7 @@ export function createTrackAnalysis(deps: {
     analyzed,
     keepListFigures,
     cached: () => analyses.size,
+    studiesCached: () => studies.size,
 
     /**
      * An import's analysis of the trace it just stored (`laps`: that trace's heat and lap columns),
@@ -162,6 +210,91 @@ export function createTrackAnalysis(deps: {
           referenceCorners: reference.lap.corners,
           segments: c.segments,
         },
+      };
+    },
+
+    /**
+     * Studies a session that just arrived (the analysis job), so that its coaching is a read.
+     * A session the job cannot study (no trace, no track) is left to its first read.
+     */
+    async studyArrived(s: SessionAddress): Promise<void> {
+      try {
+        await studied(SYSTEM_VIEWER, s, false);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+      }
+    },
+
+    /**
+     * A lap against its reference corner by corner (the session's study, made once), the three
+     * tips in the rider's language and units, the ideal lap's pieces, the g-g points and profiles.
+     */
+    async coaching(
+      viewer: Viewer,
+      s: SessionAddress,
+      query: { lap?: string; ref: string; units: Units },
+      language: Language,
+    ): Promise<CoachingResponse> {
+      const at = await studied(viewer, s);
+      const keyOf = (n: number | null) => {
+        const k = n === null ? -1 : at.analysis.laps.findIndex((l) => l.number === n);
+        return k < 0 ? null : `${at.list[k]!.heat}${at.list[k]!.number}`;
+      };
+      const best = bestOf(at.list);
+      const lapKey = query.lap ?? (best < 0 ? '' : `${at.list[best]!.heat}${at.list[best]!.number}`);
+      const lap = lapByKey(at, lapKey);
+      let reference: CoachingReference;
+      let name: ReferenceName;
+      let other: { trace: typeof at.trace; definition: typeof at.definition; lap: AnalyzedLap } | undefined;
+      let session: SessionAddress | null = null;
+      let refKey: string | null = null;
+      if (query.ref === 'ideal') {
+        if (at.study.ideal.seconds === null)
+          throw new AppError('storage/object-not-found', 'This session has no ideal lap.');
+        reference = { kind: 'ideal', study: at.study };
+        name = { kind: 'ideal' };
+      } else if (query.ref === 'record') {
+        const record = await recordOf(viewer, at.inputs.ownerEmail, s);
+        if (record.track.id !== at.track.id) throw new AppError('track/different-tracks');
+        const refLap = lapByKey(record, record.lapKey);
+        reference = { kind: 'lap', study: record.study, lap: refLap.lap.number, sameSession: record.key === at.key };
+        name = { kind: 'record' };
+        other = { trace: record.trace, definition: record.definition, lap: refLap.lap };
+        session = record.address;
+        refKey = record.lapKey;
+      } else {
+        const refLap = lapByKey(at, query.ref);
+        reference = { kind: 'lap', study: at.study, lap: refLap.lap.number, sameSession: true };
+        name = refLap.lap.number === at.analysis.bestLap ? { kind: 'best' } : { kind: 'lap', lap: query.ref };
+        other = { trace: at.trace, definition: at.definition, lap: refLap.lap };
+        refKey = query.ref;
+      }
+      const study = coachLap(at.study, lap.lap.number, reference, at.definition.corners);
+      if (!study) throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
+      const time = continuousTime(at.trace);
+      const grid = lapOnGrid(at.trace, time, at.definition.line, lap.lap);
+      const refGrid = other
+        ? lapOnGrid(other.trace, continuousTime(other.trace), other.definition.line, other.lap)
+        : idealGrid(at, time);
+      const studiedLap = at.study.laps.find((l) => l.number === lap.lap.number)!;
+      return {
+        lap: lapKey,
+        ref: query.ref,
+        reference: { kind: study.reference.kind, lap: refKey, session, seconds: study.reference.seconds },
+        deltaSeconds: study.deltaSeconds,
+        timeAccuracyS: study.timeAccuracyS,
+        hz: at.study.hz,
+        leanSource: study.leanSource,
+        corners: study.corners.map((c) => ({ ...c, referenceLap: (other ? refKey : keyOf(c.referenceLap)) ?? '' })),
+        tips: coachingTips(study, translate(language), language, query.units, name),
+        ideal: {
+          seconds: at.study.ideal.seconds,
+          laps: at.study.ideal.laps.map(keyOf),
+          joins: at.analysis.ideal.joins.map((j) => ({ ...j, from: keyOf(j.from) ?? '', to: keyOf(j.to) ?? '' })),
+        },
+        gg: { lap: studiedLap.gg, envelope: at.study.ggEnvelope },
+        profile: { x: grid.x, speed: [grid.speed, refGrid.speed], lean: [grid.lean, refGrid.lean] },
+        lapStartMs: lap.lap.start.ms,
       };
     },
 
@@ -236,5 +369,38 @@ export function createTrackAnalysis(deps: {
 }
 
 export type TrackAnalyses = ReturnType<typeof createTrackAnalysis>;
+
+/** The ideal lap on the position grid: each section from the lap that gave it. */
+function idealGrid(
+  at: { trace: Trace; definition: TrackDefinition; analysis: TrackAnalysis },
+  time: Float64Array,
+): { speed: (number | null)[]; lean: (number | null)[] } {
+  const grids = new Map<number, ReturnType<typeof lapOnGrid>>();
+  const gridOf = (n: number) => {
+    let g = grids.get(n);
+    if (!g) {
+      g = lapOnGrid(
+        at.trace,
+        time,
+        at.definition.line,
+        at.analysis.laps.find((l) => l.number === n)!,
+      );
+      grids.set(n, g);
+    }
+    return g;
+  };
+  const first = at.analysis.ideal.sections[0]?.lap;
+  const x = first == null ? [] : gridOf(first).x;
+  const speed: (number | null)[] = [];
+  const lean: (number | null)[] = [];
+  x.forEach((d, k) => {
+    const section = at.analysis.sections.findIndex((s) => d >= s.fromM && d < s.toM);
+    const n = at.analysis.ideal.sections[section < 0 ? at.analysis.sections.length - 1 : section]?.lap;
+    const g = n == null ? undefined : gridOf(n);
+    speed.push(g?.speed[k] ?? null);
+    lean.push(g?.lean[k] ?? null);
+  });
+  return { speed, lean };
+}
 
 const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
