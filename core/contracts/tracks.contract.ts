@@ -206,6 +206,7 @@ export const coachedCornerSchema = z.object({
   startM: z.number(),
   apexM: z.number(),
   endM: z.number(),
+  apex: latLonSchema,
   /** Seconds into the lap studied when it reached the corner (the video's moment). */
   atS: nullableNumber,
   referenceLap: z.string(),

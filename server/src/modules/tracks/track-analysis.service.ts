@@ -285,7 +285,11 @@ export function createTrackAnalysis(deps: {
         timeAccuracyS: study.timeAccuracyS,
         hz: at.study.hz,
         leanSource: study.leanSource,
-        corners: study.corners.map((c) => ({ ...c, referenceLap: (other ? refKey : keyOf(c.referenceLap)) ?? '' })),
+        corners: study.corners.map((c) => ({
+          ...c,
+          apex: at.definition.corners.find((k) => k.number === c.corner)!.apex,
+          referenceLap: (other ? refKey : keyOf(c.referenceLap)) ?? '',
+        })),
         tips: coachingTips(study, translate(language), language, query.units, name),
         ideal: {
           seconds: at.study.ideal.seconds,
