@@ -93,8 +93,9 @@ function LapSelect(props: {
  */
 export function whereTimeGoesHeight(data: TrackAnalysisResponse | undefined): number {
   if (!data) return 40;
-  // The corner study's charts below the table: a profile and a g-g plot, one above the other on a phone.
-  return 700 + 68 * data.corners.length + 620;
+  // The corner study below: a second row a corner (its table), then a profile and a g-g plot, one
+  // above the other on a phone.
+  return 700 + 140 * data.corners.length + 620;
 }
 
 /** Where a corner of the study is, for the map, the charts and the video to go to: its approach and exit too. */
