@@ -286,11 +286,11 @@ export const coachingResponseSchema = z.object({
       z.object({ atM: z.number(), from: z.string(), to: z.string(), kmhApart: z.number(), metresApart: z.number() }),
     ),
   }),
-  /** The lap's g-g points ([lateral, longitudinal] g) and the rider's envelope by direction (from ahead, clockwise). */
-  gg: z.object({ lap: z.array(z.tuple([z.number(), z.number()])), envelope: z.array(z.number()) }),
-  /** Speed (km/h) and lean (°) along the track for the lap and the reference, every few metres. */
+  /** The lap's g-g points (lateral g, positive to the right; longitudinal g, positive speeding up) and the rider's envelope by direction (from ahead, clockwise). */
+  gg: z.object({ lateral: z.array(z.number()), longitudinal: z.array(z.number()), envelope: z.array(z.number()) }),
+  /** Speed (km/h) and lean (°) along the track for the lap and the reference, every `stepM` metres from the line. */
   profile: z.object({
-    x: z.array(z.number()),
+    stepM: z.number(),
     speed: z.tuple([z.array(nullableNumber), z.array(nullableNumber)]),
     lean: z.tuple([z.array(nullableNumber), z.array(nullableNumber)]),
   }),

@@ -2,6 +2,7 @@ import type { Language } from '../preferences';
 import type { Translate } from '../i18n/intl';
 import { distanceIn, speedIn, UNIT_OF, type Units } from '../units';
 import type { Corner } from './corners';
+import { lapOnGrid, type LapOnGrid } from './lap-grid';
 import { lateralOffset, positionsAlong } from './lap-positions';
 import { continuousTime, type TimedLap, type Trace } from './lap-timing';
 import { curvature, type TrackLine } from './track-line';
@@ -175,6 +176,8 @@ export interface LapStudy {
   number: number;
   seconds: number;
   corners: CornerStudy[];
+  /** Speed and lean on the position grid (lap-grid.ts), for the charts against the reference. */
+  grid: Pick<LapOnGrid, 'speed' | 'lean'>;
   /** [lateral g, longitudinal g] a few times a second, for the g-g plot. */
   gg: [number, number][];
 }
@@ -283,28 +286,22 @@ function lapChannels(
 function slopeOverTime(t: Float64Array, v: Float64Array): Float64Array {
   const n = t.length;
   const out = new Float64Array(n);
+  // Running sums over the window [lo, hi], kept as it slides (times from the lap's start: small).
   let lo = 0;
-  let hi = 0;
+  let hi = -1;
+  let [c, st, sv, stt, stv] = [0, 0, 0, 0, 0];
+  const add = (j: number, sign: number) => {
+    c += sign;
+    st += sign * t[j]!;
+    sv += sign * v[j]!;
+    stt += sign * t[j]! * t[j]!;
+    stv += sign * t[j]! * v[j]!;
+  };
   for (let k = 0; k < n; k++) {
-    while (lo < k - 1 && t[k]! - t[lo]! > ACCEL_HALF_WINDOW_S) lo++;
-    if (hi < k) hi = k;
-    while (hi + 1 < n && (t[hi + 1]! - t[k]! <= ACCEL_HALF_WINDOW_S || hi <= k)) hi++;
-    let st = 0;
-    let sv = 0;
-    for (let j = lo; j <= hi; j++) {
-      st += t[j]!;
-      sv += v[j]!;
-    }
-    const count = hi - lo + 1;
-    const mt = st / count;
-    const mv = sv / count;
-    let num = 0;
-    let den = 0;
-    for (let j = lo; j <= hi; j++) {
-      num += (t[j]! - mt) * (v[j]! - mv);
-      den += (t[j]! - mt) ** 2;
-    }
-    out[k] = den > 0 ? num / den : 0;
+    while (hi + 1 < n && (t[hi + 1]! - t[k]! <= ACCEL_HALF_WINDOW_S || hi < k + 1)) add(++hi, 1);
+    while (lo < k - 1 && t[k]! - t[lo]! > ACCEL_HALF_WINDOW_S) add(lo++, -1);
+    const den = stt - (st * st) / c;
+    out[k] = den > 1e-12 ? (stv - (st * sv) / c) / den : 0;
   }
   return out;
 }
@@ -663,7 +660,8 @@ export function studySession(recorded: Trace, track: TrackDefinition, analysis: 
     const gg: [number, number][] = [];
     const every = Math.max(1, Math.round(hz / GG_PER_SECOND));
     for (let j = 0; j < ch.v.length; j += every) if (!ch.weak[j]) gg.push([round(ch.ay[j]!, 2), round(ch.ax[j]!, 2)]);
-    return { number: l.number, seconds: l.seconds, corners, gg };
+    const { speed, lean } = lapOnGrid(recorded, time, track.line, l);
+    return { number: l.number, seconds: l.seconds, corners, gg, grid: { speed, lean } };
   });
 
   const flying = laps.filter((_, k) => complete[k]!.kind === 'flying');
@@ -927,15 +925,15 @@ export function coachingTips(
 ): CoachingTip[] {
   const minGain = Math.max(0.05, 2 * study.timeAccuracyS);
   const distance = (m: number) =>
-    new Intl.NumberFormat(language, { style: 'unit', unit: UNIT_OF.distance[units], maximumFractionDigits: 0 }).format(
+    numberFormat(language, { style: 'unit', unit: UNIT_OF.distance[units], maximumFractionDigits: 0 }).format(
       distanceIn(Math.abs(m), units),
     );
   const speed = (kmh: number) =>
-    new Intl.NumberFormat(language, { style: 'unit', unit: UNIT_OF.speed[units], maximumFractionDigits: 0 }).format(
+    numberFormat(language, { style: 'unit', unit: UNIT_OF.speed[units], maximumFractionDigits: 0 }).format(
       speedIn(Math.abs(kmh), units),
     );
   const seconds = (s: number) =>
-    new Intl.NumberFormat(language, { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(Math.abs(s));
+    numberFormat(language, { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(Math.abs(s));
   const ref =
     referenceName.kind === 'lap'
       ? t('coach.refLap', { lap: referenceName.lap })
@@ -944,7 +942,7 @@ export function coachingTips(
         : referenceName.kind === 'record'
           ? t('coach.refRecord')
           : t('coach.refBest');
-  const list = new Intl.ListFormat(language, { type: 'conjunction' });
+  const list = listFormat(language);
   return study.corners
     .filter((c) => c.timeLostS !== null && c.timeLostS >= minGain)
     .sort((a, b) => b.timeLostS! - a.timeLostS!)
@@ -973,6 +971,21 @@ export function coachingTips(
         text: t('coach.tip', { corner: c.name, actions, seconds: seconds(c.timeLostS!) }),
       };
     });
+}
+
+/** Intl's formatters are slow to make: one per language and options, kept. */
+const formatters = new Map<string, Intl.NumberFormat>();
+function numberFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${language}${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.NumberFormat(language, options)));
+  return f;
+}
+const lists = new Map<Language, Intl.ListFormat>();
+function listFormat(language: Language): Intl.ListFormat {
+  let f = lists.get(language);
+  if (!f) lists.set(language, (f = new Intl.ListFormat(language, { type: 'conjunction' })));
+  return f;
 }
 
 function round(v: number, digits: number): number {

@@ -8,7 +8,7 @@ import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { FIGURES_VERSION, listFigures } from '#core/laps/lap-math.ts';
 import { bestOf, listLaps, type LapColumns } from '#core/laps/session-laps.ts';
-import { deltaOnGrid, lapOnGrid } from '#core/tracks/lap-grid.ts';
+import { deltaOnGrid, GRID_STEP_M, lapOnGrid } from '#core/tracks/lap-grid.ts';
 import {
   coachingTips,
   coachLap,
@@ -23,13 +23,7 @@ import type { Language } from '#core/preferences.ts';
 import type { Units } from '#core/units.ts';
 import { translate } from '#server/lib/i18n.ts';
 import { continuousTime } from '#core/tracks/lap-timing.ts';
-import {
-  analyzeTrack,
-  type AnalyzedLap,
-  type TrackAnalysis,
-  type TrackDefinition,
-} from '#core/tracks/track-analysis.ts';
-import type { Trace } from '#core/tracks/lap-timing.ts';
+import { analyzeTrack, type TrackAnalysis } from '#core/tracks/track-analysis.ts';
 import { latLonAt } from '#core/tracks/track-line.ts';
 import type { DB } from '#server/db/schema.ts';
 import { LruCache } from '#server/lib/lru.ts';
@@ -245,7 +239,6 @@ export function createTrackAnalysis(deps: {
       const lap = lapByKey(at, lapKey);
       let reference: CoachingReference;
       let name: ReferenceName;
-      let other: { trace: typeof at.trace; definition: typeof at.definition; lap: AnalyzedLap } | undefined;
       let session: SessionAddress | null = null;
       let refKey: string | null = null;
       if (query.ref === 'ideal') {
@@ -259,24 +252,21 @@ export function createTrackAnalysis(deps: {
         const refLap = lapByKey(record, record.lapKey);
         reference = { kind: 'lap', study: record.study, lap: refLap.lap.number, sameSession: record.key === at.key };
         name = { kind: 'record' };
-        other = { trace: record.trace, definition: record.definition, lap: refLap.lap };
         session = record.address;
         refKey = record.lapKey;
       } else {
         const refLap = lapByKey(at, query.ref);
         reference = { kind: 'lap', study: at.study, lap: refLap.lap.number, sameSession: true };
         name = refLap.lap.number === at.analysis.bestLap ? { kind: 'best' } : { kind: 'lap', lap: query.ref };
-        other = { trace: at.trace, definition: at.definition, lap: refLap.lap };
         refKey = query.ref;
       }
       const study = coachLap(at.study, lap.lap.number, reference, at.definition.corners);
       if (!study) throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
-      const time = continuousTime(at.trace);
-      const grid = lapOnGrid(at.trace, time, at.definition.line, lap.lap);
-      const refGrid = other
-        ? lapOnGrid(other.trace, continuousTime(other.trace), other.definition.line, other.lap)
-        : idealGrid(at, time);
       const studiedLap = at.study.laps.find((l) => l.number === lap.lap.number)!;
+      const refGrid =
+        reference.kind === 'lap'
+          ? reference.study.laps.find((l) => l.number === reference.lap)!.grid
+          : idealGrid(at.study, at.analysis);
       return {
         lap: lapKey,
         ref: query.ref,
@@ -288,7 +278,7 @@ export function createTrackAnalysis(deps: {
         corners: study.corners.map((c) => ({
           ...c,
           apex: at.definition.corners.find((k) => k.number === c.corner)!.apex,
-          referenceLap: (other ? refKey : keyOf(c.referenceLap)) ?? '',
+          referenceLap: (reference.kind === 'lap' ? refKey : keyOf(c.referenceLap)) ?? '',
         })),
         tips: coachingTips(study, translate(language), language, query.units, name),
         ideal: {
@@ -296,8 +286,16 @@ export function createTrackAnalysis(deps: {
           laps: at.study.ideal.laps.map(keyOf),
           joins: at.analysis.ideal.joins.map((j) => ({ ...j, from: keyOf(j.from) ?? '', to: keyOf(j.to) ?? '' })),
         },
-        gg: { lap: studiedLap.gg, envelope: at.study.ggEnvelope },
-        profile: { x: grid.x, speed: [grid.speed, refGrid.speed], lean: [grid.lean, refGrid.lean] },
+        gg: {
+          lateral: studiedLap.gg.map((p) => p[0]),
+          longitudinal: studiedLap.gg.map((p) => p[1]),
+          envelope: at.study.ggEnvelope,
+        },
+        profile: {
+          stepM: GRID_STEP_M,
+          speed: [studiedLap.grid.speed, refGrid.speed],
+          lean: [studiedLap.grid.lean, refGrid.lean],
+        },
         lapStartMs: lap.lap.start.ms,
       };
     },
@@ -374,36 +372,22 @@ export function createTrackAnalysis(deps: {
 
 export type TrackAnalyses = ReturnType<typeof createTrackAnalysis>;
 
-/** The ideal lap on the position grid: each section from the lap that gave it. */
+/** The ideal lap on the position grid: each section from the lap that gave it (their grids, in the study). */
 function idealGrid(
-  at: { trace: Trace; definition: TrackDefinition; analysis: TrackAnalysis },
-  time: Float64Array,
+  study: SessionStudy,
+  analysis: TrackAnalysis,
 ): { speed: (number | null)[]; lean: (number | null)[] } {
-  const grids = new Map<number, ReturnType<typeof lapOnGrid>>();
-  const gridOf = (n: number) => {
-    let g = grids.get(n);
-    if (!g) {
-      g = lapOnGrid(
-        at.trace,
-        time,
-        at.definition.line,
-        at.analysis.laps.find((l) => l.number === n)!,
-      );
-      grids.set(n, g);
-    }
-    return g;
-  };
-  const first = at.analysis.ideal.sections[0]?.lap;
-  const x = first == null ? [] : gridOf(first).x;
+  const length = study.laps[0]?.grid.speed.length ?? 0;
   const speed: (number | null)[] = [];
   const lean: (number | null)[] = [];
-  x.forEach((d, k) => {
-    const section = at.analysis.sections.findIndex((s) => d >= s.fromM && d < s.toM);
-    const n = at.analysis.ideal.sections[section < 0 ? at.analysis.sections.length - 1 : section]?.lap;
-    const g = n == null ? undefined : gridOf(n);
-    speed.push(g?.speed[k] ?? null);
-    lean.push(g?.lean[k] ?? null);
-  });
+  for (let g = 0; g < length; g++) {
+    const d = g * GRID_STEP_M;
+    const section = analysis.sections.findIndex((s) => d >= s.fromM && d < s.toM);
+    const n = analysis.ideal.sections[section < 0 ? analysis.sections.length - 1 : section]?.lap;
+    const lap = n == null ? undefined : study.laps.find((l) => l.number === n);
+    speed.push(lap?.grid.speed[g] ?? null);
+    lean.push(lap?.grid.lean[g] ?? null);
+  }
   return { speed, lean };
 }
 

@@ -226,7 +226,8 @@ export function GgPlot(props: { data: CoachingResponse }) {
     const el = canvas.current;
     if (!el) return;
     const { ctx, width, height } = sizeMapCanvas(el, 1, [], Math.min(el.parentElement?.clientWidth || 320, 360));
-    const { lap, envelope } = props.data.gg;
+    const { lateral: lat, longitudinal: long, envelope } = props.data.gg;
+    const lap = lat.map((a, k) => [a, long[k]!] as const);
     const limit = Math.max(1.2, ...envelope, ...lap.map(([a, b]) => Math.max(Math.abs(a), Math.abs(b))));
     const r = Math.min(width, height) / 2 - 8;
     const [cx, cy] = [width / 2, height / 2];
@@ -290,7 +291,8 @@ export function CoachingProfile(props: { data: CoachingResponse; units: Units; r
     const el = canvas.current;
     if (!el) return;
     const { ctx, width, height } = sizeMapCanvas(el, 0.6, [], el.parentElement?.clientWidth || 340);
-    const { x, speed, lean: leanSeries } = props.data.profile;
+    const { stepM, speed, lean: leanSeries } = props.data.profile;
+    const x = speed[0].map((_, k) => k * stepM);
     const [from, to] = props.range ?? [0, x[x.length - 1] ?? 1];
     const inRange = x.map((d) => d >= from && d <= to);
     const speeds = speed.flat().filter((v, k): v is number => v !== null && inRange[k % x.length]!);
