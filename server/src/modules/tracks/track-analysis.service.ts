@@ -7,7 +7,7 @@ import { isImportCollection, type SessionAddress } from '#core/contracts/session
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { FIGURES_VERSION, listFigures } from '#core/laps/lap-math.ts';
-import { bestOf, listLaps, type LapColumns } from '#core/laps/session-laps.ts';
+import { bestOf, listLaps, type LapColumns, type ListedLap } from '#core/laps/session-laps.ts';
 import { deltaOnGrid, GRID_STEP_M, lapOnGrid } from '#core/tracks/lap-grid.ts';
 import {
   coachingTips,
@@ -23,7 +23,7 @@ import type { Language } from '#core/preferences.ts';
 import type { Units } from '#core/units.ts';
 import { translate } from '#server/lib/i18n.ts';
 import { continuousTime } from '#core/tracks/lap-timing.ts';
-import { analyzeTrack, type TrackAnalysis } from '#core/tracks/track-analysis.ts';
+import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
 import { latLonAt } from '#core/tracks/track-line.ts';
 import type { DB } from '#server/db/schema.ts';
 import { LruCache } from '#server/lib/lru.ts';
@@ -32,7 +32,7 @@ import type { SessionReader } from '../sessions/session-reader.service';
 import { settleLapFigures, SYSTEM_VIEWER, type Viewer } from '../sessions/sessions.repository';
 import type { TrackDefinitions } from './track-definitions.service';
 import { cornerOf, lapByKey, present, shownGap } from './track-presentation';
-import { saveSessionIdeal } from './tracks.repository';
+import { saveSessionIdeal, trackOfSession } from './tracks.repository';
 
 /** Analyses remembered (per session version and track definition), the least recently used forgotten first. */
 const ANALYSES_KEPT = 100;
@@ -53,10 +53,10 @@ export function createTrackAnalysis(deps: {
 }) {
   const { db, reader } = deps;
   const { trackFor, definitionOf, shapeOf } = deps.definitions;
-  const { mayRenameTrack } = deps.rules;
+  const { mayRenameTrack, mayRideTrack } = deps.rules;
   const analyses = new LruCache<string, TrackAnalysis>(ANALYSES_KEPT);
   /** Each session's corner study, by the same key as its analysis (made by the analysis job, or a first read). */
-  const studies = new LruCache<string, SessionStudy>(ANALYSES_KEPT);
+  const studies = new LruCache<string, Studied>(ANALYSES_KEPT);
 
   /** A session's trace, the track it was ridden on, and the analysis of its laps there (remembered). */
   async function analyzed(viewer: Viewer, s: SessionAddress, mayCreateTrack = true) {
@@ -77,15 +77,32 @@ export function createTrackAnalysis(deps: {
     return { key, inputs, trace, track, definition, analysis, ...kept, fresh: true };
   }
 
-  /** A session's analysis and its corner study (each lap measured corner by corner, remembered). */
-  async function studied(viewer: Viewer, s: SessionAddress, mayCreateTrack = true) {
-    const at = await analyzed(viewer, s, mayCreateTrack);
-    let study = studies.get(at.key);
-    if (!study) {
-      study = studySession(at.trace, at.definition, at.analysis);
-      studies.set(at.key, study);
+  /**
+   * A session's corner study (each lap measured corner by corner) with what a coaching read needs of
+   * its analysis, remembered by the analysis's key: a session studied already (by the job) is read
+   * without its trace, from its row and the track it is tied to.
+   */
+  async function studied(viewer: Viewer, s: SessionAddress, mayCreateTrack = true): Promise<Studied> {
+    const row = await reader.figureInputs(viewer, s);
+    const tied = await trackOfSession(db, row.sessionId);
+    if (tied && mayRideTrack(row.ownerEmail, tied)) {
+      const kept = studies.get(`${row.sessionId}@${row.files.gpsMd5}@${row.files.lapMd5}#${tied.id}#${shapeOf(tied)}`);
+      if (kept) return kept;
     }
-    return { ...at, study };
+    const at = await analyzed(viewer, s, mayCreateTrack);
+    const known = studies.get(at.key);
+    if (known) return known;
+    const kept: Studied = {
+      key: at.key,
+      ownerEmail: at.inputs.ownerEmail,
+      track: at.track,
+      corners: at.definition.corners,
+      analysis: at.analysis,
+      list: at.list,
+      study: studySession(at.trace, at.definition, at.analysis),
+    };
+    studies.set(at.key, kept);
+    return kept;
   }
 
   /** The lap the rider rode fastest at this session's circuit, in any of the owner's sessions the viewer may read. */
@@ -247,7 +264,7 @@ export function createTrackAnalysis(deps: {
         reference = { kind: 'ideal', study: at.study };
         name = { kind: 'ideal' };
       } else if (query.ref === 'record') {
-        const record = await recordOf(viewer, at.inputs.ownerEmail, s);
+        const record = await recordOf(viewer, at.ownerEmail, s);
         if (record.track.id !== at.track.id) throw new AppError('track/different-tracks');
         const refLap = lapByKey(record, record.lapKey);
         reference = { kind: 'lap', study: record.study, lap: refLap.lap.number, sameSession: record.key === at.key };
@@ -260,7 +277,7 @@ export function createTrackAnalysis(deps: {
         name = refLap.lap.number === at.analysis.bestLap ? { kind: 'best' } : { kind: 'lap', lap: query.ref };
         refKey = query.ref;
       }
-      const study = coachLap(at.study, lap.lap.number, reference, at.definition.corners);
+      const study = coachLap(at.study, lap.lap.number, reference, at.corners);
       if (!study) throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
       const studiedLap = at.study.laps.find((l) => l.number === lap.lap.number)!;
       const refGrid =
@@ -277,7 +294,7 @@ export function createTrackAnalysis(deps: {
         leanSource: study.leanSource,
         corners: study.corners.map((c) => ({
           ...c,
-          apex: at.definition.corners.find((k) => k.number === c.corner)!.apex,
+          apex: at.corners.find((k) => k.number === c.corner)!.apex,
           referenceLap: (reference.kind === 'lap' ? refKey : keyOf(c.referenceLap)) ?? '',
         })),
         tips: coachingTips(study, translate(language), language, query.units, name),
@@ -291,10 +308,11 @@ export function createTrackAnalysis(deps: {
           longitudinal: studiedLap.gg.map((p) => p[1]),
           envelope: at.study.ggEnvelope,
         },
+        // Every PROFILE_EVERY-th point of the grid: a phone's chart is a few hundred pixels wide.
         profile: {
-          stepM: GRID_STEP_M,
-          speed: [studiedLap.grid.speed, refGrid.speed],
-          lean: [studiedLap.grid.lean, refGrid.lean],
+          stepM: GRID_STEP_M * PROFILE_EVERY,
+          speed: [thinned(studiedLap.grid.speed), thinned(refGrid.speed)],
+          lean: [thinned(studiedLap.grid.lean), thinned(refGrid.lean)],
         },
         lapStartMs: lap.lap.start.ms,
       };
@@ -371,6 +389,21 @@ export function createTrackAnalysis(deps: {
 }
 
 export type TrackAnalyses = ReturnType<typeof createTrackAnalysis>;
+
+/** The coaching answer's profiles keep every this-many points of the 5 m grid. */
+const PROFILE_EVERY = 2;
+const thinned = <T>(values: readonly T[]) => values.filter((_, k) => k % PROFILE_EVERY === 0);
+
+/** A session's corner study and what a coaching read needs beside it (no trace). */
+interface Studied {
+  key: string;
+  ownerEmail: string;
+  track: { id: string };
+  corners: TrackDefinition['corners'];
+  analysis: TrackAnalysis;
+  list: ListedLap[];
+  study: SessionStudy;
+}
 
 /** The ideal lap on the position grid: each section from the lap that gave it (their grids, in the study). */
 function idealGrid(
