@@ -199,7 +199,7 @@ export const coachingQuerySchema = z.object({
 const verdict = <T extends [string, ...string[]]>(...values: T) =>
   z.enum([...values, 'same'] as [string, ...string[]]).nullable();
 const nullableNumber = z.number().nullable();
-export const coachedCornerSchema = z.object({
+const coachedCornerSchema = z.object({
   name: z.string(),
   corner: z.number().int(),
   direction: z.enum(['left', 'right']),

@@ -65,7 +65,7 @@ const A_BRAKE = 10; // m/s²
 const A_ACCEL0 = 8.5; // m/s² at low speed (a litre bike), fading with the square of speed
 const PIT_SPEED = 60 / 3.6;
 /** Where the simulated rider picks up the throttle: the first point past the apex accelerating by this (g). */
-export const SIM_THROTTLE_G = 0.1;
+const SIM_THROTTLE_G = 0.1;
 
 /** Most acceleration at speed `v` (m/s): a litre bike's, fading with the square of speed. */
 const accelAt = (v: number) => A_ACCEL0 * Math.max(0.05, 1 - (v / (V_TOP * 1.05)) ** 2);
@@ -137,7 +137,7 @@ function withinLimits(v: Float64Array, ds: number): void {
 }
 
 /** Changes a lap's speed profile (m/s every `ds` metres) as `change` says, within physics. */
-export function applyChange(v: Float64Array, change: LapChange, ds: number): void {
+function applyChange(v: Float64Array, change: LapChange, ds: number): void {
   const n = v.length;
   const apex = apexNear(v, change.atM, ds);
   if (change.kind === 'brake-earlier') {

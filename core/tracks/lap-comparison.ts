@@ -116,7 +116,7 @@ const POSITION_NOISE_M = 2.5;
 /** Lateral position against another day's lap: its GPS may sit a few metres aside. */
 const LINE_ACCURACY_M = { sameSession: 1.5, otherSession: 4 } as const;
 
-export type LeanSource = 'device' | 'gps';
+type LeanSource = 'device' | 'gps';
 
 /** One complete lap's fixes against position along the track's line. */
 interface LapChannels {
@@ -138,7 +138,7 @@ interface LapChannels {
 }
 
 /** What one lap did at one corner; positions in metres along the line from the start/finish. */
-export interface CornerStudy {
+interface CornerStudy {
   corner: number;
   /** Seconds from the section's start to the corner, through it, and on to the section's end. */
   parts: [number, number, number];
@@ -172,7 +172,7 @@ export interface CornerStudy {
   apexOffsetM: number | null;
 }
 
-export interface LapStudy {
+interface LapStudy {
   number: number;
   seconds: number;
   corners: CornerStudy[];
@@ -200,19 +200,19 @@ export interface SessionStudy {
 }
 
 /** How far apart two of a trace's fixes are at `ms` (m/s), and the accuracy of a point found between them. */
-export function accuracyAt(speedMs: number, hz: number): number {
+function accuracyAt(speedMs: number, hz: number): number {
   // Most of a fix's spacing and the GPS's own couple of metres: at 10 Hz ±3.5-6 m from 100 to
   // 250 km/h, at 25 Hz ±2.5-3.5 m.
   return round(Math.max(1.5, Math.hypot((0.75 * speedMs) / Math.max(hz, 0.2), POSITION_NOISE_M)), 1);
 }
 
 /** How far a speed read from the trace can be trusted (km/h): the GPS's own jitter and, at a low rate, a missed minimum. */
-export function speedAccuracyKmh(hz: number): number {
+function speedAccuracyKmh(hz: number): number {
   return round(2 + 5 / Math.max(hz, 0.2), 1);
 }
 
 /** A lap time's difference inside this (s) is the same time. */
-export function timeAccuracyS(hz: number): number {
+function timeAccuracyS(hz: number): number {
   return round(0.01 + 0.2 / Math.max(hz, 0.2), 3);
 }
 
@@ -901,7 +901,7 @@ export function coachLap(
 }
 
 /** At most this many tips a session: a rider works on three things, not ten. */
-export const MAX_TIPS = 3;
+const MAX_TIPS = 3;
 
 export interface CoachingTip {
   corner: string;

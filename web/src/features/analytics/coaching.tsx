@@ -87,7 +87,7 @@ function Delta(props: { value: string | null; same: boolean }) {
 }
 
 /** The corner table of the study: every figure against the reference, time lost first; each corner zooms the map and charts. */
-export function CornerStudyTable(props: {
+function CornerStudyTable(props: {
   data: CoachingResponse;
   units: Units;
   focused: string | null;
@@ -219,7 +219,7 @@ function themeColour(el: Element, name: string, fallback: string): string {
 }
 
 /** The lap's g-g points (lateral × longitudinal) inside the rider's envelope for the session. */
-export function GgPlot(props: { data: CoachingResponse }) {
+function GgPlot(props: { data: CoachingResponse }) {
   const t = useT();
   const canvas = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
@@ -283,7 +283,7 @@ export function GgPlot(props: { data: CoachingResponse }) {
  * Speed and lean along the track for the lap and the reference (solid and dashed), each corner's
  * braking and throttle points marked; zoomed to the focused corner when there is one.
  */
-export function CoachingProfile(props: { data: CoachingResponse; units: Units; range: [number, number] | null }) {
+function CoachingProfile(props: { data: CoachingResponse; units: Units; range: [number, number] | null }) {
   const t = useT();
   const canvas = useRef<HTMLCanvasElement>(null);
   const { units } = props;
