@@ -14,7 +14,7 @@ import { Browser, freePort } from '#test/test-server.ts';
 import { benchImports } from './imports';
 import { benchVideoSync } from './video';
 import { benchAbuse } from './rows/abuse';
-import { benchApiLoad, benchLists } from './rows/api';
+import { benchApiLoad, benchCoaching, benchLists } from './rows/api';
 import { benchTypicalImports, TYPICAL_IMPORT_GOAL } from './rows/import-typical';
 import { benchLighthouse } from './rows/lighthouse';
 import { benchParsing } from './rows/parse';
@@ -55,6 +55,7 @@ log('generating sessions…');
 const big = generateSession(interlagos, { seed: 1, heats: 4, lapsPerHeat: [21, 21] }); // ~110k samples
 const sixty = generateSession(interlagos, { seed: 2, heats: 4, lapsPerHeat: [13, 13] }); // 60 laps
 const tenMb = generateSession(interlagos, { seed: 3, heats: 4, lapsPerHeat: [31, 31] }); // ~10 MB gps.six
+const halfHour = generateSession(interlagos, { seed: 6, hz: 25, heats: 1, lapsPerHeat: [14, 14] }); // 30 min at 25 Hz
 
 /** The row groups that failed: each is reported where it fails, the others still run, and the bench exits 1. */
 const failed: string[] = [];
@@ -151,6 +152,8 @@ async function main() {
 
     if (!GOALS_ONLY && !ONLY) {
       await rowGroup('lists', () => benchLists(base, cookie, sixty, listTokens, progressTokens));
+      log('coaching: a 30-minute session at 25 Hz…');
+      await rowGroup('coaching', () => benchCoaching(base, cookie, token, halfHour));
 
       // Imports of 50 MB files, each into a fresh server of its own (its memory read from /proc).
       log('imports: 50 MB RaceChrono CSV, VBO and GPX…');

@@ -10,6 +10,7 @@ import { MAX_REPORTED_PROBLEMS } from '#core/formats/six-lines.ts';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { parseLapSix } from '#core/formats/lap-six.ts';
 import { generateSession, type GeneratedSession, type TrackGeometry } from '#core/sim/session-generator.ts';
+import { studySession } from '#core/tracks/lap-comparison.ts';
 import { analyzeTrack } from '#core/tracks/track-analysis.ts';
 import { definitionFromCatalogue } from '#core/tracks/track-definition.ts';
 import { trackCatalogue } from '#server/modules/tracks/track-catalogue.ts';
@@ -27,6 +28,7 @@ export function benchParsing(data: ParseData): void {
   benchParse(data);
   benchGrowth(data);
   benchTrackAnalysis(data);
+  benchCornerStudy(data);
 }
 
 function benchParse({ quick: QUICK, big, sixty }: ParseData) {
@@ -206,5 +208,29 @@ function benchTrackAnalysis({ quick: QUICK, interlagos, big }: ParseData) {
     '',
     `${fmt(perSample[2]! / perSample[0]!, 2)}× (1M / 10k)`,
     '≤ 1.5×',
+  ]);
+}
+
+/**
+ * The corner study of a 30-minute session at 25 Hz (`studySession`, run once per session by the
+ * analysis job) against that session's track analysis: what the job adds to each arrival.
+ */
+function benchCornerStudy({ quick: QUICK, interlagos }: ParseData) {
+  const session = generateSession(interlagos, { seed: 6, hz: 25, heats: 1, lapsPerHeat: [14, 14] });
+  const trace = parseGpsSix(session.gpsSix).value;
+  const found = trackCatalogue().find(trace)!;
+  const definition = definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward);
+  const analysis = analyzeTrack(trace, definition);
+  for (let r = 0; r < 3; r++) studySession(trace, definition, analysis);
+  const runs = QUICK ? 3 : 7;
+  const studyMs = timeMedian(() => studySession(trace, definition, analysis), runs);
+  const analysisMs = timeMedian(() => analyzeTrack(trace, definition), runs);
+  result.corner_study_vs_analysis = Number(fmt(studyMs / analysisMs, 2));
+  rows.push([
+    `corner study, 30 min at 25 Hz (${trace.count} samples, ${analysis.laps.filter((l) => l.complete).length} laps)`,
+    `${fmt(studyMs)} ms`,
+    `its track analysis ${fmt(analysisMs)} ms`,
+    `${fmt(studyMs / analysisMs, 2)}×`,
+    '(reported: once per session, in the job)',
   ]);
 }

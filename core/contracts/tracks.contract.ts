@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { haversineM } from '../sim/geo';
 import { lapKindSchema } from './common.contract';
 import { heatSchema } from './sessions.contract';
+import { UNITS } from '../units';
 
 const latLonSchema = z.object({ lat: z.number().min(-90).max(90), lon: z.number().min(-180).max(180) });
 /** A timing line is a few metres to a couple of hundred wide: across a track, never across a region. */
@@ -183,3 +184,117 @@ export type TrackLapTimes = Pick<TrackAnalysisResponse, 'idealLapSeconds'> & {
     'heat' | 'number' | 'seconds' | 'gpsSeconds' | 'timeSource' | 'deviceSeconds' | 'differs' | 'complete' | 'kind'
   >[];
 };
+
+// The corner study (issue 62): a lap against its reference corner by corner, and three tips.
+/** A lap as the screens name it ('A3'), or the reference's special names. */
+const coachingLapKey = z.string().regex(/^[A-D]\d{1,4}$/, 'lap: heat and number, e.g. A3');
+export const coachingQuerySchema = z.object({
+  lap: coachingLapKey.optional().describe('the lap studied, e.g. A3 (default: the best lap)'),
+  ref: z
+    .union([z.enum(['ideal', 'record']), coachingLapKey])
+    .default('ideal')
+    .describe('ideal: the session’s ideal lap; record: the rider’s fastest lap at this track; or a lap, e.g. A2'),
+  units: z.enum(UNITS).default('metric').describe('the tips’ units'),
+});
+const verdict = <T extends [string, ...string[]]>(...values: T) =>
+  z.enum([...values, 'same'] as [string, ...string[]]).nullable();
+const nullableNumber = z.number().nullable();
+const coachedCornerSchema = z.object({
+  name: z.string(),
+  corner: z.number().int(),
+  direction: z.enum(['left', 'right']),
+  startM: z.number(),
+  apexM: z.number(),
+  endM: z.number(),
+  apex: latLonSchema,
+  /** Seconds into the lap studied when it reached the corner (the video's moment). */
+  atS: nullableNumber,
+  referenceLap: z.string(),
+  accuracyM: z.number(),
+  apexAccuracyM: z.number(),
+  throttleAccuracyM: z.number(),
+  speedAccuracyKmh: z.number(),
+  exitAccuracyKmh: z.number(),
+  lineAccuracyM: z.number(),
+  timeLostS: nullableNumber,
+  entryLostS: nullableNumber,
+  middleLostS: nullableNumber,
+  exitLostS: nullableNumber,
+  brakeStartM: nullableNumber,
+  brakeDeltaM: nullableNumber,
+  brakePeakG: nullableNumber,
+  trailBrakeS: nullableNumber,
+  trailBrakeG: nullableNumber,
+  entryKmh: nullableNumber,
+  minKmh: nullableNumber,
+  minKmhDelta: nullableNumber,
+  minAtDeltaM: nullableNumber,
+  exitKmh: nullableNumber,
+  exitKmhDelta: nullableNumber,
+  throttleAtM: nullableNumber,
+  throttleAtDeltaM: nullableNumber,
+  throttleAtDeltaS: nullableNumber,
+  maxLeanDeg: nullableNumber,
+  nearMaxLeanS: nullableNumber,
+  leanAtThrottleDeg: nullableNumber,
+  coastS: nullableNumber,
+  coastDeltaS: nullableNumber,
+  gripUsePct: nullableNumber,
+  turnInOffsetDeltaM: nullableNumber,
+  apexOffsetDeltaM: nullableNumber,
+  verdicts: z.object({
+    brake: verdict('earlier', 'later'),
+    minSpeed: verdict('faster', 'slower'),
+    apex: verdict('early', 'late'),
+    throttle: verdict('earlier', 'later'),
+    exitSpeed: verdict('faster', 'slower'),
+  }),
+  reference: z.object({
+    brakeStartM: nullableNumber,
+    minKmh: z.number(),
+    minAtM: z.number(),
+    throttleAtM: nullableNumber,
+    maxLeanDeg: z.number(),
+    exitKmh: z.number(),
+  }),
+  consistency: z
+    .object({ laps: z.number().int(), brakeSpreadM: nullableNumber, minSpreadKmh: nullableNumber })
+    .nullable(),
+});
+export const coachingResponseSchema = z.object({
+  lap: z.string(),
+  ref: z.string(),
+  reference: z.object({
+    kind: z.enum(['lap', 'ideal']),
+    /** The reference lap's name; for the record, the session it was ridden in too. */
+    lap: z.string().nullable(),
+    session: z.object({ device: z.string(), track: z.string(), date: z.string() }).nullable(),
+    seconds: z.number(),
+  }),
+  deltaSeconds: z.number(),
+  timeAccuracyS: z.number(),
+  hz: z.number(),
+  /** Lean from the device's own channel, or worked out from the GPS (labelled so). */
+  leanSource: z.enum(['device', 'gps']),
+  corners: z.array(coachedCornerSchema),
+  tips: z.array(z.object({ corner: z.string(), gainS: z.number(), text: z.string() })).max(3),
+  /** The ideal lap: which laps make it, and where pieces of two laps join (where their speed and line meet). */
+  ideal: z.object({
+    seconds: nullableNumber,
+    laps: z.array(z.string().nullable()),
+    joins: z.array(
+      z.object({ atM: z.number(), from: z.string(), to: z.string(), kmhApart: z.number(), metresApart: z.number() }),
+    ),
+  }),
+  /** The lap's g-g points (lateral g, positive to the right; longitudinal g, positive speeding up) and the rider's envelope by direction (from ahead, clockwise). */
+  gg: z.object({ lateral: z.array(z.number()), longitudinal: z.array(z.number()), envelope: z.array(z.number()) }),
+  /** Speed (km/h) and lean (°) along the track for the lap and the reference, every `stepM` metres from the line. */
+  profile: z.object({
+    stepM: z.number(),
+    speed: z.tuple([z.array(nullableNumber), z.array(nullableNumber)]),
+    lean: z.tuple([z.array(nullableNumber), z.array(nullableNumber)]),
+  }),
+  /** When the lap studied began, ms since the session's first fix (the video's clock). */
+  lapStartMs: z.number(),
+});
+export type CoachingResponse = z.infer<typeof coachingResponseSchema>;

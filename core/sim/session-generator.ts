@@ -27,7 +27,23 @@ export interface GenerateOptions {
   gpsNoise?: number;
   /** Rider pace as a fraction of the grip-limited lap (0.85..1). */
   skill?: number;
+  /**
+   * Every flying lap at exactly this pace (no mistakes, no warm-up lap, no weak fix): laps that
+   * differ only where `changes` says, for tests with a known answer.
+   */
+  exactPace?: number;
+  /** What a lap ('A3': heat and lap number) does differently from the others, corner by corner. */
+  changes?: Record<string, LapChange[]>;
 }
+
+/**
+ * One thing a lap does differently at a corner, found as the slowest point of the speed profile
+ * within 60 m of `atM` (metres along the line from the start/finish).
+ */
+export type LapChange =
+  | { kind: 'brake-earlier'; atM: number; metres: number }
+  | { kind: 'lower-min'; atM: number; kmh: number }
+  | { kind: 'throttle-later'; atM: number; seconds: number };
 
 export interface GeneratedSession {
   lapSix: string;
@@ -48,6 +64,11 @@ const V_TOP = 80; // m/s (288 km/h)
 const A_BRAKE = 10; // m/s²
 const A_ACCEL0 = 8.5; // m/s² at low speed (a litre bike), fading with the square of speed
 const PIT_SPEED = 60 / 3.6;
+/** Where the simulated rider picks up the throttle: the first point past the apex accelerating by this (g). */
+const SIM_THROTTLE_G = 0.1;
+
+/** Most acceleration at speed `v` (m/s): a litre bike's, fading with the square of speed. */
+const accelAt = (v: number) => A_ACCEL0 * Math.max(0.05, 1 - (v / (V_TOP * 1.05)) ** 2);
 
 interface Line {
   x: Float64Array;
@@ -77,8 +98,7 @@ export function buildRacingLine(track: TrackGeometry): Line {
     for (let j = 0; j < n; j++) {
       const i = j;
       const next = (j + 1) % n;
-      const accel = A_ACCEL0 * Math.max(0.05, 1 - (v[i]! / (V_TOP * 1.05)) ** 2);
-      v[next] = Math.min(v[next]!, Math.sqrt(v[i]! ** 2 + 2 * accel * ds));
+      v[next] = Math.min(v[next]!, Math.sqrt(v[i]! ** 2 + 2 * accelAt(v[i]!) * ds));
     }
     for (let j = n - 1; j >= 0; j--) {
       const prev = (j - 1 + n) % n;
@@ -98,13 +118,63 @@ interface LapPlan {
   weakFix: boolean;
 }
 
+/** The slowest point of a lap's speed profile within 60 m of `atM`. */
+function apexNear(v: Float64Array, atM: number, ds: number): number {
+  const n = v.length;
+  let apex = Math.round(atM / ds);
+  for (let k = -Math.round(60 / ds); k <= Math.round(60 / ds); k++) {
+    const i = (((Math.round(atM / ds) + k) % n) + n) % n;
+    if (v[i]! < v[((apex % n) + n) % n]!) apex = i;
+  }
+  return ((apex % n) + n) % n;
+}
+
+/** Speeds lowered where they must be for braking and acceleration within the bike's limits. */
+function withinLimits(v: Float64Array, ds: number): void {
+  const n = v.length;
+  for (let i = 0; i + 1 < n; i++) v[i + 1] = Math.min(v[i + 1]!, Math.sqrt(v[i]! ** 2 + 2 * accelAt(v[i]!) * ds));
+  for (let i = n - 1; i > 0; i--) v[i - 1] = Math.min(v[i - 1]!, Math.sqrt(v[i]! ** 2 + 2 * A_BRAKE * ds));
+}
+
+/** Changes a lap's speed profile (m/s every `ds` metres) as `change` says, within physics. */
+function applyChange(v: Float64Array, change: LapChange, ds: number): void {
+  const n = v.length;
+  const apex = apexNear(v, change.atM, ds);
+  if (change.kind === 'brake-earlier') {
+    // Braking began where the speed stopped rising on the way in; now `metres` before, more gently.
+    let top = apex;
+    while (top > 0 && v[top - 1]! > v[top]!) top--;
+    const from = Math.max(0, top - Math.round(change.metres / ds));
+    const [v0, v1] = [v[from]!, v[apex]!];
+    for (let i = from; i <= apex; i++)
+      v[i] = Math.min(v[i]!, Math.sqrt(v1 ** 2 + ((v0 ** 2 - v1 ** 2) * (apex - i)) / (apex - from)));
+  } else if (change.kind === 'lower-min') {
+    const cap = v[apex]! - change.kmh / 3.6;
+    for (let i = Math.max(0, apex - 5); i <= Math.min(n - 1, apex + 5); i++) v[i] = Math.min(v[i]!, cap);
+    withinLimits(v, ds);
+  } else {
+    // The throttle picked up where the speed first rises by SIM_THROTTLE_G past the apex; the
+    // drive out the same, `seconds` later (as far on as that is at the speed held), up to the
+    // straight's top speed, carried until the braking for the next corner.
+    let pick = apex;
+    while (pick + 1 < n && (v[pick + 1]! ** 2 - v[pick]! ** 2) / (2 * ds) < SIM_THROTTLE_G * G) pick++;
+    let top = pick;
+    while (top + 1 < n && v[top + 1]! >= v[top]!) top++;
+    const shift = Math.round((v[pick]! * change.seconds) / ds);
+    const before = v.slice();
+    for (let i = pick; i <= top; i++) v[i] = Math.min(before[i]!, before[Math.max(pick, i - shift)]!);
+    for (let i = top + 1; i < n && before[i]! > v[top]!; i++) v[i] = v[top]!;
+  }
+}
+
 /** A deterministic, realistic session: heats A–D, each with an out-lap, flying laps and an in-lap. */
 export function generateSession(track: TrackGeometry, options: GenerateOptions): GeneratedSession {
   const rnd = createRandom(options.seed);
   const hz = options.hz ?? 10;
   const heatCount = Math.min(4, Math.max(1, options.heats ?? 3));
   const [minLaps, maxLaps] = options.lapsPerHeat ?? [5, 9];
-  const skill = options.skill ?? 0.93 + rnd.next() * 0.04;
+  const skill = options.exactPace ?? options.skill ?? 0.93 + rnd.next() * 0.04;
+  const exact = options.exactPace !== undefined;
   const line = buildRacingLine(track);
   const { n, length } = line;
   const ds = length / n;
@@ -127,9 +197,10 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
       const warm = l === 1 ? 0.985 : 1;
       const pace = [0, 1, 2, 3].map(() => {
         const mistake = rnd.next() < 0.08 ? 0.95 : 1;
-        return Math.min(0.995, heatPace * warm * mistake * (1 + 0.006 * rnd.normal()));
+        return exact ? skill : Math.min(0.995, heatPace * warm * mistake * (1 + 0.006 * rnd.normal()));
       }) as LapPlan['pace'];
-      plans.push({ heat: HEATS[h]!, heatIndex: h, lapCount: l, kind: 'flying', pace, weakFix: rnd.next() < 0.06 });
+      const weakFix = rnd.next() < 0.06 && !exact;
+      plans.push({ heat: HEATS[h]!, heatIndex: h, lapCount: l, kind: 'flying', pace, weakFix });
     }
     plans.push({
       heat: HEATS[h]!,
@@ -171,6 +242,7 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
       if (plan.kind === 'out' && i * ds < 200) speed = Math.min(speed, PIT_SPEED + ((i * ds) / 200) * 10);
       v[i] = Math.max(5, speed);
     }
+    for (const change of options.changes?.[`${plan.heat}${plan.lapCount}`] ?? []) applyChange(v, change, ds);
     // Time at each resampled point (trapezoid on 1/v).
     const t = new Float64Array(n + 1);
     // The lap's last stretch ends at its own last speed (not its first: an out-lap would end at pit speed).

@@ -122,3 +122,16 @@ export function cutTimes(
   }
   return out;
 }
+
+/** Metres left (positive) or right of the track's line of a fix at `s` metres along it. */
+export function lateralOffset(line: TrackLine, lat: number, lon: number, s: number): number {
+  const n = line.x.length;
+  const at = ((Math.round(s / (line.length / n)) % n) + n) % n;
+  const px = (lon - line.proj.originLon) * line.proj.kx;
+  const py = (lat - line.proj.originLat) * line.proj.ky;
+  const next = (at + 1) % n;
+  const prev = (at - 1 + n) % n;
+  const dx = line.x[next]! - line.x[prev]!;
+  const dy = line.y[next]! - line.y[prev]!;
+  return (dx * (py - line.y[at]!) - dy * (px - line.x[at]!)) / (Math.hypot(dx, dy) || 1);
+}

@@ -2,7 +2,7 @@ import { WEAK_FIX_SATELLITES } from '../analysis/gps-analysis';
 import type { Corner } from './corners';
 import type { Gate, LatLon } from './gate';
 import { continuousTime, timeLaps, type TimedLap, type Trace } from './lap-timing';
-import { cutTimes, positionsAlong } from './lap-positions';
+import { cutTimes, lateralOffset, positionsAlong } from './lap-positions';
 import type { TrackLine } from './track-line';
 
 /** What Voltas knows of a track: its start/finish, its line (from the start/finish) and its corners. */
@@ -55,6 +55,8 @@ export interface AnalyzedLap extends TimedLap {
   sectorSeconds: number[];
   /** Seconds of each ideal-lap section; null where the GPS was out or weak. */
   sectionSeconds: (number | null)[];
+  /** Speed (km/h) and metres left of the track's line where each section begins (the ideal lap's joins). */
+  sectionEntry: { atM: number; kmh: number; offsetM: number }[];
   /** Each corner's figures; a lap that left the track's line has those of the corners it reached only. */
   corners: CornerFigures[];
 }
@@ -65,8 +67,16 @@ export interface TrackAnalysis {
   sections: Section[];
   /** The fastest flying lap's number, null without one. */
   bestLap: number | null;
-  /** Sum of the best of each section over the flying laps, with the lap that gave each; null where a section has no clean lap. */
-  ideal: { seconds: number | null; sections: { seconds: number | null; lap: number | null }[] };
+  /**
+   * The fastest lap a rider could ride of the flying laps' sections: pieces of two laps join only
+   * where their speed and line meet (IDEAL_JOIN_KMH, IDEAL_JOIN_M), with the lap that gave each and
+   * the joins; never slower than the best lap. Null seconds where a section has no clean lap.
+   */
+  ideal: {
+    seconds: number | null;
+    sections: { seconds: number | null; lap: number | null }[];
+    joins: { atM: number; from: number; to: number; kmhApart: number; metresApart: number }[];
+  };
 }
 
 /**
@@ -79,6 +89,10 @@ const OUTAGE_INTERVALS = 2.5;
 const FOLLOWED_SLACK_M = 100;
 /** The usual interval is the median of at most this many intervals spread over the recording. */
 const INTERVALS_SAMPLED = 10_000;
+/** Two laps' pieces join in the ideal lap only where their speeds are this close (km/h) … */
+export const IDEAL_JOIN_KMH = 5;
+/** … and their lines this close (m): a rider could ride from one into the other. */
+export const IDEAL_JOIN_M = 3;
 /** The approach's top speed this much above the apex's: the rider braked for the corner. */
 const BRAKE_DROP_KMH = 3;
 
@@ -122,7 +136,15 @@ export function analyzeTrack(recorded: Trace, track: TrackDefinition): TrackAnal
   const laps: AnalyzedLap[] = timeLaps(trace, track.gate, time).map((lap) => {
     // A partial out- or in-lap does not start or end at the line: no segments.
     if (!lap.complete)
-      return { ...lap, segmentSeconds: [], segmentTopKmh: [], sectorSeconds: [], sectionSeconds: [], corners: [] };
+      return {
+        ...lap,
+        segmentSeconds: [],
+        segmentTopKmh: [],
+        sectorSeconds: [],
+        sectionSeconds: [],
+        sectionEntry: [],
+        corners: [],
+      };
     const from = lap.start.index;
     const to = Math.min(trace.count - 1, lap.end.index + 1);
     const positions = positionsAlong(track.line, trace, from, to);
@@ -144,6 +166,7 @@ export function analyzeTrack(recorded: Trace, track: TrackDefinition): TrackAnal
       segmentSeconds: segments.map((_, k) => (segmentEdges[k + 1]! - segmentEdges[k]!) / 1000),
       segmentTopKmh: segments.map((_, k) => topSpeed(trace, time, from, to, segmentEdges[k]!, segmentEdges[k + 1]!)),
       sectorSeconds: sectorEdges.slice(1).map((edge, k) => (edge - sectorEdges[k]!) / 1000),
+      sectionEntry: sections.map((section) => entryAt(track.line, trace, positions, from, section.fromM)),
       sectionSeconds: sections.map((_, k) =>
         followed && clean(trace, time, from, to, sectionEdges[k]!, sectionEdges[k + 1]!, outageMs)
           ? (sectionEdges[k + 1]! - sectionEdges[k]!) / 1000
@@ -161,25 +184,91 @@ export function analyzeTrack(recorded: Trace, track: TrackDefinition): TrackAnal
 
   const flying = laps.filter((l) => l.kind === 'flying');
   const best = flying.reduce<AnalyzedLap | undefined>((b, l) => (!b || l.seconds < b.seconds ? l : b), undefined);
-  const idealSections = sections.map((_, k) => {
-    let pick: { seconds: number | null; lap: number | null } = { seconds: null, lap: null };
-    for (const l of flying) {
-      const s = l.sectionSeconds[k];
-      if (s != null && (pick.seconds === null || s < pick.seconds)) pick = { seconds: s, lap: l.number };
-    }
-    return pick;
-  });
-  const complete = flying.length > 0 && idealSections.every((s) => s.seconds !== null);
+  const ideal = rideableIdeal(flying, sections.length, best);
   return {
     laps,
     segments,
     sections,
     bestLap: best?.number ?? null,
-    ideal: {
-      seconds: complete ? idealSections.reduce((sum, s) => sum + s.seconds!, 0) : null,
-      sections: idealSections,
-    },
+    ideal,
   };
+}
+
+/**
+ * The fastest chain of the flying laps' sections in which each join is rideable: the two laps'
+ * speed and line meet there (a lap always joins itself). Each section's best time and lap by
+ * dynamic programming over the sections; ties keep the lap found first. Never slower than the
+ * best lap: where that is not made of clean sections, the best lap itself.
+ */
+export function rideableIdeal(
+  flying: readonly AnalyzedLap[],
+  count: number,
+  best: AnalyzedLap | undefined,
+): TrackAnalysis['ideal'] {
+  const none = {
+    seconds: null,
+    sections: Array.from({ length: count }, () => ({ seconds: null, lap: null })),
+    joins: [],
+  };
+  const meets = (a: AnalyzedLap, b: AnalyzedLap, k: number) =>
+    a === b ||
+    (Math.abs(a.sectionEntry[k]!.kmh - b.sectionEntry[k]!.kmh) <= IDEAL_JOIN_KMH &&
+      Math.abs(a.sectionEntry[k]!.offsetM - b.sectionEntry[k]!.offsetM) <= IDEAL_JOIN_M);
+  // total[k][i]: the fastest clean chain of sections 0..k ending with lap i's section k.
+  let total = flying.map((l) => l.sectionSeconds[0] ?? Infinity);
+  const from: number[][] = [flying.map(() => -1)];
+  for (let k = 1; k < count; k++) {
+    const next = flying.map(() => Infinity);
+    const back = flying.map(() => -1);
+    flying.forEach((l, i) => {
+      const own = l.sectionSeconds[k];
+      if (own == null) return;
+      flying.forEach((p, j) => {
+        if (total[j]! + own < next[i]! && meets(p, l, k)) {
+          next[i] = total[j]! + own;
+          back[i] = j;
+        }
+      });
+    });
+    total = next;
+    from.push(back);
+  }
+  let end = -1;
+  total.forEach((t, i) => {
+    if (Number.isFinite(t) && (end < 0 || t < total[end]!)) end = i;
+  });
+  if (end < 0 || (best && total[end]! > best.seconds + 1e-9)) {
+    if (!best || best.sectionSeconds.some((s) => s === null)) return none;
+    return {
+      seconds: best.seconds,
+      sections: best.sectionSeconds.map((seconds) => ({ seconds, lap: best.number })),
+      joins: [],
+    };
+  }
+  const chain: number[] = [];
+  for (let k = count - 1, i = end; k >= 0; i = from[k]![i]!, k--) chain.unshift(i);
+  const sections = chain.map((i, k) => ({ seconds: flying[i]!.sectionSeconds[k]!, lap: flying[i]!.number }));
+  const joins = chain.flatMap((i, k) => {
+    if (k === 0 || chain[k - 1] === i) return [];
+    const [a, b] = [flying[chain[k - 1]!]!, flying[i]!];
+    return [
+      {
+        atM: Math.round(b.sectionEntry[k]!.atM),
+        from: a.number,
+        to: b.number,
+        kmhApart: Math.round(Math.abs(a.sectionEntry[k]!.kmh - b.sectionEntry[k]!.kmh) * 10) / 10,
+        metresApart: Math.round(Math.abs(a.sectionEntry[k]!.offsetM - b.sectionEntry[k]!.offsetM) * 10) / 10,
+      },
+    ];
+  });
+  return { seconds: sections.reduce((sum, s) => sum + s.seconds, 0), sections, joins };
+}
+
+/** Speed and offset from the track's line where a lap passed `atM`, between the fixes around it. */
+function entryAt(line: TrackLine, trace: Trace, positions: Float64Array, from: number, atM: number) {
+  const kmh = valueAt(positions, trace.speed, from, atM);
+  const j = Math.min(positions.length - 1, Math.max(0, firstAtOrPast(positions, atM)));
+  return { atM, kmh, offsetM: lateralOffset(line, trace.lat[from + j]!, trace.lon[from + j]!, positions[j]!) };
 }
 
 /**

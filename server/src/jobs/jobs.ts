@@ -35,7 +35,7 @@ export async function startJobs(
   queue: JobQueue,
   deps: {
     receiver: SessionReceiver;
-    tracks: Pick<TracksService, 'analyzeArrived' | 'settleStoredFigures'>;
+    tracks: Pick<TracksService, 'analyzeArrived' | 'settleStoredFigures' | 'studyArrived'>;
     events: SessionEvents;
     signIns: Pick<AuthSessionStore, 'forgetExpired'>;
     log: Log;
@@ -61,6 +61,8 @@ export async function startJobs(
   // Its figures settled by its one lap list, a new personal best is announced to its rider then.
   const analyse = async (s: { device: string; track: string; date: string }) => {
     const arrived = await tracks.analyzeArrived(s);
+    // Its corner study too, once, so that the coaching read only reads (issue 62).
+    await tracks.studyArrived(s);
     if (arrived?.personalBest)
       await events.publish({
         deviceId: s.device,

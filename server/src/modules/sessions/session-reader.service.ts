@@ -47,7 +47,12 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore }) 
 
   /** What a session's figures are settled from besides its trace: its files' versions and its device laps. */
   function figureInputs(row: SessionRow) {
-    return { sessionId: row.id, files: { lapMd5: row.lap_md5, gpsMd5: row.gps_md5 }, laps: () => listLaps(db, row.id) };
+    return {
+      sessionId: row.id,
+      ownerEmail: row.owner_email,
+      files: { lapMd5: row.lap_md5, gpsMd5: row.gps_md5 },
+      laps: () => listLaps(db, row.id),
+    };
   }
 
   return {

@@ -7,7 +7,7 @@ import { sessionTrace } from '#core/imports/to-session.ts';
 import { haversineM } from '#core/sim/geo.ts';
 import { generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
 import { findCorners } from '#core/tracks/corners.ts';
-import { compareLaps } from '#core/tracks/lap-comparison.ts';
+import { coachLap, compareLaps, studySession } from '#core/tracks/lap-comparison.ts';
 import type { Trace } from '#core/tracks/lap-timing.ts';
 import { analyzeTrack } from '#core/tracks/track-analysis.ts';
 import { definitionFromCatalogue, definitionFromTrace } from '#core/tracks/track-definition.ts';
@@ -205,7 +205,12 @@ describe('real laps: RaceChrono at Tianma (25 Hz on a merged timeline, its speed
     const found = trackCatalogue().find(trace)!;
     const definition = definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward);
     const analysis = analyzeTrack(trace, definition);
-    return { lap: analysis.laps.find((l) => l.kind === 'flying')!, segments: analysis.segments };
+    return {
+      lap: analysis.laps.find((l) => l.kind === 'flying')!,
+      segments: analysis.segments,
+      study: studySession(trace, definition, analysis),
+      corners: definition.corners,
+    };
   };
   const lap9 = realLap('racechrono-tianma-lap9', 'session_20251231_111318_tianma_lap9_v3.csv.gz');
   const lap13 = realLap('racechrono-tianma-lap13', 'session_20251231_111959_tianma_lap13_v3.csv.gz');
@@ -232,5 +237,55 @@ describe('real laps: RaceChrono at Tianma (25 Hz on a merged timeline, its speed
     // The same rider a few laps apart: their braking points lie metres apart, not the 60-110 m once said.
     expect(Math.abs(braked(1))).toBeLessThan(20);
     expect(Math.abs(braked(2))).toBeLessThan(20);
+  });
+});
+
+describe('the corner study on real laps: RaceChrono at Tianma, 25 Hz, two sessions of one rider', () => {
+  const realLap = (folder: string, file: string) => {
+    const bytes = gunzipSync(readFileSync(new URL(`../../../test/real-recordings/${folder}/${file}`, import.meta.url)));
+    const reader = new ImportReader(file.replace(/\.gz$/, ''), bytes.length);
+    reader.push(bytes);
+    const read = reader.finish();
+    if (read.kind !== 'trace') throw new Error(`${file}: no trace`);
+    const trace = sessionTrace(read.file.trace);
+    const found = trackCatalogue().find(trace)!;
+    const definition = definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward);
+    const analysis = analyzeTrack(trace, definition);
+    return { study: studySession(trace, definition, analysis), corners: definition.corners, analysis };
+  };
+  const lap9 = realLap('racechrono-tianma-lap9', 'session_20251231_111318_tianma_lap9_v3.csv.gz');
+  const lap13 = realLap('racechrono-tianma-lap13', 'session_20251231_111959_tianma_lap13_v3.csv.gz');
+  const number = (at: typeof lap9) => at.analysis.laps.find((l) => l.kind === 'flying')!.number;
+  const study = coachLap(
+    lap9.study,
+    number(lap9),
+    { kind: 'lap', study: lap13.study, lap: number(lap13), sameSession: false },
+    lap9.corners,
+  )!;
+
+  it('finds a sharp braking point to a few metres, and widens the accuracy where braking comes in steps', () => {
+    // The file merges OBD rows into the GPS timeline (46-77 rows a second, positions interpolated).
+    expect(lap9.study.hz).toBeGreaterThanOrEqual(24);
+    expect(study.deltaSeconds).toBeCloseTo(76.336 - 75.935, 1);
+    expect(study.corners.filter((c) => c.brakeStartM !== null).length).toBeGreaterThanOrEqual(4);
+    // T5: one hard stop (over 1 g): its point to a few metres, the same in both laps.
+    const t5 = study.corners.find((c) => c.name === 'T5')!;
+    expect(t5.brakePeakG!).toBeGreaterThan(1);
+    expect(t5.accuracyM).toBeLessThan(8);
+    expect(t5.verdicts.brake).toBe('same');
+    // T1: a lift on the straight, then the brakes: either could be called the braking point.
+    const t1 = study.corners[0]!;
+    expect(t1.accuracyM).toBeGreaterThan(20);
+    expect(t1.verdicts.brake).toBe('same');
+  });
+
+  it('the time lost per corner adds up to the laps’ difference', () => {
+    const sum = study.corners.reduce((a, c) => a + (c.timeLostS ?? 0), 0);
+    expect(sum).toBeCloseTo(study.deltaSeconds, 1);
+  });
+
+  it('a car’s recording has no lean sensor worth the name: lean is labelled as from the GPS or the file', () => {
+    expect(['device', 'gps']).toContain(study.leanSource);
+    for (const c of study.corners) if (c.maxLeanDeg !== null) expect(c.maxLeanDeg).toBeLessThan(70);
   });
 });

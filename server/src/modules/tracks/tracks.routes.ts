@@ -4,6 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 import {
   catalogueQuerySchema,
+  coachingQuerySchema,
+  coachingResponseSchema,
   catalogueResponseSchema,
   chooseTrackBodySchema,
   moveGateBodySchema,
@@ -16,6 +18,7 @@ import {
   trackListSchema,
   trackSummarySchema,
 } from '#core/contracts/tracks.contract.ts';
+import { requestLanguage } from '#server/lib/i18n.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
 import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import { hideUnseenDevices, hideUnseenSession, sessionAt, viewerOf } from '../sessions/device-check';
@@ -47,6 +50,19 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
       ),
     },
     async (req) => tracks.analysis(viewerOf(req), sessionAt(req.params), req.query),
+  );
+
+  r.get(
+    '/api/devices/:id/sessions/:track/:date/coaching',
+    {
+      config: { access: 'rider', heavyRead: true },
+      schema: doc(
+        'Why the time is lost: a lap against the ideal lap, the rider’s record or another lap, corner by corner, with each figure’s accuracy and at most three tips in the request’s language',
+        coachingResponseSchema,
+        { params: sessionParamsSchema, querystring: coachingQuerySchema },
+      ),
+    },
+    async (req) => tracks.coaching(viewerOf(req), sessionAt(req.params), req.query, requestLanguage(req)),
   );
 
   r.put(

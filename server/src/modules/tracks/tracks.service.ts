@@ -67,6 +67,8 @@ export function createTracksService(deps: {
     sharedLap: analyses.sharedLap,
     outline: analyses.outline,
     keepImported: analyses.keepImported,
+    coaching: analyses.coaching,
+    studyArrived: analyses.studyArrived,
 
     // Figures settled as sessions arrive (track-figures.service.ts).
     analyzeArrived: figures.analyzeArrived,
@@ -77,7 +79,11 @@ export function createTracksService(deps: {
 
     /** Each remembered cache's size, by name (the `voltas_cache_entries` metric). */
     caches(): Record<string, () => number> {
-      return { 'track-definitions': definitions.cached, 'track-analyses': analyses.cached };
+      return {
+        'track-definitions': definitions.cached,
+        'track-analyses': analyses.cached,
+        'track-studies': analyses.studiesCached,
+      };
     },
   };
 }

@@ -22,7 +22,8 @@ import { shownLaps } from './shown-laps';
 import { SessionCharts } from './session-charts';
 import { GpsPending, LapTable, SessionFigures } from './session-figures';
 import { TrackMap, type MapColour } from './track-map';
-import { WhereTimeGoes, whereTimeGoesHeight, type CornerFocus } from './where-time-goes';
+import { focusOfCorner, WhereTimeGoes, whereTimeGoesHeight, type CornerFocus } from './where-time-goes';
+import { CoachingTips, useCoaching, type CoachedCorner, type CoachingChoice } from './coaching';
 import { serverChoice, studyOf } from './study-choice';
 import { useAfterPaint } from '#web/lib/after-paint.ts';
 import { WhenNear } from '#web/components/ui/when-near.tsx';
@@ -184,6 +185,21 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
     [track.data],
   );
 
+  // The corner study of the lap studied (by default the best lap against the ideal lap): its tips
+  // lead the page, its table and charts grow "Where you lose time".
+  const coachingChoice = useMemo<CoachingChoice>(() => {
+    const keyOf = (index: number | undefined) => {
+      const l = track.data?.laps.find((x) => x.index === index);
+      return l ? `${l.heat}${l.number}` : undefined;
+    };
+    if (study.automatic || !track.data) return {};
+    if (study.mode === 'ideal') return { lap: keyOf(study.lap), ref: 'ideal' };
+    const lap = keyOf(study.lap ?? track.data.comparison?.lap);
+    const ref = keyOf(study.reference ?? track.data.comparison?.reference);
+    return lap && ref && lap !== ref ? { lap, ref } : {};
+  }, [study, track.data]);
+  const coaching = useCoaching(figuresPainted && gps.data?.count ? session : null, coachingChoice, units);
+
   // The lap the cursor is on (the video may play any of them), else the reference.
   const cursorLap =
     (cursorIndex !== null && segments.find((s) => cursorIndex >= s.start && cursorIndex < s.end)) || reference;
@@ -201,6 +217,17 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
   const onChartPick = useCallback(
     (x: number) => c && cursorLap && pickIndex(sampleAtDistance(c, cursorLap, x)),
     [c, cursorLap, pickIndex],
+  );
+  // A tip or a corner of the study: the map and the charts zoom to it, the video plays the lap
+  // studied from its approach, and the map comes into view.
+  const showCorner = useCallback(
+    (corner: CoachedCorner) => {
+      setFocus(focusOfCorner(corner));
+      const lap = segments.find((s) => lapKey(s) === coaching.data?.lap);
+      if (c && lap) pickIndex(sampleAtDistance(c, lap, Math.max(0, corner.startM - 100)));
+      document.getElementById('analytics-map')?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    },
+    [segments, coaching.data, c, pickIndex],
   );
   const exportHref = useCallback(
     (format: string, lap?: { heat: string; lapCount: number }) => {
@@ -233,9 +260,10 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
       {!(c && c.count === 0) && analysis.data && (
         <section aria-label={`${session.track} ${formatDdmmyyyy(session.date)}`}>
           <SessionFigures analysis={analysis.data} session={session} shareLaps={shareLaps} exportHref={exportHref} />
+          <CoachingTips data={coaching.data} onCorner={showCorner} />
           {!c && !gps.isError && <GpsPending session={session} />}
           {c && (
-            <div className="analytics-grid">
+            <div className="analytics-grid" id="analytics-map">
               <div className="analytics-side">
                 {Video && reference && restShown && (
                   <Video
@@ -323,6 +351,8 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
               onChoose={chooseStudy}
               focus={focus}
               onFocus={setFocus}
+              coaching={coaching.data}
+              onCoachCorner={showCorner}
             />
           </WhenNear>
           {figuresPainted && (

@@ -13,6 +13,8 @@ import { lossesToIdeal, topIdealLosses, type Study } from './study-choice';
 import { TrackIdentity } from './track-identity';
 import { Loading } from '#web/components/ui/query-status.tsx';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import type { CoachingResponse } from '#core/contracts/tracks.contract.ts';
+import { CornerStudy, type CoachedCorner } from './coaching';
 
 export interface CornerFocus {
   /** The segment shown (T3, R3). */
@@ -91,7 +93,21 @@ function LapSelect(props: {
  */
 export function whereTimeGoesHeight(data: TrackAnalysisResponse | undefined): number {
   if (!data) return 40;
-  return 700 + 68 * data.corners.length;
+  // The corner study below: a second row a corner (its table), then a profile and a g-g plot, one
+  // above the other on a phone.
+  return 700 + 140 * data.corners.length + 620;
+}
+
+/** Where a corner of the study is, for the map, the charts and the video to go to: its approach and exit too. */
+export function focusOfCorner(c: Pick<CoachedCorner, 'name' | 'startM' | 'endM' | 'apex'>): CornerFocus {
+  return {
+    segment: c.name,
+    fromM: c.startM - 150,
+    toM: c.endM + 80,
+    lat: c.apex.lat,
+    lon: c.apex.lon,
+    radiusM: Math.max(150, (c.endM - c.startM) / 2 + 120),
+  };
 }
 
 /**
@@ -112,6 +128,9 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
   focus: CornerFocus | null;
   onFocus: (focus: CornerFocus | null) => void;
   units?: Units;
+  /** The corner study of the lap studied (issue 62), and what a corner of it shows when tapped. */
+  coaching?: CoachingResponse | undefined;
+  onCoachCorner?: (corner: CoachedCorner) => void;
 }) {
   const t = useT();
   const units = props.units ?? 'metric';
@@ -311,7 +330,16 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
           </table>
         </div>
       )}
-      {comparison && data.corners.length > 0 && (
+      {props.coaching && props.onCoachCorner && (
+        <CornerStudy
+          data={props.coaching}
+          units={units}
+          focused={props.focus?.segment ?? null}
+          range={props.focus ? [props.focus.fromM, props.focus.toM] : null}
+          onCorner={props.onCoachCorner}
+        />
+      )}
+      {comparison && data.corners.length > 0 && !props.coaching && (
         <div className="table-scroll" role="region" aria-label={t('tracks.cornersTitle')} tabIndex={0}>
           <table className="data-table corner-table" data-testid="corner-table">
             <caption>{t('tracks.cornersTitle')}</caption>
