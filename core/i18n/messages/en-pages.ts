@@ -1,6 +1,7 @@
 import type { Catalog } from '../intl.ts';
 
 import { enAdmin } from './en-admin.ts';
+import { enFleet } from './en-fleet.ts';
 import { enHistory } from './en-history.ts';
 import { enImports } from './en-imports.ts';
 import { enTracks } from './en-tracks.ts';
@@ -246,6 +247,7 @@ const enPagesMain = {
 export const enPages = {
   ...enPagesMain,
   ...enAdmin,
+  ...enFleet,
   ...enHistory,
   ...enImports,
   ...enTracks,

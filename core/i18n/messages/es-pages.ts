@@ -1,6 +1,7 @@
 import type { Catalog } from '../intl.ts';
 
 import { esAdmin } from './es-admin.ts';
+import { esFleet } from './es-fleet.ts';
 import { esHistory } from './es-history.ts';
 import { esImports } from './es-imports.ts';
 import { esTracks } from './es-tracks.ts';
@@ -250,6 +251,7 @@ const esPagesMain = {
 export const esPages = {
   ...esPagesMain,
   ...esAdmin,
+  ...esFleet,
   ...esHistory,
   ...esImports,
   ...esTracks,

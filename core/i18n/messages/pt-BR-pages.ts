@@ -1,4 +1,5 @@
 import { ptBRAdmin } from './pt-BR-admin.ts';
+import { ptBRFleet } from './pt-BR-fleet.ts';
 import { ptBRHistory } from './pt-BR-history.ts';
 import { ptBRImports } from './pt-BR-imports.ts';
 import { ptBRTracks } from './pt-BR-tracks.ts';
@@ -251,6 +252,7 @@ const ptBRPagesMain = {
 export const ptBRPages = {
   ...ptBRPagesMain,
   ...ptBRAdmin,
+  ...ptBRFleet,
   ...ptBRHistory,
   ...ptBRImports,
   ...ptBRTracks,
