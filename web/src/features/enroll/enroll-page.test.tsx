@@ -78,8 +78,8 @@ describe('EnrollPage (Meus Dados)', () => {
   it("shows each device's firmware and last contact, or that it never called", () => {
     renderPage(async () => new Response('{}'));
     const [talked, silent] = screen.getAllByTestId('device-contact');
-    expect(talked.textContent).toBe('firmware 1.4.0 · último contato há 3 horas');
-    expect(silent.textContent).toBe('firmware ainda não relatado · ainda não falou com o servidor');
+    expect(talked!.textContent).toBe('firmware 1.4.0 · último contato há 3 horas');
+    expect(silent!.textContent).toBe('firmware ainda não relatado · ainda não falou com o servidor');
   });
 
   it('requires every field: nothing is sent until all four are filled', async () => {
