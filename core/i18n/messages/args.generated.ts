@@ -53,6 +53,7 @@ interface Arguments {
   'firmware.uploading': { pct: string | number };
   'firmware.uploaded': { version: string | number; class: string | number };
   'firmware.imageSizeMismatch': { actual: string | number; expected: string | number };
+  'firmware.sendImage': { version: string | number };
   'firmware.rolloutHeading': { version: string | number; class: string | number };
   'firmware.state': { state: 'aborted' | 'done' | 'halted' | 'other' | 'paused' | 'running' };
   'firmware.scope': { percent: string | number; cohorts: string | number };

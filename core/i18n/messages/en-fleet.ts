@@ -62,6 +62,7 @@ export const enFleet = {
   'firmware.colCreated': 'Uploaded',
   'firmware.imageStored': 'ready',
   'firmware.imageWaiting': 'image missing',
+  'firmware.sendImage': 'Send the image of {version}',
   'firmware.rolloutTitle': 'New rollout',
   'firmware.rolloutImage': 'Image',
   'firmware.noReadyImage': 'Upload an image first: only a ready image can be rolled out.',

@@ -63,6 +63,7 @@ export const esFleet = {
   'firmware.colCreated': 'Subida el',
   'firmware.imageStored': 'lista',
   'firmware.imageWaiting': 'falta la imagen',
+  'firmware.sendImage': 'Subir la imagen de {version}',
   'firmware.rolloutTitle': 'Nueva actualización',
   'firmware.rolloutImage': 'Imagen',
   'firmware.noReadyImage': 'Sube una imagen primero: solo una imagen lista se puede distribuir.',

@@ -60,6 +60,7 @@ export const ptBRFleet = {
   'firmware.colCreated': 'Enviada em',
   'firmware.imageStored': 'pronta',
   'firmware.imageWaiting': 'falta a imagem',
+  'firmware.sendImage': 'Enviar a imagem de {version}',
   'firmware.rolloutTitle': 'Nova atualização',
   'firmware.rolloutImage': 'Imagem',
   'firmware.noReadyImage': 'Envie uma imagem primeiro: só uma imagem pronta pode ser distribuída.',

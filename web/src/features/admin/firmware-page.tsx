@@ -32,8 +32,9 @@ export function FirmwarePage() {
       <Images />
       <RolloutForm />
       <Rollouts />
-      <section className="panel" aria-labelledby="spread-title">
-        <h2 id="spread-title">{t('firmware.spreadTitle')}</h2>
+      <section className="panel">
+        {/* Its table is the region, named as this heading. */}
+        <h2>{t('firmware.spreadTitle')}</h2>
         <QueryStatus query={fleet}>{(f) => <VersionSpread versions={f.versions} />}</QueryStatus>
       </section>
     </Page>
@@ -217,10 +218,13 @@ function Images() {
         f.imageStored ? (
           t('firmware.imageStored')
         ) : (
-          <span className="badge badge-warn">
-            <span aria-hidden="true">⚠ </span>
-            {t('firmware.imageWaiting')}
-          </span>
+          <>
+            <span className="badge badge-warn">
+              <span aria-hidden="true">⚠ </span>
+              {t('firmware.imageWaiting')}
+            </span>
+            <ResendImage firmware={f} />
+          </>
         ),
     },
     {
@@ -231,8 +235,8 @@ function Images() {
     },
   ];
   return (
-    <section className="panel" aria-labelledby="images-title">
-      <h2 id="images-title">{t('firmware.imagesTitle')}</h2>
+    <section className="panel">
+      <h2>{t('firmware.imagesTitle')}</h2>
       <SortableTable
         label={t('firmware.imagesTitle')}
         columns={columns}
@@ -241,6 +245,50 @@ function Images() {
         empty={t('firmware.imagesEmpty')}
       />
     </section>
+  );
+}
+
+/** The image of a manifest the server took but whose bytes never arrived (an upload cut half way, a closed tab). */
+function ResendImage({ firmware: f }: { firmware: Firmware }) {
+  const t = useT();
+  const qc = useQueryClient();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const onPick = async (e: ChangeEvent<HTMLInputElement>) => {
+    const image = e.target.files?.[0];
+    e.target.value = '';
+    setError(null);
+    setFailure(null);
+    if (!image) return;
+    if (image.size !== f.size)
+      return setError(t('firmware.imageSizeMismatch', { actual: image.size, expected: f.size }));
+    try {
+      setProgress(0);
+      await uploadFirmwareImage(f.id, image, setProgress);
+    } catch (err) {
+      setFailure(err);
+    } finally {
+      setProgress(null);
+      void qc.invalidateQueries({ queryKey: ['admin'] });
+    }
+  };
+  return (
+    <span className="cell-note">
+      <input
+        type="file"
+        aria-label={t('firmware.sendImage', { version: f.version })}
+        disabled={progress !== null}
+        onChange={(e) => void onPick(e)}
+      />
+      {progress !== null && <progress max={1} value={progress} aria-label={t('firmware.progress')} />}
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+      <ErrorAlert error={failure} />
+    </span>
   );
 }
 

@@ -54,8 +54,8 @@ export function SellerPage() {
         rowKey={(b) => b.email}
         empty={t('seller.noBuyers')}
       />
-      <section className="panel" aria-labelledby="seller-health-title">
-        <h2 id="seller-health-title">{t('seller.healthTitle')}</h2>
+      <section className="panel">
+        <h2>{t('seller.healthTitle')}</h2>
         <p className="muted">{t('seller.healthHelp')}</p>
         <FleetTable
           label={t('seller.healthTitle')}
