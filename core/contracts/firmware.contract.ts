@@ -27,12 +27,7 @@ export const checkInInputSchema = z.object({
   battery: z.number().min(0).max(100).optional(),
   /** On external power: a rollout's battery floor does not apply. */
   charging: z.boolean().optional(),
-  freeStorageKb: z
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 40)
-    .optional(),
+  freeStorageKb: z.number().int().min(0).max(2_000_000_000).optional(),
   queuedSessions: z.number().int().min(0).max(100_000).optional(),
   /** The last upload's error, as the device names it ('' or absent: none since). */
   lastUploadError: z.string().max(120).optional(),

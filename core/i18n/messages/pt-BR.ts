@@ -1,3 +1,4 @@
+import { ptBRFirmwareErrors } from './pt-BR-firmware-errors.ts';
 import { ptBRPages } from './pt-BR-pages.ts';
 import { ptBRPreferences } from './pt-BR-preferences.ts';
 import { ptBRShell } from './pt-BR-shell.ts';
@@ -11,6 +12,7 @@ export const ptBR = {
   ...ptBRShell,
   ...ptBRPreferences,
   ...ptBRPages,
+  ...ptBRFirmwareErrors,
 } as const;
 
 export type MessageId = keyof typeof ptBR;

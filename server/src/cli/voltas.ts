@@ -16,6 +16,7 @@ import { loadDemo } from '../modules/demo/demo.service';
 import { formatImportReport, importFirebase, ImportError } from '../modules/firebase-import/firebase-import.service';
 import { simulate, today } from './simulate';
 import { importSessionsCommand } from './import-sessions';
+import { firmwareCommand, FIRMWARE_USAGE } from './firmware';
 
 const USAGE = `Usage: voltas <command>
 
@@ -38,6 +39,7 @@ const USAGE = `Usage: voltas <command>
                                            NMEA, SpeedAngle .sa, TrackAddict CSV, gps.six then lap.six, or .gz of one); a line per file
   simulate --server URL --device ID --token T [--track Interlagos] [--date ddmmyyyy] [--seed N] [--hz 10|25]
                                            upload a generated session through the device API
+${FIRMWARE_USAGE}
 `;
 
 /** Entry point of `npx voltas`; returns the exit code. */
@@ -74,6 +76,8 @@ export async function run(argv: string[]): Promise<number> {
         return await deviceCommand(rest);
       case 'simulate':
         return await simulateCommand(rest);
+      case 'firmware':
+        return await firmwareCommand(rest);
       case 'import':
         return await importSessionsCommand(rest, withDb);
       case 'import-firebase':

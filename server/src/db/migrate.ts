@@ -17,6 +17,7 @@ import * as m0013 from './migrations/0013-figures-version';
 import * as m0014 from './migrations/0014-video-syncs';
 import * as m0015 from './migrations/0015-user-preferences';
 import * as m0016 from './migrations/0016-orphan-video-syncs';
+import * as m0017 from './migrations/0017-device-fleet';
 
 /** Migrations listed in code (no directory scanning), so bundling and tsx behave the same. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0014-video-syncs': m0014,
   '0015-user-preferences': m0015,
   '0016-orphan-video-syncs': m0016,
+  '0017-device-fleet': m0017,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };
