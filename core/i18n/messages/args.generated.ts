@@ -58,7 +58,12 @@ interface Arguments {
   'firmware.state': { state: 'aborted' | 'done' | 'halted' | 'other' | 'paused' | 'running' };
   'firmware.scope': { percent: string | number; cohorts: string | number };
   'firmware.rules': { threshold: string | number; min: string | number };
-  'firmware.haltReason': { reason: string | number };
+  'firmware.haltReason': {
+    failed: string | number;
+    reports: string | number;
+    share: string | number;
+    threshold: string | number;
+  };
   'firmware.funnel': { version: string | number };
   'firmware.abortConfirm': { version: string | number };
   'firmware.widen': { percent: string | number };

@@ -88,7 +88,7 @@ export const enFleet = {
     '{state, select, running {running} paused {paused} halted {halted by failures} aborted {aborted} done {done} other {{state}}}',
   'firmware.scope': '{percent}% of: {cohorts}',
   'firmware.rules': 'Halts by itself if failures pass {threshold}% after {min} devices.',
-  'firmware.haltReason': 'Halted by itself: {reason}',
+  'firmware.haltReason': 'Halted by itself: {failed} of {reports} devices failed ({share}%, over {threshold}%).',
   'firmware.funnel': 'Funnel of rollout {version}',
   'firmware.funnel.offered': 'Offered',
   'firmware.funnel.downloaded': 'Downloaded',

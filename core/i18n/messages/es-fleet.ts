@@ -89,7 +89,8 @@ export const esFleet = {
     '{state, select, running {en curso} paused {en pausa} halted {detenida por fallos} aborted {cancelada} done {terminada} other {{state}}}',
   'firmware.scope': '{percent}% de: {cohorts}',
   'firmware.rules': 'Se detiene sola si los fallos pasan del {threshold}% después de {min} dispositivos.',
-  'firmware.haltReason': 'Detenida sola: {reason}',
+  'firmware.haltReason':
+    'Detenida sola: fallaron {failed} de {reports} dispositivos ({share}%, por encima del {threshold}%).',
   'firmware.funnel': 'Embudo de la actualización {version}',
   'firmware.funnel.offered': 'Ofrecida',
   'firmware.funnel.downloaded': 'Descargada',

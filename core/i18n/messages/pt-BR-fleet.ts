@@ -86,7 +86,7 @@ export const ptBRFleet = {
     '{state, select, running {em andamento} paused {pausada} halted {parada por falhas} aborted {cancelada} done {concluída} other {{state}}}',
   'firmware.scope': '{percent}% de: {cohorts}',
   'firmware.rules': 'Para sozinha se as falhas passarem de {threshold}% depois de {min} aparelhos.',
-  'firmware.haltReason': 'Parada sozinha: {reason}',
+  'firmware.haltReason': 'Parada sozinha: {failed} de {reports} aparelhos falharam ({share}%, acima de {threshold}%).',
   'firmware.funnel': 'Funil da atualização {version}',
   'firmware.funnel.offered': 'Oferecida',
   'firmware.funnel.downloaded': 'Baixada',

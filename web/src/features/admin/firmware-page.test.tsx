@@ -123,10 +123,16 @@ describe('FirmwarePage', () => {
 
   it('marks a halted rollout in words, with its failure codes and no more changes', async () => {
     renderPage([
-      rollout({ state: 'halted', failed: 5, failures: { 'boot-loop': 4, 'hash-mismatch': 1 }, haltReason: '5 of 9' }),
+      rollout({
+        state: 'halted',
+        failed: 5,
+        failures: { 'boot-loop': 4, 'hash-mismatch': 1 },
+        confirmed: 4,
+        haltReason: '5 of 9',
+      }),
     ]);
     expect((await screen.findByTestId('rollout-state')).textContent).toBe('⚠ parada por falhas');
-    expect(screen.getByText('Parada sozinha: 5 of 9')).toBeTruthy();
+    expect(screen.getByText('Parada sozinha: 5 de 9 aparelhos falharam (56%, acima de 30%).')).toBeTruthy();
     expect(screen.getAllByRole('listitem').some((li) => li.textContent === 'boot-loop: 4')).toBe(true);
     expect(screen.queryByRole('button', { name: 'Pausar' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Retomar' })).toBeNull();

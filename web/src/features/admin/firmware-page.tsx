@@ -25,7 +25,7 @@ import {
 
 export function FirmwarePage() {
   const t = useT();
-  const fleet = useAdminFleet();
+  const fleet = useAdminFleet(true);
   return (
     <Page title={t('firmware.title')} menu={adminMenus(t).firmware}>
       <UploadPanel />
@@ -491,8 +491,16 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
         {t('firmware.scope', { percent: r.percent, cohorts: cohortNames(t, r.cohorts) })}.{' '}
         {t('firmware.rules', { threshold: r.failureThresholdPct, min: r.minDevices })}
       </p>
-      {r.state === 'halted' && r.haltReason && (
-        <p className="alert alert-error">{t('firmware.haltReason', { reason: r.haltReason })}</p>
+      {r.state === 'halted' && (
+        // Said from the counts in the page's language (the server's haltReason is a log line).
+        <p className="alert alert-error">
+          {t('firmware.haltReason', {
+            failed: r.failed,
+            reports: r.failed + r.confirmed,
+            share: Math.round((r.failed / Math.max(1, r.failed + r.confirmed)) * 100),
+            threshold: r.failureThresholdPct,
+          })}
+        </p>
       )}
       <ol className="funnel" aria-label={t('firmware.funnel', { version: r.version })}>
         {steps.map(([step, n]) => (

@@ -17,11 +17,12 @@ const KEY = ['admin'] as const;
 /** A rollout moves as devices report: its page asks again this often while open. */
 const LIVE_MS = 4_000;
 
-export const useAdminFleet = () =>
+/** The fleet's health; `live` (the firmware page, watching a rollout) asks as often as the rollouts do. */
+export const useAdminFleet = (live = false) =>
   useQuery({
     queryKey: [...KEY, 'fleet'],
     queryFn: () => apiRequest('/api/admin/fleet', { schema: fleetSchema }),
-    refetchInterval: LIVE_MS * 4,
+    refetchInterval: live ? LIVE_MS : LIVE_MS * 4,
   });
 
 export const useFirmwareList = () =>
