@@ -71,6 +71,8 @@ import { createVideosService } from './modules/videos/videos.service';
 import { createProgressService } from './modules/progress/progress.service';
 import { firmwareRoutes } from './modules/firmware/firmware.routes';
 import { createFirmwareService } from './modules/firmware/firmware.service';
+import { trackPackRoutes } from './modules/tracks/track-pack.routes';
+import { createTrackPack } from './modules/tracks/track-pack.service';
 import { progressRoutes } from './modules/progress/progress.routes';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -358,6 +360,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     firmware: createFirmwareService({ db, blobs, publicKeys: config.firmwarePublicKeys }),
     devices,
   });
+  await app.register(trackPackRoutes, { pack: createTrackPack({ db, catalogue: trackCatalogue }) });
   if (localIdp) await localIdp.register(app);
   await app.register(webStatic, { root: webRoot });
 
