@@ -10,14 +10,15 @@ import { nowIso } from '#server/lib/tokens.ts';
 export const HEALTH_ROWS_KEPT = 200;
 
 /** Time-sortable within a device's rows: `<ms base36>-<random>`. */
-const healthId = () => `${Date.now().toString(36).padStart(10, '0')}-${randomBytes(4).toString('hex')}`;
+const healthId = (ms: number) => `${ms.toString(36).padStart(10, '0')}-${randomBytes(4).toString('hex')}`;
 
 /**
  * Records a check-in: the device's row (its version, `up` = when it was heard, the figures, and its
  * hardware class if it had none) and a history row, trimming the history to HEALTH_ROWS_KEPT.
  */
-export async function recordCheckIn(db: Kysely<DB>, id: string, c: CheckInInput): Promise<void> {
-  const at = nowIso();
+export async function recordCheckIn(db: Kysely<DB>, id: string, c: CheckInInput, when?: Date): Promise<void> {
+  // `when`: the demo's history, made of check-ins in the past.
+  const at = when ? when.toISOString() : nowIso();
   const figures = {
     battery: c.battery ?? null,
     free_storage_kb: c.freeStorageKb ?? null,
@@ -44,7 +45,7 @@ export async function recordCheckIn(db: Kysely<DB>, id: string, c: CheckInInput)
     .execute();
   await db
     .insertInto('device_health')
-    .values({ id: healthId(), device_id: id, at, version: c.firmware.version, ...figures })
+    .values({ id: healthId(Date.parse(at)), device_id: id, at, version: c.firmware.version, ...figures })
     .execute();
   // The oldest beyond the kept number go (the subquery finds the first row to keep).
   const oldestKept = await db
