@@ -166,7 +166,7 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   // The admin uploads the signed image: the manifest and signature pasted, then the bytes.
   await page.goto('/firmware');
   await expect(page.getByRole('heading', { name: 'Firmware', level: 1 })).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Nova atualização' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Nova distribuição' })).toBeVisible();
   // A wrong manifest, a wrong signature and no image are each named before anything is sent.
   await page.getByLabel('Manifesto (JSON)').fill('{"class": 1}');
   await page.getByLabel('Assinatura (base64)').fill('abc');
@@ -189,9 +189,28 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
     mimeType: 'application/octet-stream',
     buffer: image,
   });
+  // A signature no configured key made (one character changed) is refused by the server, in words.
+  const tampered = (signed.signature[0] === 'A' ? 'B' : 'A') + signed.signature.slice(1);
+  await page.getByLabel('Assinatura (base64)').fill(tampered);
+  await page.getByRole('button', { name: 'Enviar imagem' }).click();
+  await expect(page.getByText('O manifesto não está assinado por nenhuma chave')).toBeVisible();
+  // The signing command's output, opened as a file, fills both fields again.
+  await page.getByLabel('Abrir a saída do comando (JSON)').setInputFiles({
+    name: 'signed.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(signed)),
+  });
+  await expect(page.getByLabel('Assinatura (base64)')).toHaveValue(signed.signature);
+  // The link drops while the image goes up: nothing kept, the image still missing, and said so.
+  await page.route('**/api/admin/firmware/*/image', (route) => route.abort('connectionreset'));
+  await page.getByRole('button', { name: 'Enviar imagem' }).click();
+  await expect(page.getByText('O envio da imagem parou no meio; nada foi guardado.')).toBeVisible();
+  const imageRow = page.getByRole('region', { name: 'Imagens' }).getByRole('row').filter({ hasText: hwClass });
+  await expect(imageRow).toContainText('falta a imagem');
+  await page.unroute('**/api/admin/firmware/*/image');
+  // Sent again: only the image goes (the manifest is already there), with its progress.
   await page.getByRole('button', { name: 'Enviar imagem' }).click();
   await expect(page.getByText(`Imagem ${NEW_VERSION} para ${hwClass} aceita`)).toBeVisible();
-  const imageRow = page.getByRole('region', { name: 'Imagens' }).getByRole('row').filter({ hasText: hwClass });
   await expect(imageRow).toContainText('pronta');
 
   // A rollout to everyone, 10 % of the fleet; halts past 30 % failures among 6 devices.
@@ -199,8 +218,8 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   await page.getByLabel('Parcela dos aparelhos (%)').fill('10');
   await page.getByLabel('Parar quando as falhas passarem de (%)').fill('30');
   await page.getByLabel('Julgar só depois de (aparelhos)').fill('6');
-  await page.getByRole('button', { name: 'Começar a atualização' }).click();
-  await expect(page.getByText('Atualização começada')).toBeVisible();
+  await page.getByRole('button', { name: 'Começar a distribuição' }).click();
+  await expect(page.getByText('Distribuição começada')).toBeVisible();
   const card = page.locator('.rollout').filter({ hasText: `${NEW_VERSION} para ${hwClass}` });
   await expect(card.getByTestId('rollout-state')).toHaveText('em andamento');
   await expect(card).toContainText('10% de: Todos os aparelhos');
@@ -210,7 +229,7 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   for (const d of fleet) if (await deviceTurn(api, d, image)) offeredAt10++;
   expect(offeredAt10, 'devices in the first 10 %').toBeGreaterThan(0);
   expect(offeredAt10).toBeLessThan(FLEET / 2);
-  const funnel = card.getByRole('list', { name: `Funil da atualização ${NEW_VERSION}` });
+  const funnel = card.getByRole('list', { name: `Funil da distribuição ${NEW_VERSION}` });
   await expect(funnel.locator('[data-step=offered] .funnel-count')).toHaveText(String(offeredAt10));
   await expect(funnel.locator('[data-step=confirmed] .funnel-count')).toHaveText(String(offeredAt10));
   await expect(funnel.locator('[data-step=failed] .funnel-count')).toHaveText('0');

@@ -1,6 +1,7 @@
 import type { Catalog } from '../intl.ts';
 
 import { enAdmin } from './en-admin.ts';
+import { enFirmwareErrors } from './en-firmware-errors.ts';
 import { enFleet } from './en-fleet.ts';
 import { enHistory } from './en-history.ts';
 import { enImports } from './en-imports.ts';
@@ -248,6 +249,8 @@ export const enPages = {
   ...enPagesMain,
   ...enAdmin,
   ...enFleet,
+  // The server's firmware refusals, shown by the firmware page.
+  ...enFirmwareErrors,
   ...enHistory,
   ...enImports,
   ...enTracks,

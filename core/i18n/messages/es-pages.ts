@@ -1,6 +1,7 @@
 import type { Catalog } from '../intl.ts';
 
 import { esAdmin } from './es-admin.ts';
+import { esFirmwareErrors } from './es-firmware-errors.ts';
 import { esFleet } from './es-fleet.ts';
 import { esHistory } from './es-history.ts';
 import { esImports } from './es-imports.ts';
@@ -252,6 +253,8 @@ export const esPages = {
   ...esPagesMain,
   ...esAdmin,
   ...esFleet,
+  // The server's firmware refusals, shown by the firmware page.
+  ...esFirmwareErrors,
   ...esHistory,
   ...esImports,
   ...esTracks,

@@ -1,4 +1,5 @@
 import { ptBRAdmin } from './pt-BR-admin.ts';
+import { ptBRFirmwareErrors } from './pt-BR-firmware-errors.ts';
 import { ptBRFleet } from './pt-BR-fleet.ts';
 import { ptBRHistory } from './pt-BR-history.ts';
 import { ptBRImports } from './pt-BR-imports.ts';
@@ -253,6 +254,8 @@ export const ptBRPages = {
   ...ptBRPagesMain,
   ...ptBRAdmin,
   ...ptBRFleet,
+  // The server's firmware refusals, shown by the firmware page.
+  ...ptBRFirmwareErrors,
   ...ptBRHistory,
   ...ptBRImports,
   ...ptBRTracks,

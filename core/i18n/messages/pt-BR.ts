@@ -1,4 +1,3 @@
-import { ptBRFirmwareErrors } from './pt-BR-firmware-errors.ts';
 import { ptBRPages } from './pt-BR-pages.ts';
 import { ptBRPreferences } from './pt-BR-preferences.ts';
 import { ptBRShell } from './pt-BR-shell.ts';
@@ -12,7 +11,6 @@ export const ptBR = {
   ...ptBRShell,
   ...ptBRPreferences,
   ...ptBRPages,
-  ...ptBRFirmwareErrors,
 } as const;
 
 export type MessageId = keyof typeof ptBR;

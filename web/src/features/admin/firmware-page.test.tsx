@@ -103,7 +103,7 @@ describe('FirmwarePage', () => {
 
   it('shows a rollout as a funnel, with one click to widen it', async () => {
     const { writes } = renderPage([rollout({})]);
-    const funnel = await screen.findByRole('list', { name: 'Funil da atualização 2.0.0' });
+    const funnel = await screen.findByRole('list', { name: 'Funil da distribuição 2.0.0' });
     expect(
       within(funnel)
         .getAllByRole('listitem')
@@ -146,11 +146,11 @@ describe('FirmwarePage', () => {
 
   it('refuses a start with no group and a share out of range', async () => {
     const { writes } = renderPage([]);
-    await screen.findByRole('button', { name: 'Começar a atualização' });
+    await screen.findByRole('button', { name: 'Começar a distribuição' });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Todos os aparelhos' }));
     fireEvent.change(screen.getByLabelText('Parcela dos aparelhos (%)'), { target: { value: '150' } });
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Começar a atualização' }));
+      fireEvent.click(screen.getByRole('button', { name: 'Começar a distribuição' }));
     });
     expect(screen.getByText('Escolha pelo menos um grupo.')).toBeTruthy();
     expect(screen.getByText('Um número de 0 a 100.')).toBeTruthy();
