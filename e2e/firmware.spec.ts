@@ -282,6 +282,12 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   // Still the spec's sortable table.
   await page.getByRole('button', { name: /^Version/ }).click();
   await expect(page.getByRole('columnheader', { name: /^Version/ })).toHaveAttribute('aria-sort', 'ascending');
+  // One of the updated devices goes to a rider (the demo rider's account).
+  const ridden = updated.find((d) => fleet.indexOf(d) % 3 !== 0)!;
+  const handed = await page.request.post('/api/admin/assign-owner', {
+    data: { email: 'piloto@voltas.local', deviceId: ridden.id },
+  });
+  expect(handed.status()).toBe(200);
   await signOut(page);
 
   // The seller sees their stock's health, and none of the other devices.
@@ -293,6 +299,16 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   await expect(mine.getByRole('row').filter({ hasText: fleet[1]!.id })).toHaveCount(0);
   const stockUpdated = stock.find((d) => d.version === NEW_VERSION);
   if (stockUpdated) await expect(mine.getByRole('row').filter({ hasText: stockUpdated.id })).toContainText(NEW_VERSION);
+  await fits(page);
+  await signOut(page);
+
+  // The rider sees, on 'meus dados', the firmware their device runs and when it last called.
+  await signIn(page, { email: 'piloto@voltas.local' });
+  await page.goto('/enroll');
+  const theirs = page.getByRole('listitem').filter({ hasText: ridden.id });
+  await expect(theirs.getByTestId('device-contact')).toHaveText(
+    /^firmware 2\.0\.0 · último contato (agora|há \d+ minutos?)$/,
+  );
   await fits(page);
   expect(errors).toEqual([]);
   await api.dispose();
