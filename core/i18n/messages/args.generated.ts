@@ -47,7 +47,7 @@ interface Arguments {
   'admin.rotateConfirm': { id: string | number };
   'admin.auditSector': { n: string | number };
   'fleet.attentionCount': { count: number };
-  'fleet.attentionLegend': { hours: string | number; kb: string | number; battery: string | number };
+  'fleet.attentionLegend': { hours: string | number; storage: string | number; battery: string | number };
   'fleet.lastError': { error: string | number };
   'fleet.rolloutCell': { version: string | number; step: string | number };
   'firmware.uploading': { pct: string | number };

@@ -18,7 +18,7 @@ export const enFleet = {
   'fleet.attentionCount':
     '{count, plural, =0 {Every device is well.} one {# device needs attention; it is listed first.} other {# devices need attention; they are listed first.}}',
   'fleet.attentionLegend':
-    'Marked ⚠: silent for over {hours} h, under {kb} KB free, uploads failing, or battery under {battery}%.',
+    'Marked ⚠: silent for over {hours} h, under {storage} free, uploads failing, or battery under {battery}%.',
   'fleet.lastError': 'last: {error}',
   'fleet.step.offered': 'offered',
   'fleet.step.downloading': 'downloading',

@@ -18,7 +18,7 @@ export const esFleet = {
   'fleet.attentionCount':
     '{count, plural, =0 {Todos los dispositivos están bien.} one {# dispositivo necesita atención; aparece primero.} other {# dispositivos necesitan atención; aparecen primero.}}',
   'fleet.attentionLegend':
-    'Marcados con ⚠: sin contacto hace más de {hours} h, menos de {kb} KB libres, envíos fallando o batería por debajo del {battery}%.',
+    'Marcados con ⚠: sin contacto hace más de {hours} h, menos de {storage} libres, envíos fallando o batería por debajo del {battery}%.',
   'fleet.lastError': 'último: {error}',
   'fleet.step.offered': 'ofrecida',
   'fleet.step.downloading': 'descargando',

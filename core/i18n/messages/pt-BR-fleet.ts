@@ -16,7 +16,7 @@ export const ptBRFleet = {
   'fleet.attentionCount':
     '{count, plural, =0 {Todos os aparelhos estão bem.} one {# aparelho precisa de atenção; ele aparece primeiro.} other {# aparelhos precisam de atenção; eles aparecem primeiro.}}',
   'fleet.attentionLegend':
-    'Marcados com ⚠: sem contato há mais de {hours} h, menos de {kb} KB livres, envios falhando ou bateria abaixo de {battery}%.',
+    'Marcados com ⚠: sem contato há mais de {hours} h, menos de {storage} livres, envios falhando ou bateria abaixo de {battery}%.',
   'fleet.lastError': 'último: {error}',
   'fleet.step.offered': 'oferecida',
   'fleet.step.downloading': 'baixando',

@@ -142,7 +142,7 @@ export function FleetTable(props: {
             <p className="muted">
               {t('fleet.attentionLegend', {
                 hours: fleet.thresholds.silentAfterHours,
-                kb: fleet.thresholds.lowStorageKb,
+                storage: storageSize(fleet.thresholds.lowStorageKb),
                 battery: fleet.thresholds.lowBatteryPct,
               })}
             </p>
