@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { E2E_FIRMWARE_PRIVATE_PEM } from './firmware-key';
+import { E2E_FIRMWARE_PRIVATE_PEM, E2E_FIRMWARE_PUBLIC_KEY } from './firmware-key';
 import { signIn, signOut } from './fixtures';
 import { FOREIGN, speaksOnly } from './languages';
 
@@ -52,7 +52,7 @@ function watchErrors(page: Page): string[] {
 }
 
 /** The manifest and signature `voltas firmware sign` prints for the image (the maker's machine). */
-function sign(image: Buffer): { manifest: string; signature: string } {
+function sign(image: Buffer, hardwareClass = hwClass, version = NEW_VERSION): { manifest: string; signature: string } {
   const dir = mkdtempSync(join(tmpdir(), 'voltas-fw-'));
   const imagePath = join(dir, 'image.bin');
   const keyPath = join(dir, 'key.pem');
@@ -60,7 +60,7 @@ function sign(image: Buffer): { manifest: string; signature: string } {
   writeFileSync(keyPath, E2E_FIRMWARE_PRIVATE_PEM, { mode: 0o600 });
   const out = execFileSync(
     process.execPath,
-    ['bin/voltas.mjs', 'firmware', 'sign', imagePath, '--key', keyPath, '--version', NEW_VERSION, '--class', hwClass],
+    ['bin/voltas.mjs', 'firmware', 'sign', imagePath, '--key', keyPath, '--version', version, '--class', hardwareClass],
     { encoding: 'utf8' },
   );
   const signed = JSON.parse(out) as { manifest: string; signature: string };
@@ -349,4 +349,100 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
     expect(otherErrors).toEqual([]);
     await context.close();
   }
+});
+
+test('the simulated fleet (voltas simulate --fleet) takes a rollout, and its failures halt it', async ({
+  page,
+  baseURL,
+}) => {
+  const errors = watchErrors(page);
+  const simClass = `sim-${run}`;
+  const image = randomBytes(64 * 1024);
+  const signed = sign(image, simClass, '3.0.0');
+  // The upload through the page is the test above's; here the admin API takes it.
+  await signIn(page, { email: 'admin@voltas.local' });
+  const created = await page.request.post('/api/admin/firmware', { data: signed });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  const put = await page.request.put(`/api/admin/firmware/${id}/image`, {
+    headers: { 'content-type': 'application/octet-stream' },
+    data: image,
+  });
+  expect(put.status()).toBe(200);
+
+  // The admin starts it on the page: half the fleet, halting past 25 % failures among 5 devices.
+  await page.goto('/firmware');
+  await page.getByLabel('Imagem', { exact: true }).selectOption({ label: `3.0.0 (${simClass})` });
+  await page.getByLabel('Parcela dos aparelhos (%)').fill('50');
+  await page.getByLabel('Parar quando as falhas passarem de (%)').fill('25');
+  await page.getByLabel('Julgar só depois de (aparelhos)').fill('5');
+  await page.getByRole('button', { name: 'Começar a distribuição' }).click();
+  await expect(page.getByText('Distribuição começada')).toBeVisible();
+
+  // 40 simulated devices: half their installs fail, one boot-loops, one lies about its board, half
+  // their links drop mid-download and resume by Range.
+  const out = execFileSync(
+    process.execPath,
+    [
+      'bin/voltas.mjs',
+      'simulate',
+      '--fleet',
+      '40',
+      '--server',
+      baseURL!,
+      '--class',
+      simClass,
+      '--version',
+      '1.0.0',
+      '--rounds',
+      '3',
+      '--fail-share',
+      '0.5',
+      '--reboot-loops',
+      '1',
+      '--liars',
+      '1',
+      '--drop-share',
+      '0.5',
+      '--seed',
+      '61',
+      // One device at a time: none is mid-download when the rollout halts (the simulator of 17ad407
+      // stops on that 409 instead of dropping the withdrawn offer).
+      '--concurrency',
+      '1',
+    ],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        DATA_DIR: process.env.E2E_DATA_DIR ?? '.tmp/e2e-data',
+        FIRMWARE_PUBLIC_KEYS: E2E_FIRMWARE_PUBLIC_KEY,
+        LOG_LEVEL: 'warn',
+      },
+    },
+  );
+  const summary = JSON.parse(out.trim().split('\n').at(-1)!) as {
+    offers: number;
+    resumed: number;
+    confirmed: number;
+    failed: Record<string, number>;
+  };
+  expect(summary.offers).toBeGreaterThan(0);
+  expect(summary.resumed, 'downloads resumed after a dropped link').toBeGreaterThan(0);
+  expect(Object.values(summary.failed).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+
+  // The page shows it halted by itself, with the codes the devices reported.
+  const card = page.locator('.rollout').filter({ hasText: `3.0.0 para ${simClass}` });
+  await expect(card.getByTestId('rollout-state')).toHaveText('⚠ parada por falhas', { timeout: 15_000 });
+  for (const code of Object.keys(summary.failed)) await expect(card.locator('.failure-codes')).toContainText(code);
+  await fits(page);
+
+  // The hardware page lists the simulated devices with what they run.
+  await page.goto('/hardware');
+  const table = page.getByRole('region', { name: '[hardware] Add hardware ao vendedor' });
+  await expect(table.getByRole('row').filter({ hasText: '770000000001' })).toBeVisible();
+  if (summary.confirmed > 0)
+    await expect(table.getByRole('row').filter({ hasText: '3.0.0: confirmada' })).toHaveCount(summary.confirmed);
+  expect(errors).toEqual([]);
 });
