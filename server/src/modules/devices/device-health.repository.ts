@@ -47,17 +47,20 @@ export async function recordCheckIn(db: Kysely<DB>, id: string, c: CheckInInput,
     .insertInto('device_health')
     .values({ id: healthId(Date.parse(at)), device_id: id, at, version: c.firmware.version, ...figures })
     .execute();
-  // The oldest beyond the kept number go (the subquery finds the first row to keep).
-  const oldestKept = await db
-    .selectFrom('device_health')
-    .select('id')
+  // The oldest beyond the kept number go, in one statement (no row at that offset yet: nothing goes).
+  await db
+    .deleteFrom('device_health')
     .where('device_id', '=', id)
-    .orderBy('id', 'desc')
-    .offset(HEALTH_ROWS_KEPT - 1)
-    .limit(1)
-    .executeTakeFirst();
-  if (oldestKept)
-    await db.deleteFrom('device_health').where('device_id', '=', id).where('id', '<', oldestKept.id).execute();
+    .where('id', '<', (eb) =>
+      eb
+        .selectFrom('device_health')
+        .select('id')
+        .where('device_id', '=', id)
+        .orderBy('id', 'desc')
+        .offset(HEALTH_ROWS_KEPT - 1)
+        .limit(1),
+    )
+    .execute();
 }
 
 export function healthHistory(db: Kysely<DB>, id: string) {

@@ -3,6 +3,7 @@ import type { Attention, DeviceHealth, Fleet } from '#core/contracts/device-heal
 import type { CheckInInput } from '#core/contracts/firmware.contract.ts';
 import { AppError } from '#core/errors.ts';
 import type { DB } from '#server/db/schema.ts';
+import { inTransaction } from '#server/db/transaction.ts';
 import { findDevice, findDeviceByTokenHash, recordDeviceStatus, touchDevice } from './devices.repository';
 import {
   devicesWithHealth,
@@ -89,9 +90,13 @@ export function createDevicesService(db: Kysely<DB>) {
     /** The device was heard from (any upload). */
     seen: (id: string) => touchDevice(db, id),
     recordStatus: (id: string, status: { version: string; up: string }) => recordDeviceStatus(db, id, status),
-    /** The class a device's first check-in fixed (null before it). */
-    knownClass: async (id: string) => (await findDevice(db, id))?.hardware_class ?? null,
-    checkIn: (id: string, input: CheckInInput) => recordCheckIn(db, id, input),
+    /** Records a check-in in one transaction (one commit); returns the class its first check-in fixed (null before it). */
+    checkIn: (id: string, input: CheckInInput) =>
+      inTransaction(db, async (trx) => {
+        const knownClass = (await findDevice(trx, id))?.hardware_class ?? null;
+        await recordCheckIn(trx, id, input);
+        return knownClass;
+      }),
     /** The firmware version the device last reported ('' never). */
     reportedVersion: async (id: string) => (await findDevice(db, id))?.version ?? '',
     /** Every device (admins), with each one's rollout step. */

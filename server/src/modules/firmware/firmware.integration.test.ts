@@ -12,6 +12,7 @@ import { firmwareCommand } from '#server/cli/firmware.ts';
 import { addDevice, GPS_LINE, LAP_LINE, put } from '#test/fixtures.ts';
 import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 import { setRoles } from '../users/users.repository';
+import { HEALTH_ROWS_KEPT, recordCheckIn } from '../devices/device-health.repository';
 
 const KEY = generateFirmwareKey();
 const OTHER_KEY = generateFirmwareKey();
@@ -496,6 +497,11 @@ describe('fleet health', () => {
     expect(all.body.versions.length).toBeGreaterThan(0);
     const history = await admin.json(`/api/admin/devices/${mine.id}/health`);
     expect(history.body.history).toHaveLength(6);
+    // Bounded: past 200 check-ins the oldest go (recorded directly: a device may check in 30 times a minute).
+    const input = { firmware: { version: '1.0.0' }, hardware: { class: CLASS } };
+    for (let i = 0; i < 205; i++) await recordCheckIn(server.database.db, mine.id, input);
+    const kept = await admin.json(`/api/admin/devices/${mine.id}/health`);
+    expect(kept.body.history).toHaveLength(HEALTH_ROWS_KEPT);
 
     const owner = new Browser(server.baseUrl);
     await owner.signIn('owner@example.com');

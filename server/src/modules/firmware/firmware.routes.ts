@@ -88,8 +88,7 @@ export async function firmwareRoutes(
     },
     async (req) => {
       const device = req.device!;
-      const knownClass = await devices.knownClass(device.id);
-      await devices.checkIn(device.id, req.body);
+      const knownClass = await devices.checkIn(device.id, req.body);
       return { update: await firmware.offerFor({ id: device.id, knownClass }, req.body) };
     },
   );
