@@ -20,6 +20,7 @@ import { benchParsing } from './rows/parse';
 import { children, putTimed, ROOT, start } from './rows/servers';
 import { fmt, log, printTable, result, rows, verdict } from './rows/table';
 import { benchUpload } from './rows/upload';
+import { benchFleet } from './rows/fleet';
 import { benchJsSizes, benchWeb } from './rows/web';
 import { ensureChromium } from '../scripts/ensure-chromium.mjs';
 
@@ -40,8 +41,8 @@ const GOALS_ONLY = args.has('--goals-only');
  */
 const onlyAt = process.argv.indexOf('--only');
 const ONLY = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-if (ONLY !== undefined && !['import', 'upload', 'lighthouse'].includes(ONLY))
-  throw new Error(`--only import|upload|lighthouse, not ${ONLY}`);
+if (ONLY !== undefined && !['import', 'upload', 'lighthouse', 'fleet'].includes(ONLY))
+  throw new Error(`--only import|upload|lighthouse|fleet, not ${ONLY}`);
 /** `--no-lighthouse`: skip the Lighthouse rows (each run takes ~12 s; the first one installs it). */
 const LIGHTHOUSE = !args.has('--no-lighthouse') && (!ONLY || ONLY === 'lighthouse');
 /** `--pages=login,shared` or `--pages login,shared`: only these Lighthouse rows (keys without `lighthouse_`). */
@@ -81,6 +82,10 @@ async function main() {
     }
   }
   if (PARSE_ONLY) return;
+  if (ONLY === 'fleet') {
+    await rowGroup('fleet', () => benchFleet(sixty, QUICK));
+    return;
+  }
 
   if (!ONLY || ONLY === 'lighthouse') {
     log('building the web app…');
@@ -143,6 +148,8 @@ async function main() {
 
     if (!GOALS_ONLY && !ONLY) {
       await rowGroup('lists', () => benchLists(base, cookie, sixty, listTokens, progressTokens));
+      log('fleet: check-ins and 200 firmware downloads…');
+      await rowGroup('fleet', () => benchFleet(sixty, QUICK));
 
       // Imports of 50 MB files, each into a fresh server of its own (its memory read from /proc).
       log('imports: 50 MB RaceChrono CSV, VBO and GPX…');
