@@ -22,13 +22,13 @@ const STEP_IDS: Record<string, MessageId> = {
 };
 
 /** A device's step in a rollout in the page's words (an unknown step as the server named it). */
-export function stepLabel(t: Translate, step: string): string {
+function stepLabel(t: Translate, step: string): string {
   const id = STEP_IDS[step];
   return id ? t(id as 'fleet.step.offered') : step;
 }
 
 /** The attention marks of a device: a ⚠ and the reason's words, one badge each. */
-export function AttentionMarks({ device }: { device: DeviceHealth }) {
+function AttentionMarks({ device }: { device: DeviceHealth }) {
   const t = useT();
   if (device.attention.length === 0) return null;
   return (
