@@ -3,11 +3,11 @@
 import { z } from 'zod';
 
 /** Why a device is listed first: silent too long, low on storage, uploads failing, battery low. */
-export const attentionSchema = z.enum(['silent', 'low-storage', 'upload-errors', 'low-battery']);
+const attentionSchema = z.enum(['silent', 'low-storage', 'upload-errors', 'low-battery']);
 export type Attention = z.infer<typeof attentionSchema>;
 
 /** One device's health (null: never reported). */
-export const deviceHealthSchema = z.object({
+const deviceHealthSchema = z.object({
   id: z.string(),
   name: z.string(),
   owner: z.string(),
@@ -39,7 +39,7 @@ export const deviceHealthSchema = z.object({
 export type DeviceHealth = z.infer<typeof deviceHealthSchema>;
 
 /** The thresholds behind `attention`, so the page can say them. */
-export const attentionThresholdsSchema = z.object({
+const attentionThresholdsSchema = z.object({
   silentAfterHours: z.number(),
   lowStorageKb: z.number(),
   lowBatteryPct: z.number(),

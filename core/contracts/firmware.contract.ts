@@ -3,12 +3,12 @@
 import { z } from 'zod';
 
 /** A firmware version as a device reports it and a manifest names it: 1.2.3, 1.2.3-beta.1. */
-export const firmwareVersionSchema = z
+const firmwareVersionSchema = z
   .string()
   .trim()
   .regex(/^\d{1,4}\.\d{1,4}\.\d{1,4}(-[0-9A-Za-z.-]{1,20})?$/, 'version: major.minor.patch, e.g. 1.4.0');
 /** A hardware class: what board an image is built for (lower case, digits, dashes). */
-export const hardwareClassSchema = z
+const hardwareClassSchema = z
   .string()
   .trim()
   .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'hardware class: lower-case letters, digits and dashes, e.g. vt1-rev-b');
@@ -67,7 +67,7 @@ export const firmwareManifestSchema = z.object({
 });
 export type FirmwareManifest = z.infer<typeof firmwareManifestSchema>;
 
-export const firmwareOfferSchema = z.object({
+const firmwareOfferSchema = z.object({
   /** The exact bytes signed (JSON of a FirmwareManifest): verify these, then parse them. */
   manifest: z.string(),
   /** Base64 Ed25519 signature over `manifest`'s UTF-8 bytes. */
@@ -79,7 +79,7 @@ export const firmwareOfferSchema = z.object({
 export type FirmwareOffer = z.infer<typeof firmwareOfferSchema>;
 export const checkInResponseSchema = z.object({ update: firmwareOfferSchema.nullable() });
 
-export const firmwareReportStates = [
+const firmwareReportStates = [
   'downloading',
   'downloaded',
   'installing',
@@ -88,7 +88,7 @@ export const firmwareReportStates = [
   'rolled-back',
   'failed',
 ] as const;
-export const firmwareReportStateSchema = z.enum(firmwareReportStates);
+const firmwareReportStateSchema = z.enum(firmwareReportStates);
 /** POST /api/device/v1/firmware-report. */
 export const firmwareReportInputSchema = z.object({
   rolloutId: z.string().max(64),
@@ -128,7 +128,7 @@ export const firmwareIdParamsSchema = z.object({ id: z.string().max(64) });
 // ---- Admin: rollouts ----
 
 /** 'internal' and 'beta' are flags an admin sets on a user; 'seller:<e-mail>' is that seller's stock and buyers. */
-export const cohortSchema = z.union([
+const cohortSchema = z.union([
   z.enum(['all', 'internal', 'beta']),
   z
     .string()
@@ -136,7 +136,7 @@ export const cohortSchema = z.union([
     .toLowerCase()
     .regex(/^seller:[^\s@]+@[^\s@]+$/, "cohort: 'all', 'internal', 'beta' or 'seller:<e-mail>'"),
 ]);
-export const rolloutStateSchema = z.enum(['running', 'paused', 'halted', 'aborted', 'done']);
+const rolloutStateSchema = z.enum(['running', 'paused', 'halted', 'aborted', 'done']);
 export type RolloutState = z.infer<typeof rolloutStateSchema>;
 
 export const rolloutCreateInputSchema = z.object({
@@ -189,7 +189,7 @@ export const rolloutIdParamsSchema = z.object({ id: z.string().max(64) });
 
 // ---- Admin: who is internal or beta ----
 
-export const userCohortSchema = z.enum(['', 'internal', 'beta']);
+const userCohortSchema = z.enum(['', 'internal', 'beta']);
 /** PUT /api/admin/users/:email/cohort. */
 export const userCohortInputSchema = z.object({ cohort: userCohortSchema });
 /** GET /api/admin/cohorts: the users in the internal or beta cohort. */

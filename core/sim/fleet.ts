@@ -7,7 +7,7 @@ import type { FirmwareManifest } from '../contracts/firmware.contract.ts';
  * reboot-loop: boots the new image, resets until its bootloader rolls back;
  * lies-about-class: claims the fleet's class while its board is another.
  */
-export type FleetBehaviour = 'healthy' | 'fails-install' | 'reboot-loop' | 'lies-about-class';
+type FleetBehaviour = 'healthy' | 'fails-install' | 'reboot-loop' | 'lies-about-class';
 
 export interface FleetPlanOptions {
   /** Share (0..1) of the fleet whose install fails. */

@@ -18,7 +18,7 @@ export const FIRMWARE_USAGE = `  firmware keygen --out FILE               write 
                                            POST /api/admin/firmware; --seq defaults to the time in minutes`;
 
 /** The manifest of an image, in a fixed key order: these exact bytes are what is signed. */
-export async function manifestOf(
+async function manifestOf(
   image: string,
   m: { class: string; version: string; seq: number; minFrom: string; expiresDays: number; now?: Date },
 ): Promise<FirmwareManifest> {

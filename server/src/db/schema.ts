@@ -51,7 +51,7 @@ export interface DevicesTable {
   checked_in_at: Generated<string | null>;
 }
 
-export interface DeviceHealthTable {
+interface DeviceHealthTable {
   /** Time-sortable: newest last. */
   id: string;
   device_id: string;
@@ -98,7 +98,7 @@ export interface RolloutsTable {
   created_by: string;
 }
 
-export interface PitLanesTable {
+interface PitLanesTable {
   track_id: string;
   /** JSON Gate. */
   entry: string;
@@ -107,7 +107,7 @@ export interface PitLanesTable {
   updated_by: string;
 }
 
-export interface RolloutDevicesTable {
+interface RolloutDevicesTable {
   rollout_id: string;
   device_id: string;
   state: string;

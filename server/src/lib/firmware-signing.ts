@@ -12,7 +12,7 @@ export function publicKeyFromRaw(base64: string): KeyObject {
 }
 
 /** The base64 of a key's raw 32 public bytes. */
-export function rawPublicKey(key: KeyObject): string {
+function rawPublicKey(key: KeyObject): string {
   const jwk = (key.type === 'public' ? key : createPublicKey(key)).export({ format: 'jwk' });
   return Buffer.from(jwk.x!, 'base64url').toString('base64');
 }

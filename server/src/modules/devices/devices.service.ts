@@ -14,7 +14,7 @@ import {
 } from './device-health.repository';
 
 /** When a device is listed first: silent this long, this little storage left, this little battery. */
-export const ATTENTION = { silentAfterHours: 72, lowStorageKb: 10_240, lowBatteryPct: 15 };
+const ATTENTION = { silentAfterHours: 72, lowStorageKb: 10_240, lowBatteryPct: 15 };
 
 /** A device's rollout step, as the fleet view shows it (admins only). */
 export interface RolloutStep {

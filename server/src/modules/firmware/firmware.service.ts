@@ -45,7 +45,7 @@ import {
 } from './firmware.repository';
 
 /** Below this battery (per cent, not charging) a device is not offered an image unless the rollout says otherwise. */
-export const DEFAULT_MIN_BATTERY_PCT = 30;
+const DEFAULT_MIN_BATTERY_PCT = 30;
 const TERMINAL_STEPS = new Set(['confirmed', 'failed', 'rolled-back']);
 const FAILED_STEPS = new Set(['failed', 'rolled-back']);
 /** Steps in the order a device goes through them; a report may not go back (a replayed report changes nothing). */
@@ -55,7 +55,7 @@ export const firmwareBlobKey = (f: { class: string; seq: number; sha256: string 
   `firmware/${f.class}/${f.seq}-${f.sha256.slice(0, 16)}.bin`;
 
 /** Where a device fetches a rollout's image: the rollout names it, so only its offer opens it. */
-export const firmwareUrl = (rolloutId: string) => `/api/device/v1/firmware/${rolloutId}/image`;
+const firmwareUrl = (rolloutId: string) => `/api/device/v1/firmware/${rolloutId}/image`;
 
 /** Whether a device is in a rollout's percentage: a stable hash of (device, rollout), so widening keeps everyone in. */
 export function inPercentage(deviceId: string, rolloutId: string, percent: number): boolean {

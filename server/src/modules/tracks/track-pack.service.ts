@@ -18,7 +18,7 @@ import { findTrack } from './tracks.repository';
 import { deletePitLane, findPitLane, pitLanesOf, savePitLane, sharedTracksNear } from './pit-lanes.repository';
 
 /** At most this many circuits in a pack: a device's flash is small, and a pack is for where it is. */
-export const PACK_MAX_TRACKS = 20;
+const PACK_MAX_TRACKS = 20;
 
 type Line = { a: { lat: number; lon: number }; b: { lat: number; lon: number } };
 type PackTrack = TrackPack['tracks'][number];
