@@ -12,6 +12,7 @@ import { firmwareCommand } from '#server/cli/firmware.ts';
 import { addDevice, GPS_LINE, LAP_LINE, put } from '#test/fixtures.ts';
 import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
 import { setRoles } from '../users/users.repository';
+import { deleteIntent, recordIntent } from '../sessions/upload-intents.repository';
 import { HEALTH_ROWS_KEPT, recordCheckIn } from '../devices/device-health.repository';
 
 const KEY = generateFirmwareKey();
@@ -323,6 +324,19 @@ describe('bad input gets a clear refusal and changes nothing', () => {
     const id = await rollout(firmwareId, { minBatteryPct: 40 });
     const d = await newDevice();
     expect((await checkIn(d.token, { queuedSessions: 2 })).body.update).toBeNull();
+    // An upload of the device's in flight (its intent written, the index not yet updated): nothing either.
+    const intent = {
+      blobKey: `${d.id}/Interlagos/04112026/gps.six`,
+      md5: 'x',
+      deviceId: d.id,
+      track: 'Interlagos',
+      date: '04112026',
+      kind: 'gps' as const,
+      owner: 'rider@example.com',
+    };
+    await recordIntent(server.database.db, intent);
+    expect((await checkIn(d.token)).body.update).toBeNull();
+    await deleteIntent(server.database.db, intent.blobKey, intent.md5);
     expect((await checkIn(d.token, { battery: 20 })).body.update).toBeNull();
     expect((await checkIn(d.token, { firmware: { version: '0.8.0' } })).body.update).toBeNull();
     expect((await checkIn(d.token, { battery: 20, charging: true })).body.update?.rolloutId).toBe(id);
