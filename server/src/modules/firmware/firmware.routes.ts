@@ -26,7 +26,7 @@ import {
   userCohortInputSchema,
 } from '#core/contracts/firmware.contract.ts';
 import { AppError } from '#core/errors.ts';
-import { hashToken } from '#server/lib/tokens.ts';
+import { perToken } from '#server/lib/per-device-rate-limit.ts';
 import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import type { DevicesService } from '../devices/devices.service';
 import type { FirmwareService } from './firmware.service';
@@ -34,14 +34,6 @@ import type { FirmwareService } from './firmware.service';
 const deviceDoc = routeSchemas('device', errorAnswers(400, 401, 403, 415, 429));
 const adminDoc = routeSchemas('admin', errorAnswers(400, 401, 403, 404, 409, 422));
 const sellerDoc = routeSchemas('seller', errorAnswers(401, 403));
-
-/** Per token, not per address: many devices share a track's Wi-Fi. */
-const perToken = (max: number) => ({
-  max,
-  timeWindow: '1 minute',
-  keyGenerator: (req: { headers: { authorization?: string }; ip: string }) =>
-    req.headers.authorization ? `dev:${hashToken(req.headers.authorization)}` : `ip:${req.ip}`,
-});
 
 /**
  * One `bytes=` range of an object of `size` bytes (inclusive ends), 'all' when the header asks for

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { okSchema } from '#core/contracts/common.contract.ts';
 import { pitLaneInputSchema, trackPackQuerySchema, trackPackSchema } from '#core/contracts/device-health.contract.ts';
 import { errorAnswers } from '#server/lib/route-schema.ts';
+import { perToken } from '#server/lib/per-device-rate-limit.ts';
 import type { TrackPackService } from './track-pack.service';
 
 export async function trackPackRoutes(app: FastifyInstance, opts: { pack: TrackPackService }) {
@@ -12,13 +13,13 @@ export async function trackPackRoutes(app: FastifyInstance, opts: { pack: TrackP
   r.get(
     '/api/device/v1/tracks',
     {
-      config: { access: 'device' },
+      config: { access: 'device', rateLimit: perToken(30) },
       schema: {
         tags: ['device'],
         summary:
           'The circuits near the device: start/finish and sector lines, the pit lane where known; ETag, 304 when unchanged',
         querystring: trackPackQuerySchema,
-        response: { 200: trackPackSchema, 304: z.null(), ...errorAnswers(400, 401) },
+        response: { 200: trackPackSchema, 304: z.null(), ...errorAnswers(400, 401, 429) },
       },
     },
     async (req, reply) => {
