@@ -68,9 +68,25 @@ function renderPage(rollouts: Rollout[], images: Firmware[] = [image]) {
     '/api/admin/firmware': { firmware: images },
     '/api/admin/rollouts': { rollouts },
     '/api/admin/sellers': [],
+    '/api/admin/users': [
+      {
+        email: 'ana@example.com',
+        displayName: 'Ana',
+        hardware: [],
+        adm: '',
+        seller: '',
+        nomePiloto: '',
+        numeroMoto: '',
+        wifi: '',
+        userSeller: '',
+        disabled: false,
+      },
+    ],
+    '/api/admin/cohorts': { users: [{ email: 'bia@example.com', cohort: 'beta' }] },
   };
   const fetch = vi.fn((url: string, init?: RequestInit) => {
     if (!init?.method || init.method === 'GET') return Promise.resolve(json(reads[url] ?? {}));
+    if (url.endsWith('/cohort')) return Promise.resolve(json({ ok: true }));
     return Promise.resolve(json(rollouts[0]));
   });
   vi.stubGlobal('fetch', fetch);
@@ -155,5 +171,24 @@ describe('FirmwarePage', () => {
     expect(screen.getByText('Escolha pelo menos um grupo.')).toBeTruthy();
     expect(screen.getByText('Um número de 0 a 100.')).toBeTruthy();
     expect(writes()).toEqual([]);
+  });
+
+  it('puts a user in the beta group, naming the user first if none is chosen', async () => {
+    const { writes } = renderPage([]);
+    expect(await screen.findByText('bia@example.com: Pilotos beta')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Salvar grupo' }));
+    });
+    expect(screen.getByText('Escolha o usuário.')).toBeTruthy();
+    await waitFor(() => expect(screen.getAllByRole('option', { name: 'ana@example.com' })).toHaveLength(1));
+    fireEvent.change(screen.getByLabelText('Usuário'), { target: { value: 'ana@example.com' } });
+    fireEvent.change(screen.getByLabelText('Grupo'), { target: { value: 'beta' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Salvar grupo' }));
+    });
+    await waitFor(() => expect(screen.getByText('Grupo salvo.')).toBeTruthy());
+    const [url, init] = writes()[0]!;
+    expect(url).toBe('/api/admin/users/ana%40example.com/cohort');
+    expect(JSON.parse(String(init?.body))).toEqual({ cohort: 'beta' });
   });
 });

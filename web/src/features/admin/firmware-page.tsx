@@ -11,16 +11,18 @@ import { SortableTable, type Column } from '#web/components/ui/sortable-table.ts
 import { useT, type Translate } from '#web/i18n/messages.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { byteSize } from '#web/lib/fleet-format.ts';
-import { useAdminSellers } from './admin.api';
+import { useAdminSellers, useAdminUsers } from './admin.api';
 import { adminMenus } from './admin-menus';
 import {
   uploadFirmwareImage,
   useAdminFleet,
+  useCohortMembers,
   useCreateFirmware,
   useCreateRollout,
   useFirmwareList,
   usePatchRollout,
   useRollouts,
+  useSetCohort,
 } from './firmware.api';
 
 export function FirmwarePage() {
@@ -32,6 +34,7 @@ export function FirmwarePage() {
       <Images />
       <RolloutForm />
       <Rollouts />
+      <Cohorts />
       <section className="panel">
         {/* Its table is the region, named as this heading. */}
         <h2>{t('firmware.spreadTitle')}</h2>
@@ -491,6 +494,7 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
         {t('firmware.scope', { percent: r.percent, cohorts: cohortNames(t, r.cohorts) })}.{' '}
         {t('firmware.rules', { threshold: r.failureThresholdPct, min: r.minDevices })}
       </p>
+      {r.state === 'halted' && <p className="muted">{t('firmware.haltedNext')}</p>}
       {r.state === 'halted' && (
         // Said from the counts in the page's language (the server's haltReason is a log line).
         <p className="alert alert-error">
@@ -572,6 +576,76 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
       )}
       <ErrorAlert error={patch.error} />
     </li>
+  );
+}
+
+/** Who is in the internal and beta cohorts, and putting a user in one (or neither). */
+function Cohorts() {
+  const t = useT();
+  const members = useCohortMembers();
+  const users = useAdminUsers();
+  const save = useSetCohort();
+  const [email, setEmail] = useState('');
+  const [cohort, setCohort] = useState<'' | 'internal' | 'beta'>('internal');
+  const [missing, setMissing] = useState(false);
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setMissing(!email);
+    if (email) save.mutate({ email, cohort });
+  };
+  return (
+    <section className="panel" aria-labelledby="cohorts-title">
+      <h2 id="cohorts-title">{t('firmware.cohortsTitle')}</h2>
+      <p className="muted">{t('firmware.cohortsHelp')}</p>
+      <QueryStatus query={members}>
+        {(list) =>
+          list.length === 0 ? (
+            <p className="empty-state">{t('firmware.cohortsEmpty')}</p>
+          ) : (
+            <ul className="cohort-members">
+              {list.map((m) => (
+                <li key={m.email}>
+                  {m.email}: {m.cohort === 'beta' ? t('firmware.cohort.beta') : t('firmware.cohort.internal')}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryStatus>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <Field
+          id="co-user"
+          label={t('firmware.cohortUser')}
+          error={missing ? t('firmware.cohortUserRequired') : undefined}
+        >
+          <select id="co-user" value={email} onChange={(e) => setEmail(e.target.value)}>
+            <option value="" />
+            {(users.data ?? []).map((u) => (
+              <option key={u.email} value={u.email}>
+                {u.email}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <div className="field">
+          <label htmlFor="co-cohort">{t('firmware.cohortChoice')}</label>
+          <select id="co-cohort" value={cohort} onChange={(e) => setCohort(e.target.value as typeof cohort)}>
+            <option value="internal">{t('firmware.cohort.internal')}</option>
+            <option value="beta">{t('firmware.cohort.beta')}</option>
+            <option value="">{t('firmware.cohortNone')}</option>
+          </select>
+        </div>
+        <button type="submit" className="btn btn-secondary" disabled={save.isPending}>
+          {t('firmware.cohortSave')}
+        </button>
+        <ErrorAlert error={save.error} />
+        {save.isSuccess && (
+          <p className="alert alert-success" role="status">
+            {t('firmware.cohortSaved')}
+          </p>
+        )}
+      </form>
+    </section>
   );
 }
 

@@ -2,7 +2,9 @@
 // Cached under the admin key, so that any admin change reloads them with the other admin lists.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { fleetSchema } from '#core/contracts/device-health.contract.ts';
+import { okSchema } from '#core/contracts/common.contract.ts';
 import {
+  cohortMembersSchema,
   firmwareCreatedSchema,
   firmwareListSchema,
   rolloutCreatedSchema,
@@ -36,6 +38,13 @@ export const useRollouts = () =>
     queryKey: [...KEY, 'rollouts'],
     queryFn: async () => (await apiRequest('/api/admin/rollouts', { schema: rolloutListSchema })).rollouts,
     refetchInterval: LIVE_MS,
+  });
+
+/** Who is in the internal or beta cohort. */
+export const useCohortMembers = () =>
+  useQuery({
+    queryKey: [...KEY, 'cohorts'],
+    queryFn: async () => (await apiRequest('/api/admin/cohorts', { schema: cohortMembersSchema })).users,
   });
 
 function useAdminChange<I, O>(request: (input: I) => Promise<O>) {
@@ -101,3 +110,13 @@ export function uploadFirmwareImage(
     xhr.send(image);
   });
 }
+
+/** PUT /api/admin/users/:email/cohort: puts a user's devices in a cohort, or in none (''). */
+export const useSetCohort = () =>
+  useAdminChange((i: { email: string; cohort: '' | 'internal' | 'beta' }) =>
+    apiRequest(`/api/admin/users/${encodeURIComponent(i.email)}/cohort`, {
+      method: 'PUT',
+      body: { cohort: i.cohort },
+      schema: okSchema,
+    }),
+  );
