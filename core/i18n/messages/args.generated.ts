@@ -65,7 +65,6 @@ interface Arguments {
     threshold: string | number;
   };
   'firmware.funnel': { version: string | number };
-  'firmware.abortConfirm': { version: string | number };
   'firmware.widen': { percent: string | number };
   'firmware.spreadDevices': { count: number };
   'enroll.deviceFirmware': { version: string | number };

@@ -99,7 +99,6 @@ export const enFleet = {
   'firmware.pause': 'Pause',
   'firmware.resume': 'Resume',
   'firmware.abort': 'Abort the rollout',
-  'firmware.abortConfirm': 'Abort rollout {version}? No device will be offered it again.',
   'firmware.widen': 'Go to {percent}%',
   'firmware.changed': 'Done.',
   'firmware.cohortsTitle': 'Internal and beta groups',

@@ -101,7 +101,6 @@ export const esFleet = {
   'firmware.pause': 'Pausar',
   'firmware.resume': 'Reanudar',
   'firmware.abort': 'Cancelar la distribución',
-  'firmware.abortConfirm': '¿Cancelar la distribución {version}? Ningún dispositivo la recibirá más.',
   'firmware.widen': 'Pasar al {percent}%',
   'firmware.changed': 'Hecho.',
   'firmware.cohortsTitle': 'Grupos interno y beta',

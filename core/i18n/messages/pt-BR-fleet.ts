@@ -97,7 +97,6 @@ export const ptBRFleet = {
   'firmware.pause': 'Pausar',
   'firmware.resume': 'Retomar',
   'firmware.abort': 'Cancelar a distribuição',
-  'firmware.abortConfirm': 'Cancelar a distribuição {version}? Nenhum aparelho a receberá mais.',
   'firmware.widen': 'Passar a {percent}%',
   'firmware.changed': 'Feito.',
   'firmware.cohortsTitle': 'Grupos interno e beta',

@@ -137,6 +137,21 @@ describe('FirmwarePage', () => {
     expect(JSON.parse(String(init?.body))).toEqual({ percent: 50 });
   });
 
+  it('pauses and aborts with one click each', async () => {
+    const { writes } = renderPage([rollout({})]);
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: 'Pausar' }));
+    });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Cancelar a distribuição' }));
+    });
+    await waitFor(() => expect(writes()).toHaveLength(2));
+    expect(writes().map(([, init]) => JSON.parse(String(init?.body)))).toEqual([
+      { state: 'paused' },
+      { state: 'aborted' },
+    ]);
+  });
+
   it('marks a halted rollout in words, with its failure codes and no more changes', async () => {
     renderPage([
       rollout({

@@ -565,10 +565,9 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
             type="button"
             className="btn btn-secondary btn-small"
             disabled={patch.isPending}
-            onClick={() => {
-              if (window.confirm(t('firmware.abortConfirm', { version: r.version })))
-                patch.mutate({ id: r.id, state: 'aborted' });
-            }}
+            // One click, as pause and resume (the word): no device is offered it again, and
+            // what devices installed stays installed.
+            onClick={() => patch.mutate({ id: r.id, state: 'aborted' })}
           >
             {t('firmware.abort')}
           </button>
