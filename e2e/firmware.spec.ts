@@ -267,6 +267,13 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   await expect(uploads).toContainText('Envios falhando');
   await expect(uploads).toContainText('último: timeout');
   await expect(table.getByRole('row').filter({ hasText: fleet[2]!.id })).toContainText('Pouco espaço');
+  // Its kept check-ins, one click away: each of them told of the failing upload.
+  await uploads.getByRole('button', { name: `Histórico de ${fleet[1]!.id}` }).click();
+  await expect(page.getByRole('heading', { name: `Histórico do aparelho ${fleet[1]!.id}` })).toBeFocused();
+  const history = page.getByRole('region', { name: `Histórico de ${fleet[1]!.id}` });
+  await expect(history.getByRole('row').nth(1)).toContainText('timeout');
+  await page.getByRole('button', { name: 'Fechar o histórico' }).click();
+  await expect(history).toHaveCount(0);
   const attentionRows = await table.locator('tbody tr.row-attention').count();
   expect(attentionRows).toBeGreaterThanOrEqual(2);
   const firstRows = await table

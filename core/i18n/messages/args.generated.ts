@@ -50,6 +50,8 @@ interface Arguments {
   'fleet.attentionLegend': { hours: string | number; storage: string | number; battery: string | number };
   'fleet.lastError': { error: string | number };
   'fleet.rolloutCell': { version: string | number; step: string | number };
+  'fleet.historyOf': { id: string | number };
+  'fleet.historyTitle': { id: string | number };
   'firmware.uploading': { pct: string | number };
   'firmware.uploaded': { version: string | number; class: string | number };
   'firmware.imageSizeMismatch': { actual: string | number; expected: string | number };

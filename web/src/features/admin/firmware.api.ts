@@ -1,7 +1,7 @@
 // What the fleet and firmware pages read and change: device health, signed images, rollouts.
 // Cached under the admin key, so that any admin change reloads them with the other admin lists.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { fleetSchema } from '#core/contracts/device-health.contract.ts';
+import { fleetSchema, healthHistorySchema } from '#core/contracts/device-health.contract.ts';
 import { okSchema } from '#core/contracts/common.contract.ts';
 import {
   cohortMembersSchema,
@@ -25,6 +25,16 @@ export const useAdminFleet = (live = false) =>
     queryKey: [...KEY, 'fleet'],
     queryFn: () => apiRequest('/api/admin/fleet', { schema: fleetSchema }),
     refetchInterval: live ? LIVE_MS : LIVE_MS * 4,
+  });
+
+/** One device's kept check-ins, newest first (null: none chosen). */
+export const useDeviceHistory = (id: string | null) =>
+  useQuery({
+    queryKey: [...KEY, 'device-health', id],
+    queryFn: async () =>
+      (await apiRequest(`/api/admin/devices/${encodeURIComponent(id!)}/health`, { schema: healthHistorySchema }))
+        .history,
+    enabled: id !== null,
   });
 
 export const useFirmwareList = () =>

@@ -17,6 +17,7 @@ import {
   useRotateToken,
 } from './admin.api';
 import { adminMenus } from './admin-menus';
+import { DeviceHistory } from './device-history';
 import { useAdminFleet } from './firmware.api';
 import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
@@ -33,6 +34,7 @@ export function HardwarePage() {
   const [newId, setNewId] = useState('');
   const [idError, setIdError] = useState(false);
   const [shown, setShown] = useState<{ id: string; token: string } | null>(null);
+  const [historyOf, setHistoryOf] = useState<string | null>(null);
 
   const onRegister = (e: FormEvent) => {
     e.preventDefault();
@@ -60,17 +62,28 @@ export function HardwarePage() {
       sortable: false,
       value: () => '',
       render: (d) => (
-        <button
-          type="button"
-          className="btn btn-secondary btn-small"
-          disabled={rotate.isPending}
-          onClick={() => {
-            if (window.confirm(t('admin.rotateConfirm', { id: d.id })))
-              rotate.mutate(d.id, { onSuccess: (res) => setShown(res) });
-          }}
-        >
-          {t('admin.rotate')}
-        </button>
+        <span className="cell-actions">
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            aria-label={t('fleet.historyOf', { id: d.id })}
+            aria-pressed={historyOf === d.id}
+            onClick={() => setHistoryOf(d.id)}
+          >
+            {t('fleet.history')}
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            disabled={rotate.isPending}
+            onClick={() => {
+              if (window.confirm(t('admin.rotateConfirm', { id: d.id })))
+                rotate.mutate(d.id, { onSuccess: (res) => setShown(res) });
+            }}
+          >
+            {t('admin.rotate')}
+          </button>
+        </span>
       ),
     },
   ];
@@ -118,6 +131,7 @@ export function HardwarePage() {
         {shown && <DeviceTokenNotice id={shown.id} token={shown.token} />}
       </section>
       <FleetTable label={t('admin.hardwareTitle')} query={fleet} withRollout extra={actions} />
+      {historyOf && <DeviceHistory key={historyOf} id={historyOf} onClose={() => setHistoryOf(null)} />}
     </Page>
   );
 }
