@@ -58,6 +58,7 @@ export const ERROR_STATUS = {
   'firmware/rollout-closed': 409,
   'firmware/not-rebooted': 409,
   'firmware/range-not-satisfiable': 416,
+  'firmware/busy': 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -123,6 +124,8 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'firmware/not-rebooted':
     'Confirm only after rebooting into the new image: the last check-in did not report its version.',
   'firmware/range-not-satisfiable': 'The Range asked starts past the end of the image.',
+  'firmware/busy':
+    'Many devices are downloading firmware from this server right now: try again after Retry-After seconds.',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

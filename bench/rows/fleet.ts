@@ -25,16 +25,29 @@ const DOWNLOADERS = 200;
 const IMAGE_BYTES = 4 * 1024 * 1024;
 const RANGE_BYTES = 256 * 1024;
 
+/** Ranges the server answered 503 (busy) to, retried after its Retry-After. */
+let busy = 0;
+
 const rssOf = (pid: number, field: 'VmRSS' | 'VmHWM') =>
   Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 
-/** GET with a Range over a keep-alive agent, the body counted and dropped (a device writes it to flash). */
+/**
+ * GET with a Range over a keep-alive agent, the body counted and dropped (a device writes it to
+ * flash); 0 when the server says to come back (503 busy, after its Retry-After).
+ */
 function getRange(agent: http.Agent, url: URL, token: string, start: number, end: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.get(
       url,
       { agent, headers: { authorization: `Bearer ${token}`, range: `bytes=${start}-${end}` } },
       (res) => {
+        if (res.statusCode === 503) {
+          busy++;
+          res.resume();
+          const seconds = Number(res.headers['retry-after']) || 2;
+          res.on('end', () => setTimeout(() => resolve(0), seconds * 1000 * (0.5 + Math.random() / 2)));
+          return;
+        }
         if (res.statusCode !== 206) reject(new Error(`range ${start}-${end}: HTTP ${res.statusCode}`));
         let n = 0;
         res.on('data', (c: Buffer) => (n += c.length));
@@ -183,11 +196,20 @@ export async function benchFleet(sixty: GeneratedSession, quick: boolean): Promi
         const answer = (await res.json()) as { update: unknown };
         if (!answer.update) throw new Error(`no offer at check-in: ${res.status} ${JSON.stringify(answer)}`);
       }
+      // A rider's upload (the 60-lap session's gps.six) on the idle server, to compare with one sent
+      // while the 200 devices download.
+      const gpsSix = Buffer.from(sixty.gpsSix);
+      const rider = { authorization: `Bearer ${tokens[1]}` };
+      const idleUploadMs = await putTimed(`${base}/api/device/v1/sessions/Interlagos/02112026/gps.six`, gpsSix, rider);
       await new Promise((r) => setTimeout(r, 500));
       writeFileSync(`/proc/${child.pid}/clear_refs`, '5');
       const before = rssOf(child.pid!, 'VmRSS');
       const agent = new http.Agent({ keepAlive: true, maxSockets: DOWNLOADERS });
       const t = performance.now();
+      // Sent a second into the downloads, while all 200 are fetching.
+      const busyUpload = new Promise((r) => setTimeout(r, 1000)).then(() =>
+        putTimed(`${base}/api/device/v1/sessions/Interlagos/03112026/gps.six`, gpsSix, rider),
+      );
       const received = await Promise.all(
         downloaders.map(async (token) => {
           let got = 0;
@@ -197,6 +219,7 @@ export async function benchFleet(sixty: GeneratedSession, quick: boolean): Promi
         }),
       );
       const ms = performance.now() - t;
+      const busyUploadMs = await busyUpload;
       agent.destroy();
       if (received.some((n) => n !== IMAGE_BYTES)) throw new Error('a download came back short');
       const peak = rssOf(child.pid!, 'VmHWM');
@@ -204,10 +227,18 @@ export async function benchFleet(sixty: GeneratedSession, quick: boolean): Promi
       result.firmware_200_downloads_rss_growth_mb = Math.round((peak - before) / 1e6);
       rows.push([
         `firmware: ${DOWNLOADERS} devices download a 4 MB image at once by 256 KB ranges`,
-        `${fmt((DOWNLOADERS * IMAGE_BYTES) / 1e6, 0)} MB in ${fmt(ms / 1000, 1)} s (${fmt((DOWNLOADERS * IMAGE_BYTES) / 1e6 / (ms / 1000), 0)} MB/s); server peak RSS ${fmt(peak / 1e6, 0)} MB, +${fmt((peak - before) / 1e6, 0)} MB over its ${fmt(before / 1e6, 0)} MB before`,
+        `${fmt((DOWNLOADERS * IMAGE_BYTES) / 1e6, 0)} MB in ${fmt(ms / 1000, 1)} s (${fmt((DOWNLOADERS * IMAGE_BYTES) / 1e6 / (ms / 1000), 0)} MB/s; ${busy} ranges told to come back); server peak RSS ${fmt(peak / 1e6, 0)} MB, +${fmt((peak - before) / 1e6, 0)} MB over its ${fmt(before / 1e6, 0)} MB before`,
         `image ${fmt(IMAGE_BYTES / 1e6, 1)} MB (${fmt((DOWNLOADERS * IMAGE_BYTES) / 1e6, 0)} MB if held per device)`,
         '',
         'memory flat: growth well under 200 × the image',
+      ]);
+      result.upload_during_downloads_vs_idle = busyUploadMs / idleUploadMs;
+      rows.push([
+        `a rider's upload (${fmt(gpsSix.length / 1e6, 1)} MB gps.six) while the 200 devices download`,
+        `${fmt(busyUploadMs, 0)} ms`,
+        `the same upload on the idle server ${fmt(idleUploadMs, 0)} ms`,
+        `${fmt(result.upload_during_downloads_vs_idle, 2)}×`,
+        '(reported); stored whole',
       ]);
     } finally {
       child.kill();

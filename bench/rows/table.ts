@@ -11,6 +11,7 @@ export const result: Record<string, number | null> = {
   checkins_vs_laps: null,
   firmware_200_downloads_peak_rss_mb: null,
   firmware_200_downloads_rss_growth_mb: null,
+  upload_during_downloads_vs_idle: null,
   parse_vs_scan: null,
   parse_upload_vs_scan: null,
   laps_api_vs_hello: null,

@@ -16,4 +16,6 @@ export const enFirmwareErrors = {
   'errors.firmware/not-rebooted':
     'Confirm only after rebooting into the new image: the last check-in did not report its version.',
   'errors.firmware/range-not-satisfiable': 'The Range asked for starts past the end of the image.',
+  'errors.firmware/busy':
+    'Many devices are downloading firmware from this server right now: try again after Retry-After seconds.',
 } satisfies Partial<Catalog>;

@@ -16,4 +16,6 @@ export const esFirmwareErrors = {
   'errors.firmware/not-rebooted':
     'Confirma solo después de reiniciar con la imagen nueva: el último contacto no informó esa versión.',
   'errors.firmware/range-not-satisfiable': 'El rango pedido (Range) empieza después del final de la imagen.',
+  'errors.firmware/busy':
+    'Muchos dispositivos están descargando firmware de este servidor ahora: inténtalo de nuevo tras Retry-After segundos.',
 } satisfies Partial<Catalog>;

@@ -14,4 +14,6 @@ export const ptBRFirmwareErrors = {
   'errors.firmware/not-rebooted':
     'Confirme só depois de reiniciar com a imagem nova: o último contato não informou essa versão.',
   'errors.firmware/range-not-satisfiable': 'O trecho pedido (Range) começa depois do fim da imagem.',
+  'errors.firmware/busy':
+    'Muitos aparelhos estão baixando firmware deste servidor agora: tente de novo após Retry-After segundos.',
 } as const;

@@ -38,6 +38,8 @@ export interface FleetSummary {
   offers: number;
   downloads: number;
   resumed: number;
+  /** Downloads told to come back later (503 busy), then resumed. */
+  busy: number;
   confirmed: number;
   failed: Record<string, number>;
   uploads: number;
@@ -62,6 +64,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
     offers: 0,
     downloads: 0,
     resumed: 0,
+    busy: 0,
     confirmed: 0,
     failed: {},
     uploads: 0,
@@ -119,6 +122,14 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
         },
         signal: controller.signal,
       });
+      if (res.status === 503) {
+        // The server is serving as many images as it will at once: back off as it says, then resume.
+        await res.arrayBuffer();
+        const seconds = Math.min(30, Number(res.headers.get('retry-after')) || 2);
+        summary.busy++;
+        await new Promise((r) => setTimeout(r, seconds * 1000 * (0.5 + Math.random() / 2)));
+        continue;
+      }
       if (res.status !== 200 && res.status !== 206) throw new Error(`download as ${d.id}: HTTP ${res.status}`);
       if (res.status === 200 && got) {
         parts.length = 0; // the image changed under us: start over

@@ -346,6 +346,48 @@ describe('bad input gets a clear refusal and changes nothing', () => {
     await admin.json(`/api/admin/rollouts/${id}`, { method: 'PATCH', body: JSON.stringify({ state: 'aborted' }) });
   });
 
+  it('serves at most 32 image streams at once: the next device is told to come back, none is lost', async () => {
+    // Large enough that a download whose body is not read stays open (socket buffers hold a few MB).
+    const big = randomBytes(16 * 1024 * 1024);
+    const bigSha = createHash('sha256').update(big).digest('hex');
+    const firmwareId = await uploadImage(manifest({ sha256: bigSha, size: big.length }), big);
+    const id = await rollout(firmwareId);
+    const fleet = await Promise.all(Array.from({ length: 33 }, () => newDevice()));
+    for (const d of fleet) expect((await checkIn(d.token)).body.update.rolloutId).toBe(id);
+    const url = new URL(`/api/device/v1/firmware/${id}/image`, server.baseUrl);
+    // 32 downloads held open: their bodies are not read.
+    const held: http.ClientRequest[] = [];
+    await Promise.all(
+      fleet.slice(0, 32).map(
+        (d) =>
+          new Promise<void>((resolve, reject) => {
+            const req = http.get(url, { agent: false, headers: { authorization: `Bearer ${d.token}` } }, (res) => {
+              expect(res.statusCode).toBe(200);
+              res.pause();
+              resolve();
+            });
+            req.on('error', () => undefined);
+            req.on('response', () => undefined);
+            held.push(req);
+            setTimeout(() => reject(new Error('no answer')), 20_000).unref();
+          }),
+      ),
+    );
+    const busy = await device(fleet[32]!.token, 'GET', url.pathname);
+    expect([busy.status, busy.body.code]).toEqual([503, 'firmware/busy']);
+    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+    for (const req of held) req.destroy();
+    // Once they are gone, the device that waited gets its image whole.
+    let again = busy;
+    for (let i = 0; i < 50 && again.status === 503; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      again = await device(fleet[32]!.token, 'GET', url.pathname);
+    }
+    expect(again.status).toBe(200);
+    expect(createHash('sha256').update(again.buf).digest('hex')).toBe(bigSha);
+    await admin.json(`/api/admin/rollouts/${id}`, { method: 'PATCH', body: JSON.stringify({ state: 'aborted' }) });
+  });
+
   it('answers 1,000 devices checking in at once, each recorded', async () => {
     const devices = await Promise.all(Array.from({ length: 1000 }, () => newDevice('fleet@example.com')));
     // All in flight together, over 100 connections (as through a proxy): a socket per request would

@@ -58,11 +58,19 @@ export function parseRange(
   return { start, end };
 }
 
+/**
+ * Image streams one instance serves at once. Firmware is background work: past this, a device is told
+ * to come back (503, Retry-After) rather than every stream, a rider's session upload among them,
+ * getting a thinner share of the server.
+ */
+const MAX_IMAGE_STREAMS = 32;
+
 export async function firmwareRoutes(
   app: FastifyInstance,
   opts: { firmware: FirmwareService; devices: DevicesService },
 ) {
   const { firmware, devices } = opts;
+  let imageStreams = 0;
   const r = app.withTypeProvider<ZodTypeProvider>();
   const admin = { access: 'admin' as const };
 
@@ -128,8 +136,26 @@ export async function firmwareRoutes(
           `The image is ${image.size} bytes: a Range must start below ${image.size}.`,
         );
       }
-      const opened = await image.open(range === 'all' ? undefined : range);
-      if (!opened) throw new AppError('storage/object-not-found', "This firmware's image is missing from storage.");
+      if (imageStreams >= MAX_IMAGE_STREAMS) {
+        reply.header('retry-after', String(2 + Math.floor(Math.random() * 4)));
+        throw new AppError('firmware/busy');
+      }
+      imageStreams++;
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        imageStreams--;
+      };
+      reply.raw.once('close', release);
+      const opened = await image.open(range === 'all' ? undefined : range).catch((err: unknown) => {
+        release();
+        throw err;
+      });
+      if (!opened) {
+        release();
+        throw new AppError('storage/object-not-found', "This firmware's image is missing from storage.");
+      }
       reply.type('application/octet-stream').header('content-length', String(opened.size));
       if (range !== 'all') reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${image.size}`);
       return reply.send(opened.body as Readable);
