@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_FIRMWARE_PUBLIC_KEY } from './e2e/firmware-key';
 import { E2E_CHROMIUM } from './scripts/ensure-chromium.mjs';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -52,6 +53,8 @@ export default defineConfig({
       ADMIN_EMAILS: E2E_ADMIN_EMAIL,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      // The key e2e/firmware.spec.ts signs its images with.
+      FIRMWARE_PUBLIC_KEYS: E2E_FIRMWARE_PUBLIC_KEY,
     },
     stdout: 'ignore',
     stderr: 'pipe',

@@ -21,6 +21,7 @@ import { benchParsing } from './rows/parse';
 import { children, putTimed, ROOT, start } from './rows/servers';
 import { fmt, log, printTable, result, rows, verdict } from './rows/table';
 import { benchUpload } from './rows/upload';
+import { benchFleet } from './rows/fleet';
 import { benchJsSizes, benchWeb } from './rows/web';
 import { ensureChromium } from '../scripts/ensure-chromium.mjs';
 
@@ -43,8 +44,8 @@ const GOALS_ONLY = args.has('--goals-only');
  */
 const onlyAt = process.argv.indexOf('--only');
 const ONLY = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-if (ONLY !== undefined && !['api', 'abuse', 'import', 'upload', 'lighthouse'].includes(ONLY))
-  throw new Error(`--only api|abuse|import|upload|lighthouse, not ${ONLY}`);
+if (ONLY !== undefined && !['api', 'abuse', 'import', 'upload', 'lighthouse', 'fleet'].includes(ONLY))
+  throw new Error(`--only api|abuse|import|upload|lighthouse|fleet, not ${ONLY}`);
 /** `--no-lighthouse`: skip the Lighthouse rows (each run takes ~12 s; the first one installs it). */
 const LIGHTHOUSE = !args.has('--no-lighthouse') && (!ONLY || ONLY === 'lighthouse');
 /** `--pages=login,shared` or `--pages login,shared`: only these Lighthouse rows (keys without `lighthouse_`). */
@@ -88,6 +89,10 @@ async function main() {
   if (ONLY === 'abuse') {
     log('abuse: one rider hammering heavy reads…');
     await rowGroup('abuse', async () => benchAbuse());
+    return;
+  }
+  if (ONLY === 'fleet') {
+    await rowGroup('fleet', () => benchFleet(sixty, QUICK));
     return;
   }
 
@@ -154,6 +159,8 @@ async function main() {
       await rowGroup('lists', () => benchLists(base, cookie, sixty, listTokens, progressTokens));
       log('coaching: a 30-minute session at 25 Hz…');
       await rowGroup('coaching', () => benchCoaching(base, cookie, token, halfHour));
+      log('fleet: check-ins and 200 firmware downloads…');
+      await rowGroup('fleet', () => benchFleet(sixty, QUICK));
 
       // Imports of 50 MB files, each into a fresh server of its own (its memory read from /proc).
       log('imports: 50 MB RaceChrono CSV, VBO and GPX…');

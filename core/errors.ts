@@ -52,6 +52,16 @@ export const ERROR_STATUS = {
   'video/not-mp4': 422,
   'video/bad-marks': 422,
   'video/limit-reached': 409,
+  'firmware/bad-signature': 422,
+  'firmware/bad-manifest': 422,
+  'firmware/seq-not-above': 409,
+  'firmware/image-mismatch': 422,
+  'firmware/image-missing': 409,
+  'firmware/not-offered': 403,
+  'firmware/rollout-closed': 409,
+  'firmware/not-rebooted': 409,
+  'firmware/range-not-satisfiable': 416,
+  'firmware/busy': 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -110,6 +120,21 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'video/not-mp4': 'Not a readable MP4 video (or it was cut short): pick the original file from the camera.',
   'video/bad-marks': 'These marks give an impossible clock: mark two moments farther apart, or one only.',
   'video/limit-reached': 'This session already keeps as many video syncs as it may: forget one first.',
+  'firmware/bad-signature':
+    'The manifest is not signed by any key in FIRMWARE_PUBLIC_KEYS (or the signature does not match its bytes); nothing was stored.',
+  'firmware/bad-manifest':
+    'The manifest is not one `voltas firmware sign` makes (JSON with class, version, seq, sha256, size, expires, minFrom), or it has expired; nothing was stored.',
+  'firmware/seq-not-above':
+    "The manifest's seq is not above the last image of its hardware class: an image can never move a class backwards.",
+  'firmware/image-mismatch': "The image's bytes do not match its signed manifest (size or sha256); nothing was stored.",
+  'firmware/image-missing': "This firmware's image has not been uploaded yet: upload it before rolling it out.",
+  'firmware/not-offered': 'This device was not offered this firmware, or is not in this rollout.',
+  'firmware/rollout-closed': 'This rollout is halted, aborted or done: its offer no longer stands.',
+  'firmware/not-rebooted':
+    'Confirm only after rebooting into the new image: the last check-in did not report its version.',
+  'firmware/range-not-satisfiable': 'The Range asked starts past the end of the image.',
+  'firmware/busy':
+    'Many devices are downloading firmware from this server right now: try again after Retry-After seconds.',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -87,7 +87,13 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
   page.once('dialog', (d) => void d.accept());
   await page.getByRole('button', { name: 'Cadastrar', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Cadastrado!' })).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: buyer })).toContainText(deviceId);
+  // The buyers' table (the health table below lists the sold device too, now the buyer's).
+  await expect(page.getByRole('region', { name: 'Vendas' }).getByRole('row').filter({ hasText: buyer })).toContainText(
+    deviceId,
+  );
+  await expect(
+    page.getByRole('region', { name: 'Saúde dos meus aparelhos' }).getByRole('row').filter({ hasText: deviceId }),
+  ).toContainText(buyer);
   // The sale replaced the token: the new one is shown once, to load into the device.
   await expect(page.getByText(`Novo dono: o token antigo do hardware ${deviceId} deixou de funcionar.`)).toBeVisible();
   const soldToken = (await page.getByTestId('device-token').textContent())!.trim();

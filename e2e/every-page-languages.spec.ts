@@ -117,7 +117,7 @@ for (const [locale, language] of [
         data: { id: device, seller: 'vendedor@voltas.local' },
       });
       expect(registered.status()).toBe(200);
-      for (const path of ['/adm', '/seller-adm', '/hardware', '/pistas', '/auditoria'])
+      for (const path of ['/adm', '/seller-adm', '/hardware', '/firmware', '/pistas', '/auditoria'])
         await check(page, language, path);
       await checkMenu(page, language);
     });

@@ -119,6 +119,7 @@ test('an ADMIN_EMAILS account sees the admin entries', async ({ page }) => {
     'adm',
     'adm-Seller',
     'hardware',
+    'firmware',
   ]);
 });
 

@@ -186,8 +186,15 @@ export const FOREIGN: Record<'en' | 'es', RegExp> = {
   es: words([...PORTUGUESE_ONLY, ...ENGLISH_ONLY.filter((w) => w !== 'no')]),
 };
 
-/** Names, not words: the product, the demo accounts, and the spec's English button. */
-const NAMES = ['Login with Google', 'Voltas', 'Ana Piloto', 'Bruno Vendedor', 'Carla Admin'];
+/** Names, not words: the product, the demo accounts, the spec's English button, and a command to type. */
+const NAMES = [
+  'Login with Google',
+  'npx voltas firmware sign',
+  'Voltas',
+  'Ana Piloto',
+  'Bruno Vendedor',
+  'Carla Admin',
+];
 
 /** What the device's own screen shows, in English whatever the page's language (the spec's words). */
 const DEVICE_SCREEN = [

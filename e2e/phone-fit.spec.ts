@@ -119,7 +119,7 @@ test('a seller’s pages fit a 360 px phone', async ({ page }) => {
 
 test('an admin’s pages fit a 360 px phone', async ({ page }) => {
   await signIn(page, { email: E2E_ADMIN_EMAIL, name: 'Chefe' });
-  for (const path of ['/adm', '/seller-adm', '/hardware', '/auditoria', '/pistas'])
+  for (const path of ['/adm', '/seller-adm', '/hardware', '/firmware', '/auditoria', '/pistas'])
     await audit(page, path, heading(page));
 });
 

@@ -6,6 +6,12 @@ export type Row = [area: string, figure: string, baseline: string, ratio: string
 export const rows: Row[] = [];
 export const result: Record<string, number | null> = {
   parse_vs_udsv: null,
+  checkins_per_s: null,
+  checkins_p99_ms: null,
+  checkins_vs_laps: null,
+  firmware_200_downloads_peak_rss_mb: null,
+  firmware_200_downloads_rss_growth_mb: null,
+  upload_during_downloads_vs_idle: null,
   parse_vs_scan: null,
   parse_upload_vs_scan: null,
   laps_api_vs_hello: null,

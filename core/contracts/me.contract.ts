@@ -34,7 +34,16 @@ export const meSchema = z.object({
   /** Devices owned now, plus devices holding sessions this user owned when they were uploaded. */
   devices: z.array(z.string()),
   /** Devices owned now ('Meus dados': the owner may revoke a device's token). */
-  ownedDevices: z.array(z.object({ id: z.string(), hasToken: z.boolean() })),
+  ownedDevices: z.array(
+    z.object({
+      id: z.string(),
+      hasToken: z.boolean(),
+      /** The firmware it last reported ('' never). */
+      version: z.string(),
+      /** When it was last heard from (ISO; null never). */
+      lastSeenAt: z.string().nullable(),
+    }),
+  ),
   /** Shown, labelled as a demonstration, to a rider with no device of their own. */
   demoDevice: z.string(),
   profile: z.object({

@@ -71,6 +71,10 @@ import { sharesRoutes } from './modules/shares/shares.routes';
 import { videosRoutes } from './modules/videos/videos.routes';
 import { createVideosService } from './modules/videos/videos.service';
 import { createProgressService } from './modules/progress/progress.service';
+import { firmwareRoutes } from './modules/firmware/firmware.routes';
+import { createFirmwareService } from './modules/firmware/firmware.service';
+import { trackPackRoutes } from './modules/tracks/track-pack.routes';
+import { createTrackPack } from './modules/tracks/track-pack.service';
 import { progressRoutes } from './modules/progress/progress.routes';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -359,6 +363,11 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     admin: createAdminService({ db, companyAccount: config.companyAccount, coordination: database.coordination }),
   });
   await app.register(sellerRoutes, { seller: createSellerService({ db, companyAccount: config.companyAccount }) });
+  await app.register(firmwareRoutes, {
+    firmware: createFirmwareService({ db, blobs, publicKeys: config.firmwarePublicKeys }),
+    devices,
+  });
+  await app.register(trackPackRoutes, { pack: createTrackPack({ db, catalogue: trackCatalogue }) });
   if (localIdp) await localIdp.register(app);
   await app.register(webStatic, { root: webRoot });
 

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP, isIPv4 } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { publicKeyFromRaw } from './lib/firmware-signing';
 
 /** The only reader of process.env. Parsed once; a bad value stops start-up with a clear message. */
 const envSchema = z.object({
@@ -35,6 +36,7 @@ const envSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   RIDER_QUOTA_MB: z.coerce.number().positive().default(4096),
+  FIRMWARE_PUBLIC_KEYS: z.string().default(''),
 });
 
 export interface AppConfig {
@@ -73,6 +75,8 @@ export interface AppConfig {
   metricsPort: number | undefined;
   /** What each rider may store (imports' raw files and the files of their sessions); an import past it is refused. */
   riderQuotaBytes: number;
+  /** Ed25519 public keys (base64 of 32 raw bytes) a firmware manifest must be signed by; none: no image is accepted. */
+  firmwarePublicKeys: string[];
 }
 
 export class ConfigError extends Error {}
@@ -149,7 +153,26 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
     riderQuotaBytes: Math.round(e.RIDER_QUOTA_MB * 1024 * 1024),
+    firmwarePublicKeys: parseFirmwareKeys(e.FIRMWARE_PUBLIC_KEYS),
   };
+}
+
+/** FIRMWARE_PUBLIC_KEYS: comma-separated, each the base64 of a raw 32-byte Ed25519 public key. */
+function parseFirmwareKeys(raw: string): string[] {
+  const keys = raw
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  for (const key of keys) {
+    try {
+      publicKeyFromRaw(key);
+    } catch {
+      throw new ConfigError(
+        `Invalid configuration: FIRMWARE_PUBLIC_KEYS: ${key.slice(0, 60)} is not an Ed25519 public key (the base64 of its 32 raw bytes, as \`voltas firmware keygen\` prints it).`,
+      );
+    }
+  }
+  return keys;
 }
 
 function isLoopback(host: string): boolean {

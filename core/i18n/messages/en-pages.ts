@@ -1,6 +1,8 @@
 import type { Catalog } from '../intl.ts';
 
 import { enAdmin } from './en-admin.ts';
+import { enFirmwareErrors } from './en-firmware-errors.ts';
+import { enFleet } from './en-fleet.ts';
 import { enHistory } from './en-history.ts';
 import { enImports } from './en-imports.ts';
 import { enTracks } from './en-tracks.ts';
@@ -254,6 +256,9 @@ const enPagesMain = {
 export const enPages = {
   ...enPagesMain,
   ...enAdmin,
+  ...enFleet,
+  // The server's firmware refusals, shown by the firmware page.
+  ...enFirmwareErrors,
   ...enHistory,
   ...enImports,
   ...enTracks,

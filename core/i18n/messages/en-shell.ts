@@ -26,6 +26,7 @@ export const enShell = {
   'menu.admSeller': 'admin-Seller',
   'menu.admSellerLower': 'admin-seller',
   'menu.hardware': 'hardware',
+  'menu.firmware': 'firmware',
   'menu.pistas': 'tracks',
   'menu.importar': 'Import sessions',
   'menu.minhasSessoes': 'My sessions',

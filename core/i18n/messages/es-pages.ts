@@ -1,6 +1,8 @@
 import type { Catalog } from '../intl.ts';
 
 import { esAdmin } from './es-admin.ts';
+import { esFirmwareErrors } from './es-firmware-errors.ts';
+import { esFleet } from './es-fleet.ts';
 import { esHistory } from './es-history.ts';
 import { esImports } from './es-imports.ts';
 import { esTracks } from './es-tracks.ts';
@@ -258,6 +260,9 @@ const esPagesMain = {
 export const esPages = {
   ...esPagesMain,
   ...esAdmin,
+  ...esFleet,
+  // The server's firmware refusals, shown by the firmware page.
+  ...esFirmwareErrors,
   ...esHistory,
   ...esImports,
   ...esTracks,

@@ -26,6 +26,7 @@ export const esShell = {
   'menu.admSeller': 'admin-Vendedor',
   'menu.admSellerLower': 'admin-vendedor',
   'menu.hardware': 'hardware',
+  'menu.firmware': 'firmware',
   'menu.pistas': 'circuitos',
   'menu.importar': 'Importar sesiones',
   'menu.minhasSessoes': 'Mis sesiones',

@@ -1,4 +1,6 @@
 import { ptBRAdmin } from './pt-BR-admin.ts';
+import { ptBRFirmwareErrors } from './pt-BR-firmware-errors.ts';
+import { ptBRFleet } from './pt-BR-fleet.ts';
 import { ptBRHistory } from './pt-BR-history.ts';
 import { ptBRImports } from './pt-BR-imports.ts';
 import { ptBRTracks } from './pt-BR-tracks.ts';
@@ -259,6 +261,9 @@ const ptBRPagesMain = {
 export const ptBRPages = {
   ...ptBRPagesMain,
   ...ptBRAdmin,
+  ...ptBRFleet,
+  // The server's firmware refusals, shown by the firmware page.
+  ...ptBRFirmwareErrors,
   ...ptBRHistory,
   ...ptBRImports,
   ...ptBRTracks,

@@ -28,6 +28,7 @@ export const ptBRShell = {
   'menu.admSeller': 'adm-Seller',
   'menu.admSellerLower': 'adm-seller',
   'menu.hardware': 'hardware',
+  'menu.firmware': 'firmware',
   'menu.pistas': 'pistas',
   'menu.importar': 'Importar sessões',
   'menu.minhasSessoes': 'Minhas sessões',

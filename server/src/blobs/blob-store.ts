@@ -14,6 +14,12 @@ export interface BlobMetadata {
   generation: string;
 }
 
+/** Bytes `start` to `end`, both included (as HTTP's Range counts them). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 export interface BlobListPage {
   prefixes: string[];
   items: string[];
@@ -39,9 +45,13 @@ export interface BlobStore {
   /** A fresh path for such a file, on the disk where putFile is cheapest (a rename for the filesystem store). */
   tempPath(): Promise<string>;
   get(key: string): Promise<Buffer | undefined>;
-  /** The bytes as a stream, without reading them all first. */
+  /**
+   * The bytes as a stream, without reading them all first; with `range` (inclusive, within the
+   * object) only those bytes, and `size` is theirs.
+   */
   getStream(
     key: string,
+    range?: ByteRange,
   ): Promise<{ body: NodeJS.ReadableStream & AsyncIterable<Uint8Array>; size: number } | undefined>;
   head(key: string): Promise<BlobMetadata | undefined>;
   delete(key: string): Promise<void>;

@@ -11,6 +11,7 @@ import {
   type BlobListPage,
   type BlobMetadata,
   type BlobStore,
+  type ByteRange,
   type PutOptions,
 } from './blob-store';
 
@@ -146,11 +147,12 @@ export class LocalBlobStore implements BlobStore {
     }
   }
 
-  async getStream(key: string) {
+  async getStream(key: string, range?: ByteRange) {
     const handle = await unlessMissing(fs.open(this.file(key), 'r'));
     if (!handle) return undefined;
     const { size } = await handle.stat();
     // handle.createReadStream(): fs.createReadStream('', { fd: handle }) never ends an HTTP response it is piped to.
+    if (range) return { body: handle.createReadStream(range), size: range.end - range.start + 1 };
     return { body: handle.createReadStream(), size };
   }
 

@@ -23,6 +23,7 @@ import {
   type BlobListPage,
   type BlobMetadata,
   type BlobStore,
+  type ByteRange,
   type PutOptions,
 } from './blob-store';
 import type { AppConfig } from '../config';
@@ -136,18 +137,24 @@ export class S3BlobStore implements BlobStore {
   }
 
   /** The object's GET answer (body not yet read), or undefined when there is none. */
-  private async getObject(key: string) {
+  private async getObject(key: string, range?: ByteRange) {
     assertSafeKey(key);
     try {
-      return await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+        }),
+      );
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
     }
   }
 
-  async getStream(key: string) {
-    const res = await this.getObject(key);
+  async getStream(key: string, range?: ByteRange) {
+    const res = await this.getObject(key, range);
     if (!res?.Body) return undefined;
     return { body: res.Body as Readable, size: Number(res.ContentLength ?? 0) };
   }

@@ -69,6 +69,14 @@ describe('voltas CLI', { timeout: 60_000 }, () => {
       expect(
         sessions.filter((s) => s.device_id === '000000000042' && s.owner_email === 'piloto@voltas.local'),
       ).toHaveLength(2);
+      // The fleet (issue 61): every device with a version and a history, a finished and a halted rollout.
+      const devices = await database.db.selectFrom('devices').select(['id', 'version', 'last_seen_at']).execute();
+      expect(devices.filter((d) => d.id !== '000000000001').every((d) => d.version && d.last_seen_at)).toBe(true);
+      expect(devices.length).toBeGreaterThanOrEqual(9);
+      const history = await database.db.selectFrom('device_health').select('device_id').execute();
+      expect(history.length).toBe(12 * (devices.length - 1));
+      const rollouts = await database.db.selectFrom('rollouts').select(['state']).orderBy('id').execute();
+      expect(rollouts.map((r) => r.state)).toEqual(['done', 'halted']);
     } finally {
       await database.close();
     }

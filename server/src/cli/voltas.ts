@@ -16,6 +16,9 @@ import { loadDemo } from '../modules/demo/demo.service';
 import { formatImportReport, importFirebase, ImportError } from '../modules/firebase-import/firebase-import.service';
 import { simulate, today } from './simulate';
 import { importSessionsCommand } from './import-sessions';
+import { firmwareCommand, FIRMWARE_USAGE } from './firmware';
+import { fleetCommand, FLEET_USAGE } from './fleet';
+import { publicKeyFromRaw } from '../lib/firmware-signing';
 
 const USAGE = `Usage: voltas <command>
 
@@ -38,6 +41,8 @@ const USAGE = `Usage: voltas <command>
                                            NMEA, SpeedAngle .sa, TrackAddict CSV, gps.six then lap.six, or .gz of one); a line per file
   simulate --server URL --device ID --token T [--track Interlagos] [--date ddmmyyyy] [--seed N] [--hz 10|25]
                                            upload a generated session through the device API
+${FLEET_USAGE}
+${FIRMWARE_USAGE}
 `;
 
 /** Entry point of `npx voltas`; returns the exit code. */
@@ -74,6 +79,8 @@ export async function run(argv: string[]): Promise<number> {
         return await deviceCommand(rest);
       case 'simulate':
         return await simulateCommand(rest);
+      case 'firmware':
+        return await firmwareCommand(rest);
       case 'import':
         return await importSessionsCommand(rest, withDb);
       case 'import-firebase':
@@ -240,7 +247,34 @@ async function importCommand(args: string[]): Promise<number> {
   });
 }
 
+/** `simulate --fleet N`: registers the fleet's devices here (a new token each), then runs them against --server. */
+function simulateFleet(args: string[]): Promise<number> {
+  const config = loadConfig();
+  return fleetCommand(args, {
+    keys: config.firmwarePublicKeys.map(publicKeyFromRaw),
+    today: today(),
+    register: (ids, owner) =>
+      withDb(async (database, _blobs, cfg) => {
+        const admin = adminService(database, cfg);
+        const devices = [];
+        for (const id of ids) {
+          let token: string;
+          try {
+            token = await admin.registerDevice('cli', { id, owner: owner?.toLowerCase() });
+          } catch (err) {
+            // Registered by an earlier run: a new token, as the simulator holds none.
+            if (!(err instanceof AppError)) throw err;
+            token = await admin.rotateToken('cli', id);
+          }
+          devices.push({ id, token });
+        }
+        return devices;
+      }),
+  });
+}
+
 async function simulateCommand(args: string[]): Promise<number> {
+  if (args.includes('--fleet')) return simulateFleet(args);
   const { values } = parseArgs({
     args,
     options: {

@@ -20,6 +20,8 @@ export interface UsersTable {
   language: string | null;
   /** 'metric' | 'imperial'; null until the rider chooses. */
   units: string | null;
+  /** '' | 'internal' | 'beta': which early firmware cohort an admin put the user in. */
+  firmware_cohort: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -34,6 +36,85 @@ export interface DevicesTable {
   token_hash: Generated<string | null>;
   last_seen_at: Generated<string | null>;
   created_at: string;
+  /** The latest check-in (issue 61); null until the device checks in. */
+  hardware_class: Generated<string | null>;
+  firmware_slot: Generated<string | null>;
+  pending_verify: Generated<number | null>;
+  battery: Generated<number | null>;
+  charging: Generated<number | null>;
+  free_storage_kb: Generated<number | null>;
+  queued_sessions: Generated<number | null>;
+  last_upload_error: Generated<string | null>;
+  reset_reason: Generated<string | null>;
+  rssi: Generated<number | null>;
+  uptime_s: Generated<number | null>;
+  checked_in_at: Generated<string | null>;
+}
+
+interface DeviceHealthTable {
+  /** Time-sortable: newest last. */
+  id: string;
+  device_id: string;
+  at: string;
+  version: string;
+  battery: number | null;
+  free_storage_kb: number | null;
+  queued_sessions: number | null;
+  last_upload_error: string | null;
+  reset_reason: string | null;
+  rssi: number | null;
+  uptime_s: number | null;
+}
+
+export interface FirmwareTable {
+  id: string;
+  class: string;
+  version: string;
+  seq: number;
+  sha256: string;
+  size: number;
+  min_from: string;
+  expires: string;
+  manifest: string;
+  signature: string;
+  image_stored: Generated<number>;
+  created_at: string;
+  created_by: string;
+}
+
+export interface RolloutsTable {
+  id: string;
+  firmware_id: string;
+  /** JSON array of cohorts. */
+  cohorts: string;
+  percent: number;
+  failure_threshold_pct: number;
+  min_devices: number;
+  min_battery_pct: number;
+  state: string;
+  halt_reason: Generated<string>;
+  created_at: string;
+  updated_at: string;
+  created_by: string;
+}
+
+interface PitLanesTable {
+  track_id: string;
+  /** JSON Gate. */
+  entry: string;
+  exit: string;
+  updated_at: string;
+  updated_by: string;
+}
+
+interface RolloutDevicesTable {
+  rollout_id: string;
+  device_id: string;
+  state: string;
+  error: string | null;
+  downloaded: Generated<number>;
+  offered_at: string;
+  updated_at: string;
 }
 
 interface AuthSessionsTable {
@@ -148,6 +229,11 @@ export interface DB {
   import_files: ImportFilesTable;
   shares: SharesTable;
   video_syncs: VideoSyncsTable;
+  device_health: DeviceHealthTable;
+  firmware: FirmwareTable;
+  rollouts: RolloutsTable;
+  rollout_devices: RolloutDevicesTable;
+  pit_lanes: PitLanesTable;
 }
 
 export interface TracksTable {

@@ -9,6 +9,8 @@ import { catalogueStartFinish } from '#core/tracks/start-finish.ts';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { generateFirmwareKey, signManifest } from '../lib/firmware-signing';
 
 /**
  * Enumerates every route the app registered (app.accessRules, filled by the policy plugin) and
@@ -69,12 +71,17 @@ const MAY_SEE_IMPORTED: Identity[] = ['riderA'];
 /** A video sync rider A keeps on each target: its file name carries A's marker, so a leak shows. */
 const VIDEO_ID = '0b9e7a5e-4a57-4c2e-9d0e-3f7f5b0c0132';
 
+/** A firmware image rolled out to every device, offered to device A only (it checked in; the other did not). */
+const FIRMWARE_KEY = generateFirmwareKey();
+let FIRMWARE_ID = '';
+let ROLLOUT_ID = '';
+
 let server: TestServer;
 const browsers = new Map<Identity, Browser>();
 const tokens: Partial<Record<Identity, string>> = {};
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'admin@example.com' });
+  server = await startTestServer({ ADMIN_EMAILS: 'admin@example.com', FIRMWARE_PUBLIC_KEYS: FIRMWARE_KEY.publicKey });
   tokens.deviceA = await addDevice(server, A_DEVICE, 'a@example.com');
   tokens.deviceOther = await addDevice(server, '000000000020', 'b@example.com');
   await addDevice(server, '000000000030', 'company@voltas.local', 's@example.com');
@@ -170,6 +177,46 @@ beforeAll(async () => {
   expect((await holder.request(`/v/${SHARE_TOKEN}`)).status).toBe(200);
   expect(holder.cookies.size).toBe(0);
   browsers.set('linkHolder', holder);
+
+  const image = randomBytes(4096);
+  const manifest = JSON.stringify({
+    class: 'vt1',
+    version: '1.1.0',
+    seq: 1,
+    sha256: createHash('sha256').update(image).digest('hex'),
+    size: image.length,
+    expires: new Date(Date.now() + 86_400_000).toISOString(),
+    minFrom: '',
+  });
+  const admin = browsers.get('admin')!;
+  const created = await admin.json('/api/admin/firmware', {
+    method: 'POST',
+    body: JSON.stringify({ manifest, signature: signManifest(manifest, FIRMWARE_KEY.privatePem) }),
+  });
+  FIRMWARE_ID = created.body.id;
+  const uploaded = await admin.request(`/api/admin/firmware/${FIRMWARE_ID}/image`, {
+    method: 'PUT',
+    headers: { origin: server.baseUrl, 'content-type': 'application/octet-stream' },
+    body: image,
+  });
+  expect(uploaded.status).toBe(200);
+  const rollout = await admin.json('/api/admin/rollouts', {
+    method: 'POST',
+    body: JSON.stringify({
+      firmwareId: FIRMWARE_ID,
+      cohorts: ['all'],
+      percent: 100,
+      failureThresholdPct: 50,
+      minDevices: 5,
+    }),
+  });
+  ROLLOUT_ID = rollout.body.id;
+  const checkIn = await fetch(`${server.baseUrl}/api/device/v1/check-in`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tokens.deviceA}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ firmware: { version: '1.0.0' }, hardware: { class: 'vt1' } }),
+  });
+  expect(((await checkIn.json()) as { update: { rolloutId: string } }).update.rolloutId).toBe(ROLLOUT_ID);
 });
 
 /** Which session a device route is called on: rider A's, the previous owner's on the sold device, or one rider A imported. */
@@ -207,6 +254,8 @@ function expected(rule: AccessRule, who: Identity, target: Target): 'allow' | 'd
     case 'metrics':
       return 'deny'; // operators only (METRICS_TOKEN): no rider, admin or device
     case 'device':
+      // An image is fetched only through the device's own offer (device A checked in; the other did not).
+      if (rule.url.startsWith('/api/device/v1/firmware/')) return who === 'deviceA' ? 'allow' : 'deny';
       // deviceStale's token was revoked when the device changed hands: denied everywhere.
       if (rule.url.includes('/devices/:id/')) return who === 'deviceA' ? 'allow' : 'deny';
       return who === 'deviceA' || who === 'deviceOther' ? 'allow' : 'deny';
@@ -216,11 +265,15 @@ function expected(rule: AccessRule, who: Identity, target: Target): 'allow' | 'd
 function concretePath(rule: AccessRule, target: Target): string {
   const id = rule.url.startsWith('/api/admin/devices/:id')
     ? '000000000030'
-    : rule.url === '/api/me/devices/:id/token'
-      ? A_SPARE_DEVICE
-      : target === 'sold'
-        ? SOLD_DEVICE
-        : A_DEVICE;
+    : /^\/api\/(admin\/rollouts|device\/v1\/firmware)\/:id/.test(rule.url)
+      ? ROLLOUT_ID
+      : rule.url.startsWith('/api/admin/firmware/:id')
+        ? FIRMWARE_ID
+        : rule.url === '/api/me/devices/:id/token'
+          ? A_SPARE_DEVICE
+          : target === 'sold'
+            ? SOLD_DEVICE
+            : A_DEVICE;
   if (target === 'imported') {
     const path = rule.url
       .replace(':id', IMPORTED.device)

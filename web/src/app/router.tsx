@@ -163,6 +163,7 @@ export function createRoutes(queryClient: QueryClient) {
     ['/adm', lazyPage(() => import('../features/admin/adm-page').then((m) => m.AdmPage), 'admin')],
     ['/seller-adm', lazyPage(() => import('../features/admin/seller-adm-page').then((m) => m.SellerAdmPage), 'admin')],
     ['/hardware', lazyPage(() => import('../features/admin/hardware-page').then((m) => m.HardwarePage), 'admin')],
+    ['/firmware', lazyPage(() => import('../features/admin/firmware-page').then((m) => m.FirmwarePage), 'admin')],
     ['/auditoria', lazyPage(() => import('../features/admin/audit-page').then((m) => m.AuditPage), 'admin')],
     ['/pistas', lazyPage(() => import('../features/admin/tracks-page').then((m) => m.TracksPage), 'admin')],
     ['/seller', lazyPage(() => import('../features/seller/seller-page').then((m) => m.SellerPage), 'seller')],

@@ -18,7 +18,17 @@ type AuditAction =
   | 'revoke-token'
   | 'move-track-gate'
   | 'rename-track'
-  | 'share-track';
+  | 'share-track'
+  | 'register-firmware'
+  | 'upload-firmware-image'
+  | 'start-rollout'
+  | 'pause-rollout'
+  | 'resume-rollout'
+  | 'abort-rollout'
+  | 'widen-rollout'
+  | 'halt-rollout'
+  | 'set-firmware-cohort'
+  | 'draw-pit-lane';
 
 export interface AuditEntry {
   actor: string;

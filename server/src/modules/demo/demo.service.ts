@@ -9,6 +9,7 @@ import { DEMO_ACCOUNTS, DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { insertDevice } from '../devices/devices.repository';
+import { loadDemoFleet } from './demo-fleet';
 import { createSessionEvents } from '../sessions/session-events.service';
 import { createSessionReceiver } from '../sessions/session-receiver.service';
 import { anyUserExists, ensureUser, setBuyerDetails, setRoles } from '../users/users.repository';
@@ -78,5 +79,11 @@ export async function loadDemo(
   }
   await receiver.drain();
   events.stop();
-  return `demo: ${DEMO_ACCOUNTS.length} accounts (${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}), devices ${devices.map((d) => d.id).join(', ')}, ${DEMO_SESSIONS.length} sessions (${samples} GPS samples)`;
+  const fleet = await loadDemoFleet(db, blobs, {
+    demoDevices: [DEMO_RIDER_DEVICE_ID, ...DEMO_STOCK_DEVICE_IDS],
+    companyAccount: opts.companyAccount,
+    seller,
+    admin: DEMO_ACCOUNTS.find((a) => a.role === 'admin')!.email,
+  });
+  return `demo: ${DEMO_ACCOUNTS.length} accounts (${DEMO_ACCOUNTS.map((a) => a.email).join(', ')}), devices ${devices.map((d) => d.id).join(', ')}, ${DEMO_SESSIONS.length} sessions (${samples} GPS samples)${fleet ? `, a fleet of ${fleet} more devices with a finished and a halted rollout` : ''}`;
 }

@@ -15,7 +15,7 @@ import {
 import { AppError } from '#core/errors.ts';
 import type { Metrics } from '#server/lib/metrics.ts';
 import { mediaTypeOf } from '#server/lib/media-type.ts';
-import { hashToken } from '#server/lib/tokens.ts';
+import { perToken } from '#server/lib/per-device-rate-limit.ts';
 import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import type { DevicesService } from '../devices/devices.service';
 import type { UsersService } from '../users/users.service';
@@ -42,14 +42,6 @@ async function readBody(stream: Readable, limit: number): Promise<Buffer> {
   }
   return Buffer.concat(chunks);
 }
-
-/** Per token, not per address: many devices share a track's Wi-Fi. */
-const perToken = (max: number) => ({
-  max,
-  timeWindow: '1 minute',
-  keyGenerator: (req: { headers: { authorization?: string }; ip: string }) =>
-    req.headers.authorization ? `dev:${hashToken(req.headers.authorization)}` : `ip:${req.ip}`,
-});
 
 /** What an upload's body may be sent as ('': no Content-Type): firmware HTTP clients often send the last two. */
 const UPLOAD_MEDIA_TYPES = new Set(['text/plain', 'application/octet-stream', '']);

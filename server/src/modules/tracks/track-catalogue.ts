@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { haversineM } from '#core/sim/geo.ts';
 import type { Trace } from '#core/tracks/lap-timing.ts';
 import { fitOutline, movingSamples } from '#core/tracks/track-match.ts';
 
@@ -44,6 +45,8 @@ export interface TrackCatalogue {
   search(query: string, limit?: number): CatalogueTrack[];
   /** The circuit a trace runs along, and whether it runs the outline's way; undefined where none fits. */
   find(trace: Trace): { track: CatalogueTrack; forward: boolean } | undefined;
+  /** Circuits whose start/finish lies within `radiusKm` of a point, nearest first, with that distance. */
+  near(lat: number, lon: number, radiusKm: number): { track: CatalogueTrack; distanceKm: number }[];
 }
 
 /** Lower case without accents: "Autódromo" finds "autodromo". */
@@ -90,6 +93,19 @@ export function createTrackCatalogue(tracks: CatalogueTrack[]): TrackCatalogue {
         )
         .slice(0, limit)
         .map((f) => f.track);
+    },
+    near(lat, lon, radiusKm) {
+      // A cheap box first (1° of latitude ≈ 111 km), then the true distance.
+      const dLat = radiusKm / 111;
+      const dLon = radiusKm / (111 * Math.max(0.01, Math.cos((lat * Math.PI) / 180)));
+      const out: { track: CatalogueTrack; distanceKm: number }[] = [];
+      for (const track of tracks) {
+        const [sLat, sLon] = track.startFinish;
+        if (Math.abs(sLat - lat) > dLat || Math.abs(sLon - lon) > dLon) continue;
+        const distanceKm = haversineM(lat, lon, sLat, sLon) / 1000;
+        if (distanceKm <= radiusKm) out.push({ track, distanceKm });
+      }
+      return out.sort((a, b) => a.distanceKm - b.distanceKm);
     },
     find(trace) {
       const samples = movingSamples(trace);

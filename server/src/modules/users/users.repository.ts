@@ -90,14 +90,22 @@ export async function setDisabled(db: Kysely<DB>, email: string, disabled: boole
 
 /** The user's devices: those they own now, plus those holding sessions they owned when uploaded. */
 /** Devices this user owns now, and whether each has an upload token. */
-export async function listOwnedDevices(db: Kysely<DB>, email: string): Promise<{ id: string; hasToken: boolean }[]> {
+export async function listOwnedDevices(
+  db: Kysely<DB>,
+  email: string,
+): Promise<{ id: string; hasToken: boolean; version: string; lastSeenAt: string | null }[]> {
   const rows = await db
     .selectFrom('devices')
-    .select(['id', 'token_hash'])
+    .select(['id', 'token_hash', 'version', 'last_seen_at'])
     .where('owner_email', '=', email)
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ id: r.id, hasToken: Boolean(r.token_hash) }));
+  return rows.map((r) => ({
+    id: r.id,
+    hasToken: Boolean(r.token_hash),
+    version: r.version,
+    lastSeenAt: r.last_seen_at,
+  }));
 }
 
 export async function listDeviceIdsOf(db: Kysely<DB>, email: string): Promise<string[]> {

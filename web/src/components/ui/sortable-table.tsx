@@ -7,6 +7,8 @@ import { SortHeader, useSort } from './sortable';
 export interface Column<T> {
   key: string;
   label: string;
+  /** A second line under the label (the spec's label kept, with what it now means). */
+  subtitle?: string;
   value: (row: T) => string | number;
   render?: (row: T) => ReactNode;
   /** Default true: the spec's tables sort on every header. */
@@ -23,11 +25,11 @@ type TableProps<T> = {
 
 /** A list's table: loading and error states, then its rows, sortable. */
 export function SortableTable<T>({ query, ...props }: TableProps<T> & { query: UseQueryResult<readonly T[]> }) {
-  return <QueryStatus query={query}>{(rows) => <Rows {...props} rows={rows} />}</QueryStatus>;
+  return <QueryStatus query={query}>{(rows) => <SortableRows {...props} rows={rows} />}</QueryStatus>;
 }
 
 /** A table whose headers sort (new column ascending, again reverses); scrolls inside its own box on a phone. */
-function Rows<T>(props: TableProps<T> & { rows: readonly T[] }) {
+export function SortableRows<T>(props: TableProps<T> & { rows: readonly T[] }) {
   const accessors = Object.fromEntries(props.columns.map((c) => [c.key, c.value])) as Record<
     string,
     (row: T) => string | number
@@ -43,9 +45,17 @@ function Rows<T>(props: TableProps<T> & { rows: readonly T[] }) {
               c.sortable === false ? (
                 <th key={c.key} scope="col">
                   {c.label}
+                  {c.subtitle && <span className="th-subtitle">{c.subtitle}</span>}
                 </th>
               ) : (
-                <SortHeader key={c.key} label={c.label} column={c.key} sort={sort} onSort={toggle} />
+                <SortHeader
+                  key={c.key}
+                  label={c.label}
+                  subtitle={c.subtitle}
+                  column={c.key}
+                  sort={sort}
+                  onSort={toggle}
+                />
               ),
             )}
           </tr>

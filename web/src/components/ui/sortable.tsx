@@ -36,6 +36,7 @@ export function useSort<K extends string, T>(
 /** A header cell that sorts on click or Enter/Space, with an arrow and aria-sort. */
 export function SortHeader<K extends string>(props: {
   label: string;
+  subtitle?: string;
   column: K;
   sort: SortState<K>;
   onSort: (key: K) => void;
@@ -55,6 +56,7 @@ export function SortHeader<K extends string>(props: {
         <span aria-hidden="true" className="sort-arrow">
           {arrow}
         </span>
+        {props.subtitle && <span className="th-subtitle">{props.subtitle}</span>}
         {active && (
           <span className="visually-hidden">, {props.sort.dir === 'asc' ? t('laps.sortAsc') : t('laps.sortDesc')}</span>
         )}

@@ -1,11 +1,13 @@
 // The admin's devices page (/hardware): hand a device to a seller, register a new device by its id, and
-// rotate a device's upload token; a new token is shown once, to be stored on the device.
+// rotate a device's upload token; a new token is shown once, to be stored on the device. Its table is
+// the fleet's health (issue 61): devices silent, short of storage or failing uploads come first.
 import { useState, type FormEvent } from 'react';
-import type { AdminDevice } from '#core/contracts/admin.contract.ts';
+import type { DeviceHealth } from '#core/contracts/device-health.contract.ts';
 import { isDeviceId } from '#core/formats/dates.ts';
 import { AssignForm } from '#web/components/ui/assign-form.tsx';
 import { Page } from '#web/components/ui/page.tsx';
-import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
+import { FleetTable } from '#web/components/ui/fleet-table.tsx';
+import type { Column } from '#web/components/ui/sortable-table.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import {
   useAdminDevices,
@@ -15,6 +17,8 @@ import {
   useRotateToken,
 } from './admin.api';
 import { adminMenus } from './admin-menus';
+import { DeviceHistory } from './device-history';
+import { useAdminFleet } from './firmware.api';
 import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 
@@ -22,6 +26,7 @@ import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 export function HardwarePage() {
   const t = useT();
   const devices = useAdminDevices();
+  const fleet = useAdminFleet();
   const sellers = useAdminSellers();
   const assign = useAssignDeviceSeller();
   const register = useRegisterDevice();
@@ -29,6 +34,7 @@ export function HardwarePage() {
   const [newId, setNewId] = useState('');
   const [idError, setIdError] = useState(false);
   const [shown, setShown] = useState<{ id: string; token: string } | null>(null);
+  const [historyOf, setHistoryOf] = useState<string | null>(null);
 
   const onRegister = (e: FormEvent) => {
     e.preventDefault();
@@ -49,29 +55,35 @@ export function HardwarePage() {
     );
   };
 
-  const columns: Column<AdminDevice>[] = [
-    { key: 'id', label: t('admin.colId'), value: (d) => d.id },
-    { key: 'owner', label: t('admin.colOwner'), value: (d) => d.owner },
-    { key: 'seller', label: t('admin.colSeller'), value: (d) => d.seller },
-    { key: 'up', label: t('admin.colUp'), value: (d) => d.up },
-    { key: 'version', label: t('admin.colVersion'), value: (d) => d.version },
+  const actions: Column<DeviceHealth>[] = [
     {
       key: 'actions',
       label: t('admin.colActions'),
       sortable: false,
       value: () => '',
       render: (d) => (
-        <button
-          type="button"
-          className="btn btn-secondary btn-small"
-          disabled={rotate.isPending}
-          onClick={() => {
-            if (window.confirm(t('admin.rotateConfirm', { id: d.id })))
-              rotate.mutate(d.id, { onSuccess: (res) => setShown(res) });
-          }}
-        >
-          {t('admin.rotate')}
-        </button>
+        <span className="cell-actions">
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            aria-label={t('fleet.historyOf', { id: d.id })}
+            aria-pressed={historyOf === d.id}
+            onClick={() => setHistoryOf(d.id)}
+          >
+            {t('fleet.history')}
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            disabled={rotate.isPending}
+            onClick={() => {
+              if (window.confirm(t('admin.rotateConfirm', { id: d.id })))
+                rotate.mutate(d.id, { onSuccess: (res) => setShown(res) });
+            }}
+          >
+            {t('admin.rotate')}
+          </button>
+        </span>
       ),
     },
   ];
@@ -118,13 +130,8 @@ export function HardwarePage() {
         <ErrorAlert error={rotate.error} />
         {shown && <DeviceTokenNotice id={shown.id} token={shown.token} />}
       </section>
-      <SortableTable
-        label={t('admin.hardwareTitle')}
-        columns={columns}
-        query={devices}
-        rowKey={(d) => d.id}
-        empty={t('admin.tableEmpty')}
-      />
+      <FleetTable label={t('admin.hardwareTitle')} query={fleet} withRollout extra={actions} />
+      {historyOf && <DeviceHistory key={historyOf} id={historyOf} onClose={() => setHistoryOf(null)} />}
     </Page>
   );
 }

@@ -19,7 +19,15 @@ const me: Me = {
   avatarUrl: '',
   roles: { admin: false, seller: false },
   devices: ['000000000042'],
-  ownedDevices: [{ id: '000000000042', hasToken: true }],
+  ownedDevices: [
+    {
+      id: '000000000042',
+      hasToken: true,
+      version: '1.4.0',
+      lastSeenAt: new Date(Date.now() - 3 * 3_600_000).toISOString(),
+    },
+    { id: '000000000043', hasToken: false, version: '', lastSeenAt: null },
+  ],
   demoDevice: '000000000001',
   profile: { wifi: '', senha: '', nomePiloto: '', numeroMoto: '' },
 };
@@ -65,6 +73,13 @@ describe('EnrollPage (Meus Dados)', () => {
     expect(field('Senha do Wi-Fi').placeholder).toBe('Clique para mostrar a senha');
     fireEvent.click(screen.getByRole('button', { name: 'Clique para mostrar a senha' }));
     expect(field('Senha do Wi-Fi').type).toBe('text');
+  });
+
+  it("shows each device's firmware and last contact, or that it never called", () => {
+    renderPage(async () => new Response('{}'));
+    const [talked, silent] = screen.getAllByTestId('device-contact');
+    expect(talked!.textContent).toBe('firmware 1.4.0 · último contato há 3 horas');
+    expect(silent!.textContent).toBe('firmware ainda não relatado · ainda não falou com o servidor');
   });
 
   it('requires every field: nothing is sent until all four are filled', async () => {

@@ -2,10 +2,11 @@
 // device loads, checked here with the same schema as the server; and revoking a lost device's upload token.
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { PROFILE_LIMITS, profileInputSchema, type ProfileInput } from '#core/contracts/me.contract.ts';
+import { PROFILE_LIMITS, profileInputSchema, type Me, type ProfileInput } from '#core/contracts/me.contract.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { ApiError } from '#web/lib/api-client.ts';
 import { fieldMessage, useT } from '#web/i18n/messages.ts';
+import { timeAgo } from '#web/lib/fleet-format.ts';
 import { useMe } from '#web/lib/session.ts';
 import { useRevokeDeviceToken, useSaveProfile } from './enroll.api';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
@@ -122,9 +123,10 @@ export function EnrollPage() {
   );
 }
 
-/** The devices I own, and a way to revoke one's token (a lost or stolen device). */
-function MyDevices({ devices }: { devices: { id: string; hasToken: boolean }[] }) {
+/** The devices I own: the firmware each runs and when it last talked to the server; a way to revoke one's token (lost or stolen). */
+function MyDevices({ devices }: { devices: Me['ownedDevices'] }) {
   const t = useT();
+  const now = Date.now();
   const revoke = useRevokeDeviceToken();
   const [revoked, setRevoked] = useState<string | null>(null);
   return (
@@ -138,6 +140,17 @@ function MyDevices({ devices }: { devices: { id: string; hasToken: boolean }[] }
             <li key={d.id}>
               <span>
                 <strong>{d.id}</strong>: {d.hasToken ? t('enroll.deviceHasToken') : t('enroll.deviceNoToken')}
+                <span className="device-contact" data-testid="device-contact">
+                  {d.version ? t('enroll.deviceFirmware', { version: d.version }) : t('enroll.deviceNoFirmware')}
+                  {' · '}
+                  {d.lastSeenAt ? (
+                    <time dateTime={d.lastSeenAt} title={new Date(d.lastSeenAt).toLocaleString()}>
+                      {t('enroll.deviceLastContact', { when: timeAgo(d.lastSeenAt, now) })}
+                    </time>
+                  ) : (
+                    t('enroll.deviceNeverContact')
+                  )}
+                </span>
               </span>
               {d.hasToken && (
                 <button

@@ -19,6 +19,7 @@ export function homeMenu(t: Translate, me: Me): MenuItem[] {
       { to: '/adm', label: t('menu.adm') },
       { to: '/seller-adm', label: t('menu.admSeller') },
       { to: '/hardware', label: t('menu.hardware') },
+      { to: '/firmware', label: t('menu.firmware') },
     );
   }
   return items;

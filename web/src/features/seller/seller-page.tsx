@@ -1,5 +1,6 @@
 // The seller's page (/seller): hand a device from their stock to one of their buyers (its new upload
-// token shown once, to be stored on the device), and the list of their buyers.
+// token shown once, to be stored on the device), the list of their buyers, and the health of their
+// stock and their buyers' devices (issue 61).
 import type { z } from 'zod';
 import type { buyerSchema } from '#core/contracts/admin.contract.ts';
 import { useState } from 'react';
@@ -8,7 +9,8 @@ import { DeviceTokenNotice } from '#web/components/ui/device-token-notice.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
 import { useT } from '#web/i18n/messages.ts';
-import { useBuyers, useSell, useStock } from './seller.api';
+import { FleetTable } from '#web/components/ui/fleet-table.tsx';
+import { useBuyers, useSell, useSellerFleet, useStock } from './seller.api';
 
 type Buyer = z.infer<typeof buyerSchema>;
 
@@ -18,6 +20,8 @@ export function SellerPage() {
   const buyers = useBuyers();
   const stock = useStock();
   const sell = useSell();
+  const fleet = useSellerFleet();
+  const inStock = new Set((stock.data ?? []).map((d) => d.id));
   // The sold device's new token: shown once, to load into the device before it leaves the shop.
   const [issued, setIssued] = useState<{ id: string; token: string | null } | null>(null);
   const columns: Column<Buyer>[] = [
@@ -52,6 +56,16 @@ export function SellerPage() {
         rowKey={(b) => b.email}
         empty={t('seller.noBuyers')}
       />
+      <section className="panel">
+        <h2>{t('seller.healthTitle')}</h2>
+        <p className="muted">{t('seller.healthHelp')}</p>
+        <FleetTable
+          label={t('seller.healthTitle')}
+          query={fleet}
+          empty={t('seller.healthEmpty')}
+          owner={(d) => (inStock.has(d.id) ? t('seller.inStock') : d.owner)}
+        />
+      </section>
     </Page>
   );
 }

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { adminDeviceSchema, buyerSchema, ownerChangeResponseSchema } from '#core/contracts/admin.contract.ts';
+import { fleetSchema } from '#core/contracts/device-health.contract.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
 
 const KEY = ['seller'] as const;
@@ -14,6 +15,13 @@ export const useStock = () =>
   useQuery({
     queryKey: [...KEY, 'stock'],
     queryFn: () => apiRequest('/api/seller/stock', { schema: z.array(adminDeviceSchema) }),
+  });
+/** The health of my stock and my buyers' devices (never another seller's). */
+export const useSellerFleet = () =>
+  useQuery({
+    queryKey: [...KEY, 'fleet'],
+    queryFn: () => apiRequest('/api/seller/fleet', { schema: fleetSchema }),
+    refetchInterval: 16_000,
   });
 export function useSell() {
   const qc = useQueryClient();

@@ -1,0 +1,156 @@
+// The simulated fleet against a real server (issue 61): devices upload their sessions, take a signed
+// image by ranges through dropped links, and confirm or fail as planned; a rollout whose failures
+// pass its threshold halts itself; and the CLI runs the same fleet.
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { planFleet } from '#core/sim/fleet.ts';
+import { generateFirmwareKey, publicKeyFromRaw, signManifest } from '#server/lib/firmware-signing.ts';
+import { addDevice } from '#test/fixtures.ts';
+import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
+import { runFleet, type FleetDevice } from './fleet';
+import { run } from './voltas';
+
+const KEY = generateFirmwareKey();
+let server: TestServer;
+let admin: Browser;
+
+async function release(version: string, seq: number, rollout: Record<string, unknown>): Promise<string> {
+  const image = randomBytes(256 * 1024 + 17);
+  const manifest = JSON.stringify({
+    class: 'vt1',
+    version,
+    seq,
+    sha256: createHash('sha256').update(image).digest('hex'),
+    size: image.length,
+    expires: new Date(Date.now() + 86_400_000).toISOString(),
+    minFrom: '',
+  });
+  const created = await admin.json('/api/admin/firmware', {
+    method: 'POST',
+    body: JSON.stringify({ manifest, signature: signManifest(manifest, KEY.privatePem) }),
+  });
+  const put = await admin.request(`/api/admin/firmware/${created.body.id}/image`, {
+    method: 'PUT',
+    headers: { origin: server.baseUrl, 'content-type': 'application/octet-stream' },
+    body: image,
+  });
+  expect(put.status).toBe(200);
+  const res = await admin.json('/api/admin/rollouts', {
+    method: 'POST',
+    body: JSON.stringify({ firmwareId: created.body.id, cohorts: ['all'], ...rollout }),
+  });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+
+async function fleetOf(count: number, first: number): Promise<FleetDevice[]> {
+  const devices: FleetDevice[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = String(first + i).padStart(12, '0');
+    devices.push({ id, token: await addDevice(server, id, `fleet${first}@example.com`) });
+  }
+  return devices;
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ ADMIN_EMAILS: 'admin@example.com', FIRMWARE_PUBLIC_KEYS: KEY.publicKey });
+  admin = new Browser(server.baseUrl);
+  await admin.signIn('admin@example.com');
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('a simulated fleet', () => {
+  it('uploads its sessions, downloads through dropped links, and confirms or fails as told', async () => {
+    const rolloutId = await release('1.1.0', 11, { percent: 100, failureThresholdPct: 50, minDevices: 5 });
+    const devices = await fleetOf(20, 500);
+    const summary = await runFleet({
+      server: server.baseUrl,
+      devices,
+      plan: planFleet(20, { liars: 1, rebootLoops: 1, failShare: 0.1, dropShare: 0.5, seed: 3 }),
+      keys: [publicKeyFromRaw(KEY.publicKey)],
+      hardwareClass: 'vt1',
+      version: '1.0.0',
+      rounds: 2,
+      sessions: { track: 'Interlagos', date: '05122026' },
+      concurrency: 10,
+    });
+    expect(summary.uploads).toBe(20);
+    expect(summary.resumed).toBeGreaterThan(0);
+    expect(summary.confirmed).toBe(16);
+    expect(summary.failed).toEqual({ 'class-mismatch': 1, 'boot-loop': 1, 'install-failed': 2 });
+    expect(summary.versions).toEqual({ '1.1.0': 16, '1.0.0': 4 });
+    const funnel = await admin.json(`/api/admin/rollouts/${rolloutId}`);
+    expect(funnel.body).toMatchObject({
+      state: 'running',
+      offered: 20,
+      confirmed: 16,
+      failed: 4,
+      failures: { 'class-mismatch': 1, 'boot-loop': 1, 'install-failed': 2 },
+    });
+    // Every rider's session arrived, whole, while the fleet downloaded.
+    const sessions = await server.database.db
+      .selectFrom('lap_sessions')
+      .select('device_id')
+      .where(
+        'device_id',
+        'in',
+        devices.map((d) => d.id),
+      )
+      .execute();
+    expect(sessions).toHaveLength(20);
+    await admin.json(`/api/admin/rollouts/${rolloutId}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ state: 'aborted' }),
+    });
+  }, 120_000);
+
+  it('halts a rollout by itself once half its devices fail, then offers it to nobody', async () => {
+    const rolloutId = await release('1.2.0', 12, { percent: 100, failureThresholdPct: 30, minDevices: 4 });
+    const devices = await fleetOf(12, 600);
+    const summary = await runFleet({
+      server: server.baseUrl,
+      devices,
+      plan: planFleet(12, { failShare: 0.5, seed: 5 }),
+      keys: [publicKeyFromRaw(KEY.publicKey)],
+      hardwareClass: 'vt1',
+      version: '1.0.0',
+      rounds: 1,
+      concurrency: 1,
+    });
+    const funnel = await admin.json(`/api/admin/rollouts/${rolloutId}`);
+    expect(funnel.body.state).toBe('halted');
+    expect(funnel.body.offered).toBeLessThan(12);
+    expect(summary.offers).toBe(funnel.body.offered);
+    // A device that never got it checks in again: nothing.
+    const late = devices.at(-1)!;
+    const again = await fetch(`${server.baseUrl}/api/device/v1/check-in`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${late.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ firmware: { version: '1.0.0' }, hardware: { class: 'vt1' } }),
+    });
+    expect(((await again.json()) as { update: unknown }).update).toBeNull();
+  }, 120_000);
+
+  it('runs from the command line: voltas simulate --fleet', async () => {
+    const rolloutId = await release('1.3.0', 13, { percent: 100, failureThresholdPct: 90, minDevices: 5 });
+    for (const [k, v] of Object.entries({
+      ...sameDatabase(server),
+      DATA_DIR: server.dataDir,
+      FIRMWARE_PUBLIC_KEYS: KEY.publicKey,
+    }))
+      vi.stubEnv(k, v);
+    const out: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await run(['simulate', '--fleet', '4', '--server', server.baseUrl, '--rounds', '1'])).toBe(0);
+    } finally {
+      vi.restoreAllMocks();
+      vi.unstubAllEnvs();
+    }
+    expect(JSON.parse(out.at(-1)!)).toMatchObject({ confirmed: 4, offers: 4 });
+    expect((await admin.json(`/api/admin/rollouts/${rolloutId}`)).body.confirmed).toBe(4);
+  }, 120_000);
+});
