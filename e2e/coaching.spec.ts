@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './fixtures';
+import { expect, signIn, test, type Page } from './fixtures';
 
 // Issue 62: a session's page leads with at most three tips; each shows its corner on the map, the
 // charts and the video; "Where you lose time" holds the corner table (time lost first, sortable),

@@ -3,9 +3,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_FIRMWARE_PRIVATE_PEM, E2E_FIRMWARE_PUBLIC_KEY } from './firmware-key';
-import { signIn, signOut } from './fixtures';
+import { expect, signIn, signOut, test, type APIRequestContext, type Page } from './fixtures';
 import { FOREIGN, speaksOnly } from './languages';
 
 // Issue 61: an admin uploads an image signed off the server and rolls it out; a fleet of devices
