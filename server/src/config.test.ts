@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { generateFirmwareKey } from './lib/firmware-signing';
 
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'voltas-cfg-'));
 
@@ -41,6 +42,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), SECRET_KEY: 'short' })).toThrow(/SECRET_KEY/);
     expect(() => loadConfig({ DATA_DIR: tmp(), DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
     expect(() => loadConfig({ DATA_DIR: tmp(), GOOGLE_CLIENT_ID: 'only-id' })).toThrow(ConfigError);
+  });
+
+  it('takes FIRMWARE_PUBLIC_KEYS as raw Ed25519 keys, and stops on anything else with what to give', () => {
+    const keys = [generateFirmwareKey().publicKey, generateFirmwareKey().publicKey];
+    expect(
+      loadConfig({ DATA_DIR: tmp(), FIRMWARE_PUBLIC_KEYS: ` ${keys[0]}, ${keys[1]} ` }).firmwarePublicKeys,
+    ).toEqual(keys);
+    expect(loadConfig({ DATA_DIR: tmp() }).firmwarePublicKeys).toEqual([]);
+    expect(() => loadConfig({ DATA_DIR: tmp(), FIRMWARE_PUBLIC_KEYS: 'not-a-key' })).toThrow(ConfigError);
+    expect(() => loadConfig({ DATA_DIR: tmp(), FIRMWARE_PUBLIC_KEYS: 'AAAA' })).toThrow(/voltas firmware keygen/);
   });
 
   it('refuses the local identity provider when NODE_ENV=production', () => {

@@ -57,9 +57,10 @@ beforeAll(async () => {
   admin = new Browser(server.baseUrl);
   await admin.signIn('admin@example.com');
 });
+// On PostgreSQL the close waits for pg-boss to finish analysing the fleet's twenty sessions: a wait, not a deadline.
 afterAll(async () => {
   await server.close();
-});
+}, 180_000);
 
 describe('a simulated fleet', () => {
   it('uploads its sessions, downloads through dropped links, and confirms or fails as told', async () => {
