@@ -65,12 +65,13 @@ function cutLapTimes(page: Page): Promise<string[]> {
 /**
  * Numbers written with a decimal point in a language that writes a comma (pt-BR): signed ones (a
  * gap), and ones with one, two or four+ decimals (`4.290 m` is a thousands point in pt-BR); lap
- * times (the spec's mm:ss.mmm) and format versions (GPX 1.0, 1.1) apart.
+ * times (the spec's mm:ss.mmm) and versions (GPX 1.0, 1.1; firmware 1.2.0) apart.
  */
 async function pointDecimals(page: Page): Promise<string[]> {
   const text = (await page.locator('main').innerText())
     .replace(/\d{1,2}:\d{2}\.\d{3}(?!\d)/g, '')
-    .replace(/GPX \(1\.0 e 1\.1\)/g, '');
+    .replace(/GPX \(1\.0 e 1\.1\)/g, '')
+    .replace(/\bv?\d+\.\d+\.\d+\b/g, '');
   return text.match(/[+\-−]\d+\.\d+|\d\.\d{1,2}(?!\d)|\d\.\d{4,}/g) ?? [];
 }
 

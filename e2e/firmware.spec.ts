@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { E2E_FIRMWARE_PRIVATE_PEM, E2E_FIRMWARE_PUBLIC_KEY } from './firmware-key';
-import { expect, signIn, signOut, test, type APIRequestContext, type Page } from './fixtures';
+import { expect, signIn, signOut, test, uniqueEmail, type APIRequestContext, type Page } from './fixtures';
 import { FOREIGN, speaksOnly } from './languages';
 
 // Issue 61: an admin uploads an image signed off the server and rolls it out; a fleet of devices
@@ -145,6 +145,11 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   // The devices speak to the device API with their own tokens, no browser cookies.
   const api = await playwright.request.newContext({ baseURL });
   // The admin registers the fleet: a third of it the seller's stock.
+  // A rider of this test's own (the demo rider's devices are other tests' business); signed in once
+  // so the account exists when the admin hands them a device.
+  const rider = uniqueEmail('frota');
+  await signIn(page, { email: rider });
+  await signOut(page);
   await signIn(page, { email: 'admin@voltas.local' });
   const fleet: Device[] = [];
   const base = 100_000_000_000 + Math.floor(Math.random() * 800_000_000_000);
@@ -288,10 +293,10 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   // Still the spec's sortable table.
   await page.getByRole('button', { name: /^Version/ }).click();
   await expect(page.getByRole('columnheader', { name: /^Version/ })).toHaveAttribute('aria-sort', 'ascending');
-  // One of the updated devices goes to a rider (the demo rider's account).
+  // One of the updated devices goes to a rider.
   const ridden = updated.find((d) => fleet.indexOf(d) % 3 !== 0)!;
   const handed = await page.request.post('/api/admin/assign-owner', {
-    data: { email: 'piloto@voltas.local', deviceId: ridden.id },
+    data: { email: rider, deviceId: ridden.id },
   });
   expect(handed.status()).toBe(200);
   await signOut(page);
@@ -309,7 +314,7 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   await signOut(page);
 
   // The rider sees, on 'meus dados', the firmware their device runs and when it last called.
-  await signIn(page, { email: 'piloto@voltas.local' });
+  await signIn(page, { email: rider });
   await page.goto('/enroll');
   const theirs = page.getByRole('listitem').filter({ hasText: ridden.id });
   await expect(theirs.getByTestId('device-contact')).toHaveText(

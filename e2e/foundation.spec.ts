@@ -28,6 +28,8 @@ test('a new rider signs in: home shows name, guide and a rider menu; enroll save
   await signIn(page, { email, name: 'Rita Pista' });
 
   await expect(page.getByText('Rita Pista', { exact: true })).toBeVisible();
+  // A rider with no device yet: the guide is folded under its title, below their sessions; it opens.
+  await page.getByTestId('usage-guide').locator('summary').click();
   for (const section of [
     'Instalação',
     'Menu do dispositivo',

@@ -48,7 +48,10 @@ test('imported seller sees the buyer with their device; imported admin sees the 
 }) => {
   await signIn(page, { email: exp.seller });
   await page.goto('/seller');
-  await expect(page.getByRole('row').filter({ hasText: exp.rider.email })).toContainText(exp.rider.device);
+  // The buyers' table (the devices' health below it names the buyer too).
+  await expect(
+    page.getByRole('region', { name: 'Vendas', exact: true }).getByRole('row').filter({ hasText: exp.rider.email }),
+  ).toContainText(exp.rider.device);
   await signOut(page);
 
   await signIn(page, { email: exp.admin });

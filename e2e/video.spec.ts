@@ -324,7 +324,7 @@ test('two laps side by side on the compare page, kept together by position, with
   await expect.poll(() => videoTime(page, 'lap-video-0-player')).toBeGreaterThan(2);
   await expect.poll(() => videoTime(page, 'lap-video-1-player')).toBeGreaterThan(1.5);
   await page.getByTestId('play-both').click();
-  await expect(page.getByTestId('lap-videos-gap')).toHaveText(/^Diferença [+-]\d+\.\d{3}$/);
+  await expect(page.getByTestId('lap-videos-gap')).toHaveText(/^Diferença [+−]\d+,\d{3} s$/);
   await expect(page.getByTestId('lap-videos-position')).toHaveText(/^Posição: \d+ m$/);
   // Paused, the follower stands where the leader is on the track: the same share of their laps.
   const [t0, t1] = [await videoTime(page, 'lap-video-0-player'), await videoTime(page, 'lap-video-1-player')];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateParam, deviceIdParam, heatSchema, trackParam } from './sessions.contract';
 import { lapKindSchema } from './common.contract';
+import { MAX_SHARE_NAME } from './share-limits';
 import { lapKeyParam } from './progress.contract';
 import { cornerSchema } from './tracks.contract';
 
@@ -11,8 +12,6 @@ const shareTokenParam = z.string().min(1).max(200);
 const MAX_SHARE_DAYS = 365;
 /** Links one rider may hold at once (revoke one to make another). */
 export const MAX_SHARES_PER_RIDER = 200;
-/** A link's name: what the friend who opens it reads above the laps. */
-export const MAX_SHARE_NAME = 80;
 
 export const createShareBodySchema = z.object({
   device: deviceIdParam,

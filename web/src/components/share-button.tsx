@@ -7,7 +7,7 @@ import { useT } from '../i18n/messages';
 import { createShare } from '../lib/history-api';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 import { LinkActions } from '#web/components/link-actions.tsx';
-import { MAX_SHARE_NAME } from '#core/contracts/shares.contract.ts';
+import { MAX_SHARE_NAME } from '#core/contracts/share-limits.ts';
 
 const EXPIRY_DAYS = [0, 1, 7, 30] as const;
 
