@@ -139,6 +139,31 @@ describe('import formats, generated from the simulator', () => {
   });
 });
 
+describe('TrackAddict’s speed of 0 where the phone’s GPS gave none', () => {
+  // The Spreewaldring file (issue 59): 0.0 km/h for 7 s while its fixes move 15-20 m a second;
+  // read as a stand, it ended the lap it was in. A fix that moved has its speed from the positions.
+  it('is unknown where the fix moved (computed from the positions), a stand where it did not', async () => {
+    const rows = [
+      [0, 52.0, 60.2],
+      [1, 52.00015, 0.0], // moved ~17 m: 0 is no reading
+      [2, 52.0003, 0.0],
+      [3, 52.0003, 0.0], // stood: 0 is right
+    ].map(([t, lat, v]) => `${t},${1559734111 + t!},1,${lat},13.687,${v}`);
+    const text = [
+      '# RaceRender Data: TrackAddict 4.3.5 on Android 9',
+      '"Time","UTC Time","GPS_Update","Latitude","Longitude","Speed (Km/h)"',
+      ...rows,
+    ].join('\n');
+    const read = await readImport(enc(text), 'x.csv');
+    if (read.kind !== 'trace') throw new Error('expected a trace');
+    expect(read.file.format).toBe('trackaddict');
+    const t = sessionTrace(read.file.trace);
+    expect(t.count).toBe(4);
+    expect(t.speed[1]).toBeGreaterThan(50);
+    expect(t.speed[t.count - 1]).toBe(0);
+  });
+});
+
 /** A column's bytes, compared whole (toEqual goes value by value: slow on columns of 100k fixes). */
 const bytesOf = (a: ArrayBufferView) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 

@@ -11,6 +11,7 @@
  * is where `# End Point: lat, lon` says (the heading after `@` is -1 where unknown).
  */
 import { AppError } from '../errors';
+import { haversineM } from '../sim/geo';
 import type { LatLon } from '../tracks/gate';
 import { splitCsvLine } from './csv-line';
 import { localClockToUtcMs, localToUtcMs } from './local-time';
@@ -19,6 +20,9 @@ import { lineReader, num, refuseTooManyLaps, TraceBuilder, type FormatReader, ty
 /** A header row longer than this is no TrackAddict header (OBD channels make it long, not this long). */
 const MAX_HEADER_LINE = 16_384;
 const MAX_COLUMNS = 512;
+/** A fix this far from the one before, within MOVED_WITHIN_MS, was moving (a standing 1 Hz phone GPS wanders less). */
+const MOVED_M = 5;
+const MOVED_WITHIN_MS = 2_000;
 
 /** `# Lap 3: 00:01:47.089` → [3, 107.089]. */
 export function trackAddictLapLine(line: string): [number, number] | undefined {
@@ -61,6 +65,7 @@ export function createTrackAddictReader(filename = ''): FormatReader {
   let localStart: number | undefined;
   let lastLat = NaN;
   let lastLon = NaN;
+  let lastMs = -Infinity;
   let lapNumber: number | undefined;
   /** The logger's own time of the lap just ended, from its `# Lap N:` line, until the row that starts the next. */
   let pending: [number, number] | undefined;
@@ -143,9 +148,16 @@ export function createTrackAddictReader(filename = ''): FormatReader {
     }
     // Without GPS_Update a fix is where the position changed (the rows between repeat it).
     if (c.update < 0 && lat === lastLat && lon === lastLon) return;
+    // TrackAddict writes a speed of 0 where the phone's GPS gave none, moving or not (at the
+    // Spreewaldring for 7 s at 60 km/h): where the fix moved since the last, it is unknown (computed
+    // from the positions), not a stop that would end a lap.
+    const written = num(f[c.speed]);
+    const moved = written === 0 && ms - lastMs <= MOVED_WITHIN_MS && haversineM(lastLat, lastLon, lat, lon) > MOVED_M;
     lastLat = lat;
     lastLon = lon;
-    out.addRow(f, c, ms, lat, lon);
+    lastMs = ms;
+    if (moved) out.addFix(ms, lat, lon, NaN, Math.round(num(f[c.sats]) ?? NaN), NaN);
+    else out.addRow(f, c, ms, lat, lon);
   };
 
   return lineReader(

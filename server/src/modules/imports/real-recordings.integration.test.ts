@@ -57,7 +57,12 @@ const recordings: Recording[] = [
   {
     // TrackAddict 4.3.5 (Android, 1 Hz GPS). Logger: lap 0 155.138 (from the start), 444.553, 107.089, 116.145, 357.906;
     // every one passes through the pit lane beside the straight (NOTES.md).
-    // Voltas: the stops inside laps (one of 9 s at 417 s, one of 20 s) end them as in-laps; one flying lap, 110.271.
+    // Its `# End Point` lies by the straight, but the phone's lap boundaries are 70-100 m from it
+    // (7-13 s before the GPS passes it): timed at the line where its Lap column changes instead
+    // (issue 59), its 107.089 and 116.145 are listed with its own times; its 444.553 and 357.906
+    // hold stands in the pits, which end Voltas's laps (in- and out-laps): 2 of its laps unmatched.
+    // After its 116.145 the GPS passes that line again 101.612 s later, on its way into the pits
+    // (TrackAddict counted no lap there): a flying lap of the GPS's alone.
     folder: 'trackaddict-stc-2019',
     file: 'STC_log.csv.gz',
     format: 'trackaddict',
@@ -65,14 +70,9 @@ const recordings: Recording[] = [
     date: '05062019',
     loggerLaps: [444.553, 107.089, 116.145, 357.906],
     flying: [],
-    tolerance: 0.1,
-    listed: ['A4 110.271'],
-    // Its `# End Point` lies by the straight, but the phone's lap boundaries are 70-100 m from it
-    // (in the pit lane, 7-13 s before the GPS passes it): timed there, no lap of the logger's ends
-    // where a GPS lap does, so the track's line stays and the answer says none of its 4 laps matched.
-    unmatched: 4,
-    unsettled:
-      'which laps are right at the Spreewaldring: TrackAddict’s boundaries lie in the pit lane, 5-11 s before the crossings of the catalogue’s line, so its 107.089 and 116.145 are Voltas’s 110.271 and 110.209 cut elsewhere',
+    tolerance: 1, // a 1 Hz GPS at a line TrackAddict placed itself
+    listed: ['A4 107.089', 'A5 116.145', 'A6 101.612'],
+    unmatched: 2,
   },
   {
     // RaceChrono Pro 9.1.3 CSV v3 (25 Hz GPS), one lap exported with ~4 s either side. Logger: lap 9 76.329.
@@ -265,6 +265,25 @@ for (const r of recordings) {
         const analysis = await read<TrackAnalysisResponse>('track-analysis');
         expect(analysis.idealLapSeconds).toBeNull();
         expect(analysis.idealLap.map((s) => s.seconds)).toEqual(analysis.idealLap.map(() => null));
+      });
+
+    // Issue 59: TrackAddict cut its laps 70-100 m before its own End Point, so no line there gives
+    // them; timed where its Lap column changes, the laps listed are its own (the column's changes
+    // are 108.0 and 116.0 s apart at one fix a second; its `# Lap` lines say 1:47.089 and 1:56.145).
+    if (r.folder === 'trackaddict-stc-2019')
+      it('its own laps, 108.0 and 116.0 s (±1 s), with its times in the answer and in the track analysis', async () => {
+        const own = answer().laps.filter((l) => l.loggerSeconds !== null);
+        expect(own.map((l) => l.seconds)).toEqual([107.089, 116.145]);
+        [108.0, 116.0].forEach((s, k) => expect(Math.abs(own[k]!.seconds - s)).toBeLessThanOrEqual(r.tolerance));
+        // Kinds from what happened on track: both were ridden line to line without a stand.
+        expect(own.map((l) => l.kind)).toEqual(['flying', 'flying']);
+        const analysis = await read<TrackAnalysisResponse>('track-analysis');
+        const logger = analysis.laps.filter((l) => l.timeSource === 'logger');
+        expect(logger.map((l) => l.seconds)).toEqual([107.089, 116.145]);
+        for (const l of logger) {
+          expect(Math.abs(l.gpsSeconds - l.seconds!)).toBeLessThanOrEqual(r.tolerance);
+          expect(l.differs).toBe(Math.abs(l.seconds! - l.gpsSeconds) > 0.05);
+        }
       });
 
     if (r.unsettled) it.todo(`not settled: ${r.unsettled}`);
