@@ -153,6 +153,16 @@ for (const [locale, lang] of [
         expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
         if (viewport.width > 640) await expect(region.locator('thead th')).toHaveCount(10);
+
+        // A tip brings the map it changes into view; asked for less motion, at once (in the tap itself).
+        await page.emulateMedia({ reducedMotion: 'reduce' });
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const mapTop = await page.evaluate(() => {
+          document.querySelector<HTMLButtonElement>('[data-testid="coaching-tip"]')!.click();
+          return document.getElementById('analytics-map')!.getBoundingClientRect().top;
+        });
+        expect(Math.abs(mapTop)).toBeLessThan(2);
+        await expect(page.getByTestId('track-map')).toHaveAttribute('data-focus', /,/);
       });
     }
   });

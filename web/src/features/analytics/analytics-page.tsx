@@ -249,7 +249,8 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
     [session, units],
   );
 
-  const lapTableHeight = 48 * ((analysis.data?.laps.length ?? 0) + 1);
+  // A row is 48 px or more; a long table scrolls in its box of 560 px (styles.css, .figures-scroll).
+  const lapTableHeight = Math.min(48 * ((analysis.data?.laps.length ?? 0) + 1), 560);
 
   return (
     <>
