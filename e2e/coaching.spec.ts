@@ -90,6 +90,7 @@ for (const l of LANGUAGES)
         // A tip: the map and the charts go to its corner.
         await cards.first().click();
         await expect(map).toHaveAttribute('data-focus', /^-?\d+\.\d+,-?\d+\.\d+$/);
+        await expect(map).toBeInViewport(); // brought to the eye (issue 60)
         const speed = page.getByTestId('chart-speed');
         await speed.scrollIntoViewIfNeeded();
         await expect(speed).toHaveAttribute('data-x-range', /^-?\d+--?\d+$/);

@@ -101,3 +101,69 @@ test('an import is named "Importados", never by its collection id; Carregar says
   await expect(page.getByText('Esta sessão já está aberta abaixo.')).toBeVisible();
   await expect(page.locator('body')).not.toContainText(session.device);
 });
+
+// Issue 60, "The answer first": a phone's first screen (360 × 780) holds the best lap, the ideal lap
+// and the tips; the first lap row starts on it and ends within a scroll budget of 100 px, about one
+// row of the table (81 px): the tips arrive with the GPS file and their English sentences run longest.
+const ANSWER_SESSION = '/analytics?hw=000000000042&pista=Interlagos&data=15112026';
+for (const [locale, lang] of [
+  ['pt-BR', 'pt-BR'],
+  ['en-US', 'en'],
+  ['es-ES', 'es'],
+] as const) {
+  test.describe(`in ${locale}`, () => {
+    test.use({ locale });
+    for (const viewport of [
+      { width: 360, height: 780 },
+      { width: 1366, height: 768 },
+    ]) {
+      test(`the analytics page leads with the best and ideal laps, the tips and the laps at ${viewport.width} px`, async ({
+        page,
+      }) => {
+        await page.setViewportSize(viewport);
+        await signIn(page, { email: 'piloto@voltas.local' });
+        await page.goto(ANSWER_SESSION);
+        await expect(page.locator('html')).toHaveAttribute('lang', lang);
+        await expect(page.getByTestId('answer-best')).toHaveText(/^\d{2}:\d{2}\.\d{3}$/);
+        await expect(page.getByTestId('answer-ideal')).toHaveText(/^\d{2}:\d{2}\.\d{3}$/, { timeout: 30_000 });
+        await expect(page.getByTestId('coaching-tip').first()).toBeVisible({ timeout: 30_000 });
+        const row = page.getByTestId('figures-row').first();
+        await expect(row).toBeAttached();
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const bottom = async (part: ReturnType<typeof page.getByTestId>) => {
+          const box = (await part.boundingBox())!;
+          return box.y + box.height;
+        };
+        if (viewport.width === 360) {
+          const screen = viewport.height;
+          expect(await bottom(page.getByTestId('answer-best')), 'best lap').toBeLessThan(screen);
+          expect(await bottom(page.getByTestId('answer-ideal')), 'ideal lap').toBeLessThan(screen);
+          expect(await bottom(page.getByTestId('coaching-tips')), 'tips').toBeLessThan(screen);
+          expect((await row.boundingBox())!.y, 'first lap starts').toBeLessThan(screen);
+          expect(await bottom(row), 'first lap ends').toBeLessThan(screen + 100);
+        }
+        // Top speed, the sample rate and the exports come after the laps, and the map after the tips.
+        const rowBox = (await row.boundingBox())!;
+        expect((await page.getByTestId('analysis-summary').boundingBox())!.y).toBeGreaterThan(rowBox.y);
+        expect((await page.locator('#analytics-map').boundingBox())!.y).toBeGreaterThan(rowBox.y);
+        // A lap time is whole on screen: no column cut, nothing sideways; a desk shows every column.
+        const region = row.locator('xpath=ancestor::*[@role="region"][1]');
+        const [timeBox, regionBox] = [(await row.locator('.lap-time').boundingBox())!, (await region.boundingBox())!];
+        expect(timeBox.x + timeBox.width).toBeLessThanOrEqual(Math.min(regionBox.x + regionBox.width, viewport.width));
+        expect(await region.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        if (viewport.width > 640) await expect(region.locator('thead th')).toHaveCount(10);
+
+        // A tip brings the map it changes into view; asked for less motion, at once (in the tap itself).
+        await page.emulateMedia({ reducedMotion: 'reduce' });
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const mapTop = await page.evaluate(() => {
+          document.querySelector<HTMLButtonElement>('[data-testid="coaching-tip"]')!.click();
+          return document.getElementById('analytics-map')!.getBoundingClientRect().top;
+        });
+        expect(Math.abs(mapTop)).toBeLessThan(2);
+        await expect(page.getByTestId('track-map')).toHaveAttribute('data-focus', /,/);
+      });
+    }
+  });
+}

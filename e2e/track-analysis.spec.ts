@@ -34,6 +34,7 @@ test('where the time goes: corner markers, the corner table and three cards; a c
   await expect(speed).toHaveAttribute('data-x-range', '');
   await cards.first().click();
   await expect(cards.first()).toHaveAttribute('aria-pressed', 'true');
+  await expect(map).toBeInViewport(); // what the card changes comes into view (issue 60)
   await expect(speed).toHaveAttribute('data-x-range', /^-?\d+--?\d+$/);
   await expect(map).toHaveAttribute('data-focus', /^-?\d+\.\d+,-?\d+\.\d+$/);
   await page.getByRole('button', { name: 'Ver a volta toda' }).click();

@@ -4,6 +4,8 @@
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import { SummaryItem } from '#web/components/ui/summary-item.tsx';
 import { SessionSelector, selectableDevices } from '#web/components/session-selector.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
@@ -48,6 +50,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
   // part below it, not the whole page.
   return (
     <Page
+      wide
       title={
         <>
           {t('analytics.title')} <span className="hw-id">{deviceName(t, session?.device ?? devices[0]!)}</span>
@@ -225,10 +228,15 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
       setFocus(focusOfCorner(corner));
       const lap = segments.find((s) => lapKey(s) === coaching.data?.lap);
       if (c && lap) pickIndex(sampleAtDistance(c, lap, Math.max(0, corner.startM - 100)));
-      document.getElementById('analytics-map')?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+      showMap();
     },
     [segments, coaching.data, c, pickIndex],
   );
+  // A corner card of "Where you lose time" zooms the map and the charts above it: they come into view.
+  const focusCorner = useCallback((next: CornerFocus | null) => {
+    setFocus(next);
+    if (next) showMap();
+  }, []);
   const exportHref = useCallback(
     (format: string, lap?: { heat: string; lapCount: number }) => {
       // The CSV's speeds in the rider's units (GPX has its own: metres per second).
@@ -240,6 +248,9 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
     },
     [session, units],
   );
+
+  // A row is 48 px or more; a long table scrolls in its box of 560 px (styles.css, .figures-scroll).
+  const lapTableHeight = Math.min(48 * ((analysis.data?.laps.length ?? 0) + 1), 560);
 
   return (
     <>
@@ -259,8 +270,31 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
       {c && c.count === 0 && <p className="empty-state">{t('analytics.noGps')}</p>}
       {!(c && c.count === 0) && analysis.data && (
         <section aria-label={`${session.track} ${formatDdmmyyyy(session.date)}`}>
-          <SessionFigures analysis={analysis.data} session={session} shareLaps={shareLaps} exportHref={exportHref} />
+          <Headline
+            bestKey={bestKey}
+            bestSeconds={bestKey ? (shown.get(bestKey)?.seconds ?? null) : null}
+            idealSeconds={track.data ? track.data.idealLapSeconds : track.isError ? null : undefined}
+          />
           <CoachingTips data={coaching.data} onCorner={showCorner} />
+          {figuresPainted ? (
+            // The laps lead (their boxes choose what the map and the charts below draw); a full day is a
+            // hundred rows, drawn as the rider scrolls towards them, their room kept meanwhile.
+            <WhenNear height={lapTableHeight} label={t('analytics.lapsTable')}>
+              <LapTable
+                session={session}
+                units={units}
+                analysis={analysis.data}
+                shown={shown}
+                chosen={chosenKeys}
+                bestKey={bestKey}
+                onToggle={toggleLap}
+                exportHref={exportHref}
+              />
+            </WhenNear>
+          ) : (
+            // Its room from the first frame: what lies below (the sections drawn when near) stays below.
+            <div style={{ height: lapTableHeight }} />
+          )}
           {!c && !gps.isError && <GpsPending session={session} />}
           {c && (
             <div className="analytics-grid" id="analytics-map">
@@ -350,26 +384,13 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
               error={track.error}
               onChoose={chooseStudy}
               focus={focus}
-              onFocus={setFocus}
+              onFocus={focusCorner}
               coaching={coaching.data}
               onCoachCorner={showCorner}
             />
           </WhenNear>
-          {figuresPainted && (
-            // Drawn as the rider scrolls towards it (a full day is a hundred rows); its room kept meanwhile.
-            <WhenNear height={48 * (analysis.data.laps.length + 1)} label={t('analytics.lapsTable')}>
-              <LapTable
-                session={session}
-                units={units}
-                analysis={analysis.data}
-                shown={shown}
-                chosen={chosenKeys}
-                bestKey={bestKey}
-                onToggle={toggleLap}
-                exportHref={exportHref}
-              />
-            </WhenNear>
-          )}
+          {/* The session's finer figures (top speed, lean, sample rate) and its exports, below the answer. */}
+          <SessionFigures analysis={analysis.data} session={session} shareLaps={shareLaps} exportHref={exportHref} />
           {c && hasCharts && restShown && (
             <WhenNear height={2 * 260} label={t('analytics.chartSession')}>
               <MemoSessionCharts c={c} segments={segments} shown={shown} units={units} />
@@ -380,6 +401,34 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
     </>
   );
 }
+
+/** Brings the map and the charts (what a corner changes) into view, at once when the rider asks for less motion. */
+function showMap() {
+  const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  document.getElementById('analytics-map')?.scrollIntoView({ block: 'start', behavior: still ? 'auto' : 'smooth' });
+}
+
+/** The answer first: the best lap and the ideal lap (the track analysis builds it: '…' until it has). */
+const Headline = memo(function Headline(props: {
+  bestKey: string | null;
+  bestSeconds: number | null;
+  /** undefined while the track analysis is on its way, null when there is none. */
+  idealSeconds: number | null | undefined;
+}) {
+  const t = useT();
+  const time = (seconds: number | null | undefined) =>
+    seconds === undefined ? '…' : seconds === null ? '—' : formatLapTime(Math.round(seconds * 1000));
+  return (
+    <dl className="summary summary-answer" data-testid="analytics-answer">
+      <SummaryItem kind="best" label={t('laps.bestLap')} hint={props.bestKey ?? undefined} data-testid="answer-best">
+        {time(props.bestSeconds)}
+      </SummaryItem>
+      <SummaryItem kind="ideal" label={t('tracks.idealLap')} data-testid="answer-ideal">
+        {time(props.idealSeconds)}
+      </SummaryItem>
+    </dl>
+  );
+});
 
 const MemoTrackMap = memo(TrackMap);
 const MemoLapCharts = memo(LapCharts);

@@ -49,7 +49,7 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
   const named = new Set<string>();
   return (
     <div
-      className="table-scroll"
+      className="table-scroll figures-scroll"
       role="region"
       aria-label={t('analytics.lapsTable')}
       aria-busy={props.busy ?? false}
