@@ -44,8 +44,8 @@ const GOALS_ONLY = args.has('--goals-only');
  */
 const onlyAt = process.argv.indexOf('--only');
 const ONLY = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
-if (ONLY !== undefined && !['api', 'abuse', 'import', 'upload', 'lighthouse', 'fleet'].includes(ONLY))
-  throw new Error(`--only api|abuse|import|upload|lighthouse|fleet, not ${ONLY}`);
+if (ONLY !== undefined && !['api', 'abuse', 'import', 'upload', 'lighthouse', 'fleet', 'coaching'].includes(ONLY))
+  throw new Error(`--only api|abuse|import|upload|lighthouse|fleet|coaching, not ${ONLY}`);
 /** `--no-lighthouse`: skip the Lighthouse rows (each run takes ~12 s; the first one installs it). */
 const LIGHTHOUSE = !args.has('--no-lighthouse') && (!ONLY || ONLY === 'lighthouse');
 /** `--pages=login,shared` or `--pages login,shared`: only these Lighthouse rows (keys without `lighthouse_`). */
@@ -155,6 +155,10 @@ async function main() {
       await rowGroup('upload', () => benchUpload(base, helloPort, token, Buffer.from(tenMb.gpsSix), QUICK ? 3 : 7));
     }
 
+    if (ONLY === 'coaching') {
+      log('coaching: a 30-minute session at 25 Hz…');
+      await rowGroup('coaching', () => benchCoaching(base, cookie, token, halfHour));
+    }
     if (!GOALS_ONLY && !ONLY) {
       await rowGroup('lists', () => benchLists(base, cookie, sixty, listTokens, progressTokens));
       log('coaching: a 30-minute session at 25 Hz…');
