@@ -148,6 +148,7 @@ interface Arguments {
   'tracks.cardCorner': { n: string | number; delta: string | number };
   'tracks.cardStraight': { n: string | number; delta: string | number };
   'tracks.cardStartStraight': { delta: string | number };
+  'tracks.stretchOf': { n: string | number };
   'tracks.zoomTo': { n: string | number };
   'tracks.zoomed': { n: string | number };
   'tracks.idealPart': { n: string | number; seconds: string | number; lap: string | number };

@@ -28,6 +28,10 @@ export const enTracks = {
   'tracks.and': 'and',
   'tracks.cornersTitle': 'Corners: lap studied × reference',
   'tracks.colCorner': 'Corner',
+  'tracks.colStretch': 'Stretch',
+  'tracks.stretchOf': 'Stretch of T{n}',
+  'tracks.stretchHint':
+    'A stretch runs from mid-straight to mid-straight around the corner: longer than the corner in the corners table.',
   'tracks.colTime': 'Time (s)',
   'tracks.colDelta': 'Gap (s)',
   'tracks.colEntry': 'Entry',

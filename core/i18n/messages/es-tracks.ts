@@ -28,6 +28,10 @@ export const esTracks = {
   'tracks.and': 'y',
   'tracks.cornersTitle': 'Curvas: vuelta estudiada × referencia',
   'tracks.colCorner': 'Curva',
+  'tracks.colStretch': 'Tramo',
+  'tracks.stretchOf': 'Tramo de la T{n}',
+  'tracks.stretchHint':
+    'Un tramo va de la mitad de una recta a la mitad de la siguiente, alrededor de la curva: más largo que la curva de la tabla de curvas.',
   'tracks.colTime': 'Tiempo (s)',
   'tracks.colDelta': 'Dif. (s)',
   'tracks.colEntry': 'Entrada',

@@ -26,6 +26,10 @@ export const ptBRTracks = {
   'tracks.and': 'e',
   'tracks.cornersTitle': 'Curvas: volta estudada × referência',
   'tracks.colCorner': 'Curva',
+  'tracks.colStretch': 'Trecho',
+  'tracks.stretchOf': 'Trecho da T{n}',
+  'tracks.stretchHint':
+    'Um trecho vai do meio de uma reta ao meio da seguinte, em volta da curva: mais longo que a curva da tabela de curvas.',
   'tracks.colTime': 'Tempo (s)',
   'tracks.colDelta': 'Dif. (s)',
   'tracks.colEntry': 'Entrada',

@@ -290,10 +290,13 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
       {ideal && data.idealLap.length > 0 && (
         <div className="table-scroll" role="region" aria-label={t('tracks.idealTableTitle')} tabIndex={0}>
           <table className="data-table corner-table" data-testid="corner-table">
-            <caption>{t('tracks.idealTableTitle')}</caption>
+            <caption>
+              {t('tracks.idealTableTitle')}
+              <span className="muted caption-hint">{t('tracks.stretchHint')}</span>
+            </caption>
             <thead>
               <tr>
-                <th scope="col">{t('tracks.colCorner')}</th>
+                <th scope="col">{t('tracks.colStretch')}</th>
                 <th scope="col">{t('tracks.colTime')}</th>
                 <th scope="col">{t('tracks.colIdealTime')}</th>
                 <th scope="col">{t('tracks.colDelta')}</th>
@@ -314,7 +317,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                         onClick={() => zoom(`T${n}`)}
                         aria-label={t('tracks.zoomTo', { n })}
                       >
-                        T{n}
+                        {t('tracks.stretchOf', { n })}
                       </button>
                     </th>
                     <td>{d ? decimal(d.lapSeconds, 2) : '—'}</td>
