@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { E2E_FIRMWARE_PRIVATE_PEM, E2E_FIRMWARE_PUBLIC_KEY } from './firmware-key';
@@ -57,11 +57,28 @@ function sign(image: Buffer, hardwareClass = hwClass, version = NEW_VERSION): { 
   const keyPath = join(dir, 'key.pem');
   writeFileSync(imagePath, image);
   writeFileSync(keyPath, E2E_FIRMWARE_PRIVATE_PEM, { mode: 0o600 });
-  const out = execFileSync(
-    process.execPath,
-    ['bin/voltas.mjs', 'firmware', 'sign', imagePath, '--key', keyPath, '--version', version, '--class', hardwareClass],
-    { encoding: 'utf8' },
-  );
+  // The key leaves the disk again as soon as it has signed.
+  let out: string;
+  try {
+    out = execFileSync(
+      process.execPath,
+      [
+        'bin/voltas.mjs',
+        'firmware',
+        'sign',
+        imagePath,
+        '--key',
+        keyPath,
+        '--version',
+        version,
+        '--class',
+        hardwareClass,
+      ],
+      { encoding: 'utf8' },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   const signed = JSON.parse(out) as { manifest: string; signature: string };
   expect(typeof signed.manifest).toBe('string');
   expect(typeof signed.signature).toBe('string');

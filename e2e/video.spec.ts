@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
@@ -368,6 +368,7 @@ test.beforeAll(async () => {
   writeFileSync(file, bytes);
   onLap = { file, cameraOffsetMs };
 });
+test.afterAll(() => rmSync(path.dirname(onLap.file), { recursive: true, force: true }));
 
 /** A new rider imports the session (its clock `aheadMs` off) on 'Importar sessões'; returns its address. */
 async function importLapSession(page: Page, aheadMs: number) {
