@@ -16,7 +16,8 @@ const sync = (n: number, changes: object = {}) => ({
   id: uuid(n),
   name: `GX01${String(n).padStart(4, '0')}.MP4`,
   size: 4_294_967_296 + n, // past 2^32, as a GoPro chapter
-  fingerprint: n.toString(16).padStart(64, 'f'),
+  // Zero-padded: padded with 'f', 11 and 251 (0xfb) would share a fingerprint.
+  fingerprint: n.toString(16).padStart(64, '0'),
   offsetMs: 1_793_000_000_000.25 + n,
   driftPpm: -12.5,
   method: 'gpmf',
