@@ -173,9 +173,10 @@ const misfit = (g: Gap) => (g.d / POSITION_SIGMA_M) ** 2 + (g.dv / SPEED_SIGMA_K
 /**
  * The shift of the camera's GPS-time sync that lays the video's fixes best on the trace, by
  * position and speed alone: the logger's clock is not trusted (set by hand, or GPS time written
- * as UTC, 18 s ahead). First every 100 ms over ±40 s, on at most a few hundred fixes, where most
- * of the video falls on the trace; then every 10 ms near the best, on every fix. Returns the
- * shift and its standard deviation, or null where the positions are not on this trace.
+ * as UTC, GPS time's leap seconds ahead). First a coarse search (COARSE_STEP_MS over
+ * ±SEARCH_WINDOW_MS, on at most COARSE_MAX_FIXES fixes) where most of the video falls on the
+ * trace; then a fine one (FINE_STEP_MS within FINE_WINDOW_MS of the best) on every fix. Returns
+ * the shift and its standard deviation, or null where the positions are not on this trace.
  */
 function matchOnTrace(
   fixes: VideoFix[],
