@@ -1,5 +1,5 @@
 // A form's dropdown of a list that grows (users, devices): typing above it narrows its options.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useT } from '#web/i18n/messages.ts';
 import type { Option } from './select-field';
 
@@ -24,6 +24,12 @@ export function FilteredSelect(props: {
   };
   const found = matches(text);
   const shown = props.options.filter((o) => o.value === props.value || found.includes(o));
+  // The list may arrive after the typing (a slow page load): one match left then is chosen too.
+  const only = text.trim() && found.length === 1 ? found[0]!.value : null;
+  const { value, onChange } = props;
+  useEffect(() => {
+    if (only !== null && value === '') onChange(only);
+  }, [only, value, onChange]);
   return (
     <div className="field filtered-select">
       <label htmlFor={props.id}>{props.label}</label>
@@ -36,7 +42,7 @@ export function FilteredSelect(props: {
         onChange={(e) => {
           setText(e.target.value);
           const left = matches(e.target.value);
-          if (e.target.value.trim() && left.length === 1) props.onChange(left[0]!.value);
+          if (e.target.value.trim() && left.length === 1) onChange(left[0]!.value);
         }}
       />
       <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
