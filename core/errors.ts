@@ -35,6 +35,7 @@ export const ERROR_STATUS = {
   'storage/insufficient-storage': 507,
   'track/no-complete-lap': 422,
   'track/different-tracks': 422,
+  'track/pit-lane-far': 422,
   'share/limit-reached': 409,
   'import/unsupported-format': 415,
   'import/xml-dtd': 422,
@@ -98,6 +99,8 @@ export const DEFAULT_ERROR_MESSAGE: Record<ErrorCode, string> = {
   'track/no-complete-lap':
     'The GPS trace of this session holds no complete lap, so no track or lap times can be found from it.',
   'track/different-tracks': 'These two laps were ridden on different tracks (or layouts), so they cannot be compared.',
+  'track/pit-lane-far':
+    "The pit lane's entry and exit lines must lie within 3 km of the track's start/finish line; nothing was changed.",
   'share/limit-reached': 'Too many share links: revoke one before making another.',
   'import/unsupported-format':
     'Not a format Voltas imports: GPX, RaceChrono CSV (v3), Racelogic VBO, AiM CSV, NMEA 0183, SpeedAngle .sa, TrackAddict CSV, lap.six + gps.six, or a .gz of one of them.',

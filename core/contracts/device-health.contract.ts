@@ -1,6 +1,7 @@
 // Device health (issue 61): what each device said at its last check-in, the fleet as admins and
 // sellers see it, and the track pack a device fetches.
 import { z } from 'zod';
+import { pitLaneSchema } from './tracks.contract';
 
 /** Why a device is listed first: silent too long, low on storage, uploads failing, battery low. */
 const attentionSchema = z.enum(['silent', 'low-storage', 'upload-errors', 'low-battery']);
@@ -100,5 +101,8 @@ export const trackPackSchema = z.object({
 });
 export type TrackPack = z.infer<typeof trackPackSchema>;
 
-/** PUT /api/admin/tracks/:trackId/pit-lane: draw (or clear, null) a circuit's pit lane. */
-export const pitLaneInputSchema = z.object({ pitLane: z.object({ entry: line, exit: line }).nullable() });
+/**
+ * PUT /api/admin/tracks/:trackId/pit-lane: draw (or clear, null) a circuit's pit lane. Each line is
+ * checked as a timing gate is (on the globe, 2 to 200 m wide): a device times its box with them.
+ */
+export const pitLaneInputSchema = z.object({ pitLane: pitLaneSchema.nullable() });

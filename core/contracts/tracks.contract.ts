@@ -137,10 +137,14 @@ export const trackAnalysisResponseSchema = z.object({
 export type TrackAnalysisResponse = z.infer<typeof trackAnalysisResponseSchema>;
 
 export const trackIdParamsSchema = z.object({ trackId: z.string().min(1).max(200) });
+/** A circuit's pit lane ("Box"): the line a rider crosses into it, and the one out of it. */
+export const pitLaneSchema = z.object({ entry: gateSchema, exit: gateSchema });
 export const trackDetailSchema = trackSummarySchema.extend({
   corners: z.array(cornerSchema),
   /** The line from the start/finish, every ~10 m, for the map. */
   line: z.array(z.tuple([z.number(), z.number()])),
+  /** Where an admin drew it (what the device's track pack carries); null where nobody has. */
+  pitLane: pitLaneSchema.nullable(),
 });
 export const moveGateBodySchema = z.object({
   gate: gateSchema,

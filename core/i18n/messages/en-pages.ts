@@ -222,6 +222,8 @@ const enPagesMain = {
     'The GPS of this session holds no complete lap: the track cannot be recognised and no laps can be timed.',
   'errors.track/different-tracks':
     'These two laps were ridden on different tracks (or layouts): they cannot be compared.',
+  'errors.track/pit-lane-far':
+    "The pit entry and exit lines must lie within 3 km of the track's start/finish line; nothing was changed.",
   'errors.share/limit-reached': 'You already have too many links. Revoke one before making another.',
   'errors.request/unsupported-media-type': 'The upload is not in the expected format (content type not accepted).',
   'errors.storage/insufficient-storage': 'The server is out of disk space; nothing was saved. Try again later.',

@@ -224,6 +224,8 @@ const esPagesMain = {
     'El GPS de esta sesión no tiene ninguna vuelta completa: no se puede reconocer el circuito ni cronometrar las vueltas.',
   'errors.track/different-tracks':
     'Estas dos vueltas se dieron en circuitos (o trazados) distintos: no se pueden comparar.',
+  'errors.track/pit-lane-far':
+    'La entrada y la salida de boxes deben estar a menos de 3 km de la línea de salida del circuito; no se cambió nada.',
   'errors.share/limit-reached': 'Ya tienes demasiados enlaces. Revoca uno antes de crear otro.',
   'errors.request/unsupported-media-type': 'El envío no tiene el formato esperado (tipo de contenido no aceptado).',
   'errors.storage/insufficient-storage':

@@ -223,6 +223,8 @@ const ptBRPagesMain = {
     'O GPS desta sessão não tem nenhuma volta completa: não dá para reconhecer a pista nem cronometrar as voltas.',
   'errors.track/different-tracks':
     'Essas duas voltas foram feitas em pistas (ou traçados) diferentes: não dá para compará-las.',
+  'errors.track/pit-lane-far':
+    'A entrada e a saída do box devem ficar a até 3 km da linha de largada da pista; nada foi alterado.',
   'errors.share/limit-reached': 'Você já tem links demais. Revogue um antes de criar outro.',
   'errors.request/unsupported-media-type': 'O envio não está no formato esperado (tipo de conteúdo não aceito).',
   'errors.storage/insufficient-storage':

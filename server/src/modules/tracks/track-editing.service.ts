@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import type { moveGateBodySchema } from '#core/contracts/tracks.contract.ts';
 import { AppError } from '#core/errors.ts';
+import type { Gate } from '#core/tracks/gate.ts';
 import { catalogueStartFinish } from '#core/tracks/start-finish.ts';
 import { latLonAt } from '#core/tracks/track-line.ts';
 import { fitOutline } from '#core/tracks/track-match.ts';
@@ -18,6 +19,7 @@ import type { Viewer } from '../sessions/sessions.repository';
 import type { TrackCatalogue } from './track-catalogue';
 import type { TrackDefinitions } from './track-definitions.service';
 import { boxOf } from './new-track';
+import { findPitLane } from './pit-lanes.repository';
 import { cornerOf, summaryOf } from './track-presentation';
 import { findTrack, insertTrack, listTracks, setTrackOfSession, updateTrack } from './tracks.repository';
 
@@ -58,7 +60,14 @@ export function createTrackEditing(deps: {
         const p = latLonAt(definition.line, k);
         line.push([p.lat, p.lon]);
       }
-      return { ...summaryOf(row, definition), corners: definition.corners.map(cornerOf), line };
+      const lane = await findPitLane(db, id);
+      const pitLane = lane && { entry: JSON.parse(lane.entry) as Gate, exit: JSON.parse(lane.exit) as Gate };
+      return {
+        ...summaryOf(row, definition),
+        corners: definition.corners.map(cornerOf),
+        line,
+        pitLane: pitLane ?? null,
+      };
     },
 
     /**

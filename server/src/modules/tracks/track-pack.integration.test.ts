@@ -1,8 +1,12 @@
 // The track pack over HTTP (issue 61): the circuits near a device from the catalogue, small, with an
 // ETag; a pit lane an admin draws reaches the pack (and changes its ETag).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDevice } from '#test/fixtures.ts';
+import { ptBR } from '#core/i18n/messages/pt-BR.ts';
+import { generateSession } from '#core/sim/session-generator.ts';
+import { findTrack } from '#server/lib/track-files.ts';
+import { addDevice, put } from '#test/fixtures.ts';
 import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
+import { setRoles } from '../users/users.repository';
 
 let server: TestServer;
 let token: string;
@@ -73,5 +77,104 @@ describe('the track pack', () => {
       body: JSON.stringify({ pitLane: null }),
     });
     expect(missing.status).toBe(404);
+  });
+});
+
+describe('the pit lane an admin draws on a stored track', () => {
+  // Beside Interlagos's main straight: the lines the admin's map starts from are of this kind.
+  const lane = {
+    entry: { a: { lat: -23.7031, lon: -46.6986 }, b: { lat: -23.7032, lon: -46.6984 } },
+    exit: { a: { lat: -23.7005, lon: -46.6962 }, b: { lat: -23.7006, lon: -46.696 } },
+  };
+  let trackId: string;
+  const put_ = (who: Browser, pitLane: unknown) =>
+    who.json(`/api/admin/tracks/${encodeURIComponent(trackId)}/pit-lane`, {
+      method: 'PUT',
+      body: JSON.stringify({ pitLane }),
+    });
+  const detail = async () => (await admin.json(`/api/admin/tracks/${encodeURIComponent(trackId)}`)).body;
+  const packOf = async () => {
+    const res = await pack(`lat=${INTERLAGOS.lat}&lon=${INTERLAGOS.lon}&radiusKm=5`);
+    const body = (await res.json()) as { tracks: { id: string; pitLane: unknown }[] };
+    return { etag: res.headers.get('etag'), lane: body.tracks.find((t) => t.id === trackId)?.pitLane };
+  };
+
+  beforeAll(async () => {
+    // A rider's session at Interlagos stores the circuit's track (everyone's: a real circuit).
+    const gen = generateSession(findTrack('Interlagos')!, { seed: 61, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2 });
+    await put(server, '/api/device/v1/sessions/Interlagos/01112026/lap.six', token, gen.lapSix);
+    await put(server, '/api/device/v1/sessions/Interlagos/01112026/gps.six', token, gen.gpsSix);
+    const rider = new Browser(server.baseUrl);
+    await rider.signIn('rider@example.com');
+    const analysis = await rider.json('/api/devices/000000000010/sessions/Interlagos/01112026/track-analysis');
+    expect(analysis.status).toBe(200);
+    trackId = analysis.body.track.id as string;
+  });
+
+  it('is in the track detail and the pack once drawn, changes, and is gone from both once cleared', async () => {
+    expect((await detail()).pitLane).toBeNull();
+    const before = await packOf();
+    expect(before.lane).toBeNull();
+
+    expect((await put_(admin, lane)).status).toBe(200);
+    expect((await detail()).pitLane).toEqual(lane);
+    const drawn = await packOf();
+    expect(drawn.lane).toEqual(lane);
+    expect(drawn.etag).not.toBe(before.etag);
+
+    const moved = { ...lane, exit: lane.entry, entry: lane.exit };
+    expect((await put_(admin, moved)).status).toBe(200);
+    expect((await detail()).pitLane).toEqual(moved);
+    expect((await packOf()).lane).toEqual(moved);
+
+    expect((await put_(admin, null)).status).toBe(200);
+    expect((await detail()).pitLane).toBeNull();
+    const cleared = await packOf();
+    expect(cleared.lane).toBeNull();
+    expect(cleared.etag).toBe(before.etag);
+  });
+
+  it('refuses a line of one point, a point off the globe, lines far from the track and anyone but an admin, changing nothing', async () => {
+    expect((await put_(admin, lane)).status).toBe(200);
+    const kept = await packOf();
+    const point = lane.entry.a;
+
+    // One point: both ends of the line the same, or the second end missing.
+    const onePoint = await put_(admin, { ...lane, entry: { a: point, b: point } });
+    expect(onePoint.status).toBe(400);
+    expect(onePoint.body).toMatchObject({ code: 'storage/invalid-argument', fields: { 'pitLane/entry': 'gateWidth' } });
+    expect(onePoint.body.mensagem).toContain('pitLane/entry');
+    expect((await put_(admin, { ...lane, exit: { a: point } })).status).toBe(400);
+    expect((await put_(admin, { entry: lane.entry })).status).toBe(400);
+
+    // Off the globe, and a line on it but across a region rather than a track.
+    const offGlobe = await put_(admin, { ...lane, exit: { a: { lat: 91, lon: 0 }, b: { lat: 91, lon: 0.001 } } });
+    expect(offGlobe.status).toBe(400);
+    expect(JSON.stringify(offGlobe.body.fields)).toContain('pitLane/exit');
+    expect((await put_(admin, { ...lane, exit: { a: { lat: 0, lon: 200 }, b: point } })).status).toBe(400);
+    expect((await put_(admin, { ...lane, exit: { a: point, b: { lat: -23.8, lon: -46.6 } } })).status).toBe(400);
+
+    // On the globe and the right width, but at another circuit (Curitiba's straight).
+    const far = await put_(admin, {
+      ...lane,
+      exit: { a: { lat: -25.4492, lon: -49.1975 }, b: { lat: -25.4493, lon: -49.1973 } },
+    });
+    expect(far.status).toBe(422);
+    expect(far.body.code).toBe('track/pit-lane-far');
+    expect(far.body.mensagem).toBe(ptBR['errors.track/pit-lane-far']);
+
+    // Another role: a rider, a seller, and nobody signed in.
+    const seller = new Browser(server.baseUrl);
+    await seller.signIn('seller@example.com');
+    await setRoles(server.database.db, 'seller@example.com', { seller: '1' });
+    const rider = new Browser(server.baseUrl);
+    await rider.signIn('rider@example.com');
+    expect((await put_(rider, null)).status).toBe(403);
+    expect((await put_(seller, null)).status).toBe(403);
+    expect((await put_(new Browser(server.baseUrl), null)).status).toBe(401);
+    expect((await rider.json(`/api/admin/tracks/${encodeURIComponent(trackId)}`)).status).toBe(403);
+
+    expect((await detail()).pitLane).toEqual(lane);
+    expect(await packOf()).toEqual(kept);
   });
 });

@@ -38,7 +38,7 @@ export async function trackPackRoutes(app: FastifyInstance, opts: { pack: TrackP
         summary: "Draws a circuit's pit lane (entry and exit lines), or clears it (null)",
         params: z.object({ trackId: z.string().min(1).max(200) }),
         body: pitLaneInputSchema,
-        response: { 200: okSchema, ...errorAnswers(400, 401, 403, 404) },
+        response: { 200: okSchema, ...errorAnswers(400, 401, 403, 404, 422) },
       },
     },
     async (req) => {

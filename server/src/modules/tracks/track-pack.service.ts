@@ -19,9 +19,17 @@ import { deletePitLane, findPitLane, pitLanesOf, savePitLane, sharedTracksNear }
 
 /** At most this many circuits in a pack: a device's flash is small, and a pack is for where it is. */
 const PACK_MAX_TRACKS = 20;
+/** How far a pit lane's lines may lie from the start/finish line (a box is beside the main straight). */
+const PIT_LANE_MAX_M = 3000;
 
 type Line = { a: { lat: number; lon: number }; b: { lat: number; lon: number } };
 type PackTrack = TrackPack['tracks'][number];
+
+const middle = (l: Line) => ({ lat: (l.a.lat + l.b.lat) / 2, lon: (l.a.lon + l.b.lon) / 2 });
+const distanceM = (one: Line, other: Line) => {
+  const [p, q] = [middle(one), middle(other)];
+  return haversineM(p.lat, p.lon, q.lat, q.lon);
+};
 
 const round = (g: Gate): Line => ({
   a: { lat: +g.a.lat.toFixed(7), lon: +g.a.lon.toFixed(7) },
@@ -98,10 +106,18 @@ export function createTrackPack(deps: { db: Kysely<DB>; catalogue: () => TrackCa
 
     /** Draws (or clears, null) a circuit's pit lane: a stored track's id, or a catalogue circuit's `catalogue:<id>`. */
     async setPitLane(actor: string, trackId: string, lane: { entry: Line; exit: Line } | null): Promise<void> {
-      const known =
-        (await findTrack(db, trackId)) ??
-        (trackId.startsWith('catalogue:') ? deps.catalogue().get(trackId.slice('catalogue:'.length)) : undefined);
-      if (!known) throw new AppError('storage/object-not-found', `No track ${trackId}.`);
+      const stored = await findTrack(db, trackId);
+      const circuit = trackId.startsWith('catalogue:')
+        ? deps.catalogue().get(trackId.slice('catalogue:'.length))
+        : undefined;
+      const gate = stored
+        ? (JSON.parse(stored.gate) as Gate)
+        : circuit && catalogueStartFinish(circuit.outline, circuit.startFinish, true);
+      if (!gate) throw new AppError('storage/object-not-found', `No track ${trackId}.`);
+      // A box is beside the main straight: lines kilometres away are a slip (or another circuit's),
+      // and a device would look for its box there.
+      if (lane && [lane.entry, lane.exit].some((l) => distanceM(gate, l) > PIT_LANE_MAX_M))
+        throw new AppError('track/pit-lane-far');
       await inTransaction(db, async (trx) => {
         const before = await findPitLane(trx, trackId);
         if (lane)
