@@ -11,7 +11,7 @@ const MOVE_M = 1;
 const VIEW_M = 80;
 const TURN_RAD = (2 * Math.PI) / 180;
 
-type Drag = 'a' | 'b' | 'both' | null;
+type Drag = 'a' | 'b' | 'both';
 
 /**
  * The track's line and its start/finish gate on a canvas (north up). The gate's two ends and the
@@ -29,7 +29,6 @@ export function GateEditor(props: {
   const t = useT();
   const { line, gate } = props;
   const canvas = useRef<HTMLCanvasElement>(null);
-  const [drag, setDrag] = useState<Drag>(null);
   const [handles, setHandles] = useState('');
   const centre = useRef<[number, number] | null>(null);
   const view = useRef({
@@ -98,34 +97,36 @@ export function GateEditor(props: {
     return { a: { lat: aLat, lon: aLon }, b: { lat: bLat, lon: bLon } };
   };
 
-  const grab = (e: PointerEvent<HTMLCanvasElement>): Drag => {
+  const grab = (e: PointerEvent<HTMLCanvasElement>): Drag | null => {
     const [px, py] = pointerAt(e);
     const [ax, ay] = view.current.toPx(...ends.a);
     const [bx, by] = view.current.toPx(...ends.b);
-    if (Math.hypot(px - ax, py - ay) <= GRAB_PX) return 'a';
-    if (Math.hypot(px - bx, py - by) <= GRAB_PX) return 'b';
+    // The nearer end: on a phone a short line's two ends lie within one thumb of each other.
+    const [toA, toB] = [Math.hypot(px - ax, py - ay), Math.hypot(px - bx, py - by)];
+    if (Math.min(toA, toB) <= GRAB_PX) return toA <= toB ? 'a' : 'b';
     if (Math.hypot(px - (ax + bx) / 2, py - (ay + by) / 2) <= GRAB_PX + Math.hypot(bx - ax, by - ay) / 2) return 'both';
     return null;
   };
-  const last = useRef<[number, number] | null>(null);
+  // Each move is measured from where the drag began, against the ends as they were then: moves that
+  // come faster than the page redraws (a quick flick) would otherwise be lost.
+  const dragging = useRef<{ what: Drag; from: [number, number]; a: [number, number]; b: [number, number] } | null>(
+    null,
+  );
   const onDown = (e: PointerEvent<HTMLCanvasElement>) => {
     const what = grab(e);
     if (!what) return;
     e.currentTarget.setPointerCapture(e.pointerId);
-    last.current = view.current.toXY(...pointerAt(e));
-    setDrag(what);
+    dragging.current = { what, from: view.current.toXY(...pointerAt(e)), a: ends.a, b: ends.b };
   };
   const onMove = (e: PointerEvent<HTMLCanvasElement>) => {
-    if (!drag || !last.current) return;
+    const d = dragging.current;
+    if (!d) return;
     const at = view.current.toXY(...pointerAt(e));
-    const [dx, dy] = [at[0] - last.current[0], at[1] - last.current[1]];
-    last.current = at;
-    const shift = (p: [number, number]): [number, number] => [p[0] + dx, p[1] + dy];
-    props.onChange(toGate(drag === 'b' ? ends.a : shift(ends.a), drag === 'a' ? ends.b : shift(ends.b)));
+    const shift = (p: [number, number]): [number, number] => [p[0] + at[0] - d.from[0], p[1] + at[1] - d.from[1]];
+    props.onChange(toGate(d.what === 'b' ? d.a : shift(d.a), d.what === 'a' ? d.b : shift(d.b)));
   };
   const onUp = () => {
-    setDrag(null);
-    last.current = null;
+    dragging.current = null;
   };
   const onKey = (e: KeyboardEvent<HTMLCanvasElement>) => {
     const moves: Record<string, [number, number]> = {
