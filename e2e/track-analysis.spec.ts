@@ -140,6 +140,99 @@ test('an admin drags a track’s start/finish gate on its map and saves it; the 
   await expect(page.getByRole('cell', { name: 'linha de largada da pista movida' }).first()).toBeVisible();
 });
 
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+
+  test('an admin draws a track’s pit lane with the keyboard; a device’s track pack carries it, then not', async ({
+    page,
+    baseURL,
+    playwright,
+  }) => {
+    await signIn(page, { email: E2E_ADMIN_EMAIL, name: 'Chefe' });
+    const analysis = '/api/devices/000000000001/sessions/Interlagos/08112026/track-analysis';
+    const { track } = (await (await heavyGet(page, analysis)).json()) as {
+      track: { id: string; name: string; gate: { a: { lat: number; lon: number } } };
+    };
+    // A device of its own, asking for the circuits around the start/finish line as firmware does.
+    const id = String(100_000_000_000 + Math.floor(Math.random() * 800_000_000_000));
+    const registered = await page.request.post('/api/admin/devices', { data: { id } });
+    expect(registered.status()).toBeLessThan(300);
+    const { token } = (await registered.json()) as { token: string };
+    const device = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { authorization: `Bearer ${token}` },
+    });
+    const fetchPack = async () => {
+      const res = await device.get(`/api/device/v1/tracks?lat=${track.gate.a.lat}&lon=${track.gate.a.lon}&radiusKm=5`);
+      expect(res.status()).toBe(200);
+      const body = (await res.json()) as { tracks: { id: string; pitLane: unknown }[] };
+      return { etag: res.headers().etag, lane: body.tracks.find((t) => t.id === track.id)?.pitLane };
+    };
+    const before = await fetchPack();
+    expect(before.lane).toBeNull();
+
+    await page.goto('/pistas');
+    await page
+      .getByRole('row')
+      .filter({ hasText: track.name })
+      .getByRole('button', { name: 'Ajustar a largada' })
+      .click();
+    await expect(page.getByText('Box não desenhado')).toBeVisible();
+    // All by keyboard: the button, the line's place (arrows: 1 m, [ ]: 2°), the other line, saving.
+    const draw = page.getByRole('button', { name: 'Desenhar o box' });
+    await draw.focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('radio', { name: 'Entrada do box' })).toBeChecked();
+    const editor = page.getByTestId('gate-editor');
+    await editor.focus();
+    for (let k = 0; k < 6; k++) await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('[');
+    await page.getByRole('radio', { name: 'Saída do box' }).focus();
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('radio', { name: 'Saída do box' })).toBeChecked();
+    await editor.focus();
+    for (let k = 0; k < 6; k++) await page.keyboard.press('ArrowUp');
+    await page.getByRole('button', { name: 'Salvar o box' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status').filter({ hasText: 'Box salvo' })).toBeVisible();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, 'the page fits the 360 px phone').toBeLessThanOrEqual(360);
+
+    const drawn = await fetchPack();
+    expect(drawn.etag).not.toBe(before.etag);
+    const lane = drawn.lane as { entry: { a: { lat: number } }; exit: { a: { lat: number } } };
+    expect(lane.entry.a.lat).toEqual(expect.any(Number));
+    expect(lane.exit.a.lat).not.toBe(lane.entry.a.lat);
+    const detail = await page.request.get(`/api/admin/tracks/${encodeURIComponent(track.id)}`);
+    expect(((await detail.json()) as { pitLane: unknown }).pitLane).toEqual(drawn.lane);
+
+    // One end dragged onto the other: a line of one point is refused, said in Portuguese, nothing kept.
+    await page.getByRole('radio', { name: 'Saída do box' }).check();
+    await editor.scrollIntoViewIfNeeded();
+    const box = (await editor.boundingBox())!;
+    const [ax, ay, bx, by] = (await editor.getAttribute('data-handles'))!.split(',').map(Number);
+    await page.mouse.move(box.x + bx!, box.y + by!);
+    await page.mouse.down();
+    await page.mouse.move(box.x + ax!, box.y + ay!, { steps: 5 });
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Salvar o box' }).click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'A linha deve ter de 2 a 200 m de largura.' }),
+    ).toBeVisible();
+    expect((await fetchPack()).lane).toEqual(drawn.lane);
+    await page.getByRole('button', { name: 'Desfazer' }).click();
+
+    // Cleared: gone from the pack, whose ETag is what it was before the drawing.
+    await page.getByRole('button', { name: 'Apagar o box' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Box apagado' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Desenhar o box' })).toBeVisible();
+    const cleared = await fetchPack();
+    expect(cleared.lane).toBeNull();
+    expect(cleared.etag).toBe(before.etag);
+    await device.dispose();
+  });
+});
+
 test('a rider says which catalogue circuit a session was ridden on: searched by name, the laps timed there', async ({
   page,
 }) => {

@@ -166,7 +166,7 @@ describe('the pit lane an admin draws on a stored track', () => {
     // Another role: a rider, a seller, and nobody signed in.
     const seller = new Browser(server.baseUrl);
     await seller.signIn('seller@example.com');
-    await setRoles(server.database.db, 'seller@example.com', { seller: '1' });
+    await setRoles(server.database.db, 'seller@example.com', { adm: '', seller: '1' });
     const rider = new Browser(server.baseUrl);
     await rider.signIn('rider@example.com');
     expect((await put_(rider, null)).status).toBe(403);

@@ -87,3 +87,12 @@ export const useShareTrack = () =>
       schema: trackSummarySchema,
     }),
   );
+/** Draws a circuit's pit lane (its entry and exit lines), or clears it (null): the devices' track pack carries it. */
+export const useDrawPitLane = () =>
+  useAdminChange((i: { id: string; pitLane: { entry: Gate; exit: Gate } | null }) =>
+    apiRequest(`/api/admin/tracks/${encodeURIComponent(i.id)}/pit-lane`, {
+      method: 'PUT',
+      body: { pitLane: i.pitLane },
+      schema: okSchema,
+    }),
+  );
