@@ -3,7 +3,7 @@
  * with their p99, against the laps read on the same server; and 200 devices downloading a 4 MB
  * firmware image at once by 256 KB ranges, with the server's peak memory beside the image's size.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -12,10 +12,11 @@ import autocannon from 'autocannon';
 import type { GeneratedSession } from '#core/sim/session-generator.ts';
 import { createDatabase } from '#server/db/create-db.ts';
 import { migrateToLatest } from '#server/db/migrate.ts';
-import { generateFirmwareKey, signManifest } from '#server/lib/firmware-signing.ts';
+import { generateFirmwareKey } from '#server/lib/firmware-signing.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { insertDevice } from '#server/modules/devices/devices.repository.ts';
 import { ensureUser } from '#server/modules/users/users.repository.ts';
+import { releaseFirmware } from '#test/firmware-release.ts';
 import { Browser, freePort } from '#test/test-server.ts';
 import { cannon, putTimed, start } from './servers';
 import { fmt, log, result, rows } from './table';
@@ -155,36 +156,8 @@ export async function benchFleet(sixty: GeneratedSession, quick: boolean): Promi
       const image = randomBytes(IMAGE_BYTES);
       const imageFile = path.join(dataDir, 'image.bin');
       writeFileSync(imageFile, image);
-      const manifest = JSON.stringify({
-        class: 'vt1',
-        version: '1.1.0',
-        seq: 1,
-        sha256: createHash('sha256').update(image).digest('hex'),
-        size: image.length,
-        expires: new Date(Date.now() + 86_400_000).toISOString(),
-        minFrom: '',
-      });
-      const created = await admin.json('/api/admin/firmware', {
-        method: 'POST',
-        body: JSON.stringify({ manifest, signature: signManifest(manifest, key.privatePem) }),
-      });
-      const uploaded = await admin.request(`/api/admin/firmware/${created.body.id}/image`, {
-        method: 'PUT',
-        headers: { origin: base, 'content-type': 'application/octet-stream' },
-        body: image,
-      });
-      if (uploaded.status !== 200) throw new Error(`image upload: ${uploaded.status}`);
-      const rollout = await admin.json('/api/admin/rollouts', {
-        method: 'POST',
-        body: JSON.stringify({
-          firmwareId: created.body.id,
-          cohorts: ['all'],
-          percent: 100,
-          failureThresholdPct: 50,
-          minDevices: 10,
-        }),
-      });
-      const url = new URL(`${base}/api/device/v1/firmware/${rollout.body.id}/image`);
+      const { rolloutId } = await releaseFirmware(admin, key, image, { rollout: { minDevices: 10 } });
+      const url = new URL(`${base}/api/device/v1/firmware/${rolloutId}/image`);
       // Devices that have not spent their minute of check-ins above.
       const downloaders = tokens.slice(DEVICES - DOWNLOADERS);
       for (const token of downloaders) {

@@ -1,12 +1,13 @@
 // The simulated fleet against a real server (issue 61): devices upload their sessions, take a signed
 // image by ranges through dropped links, and confirm or fail as planned; a rollout whose failures
 // pass its threshold halts itself; and the CLI runs the same fleet.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { planFleet } from '#core/sim/fleet.ts';
-import { generateFirmwareKey, publicKeyFromRaw, signManifest } from '#server/lib/firmware-signing.ts';
+import { generateFirmwareKey, publicKeyFromRaw } from '#server/lib/firmware-signing.ts';
 import { addDevice } from '#test/fixtures.ts';
-import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
+import { releaseFirmware, startFirmwareServer } from '#test/firmware-release.ts';
+import { type Browser, sameDatabase, type TestServer } from '#test/test-server.ts';
 import { runFleet, type FleetDevice } from './fleet';
 import { run } from './voltas';
 
@@ -14,34 +15,9 @@ const KEY = generateFirmwareKey();
 let server: TestServer;
 let admin: Browser;
 
-async function release(version: string, seq: number, rollout: Record<string, unknown>): Promise<string> {
-  const image = randomBytes(256 * 1024 + 17);
-  const manifest = JSON.stringify({
-    class: 'vt1',
-    version,
-    seq,
-    sha256: createHash('sha256').update(image).digest('hex'),
-    size: image.length,
-    expires: new Date(Date.now() + 86_400_000).toISOString(),
-    minFrom: '',
-  });
-  const created = await admin.json('/api/admin/firmware', {
-    method: 'POST',
-    body: JSON.stringify({ manifest, signature: signManifest(manifest, KEY.privatePem) }),
-  });
-  const put = await admin.request(`/api/admin/firmware/${created.body.id}/image`, {
-    method: 'PUT',
-    headers: { origin: server.baseUrl, 'content-type': 'application/octet-stream' },
-    body: image,
-  });
-  expect(put.status).toBe(200);
-  const res = await admin.json('/api/admin/rollouts', {
-    method: 'POST',
-    body: JSON.stringify({ firmwareId: created.body.id, cohorts: ['all'], ...rollout }),
-  });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+/** A fresh image of the fleet's class, signed, uploaded and rolled out to everyone. */
+const release = async (version: string, seq: number, rollout: Record<string, unknown>) =>
+  (await releaseFirmware(admin, KEY, randomBytes(256 * 1024 + 17), { version, seq, rollout })).rolloutId;
 
 async function fleetOf(count: number, first: number): Promise<FleetDevice[]> {
   const devices: FleetDevice[] = [];
@@ -53,9 +29,7 @@ async function fleetOf(count: number, first: number): Promise<FleetDevice[]> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'admin@example.com', FIRMWARE_PUBLIC_KEYS: KEY.publicKey });
-  admin = new Browser(server.baseUrl);
-  await admin.signIn('admin@example.com');
+  ({ server, admin } = await startFirmwareServer(KEY));
 });
 // On PostgreSQL the close waits for pg-boss to finish analysing the fleet's twenty sessions: a wait, not a deadline.
 afterAll(async () => {

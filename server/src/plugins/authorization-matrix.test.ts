@@ -9,8 +9,9 @@ import { catalogueStartFinish } from '#core/tracks/start-finish.ts';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
-import { createHash, randomBytes } from 'node:crypto';
-import { generateFirmwareKey, signManifest } from '../lib/firmware-signing';
+import { randomBytes } from 'node:crypto';
+import { generateFirmwareKey } from '../lib/firmware-signing';
+import { releaseFirmware } from '#test/firmware-release.ts';
 
 /**
  * Enumerates every route the app registered (app.accessRules, filled by the policy plugin) and
@@ -178,39 +179,11 @@ beforeAll(async () => {
   expect(holder.cookies.size).toBe(0);
   browsers.set('linkHolder', holder);
 
-  const image = randomBytes(4096);
-  const manifest = JSON.stringify({
-    class: 'vt1',
-    version: '1.1.0',
-    seq: 1,
-    sha256: createHash('sha256').update(image).digest('hex'),
-    size: image.length,
-    expires: new Date(Date.now() + 86_400_000).toISOString(),
-    minFrom: '',
-  });
-  const admin = browsers.get('admin')!;
-  const created = await admin.json('/api/admin/firmware', {
-    method: 'POST',
-    body: JSON.stringify({ manifest, signature: signManifest(manifest, FIRMWARE_KEY.privatePem) }),
-  });
-  FIRMWARE_ID = created.body.id;
-  const uploaded = await admin.request(`/api/admin/firmware/${FIRMWARE_ID}/image`, {
-    method: 'PUT',
-    headers: { origin: server.baseUrl, 'content-type': 'application/octet-stream' },
-    body: image,
-  });
-  expect(uploaded.status).toBe(200);
-  const rollout = await admin.json('/api/admin/rollouts', {
-    method: 'POST',
-    body: JSON.stringify({
-      firmwareId: FIRMWARE_ID,
-      cohorts: ['all'],
-      percent: 100,
-      failureThresholdPct: 50,
-      minDevices: 5,
-    }),
-  });
-  ROLLOUT_ID = rollout.body.id;
+  ({ firmwareId: FIRMWARE_ID, rolloutId: ROLLOUT_ID } = await releaseFirmware(
+    browsers.get('admin')!,
+    FIRMWARE_KEY,
+    randomBytes(4096),
+  ));
   const checkIn = await fetch(`${server.baseUrl}/api/device/v1/check-in`, {
     method: 'POST',
     headers: { authorization: `Bearer ${tokens.deviceA}`, 'content-type': 'application/json' },

@@ -2,8 +2,9 @@
 // through A is served by ranges from B; failures reported at once through both halt the rollout once.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateFirmwareKey, signManifest } from '#server/lib/firmware-signing.ts';
+import { generateFirmwareKey } from '#server/lib/firmware-signing.ts';
 import { addDevice } from '#test/fixtures.ts';
+import { releaseFirmware } from '#test/firmware-release.ts';
 import { onPostgres } from '#test/test-database.ts';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
 
@@ -31,36 +32,10 @@ describe.skipIf(!onPostgres)('firmware on two instances', () => {
     await admin.signIn('admin@example.com');
     const image = randomBytes(500_000);
     const sha = createHash('sha256').update(image).digest('hex');
-    const manifest = JSON.stringify({
-      class: 'vt1',
+    const { rolloutId } = await releaseFirmware(admin, key, image, {
       version: '2.0.0',
-      seq: 1,
-      sha256: sha,
-      size: image.length,
-      expires: new Date(Date.now() + 86_400_000).toISOString(),
-      minFrom: '',
+      rollout: { failureThresholdPct: 10, minDevices: 4 },
     });
-    const created = await admin.json('/api/admin/firmware', {
-      method: 'POST',
-      body: JSON.stringify({ manifest, signature: signManifest(manifest, key.privatePem) }),
-    });
-    const put = await admin.request(`/api/admin/firmware/${created.body.id}/image`, {
-      method: 'PUT',
-      headers: { origin: a.baseUrl, 'content-type': 'application/octet-stream' },
-      body: image,
-    });
-    expect(put.status).toBe(200);
-    const rollout = await admin.json('/api/admin/rollouts', {
-      method: 'POST',
-      body: JSON.stringify({
-        firmwareId: created.body.id,
-        cohorts: ['all'],
-        percent: 100,
-        failureThresholdPct: 10,
-        minDevices: 4,
-      }),
-    });
-    const rolloutId = rollout.body.id as string;
     const devices = await Promise.all(
       Array.from({ length: 8 }, async (_, i) => {
         const id = String(300 + i).padStart(12, '0');

@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateFirmwareKey, publicKeyFromRaw, signManifest, verifyManifest } from '#server/lib/firmware-signing.ts';
 import { firmwareCommand } from '#server/cli/firmware.ts';
 import { addDevice, GPS_LINE, LAP_LINE, put } from '#test/fixtures.ts';
-import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
+import { startFirmwareServer, startRollout } from '#test/firmware-release.ts';
+import { Browser, type TestServer } from '#test/test-server.ts';
 import { setRoles } from '../users/users.repository';
 import { deleteIntent, recordIntent } from '../sessions/upload-intents.repository';
 import { HEALTH_ROWS_KEPT, recordCheckIn } from '../devices/device-health.repository';
@@ -93,21 +94,9 @@ async function uploadImage(m = manifest(), bytes: Buffer = IMAGE): Promise<strin
   return created.body.id as string;
 }
 
-async function rollout(firmwareId: string, over: Record<string, unknown> = {}): Promise<string> {
-  const res = await admin.json('/api/admin/rollouts', {
-    method: 'POST',
-    body: JSON.stringify({
-      firmwareId,
-      cohorts: ['all'],
-      percent: 100,
-      failureThresholdPct: 50,
-      minDevices: 3,
-      ...over,
-    }),
-  });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-}
+/** Rolls it out to everyone; 3 devices before judging unless `over` says. */
+const rollout = (firmwareId: string, over: Record<string, unknown> = {}) =>
+  startRollout(admin, firmwareId, { minDevices: 3, ...over });
 
 let nextDevice = 100;
 type D = { id: string; token: string };
@@ -117,9 +106,7 @@ const newDevice = async (owner = 'rider@example.com', seller = '') => {
 };
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'admin@example.com', FIRMWARE_PUBLIC_KEYS: KEY.publicKey });
-  admin = new Browser(server.baseUrl);
-  await admin.signIn('admin@example.com');
+  ({ server, admin } = await startFirmwareServer(KEY));
 });
 afterAll(async () => {
   await server.close();
