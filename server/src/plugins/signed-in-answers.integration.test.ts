@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDevice, GPS_LINE, LAP_LINE, put } from '#test/fixtures.ts';
-import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
-import { setRoles } from '../modules/users/users.repository';
+import { pathOf, SESSION_DATE, SESSION_TRACK, startWithRiderOfEveryRole } from '#test/every-route.ts';
+import type { Browser, TestServer } from '#test/test-server.ts';
 
 // A signed-in answer is its rider's alone: `Cache-Control: private, no-store` and `Vary: Cookie` on
 // every one, so no shared cache hands one rider's answer (their Wi-Fi password in /api/me) to another.
 const DEVICE = '000000000095';
-const SESSION = `/api/devices/${DEVICE}/sessions/Interlagos/01112026`;
+const SESSION = `/api/devices/${DEVICE}/sessions/${SESSION_TRACK}/${SESSION_DATE}`;
 
 let server: TestServer;
 let rider: Browser;
@@ -23,14 +22,7 @@ function expectPrivate(res: Response, what: string) {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const token = await addDevice(server, DEVICE, 'rider@example.com');
-  await put(server, '/api/device/v1/sessions/Interlagos/01112026/lap.six', token, LAP_LINE);
-  await put(server, '/api/device/v1/sessions/Interlagos/01112026/gps.six', token, GPS_LINE);
-  rider = new Browser(server.baseUrl);
-  await rider.signIn('rider@example.com');
-  // Admin and seller: every signed-in route answers this rider with what it holds.
-  await setRoles(server.database.db, 'rider@example.com', { adm: '1', seller: '1' });
+  ({ server, rider } = await startWithRiderOfEveryRole(DEVICE));
 });
 afterAll(async () => {
   await server.close();
@@ -70,11 +62,7 @@ describe('signed-in answers', () => {
     expect(routes.length).toBeGreaterThan(30);
     const notPrivate: string[] = [];
     for (const rule of routes) {
-      const path = rule.url
-        .replace(':id', DEVICE)
-        .replace(':track', 'Interlagos')
-        .replace(':date', '01112026')
-        .replace(/:[A-Za-z]+/g, 'x');
+      const path = pathOf(rule.url, { id: DEVICE, track: SESSION_TRACK, date: SESSION_DATE }, 'x');
       const aborted = new AbortController();
       // Headers are enough (the live updates' stream never ends by itself).
       const res = await fetch(new URL(path, server.baseUrl), {

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ptBR } from '#core/i18n/messages/pt-BR.ts';
-import { addDevice, GPS_LINE, LAP_LINE, put } from '#test/fixtures.ts';
-import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';
-import { setRoles } from '../modules/users/users.repository';
+import { pathOf, SESSION_DATE, SESSION_TRACK, startWithRiderOfEveryRole } from '#test/every-route.ts';
+import type { Browser, TestServer } from '#test/test-server.ts';
 import type { AccessRule } from './policy';
 
 // The NUL character (U+0000) in any text a client sends: a 400 naming the field, before anything is
 // written (PostgreSQL answered 500 for it, and an import left a session built and its file orphaned).
 const DEVICE = '000000000090';
-const SESSION = `/api/devices/${DEVICE}/sessions/Interlagos/01112026`;
+const SESSION = `/api/devices/${DEVICE}/sessions/${SESSION_TRACK}/${SESSION_DATE}`;
 const METRICS_TOKEN = 'metrics-token-of-the-nul-test';
 const VIDEO_ID = '6f1c2d3e-4b5a-4c6d-8e7f-000000000001';
 const sync = (name: string) => ({
@@ -53,14 +52,10 @@ function expectRefused(
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'rider@example.com', METRICS_TOKEN });
-  token = await addDevice(server, DEVICE, 'rider@example.com');
-  await put(server, '/api/device/v1/sessions/Interlagos/01112026/lap.six', token, LAP_LINE);
-  await put(server, '/api/device/v1/sessions/Interlagos/01112026/gps.six', token, GPS_LINE);
-  rider = new Browser(server.baseUrl);
-  await rider.signIn('rider@example.com');
-  // Admin and seller: every signed-in route lets this rider in, so the refusal seen is the NUL's.
-  await setRoles(server.database.db, 'rider@example.com', { adm: '1', seller: '1' });
+  ({ server, rider, token } = await startWithRiderOfEveryRole(DEVICE, {
+    ADMIN_EMAILS: 'rider@example.com',
+    METRICS_TOKEN,
+  }));
 });
 afterAll(async () => {
   await server.close();
@@ -134,9 +129,9 @@ describe('the NUL character in text', () => {
         unrefused.push(`${rule.method} ${path}: ${res.status}`);
     };
     for (const rule of rules) {
-      await check(rule, `${rule.url.replace(/:[A-Za-z]+/g, 'x').replace('*', 'x')}?nul=a%00b`, 'nul');
+      await check(rule, `${pathOf(rule.url, {}, 'x').replace('*', 'x')}?nul=a%00b`, 'nul');
       const param = /:([A-Za-z]+)/.exec(rule.url)?.[1];
-      if (param) await check(rule, rule.url.replace(/:[A-Za-z]+/g, 'x%00y'), param);
+      if (param) await check(rule, pathOf(rule.url, {}, 'x%00y'), param);
     }
     expect(unrefused).toEqual([]);
   });
