@@ -231,6 +231,54 @@ test.describe('on a phone', () => {
     expect(cleared.etag).toBe(before.etag);
     await device.dispose();
   });
+
+  test('an admin draws the pit lane of a catalogue circuit nobody has ridden yet; the track pack carries it', async ({
+    page,
+    baseURL,
+    playwright,
+  }) => {
+    await signIn(page, { email: E2E_ADMIN_EMAIL, name: 'Chefe' });
+    const found = (await (await page.request.get('/api/tracks/catalogue?q=goiania')).json()) as {
+      tracks: { id: string; name: string; startFinish: { lat: number; lon: number } }[];
+    };
+    const circuit = found.tracks[0]!;
+    const id = `catalogue:${circuit.id}`;
+    const registered = await page.request.post('/api/admin/devices', {
+      data: { id: String(100_000_000_000 + Math.floor(Math.random() * 800_000_000_000)) },
+    });
+    const { token } = (await registered.json()) as { token: string };
+    const device = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { authorization: `Bearer ${token}` },
+    });
+    const laneInPack = async () => {
+      const { lat, lon } = circuit.startFinish;
+      const res = await device.get(`/api/device/v1/tracks?lat=${lat}&lon=${lon}&radiusKm=5`);
+      const body = (await res.json()) as { tracks: { id: string; pitLane: unknown }[] };
+      return body.tracks.find((t) => t.id === id)?.pitLane;
+    };
+    expect(await laneInPack()).toBeNull();
+
+    await page.goto('/pistas');
+    await page.getByLabel('Nome do circuito').fill('goiania');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await page.getByRole('button', { name: `Abrir ${circuit.name}` }).click();
+    // Its gates are the catalogue's: only the pit lane is there to draw.
+    await expect(page.getByText('Box não desenhado')).toBeVisible();
+    await expect(page.getByRole('radio', { name: 'Largada/chegada' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Desenhar o box' }).click();
+    await page.getByTestId('gate-editor').focus();
+    for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowDown');
+    await page.getByRole('button', { name: 'Salvar o box' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Box salvo' })).toBeVisible();
+    expect(await laneInPack()).toMatchObject({ entry: { a: { lat: expect.any(Number) } } });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+
+    await page.getByRole('button', { name: 'Apagar o box' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Box apagado' })).toBeVisible();
+    expect(await laneInPack()).toBeNull();
+    await device.dispose();
+  });
 });
 
 test('a rider says which catalogue circuit a session was ridden on: searched by name, the laps timed there', async ({

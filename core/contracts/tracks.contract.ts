@@ -145,6 +145,8 @@ export const trackDetailSchema = trackSummarySchema.extend({
   line: z.array(z.tuple([z.number(), z.number()])),
   /** Where an admin drew it (what the device's track pack carries); null where nobody has. */
   pitLane: pitLaneSchema.nullable(),
+  /** false: a catalogue circuit no session was ridden on yet; only its pit lane can be drawn. */
+  stored: z.boolean(),
 });
 export const moveGateBodySchema = z.object({
   gate: gateSchema,

@@ -40,6 +40,7 @@ interface Arguments {
   'request.unsupportedBody': { got: string | number };
   'admin.gateTitle': { name: string | number };
   'admin.gateSector': { n: string | number };
+  'admin.catalogueOpen': { name: string | number };
   'admin.trackSharedHelp': { owner: string | number };
   'admin.tokenOnce': { id: string | number };
   'admin.newOwnerToken': { id: string | number };

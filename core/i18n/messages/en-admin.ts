@@ -32,6 +32,10 @@ export const enAdmin = {
   'admin.pitSave': 'Save the pit lane',
   'admin.pitSaved': 'Pit lane saved: the devices’ track pack now carries it.',
   'admin.pitCleared': 'Pit lane cleared: the devices’ track pack no longer carries it.',
+  'admin.catalogueTitle': 'Pit lane of a catalogue circuit',
+  'admin.catalogueHelp':
+    'A circuit nobody has ridden yet is not in the table: search for it by name to draw the pit lane the devices receive.',
+  'admin.catalogueOpen': 'Open {name}',
   'admin.trackOwner': 'Whose',
   'admin.trackEveryone': 'Everyone',
   'admin.trackShared': 'Share with every rider',

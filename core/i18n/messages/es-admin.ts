@@ -32,6 +32,10 @@ export const esAdmin = {
   'admin.pitSave': 'Guardar el box',
   'admin.pitSaved': 'Box guardado: el paquete de circuitos de los dispositivos ya lo lleva.',
   'admin.pitCleared': 'Box borrado: el paquete de circuitos de los dispositivos ya no lo lleva.',
+  'admin.catalogueTitle': 'Box de un circuito del catálogo',
+  'admin.catalogueHelp':
+    'Un circuito en el que nadie ha rodado aún no está en la tabla: búscalo por su nombre para dibujar el box que reciben los dispositivos.',
+  'admin.catalogueOpen': 'Abrir {name}',
   'admin.trackOwner': 'De quién',
   'admin.trackEveryone': 'Todos',
   'admin.trackShared': 'Compartir con todos los pilotos',

@@ -30,6 +30,10 @@ export const ptBRAdmin = {
   'admin.pitSave': 'Salvar o box',
   'admin.pitSaved': 'Box salvo: o pacote de pistas dos dispositivos já o leva.',
   'admin.pitCleared': 'Box apagado: o pacote de pistas dos dispositivos não o leva mais.',
+  'admin.catalogueTitle': 'Box de um circuito do catálogo',
+  'admin.catalogueHelp':
+    'Um circuito em que ninguém andou ainda não está na tabela: busque-o pelo nome para desenhar o box que os dispositivos recebem.',
+  'admin.catalogueOpen': 'Abrir {name}',
   'admin.trackOwner': 'De quem',
   'admin.trackEveryone': 'Todos',
   'admin.trackShared': 'Compartilhar com todos os pilotos',

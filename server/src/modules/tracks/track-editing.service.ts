@@ -21,7 +21,7 @@ import type { TrackDefinitions } from './track-definitions.service';
 import { boxOf } from './new-track';
 import { findPitLane } from './pit-lanes.repository';
 import { cornerOf, summaryOf } from './track-presentation';
-import { findTrack, insertTrack, listTracks, setTrackOfSession, updateTrack } from './tracks.repository';
+import { findTrack, insertTrack, listTracks, setTrackOfSession, updateTrack, type TrackRow } from './tracks.repository';
 
 export function createTrackEditing(deps: {
   db: Kysely<DB>;
@@ -33,6 +33,33 @@ export function createTrackEditing(deps: {
   const { db, reader } = deps;
   const { definitionOf } = deps.definitions;
   const { mayRideTrack, mayRenameTrack, maySetTrackShared } = deps.rules;
+
+  /**
+   * A catalogue circuit no session was ridden on (`catalogue:<id>`), as a track row kept nowhere:
+   * what the devices' track pack gives for it, so an admin can draw its pit lane before anyone rides it.
+   */
+  function unriddenCircuit(id: string): TrackRow | undefined {
+    const circuit = id.startsWith('catalogue:') ? deps.catalogue().get(id.slice('catalogue:'.length)) : undefined;
+    if (!circuit) return undefined;
+    const gate = catalogueStartFinish(circuit.outline, circuit.startFinish, true);
+    const now = nowIso();
+    return {
+      id,
+      name: circuit.name,
+      source: 'catalogue',
+      outline_id: circuit.id,
+      forward: 1,
+      gate: JSON.stringify(gate),
+      line: '[]',
+      sectors: '[]',
+      ...boxOf(circuit.outline),
+      version: 0,
+      created_by: '',
+      shared: 1,
+      created_at: now,
+      updated_at: now,
+    };
+  }
 
   return {
     /** Every track Voltas knows, with its number of sessions, and whose it is (admins). */
@@ -52,7 +79,8 @@ export function createTrackEditing(deps: {
 
     /** A track's definition for the map: its gate, corners and line. */
     async track(id: string) {
-      const row = await findTrack(db, id);
+      const stored = await findTrack(db, id);
+      const row = stored ?? unriddenCircuit(id);
       if (!row) throw new AppError('storage/object-not-found');
       const definition = definitionOf(row);
       const line: [number, number][] = [];
@@ -67,6 +95,7 @@ export function createTrackEditing(deps: {
         corners: definition.corners.map(cornerOf),
         line,
         pitLane: pitLane ?? null,
+        stored: stored !== undefined,
       };
     },
 

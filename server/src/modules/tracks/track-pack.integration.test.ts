@@ -65,6 +65,12 @@ describe('the track pack', () => {
     expect(withLane.tracks.find((t) => t.id === trackId)!.pitLane).toEqual(lane);
     const audit = await admin.json('/api/admin/audit');
     expect(audit.body[0]).toMatchObject({ action: 'draw-pit-lane', target: trackId });
+    // A circuit nobody has ridden yet has its map for the admin all the same, with its pit lane.
+    const detail = await admin.json(`/api/admin/tracks/${encodeURIComponent(trackId)}`);
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ id: trackId, stored: false, pitLane: lane });
+    expect(detail.body.line.length).toBeGreaterThan(100);
+    expect((await admin.json('/api/admin/tracks/catalogue%3Anope')).status).toBe(404);
   });
 
   it('refuses a point off the globe, a missing token, and a pit lane for a track that does not exist', async () => {
@@ -112,7 +118,7 @@ describe('the pit lane an admin draws on a stored track', () => {
   });
 
   it('is in the track detail and the pack once drawn, changes, and is gone from both once cleared', async () => {
-    expect((await detail()).pitLane).toBeNull();
+    expect(await detail()).toMatchObject({ stored: true, pitLane: null });
     const before = await packOf();
     expect(before.lane).toBeNull();
 

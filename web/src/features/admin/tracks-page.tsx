@@ -1,9 +1,11 @@
 // The admin's tracks page (/pistas): every track with its source, owner and sessions; choosing one opens
 // its map to move its start/finish or sector gates and to draw its pit lane ("Box", which the devices'
-// track pack carries), and a track made from a rider's sessions can be shared.
+// track pack carries), and a track made from a rider's sessions can be shared. A catalogue circuit
+// nobody has ridden yet is found by name, for its pit lane alone.
 import { useState } from 'react';
 import type { z } from 'zod';
 import type { trackListSchema } from '#core/contracts/tracks.contract.ts';
+import { CatalogueSearch } from '#web/components/ui/catalogue-search.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { ErrorAlert, QueryStatus } from '#web/components/ui/query-status.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
@@ -58,6 +60,22 @@ export function TracksPage() {
         rowKey={(r) => r.id}
         empty={t('admin.tracksEmpty')}
       />
+      <section className="panel" aria-labelledby="catalogue-pit-title">
+        <h2 id="catalogue-pit-title">{t('admin.catalogueTitle')}</h2>
+        <p className="muted">{t('admin.catalogueHelp')}</p>
+        <CatalogueSearch
+          choice={(c) => (
+            <button
+              type="button"
+              className="btn btn-secondary"
+              aria-pressed={chosen === `catalogue:${c.id}`}
+              onClick={() => setChosen(`catalogue:${c.id}`)}
+            >
+              {t('admin.catalogueOpen', { name: c.name })}
+            </button>
+          )}
+        />
+      </section>
       {chosen && (
         <TrackGate key={chosen} id={chosen} createdBy={tracks.data?.find((r) => r.id === chosen)?.createdBy ?? ''} />
       )}
@@ -98,9 +116,11 @@ function TrackGate(props: { id: string; createdBy: string }) {
   if (!track.data) return <QueryStatus query={track}>{() => null}</QueryStatus>;
   const gates = [track.data.gate, ...track.data.sectors];
   const lane = laneDraft ?? track.data.pitLane;
-  // A pit line is only chosen while there is a pit lane (a cleared one leaves the start/finish).
-  const at: Which = typeof which === 'string' && !lane ? 0 : which;
+  // A pit line is only chosen while there is a pit lane (a cleared one leaves the start/finish); a
+  // circuit nobody has ridden has its pit lane alone to change (its gates are the catalogue's).
+  const at: Which = typeof which === 'string' ? (lane ? which : 0) : track.data.stored || !lane ? which : 'entry';
   const onPit = typeof at === 'string';
+  const editing = onPit || track.data.stored;
   const gate = typeof at === 'string' ? lane![at] : (draft ?? gates[at]!);
   // The other lines, thin, for reference: the gates and the pit lane's.
   const moving = typeof at === 'string' ? lane![at] : gates[at];
@@ -122,7 +142,9 @@ function TrackGate(props: { id: string; createdBy: string }) {
     setLaneDraft(null);
   };
   const choices: { key: Which; label: string }[] = [
-    ...gates.map((_, k) => ({ key: k, label: k === 0 ? t('admin.gateStart') : t('admin.gateSector', { n: k }) })),
+    ...(track.data.stored
+      ? gates.map((_, k) => ({ key: k, label: k === 0 ? t('admin.gateStart') : t('admin.gateSector', { n: k }) }))
+      : []),
     ...(lane
       ? [
           { key: 'entry' as const, label: t('admin.pitEntry') },
@@ -186,36 +208,41 @@ function TrackGate(props: { id: string; createdBy: string }) {
           </>
         )}
       </div>
-      <p className="muted">{t('admin.gateHelp')}</p>
-      <GateEditor
-        key={at}
-        line={track.data.line}
-        corners={track.data.corners}
-        gate={gate}
-        others={others}
-        onChange={(moved) => (typeof at === 'string' ? setLaneDraft({ ...lane!, [at]: moved }) : setDraft(moved))}
-      />
-      <p className="actions-row">
-        <button
-          type="button"
-          className="btn btn-primary"
-          disabled={!changed || move.isPending || drawPit.isPending}
-          onClick={() => {
-            if (onPit) drawPit.mutate({ id: props.id, pitLane: laneDraft }, { onSuccess: () => setLaneDraft(null) });
-            else if (draft)
-              move.mutate(
-                { id: props.id, gate: draft, sector: typeof at === 'number' && at ? at : undefined },
-                { onSuccess: () => setDraft(null) },
-              );
-          }}
-        >
-          {onPit ? t('admin.pitSave') : t('admin.gateSave')}
-        </button>
-        <button type="button" className="btn btn-secondary" disabled={!changed} onClick={undo}>
-          {t('admin.gateReset')}
-        </button>
-      </p>
-      {!changed && !move.isSuccess && !drawPit.isSuccess && <p className="muted">{t('admin.gateUnchanged')}</p>}
+      {editing && (
+        <>
+          <p className="muted">{t('admin.gateHelp')}</p>
+          <GateEditor
+            key={at}
+            line={track.data.line}
+            corners={track.data.corners}
+            gate={gate}
+            others={others}
+            onChange={(moved) => (typeof at === 'string' ? setLaneDraft({ ...lane!, [at]: moved }) : setDraft(moved))}
+          />
+          <p className="actions-row">
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={!changed || move.isPending || drawPit.isPending}
+              onClick={() => {
+                if (onPit)
+                  drawPit.mutate({ id: props.id, pitLane: laneDraft }, { onSuccess: () => setLaneDraft(null) });
+                else if (draft)
+                  move.mutate(
+                    { id: props.id, gate: draft, sector: typeof at === 'number' && at ? at : undefined },
+                    { onSuccess: () => setDraft(null) },
+                  );
+              }}
+            >
+              {onPit ? t('admin.pitSave') : t('admin.gateSave')}
+            </button>
+            <button type="button" className="btn btn-secondary" disabled={!changed} onClick={undo}>
+              {t('admin.gateReset')}
+            </button>
+          </p>
+          {!changed && !move.isSuccess && !drawPit.isSuccess && <p className="muted">{t('admin.gateUnchanged')}</p>}
+        </>
+      )}
       {move.isSuccess && !draft && !onPit && (
         <p className="alert alert-success" role="status">
           {t('admin.gateSaved')}

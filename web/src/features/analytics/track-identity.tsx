@@ -1,8 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 // Answers read as their types (decision 002): this panel is part of the analytics page's code.
-import type { CatalogueResponse, TrackAnalysisResponse, TrackSummary } from '#core/contracts/tracks.contract.ts';
+import type { TrackAnalysisResponse, TrackSummary } from '#core/contracts/tracks.contract.ts';
 import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
+import { CatalogueSearch } from '#web/components/ui/catalogue-search.tsx';
 import { errorMessage, fieldMessage, useT } from '#web/i18n/messages.ts';
 import { ApiError, apiRequest } from '#web/lib/api-client.ts';
 
@@ -30,13 +31,6 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
       setRenaming(false);
       void refresh();
     },
-  });
-  const [query, setQuery] = useState('');
-  const [asked, setAsked] = useState('');
-  const found = useQuery({
-    queryKey: ['catalogue', asked],
-    queryFn: () => apiRequest<CatalogueResponse>(`/api/tracks/catalogue?q=${encodeURIComponent(asked)}`),
-    enabled: asked.length >= 2,
   });
   const choose = useMutation({
     mutationFn: (catalogueId: string) =>
@@ -95,45 +89,18 @@ export function TrackIdentity(props: { session: SessionAddress; track: TrackAnal
       {props.track.choosable && (
         <details className="choose-track">
           <summary>{t('tracks.notThisTrack')}</summary>
-          <form
-            className="inline-form"
-            onSubmit={(e: FormEvent) => {
-              e.preventDefault();
-              setAsked(query.trim());
-            }}
-          >
-            <label htmlFor="catalogue-q">{t('tracks.searchLabel')}</label>
-            <input
-              id="catalogue-q"
-              type="search"
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-              minLength={2}
-              maxLength={80}
-            />
-            <button type="submit" className="btn btn-secondary" disabled={query.trim().length < 2}>
-              {t('tracks.searchButton')}
-            </button>
-          </form>
-          {query.trim().length > 0 && query.trim().length < 2 && <p className="muted">{t('tracks.searchHint')}</p>}
-          {found.isError && <p className="alert alert-error">{errorMessage(t, found.error)}</p>}
-          {found.data && found.data.tracks.length === 0 && <p className="empty-state">{t('tracks.searchNone')}</p>}
-          {found.data && found.data.tracks.length > 0 && (
-            <ul className="catalogue-results">
-              {found.data.tracks.map((c) => (
-                <li key={c.id}>
-                  <button
-                    type="button"
-                    className="btn btn-secondary"
-                    disabled={choose.isPending}
-                    onClick={() => choose.mutate(c.id)}
-                  >
-                    {t('tracks.choose', { name: c.name })}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
+          <CatalogueSearch
+            choice={(c) => (
+              <button
+                type="button"
+                className="btn btn-secondary"
+                disabled={choose.isPending}
+                onClick={() => choose.mutate(c.id)}
+              >
+                {t('tracks.choose', { name: c.name })}
+              </button>
+            )}
+          />
           {choose.isError && (
             <p className="alert alert-error" role="alert">
               {errorMessage(t, choose.error)}
