@@ -11,6 +11,7 @@ import { AppError } from '#core/errors.ts';
 import { createAdminService } from '../modules/admin/admin.service';
 import { ExportFormatError } from '#core/formats/firebase-export.ts';
 import { SecretBox } from '../lib/secret-box';
+import { createServices, type Infra, type Services } from '../services';
 import { backup, BackupError, restore } from './backup';
 import { loadDemo } from '../modules/demo/demo.service';
 import { formatImportReport, importFirebase, ImportError } from '../modules/firebase-import/firebase-import.service';
@@ -64,11 +65,11 @@ export async function run(argv: string[]): Promise<number> {
       }
       case 'demo': {
         const { values } = parseArgs({ args: rest, options: { 'if-empty': { type: 'boolean', default: false } } });
-        const report = await withDb((database, blobs, config) =>
-          loadDemo(database.db, blobs, database.coordination, {
-            onlyIfEmpty: values['if-empty'],
-            companyAccount: config.companyAccount,
-          }),
+        const report = await withServices(({ receiver }, { database, blobs }, config) =>
+          loadDemo(
+            { db: database.db, blobs, receiver },
+            { onlyIfEmpty: values['if-empty'], companyAccount: config.companyAccount },
+          ),
         );
         process.stdout.write(`${report}\n`);
         return 0;
@@ -82,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
       case 'firmware':
         return await firmwareCommand(rest);
       case 'import':
-        return await importSessionsCommand(rest, withDb);
+        return await importSessionsCommand(rest, withServices);
       case 'import-firebase':
         return await importCommand(rest);
       case 'backup':
@@ -115,6 +116,18 @@ async function withDb<T>(work: (database: Database, blobs: BlobStore, config: Ap
   } finally {
     await database.close();
   }
+}
+
+/** The services over the configured database and blob store, for an operator's command; closed after `work`. */
+function withServices<T>(work: (services: Services, infra: Infra, config: AppConfig) => Promise<T>): Promise<T> {
+  return withDb(async (database, blobs, config) => {
+    const services = createServices(config, { database, blobs }, { operator: true });
+    try {
+      return await work(services, { database, blobs }, config);
+    } finally {
+      await services.close();
+    }
+  });
 }
 
 const adminService = ({ db, coordination }: Database, config: AppConfig) =>
@@ -225,13 +238,12 @@ async function importCommand(args: string[]): Promise<number> {
     return 2;
   }
   const input = { firestore: values.firestore, storage: values.storage };
-  return withDb(async (database, blobs, config) => {
+  return withServices(async ({ receiver }, { database }, config) => {
     try {
       const report = await importFirebase(
         {
           db: database.db,
-          blobs,
-          coordination: database.coordination,
+          receiver,
           box: new SecretBox(config.secretKey),
           companyAccount: config.companyAccount,
         },
