@@ -53,11 +53,11 @@ function expectRefused(
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'rider@example.com', METRICS_TOKEN });
+  server = await startTestServer({ ADMIN_EMAILS: 'rider@example.com', METRICS_TOKEN }, { inject: true });
   token = await addDevice(server, DEVICE, 'rider@example.com');
   await put(server, '/api/device/v1/sessions/Interlagos/01112026/lap.six', token, LAP_LINE);
   await put(server, '/api/device/v1/sessions/Interlagos/01112026/gps.six', token, GPS_LINE);
-  rider = new Browser(server.baseUrl);
+  rider = new Browser(server);
   await rider.signIn('rider@example.com');
   // Admin and seller: every signed-in route lets this rider in, so the refusal seen is the NUL's.
   await setRoles(server.database.db, 'rider@example.com', { adm: '1', seller: '1' });
@@ -117,7 +117,7 @@ describe('the NUL character in text', () => {
       return rule.access === 'public' ? {} : { cookie: rider.cookieHeader() };
     };
     const call = async (rule: AccessRule, path: string) => {
-      const res = await fetch(new URL(path, server.baseUrl), {
+      const res = await server.fetch(new URL(path, server.baseUrl), {
         method: rule.method,
         headers: { origin: server.baseUrl, ...credentials(rule) },
         redirect: 'manual',
