@@ -19,7 +19,9 @@ export const GPS_LINE = '-23.701234,-46.697654|187.3|12|140151.100|5|0|A|-42.5|-
 
 /**
  * PUT with the path sent verbatim (no URL normalization of '..' or '%2e%2e', as a hostile client
- * would), over the server's socket or through app.inject. A header given as '' is not sent at all (e.g. `{ 'content-type': '' }`: no Content-Type).
+ * would). A header given as '' is not sent at all (e.g. `{ 'content-type': '' }`: no Content-Type).
+ * A server that does not listen gets it through app.inject, which resolves dot segments: such a
+ * path needs a listening server, and is refused here rather than tested as another one.
  */
 export async function put(
   server: TestServer,
@@ -38,6 +40,8 @@ export async function put(
       ...headers,
     }).filter(([, v]) => v !== ''),
   );
+  if (!server.listening && /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i.test(path))
+    throw new Error(`${path}: app.inject would resolve its dot segments; start the server listening`);
   const res = server.listening
     ? await putOverSocket(url, path, sent, buf)
     : await server.app
