@@ -8,7 +8,6 @@ import { loadConfig, ConfigError, type AppConfig } from '../config';
 import { createDatabase, type Database } from '../db/create-db';
 import { migrateToLatest } from '../db/migrate';
 import { AppError } from '#core/errors.ts';
-import { createAdminService } from '../modules/admin/admin.service';
 import { ExportFormatError } from '#core/formats/firebase-export.ts';
 import { SecretBox } from '../lib/secret-box';
 import { createServices, type Infra, type Services } from '../services';
@@ -130,9 +129,6 @@ function withServices<T>(work: (services: Services, infra: Infra, config: AppCon
   });
 }
 
-const adminService = ({ db, coordination }: Database, config: AppConfig) =>
-  createAdminService({ db, coordination, companyAccount: config.companyAccount });
-
 async function deviceCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -150,8 +146,7 @@ async function deviceCommand(args: string[]): Promise<number> {
     process.stderr.write(`Invalid device id "${id}": 12 digits, e.g. 000000000042\n`);
     return 2;
   }
-  return withDb(async (database, _blobs, config) => {
-    const admin = adminService(database, config);
+  return withServices(async ({ admin }, _infra, config) => {
     try {
       if (sub === 'add') {
         const owner = values.owner?.trim().toLowerCase();
@@ -266,8 +261,7 @@ function simulateFleet(args: string[]): Promise<number> {
     keys: config.firmwarePublicKeys.map(publicKeyFromRaw),
     today: today(),
     register: (ids, owner) =>
-      withDb(async (database, _blobs, cfg) => {
-        const admin = adminService(database, cfg);
+      withServices(async ({ admin }) => {
         const devices = [];
         for (const id of ids) {
           let token: string;
@@ -343,9 +337,9 @@ async function userCommand(args: string[]): Promise<number> {
     return 2;
   }
   const email = emailArg.trim().toLowerCase();
-  const ok = await withDb(async (database, _blobs, config) => {
+  const ok = await withServices(async ({ admin }) => {
     try {
-      await adminService(database, config).setRoles('cli', email, {
+      await admin.setRoles('cli', email, {
         adm: Boolean(values.adm),
         seller: Boolean(values.seller),
       });

@@ -4,7 +4,7 @@ import type { AppConfig } from '#server/config.ts';
 import { createLocalIdp, type LocalIdp } from './local-idp';
 import { createIdentityProvider, type IdentityProvider } from './oidc-client';
 
-export interface SignInProvider {
+interface SignInProvider {
   idp: IdentityProvider;
   /** The bundled provider, whose pages the app serves; none with Google. */
   localIdp: LocalIdp | undefined;
