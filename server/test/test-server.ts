@@ -52,7 +52,7 @@ const DECODE: Record<string, (b: Buffer) => Buffer> = {
  * decodes it). Redirects are never followed (tests ask for `redirect: 'manual'`); a streamed answer
  * is read whole, so a test of streaming listens instead.
  */
-function injectFetch(app: FastifyInstance): typeof fetch {
+export function injectFetch(app: FastifyInstance): typeof fetch {
   return async (input, init = {}) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
