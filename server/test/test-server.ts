@@ -71,7 +71,7 @@ export function injectFetch(app: FastifyInstance): typeof fetch {
     const encoding = res.headers['content-encoding'];
     const decode = typeof encoding === 'string' ? DECODE[encoding] : undefined;
     const noBody = request.method === 'HEAD' || [204, 205, 304].includes(res.statusCode);
-    const payload = noBody ? null : decode ? decode(res.rawPayload) : res.rawPayload;
+    const payload = noBody ? null : Uint8Array.from(decode ? decode(res.rawPayload) : res.rawPayload);
     return new Response(payload, { status: res.statusCode, headers });
   };
 }
