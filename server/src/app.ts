@@ -42,6 +42,7 @@ import { meRoutes } from './modules/users/me.routes';
 import { videosRoutes } from './modules/videos/videos.routes';
 import { authSessionPlugin } from './plugins/auth-session';
 import { errorMappingPlugin } from './plugins/error-mapping';
+import { gracefulClosePlugin } from './plugins/graceful-close';
 import { heavyReadsPlugin } from './plugins/heavy-reads';
 import { metricsPlugin } from './plugins/metrics';
 import { policyPlugin } from './plugins/policy';
@@ -157,14 +158,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<B
     stopSendingJobs();
     await jobs.stop();
   });
-  // Graceful stop: requests in flight finish, and each keep-alive connection is closed as soon as
-  // it falls idle (Fastify closes only those idle at the moment close() starts; one that falls
-  // idle a moment later would otherwise hold the stop until its keep-alive time-out, 72 s).
-  app.addHook('preClose', async () => {
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
-    sweep.unref();
-    app.server.once('close', () => clearInterval(sweep));
-  });
+  // After the jobs stop: keep-alive connections closed as they fall idle.
+  await app.register(gracefulClosePlugin);
   app.addHook('onClose', async () => {
     await receiver.drain();
     events.stop();
