@@ -35,7 +35,7 @@ const ranOnce = (servers: TestServer[], job: string) =>
 describe('background jobs, one instance', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({}, { inject: true });
   });
   afterAll(() => server?.close());
 

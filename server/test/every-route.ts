@@ -12,15 +12,16 @@ export const SESSION_DATE = '01112026';
 export async function startWithRiderOfEveryRole(
   device: string,
   env: Record<string, string> = {},
+  options: { inject?: boolean } = {},
 ): Promise<{ server: TestServer; rider: Browser; token: string }> {
-  const server = await startTestServer(env);
+  const server = await startTestServer(env, options);
   const token = await addDevice(server, device, 'rider@example.com');
   for (const [file, line] of [
     ['lap.six', LAP_LINE],
     ['gps.six', GPS_LINE],
   ] as const)
     await put(server, `/api/device/v1/sessions/${SESSION_TRACK}/${SESSION_DATE}/${file}`, token, line);
-  const rider = new Browser(server.baseUrl);
+  const rider = new Browser(server);
   await rider.signIn('rider@example.com');
   // Admin and seller: whatever a route refuses, it is not for want of a role.
   await setRoles(server.database.db, 'rider@example.com', { adm: '1', seller: '1' });

@@ -20,6 +20,8 @@ export const GPS_LINE = '-23.701234,-46.697654|187.3|12|140151.100|5|0|A|-42.5|-
 /**
  * PUT with the path sent verbatim (no URL normalization of '..' or '%2e%2e', as a hostile client
  * would). A header given as '' is not sent at all (e.g. `{ 'content-type': '' }`: no Content-Type).
+ * A server that does not listen gets it through app.inject, which resolves dot segments: such a
+ * path needs a listening server, and is refused here rather than tested as another one.
  */
 export async function put(
   server: TestServer,
@@ -30,7 +32,33 @@ export async function put(
 ) {
   const buf = typeof body === 'string' ? Buffer.from(body) : body;
   const url = new URL(server.baseUrl);
-  const res = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+  const sent = Object.fromEntries(
+    Object.entries({
+      'content-type': 'text/plain; charset=utf-8',
+      'content-length': String(buf.length),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    }).filter(([, v]) => v !== ''),
+  );
+  if (!server.listening && /(^|\/)(\.|%2e){1,2}(\/|\?|$)/i.test(path))
+    throw new Error(`${path}: app.inject would resolve its dot segments; start the server listening`);
+  const res = server.listening
+    ? await putOverSocket(url, path, sent, buf)
+    : await server.app
+        .inject({ method: 'PUT', url: path, headers: { host: url.host, ...sent }, payload: buf })
+        .then((r) => ({ status: r.statusCode, text: r.body }));
+  const text = res.text;
+  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test helper
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, body: json, text };
+}
+
+function putOverSocket(url: URL, path: string, headers: Record<string, string>, buf: Buffer) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = http.request({
       host: url.hostname,
       port: url.port,
@@ -38,14 +66,7 @@ export async function put(
       path,
       // One connection per request: no pooled keep-alive socket outlives a server's close.
       agent: false,
-      headers: Object.fromEntries(
-        Object.entries({
-          'content-type': 'text/plain; charset=utf-8',
-          'content-length': String(buf.length),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...headers,
-        }).filter(([, v]) => v !== ''),
-      ),
+      headers,
     });
     req.on('error', reject);
     req.on('response', (r) => {
@@ -55,14 +76,6 @@ export async function put(
     });
     req.end(buf);
   });
-  const text = res.text;
-  let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test helper
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, body: json, text };
 }
 
 /** Reads a server-sent events response until `until` matches or `ms` pass; returns the text read. */

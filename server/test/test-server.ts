@@ -2,6 +2,8 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDeps, type BuiltApp } from '#server/app.ts';
 import { loadConfig, type AppConfig } from '#server/config.ts';
 import { testDatabaseUrl } from './test-database';
@@ -23,7 +25,55 @@ export interface TestServer extends BuiltApp {
   baseUrl: string;
   config: AppConfig;
   dataDir: string;
+  /** Whether it listens on a port; else every request goes through `app.inject`. */
+  listening: boolean;
+  /** fetch for this server: over its socket, or through `app.inject` when it does not listen. */
+  fetch: typeof fetch;
   close(): Promise<void>;
+}
+
+/** What undici's fetch sends unasked, so a request through app.inject meets the same server. */
+const FETCH_HEADERS = {
+  accept: '*/*',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'node',
+  'accept-encoding': 'gzip, deflate',
+};
+
+const DECODE: Record<string, (b: Buffer) => Buffer> = {
+  gzip: gunzipSync,
+  deflate: inflateSync,
+  br: brotliDecompressSync,
+};
+
+/**
+ * fetch over `app.inject`: no socket, the same answer (headers, status, a body decoded as fetch
+ * decodes it). Redirects are never followed (tests ask for `redirect: 'manual'`); a streamed answer
+ * is read whole, so a test of streaming listens instead.
+ */
+export function injectFetch(app: FastifyInstance): typeof fetch {
+  return async (input, init = {}) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+    const res = await app.inject({
+      method: request.method as 'GET',
+      url: url.pathname + url.search,
+      headers: { ...FETCH_HEADERS, host: url.host, ...Object.fromEntries(request.headers) },
+      ...(body ? { payload: body } : {}),
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) headers.append(name, String(v));
+    }
+    const encoding = res.headers['content-encoding'];
+    const decode = typeof encoding === 'string' ? DECODE[encoding] : undefined;
+    const noBody = request.method === 'HEAD' || [204, 205, 304].includes(res.statusCode);
+    const payload = noBody ? null : Uint8Array.from(decode ? decode(res.rawPayload) : res.rawPayload);
+    return new Response(payload, { status: res.statusCode, headers });
+  };
 }
 
 /**
@@ -49,6 +99,8 @@ export async function startTestServer(
     timeouts?: { idleMs: number; requestMs: number };
     live?: AppDeps['live'];
     imports?: AppDeps['imports'];
+    /** No socket: requests go through `app.inject` (server.fetch, a Browser made from the server). */
+    inject?: boolean;
   } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'voltas-test-'));
@@ -72,12 +124,15 @@ export async function startTestServer(
     ...(opts.live ? { live: opts.live } : {}),
     ...(opts.imports ? { imports: opts.imports } : {}),
   });
-  await built.app.listen({ port, host: '127.0.0.1' });
+  if (opts.inject) await built.app.ready();
+  else await built.app.listen({ port, host: '127.0.0.1' });
   return {
     ...built,
     baseUrl: `http://127.0.0.1:${port}`,
     config,
     dataDir,
+    listening: !opts.inject,
+    fetch: opts.inject ? injectFetch(built.app) : fetch,
     async close() {
       await built.app.close();
       if (!opts.keepDataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -112,7 +167,14 @@ export class Browser {
   readonly cookies = new Map<string, string>();
   lastSetCookies: string[] = [];
 
-  constructor(readonly baseUrl: string) {}
+  readonly baseUrl: string;
+  private readonly send: typeof fetch;
+
+  /** A server's own fetch (through app.inject when it does not listen), or plain fetch to a URL. */
+  constructor(server: string | Pick<TestServer, 'baseUrl' | 'fetch'>) {
+    this.baseUrl = typeof server === 'string' ? server : server.baseUrl;
+    this.send = typeof server === 'string' ? fetch : server.fetch;
+  }
 
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -122,7 +184,7 @@ export class Browser {
     const full = new URL(url, this.baseUrl);
     const headers = new Headers(init.headers);
     if (this.cookies.size) headers.set('cookie', this.cookieHeader());
-    const res = await fetch(full, { ...init, headers, redirect: 'manual' });
+    const res = await this.send(full, { ...init, headers, redirect: 'manual' });
     this.lastSetCookies = res.headers.getSetCookie();
     for (const line of this.lastSetCookies) {
       const [pair] = line.split(';');

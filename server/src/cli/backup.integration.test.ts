@@ -17,11 +17,11 @@ let out: string[];
 let err: string[];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { inject: true });
   token = await addDevice(server, '000000000080', 'backup@example.com');
   expect((await put(server, '/api/device/v1/sessions/Monza/10112026/lap.six', token, session.lapSix)).status).toBe(200);
   expect((await put(server, '/api/device/v1/sessions/Monza/10112026/gps.six', token, session.gpsSix)).status).toBe(200);
-  const rider = new Browser(server.baseUrl);
+  const rider = new Browser(server);
   await rider.signIn('backup@example.com');
   expect(
     (
@@ -62,10 +62,10 @@ describe.skipIf(onPostgres)('voltas backup / restore (embedded setup)', () => {
     const restoredDir = path.join(tmp, 'restored');
     expect(await cli({ DATA_DIR: restoredDir }, ['restore', dir])).toBe(0);
     expect(openToOthers(restoredDir)).toEqual([]);
-    const copy = await startTestServer({}, { dataDir: restoredDir });
+    const copy = await startTestServer({}, { dataDir: restoredDir, inject: true });
     try {
-      const a = new Browser(server.baseUrl);
-      const b = new Browser(copy.baseUrl);
+      const a = new Browser(server);
+      const b = new Browser(copy);
       await a.signIn('backup@example.com');
       await b.signIn('backup@example.com');
       for (const p of [
@@ -97,9 +97,9 @@ describe.skipIf(onPostgres)('voltas backup / restore (embedded setup)', () => {
     const restoredDir = path.join(tmp, 'restored2');
     expect(await cli({ DATA_DIR: restoredDir }, ['restore', dir])).toBe(0);
     expect(out.join('')).toContain('re-indexed 1 files');
-    const copy = await startTestServer({}, { dataDir: restoredDir });
+    const copy = await startTestServer({}, { dataDir: restoredDir, inject: true });
     try {
-      const b = new Browser(copy.baseUrl);
+      const b = new Browser(copy);
       await b.signIn('backup@example.com');
       expect((await b.json('/api/devices/000000000080/sessions/Monza/10112026/laps')).body.laps).toHaveLength(2);
     } finally {

@@ -5,8 +5,7 @@ import type { AppConfig } from '../config';
 import type { BlobStore } from '../blobs/blob-store';
 import type { Database } from '../db/create-db';
 import { migrateToLatest } from '../db/migrate';
-import { createSessionEvents } from '../modules/sessions/session-events.service';
-import { createSessionReceiver } from '../modules/sessions/session-receiver.service';
+import { createServices } from '../services';
 import { nowIso } from '../lib/tokens';
 
 /**
@@ -153,16 +152,12 @@ export async function restore(
   let reindexed = 0;
   try {
     await migrateToLatest(database.db); // a backup from an older version
-    const events = createSessionEvents(database.coordination);
-    const receiver = createSessionReceiver({
-      db: database.db,
-      blobs: store,
-      coordination: database.coordination,
-      events,
-    });
-    reindexed = await receiver.reindexBlobsNewerThanIndex();
-    await receiver.drain();
-    events.stop();
+    const services = createServices(config, { database, blobs: store }, { operator: true });
+    try {
+      reindexed = await services.receiver.reindexBlobsNewerThanIndex();
+    } finally {
+      await services.close();
+    }
   } finally {
     await database.close();
   }

@@ -12,7 +12,7 @@ let out: string[];
 let err: string[];
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'chefe.antiga@exemplo.com.br' });
+  server = await startTestServer({ ADMIN_EMAILS: 'chefe.antiga@exemplo.com.br' }, { inject: true });
   exp = buildFirebaseExport();
 });
 afterAll(async () => {
@@ -57,7 +57,7 @@ describe('voltas import-firebase', () => {
   });
 
   it('the rider sees their profile, device and laps; the seller their buyer; the admin everything', async () => {
-    const rider = new Browser(server.baseUrl);
+    const rider = new Browser(server);
     await rider.signIn(exp.rider.email);
     const me = (await rider.json('/api/me')).body;
     expect(me.profile).toEqual({
@@ -80,12 +80,12 @@ describe('voltas import-firebase', () => {
       const summary = await rider.json(`/api/devices/${exp.rider.device}/sessions/${s.track}/${s.date}/summary`);
       expect(summary.body.sampleCount).toBe(s.gps ? s.generated.sampleCount : 0);
     }
-    const seller = new Browser(server.baseUrl);
+    const seller = new Browser(server);
     await seller.signIn(exp.seller);
     expect((await seller.json('/api/me')).body.roles).toEqual({ admin: false, seller: true });
     const buyers = await seller.json('/api/seller/buyers');
     expect(buyers.body.map((b: { email: string }) => b.email)).toEqual([exp.rider.email]);
-    const admin = new Browser(server.baseUrl);
+    const admin = new Browser(server);
     await admin.signIn(exp.admin);
     expect((await admin.json('/api/me')).body.roles.admin).toBe(true);
     const devices = (await admin.json('/api/admin/devices')).body as { id: string; owner: string; seller: string }[];
@@ -152,7 +152,7 @@ describe('voltas import-firebase', () => {
     );
     expect(await cli(['import-firebase', '--firestore', file])).toBe(0);
     expect(out.join('')).toContain('users: 0 created, 1 updated, 0 unchanged');
-    const rider = new Browser(server.baseUrl);
+    const rider = new Browser(server);
     await rider.signIn(exp.rider.email);
     expect((await rider.json('/api/me')).body.profile).toMatchObject({ wifi: 'Box Nova', senha: 'outra' });
   });
@@ -165,16 +165,18 @@ describe('voltas import-firebase', () => {
       .where('id', '=', exp.rider.device)
       .execute();
     expect(
-      (await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } })).status,
+      (await server.fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } }))
+        .status,
     ).toBe(200);
     const file = path.join(exp.dir, 'sold.json');
     writeFileSync(file, JSON.stringify({ join: { [exp.rider.device]: { owner: 'novo.dono@exemplo.com.br' } } }));
     expect(await cli(['import-firebase', '--firestore', file])).toBe(0);
     expect(out.join('')).toMatch(new RegExp(`devices without an upload token yet .*${exp.rider.device}`));
     expect(
-      (await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } })).status,
+      (await server.fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${token}` } }))
+        .status,
     ).toBe(401);
-    const newOwner = new Browser(server.baseUrl);
+    const newOwner = new Browser(server);
     await newOwner.signIn('novo.dono@exemplo.com.br');
     expect((await newOwner.json(`/api/devices/${exp.rider.device}/tracks`)).body.tracks).toEqual([]);
     // The import's demo-device rule holds too: 000000000001 is never imported (see the skips above).

@@ -7,16 +7,7 @@ import { AppError } from '#core/errors.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { say } from '#core/i18n/import-warnings.ts';
 import { translate } from '#server/lib/i18n.ts';
-import type { BlobStore } from '../blobs/blob-store';
-import type { Database } from '../db/create-db';
-import { createImportsService } from '../modules/imports/imports.service';
-import { createSessionEvents } from '../modules/sessions/session-events.service';
-import { createSessionReader } from '../modules/sessions/session-reader.service';
-import { createSessionReceiver } from '../modules/sessions/session-receiver.service';
-import { trackCatalogue } from '../modules/tracks/track-catalogue';
-import { createTracksService } from '../modules/tracks/tracks.service';
-import { loadTracks } from '../lib/track-files';
-import { trackRules } from '../plugins/policy';
+import type { Services } from '../services';
 
 const IMPORT_USAGE = 'Usage: voltas import <file…> --owner <email> [--track NAME]\n';
 
@@ -27,7 +18,7 @@ const IMPORT_USAGE = 'Usage: voltas import <file…> --owner <email> [--track NA
  */
 export async function importSessionsCommand(
   args: string[],
-  withDb: <T>(work: (database: Database, blobs: BlobStore) => Promise<T>) => Promise<T>,
+  withServices: <T>(work: (services: Services) => Promise<T>) => Promise<T>,
 ): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
@@ -43,51 +34,34 @@ export async function importSessionsCommand(
     process.stderr.write(`Invalid e-mail "${owner}"\n`);
     return 2;
   }
-  return withDb(async (database, blobs) => {
-    const { db, coordination } = database;
-    const events = createSessionEvents(coordination);
-    const receiver = createSessionReceiver({ db, blobs, coordination, events });
-    const reader = createSessionReader({ db, blobs });
-    const tracks = createTracksService({
-      db,
-      reader,
-      catalogue: trackCatalogue,
-      bundled: loadTracks(),
-      rules: trackRules,
-    });
-    const imports = createImportsService({ db, blobs, receiver, tracks, coordination });
+  return withServices(async ({ imports, receiver }) => {
     let failed = 0;
-    try {
-      for (const path of positionals) {
-        try {
-          const info = await stat(path);
-          if (!info.isFile()) throw new Error('not a file');
-          const { created, answer } = await imports.importFile(owner, path, createReadStream(path), {
-            ...(values.track ? { trackName: values.track } : {}),
-            expectedBytes: info.size,
-          });
-          const s = answer.session;
-          const best = answer.bestLapSeconds === null ? '' : `, melhor ${formatLapTime(answer.bestLapSeconds * 1000)}`;
-          process.stdout.write(
-            `${created ? 'importado' : 'já importado'}  ${path}: ${s.track} ${s.date.slice(0, 2)}/${s.date.slice(2, 4)}/${s.date.slice(4)} (${answer.format}), ${answer.laps.length} voltas${best}  → /api/devices/${s.device}/sessions/${encodeURIComponent(s.track)}/${s.date}\n`,
-          );
-          for (const w of answer.warnings) process.stdout.write(`    aviso: ${w.message}\n`);
-        } catch (err) {
-          failed++;
-          const message =
-            err instanceof AppError
-              ? err.mensagem
-                ? err.mensagem.map((ref) => say(translate('pt-BR'), ref)).join(' ')
-                : translate('pt-BR')(`errors.${err.code}`)
-              : `não foi possível ler o arquivo (${(err as Error).message})`;
-          process.stdout.write(`recusado  ${path}: ${message}\n`);
-        }
+    for (const path of positionals) {
+      try {
+        const info = await stat(path);
+        if (!info.isFile()) throw new Error('not a file');
+        const { created, answer } = await imports.importFile(owner, path, createReadStream(path), {
+          ...(values.track ? { trackName: values.track } : {}),
+          expectedBytes: info.size,
+        });
+        const s = answer.session;
+        const best = answer.bestLapSeconds === null ? '' : `, melhor ${formatLapTime(answer.bestLapSeconds * 1000)}`;
+        process.stdout.write(
+          `${created ? 'importado' : 'já importado'}  ${path}: ${s.track} ${s.date.slice(0, 2)}/${s.date.slice(2, 4)}/${s.date.slice(4)} (${answer.format}), ${answer.laps.length} voltas${best}  → /api/devices/${s.device}/sessions/${encodeURIComponent(s.track)}/${s.date}\n`,
+        );
+        for (const w of answer.warnings) process.stdout.write(`    aviso: ${w.message}\n`);
+      } catch (err) {
+        failed++;
+        const message =
+          err instanceof AppError
+            ? err.mensagem
+              ? err.mensagem.map((ref) => say(translate('pt-BR'), ref)).join(' ')
+              : translate('pt-BR')(`errors.${err.code}`)
+            : `não foi possível ler o arquivo (${(err as Error).message})`;
+        process.stdout.write(`recusado  ${path}: ${message}\n`);
       }
-      await receiver.drain();
-    } finally {
-      await imports.close();
-      events.stop();
     }
+    await receiver.drain();
     process.stdout.write(
       `${positionals.length - failed} de ${positionals.length} arquivos importados para ${owner}.\n`,
     );

@@ -8,9 +8,9 @@ import { loadConfig, ConfigError, type AppConfig } from '../config';
 import { createDatabase, type Database } from '../db/create-db';
 import { migrateToLatest } from '../db/migrate';
 import { AppError } from '#core/errors.ts';
-import { createAdminService } from '../modules/admin/admin.service';
 import { ExportFormatError } from '#core/formats/firebase-export.ts';
 import { SecretBox } from '../lib/secret-box';
+import { createServices, type Infra, type Services } from '../services';
 import { backup, BackupError, restore } from './backup';
 import { loadDemo } from '../modules/demo/demo.service';
 import { formatImportReport, importFirebase, ImportError } from '../modules/firebase-import/firebase-import.service';
@@ -64,11 +64,11 @@ export async function run(argv: string[]): Promise<number> {
       }
       case 'demo': {
         const { values } = parseArgs({ args: rest, options: { 'if-empty': { type: 'boolean', default: false } } });
-        const report = await withDb((database, blobs, config) =>
-          loadDemo(database.db, blobs, database.coordination, {
-            onlyIfEmpty: values['if-empty'],
-            companyAccount: config.companyAccount,
-          }),
+        const report = await withServices(({ receiver }, { database, blobs }, config) =>
+          loadDemo(
+            { db: database.db, blobs, receiver },
+            { onlyIfEmpty: values['if-empty'], companyAccount: config.companyAccount },
+          ),
         );
         process.stdout.write(`${report}\n`);
         return 0;
@@ -82,7 +82,7 @@ export async function run(argv: string[]): Promise<number> {
       case 'firmware':
         return await firmwareCommand(rest);
       case 'import':
-        return await importSessionsCommand(rest, withDb);
+        return await importSessionsCommand(rest, withServices);
       case 'import-firebase':
         return await importCommand(rest);
       case 'backup':
@@ -117,8 +117,17 @@ async function withDb<T>(work: (database: Database, blobs: BlobStore, config: Ap
   }
 }
 
-const adminService = ({ db, coordination }: Database, config: AppConfig) =>
-  createAdminService({ db, coordination, companyAccount: config.companyAccount });
+/** The services over the configured database and blob store, for an operator's command; closed after `work`. */
+function withServices<T>(work: (services: Services, infra: Infra, config: AppConfig) => Promise<T>): Promise<T> {
+  return withDb(async (database, blobs, config) => {
+    const services = createServices(config, { database, blobs }, { operator: true });
+    try {
+      return await work(services, { database, blobs }, config);
+    } finally {
+      await services.close();
+    }
+  });
+}
 
 async function deviceCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -137,8 +146,7 @@ async function deviceCommand(args: string[]): Promise<number> {
     process.stderr.write(`Invalid device id "${id}": 12 digits, e.g. 000000000042\n`);
     return 2;
   }
-  return withDb(async (database, _blobs, config) => {
-    const admin = adminService(database, config);
+  return withServices(async ({ admin }, _infra, config) => {
     try {
       if (sub === 'add') {
         const owner = values.owner?.trim().toLowerCase();
@@ -225,13 +233,12 @@ async function importCommand(args: string[]): Promise<number> {
     return 2;
   }
   const input = { firestore: values.firestore, storage: values.storage };
-  return withDb(async (database, blobs, config) => {
+  return withServices(async ({ receiver }, { database }, config) => {
     try {
       const report = await importFirebase(
         {
           db: database.db,
-          blobs,
-          coordination: database.coordination,
+          receiver,
           box: new SecretBox(config.secretKey),
           companyAccount: config.companyAccount,
         },
@@ -254,8 +261,7 @@ function simulateFleet(args: string[]): Promise<number> {
     keys: config.firmwarePublicKeys.map(publicKeyFromRaw),
     today: today(),
     register: (ids, owner) =>
-      withDb(async (database, _blobs, cfg) => {
-        const admin = adminService(database, cfg);
+      withServices(async ({ admin }) => {
         const devices = [];
         for (const id of ids) {
           let token: string;
@@ -331,9 +337,9 @@ async function userCommand(args: string[]): Promise<number> {
     return 2;
   }
   const email = emailArg.trim().toLowerCase();
-  const ok = await withDb(async (database, _blobs, config) => {
+  const ok = await withServices(async ({ admin }) => {
     try {
-      await adminService(database, config).setRoles('cli', email, {
+      await admin.setRoles('cli', email, {
         adm: Boolean(values.adm),
         seller: Boolean(values.seller),
       });

@@ -50,12 +50,12 @@ describe('requestLanguage', () => {
 describe('a refused request over HTTP', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({}, { inject: true });
   });
   afterAll(() => server.close());
 
   const mensagem = async (path: string, headers: Record<string, string>, init: RequestInit = {}) => {
-    const res = await fetch(`${server.baseUrl}${path}`, { ...init, headers: { ...headers, ...init.headers } });
+    const res = await server.fetch(`${server.baseUrl}${path}`, { ...init, headers: { ...headers, ...init.headers } });
     return { status: res.status, body: (await res.json()) as { code: string; mensagem: string } };
   };
 
@@ -73,7 +73,7 @@ describe('a refused request over HTTP', () => {
   });
 
   it('words an import refused with its details in the language of Accept-Language', async () => {
-    const rider = new Browser(server.baseUrl);
+    const rider = new Browser(server);
     await rider.signIn('i18n@example.com');
     const refuse = async (language: string) => {
       const res = await rider.request('/api/imports?filename=vazio.gpx', {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
+import type { AppConfig } from '../config';
 
 /**
  * Headers of an API answer (JSON, files), which a browser never renders as a page: those of the
@@ -52,3 +53,31 @@ export const securityHeadersPlugin = fp(async (app: FastifyInstance, options: Se
     }
   });
 });
+
+/** This app's headers: its pages load only their own scripts and styles; Google's sign-in page when configured. */
+export function securityHeadersFor(config: Pick<AppConfig, 'publicUrl' | 'google'>): SecurityHeadersOptions {
+  const https = config.publicUrl.startsWith('https:');
+  return {
+    helmet: {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:', 'https://*.googleusercontent.com'],
+          connectSrc: ["'self'"],
+          // The rider's video plays from their device, through an object URL; nothing is fetched.
+          mediaSrc: ["'self'", 'blob:'],
+          formAction: ["'self'", ...(config.google ? ['https://accounts.google.com'] : [])],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: https ? [] : null,
+        },
+      },
+      // Keeps the sign-in popup reachable from the opener after it visits the identity provider.
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    },
+    https,
+    // Sign-in and sign-out are navigations and the API docs a page: they get the page headers.
+    isApi: (url) => url.startsWith('/api/') && !url.startsWith('/api/auth/') && !url.startsWith('/api/docs'),
+  };
+}

@@ -52,10 +52,11 @@ function expectRefused(
 }
 
 beforeAll(async () => {
-  ({ server, rider, token } = await startWithRiderOfEveryRole(DEVICE, {
-    ADMIN_EMAILS: 'rider@example.com',
-    METRICS_TOKEN,
-  }));
+  ({ server, rider, token } = await startWithRiderOfEveryRole(
+    DEVICE,
+    { ADMIN_EMAILS: 'rider@example.com', METRICS_TOKEN },
+    { inject: true },
+  ));
 });
 afterAll(async () => {
   await server.close();
@@ -112,7 +113,7 @@ describe('the NUL character in text', () => {
       return rule.access === 'public' ? {} : { cookie: rider.cookieHeader() };
     };
     const call = async (rule: AccessRule, path: string) => {
-      const res = await fetch(new URL(path, server.baseUrl), {
+      const res = await server.fetch(new URL(path, server.baseUrl), {
         method: rule.method,
         headers: { origin: server.baseUrl, ...credentials(rule) },
         redirect: 'manual',

@@ -10,14 +10,17 @@ let otherSeller: Browser;
 let buyer: Browser;
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'admin@example.com', COMPANY_ACCOUNT: 'estoque@voltas.local' });
-  admin = new Browser(server.baseUrl);
+  server = await startTestServer(
+    { ADMIN_EMAILS: 'admin@example.com', COMPANY_ACCOUNT: 'estoque@voltas.local' },
+    { inject: true },
+  );
+  admin = new Browser(server);
   await admin.signIn('admin@example.com');
-  seller = new Browser(server.baseUrl);
+  seller = new Browser(server);
   await seller.signIn('seller@example.com');
-  otherSeller = new Browser(server.baseUrl);
+  otherSeller = new Browser(server);
   await otherSeller.signIn('other.seller@example.com');
-  buyer = new Browser(server.baseUrl);
+  buyer = new Browser(server);
   await buyer.signIn('buyer@example.com');
   await buyer.json('/api/me/profile', {
     method: 'PUT',
@@ -172,7 +175,7 @@ describe('administration', () => {
   it('assign-owner hands a device over; each owner keeps only their own sessions', async () => {
     const token = await addDevice(server, '000000000600', 'first@example.com');
     await put(server, '/api/device/v1/sessions/Interlagos/01102026/lap.six', token, LAP_LINE);
-    const first = new Browser(server.baseUrl);
+    const first = new Browser(server);
     await first.signIn('first@example.com');
     const assigned = await admin.json('/api/admin/assign-owner', {
       method: 'POST',
@@ -216,7 +219,7 @@ describe('administration', () => {
   });
 
   it('disabling a user signs them out at once; re-enabling lets them back in; an admin cannot disable themself', async () => {
-    const victim = new Browser(server.baseUrl);
+    const victim = new Browser(server);
     await victim.signIn('victim@example.com');
     expect(
       (
@@ -260,11 +263,12 @@ describe('administration', () => {
     const res = await admin.json('/api/admin/devices/000000000700/token', { method: 'POST', body: '{}' });
     expect(res.status).toBe(200);
     expect(
-      (await fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${old}` } })).status,
+      (await server.fetch(`${server.baseUrl}/api/device/v1/config`, { headers: { authorization: `Bearer ${old}` } }))
+        .status,
     ).toBe(401);
     expect(
       (
-        await fetch(`${server.baseUrl}/api/device/v1/config`, {
+        await server.fetch(`${server.baseUrl}/api/device/v1/config`, {
           headers: { authorization: `Bearer ${res.body.token}` },
         })
       ).status,

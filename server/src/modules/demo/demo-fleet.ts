@@ -19,7 +19,7 @@ import {
   recordStep,
   setRolloutState,
 } from '../firmware/firmware.repository';
-import { firmwareBlobKey } from '../firmware/firmware.service';
+import { firmwareBlobKey } from '../firmware/firmware-rules';
 
 const CLASS = 'vt1';
 const HOUR = 3_600_000;

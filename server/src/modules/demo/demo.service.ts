@@ -3,15 +3,13 @@
 import type { Kysely } from 'kysely';
 import { generateSession } from '#core/sim/session-generator.ts';
 import type { BlobStore } from '#server/blobs/blob-store.ts';
-import type { Coordination } from '#server/db/coordination.ts';
 import type { DB } from '#server/db/schema.ts';
 import { DEMO_ACCOUNTS, DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
 import { hashToken, newToken } from '#server/lib/tokens.ts';
 import { insertDevice } from '../devices/devices.repository';
 import { loadDemoFleet } from './demo-fleet';
-import { createSessionEvents } from '../sessions/session-events.service';
-import { createSessionReceiver } from '../sessions/session-receiver.service';
+import type { SessionReceiver } from '../sessions/session-receiver.service';
 import { anyUserExists, ensureUser, setBuyerDetails, setRoles } from '../users/users.repository';
 
 /** The demo rider's own device. */
@@ -34,11 +32,10 @@ const DEMO_SESSIONS: { device: string; track: string; date: string; seed: number
  * is a no-op).
  */
 export async function loadDemo(
-  db: Kysely<DB>,
-  blobs: BlobStore,
-  coordination: Coordination,
+  deps: { db: Kysely<DB>; blobs: BlobStore; receiver: SessionReceiver },
   opts: { onlyIfEmpty: boolean; companyAccount: string },
 ): Promise<string> {
+  const { db, blobs, receiver } = deps;
   if (opts.onlyIfEmpty) {
     if (await anyUserExists(db)) return 'demo: data dir already in use, nothing loaded';
   }
@@ -62,8 +59,6 @@ export async function loadDemo(
     // A random token nobody knows: demo devices upload only through this loader.
     await insertDevice(db, { ...d, tokenHash: hashToken(newToken()) }, { ifAbsent: true });
   }
-  const events = createSessionEvents(coordination);
-  const receiver = createSessionReceiver({ db, blobs, coordination, events });
   const tracks = new Map(loadTracks().map((t) => [t.name, t]));
   let samples = 0;
   for (const s of DEMO_SESSIONS) {
@@ -78,7 +73,6 @@ export async function loadDemo(
     samples += generated.sampleCount;
   }
   await receiver.drain();
-  events.stop();
   const fleet = await loadDemoFleet(db, blobs, {
     demoDevices: [DEMO_RIDER_DEVICE_ID, ...DEMO_STOCK_DEVICE_IDS],
     companyAccount: opts.companyAccount,

@@ -11,16 +11,13 @@ import {
   type ExportedUser,
 } from '#core/formats/firebase-export.ts';
 import { AppError } from '#core/errors.ts';
-import type { BlobStore } from '#server/blobs/blob-store.ts';
-import type { Coordination } from '#server/db/coordination.ts';
 import type { DB } from '#server/db/schema.ts';
 import { inTransaction } from '#server/db/transaction.ts';
 import { DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
 import type { SecretBox } from '#server/lib/secret-box.ts';
 import { findDevice, insertImportedDevice, updateImportedDevice } from '../devices/devices.repository';
 import { MAX_UPLOAD_BYTES, type SixKind } from '../sessions/session-files';
-import { createSessionEvents } from '../sessions/session-events.service';
-import { createSessionReceiver } from '../sessions/session-receiver.service';
+import type { SessionReceiver } from '../sessions/session-receiver.service';
 import { ensureUser, findUser, insertImportedUser, updateImportedUser } from '../users/users.repository';
 
 /** An export file larger than this is refused before reading (a Firestore export of users and devices is small). */
@@ -50,7 +47,7 @@ const counts = (): ImportCounts => ({ created: 0, updated: 0, unchanged: 0 });
  * line is validated and indexed). Idempotent: a second run with the same input changes nothing.
  */
 export async function importFirebase(
-  deps: { db: Kysely<DB>; blobs: BlobStore; coordination: Coordination; box: SecretBox; companyAccount: string },
+  deps: { db: Kysely<DB>; receiver: SessionReceiver; box: SecretBox; companyAccount: string },
   input: { firestore: string; storage?: string | undefined },
 ): Promise<ImportReport> {
   const { db, box } = deps;
@@ -181,12 +178,11 @@ async function importDevice(
 
 /** Walks <storage>/<device id>/<track>/<ddmmyyyy>/{lap,gps}.six; anything else is reported, never followed. */
 async function importFiles(
-  deps: { db: Kysely<DB>; blobs: BlobStore; coordination: Coordination },
+  deps: { db: Kysely<DB>; receiver: SessionReceiver },
   root: string,
   report: ImportReport,
 ): Promise<void> {
-  const events = createSessionEvents(deps.coordination);
-  const receiver = createSessionReceiver({ db: deps.db, blobs: deps.blobs, coordination: deps.coordination, events });
+  const { receiver } = deps;
   const skip = (rel: string, reason: string) => report.skipped.push({ item: `storage/${rel}`, reason });
   const dirs = async (rel: string) => {
     const entries = await fs.readdir(path.join(root, rel), { withFileTypes: true });
@@ -267,7 +263,6 @@ async function importFiles(
     }
   } finally {
     await receiver.drain();
-    events.stop();
   }
 }
 

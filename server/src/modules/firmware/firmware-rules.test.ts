@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRange } from './firmware.routes';
-import { compareVersions, inPercentage } from './firmware.service';
+import { compareVersions, inPercentage } from './firmware-rules';
 
 describe('parseRange', () => {
   it('reads one bytes= range, clamped to the image, and tells a start past the end', () => {

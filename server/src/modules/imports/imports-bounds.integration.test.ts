@@ -43,7 +43,7 @@ const used = async (b: Browser) =>
   ((await (await b.request('/api/imports/storage')).json()) as { usedBytes: number }).usedBytes;
 
 beforeAll(async () => {
-  server = await startTestServer({}, { imports: { maxSessionFiles: FILES, maxSessionFixes: FIXES } });
+  server = await startTestServer({}, { imports: { maxSessionFiles: FILES, maxSessionFixes: FIXES }, inject: true });
 });
 afterAll(async () => {
   await server.close();
@@ -52,7 +52,7 @@ afterAll(async () => {
 describe('a session takes at most so many files and fixes', () => {
   it(`the ${FILES + 1}th file of one track day is refused (409) with the limit, through ?track= too; nothing of it kept`, async () => {
     expect(long.count + short[0]!.count).toBeGreaterThan(FIXES);
-    const rider = new Browser(server.baseUrl);
+    const rider = new Browser(server);
     await rider.signIn('muitos@example.com');
     let answer!: ImportAnswer;
     for (let k = 0; k < FILES; k++) {
@@ -81,7 +81,7 @@ describe('a session takes at most so many files and fixes', () => {
   });
 
   it('a file that would take the session past its fixes is refused (409) with both counts; the session stays as it was', async () => {
-    const rider = new Browser(server.baseUrl);
+    const rider = new Browser(server);
     await rider.signIn('longo@example.com');
     const first = await importFile(rider, 'manha.gpx', W.writeGpx(short[0]!, day));
     expect(first.status).toBe(201);

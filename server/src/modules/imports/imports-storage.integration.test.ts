@@ -46,7 +46,7 @@ async function importFile(b: Browser, filename: string, body: string) {
 const storage = async (b: Browser) => (await (await b.request('/api/imports/storage')).json()) as ImportStorage;
 
 beforeAll(async () => {
-  server = await startTestServer({ RIDER_QUOTA_MB: String(QUOTA_MB) });
+  server = await startTestServer({ RIDER_QUOTA_MB: String(QUOTA_MB) }, { inject: true });
 });
 afterAll(async () => {
   await server.close();
@@ -57,7 +57,7 @@ describe("each rider's storage", () => {
   let first: ImportAnswer;
 
   it('is counted as the blob store holds it: the raw files and the session’s columns and lap.six, no gps.six text', async () => {
-    rider = new Browser(server.baseUrl);
+    rider = new Browser(server);
     await rider.signIn('cota@example.com');
     expect(await storage(rider)).toEqual({ usedBytes: 0, limitBytes: Math.round(QUOTA_MB * MiB) });
     first = (await importFile(rider, 'manha.gpx', morning)).body;
@@ -130,7 +130,7 @@ describe("each rider's storage", () => {
   });
 
   it('is each rider’s own: another rider imports as before', async () => {
-    const other = new Browser(server.baseUrl);
+    const other = new Browser(server);
     await other.signIn('outra@example.com');
     expect((await importFile(other, 'manha.gpx', morning)).status).toBe(201);
   });

@@ -53,8 +53,8 @@ let rider: Browser;
 let answer: ImportAnswer;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  rider = new Browser(server.baseUrl);
+  server = await startTestServer({}, { inject: true });
+  rider = new Browser(server);
   await rider.signIn('piloto-trackaddict@example.com');
   const res = await rider.request(`/api/imports?filename=${encodeURIComponent('Log-20261004-101000.csv')}`, {
     method: 'POST',
@@ -115,7 +115,7 @@ describe('a TrackAddict recording (1 Hz, cut mid-lap at both ends) timed at its 
 
 describe('the same recording without its # End Point: the logger’s line is unknown', () => {
   it('the GPS’s laps at the track’s line, and the answer says none of the logger’s 7 laps matched one', async () => {
-    const other = new Browser(server.baseUrl);
+    const other = new Browser(server);
     await other.signIn('piloto-sem-linha@example.com');
     const text = file.text.replace(/^# End Point:.*\n/m, '');
     const res = await other.request('/api/imports?filename=sem-linha.csv', {

@@ -129,14 +129,14 @@ async function shareLink(
     body: JSON.stringify(to),
   });
   const token = new URL(((await made.json()) as { url: string }).url).pathname.split('/').pop()!;
-  return async () => (await (await fetch(`${server.baseUrl}/api/shared/${token}`)).json()) as SharedView;
+  return async () => (await (await server.fetch(`${server.baseUrl}/api/shared/${token}`)).json()) as SharedView;
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { inject: true });
   // Each recording by a rider of its own, so that two files of one day and track stay two sessions.
   for (const [k, r] of recordings.entries()) {
-    const rider = new Browser(server.baseUrl);
+    const rider = new Browser(server);
     await rider.signIn(`piloto${k}@example.com`);
     answers.set(r.folder, await importAs(rider, r));
     riders.set(r.folder, rider);
@@ -296,7 +296,7 @@ for (const r of recordings) {
 // analysis: its run ended a second after its last line, and that sample went to the next heat).
 describe('the two Tianma laps imported by one rider: one session, the same laps everywhere', () => {
   it('A1 76.329 and B1 75.934, flying, each with its GPS time beside it', async () => {
-    const rider = new Browser(server.baseUrl);
+    const rider = new Browser(server);
     await rider.signIn('piloto-dois-arquivos@example.com');
     let answer: ImportAnswer | undefined;
     for (const r of recordings.filter((x) => x.folder.startsWith('racechrono-tianma')))
@@ -325,7 +325,7 @@ describe('the two Tianma laps imported by one rider: one session, the same laps 
   });
 
   it('a link to one lap shows that lap after a file from earlier that day numbers the heats again', async () => {
-    const rider = new Browser(server.baseUrl);
+    const rider = new Browser(server);
     await rider.signIn('piloto-link-da-volta@example.com');
     const [lap9, lap13] = recordings.filter((x) => x.folder.startsWith('racechrono-tianma'));
     // Lap 13 first: alone it is A1; the rider shares it.
@@ -390,7 +390,7 @@ describe('a SpeedAngle ride at Grattan imported also as GPX: its laps once', () 
 
   for (const order of [['sa', 'gpx'] as const, ['gpx', 'sa'] as const])
     it(`${order.join(' then ')}: one session of 10 Aug, five flying laps with the logger’s times, not ten`, async () => {
-      const rider = new Browser(server.baseUrl);
+      const rider = new Browser(server);
       await rider.signIn(`piloto-grattan-${order[0]}@example.com`);
       const gpx = await gpxOfSa();
       let answer: ImportAnswer | undefined;

@@ -21,7 +21,7 @@ const best = Math.min(...gen.laps.filter((l) => l.lapCount > 0).map((l) => l.lap
 const dates = Array.from({ length: 9 }, (_, k) => `${String(k + 1).padStart(2, '0')}102026`);
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { inject: true });
   const token = await addDevice(server, '000000000061', 'ana@example.com');
   for (const date of dates)
     expect(
@@ -30,9 +30,9 @@ beforeAll(async () => {
   await put(server, `/api/device/v1/sessions/Curitiba/15102026/lap.six`, token, gen.lapSix);
   const other = await addDevice(server, '000000000062', 'bia@example.com');
   await put(server, `/api/device/v1/sessions/Monza/20102026/lap.six`, other, gen.lapSix);
-  ana = new Browser(server.baseUrl);
+  ana = new Browser(server);
   await ana.signIn('ana@example.com');
-  bia = new Browser(server.baseUrl);
+  bia = new Browser(server);
   await bia.signIn('bia@example.com');
   const gpx = writeGpx(parseGpsSix(gen.gpsSix).value, { y: 2026, m: 10, d: 31 });
   expect((await ana.request('/api/imports?filename=a.gpx', { method: 'POST', body: gpx })).status).toBe(201);
@@ -87,6 +87,6 @@ describe('Minhas sessões', () => {
   });
 
   it('signed out: 401', async () => {
-    expect((await new Browser(server.baseUrl).request('/api/sessions')).status).toBe(401);
+    expect((await new Browser(server).request('/api/sessions')).status).toBe(401);
   });
 });

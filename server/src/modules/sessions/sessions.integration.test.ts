@@ -11,7 +11,7 @@ let a: Browser;
 let b: Browser;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { inject: true });
   tokenA = await addDevice(server, '000000000010', 'a@example.com');
   await addDevice(server, '000000000020', 'b@example.com');
   tokenDemo = await addDevice(server, '000000000001', '');
@@ -19,9 +19,9 @@ beforeAll(async () => {
   await put(server, '/api/device/v1/sessions/Interlagos/15102026/lap.six', tokenA, LAP_LINE);
   await put(server, '/api/device/v1/sessions/Curitiba/03032026/lap.six', tokenA, LAP_LINE);
   await put(server, '/api/device/v1/sessions/Monza/30082026/lap.six', tokenDemo, LAP_LINE);
-  a = new Browser(server.baseUrl);
+  a = new Browser(server);
   await a.signIn('a@example.com');
-  b = new Browser(server.baseUrl);
+  b = new Browser(server);
   await b.signIn('b@example.com');
 });
 afterAll(async () => {
@@ -95,7 +95,7 @@ describe('who sees which sessions (enforced by the server)', () => {
   });
 
   it('signed out, every read is 401', async () => {
-    const anon = new Browser(server.baseUrl);
+    const anon = new Browser(server);
     expect((await anon.json('/api/devices/000000000001/tracks')).status).toBe(401);
     expect((await anon.json('/api/storage/list')).status).toBe(401);
   });

@@ -6,7 +6,7 @@ import { nowIso } from '#server/lib/tokens.ts';
 
 describe('an upload interrupted between the blob write and the index', () => {
   it('is finished at start-up from the blob, or dropped when the blob never changed', async () => {
-    const first = await startTestServer({}, { keepDataDir: true });
+    const first = await startTestServer({}, { keepDataDir: true, inject: true });
     const token = await addDevice(first, '000000000010', 'a@example.com');
     await put(first, '/api/device/v1/sessions/Interlagos/01112026/lap.six', token, LAP_LINE);
     await put(first, '/api/device/v1/sessions/Curitiba/01112026/lap.six', token, LAP_LINE);
@@ -42,7 +42,7 @@ describe('an upload interrupted between the blob write and the index', () => {
     const dataDir = first.dataDir;
     await first.close();
 
-    const second = await startTestServer(sameDatabase(first), { dataDir });
+    const second = await startTestServer(sameDatabase(first), { dataDir, inject: true });
     try {
       const laps = await second.database.db
         .selectFrom('laps')

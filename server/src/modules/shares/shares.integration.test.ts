@@ -21,7 +21,7 @@ const BIA_DEVICE = '000000000082';
 const ANA_WIFI = 'RedeDaAna-Secreta-7781';
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({}, { inject: true });
   const anaToken = await addDevice(server, ANA_DEVICE, 'ana@example.com');
   const ana1 = generateSession(interlagos, { seed: 51, heats: 2, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill: 0.95 });
   await put(server, `/api/device/v1/sessions/Interlagos/14112026/lap.six`, anaToken, ana1.lapSix);
@@ -32,7 +32,7 @@ beforeAll(async () => {
   const bia1 = generateSession(interlagos, { seed: 52, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.2, skill: 0.9 });
   await put(server, `/api/device/v1/sessions/Interlagos/10112026/lap.six`, biaToken, bia1.lapSix);
   await put(server, `/api/device/v1/sessions/Interlagos/10112026/gps.six`, biaToken, bia1.gpsSix);
-  ana = new Browser(server.baseUrl);
+  ana = new Browser(server);
   await ana.signIn('ana@example.com', 'Ana Piloto');
   // Her Wi-Fi, set as riders do: it must never show through a link.
   const wifi = await ana.request('/api/me/profile', {
@@ -41,7 +41,7 @@ beforeAll(async () => {
     body: JSON.stringify({ wifi: ANA_WIFI, senha: 'senha-muito-secreta', nomePiloto: 'Ana Piloto', numeroMoto: '77' }),
   });
   expect(wifi.status).toBe(200);
-  bia = new Browser(server.baseUrl);
+  bia = new Browser(server);
   await bia.signIn('bia@example.com');
 });
 afterAll(async () => {
@@ -131,7 +131,7 @@ describe('share links', () => {
   });
 
   it('opens signed out: the session’s laps and figures, no cookie, nothing cached, and nothing else of the rider’s (field by field)', async () => {
-    const stranger = new Browser(server.baseUrl);
+    const stranger = new Browser(server);
     const res = await stranger.request(`/api/shared/${tokenOf(sessionLink.url)}`);
     expect(res.status).toBe(200);
     expect(res.headers.getSetCookie()).toEqual([]);
@@ -196,7 +196,9 @@ describe('share links', () => {
   });
 
   it('one truth: the link shows each lap with the time the laps screen shows (the device’s), the best lap included', async () => {
-    const view = (await (await fetch(`${server.baseUrl}/api/shared/${tokenOf(sessionLink.url)}`)).json()) as SharedView;
+    const view = (await (
+      await server.fetch(`${server.baseUrl}/api/shared/${tokenOf(sessionLink.url)}`)
+    ).json()) as SharedView;
     const laps = (await (await ana.request(`/api/devices/${ANA_DEVICE}/sessions/Interlagos/14112026/laps`)).json()) as {
       laps: { heat: string; lapCount: number; lapSeconds: number; isBest: boolean }[];
     };
@@ -211,21 +213,21 @@ describe('share links', () => {
 
   it('a lap’s link shows that lap only, under the name its rider gave it', async () => {
     const t = tokenOf(lapLink.url);
-    const view = (await (await fetch(`${server.baseUrl}/api/shared/${t}`)).json()) as SharedView;
+    const view = (await (await server.fetch(`${server.baseUrl}/api/shared/${t}`)).json()) as SharedView;
     expect(view.lap).toBe('A2');
     expect(view.name).toBe('Volta dois, a boa');
     expect(view.topSpeedKmh).toBe(view.laps[0]!.topKmh);
-    const page = await (await fetch(`${server.baseUrl}/v/${t}`)).text();
+    const page = await (await server.fetch(`${server.baseUrl}/v/${t}`)).text();
     expect(page).toContain('<p class="share-name" data-testid="shared-name">Volta dois, a boa</p>');
     expect(view.laps.map((l) => `${l.heat}${l.number}`)).toEqual(['A2']);
     expect(view.idealLapSeconds).toBeNull();
-    expect((await fetch(`${server.baseUrl}/api/shared/${t}/lap`)).status).toBe(200);
-    expect((await fetch(`${server.baseUrl}/api/shared/${t}/lap?lap=A3`)).status).toBe(404);
+    expect((await server.fetch(`${server.baseUrl}/api/shared/${t}/lap`)).status).toBe(200);
+    expect((await server.fetch(`${server.baseUrl}/api/shared/${t}/lap?lap=A3`)).status).toBe(404);
   });
 
   it('a link preview for messaging apps: title, description and a PNG of the track with the lap time', async () => {
     const t = tokenOf(sessionLink.url);
-    const page = await fetch(`${server.baseUrl}/v/${t}`);
+    const page = await server.fetch(`${server.baseUrl}/v/${t}`);
     expect(page.status).toBe(200);
     expect(page.headers.getSetCookie()).toEqual([]);
     const html = await page.text();
@@ -234,21 +236,21 @@ describe('share links', () => {
     expect(html).toContain(
       `<meta property="og:image" content="${server.config.publicUrl}/api/shared/${t}/preview.png">`,
     );
-    const png = await fetch(`${server.baseUrl}/api/shared/${t}/preview.png`);
+    const png = await server.fetch(`${server.baseUrl}/api/shared/${t}/preview.png`);
     expect(png.headers.get('content-type')).toBe('image/png');
     const bytes = Buffer.from(await png.arrayBuffer());
     expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1200, 630]);
     // An unknown link: the page still loads (it says the link does not work), as a 404, with no preview.
-    const gone = await fetch(`${server.baseUrl}/v/${'x'.repeat(43)}`);
+    const gone = await server.fetch(`${server.baseUrl}/v/${'x'.repeat(43)}`);
     expect(gone.status).toBe(404);
     expect(await gone.text()).not.toContain('og:title');
   });
 
   it('the page a link opens is its first screen, written by the server from the same view, in the visitor’s language', async () => {
     const t = tokenOf(sessionLink.url);
-    const view = (await (await fetch(`${server.baseUrl}/api/shared/${t}`)).json()) as SharedView;
-    const res = await fetch(`${server.baseUrl}/v/${t}`, { headers: { 'accept-language': 'en-US,en;q=0.9' } });
+    const view = (await (await server.fetch(`${server.baseUrl}/api/shared/${t}`)).json()) as SharedView;
+    const res = await server.fetch(`${server.baseUrl}/v/${t}`, { headers: { 'accept-language': 'en-US,en;q=0.9' } });
     expect(res.headers.get('vary')).toContain('accept-language');
     const html = await res.text();
     expect(html).toContain('<html lang="en">');
@@ -278,13 +280,13 @@ describe('share links', () => {
     const signedIn = await (await bia.request(`/v/${t}`)).text();
     expect(signedIn).toContain('data-start="now"');
     expect(signedIn).not.toContain('href="/login"');
-    const lapPage = await (await fetch(`${server.baseUrl}/v/${tokenOf(lapLink.url)}`)).text();
+    const lapPage = await (await server.fetch(`${server.baseUrl}/v/${tokenOf(lapLink.url)}`)).text();
     expect(lapPage).toContain('data-start="now"');
     // The invitation comes from the app, below the lap's charts (else it moves as they arrive).
     expect(lapPage).not.toContain('href="/login"');
 
     const gone = await (
-      await fetch(`${server.baseUrl}/v/${'x'.repeat(43)}`, { headers: { 'accept-language': 'es' } })
+      await server.fetch(`${server.baseUrl}/v/${'x'.repeat(43)}`, { headers: { 'accept-language': 'es' } })
     ).text();
     expect(gone).toContain('<html lang="es">');
     expect(gone).toContain('data-testid="shared-gone"');
@@ -321,9 +323,9 @@ describe('share links', () => {
     const t = tokenOf(lapLink.url);
     const altered = `${t.slice(0, -1)}${t.endsWith('A') ? 'B' : 'A'}`;
     for (const bad of [altered, t.slice(0, 20), `${t}x`])
-      expect((await fetch(`${server.baseUrl}/api/shared/${bad}`)).status, bad).toBe(404);
+      expect((await server.fetch(`${server.baseUrl}/api/shared/${bad}`)).status, bad).toBe(404);
     // A NUL character is refused as in any text (plugins/text-input.ts).
-    expect((await fetch(`${server.baseUrl}/api/shared/%00`)).status).toBe(400);
+    expect((await server.fetch(`${server.baseUrl}/api/shared/%00`)).status).toBe(400);
     // Expiry: a link made for one day, a day later.
     const expiring = (await (await post(ana, { ...session, expiresInDays: 1 })).json()) as {
       id: string;
@@ -331,29 +333,29 @@ describe('share links', () => {
       expiresAt: string;
     };
     expect(Date.parse(expiring.expiresAt) - Date.now()).toBeGreaterThan(86_000_000);
-    expect((await fetch(`${server.baseUrl}/api/shared/${tokenOf(expiring.url)}`)).status).toBe(200);
+    expect((await server.fetch(`${server.baseUrl}/api/shared/${tokenOf(expiring.url)}`)).status).toBe(200);
     await server.database.db
       .updateTable('shares')
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('id', '=', expiring.id)
       .execute();
-    expect((await fetch(`${server.baseUrl}/api/shared/${tokenOf(expiring.url)}`)).status).toBe(404);
+    expect((await server.fetch(`${server.baseUrl}/api/shared/${tokenOf(expiring.url)}`)).status).toBe(404);
     // A disabled rider's links open nothing; enabled again, they do.
     const disable = (on: number) =>
       server.database.db.updateTable('users').set({ disabled: on }).where('email', '=', 'ana@example.com').execute();
     await disable(1);
-    expect((await fetch(`${server.baseUrl}/api/shared/${t}`)).status).toBe(404);
+    expect((await server.fetch(`${server.baseUrl}/api/shared/${t}`)).status).toBe(404);
     await disable(0);
-    expect((await fetch(`${server.baseUrl}/api/shared/${t}`)).status).toBe(200);
+    expect((await server.fetch(`${server.baseUrl}/api/shared/${t}`)).status).toBe(200);
     // Bia cannot revoke Ana's link.
     const del = (b: Browser, id: string) =>
       b.request(`/api/shares/${id}`, { method: 'DELETE', headers: { origin: server.baseUrl } });
     expect((await del(bia, lapLink.id)).status).toBe(404);
-    expect((await fetch(`${server.baseUrl}/api/shared/${t}`)).status).toBe(200);
+    expect((await server.fetch(`${server.baseUrl}/api/shared/${t}`)).status).toBe(200);
     expect((await del(ana, lapLink.id)).status).toBe(200);
     for (const path of ['', '/lap', '/preview.png'])
-      expect((await fetch(`${server.baseUrl}/api/shared/${t}${path}`)).status).toBe(404);
-    expect((await fetch(`${server.baseUrl}/v/${t}`)).status).toBe(404);
+      expect((await server.fetch(`${server.baseUrl}/api/shared/${t}${path}`)).status).toBe(404);
+    expect((await server.fetch(`${server.baseUrl}/v/${t}`)).status).toBe(404);
     expect((await del(ana, lapLink.id)).status).toBe(404);
   });
 });
@@ -362,7 +364,7 @@ describe('share links', () => {
 describe.skipIf(!onPostgres)('revocation across instances', () => {
   let other: TestServer;
   beforeAll(async () => {
-    other = await startTestServer(sameDatabase(server));
+    other = await startTestServer(sameDatabase(server), { inject: true });
   });
   afterAll(async () => {
     await other?.close();
@@ -371,11 +373,11 @@ describe.skipIf(!onPostgres)('revocation across instances', () => {
   it('a link revoked on one instance is 404 on the other at once', async () => {
     const made = (await (await post(ana, session)).json()) as { id: string; url: string };
     const t = tokenOf(made.url);
-    expect((await fetch(`${other.baseUrl}/api/shared/${t}`)).status).toBe(200);
+    expect((await other.fetch(`${other.baseUrl}/api/shared/${t}`)).status).toBe(200);
     expect(
       (await ana.request(`/api/shares/${made.id}`, { method: 'DELETE', headers: { origin: server.baseUrl } })).status,
     ).toBe(200);
-    expect((await fetch(`${other.baseUrl}/api/shared/${t}`)).status).toBe(404);
+    expect((await other.fetch(`${other.baseUrl}/api/shared/${t}`)).status).toBe(404);
   });
 });
 
@@ -384,7 +386,7 @@ describe('rate limits', () => {
   it('public reads are rate limited per address', async () => {
     let status = 0;
     for (let i = 0; i < 80 && status !== 429; i++)
-      status = (await fetch(`${server.baseUrl}/api/shared/${'y'.repeat(43)}`)).status;
+      status = (await server.fetch(`${server.baseUrl}/api/shared/${'y'.repeat(43)}`)).status;
     expect(status).toBe(429);
   });
 });

@@ -105,8 +105,8 @@ const cacheEntries = async (cache: string) =>
 let aDerived: ImportAnswer;
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'chefe@example.com' });
-  [riderA, riderB, admin] = [new Browser(server.baseUrl), new Browser(server.baseUrl), new Browser(server.baseUrl)];
+  server = await startTestServer({ ADMIN_EMAILS: 'chefe@example.com' }, { inject: true });
+  [riderA, riderB, admin] = [new Browser(server), new Browser(server), new Browser(server)];
   await riderA.signIn('a@example.com');
   await riderB.signIn('b@example.com');
   await admin.signIn('chefe@example.com');

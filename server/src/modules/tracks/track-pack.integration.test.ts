@@ -14,14 +14,14 @@ let admin: Browser;
 const INTERLAGOS = { lat: -23.7036, lon: -46.6997 };
 
 const pack = (query: string, headers: Record<string, string> = {}) =>
-  fetch(`${server.baseUrl}/api/device/v1/tracks?${query}`, {
+  server.fetch(`${server.baseUrl}/api/device/v1/tracks?${query}`, {
     headers: { authorization: `Bearer ${token}`, ...headers },
   });
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'admin@example.com' });
+  server = await startTestServer({ ADMIN_EMAILS: 'admin@example.com' }, { inject: true });
   token = await addDevice(server, '000000000010', 'rider@example.com');
-  admin = new Browser(server.baseUrl);
+  admin = new Browser(server);
   await admin.signIn('admin@example.com');
 });
 afterAll(async () => {
@@ -76,7 +76,7 @@ describe('the track pack', () => {
   it('refuses a point off the globe, a missing token, and a pit lane for a track that does not exist', async () => {
     expect((await pack('lat=91&lon=0')).status).toBe(400);
     expect((await pack('lon=0')).status).toBe(400);
-    expect((await fetch(`${server.baseUrl}/api/device/v1/tracks?lat=0&lon=0`)).status).toBe(401);
+    expect((await server.fetch(`${server.baseUrl}/api/device/v1/tracks?lat=0&lon=0`)).status).toBe(401);
     expect(((await (await pack('lat=0&lon=-160&radiusKm=1')).json()) as { tracks: unknown[] }).tracks).toEqual([]);
     const missing = await admin.json('/api/admin/tracks/catalogue%3Anope/pit-lane', {
       method: 'PUT',

@@ -31,7 +31,7 @@ const moved = {
 const far = generateSession(moved, { seed: 90, heats: 1, lapsPerHeat: [4, 4], gpsNoise: 0.3 });
 
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'chefe@example.com' });
+  server = await startTestServer({ ADMIN_EMAILS: 'chefe@example.com' }, { inject: true });
   const token = await addDevice(server, DEVICE, 'piloto@example.com');
   await put(server, `/api/device/v1/sessions/Longe/01112026/lap.six`, token, far.lapSix);
   await put(server, `/api/device/v1/sessions/Longe/01112026/gps.six`, token, far.gpsSix);
@@ -43,9 +43,9 @@ beforeAll(async () => {
       (await put(server, `/api/device/v1/sessions/${track.name}/01112026/gps.six`, token, gen.gpsSix)).status,
     ).toBeLessThan(300);
   }
-  rider = new Browser(server.baseUrl);
+  rider = new Browser(server);
   await rider.signIn('piloto@example.com');
-  admin = new Browser(server.baseUrl);
+  admin = new Browser(server);
   await admin.signIn('chefe@example.com');
 });
 afterAll(async () => {
@@ -103,7 +103,7 @@ describe('track analysis through the API', () => {
   });
 
   it('nobody else sees it: another rider gets 404, signed out 401', async () => {
-    const stranger = new Browser(server.baseUrl);
+    const stranger = new Browser(server);
     expect((await stranger.json(path('Curitiba'))).status).toBe(401);
     await stranger.signIn('outro@example.com');
     expect((await stranger.json(path('Curitiba'))).status).toBe(404);
@@ -135,9 +135,13 @@ describe('track analysis through the API', () => {
     expect(moved.status).toBe(200);
     expect(moved.body.version).toBe(before.track.version + 1);
 
-    const other = await startTestServer(sameDatabase(server), { dataDir: server.dataDir, keepDataDir: true });
+    const other = await startTestServer(sameDatabase(server), {
+      dataDir: server.dataDir,
+      keepDataDir: true,
+      inject: true,
+    });
     try {
-      const there = new Browser(other.baseUrl);
+      const there = new Browser(other);
       await there.signIn('piloto@example.com');
       const after = (await there.json(path('Interlagos'))).body as TrackAnalysisResponse;
       expect(after.track.version).toBe(before.track.version + 1);
@@ -239,7 +243,7 @@ describe('track analysis through the API', () => {
       expect(refused.status).toBe(400);
       expect(refused.body.fields.name).toBe(field);
     }
-    const stranger = new Browser(server.baseUrl);
+    const stranger = new Browser(server);
     await stranger.signIn('outra@example.com');
     // Another rider's own track is not there for them at all.
     expect((await rename(stranger, 'Minha pista')).status).toBe(404);
@@ -277,7 +281,7 @@ describe('track analysis through the API', () => {
     expect(after.laps.filter((l) => l.kind === 'flying').length).toBeGreaterThan(5);
     // Not on someone else's session (the demo device's, which every rider may read), and 404 where the session is not theirs to see.
     await server.receiver.drain();
-    const stranger = new Browser(server.baseUrl);
+    const stranger = new Browser(server);
     await stranger.signIn('outro.piloto@example.com');
     expect((await pick(stranger, 'Interlagos', id)).status).toBe(404);
   });

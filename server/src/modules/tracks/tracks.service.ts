@@ -10,6 +10,7 @@ import type { TrackRules } from '#server/plugins/policy.ts';
 import type { SessionReader } from '../sessions/session-reader.service';
 import type { TrackCatalogue } from './track-catalogue';
 import { createTrackAnalysis } from './track-analysis.service';
+import { createTrackCoaching } from './track-coaching.service';
 import { createTrackDefinitions } from './track-definitions.service';
 import { createTrackEditing } from './track-editing.service';
 import { createTrackFigures } from './track-figures.service';
@@ -35,6 +36,7 @@ export function createTracksService(deps: {
   const definitions = createTrackDefinitions(deps);
   const { definitionOf } = definitions;
   const analyses = createTrackAnalysis({ ...deps, definitions });
+  const coaching = createTrackCoaching({ ...deps, definitions, analyses });
   const figures = createTrackFigures({ ...deps, analyses });
 
   return {
@@ -67,8 +69,10 @@ export function createTracksService(deps: {
     sharedLap: analyses.sharedLap,
     outline: analyses.outline,
     keepImported: analyses.keepImported,
-    coaching: analyses.coaching,
-    studyArrived: analyses.studyArrived,
+
+    // Coaching, from each session's corner study (track-coaching.service.ts).
+    coaching: coaching.coaching,
+    studyArrived: coaching.studyArrived,
 
     // Figures settled as sessions arrive (track-figures.service.ts).
     analyzeArrived: figures.analyzeArrived,
@@ -82,7 +86,7 @@ export function createTracksService(deps: {
       return {
         'track-definitions': definitions.cached,
         'track-analyses': analyses.cached,
-        'track-studies': analyses.studiesCached,
+        'track-studies': coaching.studiesCached,
       };
     },
   };

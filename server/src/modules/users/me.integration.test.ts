@@ -14,8 +14,8 @@ let server: TestServer;
 let rider: Browser;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  rider = new Browser(server.baseUrl);
+  server = await startTestServer({}, { inject: true });
+  rider = new Browser(server);
   await rider.signIn('enroll@example.com', 'Piloto Enroll');
 });
 afterAll(async () => {
@@ -63,7 +63,7 @@ describe('PUT /api/me/profile (enroll)', () => {
   });
 
   it('never shows one user the password of another, even with the sealed value copied onto their row', async () => {
-    const other = new Browser(server.baseUrl);
+    const other = new Browser(server);
     await other.signIn('other@example.com');
     const me = await other.json('/api/me');
     expect(me.body.profile.senha).toBe('');
@@ -77,7 +77,7 @@ describe('PUT /api/me/profile (enroll)', () => {
     await server.database.db.updateTable('users').set({ senha_enc }).where('email', '=', 'other@example.com').execute();
     expect((await other.json('/api/me')).body.profile.senha).toBe('');
     const token = await addDevice(server, '000000000321', 'other@example.com');
-    const config = await fetch(`${server.baseUrl}/api/device/v1/config`, {
+    const config = await server.fetch(`${server.baseUrl}/api/device/v1/config`, {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(((await config.json()) as Record<string, unknown>).senha).toBe('');
@@ -89,7 +89,7 @@ describe('PUT /api/me/profile (enroll)', () => {
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const ct = Buffer.concat([cipher.update('senha-antiga', 'utf8'), cipher.final()]);
     const legacy = `v1:${Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64')}`;
-    const old = new Browser(server.baseUrl);
+    const old = new Browser(server);
     await old.signIn('legacy@example.com');
     await server.database.db
       .updateTable('users')
@@ -99,7 +99,7 @@ describe('PUT /api/me/profile (enroll)', () => {
     expect((await old.json('/api/me')).body.profile.senha).toBe('senha-antiga');
     const restarted = await startTestServer(
       { ...sameDatabase(server), SECRET_KEY: server.config.secretKey },
-      { dataDir: server.dataDir, keepDataDir: true },
+      { dataDir: server.dataDir, keepDataDir: true, inject: true },
     );
     try {
       const row = await restarted.database.db
@@ -147,7 +147,7 @@ describe('PUT /api/me/profile (enroll)', () => {
   });
 
   it('is refused signed out', async () => {
-    const res = await new Browser(server.baseUrl).json('/api/me/profile', {
+    const res = await new Browser(server).json('/api/me/profile', {
       method: 'PUT',
       body: JSON.stringify(valid),
     });
@@ -161,12 +161,12 @@ describe('whose answer it is (the offline copies are kept per user)', () => {
     expect(a).toMatch(/^[\w-]{43}$/);
     expect(a).not.toContain('enroll');
     expect((await rider.request('/api/sessions')).headers.get(USER_HEADER)).toBe(a);
-    const other = new Browser(server.baseUrl);
+    const other = new Browser(server);
     await other.signIn('outro.usuario@example.com');
     const b = (await other.request('/api/me')).headers.get(USER_HEADER);
     expect(b).toMatch(/^[\w-]{43}$/);
     expect(b).not.toBe(a);
-    const signedOut = await new Browser(server.baseUrl).request('/api/me');
+    const signedOut = await new Browser(server).request('/api/me');
     expect(signedOut.status).toBe(401);
     expect(signedOut.headers.get(USER_HEADER)).toBeNull();
   });
@@ -177,10 +177,10 @@ describe('health and docs', () => {
     const pub = await server.app.inject({ method: 'GET', url: '/api/health' });
     expect(pub.json()).toEqual({ status: 'ok' });
     expect(pub.body).not.toMatch(/SQLite|PostgreSQL|filesystem|S3|local|voltas-test/);
-    const admin = new Browser(server.baseUrl);
+    const admin = new Browser(server);
     await admin.signIn('boss@example.com');
     await setRoles(server.database.db, 'boss@example.com', { adm: '1', seller: '' });
-    expect((await new Browser(server.baseUrl).json('/api/admin/health')).status).toBe(401);
+    expect((await new Browser(server).json('/api/admin/health')).status).toBe(401);
     const res = await admin.json('/api/admin/health');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({

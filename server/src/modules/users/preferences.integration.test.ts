@@ -6,10 +6,10 @@ let rider: Browser;
 let other: Browser;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  rider = new Browser(server.baseUrl);
+  server = await startTestServer({}, { inject: true });
+  rider = new Browser(server);
   await rider.signIn('prefs@example.com');
-  other = new Browser(server.baseUrl);
+  other = new Browser(server);
   await other.signIn('prefs-other@example.com');
 });
 afterAll(async () => {
@@ -58,7 +58,7 @@ describe('PUT /api/me/preferences', () => {
     expect(await stored('prefs@example.com')).toEqual({ language: 'es', units: 'imperial' });
     expect((await get(rider, 'pt-BR')).body).toEqual({ language: 'es', units: 'imperial', chosen: true });
     // Another device of the same rider: a new sign-in, the same profile.
-    const phone = new Browser(server.baseUrl);
+    const phone = new Browser(server);
     await phone.signIn('prefs@example.com');
     expect((await get(phone, 'en-US')).body).toEqual({ language: 'es', units: 'imperial', chosen: true });
     // Another rider is untouched.
@@ -89,7 +89,7 @@ describe('PUT /api/me/preferences', () => {
   });
 
   it('refuses a signed-out caller (401) on both methods', async () => {
-    const anonymous = new Browser(server.baseUrl);
+    const anonymous = new Browser(server);
     expect((await get(anonymous, 'en-US')).status).toBe(401);
     expect((await put(anonymous, { language: 'en', units: 'metric' })).status).toBe(401);
   });

@@ -36,11 +36,11 @@ let rider: Browser;
 let other: Browser;
 let admin: Browser;
 beforeAll(async () => {
-  server = await startTestServer({ ADMIN_EMAILS: 'admin@example.com' });
+  server = await startTestServer({ ADMIN_EMAILS: 'admin@example.com' }, { inject: true });
   const token = await addDevice(server, DEVICE, 'rider@example.com');
   await put(server, '/api/device/v1/sessions/Interlagos/01112026/lap.six', token, LAP_LINE);
   await put(server, '/api/device/v1/sessions/Interlagos/01112026/gps.six', token, GPS_LINE);
-  [rider, other, admin] = [new Browser(server.baseUrl), new Browser(server.baseUrl), new Browser(server.baseUrl)];
+  [rider, other, admin] = [new Browser(server), new Browser(server), new Browser(server)];
   await rider.signIn('rider@example.com');
   await other.signIn('other@example.com');
   await admin.signIn('admin@example.com');
@@ -99,7 +99,7 @@ describe('video syncs', () => {
     // The admin's delete reaches only the admin's own syncs.
     expect((await forget(admin, `${SESSION}/videos/${uuid(1)}`)).status).toBe(200);
     expect((await rider.json(`${SESSION}/videos`)).body).toHaveLength(1);
-    const anonymous = await new Browser(server.baseUrl).json(`${SESSION}/videos`);
+    const anonymous = await new Browser(server).json(`${SESSION}/videos`);
     expect(anonymous.status).toBe(401);
   });
 
@@ -128,7 +128,7 @@ describe('video syncs', () => {
     const token = await addDevice(server, device, 'racer@example.com');
     await put(server, `/api/device/v1/sessions/Interlagos/01112026/lap.six`, token, LAP_LINE);
     await put(server, `/api/device/v1/sessions/Interlagos/01112026/gps.six`, token, GPS_LINE);
-    const racer = new Browser(server.baseUrl);
+    const racer = new Browser(server);
     await racer.signIn('racer@example.com');
     const session = `/api/devices/${device}/sessions/Interlagos/01112026`;
     const answers = await Promise.all(
@@ -193,7 +193,7 @@ describe('video syncs', () => {
       });
       expect(share.status).toBe(201);
       const token = new URL((share.body as { url: string }).url).pathname.split('/').pop()!;
-      const holder = new Browser(server.baseUrl);
+      const holder = new Browser(server);
       for (const url of [`/api/shared/${token}`, ...(lap ? [`/api/shared/${token}/lap`] : [])]) {
         const res = await holder.request(url);
         expect(res.status).toBe(200);
