@@ -116,7 +116,7 @@ test('/laps and the analytics page load no zod, and no video reader before a vid
   await page.goto('/laps?hw=000000000042&pista=Interlagos&data=15112026');
   await expect(page.getByRole('rowgroup').getByText('Bateria A')).toBeVisible();
   await expect(page.getByTestId('ideal-lap')).toHaveAttribute('aria-busy', 'false');
-  await page.getByRole('link', { name: 'Analisar GPS desta sessão' }).click();
+  await page.getByRole('link', { name: 'Análise' }).click();
   await page.getByTestId('chart-speed').scrollIntoViewIfNeeded();
   await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('video-panel')).toBeVisible();
@@ -193,7 +193,7 @@ test('a simulated upload appears on an open laps screen without reload', async (
   }).toString();
   const token = out.trim().split('\n').at(-1)!;
   await page.goto('/laps');
-  await expect(page.getByText('Nenhuma sessão ainda: ligue o dispositivo e use Send.')).toBeVisible();
+  await expect(page.getByText('Nenhuma sessão ainda: ligue o hardware e use Send.')).toBeVisible();
   execFileSync(
     process.execPath,
     [
@@ -220,7 +220,7 @@ test('a simulated upload appears on an open laps screen without reload', async (
   await page.goto('/user');
   await expect(page.getByTestId('latest-session')).toContainText('Monza');
   // Home links the latest session to analytics (the spec has the action but no button).
-  await page.getByTestId('latest-session').getByRole('link', { name: 'Analisar' }).click();
+  await page.getByTestId('latest-session').getByRole('link', { name: 'Análise' }).click();
   await expect(page).toHaveURL(new RegExp(`/analytics\\?hw=${id}&pista=Monza&data=21112026$`));
   await expect(page.getByTestId('top-speed')).toBeVisible();
 });

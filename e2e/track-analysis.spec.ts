@@ -84,7 +84,7 @@ test('the laps screen shows the ideal lap beside the theoretical best', async ({
   // The GPS's own time under the device's only where the two differ by more than 0.05 s, with why.
   await expect(page.getByTestId('lap-row').first()).toBeVisible();
   for (const gps of await page.getByTestId('gps-time').all())
-    await expect(gps).toHaveText(/^GPS \d{2}:\d{2}\.\d{3} ≠ difere do aparelho em [+−]\d,\d{3} s /);
+    await expect(gps).toHaveText(/^GPS \d{2}:\d{2}\.\d{3} ≠ difere do hardware em [+−]\d,\d{3} s /);
 });
 
 test('an admin drags a track’s start/finish gate on its map and saves it; the laps are timed there', async ({
