@@ -23,7 +23,7 @@ import type { Language } from '#core/preferences.ts';
 import type { Units } from '#core/units.ts';
 import { translate } from '#server/lib/i18n.ts';
 import { continuousTime } from '#core/tracks/lap-timing.ts';
-import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
+import { analyzeTrack, byShownTimes, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
 import { latLonAt } from '#core/tracks/track-line.ts';
 import type { DB } from '#server/db/schema.ts';
 import { LruCache } from '#server/lib/lru.ts';
@@ -69,12 +69,16 @@ export function createTrackAnalysis(deps: {
     if (known) {
       const deviceLaps = await inputs.laps();
       const list = listLaps(known.laps, trace, deviceLaps, isImportCollection(s.device));
-      return { key, inputs, trace, track, definition, analysis: known, deviceLaps, list, fresh: false };
+      const analysis = byShownTimes(
+        known,
+        list.map((l) => l.seconds),
+      );
+      return { key, inputs, trace, track, definition, analysis, deviceLaps, list, fresh: false };
     }
     const analysis = analyzeTrack(trace, definition);
     analyses.set(key, analysis);
     const kept = await keepAnalysis(s, inputs, analysis, trace);
-    return { key, inputs, trace, track, definition, analysis, ...kept, fresh: true };
+    return { key, inputs, trace, track, definition, ...kept, fresh: true };
   }
 
   /**
@@ -132,15 +136,20 @@ export function createTrackAnalysis(deps: {
     analysis: TrackAnalysis,
     trace: LapColumns,
   ) {
+    const deviceLaps = await inputs.laps();
+    const list = listLaps(analysis.laps, trace, deviceLaps, isImportCollection(s.device));
+    // The ideal lap by the times the list shows (never slower than its best lap).
+    const shown = byShownTimes(
+      analysis,
+      list.map((l) => l.seconds),
+    );
     await saveSessionIdeal(
       db,
       inputs.sessionId,
-      analysis.ideal.seconds === null ? null : Math.round(analysis.ideal.seconds * 1000),
+      shown.ideal.seconds === null ? null : Math.round(shown.ideal.seconds * 1000),
     );
-    const deviceLaps = await inputs.laps();
-    const list = listLaps(analysis.laps, trace, deviceLaps, isImportCollection(s.device));
     await keepListFigures(inputs, list, deviceLaps);
-    return { deviceLaps, list };
+    return { deviceLaps, list, analysis: shown };
   }
 
   async function keepListFigures(
