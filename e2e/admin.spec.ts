@@ -26,7 +26,7 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
   const token = (await page.getByTestId('device-token').textContent())!.trim();
   expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   // How to put it on the device: steps, and a QR code a phone can carry.
-  await expect(page.getByRole('heading', { name: 'Como gravar no aparelho' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Como gravar no hardware' })).toBeVisible();
   await expect(page.getByRole('img', { name: `QR code do token do hardware ${deviceId}` })).toBeVisible();
   // The id field is one line tall.
   expect((await page.getByLabel('ID do hardware (12 dígitos)').boundingBox())!.height).toBeLessThan(60);
@@ -92,7 +92,7 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
     deviceId,
   );
   await expect(
-    page.getByRole('region', { name: 'Saúde dos meus aparelhos' }).getByRole('row').filter({ hasText: deviceId }),
+    page.getByRole('region', { name: 'Saúde dos meus hardwares' }).getByRole('row').filter({ hasText: deviceId }),
   ).toContainText(buyer);
   // The sale replaced the token: the new one is shown once, to load into the device.
   await expect(page.getByText(`Novo dono: o token antigo do hardware ${deviceId} deixou de funcionar.`)).toBeVisible();
@@ -139,7 +139,7 @@ test('admin registers and assigns a device, the seller sells it, the buyer sees 
   await expect(mine).toContainText('envia voltas com o token gravado nele');
   page.once('dialog', (dialog) => void dialog.accept());
   await mine.getByRole('button', { name: 'Revogar token' }).click();
-  await expect(page.getByText(`Token do aparelho ${deviceId} revogado.`)).toBeVisible();
+  await expect(page.getByText(`Token do hardware ${deviceId} revogado.`)).toBeVisible();
   await expect(mine).toContainText('sem token');
   expect(() => simulate(soldToken, '21112026')).toThrow();
 

@@ -31,7 +31,21 @@ test('analytics from a shared URL: server figures, map and charts drawn', async 
   await gpsWorker;
   await expect(page.getByRole('heading', { name: /Seleção de Laps/ })).toContainText('000000000042');
   const server = await (await heavyGet(page, '/api/devices/000000000042/sessions/Interlagos/15112026/analysis')).json();
-  await expect(page.getByTestId('top-speed')).toHaveText(speedText(server.topSpeedKmh));
+  // The top speed of the flying laps the list shows (an in-lap's start at the line names no lap).
+  const listed = await (
+    await heavyGet(page, '/api/devices/000000000042/sessions/Interlagos/15112026/track-analysis')
+  ).json();
+  const flying = new Set(
+    (listed.laps as { heat: string; number: number; kind: string }[])
+      .filter((l) => l.kind === 'flying')
+      .map((l) => `${l.heat}${l.number}`),
+  );
+  const top = Math.max(
+    ...(server.laps as { heat: string; lapCount: number; topSpeedKmh: number }[])
+      .filter((l) => flying.has(`${l.heat}${l.lapCount}`))
+      .map((l) => l.topSpeedKmh),
+  );
+  await expect(page.getByTestId('top-speed')).toHaveText(speedText(top));
   await expect(page.getByTestId('lean-left')).toHaveText(leanText(server.maxLeanLeftDeg));
   await expect(page.getByTestId('lean-right')).toHaveText(leanText(server.maxLeanRightDeg));
 
@@ -116,7 +130,7 @@ test('/laps and the analytics page load no zod, and no video reader before a vid
   await page.goto('/laps?hw=000000000042&pista=Interlagos&data=15112026');
   await expect(page.getByRole('rowgroup').getByText('Bateria A')).toBeVisible();
   await expect(page.getByTestId('ideal-lap')).toHaveAttribute('aria-busy', 'false');
-  await page.getByRole('link', { name: 'Analisar GPS desta sessão' }).click();
+  await page.getByRole('link', { name: 'Análise' }).click();
   await page.getByTestId('chart-speed').scrollIntoViewIfNeeded();
   await expect(page.getByTestId('chart-speed')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('video-panel')).toBeVisible();
@@ -193,7 +207,7 @@ test('a simulated upload appears on an open laps screen without reload', async (
   }).toString();
   const token = out.trim().split('\n').at(-1)!;
   await page.goto('/laps');
-  await expect(page.getByText('Nenhuma sessão ainda: ligue o dispositivo e use Send.')).toBeVisible();
+  await expect(page.getByText('Nenhuma sessão ainda: ligue o hardware e use Send.')).toBeVisible();
   execFileSync(
     process.execPath,
     [
@@ -220,7 +234,7 @@ test('a simulated upload appears on an open laps screen without reload', async (
   await page.goto('/user');
   await expect(page.getByTestId('latest-session')).toContainText('Monza');
   // Home links the latest session to analytics (the spec has the action but no button).
-  await page.getByTestId('latest-session').getByRole('link', { name: 'Analisar' }).click();
+  await page.getByTestId('latest-session').getByRole('link', { name: 'Análise' }).click();
   await expect(page).toHaveURL(new RegExp(`/analytics\\?hw=${id}&pista=Monza&data=21112026$`));
   await expect(page.getByTestId('top-speed')).toBeVisible();
 });

@@ -3,10 +3,11 @@ import { writeGpx } from '#core/imports/test-support/writers.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
 import { expect, headerOnOneRow, type Page, scrollToSection, signIn, test } from './fixtures';
-import { FOREIGN, speaksOnly, withoutNames } from './languages';
+import { FOREIGN, speaksOnly, withoutNames, wrongDecimals } from './languages';
 
 // Issue 38: every page of every role, opened by a browser that speaks English or Spanish, in that
 // language only (proper names and "Login with Google" apart), and no wider than a 360 px phone.
+// Issue 60: with the language's decimal separator only (pt-BR's: accessibility.spec.ts).
 test.use({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
 test.setTimeout(120_000);
 
@@ -26,6 +27,8 @@ async function check(page: Page, language: 'en' | 'es', path: string, ready?: ()
   // Its data too: nothing still loading.
   await expect(page.locator('.spinner')).toHaveCount(0);
   await speaksOnly(page, language, FOREIGN[language]);
+  // Its numbers too: one decimal separator, the language's (issue 60).
+  expect.soft(wrongDecimals(await page.locator('body').innerText(), language), `${path}: decimals`).toEqual([]);
   // The words of a language are longer or shorter: a title still leaves the Menu beside it.
   expect.soft(await headerOnOneRow(page), `${path}: the Menu beside the title`).toBe(true);
 }

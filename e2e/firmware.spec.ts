@@ -236,14 +236,14 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
 
   // A rollout to everyone, 10 % of the fleet; halts past 30 % failures among 6 devices.
   await page.getByLabel('Imagem', { exact: true }).selectOption({ label: `${NEW_VERSION} (${hwClass})` });
-  await page.getByLabel('Parcela dos aparelhos (%)').fill('10');
+  await page.getByLabel('Parcela dos hardwares (%)').fill('10');
   await page.getByLabel('Parar quando as falhas passarem de (%)').fill('30');
-  await page.getByLabel('Julgar só depois de (aparelhos)').fill('6');
+  await page.getByLabel('Julgar só depois de (hardwares)').fill('6');
   await page.getByRole('button', { name: 'Começar a distribuição' }).click();
   await expect(page.getByText('Distribuição começada')).toBeVisible();
   const card = page.locator('.rollout').filter({ hasText: `${NEW_VERSION} para ${hwClass}` });
   await expect(card.getByTestId('rollout-state')).toHaveText('em andamento');
-  await expect(card).toContainText('10% de: Todos os aparelhos');
+  await expect(card).toContainText('10% de: Todos os hardwares');
 
   // The fleet checks in: about a tenth is offered the image and installs it.
   let offeredAt10 = 0;
@@ -258,7 +258,7 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
 
   // One click widens it to half the fleet; this time the image boot-loops on most devices.
   await card.getByRole('button', { name: 'Passar a 50%' }).click();
-  await expect(card).toContainText('50% de: Todos os aparelhos');
+  await expect(card).toContainText('50% de: Todos os hardwares');
   fleet.forEach((d, i) => (d.failing = d.version === OLD_VERSION && i % 4 !== 0));
   let offeredAt50 = 0;
   for (const d of fleet) if (await deviceTurn(api, d, image)) offeredAt50++;
@@ -277,7 +277,7 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   await fits(page);
   const spread = page.getByRole('region', { name: 'Versões na frota' });
   await expect(spread.getByRole('row').filter({ hasText: NEW_VERSION }).filter({ hasText: hwClass })).toContainText(
-    `${updated.length} aparelho`,
+    `${updated.length} hardware`,
   );
 
   // The hardware page: the spec's table with the fleet's health; the two devices needing a look first.
@@ -290,7 +290,7 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   await expect(table.getByRole('row').filter({ hasText: fleet[2]!.id })).toContainText('Pouco espaço');
   // Its kept check-ins, one click away: each of them told of the failing upload.
   await uploads.getByRole('button', { name: `Histórico de ${fleet[1]!.id}` }).click();
-  await expect(page.getByRole('heading', { name: `Histórico do aparelho ${fleet[1]!.id}` })).toBeFocused();
+  await expect(page.getByRole('heading', { name: `Histórico do hardware ${fleet[1]!.id}` })).toBeFocused();
   const history = page.getByRole('region', { name: `Histórico de ${fleet[1]!.id}` });
   await expect(history.getByRole('row').nth(1)).toContainText('timeout');
   await page.getByRole('button', { name: 'Fechar o histórico' }).click();
@@ -321,7 +321,7 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   // The seller sees their stock's health, and none of the other devices.
   await signIn(page, { email: SELLER });
   await page.goto('/seller');
-  const mine = page.getByRole('region', { name: 'Saúde dos meus aparelhos' });
+  const mine = page.getByRole('region', { name: 'Saúde dos meus hardwares' });
   const stock = fleet.filter((_, i) => i % 3 === 0);
   await expect(mine.getByRole('row').filter({ hasText: stock[0]!.id })).toContainText('em estoque');
   await expect(mine.getByRole('row').filter({ hasText: fleet[1]!.id })).toHaveCount(0);
@@ -401,9 +401,9 @@ test('the simulated fleet (voltas simulate --fleet) takes a rollout, and its fai
   // The admin starts it on the page: half the fleet, halting past 25 % failures among 5 devices.
   await page.goto('/firmware');
   await page.getByLabel('Imagem', { exact: true }).selectOption({ label: `3.0.0 (${simClass})` });
-  await page.getByLabel('Parcela dos aparelhos (%)').fill('50');
+  await page.getByLabel('Parcela dos hardwares (%)').fill('50');
   await page.getByLabel('Parar quando as falhas passarem de (%)').fill('25');
-  await page.getByLabel('Julgar só depois de (aparelhos)').fill('5');
+  await page.getByLabel('Julgar só depois de (hardwares)').fill('5');
   await page.getByRole('button', { name: 'Começar a distribuição' }).click();
   await expect(page.getByText('Distribuição começada')).toBeVisible();
 

@@ -32,7 +32,7 @@ test('a new rider signs in: home shows name, guide and a rider menu; enroll save
   await page.getByTestId('usage-guide').locator('summary').click();
   for (const section of [
     'Instalação',
-    'Menu do dispositivo',
+    'Menu do hardware',
     'Cronometragem',
     'Mensagens na tela',
     'Manutenção',

@@ -65,7 +65,7 @@ test('drag a GPX and a VBO, see progress and results, open the analysis of one, 
   await expect(vbo).toContainText('Sessão importada apagada.');
 
   // The GPX's analysis opens like a device session's.
-  await gpx.getByRole('link', { name: 'Ver análise' }).click();
+  await gpx.getByRole('link', { name: 'Análise' }).click();
   await expect(page).toHaveURL(/\/analytics\?hw=imp[0-9a-f]{12}&pista=Interlagos&data=11072026/);
   await expect(page.locator('canvas').first()).toBeVisible();
   await scrollToSection(page, 'Onde você perde tempo');

@@ -244,3 +244,18 @@ export async function speaksOnly(page: Page, language: string, pattern: RegExp) 
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect.soft(width, `${page.url()}: page width`).toBeLessThanOrEqual(360);
 }
+
+/**
+ * Numbers written with another language's decimal separator: a point in pt-BR and es, a comma in
+ * en; signed ones (a gap), and ones with one, two or four+ decimals (`4.290 m` is a thousands point
+ * in pt-BR, `4,290 m` in en). Lap times (the spec's mm:ss.mmm) and versions (GPX 1.0, 1.1; firmware
+ * 1.2.0) apart.
+ */
+export function wrongDecimals(text: string, language: 'pt-BR' | 'en' | 'es'): string[] {
+  const rest = text
+    .replace(/\d{1,2}:\d{2}\.\d{3}(?!\d)/g, '')
+    .replace(/GPX \(1\.0 (e|and|y) 1\.1\)/g, '')
+    .replace(/\bv?\d+\.\d+\.\d+\b/g, '');
+  const sep = language === 'en' ? ',' : '\\.';
+  return rest.match(new RegExp(`[+\\-−]\\d+${sep}\\d+|\\d${sep}\\d{1,2}(?!\\d)|\\d${sep}\\d{4,}`, 'g')) ?? [];
+}

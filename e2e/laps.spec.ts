@@ -90,7 +90,7 @@ test('a rider with no device sees the demo device, labelled; a second device mak
   await expect(hardware).toBeVisible();
   await expect(hardware.locator('option')).toHaveText(['000000000042', '000000000043']);
   await hardware.selectOption('000000000043');
-  await expect(page.getByText('Nenhuma sessão ainda: ligue o dispositivo e use Send.')).toBeVisible();
+  await expect(page.getByText('Nenhuma sessão ainda: ligue o hardware e use Send.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Carregar' })).toBeDisabled();
 });
 

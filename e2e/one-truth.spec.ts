@@ -403,10 +403,10 @@ for (const colorScheme of ['dark', 'light'] as const) {
     const row = page.getByTestId('lap-row').filter({ has: differs });
     await expect(row.locator('.lap-time')).toHaveText('02:41.412');
     await expect(differs).toHaveText(
-      /^GPS 02:41\.311 ≠ difere do aparelho em −0,101 s\s*Vale o tempo do aparelho, marcado na linha dele; o GPS do Voltas é a conferência\.$/,
+      /^GPS 02:41\.311 ≠ difere do hardware em −0,101 s\s*Vale o tempo do hardware, marcado na linha dele; o GPS do Voltas é a conferência\.$/,
     );
     // A screen reader reads the words, not the sign, in the lap's row.
-    expect(await row.ariaSnapshot()).toContain('GPS 02:41.311 difere do aparelho em −0,101 s Vale o tempo do aparelho');
+    expect(await row.ariaSnapshot()).toContain('GPS 02:41.311 difere do hardware em −0,101 s Vale o tempo do hardware');
     // Reached from the keyboard: Tab comes to the table (a focusable region)...
     const table = page.getByRole('region', { name: 'Tabela de voltas' });
     let reached = false;

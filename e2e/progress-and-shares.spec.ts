@@ -91,7 +91,12 @@ test('progress over three days with the record in green; a shared lap opened sig
       return Promise.resolve();
     };
   });
+  // On a phone the panel opens where the eye is: whole on screen, its first choice focused (issue 60).
+  await page.setViewportSize({ width: 360, height: 640 });
   await page.getByRole('button', { name: 'Compartilhar' }).click();
+  await expect(page.getByLabel('O que compartilhar')).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Criar link' })).toBeInViewport();
+  await page.setViewportSize({ width: 390, height: 800 });
   await page.getByLabel('O que compartilhar').selectOption({ index: 2 });
   await page.getByLabel('Nome do link (opcional)').fill('Minha melhor em Interlagos');
   await page.getByRole('button', { name: 'Criar link' }).click();

@@ -76,15 +76,20 @@ test('by keyboard: Tab from the colour choice above reaches the pickers of "Onde
   await expect(page.getByRole('combobox', { name: 'Comparar com' })).toBeFocused();
 });
 
-test('the laps screen shows the ideal lap beside the theoretical best', async ({ page }) => {
+test('the laps screen shows the ideal lap, the theoretical best explained under it', async ({ page }) => {
   await signIn(page, { email: 'piloto@voltas.local' });
   await page.goto('/laps?hw=000000000042&pista=Interlagos&data=15112026');
-  await expect(page.getByText('Volta teórica')).toBeVisible();
   await expect(page.getByTestId('ideal-lap')).toHaveText(/^\d{2}:\d{2}\.\d{3}$/);
+  // One headline: the sectors' sum is no figure of its own, but a line under the ideal lap saying what it is.
+  const ideal = page.locator('.summary-ideal');
+  await expect(ideal.locator('dd.muted')).toHaveText(
+    /^Volta teórica \d{2}:\d{2}\.\d{3}: a soma dos melhores setores\./,
+  );
+  await expect(page.locator('.summary dt', { hasText: 'Volta teórica' })).toHaveCount(0);
   // The GPS's own time under the device's only where the two differ by more than 0.05 s, with why.
   await expect(page.getByTestId('lap-row').first()).toBeVisible();
   for (const gps of await page.getByTestId('gps-time').all())
-    await expect(gps).toHaveText(/^GPS \d{2}:\d{2}\.\d{3} ≠ difere do aparelho em [+−]\d,\d{3} s /);
+    await expect(gps).toHaveText(/^GPS \d{2}:\d{2}\.\d{3} ≠ difere do hardware em [+−]\d,\d{3} s /);
 });
 
 test('an admin drags a track’s start/finish gate on its map and saves it; the laps are timed there', async ({

@@ -381,7 +381,7 @@ async function importLapSession(page: Page, aheadMs: number) {
   });
   const item = page.getByTestId('import-item');
   await expect(item).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
-  const href = (await item.getByRole('link', { name: 'Ver análise' }).getAttribute('href'))!;
+  const href = (await item.getByRole('link', { name: 'Análise' }).getAttribute('href'))!;
   const params = new URL(href, 'http://x').searchParams;
   return { hw: params.get('hw')!, pista: params.get('pista')!, data: params.get('data')! };
 }

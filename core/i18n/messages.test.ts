@@ -41,10 +41,10 @@ describe('the pt-BR catalog', () => {
     ]);
     expect([1, 7].map((count) => t('history.shareDays', { count }))).toEqual(['1 dia', '7 dias']);
     expect(t('imports.loggerLaps', { count: 1, time: '01:40.000' })).toBe(
-      '1 volta cronometrada pelo próprio equipamento (01:40.000)',
+      '1 volta cronometrada pelo próprio registrador (01:40.000)',
     );
     expect(t('imports.loggerLaps', { count: 4, time: '01:38.500' })).toBe(
-      '4 voltas cronometradas pelo próprio equipamento (melhor 01:38.500)',
+      '4 voltas cronometradas pelo próprio registrador (melhor 01:38.500)',
     );
     const counted = ['badLines', 'badChecksums', 'backwards', 'duplicates', 'jumps', 'gaps', 'beyondLimit'] as const;
     expect(counted.map((code) => importWarningText(t, { code, count: 1 }))).toEqual([

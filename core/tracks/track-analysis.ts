@@ -195,6 +195,27 @@ export function analyzeTrack(recorded: Trace, track: TrackDefinition): TrackAnal
 }
 
 /**
+ * The analysis by the times a rider sees (`shown`, each lap's time as listed: the device's or the
+ * logger's, a few ms off the GPS's at the gate): each complete lap's sections scaled to add up to
+ * it, and the ideal lap built again from them, so it is never slower than the best lap as listed.
+ * The difference is spread in proportion: where along the lap it arose is not known.
+ */
+export function byShownTimes(analysis: TrackAnalysis, shown: readonly (number | null)[]): TrackAnalysis {
+  const laps = analysis.laps.map((l, k) => {
+    const seconds = shown[k];
+    if (!l.complete || seconds == null || seconds === l.seconds) return l;
+    return { ...l, sectionSeconds: l.sectionSeconds.map((s) => (s === null ? null : (s * seconds) / l.seconds)) };
+  });
+  const flying = laps.filter((l) => l.kind === 'flying');
+  const shownOf = (l: AnalyzedLap) => shown[laps.indexOf(l)] ?? l.seconds;
+  const best = flying.reduce<AnalyzedLap | undefined>((b, l) => (!b || shownOf(l) < shownOf(b) ? l : b), undefined);
+  const ideal = rideableIdeal(flying, analysis.sections.length, best && { ...best, seconds: shownOf(best) });
+  // To the millisecond, as lap times are: float noise never makes it a hair slower than the best.
+  const seconds = ideal.seconds === null ? null : Math.round(ideal.seconds * 1000) / 1000;
+  return { ...analysis, laps, ideal: { ...ideal, seconds } };
+}
+
+/**
  * The fastest chain of the flying laps' sections in which each join is rideable: the two laps'
  * speed and line meet there (a lap always joins itself). Each section's best time and lap by
  * dynamic programming over the sections; ties keep the lap found first. Never slower than the

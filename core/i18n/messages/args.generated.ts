@@ -27,12 +27,14 @@ interface Arguments {
   'laps.demoBanner': { device: string | number };
   'laps.heat': { heat: string | number };
   'laps.gpsTime': { time: string | number };
+  'laps.theoreticalNote': { time: string | number };
   'laps.sector': { n: string | number };
   'laps.warningsTitle': { count: number };
   'laps.warningLine': { line: string | number; field: string | number; reason: string | number };
   'analytics.onLap': { lap: string | number };
   'analytics.hz': { hz: string | number };
   'analytics.showLap': { lap: string | number };
+  'analytics.legendLaps': { count: number; laps: string | number };
   'analytics.minSatellites': { n: string | number };
   'make.rotation': { deg: string | number };
   'make.zoom': { zoom: string | number };

@@ -24,7 +24,7 @@ export const enImports = {
   'imports.loggerLaps':
     '{count, plural, one {# lap timed by the logger itself ({time})} other {# laps timed by the logger itself (best {time})}}',
   'imports.openLaps': 'See laps',
-  'imports.openAnalytics': 'See analysis',
+  'imports.openAnalytics': 'Analysis',
   'imports.empty': 'No file chosen yet.',
   'imports.deleteSession': 'Delete imported session',
   'imports.confirmDelete': 'Delete the imported session at {track} on {date}? Its imported files are deleted too.',

@@ -4,7 +4,7 @@ import type { Catalog } from '../intl.ts';
 export const enVideo = {
   'video.title': 'Video',
   'video.intro':
-    'Watch your video alongside the data. The file stays on your device: nothing is uploaded, only the sync is kept.',
+    'Watch your video alongside the data. The file stays on your phone or computer: nothing is uploaded, only the sync is kept.',
   'video.pick': 'Choose video',
   'video.pickHint': 'or drop the file here. Several files of one recording (GoPro chapters) play in sequence.',
   'video.pickAnother': 'Change video',
@@ -20,7 +20,7 @@ export const enVideo = {
   'video.noTelemetry': 'The telemetry of this video could not be read: sync it by hand, marking a moment below.',
   'video.notSaved': 'The sync holds on this page only: it could not be kept on the server ({reason}).',
   'video.notSavedNoPrint': 'the file could not be identified',
-  'video.saved': 'Sync kept: choose this file again, on any device, and it comes already synced.',
+  'video.saved': 'Sync kept: choose this file again, in any browser, and it comes already synced.',
   'video.coverage.whole': 'The video covers the whole session.',
   'video.coverage.part': 'The video covers only part of the session: from {from} to {to}.',
   'video.coverage.outside':

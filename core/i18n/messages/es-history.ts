@@ -7,7 +7,7 @@ export const esHistory = {
   'history.allTracks': 'Todos los circuitos',
   'history.loading': 'Cargando tus sesiones…',
   'history.more': 'Mostrar más',
-  'history.empty': 'Aún no tienes sesiones. Envíalas desde tu dispositivo (Send) o impórtalas de otro equipo.',
+  'history.empty': 'Aún no tienes sesiones. Envíalas desde tu dispositivo (Send) o impórtalas de otro registrador.',
   'history.importLink': 'Importar sesiones',
   'history.colTrack': 'Circuito',
   'history.colDate': 'Fecha',

@@ -4,7 +4,7 @@ import type { Catalog } from '../intl.ts';
 export const esImports = {
   'imports.title': 'Importar sesiones',
   'imports.intro':
-    'Trae las sesiones que grabaste con otro equipo: Voltas reconoce el circuito, cronometra las vueltas por GPS y lo muestra todo en las mismas pantallas que tu dispositivo.',
+    'Trae las sesiones que grabaste con otro registrador: Voltas reconoce el circuito, cronometra las vueltas por GPS y lo muestra todo en las mismas pantallas que tu dispositivo.',
   'imports.formats':
     'GPX (1.0 y 1.1), CSV de RaceChrono (v3), VBO de Racelogic, CSV de AiM, NMEA 0183, .sa de SpeedAngle, CSV de TrackAddict, lap.six + gps.six, o un .gz de cualquiera de ellos.',
   'imports.drop': 'Arrastra los archivos aquí',
@@ -22,9 +22,9 @@ export const esImports = {
   'imports.noLaps': 'Ninguna vuelta completa (se reconoció el circuito, pero la trazada no cierra una vuelta).',
   'imports.bestLap': 'Mejor vuelta: {time}',
   'imports.loggerLaps':
-    '{count, plural, one {# vuelta cronometrada por el propio equipo ({time})} other {# vueltas cronometradas por el propio equipo (mejor {time})}}',
+    '{count, plural, one {# vuelta cronometrada por el propio registrador ({time})} other {# vueltas cronometradas por el propio registrador (mejor {time})}}',
   'imports.openLaps': 'Ver vueltas',
-  'imports.openAnalytics': 'Ver análisis',
+  'imports.openAnalytics': 'Análisis',
   'imports.empty': 'Aún no has elegido ningún archivo.',
   'imports.deleteSession': 'Borrar sesión importada',
   'imports.confirmDelete':

@@ -4,7 +4,7 @@ import type { Catalog } from '../intl.ts';
 export const esVideo = {
   'video.title': 'Vídeo',
   'video.intro':
-    'Mira tu vídeo junto con los datos. El archivo se queda en tu dispositivo: no se sube nada, solo se guarda la sincronización.',
+    'Mira tu vídeo junto con los datos. El archivo se queda en tu móvil u ordenador: no se sube nada, solo se guarda la sincronización.',
   'video.pick': 'Elegir vídeo',
   'video.pickHint':
     'o suelta el archivo aquí. Varios archivos de una grabación (partes de la GoPro) se reproducen seguidos.',
@@ -23,7 +23,7 @@ export const esVideo = {
   'video.notSaved': 'La sincronización vale solo en esta página: no se pudo guardar en el servidor ({reason}).',
   'video.notSavedNoPrint': 'no se pudo identificar el archivo',
   'video.saved':
-    'Sincronización guardada: al elegir de nuevo este archivo, en cualquier dispositivo, ya viene sincronizado.',
+    'Sincronización guardada: al elegir de nuevo este archivo, en cualquier navegador, ya viene sincronizado.',
   'video.coverage.whole': 'El vídeo cubre la sesión entera.',
   'video.coverage.part': 'El vídeo cubre solo parte de la sesión: de {from} a {to}.',
   'video.coverage.outside':

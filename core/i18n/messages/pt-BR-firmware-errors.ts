@@ -9,11 +9,11 @@ export const ptBRFirmwareErrors = {
   'errors.firmware/image-mismatch':
     'Os bytes da imagem não conferem com o manifesto assinado (tamanho ou sha256); nada foi guardado.',
   'errors.firmware/image-missing': 'A imagem deste firmware ainda não foi enviada: envie-a antes de distribuí-la.',
-  'errors.firmware/not-offered': 'Este aparelho não recebeu a oferta deste firmware, ou não está nesta distribuição.',
+  'errors.firmware/not-offered': 'Este hardware não recebeu a oferta deste firmware, ou não está nesta distribuição.',
   'errors.firmware/rollout-closed': 'Esta distribuição foi parada, cancelada ou concluída: a oferta não vale mais.',
   'errors.firmware/not-rebooted':
     'Confirme só depois de reiniciar com a imagem nova: o último contato não informou essa versão.',
   'errors.firmware/range-not-satisfiable': 'O trecho pedido (Range) começa depois do fim da imagem.',
   'errors.firmware/busy':
-    'Muitos aparelhos estão baixando firmware deste servidor agora: tente de novo após Retry-After segundos.',
+    'Muitos hardwares estão baixando firmware deste servidor agora: tente de novo após Retry-After segundos.',
 } as const;

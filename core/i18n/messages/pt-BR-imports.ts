@@ -2,7 +2,7 @@
 export const ptBRImports = {
   'imports.title': 'Importar sessões',
   'imports.intro':
-    'Traga as sessões que você gravou com outro equipamento: o Voltas reconhece a pista, cronometra as voltas pelo GPS e mostra tudo nas mesmas telas do seu aparelho.',
+    'Traga as sessões que você gravou com outro registrador: o Voltas reconhece a pista, cronometra as voltas pelo GPS e mostra tudo nas mesmas telas do seu hardware Voltas.',
   'imports.formats':
     'GPX (1.0 e 1.1), CSV do RaceChrono (v3), VBO da Racelogic, CSV do AiM, NMEA 0183, .sa do SpeedAngle, CSV do TrackAddict, lap.six + gps.six, ou .gz de qualquer um deles.',
   'imports.drop': 'Arraste os arquivos para cá',
@@ -20,9 +20,9 @@ export const ptBRImports = {
   'imports.noLaps': 'Nenhuma volta completa (a pista foi reconhecida, mas o traçado não fecha uma volta).',
   'imports.bestLap': 'Melhor volta: {time}',
   'imports.loggerLaps':
-    '{count, plural, one {# volta cronometrada pelo próprio equipamento ({time})} other {# voltas cronometradas pelo próprio equipamento (melhor {time})}}',
+    '{count, plural, one {# volta cronometrada pelo próprio registrador ({time})} other {# voltas cronometradas pelo próprio registrador (melhor {time})}}',
   'imports.openLaps': 'Ver voltas',
-  'imports.openAnalytics': 'Ver análise',
+  'imports.openAnalytics': 'Análise',
   'imports.empty': 'Nenhum arquivo escolhido ainda.',
   'imports.deleteSession': 'Apagar sessão importada',
   'imports.confirmDelete':
@@ -45,7 +45,7 @@ export const ptBRImports = {
     '{count, plural, one {# ponto além dos {max, number} que um arquivo pode ter ficou de fora.} other {# pontos além dos {max, number} que um arquivo pode ter ficaram de fora.}}',
   'imports.warnings.fileLineUnused': 'A linha de chegada do arquivo não cruza o traçado: usada a linha da pista.',
   'imports.warnings.loggerLapsUnmatched':
-    '{count, plural, one {# volta do aparelho não bate} other {# voltas do aparelho não batem}} com nenhuma volta medida pelo GPS (terminam em outro ponto ou incluem uma parada): ali aparecem as voltas do GPS.',
+    '{count, plural, one {# volta do registrador não bate} other {# voltas do registrador não batem}} com nenhuma volta medida pelo GPS (terminam em outro ponto ou incluem uma parada): ali aparecem as voltas do GPS.',
   'imports.warnings.leanCalculated':
     'A inclinação deste arquivo foi calculada pelo aplicativo, não medida por um sensor.',
   'imports.warnings.sameRecording':

@@ -45,9 +45,9 @@ export const ptBRTracks = {
   'tracks.idealNone': 'sem trechos limpos suficientes',
   'tracks.idealParts': 'De que volta vem cada trecho',
   'tracks.idealPart': 'Trecho da T{n}: {seconds} s, volta {lap}',
-  'tracks.differs.device': 'difere do aparelho em {delta}',
+  'tracks.differs.device': 'difere do hardware em {delta}',
   'tracks.differs.logger': 'difere do registrador em {delta}',
-  'tracks.differsWhy.device': 'Vale o tempo do aparelho, marcado na linha dele; o GPS do Voltas é a conferência.',
+  'tracks.differsWhy.device': 'Vale o tempo do hardware, marcado na linha dele; o GPS do Voltas é a conferência.',
   'tracks.differsWhy.logger':
     'Vale o tempo do próprio registrador do arquivo, marcado na linha dele; o GPS do Voltas é a conferência.',
   'tracks.partialLap': 'trecho',

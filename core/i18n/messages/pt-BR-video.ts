@@ -2,7 +2,7 @@
 export const ptBRVideo = {
   'video.title': 'Vídeo',
   'video.intro':
-    'Veja o seu vídeo junto com os dados. O arquivo fica no seu aparelho: nada é enviado, só a sincronização é guardada.',
+    'Veja o seu vídeo junto com os dados. O arquivo fica no seu celular ou computador: nada é enviado, só a sincronização é guardada.',
   'video.pick': 'Escolher vídeo',
   'video.pickHint': 'ou solte o arquivo aqui. Vários arquivos de uma gravação (partes da GoPro) tocam em sequência.',
   'video.pickAnother': 'Trocar vídeo',
@@ -20,7 +20,7 @@ export const ptBRVideo = {
   'video.notSaved': 'A sincronização vale só nesta página: não foi possível guardá-la no servidor ({reason}).',
   'video.notSavedNoPrint': 'não deu para identificar o arquivo',
   'video.saved':
-    'Sincronização guardada: ao escolher este arquivo de novo, em qualquer aparelho, ele já vem sincronizado.',
+    'Sincronização guardada: ao escolher este arquivo de novo, em qualquer navegador, ele já vem sincronizado.',
   'video.coverage.whole': 'O vídeo cobre a sessão inteira.',
   'video.coverage.part': 'O vídeo cobre só parte da sessão: das {from} às {to}.',
   'video.coverage.outside':

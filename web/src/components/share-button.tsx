@@ -1,6 +1,6 @@
 // The session's 'Compartilhar' button and its form: a read-only link, with a name and an optional expiry.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { useT } from '../i18n/messages';
@@ -24,6 +24,15 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
   const [what, setWhat] = useState(props.initialLap ?? '');
   const [days, setDays] = useState<number>(0);
   const [name, setName] = useState('');
+  const panel = useRef<HTMLElement>(null);
+  // The panel opens where the button was, taller than it: brought whole into view (the phone's
+  // fold was cutting it), its first choice focused.
+  useEffect(() => {
+    if (!open || !panel.current) return;
+    const still = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    panel.current.scrollIntoView({ block: 'nearest', behavior: still ? 'auto' : 'smooth' });
+    panel.current.querySelector('select')?.focus({ preventScroll: true });
+  }, [open]);
   const make = useMutation({
     mutationFn: () =>
       createShare({
@@ -46,7 +55,7 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
     );
   }
   return (
-    <section className="share-panel" aria-labelledby={`${id}-title`}>
+    <section ref={panel} className="share-panel" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t('history.shareTitle')}</h2>
       <p className="muted">{t('history.shareExplain')}</p>
       {!make.data && (

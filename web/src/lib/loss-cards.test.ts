@@ -16,7 +16,7 @@ describe('loss cards', () => {
       exitKmh: null,
       topKmh: null,
     };
-    expect(lossReason(t, delta)).toBe('freou 12 m antes e passou 6 km/h mais lento no ápice');
-    expect(lossReason(t, delta, 'imperial')).toBe('freou 39 ft antes e passou 4 mph mais lento no ápice');
+    expect(lossReason(t, delta)).toBe('freou 12 m antes da referência e passou 6 km/h mais lento no ápice');
+    expect(lossReason(t, delta, 'imperial')).toBe('freou 39 ft antes da referência e passou 4 mph mais lento no ápice');
   });
 });

@@ -129,7 +129,7 @@ describe('the same recording without its # End Point: the logger’s line is unk
     expect(body.laps.every((l) => l.loggerSeconds === null)).toBe(true);
     expect(body.warnings.find((w) => w.code === 'loggerLapsUnmatched')?.count).toBe(file.laps.length);
     expect(body.warnings.find((w) => w.code === 'loggerLapsUnmatched')?.message).toBe(
-      '7 voltas do aparelho não batem com nenhuma volta medida pelo GPS (terminam em outro ponto ou incluem uma parada): ali aparecem as voltas do GPS.',
+      '7 voltas do registrador não batem com nenhuma volta medida pelo GPS (terminam em outro ponto ou incluem uma parada): ali aparecem as voltas do GPS.',
     );
   });
 });

@@ -11,7 +11,7 @@ import { bestOf, listLaps, type LapColumns } from '#core/laps/session-laps.ts';
 import { deltaOnGrid, lapOnGrid } from '#core/tracks/lap-grid.ts';
 import { compareLaps } from '#core/tracks/lap-comparison.ts';
 import { continuousTime } from '#core/tracks/lap-timing.ts';
-import { analyzeTrack, type TrackAnalysis } from '#core/tracks/track-analysis.ts';
+import { analyzeTrack, byShownTimes, type TrackAnalysis } from '#core/tracks/track-analysis.ts';
 import { latLonAt } from '#core/tracks/track-line.ts';
 import type { DB } from '#server/db/schema.ts';
 import { LruCache } from '#server/lib/lru.ts';
@@ -55,12 +55,16 @@ export function createTrackAnalysis(deps: {
     if (known) {
       const deviceLaps = await inputs.laps();
       const list = listLaps(known.laps, trace, deviceLaps, isImportCollection(s.device));
-      return { key, inputs, trace, track, definition, analysis: known, deviceLaps, list, fresh: false };
+      const analysis = byShownTimes(
+        known,
+        list.map((l) => l.seconds),
+      );
+      return { key, inputs, trace, track, definition, analysis, deviceLaps, list, fresh: false };
     }
     const analysis = analyzeTrack(trace, definition);
     analyses.set(key, analysis);
     const kept = await keepAnalysis(s, inputs, analysis, trace);
-    return { key, inputs, trace, track, definition, analysis, ...kept, fresh: true };
+    return { key, inputs, trace, track, definition, ...kept, fresh: true };
   }
 
   /**
@@ -74,15 +78,20 @@ export function createTrackAnalysis(deps: {
     analysis: TrackAnalysis,
     trace: LapColumns,
   ) {
+    const deviceLaps = await inputs.laps();
+    const list = listLaps(analysis.laps, trace, deviceLaps, isImportCollection(s.device));
+    // The ideal lap by the times the list shows (never slower than its best lap).
+    const shown = byShownTimes(
+      analysis,
+      list.map((l) => l.seconds),
+    );
     await saveSessionIdeal(
       db,
       inputs.sessionId,
-      analysis.ideal.seconds === null ? null : Math.round(analysis.ideal.seconds * 1000),
+      shown.ideal.seconds === null ? null : Math.round(shown.ideal.seconds * 1000),
     );
-    const deviceLaps = await inputs.laps();
-    const list = listLaps(analysis.laps, trace, deviceLaps, isImportCollection(s.device));
     await keepListFigures(inputs, list, deviceLaps);
-    return { deviceLaps, list };
+    return { deviceLaps, list, analysis: shown };
   }
 
   async function keepListFigures(

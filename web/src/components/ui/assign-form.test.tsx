@@ -48,7 +48,7 @@ describe("AssignForm (the spec's two dropdowns and Cadastrar)", () => {
       fireEvent.click(screen.getByRole('button', { name: 'Cadastrar' }));
     });
     expect(screen.getByRole('alert').textContent).toBe(
-      'O aparelho 000000000001 é o de demonstração e não pode ser entregue a ninguém. (código do erro: abc123def0)',
+      'O hardware 000000000001 é o de demonstração e não pode ser entregue a ninguém. (código do erro: abc123def0)',
     );
     expect((screen.getByLabelText('Selecione um hardware') as HTMLSelectElement).value).toBe('000000000042');
   });

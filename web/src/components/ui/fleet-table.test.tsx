@@ -48,7 +48,7 @@ describe('FleetTable', () => {
   it("keeps the spec's columns, 'Up' as last seen, and marks devices needing a look in words", () => {
     renderInIntl(<FleetTable label="Frota" query={query} withRollout />);
     expect(screen.getByRole('columnheader', { name: /^Up.*visto por último/ })).toBeTruthy();
-    expect(screen.getByRole('status').textContent).toBe('⚠ 2 aparelhos precisam de atenção; eles aparecem primeiro.');
+    expect(screen.getByRole('status').textContent).toBe('⚠ 2 hardwares precisam de atenção; eles aparecem primeiro.');
     const rows = screen.getAllByRole('row').slice(1);
     expect(rows.map((r) => r.classList.contains('row-attention'))).toEqual([true, true, false]);
     expect(within(rows[0]!).getByText('Sem contato')).toBeTruthy();

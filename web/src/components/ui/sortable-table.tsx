@@ -38,7 +38,7 @@ export function SortableRows<T>(props: TableProps<T> & { rows: readonly T[] }) {
   if (props.rows.length === 0) return <p className="empty-state">{props.empty}</p>;
   return (
     <div className="table-scroll" role="region" aria-label={props.label} tabIndex={0}>
-      <table className="data-table">
+      <table className="data-table sortable-table">
         <thead>
           <tr>
             {props.columns.map((c) =>

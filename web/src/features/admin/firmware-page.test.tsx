@@ -163,7 +163,7 @@ describe('FirmwarePage', () => {
       }),
     ]);
     expect((await screen.findByTestId('rollout-state')).textContent).toBe('⚠ parada por falhas');
-    expect(screen.getByText('Parada sozinha: 5 de 9 aparelhos falharam (56%, acima de 30%).')).toBeTruthy();
+    expect(screen.getByText('Parada sozinha: 5 de 9 hardwares falharam (56%, acima de 30%).')).toBeTruthy();
     expect(screen.getAllByRole('listitem').some((li) => li.textContent === 'boot-loop: 4')).toBe(true);
     expect(screen.queryByRole('button', { name: 'Pausar' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Retomar' })).toBeNull();
@@ -172,14 +172,14 @@ describe('FirmwarePage', () => {
   it('says an image must be uploaded before a rollout, and counts the versions', async () => {
     renderPage([], [{ ...image, imageStored: false }]);
     expect(await screen.findByText(/Envie uma imagem primeiro/)).toBeTruthy();
-    expect(screen.getByRole('region', { name: 'Versões na frota' }).textContent).toContain('3 aparelhos');
+    expect(screen.getByRole('region', { name: 'Versões na frota' }).textContent).toContain('3 hardwares');
   });
 
   it('refuses a start with no group and a share out of range', async () => {
     const { writes } = renderPage([]);
     await screen.findByRole('button', { name: 'Começar a distribuição' });
-    fireEvent.click(screen.getByRole('checkbox', { name: 'Todos os aparelhos' }));
-    fireEvent.change(screen.getByLabelText('Parcela dos aparelhos (%)'), { target: { value: '150' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Todos os hardwares' }));
+    fireEvent.change(screen.getByLabelText('Parcela dos hardwares (%)'), { target: { value: '150' } });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Começar a distribuição' }));
     });

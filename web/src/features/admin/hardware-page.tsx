@@ -89,7 +89,7 @@ export function HardwarePage() {
   ];
 
   return (
-    <Page title={t('admin.hardwareTitle')} menu={adminMenus(t).hardware}>
+    <Page wide title={t('admin.hardwareTitle')} menu={adminMenus(t).hardware}>
       <AssignForm
         first={{
           label: t('admin.selectDevice'),

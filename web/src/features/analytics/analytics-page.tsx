@@ -390,7 +390,13 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
             />
           </WhenNear>
           {/* The session's finer figures (top speed, lean, sample rate) and its exports, below the answer. */}
-          <SessionFigures analysis={analysis.data} session={session} shareLaps={shareLaps} exportHref={exportHref} />
+          <SessionFigures
+            analysis={analysis.data}
+            session={session}
+            shareLaps={shareLaps}
+            exportHref={exportHref}
+            shown={shown}
+          />
           {c && hasCharts && restShown && (
             <WhenNear height={2 * 260} label={t('analytics.chartSession')}>
               <MemoSessionCharts c={c} segments={segments} shown={shown} units={units} />

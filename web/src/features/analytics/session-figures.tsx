@@ -14,6 +14,7 @@ import { useUnits } from '#web/lib/preferences.ts';
 import { formatSpeed } from '#web/lib/units-format.ts';
 import { useGpsProgress } from './analytics.api';
 import { LapFiguresTable } from './lap-figures-table';
+import { listedTopSpeed, type ShownLap } from './shown-laps';
 
 /** The session's figures, its exports and its share button: rendered when the figures or the track's laps change. */
 export const SessionFigures = memo(function SessionFigures(props: {
@@ -21,21 +22,23 @@ export const SessionFigures = memo(function SessionFigures(props: {
   session: SessionAddress;
   shareLaps: string[];
   exportHref: (format: string) => string;
+  shown: Map<string, ShownLap>;
 }) {
   const t = useT();
   const me = useMe().data!;
   const units = useUnits();
   const { analysis, session, exportHref } = props;
   const leanKnown = leanRecorded(analysis);
+  const top = listedTopSpeed(analysis, props.shown);
   return (
     <>
       <dl className="summary" data-testid="analysis-summary">
         <SummaryItem
           label={t('analytics.topSpeed')}
           data-testid="top-speed"
-          note={t('analytics.onLap', { lap: `${analysis.topSpeedHeat ?? ''}${analysis.topSpeedLap ?? ''}` })}
+          note={t('analytics.onLap', { lap: top.lap })}
         >
-          {formatSpeed(analysis.topSpeedKmh, units)}
+          {formatSpeed(top.kmh, units)}
         </SummaryItem>
         <SummaryItem
           label={t('analytics.maxLeanLeft')}

@@ -31,3 +31,26 @@ export function shownLaps(
   }
   return shown;
 }
+
+/**
+ * The session's top speed on a lap the list shows as a flying lap, named as the list names it: an
+ * in-lap starts at the line at full speed, and a piece is no lap, so neither names the figure. The
+ * whole file's top speed where no flying lap is listed yet.
+ */
+export function listedTopSpeed(
+  analysis: Pick<AnalysisResponse, 'topSpeedKmh' | 'topSpeedHeat' | 'topSpeedLap'> & {
+    laps: readonly Pick<AnalysisResponse['laps'][number], 'heat' | 'lapCount' | 'topSpeedKmh'>[];
+  },
+  shown: Map<string, ShownLap>,
+): { kmh: number; lap: string } {
+  const seen = new Set<string>();
+  let top: { kmh: number; lap: string } | null = null;
+  for (const s of analysis.laps) {
+    const key = `${s.heat}${s.lapCount}`;
+    // A second piece under a name already seen is not the lap the list names so.
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (shown.get(key)?.kind === 'flying' && (!top || s.topSpeedKmh > top.kmh)) top = { kmh: s.topSpeedKmh, lap: key };
+  }
+  return top ?? { kmh: analysis.topSpeedKmh, lap: `${analysis.topSpeedHeat ?? ''}${analysis.topSpeedLap ?? ''}` };
+}

@@ -310,6 +310,13 @@ export function TrackMap(props: {
         ))}
       </div>
       <figcaption className="legend">
+        {/* The scale is the drawn laps' own: named, so its top is not read as the session's top speed. */}
+        <span className="legend-laps">
+          {t('analytics.legendLaps', {
+            count: laps.length,
+            laps: laps.map((l) => `${l.heat}${l.lapCount}`).join(', '),
+          })}
+        </span>
         <span>
           {shown(range.lo)} {unit}
         </span>

@@ -117,7 +117,7 @@ describe('EnrollPage (Meus Dados)', () => {
 
   it('lists my devices with a way to revoke a token', () => {
     renderPage(async () => new Response('{}'));
-    expect(screen.getByRole('heading', { name: 'Meus aparelhos' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Meus hardwares' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Revogar token' })).toBeTruthy();
   });
 });

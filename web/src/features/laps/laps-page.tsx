@@ -101,15 +101,18 @@ export function LapsPage() {
             <SummaryItem kind="best" label={t('laps.bestLap')}>
               {laps.data.bestLapMs !== null ? formatLapTime(laps.data.bestLapMs) : '—'}
             </SummaryItem>
-            <SummaryItem label={t('laps.theoreticalBest')} hint={t('laps.theoreticalHint')}>
-              {laps.data.theoreticalBestMs !== null ? formatLapTime(laps.data.theoreticalBestMs) : '—'}
-            </SummaryItem>
+            {/* One headline for the best possible lap (the ideal); the sectors' sum explained under it. */}
             <SummaryItem
               kind="ideal"
               label={t('tracks.idealLap')}
               hint={t('tracks.idealHint')}
               data-testid="ideal-lap"
               aria-busy={track.isFetching}
+              note={
+                laps.data.theoreticalBestMs !== null
+                  ? t('laps.theoreticalNote', { time: formatLapTime(laps.data.theoreticalBestMs) })
+                  : undefined
+              }
             >
               {ideal != null ? formatLapTime(ideal * 1000) : track.isFetching ? '…' : '—'}
             </SummaryItem>

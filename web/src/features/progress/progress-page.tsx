@@ -132,7 +132,7 @@ function Progress({ data }: { data: ProgressResponse }) {
       </div>
       <p className="muted">{t('history.consistencyHint')}</p>
       <div className="table-scroll" role="region" aria-label={t('history.tableTitle')} tabIndex={0}>
-        <table className="data-table" data-testid="progress-table">
+        <table className="data-table progress-table" data-testid="progress-table">
           <caption>{t('history.tableTitle')}</caption>
           <thead>
             <tr>
@@ -152,14 +152,16 @@ function Progress({ data }: { data: ProgressResponse }) {
                   </Link>
                 </th>
                 <td className={d.personalBest ? 'time-pb' : undefined}>
-                  {ms(d.bestLapMs)}
+                  <span className="lap-time">{ms(d.bestLapMs)}</span>
                   {d.personalBest && (
                     <span className="badge badge-pb" data-testid="personal-best">
                       ◆ {t('history.personalBest')}
                     </span>
                   )}
                 </td>
-                <td>{ms(d.idealLapMs)}</td>
+                <td>
+                  <span className="lap-time">{ms(d.idealLapMs)}</span>
+                </td>
                 <td>{spread(t, d.consistencyMs)}</td>
                 <td className="num">{d.flyingLaps}</td>
               </tr>

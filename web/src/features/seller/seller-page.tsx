@@ -47,6 +47,8 @@ export function SellerPage() {
         // Selling re-keys the device: the token stored on it stops working.
         confirm={(buyer, deviceId) => t('seller.sellConfirm', { id: deviceId, buyer })}
       />
+      {/* 'Laptime' is the spec's label for the device: say so under it. */}
+      <p className="muted">{t('seller.laptimeHint')}</p>
       {issued?.token && <DeviceTokenNotice id={issued.id} token={issued.token} message="admin.newOwnerToken" />}
       {stock.data?.length === 0 && <p className="muted">{t('seller.noStock')}</p>}
       <SortableTable
