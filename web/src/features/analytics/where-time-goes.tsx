@@ -3,7 +3,7 @@
 import { memo } from 'react';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
-import { errorMessage, type Translate, useT } from '#web/i18n/messages.ts';
+import { errorMessage, useT } from '#web/i18n/messages.ts';
 import type { Units } from '#core/units.ts';
 import { decimal, lean, speedTable } from '#web/lib/format.ts';
 import { formatDistance } from '#web/lib/units-format.ts';
@@ -15,77 +15,8 @@ import { Loading } from '#web/components/ui/query-status.tsx';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import type { CoachingResponse } from '#core/contracts/tracks.contract.ts';
 import { CornerStudy, type CoachedCorner } from './coaching';
-
-export interface CornerFocus {
-  /** The segment shown (T3, R3). */
-  segment: string;
-  fromM: number;
-  toM: number;
-  lat: number;
-  lon: number;
-  radiusM: number;
-}
-
-/** Where a segment of the track is, for the map and the charts to zoom to. */
-function focusOf(data: TrackAnalysisResponse, segmentId: string): CornerFocus | null {
-  const segment = data.segments.find((s) => s.id === segmentId);
-  if (!segment) return null;
-  const corner = data.corners.find((c) => c.number === segment.corner);
-  // A straight: between the apexes of the corners either side of it.
-  const after = Number(segmentId.slice(1));
-  const ends = corner
-    ? [corner, corner]
-    : [
-        data.corners.find((c) => c.number === after),
-        data.corners.find((c) => c.number === after + 1) ?? data.corners[0],
-      ];
-  const [a, b] = ends;
-  if (!a || !b) return null;
-  const span = segment.toM - segment.fromM;
-  return {
-    segment: segmentId,
-    fromM: segment.fromM - 40,
-    toM: segment.toM + 40,
-    lat: (a.apex.lat + b.apex.lat) / 2,
-    lon: (a.apex.lon + b.apex.lon) / 2,
-    radiusM: Math.max(120, span / 2 + 60),
-  };
-}
-
-const lapLabel = (t: Translate, l: TrackAnalysisResponse['laps'][number], best: number | null) =>
-  `${t('tracks.lapOption', { heat: l.heat, number: l.number, time: l.seconds === null ? '—' : formatLapTime(l.seconds * 1000) })}${l.index === best ? ` ${t('tracks.bestMark')}` : ''}`;
-
-/** The reference select's value for the ideal lap (a lap's is its index). */
-const IDEAL = 'ideal';
-
-function LapSelect(props: {
-  label: string;
-  laps: TrackAnalysisResponse['laps'];
-  best: number | null;
-  value: number | typeof IDEAL;
-  offerIdeal?: boolean;
-  busy: boolean;
-  onChange: (value: number | typeof IDEAL) => void;
-}) {
-  const t = useT();
-  return (
-    <label>
-      {props.label}
-      <select
-        value={props.value}
-        aria-busy={props.busy}
-        onChange={(e) => props.onChange(e.target.value === IDEAL ? IDEAL : Number(e.target.value))}
-      >
-        {props.offerIdeal && <option value={IDEAL}>{t('tracks.referenceIdeal')}</option>}
-        {props.laps.map((l) => (
-          <option key={l.index} value={l.index}>
-            {lapLabel(t, l, props.best)}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
+import { type CornerFocus, focusOf } from './corner-focus';
+import { IDEAL, LapSelect } from './lap-select';
 
 /**
  * About the height (px) the section takes on a phone, kept for it until it is drawn (`WhenNear`):
@@ -96,18 +27,6 @@ export function whereTimeGoesHeight(data: TrackAnalysisResponse | undefined): nu
   // The corner study below: a second row a corner (its table), then a profile and a g-g plot, one
   // above the other on a phone.
   return 700 + 140 * data.corners.length + 620;
-}
-
-/** Where a corner of the study is, for the map, the charts and the video to go to: its approach and exit too. */
-export function focusOfCorner(c: Pick<CoachedCorner, 'name' | 'startM' | 'endM' | 'apex'>): CornerFocus {
-  return {
-    segment: c.name,
-    fromM: c.startM - 150,
-    toM: c.endM + 80,
-    lat: c.apex.lat,
-    lon: c.apex.lon,
-    radiusM: Math.max(150, (c.endM - c.startM) / 2 + 120),
-  };
 }
 
 /**
