@@ -4,6 +4,7 @@ import { useState, type ChangeEvent } from 'react';
 import type { Firmware } from '#core/contracts/firmware.contract.ts';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 import { SortableTable, type Column } from '#web/components/ui/sortable-table.tsx';
+import { queryKeys } from '#web/lib/query-keys.ts';
 import { useT } from '#web/i18n/messages.ts';
 import { byteSize } from '#web/lib/fleet-format.ts';
 import { uploadFirmwareImage, useFirmwareList } from './firmware.api';
@@ -76,7 +77,7 @@ function ResendImage({ firmware: f }: { firmware: Firmware }) {
       setFailure(err);
     } finally {
       setProgress(null);
-      void qc.invalidateQueries({ queryKey: ['admin'] });
+      void qc.invalidateQueries({ queryKey: queryKeys.admin.all });
     }
   };
   return (

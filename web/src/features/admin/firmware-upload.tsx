@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { firmwareManifestSchema } from '#core/contracts/firmware.contract.ts';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
+import { queryKeys } from '#web/lib/query-keys.ts';
 import { useT } from '#web/i18n/messages.ts';
 import { ApiError } from '#web/lib/api-client.ts';
 import { uploadFirmwareImage, useCreateFirmware } from './firmware.api';
@@ -89,7 +90,7 @@ export function UploadPanel() {
       setFailure(err);
     } finally {
       setProgress(null);
-      void qc.invalidateQueries({ queryKey: ['admin'] });
+      void qc.invalidateQueries({ queryKey: queryKeys.admin.all });
     }
   };
 

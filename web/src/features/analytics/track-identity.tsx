@@ -1,10 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 // Answers read as their types (decision 002): this panel is part of the analytics page's code.
-import type { CatalogueResponse, TrackAnalysisResponse, TrackSummary } from '#core/contracts/tracks.contract.ts';
-import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { errorMessage, fieldMessage, useT } from '#web/i18n/messages.ts';
-import { ApiError, apiRequest } from '#web/lib/api-client.ts';
+import { ApiError } from '#web/lib/api-client.ts';
+import { useCatalogue, useChooseCircuit, useRenameTrack } from './analytics.api';
 
 /**
  * Which track the session was timed on, where it came from, and what the rider may do about it:
@@ -12,37 +12,13 @@ import { ApiError, apiRequest } from '#web/lib/api-client.ts';
  */
 export function TrackIdentity(props: { session: SessionAddress; track: TrackAnalysisResponse['track'] }) {
   const t = useT();
-  const qc = useQueryClient();
-  const refresh = () =>
-    Promise.all([
-      qc.invalidateQueries({ queryKey: ['track-analysis'] }),
-      qc.invalidateQueries({ queryKey: ['track-lap-times'] }),
-    ]);
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(props.track.name);
-  const rename = useMutation({
-    mutationFn: (value: string) =>
-      apiRequest<TrackSummary>(`/api/tracks/${encodeURIComponent(props.track.id)}/name`, {
-        method: 'PUT',
-        body: { name: value },
-      }),
-    onSuccess: () => {
-      setRenaming(false);
-      void refresh();
-    },
-  });
+  const rename = useRenameTrack(props.track.id, () => setRenaming(false));
   const [query, setQuery] = useState('');
   const [asked, setAsked] = useState('');
-  const found = useQuery({
-    queryKey: ['catalogue', asked],
-    queryFn: () => apiRequest<CatalogueResponse>(`/api/tracks/catalogue?q=${encodeURIComponent(asked)}`),
-    enabled: asked.length >= 2,
-  });
-  const choose = useMutation({
-    mutationFn: (catalogueId: string) =>
-      apiRequest<TrackSummary>(`${sessionPath(props.session)}/track`, { method: 'PUT', body: { catalogueId } }),
-    onSuccess: () => void refresh(),
-  });
+  const found = useCatalogue(asked);
+  const choose = useChooseCircuit(props.session);
   const nameError = rename.error instanceof ApiError ? fieldMessage(t, rename.error.fields.name) : undefined;
 
   return (
