@@ -5,8 +5,7 @@ import { formatLapTime } from '#core/formats/lap-six.ts';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
 import type { Units } from '#core/units.ts';
-import { decimal, lean, speedTable } from '#web/lib/format.ts';
-import { formatDistance } from '#web/lib/units-format.ts';
+import { decimal, gapClass } from '#web/lib/format.ts';
 import { lossReason, lossTitle, topLosses } from '#web/lib/loss-cards.ts';
 import { formatGap } from '#web/lib/format.ts';
 import { lossesToIdeal, topIdealLosses, type Study } from './study-choice';
@@ -14,6 +13,7 @@ import { TrackIdentity } from './track-identity';
 import { Loading } from '#web/components/ui/query-status.tsx';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import type { CoachingResponse } from '#core/contracts/tracks.contract.ts';
+import { CornerTable } from '#web/components/corner-table.tsx';
 import { CornerStudy, type CoachedCorner } from './coaching';
 import { type CornerFocus, focusOf } from './corner-focus';
 import { IDEAL, LapSelect } from './lap-select';
@@ -76,7 +76,6 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
   const studiedLap = data.laps.find((l) => l.index === studied);
   const cards = comparison ? topLosses(comparison.segments) : [];
   const idealCards = ideal ? topIdealLosses(ideal) : [];
-  const deltaOf = (segment: string) => comparison?.segments.find((s) => s.segment === segment)?.deltaSeconds;
   const zoom = (segment: string) => props.onFocus(props.focus?.segment === segment ? null : focusOf(data, segment));
   const busy = Boolean(props.fetching);
   let explain: string | null = null;
@@ -241,9 +240,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
                     </th>
                     <td>{d ? decimal(d.lapSeconds, 2) : '—'}</td>
                     <td>{part.seconds !== null ? decimal(part.seconds, 2) : '—'}</td>
-                    <td className={d && d.deltaSeconds > 0.005 ? 'delta-lost' : 'delta-gained'}>
-                      {d ? formatGap(d.deltaSeconds, 2) : '—'}
-                    </td>
+                    <td className={d ? gapClass(d.deltaSeconds) : ''}>{d ? formatGap(d.deltaSeconds, 2) : '—'}</td>
                     <td>{nameOf(part.lap)}</td>
                   </tr>
                 );
@@ -262,65 +259,13 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
         />
       )}
       {comparison && data.corners.length > 0 && !props.coaching && (
-        <div className="table-scroll" role="region" aria-label={t('tracks.cornersTitle')} tabIndex={0}>
-          <table className="data-table corner-table" data-testid="corner-table">
-            <caption>{t('tracks.cornersTitle')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('tracks.colCorner')}</th>
-                <th scope="col">{t('tracks.colTime')}</th>
-                <th scope="col">{t('tracks.colDelta')}</th>
-                <th scope="col">{t('tracks.colEntry')}</th>
-                <th scope="col">{t('tracks.colApex')}</th>
-                <th scope="col">{t('tracks.colExit')}</th>
-                <th scope="col">{t('tracks.colLean')}</th>
-                <th scope="col">{t('tracks.colBrake')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {comparison.lapCorners.map((c) => {
-                const ref = comparison.referenceCorners.find((r) => r.corner === c.corner);
-                const delta = deltaOf(`T${c.corner}`);
-                return (
-                  <tr key={c.corner} className={props.focus?.segment === `T${c.corner}` ? 'row-focused' : ''}>
-                    <th scope="row">
-                      <button
-                        type="button"
-                        className="link-button"
-                        onClick={() => zoom(`T${c.corner}`)}
-                        aria-label={t('tracks.zoomTo', { n: c.corner })}
-                      >
-                        T{c.corner}
-                      </button>
-                    </th>
-                    <td>{decimal(c.seconds, 2)}</td>
-                    <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>
-                      {delta !== undefined ? formatGap(delta, 2) : '—'}
-                    </td>
-                    <td>
-                      {speedTable(c.entryKmh, units)}{' '}
-                      {ref && <small className="muted">({speedTable(ref.entryKmh, units)})</small>}
-                    </td>
-                    <td>
-                      {speedTable(c.minKmh, units)}{' '}
-                      {ref && <small className="muted">({speedTable(ref.minKmh, units)})</small>}
-                    </td>
-                    <td>
-                      {speedTable(c.exitKmh, units)}{' '}
-                      {ref && <small className="muted">({speedTable(ref.exitKmh, units)})</small>}
-                    </td>
-                    <td>{c.maxLeanDeg !== null ? lean(c.maxLeanDeg) : '—'}</td>
-                    <td>
-                      {c.brakeBeforeApexM !== null
-                        ? t('preferences.brakeBefore', { distance: formatDistance(c.brakeBeforeApexM, units) })
-                        : '—'}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <CornerTable
+          comparison={comparison}
+          units={units}
+          testId="corner-table"
+          focused={props.focus?.segment ?? null}
+          onZoom={zoom}
+        />
       )}
     </section>
   );
