@@ -1,15 +1,13 @@
 // The analytics page (/analytics): pick a session, then study it on a map, charts against distance,
 // "where you lose time" and a lap table. Its choices live in the address; its parts load in turn (the
 // figures first, the corners once the map and charts have painted) so a phone paints its first screen quickly.
-import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { SessionSelector, selectableDevices } from '#web/components/session-selector.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { useMe } from '#web/lib/session.ts';
-import { addressFromQuery, addressToQuery } from '#core/contracts/session-paths.ts';
 import { deviceName } from '#web/lib/device-name.ts';
 import type { SessionVideoSlot } from '#web/lib/video-slot.ts';
+import { useAnalyticsAddress } from './analytics-address';
 import { SessionAnalytics } from './session-analytics';
 
 /**
@@ -22,9 +20,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
   const t = useT();
   const me = useMe().data!;
   const devices = selectableDevices(me);
-  const [params, setParams] = useSearchParams();
-  const session = useMemo(() => addressFromQuery(params), [params]);
-  const device = params.get('hw');
+  const { session, device, openSession } = useAnalyticsAddress();
   const foreign = device !== null && !devices.includes(device) && device !== me.demoDevice && !me.roles.admin;
   // The frame (header, selector) renders once: each answer that arrives re-renders the session's
   // part below it, not the whole page.
@@ -47,12 +43,7 @@ export function AnalyticsPage({ Video }: { Video?: SessionVideoSlot } = {}) {
           {t('analytics.foreignHardware')}
         </p>
       )}
-      <SessionSelector
-        devices={devices}
-        initial={session ?? {}}
-        loaded={session}
-        onLoad={(s) => setParams({ ...addressToQuery(s), ...(params.get('cor') ? { cor: params.get('cor')! } : {}) })}
-      />
+      <SessionSelector devices={devices} initial={session ?? {}} loaded={session} onLoad={openSession} />
       {!session && <p className="muted prompt">{t('analytics.selectPrompt')}</p>}
       {session && !foreign && <SessionAnalytics session={session} Video={Video} />}
     </Page>

@@ -1,7 +1,6 @@
 // One session on the analytics page: its figures, the map, the charts, the corners and the laps, with
 // the choices the address holds.
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
 import { useUnits } from '#web/lib/preferences.ts';
@@ -11,6 +10,8 @@ import { sessionPath, useLaps } from '#web/lib/sessions-api.ts';
 import { useAnalysis, useCoaching, useGpsColumns, useTrackAnalysis, type CoachingChoice } from './analytics.api';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import { bestOf } from '#core/laps/session-laps.ts';
+import { useAnalyticsAddress } from './analytics-address';
 import { lapKey, sampleAtDistance } from './chart-data';
 import { LapCharts } from './lap-charts';
 import { shownLaps } from './shown-laps';
@@ -35,7 +36,7 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
   const t = useT();
   const units = useUnits();
   const axisX = t('preferences.axisDistance', { unit: unitLabel('distance', units) });
-  const [params, setParams] = useSearchParams();
+  const address = useAnalyticsAddress();
   const analysis = useAnalysis(session);
   const laps = useLaps(session);
   // The figures paint first (a text answer of a few kB), the lap table after that frame. The GPS
@@ -45,10 +46,8 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
   const gps = useGpsColumns(session);
   // A file without lean has no lean to colour the map by: speed, whatever the address says.
   const leanKnown = analysis.data ? leanRecorded(analysis.data) : true;
-  const colour: MapColour = leanKnown && params.get('cor') === 'inclinacao' ? 'lean' : 'speed';
+  const colour: MapColour = leanKnown && address.lean ? 'lean' : 'speed';
   const [cursorIndex, setCursorIndex] = useState<number | null>(null);
-  const numberParam = (key: string) =>
-    params.get(key) && Number.isInteger(Number(params.get(key))) ? Number(params.get(key)) : undefined;
   const [focus, setFocus] = useState<CornerFocus | null>(null);
   const xRange = useMemo<[number, number] | null>(() => (focus ? [focus.fromM, focus.toM] : null), [focus]);
   // What is drawn from the GPS file and the track analysis renders in slices (a deferred value), so a
@@ -59,50 +58,30 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
   const [listed, setListed] = useState<TrackAnalysisResponse['laps']>();
   const shown = useMemo(() => shownLaps(segments, laps.data, listed), [segments, laps.data, listed]);
   const bestKey = useMemo(() => {
-    let best: string | null = null;
-    for (const [key, l] of shown)
-      if (l.kind === 'flying' && l.seconds !== null && (best === null || l.seconds < shown.get(best)!.seconds!))
-        best = key;
-    return best;
+    const entries = [...shown];
+    const best = bestOf(entries.map(([, l]) => l));
+    return best < 0 ? null : entries[best]![0];
   }, [shown]);
   const chosenKeys = useMemo(() => {
-    const raw = params.get('voltas');
-    const keys = raw ? raw.split(',').filter(Boolean) : bestKey ? [bestKey] : [];
+    const keys = address.laps ?? (bestKey ? [bestKey] : []);
     return new Set(keys.filter((k) => segments.some((s) => lapKey(s) === k)));
-  }, [params, bestKey, segments]);
+  }, [address.laps, bestKey, segments]);
   const chosen = useMemo(() => segments.filter((s) => chosenKeys.has(lapKey(s))), [segments, chosenKeys]);
   const best = segments.find((s) => lapKey(s) === bestKey);
   const reference = best ?? chosen[0] ?? segments[0];
   const mapLaps = useMemo(() => (chosen.length || !reference ? chosen : [reference]), [chosen, reference]);
 
-  const setParam = useCallback(
-    (key: string, value: string | null) => {
-      const next = new URLSearchParams(params);
-      if (value === null) next.delete(key);
-      else next.set(key, value);
-      setParams(next, { replace: true });
-    },
-    [params, setParams],
-  );
   // The handlers below keep their identity between renders: the parts of the page are memoized,
   // and render again only when what they show changes.
+  const { setLaps } = address;
   const toggleLap = useCallback(
     (key: string) => {
       const next = new Set(chosenKeys);
       if (next.has(key)) next.delete(key);
       else next.add(key);
-      setParam('voltas', [...next].join(','));
+      setLaps([...next]);
     },
-    [chosenKeys, setParam],
-  );
-  const chooseStudy = useCallback(
-    (choice: { lap?: number; reference?: number | 'ideal' }) => {
-      const next = new URLSearchParams(params);
-      if (choice.lap !== undefined) next.set('estudada', String(choice.lap));
-      if (choice.reference !== undefined) next.set('referencia', String(choice.reference));
-      setParams(next, { replace: true });
-    },
-    [params, setParams],
+    [chosenKeys, setLaps],
   );
 
   // The lap charts compute their points themselves, each when the rider scrolls to it.
@@ -118,8 +97,7 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
   // The session's default answer holds its laps and ideal lap: the study (study-choice.ts) is
   // chosen from it, and only a lap against another lap asks the server again.
   const baseQuery = useTrackAnalysis(trackSession);
-  const studiedLap = numberParam('estudada');
-  const studyReference = params.get('referencia') === 'ideal' ? 'ideal' : numberParam('referencia');
+  const { studiedLap, studyReference } = address;
   const study = useMemo(
     () => studyOf(baseQuery.data, { lap: studiedLap, reference: studyReference }),
     [baseQuery.data, studiedLap, studyReference],
@@ -267,7 +245,7 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
                         type="radio"
                         name="cor"
                         checked={colour === 'speed'}
-                        onChange={() => setParam('cor', null)}
+                        onChange={() => address.setLean(false)}
                       />{' '}
                       {t('analytics.colourSpeed')}
                     </label>
@@ -276,7 +254,7 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
                         type="radio"
                         name="cor"
                         checked={colour === 'lean'}
-                        onChange={() => setParam('cor', 'inclinacao')}
+                        onChange={() => address.setLean(true)}
                       />{' '}
                       {t('analytics.colourLean')}
                     </label>
@@ -329,7 +307,7 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
               pending={track.isPending}
               fetching={track.isPlaceholderData && track.isFetching}
               error={track.error}
-              onChoose={chooseStudy}
+              onChoose={address.chooseStudy}
               focus={focus}
               onFocus={focusCorner}
               coaching={coaching.data}
