@@ -7,7 +7,7 @@ import { useUnits } from '#web/lib/preferences.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 import { leanRecorded } from '#web/lib/format.ts';
 import { sessionPath, useLaps } from '#web/lib/sessions-api.ts';
-import { useAnalysis, useCoaching, useGpsColumns, useTrackAnalysis, type CoachingChoice } from './analytics.api';
+import { useAnalysis, useGpsColumns } from './analytics.api';
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { bestOf } from '#core/laps/session-laps.ts';
@@ -21,7 +21,9 @@ import { TrackMap, type MapColour } from './track-map';
 import { focusOfCorner, type CornerFocus } from './corner-focus';
 import { WhereTimeGoes, whereTimeGoesHeight } from './where-time-goes';
 import { CoachingTips, type CoachedCorner } from './coaching';
-import { serverChoice, studyOf } from './study-choice';
+import { useSessionStudy } from './session-study';
+import { ColourToggle } from './colour-toggle';
+import { useLapCursor } from './lap-cursor';
 import { useAfterPaint } from '#web/lib/after-paint.ts';
 import { WhenNear } from '#web/components/ui/when-near.tsx';
 import type { SessionVideoSlot } from '#web/lib/video-slot.ts';
@@ -47,7 +49,6 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
   // A file without lean has no lean to colour the map by: speed, whatever the address says.
   const leanKnown = analysis.data ? leanRecorded(analysis.data) : true;
   const colour: MapColour = leanKnown && address.lean ? 'lean' : 'speed';
-  const [cursorIndex, setCursorIndex] = useState<number | null>(null);
   const [focus, setFocus] = useState<CornerFocus | null>(null);
   const xRange = useMemo<[number, number] | null>(() => (focus ? [focus.fromM, focus.toM] : null), [focus]);
   // What is drawn from the GPS file and the track analysis renders in slices (a deferred value), so a
@@ -94,57 +95,24 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
   // their answer (and its reading) would otherwise compete with the first paint on a phone.
   const afterFirstPaint = restShown || (Boolean(c) && !hasCharts);
   const trackSession = !gps.data?.count || !afterFirstPaint ? null : session;
-  // The session's default answer holds its laps and ideal lap: the study (study-choice.ts) is
-  // chosen from it, and only a lap against another lap asks the server again.
-  const baseQuery = useTrackAnalysis(trackSession);
   const { studiedLap, studyReference } = address;
-  const study = useMemo(
-    () => studyOf(baseQuery.data, { lap: studiedLap, reference: studyReference }),
-    [baseQuery.data, studiedLap, studyReference],
-  );
-  const choice = serverChoice(study);
-  const asksMore = choice.lap !== undefined || choice.reference !== undefined;
-  const chosenQuery = useTrackAnalysis(asksMore ? trackSession : null, choice);
-  const trackQuery = asksMore ? chosenQuery : baseQuery;
-  const track = { ...trackQuery, data: useDeferredValue(trackQuery.data) };
+  const { track, study, coaching } = useSessionStudy({
+    trackSession,
+    coachingSession: figuresPainted && gps.data?.count ? session : null,
+    studiedLap,
+    studyReference,
+    units,
+  });
   useEffect(() => setListed(track.data?.laps), [track.data]);
   const shareLaps = useMemo(
     () => (track.data?.laps ?? []).filter((l) => l.complete).map((l) => `${l.heat}${l.number}`),
     [track.data],
   );
 
-  // The corner study of the lap studied (by default the best lap against the ideal lap): its tips
-  // lead the page, its table and charts grow "Where you lose time".
-  const coachingChoice = useMemo<CoachingChoice>(() => {
-    const keyOf = (index: number | undefined) => {
-      const l = track.data?.laps.find((x) => x.index === index);
-      return l ? `${l.heat}${l.number}` : undefined;
-    };
-    if (study.automatic || !track.data) return {};
-    if (study.mode === 'ideal') return { lap: keyOf(study.lap), ref: 'ideal' };
-    const lap = keyOf(study.lap ?? track.data.comparison?.lap);
-    const ref = keyOf(study.reference ?? track.data.comparison?.reference);
-    return lap && ref && lap !== ref ? { lap, ref } : {};
-  }, [study, track.data]);
-  const coaching = useCoaching(figuresPainted && gps.data?.count ? session : null, coachingChoice, units);
-
-  // The lap the cursor is on (the video may play any of them), else the reference.
-  const cursorLap =
-    (cursorIndex !== null && segments.find((s) => cursorIndex >= s.start && cursorIndex < s.end)) || reference;
-  const cursorDistance =
-    c && cursorLap && cursorIndex !== null && cursorIndex >= cursorLap.start && cursorIndex < cursorLap.end
-      ? c.meterSum[cursorIndex]! - c.meterSum[cursorLap.start]!
-      : null;
-  const onChartCursor = useCallback(
-    (x: number | null) => setCursorIndex(x === null || !c || !reference ? null : sampleAtDistance(c, reference, x)),
-    [c, reference],
-  );
-  // A click on a chart or the map: the video (when there is one) goes there, on the lap it plays.
-  const [seek, setSeek] = useState<{ index: number; seq: number } | null>(null);
-  const pickIndex = useCallback((index: number) => setSeek((s) => ({ index, seq: (s?.seq ?? 0) + 1 })), []);
-  const onChartPick = useCallback(
-    (x: number) => c && cursorLap && pickIndex(sampleAtDistance(c, cursorLap, x)),
-    [c, cursorLap, pickIndex],
+  const { cursorIndex, setCursorIndex, cursorDistance, onChartCursor, seek, pickIndex, onChartPick } = useLapCursor(
+    c,
+    segments,
+    reference,
   );
   // A tip or a corner of the study: the map and the charts zoom to it, the video plays the lap
   // studied from its approach, and the map comes into view.
@@ -237,29 +205,7 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
                     seek={seek}
                   />
                 )}
-                {leanKnown && (
-                  <fieldset className="colour-toggle">
-                    <legend>{t('analytics.colour')}</legend>
-                    <label>
-                      <input
-                        type="radio"
-                        name="cor"
-                        checked={colour === 'speed'}
-                        onChange={() => address.setLean(false)}
-                      />{' '}
-                      {t('analytics.colourSpeed')}
-                    </label>
-                    <label>
-                      <input
-                        type="radio"
-                        name="cor"
-                        checked={colour === 'lean'}
-                        onChange={() => address.setLean(true)}
-                      />{' '}
-                      {t('analytics.colourLean')}
-                    </label>
-                  </fieldset>
-                )}
+                {leanKnown && <ColourToggle colour={colour} onChange={(next) => address.setLean(next === 'lean')} />}
                 {reference && (
                   <MemoTrackMap
                     units={units}
