@@ -1,6 +1,6 @@
 // What the track map is coloured by: speed or lean (a file without lean offers no choice).
 import { useT } from '#web/i18n/messages.ts';
-import type { MapColour } from './track-map';
+import type { MapColour } from './track-map-drawing';
 
 export function ColourToggle(props: { colour: MapColour; onChange: (colour: MapColour) => void }) {
   const t = useT();
