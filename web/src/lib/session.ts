@@ -5,7 +5,7 @@ import { apiRequest, ApiError } from './api-client';
 import { queryKeys } from './query-keys';
 
 /** The signed-in user or null when signed out (401). Roles always come from here. */
-export async function fetchMe(): Promise<Me | null> {
+async function fetchMe(): Promise<Me | null> {
   try {
     // Typed, not parsed: the server validates this answer against meSchema (decision 002).
     return await apiRequest<Me>('/api/me');
