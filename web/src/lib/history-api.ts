@@ -44,8 +44,7 @@ const sessionPagesQuery = (track: string, pageSize: number, schema?: MySessionsS
     queryKey: queryKeys.mySessions.pages(track, pageSize),
     initialPageParam: '',
     queryFn: ({ pageParam }) => {
-      const q = new URLSearchParams({ limit: String(pageSize) });
-      if (track) q.set('track', track);
+      const q = new URLSearchParams({ ...(track ? { track } : {}), limit: String(pageSize) });
       if (pageParam) q.set('after', pageParam);
       return apiRequest(`/api/sessions?${q.toString()}`, { schema });
     },
