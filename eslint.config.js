@@ -18,6 +18,27 @@ function serverLayer(files, patterns) {
   ];
 }
 
+/** A query or mutation key written out as an array: keys are made once, in web/src/lib/query-keys.ts. */
+const HAND_TYPED_KEY = [
+  {
+    selector: 'Property[key.name=/^(queryKey|mutationKey)$/] > ArrayExpression',
+    message:
+      'Make the key with queryKeys (web/src/lib/query-keys.ts): a key written twice is a cache shared by accident.',
+  },
+];
+
+/** A component that asks the server itself: its query or call belongs in an api module, defined once. */
+const INLINE_API_CALL = [
+  {
+    selector: "ImportSpecifier[imported.name='apiRequest'], CallExpression[callee.name='fetch']",
+    message: "Components call the API through an api module (the feature's *.api.ts, or web/src/lib/*-api.ts).",
+  },
+  {
+    selector: "Property[key.name='queryFn']",
+    message: 'Define the query once in an api module (queryOptions or a use<X> hook), not in a component.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -92,6 +113,18 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // One query layer (issue 63): keys come from web/src/lib/query-keys.ts, queries and API calls from
+  // the api modules (a feature's *.api.ts, lib's *-api.ts); web/src/lib/query-layer.test.ts shows it bites.
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['web/src/lib/query-keys.ts', 'web/src/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': ['error', ...HAND_TYPED_KEY] },
+  },
+  {
+    files: ['web/src/**/*.tsx'],
+    ignores: ['web/src/**/*.test.tsx'],
+    rules: { 'no-restricted-syntax': ['error', ...HAND_TYPED_KEY, ...INLINE_API_CALL] },
   },
   // The server's layers (decision 020): routes → services → repositories → database. Type-only
   // imports are free (a route may name a row type); tests may reach any layer to set up.

@@ -127,7 +127,7 @@ export function listLaps(
 }
 
 /** The index (into the list) of the session's best lap: its fastest flying lap by the time shown; -1 without one. */
-export function bestOf(list: readonly ListedLap[]): number {
+export function bestOf(list: readonly Pick<ListedLap, 'kind' | 'seconds'>[]): number {
   let best = -1;
   list.forEach((l, k) => {
     if (l.kind === 'flying' && l.seconds !== null && (best < 0 || l.seconds < list[best]!.seconds!)) best = k;

@@ -13,7 +13,7 @@ import { createQueryClient } from './lib/query-client';
 import { loadCatalog, loadPageWords } from './i18n/catalogs';
 import { setRequestLanguage } from './lib/api-client';
 import { setDisplayLanguage } from './lib/format';
-import { fetchMe, ME_KEY } from './lib/session';
+import { meQuery } from './lib/session';
 import './styles.css';
 import { applyTheme, storedTheme } from './lib/theme';
 import { offerUpdate } from './lib/offline';
@@ -44,7 +44,7 @@ if (chosen) setRequestLanguage(chosen);
 
 const queryClient = createQueryClient();
 // Who is signed in is needed by every route: ask at boot, beside the route's own code.
-void queryClient.prefetchQuery({ queryKey: ME_KEY, queryFn: fetchMe });
+void queryClient.prefetchQuery(meQuery);
 const AppRoutes = createRoutes(queryClient);
 
 const render = () => {

@@ -1,7 +1,8 @@
 import { useIsMutating } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Language } from '#core/i18n/intl.ts';
-import { PREFERENCES_KEY, usePreferences } from '#web/lib/preferences.ts';
+import { usePreferences } from '#web/lib/preferences.ts';
+import { queryKeys } from '#web/lib/query-keys.ts';
 import { chooseLanguage, chosenLanguage } from './language';
 
 /**
@@ -11,7 +12,7 @@ import { chooseLanguage, chosenLanguage } from './language';
  */
 export function LanguageFollowsProfile({ current }: { current: Language }) {
   const preferences = usePreferences();
-  const saving = useIsMutating({ mutationKey: PREFERENCES_KEY }) > 0;
+  const saving = useIsMutating({ mutationKey: queryKeys.preferences }) > 0;
   const chosen = preferences.data?.chosen ? preferences.data.language : undefined;
   const settled = !saving && !preferences.isFetching;
   useEffect(() => {

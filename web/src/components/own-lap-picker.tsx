@@ -1,12 +1,11 @@
 // Picking one of the rider's own laps at a track (or their record), for the compare and shared pages.
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { MySessions } from '#core/contracts/sessions.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 import { useT } from '#web/i18n/messages.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
+import { useSessionPages } from '#web/lib/history-api.ts';
 import { useLaps } from '#web/lib/sessions-api.ts';
 
 type OwnSession = MySessions['sessions'][number];
@@ -27,16 +26,8 @@ export function OwnLapPicker(props: {
   const t = useT();
   const [session, setSession] = useState('');
   const [lap, setLap] = useState('');
-  const sessions = useInfiniteQuery({
-    queryKey: ['my-sessions', props.track],
-    initialPageParam: '',
-    queryFn: ({ pageParam }) =>
-      // Read as its type (decision 002): this picker rides in the analytics pages' chunk.
-      apiRequest<MySessions>(
-        `/api/sessions?${new URLSearchParams({ track: props.track, limit: '100', ...(pageParam ? { after: pageParam } : {}) }).toString()}`,
-      ),
-    getNextPageParam: (last) => last.next ?? undefined,
-  });
+  // Read as its type (decision 002): this picker rides in the analytics pages' chunk.
+  const sessions = useSessionPages(props.track, 100);
   const list = sessions.data?.pages.flatMap((p) => p.sessions) ?? [];
   const picked = list.find((s) => `${s.device}/${s.date}` === session);
   const laps = useLaps(picked ? { device: picked.device, track: picked.track, date: picked.date } : null);

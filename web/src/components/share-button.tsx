@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
+import { queryKeys } from '#web/lib/query-keys.ts';
 import { useT } from '../i18n/messages';
 import { createShare } from '../lib/history-api';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
@@ -41,7 +42,7 @@ export function ShareButton(props: { session: SessionAddress; laps: string[]; in
         ...(days ? { expiresInDays: days } : {}),
         ...(name.trim() ? { name: name.trim() } : {}),
       }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['shares'] }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: queryKeys.shares }),
   });
   const close = () => {
     setOpen(false);

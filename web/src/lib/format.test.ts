@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { decimal, formatGap, lean, oneDecimal, setDisplayLanguage, speedTable } from './format';
+import { decimal, formatGap, gapClass, lean, oneDecimal, setDisplayLanguage, speedTable } from './format';
 import { formatSpeed } from './units-format';
 
 const speedProse = (kmh: number) => formatSpeed(kmh, 'metric');
@@ -39,6 +39,12 @@ describe('display formats', () => {
     expect(formatGap(-0.0004)).toBe('+0,000 s');
     setDisplayLanguage('en', { left: 'L', right: 'R' });
     expect(formatGap(-1.2044)).toBe('−1.204 s');
+  });
+  it('a gap is lost when it reads as a loss at the digits shown', () => {
+    expect(gapClass(0.134)).toBe('delta-lost');
+    expect(gapClass(0.004)).toBe('delta-gained');
+    expect(gapClass(0.004, 3)).toBe('delta-lost');
+    expect(gapClass(-0.2)).toBe('delta-gained');
   });
   it('the numbers String() writes with an exponent, and the non-finite ones', () => {
     expect(decimal(2.5e22, 0)).toBe('25.000.000.000.000.000.000.000');

@@ -58,6 +58,11 @@ export function formatGap(seconds: number, digits: 2 | 3 = 3): string {
   return `${rounded < 0 ? '−' : '+'}${decimal(Math.abs(rounded), digits)} s`;
 }
 
+/** A gap's cell class: lost when it reads as a loss at the digits shown (+0,00 s is no loss), else gained. */
+export function gapClass(seconds: number, digits: 2 | 3 = 2): 'delta-lost' | 'delta-gained' {
+  return Math.round(seconds * 10 ** digits) > 0 ? 'delta-lost' : 'delta-gained';
+}
+
 export function speedTable(kmh: number, units: Units = 'metric'): string {
   return String(Math.round(speedIn(kmh, units)));
 }

@@ -5,9 +5,10 @@ import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { ApiError } from './api-client';
 import { downloadGps, failure, type GpsDownloadMessage } from './gps-download';
 import { noteStoredAt } from './offline';
+import { queryKeys } from './query-keys';
 import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
 
-const gpsColumnsKey = (s: SessionAddress | null) => ['gps-columns', s?.device, s?.track, s?.date] as const;
+const gpsColumnsKey = queryKeys.gpsColumns.of;
 
 /**
  * Downloads the session's binary GPS columns (parsed once on the server) and decodes them, in a

@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
 // Answers read as the types of the schemas the server validated them against (decision 002):
 // they serve /laps and the pages of the analytics chunk (analytics, compare, progress, share).
 import type {
@@ -11,29 +12,57 @@ import type { MySessions } from '#core/contracts/sessions.contract.ts';
 import type { CreateShareResponse, SharedLap, SharedView, SharesResponse } from '#core/contracts/shares.contract.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { apiRequest } from './api-client';
+import { queryKeys } from './query-keys';
 
 /** The rider's personal best per track; refreshed by live updates when a session arrives. */
 export function useRecords(enabled = true) {
   return useQuery({
-    queryKey: ['records'],
+    queryKey: queryKeys.records,
     queryFn: () => apiRequest<PersonalBestsResponse>('/api/sessions/records'),
     enabled,
     staleTime: 60_000,
   });
 }
 
+/**
+ * The rider's sessions across devices and imports (GET /api/sessions), newest first. The pages of
+ * the analytics chunk read the answer as its type (decision 002); the others pass its schema,
+ * `mySessionsResponseSchema`, to have it checked.
+ */
+type MySessionsSchema = z.ZodType<MySessions>;
+
+/** The rider's newest `limit` sessions, and their circuits. */
+export const newestSessionsQuery = (limit: number, schema?: MySessionsSchema) =>
+  queryOptions({
+    queryKey: queryKeys.mySessions.newest(limit),
+    queryFn: () => apiRequest(`/api/sessions?limit=${limit}`, { schema }),
+  });
+
+/** Page after page of the rider's sessions (`pageSize` each), at one track or ('') all of them. */
+const sessionPagesQuery = (track: string, pageSize: number, schema?: MySessionsSchema) =>
+  infiniteQueryOptions({
+    queryKey: queryKeys.mySessions.pages(track, pageSize),
+    initialPageParam: '',
+    queryFn: ({ pageParam }) => {
+      const q = new URLSearchParams({ ...(track ? { track } : {}), limit: String(pageSize) });
+      if (pageParam) q.set('after', pageParam);
+      return apiRequest(`/api/sessions?${q.toString()}`, { schema });
+    },
+    getNextPageParam: (last) => last.next ?? undefined,
+  });
+
+export function useSessionPages(track: string, pageSize: number, schema?: MySessionsSchema) {
+  return useInfiniteQuery(sessionPagesQuery(track, pageSize, schema));
+}
+
 /** The rider's most recent session (and their circuits): what /comparar and /progresso open on. */
 export function useMostRecentSession(enabled = true) {
-  return useQuery({
-    queryKey: ['my-sessions', 'latest'],
-    queryFn: () => apiRequest<MySessions>('/api/sessions?limit=1'),
-    enabled,
-  });
+  return useQuery({ ...newestSessionsQuery(1), enabled });
 }
 
 export function useProgress(track: string | null) {
   return useQuery({
-    queryKey: ['progress', track],
+    queryKey: queryKeys.progress.of(track),
     queryFn: () =>
       apiRequest<ProgressResponse>(`/api/sessions/progress?${new URLSearchParams({ track: track! }).toString()}`),
     enabled: Boolean(track),
@@ -42,7 +71,7 @@ export function useProgress(track: string | null) {
 
 export function useCornerProgress(track: string | null, from: string | null, to: string | null) {
   return useQuery({
-    queryKey: ['corner-progress', track, from, to],
+    queryKey: queryKeys.cornerProgress(track, from, to),
     queryFn: () =>
       apiRequest<CornerProgress>(
         `/api/sessions/progress/corners?${new URLSearchParams({ track: track!, from: from!, to: to! }).toString()}`,
@@ -63,7 +92,7 @@ export function useCompare(q: CompareRequest | null) {
     ? new URLSearchParams(Object.entries(q).filter((e): e is [string, string] => typeof e[1] === 'string'))
     : null;
   return useQuery({
-    queryKey: ['compare', params?.toString()],
+    queryKey: queryKeys.compare(params?.toString()),
     queryFn: () => apiRequest<CompareResponse>(`/api/sessions/compare?${params!.toString()}`),
     enabled: params !== null,
     placeholderData: (previous) => previous,
@@ -71,7 +100,7 @@ export function useCompare(q: CompareRequest | null) {
 }
 
 export function useShares() {
-  return useQuery({ queryKey: ['shares'], queryFn: () => apiRequest<SharesResponse>('/api/shares') });
+  return useQuery({ queryKey: queryKeys.shares, queryFn: () => apiRequest<SharesResponse>('/api/shares') });
 }
 
 export function createShare(body: SessionAddress & { lap?: string; expiresInDays?: number; name?: string }) {
@@ -85,7 +114,7 @@ export function revokeShare(id: string) {
 /** A shared link's laps, read without signing in. */
 export function useSharedView(token: string) {
   return useQuery({
-    queryKey: ['shared', token],
+    queryKey: queryKeys.shared(token),
     queryFn: () => apiRequest<SharedView>(`/api/shared/${encodeURIComponent(token)}`),
     retry: false,
     initialData: () => viewOnScreen(token),
@@ -109,7 +138,7 @@ function viewOnScreen(token: string): SharedView | undefined {
 
 export function useSharedLap(token: string, lap: string | null) {
   return useQuery({
-    queryKey: ['shared-lap', token, lap],
+    queryKey: queryKeys.sharedLap(token, lap),
     queryFn: () =>
       apiRequest<SharedLap>(
         `/api/shared/${encodeURIComponent(token)}/lap${lap ? `?lap=${encodeURIComponent(lap)}` : ''}`,

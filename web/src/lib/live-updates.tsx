@@ -7,6 +7,7 @@ import { formatLapTime } from '#core/formats/lap-six.ts';
 import { useT } from '../i18n/messages';
 import { decimal } from './format';
 import { useMe } from './session';
+import { queryKeys } from './query-keys';
 
 interface NewRecord {
   track: string;
@@ -54,13 +55,20 @@ export function LiveUpdates() {
       }
       if (!isSessionEvent(event)) return;
       const { deviceId, track, date, personalBest } = event;
-      void qc.invalidateQueries({ queryKey: ['latest'] });
-      void qc.invalidateQueries({ queryKey: ['me'] });
-      void qc.invalidateQueries({ queryKey: ['tracks', deviceId] });
-      void qc.invalidateQueries({ queryKey: ['dates', deviceId, track] });
-      for (const key of ['my-sessions', 'records', 'progress']) void qc.invalidateQueries({ queryKey: [key] });
-      for (const key of ['laps', 'analysis', 'gps-columns'])
-        void qc.invalidateQueries({ queryKey: [key, deviceId, track, date] });
+      const session = { device: deviceId, track, date };
+      for (const queryKey of [
+        queryKeys.latestSession,
+        queryKeys.me,
+        queryKeys.tracks.of(deviceId),
+        queryKeys.dates.of(deviceId, track),
+        queryKeys.mySessions.all,
+        queryKeys.records,
+        queryKeys.progress.all,
+        queryKeys.laps.of(session),
+        queryKeys.analysis.of(session),
+        queryKeys.gpsColumns.of(session),
+      ])
+        void qc.invalidateQueries({ queryKey });
       if (personalBest) setRecord({ track, ...personalBest });
     });
     return () => source.close();

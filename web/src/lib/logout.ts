@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from './api-client';
-import { ME_KEY } from './session';
+import { queryKeys } from './query-keys';
 import { forgetKeptAnswers } from './offline';
 
 /**
@@ -13,8 +13,8 @@ export function useLogout() {
     mutationFn: () => apiRequest<{ ok: true }>('/api/auth/logout', { method: 'POST' }),
     onSettled: async () => {
       await forgetKeptAnswers();
-      qc.setQueryData(ME_KEY, null);
-      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
+      qc.setQueryData(queryKeys.me, null);
+      qc.removeQueries({ predicate: (q) => q.queryKey[0] !== queryKeys.me[0] });
     },
   });
 }

@@ -4,9 +4,8 @@ import type { PreferencesAnswer, PreferencesInput } from '#core/contracts/prefer
 import { negotiatePreferences } from '#core/preferences.ts';
 import type { Units } from '#core/units.ts';
 import { apiRequest } from './api-client';
+import { queryKeys } from './query-keys';
 import { useMe } from './session';
-
-export const PREFERENCES_KEY = ['me', 'preferences'] as const;
 
 /** The browser's languages, most wanted first (what a signed-out visitor's page follows). */
 function browserLanguages(): readonly string[] {
@@ -18,7 +17,7 @@ function browserLanguages(): readonly string[] {
 export function usePreferences() {
   const me = useMe();
   return useQuery({
-    queryKey: PREFERENCES_KEY,
+    queryKey: queryKeys.preferences,
     // Typed, not parsed: the server validates its answer against preferencesSchema (decision 002).
     queryFn: () => apiRequest<PreferencesAnswer>('/api/me/preferences'),
     enabled: Boolean(me.data),
@@ -30,19 +29,19 @@ export function usePreferences() {
 export function useSetPreferences() {
   const qc = useQueryClient();
   return useMutation({
-    mutationKey: PREFERENCES_KEY,
+    mutationKey: queryKeys.preferences,
     mutationFn: (input: PreferencesInput) =>
       apiRequest<{ ok: true }>('/api/me/preferences', { method: 'PUT', body: input }),
     onMutate: async (input) => {
-      await qc.cancelQueries({ queryKey: PREFERENCES_KEY });
-      const previous = qc.getQueryData<PreferencesAnswer>(PREFERENCES_KEY);
-      qc.setQueryData<PreferencesAnswer>(PREFERENCES_KEY, { ...input, chosen: true });
+      await qc.cancelQueries({ queryKey: queryKeys.preferences });
+      const previous = qc.getQueryData<PreferencesAnswer>(queryKeys.preferences);
+      qc.setQueryData<PreferencesAnswer>(queryKeys.preferences, { ...input, chosen: true });
       return { previous };
     },
     onError: (_err, _input, context) => {
-      if (context?.previous) qc.setQueryData(PREFERENCES_KEY, context.previous);
+      if (context?.previous) qc.setQueryData(queryKeys.preferences, context.previous);
     },
-    onSettled: () => qc.invalidateQueries({ queryKey: PREFERENCES_KEY }),
+    onSettled: () => qc.invalidateQueries({ queryKey: queryKeys.preferences }),
   });
 }
 

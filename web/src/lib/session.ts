@@ -1,12 +1,11 @@
 // The signed-in user (GET /api/me) and the devices they may choose.
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Me } from '#core/contracts/me.contract.ts';
 import { apiRequest, ApiError } from './api-client';
-
-export const ME_KEY = ['me'] as const;
+import { queryKeys } from './query-keys';
 
 /** The signed-in user or null when signed out (401). Roles always come from here. */
-export async function fetchMe(): Promise<Me | null> {
+async function fetchMe(): Promise<Me | null> {
   try {
     // Typed, not parsed: the server validates this answer against meSchema (decision 002).
     return await apiRequest<Me>('/api/me');
@@ -16,8 +15,10 @@ export async function fetchMe(): Promise<Me | null> {
   }
 }
 
+export const meQuery = queryOptions({ queryKey: queryKeys.me, queryFn: fetchMe, staleTime: 60_000 });
+
 export function useMe() {
-  return useQuery({ queryKey: ME_KEY, queryFn: fetchMe, staleTime: 60_000 });
+  return useQuery(meQuery);
 }
 
 /** The rider's devices for selection: their own, or the demo device when they have none. */

@@ -1,39 +1,46 @@
-import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 // The answers are read as the types of the schemas the server validated them against (decision
 // 002): type-only imports, so no schema code reaches the laps and analytics pages.
 import type { DatesResponse, LapsResponse, LatestSession, TracksResponse } from '#core/contracts/sessions.contract.ts';
 import type { TrackAnalysisResponse, TrackLapTimes } from '#core/contracts/tracks.contract.ts';
 import { apiRequest } from './api-client';
 import { addressFromQuery, sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
-import { fetchMe, ME_KEY, selectableDevices } from './session';
+import { queryKeys } from './query-keys';
+import { meQuery, selectableDevices } from './session';
 
 const seg = encodeURIComponent;
 
-const tracksQuery = (device: string | undefined) => ({
-  queryKey: ['tracks', device],
-  queryFn: () => apiRequest<TracksResponse>(`/api/devices/${seg(device!)}/tracks`),
-});
+const tracksQuery = (device: string | undefined) =>
+  queryOptions({
+    queryKey: queryKeys.tracks.of(device),
+    queryFn: () => apiRequest<TracksResponse>(`/api/devices/${seg(device!)}/tracks`),
+    enabled: Boolean(device),
+  });
 
 export function useTracks(device: string | undefined) {
-  return useQuery({ ...tracksQuery(device), enabled: Boolean(device) });
+  return useQuery(tracksQuery(device));
 }
 
-const datesQuery = (device: string | undefined, track: string | undefined) => ({
-  queryKey: ['dates', device, track],
-  queryFn: () => apiRequest<DatesResponse>(`/api/devices/${seg(device!)}/tracks/${seg(track!)}/dates`),
-});
+const datesQuery = (device: string | undefined, track: string | undefined) =>
+  queryOptions({
+    queryKey: queryKeys.dates.of(device, track),
+    queryFn: () => apiRequest<DatesResponse>(`/api/devices/${seg(device!)}/tracks/${seg(track!)}/dates`),
+    enabled: Boolean(device && track),
+  });
 
 export function useDates(device: string | undefined, track: string | undefined) {
-  return useQuery({ ...datesQuery(device, track), enabled: Boolean(device && track) });
+  return useQuery(datesQuery(device, track));
 }
 
-export const lapsQuery = (s: SessionAddress | null) => ({
-  queryKey: ['laps', s?.device, s?.track, s?.date],
-  queryFn: () => apiRequest<LapsResponse>(`${sessionPath(s!)}/laps`),
-});
+export const lapsQuery = (s: SessionAddress | null) =>
+  queryOptions({
+    queryKey: queryKeys.laps.of(s),
+    queryFn: () => apiRequest<LapsResponse>(`${sessionPath(s!)}/laps`),
+    enabled: s !== null,
+  });
 
 export function useLaps(s: SessionAddress | null) {
-  return useQuery({ ...lapsQuery(s), enabled: s !== null });
+  return useQuery(lapsQuery(s));
 }
 
 /**
@@ -46,7 +53,7 @@ export function prefetchLapsPage(queryClient: QueryClient, search: URLSearchPara
   const address = addressFromQuery(search);
   if (address) void queryClient.prefetchQuery(lapsQuery(address));
   const lists = async () => {
-    const me = await queryClient.ensureQueryData({ queryKey: ME_KEY, queryFn: fetchMe });
+    const me = await queryClient.ensureQueryData(meQuery);
     if (!me) return;
     const devices = selectableDevices(me);
     const device = address && devices.includes(address.device) ? address.device : devices[0]!;
@@ -59,7 +66,7 @@ export function prefetchLapsPage(queryClient: QueryClient, search: URLSearchPara
 
 export function useLatestSession() {
   return useQuery({
-    queryKey: ['latest'],
+    queryKey: queryKeys.latestSession,
     queryFn: () => apiRequest<LatestSession>('/api/sessions/latest'),
   });
 }
@@ -73,7 +80,7 @@ export function useTrackAnalysis(s: SessionAddress | null, chosen: { lap?: numbe
   if (chosen.reference !== undefined) query.set('reference', String(chosen.reference));
   const suffix = query.size ? `?${query.toString()}` : '';
   return useQuery({
-    queryKey: ['track-analysis', s?.device, s?.track, s?.date, chosen.lap ?? null, chosen.reference ?? null],
+    queryKey: queryKeys.trackAnalysis.of(s, chosen),
     queryFn: () => apiRequest<TrackAnalysisResponse>(`${sessionPath(s!)}/track-analysis${suffix}`),
     enabled: Boolean(s),
     // Choosing other laps keeps the last answer on screen until the new one arrives.
@@ -84,7 +91,7 @@ export function useTrackAnalysis(s: SessionAddress | null, chosen: { lap?: numbe
 /** The ideal lap and each lap's GPS time, for the laps screen (the same answer, typed as what it uses). */
 export function useTrackLapTimes(s: SessionAddress | null) {
   return useQuery({
-    queryKey: ['track-lap-times', s?.device, s?.track, s?.date],
+    queryKey: queryKeys.trackLapTimes.of(s),
     queryFn: () => apiRequest<TrackLapTimes>(`${sessionPath(s!)}/track-analysis`),
     enabled: Boolean(s),
   });
@@ -99,8 +106,9 @@ export function useDeleteImportedSession(onDeleted: () => void) {
   return useMutation({
     mutationFn: (s: SessionAddress) => apiRequest(sessionPath(s), { method: 'DELETE' }),
     onSuccess: async () => {
-      for (const key of ['tracks', 'dates', 'laps']) queryClient.removeQueries({ queryKey: [key] });
-      await queryClient.invalidateQueries({ queryKey: ME_KEY });
+      for (const key of [queryKeys.tracks.all, queryKeys.dates.all, queryKeys.laps.all])
+        queryClient.removeQueries({ queryKey: key });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.me });
       onDeleted();
     },
   });

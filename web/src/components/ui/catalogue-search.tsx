@@ -1,10 +1,9 @@
 // The circuit catalogue searched by name: a rider saying which circuit a session was on, an admin
 // opening one nobody has ridden yet to draw its pit lane.
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import type { CatalogueResponse } from '#core/contracts/tracks.contract.ts';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
+import { useCatalogue } from '#web/lib/catalogue-api.ts';
 
 type Circuit = CatalogueResponse['tracks'][number];
 
@@ -14,11 +13,7 @@ export function CatalogueSearch(props: { choice: (circuit: Circuit) => ReactNode
   const id = useId();
   const [query, setQuery] = useState('');
   const [asked, setAsked] = useState('');
-  const found = useQuery({
-    queryKey: ['catalogue', asked],
-    queryFn: () => apiRequest<CatalogueResponse>(`/api/tracks/catalogue?q=${encodeURIComponent(asked)}`),
-    enabled: asked.length >= 2,
-  });
+  const found = useCatalogue(asked);
   return (
     <>
       <form

@@ -13,12 +13,13 @@ import { okSchema } from '#core/contracts/common.contract.ts';
 import { trackDetailSchema, trackListSchema, trackSummarySchema } from '#core/contracts/tracks.contract.ts';
 import type { Gate } from '#core/tracks/gate.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
+import { queryKeys } from '#web/lib/query-keys.ts';
 
-const KEY = ['admin'] as const;
+const KEY = queryKeys.admin.all;
 
 /** GET /api/admin/<list>, cached under ['admin', list] so that every admin change reloads it. */
-const useAdminList = <T>(list: string, schema: z.ZodType<T>) =>
-  useQuery({ queryKey: [...KEY, list], queryFn: () => apiRequest(`/api/admin/${list}`, { schema }) });
+const useAdminList = <T>(list: Parameters<typeof queryKeys.admin.list>[0], schema: z.ZodType<T>) =>
+  useQuery({ queryKey: queryKeys.admin.list(list), queryFn: () => apiRequest(`/api/admin/${list}`, { schema }) });
 
 export const useAdminUsers = () => useAdminList('users', z.array(adminUserSchema));
 export const useAdminSellers = () => useAdminList('sellers', z.array(adminUserSchema));
@@ -67,7 +68,7 @@ export const useSetDisabled = () =>
 
 export const useAdminTrack = (id: string | null) =>
   useQuery({
-    queryKey: [...KEY, 'track', id],
+    queryKey: queryKeys.admin.track(id),
     queryFn: () => apiRequest(`/api/admin/tracks/${encodeURIComponent(id!)}`, { schema: trackDetailSchema }),
     enabled: id !== null,
   });

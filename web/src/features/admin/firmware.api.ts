@@ -14,15 +14,16 @@ import {
 } from '#core/contracts/firmware.contract.ts';
 import { isErrorCode } from '#core/errors.ts';
 import { ApiError, apiRequest, languageHeaders } from '#web/lib/api-client.ts';
+import { queryKeys } from '#web/lib/query-keys.ts';
 
-const KEY = ['admin'] as const;
+const KEY = queryKeys.admin.all;
 /** A rollout moves as devices report: its page asks again this often while open. */
 const LIVE_MS = 4_000;
 
 /** The fleet's health; `live` (the firmware page, watching a rollout) asks as often as the rollouts do. */
 export const useAdminFleet = (live = false) =>
   useQuery({
-    queryKey: [...KEY, 'fleet'],
+    queryKey: queryKeys.admin.fleet,
     queryFn: () => apiRequest('/api/admin/fleet', { schema: fleetSchema }),
     refetchInterval: live ? LIVE_MS : LIVE_MS * 4,
   });
@@ -30,7 +31,7 @@ export const useAdminFleet = (live = false) =>
 /** One device's kept check-ins, newest first (null: none chosen). */
 export const useDeviceHistory = (id: string | null) =>
   useQuery({
-    queryKey: [...KEY, 'device-health', id],
+    queryKey: queryKeys.admin.deviceHealth(id),
     queryFn: async () =>
       (await apiRequest(`/api/admin/devices/${encodeURIComponent(id!)}/health`, { schema: healthHistorySchema }))
         .history,
@@ -39,13 +40,13 @@ export const useDeviceHistory = (id: string | null) =>
 
 export const useFirmwareList = () =>
   useQuery({
-    queryKey: [...KEY, 'firmware'],
+    queryKey: queryKeys.admin.firmware,
     queryFn: async () => (await apiRequest('/api/admin/firmware', { schema: firmwareListSchema })).firmware,
   });
 
 export const useRollouts = () =>
   useQuery({
-    queryKey: [...KEY, 'rollouts'],
+    queryKey: queryKeys.admin.rollouts,
     queryFn: async () => (await apiRequest('/api/admin/rollouts', { schema: rolloutListSchema })).rollouts,
     refetchInterval: LIVE_MS,
   });
@@ -53,7 +54,7 @@ export const useRollouts = () =>
 /** Who is in the internal or beta cohort. */
 export const useCohortMembers = () =>
   useQuery({
-    queryKey: [...KEY, 'cohorts'],
+    queryKey: queryKeys.admin.cohorts,
     queryFn: async () => (await apiRequest('/api/admin/cohorts', { schema: cohortMembersSchema })).users,
   });
 

@@ -1,14 +1,10 @@
 // Why the time is lost (issue 62): the three tips that lead the session page, and the corner study
 // inside "Where you lose time" (a sortable corner table, the g-g plot against the rider's envelope,
 // speed and lean along the lap against the reference with the braking and throttle points marked).
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import type { CoachingResponse } from '#core/contracts/tracks.contract.ts';
-import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import type { Units } from '#core/units.ts';
 import { speedIn } from '#core/units.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
-import { sessionPath } from '#web/lib/sessions-api.ts';
 import { SortHeader, useSort } from '#web/components/ui/sortable.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { decimal, lean, speedTable } from '#web/lib/format.ts';
@@ -16,27 +12,6 @@ import { formatDistance } from '#web/lib/units-format.ts';
 import { sizeMapCanvas } from '#web/lib/map-marks.ts';
 
 export type CoachedCorner = CoachingResponse['corners'][number];
-
-/** Which lap against which reference ('A3' against 'ideal', 'record' or 'A2'); empty: the best lap against the ideal lap. */
-export interface CoachingChoice {
-  lap?: string | undefined;
-  ref?: string | undefined;
-}
-
-/** The corner study of a session's lap, in the page's language (the request's) and the rider's units. */
-export function useCoaching(s: SessionAddress | null, choice: CoachingChoice, units: Units) {
-  const query = new URLSearchParams();
-  if (choice.lap) query.set('lap', choice.lap);
-  if (choice.ref) query.set('ref', choice.ref);
-  query.set('units', units);
-  return useQuery({
-    queryKey: ['coaching', s?.device, s?.track, s?.date, choice.lap ?? null, choice.ref ?? null, units],
-    queryFn: () => apiRequest<CoachingResponse>(`${sessionPath(s!)}/coaching?${query.toString()}`),
-    enabled: Boolean(s),
-    placeholderData: (previous) => previous,
-    retry: false,
-  });
-}
 
 /**
  * At most three things to work on, the corners losing most first, each a sentence; a tap shows the

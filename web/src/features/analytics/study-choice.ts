@@ -94,3 +94,9 @@ export function serverChoice(study: Study): { lap?: number; reference?: number }
     ...(study.reference !== undefined ? { reference: study.reference } : {}),
   };
 }
+
+/** A lap of the answer by its index, as the rider names it ('A3'); '—' for none. */
+export function lapNameOf(laps: TrackAnalysisResponse['laps'], index: number | null | undefined): string {
+  const lap = laps.find((l) => l.index === index);
+  return lap ? `${lap.heat}${lap.number}` : '—';
+}

@@ -1,11 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 // Answers read as their types (decision 002): this panel is part of the analytics page's code.
-import type { TrackAnalysisResponse, TrackSummary } from '#core/contracts/tracks.contract.ts';
-import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { CatalogueSearch } from '#web/components/ui/catalogue-search.tsx';
 import { errorMessage, fieldMessage, useT } from '#web/i18n/messages.ts';
-import { ApiError, apiRequest } from '#web/lib/api-client.ts';
+import { ApiError } from '#web/lib/api-client.ts';
+import { useChooseCircuit, useRenameTrack } from './analytics.api';
 
 /**
  * Which track the session was timed on, where it came from, and what the rider may do about it:
@@ -13,30 +13,10 @@ import { ApiError, apiRequest } from '#web/lib/api-client.ts';
  */
 export function TrackIdentity(props: { session: SessionAddress; track: TrackAnalysisResponse['track'] }) {
   const t = useT();
-  const qc = useQueryClient();
-  const refresh = () =>
-    Promise.all([
-      qc.invalidateQueries({ queryKey: ['track-analysis'] }),
-      qc.invalidateQueries({ queryKey: ['track-lap-times'] }),
-    ]);
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(props.track.name);
-  const rename = useMutation({
-    mutationFn: (value: string) =>
-      apiRequest<TrackSummary>(`/api/tracks/${encodeURIComponent(props.track.id)}/name`, {
-        method: 'PUT',
-        body: { name: value },
-      }),
-    onSuccess: () => {
-      setRenaming(false);
-      void refresh();
-    },
-  });
-  const choose = useMutation({
-    mutationFn: (catalogueId: string) =>
-      apiRequest<TrackSummary>(`${sessionPath(props.session)}/track`, { method: 'PUT', body: { catalogueId } }),
-    onSuccess: () => void refresh(),
-  });
+  const rename = useRenameTrack(props.track.id, () => setRenaming(false));
+  const choose = useChooseCircuit(props.session);
   const nameError = rename.error instanceof ApiError ? fieldMessage(t, rename.error.fields.name) : undefined;
 
   return (

@@ -4,50 +4,20 @@
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
-import { makeProjection } from '#core/sim/geo.ts';
 import { speedIn, type Units } from '#core/units.ts';
 import { useT } from '#web/i18n/messages.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
-import { colourAt, LEGEND_GRADIENT } from './colour-scale';
-import { drawDot, sizeMapCanvas } from '#web/lib/map-marks.ts';
-
-export type MapColour = 'speed' | 'lean';
-
-/**
- * The colour scale in steps: a lap is drawn as one path per run of samples in the same step
- * rather than one path per sample (~2,600 strokes a lap at 25 Hz, the map's whole cost). 64
- * steps of a 4 px line read as the continuous legend.
- */
-const STEPS = 64;
-const STEP_COLOURS = Array.from({ length: STEPS }, (_, k) => colourAt(k / (STEPS - 1)));
-/**
- * Squared CSS pixels a point must lie from the last one drawn: at a phone's width a lap is ~2,600
- * samples over ~1,000 px of line, so most of them fall within a pixel of the one before.
- */
-const MIN_STEP_PX2 = 1;
-/** The map's height / width (as `.map-canvas`'s aspect-ratio in styles.css). */
-const ASPECT = 0.75;
-
-/** The cursor's dot on its layer over the map; the layer is left clear when there is none. */
-function drawCursor(
-  layer: HTMLCanvasElement,
-  toPx: (i: number) => [number, number],
-  index: number | null,
-  count: number,
-): void {
-  const shown = index !== null && index >= 0 && index < count;
-  // A layer that holds no dot has nothing to clear (the map's first draw would make its context for nothing).
-  if (!shown && !layer.dataset.dot) return;
-  layer.dataset.dot = shown ? 'true' : '';
-  const ctx = layer.getContext('2d')!;
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.clearRect(0, 0, layer.width, layer.height);
-  if (!shown || index === null) return;
-  const dpr = window.devicePixelRatio || 1;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  const [cx, cy] = toPx(index);
-  drawDot(ctx, cx, cy, 7);
-}
+import { LEGEND_GRADIENT } from './colour-scale';
+import { sizeMapCanvas } from '#web/lib/map-marks.ts';
+import {
+  ASPECT,
+  colourRange,
+  drawCursor,
+  drawLaps,
+  nearestSample,
+  projectLaps,
+  type MapColour,
+} from './track-map-drawing';
 
 /**
  * The element's CSS width as the browser last laid it out (0 before), from a ResizeObserver: it
@@ -94,26 +64,7 @@ export function TrackMap(props: {
   const overlay = useRef<HTMLCanvasElement>(null);
   const width = useLaidOutWidth(canvas);
   // The laps' projection; the corners (which come later) and the zoom only place marks and the view on it.
-  const projected = useMemo(() => {
-    const proj = makeProjection(c.lat[reference.start]!, c.lon[reference.start]!);
-    let minX = Infinity;
-    let maxX = -Infinity;
-    let minY = Infinity;
-    let maxY = -Infinity;
-    const xy = new Float64Array(c.count * 2);
-    for (const lap of [reference, ...laps]) {
-      for (let i = lap.start; i < lap.end; i++) {
-        const [x, y] = proj.toXY(c.lat[i]!, c.lon[i]!);
-        xy[2 * i] = x;
-        xy[2 * i + 1] = y;
-        minX = Math.min(minX, x);
-        maxX = Math.max(maxX, x);
-        minY = Math.min(minY, y);
-        maxY = Math.max(maxY, y);
-      }
-    }
-    return { proj, xy, minX, maxX, minY, maxY };
-  }, [c, laps, reference]);
+  const projected = useMemo(() => projectLaps(c, laps, reference), [c, laps, reference]);
   const geometry = useMemo(() => {
     const { proj, xy } = projected;
     let { minX, maxX, minY, maxY } = projected;
@@ -157,18 +108,7 @@ export function TrackMap(props: {
     [view, corners, projected, width],
   );
 
-  const range = useMemo(() => {
-    let lo = Infinity;
-    let hi = -Infinity;
-    for (const lap of laps) {
-      for (let i = lap.start; i < lap.end; i++) {
-        const v = colour === 'speed' ? c.speed[i]! : Math.abs(c.roll[i]!);
-        lo = Math.min(lo, v);
-        hi = Math.max(hi, v);
-      }
-    }
-    return lo <= hi ? { lo, hi } : { lo: 0, hi: 1 };
-  }, [c, laps, colour]);
+  const range = useMemo(() => colourRange(c, laps, colour), [c, laps, colour]);
 
   const transform = useRef<(i: number) => [number, number]>(() => [0, 0]);
   /** The cursor as last rendered, for the map's redraw (which resizes, and so clears, its layer). */
@@ -195,55 +135,7 @@ export function TrackMap(props: {
         height - (oy + (xy[2 * i + 1]! - minY) * scale),
       ];
       transform.current = toPx;
-      ctx.lineCap = 'round';
-      ctx.lineJoin = 'round';
-      // Reference outline, thick enough for a thumb.
-      ctx.strokeStyle = '#3a3a40';
-      ctx.lineWidth = 10;
-      ctx.beginPath();
-      let [rx, ry] = toPx(reference.start);
-      ctx.moveTo(rx, ry);
-      for (let i = reference.start + 1; i < reference.end; i++) {
-        const [x, y] = toPx(i);
-        if ((x - rx) ** 2 + (y - ry) ** 2 < MIN_STEP_PX2) continue;
-        ctx.lineTo(x, y);
-        rx = x;
-        ry = y;
-      }
-      ctx.closePath();
-      ctx.stroke();
-      // Chosen laps, coloured by step: a new path where the step changes, from the last point.
-      ctx.lineWidth = 4;
-      const span = range.hi - range.lo || 1;
-      for (const lap of laps) {
-        let step = -1;
-        let [px, py] = toPx(lap.start);
-        for (let i = lap.start + 1; i < lap.end; i++) {
-          const v = colour === 'speed' ? c.speed[i]! : Math.abs(c.roll[i]!);
-          const f = (v - range.lo) / span;
-          const k = f > 0 ? (f < 1 ? Math.round(f * (STEPS - 1)) : STEPS - 1) : 0; // NaN → 0
-          const [x, y] = toPx(i);
-          // A point within a pixel of the last one drawn, in the same colour, adds nothing seen.
-          if (k === step && i < lap.end - 1 && (x - px) ** 2 + (y - py) ** 2 < MIN_STEP_PX2) continue;
-          if (k !== step) {
-            if (step >= 0) ctx.stroke();
-            ctx.strokeStyle = STEP_COLOURS[k]!;
-            ctx.beginPath();
-            ctx.moveTo(px, py);
-            step = k;
-          }
-          ctx.lineTo(x, y);
-          px = x;
-          py = y;
-        }
-        if (step >= 0) ctx.stroke();
-      }
-      // Start/finish: a chequered square at the reference lap's first sample.
-      const [sx, sy] = toPx(reference.start);
-      for (let k = 0; k < 4; k++) {
-        ctx.fillStyle = k % 3 === 0 ? '#fff' : '#000';
-        ctx.fillRect(sx - 6 + (k % 2) * 6, sy - 6 + Math.floor(k / 2) * 6, 6, 6);
-      }
+      drawLaps(ctx, toPx, c, reference, laps, colour, range);
       ctx.restore();
       // User Timing mark (visible in devtools; the benchmark reads the first one).
       if (!el.dataset.painted) {
@@ -264,19 +156,7 @@ export function TrackMap(props: {
     const rect = e.currentTarget.getBoundingClientRect();
     const px = e.clientX - rect.left;
     const py = e.clientY - rect.top;
-    let best = -1;
-    let bestD = 24 * 24;
-    for (const lap of laps) {
-      for (let i = lap.start; i < lap.end; i++) {
-        const [x, y] = transform.current(i);
-        const d = (x - px) ** 2 + (y - py) ** 2;
-        if (d < bestD) {
-          bestD = d;
-          best = i;
-        }
-      }
-    }
-    return best >= 0 ? best : null;
+    return nearestSample(laps, transform.current, px, py);
   };
   const onMove = (e: React.PointerEvent<HTMLCanvasElement>) => props.onHoverIndex(nearest(e));
   const onClick = (e: React.MouseEvent<HTMLCanvasElement>) => {

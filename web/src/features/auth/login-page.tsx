@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isErrorCode } from '#core/errors.ts';
 import { useT } from '#web/i18n/messages.ts';
-import { ME_KEY } from '#web/lib/session.ts';
+import { queryKeys } from '#web/lib/query-keys.ts';
 import { forgetKeptAnswers, useOnline } from '#web/lib/offline.ts';
 import { signInWithPopup } from './popup-sign-in';
 
@@ -23,7 +23,7 @@ export function LoginPage() {
   const goToUser = async () => {
     // A new sign-in starts with nothing of whoever used this device before.
     await forgetKeptAnswers();
-    await qc.invalidateQueries({ queryKey: ME_KEY });
+    await qc.invalidateQueries({ queryKey: queryKeys.me });
     void navigate('/user', { replace: true });
   };
 

@@ -1,12 +1,10 @@
-// The comparison's charts along the track (speed, lean, the gap) and its corner-by-corner table.
+// The comparison's charts along the track (speed, lean, the gap).
 import type { CompareResponse } from '#core/contracts/progress.contract.ts';
 import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import type { Units } from '#core/units.ts';
 import { alongTheTrack, UPlotChart, type ChartSeries } from '#web/components/uplot-chart.tsx';
 import { hasLean } from '#web/lib/format.ts';
 import { useT, type Translate } from '#web/i18n/messages.ts';
-import { decimal, lean, speedTable } from '#web/lib/format.ts';
-import { formatGap } from '#web/lib/format.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 
 export const LAP_COLOUR = '#ffb74d';
@@ -66,55 +64,6 @@ export function CompareCharts(props: {
         yDigits={2}
         {...along}
       />
-    </div>
-  );
-}
-
-export function CornerTable({ data, units }: { data: CompareResponse; units: Units }) {
-  const t = useT();
-  const deltaOf = (n: number) => data.comparison.segments.find((s) => s.segment === `T${n}`)?.deltaSeconds;
-  if (!data.comparison.lapCorners.length) return null;
-  return (
-    <div className="table-scroll" role="region" aria-label={t('tracks.cornersTitle')} tabIndex={0}>
-      <table className="data-table corner-table" data-testid="compare-corners">
-        <caption>{t('tracks.cornersTitle')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('tracks.colCorner')}</th>
-            <th scope="col">{t('tracks.colTime')}</th>
-            <th scope="col">{t('tracks.colDelta')}</th>
-            <th scope="col">{t('tracks.colApex')}</th>
-            <th scope="col">{t('tracks.colExit')}</th>
-            <th scope="col">{t('tracks.colLean')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.comparison.lapCorners.map((c) => {
-            const ref = data.comparison.referenceCorners.find((r) => r.corner === c.corner);
-            const delta = deltaOf(c.corner);
-            return (
-              <tr key={c.corner}>
-                <th scope="row">T{c.corner}</th>
-                <td>
-                  {decimal(c.seconds, 2)} {ref && <small className="muted">({decimal(ref.seconds, 2)})</small>}
-                </td>
-                <td className={delta !== undefined && delta > 0 ? 'delta-lost' : 'delta-gained'}>
-                  {delta !== undefined ? formatGap(delta, 2) : '—'}
-                </td>
-                <td>
-                  {speedTable(c.minKmh, units)}{' '}
-                  {ref && <small className="muted">({speedTable(ref.minKmh, units)})</small>}
-                </td>
-                <td>
-                  {speedTable(c.exitKmh, units)}{' '}
-                  {ref && <small className="muted">({speedTable(ref.exitKmh, units)})</small>}
-                </td>
-                <td>{c.maxLeanDeg !== null ? lean(c.maxLeanDeg) : '—'}</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
     </div>
   );
 }

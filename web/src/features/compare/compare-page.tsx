@@ -13,7 +13,8 @@ import { useTrackLapTimes } from '#web/lib/sessions-api.ts';
 import type { LapVideosSlot } from '#web/lib/video-slot.ts';
 import { OwnLapPicker } from '#web/components/own-lap-picker.tsx';
 import { lossReason, lossTitle, topLosses } from '#web/lib/loss-cards.ts';
-import { CompareCharts, CornerTable, LAP_COLOUR, lapName } from './compare-charts';
+import { CornerTable } from '#web/components/corner-table.tsx';
+import { CompareCharts, LAP_COLOUR, lapName } from './compare-charts';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 import { SummaryItem } from '#web/components/ui/summary-item.tsx';
 
@@ -205,7 +206,7 @@ export function ComparePage({ Video }: { Video?: LapVideosSlot } = {}) {
               </li>
             ))}
           </ol>
-          <CornerTable data={data} units={units} />
+          <CornerTable comparison={data.comparison} units={units} testId="compare-corners" brief />
         </section>
       )}
     </Page>

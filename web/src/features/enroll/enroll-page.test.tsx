@@ -5,7 +5,7 @@ import { renderInIntl } from '#web/test-support/render-in.tsx';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Me } from '#core/contracts/me.contract.ts';
-import { ME_KEY } from '#web/lib/session.ts';
+import { queryKeys } from '#web/lib/query-keys.ts';
 import { EnrollPage } from './enroll-page';
 
 afterEach(() => {
@@ -48,7 +48,7 @@ function renderPage(fetch: (url: string, init?: RequestInit) => Promise<Response
     vi.fn((url: string, init?: RequestInit) => (url === '/api/me' ? Promise.resolve(json(me)) : fetch(url, init))),
   );
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(ME_KEY, me);
+  client.setQueryData(queryKeys.me, me);
   const router = createMemoryRouter(
     [
       { path: '/enroll', element: <EnrollPage /> },

@@ -8,18 +8,14 @@ import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { ErrorAlert } from '#web/components/ui/query-status.tsx';
 import { useT } from '#web/i18n/messages.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
-import { useRecords } from '#web/lib/history-api.ts';
+import { newestSessionsQuery, useRecords } from '#web/lib/history-api.ts';
 
 const SHOWN = 3;
 
 /** Home's first block: the rider's latest sessions and their records per track (green), with the way to all of them. */
 export function MySessionsBlock() {
   const t = useT();
-  const latest = useQuery({
-    queryKey: ['my-sessions', 'home'],
-    queryFn: () => apiRequest(`/api/sessions?limit=${SHOWN}`, { schema: mySessionsResponseSchema }),
-  });
+  const latest = useQuery(newestSessionsQuery(SHOWN, mySessionsResponseSchema));
   const records = useRecords();
   if (latest.isPending) return null;
   const sessions = latest.data?.sessions ?? [];

@@ -11,9 +11,9 @@ import { Page } from '#web/components/ui/page.tsx';
 import { useOnline } from '#web/lib/offline.ts';
 import { importWarningText } from '#core/i18n/import-warnings.ts';
 import { errorMessage, useT } from '#web/i18n/messages.ts';
-import { ME_KEY } from '#web/lib/session.ts';
+import { queryKeys } from '#web/lib/query-keys.ts';
 import { useDeleteImportedSession } from '#web/lib/sessions-api.ts';
-import { IMPORT_STORAGE_KEY, ImportFailure, uploadImport, useImportStorage } from './imports.api';
+import { ImportFailure, uploadImport, useImportStorage } from './imports.api';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 
 const MAX_MB = MAX_IMPORT_BYTES / 1024 / 1024;
@@ -65,10 +65,10 @@ export function ImportPage() {
             update(item.key, { progress: share, status: share >= 1 ? 'processing' : 'sending' }),
           );
           update(item.key, { status: created ? 'done' : 'again', answer, progress: 1 });
-          void queryClient.invalidateQueries({ queryKey: ME_KEY });
-          void queryClient.invalidateQueries({ queryKey: ['tracks'] });
-          void queryClient.invalidateQueries({ queryKey: ['dates'] });
-          void queryClient.invalidateQueries({ queryKey: IMPORT_STORAGE_KEY });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.tracks.all });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.dates.all });
+          void queryClient.invalidateQueries({ queryKey: queryKeys.importStorage });
         } catch (err) {
           const message =
             err instanceof ImportFailure ? (err.mensagem ?? errorMessage(t, err.error)) : errorMessage(t, err);
@@ -145,7 +145,7 @@ export function ImportPage() {
               item={it}
               onDeleted={() => {
                 update(it.key, { status: 'deleted' });
-                void queryClient.invalidateQueries({ queryKey: IMPORT_STORAGE_KEY });
+                void queryClient.invalidateQueries({ queryKey: queryKeys.importStorage });
               }}
             />
           ))}

@@ -2,13 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { importResponseSchema, importStorageSchema, type ImportAnswer } from '#core/contracts/imports.contract.ts';
 import { isErrorCode } from '#core/errors.ts';
 import { ApiError, apiRequest, languageHeaders } from '#web/lib/api-client.ts';
-
-export const IMPORT_STORAGE_KEY = ['import-storage'];
+import { queryKeys } from '#web/lib/query-keys.ts';
 
 /** What the rider stores and may store (their quota), bytes. */
 export function useImportStorage() {
   return useQuery({
-    queryKey: IMPORT_STORAGE_KEY,
+    queryKey: queryKeys.importStorage,
     queryFn: () => apiRequest('/api/imports/storage', { schema: importStorageSchema }),
   });
 }

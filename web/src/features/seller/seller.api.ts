@@ -4,22 +4,23 @@ import { z } from 'zod';
 import { adminDeviceSchema, buyerSchema, ownerChangeResponseSchema } from '#core/contracts/admin.contract.ts';
 import { fleetSchema } from '#core/contracts/device-health.contract.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
+import { queryKeys } from '#web/lib/query-keys.ts';
 
-const KEY = ['seller'] as const;
+const KEY = queryKeys.seller.all;
 export const useBuyers = () =>
   useQuery({
-    queryKey: [...KEY, 'buyers'],
+    queryKey: queryKeys.seller.buyers,
     queryFn: () => apiRequest('/api/seller/buyers', { schema: z.array(buyerSchema) }),
   });
 export const useStock = () =>
   useQuery({
-    queryKey: [...KEY, 'stock'],
+    queryKey: queryKeys.seller.stock,
     queryFn: () => apiRequest('/api/seller/stock', { schema: z.array(adminDeviceSchema) }),
   });
 /** The health of my stock and my buyers' devices (never another seller's). */
 export const useSellerFleet = () =>
   useQuery({
-    queryKey: [...KEY, 'fleet'],
+    queryKey: queryKeys.seller.fleet,
     queryFn: () => apiRequest('/api/seller/fleet', { schema: fleetSchema }),
     refetchInterval: 16_000,
   });

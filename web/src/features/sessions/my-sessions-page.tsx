@@ -1,6 +1,5 @@
 // "My sessions" (/sessoes): every session of the rider, newest first, fetched a page at a time and
 // filtered by track, each with its best and ideal lap, consistency, and links to its laps and analysis.
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { mySessionsResponseSchema } from '#core/contracts/sessions.contract.ts';
@@ -9,9 +8,8 @@ import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { formatLapTime } from '#core/formats/lap-six.ts';
 import { Page } from '#web/components/ui/page.tsx';
 import { useT } from '#web/i18n/messages.ts';
-import { apiRequest } from '#web/lib/api-client.ts';
 import { decimal } from '#web/lib/format.ts';
-import { useRecords } from '#web/lib/history-api.ts';
+import { useRecords, useSessionPages } from '#web/lib/history-api.ts';
 import { ErrorAlert, Loading } from '#web/components/ui/query-status.tsx';
 import { SelectField } from '#web/components/ui/select-field.tsx';
 
@@ -24,17 +22,7 @@ const PAGE = 20;
 export function MySessionsPage() {
   const t = useT();
   const [track, setTrack] = useState('');
-  const list = useInfiniteQuery({
-    queryKey: ['my-sessions', track],
-    initialPageParam: '',
-    queryFn: ({ pageParam }) => {
-      const q = new URLSearchParams({ limit: String(PAGE) });
-      if (track) q.set('track', track);
-      if (pageParam) q.set('after', pageParam);
-      return apiRequest(`/api/sessions?${q.toString()}`, { schema: mySessionsResponseSchema });
-    },
-    getNextPageParam: (last) => last.next ?? undefined,
-  });
+  const list = useSessionPages(track, PAGE, mySessionsResponseSchema);
   const pages = list.data?.pages ?? [];
   const sessions = pages.flatMap((p) => p.sessions);
   // One circuit is one track, whatever each session calls it: filtered by any of its names.

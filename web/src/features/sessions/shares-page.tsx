@@ -5,6 +5,7 @@ import { formatDdmmyyyy } from '#core/formats/dates.ts';
 import { LinkActions } from '#web/components/link-actions.tsx';
 import { Page } from '#web/components/ui/page.tsx';
 import { ErrorAlert, QueryStatus } from '#web/components/ui/query-status.tsx';
+import { queryKeys } from '#web/lib/query-keys.ts';
 import { useT } from '#web/i18n/messages.ts';
 import { revokeShare, useShares } from '#web/lib/history-api.ts';
 
@@ -21,7 +22,7 @@ export function SharesPage() {
     mutationFn: revokeShare,
     onSuccess: async () => {
       setDone(true);
-      await qc.invalidateQueries({ queryKey: ['shares'] });
+      await qc.invalidateQueries({ queryKey: queryKeys.shares });
     },
   });
   return (

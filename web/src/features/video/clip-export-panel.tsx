@@ -1,6 +1,6 @@
 // The video panel's clip export: choose a lap or a stretch and a quality, and get an MP4 with the data
 // drawn on it. The encoding runs in a worker (clip-worker.ts), so the page stays responsive; it can be cancelled.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
 import { useT } from '#web/i18n/messages.ts';
@@ -10,14 +10,9 @@ import { useUnits } from '#web/lib/preferences.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
 import { chapterAtSession } from './chapters';
 import { clipOverlay } from './clip-data';
-import type { ClipMessage, ClipRequest } from './clip-encode';
+import type { ClipRequest } from './clip-encode';
+import { useClipJob } from './clip-job';
 import type { Chapter, Clock } from './video-set';
-
-type State =
-  | { kind: 'idle' }
-  | { kind: 'working'; share: number }
-  | { kind: 'done'; url: string; name: string; seconds: number; size: number; workMs: number }
-  | { kind: 'message'; text: string };
 
 const lapName = (l: LapSegment) => `${l.heat}${l.lapCount}`;
 const megabytes = (bytes: number) => `${decimal(bytes / 1e6, 1)} MB`;
@@ -54,16 +49,8 @@ export function ClipExport(props: {
   const [from, setFrom] = useState('0');
   const [to, setTo] = useState('10');
   const [height, setHeight] = useState(720);
-  const [state, setState] = useState<State>({ kind: 'idle' });
-  const worker = useRef<Worker | null>(null);
-  useEffect(
-    () => () => {
-      worker.current?.terminate();
-    },
-    [],
-  );
-  useEffect(() => () => void (state.kind === 'done' && URL.revokeObjectURL(state.url)), [state]);
-
+  const job = useClipJob();
+  const { state } = job;
   const start = () => {
     const chosen = lapsInVideo.find((x) => lapName(x.lap) === what);
     const chapter = chosen ? chosen.chapter : props.active;
@@ -71,9 +58,8 @@ export function ClipExport(props: {
     const seconds = (s: string) => Number(s.replace(',', '.'));
     const fromMs = chosen ? chosen.fromMs : Math.max(0, seconds(from) * 1000);
     const toMs = chosen ? chosen.toMs : Math.min(durationMs, seconds(to) * 1000);
-    if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs <= fromMs)
-      return setState({ kind: 'message', text: t('video.exportEmpty') });
-    if (typeof VideoEncoder === 'undefined') return setState({ kind: 'message', text: t('video.exportNoEncoder') });
+    if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || toMs <= fromMs) return job.say(t('video.exportEmpty'));
+    if (typeof VideoEncoder === 'undefined') return job.say(t('video.exportNoEncoder'));
     const outlineLap = chosen?.lap ?? props.best ?? props.reference;
     const overlay = clipOverlay(props.c, utc, clocks[chapter]!, laps, props.best, outlineLap, fromMs, toMs);
     // The overlay's speed in the rider's units (stored km/h).
@@ -91,65 +77,8 @@ export function ClipExport(props: {
       },
       height,
     };
-    worker.current?.terminate();
-    const w = new Worker(new URL('./clip-worker.ts', import.meta.url), { type: 'module' });
-    worker.current = w;
-    setState({ kind: 'working', share: 0 });
     const name = `voltas-${chosen ? lapName(chosen.lap) : 'trecho'}-${height}p.mp4`;
-    w.onmessage = (ev: MessageEvent<ClipMessage>) => {
-      const m = ev.data;
-      if (m.kind === 'progress') return setState({ kind: 'working', share: m.share });
-      w.terminate();
-      worker.current = null;
-      if (m.kind === 'done') {
-        const blob = new Blob([m.mp4], { type: 'video/mp4' });
-        setState({
-          kind: 'done',
-          url: URL.createObjectURL(blob),
-          name,
-          seconds: m.seconds,
-          size: blob.size,
-          workMs: m.workMs,
-        });
-      } else if (m.kind === 'canceled') setState({ kind: 'message', text: t('video.exportCanceled') });
-      else if (m.kind === 'failed') setState({ kind: 'message', text: t('video.exportFailed', { reason: m.message }) });
-      else
-        setState({
-          kind: 'message',
-          text:
-            m.reason === 'no-encoder'
-              ? t('video.exportNoEncoder')
-              : m.reason === 'no-h264'
-                ? // Smaller may do at 1080p; at 720p, a size this browser cannot encode at all.
-                  height > 720
-                  ? t('video.exportNoH264', { res: `${height}p` })
-                  : t('video.exportNoH264Size', { width: String(m.width), height: String(m.height) })
-                : m.reason === 'hevc'
-                  ? t('video.hevc')
-                  : m.reason === 'empty'
-                    ? t('video.exportEmpty')
-                    : t('video.cannotPlay'),
-        });
-    };
-    w.onerror = (ev) => {
-      w.terminate();
-      worker.current = null;
-      setState({ kind: 'message', text: t('video.exportFailed', { reason: ev.message || 'worker' }) });
-    };
-    w.postMessage({ kind: 'start', request });
-  };
-
-  const cancel = () => {
-    worker.current?.postMessage({ kind: 'cancel' });
-    // A worker stuck in a decoder is ended all the same.
-    const w = worker.current;
-    setTimeout(() => {
-      if (worker.current === w && w) {
-        w.terminate();
-        worker.current = null;
-        setState({ kind: 'message', text: t('video.exportCanceled') });
-      }
-    }, 2_000);
+    job.run(request, name, height);
   };
 
   return (
@@ -207,7 +136,7 @@ export function ClipExport(props: {
               aria-label={t('video.exportProgress', { pct: String(Math.round(state.share * 100)) })}
             />{' '}
             {t('video.exportProgress', { pct: String(Math.round(state.share * 100)) })}{' '}
-            <button type="button" className="btn btn-secondary btn-small" onClick={cancel}>
+            <button type="button" className="btn btn-secondary btn-small" onClick={job.cancel}>
               {t('video.exportCancel')}
             </button>
           </div>

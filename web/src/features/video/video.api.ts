@@ -3,12 +3,13 @@ import { sessionPath, type SessionAddress } from '#core/contracts/session-paths.
 import type { VideoSyncRecord } from '#core/contracts/videos.contract.ts';
 import type { SessionTrace } from '#core/video/sync.ts';
 import { apiRequest } from '#web/lib/api-client.ts';
+import { queryKeys } from '#web/lib/query-keys.ts';
 import type { VideoReading } from './video-reading';
 
 const videosPath = (s: SessionAddress) => `${sessionPath(s)}/videos`;
 
 export const sessionVideosQuery = (s: SessionAddress) => ({
-  queryKey: ['session-videos', s.device, s.track, s.date] as const,
+  queryKey: queryKeys.sessionVideos.of(s),
   // Read as its type (decision 002): the panel shows on the analytics page, which loads no zod.
   queryFn: () => apiRequest<VideoSyncRecord[]>(videosPath(s), { maxOperationMs: 10_000 }),
   staleTime: 60_000,

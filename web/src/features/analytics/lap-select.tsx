@@ -1,0 +1,39 @@
+// A select of the session's complete laps (and the ideal lap), for the lap studied and its reference.
+import { formatLapTime } from '#core/formats/lap-six.ts';
+import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import { type Translate, useT } from '#web/i18n/messages.ts';
+
+const lapLabel = (t: Translate, l: TrackAnalysisResponse['laps'][number], best: number | null) =>
+  `${t('tracks.lapOption', { heat: l.heat, number: l.number, time: l.seconds === null ? '—' : formatLapTime(l.seconds * 1000) })}${l.index === best ? ` ${t('tracks.bestMark')}` : ''}`;
+
+/** The reference select's value for the ideal lap (a lap's is its index). */
+export const IDEAL = 'ideal';
+
+export function LapSelect(props: {
+  label: string;
+  laps: TrackAnalysisResponse['laps'];
+  best: number | null;
+  value: number | typeof IDEAL;
+  offerIdeal?: boolean;
+  busy: boolean;
+  onChange: (value: number | typeof IDEAL) => void;
+}) {
+  const t = useT();
+  return (
+    <label>
+      {props.label}
+      <select
+        value={props.value}
+        aria-busy={props.busy}
+        onChange={(e) => props.onChange(e.target.value === IDEAL ? IDEAL : Number(e.target.value))}
+      >
+        {props.offerIdeal && <option value={IDEAL}>{t('tracks.referenceIdeal')}</option>}
+        {props.laps.map((l) => (
+          <option key={l.index} value={l.index}>
+            {lapLabel(t, l, props.best)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
