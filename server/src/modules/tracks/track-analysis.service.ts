@@ -9,15 +9,10 @@ import { AppError } from '#core/errors.ts';
 import { FIGURES_VERSION, listFigures } from '#core/laps/lap-math.ts';
 import { bestOf, listLaps, type LapColumns, type ListedLap } from '#core/laps/session-laps.ts';
 import { deltaOnGrid, GRID_STEP_M, lapOnGrid } from '#core/tracks/lap-grid.ts';
-import {
-  coachingTips,
-  coachLap,
-  compareLaps,
-  studySession,
-  type CoachingReference,
-  type ReferenceName,
-  type SessionStudy,
-} from '#core/tracks/lap-comparison.ts';
+import { coachingTips, type ReferenceName } from '#core/tracks/coaching-tips.ts';
+import { studySession, type SessionStudy } from '#core/tracks/corner-study.ts';
+import { compareLaps } from '#core/tracks/lap-comparison.ts';
+import { coachLap, type CoachingReference } from '#core/tracks/lap-coaching.ts';
 import type { CoachingResponse } from '#core/contracts/tracks.contract.ts';
 import type { Language } from '#core/preferences.ts';
 import type { Units } from '#core/units.ts';
