@@ -7,7 +7,7 @@ import { isImportCollection, type SessionAddress } from '#core/contracts/session
 import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { AppError } from '#core/errors.ts';
 import { FIGURES_VERSION, listFigures } from '#core/laps/lap-math.ts';
-import { bestOf, listLaps, type LapColumns, type ListedLap } from '#core/laps/session-laps.ts';
+import { bestOf, listLaps, type LapColumns } from '#core/laps/session-laps.ts';
 import { deltaOnGrid, GRID_STEP_M, lapOnGrid } from '#core/tracks/lap-grid.ts';
 import { coachingTips, type ReferenceName } from '#core/tracks/coaching-tips.ts';
 import { studySession, type SessionStudy } from '#core/tracks/corner-study.ts';
@@ -18,7 +18,7 @@ import type { Language } from '#core/preferences.ts';
 import type { Units } from '#core/units.ts';
 import { translate } from '#server/lib/i18n.ts';
 import { continuousTime } from '#core/tracks/lap-timing.ts';
-import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
+import { analyzeTrack, type TrackAnalysis } from '#core/tracks/track-analysis.ts';
 import { latLonAt } from '#core/tracks/track-line.ts';
 import type { DB } from '#server/db/schema.ts';
 import { LruCache } from '#server/lib/lru.ts';
@@ -26,6 +26,7 @@ import type { TrackRules } from '#server/plugins/policy.ts';
 import type { SessionReader } from '../sessions/session-reader.service';
 import { settleLapFigures, SYSTEM_VIEWER, type Viewer } from '../sessions/sessions.repository';
 import type { TrackDefinitions } from './track-definitions.service';
+import { decodeStudy, encodeStudy, STUDY_FILE, type KeptStudy } from './kept-studies';
 import { cornerOf, lapByKey, present, shownGap } from './track-presentation';
 import { saveSessionIdeal, trackOfSession } from './tracks.repository';
 
@@ -74,20 +75,21 @@ export function createTrackAnalysis(deps: {
 
   /**
    * A session's corner study (each lap measured corner by corner) with what a coaching read needs of
-   * its analysis, remembered by the analysis's key: a session studied already (by the job) is read
-   * without its trace, from its row and the track it is tied to.
+   * its analysis, by the analysis's key: a session studied already (by the job, on any instance) is
+   * read without its trace, from its row, the track it is tied to and the study kept beside its files.
    */
   async function studied(viewer: Viewer, s: SessionAddress, mayCreateTrack = true): Promise<Studied> {
     const row = await reader.figureInputs(viewer, s);
     const tied = await trackOfSession(db, row.sessionId);
     if (tied && mayRideTrack(row.ownerEmail, tied)) {
-      const kept = studies.get(`${row.sessionId}@${row.files.gpsMd5}@${row.files.lapMd5}#${tied.id}#${shapeOf(tied)}`);
-      if (kept) return kept;
+      const key = `${row.sessionId}@${row.files.gpsMd5}@${row.files.lapMd5}#${tied.id}#${shapeOf(tied)}`;
+      const known = studies.get(key) ?? (await keptStudy(row, tied.id, key));
+      if (known) return known;
     }
     const at = await analyzed(viewer, s, mayCreateTrack);
     const known = studies.get(at.key);
     if (known) return known;
-    const kept: Studied = {
+    const made: Studied = {
       key: at.key,
       ownerEmail: at.inputs.ownerEmail,
       track: at.track,
@@ -96,8 +98,24 @@ export function createTrackAnalysis(deps: {
       list: at.list,
       study: studySession(at.trace, at.definition, at.analysis),
     };
-    studies.set(at.key, kept);
-    return kept;
+    studies.set(at.key, made);
+    // Kept for the other instances (and this one's next start); a study not kept is made again there.
+    await reader.keepDerivedFile(row.sessionId, STUDY_FILE, await encodeStudy(at.key, made)).catch(() => undefined);
+    return made;
+  }
+
+  /** The study another instance (or this one before a restart) kept of this version of the session, if any. */
+  async function keptStudy(
+    row: { sessionId: string; ownerEmail: string },
+    trackId: string,
+    key: string,
+  ): Promise<Studied | undefined> {
+    const bytes = await reader.derivedFile(row.sessionId, STUDY_FILE).catch(() => undefined);
+    const kept = bytes && (await decodeStudy(bytes, key));
+    if (!kept) return undefined;
+    const found: Studied = { ...kept, key, ownerEmail: row.ownerEmail, track: { id: trackId } };
+    studies.set(key, found);
+    return found;
   }
 
   /** The lap the rider rode fastest at this session's circuit, in any of the owner's sessions the viewer may read. */
@@ -395,14 +413,10 @@ const PROFILE_EVERY = 2;
 const thinned = <T>(values: readonly T[]) => values.filter((_, k) => k % PROFILE_EVERY === 0);
 
 /** A session's corner study and what a coaching read needs beside it (no trace). */
-interface Studied {
+interface Studied extends KeptStudy {
   key: string;
   ownerEmail: string;
   track: { id: string };
-  corners: TrackDefinition['corners'];
-  analysis: TrackAnalysis;
-  list: ListedLap[];
-  study: SessionStudy;
 }
 
 /** The ideal lap on the position grid: each section from the lap that gave it (their grids, in the study). */
