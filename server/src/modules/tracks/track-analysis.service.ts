@@ -251,14 +251,17 @@ export function createTrackAnalysis(deps: {
 
     /**
      * A lap against its reference corner by corner (the session's study, made once), the three
-     * tips in the rider's language and units, the ideal lap's pieces, the g-g points and profiles.
+     * tips in the rider's language and units, the ideal lap's pieces, the g-g points and profiles:
+     * its version (everything the answer is made of: the studies' keys, the lap, the reference,
+     * the units and the language), so that callers may keep one answer per version, and how to
+     * build it.
      */
     async coaching(
       viewer: Viewer,
       s: SessionAddress,
       query: { lap?: string; ref: string; units: Units },
       language: Language,
-    ): Promise<CoachingResponse> {
+    ): Promise<{ version: string; build: () => CoachingResponse }> {
       const at = await studied(viewer, s);
       const keyOf = (n: number | null) => {
         const k = n === null ? -1 : at.analysis.laps.findIndex((l) => l.number === n);
@@ -271,6 +274,7 @@ export function createTrackAnalysis(deps: {
       let name: ReferenceName;
       let session: SessionAddress | null = null;
       let refKey: string | null = null;
+      let refStudyKey = at.key;
       if (query.ref === 'ideal') {
         if (at.study.ideal.seconds === null)
           throw new AppError('storage/object-not-found', 'This session has no ideal lap.');
@@ -284,6 +288,7 @@ export function createTrackAnalysis(deps: {
         name = { kind: 'record' };
         session = record.address;
         refKey = record.lapKey;
+        refStudyKey = record.key;
       } else {
         const refLap = lapByKey(at, query.ref);
         reference = { kind: 'lap', study: at.study, lap: refLap.lap.number, sameSession: true };
@@ -292,43 +297,47 @@ export function createTrackAnalysis(deps: {
       }
       const study = coachLap(at.study, lap.lap.number, reference, at.corners);
       if (!study) throw new AppError('storage/object-not-found', 'No such complete lap in this session.');
-      const studiedLap = at.study.laps.find((l) => l.number === lap.lap.number)!;
-      const refGrid =
-        reference.kind === 'lap'
-          ? reference.study.laps.find((l) => l.number === reference.lap)!.grid
-          : idealGrid(at.study, at.analysis);
-      return {
-        lap: lapKey,
-        ref: query.ref,
-        reference: { kind: study.reference.kind, lap: refKey, session, seconds: study.reference.seconds },
-        deltaSeconds: study.deltaSeconds,
-        timeAccuracyS: study.timeAccuracyS,
-        hz: at.study.hz,
-        leanSource: study.leanSource,
-        corners: study.corners.map((c) => ({
-          ...c,
-          apex: at.corners.find((k) => k.number === c.corner)!.apex,
-          referenceLap: (reference.kind === 'lap' ? refKey : keyOf(c.referenceLap)) ?? '',
-        })),
-        tips: coachingTips(study, translate(language), language, query.units, name),
-        ideal: {
-          seconds: at.study.ideal.seconds,
-          laps: at.study.ideal.laps.map(keyOf),
-          joins: at.analysis.ideal.joins.map((j) => ({ ...j, from: keyOf(j.from) ?? '', to: keyOf(j.to) ?? '' })),
-        },
-        gg: {
-          lateral: studiedLap.gg.map((p) => p[0]),
-          longitudinal: studiedLap.gg.map((p) => p[1]),
-          envelope: at.study.ggEnvelope,
-        },
-        // Every PROFILE_EVERY-th point of the grid: a phone's chart is a few hundred pixels wide.
-        profile: {
-          stepM: GRID_STEP_M * PROFILE_EVERY,
-          speed: [thinned(studiedLap.grid.speed), thinned(refGrid.speed)],
-          lean: [thinned(studiedLap.grid.lean), thinned(refGrid.lean)],
-        },
-        lapStartMs: lap.lap.start.ms,
+      const version = [at.key, lapKey, query.ref, refStudyKey, refKey, query.units, language].join('|');
+      const build = (): CoachingResponse => {
+        const studiedLap = at.study.laps.find((l) => l.number === lap.lap.number)!;
+        const refGrid =
+          reference.kind === 'lap'
+            ? reference.study.laps.find((l) => l.number === reference.lap)!.grid
+            : idealGrid(at.study, at.analysis);
+        return {
+          lap: lapKey,
+          ref: query.ref,
+          reference: { kind: study.reference.kind, lap: refKey, session, seconds: study.reference.seconds },
+          deltaSeconds: study.deltaSeconds,
+          timeAccuracyS: study.timeAccuracyS,
+          hz: at.study.hz,
+          leanSource: study.leanSource,
+          corners: study.corners.map((c) => ({
+            ...c,
+            apex: at.corners.find((k) => k.number === c.corner)!.apex,
+            referenceLap: (reference.kind === 'lap' ? refKey : keyOf(c.referenceLap)) ?? '',
+          })),
+          tips: coachingTips(study, translate(language), language, query.units, name),
+          ideal: {
+            seconds: at.study.ideal.seconds,
+            laps: at.study.ideal.laps.map(keyOf),
+            joins: at.analysis.ideal.joins.map((j) => ({ ...j, from: keyOf(j.from) ?? '', to: keyOf(j.to) ?? '' })),
+          },
+          gg: {
+            lateral: studiedLap.gg.map((p) => p[0]),
+            longitudinal: studiedLap.gg.map((p) => p[1]),
+            envelope: at.study.ggEnvelope,
+          },
+          // Every PROFILE_EVERY-th point of the grid: a phone's chart is a few hundred pixels wide.
+          profile: {
+            stepM: GRID_STEP_M * PROFILE_EVERY,
+            speed: [thinned(studiedLap.grid.speed), thinned(refGrid.speed)],
+            lean: [thinned(studiedLap.grid.lean), thinned(refGrid.lean)],
+          },
+          lapStartMs: lap.lap.start.ms,
+        };
       };
+      return { version, build };
     },
 
     /** Each corner's best time in a session (its section, as in the ideal lap), and the track it is timed on. */
