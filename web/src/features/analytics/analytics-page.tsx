@@ -149,10 +149,12 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
     [chosenKeys, setParam],
   );
   const chooseStudy = useCallback(
-    (choice: { lap?: number; reference?: number | 'ideal' }) => {
+    (choice: { lap?: number; reference?: number | 'ideal' | 'record' }) => {
       const next = new URLSearchParams(params);
       if (choice.lap !== undefined) next.set('estudada', String(choice.lap));
-      if (choice.reference !== undefined) next.set('referencia', String(choice.reference));
+      // The record is 'recorde' in the address, as on the compare page.
+      if (choice.reference !== undefined)
+        next.set('referencia', choice.reference === 'record' ? 'recorde' : String(choice.reference));
       setParams(next, { replace: true });
     },
     [params, setParams],
@@ -172,7 +174,9 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
   // chosen from it, and only a lap against another lap asks the server again.
   const baseQuery = useTrackAnalysis(trackSession);
   const studiedLap = numberParam('estudada');
-  const studyReference = params.get('referencia') === 'ideal' ? 'ideal' : numberParam('referencia');
+  const referenceParam = params.get('referencia');
+  const studyReference =
+    referenceParam === 'ideal' ? 'ideal' : referenceParam === 'recorde' ? 'record' : numberParam('referencia');
   const study = useMemo(
     () => studyOf(baseQuery.data, { lap: studiedLap, reference: studyReference }),
     [baseQuery.data, studiedLap, studyReference],
@@ -197,6 +201,7 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
     };
     if (study.automatic || !track.data) return {};
     if (study.mode === 'ideal') return { lap: keyOf(study.lap), ref: 'ideal' };
+    if (study.mode === 'record') return { lap: keyOf(study.lap), ref: 'record' };
     const lap = keyOf(study.lap ?? track.data.comparison?.lap);
     const ref = keyOf(study.reference ?? track.data.comparison?.reference);
     return lap && ref && lap !== ref ? { lap, ref } : {};

@@ -55,17 +55,20 @@ function focusOf(data: TrackAnalysisResponse, segmentId: string): CornerFocus | 
 const lapLabel = (t: Translate, l: TrackAnalysisResponse['laps'][number], best: number | null) =>
   `${t('tracks.lapOption', { heat: l.heat, number: l.number, time: l.seconds === null ? '—' : formatLapTime(l.seconds * 1000) })}${l.index === best ? ` ${t('tracks.bestMark')}` : ''}`;
 
-/** The reference select's value for the ideal lap (a lap's is its index). */
+/** The reference select's values for the ideal lap and the rider's record at the track (a lap's is its index). */
 const IDEAL = 'ideal';
+const RECORD = 'record';
+type Reference = number | typeof IDEAL | typeof RECORD;
 
 function LapSelect(props: {
   label: string;
   laps: TrackAnalysisResponse['laps'];
   best: number | null;
-  value: number | typeof IDEAL;
+  value: Reference;
   offerIdeal?: boolean;
+  offerRecord?: boolean;
   busy: boolean;
-  onChange: (value: number | typeof IDEAL) => void;
+  onChange: (value: Reference) => void;
 }) {
   const t = useT();
   return (
@@ -74,9 +77,13 @@ function LapSelect(props: {
       <select
         value={props.value}
         aria-busy={props.busy}
-        onChange={(e) => props.onChange(e.target.value === IDEAL ? IDEAL : Number(e.target.value))}
+        onChange={(e) => {
+          const v = e.target.value;
+          props.onChange(v === IDEAL || v === RECORD ? v : Number(v));
+        }}
       >
         {props.offerIdeal && <option value={IDEAL}>{t('tracks.referenceIdeal')}</option>}
+        {props.offerRecord && <option value={RECORD}>{t('tracks.referenceRecord')}</option>}
         {props.laps.map((l) => (
           <option key={l.index} value={l.index}>
             {lapLabel(t, l, props.best)}
@@ -124,7 +131,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
   /** Another pair of laps is on its way: the current answer stays until it comes. */
   fetching?: boolean;
   error: unknown;
-  onChoose: (choice: { lap?: number; reference?: number | 'ideal' }) => void;
+  onChoose: (choice: { lap?: number; reference?: Reference }) => void;
   focus: CornerFocus | null;
   onFocus: (focus: CornerFocus | null) => void;
   units?: Units;
@@ -152,8 +159,10 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
     return lap ? `${lap.heat}${lap.number}` : '—';
   };
   const ideal = study.mode === 'ideal' && data.idealLapSeconds !== null ? lossesToIdeal(data, study.lap) : null;
-  const comparison = ideal ? null : data.comparison;
-  const studied = ideal ? study.lap : comparison?.lap;
+  // Against the record (another session's lap), the corner study below is the comparison.
+  const record = study.mode === 'record';
+  const comparison = ideal || record ? null : data.comparison;
+  const studied = ideal || record ? study.lap : comparison?.lap;
   const studiedLap = data.laps.find((l) => l.index === studied);
   const cards = comparison ? topLosses(comparison.segments) : [];
   const idealCards = ideal ? topIdealLosses(ideal) : [];
@@ -199,7 +208,7 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
         </details>
       )}
       {props.session && <TrackIdentity session={props.session} track={data.track} />}
-      {studied !== undefined && (comparison || ideal) && (
+      {studied !== undefined && (comparison || ideal || record) && (
         <div className="lap-choice">
           <LapSelect
             label={t('tracks.chooseLap')}
@@ -207,14 +216,17 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
             best={data.bestLap}
             value={studied}
             busy={busy}
-            onChange={(lap) => props.onChoose({ lap: lap as number, reference: ideal ? IDEAL : comparison!.reference })}
+            onChange={(lap) =>
+              props.onChoose({ lap: lap as number, reference: ideal ? IDEAL : record ? RECORD : comparison!.reference })
+            }
           />
           <LapSelect
             label={t('tracks.chooseReference')}
             laps={complete}
             best={data.bestLap}
-            value={ideal ? IDEAL : comparison!.reference}
+            value={ideal ? IDEAL : record ? RECORD : comparison!.reference}
             offerIdeal={data.idealLapSeconds !== null}
+            offerRecord
             busy={busy}
             onChange={(reference) => props.onChoose({ lap: studied, reference })}
           />
@@ -228,9 +240,12 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
               ? t('tracks.totalDelta', {
                   delta: formatGap((studiedLap.seconds ?? studiedLap.gpsSeconds) - data.idealLapSeconds!),
                 })
-              : comparison!.lap === comparison!.reference
-                ? t('tracks.sameLap')
-                : t('tracks.totalDelta', { delta: formatGap(comparison!.deltaSeconds) })}
+              : record
+                ? props.coaching?.ref === 'record' &&
+                  t('tracks.totalDelta', { delta: formatGap(props.coaching.deltaSeconds) })
+                : comparison!.lap === comparison!.reference
+                  ? t('tracks.sameLap')
+                  : t('tracks.totalDelta', { delta: formatGap(comparison!.deltaSeconds) })}
           </p>
           {busy && <Loading>{t('tracks.loading')}</Loading>}
         </div>
