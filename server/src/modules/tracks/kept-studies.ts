@@ -7,7 +7,7 @@ import type { SessionStudy } from '#core/tracks/corner-study.ts';
 import type { TrackAnalysis, TrackDefinition } from '#core/tracks/track-analysis.ts';
 
 /** Bumped when what the study measures changes: a study kept by an older rule is made again. */
-export const STUDY_VERSION = 1;
+const STUDY_VERSION = 1;
 
 /** One file per session, overwritten by each new study: a moved gate or a new gps.six leaves nothing behind. */
 export const STUDY_FILE = 'corner-study.json.gz';
