@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { CoachingResponse } from '#core/contracts/tracks.contract.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
@@ -11,18 +11,9 @@ import { STUDY_FILE } from './kept-studies';
 
 // The corner study is made once per session across instances: the analysis job on one instance
 // keeps it beside the session's files, and another instance (or the same one after a restart)
-// reads it there. The real studySession runs; its calls are only counted.
-const made = vi.hoisted(() => ({ studies: 0 }));
-vi.mock('#core/tracks/corner-study.ts', async (real) => {
-  const core = await real<typeof import('#core/tracks/corner-study.ts')>();
-  return {
-    ...core,
-    studySession: (...args: Parameters<typeof core.studySession>) => {
-      made.studies++;
-      return core.studySession(...args);
-    },
-  };
-});
+// reads it there. An instance studies a session only after analysing its trace, which it then
+// remembers ('track-analyses'): none remembered means none studied, and the trace never decoded.
+// (Not a module mock counting studySession: test files share one module graph, isolate: false.)
 
 const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
 const gen = generateSession(interlagos, { seed: 62, hz: 25, heats: 1, lapsPerHeat: [4, 4] });
@@ -70,13 +61,12 @@ describe.skipIf(!onPostgres)('two instances on one PostgreSQL and one S3 bucket'
     servers.push(a);
     await uploadedAndStudied(a, '000000000162', 'kept@example.com');
     const onA = await coaching(a, '000000000162', 'kept@example.com');
-    const studiesBefore = made.studies;
+    expect(await cacheSize(a, 'track-analyses')).toBe(1);
     // B starts once the job is done: no job of this session can run on B.
     const b = await startTestServer({ ...secret, ...sameDatabase(a) });
     servers.push(b);
     const onB = await coaching(b, '000000000162', 'kept@example.com');
     expect(onB).toEqual(onA);
-    expect(made.studies).toBe(studiesBefore);
     expect(await cacheSize(b, 'track-analyses')).toBe(0);
     expect(await cacheSize(b, 'track-studies')).toBe(1);
   });
@@ -88,20 +78,20 @@ describe('one instance, restarted', () => {
     await uploadedAndStudied(first, '000000000163', 'restart@example.com');
     const before = await coaching(first, '000000000163', 'restart@example.com');
     const kept = await first.blobs.head(`000000000163/Interlagos/05112026/.derived/${STUDY_FILE}`);
+    expect(await cacheSize(first, 'track-analyses')).toBe(1);
     await first.close();
-    const studiesBefore = made.studies;
 
     const again = await startTestServer(sameDatabase(first), { dataDir: first.dataDir, keepDataDir: true });
     servers.push(again);
     expect(await coaching(again, '000000000163', 'restart@example.com')).toEqual(before);
-    expect(made.studies).toBe(studiesBefore);
     expect(await cacheSize(again, 'track-analyses')).toBe(0);
+    expect(await cacheSize(again, 'track-studies')).toBe(1);
     expect(kept?.size).toBeGreaterThan(0);
 
     // Bytes that do not read as a study fail only themselves: the session is studied again.
     const third = await restartedWithBrokenStudy(again, '000000000163');
     expect(await coaching(third, '000000000163', 'restart@example.com')).toEqual(before);
-    expect(made.studies).toBe(studiesBefore + 1);
+    expect(await cacheSize(third, 'track-analyses')).toBe(1);
   });
 });
 
