@@ -32,6 +32,7 @@ async function watchForFaults(page: Page): Promise<string[]> {
 const LANGUAGES = [
   {
     locale: 'pt-BR',
+    record: 'Recorde pessoal nesta pista',
     title: 'Três pontos para trabalhar',
     tip: /^T\d+: .+: cerca de \d,\d s$/,
     where: 'Onde você perde tempo',
@@ -41,6 +42,7 @@ const LANGUAGES = [
   },
   {
     locale: 'en-US',
+    record: 'Personal best at this track',
     title: 'Three things to work on',
     tip: /^T\d+: .+: about \d\.\d s$/,
     where: 'Where you lose time',
@@ -50,6 +52,7 @@ const LANGUAGES = [
   },
   {
     locale: 'es-ES',
+    record: 'Mejor vuelta personal en esta pista',
     title: 'Tres cosas para trabajar',
     tip: /^T\d+: .+: unos \d,\d s$/,
     where: 'Dónde pierdes tiempo',
@@ -127,11 +130,54 @@ for (const l of LANGUAGES)
           ),
         ).toBe(true);
         await expect(page.getByTestId('coaching-profile').locator('canvas')).toBeVisible();
+        // The reference picker offers the rider's record at the track, by its name in this language.
+        await expect(page.locator('.lap-choice select').nth(1).locator('option[value=record]')).toHaveText(l.record);
         // A 360 px phone does not scroll sideways.
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(v.viewport.width);
         expect(faults).toEqual([]);
       });
     });
+
+/** Scrolls down to "Onde você perde tempo" (drawn when it comes near the screen). */
+async function whereTimeGoes(page: Page) {
+  const heading = page.getByRole('heading', { name: 'Onde você perde tempo' });
+  await expect
+    .poll(
+      async () => {
+        await page.mouse.wheel(0, 500);
+        return heading.count();
+      },
+      { timeout: 30_000 },
+    )
+    .toBeGreaterThan(0);
+  await heading.scrollIntoViewIfNeeded();
+}
+
+test.describe('the rider’s record as the reference', () => {
+  test.use({ viewport: { width: 360, height: 780 } });
+
+  test('chosen in the picker, the tips and the corner table are against the record', async ({ page }) => {
+    const faults = await watchForFaults(page);
+    await signIn(page, { email: 'piloto@voltas.local' });
+    await page.goto(SESSION);
+    await expect(page.getByTestId('coaching-tips')).toBeVisible({ timeout: 30_000 });
+    await whereTimeGoes(page);
+    const picker = page.getByRole('combobox', { name: /^Comparar com/ });
+    await picker.scrollIntoViewIfNeeded();
+    const answer = page.waitForResponse((r) => /\/coaching\?.*ref=record/.test(r.url()));
+    await picker.selectOption('record');
+    expect((await answer).status()).toBe(200);
+    await expect(page).toHaveURL(/referencia=recorde/);
+    await expect(picker).toHaveValue('record');
+    await expect(page.getByTestId('total-delta')).toHaveText(/^No total: [+−-]/);
+    await expect(page.getByTestId('corner-study').getByTestId('corner-study-row').first()).toBeVisible();
+    // The address keeps the choice: a reload shows the record again.
+    await page.reload();
+    await whereTimeGoes(page);
+    await expect(picker).toHaveValue('record', { timeout: 30_000 });
+    expect(faults).toEqual([]);
+  });
+});
 
 test.describe('the rider’s video at a tip’s corner', () => {
   test.use({ viewport: { width: 360, height: 780 } });

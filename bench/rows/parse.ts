@@ -10,7 +10,7 @@ import { MAX_REPORTED_PROBLEMS } from '#core/formats/six-lines.ts';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { parseLapSix } from '#core/formats/lap-six.ts';
 import { generateSession, type GeneratedSession, type TrackGeometry } from '#core/sim/session-generator.ts';
-import { studySession } from '#core/tracks/lap-comparison.ts';
+import { studySession } from '#core/tracks/corner-study.ts';
 import { analyzeTrack } from '#core/tracks/track-analysis.ts';
 import { definitionFromCatalogue } from '#core/tracks/track-definition.ts';
 import { trackCatalogue } from '#server/modules/tracks/track-catalogue.ts';

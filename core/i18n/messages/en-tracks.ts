@@ -12,6 +12,7 @@ export const enTracks = {
   'tracks.noLoss': 'No stretch slower than the reference.',
   'tracks.sameLap': 'Pick two different laps to compare.',
   'tracks.referenceIdeal': 'Ideal lap (your best run through each stretch)',
+  'tracks.referenceRecord': 'Personal best at this track',
   'tracks.idealExplainBest':
     'Your best lap ({lap}) against the ideal lap, your best run through each stretch this session: that is where the time is.',
   'tracks.idealExplain':

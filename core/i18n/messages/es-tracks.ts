@@ -12,6 +12,7 @@ export const esTracks = {
   'tracks.noLoss': 'Ningún tramo más lento que la referencia.',
   'tracks.sameLap': 'Elige dos vueltas distintas para comparar.',
   'tracks.referenceIdeal': 'Vuelta ideal (tu mejor paso por cada tramo)',
+  'tracks.referenceRecord': 'Mejor vuelta personal en esta pista',
   'tracks.idealExplainBest':
     'Tu mejor vuelta ({lap}) contra la vuelta ideal, tu mejor paso por cada tramo en esta sesión: ahí está el tiempo por ganar.',
   'tracks.idealExplain':

@@ -10,6 +10,7 @@ export const ptBRTracks = {
   'tracks.noLoss': 'Nenhum trecho mais lento que a referência.',
   'tracks.sameLap': 'Escolha duas voltas diferentes para comparar.',
   'tracks.referenceIdeal': 'Volta ideal (sua melhor passagem em cada trecho)',
+  'tracks.referenceRecord': 'Recorde pessoal nesta pista',
   'tracks.idealExplainBest':
     'Sua melhor volta ({lap}) contra a volta ideal, a sua melhor passagem em cada trecho nesta sessão: é onde há tempo a ganhar.',
   'tracks.idealExplain':

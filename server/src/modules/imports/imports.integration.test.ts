@@ -14,6 +14,7 @@ import { loadTracks } from '#server/lib/track-files.ts';
 import { addDevice, put } from '#test/fixtures.ts';
 import { Browser, sameDatabase, startTestServer, type TestServer } from '#test/test-server.ts';
 import { run } from '#server/cli/voltas.ts';
+import { STUDY_FILE } from '../tracks/kept-studies';
 
 // Imports through the HTTP API as two riders and an admin would: the formats, the session they
 // make, who sees it, deleting it, and every kind of bad file.
@@ -225,8 +226,13 @@ describe('imports through the API', () => {
     const other = await importFile(ana, 'x.nmea', W.writeNmea(c, { y: 2026, m: 10, d: 6 }));
     expect(other.status).toBe(201);
     const base = `/api/devices/${other.body.session.device}/sessions/${other.body.session.track}/${other.body.session.date}`;
+    // Its corner study, kept beside its files by a first coaching read, goes with them.
+    await ana.request(base + '/coaching');
+    const study = `${other.body.session.device}/${other.body.session.track}/${other.body.session.date}/.derived/${STUDY_FILE}`;
+    expect(await server.blobs.head(study)).toBeDefined();
     expect((await ana.request(base, { method: 'DELETE' })).status).toBe(204);
     expect((await ana.request(base + '/laps')).status).toBe(404);
+    expect(await server.blobs.head(study)).toBeUndefined();
     // Gone with its files: importing it again makes it anew.
     expect((await importFile(ana, 'x.nmea', W.writeNmea(c, { y: 2026, m: 10, d: 6 }))).status).toBe(201);
   });

@@ -15,7 +15,8 @@ import type { Coordination } from '#server/db/coordination.ts';
 import type { DB } from '#server/db/schema.ts';
 import { nowIso } from '#server/lib/tokens.ts';
 import type { SessionReceiver } from '../sessions/session-receiver.service';
-import { gpsColumnsKey, sessionKey } from '../sessions/session-files';
+import { derivedKey, gpsColumnsKey, sessionKey } from '../sessions/session-files';
+import { STUDY_FILE } from '../tracks/kept-studies';
 import { findSession, listLaps, type Viewer } from '../sessions/sessions.repository';
 import { lapSharesOf, renameSharedLap } from '../shares/shares.repository';
 import type { TracksService } from '../tracks/tracks.service';
@@ -219,6 +220,7 @@ export function createImportsService(deps: {
         await deleteImportedSession(db, id);
         const keys = [`${id}/gps.six`, `${id}/lap.six`, ...files.map((f) => f.blob_key)];
         if (row.gps_md5) keys.push(gpsColumnsKey(id, row.gps_md5));
+        keys.push(derivedKey(id, STUDY_FILE));
         for (const key of keys) await blobs.delete(key).catch(() => undefined);
       });
     },

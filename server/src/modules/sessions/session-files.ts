@@ -26,6 +26,11 @@ export function gpsColumnsKey(sessionId: string, gpsMd5: string): string {
   return `${sessionId}/.derived/gps-${Buffer.from(gpsMd5, 'base64').toString('hex')}.cols.gz`;
 }
 
+/** Another file made from a session's files (`name`: a plain file name), hidden beside its GPS columns. */
+export function derivedKey(sessionId: string, name: string): string {
+  return `${sessionId}/.derived/${name}`;
+}
+
 /** Validates what becomes part of a storage key: 400 with a clear reason. */
 export function assertSessionAddress(track: string, date: string): void {
   if (!isValidTrackName(track))

@@ -15,7 +15,7 @@ import { isImportCollection, type SessionAddress } from '#core/contracts/session
 import { createRiderSessions } from './rider-sessions.service';
 import { createSessionFigures } from './session-figures.service';
 import { createSessionGps } from './session-gps.service';
-import { sessionKey } from './session-files';
+import { derivedKey, sessionKey } from './session-files';
 import {
   findVisibleSession,
   listLaps,
@@ -196,6 +196,15 @@ export function createSessionReader(deps: { db: Kysely<DB>; blobs: BlobStore }) 
     /** `trackInputs` without the trace: for an analysis made elsewhere (an import's) to be kept. */
     async figureInputs(viewer: Viewer, s: SessionAddress) {
       return figureInputs(await requireVisible(viewer, s));
+    },
+
+    /**
+     * A file made from a session's files and kept beside them (its id from `figureInputs`): not
+     * durable, since whoever finds it missing or unreadable makes it again. Undefined where none is kept.
+     */
+    derivedFile: (sessionId: string, name: string) => blobs.get(derivedKey(sessionId, name)),
+    async keepDerivedFile(sessionId: string, name: string, bytes: Buffer): Promise<void> {
+      await blobs.put(derivedKey(sessionId, name), bytes, 'application/gzip', { durable: false });
     },
 
     /** CSV (RaceRender), GPX, or the raw six files, for the session or one lap (heat + lap number); streamed. */

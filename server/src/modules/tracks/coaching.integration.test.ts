@@ -114,6 +114,23 @@ describe('GET …/coaching', () => {
     expect(record.reference.session).toEqual({ device: DEVICE, track: 'Interlagos', date: '01112026' });
   });
 
+  it('is one answer per version: the same bytes again, 304 to the browser that has them, another for another language', async () => {
+    const read = (language: string, more: Record<string, string> = {}) =>
+      rider.request(url('lap=A3&ref=A5'), { headers: { 'accept-language': language, ...more } });
+    const first = await read('en', { 'accept-encoding': 'gzip' });
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    expect(first.headers.get('content-encoding')).toBe('gzip');
+    const text = await first.text();
+    expect(await (await read('en', { 'accept-encoding': 'br' })).text()).toBe(text);
+    expect(await (await read('en', { 'accept-encoding': 'identity' })).text()).toBe(text);
+    expect((await read('en', { 'if-none-match': etag })).status).toBe(304);
+    const pt = await read('pt-BR', { 'if-none-match': etag });
+    expect(pt.status).toBe(200);
+    expect(pt.headers.get('etag')).not.toBe(etag);
+    expect(((await pt.json()) as CoachingResponse).tips[0]!.text).toMatch(/a menos ao ápice/);
+  });
+
   it('refuses what it cannot answer, by name', async () => {
     const bad = await rider.json(url('lap=Z9'), { headers: { 'accept-language': 'en' } });
     expect(bad.status).toBe(400);

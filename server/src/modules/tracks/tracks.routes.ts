@@ -1,5 +1,6 @@
 // Track routes: a session's track analysis and track choice, catalogue search, renames, and admins' track edits.
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sessionParamsSchema } from '#core/contracts/sessions.contract.ts';
 import {
@@ -19,6 +20,7 @@ import {
   trackSummarySchema,
 } from '#core/contracts/tracks.contract.ts';
 import { requestLanguage } from '#server/lib/i18n.ts';
+import { createAnswerCache, sendCompressed } from '#server/plugins/compressed-answers.ts';
 import { perUserWrites } from '#server/plugins/rate-limit-store.ts';
 import { errorAnswers, routeSchemas } from '#server/lib/route-schema.ts';
 import { hideUnseenDevices, hideUnseenSession, sessionAt, viewerOf } from '../sessions/device-check';
@@ -37,6 +39,7 @@ export const TRACK_SHARES_PER_MINUTE = 30;
 export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksService; reader: SessionReader }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { tracks } = opts;
+  const coachingAnswers = createAnswerCache();
   hideUnseenDevices(app, opts.reader);
 
   r.get(
@@ -62,7 +65,17 @@ export async function tracksRoutes(app: FastifyInstance, opts: { tracks: TracksS
         { params: sessionParamsSchema, querystring: coachingQuerySchema },
       ),
     },
-    async (req) => tracks.coaching(viewerOf(req), sessionAt(req.params), req.query, requestLanguage(req)),
+    async (req, reply) => {
+      // A read of the kept study: validated, serialized and compressed once per version of what
+      // it is made of, then sent as those bytes (the answer is tens of KB of JSON).
+      const coaching = await tracks.coaching(viewerOf(req), sessionAt(req.params), req.query, requestLanguage(req));
+      const etag = `"${createHash('sha256').update(coaching.version).digest('base64url').slice(0, 27)}"`;
+      const answer = await coachingAnswers.get(coaching.version, etag, async () =>
+        JSON.stringify(coachingResponseSchema.parse(coaching.build())),
+      );
+      // Already serialized: the untyped reply sends the text as is.
+      return sendCompressed(req, reply as FastifyReply, answer);
+    },
   );
 
   r.put(

@@ -32,6 +32,7 @@ describe("the analytics page's address", () => {
       studyReference: undefined,
     });
     expect(at('referencia=3').studyReference).toBe(3);
+    expect(at('referencia=recorde').studyReference).toBe('record');
   });
 
   it('writes each change into the address, keeping the rest', () => {

@@ -16,16 +16,20 @@ export interface AnalyticsView {
   lean: boolean;
   /** The lap studied in "Where you lose time" ('estudada', its index). */
   studiedLap: number | undefined;
-  /** Its reference ('referencia'): a lap's index, or the ideal lap. */
-  studyReference: number | 'ideal' | undefined;
+  /** Its reference ('referencia'): a lap's index, the ideal lap, or the rider's record ('recorde'). */
+  studyReference: number | 'ideal' | 'record' | undefined;
 }
 
 export interface StudyChoice {
   lap?: number;
-  reference?: number | 'ideal';
+  reference?: number | 'ideal' | 'record';
 }
 
 const index = (value: string | null) => (value && Number.isInteger(Number(value)) ? Number(value) : undefined);
+
+// The record is 'recorde' in the address, as on the compare page.
+const referenceOf = (value: string | null): AnalyticsView['studyReference'] =>
+  value === 'ideal' ? 'ideal' : value === 'recorde' ? 'record' : index(value);
 
 export function readAnalyticsView(params: URLSearchParams): AnalyticsView {
   const laps = params.get('voltas');
@@ -35,7 +39,7 @@ export function readAnalyticsView(params: URLSearchParams): AnalyticsView {
     laps: laps ? laps.split(',').filter(Boolean) : undefined,
     lean: params.get('cor') === 'inclinacao',
     studiedLap: index(params.get('estudada')),
-    studyReference: params.get('referencia') === 'ideal' ? 'ideal' : index(params.get('referencia')),
+    studyReference: referenceOf(params.get('referencia')),
   };
 }
 
@@ -69,7 +73,8 @@ export function useAnalyticsAddress() {
       chooseStudy: (choice: StudyChoice) =>
         change((next) => {
           if (choice.lap !== undefined) next.set('estudada', String(choice.lap));
-          if (choice.reference !== undefined) next.set('referencia', String(choice.reference));
+          if (choice.reference !== undefined)
+            next.set('referencia', choice.reference === 'record' ? 'recorde' : String(choice.reference));
         }),
     };
   }, [setParams]);

@@ -13,7 +13,7 @@ export function useSessionStudy(props: {
   /** The session, once its figures have painted and it has a GPS file. */
   coachingSession: SessionAddress | null;
   studiedLap: number | undefined;
-  studyReference: number | 'ideal' | undefined;
+  studyReference: number | 'ideal' | 'record' | undefined;
   units: Units;
 }) {
   const { trackSession, coachingSession, studiedLap, studyReference, units } = props;
@@ -39,6 +39,7 @@ export function useSessionStudy(props: {
     };
     if (study.automatic || !track.data) return {};
     if (study.mode === 'ideal') return { lap: keyOf(study.lap), ref: 'ideal' };
+    if (study.mode === 'record') return { lap: keyOf(study.lap), ref: 'record' };
     const lap = keyOf(study.lap ?? track.data.comparison?.lap);
     const ref = keyOf(study.reference ?? track.data.comparison?.reference);
     return lap && ref && lap !== ref ? { lap, ref } : {};

@@ -59,4 +59,11 @@ describe('the first study of "Onde você perde tempo"', () => {
     expect(serverChoice(studyOf(data, { lap: 2, reference: 3 }))).toEqual({ lap: 2, reference: 3 });
     expect(studyOf(data, { lap: 2, reference: 'ideal' })).toEqual({ mode: 'ideal', lap: 2, automatic: false });
   });
+
+  it('against the record: the lap chosen, else the best lap, and nothing more asked of the track analysis', () => {
+    expect(studyOf(data, { lap: 2, reference: 'record' })).toEqual({ mode: 'record', lap: 2, automatic: false });
+    expect(studyOf(data, { reference: 'record' })).toEqual({ mode: 'record', lap: 3, automatic: false });
+    expect(studyOf(undefined, { lap: 2, reference: 'record' })).toEqual({ mode: 'record', lap: 2, automatic: false });
+    expect(serverChoice(studyOf(data, { lap: 2, reference: 'record' }))).toEqual({});
+  });
 });

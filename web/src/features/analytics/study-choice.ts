@@ -6,7 +6,8 @@ type Analysis = Pick<TrackAnalysisResponse, 'laps' | 'idealLap' | 'idealLapSecon
 /** What the address asks 'Onde você perde tempo' to show (?estudada, ?referencia). */
 export interface StudyAsk {
   lap?: number | undefined;
-  reference?: number | 'ideal' | undefined;
+  /** 'record': the rider's fastest lap at this track, in whichever session (the corner study's). */
+  reference?: number | 'ideal' | 'record' | undefined;
 }
 
 /**
@@ -16,6 +17,7 @@ export interface StudyAsk {
  */
 export type Study =
   | { mode: 'ideal'; lap: number; automatic: boolean }
+  | { mode: 'record'; lap: number; automatic: false }
   | { mode: 'lap'; lap?: number | undefined; reference?: number | undefined; automatic: boolean };
 
 /** One section of a lap against the session's best passage there. */
@@ -76,6 +78,10 @@ export function studyOf(data: Analysis | undefined, ask: StudyAsk): Study {
       automatic: false,
     };
   }
+  if (ask.reference === 'record') {
+    const lap = ask.lap ?? data?.bestLap;
+    if (lap !== null && lap !== undefined) return { mode: 'record', lap, automatic: false };
+  }
   if (!data) return { mode: 'lap', automatic: true };
   const lap = ask.lap ?? data.bestLap;
   if (lap !== null && lap !== undefined) {
@@ -86,9 +92,12 @@ export function studyOf(data: Analysis | undefined, ask: StudyAsk): Study {
   return { mode: 'lap', lap: ask.lap ?? recentFlyingBesides(data, data.bestLap), automatic: ask.lap === undefined };
 }
 
-/** What the server is asked for a study: nothing more for the ideal lap (the default answer has it all). */
+/**
+ * What the server is asked for a study: nothing more for the ideal lap (the default answer has it
+ * all) nor for the record (another session's lap: the corner study answers it).
+ */
 export function serverChoice(study: Study): { lap?: number; reference?: number } {
-  if (study.mode === 'ideal') return {};
+  if (study.mode !== 'lap') return {};
   return {
     ...(study.lap !== undefined ? { lap: study.lap } : {}),
     ...(study.reference !== undefined ? { reference: study.reference } : {}),

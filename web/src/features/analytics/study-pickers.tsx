@@ -1,11 +1,11 @@
 // The pickers of "Where you lose time": the lap studied and its reference (another lap or the ideal
 // lap), why these laps when nobody chose them, and the gap over the whole lap.
-import type { TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
+import type { CoachingResponse, TrackAnalysisResponse } from '#core/contracts/tracks.contract.ts';
 import { Loading } from '#web/components/ui/query-status.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { formatGap } from '#web/lib/format.ts';
 import type { StudyChoice } from './analytics-address';
-import { IDEAL, LapSelect } from './lap-select';
+import { IDEAL, LapSelect, RECORD } from './lap-select';
 import { lapNameOf, type Study } from './study-choice';
 
 export function StudyPickers(props: {
@@ -13,13 +13,17 @@ export function StudyPickers(props: {
   study: Study;
   /** Studied against the ideal lap (else against `comparison`'s reference). */
   ideal: boolean;
+  /** Studied against the rider's record at the track (another session's lap): the corner study is the comparison. */
+  record: boolean;
+  coaching?: CoachingResponse | undefined;
   comparison: TrackAnalysisResponse['comparison'];
   studied: number;
   busy: boolean;
   onChoose: (choice: StudyChoice) => void;
 }) {
   const t = useT();
-  const { data, study, ideal, comparison, studied, busy } = props;
+  const { data, study, ideal, record, comparison, studied, busy } = props;
+  const reference = ideal ? IDEAL : record ? RECORD : comparison!.reference;
   const complete = data.laps.filter((l) => l.complete && l.kind === 'flying');
   const nameOf = (index: number | null | undefined) => lapNameOf(data.laps, index);
   const studiedLap = data.laps.find((l) => l.index === studied);
@@ -39,14 +43,15 @@ export function StudyPickers(props: {
         best={data.bestLap}
         value={studied}
         busy={busy}
-        onChange={(lap) => props.onChoose({ lap: lap as number, reference: ideal ? IDEAL : comparison!.reference })}
+        onChange={(lap) => props.onChoose({ lap: lap as number, reference })}
       />
       <LapSelect
         label={t('tracks.chooseReference')}
         laps={complete}
         best={data.bestLap}
-        value={ideal ? IDEAL : comparison!.reference}
+        value={reference}
         offerIdeal={data.idealLapSeconds !== null}
+        offerRecord
         busy={busy}
         onChange={(reference) => props.onChoose({ lap: studied, reference })}
       />
@@ -60,9 +65,12 @@ export function StudyPickers(props: {
           ? t('tracks.totalDelta', {
               delta: formatGap((studiedLap.seconds ?? studiedLap.gpsSeconds) - data.idealLapSeconds!),
             })
-          : comparison!.lap === comparison!.reference
-            ? t('tracks.sameLap')
-            : t('tracks.totalDelta', { delta: formatGap(comparison!.deltaSeconds) })}
+          : record
+            ? props.coaching?.ref === 'record' &&
+              t('tracks.totalDelta', { delta: formatGap(props.coaching.deltaSeconds) })
+            : comparison!.lap === comparison!.reference
+              ? t('tracks.sameLap')
+              : t('tracks.totalDelta', { delta: formatGap(comparison!.deltaSeconds) })}
       </p>
       {busy && <Loading>{t('tracks.loading')}</Loading>}
     </div>

@@ -65,8 +65,10 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
     return props.pending ? <Loading>{t('tracks.loading')}</Loading> : null;
   }
   const ideal = study.mode === 'ideal' && data.idealLapSeconds !== null ? lossesToIdeal(data, study.lap) : null;
-  const comparison = ideal ? null : data.comparison;
-  const studied = ideal ? study.lap : comparison?.lap;
+  // Against the record (another session's lap), the corner study below is the comparison.
+  const record = study.mode === 'record';
+  const comparison = ideal || record ? null : data.comparison;
+  const studied = ideal || record ? study.lap : comparison?.lap;
   const focused = props.focus?.segment ?? null;
   const zoom = (segment: string) => props.onFocus(focused === segment ? null : focusOf(data, segment));
   const busy = Boolean(props.fetching);
@@ -76,11 +78,13 @@ export const WhereTimeGoes = memo(function WhereTimeGoes(props: {
       <h2 id="where-title">{t('tracks.whereTitle')}</h2>
       <IdealLapSummary data={data} />
       {props.session && <TrackIdentity session={props.session} track={data.track} />}
-      {studied !== undefined && (comparison || ideal) && (
+      {studied !== undefined && (comparison || ideal || record) && (
         <StudyPickers
           data={data}
           study={study}
           ideal={Boolean(ideal)}
+          record={record}
+          coaching={props.coaching}
           comparison={comparison}
           studied={studied}
           busy={busy}
