@@ -434,10 +434,9 @@ test('the simulated fleet (voltas simulate --fleet) takes a rollout, and its fai
       '0.5',
       '--seed',
       '61',
-      // One device at a time: none is mid-download when the rollout halts (the simulator of 17ad407
-      // stops on that 409 instead of dropping the withdrawn offer).
+      // Several devices at once: some are mid-download when the rollout halts, and drop the offer.
       '--concurrency',
-      '1',
+      '6',
     ],
     {
       encoding: 'utf8',
@@ -453,6 +452,7 @@ test('the simulated fleet (voltas simulate --fleet) takes a rollout, and its fai
   const summary = JSON.parse(out.trim().split('\n').at(-1)!) as {
     offers: number;
     resumed: number;
+    withdrawn: number;
     confirmed: number;
     failed: Record<string, number>;
   };
