@@ -449,16 +449,21 @@ describe('a rollout that stops itself', () => {
       failed: 3,
       failures: { 'boot-loop': 2, 'rolled-back': 1 },
     });
-    expect(halted.body.haltReason).toContain('3 of 4');
+    // Why, as a code and its figures (the page words it); a report after the halt moves the funnel, not that.
+    const reason = { code: 'failure-threshold', failed: 3, judged: 4, threshold: 30 };
+    expect(halted.body.haltReason).toEqual(reason);
     // Everyone: a device already offered can no longer fetch it, and none is offered it.
     const offer = (await checkIn(late.token)).body.update;
     expect(offer).toBeNull();
     expect((await device(late.token, 'GET', `/api/device/v1/firmware/${id}/image`)).status).toBe(409);
+    await report(late.token, id, 'failed', 'boot-loop');
+    expect((await admin.json(`/api/admin/rollouts/${id}`)).body).toMatchObject({ failed: 4, haltReason: reason });
     const audit = await admin.json('/api/admin/audit');
     expect(
       audit.body.find((e: { action: string; target: string }) => e.action === 'halt-rollout' && e.target === id),
     ).toMatchObject({
       actor: 'system',
+      after: { state: 'halted', reason: 'failure-threshold', failed: 3, judged: 4, threshold: 30 },
     });
     // Pause and abort are written too; a halted rollout is not resumed by a click.
     const resumed = await admin.json(`/api/admin/rollouts/${id}`, {

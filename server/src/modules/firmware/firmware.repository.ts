@@ -32,7 +32,7 @@ export async function markImageStored(db: Kysely<DB>, id: string): Promise<void>
   await db.updateTable('firmware').set({ image_stored: 1 }).where('id', '=', id).execute();
 }
 
-export function insertRollout(db: Kysely<DB>, row: Omit<RolloutRow, 'halt_reason'>): Promise<unknown> {
+export function insertRollout(db: Kysely<DB>, row: Omit<RolloutRow, 'halt_reason' | 'halt_figures'>): Promise<unknown> {
   return db.insertInto('rollouts').values(row).execute();
 }
 
@@ -49,7 +49,7 @@ export async function setRolloutState(
   db: Kysely<DB>,
   id: string,
   from: string[],
-  to: { state?: string; percent?: number; halt_reason?: string },
+  to: { state?: string; percent?: number; halt_reason?: string; halt_figures?: string },
 ): Promise<boolean> {
   const res = await db
     .updateTable('rollouts')

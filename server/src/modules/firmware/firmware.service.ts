@@ -7,8 +7,10 @@ import { rm } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import {
   firmwareManifestSchema,
+  haltReasonSchema,
   type CheckInInput,
   type FirmwareOffer,
+  type HaltReason,
   type Rollout,
   type RolloutState,
 } from '#core/contracts/firmware.contract.ts';
@@ -106,6 +108,18 @@ function cohortMatches(cohorts: string[], facts: { cohort: string; sellers: stri
   );
 }
 
+/** A halted rollout's reason: its stored code and figures (null unless halted, or unreadable). */
+function haltReasonOf(r: RolloutRow): HaltReason | null {
+  if (!r.halt_reason) return null;
+  let figures: unknown;
+  try {
+    figures = JSON.parse(r.halt_figures);
+  } catch {
+    return null;
+  }
+  return haltReasonSchema.safeParse({ ...(figures as object), code: r.halt_reason }).data ?? null;
+}
+
 export function createFirmwareService(deps: { db: Kysely<DB>; blobs: BlobStore; publicKeys: string[] }) {
   const { db, blobs } = deps;
   const keys: KeyObject[] = deps.publicKeys.map(publicKeyFromRaw);
@@ -143,7 +157,7 @@ export function createFirmwareService(deps: { db: Kysely<DB>; blobs: BlobStore; 
         minDevices: r.min_devices,
         minBatteryPct: r.min_battery_pct,
         state: r.state as RolloutState,
-        haltReason: r.halt_reason,
+        haltReason: haltReasonOf(r),
         createdAt: r.created_at,
         updatedAt: r.updated_at,
         createdBy: r.created_by,
@@ -159,17 +173,26 @@ export function createFirmwareService(deps: { db: Kysely<DB>; blobs: BlobStore; 
     const f = (await funnels(db, [rolloutId])).get(rolloutId)!;
     const finished = f.confirmed + f.failed;
     if (finished < rollout.min_devices) return;
-    const share = (f.failed / finished) * 100;
-    if (share <= rollout.failure_threshold_pct) return;
-    const reason = `${f.failed} of ${finished} devices failed (${share.toFixed(0)} % > ${rollout.failure_threshold_pct} %)`;
+    if ((f.failed / finished) * 100 <= rollout.failure_threshold_pct) return;
+    const { code, ...figures }: HaltReason = {
+      code: 'failure-threshold',
+      failed: f.failed,
+      judged: finished,
+      threshold: rollout.failure_threshold_pct,
+    };
     await inTransaction(db, async (trx) => {
-      if (!(await setRolloutState(trx, rolloutId, ['running'], { state: 'halted', halt_reason: reason }))) return;
+      const halted = await setRolloutState(trx, rolloutId, ['running'], {
+        state: 'halted',
+        halt_reason: code,
+        halt_figures: JSON.stringify(figures),
+      });
+      if (!halted) return;
       await recordAudit(trx, {
         actor: 'system',
         action: 'halt-rollout',
         target: rolloutId,
         before: { state: 'running' },
-        after: { state: 'halted', reason, failures: f.failures },
+        after: { state: 'halted', reason: code, ...figures, failures: f.failures },
       });
     });
   }

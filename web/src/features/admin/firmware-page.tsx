@@ -495,14 +495,14 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
         {t('firmware.rules', { threshold: r.failureThresholdPct, min: r.minDevices })}
       </p>
       {r.state === 'halted' && <p className="muted">{t('firmware.haltedNext')}</p>}
-      {r.state === 'halted' && (
-        // Said from the counts in the page's language (the server's haltReason is a log line).
+      {r.haltReason && (
+        // The figures stored when it halted (later reports move the funnel, not the reason).
         <p className="alert alert-error">
           {t('firmware.haltReason', {
-            failed: r.failed,
-            reports: r.failed + r.confirmed,
-            share: Math.round((r.failed / Math.max(1, r.failed + r.confirmed)) * 100),
-            threshold: r.failureThresholdPct,
+            failed: r.haltReason.failed,
+            reports: r.haltReason.judged,
+            share: Math.round((r.haltReason.failed / Math.max(1, r.haltReason.judged)) * 100),
+            threshold: r.haltReason.threshold,
           })}
         </p>
       )}
