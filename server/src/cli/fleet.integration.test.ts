@@ -83,8 +83,9 @@ describe('a simulated fleet', () => {
     expect(summary.failed).toEqual({ 'class-mismatch': 1, 'boot-loop': 1, 'install-failed': 2 });
     expect(summary.versions).toEqual({ '1.1.0': 16, '1.0.0': 4 });
     const funnel = await admin.json(`/api/admin/rollouts/${rolloutId}`);
+    // Every device of the class has finished, under the threshold: done by itself.
     expect(funnel.body).toMatchObject({
-      state: 'running',
+      state: 'done',
       offered: 20,
       confirmed: 16,
       failed: 4,
@@ -101,10 +102,6 @@ describe('a simulated fleet', () => {
       )
       .execute();
     expect(sessions).toHaveLength(20);
-    await admin.json(`/api/admin/rollouts/${rolloutId}`, {
-      method: 'PATCH',
-      body: JSON.stringify({ state: 'aborted' }),
-    });
   }, 120_000);
 
   it('halts a rollout by itself once half its devices fail, then offers it to nobody', async () => {

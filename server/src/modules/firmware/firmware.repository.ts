@@ -215,6 +215,40 @@ export async function cohortFactsOfDevice(db: Kysely<DB>, deviceId: string) {
   };
 }
 
+/** Devices a rollout has offered its image to that have not finished (confirmed, failed, rolled back). */
+export async function unfinishedOffers(db: Kysely<DB>, rolloutId: string): Promise<number> {
+  const row = await db
+    .selectFrom('rollout_devices')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('rollout_id', '=', rolloutId)
+    .where('state', 'not in', ['confirmed', ...FAILED_STATES])
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The devices of one hardware class that a rollout has not offered its image to, with what its
+ * cohorts and version rules look at (as cohortFactsOfDevice for one device).
+ */
+export function devicesNotOffered(db: Kysely<DB>, rolloutId: string, hardwareClass: string) {
+  return db
+    .selectFrom('devices')
+    .leftJoin('users', 'users.email', 'devices.owner_email')
+    .select(['devices.id', 'devices.version', 'devices.seller_email', 'users.firmware_cohort', 'users.user_seller'])
+    .where('devices.hardware_class', '=', hardwareClass)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('rollout_devices')
+            .select('rollout_devices.device_id')
+            .where('rollout_devices.rollout_id', '=', rolloutId)
+            .whereRef('rollout_devices.device_id', '=', 'devices.id'),
+        ),
+      ),
+    )
+    .execute();
+}
+
 /** Whether the device has a session upload in flight (an intent not yet settled). */
 export async function uploadInFlight(db: Kysely<DB>, deviceId: string): Promise<boolean> {
   const row = await db

@@ -25,6 +25,7 @@ import { recordAudit } from '../audit/audit.repository';
 import {
   cohortFactsOfDevice,
   cohortMembers,
+  devicesNotOffered,
   findFirmware,
   findRollout,
   findRolloutDevice,
@@ -41,6 +42,7 @@ import {
   runningRolloutsOfClass,
   setRolloutState,
   setUserCohort,
+  unfinishedOffers,
   uploadInFlight,
   type FirmwareRow,
   type RolloutRow,
@@ -197,6 +199,42 @@ export function createFirmwareService(deps: { db: Kysely<DB>; blobs: BlobStore; 
     });
   }
 
+  /**
+   * Marks a running (or paused) rollout done once nothing is left of it: every device offered it has
+   * confirmed, failed or rolled back, and no device of its class in its cohorts × percentage is still
+   * to be offered it (a device that never checked in has no known class and does not count). Called
+   * when a device finishes, after judge(): a halt wins.
+   */
+  async function finishIfComplete(rolloutId: string): Promise<void> {
+    const rollout = await findRollout(db, rolloutId);
+    if (rollout?.state !== 'running' && rollout?.state !== 'paused') return;
+    if ((await unfinishedOffers(db, rolloutId)) > 0) return;
+    const f = (await findFirmware(db, rollout.firmware_id))!;
+    const cohorts = JSON.parse(rollout.cohorts) as string[];
+    const waiting = (await devicesNotOffered(db, rolloutId, f.class)).some(
+      (d) =>
+        compareVersions(d.version, f.version) < 0 &&
+        !(f.min_from && compareVersions(d.version, f.min_from) < 0) &&
+        cohortMatches(cohorts, {
+          cohort: d.firmware_cohort ?? '',
+          sellers: [d.seller_email, d.user_seller ?? ''].filter(Boolean),
+        }) &&
+        inPercentage(d.id, rolloutId, rollout.percent),
+    );
+    if (waiting) return;
+    const funnel = (await funnels(db, [rolloutId])).get(rolloutId)!;
+    await inTransaction(db, async (trx) => {
+      if (!(await setRolloutState(trx, rolloutId, [rollout.state], { state: 'done' }))) return;
+      await recordAudit(trx, {
+        actor: 'system',
+        action: 'finish-rollout',
+        target: rolloutId,
+        before: { state: rollout.state },
+        after: { state: 'done', confirmed: funnel.confirmed, failed: funnel.failed },
+      });
+    });
+  }
+
   return {
     listFirmware: async () => ({ firmware: (await listFirmware(db)).map(toFirmware) }),
 
@@ -330,7 +368,10 @@ export function createFirmwareService(deps: { db: Kysely<DB>; blobs: BlobStore; 
       return { id };
     },
 
-    /** Pause, resume, abort, widen. A halted, aborted or done rollout stays as it is. */
+    /**
+     * Pause, resume, abort, widen. A halted or aborted rollout stays as it is; a done one only opens
+     * again (running) to a wider percentage: done at 10 %, widened to 50 %.
+     */
     async patchRollout(
       actor: string,
       id: string,
@@ -338,15 +379,22 @@ export function createFirmwareService(deps: { db: Kysely<DB>; blobs: BlobStore; 
     ) {
       const rollout = await findRollout(db, id);
       if (!rollout) throw new AppError('storage/object-not-found', `No rollout ${id}.`);
+      const reopen =
+        rollout.state === 'done' &&
+        patch.percent !== undefined &&
+        patch.percent > rollout.percent &&
+        (patch.state ?? 'running') === 'running';
       await inTransaction(db, async (trx) => {
-        const changed = await setRolloutState(trx, id, ['running', 'paused'], {
-          ...(patch.state ? { state: patch.state } : {}),
+        const changed = await setRolloutState(trx, id, reopen ? ['done'] : ['running', 'paused'], {
+          ...(patch.state || reopen ? { state: patch.state ?? 'running' } : {}),
           ...(patch.percent !== undefined ? { percent: patch.percent } : {}),
         });
         if (!changed)
           throw new AppError(
             'firmware/rollout-closed',
-            `Rollout ${id} is ${rollout.state}: it can no longer be paused, resumed or widened.`,
+            rollout.state === 'done'
+              ? `Rollout ${id} is done: only a wider percentage opens it again.`
+              : `Rollout ${id} is ${rollout.state}: it can no longer be paused, resumed or widened.`,
           );
         const action =
           patch.state === 'paused'
@@ -361,7 +409,10 @@ export function createFirmwareService(deps: { db: Kysely<DB>; blobs: BlobStore; 
           action,
           target: id,
           before: { state: rollout.state, percent: rollout.percent },
-          after: { state: patch.state ?? rollout.state, percent: patch.percent ?? rollout.percent },
+          after: {
+            state: patch.state ?? (reopen ? 'running' : rollout.state),
+            percent: patch.percent ?? rollout.percent,
+          },
         });
       });
       return (await describe([(await findRollout(db, id))!]))[0]!;
@@ -450,6 +501,7 @@ export function createFirmwareService(deps: { db: Kysely<DB>; blobs: BlobStore; 
         downloaded: STEP_ORDER.indexOf(input.state) >= STEP_ORDER.indexOf('downloaded'),
       });
       if (failed) await judge(input.rolloutId);
+      if (TERMINAL_STEPS.has(input.state)) await finishIfComplete(input.rolloutId);
     },
 
     /** The image a device may fetch: only through a standing offer of a rollout not halted or aborted. */

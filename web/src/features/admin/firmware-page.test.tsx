@@ -137,6 +137,19 @@ describe('FirmwarePage', () => {
     expect(JSON.parse(String(init?.body))).toEqual({ percent: 50 });
   });
 
+  it('says a rollout done at its share is done, and widens it with one click', async () => {
+    const { writes } = renderPage([rollout({ state: 'done', percent: 10, offered: 4, downloaded: 4 })]);
+    expect((await screen.findByTestId('rollout-state')).textContent).toBe('concluída');
+    expect(screen.getByText(/^Concluída: todos os aparelhos da parcela terminaram/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Pausar' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancelar a distribuição' })).toBeNull();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Passar a 50%' }));
+    });
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(JSON.parse(String(writes()[0]![1]?.body))).toEqual({ percent: 50 });
+  });
+
   it('pauses and aborts with one click each', async () => {
     const { writes } = renderPage([rollout({})]);
     await act(async () => {

@@ -473,6 +473,8 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
   const t = useT();
   const patch = usePatchRollout();
   const live = r.state === 'running' || r.state === 'paused';
+  // A rollout done at its share opens again to a wider one.
+  const widenable = live || r.state === 'done';
   const headingId = `rollout-${r.id}`;
   const steps = [
     ['offered', r.offered],
@@ -495,6 +497,7 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
         {t('firmware.rules', { threshold: r.failureThresholdPct, min: r.minDevices })}
       </p>
       {r.state === 'halted' && <p className="muted">{t('firmware.haltedNext')}</p>}
+      {r.state === 'done' && <p className="muted">{t('firmware.doneNext')}</p>}
       {r.haltReason && (
         // The figures stored when it halted (later reports move the funnel, not the reason).
         <p className="alert alert-error">
@@ -529,9 +532,9 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
           ))}
         </ul>
       )}
-      {live && (
+      {widenable && (
         <div className="actions-row">
-          {r.state === 'running' ? (
+          {r.state === 'done' ? null : r.state === 'running' ? (
             <button
               type="button"
               className="btn btn-secondary btn-small"
@@ -561,16 +564,18 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
               {t('firmware.widen', { percent })}
             </button>
           ))}
-          <button
-            type="button"
-            className="btn btn-secondary btn-small"
-            disabled={patch.isPending}
-            // One click, as pause and resume (the issue's word): no device is offered it again, and
-            // what devices installed stays installed.
-            onClick={() => patch.mutate({ id: r.id, state: 'aborted' })}
-          >
-            {t('firmware.abort')}
-          </button>
+          {live && (
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              disabled={patch.isPending}
+              // One click, as pause and resume (the issue's word): no device is offered it again, and
+              // what devices installed stays installed.
+              onClick={() => patch.mutate({ id: r.id, state: 'aborted' })}
+            >
+              {t('firmware.abort')}
+            </button>
+          )}
         </div>
       )}
       <ErrorAlert error={patch.error} />
