@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { E2E_FIRMWARE_PRIVATE_PEM, E2E_FIRMWARE_PUBLIC_KEY } from './firmware-key';
+import { E2E_FIRMWARE_PUBLIC_KEY } from './firmware-key';
+import { signImage } from './firmware-sign';
 import { expect, signIn, signOut, test, uniqueEmail, type APIRequestContext, type Page } from './fixtures';
 import { FOREIGN, speaksOnly } from './languages';
 
@@ -48,41 +46,6 @@ function watchErrors(page: Page): string[] {
     if (m.type() === 'error' && /Content.Security.Policy|Refused to/i.test(m.text())) errors.push(`csp: ${m.text()}`);
   });
   return errors;
-}
-
-/** The manifest and signature `voltas firmware sign` prints for the image (the maker's machine). */
-function sign(image: Buffer, hardwareClass = hwClass, version = NEW_VERSION): { manifest: string; signature: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'voltas-fw-'));
-  const imagePath = join(dir, 'image.bin');
-  const keyPath = join(dir, 'key.pem');
-  writeFileSync(imagePath, image);
-  writeFileSync(keyPath, E2E_FIRMWARE_PRIVATE_PEM, { mode: 0o600 });
-  // The key leaves the disk again as soon as it has signed.
-  let out: string;
-  try {
-    out = execFileSync(
-      process.execPath,
-      [
-        'bin/voltas.mjs',
-        'firmware',
-        'sign',
-        imagePath,
-        '--key',
-        keyPath,
-        '--version',
-        version,
-        '--class',
-        hardwareClass,
-      ],
-      { encoding: 'utf8' },
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const signed = JSON.parse(out) as { manifest: string; signature: string };
-  expect(typeof signed.manifest).toBe('string');
-  expect(typeof signed.signature).toBe('string');
-  return signed;
 }
 
 const auth = (d: Device) => ({ authorization: `Bearer ${d.token}` });
@@ -157,7 +120,7 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
 }) => {
   const errors = watchErrors(page);
   const image = randomBytes(96 * 1024);
-  const signed = sign(image);
+  const signed = signImage(image, hwClass, NEW_VERSION);
 
   // The devices speak to the device API with their own tokens, no browser cookies.
   const api = await playwright.request.newContext({ baseURL });
@@ -386,7 +349,7 @@ test('the simulated fleet (voltas simulate --fleet) takes a rollout, and its fai
   const errors = watchErrors(page);
   const simClass = `sim-${run}`;
   const image = randomBytes(64 * 1024);
-  const signed = sign(image, simClass, '3.0.0');
+  const signed = signImage(image, simClass, '3.0.0');
   // The upload through the page is the test above's; here the admin API takes it.
   await signIn(page, { email: 'admin@voltas.local' });
   const created = await page.request.post('/api/admin/firmware', { data: signed });
