@@ -218,6 +218,8 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   await expect(funnel.locator('[data-step=confirmed] .funnel-count')).toHaveText(String(offeredAt10));
   await expect(funnel.locator('[data-step=failed] .funnel-count')).toHaveText('0');
   await expect(card).toContainText('Nenhuma falha relatada.');
+  // Every device of that tenth has confirmed: the rollout is done by itself, and can still be widened.
+  await expect(card.getByTestId('rollout-state')).toHaveText('concluída');
 
   // One click widens it to half the fleet; this time the image boot-loops on most devices.
   await card.getByRole('button', { name: 'Passar a 50%' }).click();
@@ -324,11 +326,13 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
       language === 'en' ? '⚠ halted by failures' : '⚠ detenida por fallos',
     );
     await speaksOnly(other, language, FOREIGN[language]);
+    await fits(other);
     await other.goto('/hardware');
     await expect(other.getByRole('row').filter({ hasText: fleet[1]!.id })).toContainText(
       language === 'en' ? 'Uploads failing' : 'Envíos fallando',
     );
     await speaksOnly(other, language, FOREIGN[language]);
+    await fits(other);
     // Signed out by dropping the session ('Logout' is a word of each language here).
     await context.clearCookies();
     await signIn(other, { email: SELLER });
@@ -337,6 +341,16 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
       language === 'en' ? 'in stock' : 'en stock',
     );
     await speaksOnly(other, language, FOREIGN[language]);
+    await fits(other);
+    // The rider's 'meus dados': their device's firmware and last contact, in that language.
+    await context.clearCookies();
+    await signIn(other, { email: rider });
+    await other.goto('/enroll');
+    await expect(other.getByRole('listitem').filter({ hasText: ridden.id }).getByTestId('device-contact')).toHaveText(
+      language === 'en' ? /^firmware 2\.0\.0 · last contact / : /^firmware 2\.0\.0 · último contacto /,
+    );
+    await speaksOnly(other, language, FOREIGN[language]);
+    await fits(other);
     expect(otherErrors).toEqual([]);
     await context.close();
   }
