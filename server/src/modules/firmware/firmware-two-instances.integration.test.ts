@@ -112,4 +112,70 @@ describe.skipIf(!onPostgres)('firmware on two instances', () => {
     expect(halts).toHaveLength(1);
     expect((await call(b, devices[1]!.token, url)).status).toBe(409);
   });
+
+  it('finishes a rollout once when its last devices confirm at once through both', async () => {
+    const admin = new Browser(a.baseUrl);
+    await admin.signIn('admin@example.com');
+    const image = randomBytes(1000);
+    const manifest = JSON.stringify({
+      class: 'vt2',
+      version: '2.0.0',
+      seq: 1,
+      sha256: createHash('sha256').update(image).digest('hex'),
+      size: image.length,
+      expires: new Date(Date.now() + 86_400_000).toISOString(),
+      minFrom: '',
+    });
+    const created = await admin.json('/api/admin/firmware', {
+      method: 'POST',
+      body: JSON.stringify({ manifest, signature: signManifest(manifest, key.privatePem) }),
+    });
+    await admin.request(`/api/admin/firmware/${created.body.id}/image`, {
+      method: 'PUT',
+      headers: { origin: a.baseUrl, 'content-type': 'application/octet-stream' },
+      body: image,
+    });
+    const rollout = await admin.json('/api/admin/rollouts', {
+      method: 'POST',
+      body: JSON.stringify({
+        firmwareId: created.body.id,
+        cohorts: ['all'],
+        percent: 100,
+        failureThresholdPct: 50,
+        minDevices: 4,
+      }),
+    });
+    const rolloutId = rollout.body.id as string;
+    const checkIn = (server: TestServer, token: string, version: string) =>
+      fetch(`${server.baseUrl}/api/device/v1/check-in`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ firmware: { version }, hardware: { class: 'vt2' } }),
+      }).then((r) => r.json() as Promise<{ update: { rolloutId: string } | null }>);
+    const devices = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const id = String(400 + i).padStart(12, '0');
+        return { id, token: await addDevice(a, id, 'fleet@example.com') };
+      }),
+    );
+    for (const [i, d] of devices.entries())
+      expect((await checkIn(i % 2 ? b : a, d.token, '1.0.0')).update?.rolloutId).toBe(rolloutId);
+    // Each rebooted into 2.0.0; then all eight confirm at once, half through each instance.
+    for (const d of devices) await checkIn(a, d.token, '2.0.0');
+    const reports = await Promise.all(
+      devices.map((d, i) =>
+        fetch(`${(i % 2 ? b : a).baseUrl}/api/device/v1/firmware-report`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ rolloutId, state: 'confirmed' }),
+        }),
+      ),
+    );
+    expect(reports.map((r) => r.status)).toEqual(new Array(8).fill(200));
+    expect((await admin.json(`/api/admin/rollouts/${rolloutId}`)).body).toMatchObject({ state: 'done', confirmed: 8 });
+    const finished = (await admin.json('/api/admin/audit')).body.filter(
+      (e: { action: string; target: string }) => e.action === 'finish-rollout' && e.target === rolloutId,
+    );
+    expect(finished).toHaveLength(1);
+  });
 });
