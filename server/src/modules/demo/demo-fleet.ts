@@ -149,6 +149,13 @@ export async function loadDemoFleet(
     }
   }
   await setRolloutState(db, 'demo-rollout-120', ['running'], { state: 'done' });
+  await recordAudit(db, {
+    actor: 'system',
+    action: 'finish-rollout',
+    target: 'demo-rollout-120',
+    before: { state: 'running' },
+    after: { state: 'done', confirmed: stories.length, failed: 0 },
+  });
   const figures = { failed: 3, judged: 4, threshold: 30 };
   await setRolloutState(db, 'demo-rollout-130', ['running'], {
     state: 'halted',
