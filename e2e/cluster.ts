@@ -35,10 +35,15 @@ async function serve(env: Record<string, string>): Promise<{ child: ChildProcess
   return { child, base: `http://127.0.0.1:${port}` };
 }
 
+/** Stops a server as an operator would (SIGTERM); one still closing after 5 s is killed: the spec is over. */
 const stopped = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
     child.kill('SIGTERM');
   });
 
