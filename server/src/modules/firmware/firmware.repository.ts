@@ -209,6 +209,13 @@ export async function cohortFactsOfDevice(db: Kysely<DB>, deviceId: string) {
     .select(['devices.seller_email', 'users.firmware_cohort', 'users.user_seller'])
     .where('devices.id', '=', deviceId)
     .executeTakeFirst();
+  return cohortFacts(row);
+}
+
+/** A device's owner's cohort flag, and the sellers whose cohort holds it (its own seller, its owner's). */
+function cohortFacts(
+  row: { seller_email: string; firmware_cohort: string | null; user_seller: string | null } | undefined,
+) {
   return {
     cohort: row?.firmware_cohort ?? '',
     sellers: [row?.seller_email ?? '', row?.user_seller ?? ''].filter(Boolean),
@@ -228,10 +235,10 @@ export async function unfinishedOffers(db: Kysely<DB>, rolloutId: string): Promi
 
 /**
  * The devices of one hardware class that a rollout has not offered its image to, with what its
- * cohorts and version rules look at (as cohortFactsOfDevice for one device).
+ * cohorts and version rules look at: their version and cohort facts (as cohortFactsOfDevice).
  */
-export function devicesNotOffered(db: Kysely<DB>, rolloutId: string, hardwareClass: string) {
-  return db
+export async function devicesNotOffered(db: Kysely<DB>, rolloutId: string, hardwareClass: string) {
+  const rows = await db
     .selectFrom('devices')
     .leftJoin('users', 'users.email', 'devices.owner_email')
     .select(['devices.id', 'devices.version', 'devices.seller_email', 'users.firmware_cohort', 'users.user_seller'])
@@ -247,6 +254,7 @@ export function devicesNotOffered(db: Kysely<DB>, rolloutId: string, hardwareCla
       ),
     )
     .execute();
+  return rows.map((r) => ({ id: r.id, version: r.version, facts: cohortFacts(r) }));
 }
 
 /** Whether the device has a session upload in flight (an intent not yet settled). */

@@ -215,10 +215,7 @@ export function createFirmwareService(deps: { db: Kysely<DB>; blobs: BlobStore; 
       (d) =>
         compareVersions(d.version, f.version) < 0 &&
         !(f.min_from && compareVersions(d.version, f.min_from) < 0) &&
-        cohortMatches(cohorts, {
-          cohort: d.firmware_cohort ?? '',
-          sellers: [d.seller_email, d.user_seller ?? ''].filter(Boolean),
-        }) &&
+        cohortMatches(cohorts, d.facts) &&
         inPercentage(d.id, rolloutId, rollout.percent),
     );
     if (waiting) return;
