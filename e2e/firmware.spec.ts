@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { E2E_FIRMWARE_PRIVATE_PEM, E2E_FIRMWARE_PUBLIC_KEY } from './firmware-key';
+import { E2E_FIRMWARE_PUBLIC_KEY } from './firmware-key';
+import { signImage } from './firmware-sign';
 import { expect, signIn, signOut, test, uniqueEmail, type APIRequestContext, type Page } from './fixtures';
 import { FOREIGN, speaksOnly } from './languages';
 
@@ -48,41 +46,6 @@ function watchErrors(page: Page): string[] {
     if (m.type() === 'error' && /Content.Security.Policy|Refused to/i.test(m.text())) errors.push(`csp: ${m.text()}`);
   });
   return errors;
-}
-
-/** The manifest and signature `voltas firmware sign` prints for the image (the maker's machine). */
-function sign(image: Buffer, hardwareClass = hwClass, version = NEW_VERSION): { manifest: string; signature: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'voltas-fw-'));
-  const imagePath = join(dir, 'image.bin');
-  const keyPath = join(dir, 'key.pem');
-  writeFileSync(imagePath, image);
-  writeFileSync(keyPath, E2E_FIRMWARE_PRIVATE_PEM, { mode: 0o600 });
-  // The key leaves the disk again as soon as it has signed.
-  let out: string;
-  try {
-    out = execFileSync(
-      process.execPath,
-      [
-        'bin/voltas.mjs',
-        'firmware',
-        'sign',
-        imagePath,
-        '--key',
-        keyPath,
-        '--version',
-        version,
-        '--class',
-        hardwareClass,
-      ],
-      { encoding: 'utf8' },
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const signed = JSON.parse(out) as { manifest: string; signature: string };
-  expect(typeof signed.manifest).toBe('string');
-  expect(typeof signed.signature).toBe('string');
-  return signed;
 }
 
 const auth = (d: Device) => ({ authorization: `Bearer ${d.token}` });
@@ -157,7 +120,7 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
 }) => {
   const errors = watchErrors(page);
   const image = randomBytes(96 * 1024);
-  const signed = sign(image);
+  const signed = signImage(image, hwClass, NEW_VERSION);
 
   // The devices speak to the device API with their own tokens, no browser cookies.
   const api = await playwright.request.newContext({ baseURL });
@@ -255,6 +218,8 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
   await expect(funnel.locator('[data-step=confirmed] .funnel-count')).toHaveText(String(offeredAt10));
   await expect(funnel.locator('[data-step=failed] .funnel-count')).toHaveText('0');
   await expect(card).toContainText('Nenhuma falha relatada.');
+  // Every device of that tenth has confirmed: the rollout is done by itself, and can still be widened.
+  await expect(card.getByTestId('rollout-state')).toHaveText('concluída');
 
   // One click widens it to half the fleet; this time the image boot-loops on most devices.
   await card.getByRole('button', { name: 'Passar a 50%' }).click();
@@ -361,11 +326,13 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
       language === 'en' ? '⚠ halted by failures' : '⚠ detenida por fallos',
     );
     await speaksOnly(other, language, FOREIGN[language]);
+    await fits(other);
     await other.goto('/hardware');
     await expect(other.getByRole('row').filter({ hasText: fleet[1]!.id })).toContainText(
       language === 'en' ? 'Uploads failing' : 'Envíos fallando',
     );
     await speaksOnly(other, language, FOREIGN[language]);
+    await fits(other);
     // Signed out by dropping the session ('Logout' is a word of each language here).
     await context.clearCookies();
     await signIn(other, { email: SELLER });
@@ -374,6 +341,16 @@ test('an admin rolls signed firmware out; the fleet updates; failures halt it by
       language === 'en' ? 'in stock' : 'en stock',
     );
     await speaksOnly(other, language, FOREIGN[language]);
+    await fits(other);
+    // The rider's 'meus dados': their device's firmware and last contact, in that language.
+    await context.clearCookies();
+    await signIn(other, { email: rider });
+    await other.goto('/enroll');
+    await expect(other.getByRole('listitem').filter({ hasText: ridden.id }).getByTestId('device-contact')).toHaveText(
+      language === 'en' ? /^firmware 2\.0\.0 · last contact / : /^firmware 2\.0\.0 · último contacto /,
+    );
+    await speaksOnly(other, language, FOREIGN[language]);
+    await fits(other);
     expect(otherErrors).toEqual([]);
     await context.close();
   }
@@ -386,7 +363,7 @@ test('the simulated fleet (voltas simulate --fleet) takes a rollout, and its fai
   const errors = watchErrors(page);
   const simClass = `sim-${run}`;
   const image = randomBytes(64 * 1024);
-  const signed = sign(image, simClass, '3.0.0');
+  const signed = signImage(image, simClass, '3.0.0');
   // The upload through the page is the test above's; here the admin API takes it.
   await signIn(page, { email: 'admin@voltas.local' });
   const created = await page.request.post('/api/admin/firmware', { data: signed });
@@ -434,10 +411,9 @@ test('the simulated fleet (voltas simulate --fleet) takes a rollout, and its fai
       '0.5',
       '--seed',
       '61',
-      // One device at a time: none is mid-download when the rollout halts (the simulator of 17ad407
-      // stops on that 409 instead of dropping the withdrawn offer).
+      // Several devices at once: some are mid-download when the rollout halts, and drop the offer.
       '--concurrency',
-      '1',
+      '6',
     ],
     {
       encoding: 'utf8',
@@ -453,6 +429,7 @@ test('the simulated fleet (voltas simulate --fleet) takes a rollout, and its fai
   const summary = JSON.parse(out.trim().split('\n').at(-1)!) as {
     offers: number;
     resumed: number;
+    withdrawn: number;
     confirmed: number;
     failed: Record<string, number>;
   };

@@ -159,6 +159,18 @@ export const rolloutPatchInputSchema = z
   })
   .refine((p) => p.state !== undefined || p.percent !== undefined, 'state or percent');
 
+/**
+ * 'failure-threshold': `failed` of the `judged` devices (confirmed + failed, at least the rollout's
+ * minDevices) failed or rolled back, a share above `threshold` per cent.
+ */
+export const haltReasonSchema = z.object({
+  code: z.literal('failure-threshold'),
+  failed: z.number().int(),
+  judged: z.number().int(),
+  threshold: z.number(),
+});
+export type HaltReason = z.infer<typeof haltReasonSchema>;
+
 export const rolloutSchema = z.object({
   id: z.string(),
   firmwareId: z.string(),
@@ -170,8 +182,8 @@ export const rolloutSchema = z.object({
   minDevices: z.number().int(),
   minBatteryPct: z.number(),
   state: rolloutStateSchema,
-  /** Why it halted ('' unless halted): the failure share that passed the threshold. */
-  haltReason: z.string(),
+  /** Why it halted (null unless halted), as a code and its figures: pages say it in their language. */
+  haltReason: haltReasonSchema.nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   createdBy: z.string(),

@@ -57,8 +57,9 @@ describe('a simulated fleet', () => {
     expect(summary.failed).toEqual({ 'class-mismatch': 1, 'boot-loop': 1, 'install-failed': 2 });
     expect(summary.versions).toEqual({ '1.1.0': 16, '1.0.0': 4 });
     const funnel = await admin.json(`/api/admin/rollouts/${rolloutId}`);
+    // Every device of the class has finished, under the threshold: done by itself.
     expect(funnel.body).toMatchObject({
-      state: 'running',
+      state: 'done',
       offered: 20,
       confirmed: 16,
       failed: 4,
@@ -75,10 +76,6 @@ describe('a simulated fleet', () => {
       )
       .execute();
     expect(sessions).toHaveLength(20);
-    await admin.json(`/api/admin/rollouts/${rolloutId}`, {
-      method: 'PATCH',
-      body: JSON.stringify({ state: 'aborted' }),
-    });
   }, 120_000);
 
   it('halts a rollout by itself once half its devices fail, then offers it to nobody', async () => {
@@ -108,8 +105,52 @@ describe('a simulated fleet', () => {
     expect(((await again.json()) as { update: unknown }).update).toBeNull();
   }, 120_000);
 
+  it('drops a download whose offer is withdrawn mid-way, reports nothing more, and checks in again', async () => {
+    const rolloutId = await release('1.4.0', 14, { percent: 100, failureThresholdPct: 10, minDevices: 2 });
+    const devices = await fleetOf(8, 700);
+    // Two bad flashes halt the rollout while the six others are held a third of the way into
+    // their download (their link dropped): their resume finds the offer withdrawn (409).
+    const plan = devices.map((_, i) =>
+      i < 2
+        ? { behaviour: 'fails-install' as const, dropsLink: false }
+        : { behaviour: 'healthy' as const, dropsLink: true },
+    );
+    const halted = async () => {
+      for (let i = 0; i < 300; i++) {
+        if ((await admin.json(`/api/admin/rollouts/${rolloutId}`)).body.state === 'halted') return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the rollout did not halt');
+    };
+    const summary = await runFleet({
+      server: server.baseUrl,
+      devices,
+      plan,
+      keys: [publicKeyFromRaw(KEY.publicKey)],
+      hardwareClass: 'vt1',
+      version: '1.0.0',
+      rounds: 2,
+      concurrency: 8,
+      onStep: (_id, step) => (step === 'link-dropped' ? halted() : undefined),
+    });
+    expect(summary.withdrawn).toBe(6);
+    expect(summary).toMatchObject({ offers: 8, confirmed: 0, failed: { 'install-failed': 2 } });
+    // Every device went on checking in: both rounds, none stopped by the 409.
+    expect(summary.checkIns).toBe(16);
+    const funnel = await admin.json(`/api/admin/rollouts/${rolloutId}`);
+    expect(funnel.body).toMatchObject({ state: 'halted', offered: 8, failed: 2, confirmed: 0 });
+    // The withdrawn devices reported nothing after 'downloading'.
+    const steps = await server.database.db
+      .selectFrom('rollout_devices')
+      .select(['device_id', 'state'])
+      .where('rollout_id', '=', rolloutId)
+      .orderBy('device_id')
+      .execute();
+    expect(steps.map((s) => s.state)).toEqual(['failed', 'failed', ...new Array(6).fill('downloading')]);
+  }, 120_000);
+
   it('runs from the command line: voltas simulate --fleet', async () => {
-    const rolloutId = await release('1.3.0', 13, { percent: 100, failureThresholdPct: 90, minDevices: 5 });
+    const rolloutId = await release('1.5.0', 15, { percent: 100, failureThresholdPct: 90, minDevices: 5 });
     for (const [k, v] of Object.entries({
       ...sameDatabase(server),
       DATA_DIR: server.dataDir,

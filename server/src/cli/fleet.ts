@@ -17,7 +17,8 @@ export interface FleetDevice {
 }
 
 export interface FleetOptions {
-  server: string;
+  /** One server, or several instances of one (device i talks to the i-th modulo their number). */
+  server: string | string[];
   devices: FleetDevice[];
   plan: PlannedDevice[];
   /** The keys a device trusts (FIRMWARE_PUBLIC_KEYS). */
@@ -31,6 +32,8 @@ export interface FleetOptions {
   /** Devices running at once. */
   concurrency?: number;
   log?: (line: string) => void;
+  /** Awaited after each step a device reports and each link it drops ('link-dropped'): a test's hook. */
+  onStep?: (deviceId: string, step: string) => void | Promise<void>;
 }
 
 export interface FleetSummary {
@@ -40,6 +43,8 @@ export interface FleetSummary {
   resumed: number;
   /** Downloads told to come back later (503 busy), then resumed. */
   busy: number;
+  /** Downloads stopped because the offer was withdrawn (409: the rollout halted, aborted or expired). */
+  withdrawn: number;
   confirmed: number;
   failed: Record<string, number>;
   uploads: number;
@@ -47,31 +52,38 @@ export interface FleetSummary {
 }
 
 interface DeviceState extends FleetDevice, PlannedDevice {
+  /** The instance it talks to. */
+  base: string;
   version: string;
   installedSeq: number;
   resetReason: string;
 }
+
+/** The server took back the offer mid-download (409): the device drops it and reports nothing more. */
+class OfferWithdrawn extends Error {}
 
 /** The board a liar really is: not the class it claims. */
 const realClassOf = (d: DeviceState, claimed: string) =>
   d.behaviour === 'lies-about-class' ? `${claimed}-other` : claimed;
 
 export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
-  const base = opts.server.replace(/\/+$/, '');
+  const bases = (Array.isArray(opts.server) ? opts.server : [opts.server]).map((s) => s.replace(/\/+$/, ''));
   const log = opts.log ?? (() => undefined);
+  const onStep = opts.onStep ?? (() => undefined);
   const summary: FleetSummary = {
     checkIns: 0,
     offers: 0,
     downloads: 0,
     resumed: 0,
     busy: 0,
+    withdrawn: 0,
     confirmed: 0,
     failed: {},
     uploads: 0,
     versions: {},
   };
-  const call = async (d: FleetDevice, method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, {
+  const call = async (d: DeviceState, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${d.base}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${d.token}`,
@@ -99,8 +111,10 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
     d.resetReason = 'power-on';
     return answer.update;
   };
-  const report = (d: DeviceState, rolloutId: string, state: string, error?: string) =>
-    call(d, 'POST', '/api/device/v1/firmware-report', { rolloutId, state, ...(error ? { error } : {}) });
+  const report = async (d: DeviceState, rolloutId: string, state: string, error?: string) => {
+    await call(d, 'POST', '/api/device/v1/firmware-report', { rolloutId, state, ...(error ? { error } : {}) });
+    await onStep(d.id, state);
+  };
   const fail = async (d: DeviceState, rolloutId: string, state: 'failed' | 'rolled-back', code: string) => {
     summary.failed[code] = (summary.failed[code] ?? 0) + 1;
     log(`${d.id}: ${state} (${code})`);
@@ -115,7 +129,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
     let drops = d.dropsLink ? 2 : 0;
     while (got < size) {
       const controller = new AbortController();
-      const res = await fetch(`${base}${url}`, {
+      const res = await fetch(`${d.base}${url}`, {
         headers: {
           authorization: `Bearer ${d.token}`,
           ...(got ? { range: `bytes=${got}-`, ...(etag ? { 'if-range': etag } : {}) } : {}),
@@ -129,6 +143,10 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
         summary.busy++;
         await new Promise((r) => setTimeout(r, seconds * 1000 * (0.5 + Math.random() / 2)));
         continue;
+      }
+      if (res.status === 409) {
+        await res.arrayBuffer();
+        throw new OfferWithdrawn();
       }
       if (res.status !== 200 && res.status !== 206) throw new Error(`download as ${d.id}: HTTP ${res.status}`);
       if (res.status === 200 && got) {
@@ -155,6 +173,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
       } catch (err) {
         if (!controller.signal.aborted) throw err;
       }
+      if (controller.signal.aborted) await onStep(d.id, 'link-dropped');
     }
     summary.downloads++;
     return Buffer.concat(parts);
@@ -168,7 +187,17 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
     const refused = checkManifest(m, { realClass: realClassOf(d, opts.hardwareClass), ...d }, new Date());
     if (refused) return fail(d, offer.rolloutId, 'failed', refused);
     await report(d, offer.rolloutId, 'downloading');
-    const image = await download(d, offer.url, m.size);
+    let image: Buffer;
+    try {
+      image = await download(d, offer.url, m.size);
+    } catch (err) {
+      if (!(err instanceof OfferWithdrawn)) throw err;
+      // The rollout halted (or was aborted) while this device downloaded: the server no longer
+      // counts on it, so it drops the partial image, reports nothing more, and checks in as usual.
+      summary.withdrawn++;
+      log(`${d.id}: offer withdrawn mid-download`);
+      return;
+    }
     if (createHash('sha256').update(image).digest('hex') !== m.sha256)
       return fail(d, offer.rolloutId, 'failed', 'hash-mismatch');
     await report(d, offer.rolloutId, 'downloaded');
@@ -198,7 +227,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
     if (!track) throw new Error(`Unknown track "${s.track}"`);
     const session = generateSession(track, { seed: 1000 + index, heats: 1 });
     const path = (file: string) =>
-      new URL(`${base}/api/device/v1/sessions/${encodeURIComponent(track.name)}/${s.date}/${file}`);
+      new URL(`${d.base}/api/device/v1/sessions/${encodeURIComponent(track.name)}/${s.date}/${file}`);
     const quiet = { progress: () => undefined };
     for (const [file, body] of [
       ['gps.six', session.gpsSix],
@@ -213,6 +242,7 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
   const states: DeviceState[] = opts.devices.map((d, i) => ({
     ...d,
     ...opts.plan[i]!,
+    base: bases[i % bases.length]!,
     version: opts.version,
     installedSeq: 0,
     resetReason: 'power-on',
@@ -242,10 +272,11 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
   return summary;
 }
 
-export const FLEET_USAGE = `  simulate --fleet N --server URL [--rounds 2] [--class vt1] [--version 1.0.0] [--fail-share 0.2]
+export const FLEET_USAGE = `  simulate --fleet N --server URL[,URL…] [--rounds 2] [--class vt1] [--version 1.0.0] [--fail-share 0.2]
            [--reboot-loops 1] [--liars 1] [--drop-share 0.5] [--sessions] [--seed N] [--owner e] [--concurrency 20]
                                            N simulated devices (registered here as 7700000000xx, tokens rotated)
-                                           check in, upload, take offered firmware and confirm or fail as told`;
+                                           check in, upload, take offered firmware and confirm or fail as told;
+                                           with several URLs (instances of one server) the devices split across them`;
 
 /** The fleet command: registers the devices (through `register`), runs them, prints the summary. */
 export async function fleetCommand(
@@ -280,7 +311,14 @@ export async function fleetCommand(
   const numbers = [values.rounds, values['fail-share'], values['reboot-loops'], values.liars, values['drop-share']].map(
     Number,
   );
-  if (!values.server || !Number.isInteger(count) || count < 1 || count > 9999 || numbers.some((n) => !(n >= 0))) {
+  const servers = (values.server ?? '').split(',').map((s) => s.trim());
+  if (
+    !servers.every((s) => /^https?:\/\/./.test(s)) ||
+    !Number.isInteger(count) ||
+    count < 1 ||
+    count > 9999 ||
+    numbers.some((n) => !(n >= 0))
+  ) {
     out.write(`Usage:\n${FLEET_USAGE}\n`);
     return 2;
   }
@@ -291,7 +329,7 @@ export async function fleetCommand(
   const ids = Array.from({ length: count }, (_, i) => `77${String(i + 1).padStart(10, '0')}`);
   const devices = await deps.register(ids, values.owner);
   const summary = await runFleet({
-    server: values.server,
+    server: servers,
     devices,
     plan: planFleet(count, {
       failShare: Number(values['fail-share']),

@@ -21,6 +21,7 @@ import * as m0017 from './migrations/0017-share-names';
 import * as m0018 from './migrations/0018-session-gate';
 import * as m0019 from './migrations/0019-session-storage';
 import * as m0020 from './migrations/0020-device-fleet';
+import * as m0021 from './migrations/0021-rollout-halt-code';
 
 /** Migrations listed in code (no directory scanning), so bundling and tsx behave the same. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0018-session-gate': m0018,
   '0019-session-storage': m0019,
   '0020-device-fleet': m0020,
+  '0021-rollout-halt-code': m0021,
 };
 
 const provider: MigrationProvider = { getMigrations: () => Promise.resolve(migrations) };

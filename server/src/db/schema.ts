@@ -92,7 +92,10 @@ export interface RolloutsTable {
   min_devices: number;
   min_battery_pct: number;
   state: string;
+  /** Why it halted, a code: 'failure-threshold' ('' unless halted). */
   halt_reason: Generated<string>;
+  /** The halt's figures, JSON: { failed, judged, threshold } ('{}' unless halted). */
+  halt_figures: Generated<string>;
   created_at: string;
   updated_at: string;
   created_by: string;

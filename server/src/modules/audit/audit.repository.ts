@@ -27,6 +27,7 @@ type AuditAction =
   | 'abort-rollout'
   | 'widen-rollout'
   | 'halt-rollout'
+  | 'finish-rollout'
   | 'set-firmware-cohort'
   | 'draw-pit-lane';
 

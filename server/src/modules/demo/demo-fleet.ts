@@ -149,14 +149,25 @@ export async function loadDemoFleet(
     }
   }
   await setRolloutState(db, 'demo-rollout-120', ['running'], { state: 'done' });
-  const reason = '3 of 4 devices failed (75 % > 30 %)';
-  await setRolloutState(db, 'demo-rollout-130', ['running'], { state: 'halted', halt_reason: reason });
+  await recordAudit(db, {
+    actor: 'system',
+    action: 'finish-rollout',
+    target: 'demo-rollout-120',
+    before: { state: 'running' },
+    after: { state: 'done', confirmed: stories.length, failed: 0 },
+  });
+  const figures = { failed: 3, judged: 4, threshold: 30 };
+  await setRolloutState(db, 'demo-rollout-130', ['running'], {
+    state: 'halted',
+    halt_reason: 'failure-threshold',
+    halt_figures: JSON.stringify(figures),
+  });
   await recordAudit(db, {
     actor: 'system',
     action: 'halt-rollout',
     target: 'demo-rollout-130',
     before: { state: 'running' },
-    after: { state: 'halted', reason },
+    after: { state: 'halted', reason: 'failure-threshold', ...figures },
   });
   return FLEET_IDS.length;
 }

@@ -31,8 +31,10 @@ export function createFirmwareOffers(deps: {
   blobs: BlobStore;
   /** Halts the rollout if its failures passed its threshold (the rollouts' own rule). */
   judge: (rolloutId: string) => Promise<void>;
+  /** Marks the rollout done once nothing is left of it (after judge: a halt wins). */
+  finishIfComplete: (rolloutId: string) => Promise<void>;
 }) {
-  const { db, blobs, judge } = deps;
+  const { db, blobs, judge, finishIfComplete } = deps;
 
   return {
     /**
@@ -97,6 +99,7 @@ export function createFirmwareOffers(deps: {
         downloaded: STEP_ORDER.indexOf(input.state) >= STEP_ORDER.indexOf('downloaded'),
       });
       if (failed) await judge(input.rolloutId);
+      if (TERMINAL_STEPS.has(input.state)) await finishIfComplete(input.rolloutId);
     },
 
     /** The image a device may fetch: only through a standing offer of a rollout not halted or aborted. */

@@ -2,7 +2,12 @@
 // reads them; a rollout whose failures pass its threshold halts itself, for everyone, at once.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Rollout, RolloutState } from '#core/contracts/firmware.contract.ts';
+import {
+  haltReasonSchema,
+  type HaltReason,
+  type Rollout,
+  type RolloutState,
+} from '#core/contracts/firmware.contract.ts';
 import { AppError } from '#core/errors.ts';
 import type { DB } from '#server/db/schema.ts';
 import { inTransaction } from '#server/db/transaction.ts';
@@ -10,6 +15,7 @@ import { nowIso } from '#server/lib/tokens.ts';
 import { recordAudit } from '../audit/audit.repository';
 import {
   cohortMembers,
+  devicesNotOffered,
   findFirmware,
   findRollout,
   funnels,
@@ -18,9 +24,22 @@ import {
   listRollouts,
   setRolloutState,
   setUserCohort,
+  unfinishedOffers,
   type RolloutRow,
 } from './firmware.repository';
-import { DEFAULT_MIN_BATTERY_PCT } from './firmware-rules';
+import { cohortMatches, compareVersions, DEFAULT_MIN_BATTERY_PCT, inPercentage } from './firmware-rules';
+
+/** A halted rollout's reason: its stored code and figures (null unless halted, or unreadable). */
+function haltReasonOf(r: RolloutRow): HaltReason | null {
+  if (!r.halt_reason) return null;
+  let figures: unknown;
+  try {
+    figures = JSON.parse(r.halt_figures);
+  } catch {
+    return null;
+  }
+  return haltReasonSchema.safeParse({ ...(figures as object), code: r.halt_reason }).data ?? null;
+}
 
 export function createFirmwareRollouts(deps: { db: Kysely<DB> }) {
   const { db } = deps;
@@ -44,7 +63,7 @@ export function createFirmwareRollouts(deps: { db: Kysely<DB> }) {
         minDevices: r.min_devices,
         minBatteryPct: r.min_battery_pct,
         state: r.state as RolloutState,
-        haltReason: r.halt_reason,
+        haltReason: haltReasonOf(r),
         createdAt: r.created_at,
         updatedAt: r.updated_at,
         createdBy: r.created_by,
@@ -60,23 +79,66 @@ export function createFirmwareRollouts(deps: { db: Kysely<DB> }) {
     const f = (await funnels(db, [rolloutId])).get(rolloutId)!;
     const finished = f.confirmed + f.failed;
     if (finished < rollout.min_devices) return;
-    const share = (f.failed / finished) * 100;
-    if (share <= rollout.failure_threshold_pct) return;
-    const reason = `${f.failed} of ${finished} devices failed (${share.toFixed(0)} % > ${rollout.failure_threshold_pct} %)`;
+    if ((f.failed / finished) * 100 <= rollout.failure_threshold_pct) return;
+    const { code, ...figures }: HaltReason = {
+      code: 'failure-threshold',
+      failed: f.failed,
+      judged: finished,
+      threshold: rollout.failure_threshold_pct,
+    };
     await inTransaction(db, async (trx) => {
-      if (!(await setRolloutState(trx, rolloutId, ['running'], { state: 'halted', halt_reason: reason }))) return;
+      const halted = await setRolloutState(trx, rolloutId, ['running'], {
+        state: 'halted',
+        halt_reason: code,
+        halt_figures: JSON.stringify(figures),
+      });
+      if (!halted) return;
       await recordAudit(trx, {
         actor: 'system',
         action: 'halt-rollout',
         target: rolloutId,
         before: { state: 'running' },
-        after: { state: 'halted', reason, failures: f.failures },
+        after: { state: 'halted', reason: code, ...figures, failures: f.failures },
+      });
+    });
+  }
+
+  /**
+   * Marks a running (or paused) rollout done once nothing is left of it: every device offered it has
+   * confirmed, failed or rolled back, and no device of its class in its cohorts × percentage is still
+   * to be offered it (a device that never checked in has no known class and does not count). Called
+   * when a device finishes, after judge(): a halt wins.
+   */
+  async function finishIfComplete(rolloutId: string): Promise<void> {
+    const rollout = await findRollout(db, rolloutId);
+    if (rollout?.state !== 'running' && rollout?.state !== 'paused') return;
+    if ((await unfinishedOffers(db, rolloutId)) > 0) return;
+    const f = (await findFirmware(db, rollout.firmware_id))!;
+    const cohorts = JSON.parse(rollout.cohorts) as string[];
+    const waiting = (await devicesNotOffered(db, rolloutId, f.class)).some(
+      (d) =>
+        compareVersions(d.version, f.version) < 0 &&
+        !(f.min_from && compareVersions(d.version, f.min_from) < 0) &&
+        cohortMatches(cohorts, d.facts) &&
+        inPercentage(d.id, rolloutId, rollout.percent),
+    );
+    if (waiting) return;
+    const funnel = (await funnels(db, [rolloutId])).get(rolloutId)!;
+    await inTransaction(db, async (trx) => {
+      if (!(await setRolloutState(trx, rolloutId, [rollout.state], { state: 'done' }))) return;
+      await recordAudit(trx, {
+        actor: 'system',
+        action: 'finish-rollout',
+        target: rolloutId,
+        before: { state: rollout.state },
+        after: { state: 'done', confirmed: funnel.confirmed, failed: funnel.failed },
       });
     });
   }
 
   return {
     judge,
+    finishIfComplete,
 
     async createRollout(
       actor: string,
@@ -122,7 +184,10 @@ export function createFirmwareRollouts(deps: { db: Kysely<DB> }) {
       return { id };
     },
 
-    /** Pause, resume, abort, widen. A halted, aborted or done rollout stays as it is. */
+    /**
+     * Pause, resume, abort, widen. A halted or aborted rollout stays as it is; a done one only opens
+     * again (running) to a wider percentage: done at 10 %, widened to 50 %.
+     */
     async patchRollout(
       actor: string,
       id: string,
@@ -130,15 +195,22 @@ export function createFirmwareRollouts(deps: { db: Kysely<DB> }) {
     ) {
       const rollout = await findRollout(db, id);
       if (!rollout) throw new AppError('storage/object-not-found', `No rollout ${id}.`);
+      const reopen =
+        rollout.state === 'done' &&
+        patch.percent !== undefined &&
+        patch.percent > rollout.percent &&
+        (patch.state ?? 'running') === 'running';
       await inTransaction(db, async (trx) => {
-        const changed = await setRolloutState(trx, id, ['running', 'paused'], {
-          ...(patch.state ? { state: patch.state } : {}),
+        const changed = await setRolloutState(trx, id, reopen ? ['done'] : ['running', 'paused'], {
+          ...(patch.state || reopen ? { state: patch.state ?? 'running' } : {}),
           ...(patch.percent !== undefined ? { percent: patch.percent } : {}),
         });
         if (!changed)
           throw new AppError(
             'firmware/rollout-closed',
-            `Rollout ${id} is ${rollout.state}: it can no longer be paused, resumed or widened.`,
+            rollout.state === 'done'
+              ? `Rollout ${id} is done: only a wider percentage opens it again.`
+              : `Rollout ${id} is ${rollout.state}: it can no longer be paused, resumed or widened.`,
           );
         const action =
           patch.state === 'paused'
@@ -153,7 +225,10 @@ export function createFirmwareRollouts(deps: { db: Kysely<DB> }) {
           action,
           target: id,
           before: { state: rollout.state, percent: rollout.percent },
-          after: { state: patch.state ?? rollout.state, percent: patch.percent ?? rollout.percent },
+          after: {
+            state: patch.state ?? (reopen ? 'running' : rollout.state),
+            percent: patch.percent ?? rollout.percent,
+          },
         });
       });
       return (await describe([(await findRollout(db, id))!]))[0]!;

@@ -87,4 +87,45 @@ describe.skipIf(!onPostgres)('firmware on two instances', () => {
     expect(halts).toHaveLength(1);
     expect((await call(b, devices[1]!.token, url)).status).toBe(409);
   });
+
+  it('finishes a rollout once when its last devices confirm at once through both', async () => {
+    const admin = new Browser(a.baseUrl);
+    await admin.signIn('admin@example.com');
+    const { rolloutId } = await releaseFirmware(admin, key, randomBytes(1000), {
+      hardwareClass: 'vt2',
+      version: '2.0.0',
+      rollout: { minDevices: 4 },
+    });
+    const checkIn = (server: TestServer, token: string, version: string) =>
+      fetch(`${server.baseUrl}/api/device/v1/check-in`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ firmware: { version }, hardware: { class: 'vt2' } }),
+      }).then((r) => r.json() as Promise<{ update: { rolloutId: string } | null }>);
+    const devices = await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        const id = String(400 + i).padStart(12, '0');
+        return { id, token: await addDevice(a, id, 'fleet@example.com') };
+      }),
+    );
+    for (const [i, d] of devices.entries())
+      expect((await checkIn(i % 2 ? b : a, d.token, '1.0.0')).update?.rolloutId).toBe(rolloutId);
+    // Each rebooted into 2.0.0; then all eight confirm at once, half through each instance.
+    for (const d of devices) await checkIn(a, d.token, '2.0.0');
+    const reports = await Promise.all(
+      devices.map((d, i) =>
+        fetch(`${(i % 2 ? b : a).baseUrl}/api/device/v1/firmware-report`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${d.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ rolloutId, state: 'confirmed' }),
+        }),
+      ),
+    );
+    expect(reports.map((r) => r.status)).toEqual(new Array(8).fill(200));
+    expect((await admin.json(`/api/admin/rollouts/${rolloutId}`)).body).toMatchObject({ state: 'done', confirmed: 8 });
+    const finished = (await admin.json('/api/admin/audit')).body.filter(
+      (e: { action: string; target: string }) => e.action === 'finish-rollout' && e.target === rolloutId,
+    );
+    expect(finished).toHaveLength(1);
+  });
 });

@@ -32,7 +32,7 @@ export async function markImageStored(db: Kysely<DB>, id: string): Promise<void>
   await db.updateTable('firmware').set({ image_stored: 1 }).where('id', '=', id).execute();
 }
 
-export function insertRollout(db: Kysely<DB>, row: Omit<RolloutRow, 'halt_reason'>): Promise<unknown> {
+export function insertRollout(db: Kysely<DB>, row: Omit<RolloutRow, 'halt_reason' | 'halt_figures'>): Promise<unknown> {
   return db.insertInto('rollouts').values(row).execute();
 }
 
@@ -49,7 +49,7 @@ export async function setRolloutState(
   db: Kysely<DB>,
   id: string,
   from: string[],
-  to: { state?: string; percent?: number; halt_reason?: string },
+  to: { state?: string; percent?: number; halt_reason?: string; halt_figures?: string },
 ): Promise<boolean> {
   const res = await db
     .updateTable('rollouts')
@@ -209,10 +209,52 @@ export async function cohortFactsOfDevice(db: Kysely<DB>, deviceId: string) {
     .select(['devices.seller_email', 'users.firmware_cohort', 'users.user_seller'])
     .where('devices.id', '=', deviceId)
     .executeTakeFirst();
+  return cohortFacts(row);
+}
+
+/** A device's owner's cohort flag, and the sellers whose cohort holds it (its own seller, its owner's). */
+function cohortFacts(
+  row: { seller_email: string; firmware_cohort: string | null; user_seller: string | null } | undefined,
+) {
   return {
     cohort: row?.firmware_cohort ?? '',
     sellers: [row?.seller_email ?? '', row?.user_seller ?? ''].filter(Boolean),
   };
+}
+
+/** Devices a rollout has offered its image to that have not finished (confirmed, failed, rolled back). */
+export async function unfinishedOffers(db: Kysely<DB>, rolloutId: string): Promise<number> {
+  const row = await db
+    .selectFrom('rollout_devices')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('rollout_id', '=', rolloutId)
+    .where('state', 'not in', ['confirmed', ...FAILED_STATES])
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The devices of one hardware class that a rollout has not offered its image to, with what its
+ * cohorts and version rules look at: their version and cohort facts (as cohortFactsOfDevice).
+ */
+export async function devicesNotOffered(db: Kysely<DB>, rolloutId: string, hardwareClass: string) {
+  const rows = await db
+    .selectFrom('devices')
+    .leftJoin('users', 'users.email', 'devices.owner_email')
+    .select(['devices.id', 'devices.version', 'devices.seller_email', 'users.firmware_cohort', 'users.user_seller'])
+    .where('devices.hardware_class', '=', hardwareClass)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('rollout_devices')
+            .select('rollout_devices.device_id')
+            .where('rollout_devices.rollout_id', '=', rolloutId)
+            .whereRef('rollout_devices.device_id', '=', 'devices.id'),
+        ),
+      ),
+    )
+    .execute();
+  return rows.map((r) => ({ id: r.id, version: r.version, facts: cohortFacts(r) }));
 }
 
 /** Whether the device has a session upload in flight (an intent not yet settled). */

@@ -11,11 +11,11 @@ import { createFirmwareRollouts } from './firmware-rollouts.service';
 
 /** One face over images (firmware-images), rollouts (firmware-rollouts) and devices' offers (firmware-offers). */
 export function createFirmwareService(deps: { db: Kysely<DB>; blobs: BlobStore; publicKeys: string[] }) {
-  const { judge, ...rollouts } = createFirmwareRollouts(deps);
+  const { judge, finishIfComplete, ...rollouts } = createFirmwareRollouts(deps);
   return {
     ...createFirmwareImages(deps),
     ...rollouts,
-    ...createFirmwareOffers({ ...deps, judge }),
+    ...createFirmwareOffers({ ...deps, judge, finishIfComplete }),
   };
 }
 

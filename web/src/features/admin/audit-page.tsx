@@ -22,17 +22,17 @@ function show(t: Translate, v: Record<string, unknown>): string {
     if (x === null || x === undefined || x === '') return '—';
     return typeof x === 'object' ? JSON.stringify(x) : String(x as string | number);
   };
-  return (
-    Object.entries(v)
-      // A halt's reason is the server's log line (English); its counts are on the firmware page.
-      .filter(([k]) => k !== 'reason')
-      .map(([k, x]) => `${field(k)}: ${k === 'state' || k === 'cohorts' ? words(t, k, x) : value(x)}`)
-      .join(', ')
-  );
+  return Object.entries(v)
+    .map(([k, x]) => `${field(k)}: ${k === 'state' || k === 'cohorts' || k === 'reason' ? words(t, k, x) : value(x)}`)
+    .join(', ');
 }
-/** A rollout's state and cohorts, stored as codes, in the page's words. */
-function words(t: Translate, key: 'state' | 'cohorts', x: unknown): string {
+/** A rollout's state, cohorts and halt reason, stored as codes, in the page's words. */
+function words(t: Translate, key: 'state' | 'cohorts' | 'reason', x: unknown): string {
   if (key === 'state') return t('firmware.state', { state: String(x) as 'running' });
+  if (key === 'reason') {
+    const id = `firmware.haltCode.${String(x)}`;
+    return isMessageId(id) ? t(id as 'firmware.haltCode.failure-threshold') : String(x);
+  }
   const cohort = (c: unknown) =>
     c === 'all' || c === 'internal' || c === 'beta' ? t(`firmware.cohort.${c}`) : String(c).replace(/^seller:/, '');
   return Array.isArray(x) ? x.map(cohort).join(' + ') : cohort(x);

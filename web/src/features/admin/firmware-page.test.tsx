@@ -38,7 +38,7 @@ const rollout = (over: Partial<Rollout>): Rollout => ({
   minDevices: 5,
   minBatteryPct: 30,
   state: 'running',
-  haltReason: '',
+  haltReason: null,
   createdAt: '2026-11-20T10:00:00Z',
   updatedAt: '2026-11-20T10:00:00Z',
   createdBy: 'admin@voltas.local',
@@ -137,6 +137,19 @@ describe('FirmwarePage', () => {
     expect(JSON.parse(String(init?.body))).toEqual({ percent: 50 });
   });
 
+  it('says a rollout done at its share is done, and widens it with one click', async () => {
+    const { writes } = renderPage([rollout({ state: 'done', percent: 10, offered: 4, downloaded: 4 })]);
+    expect((await screen.findByTestId('rollout-state')).textContent).toBe('concluída');
+    expect(screen.getByText(/^Concluída: todos os hardwares da parcela terminaram/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Pausar' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancelar a distribuição' })).toBeNull();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Passar a 50%' }));
+    });
+    await waitFor(() => expect(writes()).toHaveLength(1));
+    expect(JSON.parse(String(writes()[0]![1]?.body))).toEqual({ percent: 50 });
+  });
+
   it('pauses and aborts with one click each', async () => {
     const { writes } = renderPage([rollout({})]);
     await act(async () => {
@@ -156,15 +169,16 @@ describe('FirmwarePage', () => {
     renderPage([
       rollout({
         state: 'halted',
-        failed: 5,
-        failures: { 'boot-loop': 4, 'hash-mismatch': 1 },
-        confirmed: 4,
-        haltReason: '5 of 9',
+        // Reports that came after the halt move the funnel, not the reason it halted.
+        failed: 7,
+        failures: { 'boot-loop': 6, 'hash-mismatch': 1 },
+        confirmed: 5,
+        haltReason: { code: 'failure-threshold', failed: 5, judged: 9, threshold: 30 },
       }),
     ]);
     expect((await screen.findByTestId('rollout-state')).textContent).toBe('⚠ parada por falhas');
     expect(screen.getByText('Parada sozinha: 5 de 9 hardwares falharam (56%, acima de 30%).')).toBeTruthy();
-    expect(screen.getAllByRole('listitem').some((li) => li.textContent === 'boot-loop: 4')).toBe(true);
+    expect(screen.getAllByRole('listitem').some((li) => li.textContent === 'boot-loop: 6')).toBe(true);
     expect(screen.queryByRole('button', { name: 'Pausar' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Retomar' })).toBeNull();
   });

@@ -42,6 +42,8 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
   const t = useT();
   const patch = usePatchRollout();
   const live = r.state === 'running' || r.state === 'paused';
+  // A rollout done at its share opens again to a wider one.
+  const widenable = live || r.state === 'done';
   const headingId = `rollout-${r.id}`;
   const steps = [
     ['offered', r.offered],
@@ -64,14 +66,15 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
         {t('firmware.rules', { threshold: r.failureThresholdPct, min: r.minDevices })}
       </p>
       {r.state === 'halted' && <p className="muted">{t('firmware.haltedNext')}</p>}
-      {r.state === 'halted' && (
-        // Said from the counts in the page's language (the server's haltReason is a log line).
+      {r.state === 'done' && <p className="muted">{t('firmware.doneNext')}</p>}
+      {r.haltReason && (
+        // The figures stored when it halted (later reports move the funnel, not the reason).
         <p className="alert alert-error">
           {t('firmware.haltReason', {
-            failed: r.failed,
-            reports: r.failed + r.confirmed,
-            share: Math.round((r.failed / Math.max(1, r.failed + r.confirmed)) * 100),
-            threshold: r.failureThresholdPct,
+            failed: r.haltReason.failed,
+            reports: r.haltReason.judged,
+            share: Math.round((r.haltReason.failed / Math.max(1, r.haltReason.judged)) * 100),
+            threshold: r.haltReason.threshold,
           })}
         </p>
       )}
@@ -98,9 +101,9 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
           ))}
         </ul>
       )}
-      {live && (
+      {widenable && (
         <div className="actions-row">
-          {r.state === 'running' ? (
+          {r.state === 'done' ? null : r.state === 'running' ? (
             <button
               type="button"
               className="btn btn-secondary btn-small"
@@ -130,16 +133,18 @@ function RolloutCard({ rollout: r }: { rollout: Rollout }) {
               {t('firmware.widen', { percent })}
             </button>
           ))}
-          <button
-            type="button"
-            className="btn btn-secondary btn-small"
-            disabled={patch.isPending}
-            // One click, as pause and resume (the issue's word): no device is offered it again, and
-            // what devices installed stays installed.
-            onClick={() => patch.mutate({ id: r.id, state: 'aborted' })}
-          >
-            {t('firmware.abort')}
-          </button>
+          {live && (
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              disabled={patch.isPending}
+              // One click, as pause and resume (the issue's word): no device is offered it again, and
+              // what devices installed stays installed.
+              onClick={() => patch.mutate({ id: r.id, state: 'aborted' })}
+            >
+              {t('firmware.abort')}
+            </button>
+          )}
         </div>
       )}
       <ErrorAlert error={patch.error} />
