@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allocGpsColumns, GPS_COLUMN_KEYS, setSample, trimGpsColumns } from './gps-columns';
 import { parseGpsSix } from './gps-six';
 import { asWritten, gpsSixBytes, gpsSixLine, gpsSixLines } from './gps-six-write';
-import { createRandom } from '../sim/geo';
+import { createRandom } from '../geo';
 
 // The writer of an imported session's gps.six: the device's line, and values rounded as written
 // read back by the device parser to the very columns they were written from.

@@ -9,7 +9,7 @@ import { asWritten, gpsSixLines } from '../formats/gps-six-write';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
 import { HEATS } from '../formats/six-lines';
 import { opensAsLapZero, type LapColumns } from '../laps/session-laps';
-import { haversineM } from '../sim/geo';
+import { haversineM } from '../geo';
 import { gateAcross, type Gate, type LatLon } from '../tracks/gate';
 import { headingAt, liesAcross, nearestOnPolyline, type TrackLine } from '../tracks/track-line';
 import { MIN_LAP_MS, runsOfDay, timeLaps, type Run, type TimedLap, type Trace } from '../tracks/lap-timing';

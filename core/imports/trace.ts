@@ -4,7 +4,7 @@
  * what the file says about itself (its own laps, its start/finish line, its track's name).
  */
 import { AppError } from '../errors';
-import { haversineM } from '../sim/geo';
+import { haversineM } from '../geo';
 import type { Gate, LatLon } from '../tracks/gate';
 
 export const IMPORT_FORMATS = [

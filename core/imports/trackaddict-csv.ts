@@ -11,7 +11,7 @@
  * is where `# End Point: lat, lon` says (the heading after `@` is -1 where unknown).
  */
 import { AppError } from '../errors';
-import { haversineM } from '../sim/geo';
+import { haversineM } from '../geo';
 import type { LatLon } from '../tracks/gate';
 import { splitCsvLine } from './csv-line';
 import { localClockToUtcMs, localToUtcMs } from './local-time';

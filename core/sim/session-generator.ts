@@ -1,7 +1,7 @@
 import { HEATS, type Heat } from '../formats/six-lines';
 import { msToGpsTime } from '../formats/gps-six';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
-import { createRandom, makeProjection } from './geo';
+import { createRandom, makeProjection } from '../geo';
 import { circularSmooth, curvature, trackLine } from '../tracks/track-line';
 
 /** A closed track outline: [lat, lon] points (first not repeated at the end). */

@@ -1,5 +1,5 @@
 import { parseGpsSix } from '../formats/gps-six';
-import { createRandom, makeProjection } from '../sim/geo';
+import { createRandom, makeProjection } from '../geo';
 import { generateSession, type TrackGeometry } from '../sim/session-generator';
 import type { VideoFix, VideoTelemetry } from '../video/gpmf';
 import type { SessionTrace } from '../video/sync';

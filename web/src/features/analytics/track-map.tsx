@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
-import { makeProjection } from '#core/sim/geo.ts';
+import { makeProjection } from '#core/geo.ts';
 import { speedIn, type Units } from '#core/units.ts';
 import { useT } from '#web/i18n/messages.ts';
 import { unitLabel } from '#web/lib/units-format.ts';
