@@ -1,15 +1,6 @@
 /** `lap.six`: one lap per line, `|`-separated (DESIGN.md, File formats). Pure. */
-import {
-  HEATS,
-  lines,
-  MAX_LINE_LENGTH,
-  Problems,
-  toInt,
-  toNum,
-  type Heat,
-  type ParseResult,
-  type ProblemReason,
-} from './six-lines';
+import { HEATS, lines, MAX_LINE_LENGTH, Problems, type Heat, type ParseResult, type ProblemReason } from './six-lines';
+import { toInt, toNum } from './numbers';
 
 export interface Sector {
   timerMs: number;

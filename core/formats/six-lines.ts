@@ -41,19 +41,6 @@ export interface ParseResult<T> {
   lines: number;
 }
 
-/** An integer and a decimal as the device writes them (no sign +, no exponent, at most 15 digits a side). */
-export const INT_PATTERN = String.raw`-?\d{1,15}`;
-export const NUM_PATTERN = String.raw`-?(?:\d{1,15}(?:\.\d{0,15})?|\.\d{1,15})`;
-const INT_RE = new RegExp(`^${INT_PATTERN}$`);
-const NUM_RE = new RegExp(`^${NUM_PATTERN}$`);
-
-export function toInt(s: string | undefined): number | undefined {
-  return s !== undefined && INT_RE.test(s) ? Number(s) : undefined;
-}
-export function toNum(s: string | undefined): number | undefined {
-  return s !== undefined && NUM_RE.test(s) ? Number(s) : undefined;
-}
-
 /** Splits text into [lineNumber, line] pairs, dropping empty lines and a trailing CR. */
 export function* lines(text: string): Generator<[number, string]> {
   let start = 0;

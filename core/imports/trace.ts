@@ -4,6 +4,7 @@
  * what the file says about itself (its own laps, its start/finish line, its track's name).
  */
 import { AppError } from '../errors';
+import { num } from '../formats/numbers';
 import { haversineM } from '../geo';
 import type { Gate, LatLon } from '../tracks/gate';
 
@@ -376,16 +377,4 @@ export function lineReader(
       return finish(lines.lines);
     },
   };
-}
-
-/**
- * A logger's number, surrounding blanks allowed; undefined for anything else (hex, "Infinity",
- * "1,5", an empty field). `Number` reads the decimal forms; what it reads besides (an empty string
- * as 0, "0x1A", "0b1", "0o7") is refused first, and what it cannot read, or reads as infinite, after.
- */
-export function num(s: string | undefined): number | undefined {
-  const t = s?.trim();
-  if (!t || /^0[xbo]/i.test(t)) return undefined;
-  const v = Number(t);
-  return Number.isFinite(v) ? v : undefined;
 }
