@@ -1,6 +1,6 @@
 /**
  * What the device's two text formats (`lap.six`, `gps.six`; DESIGN.md, File formats) share:
- * heats, line problems, how a file is cut into lines, and the whole-body checks. Pure: no Node,
+ * heats, line problems and the whole-body checks (lines are cut by lines.ts). Pure: no Node,
  * no DOM. Parsers never throw on input: every bad line becomes a problem with its line number,
  * field and reason, and every good line is kept. Empty lines are dropped; CRLF is accepted.
  */
@@ -39,22 +39,6 @@ export interface ParseResult<T> {
   problems: LineProblem[];
   /** Non-empty lines seen. */
   lines: number;
-}
-
-/** Splits text into [lineNumber, line] pairs, dropping empty lines and a trailing CR. */
-export function* lines(text: string): Generator<[number, string]> {
-  let start = 0;
-  let n = 0;
-  const len = text.length;
-  while (start <= len) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = len;
-    n++;
-    let line = text.slice(start, end);
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (line.trim() !== '') yield [n, line];
-    start = end + 1;
-  }
 }
 
 export class Problems {
