@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allocGpsColumns, GPS_COLUMN_KEYS, setSample, trimGpsColumns } from './gps-columns';
 import { parseGpsSix } from './gps-six';
 import { asWritten, gpsSixBytes, gpsSixLine, gpsSixLines } from './gps-six-write';
-import { createRandom } from '../geo';
+import { createRandom } from '../sim/random';
 import { generateSession } from '../sim/session-generator';
 import { loadTracks } from '../test-support/track-files';
 

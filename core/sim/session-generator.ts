@@ -1,7 +1,8 @@
 import { HEATS, type Heat } from '../formats/six-lines';
 import { gpsSixSampleLine } from '../formats/gps-six-write';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
-import { createRandom, makeProjection } from '../geo';
+import { makeProjection } from '../geo';
+import { createRandom } from './random';
 import { circularSmooth, curvature, trackLine } from '../tracks/track-line';
 
 /** A closed track outline: [lat, lon] points (first not repeated at the end). */
