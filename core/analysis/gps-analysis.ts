@@ -1,6 +1,6 @@
 import { HEATS, type Heat } from '../formats/six-lines';
 import { type GpsColumns } from '../formats/gps-columns';
-import { haversineM } from '../sim/geo';
+import { haversineM } from '../geo';
 
 /** Below this many satellites a fix is weak. */
 export const WEAK_FIX_SATELLITES = 6;

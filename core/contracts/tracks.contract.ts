@@ -1,7 +1,7 @@
 // The tracks API: a track's summary and corners, its analysis and lap comparisons, the catalogue,
 // and the rider's track edits.
 import { z } from 'zod';
-import { haversineM } from '../sim/geo';
+import { haversineM } from '../geo';
 import { lapKindSchema } from './common.contract';
 import { heatSchema } from './sessions.contract';
 import { UNITS } from '../units';

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { allocGpsColumns, GPS_COLUMN_KEYS, setSample, trimGpsColumns } from './gps-columns';
 import { parseGpsSix } from './gps-six';
 import { asWritten, gpsSixBytes, gpsSixLine, gpsSixLines } from './gps-six-write';
-import { createRandom } from '../sim/geo';
+import { createRandom } from '../sim/random';
+import { generateSession } from '../sim/session-generator';
+import { loadTracks } from '../test-support/track-files';
 
 // The writer of an imported session's gps.six: the device's line, and values rounded as written
 // read back by the device parser to the very columns they were written from.
@@ -80,5 +82,16 @@ describe('gps.six writer', () => {
       // A negative zero is written "0.0000000", as the device writes it.
       expect(Array.from(back.value[k]), k).toEqual(Array.from(c[k], (x) => x + 0));
     }
+  });
+
+  it("the simulator's gps.six is the writer's text of its own samples", () => {
+    const interlagos = loadTracks().find((t) => t.name === 'Interlagos')!;
+    const text = generateSession(interlagos, { seed: 9, hz: 10, heats: 1, lapsPerHeat: [1, 1] }).gpsSix;
+    const read = parseGpsSix(text);
+    expect(read.problems).toEqual([]);
+    expect(read.value.count).toBeGreaterThan(1000);
+    // A small negative roll or lean is written "-0.0" there (as printf does); it reads back as -0,
+    // which toFixed writes "0.0", as the device writes a zero.
+    expect(gpsSixLines(read.value)).toBe(text.replace(/\|-0\.0(?=\|)/g, '|0.0'));
   });
 });

@@ -1,14 +1,46 @@
 /**
- * Columns → gps.six text, the inverse of parseGpsSix: what an imported session's gps.six is made
- * of, as the device writes it.
+ * Samples → gps.six text, the inverse of parseGpsSix: the one place a gps.six line is written, as
+ * the device writes it (an imported session's gps.six, the simulator's, a session's download).
  */
 import { msToGpsTime } from './gps-six';
 import type { GpsColumns } from './gps-columns';
 import { HEATS } from './six-lines';
 
+/** One sample's values, as the columns hold them (heat 0..3 for A..D, time of day in ms). */
+export interface GpsSixSample {
+  lat: number;
+  lon: number;
+  speed: number;
+  satellites: number;
+  timeMs: number;
+  lapCount: number;
+  firstLap: number;
+  heat: number;
+  roll: number;
+  leanFiltered: number;
+  meterSum: number;
+}
+
 /** One line, as the device writes it: 7 decimals of position, 1 of speed, roll and lean. */
+export function gpsSixSampleLine(s: GpsSixSample): string {
+  return `${s.lat.toFixed(7)},${s.lon.toFixed(7)}|${s.speed.toFixed(1)}|${s.satellites}|${msToGpsTime(s.timeMs)}|${s.lapCount}|${s.firstLap}|${HEATS[s.heat]}|${s.roll.toFixed(1)}|${s.leanFiltered.toFixed(1)}|${s.meterSum}\n`;
+}
+
+/** The line of sample `i` of the columns. */
 export function gpsSixLine(c: GpsColumns, i: number): string {
-  return `${c.lat[i]!.toFixed(7)},${c.lon[i]!.toFixed(7)}|${c.speed[i]!.toFixed(1)}|${c.satellites[i]}|${msToGpsTime(c.timeMs[i]!)}|${c.lapCount[i]}|${c.firstLap[i]}|${HEATS[c.heat[i]!]}|${c.roll[i]!.toFixed(1)}|${c.leanFiltered[i]!.toFixed(1)}|${c.meterSum[i]}\n`;
+  return gpsSixSampleLine({
+    lat: c.lat[i]!,
+    lon: c.lon[i]!,
+    speed: c.speed[i]!,
+    satellites: c.satellites[i]!,
+    timeMs: c.timeMs[i]!,
+    lapCount: c.lapCount[i]!,
+    firstLap: c.firstLap[i]!,
+    heat: c.heat[i]!,
+    roll: c.roll[i]!,
+    leanFiltered: c.leanFiltered[i]!,
+    meterSum: c.meterSum[i]!,
+  });
 }
 
 /** Every line of the columns, as text. */

@@ -1,15 +1,7 @@
 /** `gps.six`: one GPS sample per line (DESIGN.md, File formats), parsed into columns. */
 import { allocGpsColumns, GPS_COLUMN_KEYS, setSample, trimGpsColumns, type GpsColumns } from './gps-columns';
-import {
-  HEATS,
-  INT_PATTERN,
-  MAX_LINE_LENGTH,
-  NUM_PATTERN,
-  Problems,
-  type Heat,
-  type ParseResult,
-  type ProblemReason,
-} from './six-lines';
+import { HEATS, MAX_LINE_LENGTH, Problems, type Heat, type ParseResult, type ProblemReason } from './six-lines';
+import { INT_PATTERN, NUM_PATTERN } from './numbers';
 
 const TIME_PATTERN = String.raw`\d{6}(?:\.\d{1,3})?`;
 

@@ -1,15 +1,7 @@
 /** `lap.six`: one lap per line, `|`-separated (DESIGN.md, File formats). Pure. */
-import {
-  HEATS,
-  lines,
-  MAX_LINE_LENGTH,
-  Problems,
-  toInt,
-  toNum,
-  type Heat,
-  type ParseResult,
-  type ProblemReason,
-} from './six-lines';
+import { HEATS, MAX_LINE_LENGTH, Problems, type Heat, type ParseResult, type ProblemReason } from './six-lines';
+import { lines } from './lines';
+import { toInt, toNum } from './numbers';
 
 export interface Sector {
   timerMs: number;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeSixBody, HEATS, lines, Problems } from './six-lines';
+import { lines } from './lines';
+import { decodeSixBody, HEATS, Problems } from './six-lines';
 import { formatLapTime, lapTimeToMs, msToLapTimeRaw, parseLapSix, serializeLapSix, type Lap } from './lap-six';
 import { msToGpsTime, parseGpsLineStrict, parseGpsSix } from './gps-six';
 import { allocGpsColumns, GPS_COLUMN_KEYS, trimGpsColumns, type GpsColumns } from './gps-columns';

@@ -1,6 +1,6 @@
 /**
  * What the device's two text formats (`lap.six`, `gps.six`; DESIGN.md, File formats) share:
- * heats, line problems, how a file is cut into lines, and the whole-body checks. Pure: no Node,
+ * heats, line problems and the whole-body checks (lines are cut by lines.ts). Pure: no Node,
  * no DOM. Parsers never throw on input: every bad line becomes a problem with its line number,
  * field and reason, and every good line is kept. Empty lines are dropped; CRLF is accepted.
  */
@@ -39,35 +39,6 @@ export interface ParseResult<T> {
   problems: LineProblem[];
   /** Non-empty lines seen. */
   lines: number;
-}
-
-/** An integer and a decimal as the device writes them (no sign +, no exponent, at most 15 digits a side). */
-export const INT_PATTERN = String.raw`-?\d{1,15}`;
-export const NUM_PATTERN = String.raw`-?(?:\d{1,15}(?:\.\d{0,15})?|\.\d{1,15})`;
-const INT_RE = new RegExp(`^${INT_PATTERN}$`);
-const NUM_RE = new RegExp(`^${NUM_PATTERN}$`);
-
-export function toInt(s: string | undefined): number | undefined {
-  return s !== undefined && INT_RE.test(s) ? Number(s) : undefined;
-}
-export function toNum(s: string | undefined): number | undefined {
-  return s !== undefined && NUM_RE.test(s) ? Number(s) : undefined;
-}
-
-/** Splits text into [lineNumber, line] pairs, dropping empty lines and a trailing CR. */
-export function* lines(text: string): Generator<[number, string]> {
-  let start = 0;
-  let n = 0;
-  const len = text.length;
-  while (start <= len) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = len;
-    n++;
-    let line = text.slice(start, end);
-    if (line.endsWith('\r')) line = line.slice(0, -1);
-    if (line.trim() !== '') yield [n, line];
-    start = end + 1;
-  }
 }
 
 export class Problems {

@@ -6,7 +6,8 @@
  */
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
-import { lineReader, num, TraceBuilder, type FormatReader, type LoggerLap, type RowColumns } from './trace';
+import { num } from '../formats/numbers';
+import { lineReader, TraceBuilder, type FormatReader, type LoggerLap, type RowColumns } from './trace';
 import { localClockToUtcMs, localToUtcMs } from './local-time';
 
 /** Race Studio writes about 15 header lines; a file with this many and no names row yet is refused. */

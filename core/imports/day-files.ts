@@ -3,7 +3,7 @@
  * where two are the same ride (from two loggers, or exported twice), and their fixes merged in
  * time order (a morning's and an afternoon's file are the day's heats).
  */
-import { haversineM } from '../sim/geo';
+import { haversineM } from '../geo';
 import { TraceBuilder, type ImportedTrace, type LoggerLap } from './trace';
 
 /** A file's pause longer than this between two fixes leaves that time to another file of the day. */

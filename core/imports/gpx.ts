@@ -10,7 +10,8 @@
  */
 import { SaxesParser, type SaxesAttributePlain, type SaxesTagPlain } from 'saxes';
 import { AppError, type MessageRef } from '../errors';
-import { num, TraceBuilder, type FormatReader, type ImportedFile } from './trace';
+import { num } from '../formats/numbers';
+import { TraceBuilder, type FormatReader, type ImportedFile } from './trace';
 
 /** A GPX nests six deep; past this the reading stops (a file of opening tags would hold one name per tag). */
 const MAX_DEPTH = 64;

@@ -4,7 +4,8 @@
  * second. A fix is an RMC with status A; the GGA of the same second adds its satellites. The date
  * comes only from RMC. A sentence whose checksum does not match is left out and counted.
  */
-import { lineReader, num, TraceBuilder, type FormatReader } from './trace';
+import { num } from '../formats/numbers';
+import { lineReader, TraceBuilder, type FormatReader } from './trace';
 import { hhmmssToMs } from './vbo';
 import { AppError } from '../errors';
 

@@ -8,7 +8,8 @@
  */
 import { AppError } from '../errors';
 import { splitCsvLine } from './csv-line';
-import { lineReader, num, refuseTooManyLaps, TraceBuilder, type FormatReader, type RowColumns } from './trace';
+import { num } from '../formats/numbers';
+import { lineReader, refuseTooManyLaps, TraceBuilder, type FormatReader, type RowColumns } from './trace';
 
 interface Columns extends RowColumns {
   time: number;

@@ -16,7 +16,8 @@
 import { AppError } from '../errors';
 import type { Gate } from '../tracks/gate';
 import { localClockToUtcMs, localToUtcMs } from './local-time';
-import { lineReader, num, refuseTooManyLaps, TraceBuilder, type FormatReader } from './trace';
+import { num } from '../formats/numbers';
+import { lineReader, refuseTooManyLaps, TraceBuilder, type FormatReader } from './trace';
 
 const STEP_MS = 100;
 const MPH = 1.609344;

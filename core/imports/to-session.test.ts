@@ -8,7 +8,7 @@ import * as W from './test-support/writers';
 import { mergeTraces, ridingFixes, sameRecording, sessionFiles } from './day-files';
 import { gpsSixText, lapNumbering, sessionColumns, sessionLapColumns, sessionTrace } from './to-session';
 import { TraceBuilder, type ImportedTrace } from './trace';
-import { haversineM } from '../sim/geo';
+import { haversineM } from '../geo';
 import { buildRacingLine, generateSession } from '../sim/session-generator';
 import { gateAcross } from '../tracks/gate';
 import { timeLaps, type TimedLap } from '../tracks/lap-timing';

@@ -4,7 +4,9 @@
  * what the file says about itself (its own laps, its start/finish line, its track's name).
  */
 import { AppError } from '../errors';
-import { haversineM } from '../sim/geo';
+import { LineSplitter } from '../formats/lines';
+import { num } from '../formats/numbers';
+import { haversineM } from '../geo';
 import type { Gate, LatLon } from '../tracks/gate';
 
 export const IMPORT_FORMATS = [
@@ -305,54 +307,6 @@ export interface FormatReader {
 }
 
 /**
- * Splits text arriving in pieces into lines (LF or CRLF), one call per line with its 1-based
- * number. A line longer than `maxLine` is refused whole (counted as bad) without being kept.
- */
-export class LineSplitter {
-  private rest = '';
-  private n = 0;
-  private skipping = false;
-  constructor(
-    private onLine: (line: string, n: number) => void,
-    private onTooLong: (n: number) => void,
-    private maxLine = 4096,
-  ) {}
-  write(text: string): void {
-    let start = 0;
-    for (;;) {
-      const nl = text.indexOf('\n', start);
-      if (nl < 0) break;
-      const piece = this.rest + text.slice(start, nl);
-      this.rest = '';
-      start = nl + 1;
-      this.n++;
-      if (this.skipping) {
-        this.skipping = false;
-        continue;
-      }
-      this.onLine(piece.endsWith('\r') ? piece.slice(0, -1) : piece, this.n);
-    }
-    if (this.skipping) return;
-    this.rest += text.slice(start);
-    if (this.rest.length > this.maxLine) {
-      this.rest = '';
-      this.skipping = true;
-      this.onTooLong(this.n + 1);
-    }
-  }
-  /** The last line, which had no line break after it: returned for the reader to judge (it may be cut short). */
-  end(): { line: string; n: number } | undefined {
-    if (this.skipping || this.rest === '') return undefined;
-    const line = this.rest.endsWith('\r') ? this.rest.slice(0, -1) : this.rest;
-    this.rest = '';
-    return { line, n: ++this.n };
-  }
-  get lines(): number {
-    return this.n;
-  }
-}
-
-/**
  * A reader of a line-based format: `row` gets each line; the last one, when the file does not end
  * with a line break, only if `whole(line)` says nothing of it is missing (else the file was cut
  * there, and says so). `finish` then builds the answer from what was read. A line longer than
@@ -376,16 +330,4 @@ export function lineReader(
       return finish(lines.lines);
     },
   };
-}
-
-/**
- * A logger's number, surrounding blanks allowed; undefined for anything else (hex, "Infinity",
- * "1,5", an empty field). `Number` reads the decimal forms; what it reads besides (an empty string
- * as 0, "0x1A", "0b1", "0o7") is refused first, and what it cannot read, or reads as infinite, after.
- */
-export function num(s: string | undefined): number | undefined {
-  const t = s?.trim();
-  if (!t || /^0[xbo]/i.test(t)) return undefined;
-  const v = Number(t);
-  return Number.isFinite(v) ? v : undefined;
 }

@@ -11,11 +11,12 @@
  * is where `# End Point: lat, lon` says (the heading after `@` is -1 where unknown).
  */
 import { AppError } from '../errors';
-import { haversineM } from '../sim/geo';
+import { haversineM } from '../geo';
 import type { LatLon } from '../tracks/gate';
 import { splitCsvLine } from './csv-line';
 import { localClockToUtcMs, localToUtcMs } from './local-time';
-import { lineReader, num, refuseTooManyLaps, TraceBuilder, type FormatReader, type RowColumns } from './trace';
+import { num } from '../formats/numbers';
+import { lineReader, refuseTooManyLaps, TraceBuilder, type FormatReader, type RowColumns } from './trace';
 
 /** A header row longer than this is no TrackAddict header (OBD channels make it long, not this long). */
 const MAX_HEADER_LINE = 16_384;

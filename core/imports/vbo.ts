@@ -7,7 +7,8 @@
  */
 import { AppError } from '../errors';
 import type { Gate } from '../tracks/gate';
-import { lineReader, num, TraceBuilder, type FormatReader } from './trace';
+import { num } from '../formats/numbers';
+import { lineReader, TraceBuilder, type FormatReader } from './trace';
 
 const DAY_MS = 86_400_000;
 

@@ -1,7 +1,8 @@
 import { HEATS, type Heat } from '../formats/six-lines';
-import { msToGpsTime } from '../formats/gps-six';
+import { gpsSixSampleLine } from '../formats/gps-six-write';
 import { msToLapTimeRaw, serializeLapSix, type Lap, type Sector } from '../formats/lap-six';
-import { createRandom, makeProjection } from './geo';
+import { makeProjection } from '../geo';
+import { createRandom } from './random';
 import { circularSmooth, curvature, trackLine } from '../tracks/track-line';
 
 /** A closed track outline: [lat, lon] points (first not repeated at the end). */
@@ -309,7 +310,19 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
       maxRight = Math.max(maxRight, Number(roll.toFixed(1)));
       const meterSum = Math.round((seg + f) * ds);
       gpsLines.push(
-        `${lat.toFixed(7)},${lon.toFixed(7)}|${kmh.toFixed(1)}|${sats}|${msToGpsTime(nextSampleAt % 86_400_000)}|${plan.lapCount}|${plan.kind === 'out' ? 1 : 0}|${plan.heat}|${roll.toFixed(1)}|${leanFiltered.toFixed(1)}|${meterSum}`,
+        gpsSixSampleLine({
+          lat,
+          lon,
+          speed: kmh,
+          satellites: sats,
+          timeMs: nextSampleAt % 86_400_000,
+          lapCount: plan.lapCount,
+          firstLap: plan.kind === 'out' ? 1 : 0,
+          heat: plan.heatIndex,
+          roll,
+          leanFiltered,
+          meterSum,
+        }),
       );
       nextSampleAt += dtSample;
     }
@@ -318,7 +331,7 @@ export function generateSession(track: TrackGeometry, options: GenerateOptions):
 
   return {
     lapSix: serializeLapSix(laps),
-    gpsSix: gpsLines.length ? `${gpsLines.join('\n')}\n` : '',
+    gpsSix: gpsLines.join(''),
     laps,
     sampleCount: gpsLines.length,
     trackLengthM: length,

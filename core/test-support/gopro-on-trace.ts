@@ -1,6 +1,7 @@
 import { createFile, MP4BoxBuffer, type Movie } from 'mp4box';
 import type { GpsColumns } from '../formats/gps-columns';
-import { createRandom, makeProjection } from '../sim/geo';
+import { makeProjection } from '../geo';
+import { createRandom } from '../sim/random';
 import { numbers, streamsOf } from '../video/gpmf-klv';
 import { readVideoTelemetry, timedStreams, type GpmfPayload } from '../video/gpmf';
 

@@ -1,5 +1,6 @@
 import { parseGpsSix } from '../formats/gps-six';
-import { createRandom, makeProjection } from '../sim/geo';
+import { makeProjection } from '../geo';
+import { createRandom } from '../sim/random';
 import { generateSession, type TrackGeometry } from '../sim/session-generator';
 import type { VideoFix, VideoTelemetry } from '../video/gpmf';
 import type { SessionTrace } from '../video/sync';

@@ -1,5 +1,5 @@
 // Timing lines (gates): placing one across a track, and where a trace crosses it.
-import { makeProjection } from '../sim/geo';
+import { makeProjection } from '../geo';
 
 export interface LatLon {
   lat: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeProjection } from '../sim/geo';
+import { makeProjection } from '../geo';
 import { gateAcross } from './gate';
 import { gateCrossings, continuousTime, timeLaps, type Trace } from './lap-timing';
 

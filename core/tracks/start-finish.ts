@@ -1,6 +1,6 @@
 import { gateAcross, type Gate, type LatLon } from './gate';
 import type { Trace } from './lap-timing';
-import { makeProjection } from '../sim/geo';
+import { makeProjection } from '../geo';
 import { nearestOnPolyline } from './track-line';
 
 /**

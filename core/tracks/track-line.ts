@@ -1,4 +1,4 @@
-import { makeProjection } from '../sim/geo';
+import { makeProjection } from '../geo';
 import type { LatLon } from './gate';
 
 /**

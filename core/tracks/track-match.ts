@@ -1,4 +1,4 @@
-import { makeProjection } from '../sim/geo';
+import { makeProjection } from '../geo';
 import type { Trace } from './lap-timing';
 import { nearestOnPolyline } from './track-line';
 

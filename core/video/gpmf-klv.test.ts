@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRandom } from '../sim/geo';
+import { createRandom } from '../sim/random';
 import { gpsuToUtcMs, numbers, parseKlv, streamsOf, text } from './gpmf-klv';
 
 /** One KLV entry: key, type, struct size, repeat, then the values padded to 4 bytes. */

@@ -6,7 +6,7 @@
  */
 import { AppError } from '../errors';
 import { utcOffsetHours } from '../imports/local-time';
-import { makeProjection } from '../sim/geo';
+import { makeProjection } from '../geo';
 import type { VideoFix, VideoTelemetry } from './gpmf';
 
 /** A session's GPS trace as the analysis page holds it (speed in km/h, time in UTC ms). */

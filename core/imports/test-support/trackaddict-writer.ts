@@ -1,7 +1,7 @@
 /** TrackAddict's files written from a generated session (truth known): for the tests and the fuzzer. */
 import type { GpsColumns } from '../../formats/gps-columns';
 import type { Lap } from '../../formats/lap-six';
-import { createRandom } from '../../sim/geo';
+import { createRandom } from '../../sim/random';
 import { crossingFraction, planarGate, type Gate } from '../../tracks/gate';
 import { gateCentre } from '../../tracks/track-definition';
 import { utcToLocalClockMs } from '../local-time';

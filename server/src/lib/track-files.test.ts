@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { parseLapSix } from '#core/formats/lap-six.ts';
 import { analyzeSession } from '#core/laps/lap-math.ts';
-import { closedLengthM, haversineM } from '#core/sim/geo.ts';
+import { closedLengthM, haversineM } from '#core/geo.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from './track-files';
 

@@ -1,6 +1,7 @@
 // The sign-in tables: auth_sessions (a signed-in browser, kept by the hash of its cookie's id, with its
 // expiry) and auth_flows (an OpenID Connect sign-in under way, taken once by its callback).
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '#server/db/compiled-once.ts';
 import type { DB } from '#server/db/schema.ts';
 
 export async function insertAuthSession(
@@ -19,8 +20,9 @@ export async function insertAuthSession(
     .execute();
 }
 
-export function findAuthSession(db: Kysely<DB>, idHash: string) {
-  return db
+/** The sign-in behind a cookie's hash, with its user's roles: read on every signed-in request. */
+const authSessionByHash = compiledOnce(['idHash'], (db: Kysely<DB>, v) =>
+  db
     .selectFrom('auth_sessions')
     .innerJoin('users', 'users.email', 'auth_sessions.user_email')
     .select([
@@ -33,8 +35,11 @@ export function findAuthSession(db: Kysely<DB>, idHash: string) {
       'users.adm',
       'users.seller',
     ])
-    .where('auth_sessions.id_hash', '=', idHash)
-    .executeTakeFirst();
+    .where('auth_sessions.id_hash', '=', v.idHash),
+);
+
+export async function findAuthSession(db: Kysely<DB>, idHash: string) {
+  return (await authSessionByHash(db, { idHash }))[0];
 }
 
 export async function renewAuthSession(

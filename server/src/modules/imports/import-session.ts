@@ -12,12 +12,11 @@ import { translate } from '#server/lib/i18n.ts';
 import {
   lapNumbering,
   lapSixText,
-  ownLine,
-  loggerTwin,
   sessionColumns,
   sessionLapColumns,
   type SessionTrace,
 } from '#core/imports/to-session.ts';
+import { loggerTwin, ownLine } from '#core/imports/logger-line.ts';
 import type { ImportedFile, ImportWarning, LoggerLap } from '#core/imports/trace.ts';
 import { timeLaps, type TimedLap } from '#core/tracks/lap-timing.ts';
 import type { TrackAnalysis } from '#core/tracks/track-analysis.ts';

@@ -22,7 +22,7 @@ import { lapNumbering, sessionColumns, sessionTrace, type SessionTrace } from '#
 import { gpsSixBytes } from '#core/formats/gps-six-write.ts';
 import type { SixDigest } from '../sessions/six-body';
 import type { ImportedFile } from '#core/imports/trace.ts';
-import { makeProjection } from '#core/sim/geo.ts';
+import { makeProjection } from '#core/geo.ts';
 import { analyzeTrack, type TrackAnalysis, type TrackDefinition } from '#core/tracks/track-analysis.ts';
 import { mergeSession, type MergedSession } from './session-merge';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportAnswer } from '#core/contracts/imports.contract.ts';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import * as W from '#core/imports/test-support/writers.ts';
-import { createRandom } from '#core/sim/geo.ts';
+import { createRandom } from '#core/sim/random.ts';
 import { generateSession } from '#core/sim/session-generator.ts';
 import { loadTracks } from '#server/lib/track-files.ts';
 import { Browser, startTestServer, type TestServer } from '#test/test-server.ts';

@@ -3,6 +3,7 @@ import { sql, type ExpressionBuilder, type Kysely, type Selectable } from 'kysel
 import type { Lap } from '#core/formats/lap-six.ts';
 import { lapFigures } from '#core/laps/lap-math.ts';
 import type { LineProblem } from '#core/formats/six-lines.ts';
+import { compiledOnce } from '#server/db/compiled-once.ts';
 import type { DB, LapSessionsTable } from '#server/db/schema.ts';
 import { DEMO_DEVICE_ID } from '#server/lib/demo-accounts.ts';
 
@@ -41,28 +42,48 @@ export function findSession(db: Kysely<DB>, id: string): Promise<SessionRow | un
   return db.selectFrom('lap_sessions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function findVisibleSession(db: Kysely<DB>, viewer: Viewer, id: string): Promise<SessionRow | undefined> {
-  return visible(db, viewer).selectAll().where('id', '=', id).executeTakeFirst();
+/** A session by id as each kind of viewer may see it (one query each: `visible` differs). */
+const visibleSessionById = {
+  rider: compiledOnce(['email', 'id'], (db: Kysely<DB>, v) =>
+    visible(db, { email: v.email, admin: false }).selectAll().where('id', '=', v.id),
+  ),
+  admin: compiledOnce(['email', 'id'], (db: Kysely<DB>, v) =>
+    visible(db, { email: v.email, admin: true }).selectAll().where('id', '=', v.id),
+  ),
+  system: compiledOnce(['id'], (db: Kysely<DB>, v) => visible(db, SYSTEM_VIEWER).selectAll().where('id', '=', v.id)),
+};
+
+/** The session `id` if the viewer may see it: read on every request about a session. */
+export async function findVisibleSession(db: Kysely<DB>, viewer: Viewer, id: string): Promise<SessionRow | undefined> {
+  const rows = viewer.system
+    ? await visibleSessionById.system(db, { id })
+    : await visibleSessionById[viewer.admin ? 'admin' : 'rider'](db, { email: viewer.email, id });
+  return rows[0];
 }
 
 /** Whether the viewer owns the device now or holds sessions on it (one query: two EXISTS probes). */
+const deviceOfViewer = compiledOnce(['email', 'deviceId'], (db: Kysely<DB>, v) =>
+  db.selectNoFrom((eb) =>
+    eb
+      .or([
+        eb.exists(
+          db.selectFrom('devices').select('id').where('id', '=', v.deviceId).where('owner_email', '=', v.email),
+        ),
+        eb.exists(
+          db
+            .selectFrom('lap_sessions')
+            .select('device_id')
+            .where('device_id', '=', v.deviceId)
+            .where('owner_email', '=', v.email),
+        ),
+      ])
+      .as('ok'),
+  ),
+);
+
+/** Read on every request about a device (the device check of its routes). */
 export async function viewerHasDevice(db: Kysely<DB>, email: string, deviceId: string): Promise<boolean> {
-  const row = await db
-    .selectNoFrom((eb) =>
-      eb
-        .or([
-          eb.exists(db.selectFrom('devices').select('id').where('id', '=', deviceId).where('owner_email', '=', email)),
-          eb.exists(
-            db
-              .selectFrom('lap_sessions')
-              .select('device_id')
-              .where('device_id', '=', deviceId)
-              .where('owner_email', '=', email),
-          ),
-        ])
-        .as('ok'),
-    )
-    .executeTakeFirst();
+  const [row] = await deviceOfViewer(db, { email, deviceId });
   return row !== undefined && Boolean(Number(row.ok)); // 1/0 on SQLite, true/false on PostgreSQL
 }
 

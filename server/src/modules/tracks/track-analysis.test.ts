@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGpsSix } from '#core/formats/gps-six.ts';
 import { ImportReader } from '#core/imports/importer.ts';
 import { sessionTrace } from '#core/imports/to-session.ts';
-import { haversineM } from '#core/sim/geo.ts';
+import { haversineM } from '#core/geo.ts';
 import { generateSession, type TrackGeometry } from '#core/sim/session-generator.ts';
 import { findCorners } from '#core/tracks/corners.ts';
 import { studySession } from '#core/tracks/corner-study.ts';

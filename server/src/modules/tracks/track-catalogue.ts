@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
-import { haversineM } from '#core/sim/geo.ts';
+import { haversineM } from '#core/geo.ts';
 import type { Trace } from '#core/tracks/lap-timing.ts';
 import { fitOutline, movingSamples } from '#core/tracks/track-match.ts';
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { TrackPack } from '#core/contracts/device-health.contract.ts';
 import { AppError } from '#core/errors.ts';
-import { haversineM } from '#core/sim/geo.ts';
+import { haversineM } from '#core/geo.ts';
 import type { Gate } from '#core/tracks/gate.ts';
 import { catalogueStartFinish } from '#core/tracks/start-finish.ts';
 import { definitionFromOutline } from '#core/tracks/track-definition.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { makeProjection } from '#core/sim/geo.ts';
+import { makeProjection } from '#core/geo.ts';
 import type { Gate } from '#core/tracks/gate.ts';
 import { useT } from '#web/i18n/messages.ts';
 import { drawCornerMark, drawDot, sizeMapCanvas } from '#web/lib/map-marks.ts';

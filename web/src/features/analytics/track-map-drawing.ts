@@ -2,7 +2,7 @@
 // cursor on their canvases, and the sample nearest a point. Plain functions; track-map.tsx calls them.
 import type { LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
-import { makeProjection } from '#core/sim/geo.ts';
+import { makeProjection } from '#core/geo.ts';
 import { drawDot } from '#web/lib/map-marks.ts';
 import { colourAt } from './colour-scale';
 

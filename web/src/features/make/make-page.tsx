@@ -2,7 +2,7 @@
 // before a session is chosen it shows the demo device's first track.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { analyzeGps } from '#core/analysis/gps-analysis.ts';
-import { makeProjection } from '#core/sim/geo.ts';
+import { makeProjection } from '#core/geo.ts';
 import type { SessionAddress } from '#core/contracts/session-paths.ts';
 import { SessionSelector } from '#web/components/session-selector.tsx';
 import { Page } from '#web/components/ui/page.tsx';

@@ -5,7 +5,7 @@
  */
 import { deltaAgainst, type LapSegment } from '#core/analysis/gps-analysis.ts';
 import type { GpsColumns } from '#core/formats/gps-columns.ts';
-import { makeProjection } from '#core/sim/geo.ts';
+import { makeProjection } from '#core/geo.ts';
 import { sessionToVideo } from '#core/video/sync.ts';
 import type { Clock } from './video-set';
 

@@ -1,4 +1,4 @@
-/** Small geodesy helpers (pure). */
+/** Geography (pure): distances on the Earth, a local projection, a closed outline's length. */
 const EARTH_RADIUS_M = 6_371_008.8;
 
 export function haversineM(lat1: number, lon1: number, lat2: number, lon2: number): number {
@@ -34,22 +34,4 @@ export function closedLengthM(points: readonly (readonly [number, number])[]): n
     sum += haversineM(a[0], a[1], b[0], b[1]);
   }
   return sum;
-}
-
-/** Deterministic PRNG (mulberry32). */
-export function createRandom(seed: number) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const normal = () => {
-    let u = 0;
-    while (u === 0) u = next();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * next());
-  };
-  return { next, normal, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)) };
 }
