@@ -275,7 +275,11 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
             bestSeconds={bestKey ? (shown.get(bestKey)?.seconds ?? null) : null}
             idealSeconds={track.data ? track.data.idealLapSeconds : track.isError ? null : undefined}
           />
-          <CoachingTips data={coaching.data} onCorner={showCorner} />
+          <CoachingTips
+            data={coaching.data}
+            coming={!coaching.isError && !gps.isError && !(c && c.count === 0)}
+            onCorner={showCorner}
+          />
           {figuresPainted ? (
             // The laps lead (their boxes choose what the map and the charts below draw); a full day is a
             // hundred rows, drawn as the rider scrolls towards them, their room kept meanwhile.

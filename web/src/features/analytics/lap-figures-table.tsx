@@ -11,7 +11,7 @@ import { lapKey } from './chart-data';
 import type { ShownLap } from './shown-laps';
 import { useToggleSet } from '#web/lib/toggle-set.ts';
 import { PhoneDetailsButton } from '#web/components/ui/phone-details-button.tsx';
-import { CompareLink } from '#web/components/compare-link.tsx';
+import { CompareLink, CompareLinkRoom } from '#web/components/compare-link.tsx';
 
 /** The columns a phone shows one tap away. */
 const WIDE_COLUMNS = ['colTop', 'colMin', 'colLeanL', 'colLeanR', 'colSats', 'colRate', 'colExport'] as const;
@@ -116,9 +116,14 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
                     <span className="lap-time">
                       {shown?.seconds == null ? '—' : formatLapTime(Math.round(shown.seconds * 1000))}
                     </span>
-                    {props.compareHref && kind === 'flying' && shown?.seconds != null && !isRecord && (
-                      <CompareLink to={props.compareHref(lap)} lap={key} />
-                    )}
+                    {kind === 'flying' &&
+                      shown?.seconds != null &&
+                      !isRecord &&
+                      (props.compareHref ? (
+                        <CompareLink to={props.compareHref(lap)} lap={key} />
+                      ) : (
+                        props.busy && <CompareLinkRoom />
+                      ))}
                     <PhoneDetailsButton open={open} controls={`figures-${row}`} onToggle={() => expand(row)}>
                       {t('analytics.lapDetails')}
                     </PhoneDetailsButton>
