@@ -201,7 +201,9 @@ function SessionAnalytics({ session, Video }: { session: SessionAddress; Video: 
     const ref = keyOf(study.reference ?? track.data.comparison?.reference);
     return lap && ref && lap !== ref ? { lap, ref } : {};
   }, [study, track.data]);
-  const coaching = useCoaching(figuresPainted && gps.data?.count ? session : null, coachingChoice, units);
+  // Asked for once the figures have painted, beside the GPS file rather than after it: the tips lead
+  // the page, and a phone on slow 4G would otherwise wait for half a megabyte before them.
+  const coaching = useCoaching(figuresPainted && !gps.isError ? session : null, coachingChoice, units);
 
   // The lap the cursor is on (the video may play any of them), else the reference.
   const cursorLap =
