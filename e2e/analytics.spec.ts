@@ -283,3 +283,19 @@ test('on a phone, nothing on screen moves as the tips and the rider’s record a
   const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
   expect(shifts, `tips ${Math.round(tips.height)} px tall`).toBeLessThan(0.02);
 });
+
+test('a full day’s lap table draws its first rows, and the rest as the rider scrolls in its box', async ({ page }) => {
+  await openShared(page);
+  const box = page.getByRole('region', { name: 'Voltas da sessão' });
+  const rows = page.getByTestId('figures-row');
+  await expect(async () => {
+    await box.scrollIntoViewIfNeeded();
+    await expect(rows.first()).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  // More than the box shows; the rest of the day's laps wait in a busy place of their own.
+  await expect(rows).toHaveCount(12);
+  await expect(box.locator('tbody[aria-busy="true"]')).toHaveCount(1);
+  await box.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(box.locator('tbody[aria-busy="true"]')).toHaveCount(0);
+  expect(await rows.count()).toBeGreaterThan(12);
+});
