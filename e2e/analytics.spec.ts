@@ -270,3 +270,46 @@ test('the session below the selection stays put while the selection’s lists ar
   await expect(page.getByText('Esta sessão já está aberta abaixo.')).toBeVisible();
   expect((await session.boundingBox())!.y).toBeCloseTo(before, 0);
 });
+
+test('on a phone, nothing on screen moves as the tips and the rider’s record arrive', async ({ page }) => {
+  await page.setViewportSize({ width: 412, height: 823 }); // Lighthouse's phone
+  // Every layout shift of the page, as the browser reports it (no input here to excuse one).
+  await page.addInitScript(() => {
+    const w = window as unknown as { shifts: number };
+    w.shifts = 0;
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.shifts += (e as unknown as { value: number }).value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  // Both come after the laps have painted, as on a phone on slow 4G.
+  const releaseTips = await holdAnswers(page, '**/coaching*');
+  const releaseRecord = await holdAnswers(page, '**/api/sessions/records');
+  await openShared(page);
+  await expect(page.getByTestId('figures-row').first()).toBeVisible({ timeout: 30_000 });
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await frames();
+  releaseTips();
+  releaseRecord();
+  await expect(page.getByTestId('coaching-tip').first()).toBeVisible();
+  await expect(page.getByRole('link', { name: /Comparar com meu recorde/ }).first()).toBeAttached();
+  await frames();
+  const tips = (await page.getByTestId('coaching-tips').boundingBox())!;
+  const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
+  expect(shifts, `tips ${Math.round(tips.height)} px tall`).toBeLessThan(0.02);
+});
+
+test('a full day’s lap table draws its first rows, and the rest as the rider scrolls in its box', async ({ page }) => {
+  await openShared(page);
+  const box = page.getByRole('region', { name: 'Voltas da sessão' });
+  const rows = page.getByTestId('figures-row');
+  await expect(async () => {
+    await box.scrollIntoViewIfNeeded();
+    await expect(rows.first()).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  // More than the box shows; the rest of the day's laps wait in a busy place of their own.
+  await expect(rows).toHaveCount(12);
+  await expect(box.locator('tbody[aria-busy="true"]')).toHaveCount(1);
+  await box.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+  await expect(box.locator('tbody[aria-busy="true"]')).toHaveCount(0);
+  expect(await rows.count()).toBeGreaterThan(12);
+});

@@ -133,6 +133,9 @@ async function analytics(page: Page, query: string) {
   await expect(page.getByRole('region', { name: 'Voltas da sessão' })).toHaveAttribute('aria-busy', 'false', {
     timeout: 20_000,
   });
+  // A full day's rows below the box's first screen are drawn as the rider scrolls in it.
+  await page.getByRole('region', { name: 'Voltas da sessão' }).evaluate((box) => box.scrollTo(0, box.scrollHeight));
+  await expect(page.locator('.figures-table tbody[aria-busy="true"]')).toHaveCount(0);
   const rows = await readRows(page, '[data-testid=figures-row]', 'td:nth-child(2)');
   const pickers = {
     studied: (await studied.locator('option').allTextContents()).map((s) => s.trim()),

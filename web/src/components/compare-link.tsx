@@ -28,3 +28,16 @@ export function CompareLink(props: { to: string; lap: string }) {
     </>
   );
 }
+
+/**
+ * The room of "Comparar com meu recorde" while the rider's record is asked for (nearly every rider
+ * has one at a track they rode): the rows keep their height when the links come, so nothing moves.
+ */
+export function CompareLinkRoom() {
+  const t = useT();
+  return (
+    <span className="compare-link compare-link-room" aria-hidden="true">
+      {t('history.compareRecord')}
+    </span>
+  );
+}

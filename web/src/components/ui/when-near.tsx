@@ -24,3 +24,24 @@ export function WhenNear(props: { height: number; label: string; children: React
     />
   );
 }
+
+/**
+ * The rows of a long table below its first screen (a full day's laps in a scroll box), drawn once
+ * their place comes near the viewport: until then one empty row of about their height (`height`,
+ * px; `columns` wide), in a tbody of its own that says it is busy. `rows` makes them when drawn.
+ */
+export function RowsWhenNear(props: { height: number; columns: number; rows: () => ReactNode }) {
+  const place = useRef<HTMLTableSectionElement>(null);
+  const near = useNearViewport(place, '50%');
+  return (
+    <tbody ref={place} aria-busy={!near}>
+      {near ? (
+        props.rows()
+      ) : (
+        <tr>
+          <td colSpan={props.columns} style={{ height: props.height }} />
+        </tr>
+      )}
+    </tbody>
+  );
+}

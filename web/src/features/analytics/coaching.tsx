@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { CoachingResponse } from '#core/contracts/tracks.contract.ts';
 import type { Units } from '#core/units.ts';
 import { speedIn } from '#core/units.ts';
+import { KeptRoom } from '#web/components/ui/kept-room.tsx';
 import { SortHeader, useSort } from '#web/components/ui/sortable.tsx';
 import { useT } from '#web/i18n/messages.ts';
 import { decimal, lean, speedTable } from '#web/lib/format.ts';
@@ -15,12 +16,17 @@ export type CoachedCorner = CoachingResponse['corners'][number];
 
 /**
  * At most three things to work on, the corners losing most first, each a sentence; a tap shows the
- * corner on the map and the charts and, with a video, plays it there.
+ * corner on the map and the charts and, with a video, plays it there. `coming`: the study is on its
+ * way (it comes after the laps have painted): its room is kept, so the laps below do not move.
  */
-export function CoachingTips(props: { data: CoachingResponse | undefined; onCorner: (corner: CoachedCorner) => void }) {
+export function CoachingTips(props: {
+  data: CoachingResponse | undefined;
+  coming: boolean;
+  onCorner: (corner: CoachedCorner) => void;
+}) {
   const t = useT();
   const { data } = props;
-  if (!data) return null;
+  if (!data) return props.coming ? <KeptRoom label={t('coach.title')} className="coaching-tips tips-room" /> : null;
   return (
     <section className="coaching-tips" aria-labelledby="coaching-title" data-testid="coaching-tips">
       <h2 id="coaching-title">{t('coach.title')}</h2>

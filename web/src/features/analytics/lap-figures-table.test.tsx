@@ -78,6 +78,36 @@ describe('LapFiguresTable', () => {
   });
 });
 
+describe('LapFiguresTable while the rider’s record is asked for', () => {
+  it('keeps each flying lap’s "Comparar com meu recorde" room, hidden and unread, so the rows do not grow', () => {
+    renderInIntl(
+      <MemoryRouter>
+        <LapFiguresTable
+          analysis={analysis}
+          shown={shownLaps(analysis.laps, undefined, [
+            { heat: 'A', number: 0, seconds: 130, kind: 'out' },
+            { heat: 'A', number: 1, seconds: 99.783, kind: 'flying' },
+            { heat: 'A', number: 2, seconds: 98.1, kind: 'flying' },
+          ])}
+          chosen={new Set()}
+          bestKey="A2"
+          onToggle={() => {}}
+          exportHref={() => '#'}
+          busy
+        />
+      </MemoryRouter>,
+    );
+    const rooms = screen.getAllByTestId('figures-row').map((r) => r.querySelector('.compare-link-room'));
+    expect(rooms.map((room) => room?.textContent ?? null)).toEqual([
+      null,
+      'Comparar com meu recorde',
+      'Comparar com meu recorde',
+    ]);
+    expect(rooms[1]!.getAttribute('aria-hidden')).toBe('true');
+    expect(screen.queryAllByRole('link', { name: /Comparar com meu recorde/ })).toEqual([]);
+  });
+});
+
 describe('LapFiguresTable, an import whose GPS file names the stretches outside its laps A0 too', () => {
   it('gives the list’s A0 its time on the first A0 only: the later ones are pieces, with no time', () => {
     const stretches = {

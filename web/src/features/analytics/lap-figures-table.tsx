@@ -11,7 +11,14 @@ import { lapKey } from './chart-data';
 import type { ShownLap } from './shown-laps';
 import { useToggleSet } from '#web/lib/toggle-set.ts';
 import { PhoneDetailsButton } from '#web/components/ui/phone-details-button.tsx';
-import { CompareLink } from '#web/components/compare-link.tsx';
+import { CompareLink, CompareLinkRoom } from '#web/components/compare-link.tsx';
+import { RowsWhenNear } from '#web/components/ui/when-near.tsx';
+
+/**
+ * The rows drawn with the table: more than its box of 560 px shows (a row is 48 px or more); the
+ * rest of a full day's hundred are drawn as the rider scrolls in the box.
+ */
+const FIRST_ROWS = 12;
 
 /** The columns a phone shows one tap away. */
 const WIDE_COLUMNS = ['colTop', 'colMin', 'colLeanL', 'colLeanR', 'colSats', 'colRate', 'colExport'] as const;
@@ -47,6 +54,108 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
   // An import's GPS file names every stretch outside its laps (a lead-in, a stand in the pits) A0:
   // only the first stretch of a name is that lap of the list; the others are pieces, with no time.
   const named = new Set<string>();
+  const rows = props.analysis.laps.map((lap) => {
+    const key = lapKey(lap);
+    const first = !named.has(key);
+    named.add(key);
+    return { lap, key, first, row: first ? key : `${key}@${lap.start}` };
+  });
+  const renderRow = ({ lap, key, first, row }: (typeof rows)[number]) => {
+    const isBest = first && key === props.bestKey;
+    const isRecord = first && key === props.personalBestKey;
+    const open = expanded.has(row);
+    const shown = first ? props.shown.get(key) : undefined;
+    const kind = shown?.kind ?? (lap.outLap ? 'out' : 'partial');
+    return (
+      <Fragment key={row}>
+        <tr
+          className={`${isBest ? 'lap-best' : kind !== 'flying' ? 'lap-out' : ''}${isRecord ? ' lap-pb' : ''}`}
+          data-testid="figures-row"
+        >
+          <td>
+            <label className="check-target">
+              <input
+                type="checkbox"
+                className="big-check"
+                checked={props.chosen.has(key)}
+                onChange={() => props.onToggle(key)}
+                aria-label={t('analytics.showLap', { lap: key })}
+              />
+            </label>
+          </td>
+          <td>
+            {key}
+            {isBest && <span className="badge badge-best">★ {t('analytics.best')}</span>}
+            {kind === 'out' && <span className="badge">{t('analytics.outLap')}</span>}
+            {kind === 'in' && <span className="badge">{t('laps.inLap')}</span>}
+            {kind === 'partial' && (
+              <span className="badge" title={t('tracks.partialHint')}>
+                {t('tracks.partialLap')}
+              </span>
+            )}
+            {isRecord && (
+              <span className="badge badge-pb" data-testid="personal-best">
+                ◆ {t('history.personalBest')}
+              </span>
+            )}
+          </td>
+          <td className={isRecord ? 'num time-pb' : 'num'}>
+            <span className="lap-time">
+              {shown?.seconds == null ? '—' : formatLapTime(Math.round(shown.seconds * 1000))}
+            </span>
+            {kind === 'flying' &&
+              shown?.seconds != null &&
+              !isRecord &&
+              (props.compareHref ? (
+                <CompareLink to={props.compareHref(lap)} lap={key} />
+              ) : (
+                props.busy && <CompareLinkRoom />
+              ))}
+            <PhoneDetailsButton open={open} controls={`figures-${row}`} onToggle={() => expand(row)}>
+              {t('analytics.lapDetails')}
+            </PhoneDetailsButton>
+          </td>
+          <td className="num wide-only">{speedTable(lap.topSpeedKmh, units)}</td>
+          <td className="num wide-only">{speedTable(lap.minSpeedKmh, units)}</td>
+          <td className="num wide-only">{leanOf(lap.maxLeanLeftDeg)}</td>
+          <td className="num wide-only">{leanOf(lap.maxLeanRightDeg)}</td>
+          <td className="num wide-only">
+            <Satellites lap={lap} />
+          </td>
+          <td className="num wide-only">{oneDecimal(lap.sampleRateHz)}</td>
+          <td className="wide-only">
+            <Exports lap={lap} href={props.exportHref} />
+          </td>
+        </tr>
+        {open && (
+          <tr className="lap-details phone-only" id={`figures-${row}`}>
+            <td colSpan={3}>
+              <dl className="lap-figures">
+                <dt>{t('preferences.colTop', speedUnit)}</dt>
+                <dd>{speedTable(lap.topSpeedKmh, units)}</dd>
+                <dt>{t('preferences.colMin', speedUnit)}</dt>
+                <dd>{speedTable(lap.minSpeedKmh, units)}</dd>
+                <dt>{t('analytics.colLeanL')}</dt>
+                <dd>{leanOf(lap.maxLeanLeftDeg)}</dd>
+                <dt>{t('analytics.colLeanR')}</dt>
+                <dd>{leanOf(lap.maxLeanRightDeg)}</dd>
+                <dt>{t('analytics.colSats')}</dt>
+                <dd>
+                  <Satellites lap={lap} />
+                </dd>
+                <dt>{t('analytics.colRate')}</dt>
+                <dd>{oneDecimal(lap.sampleRateHz)}</dd>
+                <dt>{t('analytics.colExport')}</dt>
+                <dd>
+                  <Exports lap={lap} href={props.exportHref} />
+                </dd>
+              </dl>
+            </td>
+          </tr>
+        )}
+      </Fragment>
+    );
+  };
   return (
     <div
       className="table-scroll figures-scroll"
@@ -68,103 +177,14 @@ export const LapFiguresTable = memo(function LapFiguresTable(props: {
             ))}
           </tr>
         </thead>
-        <tbody>
-          {props.analysis.laps.map((lap) => {
-            const key = lapKey(lap);
-            const first = !named.has(key);
-            named.add(key);
-            const row = first ? key : `${key}@${lap.start}`;
-            const isBest = first && key === props.bestKey;
-            const isRecord = first && key === props.personalBestKey;
-            const open = expanded.has(row);
-            const shown = first ? props.shown.get(key) : undefined;
-            const kind = shown?.kind ?? (lap.outLap ? 'out' : 'partial');
-            return (
-              <Fragment key={row}>
-                <tr
-                  className={`${isBest ? 'lap-best' : kind !== 'flying' ? 'lap-out' : ''}${isRecord ? ' lap-pb' : ''}`}
-                  data-testid="figures-row"
-                >
-                  <td>
-                    <label className="check-target">
-                      <input
-                        type="checkbox"
-                        className="big-check"
-                        checked={props.chosen.has(key)}
-                        onChange={() => props.onToggle(key)}
-                        aria-label={t('analytics.showLap', { lap: key })}
-                      />
-                    </label>
-                  </td>
-                  <td>
-                    {key}
-                    {isBest && <span className="badge badge-best">★ {t('analytics.best')}</span>}
-                    {kind === 'out' && <span className="badge">{t('analytics.outLap')}</span>}
-                    {kind === 'in' && <span className="badge">{t('laps.inLap')}</span>}
-                    {kind === 'partial' && (
-                      <span className="badge" title={t('tracks.partialHint')}>
-                        {t('tracks.partialLap')}
-                      </span>
-                    )}
-                    {isRecord && (
-                      <span className="badge badge-pb" data-testid="personal-best">
-                        ◆ {t('history.personalBest')}
-                      </span>
-                    )}
-                  </td>
-                  <td className={isRecord ? 'num time-pb' : 'num'}>
-                    <span className="lap-time">
-                      {shown?.seconds == null ? '—' : formatLapTime(Math.round(shown.seconds * 1000))}
-                    </span>
-                    {props.compareHref && kind === 'flying' && shown?.seconds != null && !isRecord && (
-                      <CompareLink to={props.compareHref(lap)} lap={key} />
-                    )}
-                    <PhoneDetailsButton open={open} controls={`figures-${row}`} onToggle={() => expand(row)}>
-                      {t('analytics.lapDetails')}
-                    </PhoneDetailsButton>
-                  </td>
-                  <td className="num wide-only">{speedTable(lap.topSpeedKmh, units)}</td>
-                  <td className="num wide-only">{speedTable(lap.minSpeedKmh, units)}</td>
-                  <td className="num wide-only">{leanOf(lap.maxLeanLeftDeg)}</td>
-                  <td className="num wide-only">{leanOf(lap.maxLeanRightDeg)}</td>
-                  <td className="num wide-only">
-                    <Satellites lap={lap} />
-                  </td>
-                  <td className="num wide-only">{oneDecimal(lap.sampleRateHz)}</td>
-                  <td className="wide-only">
-                    <Exports lap={lap} href={props.exportHref} />
-                  </td>
-                </tr>
-                {open && (
-                  <tr className="lap-details phone-only" id={`figures-${row}`}>
-                    <td colSpan={3}>
-                      <dl className="lap-figures">
-                        <dt>{t('preferences.colTop', speedUnit)}</dt>
-                        <dd>{speedTable(lap.topSpeedKmh, units)}</dd>
-                        <dt>{t('preferences.colMin', speedUnit)}</dt>
-                        <dd>{speedTable(lap.minSpeedKmh, units)}</dd>
-                        <dt>{t('analytics.colLeanL')}</dt>
-                        <dd>{leanOf(lap.maxLeanLeftDeg)}</dd>
-                        <dt>{t('analytics.colLeanR')}</dt>
-                        <dd>{leanOf(lap.maxLeanRightDeg)}</dd>
-                        <dt>{t('analytics.colSats')}</dt>
-                        <dd>
-                          <Satellites lap={lap} />
-                        </dd>
-                        <dt>{t('analytics.colRate')}</dt>
-                        <dd>{oneDecimal(lap.sampleRateHz)}</dd>
-                        <dt>{t('analytics.colExport')}</dt>
-                        <dd>
-                          <Exports lap={lap} href={props.exportHref} />
-                        </dd>
-                      </dl>
-                    </td>
-                  </tr>
-                )}
-              </Fragment>
-            );
-          })}
-        </tbody>
+        <tbody>{rows.slice(0, FIRST_ROWS).map(renderRow)}</tbody>
+        {rows.length > FIRST_ROWS && (
+          <RowsWhenNear
+            height={48 * (rows.length - FIRST_ROWS)}
+            columns={3 + WIDE_COLUMNS.length}
+            rows={() => rows.slice(FIRST_ROWS).map(renderRow)}
+          />
+        )}
       </table>
     </div>
   );

@@ -99,7 +99,9 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
   const { studiedLap, studyReference } = address;
   const { track, study, coaching } = useSessionStudy({
     trackSession,
-    coachingSession: figuresPainted && gps.data?.count ? session : null,
+    // Asked for once the figures have painted, beside the GPS file rather than after it: the tips lead
+    // the page, and a phone on slow 4G would otherwise wait for half a megabyte before them.
+    coachingSession: figuresPainted && !gps.isError ? session : null,
     studiedLap,
     studyReference,
     units,
@@ -169,7 +171,11 @@ export function SessionAnalytics({ session, Video }: { session: SessionAddress; 
             bestSeconds={bestKey ? (shown.get(bestKey)?.seconds ?? null) : null}
             idealSeconds={track.data ? track.data.idealLapSeconds : track.isError ? null : undefined}
           />
-          <CoachingTips data={coaching.data} onCorner={showCorner} />
+          <CoachingTips
+            data={coaching.data}
+            coming={!coaching.isError && !gps.isError && !(c && c.count === 0)}
+            onCorner={showCorner}
+          />
           {figuresPainted ? (
             // The laps lead (their boxes choose what the map and the charts below draw); a full day is a
             // hundred rows, drawn as the rider scrolls towards them, their room kept meanwhile.
