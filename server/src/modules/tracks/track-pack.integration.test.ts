@@ -110,7 +110,7 @@ describe('the pit lane an admin draws on a stored track', () => {
     const gen = generateSession(findTrack('Interlagos')!, { seed: 61, heats: 1, lapsPerHeat: [3, 3], gpsNoise: 0.2 });
     await put(server, '/api/device/v1/sessions/Interlagos/01112026/lap.six', token, gen.lapSix);
     await put(server, '/api/device/v1/sessions/Interlagos/01112026/gps.six', token, gen.gpsSix);
-    const rider = new Browser(server.baseUrl);
+    const rider = new Browser(server);
     await rider.signIn('rider@example.com');
     const analysis = await rider.json('/api/devices/000000000010/sessions/Interlagos/01112026/track-analysis');
     expect(analysis.status).toBe(200);
@@ -170,14 +170,14 @@ describe('the pit lane an admin draws on a stored track', () => {
     expect(far.body.mensagem).toBe(ptBR['errors.track/pit-lane-far']);
 
     // Another role: a rider, a seller, and nobody signed in.
-    const seller = new Browser(server.baseUrl);
+    const seller = new Browser(server);
     await seller.signIn('seller@example.com');
     await setRoles(server.database.db, 'seller@example.com', { adm: '', seller: '1' });
-    const rider = new Browser(server.baseUrl);
+    const rider = new Browser(server);
     await rider.signIn('rider@example.com');
     expect((await put_(rider, null)).status).toBe(403);
     expect((await put_(seller, null)).status).toBe(403);
-    expect((await put_(new Browser(server.baseUrl), null)).status).toBe(401);
+    expect((await put_(new Browser(server), null)).status).toBe(401);
     expect((await rider.json(`/api/admin/tracks/${encodeURIComponent(trackId)}`)).status).toBe(403);
 
     expect((await detail()).pitLane).toEqual(lane);
