@@ -98,8 +98,12 @@ export function createFirmwareOffers(deps: {
         error: failed ? (input.error ?? null) : null,
         downloaded: STEP_ORDER.indexOf(input.state) >= STEP_ORDER.indexOf('downloaded'),
       });
-      if (failed) await judge(input.rolloutId);
-      if (TERMINAL_STEPS.has(input.state)) await finishIfComplete(input.rolloutId);
+      // Judged at every outcome, not only at a failure: failures reported before minDevices had
+      // finished count once enough have, whatever the last report was. A halt wins over done.
+      if (TERMINAL_STEPS.has(input.state)) {
+        await judge(input.rolloutId);
+        await finishIfComplete(input.rolloutId);
+      }
     },
 
     /** The image a device may fetch: only through a standing offer of a rollout not halted or aborted. */

@@ -460,6 +460,26 @@ describe('a rollout that stops itself', () => {
     expect(resumed.status).toBe(409);
   });
 
+  it('halts when the report that reaches minDevices is a confirmation, the failures having come first', async () => {
+    const firmwareId = await uploadImage();
+    const id = await rollout(firmwareId, { failureThresholdPct: 30, minDevices: 4 });
+    const fleet = await Promise.all(Array.from({ length: 4 }, () => newDevice()));
+    for (const d of fleet) expect((await checkIn(d.token)).body.update.rolloutId).toBe(id);
+    // Two fail before anyone could judge (2 of 2, under minDevices); two confirm after: 2 of 4 > 30 %.
+    const [f1, f2, ok1, ok2] = fleet as [D, D, D, D];
+    await report(f1.token, id, 'failed', 'boot-loop');
+    await report(f2.token, id, 'failed', 'boot-loop');
+    for (const ok of [ok1, ok2]) {
+      await checkIn(ok.token, { firmware: { version: '1.1.0', slot: 'b' } });
+      expect((await report(ok.token, id, 'confirmed')).status).toBe(200);
+    }
+    // Halted, not done: every device finished, but half of them failed.
+    expect((await admin.json(`/api/admin/rollouts/${id}`)).body).toMatchObject({
+      state: 'halted',
+      haltReason: { code: 'failure-threshold', failed: 2, judged: 4, threshold: 30 },
+    });
+  });
+
   it('keeps a device in or out of a percentage by a stable hash, and widening keeps those in', async () => {
     const firmwareId = await uploadImage();
     const id = await rollout(firmwareId, { percent: 10, cohorts: ['beta'] });
