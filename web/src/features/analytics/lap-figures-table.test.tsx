@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import type { ComponentProps } from 'react';
 import { cleanup, screen, within } from '@testing-library/react';
 import { renderInIntl } from '#web/test-support/render-in.tsx';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -46,26 +47,33 @@ const analysis: AnalysisResponse = {
   sampleRateHz: 10,
 };
 
+/** The table of an out-lap and two flying laps (A2 the best), with `more` of its props. */
+function renderTable(more: Partial<ComponentProps<typeof LapFiguresTable>>) {
+  renderInIntl(
+    <MemoryRouter>
+      <LapFiguresTable
+        analysis={analysis}
+        shown={shownLaps(analysis.laps, undefined, [
+          { heat: 'A', number: 0, seconds: 130, kind: 'out' },
+          { heat: 'A', number: 1, seconds: 99.783, kind: 'flying' },
+          { heat: 'A', number: 2, seconds: 98.1, kind: 'flying' },
+        ])}
+        chosen={new Set()}
+        bestKey="A2"
+        onToggle={() => {}}
+        exportHref={() => '#'}
+        {...more}
+      />
+    </MemoryRouter>,
+  );
+}
+
 describe('LapFiguresTable', () => {
   it('keeps the lap time and "Comparar com meu recorde" apart, on screen and for a screen reader', () => {
-    renderInIntl(
-      <MemoryRouter>
-        <LapFiguresTable
-          analysis={analysis}
-          shown={shownLaps(analysis.laps, undefined, [
-            { heat: 'A', number: 0, seconds: 130, kind: 'out' },
-            { heat: 'A', number: 1, seconds: 99.783, kind: 'flying' },
-            { heat: 'A', number: 2, seconds: 98.1, kind: 'flying' },
-          ])}
-          chosen={new Set()}
-          bestKey="A2"
-          onToggle={() => {}}
-          exportHref={() => '#'}
-          personalBestKey={null}
-          compareHref={(l) => `/comparar?volta=${l.heat}${l.lapCount}&ref=recorde`}
-        />
-      </MemoryRouter>,
-    );
+    renderTable({
+      personalBestKey: null,
+      compareHref: (l) => `/comparar?volta=${l.heat}${l.lapCount}&ref=recorde`,
+    });
     const row = screen.getAllByTestId('figures-row').find((r) => r.textContent!.includes('01:39.783'))!;
     const link = within(row).getByRole('link', { name: 'Comparar com meu recorde (volta A1)' });
     expect(link.getAttribute('href')).toBe('/comparar?volta=A1&ref=recorde');
@@ -80,23 +88,7 @@ describe('LapFiguresTable', () => {
 
 describe('LapFiguresTable while the rider’s record is asked for', () => {
   it('keeps each flying lap’s "Comparar com meu recorde" room, hidden and unread, so the rows do not grow', () => {
-    renderInIntl(
-      <MemoryRouter>
-        <LapFiguresTable
-          analysis={analysis}
-          shown={shownLaps(analysis.laps, undefined, [
-            { heat: 'A', number: 0, seconds: 130, kind: 'out' },
-            { heat: 'A', number: 1, seconds: 99.783, kind: 'flying' },
-            { heat: 'A', number: 2, seconds: 98.1, kind: 'flying' },
-          ])}
-          chosen={new Set()}
-          bestKey="A2"
-          onToggle={() => {}}
-          exportHref={() => '#'}
-          busy
-        />
-      </MemoryRouter>,
-    );
+    renderTable({ busy: true });
     const rooms = screen.getAllByTestId('figures-row').map((r) => r.querySelector('.compare-link-room'));
     expect(rooms.map((room) => room?.textContent ?? null)).toEqual([
       null,
