@@ -260,15 +260,22 @@ export async function runFleet(opts: FleetOptions): Promise<FleetSummary> {
     }
     summary.versions[d.version] = (summary.versions[d.version] ?? 0) + 1;
   };
-  // A pool of workers: `concurrency` devices at once.
-  let next = 0;
-  const worker = async () => {
-    while (next < states.length) {
-      const i = next++;
-      await run(states[i]!, i);
-    }
+  // A pool of workers: `concurrency` devices at once, each through `step`.
+  const pool = async (step: (d: DeviceState, index: number) => Promise<unknown>) => {
+    let next = 0;
+    const worker = async () => {
+      while (next < states.length) {
+        const i = next++;
+        await step(states[i]!, i);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 20, states.length) }, worker));
   };
-  await Promise.all(Array.from({ length: Math.min(opts.concurrency ?? 20, states.length) }, worker));
+  // A fleet in the field: every device has checked in (its class and version known to the server)
+  // before the first one installs, so a rollout is never judged done for want of devices it has not
+  // met. An offer made now is taken in the first round.
+  await pool((d) => checkIn(d, opts.sessions ? { queuedSessions: 1 } : {}));
+  await pool(run);
   return summary;
 }
 
