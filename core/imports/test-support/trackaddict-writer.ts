@@ -13,6 +13,29 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const hms = (ms: number) =>
   `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor((ms % 3_600_000) / 60_000))}:${((ms % 60_000) / 1000).toFixed(3).padStart(6, '0')}`;
 
+/** TrackAddict's columns, as its iOS and Android apps write them (without UTC Time on old versions). */
+function columnNames(utc: boolean, mph: boolean): string[] {
+  return [
+    'Time',
+    ...(utc ? ['UTC Time'] : []),
+    'Lap',
+    'Predicted Lap Time',
+    'Predicted vs Best Lap',
+    'GPS_Update',
+    'GPS_Delay',
+    'Latitude',
+    'Longitude',
+    'Altitude (m)',
+    'Altitude (ft)',
+    `Speed (${mph ? 'MPH' : 'Km/h'})`,
+    'Heading',
+    'Accuracy (m)',
+    'Accel X',
+    'Accel Y',
+    'Accel Z',
+  ];
+}
+
 /** TrackAddict's own name for a recording: its start in the phone's local clock. */
 export function trackAddictFileName(c: GpsColumns, day: Day, track = 'Interlagos'): string {
   const local = new Date(utcToLocalClockMs(epochTimes(c, day)[0]!, c.lat[0]!, c.lon[0]!));
@@ -43,25 +66,7 @@ export function writeTrackAddict(
   const times = epochTimes(c, day);
   const utc = options.utc ?? true;
   const mph = (options.speed ?? 'Km/h') === 'MPH';
-  const names = [
-    'Time',
-    ...(utc ? ['UTC Time'] : []),
-    'Lap',
-    'Predicted Lap Time',
-    'Predicted vs Best Lap',
-    'GPS_Update',
-    'GPS_Delay',
-    'Latitude',
-    'Longitude',
-    'Altitude (m)',
-    'Altitude (ft)',
-    `Speed (${mph ? 'MPH' : 'Km/h'})`,
-    'Heading',
-    'Accuracy (m)',
-    'Accel X',
-    'Accel Y',
-    'Accel Z',
-  ];
+  const names = columnNames(utc, mph);
   const out = [
     `${options.bom ? '\uFEFF' : ''}# RaceRender Data: TrackAddict ${utc ? '4.8.0 on iOS 15.5' : '3.4.2 on iOS 10.1.1'} [iPhone12,1] (Mode: 0)`,
     `# End Point: ${c.lat[0]!.toFixed(6)}, ${c.lon[0]!.toFixed(6)}  @ -1.00 deg`,
@@ -134,23 +139,7 @@ export function writeTrackAddictRide(
   const rnd = createRandom(options.seed);
   const centre = gateCentre(gate);
   const names = [
-    'Time',
-    'UTC Time',
-    'Lap',
-    'Predicted Lap Time',
-    'Predicted vs Best Lap',
-    'GPS_Update',
-    'GPS_Delay',
-    'Latitude',
-    'Longitude',
-    'Altitude (m)',
-    'Altitude (ft)',
-    'Speed (Km/h)',
-    'Heading',
-    'Accuracy (m)',
-    'Accel X',
-    'Accel Y',
-    'Accel Z',
+    ...columnNames(true, false),
     'Brake (calculated)',
     'Barometric Pressure (kPa)',
     'Pressure Altitude (m)',

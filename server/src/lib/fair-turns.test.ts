@@ -53,7 +53,7 @@ describe('fair turns', () => {
     await Promise.resolve(); // L0 runs
     const short = [0, 1, 2].map((k) => turns.run('short', taking(`S${k}`, 1)));
     await Promise.all([...long, ...short]);
-    // L0's 300 ms outweigh S0-S2's few: the short owner is served three times before L1.
+    // L0's long task outweighs S0-S2's short ones: the short owner is served three times before L1.
     expect(log).toEqual(['L0', 'S0', 'S1', 'S2', 'L1', 'L2']);
   });
 

@@ -195,28 +195,30 @@ describe('ideal lap and where the time goes', () => {
   });
 });
 
-describe('real laps: RaceChrono at Tianma (25 Hz on a merged timeline, its speeds jitter), TrackAddict at the Spreewaldring', () => {
-  /** The flying lap of a real recording, analysed at the catalogue's circuit. */
-  const realLap = (folder: string, file: string) => {
-    const bytes = gunzipSync(readFileSync(new URL(`../../../test/real-recordings/${folder}/${file}`, import.meta.url)));
-    const reader = new ImportReader(file.replace(/\.gz$/, ''), bytes.length);
-    reader.push(bytes);
-    const read = reader.finish();
-    if (read.kind !== 'trace') throw new Error(`${file}: no trace`);
-    const trace = sessionTrace(read.file.trace);
-    const found = trackCatalogue().find(trace)!;
-    const definition = definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward);
-    const analysis = analyzeTrack(trace, definition);
-    return {
-      lap: analysis.laps.find((l) => l.kind === 'flying')!,
-      segments: analysis.segments,
-      study: studySession(trace, definition, analysis),
-      corners: definition.corners,
-    };
+/** A real recording analysed at the catalogue's circuit: its first flying lap, the analysis and the corner study. */
+function realLap(folder: string, file: string) {
+  const bytes = gunzipSync(readFileSync(new URL(`../../../test/real-recordings/${folder}/${file}`, import.meta.url)));
+  const reader = new ImportReader(file.replace(/\.gz$/, ''), bytes.length);
+  reader.push(bytes);
+  const read = reader.finish();
+  if (read.kind !== 'trace') throw new Error(`${file}: no trace`);
+  const trace = sessionTrace(read.file.trace);
+  const found = trackCatalogue().find(trace)!;
+  const definition = definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward);
+  const analysis = analyzeTrack(trace, definition);
+  return {
+    lap: analysis.laps.find((l) => l.kind === 'flying')!,
+    segments: analysis.segments,
+    study: studySession(trace, definition, analysis),
+    corners: definition.corners,
+    analysis,
   };
-  const lap9 = realLap('racechrono-tianma-lap9', 'session_20251231_111318_tianma_lap9_v3.csv.gz');
-  const lap13 = realLap('racechrono-tianma-lap13', 'session_20251231_111959_tianma_lap13_v3.csv.gz');
+}
+// Two sessions of one rider at Tianma (RaceChrono, 25 Hz), read once for both groups below.
+const lap9 = realLap('racechrono-tianma-lap9', 'session_20251231_111318_tianma_lap9_v3.csv.gz');
+const lap13 = realLap('racechrono-tianma-lap13', 'session_20251231_111959_tianma_lap13_v3.csv.gz');
 
+describe('real laps: RaceChrono at Tianma (25 Hz on a merged timeline, its speeds jitter), TrackAddict at the Spreewaldring', () => {
   it('a lap that leaves a rough outline (the Spreewaldring’s, another layout) has figures for the corners it reached only', () => {
     const stc = realLap('trackaddict-stc-2019', 'STC_log.csv.gz');
     expect(stc.lap.corners.map((c) => c.corner)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -243,20 +245,6 @@ describe('real laps: RaceChrono at Tianma (25 Hz on a merged timeline, its speed
 });
 
 describe('the corner study on real laps: RaceChrono at Tianma, 25 Hz, two sessions of one rider', () => {
-  const realLap = (folder: string, file: string) => {
-    const bytes = gunzipSync(readFileSync(new URL(`../../../test/real-recordings/${folder}/${file}`, import.meta.url)));
-    const reader = new ImportReader(file.replace(/\.gz$/, ''), bytes.length);
-    reader.push(bytes);
-    const read = reader.finish();
-    if (read.kind !== 'trace') throw new Error(`${file}: no trace`);
-    const trace = sessionTrace(read.file.trace);
-    const found = trackCatalogue().find(trace)!;
-    const definition = definitionFromCatalogue(found.track.outline, found.track.startFinish, found.forward);
-    const analysis = analyzeTrack(trace, definition);
-    return { study: studySession(trace, definition, analysis), corners: definition.corners, analysis };
-  };
-  const lap9 = realLap('racechrono-tianma-lap9', 'session_20251231_111318_tianma_lap9_v3.csv.gz');
-  const lap13 = realLap('racechrono-tianma-lap13', 'session_20251231_111959_tianma_lap13_v3.csv.gz');
   const number = (at: typeof lap9) => at.analysis.laps.find((l) => l.kind === 'flying')!.number;
   const study = coachLap(
     lap9.study,
